@@ -1,0 +1,242 @@
+/* The built-in functions, methods and attributes of the language, one table.
+ *
+ * X(ID, "path", FLAGS, "params")
+ *   path   — canonical dotted name: numpy is always "np", numba's cuda
+ *            "cuda"; array methods are "array.NAME"; values read without a
+ *            call (math.pi, cuda.threadIdx.x) have KJ_BF_ATTR.
+ *   FLAGS  — where it may be used: KJ_BF_ANY (every function), KJ_BF_HOST
+ *            (host code only: main, helpers, @jit on host), KJ_BF_DEV (kernels
+ *            and device functions only), plus KJ_BF_ATTR / KJ_BF_METHOD.
+ *   params — Python-style parameter list used to bind positional and keyword
+ *            arguments: "a, b=, *args, sep=, end=". A name ending in '=' is
+ *            optional. For methods the receiver is the implicit first argument
+ *            and is not listed. */
+#ifndef KJ_BUILTINS_H
+#define KJ_BUILTINS_H
+
+#include "types.h"
+
+enum {
+    KJ_BF_ANY = 0,
+    KJ_BF_HOST = 1 << 0,
+    KJ_BF_DEV = 1 << 1,
+    KJ_BF_ATTR = 1 << 2,
+    KJ_BF_METHOD = 1 << 3,
+};
+
+#define KJ_BUILTINS(X)                                                                     \
+    /* Python built-ins */                                                                 \
+    X(RANGE, "range", KJ_BF_ANY, "*args")                                                  \
+    X(PRANGE, "prange", KJ_BF_ANY, "*args")                                                \
+    X(LEN, "len", KJ_BF_ANY, "obj")                                                        \
+    X(ABS, "abs", KJ_BF_ANY, "x")                                                          \
+    X(MIN, "min", KJ_BF_ANY, "*args")                                                      \
+    X(MAX, "max", KJ_BF_ANY, "*args")                                                      \
+    X(INT, "int", KJ_BF_ANY, "x")                                                          \
+    X(FLOAT, "float", KJ_BF_ANY, "x")                                                      \
+    X(BOOL, "bool", KJ_BF_ANY, "x")                                                        \
+    X(ROUND, "round", KJ_BF_ANY, "x, ndigits=")                                            \
+    X(PRINT, "print", KJ_BF_ANY, "*args, sep=, end=")                                      \
+    /* conversion to a scalar type: float32(x), np.int64(x); the target is the result type */ \
+    X(CONVERT, "convert", KJ_BF_ANY, "x")                                                  \
+    /* math.* (np.* aliases are in KJ_BUILTIN_ALIASES); on the host np.* also map arrays */ \
+    X(SIN, "math.sin", KJ_BF_ANY, "x") X(COS, "math.cos", KJ_BF_ANY, "x")                  \
+    X(TAN, "math.tan", KJ_BF_ANY, "x") X(ASIN, "math.asin", KJ_BF_ANY, "x")                \
+    X(ACOS, "math.acos", KJ_BF_ANY, "x") X(ATAN, "math.atan", KJ_BF_ANY, "x")              \
+    X(ATAN2, "math.atan2", KJ_BF_ANY, "y, x") X(SINH, "math.sinh", KJ_BF_ANY, "x")         \
+    X(COSH, "math.cosh", KJ_BF_ANY, "x") X(TANH, "math.tanh", KJ_BF_ANY, "x")              \
+    X(ASINH, "math.asinh", KJ_BF_ANY, "x") X(ACOSH, "math.acosh", KJ_BF_ANY, "x")          \
+    X(ATANH, "math.atanh", KJ_BF_ANY, "x") X(EXP, "math.exp", KJ_BF_ANY, "x")              \
+    X(EXPM1, "math.expm1", KJ_BF_ANY, "x") X(EXP2, "math.exp2", KJ_BF_ANY, "x")            \
+    X(LOG, "math.log", KJ_BF_ANY, "x") X(LOG1P, "math.log1p", KJ_BF_ANY, "x")              \
+    X(LOG2, "math.log2", KJ_BF_ANY, "x") X(LOG10, "math.log10", KJ_BF_ANY, "x")            \
+    X(SQRT, "math.sqrt", KJ_BF_ANY, "x") X(POW, "math.pow", KJ_BF_ANY, "x, y")             \
+    X(FABS, "math.fabs", KJ_BF_ANY, "x") X(FLOOR, "math.floor", KJ_BF_ANY, "x")            \
+    X(CEIL, "math.ceil", KJ_BF_ANY, "x") X(TRUNC, "math.trunc", KJ_BF_ANY, "x")            \
+    X(COPYSIGN, "math.copysign", KJ_BF_ANY, "x, y") X(FMOD, "math.fmod", KJ_BF_ANY, "x, y") \
+    X(HYPOT, "math.hypot", KJ_BF_ANY, "x, y") X(ERF, "math.erf", KJ_BF_ANY, "x")           \
+    X(ERFC, "math.erfc", KJ_BF_ANY, "x") X(GAMMA, "math.gamma", KJ_BF_ANY, "x")            \
+    X(LGAMMA, "math.lgamma", KJ_BF_ANY, "x") X(ISNAN, "math.isnan", KJ_BF_ANY, "x")        \
+    X(ISINF, "math.isinf", KJ_BF_ANY, "x") X(ISFINITE, "math.isfinite", KJ_BF_ANY, "x")    \
+    X(PI, "math.pi", KJ_BF_ATTR, "") X(E, "math.e", KJ_BF_ATTR, "")                        \
+    X(INF, "math.inf", KJ_BF_ATTR, "") X(NAN, "math.nan", KJ_BF_ATTR, "")                  \
+    X(NP_MINIMUM, "np.minimum", KJ_BF_ANY, "x, y")                                         \
+    X(NP_MAXIMUM, "np.maximum", KJ_BF_ANY, "x, y")                                         \
+    /* host NumPy */                                                                       \
+    X(NP_ZEROS, "np.zeros", KJ_BF_HOST, "shape, dtype=")                                   \
+    X(NP_ONES, "np.ones", KJ_BF_HOST, "shape, dtype=")                                     \
+    X(NP_EMPTY, "np.empty", KJ_BF_HOST, "shape, dtype=")                                   \
+    X(NP_FULL, "np.full", KJ_BF_HOST, "shape, fill_value, dtype=")                         \
+    X(NP_ZEROS_LIKE, "np.zeros_like", KJ_BF_HOST, "a, dtype=")                             \
+    X(NP_ONES_LIKE, "np.ones_like", KJ_BF_HOST, "a, dtype=")                               \
+    X(NP_EMPTY_LIKE, "np.empty_like", KJ_BF_HOST, "a, dtype=")                             \
+    X(NP_FULL_LIKE, "np.full_like", KJ_BF_HOST, "a, fill_value, dtype=")                   \
+    X(NP_ARANGE, "np.arange", KJ_BF_HOST, "start, stop=, step=, dtype=")                   \
+    X(NP_LINSPACE, "np.linspace", KJ_BF_HOST, "start, stop, num=, endpoint=, dtype=")      \
+    X(NP_RANDOM_SEED, "np.random.seed", KJ_BF_HOST, "seed")                                \
+    X(NP_RANDOM_RAND, "np.random.rand", KJ_BF_HOST, "*args")                               \
+    X(NP_RANDOM_RANDOM, "np.random.random", KJ_BF_HOST, "size=")                           \
+    X(NP_RANDOM_RANDINT, "np.random.randint", KJ_BF_HOST, "low, high=, size=, dtype=")     \
+    X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                              \
+    X(NP_SAVE, "np.save", KJ_BF_HOST, "file, arr")                                         \
+    X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST, "a, b, rtol=, atol=")                        \
+    X(NP_SUM, "np.sum", KJ_BF_HOST, "a")                                                   \
+    X(NP_MIN, "np.min", KJ_BF_HOST, "a")                                                   \
+    X(NP_MAX, "np.max", KJ_BF_HOST, "a")                                                   \
+    X(NP_MEAN, "np.mean", KJ_BF_HOST, "a")                                                 \
+    X(NP_STD, "np.std", KJ_BF_HOST, "a")                                                   \
+    X(ARR_ASTYPE, "array.astype", KJ_BF_HOST | KJ_BF_METHOD, "dtype")                      \
+    X(ARR_COPY, "array.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                               \
+    X(ARR_RESHAPE, "array.reshape", KJ_BF_HOST | KJ_BF_METHOD, "*shape")                   \
+    X(ARR_SUM, "array.sum", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
+    X(ARR_MIN, "array.min", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
+    X(ARR_MAX, "array.max", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
+    X(ARR_MEAN, "array.mean", KJ_BF_HOST | KJ_BF_METHOD, "")                               \
+    X(ARR_STD, "array.std", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
+    X(ARR_FILL, "array.fill", KJ_BF_HOST | KJ_BF_METHOD, "value")                          \
+    X(ARR_COPY_TO_HOST, "array.copy_to_host", KJ_BF_HOST | KJ_BF_METHOD, "")               \
+    /* array attributes (receiver = the array) */                                          \
+    X(ARR_SHAPE, "array.shape", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                 \
+    X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                   \
+    X(ARR_NDIM, "array.ndim", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                   \
+    X(ARR_DTYPE, "array.dtype", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                 \
+    X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                              \
+    /* host side of numba.cuda */                                                          \
+    X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST, "obj, stream=")                        \
+    X(CUDA_DEVICE_ARRAY, "cuda.device_array", KJ_BF_HOST, "shape, dtype=, stream=")        \
+    X(CUDA_DEVICE_ARRAY_LIKE, "cuda.device_array_like", KJ_BF_HOST, "ary, stream=")        \
+    X(CUDA_SYNCHRONIZE, "cuda.synchronize", KJ_BF_HOST, "")                                \
+    X(CUDA_STREAM, "cuda.stream", KJ_BF_HOST, "")                                          \
+    X(CUDA_EVENT, "cuda.event", KJ_BF_HOST, "timing=")                                     \
+    X(CUDA_EVENT_ELAPSED_TIME, "cuda.event_elapsed_time", KJ_BF_HOST, "evtstart, evtend")  \
+    X(STREAM_SYNCHRONIZE, "stream.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")             \
+    X(EVENT_RECORD, "event.record", KJ_BF_HOST | KJ_BF_METHOD, "stream=")                  \
+    X(EVENT_SYNCHRONIZE, "event.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")               \
+    /* inside kernels */                                                                   \
+    X(CUDA_GRID, "cuda.grid", KJ_BF_DEV, "ndim")                                           \
+    X(CUDA_GRIDSIZE, "cuda.gridsize", KJ_BF_DEV, "ndim")                                   \
+    X(TID_X, "cuda.threadIdx.x", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
+    X(TID_Y, "cuda.threadIdx.y", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
+    X(TID_Z, "cuda.threadIdx.z", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
+    X(BID_X, "cuda.blockIdx.x", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
+    X(BID_Y, "cuda.blockIdx.y", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
+    X(BID_Z, "cuda.blockIdx.z", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
+    X(BDIM_X, "cuda.blockDim.x", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
+    X(BDIM_Y, "cuda.blockDim.y", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
+    X(BDIM_Z, "cuda.blockDim.z", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
+    X(GDIM_X, "cuda.gridDim.x", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
+    X(GDIM_Y, "cuda.gridDim.y", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
+    X(GDIM_Z, "cuda.gridDim.z", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
+    X(LANEID, "cuda.laneid", KJ_BF_DEV | KJ_BF_ATTR, "")                                   \
+    X(WARPSIZE, "cuda.warpsize", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
+    X(SYNCTHREADS, "cuda.syncthreads", KJ_BF_DEV, "")                                      \
+    X(SYNCTHREADS_COUNT, "cuda.syncthreads_count", KJ_BF_DEV, "predicate")                 \
+    X(SYNCTHREADS_AND, "cuda.syncthreads_and", KJ_BF_DEV, "predicate")                     \
+    X(SYNCTHREADS_OR, "cuda.syncthreads_or", KJ_BF_DEV, "predicate")                       \
+    X(SYNCWARP, "cuda.syncwarp", KJ_BF_DEV, "mask=")                                       \
+    X(THREADFENCE, "cuda.threadfence", KJ_BF_DEV, "")                                      \
+    X(THREADFENCE_BLOCK, "cuda.threadfence_block", KJ_BF_DEV, "")                          \
+    X(THREADFENCE_SYSTEM, "cuda.threadfence_system", KJ_BF_DEV, "")                        \
+    X(SHARED_ARRAY, "cuda.shared.array", KJ_BF_DEV, "shape, dtype")                        \
+    X(LOCAL_ARRAY, "cuda.local.array", KJ_BF_DEV, "shape, dtype")                          \
+    X(ATOMIC_ADD, "cuda.atomic.add", KJ_BF_DEV, "ary, idx, val")                           \
+    X(ATOMIC_SUB, "cuda.atomic.sub", KJ_BF_DEV, "ary, idx, val")                           \
+    X(ATOMIC_MAX, "cuda.atomic.max", KJ_BF_DEV, "ary, idx, val")                           \
+    X(ATOMIC_MIN, "cuda.atomic.min", KJ_BF_DEV, "ary, idx, val")                           \
+    X(ATOMIC_EXCH, "cuda.atomic.exch", KJ_BF_DEV, "ary, idx, val")                         \
+    X(ATOMIC_AND, "cuda.atomic.and_", KJ_BF_DEV, "ary, idx, val")                          \
+    X(ATOMIC_OR, "cuda.atomic.or_", KJ_BF_DEV, "ary, idx, val")                            \
+    X(ATOMIC_XOR, "cuda.atomic.xor", KJ_BF_DEV, "ary, idx, val")                           \
+    X(ATOMIC_CAS, "cuda.atomic.cas", KJ_BF_DEV, "ary, idx, old, val")                      \
+    X(ATOMIC_CAS2, "cuda.atomic.compare_and_swap", KJ_BF_DEV, "ary, old, val")             \
+    X(SHFL_SYNC, "cuda.shfl_sync", KJ_BF_DEV, "mask, value, src_lane")                     \
+    X(SHFL_UP_SYNC, "cuda.shfl_up_sync", KJ_BF_DEV, "mask, value, delta")                  \
+    X(SHFL_DOWN_SYNC, "cuda.shfl_down_sync", KJ_BF_DEV, "mask, value, delta")              \
+    X(SHFL_XOR_SYNC, "cuda.shfl_xor_sync", KJ_BF_DEV, "mask, value, lane_mask")            \
+    X(ALL_SYNC, "cuda.all_sync", KJ_BF_DEV, "mask, predicate")                             \
+    X(ANY_SYNC, "cuda.any_sync", KJ_BF_DEV, "mask, predicate")                             \
+    X(BALLOT_SYNC, "cuda.ballot_sync", KJ_BF_DEV, "mask, predicate")                       \
+    X(ACTIVEMASK, "cuda.activemask", KJ_BF_DEV, "")                                        \
+    X(POPC, "cuda.popc", KJ_BF_DEV, "x")                                                   \
+    X(CLZ, "cuda.clz", KJ_BF_DEV, "x")                                                     \
+    X(FFS, "cuda.ffs", KJ_BF_DEV, "x")                                                     \
+    X(BREV, "cuda.brev", KJ_BF_DEV, "x")                                                   \
+    X(FMA, "cuda.fma", KJ_BF_DEV, "a, b, c")
+
+/* Other spellings of the same built-in: X(path, ID). */
+#define KJ_BUILTIN_ALIASES(X)                                                              \
+    X("np.sin", SIN) X("np.cos", COS) X("np.tan", TAN) X("np.arcsin", ASIN)                \
+    X("np.asin", ASIN) X("np.arccos", ACOS) X("np.acos", ACOS) X("np.arctan", ATAN)        \
+    X("np.atan", ATAN) X("np.arctan2", ATAN2) X("np.atan2", ATAN2) X("np.sinh", SINH)      \
+    X("np.cosh", COSH) X("np.tanh", TANH) X("np.arcsinh", ASINH) X("np.asinh", ASINH)      \
+    X("np.arccosh", ACOSH) X("np.acosh", ACOSH) X("np.arctanh", ATANH)                     \
+    X("np.atanh", ATANH) X("np.exp", EXP) X("np.expm1", EXPM1) X("np.exp2", EXP2)          \
+    X("np.log", LOG) X("np.log1p", LOG1P) X("np.log2", LOG2) X("np.log10", LOG10)          \
+    X("np.sqrt", SQRT) X("np.power", POW) X("np.pow", POW) X("np.fabs", FABS)              \
+    X("np.abs", ABS) X("np.absolute", ABS) X("np.floor", FLOOR) X("np.ceil", CEIL)         \
+    X("np.trunc", TRUNC) X("np.copysign", COPYSIGN) X("np.fmod", FMOD)                     \
+    X("np.hypot", HYPOT) X("np.isnan", ISNAN) X("np.isinf", ISINF)                         \
+    X("np.isfinite", ISFINITE) X("np.pi", PI) X("np.e", E) X("np.inf", INF)                \
+    X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
+    X("cuda.atomic.compare_and_swap", ATOMIC_CAS2)
+
+typedef enum {
+#define X(id, path, flags, params) KJ_B_##id,
+    KJ_BUILTINS(X)
+#undef X
+        KJ_B__COUNT
+} kj_builtin;
+
+typedef struct kj_builtin_info {
+    const char *path;
+    unsigned flags;
+    const char *params;
+} kj_builtin_info;
+
+const kj_builtin_info *kj_builtin_get(kj_builtin id);
+
+/* Look a dotted path up ("np.sin", "cuda.atomic.add"), aliases included.
+ * Returns -1 when unknown. */
+int kj_builtin_lookup(const char *path);
+
+/* Every known path (canonical and aliases) that starts with `prefix` followed
+ * by a '.', as the next component only: prefix "cuda.atomic" gives "add",
+ * "sub", ...; used for "did you mean" hints and to tell a module prefix
+ * ("np.random") from an unknown name. Returns the count; names go to `out`
+ * (at most `max`), as pointers into static storage or `a`. */
+uint32_t kj_builtin_children(const char *prefix, const char **out, uint32_t max, kj_arena *a);
+
+/* One argument of a call to a built-in, as the type checker sees it. */
+typedef struct kj_barg {
+    const kj_type *type; /* NULL: the optional parameter was not given */
+    kj_span span;
+    bool is_const;       /* a compile-time constant (literal, module constant, ...) */
+    int64_t ival;        /* its value when is_const and integral */
+    double fval;         /* its value when is_const and float */
+} kj_barg;
+
+/* Bind call arguments to the parameters of built-in `id` (after the receiver
+ * for methods): `pos` positional, then `kwnames`/`kw` keywords. On success
+ * fills `out` (capacity `max_out`) with one kj_barg per parameter in the
+ * table's order — missing optionals have type NULL, a *args parameter takes
+ * all remaining positionals, each as its own entry — and returns the count;
+ * on error reports (unexpected keyword, missing argument, too many
+ * arguments) and returns -1. `argmap[i]` tells which call argument each
+ * entry came from: k >= 0 the k-th positional, -1-k the k-th keyword,
+ * INT32_MIN absent. */
+int kj_builtin_bind(kj_builtin id, const kj_barg *pos, uint32_t npos, const char *const *kwnames,
+                    const kj_barg *kw, uint32_t nkw, kj_span call_span, const kj_source *src,
+                    kj_diags *d, kj_barg *out, int32_t *argmap, uint32_t max_out);
+
+/* Type a call to built-in `id` with bound arguments (receiver first for
+ * methods). `target` is the result type for KJ_B_CONVERT and ignored
+ * otherwise. Returns the result type (KJ_T_NONE for statements such as
+ * syncthreads) or NULL after reporting an error to `d` that names the
+ * built-in and the offending argument. `conv`, when not NULL, receives for
+ * each bound argument the type it must be converted to before the call
+ * (NULL: passed unchanged), e.g. math.sin(int) converts to float64. */
+const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target,
+                               const kj_barg *args, uint32_t nargs, kj_span call_span,
+                               const kj_source *src, kj_diags *d, const kj_type **conv);
+
+#endif

@@ -1,0 +1,181 @@
+/* KIR — kjit's typed, target-neutral IR.
+ *
+ * One kir_func per specialisation (function × argument types × where it
+ * runs). Instructions live in one flat array per function and refer to each
+ * other by index (kir_ref), LuaJIT/QBE style; there are no pointer graphs.
+ * Control flow is *structured*: a block is an ordered list of instruction
+ * refs, and IF / LOOP / FOR own sub-blocks. Structure is what the later
+ * passes want: barrier regions for running kernels on the CPU, prange
+ * splitting, and simple lowering to LLVM.
+ *
+ * Values: an instruction with a non-void type is a value, usable by any
+ * instruction that comes after it in the same block or in a nested block.
+ * Mutable variables are locals (LOCAL_GET / LOCAL_SET), left to LLVM's
+ * mem2reg, so KIR needs no phis.
+ *
+ * Operand conventions per op are in the table: a, b, c are refs (0 = none;
+ * ref 0 is a reserved NOP so that 0 can mean "absent"); `args` is a ref list;
+ * `i`/`f`/`s` immediates; `aux` a small enum (builtin id, sreg, ...). */
+#ifndef KJ_KIR_H
+#define KJ_KIR_H
+
+#include "../util/arena.h"
+#include "../util/buf.h"
+#include "../frontend/diag.h"
+#include "types.h"
+
+typedef uint32_t kir_ref;   /* index into kir_func.insts; 0 = none */
+typedef uint32_t kir_blkid; /* index into kir_func.blocks */
+
+/* X(NAME, "print name", operands) */
+#define KIR_OPS(X)                                                                         \
+    X(NOP, "nop", "")                                                                      \
+    /* constants and parameters */                                                         \
+    X(CONST_INT, "const", "i")          /* type int/bool: value in i */                    \
+    X(CONST_FLOAT, "const", "f")        /* type float: value in f */                       \
+    X(CONST_STR, "str", "s")            /* type str: s (arena, NUL-terminated) */          \
+    X(CONST_NONE, "none", "")                                                              \
+    X(PARAM, "param", "i")              /* i = parameter index */                          \
+    /* locals (mutable variables) */                                                       \
+    X(LOCAL_GET, "get", "i")            /* i = local index */                              \
+    X(LOCAL_SET, "set", "i a")          /* local i := a */                                 \
+    /* arithmetic: both operands already of the result type (lowering inserts CASTs) */   \
+    X(ADD, "add", "a b") X(SUB, "sub", "a b") X(MUL, "mul", "a b")                         \
+    X(DIV, "div", "a b")                /* float division */                               \
+    X(FLOORDIV, "floordiv", "a b")      /* Python floor semantics, int and float */        \
+    X(MOD, "mod", "a b")                /* Python: sign of the divisor */                  \
+    X(POW, "pow", "a b")                /* int**int stays int; float**float */             \
+    X(AND, "and", "a b") X(OR, "or", "a b") X(XOR, "xor", "a b")                           \
+    X(SHL, "shl", "a b") X(SHR, "shr", "a b")                                              \
+    X(NEG, "neg", "a") X(NOT, "not", "a") /* NOT: bool → bool */                           \
+    X(INVERT, "invert", "a")            /* bitwise ~ on ints; on bool = not */             \
+    /* comparisons: operands of one type, result bool */                                   \
+    X(EQ, "eq", "a b") X(NE, "ne", "a b") X(LT, "lt", "a b") X(LE, "le", "a b")            \
+    X(GT, "gt", "a b") X(GE, "ge", "a b")                                                  \
+    X(CAST, "cast", "a")                /* scalar conversion to the inst's type */         \
+    X(SELECT, "select", "a b c")        /* a ? b : c, both evaluated (pure values) */      \
+    /* tuples */                                                                           \
+    X(TUPLE, "tuple", "args")                                                              \
+    X(TUPLE_GET, "tuple_get", "a i")                                                       \
+    /* arrays: indices are already wrapped and in range (see WRAP_INDEX/BOUNDS_CHECK) */   \
+    X(ARRAY_DIM, "dim", "a i")          /* extent of dimension i, int64 */                 \
+    X(ARRAY_LOAD, "load", "a args")     /* a[args...], one int64 per dimension */          \
+    X(ARRAY_STORE, "store", "a b args") /* a[args...] = b */                               \
+    X(ARRAY_VIEW, "view", "a args")     /* slicing: args = per dim SLICE or index */       \
+    X(SLICE, "slice", "a b c")          /* start, stop, step (0 = default), for VIEW */    \
+    X(WRAP_INDEX, "wrap", "a b")        /* a < 0 ? a + b : a  (b = extent) */              \
+    X(BOUNDS_CHECK, "boundscheck", "a b i") /* 0 <= a < b, i = dimension; traps with loc */\
+    /* calls */                                                                            \
+    X(CALL, "call", "fn args")          /* another specialisation (kir_func) */            \
+    X(BUILTIN, "builtin", "aux args")   /* aux = kj_builtin; args bound in table order, */ \
+                                        /* 0 = an absent optional argument */              \
+    X(LAUNCH, "launch", "fn args")      /* kernel launch: args = grid3, block3,         */ \
+                                        /* stream, shared_bytes, then kernel args        */ \
+    X(UFUNC_CALL, "ufunc", "fn args")   /* apply a @vectorize/@guvectorize over arrays */  \
+    /* statements */                                                                       \
+    X(ASSERT, "assert", "a s")          /* a = condition, s = message or NULL */           \
+    X(RETURN, "return", "a")            /* a = value or 0 */                               \
+    X(BREAK, "break", "")                                                                  \
+    X(CONTINUE, "continue", "")                                                            \
+    /* structured control flow */                                                          \
+    X(IF, "if", "a then else")          /* a = bool condition */                           \
+    X(LOOP, "loop", "body")             /* loop { body } until BREAK (while loops) */     \
+    X(FOR, "for", "i a b c body")       /* for local i in range(a, b, c) { body } */      \
+    X(PFOR, "pfor", "i a b c body")     /* prange: iterations may run in parallel */
+
+typedef enum {
+#define X(name, str, operands) KIR_##name,
+    KIR_OPS(X)
+#undef X
+        KIR__COUNT
+} kir_op;
+
+typedef struct kir_func kir_func;
+
+typedef struct kir_inst {
+    uint16_t op;  /* kir_op */
+    uint16_t aux; /* kj_builtin for BUILTIN */
+    const kj_type *type; /* result type; KJ_T_NONE for statements */
+    kj_span span;        /* source location, for run-time errors and debug info */
+    kir_ref a, b, c;
+    union {
+        int64_t i;
+        double f;
+        const char *s;
+        kir_func *fn;      /* CALL, LAUNCH, UFUNC_CALL */
+    };
+    kir_ref *args;         /* TUPLE, ARRAY_*, CALL, BUILTIN, LAUNCH, UFUNC_CALL */
+    uint32_t nargs;
+    kir_blkid blk[2];      /* IF: then, else; LOOP/FOR/PFOR: body in blk[0] */
+} kir_inst;
+
+typedef struct kir_block {
+    kir_ref *v;
+    uint32_t n, cap;
+} kir_block;
+
+typedef struct kir_local {
+    const char *name; /* source name, or NULL for a temporary */
+    const kj_type *type;
+} kir_local;
+
+/* What a function is, which decides how it is called and compiled. */
+typedef enum {
+    KIR_FN_MAIN,    /* host entry point */
+    KIR_FN_HOST,    /* undecorated helper or @jit specialised for the host */
+    KIR_FN_KERNEL,  /* @cuda.jit grid kernel (returns none) */
+    KIR_FN_DEVICE,  /* @cuda.jit(device=True), or @jit called from device code */
+    KIR_FN_UFUNC,   /* @vectorize scalar kernel: the per-element function */
+    KIR_FN_GUFUNC,  /* @guvectorize core function */
+} kir_fn_kind;
+
+struct kir_func {
+    const char *name;    /* source name */
+    const char *mangled; /* unique: name + argument types, e.g. add[float32,float32] */
+    kir_fn_kind kind;
+    kj_span span;
+    const kj_type **params;
+    const char **param_names;
+    uint32_t nparams;
+    const kj_type *ret;
+    kir_inst *insts;
+    uint32_t ninsts, cap_insts;
+    kir_block *blocks; /* blocks[0] is the body */
+    uint32_t nblocks, cap_blocks;
+    kir_local *locals;
+    uint32_t nlocals, cap_locals;
+    /* Options from the decorator. */
+    bool fastmath, boundscheck;
+    const char *gu_layout;     /* GUFUNC: the layout string */
+    const char *target;        /* decorator's target= or NULL */
+};
+
+typedef struct kir_module {
+    const kj_source *src;
+    kir_func **funcs; /* in dependency order is not guaranteed; callees by pointer */
+    uint32_t nfuncs, cap_funcs;
+    kir_func *main;   /* NULL when the program has no main */
+} kir_module;
+
+/* ---- building ---- */
+kir_module *kir_module_new(kj_arena *a, const kj_source *src);
+kir_func *kir_func_new(kj_arena *a, kir_module *m, const char *name, const char *mangled,
+                       kir_fn_kind kind);
+kir_blkid kir_block_new(kj_arena *a, kir_func *f);
+uint32_t kir_local_new(kj_arena *a, kir_func *f, const char *name, const kj_type *type);
+/* Append a new instruction at the end of block `b`; returns its ref. The
+ * caller fills operands through kir_at(). */
+kir_ref kir_emit(kj_arena *a, kir_func *f, kir_blkid b, kir_op op, const kj_type *type, kj_span sp);
+static inline kir_inst *kir_at(kir_func *f, kir_ref r) { return &f->insts[r]; }
+kir_ref *kir_refs(kj_arena *a, const kir_ref *v, uint32_t n); /* copy a ref list */
+
+/* ---- checking and printing ---- */
+/* Structural checks: operand refs defined before use and visible (same or
+ * enclosing block), operand types as the op requires, blocks owned once.
+ * Returns NULL when valid, else a description of the first problem (arena). */
+const char *kir_verify(kj_arena *a, const kir_func *f);
+void kir_print_func(const kir_func *f, kj_buf *out);
+void kir_print_module(const kir_module *m, kj_buf *out);
+const char *kir_op_name(kir_op op);
+
+#endif

@@ -1,0 +1,118 @@
+/* kjit types. Types are interned in a kj_types table: two types are equal
+ * exactly when their pointers are equal. */
+#ifndef KJ_TYPES_H
+#define KJ_TYPES_H
+
+#include "../frontend/diag.h"
+#include "../util/arena.h"
+#include "../util/buf.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum {
+    KJ_T_NONE,   /* None, and the "returns nothing" type */
+    KJ_T_BOOL,
+    KJ_T_INT,    /* bits 8/16/32/64, is_signed; weak = a Python int literal (NEP 50) */
+    KJ_T_FLOAT,  /* bits 32/64; weak = a Python float literal */
+    KJ_T_ARRAY,  /* elem (scalar), ndim 1..4, layout */
+    KJ_T_TUPLE,  /* elems[n] */
+    KJ_T_RANGE,  /* elem = the integer type iterated */
+    KJ_T_STR,    /* string literal (print, decorators) */
+    KJ_T_DTYPE,  /* a dtype used as a value: np.float32 passed as dtype=; elem = the scalar */
+    KJ_T_OPAQUE, /* runtime handles: "stream", "event", "slice" */
+} kj_type_kind;
+
+typedef enum { KJ_LAYOUT_A, KJ_LAYOUT_C, KJ_LAYOUT_F } kj_layout;
+
+typedef struct kj_type kj_type;
+struct kj_type {
+    kj_type_kind kind;
+    uint8_t bits;
+    bool is_signed;
+    bool weak;
+    uint8_t ndim;
+    kj_layout layout;
+    const kj_type *elem;
+    const kj_type **elems;
+    uint32_t n;
+    const char *name; /* printed form, computed once at interning */
+    uint32_t id;      /* dense, for tables keyed by type */
+};
+
+typedef struct kj_types kj_types;
+
+kj_types *kj_types_new(kj_arena *a);
+
+const kj_type *kj_t_none(kj_types *t);
+const kj_type *kj_t_bool(kj_types *t);
+const kj_type *kj_t_int(kj_types *t, int bits, bool is_signed);
+const kj_type *kj_t_float(kj_types *t, int bits);
+const kj_type *kj_t_weak_int(kj_types *t);   /* stored as int64 */
+const kj_type *kj_t_weak_float(kj_types *t); /* stored as float64 */
+const kj_type *kj_t_array(kj_types *t, const kj_type *elem, int ndim, kj_layout layout);
+const kj_type *kj_t_tuple(kj_types *t, const kj_type *const *elems, uint32_t n);
+const kj_type *kj_t_range(kj_types *t, const kj_type *elem);
+const kj_type *kj_t_str(kj_types *t);
+const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar);
+const kj_type *kj_t_opaque(kj_types *t, const char *name);
+
+/* The strong type a weak literal type is stored as (int64/float64); other
+ * types are returned unchanged. Tuples are strengthened element-wise. */
+const kj_type *kj_strong(kj_types *t, const kj_type *ty);
+
+bool kj_is_scalar(const kj_type *ty); /* bool, int, float */
+bool kj_is_numeric(const kj_type *ty); /* int, float (bool excluded) */
+bool kj_is_int(const kj_type *ty);
+bool kj_is_float(const kj_type *ty);
+
+/* NumPy promotion for a binary arithmetic operation under NEP 50: a weak
+ * operand takes the other operand's kind where it fits (weak int with
+ * float32 → float32; weak float with int32 → float64); two strong operands
+ * follow NumPy's table (int32+int64 → int64, int64+float32 → float64,
+ * int64+uint64 → float64, bool+bool → bool). Scalars only; NULL otherwise. */
+const kj_type *kj_promote(kj_types *t, const kj_type *a, const kj_type *b);
+
+/* The type a variable has when assigned values of types a and b on
+ * different paths (or iterations). Scalars promote as above with weak
+ * literals absorbed by strong types; identical types unify to themselves;
+ * otherwise NULL (a type error). */
+const kj_type *kj_unify(kj_types *t, const kj_type *a, const kj_type *b);
+
+/* Can a value of type `from` be passed where `to` is expected without an
+ * explicit conversion (weak literal to any numeric, same type, array with C
+ * layout to A layout, int to wider int/float under NumPy "same_kind")? */
+bool kj_can_convert(const kj_type *from, const kj_type *to);
+
+/* A scalar type by Numba/NumPy name: "float32", "int64", "uint8", "bool_",
+ * "boolean", "float_", "double", "intp", "int_"... NULL if unknown. */
+const kj_type *kj_scalar_by_name(kj_types *t, const char *name);
+
+/* A parsed signature: 'float32(float32, int64[:])', 'void(float32[:, ::1])'.
+ * For a @guvectorize layout string see kj_parse_layout. */
+typedef struct kj_sig {
+    const kj_type *ret; /* KJ_T_NONE for void; NULL when the signature had no return type */
+    const kj_type **params;
+    uint32_t nparams;
+} kj_sig;
+
+/* Parse a signature string. `sp` locates the string literal in the source;
+ * errors point into it (the column of the offending character). Returns
+ * false after reporting an error. */
+bool kj_parse_sig(kj_types *t, kj_arena *a, const char *s, uint32_t len, const kj_source *src,
+                  kj_span sp, kj_diags *d, kj_sig *out);
+
+/* A gufunc layout '(n),(n)->(n)' / '(m,n),()->(m)'. */
+typedef struct kj_gu_layout {
+    uint32_t nin, nout;
+    struct { const char **dims; uint32_t ndims; } *args; /* nin + nout entries */
+} kj_gu_layout;
+bool kj_parse_layout(kj_arena *a, const char *s, uint32_t len, const kj_source *src, kj_span sp,
+                     kj_diags *d, kj_gu_layout *out);
+
+/* The printed name: float32, int64, bool, none, int (weak literal), float
+ * (weak literal), array(float32, 2d, C), (int64, float32), range(int64),
+ * str, dtype(float32), stream. */
+static inline const char *kj_type_str(const kj_type *ty) { return ty ? ty->name : "?"; }
+
+#endif
