@@ -1,1 +1,484 @@
-/* placeholder: being written */
+/* infer — type inference per specialisation.
+ *
+ * A specialisation is (function, argument types, host or device side).
+ * Its variables get one type each: the unification of every value assigned
+ * to them (flow-insensitive, as Numba's type inference). The body is walked
+ * quietly until no variable or return type widens, then once more with
+ * diagnostics on (the reporting walk). Specialisations are discovered from
+ * the roots — main and every explicit signature — through the reporting
+ * walks, so only what is reachable is checked, lowered and compiled. */
+#include "sema_int.h"
+
+#include <string.h>
+
+enum { MAX_WALKS = 64, MAX_DEPTH = 200 };
+
+
+
+/* ---- specialisations ---- */
+
+static const char *mangle(kj_sema *s, const kj_fn *fn, const kj_type *const *args, uint32_t n,
+                          bool device)
+{
+    kj_buf b = {0};
+    kj_buf_printf(&b, "%s[", fn->def->name);
+    for (uint32_t i = 0; i < n; i++) kj_buf_printf(&b, "%s%s", i ? ", " : "", kj_type_str(args[i]));
+    kj_buf_puts(&b, "]");
+    /* A @jit function called from both sides is compiled twice. */
+    if (device && fn->kind == FK_JIT) kj_buf_puts(&b, "@device");
+    char *m = kj_arena_strdup(s->a, b.s);
+    kj_buf_free(&b);
+    return m;
+}
+
+/* Collect the names a function body assigns: they are its local variables
+ * (Python's rule: assignment anywhere in the function makes a name local). */
+static void collect_target(kj_sema *s, kj_spec *sp, const kj_expr *t)
+{
+    if (t->kind == KJ_E_TUPLE || t->kind == KJ_E_LIST) {
+        for (uint32_t i = 0; i < t->seq.n; i++) collect_target(s, sp, t->seq.v[i]);
+        return;
+    }
+    if (t->kind != KJ_E_NAME || kj_var_find(sp, t->name)) return;
+    kj_var v = {.name = t->name, .nonneg = true, .assigned = true, .first = t->span};
+    KJ_PUSH(s->a, sp->vars, v);
+}
+
+static void collect_block(kj_sema *s, kj_spec *sp, const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        switch (st->kind) {
+        case KJ_S_ASSIGN:
+            for (uint32_t k = 0; k < st->assign.ntargets; k++)
+                collect_target(s, sp, st->assign.targets[k]);
+            break;
+        case KJ_S_AUGASSIGN: collect_target(s, sp, st->aug.target); break;
+        case KJ_S_FOR:
+            collect_target(s, sp, st->for_.target);
+            collect_block(s, sp, &st->for_.body);
+            break;
+        case KJ_S_IF:
+            collect_block(s, sp, &st->if_.then);
+            collect_block(s, sp, &st->if_.els);
+            break;
+        case KJ_S_WHILE: collect_block(s, sp, &st->while_.body); break;
+        default: break;
+        }
+    }
+}
+
+kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t nargs,
+                     bool device, kj_span at)
+{
+    for (uint32_t i = 0; i < fn->specs.n; i++) {
+        kj_spec *sp = fn->specs.v[i];
+        if (sp->device != device || sp->nargs != nargs) continue;
+        bool same = true;
+        for (uint32_t k = 0; k < nargs && same; k++) same = sp->args[k] == args[k];
+        if (same) return sp;
+    }
+    kj_spec *sp = KJ_NEW(s->a, kj_spec);
+    sp->fn = fn;
+    sp->nargs = nargs;
+    sp->args = KJ_NEWN(s->a, const kj_type *, nargs + 1);
+    memcpy(sp->args, args, nargs * sizeof *args);
+    sp->device = device;
+    sp->called_at = at;
+    sp->ei = KJ_NEWN(s->a, kj_einfo, fn->def->nexprs + 1);
+    sp->mangled = mangle(s, fn, args, nargs, device);
+    for (uint32_t i = 0; i < fn->nsigs; i++) {
+        const kj_sig *sig = &fn->sigs[i];
+        bool same = sig->nparams == nargs;
+        for (uint32_t k = 0; k < nargs && same; k++) same = sig->params[k] == args[k];
+        if (same) sp->sig = sig;
+    }
+    if (fn->kind == FK_KERNEL || fn->kind == FK_GUVECTORIZE) sp->ret = kj_t_none(s->types);
+    else if (sp->sig && sp->sig->ret) sp->ret = sp->sig->ret;
+    for (uint32_t i = 0; i < nargs; i++) {
+        kj_var v = {.name = fn->def->params[i].name, .type = args[i], .is_param = true,
+                    .nonneg = args[i]->kind == KJ_T_INT && !args[i]->is_signed,
+                    .first = fn->def->params[i].span};
+        KJ_PUSH(s->a, sp->vars, v);
+    }
+    collect_block(s, sp, &fn->def->body);
+    KJ_PUSH(s->a, fn->specs, sp);
+    KJ_PUSH(s->a, s->specs, sp);
+    return sp;
+}
+
+/* ---- variables ---- */
+
+static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, bool nonneg)
+{
+    kj_var *v = kj_var_find(ic->sp, target->name);
+    if (!v || !t) return;
+    if (t->kind == KJ_T_NONE || t->kind == KJ_T_STR || t->kind == KJ_T_DTYPE) {
+        if (t->kind != KJ_T_NONE || !v->type)
+            kj_error(ic->d, ic->s->src, target->span, "cannot assign %s to a variable",
+                     t->kind == KJ_T_NONE ? "None" : kj_type_str(t));
+        return;
+    }
+    if (!nonneg && v->nonneg) {
+        v->nonneg = false;
+        ic->changed = true;
+    }
+    if (!v->type) {
+        v->type = t;
+        ic->changed = true;
+        return;
+    }
+    const kj_type *u = kj_unify(ic->s->types, v->type, t);
+    if (!u) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, target->span,
+                               "variable '%s' is %s here but %s elsewhere", v->name,
+                               kj_type_str(t), kj_type_str(v->type));
+        kj_diag_hint(dg, "a variable keeps one type; use a new name");
+        return;
+    }
+    if (u != v->type) {
+        v->type = u;
+        ic->changed = true;
+    }
+}
+
+static void assign_target(kj_ictx *ic, const kj_expr *target, const kj_type *t, bool nonneg);
+
+static void assign_unpack(kj_ictx *ic, const kj_expr *target, const kj_type *t, bool nonneg)
+{
+    if (t->kind != KJ_T_TUPLE) {
+        kj_error(ic->d, ic->s->src, target->span, "cannot unpack %s into %u names",
+                 kj_type_str(t), target->seq.n);
+        return;
+    }
+    if (t->n != target->seq.n) {
+        kj_error(ic->d, ic->s->src, target->span, "cannot unpack %u values into %u names", t->n,
+                 target->seq.n);
+        return;
+    }
+    for (uint32_t i = 0; i < t->n; i++) assign_target(ic, target->seq.v[i], t->elems[i], nonneg);
+}
+
+/* a[i] = v, a[1:-1] = v */
+static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *t)
+{
+    const kj_type *dst = kj_value_type(ic, target);
+    const kj_type *arr = ic->sp->ei[target->sub.obj->id].type;
+    if (!dst || !arr) return;
+    if (arr->kind != KJ_T_ARRAY) {
+        kj_error(ic->d, ic->s->src, target->span, "'%s' does not support item assignment",
+                 kj_type_str(arr));
+        return;
+    }
+    if (dst->kind == KJ_T_ARRAY) {
+        if (kj_is_device_ctx(ic->sp)) {
+            kj_error(ic->d, ic->s->src, target->span,
+                     "slice assignment is only supported in host code; write a loop");
+            return;
+        }
+        const kj_type *src_el = t->kind == KJ_T_ARRAY ? t->elem : t;
+        if (!kj_is_scalar(src_el) || (t->kind == KJ_T_ARRAY && t->ndim > dst->ndim))
+            kj_error(ic->d, ic->s->src, target->span, "cannot assign %s to %s", kj_type_str(t),
+                     kj_type_str(dst));
+        return;
+    }
+    if (!kj_is_scalar(t))
+        kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",
+                 kj_type_str(t), kj_type_str(arr));
+}
+
+static void assign_target(kj_ictx *ic, const kj_expr *target, const kj_type *t, bool nonneg)
+{
+    switch (target->kind) {
+    case KJ_E_NAME: assign_var(ic, target, t, nonneg); break;
+    case KJ_E_TUPLE: case KJ_E_LIST: if (t) assign_unpack(ic, target, t, nonneg); break;
+    case KJ_E_SUBSCRIPT: if (t) assign_subscript(ic, target, t); break;
+    case KJ_E_ATTR:
+        kj_error(ic->d, ic->s->src, target->span, "cannot assign to attribute '%s'",
+                 target->attr.name);
+        break;
+    default: kj_error(ic->d, ic->s->src, target->span, "cannot assign to this expression"); break;
+    }
+}
+
+/* ---- statements ---- */
+
+static void infer_block(kj_ictx *ic, const kj_block *b);
+
+static void infer_return(kj_ictx *ic, const kj_stmt *st)
+{
+    kj_spec *sp = ic->sp;
+    const kj_type *t = st->ret.value ? kj_value_type(ic, st->ret.value) : kj_t_none(ic->s->types);
+    if (!t) return;
+    if (sp->fn->kind == FK_KERNEL || sp->fn->kind == FK_GUVECTORIZE) {
+        if (t->kind != KJ_T_NONE)
+            kj_error(ic->d, ic->s->src, st->span, "%s cannot return a value",
+                     sp->fn->kind == FK_KERNEL ? "kernels" : "gufuncs (write to the output argument)");
+        return;
+    }
+    if (sp->sig && sp->sig->ret) {
+        if (!kj_can_convert(t, sp->sig->ret) && !(kj_is_scalar(t) && kj_is_scalar(sp->sig->ret)))
+            kj_error(ic->d, ic->s->src, st->span, "returns %s but the signature says %s",
+                     kj_type_str(t), kj_type_str(sp->sig->ret));
+        return;
+    }
+    t = kj_strong(ic->s->types, t);
+    if (!sp->ret) {
+        sp->ret = t;
+        ic->changed = true;
+        return;
+    }
+    const kj_type *u = kj_unify(ic->s->types, sp->ret, t);
+    if (!u) {
+        kj_error(ic->d, ic->s->src, st->span, "'%s' returns %s here but %s elsewhere",
+                 sp->fn->def->name, kj_type_str(t), kj_type_str(sp->ret));
+        return;
+    }
+    if (u != sp->ret) {
+        sp->ret = u;
+        ic->changed = true;
+    }
+}
+
+static void infer_for(kj_ictx *ic, const kj_stmt *st)
+{
+    const kj_expr *it = st->for_.iter;
+    kj_einfo *ei = kj_type_expr(ic, it);
+    bool is_range = it->kind == KJ_E_CALL && ei->kind == EI_VALUE && ei->type &&
+                    ei->type->kind == KJ_T_RANGE;
+    if (!is_range) {
+        if (ei->kind == EI_VALUE && ei->type) {
+            kj_diag *dg = kj_error(ic->d, ic->s->src, it->span,
+                                   "for loops iterate over range() or prange(), not %s",
+                                   kj_type_str(ei->type));
+            kj_diag_hint(dg, "write: for i in range(len(a))");
+        }
+    } else if (st->for_.target->kind != KJ_E_NAME) {
+        kj_error(ic->d, ic->s->src, st->for_.target->span,
+                 "the loop variable of a range() loop must be a single name");
+    } else {
+        /* The loop variable is non-negative when the range starts at a
+         * non-negative value and steps up by a constant. */
+        bool nonneg = false;
+        if (ei->nbound >= 1) {
+            const kj_barg *b = ei->bound;
+            uint32_t n = 0;
+            while (n < (uint32_t)ei->nbound && b[n].type) n++;
+            if (n == 1) nonneg = true;
+            else if (n >= 2) {
+                const kj_expr *start = it->call.args[0];
+                bool step_ok = n == 2 || (b[2].is_const && b[2].ival > 0);
+                nonneg = ic->sp->ei[start->id].nonneg && step_ok;
+            }
+        }
+        assign_var(ic, st->for_.target, ei->type->elem, nonneg);
+    }
+    ic->loops++;
+    infer_block(ic, &st->for_.body);
+    ic->loops--;
+}
+
+static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
+{
+    const kj_expr *t = st->aug.target;
+    if (t->kind != KJ_E_NAME && t->kind != KJ_E_SUBSCRIPT) {
+        kj_error(ic->d, ic->s->src, t->span, "cannot use augmented assignment on this target");
+        return;
+    }
+    const kj_type *cur = kj_value_type(ic, t);
+    const kj_type *v = kj_value_type(ic, st->aug.value);
+    if (!cur || !v) return;
+    if (cur->kind == KJ_T_ARRAY) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, st->span,
+                               "in-place array operators are not supported yet");
+        kj_diag_hint(dg, "write a = a %s b, or a loop", kj_binop_str(st->aug.op));
+        return;
+    }
+    const kj_type *opt = NULL;
+    const kj_type *r = kj_binop_type(ic, st->aug.op, cur, v, st->span, &opt);
+    /* Keep the operation's type where lowering finds it: on the target's id
+     * slot we must keep the target's own type, so use the value's slot. */
+    ic->sp->ei[st->aug.value->id].optype = opt;
+    if (!r) return;
+    if (t->kind == KJ_E_NAME) {
+        bool nn = false;
+        kj_einfo *tv = &ic->sp->ei[t->id], *vv = &ic->sp->ei[st->aug.value->id];
+        if (st->aug.op == KJ_OP_ADD || st->aug.op == KJ_OP_MUL) nn = tv->nonneg && vv->nonneg;
+        assign_var(ic, t, r, nn);
+    } else if (!kj_is_scalar(r)) {
+        kj_error(ic->d, ic->s->src, st->span, "cannot store %s into an array element",
+                 kj_type_str(r));
+    }
+}
+
+static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
+{
+    switch (st->kind) {
+    case KJ_S_EXPR:
+        kj_type_expr(ic, st->expr);
+        break;
+    case KJ_S_ASSIGN: {
+        kj_einfo *v = kj_type_expr(ic, st->assign.value);
+        const kj_type *t = v->kind == EI_VALUE ? v->type : NULL;
+        if (v->kind != EI_VALUE && v->kind != EI_NONE) t = kj_value_type(ic, st->assign.value);
+        bool nonneg = v->nonneg;
+        for (uint32_t i = 0; i < st->assign.ntargets; i++)
+            assign_target(ic, st->assign.targets[i], t, nonneg);
+        break;
+    }
+    case KJ_S_AUGASSIGN: infer_augassign(ic, st); break;
+    case KJ_S_IF:
+        kj_cond_type(ic, st->if_.cond);
+        infer_block(ic, &st->if_.then);
+        infer_block(ic, &st->if_.els);
+        break;
+    case KJ_S_WHILE:
+        kj_cond_type(ic, st->while_.cond);
+        ic->loops++;
+        infer_block(ic, &st->while_.body);
+        ic->loops--;
+        break;
+    case KJ_S_FOR: infer_for(ic, st); break;
+    case KJ_S_BREAK: case KJ_S_CONTINUE:
+        if (!ic->loops)
+            kj_error(ic->d, ic->s->src, st->span, "'%s' outside loop",
+                     st->kind == KJ_S_BREAK ? "break" : "continue");
+        break;
+    case KJ_S_RETURN: infer_return(ic, st); break;
+    case KJ_S_PASS: break;
+    case KJ_S_ASSERT:
+        kj_cond_type(ic, st->assert_.cond);
+        if (st->assert_.msg && st->assert_.msg->kind != KJ_E_STR)
+            kj_error(ic->d, ic->s->src, st->assert_.msg->span,
+                     "an assert message must be a string literal");
+        break;
+    case KJ_S_DEF:
+        kj_error(ic->d, ic->s->src, st->span, "nested functions are not supported");
+        break;
+    case KJ_S_IMPORT: case KJ_S_FROM_IMPORT:
+        kj_error(ic->d, ic->s->src, st->span, "imports must be at module level");
+        break;
+    case KJ_S__COUNT: break;
+    }
+}
+
+static void infer_block(kj_ictx *ic, const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) infer_stmt(ic, b->v[i]);
+}
+
+/* Does a block end every path with a return? */
+static bool block_returns(const kj_block *b)
+{
+    if (!b->n) return false;
+    const kj_stmt *last = b->v[b->n - 1];
+    if (last->kind == KJ_S_RETURN) return true;
+    if (last->kind == KJ_S_IF) return block_returns(&last->if_.then) && block_returns(&last->if_.els);
+    return false;
+}
+
+static void walk(kj_sema *s, kj_spec *sp, kj_ictx *ic)
+{
+    ic->changed = false;
+    ic->loops = 0;
+    infer_block(ic, &sp->fn->def->body);
+    if (ic->report && sp->ret && sp->ret->kind != KJ_T_NONE && !block_returns(&sp->fn->def->body))
+        kj_error(ic->d, s->src, sp->fn->def->span,
+                 "'%s' returns %s on some paths but falls off the end on others",
+                 sp->fn->def->name, kj_type_str(sp->ret));
+}
+
+/* The quiet fixpoint: walk until types settle. */
+bool kj_infer_spec(kj_sema *s, kj_spec *sp)
+{
+    if (sp->state != SPEC_NEW) return sp->state != SPEC_FAILED;
+    if (++s->depth > MAX_DEPTH) {
+        kj_error(s->d, s->src, sp->called_at,
+                 "too many nested specialisations (recursion with ever-changing argument types?)");
+        sp->state = SPEC_FAILED;
+        s->depth--;
+        return false;
+    }
+    sp->state = SPEC_INFERRING;
+    kj_diags scratch = {0};
+    kj_ictx ic = {.s = s, .sp = sp, .d = &scratch};
+    uint32_t n = 0;
+    do {
+        walk(s, sp, &ic);
+        kj_diags_free(&scratch);
+    } while (ic.changed && ++n < MAX_WALKS);
+    sp->state = SPEC_DONE;
+    s->depth--;
+    return true;
+}
+
+/* ---- reachability and reporting ---- */
+
+void kj_mark_reachable(kj_sema *s, kj_spec *callee)
+{
+    (void)s;
+    callee->reachable = true;
+}
+
+static kj_spec *root_spec(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t n)
+{
+    bool device = fn->kind != FK_MAIN && fn->kind != FK_HELPER && fn->kind != FK_JIT;
+    kj_spec *sp = kj_spec_get(s, fn, args, n, device, fn->def->span);
+    sp->reachable = true;
+    kj_infer_spec(s, sp);
+    return sp;
+}
+
+/* main's parameters take the types of their defaults. */
+static void main_root(kj_sema *s)
+{
+    kj_fn *fn = s->main;
+    uint32_t n = fn->def->nparams;
+    const kj_type **args = KJ_NEWN(s->a, const kj_type *, n + 1);
+    bool ok = true;
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_param *p = &fn->def->params[i];
+        kj_cval cv;
+        if (!p->def) {
+            kj_diag *dg = kj_error(s->d, s->src, p->span, "main's parameter '%s' needs a default value",
+                                   p->name);
+            kj_diag_hint(dg, "kjit run FILE.k %s=VALUE overrides the default", p->name);
+            ok = false;
+        } else if (!kj_const_eval(s, p->def, &cv) ||
+                   !(kj_is_scalar(cv.type) || cv.type->kind == KJ_T_STR)) {
+            kj_error(s->d, s->src, p->def->span,
+                     "main's defaults must be int, float, bool or string constants");
+            ok = false;
+        } else {
+            args[i] = kj_strong(s->types, cv.type);
+        }
+    }
+    if (ok) root_spec(s, fn, args, n);
+}
+
+bool kj_infer_all(kj_sema *s)
+{
+    /* Roots: every explicit signature (compiled eagerly, as Numba does) and main. */
+    for (uint32_t i = 0; i < s->fns.n; i++) {
+        kj_fn *fn = s->fns.v[i];
+        if (fn->bad) continue;
+        for (uint32_t k = 0; k < fn->nsigs; k++)
+            root_spec(s, fn, fn->sigs[k].params, fn->sigs[k].nparams);
+    }
+    if (s->main) main_root(s);
+    /* Report walks over everything reachable; a walk may reach more. */
+    bool more = true;
+    while (more) {
+        more = false;
+        for (uint32_t i = 0; i < s->specs.n; i++) {
+            kj_spec *sp = s->specs.v[i];
+            if (!sp->reachable || sp->reported) continue;
+            if (sp->state == SPEC_NEW) kj_infer_spec(s, sp);
+            sp->reported = true;
+            more = true;
+            kj_ictx ic = {.s = s, .sp = sp, .d = s->d, .report = true};
+            walk(s, sp, &ic);
+        }
+    }
+    return !kj_has_errors(s->d);
+}

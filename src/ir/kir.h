@@ -15,7 +15,40 @@
  *
  * Operand conventions per op are in the table: a, b, c are refs (0 = none;
  * ref 0 is a reserved NOP so that 0 can mean "absent"); `args` is a ref list;
- * `i`/`f`/`s` immediates; `aux` a small enum (builtin id, sreg, ...). */
+ * `i`/`f`/`s` immediates; `aux` a small enum (builtin id, sreg, ...).
+ *
+ * Semantics that the op table alone does not say:
+ * - Arithmetic, comparison, NEG/NOT/INVERT also apply to arrays (host code
+ *   only): elementwise with NumPy broadcasting. The result type is the
+ *   array type; an operand is then either an array (any ndim up to the
+ *   result's) or a scalar already of the result's element type (for
+ *   comparisons: of the promoted operand type).
+ * - CAST converts scalars; between array types of equal element type and
+ *   ndim it only changes the static layout (no run-time work).
+ * - ARRAY_STORE with nargs == 0 assigns into the whole array `a` (a view
+ *   made by ARRAY_VIEW): `b` is a scalar of the element type (fill) or an
+ *   array broadcast into it (copy) — Python's a[1:-1] = b.
+ * - ARRAY_VIEW args: one per leading dimension, either a SLICE value (parts
+ *   0 = default, Python semantics incl. negatives and clamping) or an int64
+ *   index already wrapped (the dimension is dropped).
+ * - BUILTIN: arguments are in the order of the builtin's parameter list
+ *   (builtins.h), receiver first for methods, 0 for an absent optional one;
+ *   a dtype argument (np.float32 passed as dtype=) is a CONST_NONE whose type
+ *   is dtype(T). The result type says everything codegen needs (e.g. the
+ *   array type np.zeros creates).
+ * - LAUNCH args: grid x, y, z, block x, y, z (int64), stream (0 = default),
+ *   dynamic shared bytes (0 = none), then the kernel's arguments converted to
+ *   its parameter types. `fn` is the kernel.
+ * - UFUNC_CALL: `fn` is the scalar (@vectorize) or core (@guvectorize)
+ *   function; args are the inputs (arrays, or scalars converted to the
+ *   parameter type) followed by `aux` explicit output arrays (out=, or the
+ *   gufunc's output arguments). The result type is the output (array, or a
+ *   scalar when every input is a scalar), none when outputs were passed to a
+ *   gufunc. The elementwise loop over broadcast shapes is the caller's.
+ * - FOR/PFOR: the local `i` takes start, start+step, ... while < stop (or >
+ *   stop for a negative step); assigning `i` in the body does not change the
+ *   iteration (Python). Step 0 is a run-time error.
+ * - A local is zero-initialised at function entry. */
 #ifndef KJ_KIR_H
 #define KJ_KIR_H
 

@@ -1,1 +1,892 @@
-/* placeholder: being written */
+/* lower — each reachable specialisation to a kir_func.
+ *
+ * Lowering re-walks the AST with the types inference settled on (sp->ei,
+ * sp->vars) and makes every implicit conversion explicit: after this stage
+ * no KIR value has a weak literal type, and every operator's operands have
+ * the operator's type. */
+#include "sema_int.h"
+
+#include <string.h>
+
+typedef struct lctx {
+    kj_sema *s;
+    kj_spec *sp;
+    kir_func *f;
+    kir_blkid cur;   /* the block being appended to */
+    int32_t *local;  /* var index → KIR local, -1 for untyped variables */
+    bool boundscheck;
+} lctx;
+
+static kir_ref lower_expr(lctx *lc, const kj_expr *e);
+
+static const kj_type *strong(lctx *lc, const kj_type *t) { return kj_strong(lc->s->types, t); }
+static kj_einfo *EI(lctx *lc, const kj_expr *e) { return &lc->sp->ei[e->id]; }
+
+static kir_ref emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp)
+{
+    return kir_emit(lc->s->a, lc->f, lc->cur, op, t ? t : kj_t_none(lc->s->types), sp);
+}
+
+static kir_ref emit2(lctx *lc, kir_op op, const kj_type *t, kj_span sp, kir_ref a, kir_ref b)
+{
+    kir_ref r = emit(lc, op, t, sp);
+    kir_at(lc->f, r)->a = a;
+    kir_at(lc->f, r)->b = b;
+    return r;
+}
+
+static kir_ref emit_args(lctx *lc, kir_op op, const kj_type *t, kj_span sp, const kir_ref *args,
+                         uint32_t n)
+{
+    kir_ref r = emit(lc, op, t, sp);
+    kir_inst *in = kir_at(lc->f, r);
+    in->args = kir_refs(lc->s->a, args, n);
+    in->nargs = n;
+    return r;
+}
+
+static const kj_type *type_of(lctx *lc, kir_ref r) { return lc->f->insts[r].type; }
+
+/* ---- constants and conversions ---- */
+
+static kir_ref const_int(lctx *lc, const kj_type *t, int64_t v, kj_span sp)
+{
+    kir_ref r = emit(lc, KIR_CONST_INT, t, sp);
+    kir_at(lc->f, r)->i = v;
+    return r;
+}
+
+static kir_ref const_float(lctx *lc, const kj_type *t, double v, kj_span sp)
+{
+    kir_ref r = emit(lc, KIR_CONST_FLOAT, t, sp);
+    kir_at(lc->f, r)->f = v;
+    return r;
+}
+
+static kir_ref i64(lctx *lc, int64_t v, kj_span sp)
+{
+    return const_int(lc, kj_t_int(lc->s->types, 64, true), v, sp);
+}
+
+/* A constant as a value of type `t` (a strong scalar, str, none or tuple). */
+static kir_ref const_as(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span sp)
+{
+    switch (t->kind) {
+    case KJ_T_FLOAT:
+        return const_float(lc, t, cv->type->kind == KJ_T_FLOAT ? cv->f : (double)cv->i, sp);
+    case KJ_T_INT:
+        return const_int(lc, t, cv->type->kind == KJ_T_FLOAT ? (int64_t)cv->f : cv->i, sp);
+    case KJ_T_BOOL:
+        return const_int(lc, t, cv->type->kind == KJ_T_FLOAT ? cv->f != 0 : cv->i != 0, sp);
+    case KJ_T_STR: {
+        kir_ref r = emit(lc, KIR_CONST_STR, t, sp);
+        kir_at(lc->f, r)->s = cv->s;
+        return r;
+    }
+    case KJ_T_TUPLE: {
+        kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, t->n + 1);
+        for (uint32_t i = 0; i < t->n; i++) el[i] = const_as(lc, &cv->elems[i], t->elems[i], sp);
+        return emit_args(lc, KIR_TUPLE, t, sp, el, t->n);
+    }
+    default: return emit(lc, KIR_CONST_NONE, t, sp);
+    }
+}
+
+/* Convert value `v` to type `t`: scalar casts, tuples element-wise, arrays
+ * of another layout (a no-op view change in codegen). */
+static kir_ref cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp)
+{
+    const kj_type *from = type_of(lc, v);
+    t = strong(lc, t);
+    if (from == t) return v;
+    if (t->kind == KJ_T_TUPLE && from->kind == KJ_T_TUPLE && from->n == t->n) {
+        kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, t->n + 1);
+        for (uint32_t i = 0; i < t->n; i++) {
+            kir_ref g = emit(lc, KIR_TUPLE_GET, from->elems[i], sp);
+            kir_at(lc->f, g)->a = v;
+            kir_at(lc->f, g)->i = i;
+            el[i] = cast(lc, g, t->elems[i], sp);
+        }
+        return emit_args(lc, KIR_TUPLE, t, sp, el, t->n);
+    }
+    kir_ref r = emit(lc, KIR_CAST, t, sp);
+    kir_at(lc->f, r)->a = v;
+    return r;
+}
+
+/* Lower `e` as a value of type `t`, folding constants straight into `t`
+ * (so `x * 2.0` with float32 x never materialises a float64). */
+static kir_ref lower_as(lctx *lc, const kj_expr *e, const kj_type *t)
+{
+    kj_einfo *ei = EI(lc, e);
+    t = strong(lc, t);
+    if (ei->is_const && ei->cval.type && (kj_is_scalar(t) || t->kind == KJ_T_TUPLE) &&
+        (kj_is_scalar(ei->cval.type) || ei->cval.type->kind == KJ_T_TUPLE))
+        return const_as(lc, &ei->cval, t, e->span);
+    return cast(lc, lower_expr(lc, e), t, e->span);
+}
+
+/* A bool from any scalar (Python truthiness). */
+static kir_ref truthy(lctx *lc, kir_ref v, kj_span sp)
+{
+    const kj_type *t = type_of(lc, v);
+    if (t->kind == KJ_T_BOOL) return v;
+    kir_ref zero = t->kind == KJ_T_FLOAT ? const_float(lc, t, 0, sp) : const_int(lc, t, 0, sp);
+    return emit2(lc, KIR_NE, kj_t_bool(lc->s->types), sp, v, zero);
+}
+
+static kir_ref lower_cond(lctx *lc, const kj_expr *e)
+{
+    return truthy(lc, lower_expr(lc, e), e->span);
+}
+
+/* ---- locals and control flow helpers ---- */
+
+static uint32_t temp_local(lctx *lc, const kj_type *t)
+{
+    return kir_local_new(lc->s->a, lc->f, NULL, strong(lc, t));
+}
+
+static kir_ref get_local(lctx *lc, uint32_t l, kj_span sp)
+{
+    kir_ref r = emit(lc, KIR_LOCAL_GET, lc->f->locals[l].type, sp);
+    kir_at(lc->f, r)->i = l;
+    return r;
+}
+
+static void set_local(lctx *lc, uint32_t l, kir_ref v, kj_span sp)
+{
+    v = cast(lc, v, lc->f->locals[l].type, sp);
+    kir_ref r = emit(lc, KIR_LOCAL_SET, NULL, sp);
+    kir_at(lc->f, r)->i = l;
+    kir_at(lc->f, r)->a = v;
+}
+
+/* Emit IF cond { then } else { els } and return the two blocks; the caller
+ * fills them by setting lc->cur. */
+static kir_ref emit_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blkid *els)
+{
+    kir_ref r = emit(lc, KIR_IF, NULL, sp);
+    *then = kir_block_new(lc->s->a, lc->f);
+    *els = kir_block_new(lc->s->a, lc->f);
+    kir_inst *in = kir_at(lc->f, r);
+    in->a = cond;
+    in->blk[0] = *then;
+    in->blk[1] = *els;
+    return r;
+}
+
+static int32_t var_local(lctx *lc, const char *name)
+{
+    for (uint32_t i = 0; i < lc->sp->vars.n; i++)
+        if (!strcmp(lc->sp->vars.v[i].name, name)) return lc->local[i];
+    return -1;
+}
+
+/* ---- array indexing ---- */
+
+/* One index of dimension `dim` as int64, wrapped when it may be negative and
+ * checked when boundscheck is on. */
+static kir_ref lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t dim)
+{
+    const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
+    kir_ref v = lower_as(lc, ix, i64t);
+    bool nonneg = EI(lc, ix)->nonneg;
+    if (nonneg && !lc->boundscheck) return v;
+    kir_ref ext = emit(lc, KIR_ARRAY_DIM, i64t, ix->span);
+    kir_at(lc->f, ext)->a = arr;
+    kir_at(lc->f, ext)->i = dim;
+    if (!nonneg) v = emit2(lc, KIR_WRAP_INDEX, i64t, ix->span, v, ext);
+    if (lc->boundscheck) {
+        kir_ref c = emit2(lc, KIR_BOUNDS_CHECK, NULL, ix->span, v, ext);
+        kir_at(lc->f, c)->i = dim;
+    }
+    return v;
+}
+
+/* The items of a subscript: a[i, j] has two, a[i] one. */
+static uint32_t index_items(const kj_expr *const *index, const kj_expr *const **items)
+{
+    const kj_expr *ix = *index;
+    if (ix->kind == KJ_E_TUPLE) {
+        *items = (const kj_expr *const *)ix->seq.v;
+        return ix->seq.n;
+    }
+    *items = index;
+    return 1;
+}
+
+static kir_ref slice_part(lctx *lc, const kj_expr *p)
+{
+    if (!p || EI(lc, p)->type->kind == KJ_T_NONE) return 0;
+    return lower_as(lc, p, kj_t_int(lc->s->types, 64, true));
+}
+
+/* a[...] as an element (all integer indices) or a view. `idx` receives the
+ * element indices when the result is an element. */
+static kir_ref lower_subscript_parts(lctx *lc, const kj_expr *e, kir_ref arr, kir_ref *idx,
+                                     uint32_t *nidx, bool *is_view)
+{
+    const kj_expr *const *items;
+    uint32_t n = index_items((const kj_expr *const *)&e->sub.index, &items);
+    const kj_type *rt = strong(lc, EI(lc, e)->type);
+    *is_view = rt->kind == KJ_T_ARRAY;
+    if (!*is_view) {
+        for (uint32_t i = 0; i < n; i++) idx[i] = lower_index(lc, arr, items[i], i);
+        *nidx = n;
+        return 0;
+    }
+    kir_ref *parts = KJ_NEWN(lc->s->a, kir_ref, n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_expr *it = items[i];
+        if (it->kind != KJ_E_SLICE) {
+            parts[i] = lower_index(lc, arr, it, i);
+            continue;
+        }
+        kir_ref lo = slice_part(lc, it->slice.lo), hi = slice_part(lc, it->slice.hi);
+        kir_ref st = slice_part(lc, it->slice.step);
+        kir_ref r = emit(lc, KIR_SLICE, kj_t_opaque(lc->s->types, "slice"), it->span);
+        kir_at(lc->f, r)->a = lo;
+        kir_at(lc->f, r)->b = hi;
+        kir_at(lc->f, r)->c = st;
+        parts[i] = r;
+    }
+    kir_ref v = emit_args(lc, KIR_ARRAY_VIEW, rt, e->span, parts, n);
+    kir_at(lc->f, v)->a = arr;
+    return v;
+}
+
+static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
+{
+    kj_einfo *ei = EI(lc, e);
+    const kj_type *ot = strong(lc, EI(lc, e->sub.obj)->type);
+    if (ot->kind == KJ_T_TUPLE) {
+        if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
+        int64_t i = EI(lc, e->sub.index)->cval.i;
+        if (i < 0) i += ot->n;
+        kir_ref t = lower_expr(lc, e->sub.obj);
+        kir_ref r = emit(lc, KIR_TUPLE_GET, ot->elems[i], e->span);
+        kir_at(lc->f, r)->a = t;
+        kir_at(lc->f, r)->i = i;
+        return r;
+    }
+    kir_ref arr = lower_expr(lc, e->sub.obj);
+    kir_ref idx[8];
+    uint32_t n = 0;
+    bool view;
+    kir_ref v = lower_subscript_parts(lc, e, arr, idx, &n, &view);
+    if (view) return v;
+    kir_ref r = emit_args(lc, KIR_ARRAY_LOAD, ot->elem, e->span, idx, n);
+    kir_at(lc->f, r)->a = arr;
+    return r;
+}
+
+/* ---- operators ---- */
+
+static const kir_op BINOP_KIR[] = {
+    [KJ_OP_ADD] = KIR_ADD, [KJ_OP_SUB] = KIR_SUB, [KJ_OP_MUL] = KIR_MUL, [KJ_OP_DIV] = KIR_DIV,
+    [KJ_OP_FLOORDIV] = KIR_FLOORDIV, [KJ_OP_MOD] = KIR_MOD, [KJ_OP_POW] = KIR_POW,
+    [KJ_OP_LSHIFT] = KIR_SHL, [KJ_OP_RSHIFT] = KIR_SHR, [KJ_OP_BITAND] = KIR_AND,
+    [KJ_OP_BITOR] = KIR_OR, [KJ_OP_BITXOR] = KIR_XOR, [KJ_OP_MATMUL] = KIR_NOP};
+
+/* Apply a binary operator to two lowered operands: scalars are converted to
+ * the operation's type; for arrays (host), scalars take the element type. */
+static kir_ref apply_binop(lctx *lc, kj_binop op, const kj_expr *le, const kj_expr *re,
+                           kir_ref l, kir_ref r, const kj_type *res, kj_span sp)
+{
+    res = strong(lc, res);
+    const kj_type *ot = res->kind == KJ_T_ARRAY ? res->elem : res;
+    if (le) l = lower_as(lc, le, type_of(lc, l) && type_of(lc, l)->kind == KJ_T_ARRAY ? type_of(lc, l) : ot);
+    else if (type_of(lc, l)->kind != KJ_T_ARRAY) l = cast(lc, l, ot, sp);
+    if (re) r = lower_as(lc, re, ot);
+    if (type_of(lc, r)->kind != KJ_T_ARRAY) r = cast(lc, r, ot, sp);
+    return emit2(lc, BINOP_KIR[op], res, sp, l, r);
+}
+
+static kir_ref lower_binop(lctx *lc, const kj_expr *e)
+{
+    kj_einfo *ei = EI(lc, e);
+    const kj_type *res = strong(lc, ei->type);
+    const kj_type *ot = res->kind == KJ_T_ARRAY ? res->elem : res;
+    const kj_type *lt = EI(lc, e->bin.l)->type, *rt = EI(lc, e->bin.r)->type;
+    kir_ref l = lt->kind == KJ_T_ARRAY ? lower_expr(lc, e->bin.l) : lower_as(lc, e->bin.l, ot);
+    kir_ref r = rt->kind == KJ_T_ARRAY ? lower_expr(lc, e->bin.r) : lower_as(lc, e->bin.r, ot);
+    return emit2(lc, BINOP_KIR[e->bin.op], res, e->span, l, r);
+}
+
+static const kir_op CMP_KIR[] = {[KJ_CMP_EQ] = KIR_EQ, [KJ_CMP_NE] = KIR_NE,
+                                 [KJ_CMP_LT] = KIR_LT, [KJ_CMP_LE] = KIR_LE,
+                                 [KJ_CMP_GT] = KIR_GT, [KJ_CMP_GE] = KIR_GE};
+
+static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_expr *le,
+                            kir_ref l, const kj_expr *re, kir_ref *r_out)
+{
+    kj_types *T = lc->s->types;
+    const kj_type *lt = EI(lc, le)->type, *rt = EI(lc, re)->type;
+    if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
+        bool same = lt->kind == KJ_T_NONE && rt->kind == KJ_T_NONE;
+        *r_out = 0;
+        return const_int(lc, kj_t_bool(T), op == KJ_CMP_IS ? same : !same, e->span);
+    }
+    bool arrays = lt->kind == KJ_T_ARRAY || rt->kind == KJ_T_ARRAY;
+    const kj_type *ot = strong(lc, kj_promote(T, lt->kind == KJ_T_ARRAY ? lt->elem : lt,
+                                              rt->kind == KJ_T_ARRAY ? rt->elem : rt));
+    if (!l) l = lt->kind == KJ_T_ARRAY ? lower_expr(lc, le) : lower_as(lc, le, ot);
+    else if (lt->kind != KJ_T_ARRAY) l = cast(lc, l, ot, e->span);
+    kir_ref r = rt->kind == KJ_T_ARRAY ? lower_expr(lc, re) : lower_as(lc, re, ot);
+    *r_out = r;
+    const kj_type *res = arrays ? strong(lc, EI(lc, e)->type) : kj_t_bool(T);
+    return emit2(lc, CMP_KIR[op], res, e->span, l, r);
+}
+
+/* a < b <= c: b is evaluated once; c only when a < b holds. */
+static kir_ref lower_compare(lctx *lc, const kj_expr *e)
+{
+    kir_ref r;
+    kir_ref first = compare_pair(lc, e, e->cmp.ops[0], e->cmp.operands[0], 0, e->cmp.operands[1], &r);
+    if (e->cmp.n == 2) return first;
+    uint32_t tmp = temp_local(lc, kj_t_bool(lc->s->types));
+    set_local(lc, tmp, first, e->span);
+    kir_blkid saved = lc->cur;
+    for (uint32_t i = 2; i < e->cmp.n; i++) {
+        kir_blkid then, els;
+        emit_if(lc, get_local(lc, tmp, e->span), e->span, &then, &els);
+        lc->cur = then;
+        kir_ref next;
+        kir_ref c = compare_pair(lc, e, e->cmp.ops[i - 1], e->cmp.operands[i - 1], r,
+                                 e->cmp.operands[i], &next);
+        set_local(lc, tmp, c, e->span);
+        r = next;
+    }
+    lc->cur = saved;
+    return get_local(lc, tmp, e->span);
+}
+
+static kir_ref lower_unary(lctx *lc, const kj_expr *e)
+{
+    const kj_type *t = strong(lc, EI(lc, e)->type);
+    switch (e->un.op) {
+    case KJ_UOP_NOT: {
+        kir_ref c = lower_cond(lc, e->un.x);
+        kir_ref r = emit(lc, KIR_NOT, t, e->span);
+        kir_at(lc->f, r)->a = c;
+        return r;
+    }
+    case KJ_UOP_POS: return lower_as(lc, e->un.x, t);
+    case KJ_UOP_NEG: case KJ_UOP_INVERT: {
+        if (EI(lc, e)->is_const) return const_as(lc, &EI(lc, e)->cval, t, e->span);
+        kir_ref x = t->kind == KJ_T_ARRAY ? lower_expr(lc, e->un.x) : lower_as(lc, e->un.x, t);
+        kir_op op = e->un.op == KJ_UOP_NEG ? KIR_NEG : t->kind == KJ_T_BOOL ? KIR_NOT : KIR_INVERT;
+        kir_ref r = emit(lc, op, t, e->span);
+        kir_at(lc->f, r)->a = x;
+        return r;
+    }
+    case KJ_UOP__COUNT: break;
+    }
+    return 0;
+}
+
+/* a and b / a or b: Python's short circuit yields an operand. */
+static kir_ref lower_boolop(lctx *lc, const kj_expr *e)
+{
+    const kj_type *t = strong(lc, EI(lc, e)->type);
+    uint32_t tmp = temp_local(lc, t);
+    kir_ref l = lower_expr(lc, e->boolop.l);
+    set_local(lc, tmp, l, e->span);
+    kir_blkid then, els, saved = lc->cur;
+    emit_if(lc, truthy(lc, l, e->span), e->span, &then, &els);
+    lc->cur = e->boolop.op == KJ_BOOL_AND ? then : els;
+    set_local(lc, tmp, lower_as(lc, e->boolop.r, t), e->span);
+    lc->cur = saved;
+    return get_local(lc, tmp, e->span);
+}
+
+static kir_ref lower_ifexp(lctx *lc, const kj_expr *e)
+{
+    const kj_type *t = strong(lc, EI(lc, e)->type);
+    uint32_t tmp = temp_local(lc, t);
+    kir_blkid then, els, saved = lc->cur;
+    emit_if(lc, lower_cond(lc, e->ifexp.cond), e->span, &then, &els);
+    lc->cur = then;
+    set_local(lc, tmp, lower_as(lc, e->ifexp.then, t), e->span);
+    lc->cur = els;
+    set_local(lc, tmp, lower_as(lc, e->ifexp.els, t), e->span);
+    lc->cur = saved;
+    return get_local(lc, tmp, e->span);
+}
+
+static kir_ref lower_tuple(lctx *lc, const kj_expr *e)
+{
+    const kj_type *t = strong(lc, EI(lc, e)->type);
+    kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, e->seq.n + 1);
+    for (uint32_t i = 0; i < e->seq.n; i++) el[i] = lower_as(lc, e->seq.v[i], t->elems[i]);
+    return emit_args(lc, KIR_TUPLE, t, e->span, el, e->seq.n);
+}
+
+/* ---- calls ---- */
+
+static const kj_expr *call_arg(const kj_expr *call, int32_t m)
+{
+    if (m == INT32_MIN || m == INT32_MAX) return NULL;
+    return m >= 0 ? call->call.args[m] : call->call.kw[-1 - m].value;
+}
+
+static kir_ref lower_builtin_arg(lctx *lc, const kj_expr *a, const kj_type *conv)
+{
+    kj_einfo *ai = EI(lc, a);
+    if (ai->kind == EI_DTYPE)
+        return emit(lc, KIR_CONST_NONE, kj_t_dtype(lc->s->types, ai->dtype), a->span);
+    if (a->kind == KJ_E_LIST) {
+        const kj_type *t = strong(lc, ai->type);
+        kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, a->seq.n + 1);
+        for (uint32_t i = 0; i < a->seq.n; i++) el[i] = lower_as(lc, a->seq.v[i], t->elems[i]);
+        return emit_args(lc, KIR_TUPLE, t, a->span, el, a->seq.n);
+    }
+    return conv ? lower_as(lc, a, conv) : lower_as(lc, a, ai->type);
+}
+
+static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_type *t = strong(lc, ei->type);
+    int b = ei->builtin;
+    if (b == KJ_B_CONVERT || b == KJ_B_INT || b == KJ_B_FLOAT) {
+        const kj_expr *a = call_arg(e, ei->argmap[0]);
+        if (kj_is_scalar(t)) return lower_as(lc, a, t);
+    }
+    if (b == KJ_B_BOOL && kj_is_scalar(EI(lc, call_arg(e, ei->argmap[0]))->type))
+        return lower_cond(lc, call_arg(e, ei->argmap[0]));
+    if (b == KJ_B_LEN && EI(lc, call_arg(e, ei->argmap[0]))->type->kind == KJ_T_ARRAY) {
+        kir_ref r = emit(lc, KIR_ARRAY_DIM, t, e->span);
+        kir_at(lc->f, r)->a = lower_expr(lc, call_arg(e, ei->argmap[0]));
+        return r;
+    }
+    if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
+    kir_ref *args = KJ_NEWN(lc->s->a, kir_ref, (uint32_t)ei->nbound + 1);
+    for (int i = 0; i < ei->nbound; i++) {
+        int32_t m = ei->argmap[i];
+        if (m == INT32_MAX) {
+            args[i] = lower_expr(lc, e->call.fn->attr.obj);
+            continue;
+        }
+        const kj_expr *a = call_arg(e, m);
+        args[i] = a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
+    }
+    kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);
+    kir_at(lc->f, r)->aux = (uint16_t)b;
+    return r;
+}
+
+/* Arguments of a user-function call in parameter order, defaults filled. */
+static kir_ref *user_args(lctx *lc, const kj_expr *e, kj_einfo *ei, kj_spec *callee, uint32_t extra)
+{
+    uint32_t n = callee->nargs;
+    kir_ref *args = KJ_NEWN(lc->s->a, kir_ref, n + extra + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_expr *a = call_arg(e, ei->argmap[i]);
+        if (a) {
+            args[extra + i] = lower_as(lc, a, callee->args[i]);
+        } else {
+            kj_cval cv;
+            kj_const_eval(lc->s, callee->fn->def->params[i].def, &cv);
+            args[extra + i] = const_as(lc, &cv, callee->args[i], e->span);
+        }
+    }
+    return args;
+}
+
+/* blocks/threads as three int64 values (missing dimensions are 1). */
+static void launch_dims(lctx *lc, const kj_expr *d, kir_ref out[3])
+{
+    const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
+    const kj_type *t = EI(lc, d)->type;
+    if (t->kind == KJ_T_INT) {
+        out[0] = lower_as(lc, d, i64t);
+        out[1] = out[2] = i64(lc, 1, d->span);
+        return;
+    }
+    kir_ref tup = lower_expr(lc, d);
+    for (uint32_t i = 0; i < 3; i++) {
+        if (i >= t->n) {
+            out[i] = i64(lc, 1, d->span);
+            continue;
+        }
+        kir_ref g = emit(lc, KIR_TUPLE_GET, strong(lc, t->elems[i]), d->span);
+        kir_at(lc->f, g)->a = tup;
+        kir_at(lc->f, g)->i = i;
+        out[i] = cast(lc, g, i64t, d->span);
+    }
+}
+
+static kir_ref lower_launch(lctx *lc, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_expr *cfg = e->call.fn->sub.index;
+    kj_expr *const *it = cfg->seq.v;
+    kir_ref *args = user_args(lc, e, ei, ei->callee, 8);
+    launch_dims(lc, it[0], args);
+    launch_dims(lc, it[1], args + 3);
+    args[6] = cfg->seq.n >= 3 && EI(lc, it[2])->type->kind == KJ_T_OPAQUE ? lower_expr(lc, it[2]) : 0;
+    args[7] = cfg->seq.n == 4 ? lower_as(lc, it[3], kj_t_int(lc->s->types, 64, true)) : 0;
+    kir_ref r = emit_args(lc, KIR_LAUNCH, NULL, e->span, args, ei->callee->nargs + 8);
+    kir_at(lc->f, r)->fn = ei->callee->kir;
+    return r;
+}
+
+static kir_ref lower_ufunc(lctx *lc, const kj_expr *e, kj_einfo *ei)
+{
+    uint32_t n = e->call.nargs, nk = e->call.nkw;
+    kir_ref *args = KJ_NEWN(lc->s->a, kir_ref, n + nk + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_expr *a = e->call.args[i];
+        const kj_type *at = EI(lc, a)->type;
+        const kj_type *pt = ei->callee->args[i];
+        args[i] = at->kind == KJ_T_ARRAY || pt->kind == KJ_T_ARRAY ? lower_expr(lc, a)
+                                                                   : lower_as(lc, a, pt);
+    }
+    for (uint32_t k = 0; k < nk; k++) args[n + k] = lower_expr(lc, e->call.kw[k].value);
+    kir_ref r = emit_args(lc, KIR_UFUNC_CALL, strong(lc, ei->type), e->span, args, n + nk);
+    kir_at(lc->f, r)->fn = ei->callee->kir;
+    /* out= given: the call's value is the out array itself. */
+    kir_at(lc->f, r)->aux = (uint16_t)nk;
+    return r;
+}
+
+static kir_ref lower_call(lctx *lc, const kj_expr *e)
+{
+    kj_einfo *ei = EI(lc, e);
+    kj_einfo *ci = EI(lc, e->call.fn);
+    if (ci->kind == EI_LAUNCH) return lower_launch(lc, e, ei);
+    if (ei->callee && (ei->callee->fn->kind == FK_VECTORIZE ||
+                       ei->callee->fn->kind == FK_GUVECTORIZE))
+        return lower_ufunc(lc, e, ei);
+    if (ei->callee) {
+        kir_ref *args = user_args(lc, e, ei, ei->callee, 0);
+        kir_ref r = emit_args(lc, KIR_CALL, strong(lc, ei->type), e->span, args, ei->callee->nargs);
+        kir_at(lc->f, r)->fn = ei->callee->kir;
+        return r;
+    }
+    return lower_builtin(lc, e, ei);
+}
+
+/* ---- expressions ---- */
+
+static kir_ref lower_expr(lctx *lc, const kj_expr *e)
+{
+    kj_einfo *ei = EI(lc, e);
+    const kj_type *t = strong(lc, ei->type);
+    switch (e->kind) {
+    case KJ_E_NAME: {
+        int32_t l = var_local(lc, e->name);
+        if (l >= 0 && !ei->is_const) return get_local(lc, (uint32_t)l, e->span);
+        if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
+        break;
+    }
+    case KJ_E_ATTR:
+        if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
+        if (ei->builtin == KJ_B_ARR_SHAPE && e->kind == KJ_E_ATTR) {
+            kir_ref arr = lower_expr(lc, e->attr.obj);
+            kir_ref el[8];
+            for (uint32_t i = 0; i < t->n && i < 8; i++) {
+                el[i] = emit(lc, KIR_ARRAY_DIM, t->elems[i], e->span);
+                kir_at(lc->f, el[i])->a = arr;
+                kir_at(lc->f, el[i])->i = i;
+            }
+            return emit_args(lc, KIR_TUPLE, t, e->span, el, t->n);
+        }
+        {
+            const kj_builtin_info *bi = kj_builtin_get(ei->builtin);
+            kir_ref recv = (bi->flags & KJ_BF_METHOD) ? lower_expr(lc, e->attr.obj) : 0;
+            kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, &recv, recv ? 1 : 0);
+            kir_at(lc->f, r)->aux = (uint16_t)ei->builtin;
+            return r;
+        }
+    case KJ_E_INT: case KJ_E_FLOAT: case KJ_E_BOOL: case KJ_E_STR: case KJ_E_NONE:
+        return const_as(lc, &ei->cval, t, e->span);
+    case KJ_E_CALL: return lower_call(lc, e);
+    case KJ_E_SUBSCRIPT: return lower_subscript(lc, e);
+    case KJ_E_TUPLE: return lower_tuple(lc, e);
+    case KJ_E_LIST: return lower_builtin_arg(lc, e, NULL);
+    case KJ_E_BINOP:
+        if (ei->is_const && kj_is_scalar(t)) return const_as(lc, &ei->cval, t, e->span);
+        return lower_binop(lc, e);
+    case KJ_E_UNARY: return lower_unary(lc, e);
+    case KJ_E_BOOLOP: return lower_boolop(lc, e);
+    case KJ_E_COMPARE:
+        if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
+        return lower_compare(lc, e);
+    case KJ_E_IFEXP: return lower_ifexp(lc, e);
+    default: break;
+    }
+    return emit(lc, KIR_CONST_NONE, kj_t_none(lc->s->types), e->span);
+}
+
+/* ---- statements ---- */
+
+static void lower_block(lctx *lc, const kj_block *b);
+
+static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
+{
+    switch (t->kind) {
+    case KJ_E_NAME: {
+        int32_t l = var_local(lc, t->name);
+        if (l >= 0) set_local(lc, (uint32_t)l, v, sp);
+        return;
+    }
+    case KJ_E_TUPLE: case KJ_E_LIST: {
+        const kj_type *tt = type_of(lc, v);
+        for (uint32_t i = 0; i < t->seq.n; i++) {
+            kir_ref g = emit(lc, KIR_TUPLE_GET, tt->elems[i], sp);
+            kir_at(lc->f, g)->a = v;
+            kir_at(lc->f, g)->i = i;
+            store_target(lc, t->seq.v[i], g, sp);
+        }
+        return;
+    }
+    case KJ_E_SUBSCRIPT: {
+        kir_ref arr = lower_expr(lc, t->sub.obj);
+        kir_ref idx[8];
+        uint32_t n = 0;
+        bool view;
+        kir_ref dst = lower_subscript_parts(lc, t, arr, idx, &n, &view);
+        const kj_type *at = type_of(lc, arr);
+        kir_ref r;
+        if (view) { /* slice assignment: fill or copy into the view */
+            const kj_type *vt = type_of(lc, v);
+            if (vt->kind != KJ_T_ARRAY) v = cast(lc, v, at->elem, sp);
+            r = emit(lc, KIR_ARRAY_STORE, NULL, sp);
+            kir_at(lc->f, r)->a = dst;
+        } else {
+            v = cast(lc, v, at->elem, sp);
+            r = emit_args(lc, KIR_ARRAY_STORE, NULL, sp, idx, n);
+            kir_at(lc->f, r)->a = arr;
+        }
+        kir_at(lc->f, r)->b = v;
+        return;
+    }
+    default: return;
+    }
+}
+
+static void lower_assign(lctx *lc, const kj_stmt *st)
+{
+    const kj_expr *val = st->assign.value;
+    kir_ref v;
+    /* With one target whose type is known here, lower the value straight to
+     * it, so a literal is folded instead of converted (x = 0 into a float32
+     * variable, a[i] = 0 into a float32 array). */
+    const kj_type *want = NULL;
+    const kj_expr *t0 = st->assign.targets[0];
+    if (st->assign.ntargets == 1 && t0->kind == KJ_E_NAME && var_local(lc, t0->name) >= 0)
+        want = lc->f->locals[var_local(lc, t0->name)].type;
+    else if (st->assign.ntargets == 1 && t0->kind == KJ_E_SUBSCRIPT && EI(lc, t0)->type &&
+             kj_is_scalar(EI(lc, t0)->type) && kj_is_scalar(EI(lc, val)->type))
+        want = strong(lc, EI(lc, t0)->type);
+    v = want ? lower_as(lc, val, want) : lower_expr(lc, val);
+    for (uint32_t i = 0; i < st->assign.ntargets; i++) store_target(lc, st->assign.targets[i], v, st->span);
+}
+
+static void lower_augassign(lctx *lc, const kj_stmt *st)
+{
+    const kj_expr *t = st->aug.target;
+    kj_binop op = st->aug.op;
+    const kj_type *opt = EI(lc, st->aug.value)->optype;
+    const kj_type *res = strong(lc, kj_arith_type(lc->s->types, op, opt));
+    if (t->kind == KJ_E_NAME) {
+        int32_t l = var_local(lc, t->name);
+        if (l < 0) return;
+        kir_ref cur = cast(lc, get_local(lc, (uint32_t)l, t->span), res, st->span);
+        kir_ref r = apply_binop(lc, op, NULL, st->aug.value, cur, 0, res, st->span);
+        set_local(lc, (uint32_t)l, r, st->span);
+        return;
+    }
+    /* a[i] op= v: the array and indices are evaluated once. */
+    kir_ref arr = lower_expr(lc, t->sub.obj);
+    kir_ref idx[8];
+    uint32_t n = 0;
+    bool view;
+    lower_subscript_parts(lc, t, arr, idx, &n, &view);
+    const kj_type *el = type_of(lc, arr)->elem;
+    kir_ref cur = emit_args(lc, KIR_ARRAY_LOAD, el, st->span, idx, n);
+    kir_at(lc->f, cur)->a = arr;
+    kir_ref r = apply_binop(lc, op, NULL, st->aug.value, cast(lc, cur, res, st->span), 0, res,
+                            st->span);
+    kir_ref s = emit_args(lc, KIR_ARRAY_STORE, NULL, st->span, idx, n);
+    kir_at(lc->f, s)->a = arr;
+    kir_at(lc->f, s)->b = cast(lc, r, el, st->span);
+}
+
+static void lower_if(lctx *lc, const kj_stmt *st)
+{
+    kj_einfo *ci = EI(lc, st->if_.cond);
+    kir_blkid then, els, saved = lc->cur;
+    if (ci->is_const && ci->cval.type && kj_is_scalar(ci->cval.type)) {
+        /* Constant condition: lower only the taken branch. */
+        bool taken = ci->cval.type->kind == KJ_T_FLOAT ? ci->cval.f != 0 : ci->cval.i != 0;
+        lower_block(lc, taken ? &st->if_.then : &st->if_.els);
+        return;
+    }
+    emit_if(lc, lower_cond(lc, st->if_.cond), st->span, &then, &els);
+    lc->cur = then;
+    lower_block(lc, &st->if_.then);
+    lc->cur = els;
+    lower_block(lc, &st->if_.els);
+    lc->cur = saved;
+}
+
+/* while c: body  →  loop { if c {} else { break }; body } */
+static void lower_while(lctx *lc, const kj_stmt *st)
+{
+    kir_ref loop = emit(lc, KIR_LOOP, NULL, st->span);
+    kir_blkid body = kir_block_new(lc->s->a, lc->f), saved = lc->cur;
+    kir_at(lc->f, loop)->blk[0] = body;
+    lc->cur = body;
+    kj_einfo *ci = EI(lc, st->while_.cond);
+    bool forever = ci->is_const && ci->cval.type && kj_is_scalar(ci->cval.type) &&
+                   (ci->cval.type->kind == KJ_T_FLOAT ? ci->cval.f != 0 : ci->cval.i != 0);
+    if (!forever) {
+        kir_blkid then, els;
+        emit_if(lc, lower_cond(lc, st->while_.cond), st->span, &then, &els);
+        lc->cur = els;
+        emit(lc, KIR_BREAK, NULL, st->span);
+        lc->cur = body;
+    }
+    lower_block(lc, &st->while_.body);
+    lc->cur = saved;
+}
+
+/* for i in range(a, b, c): body */
+static void lower_for(lctx *lc, const kj_stmt *st)
+{
+    const kj_expr *it = st->for_.iter;
+    kj_einfo *ei = EI(lc, it);
+    const kj_type *rt = strong(lc, ei->type->elem);
+    kir_ref start, stop, step;
+    const kj_expr *a0 = call_arg(it, ei->argmap[0]);
+    const kj_expr *a1 = ei->nbound > 1 ? call_arg(it, ei->argmap[1]) : NULL;
+    const kj_expr *a2 = ei->nbound > 2 ? call_arg(it, ei->argmap[2]) : NULL;
+    if (!a1) {
+        start = const_int(lc, rt, 0, it->span);
+        stop = lower_as(lc, a0, rt);
+    } else {
+        start = lower_as(lc, a0, rt);
+        stop = lower_as(lc, a1, rt);
+    }
+    step = a2 ? lower_as(lc, a2, rt) : const_int(lc, rt, 1, it->span);
+    int32_t var = var_local(lc, st->for_.target->name);
+    /* The loop counts in the range's type; a variable unified to a wider
+     * type gets the counter converted at the top of each iteration. */
+    bool direct = var >= 0 && lc->f->locals[var].type == rt;
+    uint32_t ind = direct ? (uint32_t)var : temp_local(lc, rt);
+    kir_op op = ei->builtin == KJ_B_PRANGE ? KIR_PFOR : KIR_FOR;
+    kir_ref f = emit(lc, op, NULL, st->span);
+    kir_blkid body = kir_block_new(lc->s->a, lc->f), saved = lc->cur;
+    kir_inst *in = kir_at(lc->f, f);
+    in->i = ind;
+    in->a = start;
+    in->b = stop;
+    in->c = step;
+    in->blk[0] = body;
+    lc->cur = body;
+    if (!direct && var >= 0) set_local(lc, (uint32_t)var, get_local(lc, ind, st->span), st->span);
+    lower_block(lc, &st->for_.body);
+    lc->cur = saved;
+}
+
+static void lower_stmt(lctx *lc, const kj_stmt *st)
+{
+    switch (st->kind) {
+    case KJ_S_EXPR:
+        if (st->expr->kind != KJ_E_STR) lower_expr(lc, st->expr);
+        break;
+    case KJ_S_ASSIGN: lower_assign(lc, st); break;
+    case KJ_S_AUGASSIGN: lower_augassign(lc, st); break;
+    case KJ_S_IF: lower_if(lc, st); break;
+    case KJ_S_WHILE: lower_while(lc, st); break;
+    case KJ_S_FOR: lower_for(lc, st); break;
+    case KJ_S_BREAK: emit(lc, KIR_BREAK, NULL, st->span); break;
+    case KJ_S_CONTINUE: emit(lc, KIR_CONTINUE, NULL, st->span); break;
+    case KJ_S_RETURN: {
+        kir_ref v = 0;
+        const kj_type *ret = lc->f->ret;
+        if (st->ret.value && ret->kind != KJ_T_NONE) v = lower_as(lc, st->ret.value, ret);
+        else if (st->ret.value) lower_expr(lc, st->ret.value);
+        kir_ref r = emit(lc, KIR_RETURN, NULL, st->span);
+        kir_at(lc->f, r)->a = v;
+        break;
+    }
+    case KJ_S_ASSERT: {
+        kir_ref c = lower_cond(lc, st->assert_.cond);
+        kir_ref r = emit(lc, KIR_ASSERT, NULL, st->span);
+        kir_at(lc->f, r)->a = c;
+        kir_at(lc->f, r)->s = st->assert_.msg ? st->assert_.msg->str.s : NULL;
+        break;
+    }
+    default: break;
+    }
+}
+
+static void lower_block(lctx *lc, const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) lower_stmt(lc, b->v[i]);
+}
+
+/* ---- functions ---- */
+
+static kir_fn_kind kir_kind(const kj_spec *sp)
+{
+    switch (sp->fn->kind) {
+    case FK_MAIN: return KIR_FN_MAIN;
+    case FK_KERNEL: return KIR_FN_KERNEL;
+    case FK_DEVICE: return KIR_FN_DEVICE;
+    case FK_VECTORIZE: return KIR_FN_UFUNC;
+    case FK_GUVECTORIZE: return KIR_FN_GUFUNC;
+    case FK_JIT: return sp->device ? KIR_FN_DEVICE : KIR_FN_HOST;
+    default: return KIR_FN_HOST;
+    }
+}
+
+static void declare(kj_sema *s, kir_module *m, kj_spec *sp)
+{
+    kir_func *f = kir_func_new(s->a, m, sp->fn->def->name, sp->mangled, kir_kind(sp));
+    f->span = sp->fn->def->span;
+    f->nparams = sp->nargs;
+    f->params = KJ_NEWN(s->a, const kj_type *, sp->nargs + 1);
+    f->param_names = KJ_NEWN(s->a, const char *, sp->nargs + 1);
+    for (uint32_t i = 0; i < sp->nargs; i++) {
+        f->params[i] = kj_strong(s->types, sp->args[i]);
+        f->param_names[i] = sp->fn->def->params[i].name;
+    }
+    f->ret = sp->ret ? kj_strong(s->types, sp->ret) : kj_t_none(s->types);
+    f->fastmath = sp->fn->fastmath;
+    f->boundscheck = s->opt && s->opt->boundscheck >= 0 ? s->opt->boundscheck : sp->fn->boundscheck;
+    f->gu_layout = sp->fn->layout_str;
+    f->target = sp->fn->target;
+    sp->kir = f;
+    if (sp->fn == s->main) m->main = f;
+}
+
+static void define(kj_sema *s, kj_spec *sp)
+{
+    kir_func *f = sp->kir;
+    lctx lc = {.s = s, .sp = sp, .f = f, .cur = 0, .boundscheck = f->boundscheck};
+    lc.local = KJ_NEWN(s->a, int32_t, sp->vars.n + 1);
+    for (uint32_t i = 0; i < sp->vars.n; i++) {
+        const kj_var *v = &sp->vars.v[i];
+        lc.local[i] = v->type ? (int32_t)kir_local_new(s->a, f, v->name, kj_strong(s->types, v->type))
+                              : -1;
+    }
+    for (uint32_t i = 0; i < sp->nargs; i++) {
+        kir_ref p = emit(&lc, KIR_PARAM, f->params[i], sp->fn->def->params[i].span);
+        kir_at(f, p)->i = i;
+        set_local(&lc, (uint32_t)lc.local[i], p, sp->fn->def->params[i].span);
+    }
+    lower_block(&lc, &sp->fn->def->body);
+}
+
+bool kj_lower_all(kj_sema *s, kir_module *m)
+{
+    for (uint32_t i = 0; i < s->specs.n; i++)
+        if (s->specs.v[i]->reported) declare(s, m, s->specs.v[i]);
+    for (uint32_t i = 0; i < s->specs.n; i++)
+        if (s->specs.v[i]->reported) define(s, s->specs.v[i]);
+    return true;
+}

@@ -1,1 +1,739 @@
-/* placeholder: being written */
+/* resolve — the module level: imports, module constants, functions and
+ * their decorators. After this stage every top-level name is a kj_sym and
+ * every function a kj_fn with its kind, options and parsed signatures. */
+#include "sema_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- symbols ---- */
+
+kj_sym *kj_sym_find(kj_sema *s, const char *name)
+{
+    for (uint32_t i = s->syms.n; i-- > 0;)
+        if (!strcmp(s->syms.v[i].name, name)) return &s->syms.v[i];
+    return NULL;
+}
+
+static kj_sym *sym_add(kj_sema *s, const char *name, kj_symkind kind, kj_span sp)
+{
+    kj_sym *old = kj_sym_find(s, name);
+    if (old) {
+        /* Python rebinds silently; a program that does so at module level is
+         * almost always a mistake worth naming. */
+        kj_diag *dg = kj_error(s->d, s->src, sp, "'%s' is already defined", name);
+        kj_diag_hint(dg, "first defined on line %u", old->span.line);
+        return NULL;
+    }
+    kj_sym sym = {.name = name, .kind = kind, .span = sp, .builtin = -1};
+    KJ_PUSH(s->a, s->syms, sym);
+    return &s->syms.v[s->syms.n - 1];
+}
+
+/* ---- namespaces: which dotted paths name what ---- */
+
+static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vectorize",
+                                         "numba.guvectorize", "cuda.jit"};
+
+static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "numba", "cuda",
+                                         "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
+                                         "cuda.gridDim", "cuda.shared", "cuda.local",
+                                         "cuda.atomic"};
+
+static const char *const DTYPE_NAMES[] = {
+    "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "intp", "uintp", "float_", "double", "single", "int_", "boolean",
+    "byte", "ubyte", "short", "ushort", "intc", "uintc", "longlong", "ulonglong"};
+
+bool kj_path_is_namespace(const char *path)
+{
+    for (size_t i = 0; i < sizeof NAMESPACES / sizeof *NAMESPACES; i++)
+        if (!strcmp(NAMESPACES[i], path)) return true;
+    return false;
+}
+
+static bool is_dtype_namespace(const char *path)
+{
+    return !strcmp(path, "np") || !strcmp(path, "numba");
+}
+
+/* What `path.name` denotes. Fills `out` (kind + payload) and returns true,
+ * or returns false when the name does not exist. */
+static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo *out)
+{
+    const char *full = kj_arena_printf(s->a, "%s.%s", path, name);
+    memset(out, 0, sizeof *out);
+    if (!strcmp(full, "numba.cuda")) full = "cuda";
+    for (size_t i = 0; i < sizeof DECORATORS / sizeof *DECORATORS; i++)
+        if (!strcmp(DECORATORS[i], full)) {
+            out->kind = EI_DECOR;
+            out->path = DECORATORS[i];
+            return true;
+        }
+    if (kj_path_is_namespace(full)) {
+        out->kind = EI_MODULE;
+        out->path = full;
+        return true;
+    }
+    if (is_dtype_namespace(path)) {
+        const kj_type *t = kj_scalar_by_name(s->types, name);
+        if (t) {
+            out->kind = EI_DTYPE;
+            out->dtype = t;
+            return true;
+        }
+    }
+    int b = kj_builtin_lookup(full);
+    if (b < 0 && !strcmp(path, "numba")) b = kj_builtin_lookup(name); /* numba.prange */
+    if (b >= 0) {
+        out->kind = EI_BUILTIN;
+        out->builtin = b;
+        return true;
+    }
+    return false;
+}
+
+/* "did you mean" for an unknown attribute of a namespace. */
+const char *kj_module_attr_hint(kj_sema *s, const char *path, const char *name)
+{
+    const char *cands[256];
+    uint32_t n = kj_builtin_children(path, cands, 200, s->a);
+    size_t plen = strlen(path);
+    for (size_t i = 0; i < sizeof NAMESPACES / sizeof *NAMESPACES && n < 240; i++)
+        if (!strncmp(NAMESPACES[i], path, plen) && NAMESPACES[i][plen] == '.' &&
+            !strchr(NAMESPACES[i] + plen + 1, '.'))
+            cands[n++] = NAMESPACES[i] + plen + 1;
+    if (!strcmp(path, "cuda")) cands[n++] = "jit";
+    if (!strcmp(path, "numba")) {
+        static const char *const nb[] = {"jit", "njit", "vectorize", "guvectorize", "cuda",
+                                         "prange"};
+        for (size_t i = 0; i < 6; i++) cands[n++] = nb[i];
+    }
+    if (is_dtype_namespace(path))
+        for (size_t i = 0; i < sizeof DTYPE_NAMES / sizeof *DTYPE_NAMES && n < 256; i++)
+            cands[n++] = DTYPE_NAMES[i];
+    return kj_closest(name, cands, n);
+}
+
+/* Resolve a NAME or ATTR chain that denotes something at module level
+ * (module, builtin, dtype, decorator, function, constant). Reports unknown
+ * attributes of namespaces; returns false for anything else (e.g. a local). */
+static bool static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report)
+{
+    memset(out, 0, sizeof *out);
+    if (e->kind == KJ_E_NAME) {
+        kj_sym *sym = kj_sym_find(s, e->name);
+        if (!sym) {
+            int b = kj_builtin_lookup(e->name); /* Python built-ins: range, len, ... */
+            if (b < 0 || strchr(e->name, '.')) return false;
+            out->kind = EI_BUILTIN;
+            out->builtin = b;
+            return true;
+        }
+        switch (sym->kind) {
+        case SYM_MODULE: out->kind = EI_MODULE; out->path = sym->path; break;
+        case SYM_BUILTIN: out->kind = EI_BUILTIN; out->builtin = sym->builtin; break;
+        case SYM_DTYPE: out->kind = EI_DTYPE; out->dtype = sym->type; break;
+        case SYM_DECOR: out->kind = EI_DECOR; out->path = sym->path; break;
+        case SYM_FUNC: out->kind = EI_FUNC; out->fn = sym->fn; break;
+        case SYM_CONST:
+            out->kind = EI_VALUE;
+            out->type = sym->cval.type;
+            out->is_const = true;
+            out->cval = sym->cval;
+            break;
+        }
+        return true;
+    }
+    if (e->kind != KJ_E_ATTR) return false;
+    kj_einfo base;
+    if (!static_ref(s, e->attr.obj, &base, report) || base.kind != EI_MODULE) return false;
+    if (path_lookup(s, base.path, e->attr.name, out)) return true;
+    if (report) {
+        kj_diag *dg = kj_error(s->d, s->src, e->attr.name_span, "module '%s' has no attribute '%s'",
+                               base.path, e->attr.name);
+        const char *h = kj_module_attr_hint(s, base.path, e->attr.name);
+        if (h) kj_diag_hint(dg, "did you mean '%s.%s'?", base.path, h);
+    }
+    out->kind = EI_NONE;
+    return true;
+}
+
+bool kj_static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report)
+{
+    return static_ref(s, e, out, report);
+}
+
+/* ---- imports ---- */
+
+static const char *canonical_module(const char *mod)
+{
+    if (!strcmp(mod, "numpy")) return "np";
+    if (!strcmp(mod, "math")) return "math";
+    if (!strcmp(mod, "time")) return "time";
+    if (!strcmp(mod, "numba") || !strcmp(mod, "kjit")) return "numba";
+    if (!strcmp(mod, "numba.cuda") || !strcmp(mod, "kjit.cuda")) return "cuda";
+    return NULL;
+}
+
+static void unsupported_module(kj_sema *s, kj_span sp, const char *mod)
+{
+    kj_diag *dg = kj_error(s->d, s->src, sp, "module '%s' is not supported", mod);
+    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, time and kjit");
+}
+
+/* import_stmt: 'import' dotted ['as' NAME] (',' dotted ['as' NAME])* */
+static void resolve_import(kj_sema *s, const kj_stmt *st)
+{
+    for (uint32_t i = 0; i < st->import.n; i++) {
+        const kj_alias *al = &st->import.names[i];
+        const char *canon = canonical_module(al->name);
+        if (!canon) {
+            unsupported_module(s, al->span, al->name);
+            continue;
+        }
+        const char *bind = al->asname;
+        if (!bind) {
+            /* `import numba.cuda` binds `numba`, as Python does. */
+            const char *dot = strchr(al->name, '.');
+            bind = dot ? kj_arena_strndup(s->a, al->name, (size_t)(dot - al->name)) : al->name;
+            if (dot) canon = canonical_module(bind);
+        }
+        kj_sym *sym = sym_add(s, bind, SYM_MODULE, al->span);
+        if (sym) sym->path = canon;
+    }
+}
+
+/* from_stmt: 'from' dotted 'import' NAME ['as' NAME] (',' ...)* */
+static void resolve_from_import(kj_sema *s, const kj_stmt *st)
+{
+    const char *canon = canonical_module(st->import.module);
+    if (!canon) {
+        unsupported_module(s, st->span, st->import.module);
+        return;
+    }
+    for (uint32_t i = 0; i < st->import.n; i++) {
+        const kj_alias *al = &st->import.names[i];
+        kj_einfo ref;
+        if (!path_lookup(s, canon, al->name, &ref)) {
+            kj_diag *dg = kj_error(s->d, s->src, al->span, "cannot import name '%s' from '%s'",
+                                   al->name, st->import.module);
+            const char *h = kj_module_attr_hint(s, canon, al->name);
+            if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
+            continue;
+        }
+        const char *bind = al->asname ? al->asname : al->name;
+        static const kj_symkind kinds[] = {[EI_MODULE] = SYM_MODULE, [EI_BUILTIN] = SYM_BUILTIN,
+                                           [EI_DTYPE] = SYM_DTYPE, [EI_DECOR] = SYM_DECOR};
+        kj_sym *sym = sym_add(s, bind, kinds[ref.kind], al->span);
+        if (!sym) continue;
+        sym->path = ref.path;
+        sym->builtin = ref.builtin;
+        sym->type = ref.dtype;
+    }
+}
+
+/* ---- constant expressions ---- */
+
+static bool cval_num(const kj_cval *v, double *f, int64_t *i, bool *is_int)
+{
+    if (!v->type) return false;
+    if (v->type->kind == KJ_T_INT || v->type->kind == KJ_T_BOOL) {
+        *i = v->i;
+        *f = (double)v->i;
+        *is_int = true;
+        return true;
+    }
+    if (v->type->kind == KJ_T_FLOAT) {
+        *f = v->f;
+        *is_int = false;
+        return true;
+    }
+    return false;
+}
+
+static int64_t ipow(int64_t b, int64_t e)
+{
+    uint64_t r = 1, x = (uint64_t)b;
+    for (; e > 0; e >>= 1, x *= x)
+        if (e & 1) r *= x;
+    return (int64_t)r;
+}
+
+static int64_t floordiv_i(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static bool const_binop(kj_sema *s, kj_binop op, const kj_cval *l, const kj_cval *r, kj_cval *out)
+{
+    double lf, rf;
+    int64_t li = 0, ri = 0;
+    bool lint, rint;
+    if (!cval_num(l, &lf, &li, &lint) || !cval_num(r, &rf, &ri, &rint)) return false;
+    bool ints = lint && rint;
+    out->type = ints ? kj_t_weak_int(s->types) : kj_t_weak_float(s->types);
+    switch (op) {
+    case KJ_OP_ADD: if (ints) out->i = (int64_t)((uint64_t)li + (uint64_t)ri); else out->f = lf + rf; return true;
+    case KJ_OP_SUB: if (ints) out->i = (int64_t)((uint64_t)li - (uint64_t)ri); else out->f = lf - rf; return true;
+    case KJ_OP_MUL: if (ints) out->i = (int64_t)((uint64_t)li * (uint64_t)ri); else out->f = lf * rf; return true;
+    case KJ_OP_DIV:
+        if (rf == 0) return false;
+        out->type = kj_t_weak_float(s->types);
+        out->f = lf / rf;
+        return true;
+    case KJ_OP_FLOORDIV:
+        if (rf == 0 || (ints && ri == -1 && li == INT64_MIN)) return false;
+        if (ints) out->i = floordiv_i(li, ri); else out->f = floor(lf / rf);
+        return true;
+    case KJ_OP_MOD:
+        if (rf == 0 || (ints && ri == -1)) {
+            if (ints && ri == -1) { out->i = 0; return true; }
+            return false;
+        }
+        if (ints) out->i = li - floordiv_i(li, ri) * ri;
+        else { out->f = fmod(lf, rf); if (out->f != 0 && ((out->f < 0) != (rf < 0))) out->f += rf; }
+        return true;
+    case KJ_OP_POW:
+        if (ints && ri >= 0) out->i = ipow(li, ri);
+        else { out->type = kj_t_weak_float(s->types); out->f = pow(lf, rf); }
+        return true;
+    case KJ_OP_LSHIFT: case KJ_OP_RSHIFT: case KJ_OP_BITAND: case KJ_OP_BITOR: case KJ_OP_BITXOR:
+        if (!ints) return false;
+        if ((op == KJ_OP_LSHIFT || op == KJ_OP_RSHIFT) && (ri < 0 || ri > 63)) return false;
+        out->i = op == KJ_OP_LSHIFT ? (int64_t)((uint64_t)li << ri)
+               : op == KJ_OP_RSHIFT ? li >> ri
+               : op == KJ_OP_BITAND ? (li & ri) : op == KJ_OP_BITOR ? (li | ri) : (li ^ ri);
+        return true;
+    default: return false;
+    }
+}
+
+static bool const_compare(kj_sema *s, const kj_expr *e, kj_cval *out)
+{
+    bool result = true;
+    kj_cval prev;
+    if (!kj_const_eval(s, e->cmp.operands[0], &prev)) return false;
+    for (uint32_t i = 1; i < e->cmp.n; i++) {
+        kj_cval cur;
+        double a, b;
+        int64_t ai, bi;
+        bool x, y;
+        if (!kj_const_eval(s, e->cmp.operands[i], &cur)) return false;
+        if (!cval_num(&prev, &a, &ai, &x) || !cval_num(&cur, &b, &bi, &y)) return false;
+        bool r;
+        switch (e->cmp.ops[i - 1]) {
+        case KJ_CMP_EQ: r = a == b; break;
+        case KJ_CMP_NE: r = a != b; break;
+        case KJ_CMP_LT: r = a < b; break;
+        case KJ_CMP_LE: r = a <= b; break;
+        case KJ_CMP_GT: r = a > b; break;
+        case KJ_CMP_GE: r = a >= b; break;
+        default: return false;
+        }
+        result = result && r;
+        prev = cur;
+    }
+    out->type = kj_t_bool(s->types);
+    out->i = result;
+    return true;
+}
+
+static bool truthy(const kj_cval *v)
+{
+    return v->type->kind == KJ_T_FLOAT ? v->f != 0 : v->i != 0;
+}
+
+bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (e->kind) {
+    case KJ_E_INT:
+        if (e->int_.big || e->int_.value > INT64_MAX) return false;
+        out->type = kj_t_weak_int(s->types);
+        out->i = (int64_t)e->int_.value;
+        return true;
+    case KJ_E_FLOAT: out->type = kj_t_weak_float(s->types); out->f = e->float_; return true;
+    case KJ_E_BOOL: out->type = kj_t_bool(s->types); out->i = e->bool_; return true;
+    case KJ_E_STR: out->type = kj_t_str(s->types); out->s = e->str.s; return true;
+    case KJ_E_NAME:
+    case KJ_E_ATTR: {
+        kj_einfo ref;
+        if (!static_ref(s, e, &ref, false)) return false;
+        if (ref.kind == EI_VALUE && ref.is_const) { *out = ref.cval; return true; }
+        if (ref.kind != EI_BUILTIN) return false;
+        double v;
+        switch (ref.builtin) {
+        case KJ_B_PI: v = M_PI; break;
+        case KJ_B_E: v = M_E; break;
+        case KJ_B_INF: v = INFINITY; break;
+        case KJ_B_NAN: v = NAN; break;
+        default: return false;
+        }
+        out->type = kj_t_weak_float(s->types);
+        out->f = v;
+        return true;
+    }
+    case KJ_E_UNARY: {
+        kj_cval x;
+        if (!kj_const_eval(s, e->un.x, &x)) return false;
+        if (e->un.op == KJ_UOP_NOT) {
+            if (!kj_is_scalar(x.type)) return false;
+            out->type = kj_t_bool(s->types);
+            out->i = !truthy(&x);
+            return true;
+        }
+        if (x.type->kind == KJ_T_FLOAT && e->un.op != KJ_UOP_INVERT) {
+            *out = x;
+            if (e->un.op == KJ_UOP_NEG) out->f = -x.f;
+            return true;
+        }
+        if (x.type->kind != KJ_T_INT && x.type->kind != KJ_T_BOOL) return false;
+        out->type = kj_t_weak_int(s->types);
+        out->i = e->un.op == KJ_UOP_NEG ? (int64_t)(0 - (uint64_t)x.i)
+               : e->un.op == KJ_UOP_INVERT ? ~x.i : x.i;
+        return true;
+    }
+    case KJ_E_BINOP: {
+        kj_cval l, r;
+        return kj_const_eval(s, e->bin.l, &l) && kj_const_eval(s, e->bin.r, &r) &&
+               const_binop(s, e->bin.op, &l, &r, out);
+    }
+    case KJ_E_COMPARE: return const_compare(s, e, out);
+    case KJ_E_BOOLOP: {
+        kj_cval l, r;
+        if (!kj_const_eval(s, e->boolop.l, &l) || !kj_is_scalar(l.type)) return false;
+        bool take_l = e->boolop.op == KJ_BOOL_AND ? !truthy(&l) : truthy(&l);
+        if (take_l) { *out = l; return true; }
+        return kj_const_eval(s, e->boolop.r, &r) && (*out = r, true);
+    }
+    case KJ_E_IFEXP: {
+        kj_cval c;
+        if (!kj_const_eval(s, e->ifexp.cond, &c) || !kj_is_scalar(c.type)) return false;
+        return kj_const_eval(s, truthy(&c) ? e->ifexp.then : e->ifexp.els, out);
+    }
+    case KJ_E_TUPLE:
+    case KJ_E_LIST: {
+        uint32_t n = e->seq.n;
+        kj_cval *el = KJ_NEWN(s->a, kj_cval, n ? n : 1);
+        const kj_type **tys = KJ_NEWN(s->a, const kj_type *, n ? n : 1);
+        for (uint32_t i = 0; i < n; i++) {
+            if (!kj_const_eval(s, e->seq.v[i], &el[i])) return false;
+            tys[i] = el[i].type;
+        }
+        out->type = kj_t_tuple(s->types, tys, n);
+        out->elems = el;
+        out->n = n;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* ---- decorators ---- */
+
+typedef struct {
+    const char *name;
+    enum { OPT_BOOL, OPT_STR, OPT_INT, OPT_ANY } kind;
+} opt_spec;
+
+static const opt_spec JIT_OPTS[] = {{"nopython", OPT_BOOL}, {"nogil", OPT_BOOL},
+    {"cache", OPT_BOOL}, {"fastmath", OPT_BOOL}, {"boundscheck", OPT_BOOL}, {"debug", OPT_BOOL},
+    {"parallel", OPT_BOOL}, {"inline", OPT_STR}, {"error_model", OPT_STR},
+    {"lineinfo", OPT_BOOL}, {"target", OPT_STR}, {NULL, 0}};
+static const opt_spec CUDA_OPTS[] = {{"device", OPT_BOOL}, {"fastmath", OPT_BOOL},
+    {"debug", OPT_BOOL}, {"lineinfo", OPT_BOOL}, {"max_registers", OPT_INT},
+    {"cache", OPT_BOOL}, {"inline", OPT_ANY}, {"opt", OPT_BOOL}, {"boundscheck", OPT_BOOL},
+    {NULL, 0}};
+static const opt_spec UFUNC_OPTS[] = {{"target", OPT_STR}, {"identity", OPT_ANY},
+    {"cache", OPT_BOOL}, {"nopython", OPT_BOOL}, {"fastmath", OPT_BOOL},
+    {"boundscheck", OPT_BOOL}, {"debug", OPT_BOOL}, {"lineinfo", OPT_BOOL},
+    {"writable_args", OPT_ANY}, {NULL, 0}};
+
+static const opt_spec *find_opt(const opt_spec *opts, const char *name)
+{
+    for (; opts->name; opts++)
+        if (!strcmp(opts->name, name)) return opts;
+    return NULL;
+}
+
+static void unknown_option(kj_sema *s, const kj_keyword *kw, const char *decor,
+                           const opt_spec *opts)
+{
+    const char *cands[16];
+    size_t n = 0;
+    for (; opts->name && n < 16; opts++) cands[n++] = opts->name;
+    kj_diag *dg = kj_error(s->d, s->src, kw->span, "unknown option '%s' for @%s", kw->name, decor);
+    const char *h = kj_closest(kw->name, cands, n);
+    if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
+}
+
+static bool check_target(kj_sema *s, const kj_expr *e, const char *t)
+{
+    if (!strcmp(t, "cpu") || !strcmp(t, "parallel") || !strcmp(t, "cuda")) return true;
+    kj_diag *dg = kj_error(s->d, s->src, e->span, "unknown target '%s'", t);
+    kj_diag_hint(dg, "targets are 'cpu', 'parallel' and 'cuda'");
+    return false;
+}
+
+/* Apply one keyword option of a decorator to `fn`. */
+static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, const opt_spec *opts)
+{
+    const opt_spec *o = find_opt(opts, kw->name);
+    if (!o) {
+        unknown_option(s, kw, fn->decorator, opts);
+        fn->bad = true;
+        return;
+    }
+    kj_cval v;
+    if (!kj_const_eval(s, kw->value, &v) && o->kind != OPT_ANY) {
+        kj_error(s->d, s->src, kw->value->span, "option '%s' must be a constant", kw->name);
+        return;
+    }
+    if (o->kind == OPT_ANY) return;
+    static const char *const kind_names[] = {"True or False", "a string", "an integer"};
+    bool ok = o->kind == OPT_BOOL ? v.type->kind == KJ_T_BOOL
+            : o->kind == OPT_STR ? v.type->kind == KJ_T_STR
+            : v.type->kind == KJ_T_INT;
+    if (!ok) {
+        kj_error(s->d, s->src, kw->value->span, "option '%s' must be %s", kw->name,
+                 kind_names[o->kind]);
+        return;
+    }
+    if (!strcmp(kw->name, "fastmath")) fn->fastmath = v.i;
+    else if (!strcmp(kw->name, "boundscheck")) fn->boundscheck = v.i;
+    else if (!strcmp(kw->name, "device") && v.i) fn->kind = FK_DEVICE;
+    else if (!strcmp(kw->name, "target") && check_target(s, kw->value, v.s)) fn->target = v.s;
+}
+
+/* Signatures given as a string or a list/tuple of strings. */
+static void parse_sigs(kj_sema *s, kj_fn *fn, const kj_expr *e)
+{
+    const kj_expr *const *items = &e;
+    uint32_t n = 1;
+    if (e->kind == KJ_E_LIST || e->kind == KJ_E_TUPLE) {
+        items = (const kj_expr *const *)e->seq.v;
+        n = e->seq.n;
+    }
+    fn->sigs = KJ_NEWN(s->a, kj_sig, n ? n : 1);
+    fn->sig_spans = KJ_NEWN(s->a, kj_span, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_expr *it = items[i];
+        if (it->kind != KJ_E_STR) {
+            kj_error(s->d, s->src, it->span, "a signature must be a string such as 'void(float32[:])'");
+            fn->bad = true;
+            continue;
+        }
+        if (!kj_parse_sig(s->types, s->a, it->str.s, it->str.len, s->src, it->span, s->d,
+                          &fn->sigs[fn->nsigs])) {
+            fn->bad = true;
+            continue;
+        }
+        fn->sig_spans[fn->nsigs++] = it->span;
+    }
+}
+
+static uint32_t sig_ndim(const kj_type *t) { return t->kind == KJ_T_ARRAY ? t->ndim : 0; }
+
+/* Check a parsed signature against what the kind of function allows. */
+static void check_sig(kj_sema *s, kj_fn *fn, const kj_sig *sig, kj_span sp)
+{
+    const kj_funcdef *def = fn->def;
+    if (sig->nparams != def->nparams) {
+        kj_error(s->d, s->src, sp, "signature has %u parameter%s but '%s' takes %u", sig->nparams,
+                 sig->nparams == 1 ? "" : "s", def->name, def->nparams);
+        fn->bad = true;
+        return;
+    }
+    bool void_ret = !sig->ret || sig->ret->kind == KJ_T_NONE;
+    if ((fn->kind == FK_KERNEL || fn->kind == FK_GUVECTORIZE) && !void_ret) {
+        kj_error(s->d, s->src, sp, "%s signatures must return void",
+                 fn->kind == FK_KERNEL ? "kernel" : "gufunc");
+        fn->bad = true;
+    }
+    if (fn->kind == FK_VECTORIZE) {
+        if (void_ret || !kj_is_scalar(sig->ret)) {
+            kj_error(s->d, s->src, sp, "a @vectorize signature must return a scalar type");
+            fn->bad = true;
+        }
+        for (uint32_t i = 0; i < sig->nparams; i++)
+            if (!kj_is_scalar(sig->params[i])) {
+                kj_error(s->d, s->src, sp, "@vectorize parameters must be scalars, not %s",
+                         kj_type_str(sig->params[i]));
+                fn->bad = true;
+                break;
+            }
+    }
+    if (fn->kind == FK_GUVECTORIZE && fn->layout_str) {
+        if (fn->layout.nin + fn->layout.nout != sig->nparams) {
+            kj_error(s->d, s->src, sp, "layout '%s' has %u arguments but the signature has %u",
+                     fn->layout_str, fn->layout.nin + fn->layout.nout, sig->nparams);
+            fn->bad = true;
+            return;
+        }
+        for (uint32_t i = 0; i < sig->nparams; i++)
+            if (sig_ndim(sig->params[i]) != fn->layout.args[i].ndims) {
+                kj_error(s->d, s->src, sp,
+                         "argument %u has %u dimension%s in the signature but %u in layout '%s'",
+                         i + 1, sig_ndim(sig->params[i]), sig_ndim(sig->params[i]) == 1 ? "" : "s",
+                         fn->layout.args[i].ndims, fn->layout_str);
+                fn->bad = true;
+                return;
+            }
+    }
+}
+
+static const opt_spec *opts_for(kj_fkind k)
+{
+    return k == FK_JIT ? JIT_OPTS : (k == FK_KERNEL || k == FK_DEVICE) ? CUDA_OPTS : UFUNC_OPTS;
+}
+
+/* decorator: '@' (jit|njit|cuda.jit|vectorize|guvectorize) ['(' sigs [, layout] options ')'] */
+static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_expr *dec)
+{
+    const kj_expr *callee = dec->kind == KJ_E_CALL ? dec->call.fn : dec;
+    kj_einfo ref;
+    bool known = static_ref(s, callee, &ref, true);
+    if (known && ref.kind == EI_NONE) { /* unknown attribute, already reported */
+        fn->bad = true;
+        return;
+    }
+    if (!known || ref.kind != EI_DECOR) {
+        kj_error(s->d, s->src, dec->span,
+                 "unsupported decorator: kjit knows @jit, @njit, @cuda.jit, @vectorize and @guvectorize");
+        fn->bad = true;
+        return;
+    }
+    const char *p = ref.path;
+    fn->decorator = !strcmp(p, "cuda.jit") ? "cuda.jit" : p + strlen("numba.");
+    fn->kind = !strcmp(p, "cuda.jit") ? FK_KERNEL
+             : !strcmp(p, "numba.vectorize") ? FK_VECTORIZE
+             : !strcmp(p, "numba.guvectorize") ? FK_GUVECTORIZE : FK_JIT;
+    if (dec->kind != KJ_E_CALL) {
+        if (fn->kind == FK_GUVECTORIZE) {
+            kj_error(s->d, s->src, dec->span, "@guvectorize needs signatures and a layout string");
+            fn->bad = true;
+        }
+        return;
+    }
+    uint32_t maxpos = fn->kind == FK_GUVECTORIZE ? 2 : 1;
+    if (dec->call.nargs > maxpos) {
+        kj_error(s->d, s->src, dec->call.args[maxpos]->span, "too many arguments to @%s",
+                 fn->decorator);
+        fn->bad = true;
+    }
+    for (uint32_t i = 0; i < dec->call.nkw; i++) apply_option(s, fn, &dec->call.kw[i], opts_for(fn->kind));
+    if (fn->kind == FK_GUVECTORIZE) {
+        const kj_expr *lay = dec->call.nargs >= 2 ? dec->call.args[1] : NULL;
+        if (!lay || lay->kind != KJ_E_STR) {
+            kj_error(s->d, s->src, lay ? lay->span : dec->span,
+                     "@guvectorize needs a layout string such as '(n),()->(n)'");
+            fn->bad = true;
+        } else if (kj_parse_layout(s->a, lay->str.s, lay->str.len, s->src, lay->span, s->d,
+                                   &fn->layout)) {
+            fn->layout_str = lay->str.s;
+        } else {
+            fn->bad = true;
+        }
+    }
+    if (dec->call.nargs >= 1) parse_sigs(s, fn, dec->call.args[0]);
+    else if (fn->kind == FK_GUVECTORIZE) {
+        kj_error(s->d, s->src, dec->span, "@guvectorize needs a list of signatures");
+        fn->bad = true;
+    }
+    for (uint32_t i = 0; i < fn->nsigs; i++) check_sig(s, fn, &fn->sigs[i], fn->sig_spans[i]);
+}
+
+static void resolve_def(kj_sema *s, const kj_stmt *st)
+{
+    const kj_funcdef *def = st->def;
+    kj_fn *fn = KJ_NEW(s->a, kj_fn);
+    fn->def = def;
+    fn->kind = !strcmp(def->name, "main") ? FK_MAIN : FK_HELPER;
+    fn->decorator = "";
+    if (def->ndecorators > 1) {
+        kj_error(s->d, s->src, def->decorators[1]->span, "a function takes at most one decorator");
+        fn->bad = true;
+    }
+    if (def->ndecorators >= 1) resolve_decorator(s, fn, def->decorators[0]);
+    for (uint32_t i = 0; i < def->nparams; i++)
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(def->params[i].name, def->params[j].name)) {
+                kj_error(s->d, s->src, def->params[i].span, "duplicate parameter '%s'",
+                         def->params[i].name);
+                fn->bad = true;
+            }
+    kj_sym *sym = sym_add(s, def->name, SYM_FUNC, def->name_span);
+    if (!sym) return;
+    sym->fn = fn;
+    KJ_PUSH(s->a, s->fns, fn);
+    if (fn->kind == FK_MAIN && !fn->bad) s->main = fn;
+}
+
+/* A module-level assignment: NAME = constant expression (or a dtype alias). */
+static void resolve_const(kj_sema *s, const kj_stmt *st)
+{
+    if (st->assign.ntargets != 1 || st->assign.targets[0]->kind != KJ_E_NAME) {
+        kj_error(s->d, s->src, st->span,
+                 "module-level assignments must bind one name to a constant");
+        return;
+    }
+    const kj_expr *t = st->assign.targets[0];
+    kj_einfo ref;
+    if (static_ref(s, st->assign.value, &ref, true) && ref.kind == EI_DTYPE) {
+        kj_sym *sym = sym_add(s, t->name, SYM_DTYPE, t->span);
+        if (sym) sym->type = ref.dtype;
+        return;
+    }
+    kj_cval v;
+    if (!kj_const_eval(s, st->assign.value, &v)) {
+        kj_diag *dg = kj_error(s->d, s->src, st->assign.value->span,
+                               "module-level value of '%s' is not a constant expression", t->name);
+        kj_diag_hint(dg, "module constants are int, float or bool literals, or expressions of them; "
+                         "create arrays inside main");
+        return;
+    }
+    kj_sym *sym = sym_add(s, t->name, SYM_CONST, t->span);
+    if (sym) sym->cval = v;
+}
+
+/* `if __name__ == "__main__":` — accepted and ignored: kjit calls main. */
+static bool is_main_guard(const kj_stmt *st)
+{
+    const kj_expr *c = st->if_.cond;
+    if (c->kind != KJ_E_COMPARE || c->cmp.n != 2 || c->cmp.ops[0] != KJ_CMP_EQ) return false;
+    const kj_expr *l = c->cmp.operands[0], *r = c->cmp.operands[1];
+    if (l->kind == KJ_E_STR) { const kj_expr *x = l; l = r; r = x; }
+    return l->kind == KJ_E_NAME && !strcmp(l->name, "__name__") && r->kind == KJ_E_STR &&
+           !strcmp(r->str.s, "__main__") && st->if_.els.n == 0;
+}
+
+bool kj_resolve(kj_sema *s)
+{
+    const kj_block *body = &s->mod->body;
+    /* Imports first, wherever they stand, so decorators can see them. */
+    for (uint32_t i = 0; i < body->n; i++) {
+        const kj_stmt *st = body->v[i];
+        if (st->kind == KJ_S_IMPORT) resolve_import(s, st);
+        else if (st->kind == KJ_S_FROM_IMPORT) resolve_from_import(s, st);
+    }
+    for (uint32_t i = 0; i < body->n; i++) {
+        const kj_stmt *st = body->v[i];
+        switch (st->kind) {
+        case KJ_S_IMPORT: case KJ_S_FROM_IMPORT: case KJ_S_PASS: break;
+        case KJ_S_ASSIGN: resolve_const(s, st); break;
+        case KJ_S_DEF: resolve_def(s, st); break;
+        case KJ_S_EXPR:
+            if (st->expr->kind == KJ_E_STR) break; /* docstring */
+            /* fallthrough */
+        default:
+            if (st->kind == KJ_S_IF && is_main_guard(st)) break;
+            kj_error(s->d, s->src, st->span,
+                     "only imports, constants, functions and the `if __name__ == \"__main__\":` "
+                     "block are allowed at module level");
+            break;
+        }
+    }
+    return !kj_has_errors(s->d);
+}

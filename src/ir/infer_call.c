@@ -1,0 +1,582 @@
+/* infer — typing of calls: built-ins, user functions (specialisation),
+ * kernel launches and ufunc calls. */
+#include "sema_int.h"
+
+#include <string.h>
+
+static kj_einfo *info(kj_ictx *ic, const kj_expr *e)
+{
+    kj_einfo *ei = &ic->sp->ei[e->id];
+    memset(ei, 0, sizeof *ei);
+    return ei;
+}
+
+static kj_einfo *value(kj_einfo *ei, const kj_type *t)
+{
+    ei->kind = t ? EI_VALUE : EI_NONE;
+    ei->type = t;
+    return ei;
+}
+
+/* An argument: a value, a dtype (np.float32 passed as dtype=), or a list
+ * literal standing for a shape (np.zeros([n, m])). */
+static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out)
+{
+    memset(out, 0, sizeof *out);
+    out->span = e->span;
+    kj_einfo *ei;
+    if (e->kind == KJ_E_LIST) {
+        ei = &ic->sp->ei[e->id];
+        memset(ei, 0, sizeof *ei);
+        uint32_t n = e->seq.n;
+        const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n ? n : 1);
+        for (uint32_t i = 0; i < n; i++)
+            if (!(el[i] = kj_value_type(ic, e->seq.v[i]))) return NULL;
+        ei->kind = EI_VALUE;
+        ei->type = kj_t_tuple(ic->s->types, el, n);
+        ei->is_const = kj_const_eval(ic->s, e, &ei->cval);
+    } else {
+        ei = kj_type_expr(ic, e);
+    }
+    if (ei->kind == EI_DTYPE) {
+        out->type = kj_t_dtype(ic->s->types, ei->dtype);
+        return out->type;
+    }
+    if (ei->kind != EI_VALUE) {
+        if (ei->kind != EI_NONE) kj_value_type(ic, e); /* reports what it is */
+        return NULL;
+    }
+    out->type = ei->type;
+    out->is_const = ei->is_const;
+    if (ei->is_const && ei->cval.type) {
+        out->ival = ei->cval.type->kind == KJ_T_FLOAT ? (int64_t)ei->cval.f : ei->cval.i;
+        out->fval = ei->cval.type->kind == KJ_T_FLOAT ? ei->cval.f : (double)ei->cval.i;
+    }
+    return out->type;
+}
+
+/* ---- built-ins ---- */
+
+static bool check_builtin_context(kj_ictx *ic, int b, kj_span sp)
+{
+    const kj_builtin_info *bi = kj_builtin_get(b);
+    bool dev = kj_is_device_ctx(ic->sp);
+    if ((bi->flags & KJ_BF_HOST) && dev) {
+        kj_error(ic->d, ic->s->src, sp,
+                 "%s() is only available in host code, not in kernels, device functions or ufuncs",
+                 bi->path);
+        return false;
+    }
+    if ((bi->flags & KJ_BF_DEV) && !dev) {
+        kj_error(ic->d, ic->s->src, sp,
+                 "%s() can only be used inside a @cuda.jit kernel or device function", bi->path);
+        return false;
+    }
+    return true;
+}
+
+/* The constant-argument rules the table cannot express: shapes of shared
+ * and local arrays, cuda.grid's dimension count. */
+static bool check_const_args(kj_ictx *ic, int b, const kj_barg *args, uint32_t n)
+{
+    if ((b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY) && n >= 1 && args[0].type &&
+        !args[0].is_const) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, args[0].span,
+                               "%s array shape must be a constant expression",
+                               b == KJ_B_SHARED_ARRAY ? "shared" : "local");
+        kj_diag_hint(dg, "use literals or module constants such as TPB = 16; "
+                         "for a run-time size use shape 0 and the launch's shared-memory size");
+        return false;
+    }
+    if ((b == KJ_B_CUDA_GRID || b == KJ_B_CUDA_GRIDSIZE) && n >= 1 && args[0].type &&
+        !args[0].is_const) {
+        kj_error(ic->d, ic->s->src, args[0].span, "%s() needs a constant 1, 2 or 3",
+                 kj_builtin_get(b)->path);
+        return false;
+    }
+    return true;
+}
+
+static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b,
+                              const kj_expr *recv, const kj_type *target)
+{
+    uint32_t np = e->call.nargs, nk = e->call.nkw;
+    kj_barg *pos = KJ_NEWN(ic->s->a, kj_barg, np + 1);
+    kj_barg *kw = KJ_NEWN(ic->s->a, kj_barg, nk + 1);
+    const char **kwn = KJ_NEWN(ic->s->a, const char *, nk + 1);
+    bool ok = true;
+    for (uint32_t i = 0; i < np; i++) ok = type_arg(ic, e->call.args[i], &pos[i]) && ok;
+    for (uint32_t i = 0; i < nk; i++) {
+        ok = type_arg(ic, e->call.kw[i].value, &kw[i]) && ok;
+        kwn[i] = e->call.kw[i].name;
+    }
+    if (!ok || !check_builtin_context(ic, b, e->span)) return value(ei, NULL);
+    uint32_t max = np + nk + 8;
+    kj_barg *bound = KJ_NEWN(ic->s->a, kj_barg, max + 1);
+    int32_t *map = KJ_NEWN(ic->s->a, int32_t, max + 1);
+    uint32_t off = 0;
+    if (recv) { /* the receiver of a method is its first bound argument */
+        bound[0].type = ic->sp->ei[recv->id].type;
+        bound[0].span = recv->span;
+        map[0] = INT32_MAX; /* marks the receiver */
+        off = 1;
+    }
+    int nb = kj_builtin_bind(b, pos, np, kwn, kw, nk, e->span, ic->s->src, ic->d, bound + off,
+                             map + off, max - off);
+    if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb)) return value(ei, NULL);
+    nb += (int)off;
+    const kj_type **conv = KJ_NEWN(ic->s->a, const kj_type *, (uint32_t)nb + 1);
+    const kj_type *t = kj_builtin_type(ic->s->types, b, target, bound, (uint32_t)nb, e->span,
+                                       ic->s->src, ic->d, conv);
+    if (t && b == KJ_B_PRINT && kj_is_device_ctx(ic->sp))
+        for (int i = 0; i < nb; i++)
+            if (bound[i].type && bound[i].type->kind != KJ_T_STR && !kj_is_scalar(bound[i].type)) {
+                kj_error(ic->d, ic->s->src, bound[i].span,
+                         "print in device code takes numbers and strings, not %s",
+                         kj_type_str(bound[i].type));
+                t = NULL;
+            }
+    value(ei, t);
+    ei->builtin = b;
+    ei->bound = bound;
+    ei->argmap = map;
+    ei->conv = conv;
+    ei->nbound = nb;
+    /* For a tuple (cuda.grid(2)), nonneg covers every element. */
+    ei->nonneg = t && (b == KJ_B_LEN || b == KJ_B_CUDA_GRID || b == KJ_B_CUDA_GRIDSIZE ||
+                       b == KJ_B_ARR_SIZE || b == KJ_B_ARR_SHAPE || b == KJ_B_LANEID);
+    return ei;
+}
+
+/* ---- user functions ---- */
+
+/* Bind call arguments to a user function's parameters (defaults filled in
+ * from module-level constants). `types` receives one type per parameter,
+ * `map` where each came from (k: positional k, -1-k: keyword k, INT32_MIN:
+ * the default). */
+static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
+                           const kj_type **types, int32_t *map)
+{
+    uint32_t np = def->nparams;
+    for (uint32_t i = 0; i < np; i++) { types[i] = NULL; map[i] = INT32_MIN; }
+    if (e->call.nargs > np) {
+        kj_error(ic->d, ic->s->src, e->span, "%s() takes %u argument%s but %u were given",
+                 def->name, np, np == 1 ? "" : "s", e->call.nargs);
+        return false;
+    }
+    bool ok = true;
+    for (uint32_t i = 0; i < e->call.nargs; i++) {
+        kj_barg a;
+        types[i] = type_arg(ic, e->call.args[i], &a);
+        map[i] = (int32_t)i;
+        ok = ok && types[i];
+    }
+    for (uint32_t k = 0; k < e->call.nkw; k++) {
+        const kj_keyword *kw = &e->call.kw[k];
+        uint32_t i = 0;
+        while (i < np && strcmp(def->params[i].name, kw->name)) i++;
+        if (i == np) {
+            kj_error(ic->d, ic->s->src, kw->span, "%s() got an unexpected keyword argument '%s'",
+                     def->name, kw->name);
+            ok = false;
+            continue;
+        }
+        if (map[i] != INT32_MIN) {
+            kj_error(ic->d, ic->s->src, kw->span, "%s() got multiple values for argument '%s'",
+                     def->name, kw->name);
+            ok = false;
+            continue;
+        }
+        kj_barg a;
+        types[i] = type_arg(ic, kw->value, &a);
+        map[i] = -1 - (int32_t)k;
+        ok = ok && types[i];
+    }
+    for (uint32_t i = 0; i < np && ok; i++) {
+        if (map[i] != INT32_MIN) continue;
+        kj_cval cv;
+        if (!def->params[i].def) {
+            kj_error(ic->d, ic->s->src, e->span, "%s() missing required argument '%s'", def->name,
+                     def->params[i].name);
+            ok = false;
+        } else if (kj_const_eval(ic->s, def->params[i].def, &cv)) {
+            types[i] = cv.type;
+        } else {
+            kj_error(ic->d, ic->s->src, def->params[i].def->span,
+                     "default value of '%s' must be a constant expression", def->params[i].name);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* Pick the explicit signature a call uses: an exact match, else the first
+ * one all arguments convert to (as Numba's dispatcher does). */
+static const kj_sig *match_sig(kj_ictx *ic, kj_fn *fn, const kj_type *const *args, kj_span sp)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t s = 0; s < fn->nsigs; s++) {
+            const kj_sig *sig = &fn->sigs[s];
+            bool ok = true;
+            for (uint32_t i = 0; i < sig->nparams && ok; i++)
+                ok = pass == 0 ? kj_strong(ic->s->types, args[i]) == sig->params[i]
+                               : kj_can_convert(args[i], sig->params[i]);
+            if (ok) return sig;
+        }
+    kj_buf b = {0};
+    for (uint32_t i = 0; i < fn->def->nparams; i++)
+        kj_buf_printf(&b, "%s%s", i ? ", " : "", kj_type_str(args[i]));
+    kj_diag *dg = kj_error(ic->d, ic->s->src, sp, "no signature of '%s' matches arguments (%s)",
+                           fn->def->name, b.s ? b.s : "");
+    kj_buf_free(&b);
+    if (fn->nsigs) kj_diag_hint(dg, "declared on line %u", fn->sig_spans[0].line);
+    return NULL;
+}
+
+static kj_spec *specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool device, kj_span sp)
+{
+    uint32_t n = fn->def->nparams;
+    if (fn->nsigs) {
+        const kj_sig *sig = match_sig(ic, fn, args, sp);
+        if (!sig) return NULL;
+        args = sig->params;
+    } else {
+        for (uint32_t i = 0; i < n; i++) args[i] = kj_strong(ic->s->types, args[i]);
+    }
+    kj_spec *callee = kj_spec_get(ic->s, fn, args, n, device, sp);
+    if (!callee) return NULL;
+    if (callee->state == SPEC_NEW) kj_infer_spec(ic->s, callee);
+    if (ic->report) kj_mark_reachable(ic->s, callee);
+    return callee;
+}
+
+static const char *fn_kind_name(kj_fkind k)
+{
+    switch (k) {
+    case FK_KERNEL: return "kernel";
+    case FK_DEVICE: return "device function";
+    case FK_VECTORIZE: return "@vectorize ufunc";
+    case FK_GUVECTORIZE: return "@guvectorize gufunc";
+    case FK_JIT: return "@jit function";
+    default: return "host function";
+    }
+}
+
+static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn);
+
+static kj_einfo *user_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+{
+    bool dev = kj_is_device_ctx(ic->sp);
+    const char *name = fn->def->name;
+    if (fn->bad) return value(ei, NULL);
+    switch (fn->kind) {
+    case FK_KERNEL: {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
+                               "kernel '%s' must be launched with a configuration", name);
+        kj_diag_hint(dg, "write %s[blocks, threads](...)", name);
+        return value(ei, NULL);
+    }
+    case FK_VECTORIZE: case FK_GUVECTORIZE:
+        if (dev) {
+            kj_error(ic->d, ic->s->src, e->span,
+                     "%s '%s' cannot be called from device code; call a device function instead",
+                     fn_kind_name(fn->kind), name);
+            return value(ei, NULL);
+        }
+        return ufunc_call(ic, e, ei, fn);
+    case FK_DEVICE:
+        if (!dev) {
+            kj_error(ic->d, ic->s->src, e->span,
+                     "device function '%s' can only be called from kernels and device functions",
+                     name);
+            return value(ei, NULL);
+        }
+        break;
+    case FK_HELPER: case FK_MAIN:
+        if (dev) {
+            kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
+                                   "host function '%s' cannot be called from device code", name);
+            kj_diag_hint(dg, "decorate it with @cuda.jit(device=True) or @jit");
+            return value(ei, NULL);
+        }
+        break;
+    case FK_JIT: break;
+    }
+    uint32_t n = fn->def->nparams;
+    const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
+    int32_t *map = KJ_NEWN(ic->s->a, int32_t, n + 1);
+    if (!bind_user_args(ic, e, fn->def, args, map)) return value(ei, NULL);
+    kj_spec *callee = specialise(ic, fn, args, dev, e->span);
+    if (!callee) return value(ei, NULL);
+    ei->callee = callee;
+    ei->argmap = map;
+    ei->nbound = (int)n;
+    if (callee->state == SPEC_FAILED) return value(ei, NULL);
+    if (!callee->ret) {
+        /* Recursion reached before any return was typed: the fixpoint will
+         * come back once a base case has given the return type. */
+        if (ic->report)
+            kj_error(ic->d, ic->s->src, e->span,
+                     "cannot infer the return type of '%s': its recursion has no base case "
+                     "that returns first", name);
+        ei->kind = EI_NONE;
+        return ei;
+    }
+    ei->kind = EI_VALUE;
+    ei->type = callee->ret;
+    return ei;
+}
+
+/* ---- kernel launches ---- */
+
+/* blocks or threads: an int or a tuple of 1..3 ints. */
+static bool launch_dims_ok(kj_ictx *ic, const kj_expr *e, const char *what)
+{
+    const kj_type *t = kj_value_type(ic, e);
+    if (!t) return false;
+    if (t->kind == KJ_T_INT) return true;
+    if (t->kind == KJ_T_TUPLE && t->n >= 1 && t->n <= 3) {
+        bool ok = true;
+        for (uint32_t i = 0; i < t->n; i++) ok = ok && t->elems[i]->kind == KJ_T_INT;
+        if (ok) return true;
+    }
+    kj_error(ic->d, ic->s->src, e->span, "%s must be an int or a tuple of 1 to 3 ints, not %s",
+             what, kj_type_str(t));
+    return false;
+}
+
+/* kernel[blocks, threads] / kernel[blocks, threads, stream, shared_bytes] */
+kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *fn)
+{
+    kj_einfo *ei = &ic->sp->ei[e->id];
+    memset(ei, 0, sizeof *ei);
+    if (fn->kind != FK_KERNEL) {
+        kj_error(ic->d, ic->s->src, e->span,
+                 "'%s' is not a @cuda.jit kernel; only kernels are launched with [blocks, threads]",
+                 fn->def->name);
+        return ei;
+    }
+    const kj_expr *ix = e->sub.index;
+    uint32_t n = ix->kind == KJ_E_TUPLE ? ix->seq.n : 1;
+    if (n < 2 || n > 4) {
+        kj_error(ic->d, ic->s->src, ix->span,
+                 "a launch configuration is [blocks, threads] or [blocks, threads, stream, "
+                 "shared_bytes]");
+        return ei;
+    }
+    kj_expr *const *it = ix->seq.v;
+    bool ok = launch_dims_ok(ic, it[0], "the block count") &
+              launch_dims_ok(ic, it[1], "the threads per block");
+    if (n >= 3) {
+        const kj_type *t = kj_value_type(ic, it[2]);
+        if (t && !(t->kind == KJ_T_OPAQUE && !strcmp(t->name, "stream")) &&
+            t->kind != KJ_T_INT && t->kind != KJ_T_NONE) {
+            kj_error(ic->d, ic->s->src, it[2]->span, "the launch stream must be a cuda.stream(), "
+                     "not %s", kj_type_str(t));
+            ok = false;
+        }
+    }
+    if (n == 4) {
+        const kj_type *t = kj_value_type(ic, it[3]);
+        if (t && t->kind != KJ_T_INT) {
+            kj_error(ic->d, ic->s->src, it[3]->span, "dynamic shared memory size must be an int");
+            ok = false;
+        }
+    }
+    if (ok) {
+        ei->kind = EI_LAUNCH;
+        ei->fn = fn;
+    }
+    return ei;
+}
+
+static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+{
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_error(ic->d, ic->s->src, e->span,
+                 "kernels cannot be launched from device code (dynamic parallelism is not supported)");
+        return value(ei, NULL);
+    }
+    if (fn->bad) return value(ei, NULL);
+    uint32_t n = fn->def->nparams;
+    const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
+    int32_t *map = KJ_NEWN(ic->s->a, int32_t, n + 1);
+    if (!bind_user_args(ic, e, fn->def, args, map)) return value(ei, NULL);
+    for (uint32_t i = 0; i < n; i++)
+        if (args[i]->kind != KJ_T_ARRAY && !kj_is_scalar(args[i])) {
+            kj_error(ic->d, ic->s->src, e->span, "kernel argument '%s' must be an array or a "
+                     "number, not %s", fn->def->params[i].name, kj_type_str(args[i]));
+            return value(ei, NULL);
+        }
+    kj_spec *callee = specialise(ic, fn, args, true, e->span);
+    if (!callee) return value(ei, NULL);
+    ei->callee = callee;
+    ei->argmap = map;
+    ei->nbound = (int)n;
+    return value(ei, kj_t_none(ic->s->types));
+}
+
+/* ---- ufuncs ---- */
+
+static const kj_type *elem_of(const kj_type *t) { return t->kind == KJ_T_ARRAY ? t->elem : t; }
+
+/* f(a, b[, out=o]) for a @vectorize: scalar kernel per element, broadcast. */
+static kj_einfo *vectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn,
+                                const kj_type **args, uint32_t n, const kj_type *out)
+{
+    const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
+    int nd = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        el[i] = elem_of(args[i]);
+        if (args[i]->kind == KJ_T_ARRAY && args[i]->ndim > nd) nd = args[i]->ndim;
+    }
+    kj_spec *callee = specialise(ic, fn, el, true, e->span);
+    if (!callee) return value(ei, NULL);
+    ei->callee = callee;
+    if (!callee->ret) return value(ei, NULL);
+    if (!kj_is_scalar(callee->ret)) {
+        kj_error(ic->d, ic->s->src, e->span, "ufunc '%s' must return a scalar, not %s",
+                 fn->def->name, kj_type_str(callee->ret));
+        return value(ei, NULL);
+    }
+    if (out) return value(ei, out);
+    if (nd == 0) return value(ei, callee->ret);
+    return value(ei, kj_t_array(ic->s->types, callee->ret, nd, KJ_LAYOUT_C));
+}
+
+/* g(a, b) or g(a, b, out) for a @guvectorize with layout (n),()->(n). */
+static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn,
+                                  const kj_type **args, uint32_t n)
+{
+    const kj_gu_layout *L = &fn->layout;
+    if (n != L->nin && n != L->nin + L->nout) {
+        kj_error(ic->d, ic->s->src, e->span, "%s() takes %u inputs (and optionally %u output%s) "
+                 "but %u arguments were given", fn->def->name, L->nin, L->nout,
+                 L->nout == 1 ? "" : "s", n);
+        return value(ei, NULL);
+    }
+    int loop_nd = 0;
+    const kj_type **core = KJ_NEWN(ic->s->a, const kj_type *, L->nin + L->nout + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        int nd = args[i]->kind == KJ_T_ARRAY ? args[i]->ndim : 0;
+        int cd = (int)L->args[i].ndims;
+        if (nd < cd) {
+            kj_error(ic->d, ic->s->src, e->call.args[i]->span,
+                     "argument %u needs at least %d dimension%s for layout '%s'", i + 1, cd,
+                     cd == 1 ? "" : "s", fn->layout_str);
+            return value(ei, NULL);
+        }
+        if (nd - cd > loop_nd) loop_nd = nd - cd;
+        core[i] = cd ? kj_t_array(ic->s->types, elem_of(args[i]), cd, KJ_LAYOUT_A) : elem_of(args[i]);
+    }
+    /* Outputs not passed: take the signature's (there must be one). */
+    if (!fn->nsigs && n < L->nin + L->nout) {
+        kj_error(ic->d, ic->s->src, e->span,
+                 "a @guvectorize without signatures needs its output arguments passed");
+        return value(ei, NULL);
+    }
+    const kj_sig *sig = NULL;
+    for (uint32_t s = 0; s < fn->nsigs && !sig; s++) {
+        bool ok = true;
+        for (uint32_t i = 0; i < n && ok; i++)
+            ok = kj_can_convert(elem_of(core[i]), elem_of(fn->sigs[s].params[i]));
+        if (ok) sig = &fn->sigs[s];
+    }
+    if (fn->nsigs && !sig) {
+        kj_error(ic->d, ic->s->src, e->span, "no signature of '%s' matches these argument types",
+                 fn->def->name);
+        return value(ei, NULL);
+    }
+    for (uint32_t i = n; i < L->nin + L->nout; i++) core[i] = sig->params[i];
+    kj_spec *callee = sig ? kj_spec_get(ic->s, fn, sig->params, sig->nparams, true, e->span)
+                          : specialise(ic, fn, core, true, e->span);
+    if (!callee) return value(ei, NULL);
+    if (callee->state == SPEC_NEW) kj_infer_spec(ic->s, callee);
+    if (ic->report) kj_mark_reachable(ic->s, callee);
+    ei->callee = callee;
+    if (n == L->nin + L->nout) return value(ei, kj_t_none(ic->s->types));
+    if (L->nout != 1) {
+        kj_error(ic->d, ic->s->src, e->span, "pass the %u output arrays of '%s' explicitly",
+                 L->nout, fn->def->name);
+        return value(ei, NULL);
+    }
+    const kj_type *o = callee->args[L->nin];
+    int ond = loop_nd + (int)L->args[L->nin].ndims;
+    if (ond == 0) return value(ei, elem_of(o));
+    if (ond > 4) {
+        kj_error(ic->d, ic->s->src, e->span, "the result would have %d dimensions (at most 4)", ond);
+        return value(ei, NULL);
+    }
+    return value(ei, kj_t_array(ic->s->types, elem_of(o), ond, KJ_LAYOUT_C));
+}
+
+static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+{
+    uint32_t n = e->call.nargs;
+    const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
+    const kj_type *out = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        kj_barg a;
+        if (!(args[i] = type_arg(ic, e->call.args[i], &a))) return value(ei, NULL);
+        if (args[i]->kind != KJ_T_ARRAY && !kj_is_scalar(args[i])) {
+            kj_error(ic->d, ic->s->src, e->call.args[i]->span,
+                     "ufunc arguments must be arrays or numbers, not %s", kj_type_str(args[i]));
+            return value(ei, NULL);
+        }
+    }
+    for (uint32_t k = 0; k < e->call.nkw; k++) {
+        const kj_keyword *kw = &e->call.kw[k];
+        kj_barg a;
+        const kj_type *t = type_arg(ic, kw->value, &a);
+        if (strcmp(kw->name, "out") || fn->kind != FK_VECTORIZE) {
+            kj_error(ic->d, ic->s->src, kw->span, "%s() got an unexpected keyword argument '%s'",
+                     fn->def->name, kw->name);
+            return value(ei, NULL);
+        }
+        if (t && t->kind != KJ_T_ARRAY) {
+            kj_error(ic->d, ic->s->src, kw->value->span, "out= must be an array, not %s",
+                     kj_type_str(t));
+            return value(ei, NULL);
+        }
+        out = t;
+    }
+    if (fn->kind == FK_GUVECTORIZE) return guvectorize_call(ic, e, ei, fn, args, n);
+    if (n != fn->def->nparams) {
+        kj_error(ic->d, ic->s->src, e->span, "%s() takes %u argument%s but %u were given",
+                 fn->def->name, fn->def->nparams, fn->def->nparams == 1 ? "" : "s", n);
+        return value(ei, NULL);
+    }
+    return vectorize_call(ic, e, ei, fn, args, n, out);
+}
+
+/* ---- dispatch ---- */
+
+kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
+{
+    const kj_expr *callee = e->call.fn;
+    kj_einfo *ci = kj_type_expr(ic, callee);
+    kj_einfo *ei = info(ic, e);
+    switch (ci->kind) {
+    case EI_BUILTIN: {
+        const kj_builtin_info *bi = kj_builtin_get(ci->builtin);
+        if (bi->flags & KJ_BF_ATTR) break;
+        return builtin_call(ic, e, ei, ci->builtin, NULL, NULL);
+    }
+    case EI_METHOD: return builtin_call(ic, e, ei, ci->builtin, callee->attr.obj, NULL);
+    case EI_DTYPE: {
+        const kj_type *target = ci->dtype;
+        kj_einfo *r = builtin_call(ic, e, ei, KJ_B_CONVERT, NULL, target);
+        return r;
+    }
+    case EI_FUNC: return user_call(ic, e, ei, ci->fn);
+    case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn);
+    case EI_NONE: return value(ei, NULL);
+    default: break;
+    }
+    kj_error(ic->d, ic->s->src, callee->span, "%s is not callable",
+             ci->kind == EI_VALUE ? kj_arena_printf(ic->s->a, "a value of type %s",
+                                                    kj_type_str(ci->type))
+             : ci->kind == EI_MODULE ? kj_arena_printf(ic->s->a, "module '%s'", ci->path)
+             : ci->kind == EI_DECOR ? "a decorator" : "this built-in value");
+    return value(ei, NULL);
+}

@@ -1,0 +1,677 @@
+/* infer — typing of expressions (calls are in infer_call.c).
+ *
+ * Each expression's result goes to the specialisation's table,
+ * sp->ei[e->id]; the walk is re-run until variable types settle, so every
+ * function here must be deterministic given the variables' current types. */
+#include "sema_int.h"
+
+#include <string.h>
+
+static kj_einfo *info(kj_ictx *ic, const kj_expr *e)
+{
+    kj_einfo *ei = &ic->sp->ei[e->id];
+    memset(ei, 0, sizeof *ei);
+    return ei;
+}
+
+static kj_einfo *value(kj_einfo *ei, const kj_type *t)
+{
+    ei->kind = t ? EI_VALUE : EI_NONE;
+    ei->type = t;
+    return ei;
+}
+
+kj_var *kj_var_find(kj_spec *sp, const char *name)
+{
+    for (uint32_t i = 0; i < sp->vars.n; i++)
+        if (!strcmp(sp->vars.v[i].name, name)) return &sp->vars.v[i];
+    return NULL;
+}
+
+bool kj_is_device_ctx(const kj_spec *sp) { return sp->device; }
+
+static const char *what_is(const kj_einfo *ei)
+{
+    switch (ei->kind) {
+    case EI_MODULE: return "a module";
+    case EI_BUILTIN: case EI_METHOD: return "a built-in function";
+    case EI_DTYPE: return "a type";
+    case EI_FUNC: return "a function";
+    case EI_LAUNCH: return "a kernel launch configuration";
+    case EI_DECOR: return "a decorator";
+    default: return "not a value";
+    }
+}
+
+const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
+{
+    kj_einfo *ei = kj_type_expr(ic, e);
+    if (ei->kind == EI_VALUE) return ei->type;
+    if (ei->kind != EI_NONE) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "%s cannot be used as a value here",
+                               what_is(ei));
+        if (ei->kind == EI_FUNC && ei->fn->kind == FK_KERNEL)
+            kj_diag_hint(dg, "launch a kernel with %s[blocks, threads](...)", ei->fn->def->name);
+    }
+    return NULL;
+}
+
+/* ---- names ---- */
+
+static void unknown_name(kj_ictx *ic, const kj_expr *e)
+{
+    const char *cands[512];
+    size_t n = 0;
+    for (uint32_t i = 0; i < ic->sp->vars.n && n < 300; i++) cands[n++] = ic->sp->vars.v[i].name;
+    for (uint32_t i = 0; i < ic->s->syms.n && n < 480; i++) cands[n++] = ic->s->syms.v[i].name;
+    static const char *const py[] = {"range", "len", "abs", "min", "max", "int", "float",
+                                     "bool", "round", "print", "True", "False", "None"};
+    for (size_t i = 0; i < sizeof py / sizeof *py; i++) cands[n++] = py[i];
+    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "unknown name '%s'", e->name);
+    const char *h = kj_closest(e->name, cands, n);
+    if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
+    else if (!strcmp(e->name, "np") || !strcmp(e->name, "cuda") || !strcmp(e->name, "math"))
+        kj_diag_hint(dg, "add the import: %s", !strcmp(e->name, "np") ? "import numpy as np"
+                                               : !strcmp(e->name, "cuda") ? "from numba import cuda"
+                                               : "import math");
+}
+
+static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    kj_var *v = kj_var_find(ic->sp, e->name);
+    if (v) {
+        /* NULL type: assigned only later in the walk; the fixpoint fills it. */
+        if (!v->type) return value(ei, NULL);
+        ei->nonneg = v->nonneg;
+        return value(ei, v->type);
+    }
+    if (kj_static_ref(ic->s, e, ei, true)) {
+        if (ei->kind == EI_BUILTIN) {
+            const kj_builtin_info *bi = kj_builtin_get(ei->builtin);
+            if (bi->flags & KJ_BF_ATTR) { /* from math import pi */
+                const kj_type *t = kj_builtin_type(ic->s->types, ei->builtin, NULL, NULL, 0,
+                                                   e->span, ic->s->src, ic->d, NULL);
+                kj_cval cv;
+                bool c = kj_const_eval(ic->s, e, &cv);
+                int b = ei->builtin;
+                value(ei, t);
+                ei->builtin = b;
+                ei->is_const = c;
+                ei->cval = cv;
+            }
+        }
+        if (ei->kind == EI_VALUE && ei->is_const && ei->cval.type->kind == KJ_T_INT)
+            ei->nonneg = ei->cval.i >= 0;
+        return ei;
+    }
+    unknown_name(ic, e);
+    return value(ei, NULL);
+}
+
+/* ---- attributes ---- */
+
+static const char *const ARRAY_ATTRS[] = {"shape", "size", "ndim", "dtype", "astype", "copy",
+                                          "reshape", "sum", "min", "max", "mean", "std",
+                                          "fill", "copy_to_host"};
+
+/* obj.name where obj is a run-time value: array attributes and methods,
+ * stream and event methods. */
+static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
+{
+    const char *recv = t->kind == KJ_T_ARRAY ? "array"
+                     : t->kind == KJ_T_OPAQUE ? t->name : NULL;
+    int b = recv ? kj_builtin_lookup(kj_arena_printf(ic->s->a, "%s.%s", recv, e->attr.name)) : -1;
+    if (b < 0) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->attr.name_span, "%s has no attribute '%s'",
+                               kj_type_str(t), e->attr.name);
+        if (t->kind == KJ_T_ARRAY) {
+            const char *h = kj_closest(e->attr.name, ARRAY_ATTRS,
+                                       sizeof ARRAY_ATTRS / sizeof *ARRAY_ATTRS);
+            if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
+        }
+        return value(ei, NULL);
+    }
+    const kj_builtin_info *bi = kj_builtin_get(b);
+    if (!(bi->flags & KJ_BF_ATTR)) {
+        ei->kind = EI_METHOD;
+        ei->builtin = b;
+        return ei;
+    }
+    kj_barg recv_arg = {.type = t, .span = e->attr.obj->span};
+    const kj_type *rt = kj_builtin_type(ic->s->types, b, NULL, &recv_arg, 1, e->span, ic->s->src,
+                                        ic->d, NULL);
+    value(ei, rt);
+    ei->builtin = b;
+    ei->nonneg = true; /* shape, size, ndim */
+    if (b == KJ_B_ARR_NDIM) {
+        ei->is_const = true;
+        ei->cval.type = kj_t_weak_int(ic->s->types);
+        ei->cval.i = t->ndim;
+    }
+    return ei;
+}
+
+static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    /* A module path (np.random.rand, cuda.threadIdx.x) unless the base is a
+     * local variable shadowing the module's name. */
+    const kj_expr *base = e;
+    while (base->kind == KJ_E_ATTR) base = base->attr.obj;
+    if (base->kind != KJ_E_NAME || !kj_var_find(ic->sp, base->name)) {
+        kj_einfo ref;
+        if (kj_static_ref(ic->s, e, &ref, false) || base->kind == KJ_E_NAME) {
+            kj_einfo *obj = kj_type_expr(ic, e->attr.obj);
+            if (obj->kind == EI_MODULE) {
+                kj_static_ref(ic->s, e, ei, true);
+                if (ei->kind != EI_BUILTIN) return ei;
+                const kj_builtin_info *bi = kj_builtin_get(ei->builtin);
+                if (!(bi->flags & KJ_BF_ATTR)) return ei;
+                int b = ei->builtin;
+                kj_cval cv;
+                bool c = kj_const_eval(ic->s, e, &cv);
+                const kj_type *t = kj_builtin_type(ic->s->types, b, NULL, NULL, 0, e->span,
+                                                   ic->s->src, ic->d, NULL);
+                if ((bi->flags & KJ_BF_DEV) && !kj_is_device_ctx(ic->sp)) {
+                    kj_error(ic->d, ic->s->src, e->span,
+                             "%s can only be used inside a @cuda.jit kernel or device function",
+                             bi->path);
+                    t = NULL;
+                }
+                value(ei, t);
+                ei->builtin = b;
+                ei->is_const = c;
+                ei->cval = cv;
+                ei->nonneg = !c; /* thread and block indices are never negative */
+                return ei;
+            }
+            if (obj->kind != EI_VALUE) {
+                if (obj->kind != EI_NONE)
+                    kj_error(ic->d, ic->s->src, e->attr.name_span, "%s has no attribute '%s'",
+                             what_is(obj), e->attr.name);
+                return value(ei, NULL);
+            }
+            return value_attr(ic, e, obj->type, ei);
+        }
+    }
+    const kj_type *t = kj_value_type(ic, e->attr.obj);
+    if (!t) return value(ei, NULL);
+    return value_attr(ic, e, t, ei);
+}
+
+/* ---- operators ---- */
+
+const kj_type *kj_arith_type(kj_types *T, kj_binop op, const kj_type *p)
+{
+    if (op == KJ_OP_DIV && (p->kind == KJ_T_INT || p->kind == KJ_T_BOOL))
+        return p->weak ? kj_t_weak_float(T) : kj_t_float(T, 64);
+    if (p->kind == KJ_T_BOOL && op != KJ_OP_BITAND && op != KJ_OP_BITOR && op != KJ_OP_BITXOR)
+        return kj_t_int(T, 64, true); /* True + True == 2, as in Python and Numba */
+    return p;
+}
+
+static bool is_bitwise(kj_binop op)
+{
+    return op == KJ_OP_LSHIFT || op == KJ_OP_RSHIFT || op == KJ_OP_BITAND || op == KJ_OP_BITOR ||
+           op == KJ_OP_BITXOR;
+}
+
+static const kj_type *bad_operands(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
+                                   kj_span sp)
+{
+    if (l && r)
+        kj_error(ic->d, ic->s->src, sp, "unsupported operand types for %s: '%s' and '%s'",
+                 kj_binop_str(op), kj_type_str(l), kj_type_str(r));
+    return NULL;
+}
+
+/* Elementwise array arithmetic (host code): NumPy broadcasting. */
+static const kj_type *array_binop(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
+                                  kj_span sp, const kj_type **optype)
+{
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, sp,
+                               "array expressions are only supported in host code");
+        kj_diag_hint(dg, "index the arrays and write a loop, or use a @vectorize ufunc");
+        return NULL;
+    }
+    const kj_type *le = l->kind == KJ_T_ARRAY ? l->elem : l;
+    const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
+    if (!kj_is_scalar(le) || !kj_is_scalar(re)) return bad_operands(ic, op, l, r, sp);
+    const kj_type *p = kj_promote(ic->s->types, le, re);
+    if (!p || (is_bitwise(op) && kj_is_float(p)) || op == KJ_OP_MATMUL)
+        return bad_operands(ic, op, l, r, sp);
+    p = kj_strong(ic->s->types, kj_arith_type(ic->s->types, op, p));
+    if (optype) *optype = p;
+    int nd = l->kind == KJ_T_ARRAY ? l->ndim : 0;
+    if (r->kind == KJ_T_ARRAY && r->ndim > nd) nd = r->ndim;
+    return kj_t_array(ic->s->types, p, nd, KJ_LAYOUT_C);
+}
+
+const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
+                             kj_span sp, const kj_type **optype)
+{
+    if (!l || !r) return NULL;
+    if (op == KJ_OP_MATMUL) {
+        kj_error(ic->d, ic->s->src, sp, "the @ operator is not supported");
+        return NULL;
+    }
+    if (l->kind == KJ_T_ARRAY || r->kind == KJ_T_ARRAY) {
+        if ((l->kind != KJ_T_ARRAY && !kj_is_scalar(l)) ||
+            (r->kind != KJ_T_ARRAY && !kj_is_scalar(r)))
+            return bad_operands(ic, op, l, r, sp);
+        return array_binop(ic, op, l, r, sp, optype);
+    }
+    if (!kj_is_scalar(l) || !kj_is_scalar(r)) return bad_operands(ic, op, l, r, sp);
+    const kj_type *p = kj_promote(ic->s->types, l, r);
+    if (!p) return bad_operands(ic, op, l, r, sp);
+    if (is_bitwise(op) && kj_is_float(p)) return bad_operands(ic, op, l, r, sp);
+    if (optype) *optype = p;
+    return kj_arith_type(ic->s->types, op, p);
+}
+
+static bool nonneg_binop(kj_binop op, const kj_einfo *l, const kj_einfo *r)
+{
+    switch (op) {
+    case KJ_OP_ADD: case KJ_OP_MUL: case KJ_OP_FLOORDIV: case KJ_OP_RSHIFT: case KJ_OP_BITAND:
+        return l->nonneg && r->nonneg;
+    case KJ_OP_MOD: return r->nonneg; /* Python's % takes the divisor's sign */
+    default: return false;
+    }
+}
+
+static kj_einfo *type_binop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_type *l = kj_value_type(ic, e->bin.l);
+    const kj_type *r = kj_value_type(ic, e->bin.r);
+    const kj_type *opt = NULL;
+    const kj_type *t = kj_binop_type(ic, e->bin.op, l, r, e->span, &opt);
+    /* ei may have been cleared by typing the operands? No: they write their own ids. */
+    value(ei, t);
+    ei->optype = opt;
+    kj_cval cv;
+    if (t && kj_const_eval(ic->s, e, &cv)) {
+        ei->is_const = true;
+        ei->cval = cv;
+        ei->nonneg = cv.type->kind == KJ_T_INT && cv.i >= 0;
+    } else if (t && kj_is_int(t)) {
+        ei->nonneg = nonneg_binop(e->bin.op, &ic->sp->ei[e->bin.l->id], &ic->sp->ei[e->bin.r->id]);
+    }
+    return ei;
+}
+
+static kj_einfo *type_unary(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_type *x = kj_value_type(ic, e->un.x);
+    if (!x) return value(ei, NULL);
+    kj_types *T = ic->s->types;
+    const kj_type *t = NULL;
+    const kj_type *el = x->kind == KJ_T_ARRAY ? x->elem : x;
+    if (!kj_is_scalar(el) || (x->kind == KJ_T_ARRAY && kj_is_device_ctx(ic->sp))) {
+        kj_error(ic->d, ic->s->src, e->span, "bad operand type for unary %s: '%s'",
+                 kj_unop_str(e->un.op), kj_type_str(x));
+        return value(ei, NULL);
+    }
+    switch (e->un.op) {
+    case KJ_UOP_NOT:
+        if (x->kind == KJ_T_ARRAY) {
+            kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
+                                   "the truth value of an array is ambiguous");
+            kj_diag_hint(dg, "use np.logical_not in NumPy; in kjit, write a loop");
+            return value(ei, NULL);
+        }
+        t = kj_t_bool(T);
+        break;
+    case KJ_UOP_NEG: case KJ_UOP_POS:
+        t = el->kind == KJ_T_BOOL ? kj_t_int(T, 64, true) : el;
+        break;
+    case KJ_UOP_INVERT:
+        if (kj_is_float(el)) {
+            kj_error(ic->d, ic->s->src, e->span, "bad operand type for unary ~: '%s'",
+                     kj_type_str(x));
+            return value(ei, NULL);
+        }
+        t = el;
+        break;
+    case KJ_UOP__COUNT: break;
+    }
+    if (x->kind == KJ_T_ARRAY) t = kj_t_array(T, kj_strong(T, t), x->ndim, KJ_LAYOUT_C);
+    value(ei, t);
+    kj_cval cv;
+    if (kj_const_eval(ic->s, e, &cv)) {
+        ei->is_const = true;
+        ei->cval = cv;
+        ei->nonneg = cv.type->kind == KJ_T_INT && cv.i >= 0;
+    } else {
+        ei->nonneg = e->un.op == KJ_UOP_POS && ic->sp->ei[e->un.x->id].nonneg;
+    }
+    return ei;
+}
+
+/* A condition (if, while, and/or, not, assert): any scalar is truthy. */
+static bool check_truthy(kj_ictx *ic, const kj_expr *e, const kj_type *t)
+{
+    if (!t) return false;
+    if (kj_is_scalar(t)) return true;
+    if (t->kind == KJ_T_ARRAY)
+        kj_error(ic->d, ic->s->src, e->span,
+                 "the truth value of an array is ambiguous; use a.any() or a.all() in NumPy, "
+                 "or a loop in kjit");
+    else
+        kj_error(ic->d, ic->s->src, e->span, "a condition must be a number or bool, not %s",
+                 kj_type_str(t));
+    return false;
+}
+
+const kj_type *kj_cond_type(kj_ictx *ic, const kj_expr *e)
+{
+    const kj_type *t = kj_value_type(ic, e);
+    return check_truthy(ic, e, t) ? t : NULL;
+}
+
+static const kj_type *compare_pair(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
+                                   const kj_type *r, const kj_type **optype)
+{
+    kj_types *T = ic->s->types;
+    if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) {
+        kj_error(ic->d, ic->s->src, e->span, "the '%s' operator is not supported",
+                 kj_cmpop_str(op));
+        return NULL;
+    }
+    if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
+        if (l->kind != KJ_T_NONE && r->kind != KJ_T_NONE) {
+            kj_error(ic->d, ic->s->src, e->span,
+                     "'%s' is only supported with None; use == to compare values",
+                     kj_cmpop_str(op));
+            return NULL;
+        }
+        *optype = NULL;
+        return kj_t_bool(T);
+    }
+    if (l->kind == KJ_T_ARRAY || r->kind == KJ_T_ARRAY) {
+        const kj_type *a = array_binop(ic, KJ_OP_SUB, l, r, e->span, optype);
+        if (!a) return NULL;
+        const kj_type *le = l->kind == KJ_T_ARRAY ? l->elem : l;
+        const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
+        *optype = kj_strong(T, kj_promote(T, le, re));
+        return kj_t_array(T, kj_t_bool(T), a->ndim, KJ_LAYOUT_C);
+    }
+    if (!kj_is_scalar(l) || !kj_is_scalar(r)) {
+        kj_error(ic->d, ic->s->src, e->span, "cannot compare '%s' and '%s' with %s",
+                 kj_type_str(l), kj_type_str(r), kj_cmpop_str(op));
+        return NULL;
+    }
+    *optype = kj_promote(T, l, r);
+    return kj_t_bool(T);
+}
+
+static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_type *res = kj_t_bool(ic->s->types);
+    const kj_type *prev = kj_value_type(ic, e->cmp.operands[0]);
+    bool ok = prev != NULL;
+    const kj_type *first_opt = NULL;
+    for (uint32_t i = 1; i < e->cmp.n; i++) {
+        const kj_type *cur = kj_value_type(ic, e->cmp.operands[i]);
+        if (!prev || !cur) { ok = false; prev = cur; continue; }
+        const kj_type *opt = NULL;
+        const kj_type *t = compare_pair(ic, e, e->cmp.ops[i - 1], prev, cur, &opt);
+        if (!t) ok = false;
+        else if (t->kind == KJ_T_ARRAY) {
+            if (e->cmp.n > 2) {
+                kj_error(ic->d, ic->s->src, e->span, "chained comparisons of arrays are ambiguous");
+                ok = false;
+            }
+            res = t;
+        }
+        if (i == 1) first_opt = opt;
+        prev = cur;
+    }
+    value(ei, ok ? res : NULL);
+    ei->optype = first_opt; /* per-pair types are recomputed by lowering */
+    kj_cval cv;
+    if (ok && kj_const_eval(ic->s, e, &cv)) {
+        ei->is_const = true;
+        ei->cval = cv;
+    }
+    return ei;
+}
+
+static kj_einfo *type_boolop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_type *l = kj_cond_type(ic, e->boolop.l);
+    const kj_type *r = kj_cond_type(ic, e->boolop.r);
+    if (!l || !r) return value(ei, NULL);
+    /* Python's `a or b` yields an operand; both must share a type. */
+    const kj_type *t = kj_unify(ic->s->types, l, r);
+    if (!t) {
+        kj_error(ic->d, ic->s->src, e->span, "operands of '%s' have incompatible types %s and %s",
+                 e->boolop.op == KJ_BOOL_AND ? "and" : "or", kj_type_str(l), kj_type_str(r));
+        return value(ei, NULL);
+    }
+    value(ei, t);
+    kj_cval cv;
+    if (kj_const_eval(ic->s, e, &cv)) {
+        ei->is_const = true;
+        ei->cval = cv;
+    }
+    return ei;
+}
+
+static kj_einfo *type_ifexp(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    kj_cond_type(ic, e->ifexp.cond);
+    const kj_type *a = kj_value_type(ic, e->ifexp.then);
+    const kj_type *b = kj_value_type(ic, e->ifexp.els);
+    if (!a || !b) return value(ei, NULL);
+    const kj_type *t = kj_unify(ic->s->types, a, b);
+    if (!t)
+        kj_error(ic->d, ic->s->src, e->span,
+                 "the branches of a conditional expression have incompatible types %s and %s",
+                 kj_type_str(a), kj_type_str(b));
+    value(ei, t);
+    ei->nonneg = ic->sp->ei[e->ifexp.then->id].nonneg && ic->sp->ei[e->ifexp.els->id].nonneg;
+    return ei;
+}
+
+/* ---- tuples, lists, subscripts ---- */
+
+static kj_einfo *type_tuple(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    uint32_t n = e->seq.n;
+    const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n ? n : 1);
+    bool ok = true;
+    for (uint32_t i = 0; i < n; i++) {
+        el[i] = kj_value_type(ic, e->seq.v[i]);
+        ok = ok && el[i];
+    }
+    if (!ok) return value(ei, NULL);
+    value(ei, kj_t_tuple(ic->s->types, el, n));
+    kj_cval cv;
+    if (kj_const_eval(ic->s, e, &cv)) {
+        ei->is_const = true;
+        ei->cval = cv;
+    }
+    return ei;
+}
+
+static bool index_ok(kj_ictx *ic, const kj_expr *ix, const kj_type *t)
+{
+    if (!t) return false;
+    if (t->kind == KJ_T_INT) return true;
+    if (t->kind == KJ_T_ARRAY)
+        kj_error(ic->d, ic->s->src, ix->span, "indexing with arrays is not supported");
+    else
+        kj_error(ic->d, ic->s->src, ix->span, "array index must be an integer, not %s",
+                 kj_type_str(t));
+    return false;
+}
+
+static bool type_slice_part(kj_ictx *ic, const kj_expr *p)
+{
+    if (!p) return true;
+    const kj_type *t = kj_value_type(ic, p);
+    if (!t) return false;
+    if (t->kind == KJ_T_INT || t->kind == KJ_T_NONE) return true;
+    kj_error(ic->d, ic->s->src, p->span, "slice indices must be integers or None, not %s",
+             kj_type_str(t));
+    return false;
+}
+
+/* a[i, j:k, ...]: integers pick, slices keep a dimension. */
+static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *at, kj_einfo *ei)
+{
+    const kj_expr *ix = e->sub.index;
+    const kj_expr *const *items = &ix;
+    uint32_t n = 1;
+    if (ix->kind == KJ_E_TUPLE) {
+        items = (const kj_expr *const *)ix->seq.v;
+        n = ix->seq.n;
+    }
+    if (n > at->ndim) {
+        kj_error(ic->d, ic->s->src, ix->span,
+                 "too many indices for array: array is %u-dimensional, but %u were indexed",
+                 at->ndim, n);
+        return value(ei, NULL);
+    }
+    uint32_t nint = 0;
+    bool ok = true, sliced = false, keeps_c = at->layout == KJ_LAYOUT_C;
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_expr *it = items[i];
+        if (it->kind == KJ_E_SLICE) {
+            kj_einfo *si = &ic->sp->ei[it->id];
+            memset(si, 0, sizeof *si);
+            ok = type_slice_part(ic, it->slice.lo) && type_slice_part(ic, it->slice.hi) &&
+                 type_slice_part(ic, it->slice.step) && ok;
+            si->kind = EI_VALUE;
+            si->type = kj_t_opaque(ic->s->types, "slice");
+            bool full = !it->slice.lo && !it->slice.hi && !it->slice.step;
+            /* A C array stays C when at most the first sliced dimension is
+             * narrowed with unit step and the rest are taken whole. */
+            if ((sliced && !full) || it->slice.step) keeps_c = false;
+            sliced = true;
+            continue;
+        }
+        const kj_type *t = kj_value_type(ic, it);
+        ok = index_ok(ic, it, t) && ok;
+        if (sliced) keeps_c = false;
+        nint++;
+    }
+    if (!ok) return value(ei, NULL);
+    uint32_t nd = at->ndim - nint;
+    if (nd == 0) return value(ei, at->elem);
+    kj_layout lay = keeps_c ? KJ_LAYOUT_C : KJ_LAYOUT_A;
+    return value(ei, kj_t_array(ic->s->types, at->elem, (int)nd, lay));
+}
+
+static kj_einfo *tuple_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *tt, kj_einfo *ei)
+{
+    kj_einfo *ix = kj_type_expr(ic, e->sub.index);
+    if (ix->kind != EI_VALUE) return value(ei, NULL);
+    if (!ix->is_const || ix->cval.type->kind != KJ_T_INT) {
+        kj_error(ic->d, ic->s->src, e->sub.index->span, "a tuple index must be a constant integer");
+        return value(ei, NULL);
+    }
+    int64_t i = ix->cval.i;
+    if (i < 0) i += tt->n;
+    if (i < 0 || i >= (int64_t)tt->n) {
+        kj_error(ic->d, ic->s->src, e->sub.index->span,
+                 "tuple index %lld out of range for a tuple of %u elements",
+                 (long long)ix->cval.i, tt->n);
+        return value(ei, NULL);
+    }
+    value(ei, tt->elems[i]);
+    kj_einfo *obj = &ic->sp->ei[e->sub.obj->id];
+    if (obj->is_const && obj->cval.elems) {
+        ei->is_const = true;
+        ei->cval = obj->cval.elems[i];
+    }
+    ei->nonneg = ei->is_const ? (ei->cval.type->kind == KJ_T_INT && ei->cval.i >= 0)
+                              : obj->nonneg;
+    return ei;
+}
+
+static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    kj_einfo *obj = kj_type_expr(ic, e->sub.obj);
+    if (obj->kind == EI_FUNC) return kj_type_launch_config(ic, e, obj->fn);
+    if (obj->kind == EI_NONE) return value(ei, NULL);
+    if (obj->kind != EI_VALUE) {
+        kj_error(ic->d, ic->s->src, e->span, "%s is not subscriptable", what_is(obj));
+        return value(ei, NULL);
+    }
+    const kj_type *t = obj->type;
+    if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
+    if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
+    kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));
+    return value(ei, NULL);
+}
+
+/* ---- dispatch ---- */
+
+kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
+{
+    kj_types *T = ic->s->types;
+    kj_einfo *ei = info(ic, e);
+    switch (e->kind) {
+    case KJ_E_INT:
+        if (e->int_.big) {
+            kj_error(ic->d, ic->s->src, e->span, "integer literal is too large");
+            return value(ei, NULL);
+        }
+        if (e->int_.value > INT64_MAX) { /* as NumPy: too big for int64 → uint64 */
+            value(ei, kj_t_int(T, 64, false));
+            ei->nonneg = true;
+            return ei;
+        }
+        value(ei, kj_t_weak_int(T));
+        ei->is_const = true;
+        ei->cval.type = ei->type;
+        ei->cval.i = (int64_t)e->int_.value;
+        ei->nonneg = true;
+        return ei;
+    case KJ_E_FLOAT:
+        value(ei, kj_t_weak_float(T));
+        ei->is_const = true;
+        ei->cval.type = ei->type;
+        ei->cval.f = e->float_;
+        return ei;
+    case KJ_E_BOOL:
+        value(ei, kj_t_bool(T));
+        ei->is_const = true;
+        ei->cval.type = ei->type;
+        ei->cval.i = e->bool_;
+        ei->nonneg = true;
+        return ei;
+    case KJ_E_STR:
+        value(ei, kj_t_str(T));
+        ei->is_const = true;
+        ei->cval.type = ei->type;
+        ei->cval.s = e->str.s;
+        return ei;
+    case KJ_E_NONE:
+        value(ei, kj_t_none(T));
+        ei->is_const = true;
+        ei->cval.type = ei->type;
+        return ei;
+    case KJ_E_NAME: return type_name(ic, e, ei);
+    case KJ_E_ATTR: return type_attr(ic, e, ei);
+    case KJ_E_CALL: return kj_type_call(ic, e);
+    case KJ_E_SUBSCRIPT: return type_subscript(ic, e, ei);
+    case KJ_E_SLICE:
+        kj_error(ic->d, ic->s->src, e->span, "a slice is only allowed inside an array subscript");
+        return value(ei, NULL);
+    case KJ_E_TUPLE: return type_tuple(ic, e, ei);
+    case KJ_E_LIST: {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "lists are not supported");
+        kj_diag_hint(dg, "use a tuple, or np.array shapes like np.zeros((n, m))");
+        return value(ei, NULL);
+    }
+    case KJ_E_BINOP: return type_binop(ic, e, ei);
+    case KJ_E_UNARY: return type_unary(ic, e, ei);
+    case KJ_E_BOOLOP: return type_boolop(ic, e, ei);
+    case KJ_E_COMPARE: return type_compare(ic, e, ei);
+    case KJ_E_IFEXP: return type_ifexp(ic, e, ei);
+    case KJ_E__COUNT: break;
+    }
+    return value(ei, NULL);
+}

@@ -1,0 +1,197 @@
+/* Internal state shared by the three sema stages (resolve.c, infer*.c,
+ * lower*.c). Nothing here is visible outside src/ir/. */
+#ifndef KJ_SEMA_INT_H
+#define KJ_SEMA_INT_H
+
+#include "builtins.h"
+#include "sema.h"
+
+/* ---- module-level symbols ---- */
+
+typedef enum {
+    FK_MAIN,       /* undecorated `main` */
+    FK_HELPER,     /* undecorated host helper */
+    FK_JIT,        /* @jit / @njit */
+    FK_KERNEL,     /* @cuda.jit */
+    FK_DEVICE,     /* @cuda.jit(device=True) */
+    FK_VECTORIZE,  /* @vectorize */
+    FK_GUVECTORIZE /* @guvectorize */
+} kj_fkind;
+
+typedef struct kj_spec kj_spec;
+
+typedef struct kj_fn {
+    const kj_funcdef *def;
+    kj_fkind kind;
+    const char *decorator; /* "cuda.jit", "vectorize", ... for messages */
+    bool fastmath, boundscheck;
+    const char *target; /* target= option or NULL */
+    kj_sig *sigs;       /* explicit signatures (eager compilation) */
+    uint32_t nsigs;
+    kj_span *sig_spans;
+    kj_gu_layout layout; /* FK_GUVECTORIZE */
+    const char *layout_str;
+    KJ_VEC(kj_spec *) specs;
+    bool bad; /* its decorator was invalid: do not specialise */
+} kj_fn;
+
+/* A compile-time constant value (module constants, literals, folded exprs). */
+typedef struct kj_cval {
+    const kj_type *type; /* weak int/float, bool, str, or a tuple of constants */
+    int64_t i;
+    double f;
+    const char *s;
+    struct kj_cval *elems;
+    uint32_t n;
+} kj_cval;
+
+typedef enum {
+    SYM_MODULE,  /* path = "np", "math", "cuda", "time", "numba" */
+    SYM_BUILTIN, /* builtin id */
+    SYM_DTYPE,   /* a scalar type used as converter / dtype */
+    SYM_CONST,   /* module constant */
+    SYM_FUNC,    /* user function */
+    SYM_DECOR,   /* a decorator object: path "numba.jit", "cuda.jit", ... */
+} kj_symkind;
+
+typedef struct kj_sym {
+    const char *name;
+    kj_symkind kind;
+    kj_span span;
+    const char *path;  /* MODULE, DECOR */
+    int builtin;       /* BUILTIN */
+    const kj_type *type; /* DTYPE */
+    kj_cval cval;      /* CONST */
+    kj_fn *fn;         /* FUNC */
+} kj_sym;
+
+/* ---- per-specialisation state ---- */
+
+typedef enum {
+    EI_NONE,    /* not a value (error already reported or not yet typed) */
+    EI_VALUE,   /* a run-time value of `type` */
+    EI_MODULE,  /* a module or namespace: path */
+    EI_BUILTIN, /* a builtin function or attribute: builtin */
+    EI_METHOD,  /* a bound method of a value: builtin, receiver = attr obj */
+    EI_DTYPE,   /* a scalar type name: dtype */
+    EI_FUNC,    /* a user function: fn */
+    EI_LAUNCH,  /* kernel[config]: fn */
+    EI_DECOR,   /* a decorator object (not callable in code) */
+} kj_eikind;
+
+typedef struct kj_einfo {
+    uint8_t kind; /* kj_eikind */
+    bool is_const;
+    bool nonneg; /* an integer value known to be >= 0 (indices need no wrap) */
+    const kj_type *type;   /* EI_VALUE: the value's type (may be weak) */
+    const kj_type *optype; /* BINOP/COMPARE/AUGASSIGN: the operation's type */
+    kj_cval cval;          /* is_const */
+    const char *path;
+    int builtin;
+    const kj_type *dtype;
+    kj_fn *fn;
+    kj_spec *callee;       /* CALL of a user function / launch / ufunc: the spec */
+    const kj_type **conv;  /* builtin call: per bound argument conversion */
+    kj_barg *bound;        /* builtin call: bound arguments */
+    int32_t *argmap;
+    int nbound;
+} kj_einfo;
+
+typedef struct kj_var {
+    const char *name;
+    const kj_type *type; /* unified over all assignments; NULL until one is typed */
+    bool is_param;
+    bool nonneg;         /* every assignment is a non-negative integer */
+    bool assigned;       /* assigned somewhere in the body */
+    kj_span first;       /* first assignment, for messages */
+} kj_var;
+
+typedef enum { SPEC_NEW, SPEC_INFERRING, SPEC_DONE, SPEC_FAILED } kj_spec_state;
+
+struct kj_spec {
+    kj_fn *fn;
+    const kj_type **args;
+    uint32_t nargs;
+    bool device;         /* compiled for the device context (kernel side) */
+    const kj_type *ret;  /* unified return type, NULL until a return is typed */
+    bool ret_changed;
+    kj_spec_state state;
+    kj_einfo *ei;        /* [fn->def->nexprs] */
+    KJ_VEC(kj_var) vars;
+    const char *mangled;
+    kir_func *kir;
+    kj_span called_at;   /* first call site, for messages */
+    const kj_sig *sig;   /* the explicit signature it implements, if any */
+    bool reachable;      /* reached from a root by a reporting walk */
+    bool reported;       /* its reporting walk has run */
+};
+
+/* ---- the whole analysis ---- */
+
+typedef struct kj_sema {
+    const kj_module *mod;
+    const kj_source *src;
+    kj_types *types;
+    kj_arena *a;
+    kj_diags *d;
+    const kj_sema_options *opt;
+    KJ_VEC(kj_sym) syms;
+    KJ_VEC(kj_fn *) fns;
+    KJ_VEC(kj_spec *) specs; /* creation order = printing order */
+    kj_einfo *mod_ei;        /* [mod->nexprs]: top-level expressions */
+    kj_fn *main;
+    uint32_t depth;          /* nested specialisation depth (runaway recursion guard) */
+} kj_sema;
+
+/* resolve.c */
+bool kj_resolve(kj_sema *s);
+kj_sym *kj_sym_find(kj_sema *s, const char *name);
+/* Evaluate a constant expression over literals and module constants. Returns
+ * false (without reporting) when `e` is not constant. */
+bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out);
+const char *kj_module_attr_hint(kj_sema *s, const char *path, const char *name);
+bool kj_path_is_namespace(const char *path);
+/* Resolve a NAME/ATTR chain denoting something at module level. Returns
+ * false when `e` is not such a chain (e.g. a local variable). */
+bool kj_static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report);
+
+/* infer.c */
+kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t nargs,
+                     bool device, kj_span at);
+bool kj_infer_spec(kj_sema *s, kj_spec *sp);
+bool kj_infer_all(kj_sema *s);
+
+/* lower.c */
+bool kj_lower_all(kj_sema *s, kir_module *m);
+
+#endif
+
+/* ---- inference context (infer.c, infer_expr.c, infer_call.c) ---- */
+
+typedef struct kj_ictx {
+    kj_sema *s;
+    kj_spec *sp;
+    kj_diags *d;   /* s->d in the reporting walk, a scratch list in the quiet walks */
+    bool report;   /* the final walk: errors are real, callees are marked reachable */
+    bool changed;  /* a variable or return type widened during this walk */
+    uint32_t loops; /* loop nesting, for break/continue */
+} kj_ictx;
+
+kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e);
+/* Type `e` and require a run-time value; NULL after an error. */
+const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
+kj_var *kj_var_find(kj_spec *sp, const char *name);
+/* Typing of calls (infer_call.c). */
+kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e);
+kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
+/* Operators (infer_expr.c), shared with augmented assignment. */
+const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
+                             kj_span sp, const kj_type **optype);
+bool kj_is_device_ctx(const kj_spec *sp);
+/* Called when the reporting walk reaches a call to `callee`. */
+void kj_mark_reachable(kj_sema *s, kj_spec *callee);
+/* Type a condition (if/while/assert/and/or): any scalar is truthy. */
+const kj_type *kj_cond_type(kj_ictx *ic, const kj_expr *e);
+/* The type an arithmetic operator computes in, given its operands' promoted
+ * type: true division of ints is float64, bool arithmetic is int64. */
+const kj_type *kj_arith_type(kj_types *T, kj_binop op, const kj_type *promoted);

@@ -1,0 +1,295 @@
+/* Unit tests for sema: name resolution, type inference, specialisation and
+ * lowering to KIR, through kj_parse + kj_analyze. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/parser.h"
+#include "ir/kir.h"
+#include "ir/sema.h"
+#include "ir/types.h"
+
+typedef struct {
+    kj_arena arena;
+    kj_diags diags;
+    kj_source src;
+    kir_module *kir;
+    char *ir; /* printed KIR, malloc'd */
+} result;
+
+static void analyze(result *r, const char *text)
+{
+    memset(r, 0, sizeof *r);
+    kj_arena_init(&r->arena);
+    r->src.path = "t.k";
+    r->src.text = text;
+    r->src.len = strlen(text);
+    kj_module *m = kj_parse(&r->src, &r->arena, &r->diags);
+    kj_types *types = kj_types_new(&r->arena);
+    kj_sema_options opt = {.boundscheck = -1};
+    if (!kj_has_errors(&r->diags)) r->kir = kj_analyze(m, &opt, types, &r->arena, &r->diags);
+    if (r->kir) {
+        kj_buf b = {0};
+        kir_print_module(r->kir, &b);
+        r->ir = kj_buf_take(&b);
+        for (uint32_t i = 0; i < r->kir->nfuncs; i++) {
+            const char *why = kir_verify(&r->arena, r->kir->funcs[i]);
+            if (why) fail_msg("KIR of %s does not verify: %s\n%s", r->kir->funcs[i]->mangled, why, r->ir);
+        }
+    }
+}
+
+static void done(result *r)
+{
+    free(r->ir);
+    kj_diags_free(&r->diags);
+    kj_arena_free(&r->arena);
+}
+
+/* Expect exactly one error, at line:col, whose message contains `msg`. */
+static void expect_error(const char *text, uint32_t line, uint32_t col, const char *msg)
+{
+    result r;
+    analyze(&r, text);
+    if (r.diags.nerrors == 0) fail_msg("expected error '%s', got none; IR:\n%s", msg, r.ir ? r.ir : "");
+    const kj_diag *d = &r.diags.v[0];
+    if (!strstr(d->msg, msg) || d->span.line != line || d->span.col != col)
+        fail_msg("expected %u:%u '%s', got %u:%u '%s'", line, col, msg, d->span.line, d->span.col,
+                 d->msg);
+    done(&r);
+}
+
+static void expect_ok(result *r, const char *text)
+{
+    analyze(r, text);
+    if (r->diags.n) {
+        kj_diags_print(&r->diags, stderr, KJ_DIAG_SHORT);
+        fail_msg("unexpected errors");
+    }
+    assert_non_null(r->kir);
+}
+
+static const kir_func *find_fn(const result *r, const char *mangled)
+{
+    for (uint32_t i = 0; i < r->kir->nfuncs; i++)
+        if (!strcmp(r->kir->funcs[i]->mangled, mangled)) return r->kir->funcs[i];
+    fail_msg("no function %s in:\n%s", mangled, r->ir);
+    return NULL;
+}
+
+#define HDR "from numba import cuda, jit, vectorize, float32\nimport numpy as np\nimport math\n"
+
+static void test_kernel_launch_specialises(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "@cuda.jit\n"
+              "def add(a, b, out):\n"
+              "    i = cuda.grid(1)\n"
+              "    if i < out.size:\n"
+              "        out[i] = a[i] + b[i]\n"
+              "def main(n=1024):\n"
+              "    a = np.ones(n, dtype=np.float32)\n"
+              "    out = np.zeros_like(a)\n"
+              "    add[(n + 255) // 256, 256](a, a, out)\n");
+    const kir_func *k = find_fn(&r, "add[array(float32, 1d, C), array(float32, 1d, C), array(float32, 1d, C)]");
+    assert_int_equal(k->kind, KIR_FN_KERNEL);
+    const kir_func *m = find_fn(&r, "main[int64]");
+    assert_int_equal(m->kind, KIR_FN_MAIN);
+    assert_ptr_equal(r.kir->main, m);
+    assert_int_equal(r.kir->nfuncs, 2);
+    done(&r);
+}
+
+/* NEP 50: a float literal takes the float32 operand's type. */
+static void test_weak_literal_stays_float32(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "@jit\n"
+              "def scale(x):\n"
+              "    return x * 2.0 + 1\n"
+              "def main():\n"
+              "    y = scale(np.float32(3))\n");
+    const kir_func *f = find_fn(&r, "scale[float32]");
+    assert_string_equal(kj_type_str(f->ret), "float32");
+    for (uint32_t i = 1; i < f->ninsts; i++)
+        if (f->insts[i].type && !strcmp(kj_type_str(f->insts[i].type), "float64"))
+            fail_msg("float64 value in scale[float32]:\n%s", r.ir);
+    done(&r);
+}
+
+static void test_promotion_and_division(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "@jit\n"
+              "def f(a, b):\n"
+              "    c = a + b\n"
+              "    d = a / b\n"
+              "    e = a // b\n"
+              "    return c, d, e\n"
+              "def main():\n"
+              "    t = f(np.int32(7), 2)\n"
+              "    u = f(np.int32(7), np.int64(2))\n");
+    const kir_func *f = find_fn(&r, "f[int32, int64]");
+    assert_string_equal(kj_type_str(f->ret), "(int64, float64, int64)");
+    done(&r);
+}
+
+static void test_recursion_fib(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "@jit\n"
+              "def fib(n):\n"
+              "    if n < 2:\n"
+              "        return n\n"
+              "    return fib(n - 1) + fib(n - 2)\n"
+              "def main():\n"
+              "    print(fib(10))\n");
+    const kir_func *f = find_fn(&r, "fib[int64]");
+    assert_string_equal(kj_type_str(f->ret), "int64");
+    done(&r);
+}
+
+static void test_variable_widens_in_loop(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "def main(n=10):\n"
+              "    s = 0\n"
+              "    x = np.zeros(n, dtype=np.float32)\n"
+              "    for i in range(n):\n"
+              "        s += x[i]\n"
+              "    print(s)\n");
+    const kir_func *m = find_fn(&r, "main[int64]");
+    bool found = false;
+    for (uint32_t i = 0; i < m->nlocals; i++)
+        if (m->locals[i].name && !strcmp(m->locals[i].name, "s")) {
+            assert_string_equal(kj_type_str(m->locals[i].type), "float32");
+            found = true;
+        }
+    assert_true(found);
+    done(&r);
+}
+
+static void test_explicit_signatures_are_eager(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "@vectorize(['float32(float32, float32)', 'float64(float64, float64)'])\n"
+              "def f(a, b):\n"
+              "    return a * b + math.sin(a)\n"
+              "@cuda.jit\n"
+              "def lazy(x):\n"
+              "    x[0] = 1\n");
+    find_fn(&r, "f[float32, float32]");
+    find_fn(&r, "f[float64, float64]");
+    assert_int_equal(r.kir->nfuncs, 2); /* lazy kernel never launched: not compiled */
+    assert_null(r.kir->main);
+    done(&r);
+}
+
+static void test_shared_memory_matmul(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "TPB = 16\n"
+              "@cuda.jit('void(float32[:, ::1], float32[:, ::1], float32[:, ::1])')\n"
+              "def mm(A, B, C):\n"
+              "    sA = cuda.shared.array((TPB, TPB), float32)\n"
+              "    x, y = cuda.grid(2)\n"
+              "    tx = cuda.threadIdx.x\n"
+              "    tmp = float32(0.)\n"
+              "    for i in range(cuda.gridDim.x):\n"
+              "        sA[tx, 0] = A[y, tx + i * TPB]\n"
+              "        cuda.syncthreads()\n"
+              "        for j in range(TPB):\n"
+              "            tmp += sA[tx, j] * B[j, x]\n"
+              "    C[y, x] = tmp\n");
+    const kir_func *k = find_fn(&r, "mm[array(float32, 2d, C), array(float32, 2d, C), array(float32, 2d, C)]");
+    assert_int_equal(k->kind, KIR_FN_KERNEL);
+    done(&r);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_error(HDR "def main():\n    x = foo + 1\n", 5, 9, "unknown name 'foo'");
+    expect_error(HDR "@cuda.jit\ndef k(a):\n    cuda.syncthread()\ndef main():\n"
+                     "    a = np.zeros(4)\n    k[1, 4](a)\n", 6, 10, "no attribute 'syncthread'");
+    expect_error(HDR "@cuda.jit\ndef k(a):\n    return 1\ndef main():\n"
+                     "    a = np.zeros(4)\n    k[1, 4](a)\n", 6, 5, "kernels cannot return a value");
+    expect_error(HDR "@cuda.jit\ndef k(a, n):\n    s = cuda.shared.array(n, float32)\ndef main():\n"
+                     "    a = np.zeros(4)\n    k[1, 4](a, 3)\n", 6, 27, "shape must be a constant");
+    expect_error(HDR "@cuda.jit\ndef k(a):\n    a[0] = 1\ndef main():\n"
+                     "    a = np.zeros(4)\n    k[1, 4](a, a)\n", 9, 5, "takes 1 argument but 2 were given");
+    expect_error(HDR "def main():\n    a = np.zeros(4)\n    b = a + (1, 2)\n", 6, 9,
+                 "unsupported operand types for +");
+    expect_error(HDR "def main():\n    a = np.zeros(4)\n    b = a[1.5]\n", 6, 11,
+                 "array index must be an integer, not float");
+    expect_error(HDR "@cuda.jit\ndef k(a):\n    a[0] = 1\ndef main():\n"
+                     "    a = np.zeros(4)\n    k(a)\n", 9, 5, "must be launched with a configuration");
+    expect_error(HDR "@jit\ndef f(a):\n    return a\ndef main():\n"
+                     "    a = np.zeros(4)\n    f[1, 4](a)\n", 9, 5, "is not a @cuda.jit kernel");
+    expect_error(HDR "def main():\n    a, b = (1, 2, 3)\n", 5, 5, "cannot unpack 3 values into 2");
+    expect_error(HDR "def main():\n    x = 1\n    x = np.zeros(3)\n", 6, 5, "variable 'x' is");
+    expect_error(HDR "def main():\n    break\n", 5, 5, "'break' outside loop");
+    expect_error("import scipy\n", 1, 8, "module 'scipy' is not supported");
+    expect_error(HDR "@cuda.jit(fastmth=True)\ndef k(a):\n    a[0] = 1\n", 4, 11, "unknown option 'fastmth'");
+    expect_error(HDR "@cuda.jit('void(flaot32[:])')\ndef k(a):\n    a[0] = 1\n", 4, 17, "unknown type 'flaot32'");
+    expect_error(HDR "def main():\n    for i in range(1.5):\n        pass\n", 5, 20, "range");
+    expect_error(HDR "def main():\n    x = np.zeroes(3)\n", 5, 12, "no attribute 'zeroes'");
+    expect_error(HDR "def main(n):\n    pass\n", 4, 10, "needs a default value");
+    expect_error(HDR "@jit\ndef f(x):\n    if x > 0:\n        return 1\ndef main():\n    f(1)\n", 5, 1,
+                 "falls off the end");
+    expect_error(HDR "@cuda.jit\ndef k(a):\n    a[0] = 1\n@cuda.jit\ndef k2(a):\n    k[1, 1](a)\n"
+                     "def main():\n    a = np.zeros(4)\n    k2[1, 1](a)\n", 9, 5,
+                 "kernels cannot be launched from device code");
+    expect_error(HDR "def h(x):\n    return x\n@cuda.jit\ndef k(a):\n    a[0] = h(1)\n"
+                     "def main():\n    a = np.zeros(4)\n    k[1, 1](a)\n", 8, 12,
+                 "host function 'h' cannot be called from device code");
+    expect_error(HDR "@cuda.jit\ndef k(a):\n    b = np.zeros(3)\n"
+                     "def main():\n    a = np.zeros(4)\n    k[1, 1](a)\n", 6, 9, "only available in host code");
+}
+
+static void test_unknown_name_hint(void **state)
+{
+    (void)state;
+    result r;
+    analyze(&r, HDR "def main():\n    total = 1\n    print(totl)\n");
+    assert_true(r.diags.nerrors >= 1);
+    assert_non_null(r.diags.v[0].hint);
+    assert_non_null(strstr(r.diags.v[0].hint, "total"));
+    done(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernel_launch_specialises),
+        cmocka_unit_test(test_weak_literal_stays_float32),
+        cmocka_unit_test(test_promotion_and_division),
+        cmocka_unit_test(test_recursion_fib),
+        cmocka_unit_test(test_variable_widens_in_loop),
+        cmocka_unit_test(test_explicit_signatures_are_eager),
+        cmocka_unit_test(test_shared_memory_matmul),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_unknown_name_hint),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
