@@ -1,1 +1,1067 @@
-/* placeholder: being written */
+/* The built-in table (builtins.h): lookup by dotted path, argument binding
+ * and the typing rule of every built-in (Numba/NumPy semantics, NEP 50
+ * literals). */
+#include "builtins.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the table ------------------------------------------------------------- */
+
+static const kj_builtin_info infos[KJ_B__COUNT] = {
+#define X(id, path, flags, params) [KJ_B_##id] = {path, flags, params},
+    KJ_BUILTINS(X)
+#undef X
+};
+
+/* Every spelling, canonical paths first, then aliases. About 250 entries:
+ * lookups compare the length first, so a scan costs a few hundred integer
+ * compares and needs no table built at run time (no mutable state). */
+typedef struct {
+    const char *path;
+    uint16_t len;
+    uint16_t id;
+} path_entry;
+
+static const path_entry paths[] = {
+#define X(id, path, flags, params) {path, sizeof(path) - 1, KJ_B_##id},
+    KJ_BUILTINS(X)
+#undef X
+#define A(path, id) {path, sizeof(path) - 1, KJ_B_##id},
+    KJ_BUILTIN_ALIASES(A)
+#undef A
+};
+
+enum { NPATHS = sizeof paths / sizeof *paths };
+
+const kj_builtin_info *kj_builtin_get(kj_builtin id)
+{
+    return (unsigned)id < KJ_B__COUNT ? &infos[id] : NULL;
+}
+
+int kj_builtin_lookup(const char *path)
+{
+    size_t len = strlen(path);
+    for (size_t i = 0; i < NPATHS; i++)
+        if (paths[i].len == len && !memcmp(paths[i].path, path, len)) return paths[i].id;
+    return -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The next component of `path` after `prefix.` (all of `path` when prefix is
+ * empty), as [*start, *start + return); 0 when path is not under prefix. */
+static size_t child_of(const char *prefix, size_t plen, const path_entry *e, const char **start)
+{
+    const char *p = e->path;
+    if (plen) {
+        if (e->len <= plen + 1 || memcmp(p, prefix, plen) || p[plen] != '.') return 0;
+        p += plen + 1;
+    }
+    const char *dot = strchr(p, '.');
+    *start = p;
+    return dot ? (size_t)(dot - p) : strlen(p);
+}
+
+uint32_t kj_builtin_children(const char *prefix, const char **out, uint32_t max, kj_arena *a)
+{
+    size_t plen = strlen(prefix);
+    uint32_t n = 0;
+    for (size_t i = 0; i < NPATHS && n < max; i++) {
+        const char *c;
+        size_t len = child_of(prefix, plen, &paths[i], &c);
+        if (!len) continue;
+        bool seen = false;
+        for (uint32_t j = 0; j < n && !seen; j++)
+            seen = strlen(out[j]) == len && !memcmp(out[j], c, len);
+        if (seen) continue;
+        if (c[len] == 0) out[n++] = c; /* the last component: NUL-terminated in the table */
+        else if (a) out[n++] = kj_arena_strndup(a, c, len);
+    }
+    qsort(out, n, sizeof *out, cmp_str);
+    return n;
+}
+
+/* ---- parameters and binding ------------------------------------------------- */
+
+enum { MAX_PARAMS = 8 };
+
+typedef struct {
+    const char *name;
+    uint32_t len;
+    bool optional, variadic;
+} param;
+
+/* params := [p (',' p)*];  p := ['*'] NAME ['='] */
+static uint32_t parse_params(const char *s, param *ps)
+{
+    uint32_t n = 0;
+    while (*s && n < MAX_PARAMS) {
+        while (*s == ' ' || *s == ',') s++;
+        if (!*s) break;
+        param p = {0};
+        if (*s == '*') {
+            p.variadic = true;
+            s++;
+        }
+        p.name = s;
+        while (*s && *s != ',' && *s != '=' && *s != ' ') s++;
+        p.len = (uint32_t)(s - p.name);
+        if (*s == '=') {
+            p.optional = true;
+            s++;
+        }
+        ps[n++] = p;
+    }
+    return n;
+}
+
+static int variadic_index(const param *ps, uint32_t np)
+{
+    for (uint32_t i = 0; i < np; i++)
+        if (ps[i].variadic) return (int)i;
+    return -1;
+}
+
+/* "takes 1 argument but 2 were given", CPython style. */
+static void too_many(kj_builtin id, const param *ps, uint32_t np, uint32_t npos, kj_span sp,
+                     const kj_source *src, kj_diags *d)
+{
+    uint32_t lo = 0;
+    for (uint32_t i = 0; i < np; i++) lo += !ps[i].optional;
+    const char *were = npos == 1 ? "was" : "were";
+    if (lo == np)
+        kj_error(d, src, sp, "%s() takes %u argument%s but %u %s given", infos[id].path, np,
+                 np == 1 ? "" : "s", npos, were);
+    else
+        kj_error(d, src, sp, "%s() takes from %u to %u arguments but %u %s given", infos[id].path,
+                 lo, np, npos, were);
+}
+
+static void unexpected_kw(kj_builtin id, const param *ps, uint32_t np, const char *kw, kj_span sp,
+                          const kj_source *src, kj_diags *d)
+{
+    kj_diag *dg = kj_error(d, src, sp, "%s() got an unexpected keyword argument '%s'",
+                           infos[id].path, kw);
+    char names[MAX_PARAMS][32];
+    const char *cands[MAX_PARAMS];
+    uint32_t nc = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        if (ps[i].variadic) continue;
+        snprintf(names[nc], sizeof names[nc], "%.*s", (int)ps[i].len, ps[i].name);
+        cands[nc] = names[nc];
+        nc++;
+    }
+    const char *best = kj_closest(kw, cands, nc);
+    if (best) kj_diag_hint(dg, "did you mean '%s'?", best);
+}
+
+/* The output slot of parameter i when the *args parameter (at `var`, or -1)
+ * took `nvar` positionals. */
+static uint32_t slot_of(uint32_t i, int var, uint32_t nvar)
+{
+    return var < 0 || (int)i < var ? i : i - 1 + nvar;
+}
+
+static int find_param(const param *ps, uint32_t np, const char *name)
+{
+    for (uint32_t i = 0; i < np; i++)
+        if (!ps[i].variadic && strlen(name) == ps[i].len && !memcmp(ps[i].name, name, ps[i].len))
+            return (int)i;
+    return -1;
+}
+
+int kj_builtin_bind(kj_builtin id, const kj_barg *pos, uint32_t npos, const char *const *kwnames,
+                    const kj_barg *kw, uint32_t nkw, kj_span call_span, const kj_source *src,
+                    kj_diags *d, kj_barg *out, int32_t *argmap, uint32_t max_out)
+{
+    param ps[MAX_PARAMS];
+    uint32_t np = parse_params(infos[id].params, ps);
+    int var = variadic_index(ps, np);
+    uint32_t nfix = var < 0 ? np : (uint32_t)var; /* positional slots before *args */
+    if (var < 0 && npos > np) {
+        too_many(id, ps, np, npos, pos[np].span, src, d);
+        return -1;
+    }
+    uint32_t nvar = var >= 0 && npos > nfix ? npos - nfix : 0;
+    uint32_t nout = (var >= 0 ? np - 1 : np) + nvar;
+    if (nout > max_out) {
+        kj_error(d, src, call_span, "%s() called with too many arguments", infos[id].path);
+        return -1;
+    }
+    for (uint32_t i = 0; i < nout; i++) {
+        out[i] = (kj_barg){.type = NULL, .span = call_span};
+        if (argmap) argmap[i] = INT32_MIN;
+    }
+    for (uint32_t k = 0; k < npos; k++) {
+        out[k] = pos[k]; /* fixed slots, then the *args run, are the first slots in order */
+        if (argmap) argmap[k] = (int32_t)k;
+    }
+    for (uint32_t k = 0; k < nkw; k++) {
+        int p = find_param(ps, np, kwnames[k]);
+        if (p < 0) {
+            unexpected_kw(id, ps, np, kwnames[k], kw[k].span, src, d);
+            return -1;
+        }
+        uint32_t s = slot_of((uint32_t)p, var, nvar);
+        if (out[s].type) {
+            kj_error(d, src, kw[k].span, "%s() got multiple values for argument '%s'",
+                     infos[id].path, kwnames[k]);
+            return -1;
+        }
+        out[s] = kw[k];
+        if (argmap) argmap[s] = -1 - (int32_t)k;
+    }
+    for (uint32_t i = 0; i < np; i++) {
+        if (ps[i].optional || ps[i].variadic || out[slot_of(i, var, nvar)].type) continue;
+        kj_error(d, src, call_span, "%s() missing required argument '%.*s'", infos[id].path,
+                 (int)ps[i].len, ps[i].name);
+        return -1;
+    }
+    return (int)nout;
+}
+
+/* ---- typing: context and helpers ------------------------------------------- */
+
+typedef struct bctx {
+    kj_types *t;
+    kj_builtin id;
+    const char *name; /* the path, for messages */
+    const kj_barg *args;
+    uint32_t nargs;
+    uint32_t recv; /* 1 for methods: args[0] is the receiver */
+    param ps[MAX_PARAMS];
+    uint32_t np;
+    int var;       /* index of the *args parameter, or -1 */
+    uint32_t nvar; /* entries the *args parameter took */
+    kj_span call;
+    const kj_source *src;
+    kj_diags *d;
+    const kj_type **conv;
+    const kj_type *target; /* CONVERT: the result type; NP_LOAD: the array type, if known */
+} bctx;
+
+static const kj_type *ty(const bctx *c, uint32_t i)
+{
+    return i < c->nargs ? c->args[i].type : NULL;
+}
+
+/* An optional argument that was given (None counts as not given). */
+static bool given(const bctx *c, uint32_t i)
+{
+    const kj_type *x = ty(c, i);
+    return x && x->kind != KJ_T_NONE;
+}
+
+static kj_span span_of(const bctx *c, uint32_t i)
+{
+    return i < c->nargs ? c->args[i].span : c->call;
+}
+
+static void convto(bctx *c, uint32_t i, const kj_type *to)
+{
+    if (c->conv && i < c->nargs && c->args[i].type && c->args[i].type != to) c->conv[i] = to;
+}
+
+static const kj_type *i64(bctx *c) { return kj_t_int(c->t, 64, true); }
+static const kj_type *i32(bctx *c) { return kj_t_int(c->t, 32, true); }
+static const kj_type *u32(bctx *c) { return kj_t_int(c->t, 32, false); }
+static const kj_type *f64(bctx *c) { return kj_t_float(c->t, 64); }
+static const kj_type *none(bctx *c) { return kj_t_none(c->t); }
+static const kj_type *arr(bctx *c, const kj_type *elem, int ndim)
+{
+    return kj_t_array(c->t, elem, ndim, KJ_LAYOUT_C); /* results are fresh, C-contiguous */
+}
+static bool is_array(const kj_type *x) { return x && x->kind == KJ_T_ARRAY; }
+
+/* The parameter name of bound entry i, or NULL (receiver, *args entry). */
+static const param *param_of(const bctx *c, uint32_t i)
+{
+    if (i < c->recv) return NULL;
+    uint32_t j = i - c->recv;
+    if (c->var < 0 || (int)j < c->var) return j < c->np ? &c->ps[j] : NULL;
+    if (j < (uint32_t)c->var + c->nvar) return NULL;
+    j = j - c->nvar + 1;
+    return j < c->np ? &c->ps[j] : NULL;
+}
+
+/* "np.zeros() argument 'shape' must be WHAT, not T" (no name when the
+ * built-in has a single parameter). Returns NULL for `return argerr(...)`. */
+static const kj_type *argerr(bctx *c, uint32_t i, const char *what)
+{
+    const param *p = param_of(c, i);
+    const char *got = kj_type_str(ty(c, i));
+    if (i < c->recv)
+        kj_error(c->d, c->src, span_of(c, i), "'%s' object has no attribute '%s'", got,
+                 strrchr(c->name, '.') + 1);
+    else if (p && c->np > 1)
+        kj_error(c->d, c->src, span_of(c, i), "%s() argument '%.*s' must be %s, not %s", c->name,
+                 (int)p->len, p->name, what, got);
+    else
+        kj_error(c->d, c->src, span_of(c, i), "%s() argument must be %s, not %s", c->name, what,
+                 got);
+    return NULL;
+}
+
+static bool bad_arg(bctx *c, uint32_t i, const char *what)
+{
+    argerr(c, i, what);
+    return false;
+}
+
+/* The float type a math function computes in for a scalar argument: int and
+ * bool arguments (and Python floats) compute in float64, float32 stays. */
+static const kj_type *float_of(bctx *c, const kj_type *x)
+{
+    return x->kind == KJ_T_FLOAT && !x->weak ? x : f64(c);
+}
+
+static const kj_type *elem_or_self(const kj_type *x) { return is_array(x) ? x->elem : x; }
+
+/* The receiver of an array method. */
+static bool recv_array(bctx *c)
+{
+    if (is_array(ty(c, 0))) return true;
+    argerr(c, 0, "an array");
+    return false;
+}
+
+/* An int (not bool) scalar argument, converted to int64. */
+static bool int_arg(bctx *c, uint32_t i)
+{
+    if (!kj_is_int(ty(c, i))) return bad_arg(c, i, "an integer");
+    convto(c, i, i64(c));
+    return true;
+}
+
+/* A numeric or bool scalar argument, converted to `to` when not NULL. */
+static bool num_arg(bctx *c, uint32_t i, const kj_type *to)
+{
+    if (!kj_is_scalar(ty(c, i))) return bad_arg(c, i, "a number");
+    if (to) convto(c, i, to);
+    return true;
+}
+
+/* shape := int | tuple of 1..4 ints. Returns ndim, 0 after an error; the
+ * argument converts to int64 / a tuple of int64. */
+static int shape_arg(bctx *c, uint32_t i)
+{
+    const kj_type *s = ty(c, i);
+    if (kj_is_int(s)) {
+        convto(c, i, i64(c));
+        return 1;
+    }
+    bool ok = s && s->kind == KJ_T_TUPLE;
+    for (uint32_t k = 0; ok && k < s->n; k++) ok = kj_is_int(s->elems[k]);
+    if (!ok) {
+        argerr(c, i, "an int or a tuple of ints");
+        return 0;
+    }
+    if (s->n < 1 || s->n > 4) {
+        kj_error(c->d, c->src, span_of(c, i), "%s() shape must have 1 to 4 dimensions, not %u",
+                 c->name, s->n);
+        return 0;
+    }
+    const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
+    convto(c, i, kj_t_tuple(c->t, el, s->n));
+    return (int)s->n;
+}
+
+/* dtype= argument: the scalar it names, `dflt` when not given, NULL after an
+ * error. */
+static const kj_type *dtype_arg(bctx *c, uint32_t i, const kj_type *dflt)
+{
+    if (!given(c, i)) return dflt;
+    const kj_type *x = ty(c, i);
+    if (x->kind != KJ_T_DTYPE) return argerr(c, i, "a dtype such as np.float32");
+    return x->elem;
+}
+
+/* stream= argument: a cuda.stream() or 0. */
+static bool stream_arg(bctx *c, uint32_t i)
+{
+    const kj_type *x = ty(c, i);
+    if (!given(c, i) || kj_is_int(x) || (x->kind == KJ_T_OPAQUE && !strcmp(x->name, "stream")))
+        return true;
+    return bad_arg(c, i, "a stream");
+}
+
+static const kj_type *no_rule(bctx *c);
+
+/* ---- typing: math, conversions, Python built-ins ----------------------------- */
+
+typedef enum { M_FLOAT, M_PRED, M_ROUNDING } math_kind;
+
+/* math.sin(x) and friends; np.sin(array) maps over the elements. Scalar
+ * rules follow Numba: float32 stays, everything else computes in float64;
+ * isnan & co. give bool; floor/ceil/trunc give int64 (Python's int), except
+ * on arrays where NumPy keeps the float type. */
+static const kj_type *type_math1(bctx *c, math_kind k)
+{
+    const kj_type *x = ty(c, 0);
+    if (is_array(x)) {
+        const kj_type *e = k == M_PRED ? kj_t_bool(c->t) : float_of(c, x->elem);
+        return arr(c, e, x->ndim);
+    }
+    if (!kj_is_scalar(x)) return argerr(c, 0, "a number");
+    if (k == M_PRED) {
+        convto(c, 0, float_of(c, x));
+        return kj_t_bool(c->t);
+    }
+    if (k == M_ROUNDING) {
+        if (kj_is_float(x)) return i64(c);
+        /* Numba: uint64 → uint64, other integers → int64, unchanged value. */
+        const kj_type *r = x->kind == KJ_T_INT && !x->is_signed && x->bits == 64 ? x : i64(c);
+        convto(c, 0, r);
+        return r;
+    }
+    const kj_type *r = float_of(c, x);
+    convto(c, 0, r);
+    return r;
+}
+
+/* Two-argument elementwise functions (atan2, pow, hypot, np.minimum...):
+ * scalars promote (NEP 50) and convert to the result; with an array the
+ * result is an array of max ndim (broadcasting). `to_float` applies the
+ * math rule to the promoted type. */
+static const kj_type *type_binary(bctx *c, bool to_float)
+{
+    const kj_type *a = ty(c, 0), *b = ty(c, 1);
+    if (!kj_is_scalar(elem_or_self(a))) return argerr(c, 0, "a number or an array");
+    if (!kj_is_scalar(elem_or_self(b))) return argerr(c, 1, "a number or an array");
+    const kj_type *p = kj_promote(c->t, elem_or_self(a), elem_or_self(b));
+    const kj_type *r = to_float ? float_of(c, p) : p;
+    if (!is_array(a)) convto(c, 0, r);
+    if (!is_array(b)) convto(c, 1, r);
+    if (!is_array(a) && !is_array(b)) return r;
+    int nd = is_array(a) ? a->ndim : 0;
+    if (is_array(b) && b->ndim > nd) nd = b->ndim;
+    return arr(c, kj_strong(c->t, r), nd);
+}
+
+/* abs(x): same type; abs(True) is the int 1. On arrays NumPy keeps bool. */
+static const kj_type *type_abs(bctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    if (is_array(x)) return arr(c, x->elem, x->ndim);
+    if (!kj_is_scalar(x)) return argerr(c, 0, "a number");
+    if (x->kind != KJ_T_BOOL) return x;
+    convto(c, 0, i64(c));
+    return i64(c);
+}
+
+/* min(a, b, ...) / max(...): 2+ scalars promote; one tuple argument is the
+ * same over its elements. */
+static const kj_type *type_minmax(bctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    if (c->nargs == 1 && x && x->kind == KJ_T_TUPLE && x->n > 0) {
+        const kj_type *r = x->elems[0];
+        for (uint32_t i = 0; i < x->n && r; i++)
+            r = kj_is_scalar(x->elems[i]) ? kj_promote(c->t, r, x->elems[i]) : NULL;
+        if (!r) return argerr(c, 0, "a tuple of numbers");
+        const kj_type *el[64];
+        if (x->n > 64) return argerr(c, 0, "a tuple of at most 64 numbers");
+        for (uint32_t i = 0; i < x->n; i++) el[i] = r;
+        convto(c, 0, kj_t_tuple(c->t, el, x->n));
+        return r;
+    }
+    if (c->nargs < 2) {
+        kj_diag *dg = kj_error(c->d, c->src, c->call, "%s() expects 2 or more arguments", c->name);
+        if (is_array(x)) kj_diag_hint(dg, "use np.%s(a) for the %s of an array", c->name, c->name);
+        return NULL;
+    }
+    const kj_type *r = NULL;
+    for (uint32_t i = 0; i < c->nargs; i++) {
+        if (!kj_is_scalar(ty(c, i))) return argerr(c, i, "a number");
+        r = r ? kj_promote(c->t, r, ty(c, i)) : ty(c, i);
+    }
+    for (uint32_t i = 0; i < c->nargs; i++) convto(c, i, r);
+    return r;
+}
+
+/* round(x) → int64; round(x, ndigits) → the type of x. */
+static const kj_type *type_round(bctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    if (!kj_is_scalar(x)) return argerr(c, 0, "a number");
+    if (!given(c, 1)) return i64(c);
+    if (!int_arg(c, 1)) return NULL;
+    if (x->kind != KJ_T_BOOL) return x;
+    convto(c, 0, i64(c));
+    return i64(c);
+}
+
+/* float32(x), np.int64(x): a scalar, or (host) an array astype'd. */
+static const kj_type *type_convert(bctx *c)
+{
+    const kj_type *target = c->target;
+    if (target && target->kind == KJ_T_DTYPE) target = target->elem;
+    if (!kj_is_scalar(target)) {
+        kj_error(c->d, c->src, c->call, "%s is not a type that values convert to",
+                 kj_type_str(target));
+        return NULL;
+    }
+    c->name = target->name; /* messages say float32(), not convert() */
+    const kj_type *x = ty(c, 0);
+    if (is_array(x)) return arr(c, target, x->ndim);
+    if (!kj_is_scalar(x)) return argerr(c, 0, "a number");
+    return target;
+}
+
+/* range(stop) / range(start, stop[, step]): integers, iterated as their
+ * promotion (Python ints as int64; int64 with uint64 as int64, like Numba). */
+static const kj_type *type_range(bctx *c)
+{
+    if (c->nargs < 1 || c->nargs > 3) {
+        kj_error(c->d, c->src, c->call, "%s() takes 1 to 3 arguments but %u %s given", c->name,
+                 c->nargs, c->nargs == 1 ? "was" : "were");
+        return NULL;
+    }
+    const kj_type *r = NULL;
+    for (uint32_t i = 0; i < c->nargs; i++) {
+        if (!kj_is_int(ty(c, i))) {
+            kj_error(c->d, c->src, span_of(c, i), "%s() arguments must be integers, not %s",
+                     c->name, kj_type_str(ty(c, i)));
+            return NULL;
+        }
+        r = r ? kj_promote(c->t, r, ty(c, i)) : ty(c, i);
+    }
+    r = kj_is_int(r) ? kj_strong(c->t, r) : i64(c);
+    for (uint32_t i = 0; i < c->nargs; i++) convto(c, i, r);
+    return kj_t_range(c->t, r);
+}
+
+/* print(*args, sep=, end=): anything printable; sep/end strings. */
+static const kj_type *type_print(bctx *c)
+{
+    for (uint32_t i = 0; i < c->nargs; i++) {
+        const kj_type *x = ty(c, i);
+        if (x && x->kind == KJ_T_RANGE) return argerr(c, i, "a printable value");
+    }
+    for (uint32_t i = c->nargs >= 2 ? c->nargs - 2 : c->nargs; i < c->nargs; i++)
+        if (given(c, i) && ty(c, i)->kind != KJ_T_STR) return argerr(c, i, "a string");
+    return none(c);
+}
+
+static const kj_type *type_len(bctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE)) return argerr(c, 0, "an array or a tuple");
+    return i64(c);
+}
+
+/* ---- typing: host NumPy ------------------------------------------------------ */
+
+/* np.zeros/ones/empty(shape, dtype=float64), cuda.device_array likewise. */
+static const kj_type *type_alloc(bctx *c)
+{
+    int nd = shape_arg(c, 0);
+    const kj_type *e = nd ? dtype_arg(c, 1, f64(c)) : NULL;
+    return e ? arr(c, e, nd) : NULL;
+}
+
+/* np.full(shape, fill_value, dtype=): the dtype, else the fill value's
+ * (strong) type: np.full(3, 7) is int64. */
+static const kj_type *type_full(bctx *c)
+{
+    int nd = shape_arg(c, 0);
+    if (!nd || !num_arg(c, 1, NULL)) return NULL;
+    const kj_type *e = dtype_arg(c, 2, kj_strong(c->t, ty(c, 1)));
+    if (!e) return NULL;
+    convto(c, 1, e);
+    return arr(c, e, nd);
+}
+
+/* np.*_like(a[, fill_value], dtype=) */
+static const kj_type *type_like(bctx *c, bool has_fill)
+{
+    const kj_type *a = ty(c, 0);
+    if (!is_array(a)) return argerr(c, 0, "an array");
+    if (has_fill && !num_arg(c, 1, NULL)) return NULL;
+    const kj_type *e = dtype_arg(c, has_fill ? 2 : 1, a->elem);
+    if (!e) return NULL;
+    if (has_fill) convto(c, 1, e);
+    return arr(c, e, a->ndim);
+}
+
+/* np.arange(start, stop=, step=, dtype=): int64 unless a float is involved. */
+static const kj_type *type_arange(bctx *c)
+{
+    bool fl = false;
+    for (uint32_t i = 0; i < 3; i++) {
+        if (!given(c, i)) continue;
+        if (!kj_is_numeric(ty(c, i))) return argerr(c, i, "a number");
+        fl |= kj_is_float(ty(c, i));
+    }
+    const kj_type *e = dtype_arg(c, 3, fl ? f64(c) : i64(c));
+    if (!e) return NULL;
+    const kj_type *work = fl || kj_is_float(e) ? f64(c) : i64(c);
+    for (uint32_t i = 0; i < 3; i++)
+        if (given(c, i)) convto(c, i, work);
+    return arr(c, e, 1);
+}
+
+/* np.linspace(start, stop, num=50, endpoint=True, dtype=float64) */
+static const kj_type *type_linspace(bctx *c)
+{
+    if (!num_arg(c, 0, f64(c)) || !num_arg(c, 1, f64(c))) return NULL;
+    if (given(c, 2) && !int_arg(c, 2)) return NULL;
+    if (given(c, 3) && !num_arg(c, 3, kj_t_bool(c->t))) return NULL;
+    const kj_type *e = dtype_arg(c, 4, f64(c));
+    return e ? arr(c, e, 1) : NULL;
+}
+
+/* np.random.rand(d0, d1, ...): float64 array of that many dims; no
+ * argument gives one float. */
+static const kj_type *type_rand(bctx *c)
+{
+    if (c->nargs > 4) {
+        kj_error(c->d, c->src, span_of(c, 4), "%s() takes at most 4 dimensions", c->name);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < c->nargs; i++)
+        if (!int_arg(c, i)) return NULL;
+    return c->nargs ? arr(c, f64(c), (int)c->nargs) : f64(c);
+}
+
+/* np.random.random(size=None) */
+static const kj_type *type_random(bctx *c)
+{
+    if (!given(c, 0)) return f64(c);
+    int nd = shape_arg(c, 0);
+    return nd ? arr(c, f64(c), nd) : NULL;
+}
+
+/* np.random.randint(low, high=, size=, dtype=int64) */
+static const kj_type *type_randint(bctx *c)
+{
+    if (!int_arg(c, 0) || (given(c, 1) && !int_arg(c, 1))) return NULL;
+    const kj_type *e = dtype_arg(c, 3, i64(c));
+    if (!e) return NULL;
+    if (!kj_is_int(e)) return argerr(c, 3, "an integer dtype");
+    if (!given(c, 2)) return e;
+    int nd = shape_arg(c, 2);
+    return nd ? arr(c, e, nd) : NULL;
+}
+
+/* np.load(file): its type must come from the caller (`target`). */
+static const kj_type *type_load(bctx *c)
+{
+    const kj_type *target = c->target;
+    const kj_type *f = ty(c, 0);
+    if (!f || f->kind != KJ_T_STR) return argerr(c, 0, "a string");
+    if (is_array(target)) return target;
+    kj_error(c->d, c->src, c->call,
+             "np.load needs a dtype and shape known at compile time; use np.load(...) only where "
+             "its type can be inferred");
+    return NULL;
+}
+
+static const kj_type *type_save(bctx *c)
+{
+    const kj_type *f = ty(c, 0);
+    if (!f || f->kind != KJ_T_STR) return argerr(c, 0, "a string");
+    if (!is_array(ty(c, 1))) return argerr(c, 1, "an array");
+    return none(c);
+}
+
+static const kj_type *type_allclose(bctx *c)
+{
+    for (uint32_t i = 0; i < 2; i++)
+        if (!kj_is_scalar(elem_or_self(ty(c, i)))) return argerr(c, i, "an array or a number");
+    for (uint32_t i = 2; i < 4; i++)
+        if (given(c, i) && !num_arg(c, i, f64(c))) return NULL;
+    return kj_t_bool(c->t);
+}
+
+typedef enum { R_SUM, R_MINMAX, R_MEAN } reduce_kind;
+
+/* np.sum/min/max/mean/std(a) and the methods: sum of bools and signed ints
+ * is int64, of unsigned ints uint64, of floats the float; min/max the
+ * element type; mean/std float64 unless the elements are floats. */
+static const kj_type *type_reduce(bctx *c, reduce_kind k)
+{
+    const kj_type *a = ty(c, 0);
+    if (!is_array(a)) return argerr(c, 0, "an array");
+    const kj_type *e = a->elem;
+    switch (k) {
+    case R_SUM:
+        if (kj_is_float(e)) return e;
+        return kj_t_int(c->t, 64, e->kind == KJ_T_BOOL || e->is_signed);
+    case R_MINMAX: return e;
+    case R_MEAN: return float_of(c, e);
+    }
+    return no_rule(c);
+}
+
+/* a.reshape(n, m) or a.reshape((n, m)) */
+static const kj_type *type_reshape(bctx *c)
+{
+    uint32_t n = c->nargs - 1;
+    if (n == 0) {
+        kj_error(c->d, c->src, c->call, "%s() missing required argument 'shape'", c->name);
+        return NULL;
+    }
+    if (n == 1) {
+        int nd = shape_arg(c, 1);
+        return nd ? arr(c, ty(c, 0)->elem, nd) : NULL;
+    }
+    if (n > 4) {
+        kj_error(c->d, c->src, span_of(c, 5), "%s() shape must have 1 to 4 dimensions, not %u",
+                 c->name, n);
+        return NULL;
+    }
+    for (uint32_t i = 1; i <= n; i++)
+        if (!int_arg(c, i)) return NULL;
+    return arr(c, ty(c, 0)->elem, (int)n);
+}
+
+/* Array methods and attributes; the receiver is args[0]. */
+static const kj_type *type_array_method(bctx *c)
+{
+    if (!recv_array(c)) return NULL;
+    const kj_type *a = ty(c, 0);
+    switch (c->id) {
+    case KJ_B_ARR_ASTYPE: {
+        const kj_type *e = dtype_arg(c, 1, NULL);
+        return e ? arr(c, e, a->ndim) : NULL;
+    }
+    case KJ_B_ARR_COPY:
+    case KJ_B_ARR_COPY_TO_HOST: return arr(c, a->elem, a->ndim);
+    case KJ_B_ARR_RESHAPE: return type_reshape(c);
+    case KJ_B_ARR_SUM: return type_reduce(c, R_SUM);
+    case KJ_B_ARR_MIN:
+    case KJ_B_ARR_MAX: return type_reduce(c, R_MINMAX);
+    case KJ_B_ARR_MEAN:
+    case KJ_B_ARR_STD: return type_reduce(c, R_MEAN);
+    case KJ_B_ARR_FILL: return num_arg(c, 1, a->elem) ? none(c) : NULL;
+    case KJ_B_ARR_SHAPE: {
+        const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
+        return kj_t_tuple(c->t, el, a->ndim);
+    }
+    case KJ_B_ARR_SIZE:
+    case KJ_B_ARR_NDIM: return i64(c);
+    case KJ_B_ARR_DTYPE: return kj_t_dtype(c->t, a->elem);
+    default: return no_rule(c);
+    }
+}
+
+/* ---- typing: host side of numba.cuda -------------------------------------------- */
+
+static bool opaque_arg(bctx *c, uint32_t i, const char *name)
+{
+    const kj_type *x = ty(c, i);
+    if (x && x->kind == KJ_T_OPAQUE && !strcmp(x->name, name)) return true;
+    char what[32];
+    snprintf(what, sizeof what, "a cuda %s", name);
+    return bad_arg(c, i, what);
+}
+
+static const kj_type *type_cuda_host(bctx *c)
+{
+    switch (c->id) {
+    case KJ_B_CUDA_TO_DEVICE:
+        if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
+        return stream_arg(c, 1) ? ty(c, 0) : NULL;
+    case KJ_B_CUDA_DEVICE_ARRAY: return stream_arg(c, 2) ? type_alloc(c) : NULL;
+    case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
+        if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
+        return stream_arg(c, 1) ? arr(c, ty(c, 0)->elem, ty(c, 0)->ndim) : NULL;
+    case KJ_B_CUDA_SYNCHRONIZE: return none(c);
+    case KJ_B_CUDA_STREAM: return kj_t_opaque(c->t, "stream");
+    case KJ_B_CUDA_EVENT:
+        if (given(c, 0) && !num_arg(c, 0, kj_t_bool(c->t))) return NULL;
+        return kj_t_opaque(c->t, "event");
+    case KJ_B_CUDA_EVENT_ELAPSED_TIME:
+        /* Numba returns the milliseconds as a Python float computed from a
+         * float32 (cuEventElapsedTime). */
+        if (!opaque_arg(c, 0, "event") || !opaque_arg(c, 1, "event")) return NULL;
+        return kj_t_float(c->t, 32);
+    case KJ_B_STREAM_SYNCHRONIZE: return opaque_arg(c, 0, "stream") ? none(c) : NULL;
+    case KJ_B_EVENT_RECORD:
+        return opaque_arg(c, 0, "event") && stream_arg(c, 1) ? none(c) : NULL;
+    case KJ_B_EVENT_SYNCHRONIZE: return opaque_arg(c, 0, "event") ? none(c) : NULL;
+    default: return no_rule(c);
+    }
+}
+
+/* ---- typing: inside kernels ------------------------------------------------------- */
+
+/* cuda.grid(n) / cuda.gridsize(n): n a constant 1, 2 or 3. */
+static const kj_type *type_grid(bctx *c)
+{
+    const kj_barg *a = c->nargs ? &c->args[0] : NULL;
+    if (!a || !a->is_const || !kj_is_int(a->type) || a->ival < 1 || a->ival > 3) {
+        kj_error(c->d, c->src, span_of(c, 0), "%s() argument must be a constant 1, 2 or 3",
+                 c->name);
+        return NULL;
+    }
+    if (a->ival == 1) return i64(c);
+    const kj_type *el[3] = {i64(c), i64(c), i64(c)};
+    return kj_t_tuple(c->t, el, (uint32_t)a->ival);
+}
+
+/* cuda.shared.array / cuda.local.array(shape, dtype) */
+static const kj_type *type_local_array(bctx *c)
+{
+    int nd = shape_arg(c, 0);
+    if (!nd) return NULL;
+    if (!given(c, 1)) return argerr(c, 1, "a dtype such as np.float32");
+    const kj_type *e = dtype_arg(c, 1, NULL);
+    return e ? arr(c, e, nd) : NULL;
+}
+
+/* The element types Numba's atomics accept: i32/u32/i64/u64 (+ f32/f64). */
+static bool atomic_elem_ok(const kj_type *e, bool floats)
+{
+    if (e->kind == KJ_T_FLOAT) return floats;
+    return e->kind == KJ_T_INT && (e->bits == 32 || e->bits == 64);
+}
+
+/* idx: an int, or a tuple of ints with one component per dimension. */
+static bool atomic_index(bctx *c, uint32_t i, const kj_type *ary)
+{
+    const kj_type *x = ty(c, i);
+    uint32_t n;
+    if (kj_is_int(x)) n = 1;
+    else if (x && x->kind == KJ_T_TUPLE) {
+        for (uint32_t k = 0; k < x->n; k++)
+            if (!kj_is_int(x->elems[k])) return bad_arg(c, i, "an int or a tuple of ints");
+        n = x->n;
+    } else {
+        return bad_arg(c, i, "an int or a tuple of ints");
+    }
+    if (n != ary->ndim) {
+        kj_error(c->d, c->src, span_of(c, i),
+                 "%s() index has %u component%s but the array has %u dimension%s", c->name, n,
+                 n == 1 ? "" : "s", ary->ndim, ary->ndim == 1 ? "" : "s");
+        return false;
+    }
+    if (x->kind == KJ_T_TUPLE) {
+        const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
+        convto(c, i, kj_t_tuple(c->t, el, n));
+    } else {
+        convto(c, i, i64(c));
+    }
+    return true;
+}
+
+/* cuda.atomic.OP(ary, idx, val) → the old element; cas(ary, idx, old, val);
+ * compare_and_swap(ary, old, val) on 1-d arrays. */
+static const kj_type *type_atomic(bctx *c)
+{
+    bool floats = c->id == KJ_B_ATOMIC_ADD || c->id == KJ_B_ATOMIC_SUB ||
+                  c->id == KJ_B_ATOMIC_MAX || c->id == KJ_B_ATOMIC_MIN;
+    const kj_type *a = ty(c, 0);
+    if (!is_array(a) || !atomic_elem_ok(a->elem, floats))
+        return argerr(c, 0, floats ? "an array of int32, uint32, int64, uint64, float32 or float64"
+                                   : "an array of int32, uint32, int64 or uint64");
+    uint32_t first_val = 2;
+    if (c->id == KJ_B_ATOMIC_CAS2) {
+        if (a->ndim != 1) return argerr(c, 0, "a 1-dimensional array");
+        first_val = 1;
+    } else if (!atomic_index(c, 1, a)) {
+        return NULL;
+    }
+    for (uint32_t i = first_val; i < c->nargs; i++)
+        if (!num_arg(c, i, a->elem)) return NULL;
+    return a->elem;
+}
+
+/* The types a warp shuffle moves: 32/64-bit ints and floats; narrower ints
+ * and bools widen to int32, Python ints are int64, Python floats float64. */
+static const kj_type *type_shfl(bctx *c)
+{
+    if (!num_arg(c, 0, u32(c))) return NULL;
+    const kj_type *v = ty(c, 1);
+    if (!kj_is_scalar(v)) return argerr(c, 1, "a number");
+    const kj_type *r = kj_strong(c->t, v);
+    if (r->kind == KJ_T_BOOL || (r->kind == KJ_T_INT && r->bits < 32)) r = i32(c);
+    convto(c, 1, r);
+    if (!kj_is_int(ty(c, 2))) return argerr(c, 2, "an integer");
+    convto(c, 2, i32(c));
+    return r;
+}
+
+/* popc/clz keep the integer type, ffs gives uint32, brev works on uint32 or
+ * uint64 (Numba's signatures). */
+static const kj_type *type_bits(bctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    if (!kj_is_int(x)) return argerr(c, 0, "an integer");
+    const kj_type *s = kj_strong(c->t, x);
+    convto(c, 0, s);
+    switch (c->id) {
+    case KJ_B_FFS: return u32(c);
+    case KJ_B_BREV: {
+        const kj_type *r = kj_t_int(c->t, s->bits == 64 ? 64 : 32, false);
+        convto(c, 0, r);
+        return r;
+    }
+    default: return s;
+    }
+}
+
+/* cuda.fma(a, b, c): floats, promoted; ints compute in float64. */
+static const kj_type *type_fma(bctx *c)
+{
+    const kj_type *r = NULL;
+    for (uint32_t i = 0; i < 3; i++) {
+        if (!kj_is_scalar(ty(c, i))) return argerr(c, i, "a number");
+        r = r ? kj_promote(c->t, r, ty(c, i)) : ty(c, i);
+    }
+    r = float_of(c, r);
+    for (uint32_t i = 0; i < 3; i++) convto(c, i, r);
+    return r;
+}
+
+/* Barriers, votes, fences, special registers. */
+static const kj_type *type_sync(bctx *c)
+{
+    switch (c->id) {
+    case KJ_B_SYNCTHREADS_COUNT:
+    case KJ_B_SYNCTHREADS_AND:
+    case KJ_B_SYNCTHREADS_OR: return num_arg(c, 0, kj_t_bool(c->t)) ? i32(c) : NULL;
+    case KJ_B_SYNCWARP: return !given(c, 0) || num_arg(c, 0, u32(c)) ? none(c) : NULL;
+    case KJ_B_ALL_SYNC:
+    case KJ_B_ANY_SYNC:
+        /* Numba returns the vote's predicate: a bool. */
+        return num_arg(c, 0, u32(c)) && num_arg(c, 1, kj_t_bool(c->t)) ? kj_t_bool(c->t) : NULL;
+    case KJ_B_BALLOT_SYNC:
+        /* Numba types the ballot as int32. */
+        return num_arg(c, 0, u32(c)) && num_arg(c, 1, kj_t_bool(c->t)) ? i32(c) : NULL;
+    case KJ_B_ACTIVEMASK: return u32(c);
+    default: return none(c); /* syncthreads, threadfence* */
+    }
+}
+
+/* ---- dispatch ------------------------------------------------------------------------ */
+
+/* Every built-in must reach a rule; this is a bug in this file, not in the
+ * user's program. */
+static const kj_type *no_rule(bctx *c)
+{
+    kj_error(c->d, c->src, c->call, "internal error: no typing rule for %s()", c->name);
+    return NULL;
+}
+
+static const kj_type *type_numpy(bctx *c)
+{
+    switch (c->id) {
+    case KJ_B_NP_ZEROS:
+    case KJ_B_NP_ONES:
+    case KJ_B_NP_EMPTY: return type_alloc(c);
+    case KJ_B_NP_FULL: return type_full(c);
+    case KJ_B_NP_ZEROS_LIKE:
+    case KJ_B_NP_ONES_LIKE:
+    case KJ_B_NP_EMPTY_LIKE: return type_like(c, false);
+    case KJ_B_NP_FULL_LIKE: return type_like(c, true);
+    case KJ_B_NP_ARANGE: return type_arange(c);
+    case KJ_B_NP_LINSPACE: return type_linspace(c);
+    case KJ_B_NP_RANDOM_SEED: return int_arg(c, 0) ? none(c) : NULL;
+    case KJ_B_NP_RANDOM_RAND: return type_rand(c);
+    case KJ_B_NP_RANDOM_RANDOM: return type_random(c);
+    case KJ_B_NP_RANDOM_RANDINT: return type_randint(c);
+    case KJ_B_NP_LOAD: return type_load(c);
+    case KJ_B_NP_SAVE: return type_save(c);
+    case KJ_B_NP_ALLCLOSE: return type_allclose(c);
+    case KJ_B_NP_SUM: return type_reduce(c, R_SUM);
+    case KJ_B_NP_MIN:
+    case KJ_B_NP_MAX: return type_reduce(c, R_MINMAX);
+    case KJ_B_NP_MEAN:
+    case KJ_B_NP_STD: return type_reduce(c, R_MEAN);
+    case KJ_B_TIME_PERF_COUNTER: return f64(c);
+    case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_SUM:
+    case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
+    case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE:
+    case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: return type_array_method(c);
+    case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
+    case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
+    case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:
+    case KJ_B_EVENT_SYNCHRONIZE: return type_cuda_host(c);
+    default: return no_rule(c);
+    }
+}
+
+static const kj_type *type_kernel(bctx *c)
+{
+    switch (c->id) {
+    case KJ_B_CUDA_GRID:
+    case KJ_B_CUDA_GRIDSIZE: return type_grid(c);
+    case KJ_B_TID_X: case KJ_B_TID_Y: case KJ_B_TID_Z:
+    case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z:
+    case KJ_B_BDIM_X: case KJ_B_BDIM_Y: case KJ_B_BDIM_Z:
+    case KJ_B_GDIM_X: case KJ_B_GDIM_Y: case KJ_B_GDIM_Z:
+    case KJ_B_LANEID: case KJ_B_WARPSIZE: return i32(c);
+    case KJ_B_SHARED_ARRAY:
+    case KJ_B_LOCAL_ARRAY: return type_local_array(c);
+    case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
+    case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
+    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: return type_atomic(c);
+    case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC:
+    case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC: return type_shfl(c);
+    case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return type_bits(c);
+    case KJ_B_FMA: return type_fma(c);
+    case KJ_B_SYNCTHREADS: case KJ_B_SYNCTHREADS_COUNT: case KJ_B_SYNCTHREADS_AND:
+    case KJ_B_SYNCTHREADS_OR: case KJ_B_SYNCWARP: case KJ_B_THREADFENCE:
+    case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM: case KJ_B_ALL_SYNC:
+    case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC: case KJ_B_ACTIVEMASK: return type_sync(c);
+    default: return type_numpy(c);
+    }
+}
+
+/* Python built-ins and math.*; everything else goes on to the kernel,
+ * NumPy and cuda host groups. */
+static const kj_type *type_any(bctx *c)
+{
+    switch (c->id) {
+    case KJ_B_RANGE:
+    case KJ_B_PRANGE: return type_range(c);
+    case KJ_B_LEN: return type_len(c);
+    case KJ_B_ABS: return type_abs(c);
+    case KJ_B_MIN:
+    case KJ_B_MAX: return type_minmax(c);
+    case KJ_B_INT: return num_arg(c, 0, NULL) ? i64(c) : NULL;
+    case KJ_B_FLOAT: return num_arg(c, 0, NULL) ? f64(c) : NULL;
+    case KJ_B_BOOL: return num_arg(c, 0, NULL) ? kj_t_bool(c->t) : NULL;
+    case KJ_B_ROUND: return type_round(c);
+    case KJ_B_PRINT: return type_print(c);
+    case KJ_B_CONVERT: return type_convert(c);
+    case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: return type_math1(c, M_PRED);
+    case KJ_B_FLOOR: case KJ_B_CEIL: case KJ_B_TRUNC: return type_math1(c, M_ROUNDING);
+    case KJ_B_ATAN2: case KJ_B_POW: case KJ_B_COPYSIGN:
+    case KJ_B_FMOD: case KJ_B_HYPOT: return type_binary(c, true);
+    case KJ_B_NP_MINIMUM: case KJ_B_NP_MAXIMUM: return type_binary(c, false);
+    case KJ_B_PI: case KJ_B_E: case KJ_B_INF: case KJ_B_NAN:
+        return kj_t_weak_float(c->t); /* Python floats: weak under NEP 50 */
+    case KJ_B_SIN: case KJ_B_COS: case KJ_B_TAN: case KJ_B_ASIN: case KJ_B_ACOS:
+    case KJ_B_ATAN: case KJ_B_SINH: case KJ_B_COSH: case KJ_B_TANH: case KJ_B_ASINH:
+    case KJ_B_ACOSH: case KJ_B_ATANH: case KJ_B_EXP: case KJ_B_EXPM1: case KJ_B_EXP2:
+    case KJ_B_LOG: case KJ_B_LOG1P: case KJ_B_LOG2: case KJ_B_LOG10: case KJ_B_SQRT:
+    case KJ_B_FABS: case KJ_B_ERF: case KJ_B_ERFC: case KJ_B_GAMMA: case KJ_B_LGAMMA:
+        return type_math1(c, M_FLOAT);
+    default: return type_kernel(c);
+    }
+}
+
+const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target,
+                               const kj_barg *args, uint32_t nargs, kj_span call_span,
+                               const kj_source *src, kj_diags *d, const kj_type **conv)
+{
+    if ((unsigned)id >= KJ_B__COUNT) return NULL;
+    bctx c = {.t = t, .id = id, .name = infos[id].path, .args = args, .nargs = nargs,
+              .recv = (infos[id].flags & KJ_BF_METHOD) ? 1 : 0, .call = call_span, .src = src,
+              .d = d, .conv = conv, .target = target};
+    c.np = parse_params(infos[id].params, c.ps);
+    c.var = variadic_index(c.ps, c.np);
+    uint32_t fixed = c.recv + (c.var < 0 ? c.np : c.np - 1);
+    c.nvar = c.var >= 0 && nargs > fixed ? nargs - fixed : 0;
+    if (conv)
+        for (uint32_t i = 0; i < nargs; i++) conv[i] = NULL;
+    return type_any(&c);
+}

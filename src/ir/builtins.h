@@ -229,8 +229,9 @@ int kj_builtin_bind(kj_builtin id, const kj_barg *pos, uint32_t npos, const char
                     kj_diags *d, kj_barg *out, int32_t *argmap, uint32_t max_out);
 
 /* Type a call to built-in `id` with bound arguments (receiver first for
- * methods). `target` is the result type for KJ_B_CONVERT and ignored
- * otherwise. Returns the result type (KJ_T_NONE for statements such as
+ * methods). `target` is the result type for KJ_B_CONVERT; for KJ_B_NP_LOAD
+ * the array type the caller knows the file to hold (NULL: unknown, an
+ * error); ignored otherwise. Returns the result type (KJ_T_NONE for statements such as
  * syncthreads) or NULL after reporting an error to `d` that names the
  * built-in and the offending argument. `conv`, when not NULL, receives for
  * each bound argument the type it must be converted to before the call

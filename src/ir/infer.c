@@ -68,6 +68,25 @@ static void collect_block(kj_sema *s, kj_spec *sp, const kj_block *b)
     }
 }
 
+/* Does any `return` in the block give a value? Without one the function
+ * returns None, known before inference (recursive calls need it). */
+static bool returns_value(const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        switch (st->kind) {
+        case KJ_S_RETURN: if (st->ret.value) return true; break;
+        case KJ_S_IF:
+            if (returns_value(&st->if_.then) || returns_value(&st->if_.els)) return true;
+            break;
+        case KJ_S_WHILE: if (returns_value(&st->while_.body)) return true; break;
+        case KJ_S_FOR: if (returns_value(&st->for_.body)) return true; break;
+        default: break;
+        }
+    }
+    return false;
+}
+
 kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t nargs,
                      bool device, kj_span at)
 {
@@ -93,7 +112,8 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
         for (uint32_t k = 0; k < nargs && same; k++) same = sig->params[k] == args[k];
         if (same) sp->sig = sig;
     }
-    if (fn->kind == FK_KERNEL || fn->kind == FK_GUVECTORIZE) sp->ret = kj_t_none(s->types);
+    if (fn->kind == FK_KERNEL || fn->kind == FK_GUVECTORIZE || !returns_value(&fn->def->body))
+        sp->ret = kj_t_none(s->types);
     else if (sp->sig && sp->sig->ret) sp->ret = sp->sig->ret;
     for (uint32_t i = 0; i < nargs; i++) {
         kj_var v = {.name = fn->def->params[i].name, .type = args[i], .is_param = true,
@@ -450,10 +470,24 @@ static void main_root(kj_sema *s)
                      "main's defaults must be int, float, bool or string constants");
             ok = false;
         } else {
-            args[i] = kj_strong(s->types, cv.type);
+            args[i] = cv.type; /* a Python int/float default stays a weak literal type */
         }
     }
     if (ok) root_spec(s, fn, args, n);
+}
+
+/* The reporting walk of one specialisation (once). Returns the number of
+ * errors it reported. */
+uint32_t kj_report_spec(kj_sema *s, kj_spec *sp)
+{
+    if (sp->reported) return 0;
+    if (sp->state == SPEC_NEW) kj_infer_spec(s, sp);
+    sp->reported = true;
+    sp->reachable = true;
+    uint32_t before = s->d->nerrors;
+    kj_ictx ic = {.s = s, .sp = sp, .d = s->d, .report = true};
+    walk(s, sp, &ic);
+    return s->d->nerrors - before;
 }
 
 bool kj_infer_all(kj_sema *s)
@@ -473,11 +507,8 @@ bool kj_infer_all(kj_sema *s)
         for (uint32_t i = 0; i < s->specs.n; i++) {
             kj_spec *sp = s->specs.v[i];
             if (!sp->reachable || sp->reported) continue;
-            if (sp->state == SPEC_NEW) kj_infer_spec(s, sp);
-            sp->reported = true;
+            kj_report_spec(s, sp);
             more = true;
-            kj_ictx ic = {.s = s, .sp = sp, .d = s->d, .report = true};
-            walk(s, sp, &ic);
         }
     }
     return !kj_has_errors(s->d);

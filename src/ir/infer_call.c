@@ -240,9 +240,10 @@ static kj_spec *specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool de
         const kj_sig *sig = match_sig(ic, fn, args, sp);
         if (!sig) return NULL;
         args = sig->params;
-    } else {
-        for (uint32_t i = 0; i < n; i++) args[i] = kj_strong(ic->s->types, args[i]);
     }
+    /* Without signatures, weak literal types stay in the key: inside the
+     * function the parameter is a Python scalar, as under NEP 50 in CPython
+     * (f(x, 0.5) with float32 x computes x * b in float32). */
     kj_spec *callee = kj_spec_get(ic->s, fn, args, n, device, sp);
     if (!callee) return NULL;
     if (callee->state == SPEC_NEW) kj_infer_spec(ic->s, callee);
@@ -315,7 +316,12 @@ static kj_einfo *user_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *f
     if (!callee->ret) {
         /* Recursion reached before any return was typed: the fixpoint will
          * come back once a base case has given the return type. */
-        if (ic->report)
+        /* A callee whose own errors left its return type unknown reports
+         * those; only a genuinely unresolved recursion is reported here. */
+        if (ic->report && callee->state != SPEC_INFERRING && !callee->reported &&
+            kj_report_spec(ic->s, callee) > 0)
+            return ei->kind = EI_NONE, ei;
+        if (ic->report && !kj_has_errors(ic->d))
             kj_error(ic->d, ic->s->src, e->span,
                      "cannot infer the return type of '%s': its recursion has no base case "
                      "that returns first", name);
@@ -365,8 +371,9 @@ kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *fn)
         return ei;
     }
     kj_expr *const *it = ix->seq.v;
-    bool ok = launch_dims_ok(ic, it[0], "the block count") &
-              launch_dims_ok(ic, it[1], "the threads per block");
+    /* Both are checked, so both report. */
+    bool blocks_ok = launch_dims_ok(ic, it[0], "the block count");
+    bool ok = launch_dims_ok(ic, it[1], "the threads per block") && blocks_ok;
     if (n >= 3) {
         const kj_type *t = kj_value_type(ic, it[2]);
         if (t && !(t->kind == KJ_T_OPAQUE && !strcmp(t->name, "stream")) &&

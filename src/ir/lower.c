@@ -71,6 +71,7 @@ static kir_ref i64(lctx *lc, int64_t v, kj_span sp)
 /* A constant as a value of type `t` (a strong scalar, str, none or tuple). */
 static kir_ref const_as(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span sp)
 {
+    t = strong(lc, t);
     switch (t->kind) {
     case KJ_T_FLOAT:
         return const_float(lc, t, cv->type->kind == KJ_T_FLOAT ? cv->f : (double)cv->i, sp);
@@ -456,8 +457,9 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_BOOL && kj_is_scalar(EI(lc, call_arg(e, ei->argmap[0]))->type))
         return lower_cond(lc, call_arg(e, ei->argmap[0]));
     if (b == KJ_B_LEN && EI(lc, call_arg(e, ei->argmap[0]))->type->kind == KJ_T_ARRAY) {
+        kir_ref arr = lower_expr(lc, call_arg(e, ei->argmap[0]));
         kir_ref r = emit(lc, KIR_ARRAY_DIM, t, e->span);
-        kir_at(lc->f, r)->a = lower_expr(lc, call_arg(e, ei->argmap[0]));
+        kir_at(lc->f, r)->a = arr;
         return r;
     }
     if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
@@ -709,9 +711,10 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     kir_at(lc->f, cur)->a = arr;
     kir_ref r = apply_binop(lc, op, NULL, st->aug.value, cast(lc, cur, res, st->span), 0, res,
                             st->span);
+    kir_ref val = cast(lc, r, el, st->span);
     kir_ref s = emit_args(lc, KIR_ARRAY_STORE, NULL, st->span, idx, n);
     kir_at(lc->f, s)->a = arr;
-    kir_at(lc->f, s)->b = cast(lc, r, el, st->span);
+    kir_at(lc->f, s)->b = val;
 }
 
 static void lower_if(lctx *lc, const kj_stmt *st)

@@ -572,8 +572,11 @@ static void check_sig(kj_sema *s, kj_fn *fn, const kj_sig *sig, kj_span sp)
             fn->bad = true;
             return;
         }
-        for (uint32_t i = 0; i < sig->nparams; i++)
-            if (sig_ndim(sig->params[i]) != fn->layout.args[i].ndims) {
+        for (uint32_t i = 0; i < sig->nparams; i++) {
+            /* Numba declares a scalar output '()' as a 1-element array. */
+            bool scalar_out = i >= fn->layout.nin && fn->layout.args[i].ndims == 0 &&
+                              sig_ndim(sig->params[i]) == 1;
+            if (sig_ndim(sig->params[i]) != fn->layout.args[i].ndims && !scalar_out) {
                 kj_error(s->d, s->src, sp,
                          "argument %u has %u dimension%s in the signature but %u in layout '%s'",
                          i + 1, sig_ndim(sig->params[i]), sig_ndim(sig->params[i]) == 1 ? "" : "s",
@@ -581,6 +584,7 @@ static void check_sig(kj_sema *s, kj_fn *fn, const kj_sig *sig, kj_span sp)
                 fn->bad = true;
                 return;
             }
+        }
     }
 }
 

@@ -188,6 +188,7 @@ kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
 const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
                              kj_span sp, const kj_type **optype);
 bool kj_is_device_ctx(const kj_spec *sp);
+uint32_t kj_report_spec(kj_sema *s, kj_spec *sp);
 /* Called when the reporting walk reaches a call to `callee`. */
 void kj_mark_reachable(kj_sema *s, kj_spec *callee);
 /* Type a condition (if/while/assert/and/or): any scalar is truthy. */

@@ -101,7 +101,7 @@ static void test_kernel_launch_specialises(void **state)
               "    add[(n + 255) // 256, 256](a, a, out)\n");
     const kir_func *k = find_fn(&r, "add[array(float32, 1d, C), array(float32, 1d, C), array(float32, 1d, C)]");
     assert_int_equal(k->kind, KIR_FN_KERNEL);
-    const kir_func *m = find_fn(&r, "main[int64]");
+    const kir_func *m = find_fn(&r, "main[int]");
     assert_int_equal(m->kind, KIR_FN_MAIN);
     assert_ptr_equal(r.kir->main, m);
     assert_int_equal(r.kir->nfuncs, 2);
@@ -158,7 +158,7 @@ static void test_recursion_fib(void **state)
               "    return fib(n - 1) + fib(n - 2)\n"
               "def main():\n"
               "    print(fib(10))\n");
-    const kir_func *f = find_fn(&r, "fib[int64]");
+    const kir_func *f = find_fn(&r, "fib[int]");
     assert_string_equal(kj_type_str(f->ret), "int64");
     done(&r);
 }
@@ -174,7 +174,7 @@ static void test_variable_widens_in_loop(void **state)
               "    for i in range(n):\n"
               "        s += x[i]\n"
               "    print(s)\n");
-    const kir_func *m = find_fn(&r, "main[int64]");
+    const kir_func *m = find_fn(&r, "main[int]");
     bool found = false;
     for (uint32_t i = 0; i < m->nlocals; i++)
         if (m->locals[i].name && !strcmp(m->locals[i].name, "s")) {
