@@ -18,14 +18,31 @@ static char *vformat(const char *fmt, va_list ap)
     return s;
 }
 
+/* The same message at the same place again (an expression re-examined by a
+ * later stage) is one error, not two. */
+static bool is_repeat(const kj_diags *d, kj_severity sev, kj_span sp, const char *msg)
+{
+    for (uint32_t i = 0; i < d->n; i++)
+        if (d->v[i].sev == sev && d->v[i].span.off == sp.off && d->v[i].span.line == sp.line &&
+            !strcmp(d->v[i].msg, msg))
+            return true;
+    return false;
+}
+
 static kj_diag *add(kj_diags *d, kj_severity sev, const kj_source *src, kj_span sp,
                     const char *fmt, va_list ap)
 {
+    char *msg = vformat(fmt, ap);
+    if (is_repeat(d, sev, sp, msg)) {
+        free(msg);
+        return NULL;
+    }
     uint32_t max = d->max_errors ? d->max_errors : DEFAULT_MAX_ERRORS;
     if (sev == KJ_SEV_ERROR) {
         if (d->nerrors >= max) {
             d->nerrors++;
             d->dropped++;
+            free(msg);
             return NULL;
         }
         d->nerrors++;
@@ -41,7 +58,7 @@ static kj_diag *add(kj_diags *d, kj_severity sev, const kj_source *src, kj_span 
     dg->sev = sev;
     dg->src = src;
     dg->span = sp;
-    dg->msg = vformat(fmt, ap);
+    dg->msg = msg;
     dg->hint = NULL;
     return dg;
 }

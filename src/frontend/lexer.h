@@ -64,4 +64,18 @@ kj_tokens kj_lex(const kj_source *src, kj_arena *a, kj_diags *d);
 
 const char *kj_tok_spelling(kj_tok_kind k);
 
+/* What the lexer tells the parser beyond the tokens, so that one fault is
+ * reported once: after an unclosed bracket, inside brackets nested too
+ * deep, after indentation nested too deep, the token stream is partly
+ * synthetic and whatever the parser finds there repeats the lexer's error. */
+typedef struct kj_lex_info {
+    uint32_t quiet_from, quiet_to; /* no parser errors at offsets in [from, to) */
+} kj_lex_info;
+
+/* kj_lex, also filling `info` (may be NULL), but the token array is
+ * malloc-owned by the caller, who frees it with free(toks.v): the parser
+ * drops its tokens when done, sparing the arena a copy of them. Strings
+ * stay in the arena. */
+kj_tokens kj_lex_ex(const kj_source *src, kj_arena *a, kj_diags *d, kj_lex_info *info);
+
 #endif

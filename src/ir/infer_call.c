@@ -49,8 +49,11 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out)
     out->type = ei->type;
     out->is_const = ei->is_const;
     if (ei->is_const && ei->cval.type) {
-        out->ival = ei->cval.type->kind == KJ_T_FLOAT ? (int64_t)ei->cval.f : ei->cval.i;
-        out->fval = ei->cval.type->kind == KJ_T_FLOAT ? ei->cval.f : (double)ei->cval.i;
+        bool is_float = ei->cval.type->kind == KJ_T_FLOAT;
+        double f = ei->cval.f;
+        /* ival of a float constant only when it converts (not nan/inf/huge). */
+        out->ival = !is_float ? ei->cval.i : (f > -9.2e18 && f < 9.2e18) ? (int64_t)f : 0;
+        out->fval = is_float ? f : (double)ei->cval.i;
     }
     return out->type;
 }

@@ -93,6 +93,22 @@ static kir_ref const_as(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span s
     }
 }
 
+/* Can constant `cv` be folded into type `t` here? A float going to an
+ * integer must be finite and in range; otherwise the conversion happens at
+ * run time, with the target's semantics. */
+static bool const_fits(const kj_cval *cv, const kj_type *t)
+{
+    if (cv->type->kind == KJ_T_TUPLE) {
+        if (t->kind != KJ_T_TUPLE || t->n != cv->n) return false;
+        for (uint32_t i = 0; i < cv->n; i++)
+            if (!const_fits(&cv->elems[i], t->elems[i])) return false;
+        return true;
+    }
+    if (cv->type->kind == KJ_T_FLOAT && t->kind == KJ_T_INT)
+        return cv->f > -9.2e18 && cv->f < 9.2e18;
+    return true;
+}
+
 /* Convert value `v` to type `t`: scalar casts, tuples element-wise, arrays
  * of another layout (a no-op view change in codegen). */
 static kir_ref cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp)
@@ -122,7 +138,8 @@ static kir_ref lower_as(lctx *lc, const kj_expr *e, const kj_type *t)
     kj_einfo *ei = EI(lc, e);
     t = strong(lc, t);
     if (ei->is_const && ei->cval.type && (kj_is_scalar(t) || t->kind == KJ_T_TUPLE) &&
-        (kj_is_scalar(ei->cval.type) || ei->cval.type->kind == KJ_T_TUPLE))
+        (kj_is_scalar(ei->cval.type) || ei->cval.type->kind == KJ_T_TUPLE) &&
+        const_fits(&ei->cval, t))
         return const_as(lc, &ei->cval, t, e->span);
     return cast(lc, lower_expr(lc, e), t, e->span);
 }
@@ -504,6 +521,11 @@ static void launch_dims(lctx *lc, const kj_expr *d, kir_ref out[3])
     if (t->kind == KJ_T_INT) {
         out[0] = lower_as(lc, d, i64t);
         out[1] = out[2] = i64(lc, 1, d->span);
+        return;
+    }
+    if (d->kind == KJ_E_TUPLE) { /* a literal tuple: no tuple value needed */
+        for (uint32_t i = 0; i < 3; i++)
+            out[i] = i < d->seq.n ? lower_as(lc, d->seq.v[i], i64t) : i64(lc, 1, d->span);
         return;
     }
     kir_ref tup = lower_expr(lc, d);

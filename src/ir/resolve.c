@@ -292,7 +292,7 @@ static bool const_binop(kj_sema *s, kj_binop op, const kj_cval *l, const kj_cval
             if (ints && ri == -1) { out->i = 0; return true; }
             return false;
         }
-        if (ints) out->i = li - floordiv_i(li, ri) * ri;
+        if (ints) out->i = (int64_t)((uint64_t)li - (uint64_t)floordiv_i(li, ri) * (uint64_t)ri);
         else { out->f = fmod(lf, rf); if (out->f != 0 && ((out->f < 0) != (rf < 0))) out->f += rf; }
         return true;
     case KJ_OP_POW:

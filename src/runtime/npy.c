@@ -1,1 +1,378 @@
-/* placeholder: being written */
+/* .npy load/save, after NumPy's numpy/lib/format.py (format versions 1.0,
+ * 2.0, 3.0; see the NEP 1 description of the format). */
+#include "npy.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NPY_MAGIC "\x93NUMPY"
+enum { MAGIC_LEN = 8, ARRAY_ALIGN = 64, GROWTH_AXIS_MAX_DIGITS = 21 };
+
+/* ------------------------------------------------------------------------ */
+/* Header parsing                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* A cursor over the header text, a Python dict literal. */
+typedef struct {
+    const char *s, *end;
+    kj_rt_error *err;
+} hparser;
+
+static void skip_ws(hparser *p)
+{
+    while (p->s < p->end && isspace((unsigned char)*p->s)) p->s++;
+}
+
+static bool accept(hparser *p, char c)
+{
+    skip_ws(p);
+    if (p->s < p->end && *p->s == c) {
+        p->s++;
+        return true;
+    }
+    return false;
+}
+
+static bool expect(hparser *p, char c)
+{
+    if (accept(p, c)) return true;
+    return kj_rt_errorf(p->err, "ValueError", "malformed header: expected '%c'", c);
+}
+
+/* string := '...' | "..." (no escapes: NumPy's descr and key strings) */
+static bool parse_str(hparser *p, char *out, size_t cap)
+{
+    skip_ws(p);
+    if (p->s >= p->end || (*p->s != '\'' && *p->s != '"'))
+        return kj_rt_errorf(p->err, "ValueError", "malformed header: expected a string");
+    char q = *p->s++;
+    size_t n = 0;
+    while (p->s < p->end && *p->s != q) {
+        if (n + 1 < cap) out[n++] = *p->s;
+        p->s++;
+    }
+    out[n] = 0;
+    if (p->s >= p->end)
+        return kj_rt_errorf(p->err, "ValueError", "malformed header: unterminated string");
+    p->s++;
+    return true;
+}
+
+/* tuple := '(' [int (',' int)* [',']] ')'; ints may carry Python 2's 'L' */
+static bool parse_shape(hparser *p, int *ndim, int64_t *shape)
+{
+    if (!expect(p, '(')) return false;
+    int n = 0;
+    while (!accept(p, ')')) {
+        skip_ws(p);
+        if (n >= KJ_MAX_DIMS)
+            return kj_rt_errorf(p->err, "ValueError",
+                                "arrays of more than %d dimensions are not supported",
+                                KJ_MAX_DIMS);
+        if (p->s >= p->end || !isdigit((unsigned char)*p->s))
+            return kj_rt_errorf(p->err, "ValueError", "malformed header: bad shape");
+        int64_t v = 0;
+        while (p->s < p->end && isdigit((unsigned char)*p->s)) {
+            if (v > (INT64_MAX - 9) / 10)
+                return kj_rt_errorf(p->err, "ValueError", "malformed header: shape too large");
+            v = v * 10 + (*p->s++ - '0');
+        }
+        if (p->s < p->end && (*p->s == 'L' || *p->s == 'l')) p->s++;
+        shape[n++] = v;
+        if (!accept(p, ',')) {
+            if (!expect(p, ')')) return false;
+            break;
+        }
+    }
+    *ndim = n;
+    return true;
+}
+
+static bool parse_bool(hparser *p, bool *out)
+{
+    skip_ws(p);
+    size_t left = (size_t)(p->end - p->s);
+    if (left >= 4 && !strncmp(p->s, "True", 4)) {
+        p->s += 4;
+        *out = true;
+        return true;
+    }
+    if (left >= 5 && !strncmp(p->s, "False", 5)) {
+        p->s += 5;
+        *out = false;
+        return true;
+    }
+    return kj_rt_errorf(p->err, "ValueError",
+                        "malformed header: fortran_order is not True or False");
+}
+
+/* descr := byte-order char ('<' '>' '|' '=') + kind + itemsize, e.g. "<f8". */
+static bool parse_descr(const char *d, kj_dtype *dt, bool *byteswap, kj_rt_error *err)
+{
+    char order = d[0];
+    if (order != '<' && order != '>' && order != '|' && order != '=')
+        return kj_rt_errorf(err, "ValueError", "unsupported dtype '%s'", d);
+    char kind = d[1];
+    if (kind == 'O') return kj_rt_errorf(err, "ValueError", "object arrays cannot be loaded");
+    int size = atoi(d + 2);
+    static const struct { char kind; int size; kj_dtype dt; } map[] = {
+        {'b', 1, KJ_DT_BOOL},   {'i', 1, KJ_DT_INT8},     {'i', 2, KJ_DT_INT16},
+        {'i', 4, KJ_DT_INT32},  {'i', 8, KJ_DT_INT64},    {'u', 1, KJ_DT_UINT8},
+        {'u', 2, KJ_DT_UINT16}, {'u', 4, KJ_DT_UINT32},   {'u', 8, KJ_DT_UINT64},
+        {'f', 4, KJ_DT_FLOAT32}, {'f', 8, KJ_DT_FLOAT64},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        char digits[8];
+        snprintf(digits, sizeof digits, "%d", map[i].size);
+        if (map[i].kind == kind && map[i].size == size && !strcmp(d + 2, digits)) {
+            *dt = map[i].dt;
+            *byteswap = order == '>' && size > 1;
+            return true;
+        }
+    }
+    return kj_rt_errorf(err, "ValueError", "unsupported dtype '%s'", d);
+}
+
+/* header := '{' (key ':' value ',')* '}' with keys descr, fortran_order and
+ * shape, each exactly once (NumPy rejects other keys). */
+bool kj_npy_parse_header(const char *hdr, size_t len, kj_dtype *dt, bool *byteswap,
+                         bool *fortran, int *ndim, int64_t *shape, kj_rt_error *err)
+{
+    hparser p = {hdr, hdr + len, err};
+    bool seen[3] = {false, false, false};
+    if (!expect(&p, '{')) return false;
+    while (!accept(&p, '}')) {
+        char key[32], descr[64];
+        if (!parse_str(&p, key, sizeof key) || !expect(&p, ':')) return false;
+        if (!strcmp(key, "descr")) {
+            skip_ws(&p);
+            if (p.s < p.end && *p.s == '[')
+                return kj_rt_errorf(err, "ValueError", "structured dtypes are not supported");
+            if (!parse_str(&p, descr, sizeof descr) || !parse_descr(descr, dt, byteswap, err))
+                return false;
+            seen[0] = true;
+        } else if (!strcmp(key, "fortran_order")) {
+            if (!parse_bool(&p, fortran)) return false;
+            seen[1] = true;
+        } else if (!strcmp(key, "shape")) {
+            if (!parse_shape(&p, ndim, shape)) return false;
+            seen[2] = true;
+        } else {
+            return kj_rt_errorf(err, "ValueError", "malformed header: unexpected key '%s'", key);
+        }
+        if (!accept(&p, ',')) {
+            if (!expect(&p, '}')) return false;
+            break;
+        }
+    }
+    if (!seen[0] || !seen[1] || !seen[2])
+        return kj_rt_errorf(err, "ValueError", "malformed header: missing key '%s'",
+                            !seen[0] ? "descr" : !seen[1] ? "fortran_order" : "shape");
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void byteswap_all(char *data, int64_t n, size_t isz)
+{
+    for (int64_t i = 0; i < n; i++) {
+        char *e = data + i * (int64_t)isz;
+        for (size_t j = 0; j < isz / 2; j++) {
+            char t = e[j];
+            e[j] = e[isz - 1 - j];
+            e[isz - 1 - j] = t;
+        }
+    }
+}
+
+/* Read the magic, version and header; leave f at the data. */
+static bool read_header(FILE *f, char **hdr, size_t *hlen, kj_rt_error *err)
+{
+    unsigned char pre[MAGIC_LEN];
+    if (fread(pre, 1, MAGIC_LEN, f) != MAGIC_LEN || memcmp(pre, NPY_MAGIC, 6))
+        return kj_rt_errorf(err, "ValueError", "not an .npy file (no \\x93NUMPY magic string)");
+    int major = pre[6];
+    if (major < 1 || major > 3)
+        return kj_rt_errorf(err, "ValueError",
+                            "unsupported .npy format version %d.%d", major, pre[7]);
+    unsigned char lb[4] = {0};
+    size_t nlen = major == 1 ? 2 : 4;
+    if (fread(lb, 1, nlen, f) != nlen) return kj_rt_errorf(err, "ValueError", "truncated header");
+    *hlen = (size_t)lb[0] | (size_t)lb[1] << 8 | (size_t)lb[2] << 16 | (size_t)lb[3] << 24;
+    *hdr = malloc(*hlen + 1);
+    if (!*hdr) return kj_rt_errorf(err, "ValueError", "header too large");
+    if (fread(*hdr, 1, *hlen, f) != *hlen) {
+        free(*hdr);
+        return kj_rt_errorf(err, "ValueError", "truncated header");
+    }
+    (*hdr)[*hlen] = 0;
+    return true;
+}
+
+/* Load from an open file; errors without the path (the caller adds it). */
+static kj_array *load_file(FILE *f, kj_rt_error *err)
+{
+    char *hdr = NULL;
+    size_t hlen = 0;
+    if (!read_header(f, &hdr, &hlen, err)) return NULL;
+    kj_dtype dt;
+    bool swap = false, fortran = false;
+    int ndim = 0;
+    int64_t shape[KJ_MAX_DIMS];
+    bool ok = kj_npy_parse_header(hdr, hlen, &dt, &swap, &fortran, &ndim, shape, err);
+    free(hdr);
+    if (!ok) return NULL;
+    int64_t rev[KJ_MAX_DIMS];
+    for (int i = 0; i < ndim; i++) rev[i] = shape[ndim - 1 - i];
+    /* Fortran order: a C array of the reversed shape, transposed */
+    kj_array *a = kj_array_empty(dt, ndim, fortran ? rev : shape, err);
+    if (!a) return NULL;
+    size_t isz = kj_dtype_size(dt), want = (size_t)kj_array_size(a) * isz;
+    size_t got = fread(a->data, 1, want, f);
+    if (got != want) {
+        kj_rt_errorf(err, "ValueError", "truncated data: expected %zu bytes, found %zu", want, got);
+        kj_array_release(a);
+        return NULL;
+    }
+    if (swap) byteswap_all(a->data, kj_array_size(a), isz);
+    if (fortran) {
+        int64_t st[KJ_MAX_DIMS];
+        for (int i = 0; i < ndim; i++) st[i] = a->strides[ndim - 1 - i];
+        memcpy(a->shape, shape, (size_t)ndim * sizeof shape[0]);
+        memcpy(a->strides, st, (size_t)ndim * sizeof st[0]);
+        kj_array_update_flags(a);
+    }
+    return a;
+}
+
+kj_array *kj_npy_load(const char *path, kj_rt_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        kj_rt_errorf(err, errno == ENOENT ? "FileNotFoundError" : "OSError",
+                     "cannot load '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    kj_rt_error e = {0};
+    kj_array *a = load_file(f, &e);
+    fclose(f);
+    if (!a) kj_rt_errorf(err, e.exc, "cannot load '%s': %s", path, e.message);
+    return a;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Saving                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The header np.save writes: the dict with sorted keys and Python reprs,
+ * spare spaces so the growth axis can be rewritten in place, then padding
+ * to a multiple of 64 bytes ending in '\n' (format._wrap_header). */
+static size_t build_header(const kj_array *a, bool fortran, char *out, size_t cap)
+{
+    char dict[512];
+    size_t n = (size_t)snprintf(dict, sizeof dict,
+                                "{'descr': '%s', 'fortran_order': %s, 'shape': (",
+                                kj_dtype_descr(a->dtype), fortran ? "True" : "False");
+    for (int i = 0; i < a->ndim; i++)
+        n += (size_t)snprintf(dict + n, sizeof dict - n, i ? ", %lld" : "%lld",
+                              (long long)a->shape[i]);
+    n += (size_t)snprintf(dict + n, sizeof dict - n, a->ndim == 1 ? ",), }" : "), }");
+    if (a->ndim > 0) {
+        char growth[32];
+        int gl = snprintf(growth, sizeof growth, "%lld",
+                          (long long)a->shape[fortran ? a->ndim - 1 : 0]);
+        for (int i = gl; i < GROWTH_AXIS_MAX_DIGITS; i++) dict[n++] = ' ';
+    }
+    /* version 1.0 (a 2-byte length) always suffices: the dict is < 400 bytes */
+    size_t hlen = n + 1;
+    size_t pad = ARRAY_ALIGN - ((MAGIC_LEN + 2 + hlen) % ARRAY_ALIGN);
+    size_t total = hlen + pad, k = 0;
+    if (cap < MAGIC_LEN + 2 + total) return 0;
+    memcpy(out, NPY_MAGIC, 6);
+    out[6] = 1;
+    out[7] = 0;
+    k = MAGIC_LEN;
+    out[k++] = (char)(total & 0xff);
+    out[k++] = (char)(total >> 8);
+    memcpy(out + k, dict, n);
+    k += n;
+    memset(out + k, ' ', pad);
+    k += pad;
+    out[k++] = '\n';
+    return k;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Create a fresh temporary file beside `path` (mode 0666 less umask, as a
+ * plain open would give). */
+static int open_temp(const char *path, char *tmp, size_t cap)
+{
+    for (unsigned n = 0; n < 1000; n++) {
+        if ((size_t)snprintf(tmp, cap, "%s.tmp%ld.%u", path, (long)getpid(), n) >= cap) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+
+static bool save_to(const char *path, const kj_array *a, kj_rt_error *err)
+{
+    bool fortran = !kj_array_is_c_contiguous(a) && (a->flags & KJ_ARR_F_CONTIGUOUS);
+    kj_array *c = NULL;
+    if (!kj_array_is_c_contiguous(a) && !fortran) {
+        if (!(c = kj_array_copy(a, err))) return false;
+        a = c;
+    }
+    char hdr[1024];
+    size_t hl = build_header(a, fortran, hdr, sizeof hdr);
+    char tmp[4096];
+    int fd = open_temp(path, tmp, sizeof tmp);
+    if (fd < 0) {
+        kj_array_release(c);
+        return kj_rt_errorf(err, "OSError", "%s", strerror(errno));
+    }
+    size_t nbytes = (size_t)kj_array_size(a) * kj_array_itemsize(a);
+    const char *lo = a->data; /* contiguous: the lowest address starts the data */
+    bool ok = write_all(fd, hdr, hl) && write_all(fd, lo, nbytes);
+    int saved = errno;
+    if (close(fd) != 0 && ok) ok = false, saved = errno;
+    if (ok && rename(tmp, path) != 0) ok = false, saved = errno;
+    if (!ok) unlink(tmp);
+    kj_array_release(c);
+    return ok ? true : kj_rt_errorf(err, "OSError", "%s", strerror(saved));
+}
+
+bool kj_npy_save(const char *path, const kj_array *a, kj_rt_error *err)
+{
+    size_t n = strlen(path);
+    char full[4096];
+    if (n + 5 > sizeof full)
+        return kj_rt_errorf(err, "OSError", "cannot save '%s': path too long", path);
+    snprintf(full, sizeof full, "%s%s", path,
+             (n >= 4 && !strcmp(path + n - 4, ".npy")) ? "" : ".npy");
+    kj_rt_error e = {0};
+    if (!save_to(full, a, &e))
+        return kj_rt_errorf(err, e.exc, "cannot save '%s': %s", full, e.message);
+    return true;
+}

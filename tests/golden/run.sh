@@ -1,2 +1,166 @@
-#!/bin/sh
-exit 0
+#!/usr/bin/env bash
+# Golden-test runner: checks kjit against the programs under tests/golden/
+# and lang/examples/.
+#
+#   tests/golden/run.sh [--update] KJIT GOLDEN_DIR EXAMPLES_DIR
+#
+#   GOLDEN_DIR/valid/*.k, GOLDEN_DIR/valid_kjit_only/*.k, EXAMPLES_DIR/*.k
+#       `kjit check NAME.k` exits 0 and prints nothing.
+#   GOLDEN_DIR/ir/NAME.k + NAME.expected
+#       `kjit ir NAME.k` exits 0 and its stdout equals NAME.expected.
+#   GOLDEN_DIR/errors/NAME.k + NAME.expected
+#       `kjit check --diag-format=short NAME.k`, run inside errors/ so paths
+#       print as `NAME.k:3:5: error: ...`, exits 1 and its stderr equals
+#       NAME.expected.
+#
+# --update (or KJIT_GOLDEN_UPDATE=1) rewrites the .expected files of ir/ and
+# errors/ from kjit's current output instead of comparing; review the diff.
+# Prints one line (and a diff) per failure, then `golden: N passed, N failed`;
+# exits 1 when anything failed.
+set -u
+
+update=${KJIT_GOLDEN_UPDATE:-0}
+if [ "${1:-}" = "--update" ]; then
+    update=1
+    shift
+fi
+if [ $# -ne 3 ]; then
+    echo "usage: $0 [--update] KJIT GOLDEN_DIR EXAMPLES_DIR" >&2
+    exit 2
+fi
+
+# Absolute paths: the error programs are run from inside their directory.
+abspath() { (cd "$(dirname "$1")" && printf '%s/%s\n' "$(pwd)" "$(basename "$1")"); }
+kjit=$(abspath "$1")
+golden=$(cd "$2" && pwd)
+examples=$(cd "$3" && pwd)
+if [ ! -x "$kjit" ]; then
+    echo "golden: kjit binary '$kjit' not found or not executable" >&2
+    exit 2
+fi
+
+# A hung compiler must fail one program, not the whole run.
+limit=""
+if command -v timeout >/dev/null 2>&1; then
+    limit="timeout ${KJIT_GOLDEN_TIMEOUT:-30}"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-golden.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0
+failed=0
+updated=0
+
+pass() { passed=$((passed + 1)); }
+
+# fail LABEL REASON [EXPECTED_FILE ACTUAL_FILE]
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL $1: $2"
+    if [ $# -ge 4 ]; then
+        diff -u --label "$1 (expected)" --label "$1 (actual)" "$3" "$4" | sed 's/^/    /'
+    fi
+}
+
+# describe_rc RC: a readable account of an exit status.
+describe_rc() {
+    if [ "$1" -eq 124 ] && [ -n "$limit" ]; then
+        echo "timed out"
+    elif [ "$1" -gt 128 ]; then
+        echo "killed by signal $(($1 - 128)) (exit $1)"
+    else
+        echo "exit $1"
+    fi
+}
+
+# check_valid LABEL FILE: `kjit check` exits 0 and prints nothing.
+check_valid() {
+    local label=$1 file=$2 rc
+    $limit "$kjit" check "$file" >"$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$label" "kjit check: $(describe_rc $rc), expected exit 0"
+        sed 's/^/    /' "$tmp/out" | head -n 20
+    elif [ -s "$tmp/out" ]; then
+        fail "$label" "kjit check printed output, expected none"
+        sed 's/^/    /' "$tmp/out" | head -n 20
+    else
+        pass
+    fi
+}
+
+# check_ir LABEL DIR NAME: `kjit ir NAME.k` stdout equals NAME.expected.
+check_ir() {
+    local label=$1 dir=$2 name=$3 rc
+    (cd "$dir" && $limit "$kjit" ir "$name.k") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$update" = 1 ]; then
+        cp "$tmp/out" "$dir/$name.expected"
+        updated=$((updated + 1))
+    fi
+    if [ $rc -ne 0 ]; then
+        fail "$label" "kjit ir: $(describe_rc $rc), expected exit 0"
+        sed 's/^/    /' "$tmp/err" | head -n 20
+    elif [ ! -f "$dir/$name.expected" ]; then
+        fail "$label" "missing $name.expected (run with KJIT_GOLDEN_UPDATE=1)"
+    elif ! cmp -s "$dir/$name.expected" "$tmp/out"; then
+        fail "$label" "IR differs" "$dir/$name.expected" "$tmp/out"
+    else
+        pass
+    fi
+}
+
+# check_error LABEL DIR NAME: `kjit check --diag-format=short NAME.k` exits 1
+# and its stderr equals NAME.expected.
+check_error() {
+    local label=$1 dir=$2 name=$3 rc
+    (cd "$dir" && $limit "$kjit" check --diag-format=short "$name.k") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$update" = 1 ]; then
+        cp "$tmp/err" "$dir/$name.expected"
+        updated=$((updated + 1))
+    fi
+    if [ $rc -ne 1 ]; then
+        fail "$label" "kjit check: $(describe_rc $rc), expected exit 1"
+        sed 's/^/    /' "$tmp/err" | head -n 20
+    elif [ -s "$tmp/out" ]; then
+        fail "$label" "kjit check printed to stdout, expected only diagnostics on stderr"
+    elif [ ! -f "$dir/$name.expected" ]; then
+        fail "$label" "missing $name.expected (run with KJIT_GOLDEN_UPDATE=1)"
+    elif ! cmp -s "$dir/$name.expected" "$tmp/err"; then
+        fail "$label" "diagnostics differ" "$dir/$name.expected" "$tmp/err"
+    else
+        pass
+    fi
+}
+
+for sub in valid valid_kjit_only; do
+    for f in "$golden/$sub"/*.k; do
+        [ -e "$f" ] || continue
+        check_valid "$sub/$(basename "$f")" "$f"
+    done
+done
+
+for f in "$examples"/*.k; do
+    [ -e "$f" ] || continue
+    check_valid "examples/$(basename "$f")" "$f"
+done
+
+for f in "$golden/ir"/*.k; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .k)
+    check_ir "ir/$name.k" "$golden/ir" "$name"
+done
+
+for f in "$golden/errors"/*.k; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .k)
+    check_error "errors/$name.k" "$golden/errors" "$name"
+done
+
+if [ "$update" = 1 ]; then
+    echo "golden: rewrote $updated .expected files (review them with git diff)"
+fi
+echo "golden: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Differential reference: runs the valid programs under CPython + Numba (CUDA
+# simulator for kernels), since every valid .k program must also be a valid
+# Numba program.
+#   lang/examples/*.k              must run and print exactly NAME.expected
+#   tests/golden/valid/*.k, ir/*.k must run without error
+#   tests/golden/valid_kjit_only/  must at least be valid Python
+# (valid_kjit_only/ holds valid programs that Numba 0.56 cannot run.)
+# Prints one line per failure, then `numba: N passed, N failed`.
+#   scripts/check-numba.sh [PROGRAM.k ...]     (default: all of the above)
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+# The pyenv python3 earlier on PATH may lack Debian's numba; find one that has it.
+py=""
+for cand in ${KJIT_PYTHON:-} python3 /usr/bin/python3; do
+    if "$cand" -c 'import numba, numpy' >/dev/null 2>&1; then
+        py=$cand
+        break
+    fi
+done
+if [ -z "$py" ]; then
+    echo "numba: no python3 with numba found (apt-get install python3-numba)"
+    echo "numba: 0 passed, 1 failed"
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-numba.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export NUMBA_ENABLE_CUDASIM=1 NUMBA_CACHE_DIR="$tmp/cache" PYTHONDONTWRITEBYTECODE=1
+# numpy's own threads only slow the simulator's many threads down.
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+
+if [ $# -gt 0 ]; then
+    progs=("$@")
+else
+    progs=(lang/examples/*.k tests/golden/valid/*.k tests/golden/ir/*.k)
+fi
+
+passed=0
+failed=0
+for f in "${progs[@]}"; do
+    # Only the examples' .expected files hold stdout (ir/'s hold IR).
+    exp=""
+    case $f in */examples/*) exp="${f%.k}.expected" ;; esac
+    # `python3 prog.k` runs the file as __main__, as the programs expect.
+    (cd "$(dirname "$f")" && timeout 300 "$py" "$(basename "$f")") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        failed=$((failed + 1))
+        echo "FAIL $f: exit $rc under CPython + Numba"
+        tail -n 15 "$tmp/err" | sed 's/^/    /'
+    elif grep -q 'object mode' "$tmp/err"; then
+        # @jit silently falls back to CPython when nopython typing fails.
+        failed=$((failed + 1))
+        echo "FAIL $f: Numba fell back to object mode (not a nopython program)"
+        grep -A4 'failed type inference' "$tmp/err" | head -n 8 | sed 's/^/    /'
+    elif [ -n "$exp" ] && [ -f "$exp" ] && ! cmp -s "$exp" "$tmp/out"; then
+        failed=$((failed + 1))
+        echo "FAIL $f: output differs from $(basename "$exp")"
+        diff -u --label expected --label numba "$exp" "$tmp/out" | sed 's/^/    /'
+    else
+        passed=$((passed + 1))
+    fi
+done
+# Programs Numba 0.56 cannot run must still be Python.
+if [ $# -eq 0 ]; then
+    for f in tests/golden/valid_kjit_only/*.k; do
+        [ -e "$f" ] || continue
+        if "$py" -c 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")' "$f" \
+            2>"$tmp/err"; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            echo "FAIL $f: not valid Python"
+            sed 's/^/    /' "$tmp/err"
+        fi
+    done
+fi
+echo "numba: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

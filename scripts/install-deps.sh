@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages kjit needs, only those missing (so a second
+# run costs nothing). Runs apt as root, through sudo when not root.
+set -euo pipefail
+
+pkgs=(
+    gcc git                             # the normal build
+    meson ninja-build pkg-config        # build system
+    llvm-22-dev clang-22                # LLVM C API (codegen), clang for libFuzzer
+    libclang-rt-22-dev                  # libFuzzer and sanitizer runtimes for clang
+    libffi-dev                          # calling host-JIT'd code with run-time signatures
+    libcmocka-dev                       # unit tests
+    python3-numba                       # differential tests: programs run under CPython + Numba
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "deps: all ${#pkgs[@]} packages present"
+    exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    sudo=(sudo)
+fi
+echo "deps: installing ${missing[*]}"
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    -o Dpkg::Use-Pty=0 "${missing[@]}" </dev/null

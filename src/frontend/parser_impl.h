@@ -1,0 +1,94 @@
+/* Internal to the parser (parser.c: statements, parser_expr.c: expressions).
+ *
+ * Error model: the first error in a statement sets `panic`; further errors
+ * are suppressed and every parse function returns promptly (expressions as
+ * an error node, never NULL) until the statement loop skips to the end of
+ * the line. So at most one error is reported per statement, every recovery
+ * step consumes a token, and nothing loops forever. */
+#ifndef KJ_PARSER_IMPL_H
+#define KJ_PARSER_IMPL_H
+
+#include "lexer.h"
+#include "parser.h"
+
+/* Nesting budget: each recursive construct (parenthesis, unary operator,
+ * block, ...) costs KJP_NEST, each link of an iterative chain (a + b + ...,
+ * a.b.c, elif) costs 1. The limit bounds both the parser's C stack and the
+ * height of the tree that later passes walk recursively: about 200 nested
+ * parentheses or 1000-term chains. */
+enum { KJP_LIMIT = 1000, KJP_NEST = 5 };
+
+typedef struct kjp {
+    const kj_source *src;
+    kj_arena *a;
+    kj_diags *d;
+    kj_token *tok;
+    uint32_t ntok, pos;
+    uint32_t *ids;       /* the expression id counter in use */
+    uint32_t depth;      /* nesting budget spent, see KJP_LIMIT */
+    bool too_deep;       /* "too deeply nested" was reported */
+    bool panic;          /* this statement already has an error */
+    uint32_t lex_first;  /* the lexer's diagnostics are d->v[lex_first .. lex_last) */
+    uint32_t lex_last;
+    uint32_t quiet_from; /* from kj_lex_info */
+    uint32_t quiet_to;
+    uint32_t loops;      /* enclosing loops in this function */
+    bool in_def;
+} kjp;
+
+static inline kj_token *kjp_cur(kjp *p) { return &p->tok[p->pos]; }
+static inline kj_tok_kind kjp_kind(kjp *p) { return p->tok[p->pos].kind; }
+static inline kj_tok_kind kjp_peek(kjp *p, uint32_t k)
+{
+    return p->pos + k < p->ntok ? p->tok[p->pos + k].kind : KJ_TOK_EOF;
+}
+static inline bool kjp_at(kjp *p, kj_tok_kind k) { return p->tok[p->pos].kind == k; }
+/* Consume the current token (never moves past EOF). */
+static inline kj_token *kjp_next(kjp *p)
+{
+    kj_token *t = &p->tok[p->pos];
+    if (t->kind != KJ_TOK_EOF) p->pos++;
+    return t;
+}
+static inline bool kjp_accept(kjp *p, kj_tok_kind k)
+{
+    if (!kjp_at(p, k)) return false;
+    kjp_next(p);
+    return true;
+}
+/* From `start` to the end of the last consumed token. */
+static inline kj_span kjp_span_from(kjp *p, kj_span start)
+{
+    return p->pos > 0 ? kj_span_join(start, p->tok[p->pos - 1].span) : start;
+}
+
+/* KJ_PUSH, but starting from 2 elements: most lists in a program (call
+ * arguments, subscripts, blocks) are short, and the arena never frees. */
+#define KJP_PUSH(arena, vec, x)                                                         \
+    do {                                                                                \
+        if ((vec).n == (vec).cap) {                                                     \
+            uint32_t nc_ = (vec).cap ? (vec).cap * 2 : 2;                               \
+            (vec).v = kj_arena_grow((arena), (vec).v, (vec).n, nc_, sizeof(*(vec).v)); \
+            (vec).cap = nc_;                                                            \
+        }                                                                               \
+        (vec).v[(vec).n++] = (x);                                                       \
+    } while (0)
+
+/* parser.c */
+kj_diag *kjp_error(kjp *p, kj_span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+kj_diag *kjp_unexpected(kjp *p); /* "invalid syntax: unexpected X" at the current token */
+const char *kjp_name(kjp *p, const kj_token *t);
+bool kjp_enter(kjp *p, uint32_t cost);
+static inline void kjp_leave(kjp *p, uint32_t cost) { p->depth -= cost; }
+
+/* parser_expr.c */
+kj_expr *kjp_new_expr(kjp *p, kj_expr_kind k, kj_span sp);
+bool kjp_starts_expr(kj_tok_kind k);
+kj_expr *kjp_expr(kjp *p);          /* expression (ifexp; no tuple) */
+kj_expr *kjp_testlist(kjp *p);      /* expression (',' expression)* [','] → TUPLE when a comma */
+kj_expr *kjp_target_list(kjp *p);   /* the target of `for`: or-expressions, maybe a TUPLE */
+/* Check an assignment target; `aug` for augmented assignment, `eq` adds the
+ * "maybe you meant '=='" hint. Returns false after reporting. */
+bool kjp_check_target(kjp *p, kj_expr *e, bool aug, bool eq);
+
+#endif

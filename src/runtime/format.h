@@ -1,0 +1,42 @@
+/* Printing values as Python and NumPy print them (print(x), print(a)).
+ *
+ * Floats go through Dragon4 (Steele & White / Burger & Dybvig, with
+ * NumPy's cutoff and rounding rules), so every digit matches: Python's
+ * repr(float), str(np.float32(x)), and NumPy's array printing with its
+ * default options (precision 8, floatmode 'maxprec', threshold 1000,
+ * edgeitems 3, linewidth 75). */
+#ifndef KJ_FORMAT_H
+#define KJ_FORMAT_H
+
+#include "../util/buf.h"
+#include "array.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* repr(x) / str(x) of a Python float: the shortest digits that round-trip;
+ * positional when the decimal exponent is in [-4, 16) ("0.0001",
+ * "123456789.0"), else scientific ("1e-05", "1e+16", "1.5e+300"); "inf",
+ * "-inf", "nan", "-0.0". */
+void kj_fmt_f64(kj_buf *b, double x);
+/* str(np.float32(x)): the shortest digits that round-trip through float32;
+ * positional when 1e-4 <= |x| < 1e16 or x == 0 ("0.1", "16777216.0"), else
+ * scientific with at least two exponent digits ("1e-05"). */
+void kj_fmt_f32(kj_buf *b, float x);
+void kj_fmt_i64(kj_buf *b, int64_t x);
+void kj_fmt_u64(kj_buf *b, uint64_t x);
+void kj_fmt_bool(kj_buf *b, bool x); /* "True" / "False" */
+/* str() of a NumPy scalar of the scalar's dtype (float64 prints as Python). */
+void kj_fmt_scalar(kj_buf *b, kj_scalar s);
+
+/* str(a) (what print(a) shows) with NumPy's default print options: "[]"
+ * when empty, the scalar's str for 0-d arrays. */
+void kj_fmt_array(kj_buf *b, const kj_array *a);
+
+/* Dragon4 itself, for tests and other printers: the shortest digits of
+ * |x| (as float32 when `is_f32`) that identify it, in `digits` (NUL-
+ * terminated, at most 40), with *exp10 the decimal exponent of the first
+ * digit. Returns the digit count. */
+int kj_dragon4_shortest(double x, bool is_f32, char *digits, int *exp10);
+
+#endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the front-end fuzz target built by tests/fuzz/build.sh for a bounded
+# time, in a scratch directory (crash inputs land there):
+#   tests/fuzz/run.sh BUILD_DIR [SECONDS]      (default 60)
+# Exits 0 when libFuzzer found nothing; otherwise prints the failing input
+# and keeps the scratch directory.
+set -euo pipefail
+dir=$(cd "$1" && pwd)
+secs=${2:-60}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/kjit-fuzz.XXXXXX")
+cd "$work"
+export KJIT_CACHE_DIR="$work/cache"
+
+set +e
+"$dir/fuzz_frontend" "$dir/corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$work/" -print_final_stats=1 >"$work/fuzz.log" 2>&1
+rc=$?
+set -e
+
+if [ "$rc" -eq 0 ]; then
+    grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$work/fuzz.log" || true
+    echo "fuzz: no failure in ${secs}s ($(find "$dir/corpus" -type f | wc -l) inputs in corpus)"
+    rm -rf "$work"
+    exit 0
+fi
+
+tail -n 60 "$work/fuzz.log"
+for f in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+    [ -e "$f" ] || continue
+    echo "fuzz: failing input $f:"
+    od -A d -c "$f" | head -n 40
+done
+echo "fuzz: FAILED (exit $rc); log and inputs kept in $work"
+exit "$rc"
