@@ -254,8 +254,8 @@ static void test_max_errors(void **state)
     assert_int_equal(kjit_ctx_error_count(ctx), 5);
     assert_int_equal(err.line, 1);
     char *s = kjit_ctx_diagnostics(ctx, KJIT_DIAG_SHORT);
-    assert_string_equal(s, "many.k:1:1: error: 'del' statements are not supported\n"
-                           "many.k:2:1: error: 'del' statements are not supported\n"
+    assert_string_equal(s, "many.k:1:1: error: 'del' is not supported\n"
+                           "many.k:2:1: error: 'del' is not supported\n"
                            "note: 3 more errors not shown\n");
     free(s);
     kjit_ctx_free(ctx);
@@ -340,7 +340,7 @@ static void test_compile_file(void **state)
     assert_int_equal(err.col, 1);
     char *s = kjit_ctx_diagnostics(ctx, KJIT_DIAG_SHORT);
     char want[512];
-    snprintf(want, sizeof want, "%s:3:1: error: 'del' statements are not supported\n", bad);
+    snprintf(want, sizeof want, "%s:3:1: error: 'del' is not supported\n", bad);
     assert_string_equal(s, want);
     free(s);
 

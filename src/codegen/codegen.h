@@ -1,0 +1,196 @@
+/* The host code generator: KIR → LLVM IR (through the LLVM-C API only) →
+ * machine code loaded by ORC LLJIT.
+ *
+ *   llvm_ctx.c     LLVM initialisation (once), the host target machine, the
+ *                  per-compile codegen state, intrinsics and runtime symbols
+ *   llvm_types.c   KIR types → LLVM types (value and memory forms)
+ *   llvm_func.c    functions, entry wrappers, locals, structured control flow
+ *   llvm_expr.c    scalar instructions: arithmetic, casts, tuples, calls
+ *   llvm_array.c   array descriptors: dims, element access, views, checks
+ *   llvm_builtin.c built-in functions, one table row each
+ *   host.c         the optimisation pipeline and ORC LLJIT
+ *
+ * The ABI of generated code is in abi.h; the run-time entry points it calls
+ * in src/runtime/rt.h; how it all fits in docs/codegen.md. */
+#ifndef KJ_CODEGEN_H
+#define KJ_CODEGEN_H
+
+#include "../ir/kir.h"
+#include "../runtime/rt.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* =====================================================================
+ * Library-facing API
+ * ===================================================================== */
+
+typedef struct kj_codegen_opts {
+    int opt_level;    /* 0..3: the default<On> pipeline and codegen level */
+    bool verify;      /* run LLVM's verifier on the generated IR (tests, debug) */
+    bool keep_ir;     /* keep the optimised LLVM IR as text: kj_jit_ir */
+    bool keep_asm;    /* keep the assembly as text: kj_jit_asm */
+    bool keep_object; /* keep the object file's bytes: kj_jit_object (for caching) */
+} kj_codegen_opts;
+
+/* A loaded host program: owns its LLJIT and everything it compiled. */
+typedef struct kj_jit kj_jit;
+
+/* Compile the host functions of `m` (main, helpers, @jit, ufunc scalar
+ * functions; kernels and device functions are skipped) and load them.
+ * `opt` may be NULL (-O3, no verification, nothing kept). Returns NULL
+ * after reporting to `d` (located at the offending KIR instruction when
+ * the problem is an unsupported construct). Thread-safe: each call has its
+ * own LLVM context. */
+kj_jit *kj_codegen_host(const kir_module *m, const kj_codegen_opts *opt, kj_diags *d);
+
+/* Load an object file produced earlier (kj_jit_object), e.g. from a cache.
+ * Returns NULL with a message in `err` (cap bytes) on failure. */
+kj_jit *kj_jit_from_object(const void *obj, size_t size, char *err, size_t cap);
+
+/* The entry point of the function with KIR mangled name `mangled` (abi.h:
+ * call it through kj_rt_call_entry), or NULL when there is none. */
+kj_entry_fn kj_jit_lookup(kj_jit *j, const char *mangled);
+
+/* Text kept at compile time (NULL unless requested in the options). */
+const char *kj_jit_ir(const kj_jit *j);
+const char *kj_jit_asm(const kj_jit *j);
+const void *kj_jit_object(const kj_jit *j, size_t *size);
+
+void kj_jit_free(kj_jit *j);
+
+/* =====================================================================
+ * Internal: shared by the codegen files
+ * ===================================================================== */
+
+/* Run-time functions generated code may call (rt.h and libm helpers). */
+#define KJ_RTFNS(X)                                                                  \
+    /* id, C function (rt.h), signature: the return type then the parameters   */ \
+    /* (v void, b i1, c i8, i i32, l i64, f float, d double, p ptr), flags      */ \
+    X(RAISE, kj_rt_raise, "vpipii", KJ_RTF_NORETURN)                                 \
+    X(RAISE_INDEX, kj_rt_raise_index, "vplllii", KJ_RTF_NORETURN)                    \
+    X(ASSIGN, kj_rt_assign, "vppipilii", 0)                                           \
+    X(ROUND_NDIGITS, kj_rt_round_ndigits, "ddl", KJ_RTF_PURE)                        \
+    X(ROUND_INT, kj_rt_round_int, "lll", KJ_RTF_PURE)                                \
+    X(LGAMMA, kj_rt_lgamma, "dd", KJ_RTF_PURE)                                       \
+    X(LGAMMAF, kj_rt_lgammaf, "ff", KJ_RTF_PURE)
+
+enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
+
+typedef enum {
+#define X(id, fn, sig, flags) KJ_RTF_##id,
+    KJ_RTFNS(X)
+#undef X
+        KJ_RTF__COUNT
+} kj_rtfn;
+
+/* A symbol the JIT resolves to an address in this library (or libm). */
+typedef struct kj_jit_symbol {
+    const char *name;
+    void (*addr)(void);
+} kj_jit_symbol;
+
+/* Every symbol generated code may reference by name: the run-time
+ * functions above and the libm functions the math builtins call. */
+const kj_jit_symbol *kj_jit_symbols(size_t *n);
+
+typedef struct kj_cg_loop {
+    LLVMBasicBlockRef brk, cont; /* BREAK / CONTINUE targets */
+} kj_cg_loop;
+
+/* State while generating one function. */
+typedef struct kj_cgfn {
+    const kir_func *kf;
+    LLVMValueRef fn;
+    LLVMValueRef rt;        /* the hidden kj_rt* parameter */
+    LLVMValueRef *vals;     /* per kir_ref: its value (NULL for statements) */
+    LLVMValueRef *locals;   /* per local: its alloca */
+    LLVMBasicBlockRef entry; /* allocas live here */
+    kj_cg_loop *loops;
+    uint32_t nloops, cap_loops;
+    bool fastmath;
+} kj_cgfn;
+
+/* State of one module's generation. */
+typedef struct kj_cg {
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;
+    LLVMTargetDataRef td;
+    const kir_module *km;
+    kj_diags *d;
+    kj_arena *a;
+    bool failed;
+    kj_cgfn *fn; /* the function being generated */
+    LLVMTypeRef t_void, t_i1, t_i8, t_i32, t_i64, t_f32, t_f64, t_ptr;
+} kj_cg;
+
+/* llvm_ctx.c */
+void kj_llvm_init_once(void);
+/* The host target machine (CPU name and features of this machine) at
+ * codegen level opt_level; NULL with *err (LLVMDisposeMessage) on failure. */
+LLVMTargetMachineRef kj_llvm_host_tm(int opt_level, char **err);
+void kj_cg_init(kj_cg *cg, LLVMContextRef ctx, LLVMModuleRef mod, const kir_module *km, kj_diags *d,
+                kj_arena *a);
+void kj_cg_dispose(kj_cg *cg);
+/* Report an unsupported construct at `sp`; generation continues (so that
+ * every problem is reported) but the module is not used. */
+void kj_cg_fail(kj_cg *cg, kj_span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Call intrinsic `name` overloaded on `ty` (NULL: not overloaded). */
+LLVMValueRef kj_cg_intrinsic(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args,
+                             unsigned n);
+/* Call a runtime function of the table above. */
+LLVMValueRef kj_cg_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigned n);
+/* Call a libm function `name` of one or two arguments of type `ty`. */
+LLVMValueRef kj_cg_libm(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n);
+/* A private constant C string. */
+LLVMValueRef kj_cg_cstr(kj_cg *cg, const char *s);
+/* An enum attribute by name ("noreturn", "nounwind", ...). */
+LLVMAttributeRef kj_cg_attr(kj_cg *cg, const char *name, uint64_t val);
+
+/* llvm_types.c */
+LLVMTypeRef kj_cg_type(kj_cg *cg, const kj_type *t);    /* as a value (bool = i1) */
+LLVMTypeRef kj_cg_memtype(kj_cg *cg, const kj_type *t); /* in memory (bool = i8) */
+LLVMTypeRef kj_cg_array_type(kj_cg *cg, int ndim);
+LLVMValueRef kj_cg_to_mem(kj_cg *cg, const kj_type *t, LLVMValueRef v);
+LLVMValueRef kj_cg_from_mem(kj_cg *cg, const kj_type *t, LLVMValueRef v);
+LLVMValueRef kj_cg_zero(kj_cg *cg, const kj_type *t);
+bool kj_cg_is_void(const kj_type *t); /* none / returns nothing */
+bool kj_cg_is_signed(const kj_type *t);
+
+/* llvm_func.c */
+bool kj_cg_module(kj_cg *cg); /* generate every host function; false on failure */
+const char *kj_cg_fn_name(kj_cg *cg, const kir_func *f); /* its LLVM symbol */
+void kj_cg_block(kj_cg *cg, kir_blkid b);
+LLVMValueRef kj_cg_val(kj_cg *cg, kir_ref r);
+LLVMBasicBlockRef kj_cg_bb(kj_cg *cg, const char *name);
+bool kj_cg_terminated(kj_cg *cg); /* the current block has its terminator */
+/* if (cond) raise kind(msg) at sp — the raise is in a cold block. */
+void kj_cg_raise_if(kj_cg *cg, LLVMValueRef cond, kj_rt_kind kind, const char *msg, kj_span sp);
+/* Emit a call that never returns, then continue in a fresh unreachable
+ * block. */
+void kj_cg_noreturn(kj_cg *cg);
+LLVMValueRef kj_cg_i32(kj_cg *cg, int64_t v);
+/* A temporary in the entry block (for values passed by pointer). */
+LLVMValueRef kj_cg_alloca(kj_cg *cg, LLVMTypeRef ty, const char *name);
+LLVMValueRef kj_cg_i64(kj_cg *cg, int64_t v);
+
+/* llvm_expr.c: the value of instruction r (NULL for statements) */
+LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r);
+LLVMValueRef kj_cg_cast(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj_type *to);
+LLVMValueRef kj_cg_fm(kj_cg *cg, LLVMValueRef v); /* fast-math flags when enabled */
+/* x < y / x > y for scalars of type t (unsigned compare for unsigned). */
+LLVMValueRef kj_cg_less(kj_cg *cg, const kj_type *t, LLVMValueRef x, LLVMValueRef y);
+
+/* llvm_array.c */
+LLVMValueRef kj_cg_array_inst(kj_cg *cg, kir_ref r);
+LLVMValueRef kj_cg_array_dim(kj_cg *cg, LLVMValueRef arr, unsigned k);
+
+/* llvm_builtin.c */
+LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r);
+
+#endif

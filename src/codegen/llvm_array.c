@@ -1,0 +1,286 @@
+/* Arrays in generated code: the by-value descriptor of abi.h
+ *   { ptr data, [N x i64] shape, [N x i64] strides (bytes), ptr owner }
+ * and the KIR instructions that read it: dimensions, element loads and
+ * stores, views (Python slice semantics), index wrapping and bounds checks.
+ *
+ * Element addresses: layout C uses the row-major product of indices and
+ * shape, layout F the column-major one, so LLVM sees unit-stride accesses
+ * and vectorises loops over them; layout A uses the strides, converted to
+ * elements (strides are multiples of the item size) so that the loop
+ * vectoriser can version the loop for a unit stride. */
+#include "codegen.h"
+
+#include "abi.h"
+
+enum { F_DATA, F_SHAPE, F_STRIDES, F_OWNER };
+
+static LLVMValueRef field(kj_cg *cg, LLVMValueRef arr, unsigned f, unsigned k)
+{
+    LLVMValueRef v = LLVMBuildExtractValue(cg->b, arr, f, "");
+    return f == F_SHAPE || f == F_STRIDES ? LLVMBuildExtractValue(cg->b, v, k, "") : v;
+}
+
+LLVMValueRef kj_cg_array_dim(kj_cg *cg, LLVMValueRef arr, unsigned k) { return field(cg, arr, F_SHAPE, k); }
+
+static const kj_type *type_of(kj_cg *cg, kir_ref r) { return cg->fn->kf->insts[r].type; }
+
+static uint64_t itemsize(kj_cg *cg, const kj_type *elem)
+{
+    return LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, elem));
+}
+
+static LLVMValueRef mul_add(kj_cg *cg, LLVMValueRef acc, LLVMValueRef m, LLVMValueRef x)
+{
+    LLVMValueRef p = LLVMBuildNSWMul(cg->b, acc, m, "");
+    return LLVMBuildNSWAdd(cg->b, p, x, "");
+}
+
+/* The address of element idx[0..n) of `arr` (type `at`). */
+static LLVMValueRef elem_ptr(kj_cg *cg, const kj_type *at, LLVMValueRef arr, const LLVMValueRef *idx)
+{
+    unsigned n = at->ndim;
+    LLVMTypeRef ety = kj_cg_memtype(cg, at->elem);
+    LLVMValueRef data = field(cg, arr, F_DATA, 0), off;
+    switch (at->layout) {
+    case KJ_LAYOUT_C:
+        off = idx[0];
+        for (unsigned k = 1; k < n; k++) off = mul_add(cg, off, field(cg, arr, F_SHAPE, k), idx[k]);
+        break;
+    case KJ_LAYOUT_F:
+        off = idx[n - 1];
+        for (unsigned k = n - 1; k-- > 0;) off = mul_add(cg, off, field(cg, arr, F_SHAPE, k), idx[k]);
+        break;
+    default: {
+        uint64_t size = itemsize(cg, at->elem);
+        off = NULL;
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef st = field(cg, arr, F_STRIDES, k);
+            if (size > 1) st = LLVMBuildSDiv(cg->b, st, kj_cg_i64(cg, (int64_t)size), "");
+            LLVMValueRef t = LLVMBuildNSWMul(cg->b, idx[k], st, "");
+            off = off ? LLVMBuildNSWAdd(cg->b, off, t, "") : t;
+        }
+        break;
+    }
+    }
+    return LLVMBuildInBoundsGEP2(cg->b, ety, data, &off, 1, "");
+}
+
+static LLVMValueRef *index_vals(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef *idx = KJ_NEWN(cg->a, LLVMValueRef, in->nargs + 1);
+    for (uint32_t k = 0; k < in->nargs; k++) idx[k] = kj_cg_val(cg, in->args[k]);
+    return idx;
+}
+
+static LLVMValueRef load(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = type_of(cg, in->a);
+    LLVMValueRef p = elem_ptr(cg, at, kj_cg_val(cg, in->a), index_vals(cg, in));
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, at->elem), p, "");
+    return kj_cg_from_mem(cg, at->elem, v);
+}
+
+/* ---- whole-array assignment: a[...] = scalar / array ---- */
+
+/* for idx[k] in range(shape[k]), k = depth..ndim-1: store v at idx. */
+static void fill_nest(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueRef v, LLVMValueRef *idx,
+                      unsigned depth)
+{
+    if (depth == at->ndim) {
+        LLVMBuildStore(cg->b, v, elem_ptr(cg, at, arr, idx));
+        return;
+    }
+    LLVMValueRef n = field(cg, arr, F_SHAPE, depth);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
+    LLVMBasicBlockRef head = kj_cg_bb(cg, "fill"), body = kj_cg_bb(cg, "fill.body"),
+                      exit = kj_cg_bb(cg, "fill.end");
+    LLVMBuildBr(cg->b, head);
+    LLVMPositionBuilderAtEnd(cg->b, head);
+    LLVMValueRef i = LLVMBuildPhi(cg->b, cg->t_i64, "i");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, n, ""), body, exit);
+    LLVMPositionBuilderAtEnd(cg->b, body);
+    idx[depth] = i;
+    fill_nest(cg, at, arr, v, idx, depth + 1);
+    LLVMValueRef i1 = LLVMBuildNSWAdd(cg->b, i, kj_cg_i64(cg, 1), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(cg->b);
+    LLVMBuildBr(cg->b, head);
+    LLVMValueRef inc[2] = {kj_cg_i64(cg, 0), i1};
+    LLVMBasicBlockRef from[2] = {pre, latch};
+    LLVMAddIncoming(i, inc, from, 2);
+    LLVMMoveBasicBlockAfter(exit, latch);
+    LLVMPositionBuilderAtEnd(cg->b, exit);
+}
+
+/* Pass a descriptor by pointer (to the runtime). */
+static LLVMValueRef spill(kj_cg *cg, LLVMValueRef v)
+{
+    LLVMValueRef p = kj_cg_alloca(cg, LLVMTypeOf(v), "desc");
+    LLVMBuildStore(cg->b, v, p);
+    return p;
+}
+
+static void store_whole(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = type_of(cg, in->a), *bt = type_of(cg, in->b);
+    LLVMValueRef arr = kj_cg_val(cg, in->a), v = kj_cg_val(cg, in->b);
+    if (bt->kind != KJ_T_ARRAY) {
+        LLVMValueRef idx[KJ_ABI_MAX_DIMS];
+        fill_nest(cg, at, arr, kj_cg_to_mem(cg, at->elem, v), idx, 0);
+        return;
+    }
+    if (bt->elem != at->elem) {
+        kj_cg_fail(cg, in->span, "assigning %s into %s is not supported by the host code generator yet",
+                   kj_type_str(bt), kj_type_str(at));
+        return;
+    }
+    LLVMValueRef args[8] = {cg->fn->rt, spill(cg, arr), kj_cg_i32(cg, at->ndim), spill(cg, v),
+                            kj_cg_i32(cg, bt->ndim), kj_cg_i64(cg, (int64_t)itemsize(cg, at->elem)),
+                            kj_cg_i32(cg, in->span.line), kj_cg_i32(cg, in->span.col)};
+    kj_cg_rtcall(cg, KJ_RTF_ASSIGN, args, 8);
+}
+
+static void store(kj_cg *cg, const kir_inst *in)
+{
+    if (in->nargs == 0) {
+        store_whole(cg, in);
+        return;
+    }
+    const kj_type *at = type_of(cg, in->a);
+    LLVMValueRef p = elem_ptr(cg, at, kj_cg_val(cg, in->a), index_vals(cg, in));
+    LLVMBuildStore(cg->b, kj_cg_to_mem(cg, at->elem, kj_cg_val(cg, in->b)), p);
+}
+
+/* ---- views ---- */
+
+typedef struct slice_dim {
+    LLVMValueRef start, len, step;
+} slice_dim;
+
+static LLVMValueRef smin(kj_cg *cg, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+static LLVMValueRef smax(kj_cg *cg, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGT, a, b, ""), a, b, "");
+}
+
+/* A bound given by the user, adjusted as PySlice_AdjustIndices does:
+ * negative counts from the end, then clamp into [lower, upper]. */
+static LLVMValueRef adjust(kj_cg *cg, LLVMValueRef x, LLVMValueRef len, LLVMValueRef lower,
+                           LLVMValueRef upper)
+{
+    LLVMBuilderRef B = cg->b;
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, x, kj_cg_i64(cg, 0), "");
+    LLVMValueRef w = LLVMBuildSelect(B, neg, LLVMBuildAdd(B, x, len, ""), x, "");
+    return smin(cg, smax(cg, w, lower), upper);
+}
+
+/* Python's slice.indices(len) and the resulting length. */
+static slice_dim slice_indices(kj_cg *cg, const kir_inst *s, LLVMValueRef len)
+{
+    LLVMBuilderRef B = cg->b;
+    LLVMValueRef zero = kj_cg_i64(cg, 0), one = kj_cg_i64(cg, 1);
+    LLVMValueRef step = s->c ? kj_cg_val(cg, s->c) : one;
+    if (s->c && (!LLVMIsAConstantInt(step) || LLVMConstIntGetSExtValue(step) == 0))
+        kj_cg_raise_if(cg, LLVMBuildICmp(B, LLVMIntEQ, step, zero, ""), KJ_RT_VALUE,
+                       "slice step cannot be zero", s->span);
+    LLVMValueRef back = LLVMBuildICmp(B, LLVMIntSLT, step, zero, "");
+    LLVMValueRef lower = LLVMBuildSelect(B, back, kj_cg_i64(cg, -1), zero, "");
+    LLVMValueRef upper = LLVMBuildSelect(B, back, LLVMBuildSub(B, len, one, ""), len, "");
+    LLVMValueRef start = s->a ? adjust(cg, kj_cg_val(cg, s->a), len, lower, upper)
+                              : LLVMBuildSelect(B, back, upper, lower, "");
+    LLVMValueRef stop = s->b ? adjust(cg, kj_cg_val(cg, s->b), len, lower, upper)
+                             : LLVMBuildSelect(B, back, lower, upper, "");
+    LLVMValueRef astep = LLVMBuildSelect(B, back, LLVMBuildNeg(B, step, ""), step, "");
+    LLVMValueRef dist =
+        LLVMBuildSelect(B, back, LLVMBuildSub(B, start, stop, ""), LLVMBuildSub(B, stop, start, ""), "");
+    LLVMValueRef n = LLVMBuildAdd(B, LLVMBuildUDiv(B, LLVMBuildSub(B, dist, one, ""), astep, ""), one, "");
+    n = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSGT, dist, zero, ""), n, zero, "len");
+    return (slice_dim){start, n, step};
+}
+
+/* VIEW a[args]: a SLICE keeps its dimension, an index drops it; the
+ * dimensions not mentioned are kept whole. */
+static LLVMValueRef view(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = type_of(cg, in->a);
+    LLVMValueRef arr = kj_cg_val(cg, in->a);
+    LLVMBuilderRef B = cg->b;
+    unsigned od = 0;
+    LLVMValueRef out = LLVMGetUndef(kj_cg_type(cg, in->type)), off = kj_cg_i64(cg, 0);
+    for (unsigned k = 0; k < at->ndim; k++) {
+        LLVMValueRef len = field(cg, arr, F_SHAPE, k), st = field(cg, arr, F_STRIDES, k);
+        const kir_inst *x = k < in->nargs ? &cg->fn->kf->insts[in->args[k]] : NULL;
+        if (x && x->op != KIR_SLICE) { /* an index, already wrapped */
+            off = LLVMBuildAdd(B, off, LLVMBuildMul(B, kj_cg_val(cg, in->args[k]), st, ""), "");
+            continue;
+        }
+        if (x) {
+            slice_dim sd = slice_indices(cg, x, len);
+            off = LLVMBuildAdd(B, off, LLVMBuildMul(B, sd.start, st, ""), "");
+            len = sd.len;
+            st = LLVMBuildMul(B, st, sd.step, "");
+        }
+        LLVMValueRef shp = LLVMBuildExtractValue(B, out, F_SHAPE, ""),
+                     sts = LLVMBuildExtractValue(B, out, F_STRIDES, "");
+        out = LLVMBuildInsertValue(B, out, LLVMBuildInsertValue(B, shp, len, od, ""), F_SHAPE, "");
+        out = LLVMBuildInsertValue(B, out, LLVMBuildInsertValue(B, sts, st, od, ""), F_STRIDES, "");
+        od++;
+    }
+    /* Not inbounds: an empty slice may start just before the data. */
+    LLVMValueRef data = LLVMBuildGEP2(B, cg->t_i8, field(cg, arr, F_DATA, 0), &off, 1, "");
+    out = LLVMBuildInsertValue(B, out, data, F_DATA, "");
+    return LLVMBuildInsertValue(B, out, field(cg, arr, F_OWNER, 0), F_OWNER, "view");
+}
+
+/* ---- indices ---- */
+
+static LLVMValueRef wrap(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a = kj_cg_val(cg, in->a), n = kj_cg_val(cg, in->b);
+    if (!kj_cg_is_signed(in->type)) return a;
+    LLVMValueRef neg = LLVMBuildICmp(cg->b, LLVMIntSLT, a, LLVMConstNull(LLVMTypeOf(a)), "");
+    return LLVMBuildSelect(cg->b, neg, LLVMBuildAdd(cg->b, a, n, ""), a, "wrapped");
+}
+
+static LLVMValueRef to_i64(kj_cg *cg, const kj_type *t, LLVMValueRef v)
+{
+    if (LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64) return v;
+    return kj_cg_is_signed(t) ? LLVMBuildSExt(cg->b, v, cg->t_i64, "")
+                              : LLVMBuildZExt(cg->b, v, cg->t_i64, "");
+}
+
+/* 0 <= a < b, else IndexError naming the index as written (before
+ * wrapping, as NumPy reports it), the axis and the extent. */
+static void bounds_check(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *t = type_of(cg, in->a);
+    LLVMValueRef a = kj_cg_val(cg, in->a), n = kj_cg_val(cg, in->b);
+    LLVMBasicBlockRef fail = kj_cg_bb(cg, "oob"), ok = kj_cg_bb(cg, "inbounds");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntUGE, a, n, ""), fail, ok);
+    LLVMPositionBuilderAtEnd(cg->b, fail);
+    const kir_inst *ai = &cg->fn->kf->insts[in->a];
+    LLVMValueRef shown = ai->op == KIR_WRAP_INDEX ? kj_cg_val(cg, ai->a) : a;
+    LLVMValueRef args[6] = {cg->fn->rt, to_i64(cg, t, shown), kj_cg_i64(cg, in->i), to_i64(cg, t, n),
+                            kj_cg_i32(cg, in->span.line), kj_cg_i32(cg, in->span.col)};
+    kj_cg_rtcall(cg, KJ_RTF_RAISE_INDEX, args, 6);
+    LLVMBuildUnreachable(cg->b);
+    LLVMPositionBuilderAtEnd(cg->b, ok);
+}
+
+LLVMValueRef kj_cg_array_inst(kj_cg *cg, kir_ref r)
+{
+    const kir_inst *in = &cg->fn->kf->insts[r];
+    switch ((kir_op)in->op) {
+    case KIR_ARRAY_DIM: return field(cg, kj_cg_val(cg, in->a), F_SHAPE, (unsigned)in->i);
+    case KIR_ARRAY_LOAD: return load(cg, in);
+    case KIR_ARRAY_STORE: store(cg, in); return NULL;
+    case KIR_ARRAY_VIEW: return view(cg, in);
+    case KIR_SLICE: return LLVMGetUndef(kj_cg_type(cg, in->type)); /* read by VIEW */
+    case KIR_WRAP_INDEX: return wrap(cg, in);
+    case KIR_BOUNDS_CHECK: bounds_check(cg, in); return NULL;
+    default: return NULL;
+    }
+}

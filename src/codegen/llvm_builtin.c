@@ -1,0 +1,345 @@
+/* Built-in functions in host code: one table row per kj_builtin, naming the
+ * function that generates it and, for math, the LLVM intrinsic and/or the
+ * libm function (double name; the float32 one appends 'f').
+ *
+ * To add a built-in: write `static LLVMValueRef b_NAME(kj_cg *, const
+ * kir_inst *, const bi_row *)` that returns the value of type in->type
+ * (arguments are in->args in the table order of builtins.h, 0 = absent
+ * optional) and add its row to `rows` below. A host built-in implemented in
+ * C goes into the runtime table KJ_RTFNS (codegen.h) and is called with
+ * kj_cg_rtcall. */
+#include "codegen.h"
+
+#include "../ir/builtins.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Scalar types for intermediate conversions (kj_cg_cast reads only kind,
+ * bits and signedness). */
+static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+static const kj_type T_F64 = {.kind = KJ_T_FLOAT, .bits = 64};
+
+typedef struct bi_row bi_row;
+typedef LLVMValueRef (*bi_emit)(kj_cg *cg, const kir_inst *in, const bi_row *row);
+struct bi_row {
+    bi_emit emit;
+    const char *intrinsic; /* llvm.NAME overloaded on the float type, or NULL */
+    const char *libm;      /* libm name for double (float appends 'f'), or NULL */
+};
+
+static const kj_type *arg_type(kj_cg *cg, const kir_inst *in, uint32_t k)
+{
+    return k < in->nargs && in->args[k] ? cg->fn->kf->insts[in->args[k]].type : NULL;
+}
+
+static LLVMValueRef arg(kj_cg *cg, const kir_inst *in, uint32_t k) { return kj_cg_val(cg, in->args[k]); }
+
+static bool is_float(const kj_type *t) { return t && t->kind == KJ_T_FLOAT; }
+
+/* Argument k as a float: itself when it is one, else converted to the
+ * result's float type (or float64). */
+static LLVMValueRef float_arg(kj_cg *cg, const kir_inst *in, uint32_t k, const kj_type **ft)
+{
+    const kj_type *t = arg_type(cg, in, k);
+    if (is_float(t)) {
+        *ft = t;
+        return arg(cg, in, k);
+    }
+    *ft = is_float(in->type) ? in->type : &T_F64;
+    return kj_cg_cast(cg, arg(cg, in, k), t, *ft);
+}
+
+static LLVMValueRef unsupported(kj_cg *cg, const kir_inst *in)
+{
+    const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+    kj_cg_fail(cg, in->span, "built-in '%s' is not supported by the host code generator yet",
+               bi ? bi->path : "?");
+    return in->type ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
+}
+
+/* Host array arguments go to the runtime's elementwise loops (later). */
+static bool any_array(kj_cg *cg, const kir_inst *in)
+{
+    if (in->type && in->type->kind == KJ_T_ARRAY) return true;
+    for (uint32_t k = 0; k < in->nargs; k++) {
+        const kj_type *t = arg_type(cg, in, k);
+        if (t && t->kind == KJ_T_ARRAY) return true;
+    }
+    return false;
+}
+
+/* The intrinsic when LLVM has one, else the libm function. */
+static LLVMValueRef math_call(kj_cg *cg, const bi_row *row, const kj_type *ft, LLVMValueRef *x, unsigned n)
+{
+    LLVMTypeRef ty = kj_cg_type(cg, ft);
+    if (row->intrinsic && LLVMLookupIntrinsicID(row->intrinsic, strlen(row->intrinsic)))
+        return kj_cg_intrinsic(cg, row->intrinsic, ty, x, n);
+    char name[32];
+    snprintf(name, sizeof name, "%s%s", row->libm, ft->bits == 32 ? "f" : "");
+    return kj_cg_libm(cg, name, ty, x, n);
+}
+
+/* math.f(x) and math.f(x, y): computed in the argument's float type. */
+static LLVMValueRef b_math(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    if (any_array(cg, in)) return unsupported(cg, in);
+    const kj_type *ft = NULL, *ft2 = NULL;
+    LLVMValueRef x[2] = {float_arg(cg, in, 0, &ft), NULL};
+    unsigned n = in->nargs >= 2 && in->args[1] ? 2 : 1;
+    if (n == 2) {
+        LLVMValueRef y = float_arg(cg, in, 1, &ft2); /* sets ft2 before it is read */
+        x[1] = kj_cg_cast(cg, y, ft2, ft);
+    }
+    return kj_cg_cast(cg, math_call(cg, row, ft, x, n), ft, in->type);
+}
+
+/* math.lgamma: through the runtime (C's lgamma writes a global). */
+static LLVMValueRef b_lgamma(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    if (any_array(cg, in)) return unsupported(cg, in);
+    const kj_type *ft = NULL;
+    LLVMValueRef x = float_arg(cg, in, 0, &ft);
+    LLVMValueRef r = kj_cg_rtcall(cg, ft->bits == 32 ? KJ_RTF_LGAMMAF : KJ_RTF_LGAMMA, &x, 1);
+    return kj_cg_cast(cg, r, ft, in->type);
+}
+
+/* math.fmod: LLVM's frem is C's fmod. */
+static LLVMValueRef b_fmod(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    if (any_array(cg, in)) return unsupported(cg, in);
+    const kj_type *ft = NULL, *ft2 = NULL;
+    LLVMValueRef x = float_arg(cg, in, 0, &ft);
+    LLVMValueRef y = float_arg(cg, in, 1, &ft2);
+    y = kj_cg_cast(cg, y, ft2, ft);
+    return kj_cg_cast(cg, kj_cg_fm(cg, LLVMBuildFRem(cg->b, x, y, "")), ft, in->type);
+}
+
+/* math.floor/ceil/trunc: float → int64 (Python), integers unchanged. */
+static LLVMValueRef b_rounding(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    if (any_array(cg, in)) return unsupported(cg, in);
+    const kj_type *t = arg_type(cg, in, 0);
+    if (!is_float(t)) return kj_cg_cast(cg, arg(cg, in, 0), t, in->type);
+    LLVMValueRef x = arg(cg, in, 0);
+    return kj_cg_cast(cg, math_call(cg, row, t, &x, 1), t, in->type);
+}
+
+/* math.isnan / isinf / isfinite */
+static LLVMValueRef b_pred(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    if (any_array(cg, in)) return unsupported(cg, in);
+    const kj_type *t = arg_type(cg, in, 0);
+    LLVMValueRef x = arg(cg, in, 0);
+    bool nan = in->aux == KJ_B_ISNAN, fin = in->aux == KJ_B_ISFINITE;
+    if (!is_float(t)) return LLVMConstInt(cg->t_i1, fin, 0);
+    if (nan) return LLVMBuildFCmp(cg->b, LLVMRealUNO, x, x, "isnan");
+    LLVMValueRef ax = kj_cg_intrinsic(cg, "llvm.fabs", LLVMTypeOf(x), &x, 1);
+    LLVMValueRef inf = LLVMConstReal(LLVMTypeOf(x), INFINITY);
+    return LLVMBuildFCmp(cg->b, fin ? LLVMRealOLT : LLVMRealOEQ, ax, inf, fin ? "isfinite" : "isinf");
+}
+
+/* abs(x): integers wrap (abs(INT_MIN) == INT_MIN, as NumPy). */
+static LLVMValueRef b_abs(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    if (any_array(cg, in)) return unsupported(cg, in);
+    const kj_type *t = arg_type(cg, in, 0);
+    LLVMValueRef x = kj_cg_cast(cg, arg(cg, in, 0), t, in->type);
+    if (is_float(in->type)) return kj_cg_intrinsic(cg, "llvm.fabs", LLVMTypeOf(x), &x, 1);
+    if (!kj_cg_is_signed(in->type)) return x;
+    LLVMValueRef a[2] = {x, LLVMConstInt(cg->t_i1, 0, 0)};
+    return kj_cg_intrinsic(cg, "llvm.abs", LLVMTypeOf(x), a, 2);
+}
+
+/* min/max over 2+ arguments (or one tuple), as Python: min keeps the
+ * current value unless the next is smaller (so NaN handling depends on
+ * the order, exactly as in CPython). */
+static LLVMValueRef b_minmax(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    bool is_max = in->aux == KJ_B_MAX;
+    const kj_type *t0 = arg_type(cg, in, 0);
+    uint32_t n = in->nargs;
+    LLVMValueRef tup = NULL;
+    if (n == 1 && t0 && t0->kind == KJ_T_TUPLE) {
+        tup = arg(cg, in, 0);
+        n = t0->n;
+    }
+    LLVMValueRef cur = NULL;
+    for (uint32_t k = 0; k < n; k++) {
+        const kj_type *t = tup ? t0->elems[k] : arg_type(cg, in, k);
+        LLVMValueRef v = tup ? LLVMBuildExtractValue(cg->b, tup, k, "") : arg(cg, in, k);
+        v = kj_cg_cast(cg, v, t, in->type);
+        if (!cur) {
+            cur = v;
+            continue;
+        }
+        LLVMValueRef better = is_max ? kj_cg_less(cg, in->type, cur, v) : kj_cg_less(cg, in->type, v, cur);
+        cur = kj_cg_fm(cg, LLVMBuildSelect(cg->b, better, v, cur, ""));
+    }
+    return cur;
+}
+
+/* np.minimum / np.maximum on scalars: NaN propagates (NumPy). */
+static LLVMValueRef b_np_minmax(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    if (any_array(cg, in)) return unsupported(cg, in);
+    LLVMValueRef a = kj_cg_cast(cg, arg(cg, in, 0), arg_type(cg, in, 0), in->type);
+    LLVMValueRef b = kj_cg_cast(cg, arg(cg, in, 1), arg_type(cg, in, 1), in->type);
+    bool is_max = in->aux == KJ_B_NP_MAXIMUM;
+    /* a if (a <= b (>= for max) or a is NaN) else b */
+    LLVMValueRef keep = is_max ? kj_cg_less(cg, in->type, b, a) : kj_cg_less(cg, in->type, a, b);
+    if (is_float(in->type)) {
+        LLVMValueRef eq = LLVMBuildFCmp(cg->b, LLVMRealOEQ, a, b, "");
+        keep = LLVMBuildOr(cg->b, LLVMBuildOr(cg->b, keep, eq, ""),
+                           LLVMBuildFCmp(cg->b, LLVMRealUNO, a, a, ""), "");
+    } else {
+        keep = LLVMBuildOr(cg->b, keep, LLVMBuildICmp(cg->b, LLVMIntEQ, a, b, ""), "");
+    }
+    return kj_cg_fm(cg, LLVMBuildSelect(cg->b, keep, a, b, ""));
+}
+
+/* round(x) → int (half to even); round(x, n) → the type of x. */
+static LLVMValueRef b_round(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    const kj_type *t = arg_type(cg, in, 0);
+    LLVMValueRef x = arg(cg, in, 0);
+    bool nd = in->nargs >= 2 && in->args[1];
+    if (!nd) {
+        if (!is_float(t)) return kj_cg_cast(cg, x, t, in->type);
+        return kj_cg_cast(cg, kj_cg_intrinsic(cg, "llvm.roundeven", LLVMTypeOf(x), &x, 1), t, in->type);
+    }
+    LLVMValueRef n = kj_cg_cast(cg, arg(cg, in, 1), arg_type(cg, in, 1), &T_I64);
+    if (!is_float(t)) {
+        LLVMValueRef a[2] = {kj_cg_cast(cg, x, t, &T_I64), n};
+        return kj_cg_cast(cg, kj_cg_rtcall(cg, KJ_RTF_ROUND_INT, a, 2), &T_I64, in->type);
+    }
+    LLVMValueRef a[2] = {kj_cg_cast(cg, x, t, &T_F64), n};
+    return kj_cg_cast(cg, kj_cg_rtcall(cg, KJ_RTF_ROUND_NDIGITS, a, 2), &T_F64, in->type);
+}
+
+/* int(x), float(x), bool(x), float32(x): a conversion to the result type. */
+static LLVMValueRef b_convert(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    if (any_array(cg, in)) return unsupported(cg, in);
+    return kj_cg_cast(cg, arg(cg, in, 0), arg_type(cg, in, 0), in->type);
+}
+
+static LLVMValueRef b_const(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    double v = in->aux == KJ_B_PI ? M_PI : in->aux == KJ_B_E ? M_E : in->aux == KJ_B_INF ? INFINITY : NAN;
+    return LLVMConstReal(kj_cg_type(cg, in->type), v);
+}
+
+static LLVMValueRef b_fma(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    LLVMValueRef a[3];
+    for (uint32_t k = 0; k < 3; k++) a[k] = kj_cg_cast(cg, arg(cg, in, k), arg_type(cg, in, k), in->type);
+    return kj_cg_intrinsic(cg, "llvm.fma", kj_cg_type(cg, in->type), a, 3);
+}
+
+/* len(a), a.shape, a.size, a.ndim, a.dtype */
+static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    const kj_type *t = arg_type(cg, in, 0);
+    if (!t || t->kind != KJ_T_ARRAY) {
+        if (in->aux == KJ_B_LEN && t && t->kind == KJ_T_TUPLE) return kj_cg_i64(cg, t->n);
+        return unsupported(cg, in);
+    }
+    LLVMValueRef a = arg(cg, in, 0);
+    switch (in->aux) {
+    case KJ_B_LEN: return kj_cg_array_dim(cg, a, 0);
+    case KJ_B_ARR_NDIM: return kj_cg_i64(cg, t->ndim);
+    case KJ_B_ARR_DTYPE: return kj_cg_zero(cg, in->type);
+    case KJ_B_ARR_SIZE: {
+        LLVMValueRef n = kj_cg_array_dim(cg, a, 0);
+        for (unsigned k = 1; k < t->ndim; k++) n = LLVMBuildMul(cg->b, n, kj_cg_array_dim(cg, a, k), "");
+        return n;
+    }
+    default: { /* shape */
+        LLVMValueRef s = LLVMGetUndef(kj_cg_type(cg, in->type));
+        for (unsigned k = 0; k < t->ndim; k++)
+            s = LLVMBuildInsertValue(cg->b, s, kj_cg_array_dim(cg, a, k), k, "");
+        return s;
+    }
+    }
+}
+
+#define MATH(id, intr, lib) [KJ_B_##id] = {b_math, intr, lib}
+static const bi_row rows[KJ_B__COUNT] = {
+    MATH(SIN, "llvm.sin", "sin"),
+    MATH(COS, "llvm.cos", "cos"),
+    MATH(TAN, "llvm.tan", "tan"),
+    MATH(ASIN, "llvm.asin", "asin"),
+    MATH(ACOS, "llvm.acos", "acos"),
+    MATH(ATAN, "llvm.atan", "atan"),
+    MATH(ATAN2, "llvm.atan2", "atan2"),
+    MATH(SINH, "llvm.sinh", "sinh"),
+    MATH(COSH, "llvm.cosh", "cosh"),
+    MATH(TANH, "llvm.tanh", "tanh"),
+    MATH(ASINH, NULL, "asinh"),
+    MATH(ACOSH, NULL, "acosh"),
+    MATH(ATANH, NULL, "atanh"),
+    MATH(EXP, "llvm.exp", "exp"),
+    MATH(EXPM1, NULL, "expm1"),
+    MATH(EXP2, "llvm.exp2", "exp2"),
+    MATH(LOG, "llvm.log", "log"),
+    MATH(LOG1P, NULL, "log1p"),
+    MATH(LOG2, "llvm.log2", "log2"),
+    MATH(LOG10, "llvm.log10", "log10"),
+    MATH(SQRT, "llvm.sqrt", "sqrt"),
+    MATH(POW, "llvm.pow", "pow"),
+    MATH(FABS, "llvm.fabs", "fabs"),
+    MATH(COPYSIGN, "llvm.copysign", "copysign"),
+    MATH(HYPOT, NULL, "hypot"),
+    MATH(ERF, NULL, "erf"),
+    MATH(ERFC, NULL, "erfc"),
+    MATH(GAMMA, NULL, "tgamma"),
+    [KJ_B_LGAMMA] = {b_lgamma, NULL, NULL},
+    [KJ_B_FMOD] = {b_fmod, NULL, NULL},
+    [KJ_B_FLOOR] = {b_rounding, "llvm.floor", "floor"},
+    [KJ_B_CEIL] = {b_rounding, "llvm.ceil", "ceil"},
+    [KJ_B_TRUNC] = {b_rounding, "llvm.trunc", "trunc"},
+    [KJ_B_ISNAN] = {b_pred, NULL, NULL},
+    [KJ_B_ISINF] = {b_pred, NULL, NULL},
+    [KJ_B_ISFINITE] = {b_pred, NULL, NULL},
+    [KJ_B_ABS] = {b_abs, NULL, NULL},
+    [KJ_B_MIN] = {b_minmax, NULL, NULL},
+    [KJ_B_MAX] = {b_minmax, NULL, NULL},
+    [KJ_B_NP_MINIMUM] = {b_np_minmax, NULL, NULL},
+    [KJ_B_NP_MAXIMUM] = {b_np_minmax, NULL, NULL},
+    [KJ_B_ROUND] = {b_round, NULL, NULL},
+    [KJ_B_INT] = {b_convert, NULL, NULL},
+    [KJ_B_FLOAT] = {b_convert, NULL, NULL},
+    [KJ_B_BOOL] = {b_convert, NULL, NULL},
+    [KJ_B_CONVERT] = {b_convert, NULL, NULL},
+    [KJ_B_PI] = {b_const, NULL, NULL},
+    [KJ_B_E] = {b_const, NULL, NULL},
+    [KJ_B_INF] = {b_const, NULL, NULL},
+    [KJ_B_NAN] = {b_const, NULL, NULL},
+    [KJ_B_FMA] = {b_fma, NULL, NULL},
+    [KJ_B_LEN] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_SHAPE] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_SIZE] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_NDIM] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_DTYPE] = {b_array_attr, NULL, NULL},
+};
+
+LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r)
+{
+    const kir_inst *in = &cg->fn->kf->insts[r];
+    const bi_row *row = in->aux < KJ_B__COUNT ? &rows[in->aux] : NULL;
+    if (!row || !row->emit) return unsupported(cg, in);
+    return row->emit(cg, in, row);
+}

@@ -1,0 +1,358 @@
+/* Functions: declarations, bodies, entry wrappers, locals and KIR's
+ * structured control flow.
+ *
+ * Every KIR host function becomes an internal LLVM function named by its
+ * mangled name, with the hidden `ptr rt` first (abi.h); an external wrapper
+ * `NAME.entry` gives it the uniform C signature kj_entry_fn. Locals are
+ * allocas in the entry block, zeroed there, and left to mem2reg. The
+ * builder's current block is never terminated while statements are being
+ * generated: after a return, break, continue or raise, generation goes on
+ * in a fresh block without predecessors, which LLVM deletes. */
+#include "codegen.h"
+
+#include <string.h>
+
+LLVMValueRef kj_cg_i32(kj_cg *cg, int64_t v) { return LLVMConstInt(cg->t_i32, (unsigned long long)v, 1); }
+LLVMValueRef kj_cg_i64(kj_cg *cg, int64_t v) { return LLVMConstInt(cg->t_i64, (unsigned long long)v, 1); }
+
+LLVMBasicBlockRef kj_cg_bb(kj_cg *cg, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(cg->ctx, cg->fn->fn, name);
+}
+
+bool kj_cg_terminated(kj_cg *cg)
+{
+    return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(cg->b)) != NULL;
+}
+
+/* Continue in a block no one branches to: the code after a terminator. */
+static void dead_block(kj_cg *cg) { LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead")); }
+
+void kj_cg_noreturn(kj_cg *cg)
+{
+    LLVMBuildUnreachable(cg->b);
+    dead_block(cg);
+}
+
+LLVMValueRef kj_cg_val(kj_cg *cg, kir_ref r)
+{
+    LLVMValueRef v = r ? cg->fn->vals[r] : NULL;
+    if (!v) {
+        /* Only reachable after an earlier failure (an unsupported operand). */
+        const kir_inst *in = &cg->fn->kf->insts[r];
+        return LLVMGetUndef(in->type ? kj_cg_type(cg, in->type) : cg->t_i1);
+    }
+    return v;
+}
+
+void kj_cg_raise_if(kj_cg *cg, LLVMValueRef cond, kj_rt_kind kind, const char *msg, kj_span sp)
+{
+    if (LLVMIsAConstantInt(cond) && LLVMConstIntGetZExtValue(cond) == 0) return; /* cannot fail */
+    LLVMBasicBlockRef fail = kj_cg_bb(cg, "raise"), cont = kj_cg_bb(cg, "ok");
+    LLVMBuildCondBr(cg->b, cond, fail, cont);
+    LLVMPositionBuilderAtEnd(cg->b, fail);
+    LLVMValueRef args[5] = {cg->fn->rt, kj_cg_i32(cg, kind),
+                            msg ? kj_cg_cstr(cg, msg) : LLVMConstNull(cg->t_ptr),
+                            kj_cg_i32(cg, sp.line), kj_cg_i32(cg, sp.col)};
+    kj_cg_rtcall(cg, KJ_RTF_RAISE, args, 5);
+    LLVMBuildUnreachable(cg->b);
+    LLVMPositionBuilderAtEnd(cg->b, cont);
+}
+
+/* ---- control flow ---- */
+
+static void push_loop(kj_cg *cg, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont)
+{
+    kj_cgfn *fn = cg->fn;
+    if (fn->nloops == fn->cap_loops) {
+        uint32_t nc = fn->cap_loops ? fn->cap_loops * 2 : 8;
+        fn->loops = kj_arena_grow(cg->a, fn->loops, fn->nloops, nc, sizeof *fn->loops);
+        fn->cap_loops = nc;
+    }
+    fn->loops[fn->nloops++] = (kj_cg_loop){brk, cont};
+}
+
+/* IF a { then } else { else } */
+static void gen_if(kj_cg *cg, const kir_inst *in)
+{
+    LLVMBasicBlockRef then = kj_cg_bb(cg, "then"), merge = kj_cg_bb(cg, "endif");
+    LLVMBasicBlockRef els = in->blk[1] ? kj_cg_bb(cg, "else") : merge;
+    LLVMBuildCondBr(cg->b, kj_cg_val(cg, in->a), then, els);
+    LLVMPositionBuilderAtEnd(cg->b, then);
+    kj_cg_block(cg, in->blk[0]);
+    LLVMBuildBr(cg->b, merge);
+    if (in->blk[1]) {
+        LLVMPositionBuilderAtEnd(cg->b, els);
+        kj_cg_block(cg, in->blk[1]);
+        LLVMBuildBr(cg->b, merge);
+    }
+    LLVMMoveBasicBlockAfter(merge, LLVMGetInsertBlock(cg->b));
+    LLVMPositionBuilderAtEnd(cg->b, merge);
+}
+
+/* LOOP { body } — left only by BREAK (or return). */
+static void gen_loop(kj_cg *cg, const kir_inst *in)
+{
+    LLVMBasicBlockRef body = kj_cg_bb(cg, "loop"), exit = kj_cg_bb(cg, "endloop");
+    LLVMBuildBr(cg->b, body);
+    LLVMPositionBuilderAtEnd(cg->b, body);
+    push_loop(cg, exit, body);
+    kj_cg_block(cg, in->blk[0]);
+    cg->fn->nloops--;
+    LLVMBuildBr(cg->b, body);
+    LLVMMoveBasicBlockAfter(exit, LLVMGetInsertBlock(cg->b));
+    LLVMPositionBuilderAtEnd(cg->b, exit);
+}
+
+/* The number of iterations of range(start, stop, step) for step != 0,
+ * computed without overflow: the distance in the iteration's direction,
+ * divided (unsigned) by |step|. */
+static LLVMValueRef trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, LLVMValueRef stop,
+                               LLVMValueRef step)
+{
+    LLVMBuilderRef b = cg->b;
+    LLVMTypeRef ty = LLVMTypeOf(start);
+    LLVMValueRef zero = LLVMConstInt(ty, 0, 0), one = LLVMConstInt(ty, 1, 0);
+    LLVMValueRef up = kj_cg_is_signed(t) ? LLVMBuildICmp(b, LLVMIntSGT, step, zero, "up")
+                                         : LLVMConstInt(cg->t_i1, 1, 0);
+    LLVMValueRef astep = LLVMBuildSelect(b, up, step, LLVMBuildNeg(b, step, ""), "astep");
+    LLVMValueRef dist = LLVMBuildSelect(b, up, LLVMBuildSub(b, stop, start, ""),
+                                        LLVMBuildSub(b, start, stop, ""), "dist");
+    LLVMValueRef any = LLVMBuildSelect(b, up, kj_cg_less(cg, t, start, stop),
+                                       kj_cg_less(cg, t, stop, start), "any");
+    LLVMValueRef n = LLVMBuildAdd(b, LLVMBuildUDiv(b, LLVMBuildSub(b, dist, one, ""), astep, ""), one, "");
+    return LLVMBuildSelect(b, any, n, zero, "trips");
+}
+
+/* FOR/PFOR local i in range(a, b, c) { body }: a counted loop k = 0..n-1
+ * with i = a + k*c stored into the local at the top of each iteration, so
+ * assigning i in the body does not change the iteration (Python) and LLVM
+ * sees a canonical induction variable. PFOR runs serially on the host. */
+static void gen_for(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *t = cg->fn->kf->locals[in->i].type;
+    LLVMTypeRef ty = kj_cg_type(cg, t);
+    LLVMValueRef start = kj_cg_val(cg, in->a), stop = kj_cg_val(cg, in->b);
+    LLVMValueRef step = in->c ? kj_cg_val(cg, in->c) : LLVMConstInt(ty, 1, 0);
+    if (!LLVMIsAConstantInt(step) || LLVMConstIntGetZExtValue(step) == 0)
+        kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, step, LLVMConstInt(ty, 0, 0), ""),
+                       KJ_RT_VALUE, "range() arg 3 must not be zero", in->span);
+    LLVMValueRef n = trip_count(cg, t, start, stop, step);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
+    LLVMBasicBlockRef head = kj_cg_bb(cg, "for"), body = kj_cg_bb(cg, "body"),
+                      latch = kj_cg_bb(cg, "next"), exit = kj_cg_bb(cg, "endfor");
+    LLVMBuildBr(cg->b, head);
+
+    LLVMPositionBuilderAtEnd(cg->b, head);
+    LLVMValueRef k = LLVMBuildPhi(cg->b, ty, "k");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntULT, k, n, ""), body, exit);
+
+    LLVMPositionBuilderAtEnd(cg->b, body);
+    LLVMValueRef i = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "i");
+    LLVMBuildStore(cg->b, i, cg->fn->locals[in->i]);
+    push_loop(cg, exit, latch);
+    kj_cg_block(cg, in->blk[0]);
+    cg->fn->nloops--;
+    LLVMBuildBr(cg->b, latch);
+
+    LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
+    LLVMPositionBuilderAtEnd(cg->b, latch);
+    LLVMValueRef k1 = LLVMBuildAdd(cg->b, k, LLVMConstInt(ty, 1, 0), "");
+    LLVMSetNUW(k1, 1);
+    LLVMBuildBr(cg->b, head);
+    LLVMValueRef inc[2] = {LLVMConstInt(ty, 0, 0), k1};
+    LLVMBasicBlockRef from[2] = {pre, latch};
+    LLVMAddIncoming(k, inc, from, 2);
+
+    LLVMMoveBasicBlockAfter(exit, latch);
+    LLVMPositionBuilderAtEnd(cg->b, exit);
+}
+
+static void gen_return(kj_cg *cg, const kir_inst *in)
+{
+    if (in->a && !kj_cg_is_void(cg->fn->kf->ret)) LLVMBuildRet(cg->b, kj_cg_val(cg, in->a));
+    else LLVMBuildRetVoid(cg->b);
+    dead_block(cg);
+}
+
+static void gen_jump(kj_cg *cg, const kir_inst *in)
+{
+    kj_cgfn *fn = cg->fn;
+    if (!fn->nloops) {
+        kj_cg_fail(cg, in->span, "'%s' outside a loop", kir_op_name((kir_op)in->op));
+        return;
+    }
+    kj_cg_loop *l = &fn->loops[fn->nloops - 1];
+    LLVMBuildBr(cg->b, in->op == KIR_BREAK ? l->brk : l->cont);
+    dead_block(cg);
+}
+
+/* One statement or value of a block. */
+static void gen_inst(kj_cg *cg, kir_ref r)
+{
+    const kir_inst *in = &cg->fn->kf->insts[r];
+    switch ((kir_op)in->op) {
+    case KIR_NOP: break;
+    case KIR_IF: gen_if(cg, in); break;
+    case KIR_LOOP: gen_loop(cg, in); break;
+    case KIR_FOR:
+    case KIR_PFOR: gen_for(cg, in); break;
+    case KIR_BREAK:
+    case KIR_CONTINUE: gen_jump(cg, in); break;
+    case KIR_RETURN: gen_return(cg, in); break;
+    case KIR_LOCAL_SET:
+        LLVMBuildStore(cg->b, kj_cg_val(cg, in->a), cg->fn->locals[in->i]);
+        break;
+    case KIR_LOCAL_GET:
+        cg->fn->vals[r] =
+            LLVMBuildLoad2(cg->b, kj_cg_type(cg, in->type), cg->fn->locals[in->i],
+                           cg->fn->kf->locals[in->i].name ? cg->fn->kf->locals[in->i].name : "");
+        break;
+    case KIR_PARAM: cg->fn->vals[r] = LLVMGetParam(cg->fn->fn, (unsigned)in->i + 1); break;
+    case KIR_ASSERT:
+        kj_cg_raise_if(cg, LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), ""), KJ_RT_ASSERTION, in->s,
+                       in->span);
+        break;
+    default: cg->fn->vals[r] = kj_cg_inst(cg, r); break;
+    }
+}
+
+void kj_cg_block(kj_cg *cg, kir_blkid b)
+{
+    const kir_block *blk = &cg->fn->kf->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) gen_inst(cg, blk->v[k]);
+}
+
+/* ---- functions ---- */
+
+static bool is_host(const kir_func *f)
+{
+    return f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST || f->kind == KIR_FN_UFUNC ||
+           f->kind == KIR_FN_GUFUNC;
+}
+
+/* Extension attributes of small integer parameters/results, as clang gives
+ * them for C callers (bool is zero-extended). */
+static const char *ext_attr(const kj_type *t)
+{
+    if (t->kind == KJ_T_BOOL) return "zeroext";
+    if (t->kind == KJ_T_INT && t->bits < 32) return t->is_signed ? "signext" : "zeroext";
+    return NULL;
+}
+
+/* The LLVM name of a function: its mangled name ("fib[int64]"). A name
+ * that is a plain C identifier (hand-built KIR) gets ".fn" appended, so
+ * that it can never take the place of a C symbol the code calls, such as
+ * libm's `pow` that llvm.pow becomes. */
+const char *kj_cg_fn_name(kj_cg *cg, const kir_func *f)
+{
+    for (const char *p = f->mangled; *p; p++)
+        if (!(*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+            return f->mangled;
+    return kj_arena_printf(cg->a, "%s.fn", f->mangled);
+}
+
+static LLVMValueRef declare(kj_cg *cg, const kir_func *f)
+{
+    LLVMTypeRef *params = KJ_NEWN(cg->a, LLVMTypeRef, f->nparams + 1);
+    params[0] = cg->t_ptr;
+    for (uint32_t k = 0; k < f->nparams; k++) params[k + 1] = kj_cg_type(cg, f->params[k]);
+    LLVMTypeRef ret = kj_cg_is_void(f->ret) ? cg->t_void : kj_cg_type(cg, f->ret);
+    LLVMTypeRef fty = LLVMFunctionType(ret, params, f->nparams + 1, 0);
+    LLVMValueRef fn = LLVMAddFunction(cg->mod, kj_cg_fn_name(cg, f), fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "nounwind", 0));
+    LLVMAddAttributeAtIndex(fn, 1, kj_cg_attr(cg, "noalias", 0));
+    LLVMSetValueName2(LLVMGetParam(fn, 0), "rt", 2);
+    for (uint32_t k = 0; k < f->nparams; k++) {
+        const char *ext = ext_attr(f->params[k]);
+        if (ext) LLVMAddAttributeAtIndex(fn, k + 2, kj_cg_attr(cg, ext, 0));
+        const char *name = f->param_names && f->param_names[k] ? f->param_names[k] : "";
+        LLVMSetValueName2(LLVMGetParam(fn, k + 1), name, strlen(name));
+    }
+    const char *ext = kj_cg_is_void(f->ret) ? NULL : ext_attr(f->ret);
+    if (ext) LLVMAddAttributeAtIndex(fn, LLVMAttributeReturnIndex, kj_cg_attr(cg, ext, 0));
+    return fn;
+}
+
+/* The entry block: one zeroed alloca per local (KIR's locals start at 0). */
+static void alloc_locals(kj_cg *cg)
+{
+    kj_cgfn *fn = cg->fn;
+    const kir_func *f = fn->kf;
+    fn->locals = KJ_NEWN(cg->a, LLVMValueRef, f->nlocals + 1);
+    for (uint32_t k = 0; k < f->nlocals; k++) {
+        LLVMTypeRef ty = kj_cg_type(cg, f->locals[k].type);
+        fn->locals[k] = LLVMBuildAlloca(cg->b, ty, f->locals[k].name ? f->locals[k].name : "tmp");
+        LLVMBuildStore(cg->b, LLVMConstNull(ty), fn->locals[k]);
+    }
+}
+
+/* A temporary in the entry block (for values passed by pointer). */
+LLVMValueRef kj_cg_alloca(kj_cg *cg, LLVMTypeRef ty, const char *name)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(cg->ctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(cg->fn->entry);
+    if (first) LLVMPositionBuilderBefore(b, first);
+    else LLVMPositionBuilderAtEnd(b, cg->fn->entry);
+    LLVMValueRef v = LLVMBuildAlloca(b, ty, name);
+    LLVMDisposeBuilder(b);
+    return v;
+}
+
+static void define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn)
+{
+    kj_cgfn fn = {.kf = f, .fn = llfn, .rt = LLVMGetParam(llfn, 0), .fastmath = f->fastmath};
+    fn.vals = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
+    cg->fn = &fn;
+    fn.entry = kj_cg_bb(cg, "entry");
+    LLVMPositionBuilderAtEnd(cg->b, fn.entry);
+    alloc_locals(cg);
+    kj_cg_block(cg, 0);
+    /* Falling off the end: none, or (never reached after a complete
+     * return analysis) the zero value. */
+    if (kj_cg_is_void(f->ret)) LLVMBuildRetVoid(cg->b);
+    else LLVMBuildRet(cg->b, kj_cg_zero(cg, f->ret));
+    cg->fn = NULL;
+}
+
+/* void NAME.entry(ptr rt, ptr args, ptr ret): unpack the arguments from
+ * their memory form, call, store the result (abi.h). */
+static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef impl)
+{
+    LLVMTypeRef params[3] = {cg->t_ptr, cg->t_ptr, cg->t_ptr};
+    const char *name = kj_arena_printf(cg->a, "%s.entry", f->mangled);
+    LLVMValueRef fn = LLVMAddFunction(cg->mod, name, LLVMFunctionType(cg->t_void, params, 3, 0));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "nounwind", 0));
+    LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->ctx, fn, "entry"));
+    LLVMValueRef args = LLVMGetParam(fn, 1);
+    LLVMValueRef *cargs = KJ_NEWN(cg->a, LLVMValueRef, f->nparams + 1);
+    cargs[0] = LLVMGetParam(fn, 0);
+    for (uint32_t k = 0; k < f->nparams; k++) {
+        LLVMValueRef idx = kj_cg_i64(cg, k);
+        LLVMValueRef slot = LLVMBuildInBoundsGEP2(cg->b, cg->t_ptr, args, &idx, 1, "");
+        LLVMValueRef p = LLVMBuildLoad2(cg->b, cg->t_ptr, slot, "");
+        LLVMValueRef v = LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, f->params[k]), p, "");
+        cargs[k + 1] = kj_cg_from_mem(cg, f->params[k], v);
+    }
+    LLVMValueRef r = LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(impl), impl, cargs, f->nparams + 1, "");
+    /* Keep the wrapper a thin shim: inlining the function here would only
+     * duplicate its code when it also has callers inside the module. */
+    LLVMAddCallSiteAttribute(r, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "noinline", 0));
+    if (!kj_cg_is_void(f->ret)) LLVMBuildStore(cg->b, kj_cg_to_mem(cg, f->ret, r), LLVMGetParam(fn, 2));
+    LLVMBuildRetVoid(cg->b);
+}
+
+bool kj_cg_module(kj_cg *cg)
+{
+    const kir_module *km = cg->km;
+    LLVMValueRef *fns = KJ_NEWN(cg->a, LLVMValueRef, km->nfuncs + 1);
+    for (uint32_t k = 0; k < km->nfuncs; k++)
+        if (is_host(km->funcs[k])) fns[k] = declare(cg, km->funcs[k]);
+    for (uint32_t k = 0; k < km->nfuncs; k++) {
+        if (!fns[k]) continue;
+        define(cg, km->funcs[k], fns[k]);
+        define_entry(cg, km->funcs[k], fns[k]);
+    }
+    return !cg->failed;
+}
