@@ -500,7 +500,13 @@ bool kj_infer_all(kj_sema *s)
             root_spec(s, fn, fn->sigs[k].params, fn->sigs[k].nparams);
     }
     if (s->main) main_root(s);
-    /* Report walks over everything reachable; a walk may reach more. */
+    kj_report_reachable(s);
+    return !kj_has_errors(s->d);
+}
+
+void kj_report_reachable(kj_sema *s)
+{
+    /* A reporting walk may reach more specialisations: repeat until none. */
     bool more = true;
     while (more) {
         more = false;
@@ -511,5 +517,4 @@ bool kj_infer_all(kj_sema *s)
             more = true;
         }
     }
-    return !kj_has_errors(s->d);
 }

@@ -907,11 +907,19 @@ static void define(kj_sema *s, kj_spec *sp)
     lower_block(&lc, &sp->fn->def->body);
 }
 
+/* Lower every reported specialisation not lowered yet: all of them the
+ * first time, the new ones after a run-time specialisation. Declarations
+ * come first so that calls can refer to any function. */
 bool kj_lower_all(kj_sema *s, kir_module *m)
 {
+    uint32_t first = m->nfuncs;
     for (uint32_t i = 0; i < s->specs.n; i++)
-        if (s->specs.v[i]->reported) declare(s, m, s->specs.v[i]);
-    for (uint32_t i = 0; i < s->specs.n; i++)
-        if (s->specs.v[i]->reported) define(s, s->specs.v[i]);
+        if (s->specs.v[i]->reported && !s->specs.v[i]->kir && s->specs.v[i]->state != SPEC_FAILED)
+            declare(s, m, s->specs.v[i]);
+    for (uint32_t i = 0; i < s->specs.n; i++) {
+        kj_spec *sp = s->specs.v[i];
+        for (uint32_t k = first; k < m->nfuncs; k++)
+            if (m->funcs[k] == sp->kir) define(s, sp);
+    }
     return true;
 }

@@ -1,14 +1,91 @@
-/* Semantic analysis: the three stages in order. */
+/* Semantic analysis: the three stages in order, and run-time
+ * specialisation for calls whose argument types are known only then. */
 #include "sema_int.h"
+
+#include <string.h>
+
+kj_sema *kj_sema_new(const kj_module *m, const kj_sema_options *opt, kj_types *types, kj_arena *a)
+{
+    kj_sema *s = KJ_NEW(a, kj_sema);
+    s->mod = m;
+    s->src = m->src;
+    s->types = types;
+    s->a = a;
+    s->opt = opt;
+    s->mod_ei = KJ_NEWN(a, kj_einfo, m->nexprs + 1);
+    return s;
+}
+
+kir_module *kj_sema_run(kj_sema *s, kj_diags *d)
+{
+    s->d = d;
+    if (!kj_resolve(s)) return NULL;
+    if (!kj_infer_all(s)) return NULL;
+    kir_module *km = kir_module_new(s->a, s->src);
+    if (!kj_lower_all(s, km)) return NULL;
+    s->kir = km;
+    return km;
+}
 
 kir_module *kj_analyze(const kj_module *m, const kj_sema_options *opt, kj_types *types,
                        kj_arena *a, kj_diags *d)
 {
-    kj_sema s = {.mod = m, .src = m->src, .types = types, .a = a, .d = d, .opt = opt};
-    s.mod_ei = KJ_NEWN(a, kj_einfo, m->nexprs + 1);
-    if (!kj_resolve(&s)) return NULL;
-    if (!kj_infer_all(&s)) return NULL;
-    kir_module *km = kir_module_new(a, m->src);
-    if (!kj_lower_all(&s, km)) return NULL;
-    return km;
+    return kj_sema_run(kj_sema_new(m, opt, types, a), d);
+}
+
+static kj_span no_span(void) { return (kj_span){0, 0, 0, 0}; }
+
+kir_func *kj_sema_specialize(kj_sema *s, const char *name, const kj_type *const *args,
+                             uint32_t nargs, kj_diags *d)
+{
+    s->d = d;
+    kj_sym *sym = kj_sym_find(s, name);
+    if (!s->kir || !sym || sym->kind != SYM_FUNC) {
+        kj_error(d, s->src, no_span(), "no function named '%s'", name);
+        return NULL;
+    }
+    kj_fn *fn = sym->fn;
+    if (fn->bad) {
+        kj_error(d, s->src, fn->def->name_span, "'%s' has an invalid decorator", name);
+        return NULL;
+    }
+    if (nargs != fn->def->nparams) {
+        kj_error(d, s->src, fn->def->name_span, "%s() takes %u argument%s but %u were given", name,
+                 fn->def->nparams, fn->def->nparams == 1 ? "" : "s", nargs);
+        return NULL;
+    }
+    if (fn->nsigs) { /* explicit signatures: use the one that fits */
+        const kj_sig *sig = NULL;
+        for (uint32_t k = 0; k < fn->nsigs && !sig; k++) {
+            bool ok = true;
+            for (uint32_t i = 0; i < nargs && ok; i++) ok = kj_can_convert(args[i], fn->sigs[k].params[i]);
+            if (ok) sig = &fn->sigs[k];
+        }
+        if (!sig) {
+            kj_error(d, s->src, fn->def->name_span, "no signature of '%s' matches the arguments", name);
+            return NULL;
+        }
+        args = sig->params;
+    }
+    bool device = fn->kind == FK_KERNEL || fn->kind == FK_DEVICE || fn->kind == FK_VECTORIZE ||
+                  fn->kind == FK_GUVECTORIZE;
+    kj_spec *sp = kj_spec_get(s, fn, args, nargs, device, fn->def->name_span);
+    if (sp->kir) return sp->kir;
+    if (sp->state == SPEC_FAILED) {
+        kj_error(d, s->src, fn->def->name_span,
+                 "'%s' cannot be compiled for these argument types (reported before)", name);
+        return NULL;
+    }
+    uint32_t before = d->nerrors;
+    kj_infer_spec(s, sp);
+    sp->reachable = true;
+    kj_report_reachable(s);
+    if (d->nerrors > before) {
+        /* Whatever this attempt reached and did not lower stays unusable. */
+        for (uint32_t i = 0; i < s->specs.n; i++)
+            if (s->specs.v[i]->reported && !s->specs.v[i]->kir) s->specs.v[i]->state = SPEC_FAILED;
+        return NULL;
+    }
+    kj_lower_all(s, s->kir);
+    return sp->kir;
 }

@@ -23,4 +23,20 @@ typedef struct kj_sema_options {
 kir_module *kj_analyze(const kj_module *m, const kj_sema_options *opt, kj_types *types,
                        kj_arena *a, kj_diags *d);
 
+/* The same in two steps, keeping the analysis alive so that functions can be
+ * specialised later for argument types known only at run time (the C API's
+ * calls of @jit functions, as Numba's dispatcher does). The sema lives in
+ * `a` and refers to `m`, `types` and `opt`: they must outlive it. */
+typedef struct kj_sema kj_sema;
+kj_sema *kj_sema_new(const kj_module *m, const kj_sema_options *opt, kj_types *types, kj_arena *a);
+kir_module *kj_sema_run(kj_sema *s, kj_diags *d);
+/* Specialise function `name` for `args` (host side for main, helpers and
+ * @jit; device side for kernels and device functions), inferring and
+ * lowering it and everything it newly reaches into the module kj_sema_run
+ * returned. Returns the (possibly already existing) kir_func, or NULL after
+ * reporting to `d`. New functions are appended to the module's funcs; the
+ * caller compiles them. Not thread-safe: serialise calls on one sema. */
+kir_func *kj_sema_specialize(kj_sema *s, const char *name, const kj_type *const *args,
+                             uint32_t nargs, kj_diags *d);
+
 #endif

@@ -128,7 +128,7 @@ struct kj_spec {
 
 /* ---- the whole analysis ---- */
 
-typedef struct kj_sema {
+struct kj_sema {
     const kj_module *mod;
     const kj_source *src;
     kj_types *types;
@@ -141,7 +141,8 @@ typedef struct kj_sema {
     kj_einfo *mod_ei;        /* [mod->nexprs]: top-level expressions */
     kj_fn *main;
     uint32_t depth;          /* nested specialisation depth (runaway recursion guard) */
-} kj_sema;
+    kir_module *kir;         /* the lowered module, once kj_sema_run succeeded */
+};
 
 /* resolve.c */
 bool kj_resolve(kj_sema *s);
@@ -156,6 +157,8 @@ bool kj_path_is_namespace(const char *path);
 bool kj_static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report);
 
 /* infer.c */
+/* Report walks over every reachable specialisation not yet reported. */
+void kj_report_reachable(kj_sema *s);
 kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t nargs,
                      bool device, kj_span at);
 bool kj_infer_spec(kj_sema *s, kj_spec *sp);

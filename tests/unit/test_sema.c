@@ -278,6 +278,48 @@ static void test_unknown_name_hint(void **state)
     done(&r);
 }
 
+/* The C API specialises @jit functions for argument types known at run time. */
+static void test_runtime_specialisation(void **state)
+{
+    (void)state;
+    kj_arena a;
+    kj_arena_init(&a);
+    kj_diags d = {0};
+    kj_source src = {.path = "t.k",
+                     .text = HDR "@jit\ndef sq(x):\n    return x * x + 1\n"
+                                 "@jit\ndef bad(x):\n    return x + (1, 2)\n"};
+    src.len = strlen(src.text);
+    kj_module *m = kj_parse(&src, &a, &d);
+    kj_types *T = kj_types_new(&a);
+    kj_sema_options opt = {.boundscheck = -1};
+    kj_sema *s = kj_sema_new(m, &opt, T, &a);
+    kir_module *km = kj_sema_run(s, &d);
+    assert_non_null(km);
+    assert_int_equal(km->nfuncs, 0); /* nothing reachable yet */
+    const kj_type *f32 = kj_t_float(T, 32);
+    kir_func *f = kj_sema_specialize(s, "sq", &f32, 1, &d);
+    assert_non_null(f);
+    assert_string_equal(f->mangled, "sq[float32]");
+    assert_string_equal(kj_type_str(f->ret), "float32");
+    assert_null(kir_verify(&a, f));
+    assert_ptr_equal(kj_sema_specialize(s, "sq", &f32, 1, &d), f); /* cached */
+    const kj_type *i64 = kj_t_int(T, 64, true);
+    kir_func *g = kj_sema_specialize(s, "sq", &i64, 1, &d);
+    assert_non_null(g);
+    assert_int_equal(km->nfuncs, 2);
+    assert_false(kj_has_errors(&d));
+    /* Errors come back as diagnostics, and the failure sticks. */
+    assert_null(kj_sema_specialize(s, "bad", &f32, 1, &d));
+    assert_true(d.nerrors >= 1);
+    assert_non_null(strstr(d.v[0].msg, "unsupported operand types"));
+    assert_null(kj_sema_specialize(s, "bad", &f32, 1, &d));
+    assert_null(kj_sema_specialize(s, "nosuch", &f32, 1, &d));
+    assert_null(kj_sema_specialize(s, "sq", NULL, 0, &d));
+    assert_int_equal(km->nfuncs, 2);
+    kj_diags_free(&d);
+    kj_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_shared_memory_matmul),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_unknown_name_hint),
+        cmocka_unit_test(test_runtime_specialisation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
