@@ -87,6 +87,21 @@ static bool returns_value(const kj_block *b)
     return false;
 }
 
+/* Hash the variables by name: every name in the body is looked up in
+ * every walk, and in lowering. */
+static void index_vars(kj_sema *s, kj_spec *sp)
+{
+    uint32_t cap = 16;
+    while (cap < 2 * sp->vars.n + 2) cap *= 2;
+    sp->vartab = KJ_NEWN(s->a, uint32_t, cap);
+    for (uint32_t k = 0; k < sp->vars.n; k++) {
+        uint32_t i = kj_name_hash(sp->vars.v[k].name) & (cap - 1);
+        while (sp->vartab[i]) i = (i + 1) & (cap - 1);
+        sp->vartab[i] = k + 1;
+    }
+    sp->varcap = cap;
+}
+
 kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t nargs,
                      bool device, kj_span at)
 {
@@ -122,6 +137,7 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
         KJ_PUSH(s->a, sp->vars, v);
     }
     collect_block(s, sp, &fn->def->body);
+    index_vars(s, sp);
     KJ_PUSH(s->a, fn->specs, sp);
     KJ_PUSH(s->a, s->specs, sp);
     return sp;

@@ -23,9 +23,16 @@ static kj_einfo *value(kj_einfo *ei, const kj_type *t)
 
 kj_var *kj_var_find(kj_spec *sp, const char *name)
 {
-    for (uint32_t i = 0; i < sp->vars.n; i++)
-        if (!strcmp(sp->vars.v[i].name, name)) return &sp->vars.v[i];
-    return NULL;
+    if (!sp->varcap) { /* while the variables are being collected */
+        for (uint32_t i = 0; i < sp->vars.n; i++)
+            if (!strcmp(sp->vars.v[i].name, name)) return &sp->vars.v[i];
+        return NULL;
+    }
+    for (uint32_t i = kj_name_hash(name) & (sp->varcap - 1);; i = (i + 1) & (sp->varcap - 1)) {
+        uint32_t k = sp->vartab[i];
+        if (!k) return NULL;
+        if (!strcmp(sp->vars.v[k - 1].name, name)) return &sp->vars.v[k - 1];
+    }
 }
 
 bool kj_is_device_ctx(const kj_spec *sp) { return sp->device; }
@@ -200,6 +207,10 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 
 /* ---- operators ---- */
 
+/* Constant folding is attempted only when the operands already are
+ * constants, so that typing stays linear in the size of the expression. */
+#define CONST2(a, b) (ic->sp->ei[(a)->id].is_const && ic->sp->ei[(b)->id].is_const)
+
 const kj_type *kj_arith_type(kj_types *T, kj_binop op, const kj_type *p)
 {
     if (op == KJ_OP_DIV && (p->kind == KJ_T_INT || p->kind == KJ_T_BOOL))
@@ -289,7 +300,7 @@ static kj_einfo *type_binop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     value(ei, t);
     ei->optype = opt;
     kj_cval cv;
-    if (t && kj_const_eval(ic->s, e, &cv)) {
+    if (t && CONST2(e->bin.l, e->bin.r) && kj_const_eval(ic->s, e, &cv)) {
         ei->is_const = true;
         ei->cval = cv;
         ei->nonneg = cv.type->kind == KJ_T_INT && cv.i >= 0;
@@ -337,7 +348,7 @@ static kj_einfo *type_unary(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (x->kind == KJ_T_ARRAY) t = kj_t_array(T, kj_strong(T, t), x->ndim, KJ_LAYOUT_C);
     value(ei, t);
     kj_cval cv;
-    if (kj_const_eval(ic->s, e, &cv)) {
+    if (ic->sp->ei[e->un.x->id].is_const && kj_const_eval(ic->s, e, &cv)) {
         ei->is_const = true;
         ei->cval = cv;
         ei->nonneg = cv.type->kind == KJ_T_INT && cv.i >= 0;
@@ -429,7 +440,9 @@ static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     value(ei, ok ? res : NULL);
     ei->optype = first_opt; /* per-pair types are recomputed by lowering */
     kj_cval cv;
-    if (ok && kj_const_eval(ic->s, e, &cv)) {
+    bool all_const = true;
+    for (uint32_t i = 0; i < e->cmp.n; i++) all_const = all_const && ic->sp->ei[e->cmp.operands[i]->id].is_const;
+    if (ok && all_const && kj_const_eval(ic->s, e, &cv)) {
         ei->is_const = true;
         ei->cval = cv;
     }
@@ -450,7 +463,7 @@ static kj_einfo *type_boolop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     }
     value(ei, t);
     kj_cval cv;
-    if (kj_const_eval(ic->s, e, &cv)) {
+    if (CONST2(e->boolop.l, e->boolop.r) && kj_const_eval(ic->s, e, &cv)) {
         ei->is_const = true;
         ei->cval = cv;
     }
@@ -487,7 +500,9 @@ static kj_einfo *type_tuple(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (!ok) return value(ei, NULL);
     value(ei, kj_t_tuple(ic->s->types, el, n));
     kj_cval cv;
-    if (kj_const_eval(ic->s, e, &cv)) {
+    bool all_const = true;
+    for (uint32_t i = 0; i < n; i++) all_const = all_const && ic->sp->ei[e->seq.v[i]->id].is_const;
+    if (all_const && kj_const_eval(ic->s, e, &cv)) {
         ei->is_const = true;
         ei->cval = cv;
     }

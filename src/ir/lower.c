@@ -196,9 +196,8 @@ static kir_ref emit_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_
 
 static int32_t var_local(lctx *lc, const char *name)
 {
-    for (uint32_t i = 0; i < lc->sp->vars.n; i++)
-        if (!strcmp(lc->sp->vars.v[i].name, name)) return lc->local[i];
-    return -1;
+    kj_var *v = kj_var_find(lc->sp, name);
+    return v ? lc->local[v - lc->sp->vars.v] : -1;
 }
 
 /* ---- array indexing ---- */
@@ -912,14 +911,14 @@ static void define(kj_sema *s, kj_spec *sp)
  * come first so that calls can refer to any function. */
 bool kj_lower_all(kj_sema *s, kir_module *m)
 {
-    uint32_t first = m->nfuncs;
-    for (uint32_t i = 0; i < s->specs.n; i++)
-        if (s->specs.v[i]->reported && !s->specs.v[i]->kir && s->specs.v[i]->state != SPEC_FAILED)
-            declare(s, m, s->specs.v[i]);
+    KJ_VEC(kj_spec *) todo = {0};
     for (uint32_t i = 0; i < s->specs.n; i++) {
         kj_spec *sp = s->specs.v[i];
-        for (uint32_t k = first; k < m->nfuncs; k++)
-            if (m->funcs[k] == sp->kir) define(s, sp);
+        if (sp->reported && !sp->kir && sp->state != SPEC_FAILED) {
+            declare(s, m, sp);
+            KJ_PUSH(s->a, todo, sp);
+        }
     }
+    for (uint32_t i = 0; i < todo.n; i++) define(s, todo.v[i]);
     return true;
 }

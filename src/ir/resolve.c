@@ -8,11 +8,41 @@
 
 /* ---- symbols ---- */
 
+/* Module-level names are looked up for every name in every function body,
+ * so they are hashed (FNV-1a, linear probing). */
+uint32_t kj_name_hash(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (; *name; name++) h = (h ^ (unsigned char)*name) * 16777619u;
+    return h;
+}
+
 kj_sym *kj_sym_find(kj_sema *s, const char *name)
 {
-    for (uint32_t i = s->syms.n; i-- > 0;)
-        if (!strcmp(s->syms.v[i].name, name)) return &s->syms.v[i];
-    return NULL;
+    if (!s->symcap) return NULL;
+    for (uint32_t i = kj_name_hash(name) & (s->symcap - 1);; i = (i + 1) & (s->symcap - 1)) {
+        uint32_t k = s->symtab[i];
+        if (!k) return NULL;
+        if (!strcmp(s->syms.v[k - 1].name, name)) return &s->syms.v[k - 1];
+    }
+}
+
+static void symtab_insert(kj_sema *s, uint32_t index)
+{
+    if (2 * (s->syms.n + 1) > s->symcap) { /* grow and rehash */
+        uint32_t cap = s->symcap ? s->symcap * 2 : 64;
+        s->symtab = KJ_NEWN(s->a, uint32_t, cap);
+        s->symcap = cap;
+        for (uint32_t k = 0; k < s->syms.n; k++) {
+            if (k == index) continue;
+            uint32_t i = kj_name_hash(s->syms.v[k].name) & (cap - 1);
+            while (s->symtab[i]) i = (i + 1) & (cap - 1);
+            s->symtab[i] = k + 1;
+        }
+    }
+    uint32_t i = kj_name_hash(s->syms.v[index].name) & (s->symcap - 1);
+    while (s->symtab[i]) i = (i + 1) & (s->symcap - 1);
+    s->symtab[i] = index + 1;
 }
 
 static kj_sym *sym_add(kj_sema *s, const char *name, kj_symkind kind, kj_span sp)
@@ -27,6 +57,7 @@ static kj_sym *sym_add(kj_sema *s, const char *name, kj_symkind kind, kj_span sp
     }
     kj_sym sym = {.name = name, .kind = kind, .span = sp, .builtin = -1};
     KJ_PUSH(s->a, s->syms, sym);
+    symtab_insert(s, s->syms.n - 1);
     return &s->syms.v[s->syms.n - 1];
 }
 
@@ -61,7 +92,14 @@ static bool is_dtype_namespace(const char *path)
  * or returns false when the name does not exist. */
 static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo *out)
 {
-    const char *full = kj_arena_printf(s->a, "%s.%s", path, name);
+    /* Built on the stack: this runs for every attribute in every walk. */
+    char buf[256];
+    size_t lp = strlen(path), ln = strlen(name);
+    if (lp + ln + 2 > sizeof buf) return false;
+    memcpy(buf, path, lp);
+    buf[lp] = '.';
+    memcpy(buf + lp + 1, name, ln + 1);
+    const char *full = buf;
     memset(out, 0, sizeof *out);
     if (!strcmp(full, "numba.cuda")) full = "cuda";
     for (size_t i = 0; i < sizeof DECORATORS / sizeof *DECORATORS; i++)
@@ -70,11 +108,12 @@ static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo
             out->path = DECORATORS[i];
             return true;
         }
-    if (kj_path_is_namespace(full)) {
-        out->kind = EI_MODULE;
-        out->path = full;
-        return true;
-    }
+    for (size_t i = 0; i < sizeof NAMESPACES / sizeof *NAMESPACES; i++)
+        if (!strcmp(NAMESPACES[i], full)) {
+            out->kind = EI_MODULE;
+            out->path = NAMESPACES[i];
+            return true;
+        }
     if (is_dtype_namespace(path)) {
         const kj_type *t = kj_scalar_by_name(s->types, name);
         if (t) {
@@ -444,26 +483,31 @@ static const opt_spec JIT_OPTS[] = {{"nopython", OPT_BOOL}, {"nogil", OPT_BOOL},
     {"lineinfo", OPT_BOOL}, {"target", OPT_STR}, {NULL, 0}};
 static const opt_spec CUDA_OPTS[] = {{"device", OPT_BOOL}, {"fastmath", OPT_BOOL},
     {"debug", OPT_BOOL}, {"lineinfo", OPT_BOOL}, {"max_registers", OPT_INT},
-    {"cache", OPT_BOOL}, {"inline", OPT_ANY}, {"opt", OPT_BOOL}, {"boundscheck", OPT_BOOL},
-    {NULL, 0}};
+    {"cache", OPT_BOOL}, {"inline", OPT_ANY}, {"opt", OPT_BOOL}, {"boundscheck", OPT_BOOL}};
 static const opt_spec UFUNC_OPTS[] = {{"target", OPT_STR}, {"identity", OPT_ANY},
     {"cache", OPT_BOOL}, {"nopython", OPT_BOOL}, {"fastmath", OPT_BOOL},
     {"boundscheck", OPT_BOOL}, {"debug", OPT_BOOL}, {"lineinfo", OPT_BOOL},
-    {"writable_args", OPT_ANY}, {NULL, 0}};
+    {"writable_args", OPT_ANY}};
 
-static const opt_spec *find_opt(const opt_spec *opts, const char *name)
+/* The options one decorator accepts. */
+typedef struct {
+    const opt_spec *v;
+    size_t n;
+} opt_table;
+#define OPT_TABLE(a) ((opt_table){(a), sizeof(a) / sizeof *(a)})
+
+static const opt_spec *find_opt(opt_table opts, const char *name)
 {
-    for (; opts->name; opts++)
-        if (!strcmp(opts->name, name)) return opts;
+    for (size_t i = 0; i < opts.n; i++)
+        if (!strcmp(opts.v[i].name, name)) return &opts.v[i];
     return NULL;
 }
 
-static void unknown_option(kj_sema *s, const kj_keyword *kw, const char *decor,
-                           const opt_spec *opts)
+static void unknown_option(kj_sema *s, const kj_keyword *kw, const char *decor, opt_table opts)
 {
-    const char *cands[16];
+    const char *cands[32];
     size_t n = 0;
-    for (; opts->name && n < 16; opts++) cands[n++] = opts->name;
+    for (size_t i = 0; i < opts.n && n < 32; i++) cands[n++] = opts.v[i].name;
     kj_diag *dg = kj_error(s->d, s->src, kw->span, "unknown option '%s' for @%s", kw->name, decor);
     const char *h = kj_closest(kw->name, cands, n);
     if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
@@ -478,7 +522,7 @@ static bool check_target(kj_sema *s, const kj_expr *e, const char *t)
 }
 
 /* Apply one keyword option of a decorator to `fn`. */
-static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, const opt_spec *opts)
+static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, opt_table opts)
 {
     const opt_spec *o = find_opt(opts, kw->name);
     if (!o) {
@@ -588,9 +632,10 @@ static void check_sig(kj_sema *s, kj_fn *fn, const kj_sig *sig, kj_span sp)
     }
 }
 
-static const opt_spec *opts_for(kj_fkind k)
+static opt_table opts_for(kj_fkind k)
 {
-    return k == FK_JIT ? JIT_OPTS : (k == FK_KERNEL || k == FK_DEVICE) ? CUDA_OPTS : UFUNC_OPTS;
+    return k == FK_JIT ? OPT_TABLE(JIT_OPTS)
+         : (k == FK_KERNEL || k == FK_DEVICE) ? OPT_TABLE(CUDA_OPTS) : OPT_TABLE(UFUNC_OPTS);
 }
 
 /* decorator: '@' (jit|njit|cuda.jit|vectorize|guvectorize) ['(' sigs [, layout] options ')'] */

@@ -39,4 +39,34 @@ kir_module *kj_sema_run(kj_sema *s, kj_diags *d);
 kir_func *kj_sema_specialize(kj_sema *s, const char *name, const kj_type *const *args,
                              uint32_t nargs, kj_diags *d);
 
+/* ---- queries for the C API (sema_query.c); valid after kj_sema_run ---- */
+
+typedef enum kj_sema_fn_kind {
+    KJ_SEMA_FN_MAIN,
+    KJ_SEMA_FN_HELPER,
+    KJ_SEMA_FN_JIT,
+    KJ_SEMA_FN_KERNEL,
+    KJ_SEMA_FN_DEVICE,
+    KJ_SEMA_FN_VECTORIZE,
+    KJ_SEMA_FN_GUVECTORIZE,
+} kj_sema_fn_kind;
+
+/* The module-level function `name`: its kind and definition. False when
+ * there is none (or its decorator was invalid). */
+bool kj_sema_function(kj_sema *s, const char *name, kj_sema_fn_kind *kind, const kj_funcdef **def);
+
+/* A compile-time constant scalar or string. */
+typedef struct kj_sema_const {
+    const kj_type *type; /* weak int (int64), weak float (float64), bool or str */
+    int64_t i;           /* int and bool */
+    double f;
+    const char *s;       /* str: NUL-terminated, in the sema's arena */
+} kj_sema_const;
+
+/* The value of the default of parameter `i` of `def`, evaluated as sema
+ * evaluates constants (literals, module constants, math.pi, arithmetic).
+ * False when there is no default or it is not a scalar/string constant.
+ * Not thread-safe (like kj_sema_specialize). */
+bool kj_sema_param_default(kj_sema *s, const kj_funcdef *def, uint32_t i, kj_sema_const *out);
+
 #endif

@@ -118,6 +118,8 @@ struct kj_spec {
     kj_spec_state state;
     kj_einfo *ei;        /* [fn->def->nexprs] */
     KJ_VEC(kj_var) vars;
+    uint32_t *vartab;    /* hash of vars by name: index + 1, 0 = empty */
+    uint32_t varcap;     /* a power of two */
     const char *mangled;
     kir_func *kir;
     kj_span called_at;   /* first call site, for messages */
@@ -136,6 +138,8 @@ struct kj_sema {
     kj_diags *d;
     const kj_sema_options *opt;
     KJ_VEC(kj_sym) syms;
+    uint32_t *symtab;        /* open-addressing hash: name → syms index + 1 (0 = empty) */
+    uint32_t symcap;         /* a power of two, kept under half full */
     KJ_VEC(kj_fn *) fns;
     KJ_VEC(kj_spec *) specs; /* creation order = printing order */
     kj_einfo *mod_ei;        /* [mod->nexprs]: top-level expressions */
@@ -145,6 +149,7 @@ struct kj_sema {
 };
 
 /* resolve.c */
+uint32_t kj_name_hash(const char *name);
 bool kj_resolve(kj_sema *s);
 kj_sym *kj_sym_find(kj_sema *s, const char *name);
 /* Evaluate a constant expression over literals and module constants. Returns
