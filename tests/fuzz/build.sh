@@ -28,7 +28,8 @@ if grep -rqs --include='*.[ch]' 'llvm-c/' src; then
     # -isystem, as meson.build does: LLVM's headers are not ours to warn on.
     cflags+=(-isystem "$("$llvm_config" --includedir)"
              -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS)
-    read -r -a f <<<"$("$llvm_config" --link-shared --ldflags --libs)"
+    # llvm-config prints the -L and -l parts on separate lines.
+    read -r -a f <<<"$("$llvm_config" --link-shared --ldflags --libs | tr '\n' ' ')"
     libs+=("${f[@]}")
 fi
 if grep -rqs --include='*.[ch]' '<ffi.h>' src; then
