@@ -1,6 +1,7 @@
 /* infer — typing of calls: built-ins, user functions (specialisation),
  * kernel launches and ufunc calls. */
 #include "sema_int.h"
+#include "../runtime/npy.h"
 
 #include <string.h>
 
@@ -60,6 +61,12 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out)
 
 /* ---- built-ins ---- */
 
+/* The expression a bound argument came from (see kj_builtin_bind's argmap). */
+static const kj_expr *call_arg_expr(const kj_expr *call, int32_t m)
+{
+    return m >= 0 ? call->call.args[m] : call->call.kw[-1 - m].value;
+}
+
 static bool check_builtin_context(kj_ictx *ic, int b, kj_span sp)
 {
     const kj_builtin_info *bi = kj_builtin_get(b);
@@ -100,6 +107,38 @@ static bool check_const_args(kj_ictx *ic, int b, const kj_barg *args, uint32_t n
     return true;
 }
 
+/* np.load(PATH) with a constant path: the array's type comes from the
+ * file's header, read now (relative paths resolve against the working
+ * directory, as at run time, which checks the file still matches). */
+static const kj_type *npy_file_type(kj_ictx *ic, const kj_expr *path_expr)
+{
+    kj_einfo *pi = &ic->sp->ei[path_expr->id];
+    if (!pi->is_const || !pi->cval.type || pi->cval.type->kind != KJ_T_STR) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, path_expr->span,
+                               "np.load needs a constant path: kjit reads the file's dtype and "
+                               "shape when it compiles");
+        kj_diag_hint(dg, "write np.load(\"data.npy\") or use a module constant");
+        return NULL;
+    }
+    kj_dtype dt;
+    bool fortran = false;
+    int ndim = 0;
+    int64_t shape[KJ_MAX_DIMS];
+    kj_rt_error err = {0};
+    if (!kj_npy_read_info(pi->cval.s, &dt, &fortran, &ndim, shape, &err)) {
+        kj_error(ic->d, ic->s->src, path_expr->span, "%s", err.message);
+        return NULL;
+    }
+    if (ndim < 1 || ndim > 4) {
+        kj_error(ic->d, ic->s->src, path_expr->span,
+                 "'%s' holds a %d-dimensional array; kjit arrays have 1 to 4 dimensions",
+                 pi->cval.s, ndim);
+        return NULL;
+    }
+    const kj_type *el = kj_scalar_by_name(ic->s->types, kj_dtype_name(dt));
+    return kj_t_array(ic->s->types, el, ndim, fortran && ndim > 1 ? KJ_LAYOUT_F : KJ_LAYOUT_C);
+}
+
 static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b,
                               const kj_expr *recv, const kj_type *target)
 {
@@ -128,6 +167,8 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
                              map + off, max - off);
     if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb)) return value(ei, NULL);
     nb += (int)off;
+    if (b == KJ_B_NP_LOAD && !(target = npy_file_type(ic, call_arg_expr(e, map[0]))))
+        return value(ei, NULL);
     const kj_type **conv = KJ_NEWN(ic->s->a, const kj_type *, (uint32_t)nb + 1);
     const kj_type *t = kj_builtin_type(ic->s->types, b, target, bound, (uint32_t)nb, e->span,
                                        ic->s->src, ic->d, conv);

@@ -252,6 +252,25 @@ static kj_array *load_file(FILE *f, kj_rt_error *err)
     return a;
 }
 
+bool kj_npy_read_info(const char *path, kj_dtype *dt, bool *fortran, int *ndim, int64_t *shape,
+                      kj_rt_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return kj_rt_errorf(err, errno == ENOENT ? "FileNotFoundError" : "OSError",
+                            "cannot load '%s': %s", path, strerror(errno));
+    char *hdr = NULL;
+    size_t hlen = 0;
+    kj_rt_error e = {0};
+    bool swap = false;
+    bool ok = read_header(f, &hdr, &hlen, &e) &&
+              kj_npy_parse_header(hdr, hlen, dt, &swap, fortran, ndim, shape, &e);
+    free(hdr);
+    fclose(f);
+    if (!ok) kj_rt_errorf(err, e.exc, "cannot load '%s': %s", path, e.message);
+    return ok;
+}
+
 kj_array *kj_npy_load(const char *path, kj_rt_error *err)
 {
     FILE *f = fopen(path, "rb");

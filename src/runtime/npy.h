@@ -19,6 +19,11 @@ kj_array *kj_npy_load(const char *path, kj_rt_error *err);
  * over `path` once complete, so a failed save never leaves a partial file. */
 bool kj_npy_save(const char *path, const kj_array *a, kj_rt_error *err);
 
+/* The dtype, order and shape of an .npy file, from its header only (the
+ * compiler types np.load with a constant path this way). */
+bool kj_npy_read_info(const char *path, kj_dtype *dt, bool *fortran, int *ndim, int64_t *shape,
+                      kj_rt_error *err);
+
 /* Parse the header dictionary of an .npy file ("{'descr': '<f8', ...}").
  * Exposed for tests and fuzzing. `byteswap` is set for big-endian data. */
 bool kj_npy_parse_header(const char *hdr, size_t len, kj_dtype *dt, bool *byteswap,

@@ -14,6 +14,10 @@
 #include "ir/kir.h"
 #include "ir/sema.h"
 #include "ir/types.h"
+#include "runtime/array.h"
+#include "runtime/npy.h"
+
+#include <unistd.h>
 
 typedef struct {
     kj_arena arena;
@@ -320,6 +324,39 @@ static void test_runtime_specialisation(void **state)
     kj_arena_free(&a);
 }
 
+/* np.load with a constant path is typed from the file's header. */
+static void test_np_load_types_from_header(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kjit-sema-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    int64_t shape[2] = {3, 4};
+    kj_array *arr = kj_array_empty(KJ_DT_INT32, 2, shape, NULL);
+    assert_non_null(arr);
+    assert_true(kj_npy_save(path, arr, NULL));
+    kj_array_release(arr);
+    char text[512];
+    snprintf(text, sizeof text, HDR "P = '%s'\ndef main():\n    a = np.load(P)\n    print(a.sum())\n", path);
+    result r;
+    expect_ok(&r, text);
+    const kir_func *m = find_fn(&r, "main[]");
+    bool found = false;
+    for (uint32_t i = 0; i < m->nlocals; i++)
+        if (m->locals[i].name && !strcmp(m->locals[i].name, "a")) {
+            assert_string_equal(kj_type_str(m->locals[i].type), "array(int32, 2d, C)");
+            found = true;
+        }
+    assert_true(found);
+    done(&r);
+    snprintf(text, sizeof text, HDR "def main():\n    a = np.load('%s/none.npy')\n", dir);
+    expect_error(text, 5, 17, "No such file");
+    expect_error(HDR "def main(p='x.npy'):\n    a = np.load(p)\n", 5, 17, "needs a constant path");
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_unknown_name_hint),
         cmocka_unit_test(test_runtime_specialisation),
+        cmocka_unit_test(test_np_load_types_from_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
