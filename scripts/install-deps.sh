@@ -8,6 +8,8 @@ pkgs=(
     meson ninja-build pkg-config        # build system
     llvm-22-dev clang-22                # LLVM C API (codegen), clang for libFuzzer
     libclang-rt-22-dev                  # libFuzzer and sanitizer runtimes for clang
+    zlib1g-dev libzstd-dev              # LLVM linked statically (llvm-config --system-libs)
+    libxml2-dev libz3-dev
     libffi-dev                          # calling host-JIT'd code with run-time signatures
     libcmocka-dev                       # unit tests
     python3-numba                       # differential tests: programs run under CPython + Numba
