@@ -95,7 +95,10 @@ if [ "${KJIT_SKIP_ASAN:-0}" != 1 ]; then
     # once -fsanitize=undefined is on; clang's sanitizers are also the fuzzer's.
     asan_cc=${KJIT_ASAN_CC:-clang-22}
     command -v "$asan_cc" >/dev/null 2>&1 || asan_cc=cc
-    CC=$asan_cc build_and_test build-asan -Db_sanitize=address,undefined -Db_lundef=false
+    # LLVM shared here: hiding a static LLVM's symbols (--exclude-libs) also
+    # hides the ASan runtime's, which the test programs then cannot link.
+    CC=$asan_cc build_and_test build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+        -Dllvm_static=false
 fi
 
 if [ "${KJIT_SKIP_FUZZ:-0}" != 1 ]; then
