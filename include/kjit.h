@@ -5,24 +5,33 @@
  *
  *   kjit_error err = {0};
  *   kjit_ctx *ctx = kjit_ctx_new(NULL, &err);
- *   kjit_module *m = kjit_compile(ctx, source, "prog.k", &err);
+ *   kjit_module *m = kjit_compile(ctx, source, strlen(source), "prog.k", &err);
  *   if (!m) { fprintf(stderr, "%s\n", err.message); ... }
+ *   kjit_fn *f = kjit_module_get(m, "saxpy");
+ *   kjit_value args[] = {kjit_value_float(2.0), kjit_value_array(x), kjit_value_array(y)};
+ *   kjit_value result;
+ *   if (kjit_call(f, args, 3, &result, &err)) { ... err.message ... }
  *
  * Errors are values: every call that can fail takes a kjit_error* and
  * returns NULL / a non-zero code; the library never exits the process.
- * Distinct contexts may be used from different threads at once. */
+ * Distinct contexts may be used from different threads at once; one
+ * context and its modules may also be shared by several threads (compiles
+ * on one context are serialised; calls of compiled code run concurrently).
+ * docs/embedding.md has the details. */
 #ifndef KJIT_H
 #define KJIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define KJIT_VERSION_MAJOR 0
-#define KJIT_VERSION_MINOR 1
+#define KJIT_VERSION_MINOR 2
 #define KJIT_VERSION_PATCH 0
 
 /* Version of the library actually linked, as "MAJOR.MINOR.PATCH". */
@@ -31,14 +40,16 @@ const char *kjit_version(void);
 typedef enum kjit_status {
     KJIT_OK = 0,
     KJIT_ERR_COMPILE = 1, /* the program has errors: see kjit_error and kjit_diagnostics */
-    KJIT_ERR_USAGE = 2,   /* bad arguments to an API call or command */
-    KJIT_ERR_RUNTIME = 3, /* an error while running compiled code */
+    KJIT_ERR_USAGE = 2,   /* bad arguments to an API call or command, or an unavailable feature */
+    KJIT_ERR_RUNTIME = 3, /* an error while running compiled code (IndexError, ...) */
     KJIT_ERR_IO = 4,      /* a file could not be read or written */
 } kjit_status;
 
 /* The first error of a failed call. `message` is a NUL-terminated copy owned
  * by the struct (no allocation needed to read it). `file`/`line`/`col` locate
- * it in the source when it has a location (line 0 otherwise). */
+ * it in the source when it has a location (line 0 otherwise). A run-time
+ * error's message starts with the Python exception's name:
+ * "IndexError: index 10 is out of bounds for axis 0 with size 10". */
 typedef struct kjit_error {
     kjit_status code;
     char message[512];
@@ -59,20 +70,33 @@ typedef enum kjit_diag_format {
     KJIT_DIAG_JSON,      /* one JSON object per line */
 } kjit_diag_format;
 
+/* What kjit_compile keeps for kjit_module_llvm_ir / kjit_module_asm
+ * (without it they generate the code again on request). */
+enum { KJIT_KEEP_LLVM_IR = 1, KJIT_KEEP_ASM = 2 };
+
 typedef struct kjit_options {
-    kjit_target target;
+    kjit_target target;  /* cpu, parallel and auto run on the host; cuda is not available yet */
     int opt_level;       /* 0..3, default 3 */
     int max_errors;      /* diagnostics kept per compile; 0 = 20 */
     const char *arch;    /* e.g. "sm_90" for PTX without a device; NULL = the device's */
-    const char *cache_dir; /* NULL = $KJIT_CACHE_DIR, else $XDG_CACHE_HOME/kjit */
+    const char *cache_dir; /* NULL = $KJIT_CACHE_DIR, else $XDG_CACHE_HOME/kjit, else ~/.cache/kjit */
     int boundscheck;     /* -1 = from the decorators / $KJIT_BOUNDSCHECK, 0 off, 1 on */
+    /* Since 0.2: */
+    int check_only;      /* 1: stop after type checking (kjit check, kjit ir): no machine code */
+    int cache;           /* 1 (default): reuse compiled code from the cache; 0: never;
+                            $KJIT_NO_CACHE=1 turns it off too */
+    unsigned keep;       /* KJIT_KEEP_* flags */
+    FILE *out;           /* where the program's print() writes; NULL = stdout */
 } kjit_options;
 
-/* Defaults for every field: target auto, -O3, decorators decide boundscheck. */
+/* Defaults for every field: target auto, -O3, decorators decide boundscheck,
+ * machine code generated, cache on, output to stdout. */
 void kjit_options_init(kjit_options *opt);
 
 typedef struct kjit_ctx kjit_ctx;
 typedef struct kjit_module kjit_module;
+typedef struct kjit_fn kjit_fn;
+typedef struct kjit_array kjit_array;
 
 /* `opt` may be NULL for the defaults. */
 kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err);
@@ -81,11 +105,15 @@ void kjit_ctx_free(kjit_ctx *ctx);
 /* Compile a program held in memory (`source` of `len` bytes; the text need
  * not be NUL-terminated). `filename` is used in diagnostics. Returns NULL on
  * error with `err` set to the first error; all diagnostics can be formatted
- * with kjit_ctx_diagnostics(). */
+ * with kjit_ctx_diagnostics(). The stages: parse, type-check (every function
+ * reachable from main and every explicit signature), then, unless
+ * `check_only`, generate and load machine code for the host functions. */
 kjit_module *kjit_compile(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
                           kjit_error *err);
 /* Read and compile a file. */
 kjit_module *kjit_compile_file(kjit_ctx *ctx, const char *path, kjit_error *err);
+/* Free a module, its functions and its compiled code (no call of it may be
+ * running). Arrays returned by its calls stay valid. */
 void kjit_module_free(kjit_module *m);
 
 /* The diagnostics of the context's last compile, formatted. Returned string
@@ -94,9 +122,201 @@ char *kjit_ctx_diagnostics(kjit_ctx *ctx, kjit_diag_format fmt);
 /* Number of errors in the context's last compile. */
 int kjit_ctx_error_count(const kjit_ctx *ctx);
 
+/* An error returned for module `m` (a run-time error of one of its calls,
+ * or a compile error), formatted like a diagnostic: in KJIT_DIAG_HUMAN
+ * "prog.k:5:12: IndexError: index 3 is out of bounds for axis 0 with size 3"
+ * (compile errors say "error: ..."), then the source line with a caret.
+ * malloc'd; `m` may be NULL (no source line then). */
+char *kjit_error_format(const kjit_module *m, const kjit_error *err, kjit_diag_format fmt);
+
 /* The typed IR (KIR) of every specialisation in the module, as text
  * (malloc'd; free it). */
 char *kjit_module_ir(const kjit_module *m);
+/* The optimised LLVM IR / the assembly of the module's host functions as
+ * kjit_compile generated them (malloc'd). Generated again when not kept
+ * (see KJIT_KEEP_*). NULL with `err` set when code generation fails. */
+char *kjit_module_llvm_ir(kjit_module *m, kjit_error *err);
+char *kjit_module_asm(kjit_module *m, kjit_error *err);
+
+/* ---- arrays ---- */
+
+/* Element types (NumPy's names). */
+typedef enum kjit_dtype {
+    KJIT_BOOL,
+    KJIT_INT8,
+    KJIT_INT16,
+    KJIT_INT32,
+    KJIT_INT64,
+    KJIT_UINT8,
+    KJIT_UINT16,
+    KJIT_UINT32,
+    KJIT_UINT64,
+    KJIT_FLOAT32,
+    KJIT_FLOAT64,
+} kjit_dtype;
+
+enum { KJIT_MAX_DIMS = 8 }; /* arrays passed to compiled code may have 1 to 4 */
+
+/* Wrap the caller's memory without copying: `ndim` dimensions of `shape`,
+ * `strides` in BYTES (multiples of the item size; NULL = C order). kjit
+ * never frees `data`; it must outlive the array and everything made from
+ * it. `ctx` may be NULL (arrays do not depend on a context). */
+kjit_array *kjit_array_wrap(kjit_ctx *ctx, void *data, kjit_dtype dtype, int ndim, const int64_t *shape,
+                            const int64_t *strides, kjit_error *err);
+/* A new zero-filled C-order array owning its memory. */
+kjit_array *kjit_array_new(kjit_ctx *ctx, kjit_dtype dtype, int ndim, const int64_t *shape,
+                           kjit_error *err);
+/* Drop the caller's reference (NULL is fine). Memory a view still uses is
+ * kept until the view goes too. */
+void kjit_array_free(kjit_array *a);
+void *kjit_array_data(const kjit_array *a);
+int kjit_array_ndim(const kjit_array *a);
+const int64_t *kjit_array_shape(const kjit_array *a);   /* ndim entries */
+const int64_t *kjit_array_strides(const kjit_array *a); /* ndim entries, in bytes */
+kjit_dtype kjit_array_dtype(const kjit_array *a);
+int64_t kjit_array_size(const kjit_array *a); /* number of elements */
+size_t kjit_dtype_size(kjit_dtype dtype);
+const char *kjit_dtype_name(kjit_dtype dtype); /* "float32", ... */
+
+/* ---- values ---- */
+
+typedef enum kjit_value_kind {
+    KJIT_VALUE_NONE = 0,
+    KJIT_VALUE_BOOL,
+    KJIT_VALUE_INT,   /* dtype: KJIT_INT8 .. KJIT_UINT64 (kjit_value_int: int64) */
+    KJIT_VALUE_FLOAT, /* dtype: KJIT_FLOAT32 or KJIT_FLOAT64 */
+    KJIT_VALUE_STR,   /* NUL-terminated; kjit never frees an argument's; a result's is
+                         a constant of the module (valid until kjit_module_free) */
+    KJIT_VALUE_ARRAY,
+} kjit_value_kind;
+
+/* An argument or result whose type is known only at run time. An integer
+ * argument has exactly the type its dtype says (int64 for kjit_value_int),
+ * as a typed NumPy scalar would in Numba: Python's weak literal typing does
+ * not apply. */
+typedef struct kjit_value {
+    kjit_value_kind kind;
+    kjit_dtype dtype; /* INT and FLOAT: the exact type; an ARRAY result: its element type */
+    union {
+        bool b;
+        int64_t i; /* signed, and unsigned stored as their bits */
+        double f;  /* float32 values too (exactly representable) */
+        const char *s;
+        kjit_array *a; /* arguments: borrowed; results: the caller's, to kjit_array_free */
+    } v;
+} kjit_value;
+
+static inline kjit_value kjit_value_bool(bool b)
+{
+    kjit_value x = {KJIT_VALUE_BOOL, KJIT_BOOL, {0}};
+    x.v.b = b;
+    return x;
+}
+static inline kjit_value kjit_value_int(int64_t i)
+{
+    kjit_value x = {KJIT_VALUE_INT, KJIT_INT64, {0}};
+    x.v.i = i;
+    return x;
+}
+/* An integer of another width: dtype KJIT_INT8 .. KJIT_UINT64. */
+static inline kjit_value kjit_value_int_as(int64_t i, kjit_dtype dtype)
+{
+    kjit_value x = {KJIT_VALUE_INT, dtype, {0}};
+    x.v.i = i;
+    return x;
+}
+static inline kjit_value kjit_value_float(double f)
+{
+    kjit_value x = {KJIT_VALUE_FLOAT, KJIT_FLOAT64, {0}};
+    x.v.f = f;
+    return x;
+}
+static inline kjit_value kjit_value_float32(float f)
+{
+    kjit_value x = {KJIT_VALUE_FLOAT, KJIT_FLOAT32, {0}};
+    x.v.f = f;
+    return x;
+}
+static inline kjit_value kjit_value_str(const char *s)
+{
+    kjit_value x = {KJIT_VALUE_STR, KJIT_BOOL, {0}};
+    x.v.s = s;
+    return x;
+}
+static inline kjit_value kjit_value_array(kjit_array *a)
+{
+    kjit_value x = {KJIT_VALUE_ARRAY, KJIT_BOOL, {0}};
+    x.v.a = a;
+    return x;
+}
+
+/* "int64", "float32", "bool", "str", "array(float32, 1d)", "none" */
+const char *kjit_value_type_name(const kjit_value *v, char *buf, size_t cap);
+
+/* ---- functions ---- */
+
+typedef enum kjit_fn_kind {
+    KJIT_FN_MAIN,   /* the program's main */
+    KJIT_FN_HELPER, /* an undecorated host function */
+    KJIT_FN_JIT,    /* @jit / @njit */
+    KJIT_FN_KERNEL, /* @cuda.jit: launched, not called */
+    KJIT_FN_DEVICE, /* @cuda.jit(device=True): called from kernels only */
+    KJIT_FN_UFUNC,  /* @vectorize */
+    KJIT_FN_GUFUNC, /* @guvectorize */
+} kjit_fn_kind;
+
+/* A function of the module by its name (a kernel, ufunc, @jit function,
+ * helper or main), or NULL when there is none. The handle belongs to the
+ * module (the same one for every lookup of a name). */
+kjit_fn *kjit_module_get(kjit_module *m, const char *name);
+const char *kjit_fn_name(const kjit_fn *f);
+kjit_fn_kind kjit_fn_get_kind(const kjit_fn *f);
+/* Its parameters in order: names, and the default of parameter i as written
+ * in the source ("10", "N * 2") or NULL when it has none. */
+int kjit_fn_param_count(const kjit_fn *f);
+const char *kjit_fn_param_name(const kjit_fn *f, int i);
+const char *kjit_fn_param_default_text(const kjit_fn *f, int i);
+/* The value of parameter i's default (constants are evaluated: `n=N * 2`
+ * gives an int). Python ints are int64, floats float64. Returns false when
+ * the parameter has no constant default. */
+bool kjit_fn_param_default(kjit_fn *f, int i, kjit_value *out);
+
+/* Call a main, helper, @jit function or ufunc (scalar arguments) with
+ * arguments whose types are known only now. The first call with new
+ * argument types compiles a specialisation (as Numba's dispatcher does);
+ * later calls with the same types reuse it. `result` may be NULL; an array
+ * result must be released with kjit_array_free. Returns KJIT_OK or the
+ * error's code with `err` filled: KJIT_ERR_USAGE for a wrong number or
+ * kind of arguments, KJIT_ERR_COMPILE when the function does not type-check
+ * for these arguments, KJIT_ERR_RUNTIME for an error raised by the code
+ * (message "IndexError: ...", and its file, line and column). */
+int kjit_call(kjit_fn *f, const kjit_value *args, int nargs, kjit_value *result, kjit_error *err);
+
+typedef struct kjit_dim3 {
+    uint32_t x, y, z;
+} kjit_dim3;
+
+/* Launch a kernel over `grid` blocks of `block` threads. Not supported on
+ * the cpu target yet: returns KJIT_ERR_USAGE saying so. */
+int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
+                kjit_error *err);
+/* Wait for launched work (nothing is asynchronous on the host: returns
+ * KJIT_OK at once). */
+int kjit_sync(kjit_ctx *ctx, kjit_error *err);
+
+/* ---- the compile cache ---- */
+
+typedef struct kjit_cache_stats {
+    uint64_t hits;      /* compiles that reused cached machine code (memory or disk) */
+    uint64_t disk_hits; /* of which read from the cache directory */
+    uint64_t misses;    /* compiles that generated code */
+    uint64_t corrupt;   /* damaged cache entries found (and replaced) */
+} kjit_cache_stats;
+
+/* The context's cache counters since kjit_ctx_new; `dir` (may be NULL)
+ * receives the cache directory in use, or NULL when there is none (cache
+ * off, or only in memory). */
+kjit_cache_stats kjit_ctx_cache_stats(kjit_ctx *ctx, const char **dir);
 
 #ifdef __cplusplus
 }

@@ -1,18 +1,16 @@
-/* The public C API (include/kjit.h) over the compiler's stages.
+/* The public C API (include/kjit.h) over the compiler's stages: options,
+ * contexts, the compile pipeline, diagnostics and the texts a module can
+ * show (KIR, LLVM IR, assembly). Calls are in call.c, machine code and the
+ * cache in machine.c, arrays in array.c (api_int.h has the map).
  *
  * A kjit_ctx holds the options and the diagnostics of its last compile; a
  * kjit_module owns everything one compile made (arena, types, source copy,
- * KIR). There is no global state: contexts are independent, so distinct
- * contexts may compile on different threads at once. */
-#include <kjit.h>
+ * AST, the analysis, KIR, machine code). There is no global state:
+ * contexts are independent, so distinct contexts may compile on different
+ * threads at once. */
+#include "api_int.h"
 
-#include "frontend/diag.h"
 #include "frontend/parser.h"
-#include "ir/kir.h"
-#include "ir/sema.h"
-#include "ir/types.h"
-#include "util/arena.h"
-#include "util/buf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -20,27 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+static double T0(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e3+t.tv_nsec*1e-6;}
+#define TM(x) do{double _t=T0(); x; if(getenv("KJIT_TIME"))fprintf(stderr,"%-10s %.2f ms\n",#x,T0()-_t);}while(0)
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
 enum { MAX_SOURCE_BYTES = 64 << 20 }; /* larger .k files are refused, not read */
-
-struct kjit_ctx {
-    kjit_options opt;
-    char *arch, *cache_dir; /* owned copies of the option strings */
-    /* The last compile: its diagnostics point at `src`, a copy of its
-     * source that outlives the module (which may already be freed). */
-    kj_diags diags;
-    kj_source src;
-};
-
-struct kjit_module {
-    kj_arena arena;
-    kj_types *types;
-    kj_source src; /* text and path in the arena */
-    kir_module *kir;
-};
 
 const char *kjit_version(void)
 {
@@ -54,11 +39,8 @@ static void copy_str(char *dst, size_t cap, const char *s)
     snprintf(dst, cap, "%s", s ? s : "");
 }
 
-static void set_error(kjit_error *err, kjit_status code, const char *file, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 /* Fill `err` (which may be NULL) with an error that has no source location. */
-static void set_error(kjit_error *err, kjit_status code, const char *file, const char *fmt, ...)
+void kj_api_set_error(kjit_error *err, kjit_status code, const char *file, const char *fmt, ...)
 {
     if (!err) return;
     memset(err, 0, sizeof *err);
@@ -70,24 +52,23 @@ static void set_error(kjit_error *err, kjit_status code, const char *file, const
     va_end(ap);
 }
 
-static void clear_error(kjit_error *err)
+void kj_api_clear_error(kjit_error *err)
 {
     if (err) memset(err, 0, sizeof *err);
 }
 
-/* `err` from the first error diagnostic of the last compile. */
-static void set_compile_error(kjit_error *err, const kjit_ctx *ctx)
+void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *d, const char *file)
 {
     if (!err) return;
-    for (uint32_t k = 0; k < ctx->diags.n; k++) {
-        const kj_diag *dg = &ctx->diags.v[k];
+    for (uint32_t k = 0; k < d->n; k++) {
+        const kj_diag *dg = &d->v[k];
         if (dg->sev != KJ_SEV_ERROR) continue;
-        set_error(err, KJIT_ERR_COMPILE, dg->src ? dg->src->path : NULL, "%s", dg->msg);
+        kj_api_set_error(err, code, dg->src ? dg->src->path : file, "%s", dg->msg);
         err->line = (int)dg->span.line;
         err->col = (int)dg->span.col;
         return;
     }
-    set_error(err, KJIT_ERR_COMPILE, ctx->src.path, "%u errors", ctx->diags.nerrors);
+    kj_api_set_error(err, code, file, "%u errors", d->nerrors);
 }
 
 /* ---- options and contexts ---- */
@@ -100,6 +81,10 @@ void kjit_options_init(kjit_options *opt)
     opt->opt_level = 3;
     opt->max_errors = 0;
     opt->boundscheck = -1;
+    opt->check_only = 0;
+    opt->cache = 1;
+    opt->keep = 0;
+    opt->out = NULL;
 }
 
 /* Options out of range are a usage error naming the field. */
@@ -110,8 +95,11 @@ static bool check_options(const kjit_options *o, kjit_error *err)
     else if (o->opt_level < 0 || o->opt_level > 3) bad = "opt_level (0..3)";
     else if (o->max_errors < 0) bad = "max_errors (0 or more)";
     else if (o->boundscheck < -1 || o->boundscheck > 1) bad = "boundscheck (-1, 0 or 1)";
+    else if (o->check_only < 0 || o->check_only > 1) bad = "check_only (0 or 1)";
+    else if (o->cache < 0 || o->cache > 1) bad = "cache (0 or 1)";
+    else if (o->keep & ~(unsigned)(KJIT_KEEP_LLVM_IR | KJIT_KEEP_ASM)) bad = "keep (KJIT_KEEP_* flags)";
     if (!bad) return true;
-    set_error(err, KJIT_ERR_USAGE, NULL, "invalid option value: %s", bad);
+    kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "invalid option value: %s", bad);
     return false;
 }
 
@@ -134,6 +122,13 @@ static int boundscheck_from_env(int opt)
     return -1;
 }
 
+/* KJIT_NO_CACHE=1 (any value but "" and "0") turns the cache off. */
+static int cache_from_env(int opt)
+{
+    const char *e = getenv("KJIT_NO_CACHE");
+    return e && *e && strcmp(e, "0") ? 0 : opt;
+}
+
 kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
 {
     kjit_options o;
@@ -147,8 +142,10 @@ kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
     o.arch = ctx->arch;
     o.cache_dir = ctx->cache_dir;
     o.boundscheck = boundscheck_from_env(o.boundscheck);
+    o.cache = cache_from_env(o.cache);
     ctx->opt = o;
-    clear_error(err);
+    pthread_mutex_init(&ctx->lock, NULL);
+    kj_api_clear_error(err);
     return ctx;
 }
 
@@ -166,48 +163,81 @@ void kjit_ctx_free(kjit_ctx *ctx)
 {
     if (!ctx) return;
     reset_last(ctx);
+    kj_cache_close(ctx->cache);
+    pthread_mutex_destroy(&ctx->lock);
     free(ctx->arch);
     free(ctx->cache_dir);
     free(ctx);
 }
 
-int kjit_ctx_error_count(const kjit_ctx *ctx) { return ctx ? (int)ctx->diags.nerrors : 0; }
-
-char *kjit_ctx_diagnostics(kjit_ctx *ctx, kjit_diag_format fmt)
+int kjit_ctx_error_count(const kjit_ctx *ctx)
 {
-    kj_diag_format f = fmt == KJIT_DIAG_JSON    ? KJ_DIAG_JSON
-                       : fmt == KJIT_DIAG_SHORT ? KJ_DIAG_SHORT
-                                                : KJ_DIAG_HUMAN;
+    if (!ctx) return 0;
+    kjit_ctx *c = (kjit_ctx *)(uintptr_t)ctx; /* the lock is not part of its value */
+    pthread_mutex_lock(&c->lock);
+    int n = (int)c->diags.nerrors;
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
+static kj_diag_format diag_format(kjit_diag_format fmt)
+{
+    return fmt == KJIT_DIAG_JSON ? KJ_DIAG_JSON : fmt == KJIT_DIAG_SHORT ? KJ_DIAG_SHORT : KJ_DIAG_HUMAN;
+}
+
+/* Print `d` into a malloc'd string. */
+static char *format_diags(const kj_diags *d, kjit_diag_format fmt)
+{
     char *s = NULL;
     size_t n = 0;
     FILE *mem = open_memstream(&s, &n);
     if (!mem) abort(); /* only fails for lack of memory */
-    if (ctx) kj_diags_print(&ctx->diags, mem, f);
+    if (d) kj_diags_print(d, mem, diag_format(fmt));
     fclose(mem);
+    return s;
+}
+
+char *kjit_ctx_diagnostics(kjit_ctx *ctx, kjit_diag_format fmt)
+{
+    if (!ctx) return format_diags(NULL, fmt);
+    pthread_mutex_lock(&ctx->lock);
+    char *s = format_diags(&ctx->diags, fmt);
+    pthread_mutex_unlock(&ctx->lock);
     return s;
 }
 
 /* ---- compiling ---- */
 
-static void module_free(kjit_module *m)
+void kjit_module_free(kjit_module *m)
 {
     if (!m) return;
+    kj_api_free_code(m);
+    pthread_mutex_destroy(&m->lock);
     kj_arena_free(&m->arena);
     free(m);
 }
 
-void kjit_module_free(kjit_module *m) { module_free(m); }
-
-/* A new module holding its own copy of the source (NUL-terminated). */
-static kjit_module *module_new(const char *source, size_t len, const char *filename)
+/* A new module holding its own copy of the source (NUL-terminated) and the
+ * context's options that later code generation needs. */
+static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t len, const char *filename)
 {
     kjit_module *m = calloc(1, sizeof *m);
     if (!m) abort();
     kj_arena_init(&m->arena);
+    pthread_mutex_init(&m->lock, NULL);
     m->types = kj_types_new(&m->arena);
     m->src.path = kj_arena_strdup(&m->arena, filename ? filename : "<input>");
     m->src.text = kj_arena_strndup(&m->arena, source ? source : "", len);
     m->src.len = len;
+    m->sopt = (kj_sema_options){.boundscheck = ctx->opt.boundscheck};
+    m->cg = (kj_codegen_opts){
+        .opt_level = ctx->opt.opt_level,
+        .keep_ir = (ctx->opt.keep & KJIT_KEEP_LLVM_IR) != 0,
+        .keep_asm = (ctx->opt.keep & KJIT_KEEP_ASM) != 0,
+    };
+    m->target = ctx->opt.target;
+    m->out = ctx->opt.out;
+    m->check_only = ctx->opt.check_only != 0;
     return m;
 }
 
@@ -224,6 +254,16 @@ static void keep_diagnostics(kjit_ctx *ctx, const kjit_module *m)
         if (ctx->diags.v[k].src == &m->src) ctx->diags.v[k].src = &ctx->src;
 }
 
+/* Resolve, infer and lower to KIR, keeping the analysis alive so that
+ * kjit_call can specialise functions for new argument types later. */
+static void analyze(kjit_module *m, kj_diags *d)
+{
+    m->sema = kj_sema_new(m->ast, &m->sopt, m->types, &m->arena);
+    m->kir = kj_sema_run(m->sema, d);
+    if (!m->kir && !kj_has_errors(d))
+        kj_error(d, &m->src, (kj_span){0}, "internal compiler error: analysis produced no IR");
+}
+
 /* Verify every function the analysis produced. A failure is a bug in the
  * compiler, not in the program, and is reported as such at the function. */
 static void verify_kir(kjit_module *m, kj_diags *d)
@@ -237,38 +277,45 @@ static void verify_kir(kjit_module *m, kj_diags *d)
     }
 }
 
-/* THE pipeline, one stage per line:
+/* THE pipeline, one stage per line; each runs only when the previous ones
+ * reported no error:
  *   copy the source → lex + parse → analyze (resolve, infer, lower to KIR)
- *   → verify KIR
- * Later stages (KIR passes, codegen) go here, in order. Each stage runs only
- * when the previous ones reported no error. */
+ *   → verify KIR → machine code for the host (codegen, or the cache)
+ * The last stage is skipped for check_only (kjit check, kjit ir). */
+static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
+                                   kjit_error *err)
+{
+    reset_last(ctx);
+    kj_diags *d = &ctx->diags;
+    kjit_module *m = module_new(ctx, source, len, filename);
+
+    TM(m->ast = kj_parse(&m->src, &m->arena, d));
+    if (!kj_has_errors(d)) TM(analyze(m, d));
+    if (!kj_has_errors(d)) TM(verify_kir(m, d));
+    bool unavailable = !m->check_only && m->target == KJIT_TARGET_CUDA;
+    if (!kj_has_errors(d) && !m->check_only && !unavailable) TM(kj_api_machine_code(ctx, m, d));
+
+    keep_diagnostics(ctx, m);
+    if (kj_has_errors(d) || unavailable) {
+        if (kj_has_errors(d)) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &ctx->diags, ctx->src.path);
+        else kj_api_set_error(err, KJIT_ERR_USAGE, m->src.path, "the cuda target is not available yet");
+        kjit_module_free(m);
+        return NULL;
+    }
+    kj_api_clear_error(err);
+    return m;
+}
+
 kjit_module *kjit_compile(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
                           kjit_error *err)
 {
     if (!ctx || (!source && len)) {
-        set_error(err, KJIT_ERR_USAGE, filename, "kjit_compile: %s is NULL", ctx ? "source" : "ctx");
+        kj_api_set_error(err, KJIT_ERR_USAGE, filename, "kjit_compile: %s is NULL", ctx ? "source" : "ctx");
         return NULL;
     }
-    reset_last(ctx);
-    kj_diags *d = &ctx->diags;
-    kjit_module *m = module_new(source, len, filename);
-
-    kj_module *ast = kj_parse(&m->src, &m->arena, d);
-    if (!kj_has_errors(d)) {
-        kj_sema_options sopt = {.boundscheck = ctx->opt.boundscheck};
-        m->kir = kj_analyze(ast, &sopt, m->types, &m->arena, d);
-        if (!m->kir && !kj_has_errors(d))
-            kj_error(d, &m->src, (kj_span){0}, "internal compiler error: analysis produced no IR");
-    }
-    if (!kj_has_errors(d)) verify_kir(m, d);
-
-    keep_diagnostics(ctx, m);
-    if (kj_has_errors(d)) {
-        set_compile_error(err, ctx);
-        module_free(m);
-        return NULL;
-    }
-    clear_error(err);
+    pthread_mutex_lock(&ctx->lock);
+    kjit_module *m = compile_locked(ctx, source, len, filename, err);
+    pthread_mutex_unlock(&ctx->lock);
     return m;
 }
 
@@ -332,20 +379,22 @@ static FILE *open_source(const char *path, io_fail *why)
 kjit_module *kjit_compile_file(kjit_ctx *ctx, const char *path, kjit_error *err)
 {
     if (!ctx || !path) {
-        set_error(err, KJIT_ERR_USAGE, path, "kjit_compile_file: %s is NULL", ctx ? "path" : "ctx");
+        kj_api_set_error(err, KJIT_ERR_USAGE, path, "kjit_compile_file: %s is NULL", ctx ? "path" : "ctx");
         return NULL;
     }
-    reset_last(ctx);
     io_fail why = {0};
     size_t len = 0;
     FILE *f = open_source(path, &why);
     char *text = f ? read_all(f, &len, &why) : NULL;
     if (f) fclose(f);
     if (!text) {
+        pthread_mutex_lock(&ctx->lock);
+        reset_last(ctx); /* no compile happened: no diagnostics */
+        pthread_mutex_unlock(&ctx->lock);
         char buf[128];
         /* GNU strerror_r: thread-safe, returns the message (maybe not buf). */
         const char *reason = why.reason ? why.reason : strerror_r(why.errnum, buf, sizeof buf);
-        set_error(err, KJIT_ERR_IO, path, "cannot read '%s': %s", path, reason);
+        kj_api_set_error(err, KJIT_ERR_IO, path, "cannot read '%s': %s", path, reason);
         return NULL;
     }
     kjit_module *m = kjit_compile(ctx, text, len, path, err);
@@ -353,9 +402,70 @@ kjit_module *kjit_compile_file(kjit_ctx *ctx, const char *path, kjit_error *err)
     return m;
 }
 
+/* ---- texts ---- */
+
 char *kjit_module_ir(const kjit_module *m)
 {
     kj_buf b = {0};
-    if (m && m->kir) kir_print_module(m->kir, &b);
+    if (m && m->kir) {
+        kjit_module *mm = (kjit_module *)(uintptr_t)m; /* kjit_call may add functions meanwhile */
+        pthread_mutex_lock(&mm->lock);
+        kir_print_module(m->kir, &b);
+        pthread_mutex_unlock(&mm->lock);
+    }
     return kj_buf_take(&b);
+}
+
+char *kjit_module_llvm_ir(kjit_module *m, kjit_error *err) { return kj_api_code_text(m, true, err); }
+char *kjit_module_asm(kjit_module *m, kjit_error *err) { return kj_api_code_text(m, false, err); }
+
+/* The span of line:col in `src` (one byte long: a run-time error knows its
+ * position, not the extent of the expression). */
+static kj_span locate(const kj_source *src, int line, int col)
+{
+    kj_span sp = {.len = 1, .line = (uint32_t)line, .col = (uint32_t)col};
+    size_t off = 0;
+    for (int l = 1; l < line && off < src->len; off++)
+        if (src->text[off] == '\n') l++;
+    size_t end = off;
+    while (end < src->len && src->text[end] != '\n') end++;
+    off += col > 0 ? (size_t)col - 1 : 0;
+    sp.off = (uint32_t)(off < end ? off : end);
+    return sp;
+}
+
+/* Drop the first "error: " after "path:line:col: ": a run-time error
+ * prints its exception's name there instead, as Python does. */
+static void drop_severity(char *s, const char *path, int line, int col)
+{
+    char prefix[300];
+    int n = snprintf(prefix, sizeof prefix, "%s:%d:%d: error: ", path, line, col);
+    if (n <= 0 || (size_t)n >= sizeof prefix || strncmp(s, prefix, (size_t)n)) return;
+    size_t keep = (size_t)n - strlen("error: ");
+    memmove(s + keep, s + n, strlen(s + n) + 1);
+}
+
+char *kjit_error_format(const kjit_module *m, const kjit_error *err, kjit_diag_format fmt)
+{
+    if (!err) return format_diags(NULL, fmt);
+    bool runtime = err->code == KJIT_ERR_RUNTIME;
+    if (err->line <= 0 && fmt != KJIT_DIAG_JSON) {
+        kj_buf b = {0};
+        if (err->file[0]) kj_buf_printf(&b, "%s: ", err->file);
+        kj_buf_printf(&b, "%s%s\n", runtime ? "" : "error: ", err->message);
+        return kj_buf_take(&b);
+    }
+    /* The diagnostics printer, for the same excerpt and caret as compile
+     * errors (no excerpt without the module's source: `text` NULL). */
+    kj_source nosrc = {.path = err->file};
+    bool have = m && !strcmp(m->src.path, err->file);
+    kj_span sp = {.line = (uint32_t)(err->line > 0 ? err->line : 0),
+                  .col = (uint32_t)(err->col > 0 ? err->col : 0)};
+    if (have && err->line > 0) sp = locate(&m->src, err->line, err->col);
+    kj_diags d = {0};
+    kj_error(&d, have ? &m->src : &nosrc, sp, "%s", err->message);
+    char *s = format_diags(&d, fmt);
+    kj_diags_free(&d);
+    if (runtime && fmt != KJIT_DIAG_JSON) drop_severity(s, err->file, err->line, err->col);
+    return s;
 }

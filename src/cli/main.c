@@ -1,12 +1,14 @@
 /* The `kjit` command: a thin client of the public API (kjit.h) only.
  *
- *   kjit check FILE.k    errors, if any, to stderr
- *   kjit ir FILE.k       the typed IR to stdout
+ *   kjit check FILE.k               errors, if any, to stderr
+ *   kjit ir FILE.k                  the typed IR to stdout
+ *   kjit run FILE.k [NAME=VALUE]    compile and call main (run.c)
+ *   kjit llvm FILE.k / asm FILE.k   the generated LLVM IR / assembly
  *   kjit help | --help   kjit version | --version
  *
  * Exit status: 0 success, 1 the program has errors or cannot be read,
- * 2 bad usage. */
-#include <kjit.h>
+ * 2 bad usage, 3 a run-time error. */
+#include "cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
 enum { MAX_STDIN_BYTES = 64 << 20 }; /* the same limit the library puts on files */
 
 static const char usage_line[] = "usage: kjit <command> [options] FILE.k";
@@ -27,6 +28,11 @@ static const char help_text[] =
     "commands:\n"
     "  check FILE.k    check a program for errors; prints nothing when it is valid\n"
     "  ir FILE.k       print the typed IR (KIR) of every compiled function\n"
+    "  run FILE.k [NAME=VALUE ...]\n"
+    "                  compile the program and run its main(); NAME=VALUE overrides\n"
+    "                  the default of main's parameter NAME\n"
+    "  llvm FILE.k     print the optimised LLVM IR of the host code\n"
+    "  asm FILE.k      print the assembly of the host code\n"
     "  help            show this help\n"
     "  version         print the version\n"
     "\n"
@@ -36,16 +42,21 @@ static const char help_text[] =
     "  --max-errors=N                   report at most N errors (default 20)\n"
     "  --target=cpu|parallel|cuda|auto  where kernels and ufuncs run (default auto)\n"
     "  -O0 -O1 -O2 -O3                  optimisation level (default -O3)\n"
+    "  --boundscheck                    check every array index (or $KJIT_BOUNDSCHECK=1)\n"
+    "  --no-cache                       do not reuse compiled code (or $KJIT_NO_CACHE=1)\n"
     "  -h, --help                       show this help\n"
     "  --version                        print the version\n"
     "\n"
     "FILE.k may be '-' to read the program from standard input.\n"
     "\n"
-    "exit status: 0 success; 1 the program has errors or cannot be read; 2 bad usage.\n";
+    "exit status: 0 success; 1 the program has errors or cannot be read; 2 bad usage;\n"
+    "3 the program stopped with a run-time error.\n";
 
 typedef struct cli {
-    const char *cmd;  /* check, ir, help, version */
+    const char *cmd;  /* check, ir, run, llvm, asm, help, version */
     const char *file;
+    char **params;    /* run: the NAME=VALUE arguments */
+    int nparams;
     kjit_options opt;
     kjit_diag_format fmt;
     bool fmt_given;
@@ -120,6 +131,8 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) c->cmd = "help";
     else if (!strcmp(arg, "--version")) c->cmd = "version";
     else if (arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) c->opt.opt_level = arg[2] - '0';
+    else if (!strcmp(arg, "--boundscheck")) c->opt.boundscheck = 1;
+    else if (!strcmp(arg, "--no-cache")) c->opt.cache = 0;
     else if ((v = opt_value(arg, "--diag-format", argc, argv, i, &missing))) {
         if (!parse_format(v, &c->fmt))
             return usage_error("invalid --diag-format '%s' (expected human, short or json)", v);
@@ -138,7 +151,16 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     return -1;
 }
 
-/* The command line: options anywhere, then the command and its file.
+static bool is_command(const char *cmd)
+{
+    static const char *const cmds[] = {"check", "ir", "run", "llvm", "asm"};
+    for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++)
+        if (!strcmp(cmd, cmds[k])) return true;
+    return false;
+}
+
+/* The command line: options anywhere, then the command, its file and (for
+ * run) NAME=VALUE arguments.
  * Returns -1 when the command should run, else an exit status. */
 static int parse_args(cli *c, int argc, char **argv)
 {
@@ -158,12 +180,12 @@ static int parse_args(cli *c, int argc, char **argv)
         }
         if (!c->cmd) c->cmd = arg;
         else if (!c->file) c->file = arg;
+        else if (!strcmp(c->cmd, "run")) c->params[c->nparams++] = argv[i];
         else return usage_error("unexpected argument '%s'", arg);
     }
     if (!c->cmd) return usage_error("missing command");
     if (!strcmp(c->cmd, "help") || !strcmp(c->cmd, "version")) return -1;
-    if (strcmp(c->cmd, "check") && strcmp(c->cmd, "ir"))
-        return usage_error("unknown command '%s'", c->cmd);
+    if (!is_command(c->cmd)) return usage_error("unknown command '%s'", c->cmd);
     if (!c->file) return usage_error("missing FILE.k argument for '%s'", c->cmd);
     return -1;
 }
@@ -208,11 +230,48 @@ static kjit_module *compile(kjit_ctx *ctx, const char *file, kjit_error *err)
     return m;
 }
 
-/* check / ir: compile, print the diagnostics (warnings too), then the IR. */
+/* Write `text` (malloc'd, freed here) to stdout. */
+static int print_text(char *text, const char *what)
+{
+    fputs(text, stdout);
+    free(text);
+    if (fflush(stdout) == 0) return EXIT_OK;
+    fprintf(stderr, "kjit: error: cannot write the %s: %s\n", what, strerror(errno));
+    return EXIT_ERRORS;
+}
+
+/* What the command prints, or does, with the compiled module. */
+static int use_module(const cli *c, kjit_module *m)
+{
+    kjit_error err = {0};
+    if (!strcmp(c->cmd, "ir")) return print_text(kjit_module_ir(m), "IR");
+    if (!strcmp(c->cmd, "run")) return kjit_cli_run(m, c->params, c->nparams, c->fmt);
+    if (strcmp(c->cmd, "llvm") && strcmp(c->cmd, "asm")) return EXIT_OK; /* check */
+    bool llvm = !strcmp(c->cmd, "llvm");
+    char *text = llvm ? kjit_module_llvm_ir(m, &err) : kjit_module_asm(m, &err);
+    if (text) return print_text(text, llvm ? "LLVM IR" : "assembly");
+    char *s = kjit_error_format(m, &err, c->fmt);
+    fputs(s, stderr);
+    free(s);
+    return EXIT_ERRORS;
+}
+
+/* The context options a command needs on top of the user's. */
+static kjit_options command_options(const cli *c)
+{
+    kjit_options o = c->opt;
+    if (!strcmp(c->cmd, "check") || !strcmp(c->cmd, "ir")) o.check_only = 1;
+    if (!strcmp(c->cmd, "llvm")) o.keep |= KJIT_KEEP_LLVM_IR;
+    if (!strcmp(c->cmd, "asm")) o.keep |= KJIT_KEEP_ASM;
+    return o;
+}
+
+/* Compile, print the diagnostics (warnings too), then do the command. */
 static int run(const cli *c)
 {
     kjit_error err = {0};
-    kjit_ctx *ctx = kjit_ctx_new(&c->opt, &err);
+    kjit_options o = command_options(c);
+    kjit_ctx *ctx = kjit_ctx_new(&o, &err);
     if (!ctx) {
         fprintf(stderr, "kjit: error: %s\n", err.message);
         return EXIT_USAGE;
@@ -221,38 +280,41 @@ static int run(const cli *c)
     char *diags = kjit_ctx_diagnostics(ctx, c->fmt);
     fputs(diags, stderr);
     free(diags);
-    if (!m && err.code == KJIT_ERR_IO && err.message[0]) fprintf(stderr, "kjit: error: %s\n", err.message);
-    int rc = m ? EXIT_OK : EXIT_ERRORS;
-    if (m && !strcmp(c->cmd, "ir")) {
-        char *ir = kjit_module_ir(m);
-        fputs(ir, stdout);
-        free(ir);
-        if (fflush(stdout) != 0) {
-            fprintf(stderr, "kjit: error: cannot write the IR: %s\n", strerror(errno));
-            rc = EXIT_ERRORS;
-        }
-    }
+    int rc = EXIT_ERRORS;
+    if (m) rc = use_module(c, m);
+    else if (err.code == KJIT_ERR_USAGE) rc = EXIT_USAGE;
+    if (!m && (err.code == KJIT_ERR_IO || err.code == KJIT_ERR_USAGE) && err.message[0])
+        fprintf(stderr, "kjit: error: %s\n", err.message);
     kjit_module_free(m);
     kjit_ctx_free(ctx);
     return rc;
+}
+
+/* Everything after the arguments are parsed. */
+static int dispatch(cli *c)
+{
+    if (!strcmp(c->cmd, "help")) {
+        fputs(help_text, stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(c->cmd, "version")) {
+        printf("kjit %s\n", kjit_version());
+        return EXIT_OK;
+    }
+    const char *env = getenv("KJIT_DIAG_FORMAT");
+    if (!c->fmt_given && env && *env && !parse_format(env, &c->fmt))
+        return usage_error("invalid KJIT_DIAG_FORMAT '%s' (expected human, short or json)", env);
+    return run(c);
 }
 
 int main(int argc, char **argv)
 {
     cli c = {0};
     kjit_options_init(&c.opt);
+    c.params = calloc((size_t)argc + 1, sizeof *c.params);
+    if (!c.params) return EXIT_ERRORS;
     int rc = parse_args(&c, argc, argv);
-    if (rc >= 0) return rc;
-    if (!strcmp(c.cmd, "help")) {
-        fputs(help_text, stdout);
-        return EXIT_OK;
-    }
-    if (!strcmp(c.cmd, "version")) {
-        printf("kjit %s\n", kjit_version());
-        return EXIT_OK;
-    }
-    const char *env = getenv("KJIT_DIAG_FORMAT");
-    if (!c.fmt_given && env && *env && !parse_format(env, &c.fmt))
-        return usage_error("invalid KJIT_DIAG_FORMAT '%s' (expected human, short or json)", env);
-    return run(&c);
+    if (rc < 0) rc = dispatch(&c);
+    free(c.params);
+    return rc;
 }

@@ -8,6 +8,8 @@
  *   llvm_expr.c    scalar instructions: arithmetic, casts, tuples, calls
  *   llvm_array.c   array descriptors: dims, element access, views, checks
  *   llvm_builtin.c built-in functions, one table row each
+ *   llvm_host_builtins.c  host NumPy, print, time and cuda built-ins
+ *   llvm_ufunc.c   elementwise array operations and ufunc call loops
  *   host.c         the optimisation pipeline and ORC LLJIT
  *
  * The ABI of generated code is in abi.h; the run-time entry points it calls
@@ -17,6 +19,7 @@
 
 #include "../ir/kir.h"
 #include "../runtime/rt.h"
+#include "../runtime/rt_host.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -77,7 +80,42 @@ void kj_jit_free(kj_jit *j);
     X(ROUND_NDIGITS, kj_rt_round_ndigits, "ddl", KJ_RTF_PURE)                        \
     X(ROUND_INT, kj_rt_round_int, "lll", KJ_RTF_PURE)                                \
     X(LGAMMA, kj_rt_lgamma, "dd", KJ_RTF_PURE)                                       \
-    X(LGAMMAF, kj_rt_lgammaf, "ff", KJ_RTF_PURE)
+    X(LGAMMAF, kj_rt_lgammaf, "ff", KJ_RTF_PURE)                                     \
+    /* array lifetime (rt.h) */                                                      \
+    X(MARK, kj_rt_mark, "lp", 0)                                                     \
+    X(COLLECT, kj_rt_collect, "vplpi", 0)                                            \
+    X(KEEP, kj_rt_keep, "vpp", 0)                                                    \
+    /* host built-ins (rt_host.h) */                                                 \
+    X(ALLOC, kj_rt_alloc, "vpiipppii", 0)                                            \
+    X(ARANGE_I, kj_rt_arange_i, "vplllipii", 0)                                      \
+    X(ARANGE_F, kj_rt_arange_f, "vpdddipii", 0)                                      \
+    X(LINSPACE, kj_rt_linspace, "vpddliipii", 0)                                     \
+    X(SEED, kj_rt_seed, "vplii", 0)                                                  \
+    X(RANDOM, kj_rt_random, "dp", 0)                                                 \
+    X(RAND, kj_rt_rand, "vpippii", 0)                                                \
+    X(RANDINT, kj_rt_randint, "lplliii", 0)                                          \
+    X(RANDINT_ARRAY, kj_rt_randint_array, "vplliippii", 0)                           \
+    X(REDUCE, kj_rt_reduce, "vpipiiipii", 0)                                         \
+    X(COPY, kj_rt_copy, "vppiiipii", 0)                                              \
+    X(RESHAPE, kj_rt_reshape, "vppiiippii", 0)                                       \
+    X(ALLCLOSE, kj_rt_allclose, "ippiipiiddii", 0)                                   \
+    X(SAVE, kj_rt_save, "vpppiiii", 0)                                               \
+    X(LOAD, kj_rt_load, "vppiiipii", 0)                                              \
+    X(PERF_COUNTER, kj_rt_perf_counter, "d", 0)                                      \
+    X(EVENT_NEW, kj_rt_event_new, "pp", 0)                                           \
+    X(EVENT_RECORD, kj_rt_event_record, "vpp", 0)                                    \
+    X(EVENT_ELAPSED, kj_rt_event_elapsed, "fpppii", 0)                               \
+    X(PRINT_STR, kj_rt_print_str, "vpp", 0)                                          \
+    X(PRINT_REPR_STR, kj_rt_print_repr_str, "vpp", 0)                                \
+    X(PRINT_INT, kj_rt_print_int, "vpl", 0)                                          \
+    X(PRINT_UINT, kj_rt_print_uint, "vpl", 0)                                        \
+    X(PRINT_BOOL, kj_rt_print_bool, "vpi", 0)                                        \
+    X(PRINT_F64, kj_rt_print_f64, "vpd", 0)                                          \
+    X(PRINT_F32, kj_rt_print_f32, "vpf", 0)                                          \
+    X(PRINT_ARRAY, kj_rt_print_array, "vppii", 0)                                    \
+    X(BINOP, kj_rt_binop, "vpipiipiiiipii", 0)                                       \
+    X(UNOP, kj_rt_unop, "vpipiiipii", 0)                                             \
+    X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)
 
 enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
 
@@ -113,6 +151,7 @@ typedef struct kj_cgfn {
     kj_cg_loop *loops;
     uint32_t nloops, cap_loops;
     bool fastmath;
+    LLVMValueRef gc_mark; /* kj_rt_mark at entry when the function allocates arrays */
 } kj_cgfn;
 
 /* State of one module's generation. */
@@ -192,5 +231,34 @@ LLVMValueRef kj_cg_array_dim(kj_cg *cg, LLVMValueRef arr, unsigned k);
 
 /* llvm_builtin.c */
 LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r);
+
+/* llvm_array.c: a[...] = v for every element of `arr` (type at), v of the
+ * element type in registers. */
+void kj_cg_array_fill(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueRef v);
+
+/* llvm_host_builtins.c: host NumPy, print, time and cuda built-ins */
+LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in);
+int32_t kj_cg_dtype(const kj_type *elem); /* the runtime's kj_dtype of a scalar type */
+/* Store v in a fresh entry-block temporary; returns its address. */
+LLVMValueRef kj_cg_spill(kj_cg *cg, LLVMValueRef v);
+/* An operand for the runtime (rt_host.h): pointer, ndim (0 = a scalar in
+ * memory) and dtype, for the value of instruction r. */
+void kj_cg_operand(kj_cg *cg, kir_ref r, LLVMValueRef out[3]);
+/* Storage for a result descriptor of ndim, to pass as `out`. */
+LLVMValueRef kj_cg_out_desc(kj_cg *cg, int ndim);
+LLVMValueRef kj_cg_line(kj_cg *cg, const kir_inst *in); /* i32 line of in */
+LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
+
+/* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */
+LLVMValueRef kj_cg_array_arith(kj_cg *cg, const kir_inst *in);  /* ADD..GE, NEG/NOT/INVERT */
+LLVMValueRef kj_cg_array_math(kj_cg *cg, const kir_inst *in);   /* math.*, abs, np.minimum ... */
+LLVMValueRef kj_cg_ufunc_call(kj_cg *cg, kir_ref r);
+
+/* llvm_func.c: array lifetime (docs/codegen.md "Array lifetime") */
+bool kj_cg_type_has_array(const kj_type *t);
+/* Append the owner pointers of the arrays in v (type t) to out; returns the
+ * new count (at most max). */
+unsigned kj_cg_owners(kj_cg *cg, const kj_type *t, LLVMValueRef v, LLVMValueRef *out, unsigned n,
+                      unsigned max);
 
 #endif

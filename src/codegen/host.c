@@ -23,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+static double T0(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e3+t.tv_nsec*1e-6;}
+#define TM(x) do{double _t=T0(); x; if(getenv("KJIT_TIME"))fprintf(stderr,"  %-10s %.2f ms\n",#x,T0()-_t);}while(0)
 
 struct kj_jit {
     LLVMOrcLLJITRef jit;
@@ -281,7 +284,7 @@ static bool link_now(pipeline *p, kj_jit *j)
 
 static kj_jit *load(pipeline *p)
 {
-    kj_jit *j = jit_new(p->err, sizeof p->err);
+    kj_jit *j; TM(j = jit_new(p->err, sizeof p->err));
     if (!j) return fail(p, "internal compiler error", p->err), NULL;
     if (p->o.keep_ir) {
         char *s = LLVMPrintModuleToString(p->mod);
@@ -295,7 +298,7 @@ static kj_jit *load(pipeline *p)
         j->asm_text = emit(p, copy, LLVMAssemblyFile, &n);
         LLVMDisposeModule(copy);
     }
-    char *obj = emit(p, p->mod, LLVMObjectFile, &n);
+    char *obj; TM(obj = emit(p, p->mod, LLVMObjectFile, &n));
     if (!obj) return kj_jit_free(j), NULL;
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, n, "kjit-object");
     if (p->o.keep_object) {
@@ -304,12 +307,12 @@ static kj_jit *load(pipeline *p)
     } else {
         free(obj);
     }
-    if (!add_object(j, buf, p->err, sizeof p->err)) {
+    bool added; TM(added = add_object(j, buf, p->err, sizeof p->err)); if (!added) {
         fail(p, "internal compiler error", p->err);
         kj_jit_free(j);
         return NULL;
     }
-    if (!link_now(p, j)) {
+    bool linked; TM(linked = link_now(p, j)); if (!linked) {
         kj_jit_free(j);
         return NULL;
     }
@@ -323,7 +326,7 @@ kj_jit *kj_codegen_host(const kir_module *m, const kj_codegen_opts *opt, kj_diag
     p.o.verify = true; /* development builds always check the IR */
 #endif
     kj_jit *j = NULL;
-    if (setup(&p) && generate(&p) && (!p.o.verify || verify(&p)) && optimise(&p)) j = load(&p);
+    bool ok; TM(ok = setup(&p)); if (ok) TM(ok = generate(&p)); if (ok && p.o.verify) TM(ok = verify(&p)); if (ok) TM(ok = optimise(&p)); if (ok) TM(j = load(&p));
     if (p.mod) LLVMDisposeModule(p.mod);
     if (p.ctx) LLVMContextDispose(p.ctx);
     if (p.td) LLVMDisposeTargetData(p.td);

@@ -111,6 +111,12 @@ static void fill_nest(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueR
     LLVMPositionBuilderAtEnd(cg->b, exit);
 }
 
+void kj_cg_array_fill(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueRef v)
+{
+    LLVMValueRef idx[KJ_ABI_MAX_DIMS];
+    fill_nest(cg, at, arr, kj_cg_to_mem(cg, at->elem, v), idx, 0);
+}
+
 /* Pass a descriptor by pointer (to the runtime). */
 static LLVMValueRef spill(kj_cg *cg, LLVMValueRef v)
 {

@@ -5,9 +5,11 @@
  * To add a built-in: write `static LLVMValueRef b_NAME(kj_cg *, const
  * kir_inst *, const bi_row *)` that returns the value of type in->type
  * (arguments are in->args in the table order of builtins.h, 0 = absent
- * optional) and add its row to `rows` below. A host built-in implemented in
- * C goes into the runtime table KJ_RTFNS (codegen.h) and is called with
- * kj_cg_rtcall. */
+ * optional) and add its row to `rows` below. Built-ins without a row here
+ * are the host ones (NumPy, print, time, cuda on the host): see
+ * llvm_host_builtins.c; math on arrays goes to llvm_ufunc.c. A host
+ * built-in implemented in C goes into the runtime table KJ_RTFNS
+ * (codegen.h) and is called with kj_cg_rtcall. */
 #include "codegen.h"
 
 #include "../ir/builtins.h"
@@ -59,7 +61,8 @@ static LLVMValueRef unsupported(kj_cg *cg, const kir_inst *in)
     return in->type ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
 }
 
-/* Host array arguments go to the runtime's elementwise loops (later). */
+/* Host array arguments go to the runtime's elementwise loops
+ * (kj_cg_array_math in llvm_ufunc.c). */
 static bool any_array(kj_cg *cg, const kir_inst *in)
 {
     if (in->type && in->type->kind == KJ_T_ARRAY) return true;
@@ -84,7 +87,7 @@ static LLVMValueRef math_call(kj_cg *cg, const bi_row *row, const kj_type *ft, L
 /* math.f(x) and math.f(x, y): computed in the argument's float type. */
 static LLVMValueRef b_math(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
-    if (any_array(cg, in)) return unsupported(cg, in);
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
     const kj_type *ft = NULL, *ft2 = NULL;
     LLVMValueRef x[2] = {float_arg(cg, in, 0, &ft), NULL};
     unsigned n = in->nargs >= 2 && in->args[1] ? 2 : 1;
@@ -99,7 +102,7 @@ static LLVMValueRef b_math(kj_cg *cg, const kir_inst *in, const bi_row *row)
 static LLVMValueRef b_lgamma(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
     (void)row;
-    if (any_array(cg, in)) return unsupported(cg, in);
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
     const kj_type *ft = NULL;
     LLVMValueRef x = float_arg(cg, in, 0, &ft);
     LLVMValueRef r = kj_cg_rtcall(cg, ft->bits == 32 ? KJ_RTF_LGAMMAF : KJ_RTF_LGAMMA, &x, 1);
@@ -110,7 +113,7 @@ static LLVMValueRef b_lgamma(kj_cg *cg, const kir_inst *in, const bi_row *row)
 static LLVMValueRef b_fmod(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
     (void)row;
-    if (any_array(cg, in)) return unsupported(cg, in);
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
     const kj_type *ft = NULL, *ft2 = NULL;
     LLVMValueRef x = float_arg(cg, in, 0, &ft);
     LLVMValueRef y = float_arg(cg, in, 1, &ft2);
@@ -121,7 +124,7 @@ static LLVMValueRef b_fmod(kj_cg *cg, const kir_inst *in, const bi_row *row)
 /* math.floor/ceil/trunc: float → int64 (Python), integers unchanged. */
 static LLVMValueRef b_rounding(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
-    if (any_array(cg, in)) return unsupported(cg, in);
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
     const kj_type *t = arg_type(cg, in, 0);
     if (!is_float(t)) return kj_cg_cast(cg, arg(cg, in, 0), t, in->type);
     LLVMValueRef x = arg(cg, in, 0);
@@ -132,7 +135,7 @@ static LLVMValueRef b_rounding(kj_cg *cg, const kir_inst *in, const bi_row *row)
 static LLVMValueRef b_pred(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
     (void)row;
-    if (any_array(cg, in)) return unsupported(cg, in);
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
     const kj_type *t = arg_type(cg, in, 0);
     LLVMValueRef x = arg(cg, in, 0);
     bool nan = in->aux == KJ_B_ISNAN, fin = in->aux == KJ_B_ISFINITE;
@@ -147,7 +150,7 @@ static LLVMValueRef b_pred(kj_cg *cg, const kir_inst *in, const bi_row *row)
 static LLVMValueRef b_abs(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
     (void)row;
-    if (any_array(cg, in)) return unsupported(cg, in);
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
     const kj_type *t = arg_type(cg, in, 0);
     LLVMValueRef x = kj_cg_cast(cg, arg(cg, in, 0), t, in->type);
     if (is_float(in->type)) return kj_cg_intrinsic(cg, "llvm.fabs", LLVMTypeOf(x), &x, 1);
@@ -189,7 +192,7 @@ static LLVMValueRef b_minmax(kj_cg *cg, const kir_inst *in, const bi_row *row)
 static LLVMValueRef b_np_minmax(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
     (void)row;
-    if (any_array(cg, in)) return unsupported(cg, in);
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
     LLVMValueRef a = kj_cg_cast(cg, arg(cg, in, 0), arg_type(cg, in, 0), in->type);
     LLVMValueRef b = kj_cg_cast(cg, arg(cg, in, 1), arg_type(cg, in, 1), in->type);
     bool is_max = in->aux == KJ_B_NP_MAXIMUM;
@@ -229,7 +232,7 @@ static LLVMValueRef b_round(kj_cg *cg, const kir_inst *in, const bi_row *row)
 static LLVMValueRef b_convert(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
     (void)row;
-    if (any_array(cg, in)) return unsupported(cg, in);
+    if (any_array(cg, in)) return kj_cg_host_builtin(cg, in); /* float32(a): a.astype(float32) */
     return kj_cg_cast(cg, arg(cg, in, 0), arg_type(cg, in, 0), in->type);
 }
 
@@ -340,6 +343,6 @@ LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
     const bi_row *row = in->aux < KJ_B__COUNT ? &rows[in->aux] : NULL;
-    if (!row || !row->emit) return unsupported(cg, in);
+    if (!row || !row->emit) return kj_cg_host_builtin(cg, in);
     return row->emit(cg, in, row);
 }

@@ -203,11 +203,7 @@ static LLVMValueRef int_arith(kj_cg *cg, const kir_inst *in, LLVMValueRef a, LLV
 
 static LLVMValueRef arith(kj_cg *cg, const kir_inst *in)
 {
-    if (!kj_is_scalar(in->type)) {
-        kj_cg_fail(cg, in->span, "elementwise array arithmetic ('%s' on %s) is not supported by the "
-                   "host code generator yet", kir_op_name((kir_op)in->op), kj_type_str(in->type));
-        return LLVMGetUndef(kj_cg_type(cg, in->type));
-    }
+    if (in->type->kind == KJ_T_ARRAY) return kj_cg_array_arith(cg, in); /* elementwise */
     LLVMValueRef a = kj_cg_val(cg, in->a), b = kj_cg_val(cg, in->b);
     return is_float(in->type) ? float_arith(cg, in, a, b) : int_arith(cg, in, a, b);
 }
@@ -215,12 +211,8 @@ static LLVMValueRef arith(kj_cg *cg, const kir_inst *in)
 /* NEG, NOT, INVERT */
 static LLVMValueRef unary(kj_cg *cg, const kir_inst *in)
 {
+    if (in->type->kind == KJ_T_ARRAY) return kj_cg_array_arith(cg, in); /* elementwise */
     LLVMValueRef a = kj_cg_val(cg, in->a);
-    if (!kj_is_scalar(in->type)) {
-        kj_cg_fail(cg, in->span, "elementwise array '%s' is not supported by the host code generator yet",
-                   kir_op_name((kir_op)in->op));
-        return LLVMGetUndef(kj_cg_type(cg, in->type));
-    }
     if (in->op == KIR_NEG) {
         if (is_float(in->type)) return kj_cg_fm(cg, LLVMBuildFNeg(cg->b, a, ""));
         return LLVMBuildNeg(cg->b, a, "");
@@ -231,10 +223,11 @@ static LLVMValueRef unary(kj_cg *cg, const kir_inst *in)
 /* EQ .. GE on scalars of one type. */
 static LLVMValueRef compare(kj_cg *cg, const kir_inst *in)
 {
+    if (in->type->kind == KJ_T_ARRAY) return kj_cg_array_arith(cg, in); /* elementwise */
     const kj_type *t = cg->fn->kf->insts[in->a].type;
     LLVMValueRef a = kj_cg_val(cg, in->a), b = kj_cg_val(cg, in->b);
     if (!kj_is_scalar(t)) {
-        kj_cg_fail(cg, in->span, "comparison '%s' of %s is not supported by the host code generator yet",
+        kj_cg_fail(cg, in->span, "comparison '%s' of %s is not supported by the host code generator",
                    kir_op_name((kir_op)in->op), kj_type_str(t));
         return LLVMGetUndef(kj_cg_type(cg, in->type));
     }
@@ -358,6 +351,7 @@ LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r)
     case KIR_WRAP_INDEX: case KIR_BOUNDS_CHECK:
         return kj_cg_array_inst(cg, r);
     case KIR_BUILTIN: return kj_cg_builtin(cg, r);
+    case KIR_UFUNC_CALL: return kj_cg_ufunc_call(cg, r);
     default:
         kj_cg_fail(cg, in->span, "'%s' is not supported by the host code generator yet",
                    kir_op_name((kir_op)in->op));

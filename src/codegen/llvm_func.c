@@ -72,6 +72,113 @@ static void push_loop(kj_cg *cg, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont)
     fn->loops[fn->nloops++] = (kj_cg_loop){brk, cont};
 }
 
+/* ---- array lifetime ----
+ *
+ * Arrays created while a function runs are registered in the kj_rt; the
+ * function releases its dead ones when it returns (all but those its
+ * result holds) and an allocating loop at the end of every iteration (all
+ * but those the function's variables hold). Values defined inside a loop
+ * body are not visible after the iteration (KIR's structured scopes), so
+ * the variables are the only way an array can outlive it. */
+
+bool kj_cg_type_has_array(const kj_type *t)
+{
+    if (!t) return false;
+    if (t->kind == KJ_T_ARRAY) return true;
+    if (t->kind == KJ_T_TUPLE)
+        for (uint32_t k = 0; k < t->n; k++)
+            if (kj_cg_type_has_array(t->elems[k])) return true;
+    return false;
+}
+
+unsigned kj_cg_owners(kj_cg *cg, const kj_type *t, LLVMValueRef v, LLVMValueRef *out, unsigned n,
+                      unsigned max)
+{
+    if (t->kind == KJ_T_ARRAY && n < max) out[n++] = LLVMBuildExtractValue(cg->b, v, 3, "owner");
+    if (t->kind == KJ_T_TUPLE)
+        for (uint32_t k = 0; k < t->n; k++)
+            if (kj_cg_type_has_array(t->elems[k]))
+                n = kj_cg_owners(cg, t->elems[k], LLVMBuildExtractValue(cg->b, v, k, ""), out, n, max);
+    return n;
+}
+
+/* Does the instruction create arrays that the runtime registers? Array
+ * results of built-ins, operators and ufunc calls, and calls of functions
+ * that return arrays (their arrays stay registered for the caller). */
+static bool allocates(const kir_inst *in)
+{
+    switch ((kir_op)in->op) {
+    case KIR_BUILTIN: case KIR_UFUNC_CALL: case KIR_ADD: case KIR_SUB: case KIR_MUL: case KIR_DIV:
+    case KIR_FLOORDIV: case KIR_MOD: case KIR_POW: case KIR_AND: case KIR_OR: case KIR_XOR:
+    case KIR_SHL: case KIR_SHR: case KIR_NEG: case KIR_NOT: case KIR_INVERT: case KIR_EQ: case KIR_NE:
+    case KIR_LT: case KIR_LE: case KIR_GT: case KIR_GE:
+        return kj_cg_type_has_array(in->type) || in->op == KIR_UFUNC_CALL;
+    case KIR_CALL: return in->fn && kj_cg_type_has_array(in->fn->ret);
+    default: return false;
+    }
+}
+
+/* Does block b (or a block nested in it) allocate? */
+static bool block_allocates(const kir_func *f, kir_blkid b)
+{
+    const kir_block *blk = &f->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) {
+        const kir_inst *in = &f->insts[blk->v[k]];
+        if (allocates(in)) return true;
+        if ((in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR) &&
+            block_allocates(f, in->blk[0]))
+            return true;
+        if (in->op == KIR_IF && in->blk[1] && block_allocates(f, in->blk[1])) return true;
+    }
+    return false;
+}
+
+static LLVMValueRef gc_mark(kj_cg *cg) { return kj_cg_rtcall(cg, KJ_RTF_MARK, &cg->fn->rt, 1); }
+
+/* Release what was registered since `mark`, except the owners in keep. */
+static void gc_collect(kj_cg *cg, LLVMValueRef mark, const LLVMValueRef *keep, unsigned n)
+{
+    LLVMValueRef arr = LLVMConstNull(cg->t_ptr);
+    if (n) {
+        LLVMTypeRef at = LLVMArrayType2(cg->t_ptr, n);
+        LLVMValueRef v = LLVMGetUndef(at);
+        for (unsigned k = 0; k < n; k++) v = LLVMBuildInsertValue(cg->b, v, keep[k], k, "");
+        arr = kj_cg_alloca(cg, at, "keep");
+        LLVMBuildStore(cg->b, v, arr);
+    }
+    LLVMValueRef a[4] = {cg->fn->rt, mark, arr, kj_cg_i32(cg, (int64_t)n)};
+    kj_cg_rtcall(cg, KJ_RTF_COLLECT, a, 4);
+}
+
+enum { MAX_KEEP = 256 };
+
+/* The number of arrays in a value of type t. */
+static unsigned count_arrays(const kj_type *t)
+{
+    if (t->kind == KJ_T_ARRAY) return 1;
+    unsigned n = 0;
+    if (t->kind == KJ_T_TUPLE)
+        for (uint32_t k = 0; k < t->n; k++) n += count_arrays(t->elems[k]);
+    return n;
+}
+
+/* End of an iteration: keep what the variables hold. */
+static void gc_locals(kj_cg *cg, LLVMValueRef mark)
+{
+    const kir_func *f = cg->fn->kf;
+    LLVMValueRef keep[MAX_KEEP];
+    unsigned n = 0, total = 0;
+    for (uint32_t k = 0; k < f->nlocals; k++) total += count_arrays(f->locals[k].type);
+    if (total > MAX_KEEP) return; /* too many to list: the function's return releases them */
+    for (uint32_t k = 0; k < f->nlocals; k++) {
+        const kj_type *t = f->locals[k].type;
+        if (!kj_cg_type_has_array(t)) continue;
+        LLVMValueRef v = LLVMBuildLoad2(cg->b, kj_cg_type(cg, t), cg->fn->locals[k], "");
+        n = kj_cg_owners(cg, t, v, keep, n, MAX_KEEP);
+    }
+    gc_collect(cg, mark, keep, n);
+}
+
 /* IF a { then } else { else } */
 static void gen_if(kj_cg *cg, const kir_inst *in)
 {
@@ -93,14 +200,20 @@ static void gen_if(kj_cg *cg, const kir_inst *in)
 /* LOOP { body } — left only by BREAK (or return). */
 static void gen_loop(kj_cg *cg, const kir_inst *in)
 {
-    LLVMBasicBlockRef body = kj_cg_bb(cg, "loop"), exit = kj_cg_bb(cg, "endloop");
+    LLVMValueRef mark = block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
+    LLVMBasicBlockRef body = kj_cg_bb(cg, "loop"), latch = kj_cg_bb(cg, "loop.next"),
+                      exit = kj_cg_bb(cg, "endloop");
     LLVMBuildBr(cg->b, body);
     LLVMPositionBuilderAtEnd(cg->b, body);
-    push_loop(cg, exit, body);
+    push_loop(cg, exit, latch);
     kj_cg_block(cg, in->blk[0]);
     cg->fn->nloops--;
+    LLVMBuildBr(cg->b, latch);
+    LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
+    LLVMPositionBuilderAtEnd(cg->b, latch);
+    if (mark) gc_locals(cg, mark);
     LLVMBuildBr(cg->b, body);
-    LLVMMoveBasicBlockAfter(exit, LLVMGetInsertBlock(cg->b));
+    LLVMMoveBasicBlockAfter(exit, latch);
     LLVMPositionBuilderAtEnd(cg->b, exit);
 }
 
@@ -138,6 +251,7 @@ static void gen_for(kj_cg *cg, const kir_inst *in)
         kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, step, LLVMConstInt(ty, 0, 0), ""),
                        KJ_RT_VALUE, "range() arg 3 must not be zero", in->span);
     LLVMValueRef n = trip_count(cg, t, start, stop, step);
+    LLVMValueRef mark = block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
     LLVMBasicBlockRef head = kj_cg_bb(cg, "for"), body = kj_cg_bb(cg, "body"),
                       latch = kj_cg_bb(cg, "next"), exit = kj_cg_bb(cg, "endfor");
@@ -157,20 +271,35 @@ static void gen_for(kj_cg *cg, const kir_inst *in)
 
     LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
     LLVMPositionBuilderAtEnd(cg->b, latch);
+    if (mark) gc_locals(cg, mark);
     LLVMValueRef k1 = LLVMBuildAdd(cg->b, k, LLVMConstInt(ty, 1, 0), "");
     LLVMSetNUW(k1, 1);
     LLVMBuildBr(cg->b, head);
     LLVMValueRef inc[2] = {LLVMConstInt(ty, 0, 0), k1};
-    LLVMBasicBlockRef from[2] = {pre, latch};
+    LLVMBasicBlockRef from[2] = {pre, LLVMGetInsertBlock(cg->b)};
     LLVMAddIncoming(k, inc, from, 2);
 
     LLVMMoveBasicBlockAfter(exit, latch);
     LLVMPositionBuilderAtEnd(cg->b, exit);
 }
 
+/* Leaving the function: release its temporaries but what `ret` holds. */
+static void gc_return(kj_cg *cg, LLVMValueRef ret)
+{
+    if (!cg->fn->gc_mark) return;
+    LLVMValueRef keep[MAX_KEEP];
+    const kj_type *t = cg->fn->kf->ret;
+    if (count_arrays(t) > MAX_KEEP) return; /* the end of the run releases them */
+    unsigned n = ret && kj_cg_type_has_array(t) ? kj_cg_owners(cg, t, ret, keep, 0, MAX_KEEP) : 0;
+    gc_collect(cg, cg->fn->gc_mark, keep, n);
+}
+
 static void gen_return(kj_cg *cg, const kir_inst *in)
 {
-    if (in->a && !kj_cg_is_void(cg->fn->kf->ret)) LLVMBuildRet(cg->b, kj_cg_val(cg, in->a));
+    bool value = in->a && !kj_cg_is_void(cg->fn->kf->ret);
+    LLVMValueRef v = value ? kj_cg_val(cg, in->a) : NULL;
+    gc_return(cg, v);
+    if (value) LLVMBuildRet(cg->b, v);
     else LLVMBuildRetVoid(cg->b);
     dead_block(cg);
 }
@@ -308,9 +437,11 @@ static void define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn)
     fn.entry = kj_cg_bb(cg, "entry");
     LLVMPositionBuilderAtEnd(cg->b, fn.entry);
     alloc_locals(cg);
+    if (block_allocates(f, 0)) fn.gc_mark = gc_mark(cg);
     kj_cg_block(cg, 0);
     /* Falling off the end: none, or (never reached after a complete
      * return analysis) the zero value. */
+    gc_return(cg, NULL);
     if (kj_cg_is_void(f->ret)) LLVMBuildRetVoid(cg->b);
     else LLVMBuildRet(cg->b, kj_cg_zero(cg, f->ret));
     cg->fn = NULL;
@@ -340,6 +471,17 @@ static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef impl)
      * duplicate its code when it also has callers inside the module. */
     LLVMAddCallSiteAttribute(r, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "noinline", 0));
     if (!kj_cg_is_void(f->ret)) LLVMBuildStore(cg->b, kj_cg_to_mem(cg, f->ret, r), LLVMGetParam(fn, 2));
+    /* A returned array's owner gets a reference for the caller: the run's
+     * registry drops its own when the outermost entry call returns. */
+    if (kj_cg_type_has_array(f->ret)) {
+        unsigned max = count_arrays(f->ret);
+        LLVMValueRef *own = KJ_NEWN(cg->a, LLVMValueRef, max + 1);
+        unsigned n = kj_cg_owners(cg, f->ret, r, own, 0, max);
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef a[2] = {cargs[0], own[k]};
+            kj_cg_rtcall(cg, KJ_RTF_KEEP, a, 2);
+        }
+    }
     LLVMBuildRetVoid(cg->b);
 }
 

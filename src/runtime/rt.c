@@ -2,6 +2,7 @@
  * (setjmp in kj_rt_call_entry, longjmp in kj_rt_raise*) and small helpers
  * that are simpler in C than as generated IR. */
 #include "rt.h"
+#include "rt_host.h"
 
 #include "../codegen/abi.h"
 
@@ -20,17 +21,77 @@ static const char *const kind_names[KJ_RT__COUNT] = {
     [KJ_RT_OVERFLOW] = "OverflowError",
     [KJ_RT_MEMORY] = "MemoryError",
     [KJ_RT_RUNTIME] = "RuntimeError",
+    [KJ_RT_TYPE] = "TypeError",
+    [KJ_RT_OS] = "OSError",
+    [KJ_RT_FILE_NOT_FOUND] = "FileNotFoundError",
 };
 
 void kj_rt_init(kj_rt *rt, const char *file)
 {
     memset(rt, 0, sizeof *rt);
     rt->file = file;
+    rt->out = stdout;
+}
+
+/* cuda.event() on the host: the perf_counter time of its last record(). */
+struct kj_rt_event {
+    double t;
+    bool recorded;
+    kj_rt_event *next;
+};
+
+/* Release every registered array and event (the end of a run). */
+static void release_all(kj_rt *rt)
+{
+    for (size_t k = rt->narrays; k-- > 0;) kj_array_release(rt->arrays[k]);
+    free(rt->arrays);
+    rt->arrays = NULL;
+    rt->narrays = rt->cap_arrays = 0;
+    while (rt->events) {
+        kj_rt_event *e = rt->events;
+        rt->events = e->next;
+        free(e);
+    }
+}
+
+void kj_rt_dispose(kj_rt *rt) { release_all(rt); }
+
+kj_rt_event *kj_rt_event_alloc(kj_rt *rt)
+{
+    kj_rt_event *e = calloc(1, sizeof *e);
+    if (!e) {
+        fputs("kjit: out of memory\n", stderr);
+        abort();
+    }
+    e->next = rt->events;
+    rt->events = e;
+    return e;
+}
+
+void kj_rt_event_set(kj_rt_event *e, double t)
+{
+    e->t = t;
+    e->recorded = true;
+}
+
+bool kj_rt_event_get(const kj_rt_event *e, double *t)
+{
+    *t = e ? e->t : 0;
+    return e && e->recorded;
 }
 
 const char *kj_rt_kind_name(kj_rt_kind kind)
 {
     return (unsigned)kind < KJ_RT__COUNT ? kind_names[kind] : "RuntimeError";
+}
+
+/* The end of an entry call: the outermost one releases the run's arrays
+ * and flushes the output. */
+static void leave(kj_rt *rt)
+{
+    if (--rt->depth > 0) return;
+    release_all(rt);
+    if (rt->out) fflush(rt->out);
 }
 
 /* The setjmp side. `fn` runs with rt->jb pointing at this frame's jmp_buf;
@@ -42,13 +103,16 @@ kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args, void *ret)
     jmp_buf jb;
     jmp_buf *volatile saved = rt->jb;
     rt->kind = KJ_RT_OK;
+    rt->depth++;
     if (setjmp(jb)) {
         rt->jb = saved;
+        leave(rt);
         return rt->kind != KJ_RT_OK ? rt->kind : KJ_RT_RUNTIME;
     }
     rt->jb = &jb;
     fn(rt, args, ret);
     rt->jb = saved;
+    leave(rt);
     return KJ_RT_OK;
 }
 
@@ -91,12 +155,71 @@ _Noreturn void kj_rt_raise(kj_rt *rt, int32_t kind, const char *msg, int32_t lin
     jump(rt, kind, line, col);
 }
 
+/* The kind for a Python exception name from the array runtime. */
+static kj_rt_kind kind_of_exc(const char *exc)
+{
+    for (int k = 1; k < KJ_RT__COUNT; k++)
+        if (exc && strcmp(exc, kind_names[k]) == 0) return (kj_rt_kind)k;
+    return KJ_RT_RUNTIME;
+}
+
+_Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, int32_t col)
+{
+    snprintf(rt->message, sizeof rt->message, "%s", e->message);
+    jump(rt, (int32_t)kind_of_exc(e->exc), line, col);
+}
+
 _Noreturn void kj_rt_raise_index(kj_rt *rt, int64_t index, int64_t axis, int64_t size, int32_t line,
                                  int32_t col)
 {
     snprintf(rt->message, sizeof rt->message, "index %lld is out of bounds for axis %lld with size %lld",
              (long long)index, (long long)axis, (long long)size);
     jump(rt, KJ_RT_INDEX, line, col);
+}
+
+/* ---- array lifetime ---- */
+
+void kj_rt_own(kj_rt *rt, kj_array *a)
+{
+    if (rt->narrays == rt->cap_arrays) {
+        size_t nc = rt->cap_arrays ? rt->cap_arrays * 2 : 16;
+        kj_array **v = realloc(rt->arrays, nc * sizeof *v);
+        if (!v) {
+            fputs("kjit: out of memory\n", stderr);
+            abort();
+        }
+        rt->arrays = v;
+        rt->cap_arrays = nc;
+    }
+    rt->arrays[rt->narrays++] = a;
+    if (rt->narrays > rt->peak_arrays) rt->peak_arrays = rt->narrays;
+}
+
+int64_t kj_rt_mark(kj_rt *rt) { return (int64_t)rt->narrays; }
+
+void kj_rt_collect(kj_rt *rt, int64_t mark, void *const *keep, int32_t nkeep)
+{
+    size_t m = (size_t)mark, out = m;
+    if (mark < 0 || m >= rt->narrays) return;
+    for (size_t k = m; k < rt->narrays; k++) {
+        kj_array *a = rt->arrays[k];
+        bool live = false;
+        for (int32_t j = 0; j < nkeep && !live; j++) live = keep[j] == a;
+        if (live) rt->arrays[out++] = a;
+        else kj_array_release(a);
+    }
+    rt->narrays = out;
+}
+
+void kj_rt_keep(kj_rt *rt, void *owner)
+{
+    (void)rt;
+    kj_array_retain(owner);
+}
+
+void kj_rt_describe(void *out, const kj_array *a, int ndim)
+{
+    kj_abi_array_pack(out, ndim, a->data, a->shape, a->strides, (void *)a);
 }
 
 /* ---- a[...] = b with broadcasting ---- */
@@ -215,33 +338,50 @@ mismatch: {
 
 /* ---- numeric helpers ---- */
 
-/* Numba's round(x, ndigits), CPython's double_round without dtoa. */
+/* Round the exact decimal expansion of |x| (digits, with `ipart` integer
+ * digits) at 10**k, k > 0, half to even: the integer result as a string
+ * of digits into out. */
+static void round_digits(const char *digits, size_t ipart, int64_t k, char *out, size_t cap)
+{
+    size_t keep = ipart > (size_t)k ? ipart - (size_t)k : 0;
+    /* rest = the dropped digits: > half, == half or < half of 10**k */
+    const char *rest = digits + keep;
+    int cmp = 0; /* sign of rest - 5000... */
+    if ((size_t)k > ipart) cmp = -1; /* |x| < 10**(k-1) <= half */
+    else if (rest[0] != '5') cmp = rest[0] > '5' ? 1 : -1;
+    else
+        for (const char *p = rest + 1; *p && !cmp; p++) cmp = *p != '0' && *p != '.';
+    char buf[400];
+    size_t n = 0;
+    buf[n++] = '0'; /* room for a carry */
+    for (size_t i = 0; i < keep && n < sizeof buf - 1; i++) buf[n++] = digits[i];
+    bool odd = keep > 0 && ((digits[keep - 1] - '0') & 1);
+    if (cmp > 0 || (cmp == 0 && odd)) {
+        size_t i = n - 1;
+        while (buf[i] == '9') buf[i--] = '0';
+        buf[i]++;
+    }
+    buf[n] = 0;
+    snprintf(out, cap, "%se%lld", buf, (long long)k);
+}
+
+/* round(x, ndigits) for floats exactly as CPython's double_round: the
+ * correctly rounded decimal (half to even on the exact binary value),
+ * read back. glibc's printf prints exact decimal expansions, which stand
+ * in for CPython's dtoa. */
 double kj_rt_round_ndigits(double x, int64_t ndigits)
 {
-    double pow1, pow2, y, z;
     if (!isfinite(x) || x == 0.0) return x;
-    if (ndigits > 325) return x;
+    if (ndigits > 323) return x;
     if (ndigits < -308) return copysign(0.0, x);
+    char buf[1400], out[420]; /* 309 integer digits + 1074 fraction digits */
     if (ndigits >= 0) {
-        if (ndigits > 22) {
-            pow1 = pow(10.0, (double)(ndigits - 22));
-            pow2 = 1e22;
-        } else {
-            pow1 = pow(10.0, (double)ndigits);
-            pow2 = 1.0;
-        }
-        y = (x * pow1) * pow2;
-        if (!isfinite(y)) return x;
-    } else {
-        pow1 = pow(10.0, (double)-ndigits);
-        pow2 = 1.0;
-        y = x / pow1;
+        snprintf(buf, sizeof buf, "%.*f", (int)ndigits, x);
+        return strtod(buf, NULL);
     }
-    z = round(y);
-    if (fabs(y - z) == 0.5) z = 2.0 * round(y / 2.0); /* half to even */
-    if (ndigits >= 0) z = (z / pow2) / pow1;
-    else z *= pow1;
-    return z;
+    snprintf(buf, sizeof buf, "%.1074f", fabs(x));
+    round_digits(buf, strcspn(buf, "."), -ndigits, out, sizeof out);
+    return copysign(strtod(out, NULL), x);
 }
 
 int64_t kj_rt_round_int(int64_t x, int64_t ndigits)

@@ -8,17 +8,27 @@
  * needs unwinding: generated code has no destructors or cleanups, and the
  * runtime functions it calls hold no locks or resources when they raise. A
  * runtime function that owns temporaries must release them before calling
- * kj_rt_raise*. Arrays the generated code created before the error are
- * leaked unless registered for release in the context (future work).
+ * kj_rt_raise*.
+ *
+ * Arrays: every kj_array the runtime creates for generated code is
+ * registered in the context (kj_rt_own) and released when the outermost
+ * kj_rt_call_entry returns, error or not; an array returned by the entry
+ * point carries one extra reference for the caller (see "Array lifetime"
+ * in docs/codegen.md). Functions and loops that allocate release their
+ * dead temporaries early (kj_rt_mark / kj_rt_collect), so a loop that
+ * allocates in every iteration runs in bounded memory.
  *
  * Everything here is thread-safe: state lives in the kj_rt of one call. */
 #ifndef KJ_RT_H
 #define KJ_RT_H
 
+#include "random.h"
+
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Kinds of run-time error, named after the Python exception they stand
  * for. 0 means no error. */
@@ -31,10 +41,15 @@ typedef enum kj_rt_kind {
     KJ_RT_OVERFLOW,      /* OverflowError */
     KJ_RT_MEMORY,        /* MemoryError */
     KJ_RT_RUNTIME,       /* RuntimeError: anything else */
+    KJ_RT_TYPE,          /* TypeError (NumPy: bool - bool) */
+    KJ_RT_OS,            /* OSError (np.save to an unwritable path) */
+    KJ_RT_FILE_NOT_FOUND, /* FileNotFoundError (np.load) */
     KJ_RT__COUNT
 } kj_rt_kind;
 
-/* The context of one call into generated code. */
+typedef struct kj_rt_event kj_rt_event;
+
+/* The context of one run of generated code (one or more entry calls). */
 typedef struct kj_rt {
     jmp_buf *jb;            /* the innermost kj_rt_call_entry; NULL outside one */
     const char *file;       /* source path for messages (not owned) */
@@ -42,16 +57,34 @@ typedef struct kj_rt {
     int32_t line, col;      /* its location, 0 when unknown */
     char message[512];      /* without the kind: "index 10 is out of bounds ..." */
     void *user;             /* for the embedding layer (not read by kjit) */
+    FILE *out;              /* where print() writes: stdout unless set after kj_rt_init;
+                               flushed when the outermost entry call returns */
+    int depth;              /* nesting of kj_rt_call_entry */
+    kj_array **arrays;      /* arrays created by generated code (one reference each) */
+    size_t narrays, cap_arrays;
+    size_t peak_arrays;     /* the most registered at once (tests check loops stay bounded) */
+    kj_rt_event *events;    /* cuda.event() objects, freed with the arrays */
+    kj_mt19937 rng;         /* np.random's stream: one per context */
+    bool rng_seeded;        /* false: seeded from OS entropy at first use, as NumPy */
 } kj_rt;
 
 /* The signature of every JIT entry point `M.entry` (abi.h). */
 typedef void (*kj_entry_fn)(kj_rt *rt, void **args, void *ret);
 
+/* A fresh context: print() to stdout, no arrays, the random stream not
+ * yet seeded. */
 void kj_rt_init(kj_rt *rt, const char *file);
+/* Release what a context still holds (nothing after the outermost entry
+ * call returned; needed only when calls were abandoned). */
+void kj_rt_dispose(kj_rt *rt);
 
 /* Call an entry point, catching its run-time errors: returns KJ_RT_OK, or
  * the kind of the error (details in rt). Calls may nest (generated code →
- * runtime → generated code); an error returns to the innermost. */
+ * runtime → generated code); an error returns to the innermost. When the
+ * outermost call returns, the arrays generated code created are released
+ * (a returned array keeps the reference the entry point handed over: the
+ * caller releases its `owner` with kj_array_release) and rt->out is
+ * flushed. */
 kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args, void *ret);
 
 /* "ZeroDivisionError", "IndexError", ... */
@@ -69,6 +102,27 @@ _Noreturn void kj_rt_raise(kj_rt *rt, int32_t kind, const char *msg, int32_t lin
 _Noreturn void kj_rt_raise_index(kj_rt *rt, int64_t index, int64_t axis, int64_t size, int32_t line,
                                  int32_t col);
 
+/* ---- array lifetime (called by generated code) ---- */
+
+/* Register an array the runtime created for generated code: the context
+ * holds its one reference until released. */
+void kj_rt_own(kj_rt *rt, kj_array *a);
+/* The registry's current size: arrays registered after this are the
+ * temporaries of the scope (function call or loop) that asked. */
+int64_t kj_rt_mark(kj_rt *rt);
+/* Release the arrays registered since `mark` except those in keep[0..n)
+ * (owners still reachable from live variables or a return value; NULLs
+ * are ignored). */
+void kj_rt_collect(kj_rt *rt, int64_t mark, void *const *keep, int32_t nkeep);
+/* One more reference to `owner` (a kj_array*, or NULL) for the caller of
+ * an entry point that returns it. */
+void kj_rt_keep(kj_rt *rt, void *owner);
+/* Fill the ABI descriptor `out` (abi.h) of an ndim-dimensional view of the
+ * whole of `a`, owned by `a`. */
+void kj_rt_describe(void *out, const kj_array *a, int ndim);
+/* Raise the kj_rt_error `e` (its exception named by e->exc) at line:col. */
+_Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, int32_t col);
+
 /* ---- helpers called by generated code ---- */
 
 /* dst[...] = src with NumPy broadcasting of src's shape into dst's; both
@@ -78,7 +132,7 @@ _Noreturn void kj_rt_raise_index(kj_rt *rt, int64_t index, int64_t axis, int64_t
 void kj_rt_assign(kj_rt *rt, const void *dst, int32_t dst_ndim, const void *src, int32_t src_ndim,
                   int64_t itemsize, int32_t line, int32_t col);
 
-/* round(x, ndigits) for floats, as Numba (and CPython's fallback) do it. */
+/* round(x, ndigits) for floats, correctly rounded as CPython does it. */
 double kj_rt_round_ndigits(double x, int64_t ndigits);
 /* round(x, ndigits) for an integer and ndigits < 0: round half to even at
  * 10**-ndigits. */

@@ -14,7 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     kjit_error err = {0};
-    kjit_ctx *ctx = kjit_ctx_new(NULL, &err);
+    kjit_options opt;
+    kjit_options_init(&opt);
+    opt.check_only = 1; /* the front end only: no machine code, no cache */
+    opt.cache = 0;
+    kjit_ctx *ctx = kjit_ctx_new(&opt, &err);
     if (!ctx)
         return 0;
     kjit_module *m = kjit_compile(ctx, (const char *)data, size, "fuzz.k", &err);

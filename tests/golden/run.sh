@@ -12,9 +12,15 @@
 #       `kjit check --diag-format=short NAME.k`, run inside errors/ so paths
 #       print as `NAME.k:3:5: error: ...`, exits 1 and its stderr equals
 #       NAME.expected.
+#   GOLDEN_DIR/run/NAME.k + NAME.expected [+ NAME.stderr]
+#       `kjit run --target cpu NAME.k`, run inside run/, prints NAME.expected
+#       on stdout (made by CPython + NumPy: run/make_expected.sh) and exits 0;
+#       with NAME.stderr (a run-time error), its stderr equals NAME.stderr
+#       and it exits 3. Skipped, saying so, while `kjit run` does not exist.
 #
 # --update (or KJIT_GOLDEN_UPDATE=1) rewrites the .expected files of ir/ and
 # errors/ from kjit's current output instead of comparing; review the diff.
+# It never touches run/: those come from Python.
 # Prints one line (and a diff) per failure, then `golden: N passed, N failed`;
 # exits 1 when anything failed.
 set -u
@@ -158,6 +164,39 @@ for f in "$golden/errors"/*.k; do
     name=$(basename "$f" .k)
     check_error "errors/$name.k" "$golden/errors" "$name"
 done
+
+# check_run LABEL DIR NAME: `kjit run --target cpu NAME.k` prints
+# NAME.expected, and NAME.stderr with exit 3 when that file exists.
+check_run() {
+    local label=$1 dir=$2 name=$3 rc want=0
+    (cd "$dir" && $limit "$kjit" run --target cpu "$name.k") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ -f "$dir/$name.stderr" ] && want=3
+    if [ $rc -ne $want ]; then
+        fail "$label" "kjit run: $(describe_rc $rc), expected exit $want"
+        sed 's/^/    /' "$tmp/err" | head -n 20
+    elif [ ! -f "$dir/$name.expected" ]; then
+        fail "$label" "missing $name.expected (run run/make_expected.sh)"
+    elif ! cmp -s "$dir/$name.expected" "$tmp/out"; then
+        fail "$label" "stdout differs" "$dir/$name.expected" "$tmp/out"
+    elif [ $want -eq 3 ] && ! cmp -s "$dir/$name.stderr" "$tmp/err"; then
+        fail "$label" "stderr differs" "$dir/$name.stderr" "$tmp/err"
+    else
+        pass
+    fi
+}
+
+# `kjit run` may not exist yet in this build: skip the section then.
+run_probe=$("$kjit" run 2>&1 </dev/null)
+if printf '%s' "$run_probe" | grep -qi "unknown command"; then
+    echo "golden: skipping run/: this kjit has no 'run' command yet"
+else
+    for f in "$golden/run"/*.k; do
+        [ -e "$f" ] || continue
+        name=$(basename "$f" .k)
+        check_run "run/$name.k" "$golden/run" "$name"
+    done
+fi
 
 if [ "$update" = 1 ]; then
     echo "golden: rewrote $updated .expected files (review them with git diff)"

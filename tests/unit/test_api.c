@@ -39,6 +39,16 @@ static kjit_ctx *new_ctx(const kjit_options *opt)
     return ctx;
 }
 
+/* A context that stops after type checking: for front-end tests whose
+ * programs use built-ins the host code generator may not have. */
+static kjit_ctx *check_ctx(void)
+{
+    kjit_options o;
+    kjit_options_init(&o);
+    o.check_only = 1;
+    return new_ctx(&o);
+}
+
 static kjit_module *compile_str(kjit_ctx *ctx, const char *src, const char *name, kjit_error *err)
 {
     return kjit_compile(ctx, src, strlen(src), name, err);
@@ -87,6 +97,10 @@ static void test_options_defaults_and_validation(void **state)
     assert_int_equal(o.boundscheck, -1);
     assert_null(o.arch);
     assert_null(o.cache_dir);
+    assert_int_equal(o.check_only, 0);
+    assert_int_equal(o.cache, 1);
+    assert_int_equal(o.keep, 0);
+    assert_null(o.out);
 
     kjit_ctx_free(new_ctx(NULL));
     kjit_ctx_free(new_ctx(&o));
@@ -104,6 +118,18 @@ static void test_options_defaults_and_validation(void **state)
     bad = o;
     bad.target = (kjit_target)9;
     assert_null(kjit_ctx_new(&bad, NULL)); /* err may be NULL */
+    bad = o;
+    bad.cache = 2;
+    assert_null(kjit_ctx_new(&bad, &err));
+    assert_string_equal(err.message, "invalid option value: cache (0 or 1)");
+    bad = o;
+    bad.keep = 4;
+    assert_null(kjit_ctx_new(&bad, &err));
+    assert_string_equal(err.message, "invalid option value: keep (KJIT_KEEP_* flags)");
+    bad = o;
+    bad.check_only = -1;
+    assert_null(kjit_ctx_new(&bad, &err));
+    assert_string_equal(err.message, "invalid option value: check_only (0 or 1)");
 
     /* Option strings are copied: the caller's may go away. */
     char arch[] = "sm_90";
@@ -276,7 +302,7 @@ static void test_max_errors(void **state)
 static void test_valid_program_and_ir(void **state)
 {
     (void)state;
-    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_ctx *ctx = check_ctx();
     kjit_error err;
     kjit_module *m = compile_str(ctx, valid_src, "add.k", &err);
     if (!m) {
@@ -428,7 +454,10 @@ typedef struct job {
 static void *compile_loop(void *arg)
 {
     job *j = arg;
-    kjit_ctx *ctx = kjit_ctx_new(NULL, NULL);
+    kjit_options o;
+    kjit_options_init(&o);
+    o.check_only = 1;
+    kjit_ctx *ctx = kjit_ctx_new(&o, NULL);
     if (!ctx) {
         j->failures++;
         return NULL;
@@ -461,7 +490,7 @@ static void *compile_loop(void *arg)
 static void test_threads(void **state)
 {
     (void)state;
-    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_ctx *ctx = check_ctx();
     kjit_module *m = compile_str(ctx, valid_src, "main.k", NULL);
     assert_non_null(m);
     char *want = kjit_module_ir(m);
@@ -482,6 +511,805 @@ static void test_threads(void **state)
     free(want);
 }
 
+/* ---- calling compiled code ---- */
+
+/* Every test that runs code keeps the cache out of the user's home. */
+static char *cache_dir_for_tests;
+
+static int setup_cache_dir(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/kjit-test-api-cache-XXXXXX";
+    cache_dir_for_tests = strdup(mkdtemp(tmpl));
+    setenv("KJIT_CACHE_DIR", cache_dir_for_tests, 1);
+    return 0;
+}
+
+static int teardown_cache_dir(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir_for_tests);
+    if (system(cmd) != 0) return 1;
+    free(cache_dir_for_tests);
+    return 0;
+}
+
+static const char calls_src[] = "from numba import jit, cuda\n"
+                                "import numpy as np\n"
+                                "\n"
+                                "N = 4\n"
+                                "\n"
+                                "@jit\n"
+                                "def add(a, b):\n"
+                                "    return a + b\n"
+                                "\n"
+                                "@jit\n"
+                                "def saxpy(a, x, y):\n"
+                                "    for i in range(x.shape[0]):\n"
+                                "        y[i] = a * x[i] + y[i]\n"
+                                "\n"
+                                "@jit\n"
+                                "def total(x):\n"
+                                "    s = 0\n"
+                                "    for i in range(x.shape[0]):\n"
+                                "        for j in range(x.shape[1]):\n"
+                                "            s += x[i, j]\n"
+                                "    return s\n"
+                                "\n"
+                                "@jit(boundscheck=True)\n"
+                                "def get(x, i):\n"
+                                "    return x[i]\n"
+                                "\n"
+                                "@jit\n"
+                                "def div(a, b):\n"
+                                "    return a // b\n"
+                                "\n"
+                                "@jit\n"
+                                "def tail(x):\n"
+                                "    return x[1:]\n"
+                                "\n"
+                                "@jit\n"
+                                "def is_pos(x):\n"
+                                "    return x > 0\n"
+                                "\n"
+                                "@jit\n"
+                                "def pair(x):\n"
+                                "    return x, x\n"
+                                "\n"
+                                "@jit('int32(int32)')\n"
+                                "def twice32(x):\n"
+                                "    return x * 2\n"
+                                "\n"
+                                "@cuda.jit\n"
+                                "def kern(x):\n"
+                                "    x[0] = 1.0\n"
+                                "\n"
+                                "def main(n=N * 2, x=-1.5, flag=not True, name='hi'):\n"
+                                "    assert n == 8 and x < 0\n";
+
+static kjit_module *compile_calls(kjit_ctx *ctx)
+{
+    kjit_error err;
+    kjit_module *m = compile_str(ctx, calls_src, "calls.k", &err);
+    if (!m) {
+        char *d = kjit_ctx_diagnostics(ctx, KJIT_DIAG_SHORT);
+        fail_msg("calls.k rejected: %s", d);
+    }
+    return m;
+}
+
+/* How many specialisations of `name` the module's KIR holds. */
+static int count_specs(kjit_module *m, const char *name)
+{
+    char *ir = kjit_module_ir(m);
+    char pat[64];
+    snprintf(pat, sizeof pat, "\nhost %s[", name);
+    int n = strncmp(ir, pat + 1, strlen(pat + 1)) == 0;
+    for (const char *p = ir; (p = strstr(p, pat)); p++) n++;
+    free(ir);
+    return n;
+}
+
+static void test_call_scalars(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    kjit_fn *add = kjit_module_get(m, "add");
+    assert_non_null(add);
+    assert_ptr_equal(kjit_module_get(m, "add"), add); /* one handle per name */
+    assert_string_equal(kjit_fn_name(add), "add");
+    assert_int_equal(kjit_fn_get_kind(add), KJIT_FN_JIT);
+    assert_int_equal(count_specs(m, "add"), 0); /* not reached from main: compiled on demand */
+
+    kjit_error err;
+    kjit_value r;
+    kjit_value ii[2] = {kjit_value_int(40), kjit_value_int(2)};
+    assert_int_equal(kjit_call(add, ii, 2, &r, &err), KJIT_OK);
+    assert_int_equal(err.code, KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_INT);
+    assert_int_equal(r.dtype, KJIT_INT64);
+    assert_int_equal(r.v.i, 42);
+    /* The same types again reuse the specialisation. */
+    ii[0] = kjit_value_int(-5);
+    assert_int_equal(kjit_call(add, ii, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.v.i, -3);
+    assert_int_equal(count_specs(m, "add"), 1);
+
+    /* float32 + float32 stays float32; int64 + float64 is float64 (NumPy). */
+    kjit_value ff[2] = {kjit_value_float32(1.25f), kjit_value_float32(2.5f)};
+    assert_int_equal(kjit_call(add, ff, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_FLOAT);
+    assert_int_equal(r.dtype, KJIT_FLOAT32);
+    assert_true(r.v.f == 3.75);
+    kjit_value mix[2] = {kjit_value_int(1), kjit_value_float(0.5)};
+    assert_int_equal(kjit_call(add, mix, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.dtype, KJIT_FLOAT64);
+    assert_true(r.v.f == 1.5);
+    /* int8 arithmetic wraps as in NumPy. */
+    kjit_value i8[2] = {kjit_value_int_as(100, KJIT_INT8), kjit_value_int_as(100, KJIT_INT8)};
+    assert_int_equal(kjit_call(add, i8, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.dtype, KJIT_INT8);
+    assert_int_equal(r.v.i, -56);
+    /* bool results; uint64 beyond int64. */
+    kjit_fn *is_pos = kjit_module_get(m, "is_pos");
+    kjit_value one = kjit_value_float(-0.5);
+    assert_int_equal(kjit_call(is_pos, &one, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_BOOL);
+    assert_false(r.v.b);
+    kjit_value big[2] = {kjit_value_int_as((int64_t)UINT64_MAX, KJIT_UINT64),
+                         kjit_value_int_as(0, KJIT_UINT64)};
+    assert_int_equal(kjit_call(add, big, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.dtype, KJIT_UINT64);
+    assert_true((uint64_t)r.v.i == UINT64_MAX);
+    assert_int_equal(count_specs(m, "add"), 5);
+
+    /* A result may be ignored. */
+    assert_int_equal(kjit_call(add, ii, 2, NULL, &err), KJIT_OK);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* An explicit signature converts the arguments to its types. */
+static void test_call_signature(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    kjit_fn *f = kjit_module_get(m, "twice32");
+    kjit_error err;
+    kjit_value r, a = kjit_value_int_as(21, KJIT_INT16);
+    assert_int_equal(kjit_call(f, &a, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.dtype, KJIT_INT32);
+    assert_int_equal(r.v.i, 42);
+    a = kjit_value_float(1.5); /* float64 → int32 is not a safe conversion */
+    assert_int_equal(kjit_call(f, &a, 1, &r, &err), KJIT_ERR_COMPILE);
+    assert_string_equal(err.message, "no signature of 'twice32' matches the arguments");
+    assert_string_equal(err.file, "calls.k");
+    assert_int_equal(err.line, 44);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+static void test_call_arrays_zero_copy(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    kjit_error err;
+    float x[5] = {1, 2, 3, 4, 5}, y[5] = {10, 20, 30, 40, 50};
+    int64_t shape[1] = {5};
+    kjit_array *ax = kjit_array_wrap(ctx, x, KJIT_FLOAT32, 1, shape, NULL, &err);
+    kjit_array *ay = kjit_array_wrap(ctx, y, KJIT_FLOAT32, 1, shape, NULL, &err);
+    assert_non_null(ax);
+    assert_ptr_equal(kjit_array_data(ay), y);
+    kjit_value args[3] = {kjit_value_float32(2.0f), kjit_value_array(ax), kjit_value_array(ay)};
+    kjit_value r;
+    assert_int_equal(kjit_call(kjit_module_get(m, "saxpy"), args, 3, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_NONE);
+    for (int i = 0; i < 5; i++) assert_true(y[i] == 2.0f * x[i] + 10.0f * (float)(i + 1));
+
+    /* A strided view of the caller's memory: every other element of a 2x6
+     * int32 matrix, i.e. columns 0, 2, 4. */
+    int32_t mat[2][6] = {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}};
+    int64_t mshape[2] = {2, 3}, mstrides[2] = {6 * 4, 2 * 4};
+    kjit_array *am = kjit_array_wrap(ctx, mat, KJIT_INT32, 2, mshape, mstrides, &err);
+    assert_non_null(am);
+    kjit_value a = kjit_value_array(am);
+    assert_int_equal(kjit_call(kjit_module_get(m, "total"), &a, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_INT);
+    assert_int_equal(r.v.i, 1 + 3 + 5 + 7 + 9 + 11);
+    /* The contiguous whole is another specialisation (layout C). */
+    int64_t full[2] = {2, 6};
+    kjit_array *ac = kjit_array_wrap(ctx, mat, KJIT_INT32, 2, full, NULL, &err);
+    a = kjit_value_array(ac);
+    assert_int_equal(kjit_call(kjit_module_get(m, "total"), &a, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.v.i, 78);
+    assert_int_equal(count_specs(m, "total"), 2);
+
+    kjit_array_free(am);
+    kjit_array_free(ac);
+    kjit_array_free(ax);
+    kjit_array_free(ay);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* A returned view of an argument shares the caller's memory and outlives
+ * both the argument's handle and the module. */
+static void test_call_returns_array(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    kjit_error err;
+    double d[4] = {1, 2, 3, 4};
+    int64_t shape[1] = {4};
+    kjit_array *a = kjit_array_new(ctx, KJIT_FLOAT64, 1, shape, &err);
+    assert_non_null(a);
+    memcpy(kjit_array_data(a), d, sizeof d);
+    kjit_value arg = kjit_value_array(a), r;
+    assert_int_equal(kjit_call(kjit_module_get(m, "tail"), &arg, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_ARRAY);
+    assert_int_equal(r.dtype, KJIT_FLOAT64);
+    kjit_array *t = r.v.a;
+    assert_int_equal(kjit_array_ndim(t), 1);
+    assert_int_equal(kjit_array_shape(t)[0], 3);
+    assert_int_equal(kjit_array_strides(t)[0], 8);
+    assert_ptr_equal(kjit_array_data(t), (double *)kjit_array_data(a) + 1);
+    kjit_array_free(a);
+    kjit_module_free(m);
+    assert_true(((double *)kjit_array_data(t))[2] == 4.0); /* still alive */
+    kjit_array_free(t);
+    kjit_ctx_free(ctx);
+}
+
+static void test_call_usage_errors(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    kjit_error err;
+    kjit_value r, args[3] = {kjit_value_int(1), kjit_value_int(2), kjit_value_int(3)};
+    kjit_fn *add = kjit_module_get(m, "add");
+    assert_null(kjit_module_get(m, "nope"));
+    assert_null(kjit_module_get(m, "N")); /* a constant, not a function */
+    assert_null(kjit_module_get(NULL, "add"));
+
+    assert_int_equal(kjit_call(add, args, 3, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "add() takes 2 positional arguments but 3 were given");
+    assert_int_equal(kjit_call(add, args, 1, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "add() takes 2 positional arguments but 1 was given");
+    assert_int_equal(kjit_call(NULL, args, 2, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "kjit_call: fn is NULL");
+    assert_int_equal(kjit_call(add, NULL, 2, &r, &err), KJIT_ERR_USAGE);
+    kjit_value bad[2] = {kjit_value_int_as(1, KJIT_FLOAT32), kjit_value_int(1)};
+    assert_int_equal(kjit_call(add, bad, 2, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "argument 1: an int value needs an integer dtype");
+    bad[0] = kjit_value_array(NULL);
+    assert_int_equal(kjit_call(add, bad, 2, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "argument 1: array is NULL");
+    bad[0] = (kjit_value){0};
+    assert_int_equal(kjit_call(add, bad, 2, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "argument 1: None cannot be passed to compiled code");
+
+    /* Types the function cannot take: a compile error located in it. */
+    kjit_value sa[2] = {kjit_value_str("a"), kjit_value_int(1)};
+    assert_int_equal(kjit_call(add, sa, 2, &r, &err), KJIT_ERR_COMPILE);
+    assert_string_equal(err.file, "calls.k");
+    assert_int_equal(err.line, 8);
+    assert_true(strlen(err.message) > 0);
+    assert_int_equal(r.kind, KJIT_VALUE_NONE);
+    kjit_error again;
+    assert_int_equal(kjit_call(add, sa, 2, &r, &again), KJIT_ERR_COMPILE); /* the same error again */
+    assert_memory_equal(&again, &err, sizeof err);
+    /* ...which does not spoil later calls. */
+    assert_int_equal(kjit_call(add, args, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.v.i, 3);
+
+    /* Results kjit_call cannot return yet. */
+    assert_int_equal(kjit_call(kjit_module_get(m, "pair"), args, 1, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "'pair' returns (int64, int64), which kjit_call cannot return yet");
+
+    /* Kernels are launched, not called. */
+    kjit_fn *kern = kjit_module_get(m, "kern");
+    assert_int_equal(kjit_fn_get_kind(kern), KJIT_FN_KERNEL);
+    assert_int_equal(kjit_call(kern, args, 1, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "'kern' is a CUDA kernel: launch it with kjit_launch");
+    kjit_dim3 one = {1, 1, 1};
+    assert_int_equal(kjit_launch(kern, one, one, args, 1, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "kernels on the cpu target are not supported yet");
+    assert_int_equal(kjit_launch(add, one, one, args, 2, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "'add' is not a CUDA kernel: call it with kjit_call");
+    assert_int_equal(kjit_sync(ctx, &err), KJIT_OK);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* A @vectorize function called with scalars runs its scalar kernel. */
+static void test_call_ufunc_scalars(void **state)
+{
+    (void)state;
+    const char *src = "from numba import vectorize\n"
+                      "@vectorize(['float32(float32, float32)'])\n"
+                      "def vadd(a, b):\n"
+                      "    return a + b\n";
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_error err;
+    kjit_module *m = compile_str(ctx, src, "v.k", &err);
+    assert_non_null(m);
+    kjit_fn *f = kjit_module_get(m, "vadd");
+    assert_int_equal(kjit_fn_get_kind(f), KJIT_FN_UFUNC);
+    kjit_value a[2] = {kjit_value_float32(1.5f), kjit_value_float32(2.0f)}, r;
+    assert_int_equal(kjit_call(f, a, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.dtype, KJIT_FLOAT32);
+    assert_true(r.v.f == 3.5);
+    float x[2] = {1, 2};
+    int64_t shape[1] = {2};
+    kjit_array *ax = kjit_array_wrap(ctx, x, KJIT_FLOAT32, 1, shape, NULL, &err);
+    a[0] = kjit_value_array(ax);
+    assert_int_equal(kjit_call(f, a, 2, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(
+        err.message,
+        "calling the ufunc 'vadd' on arrays through kjit_call is not supported yet (scalars are)");
+    kjit_array_free(ax);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+static void test_runtime_errors(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    kjit_error err;
+    int64_t v[10] = {0};
+    int64_t shape[1] = {10};
+    kjit_array *a = kjit_array_wrap(ctx, v, KJIT_INT64, 1, shape, NULL, &err);
+    kjit_value args[2] = {kjit_value_array(a), kjit_value_int(10)}, r;
+    kjit_fn *get = kjit_module_get(m, "get");
+    assert_int_equal(kjit_call(get, args, 2, &r, &err), KJIT_ERR_RUNTIME);
+    assert_int_equal(err.code, KJIT_ERR_RUNTIME);
+    assert_string_equal(err.message, "IndexError: index 10 is out of bounds for axis 0 with size 10");
+    assert_string_equal(err.file, "calls.k");
+    assert_int_equal(err.line, 25);
+    assert_int_equal(err.col, 14);
+    char *h = kjit_error_format(m, &err, KJIT_DIAG_HUMAN);
+    assert_string_equal(h, "calls.k:25:14: IndexError: index 10 is out of bounds for axis 0 with size 10\n"
+                           "        return x[i]\n"
+                           "                 ^\n");
+    free(h);
+    char *s = kjit_error_format(m, &err, KJIT_DIAG_SHORT);
+    assert_string_equal(s, "calls.k:25:14: IndexError: index 10 is out of bounds for axis 0 with size 10\n");
+    free(s);
+    char *j = kjit_error_format(m, &err, KJIT_DIAG_JSON);
+    assert_non_null(
+        strstr(j, "\"line\":25,\"col\":14,\"severity\":\"error\",\"message\":\"IndexError: index 10"));
+    free(j);
+    char *n = kjit_error_format(NULL, &err, KJIT_DIAG_HUMAN); /* no source: no excerpt */
+    assert_string_equal(n, "calls.k:25:14: IndexError: index 10 is out of bounds for axis 0 with size 10\n");
+    free(n);
+    /* Negative indices count from the end; -11 is out of bounds. */
+    args[1] = kjit_value_int(-1);
+    v[9] = 99;
+    assert_int_equal(kjit_call(get, args, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.v.i, 99);
+    args[1] = kjit_value_int(-11);
+    assert_int_equal(kjit_call(get, args, 2, &r, &err), KJIT_ERR_RUNTIME);
+    assert_string_equal(err.message, "IndexError: index -11 is out of bounds for axis 0 with size 10");
+
+    /* Integer division by zero: Python's ZeroDivisionError, no SIGFPE. */
+    kjit_value dz[2] = {kjit_value_int(7), kjit_value_int(0)};
+    assert_int_equal(kjit_call(kjit_module_get(m, "div"), dz, 2, &r, &err), KJIT_ERR_RUNTIME);
+    assert_string_equal(err.message, "ZeroDivisionError: integer division or modulo by zero");
+    assert_int_equal(err.line, 29);
+    dz[1] = kjit_value_int(-2);
+    assert_int_equal(kjit_call(kjit_module_get(m, "div"), dz, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.v.i, -4);
+
+    /* Errors of other kinds format with "error:". */
+    kjit_error ce = {.code = KJIT_ERR_COMPILE, .file = "calls.k", .line = 8, .col = 12, .message = "bad"};
+    h = kjit_error_format(m, &ce, KJIT_DIAG_SHORT);
+    assert_string_equal(h, "calls.k:8:12: error: bad\n");
+    free(h);
+    kjit_error nl = {.code = KJIT_ERR_USAGE, .message = "no location"};
+    h = kjit_error_format(m, &nl, KJIT_DIAG_HUMAN);
+    assert_string_equal(h, "error: no location\n");
+    free(h);
+    kjit_array_free(a);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* boundscheck from the options (and so from KJIT_BOUNDSCHECK): on for a
+ * function whose decorator does not ask for it. */
+static void test_boundscheck_option(void **state)
+{
+    (void)state;
+    const char *src = "from numba import jit\n"
+                      "@jit\n"
+                      "def put(x, i):\n"
+                      "    x[i] = 1\n";
+    kjit_options o;
+    kjit_options_init(&o);
+    o.boundscheck = 1;
+    kjit_error err;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            kjit_options_init(&o);
+            setenv("KJIT_BOUNDSCHECK", "1", 1);
+        }
+        kjit_ctx *ctx = new_ctx(&o);
+        unsetenv("KJIT_BOUNDSCHECK");
+        kjit_module *m = compile_str(ctx, src, "put.k", &err);
+        assert_non_null(m);
+        int32_t v[3];
+        int64_t shape[1] = {3};
+        kjit_array *a = kjit_array_wrap(ctx, v, KJIT_INT32, 1, shape, NULL, &err);
+        kjit_value args[2] = {kjit_value_array(a), kjit_value_int(3)};
+        assert_int_equal(kjit_call(kjit_module_get(m, "put"), args, 2, NULL, &err), KJIT_ERR_RUNTIME);
+        assert_string_equal(err.message, "IndexError: index 3 is out of bounds for axis 0 with size 3");
+        assert_int_equal(err.line, 4);
+        kjit_array_free(a);
+        kjit_module_free(m);
+        kjit_ctx_free(ctx);
+    }
+}
+
+static void test_main_params(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    kjit_fn *f = kjit_module_get(m, "main");
+    assert_int_equal(kjit_fn_get_kind(f), KJIT_FN_MAIN);
+    assert_int_equal(kjit_fn_param_count(f), 4);
+    assert_string_equal(kjit_fn_param_name(f, 0), "n");
+    assert_string_equal(kjit_fn_param_name(f, 3), "name");
+    assert_null(kjit_fn_param_name(f, 4));
+    assert_null(kjit_fn_param_name(f, -1));
+    assert_string_equal(kjit_fn_param_default_text(f, 0), "N * 2");
+    assert_string_equal(kjit_fn_param_default_text(f, 1), "-1.5");
+    assert_string_equal(kjit_fn_param_default_text(f, 2), "not True");
+    assert_string_equal(kjit_fn_param_default_text(f, 3), "'hi'");
+    kjit_value v[4];
+    for (int i = 0; i < 4; i++) assert_true(kjit_fn_param_default(f, i, &v[i]));
+    kjit_value none;
+    assert_false(kjit_fn_param_default(f, 4, &none));
+    assert_int_equal(none.kind, KJIT_VALUE_NONE);
+    assert_int_equal(v[0].kind, KJIT_VALUE_INT);
+    assert_int_equal(v[0].dtype, KJIT_INT64);
+    assert_int_equal(v[0].v.i, 8);
+    assert_int_equal(v[1].kind, KJIT_VALUE_FLOAT);
+    assert_true(v[1].v.f == -1.5);
+    assert_int_equal(v[2].kind, KJIT_VALUE_BOOL);
+    assert_false(v[2].v.b);
+    assert_int_equal(v[3].kind, KJIT_VALUE_STR);
+    assert_string_equal(v[3].v.s, "hi");
+    char buf[32];
+    assert_string_equal(kjit_value_type_name(&v[0], buf, sizeof buf), "int64");
+    assert_string_equal(kjit_value_type_name(&v[3], buf, sizeof buf), "str");
+
+    /* main with its defaults' types is the main compiled with the program. */
+    char *before = kjit_module_ir(m);
+    kjit_error err;
+    kjit_value r;
+    assert_int_equal(kjit_call(f, v, 4, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_NONE);
+    char *after = kjit_module_ir(m);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    v[0].v.i = 7; /* the assertion in main fails */
+    assert_int_equal(kjit_call(f, v, 4, &r, &err), KJIT_ERR_RUNTIME);
+    assert_string_equal(err.message, "AssertionError");
+    assert_int_equal(err.line, 52);
+
+    /* Parameters without defaults. */
+    kjit_fn *add = kjit_module_get(m, "add");
+    assert_int_equal(kjit_fn_param_count(add), 2);
+    assert_null(kjit_fn_param_default_text(add, 0));
+    assert_false(kjit_fn_param_default(add, 0, &r));
+    assert_int_equal(r.kind, KJIT_VALUE_NONE);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* check_only and the cuda target. */
+static void test_targets_and_check_only(void **state)
+{
+    (void)state;
+    kjit_options o;
+    kjit_options_init(&o);
+    o.target = KJIT_TARGET_CUDA;
+    kjit_ctx *ctx = new_ctx(&o);
+    kjit_error err;
+    assert_null(compile_str(ctx, calls_src, "calls.k", &err));
+    assert_int_equal(err.code, KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "the cuda target is not available yet");
+    assert_int_equal(kjit_ctx_error_count(ctx), 0);
+    kjit_ctx_free(ctx);
+
+    o.check_only = 1; /* checking needs no code */
+    ctx = new_ctx(&o);
+    kjit_module *m = compile_str(ctx, calls_src, "calls.k", &err);
+    assert_non_null(m);
+    assert_null(kjit_module_llvm_ir(m, &err));
+    assert_string_equal(err.message, "the cuda target is not available yet");
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+
+    /* A check_only module can still be called: code is made on demand. */
+    o.target = KJIT_TARGET_PARALLEL;
+    ctx = new_ctx(&o);
+    m = compile_str(ctx, calls_src, "calls.k", &err);
+    kjit_value ii[2] = {kjit_value_int(2), kjit_value_int(3)}, r;
+    assert_int_equal(kjit_call(kjit_module_get(m, "add"), ii, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.v.i, 5);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+static void test_llvm_and_asm(void **state)
+{
+    (void)state;
+    kjit_options o;
+    kjit_options_init(&o);
+    for (int keep = 0; keep < 2; keep++) {
+        o.keep = keep ? KJIT_KEEP_LLVM_IR | KJIT_KEEP_ASM : 0;
+        kjit_ctx *ctx = new_ctx(&o);
+        kjit_error err;
+        kjit_module *m = compile_calls(ctx);
+        char *ll = kjit_module_llvm_ir(m, &err);
+        assert_non_null(ll);
+        assert_int_equal(err.code, KJIT_OK);
+        assert_non_null(strstr(ll, "target triple"));
+        assert_non_null(strstr(ll, "define void @\"main[int, float, bool, str].entry\"(ptr"));
+        char *as = kjit_module_asm(m, &err);
+        assert_non_null(as);
+        assert_non_null(strstr(as, "\"main[int, float, bool, str].entry\":"));
+        assert_non_null(strstr(as, ".text"));
+        free(ll);
+        free(as);
+        kjit_module_free(m);
+        kjit_ctx_free(ctx);
+    }
+    kjit_error err;
+    assert_null(kjit_module_llvm_ir(NULL, &err));
+    assert_int_equal(err.code, KJIT_ERR_USAGE);
+}
+
+/* print() writes to kjit_options.out. Needs the host print built-in. */
+static void test_output_capture(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    kjit_options o;
+    kjit_options_init(&o);
+    o.out = mem;
+    kjit_ctx *ctx = new_ctx(&o);
+    kjit_error err;
+    kjit_module *m = compile_str(ctx, "def main(n=3):\n    print('n =', n, n * 0.5)\n", "p.k", &err);
+    if (!m && strstr(err.message, "not supported by the host code generator")) {
+        fclose(mem);
+        free(text);
+        kjit_ctx_free(ctx);
+        skip();
+    }
+    assert_non_null(m);
+    kjit_value n = kjit_value_int(3);
+    assert_int_equal(kjit_call(kjit_module_get(m, "main"), &n, 1, NULL, &err), KJIT_OK);
+    fflush(mem);
+    assert_string_equal(text, "n = 3 1.5\n");
+    fclose(mem);
+    free(text);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* The second compile of a source, in a new context, loads the cached
+ * object instead of generating code. */
+static void test_cache(void **state)
+{
+    (void)state;
+    char *dir = temp_dir();
+    kjit_options o;
+    kjit_options_init(&o);
+    o.cache_dir = dir;
+    kjit_error err;
+    kjit_value ii[2] = {kjit_value_int(20), kjit_value_int(22)}, r;
+    for (int round = 0; round < 3; round++) {
+        if (round == 2) o.opt_level = 1; /* other options: another entry */
+        kjit_ctx *ctx = new_ctx(&o);
+        kjit_module *m = compile_calls(ctx);
+        const char *used = NULL;
+        kjit_cache_stats st = kjit_ctx_cache_stats(ctx, &used);
+        assert_non_null(used);
+        assert_string_equal(used, dir);
+        assert_int_equal(st.hits, round == 1);
+        assert_int_equal(st.disk_hits, round == 1);
+        assert_int_equal(st.misses, round != 1);
+        assert_int_equal(st.corrupt, 0);
+        /* The cached code runs, and so does code made after it. */
+        kjit_value f[4];
+        kjit_fn *mainf = kjit_module_get(m, "main");
+        for (int i = 0; i < 4; i++) kjit_fn_param_default(mainf, i, &f[i]);
+        assert_int_equal(kjit_call(mainf, f, 4, NULL, &err), KJIT_OK);
+        assert_int_equal(kjit_call(kjit_module_get(m, "add"), ii, 2, &r, &err), KJIT_OK);
+        assert_int_equal(r.v.i, 42);
+        /* A second compile in the same context: a memory hit. */
+        kjit_module *m2 = compile_calls(ctx);
+        st = kjit_ctx_cache_stats(ctx, NULL);
+        assert_int_equal(st.hits, (round == 1) + 1);
+        assert_int_equal(st.disk_hits, round == 1);
+        kjit_module_free(m2);
+        kjit_module_free(m);
+        kjit_ctx_free(ctx);
+    }
+    /* cache = 0: nothing is looked up. */
+    o.cache = 0;
+    kjit_ctx *ctx = new_ctx(&o);
+    kjit_module_free(compile_calls(ctx));
+    const char *used = "x";
+    kjit_cache_stats st = kjit_ctx_cache_stats(ctx, &used);
+    assert_null(used);
+    assert_int_equal(st.hits, 0);
+    assert_int_equal(st.misses, 1);
+    kjit_ctx_free(ctx);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
+/* ---- arrays ---- */
+
+static void test_arrays(void **state)
+{
+    (void)state;
+    kjit_error err;
+    uint16_t buf[12];
+    int64_t shape[2] = {3, 4};
+    kjit_array *a = kjit_array_wrap(NULL, buf, KJIT_UINT16, 2, shape, NULL, &err);
+    assert_non_null(a);
+    assert_int_equal(err.code, KJIT_OK);
+    assert_ptr_equal(kjit_array_data(a), buf);
+    assert_int_equal(kjit_array_ndim(a), 2);
+    assert_int_equal(kjit_array_shape(a)[1], 4);
+    assert_int_equal(kjit_array_strides(a)[0], 8);
+    assert_int_equal(kjit_array_strides(a)[1], 2);
+    assert_int_equal(kjit_array_dtype(a), KJIT_UINT16);
+    assert_int_equal(kjit_array_size(a), 12);
+    kjit_array_free(a);
+
+    kjit_array *z = kjit_array_new(NULL, KJIT_FLOAT32, 2, shape, &err);
+    assert_non_null(z);
+    for (int i = 0; i < 12; i++) assert_true(((float *)kjit_array_data(z))[i] == 0.0f);
+    kjit_array_free(z);
+    kjit_array *s = kjit_array_new(NULL, KJIT_INT8, 0, NULL, &err); /* 0-d */
+    assert_non_null(s);
+    assert_int_equal(kjit_array_size(s), 1);
+    kjit_array_free(s);
+    kjit_array_free(NULL);
+
+    assert_int_equal(kjit_dtype_size(KJIT_FLOAT64), 8);
+    assert_int_equal(kjit_dtype_size(KJIT_BOOL), 1);
+    assert_string_equal(kjit_dtype_name(KJIT_UINT32), "uint32");
+
+    int64_t odd[2] = {8, 3};
+    assert_null(kjit_array_wrap(NULL, buf, KJIT_UINT16, 2, shape, odd, &err));
+    assert_int_equal(err.code, KJIT_ERR_USAGE);
+    assert_string_equal(err.message,
+                        "kjit_array_wrap: stride 3 of axis 1 is not a multiple of the item size 2");
+    assert_null(kjit_array_wrap(NULL, NULL, KJIT_UINT16, 2, shape, NULL, &err));
+    assert_string_equal(err.message, "kjit_array_wrap: data is NULL");
+    assert_null(kjit_array_new(NULL, (kjit_dtype)99, 2, shape, &err));
+    assert_string_equal(err.message, "kjit_array_new: invalid dtype 99");
+    assert_null(kjit_array_new(NULL, KJIT_INT8, 9, shape, &err));
+    assert_string_equal(err.message, "kjit_array_new: ndim must be 0..8 with a shape, got 9");
+    int64_t neg[1] = {-2};
+    assert_null(kjit_array_new(NULL, KJIT_INT8, 1, neg, &err));
+    assert_string_equal(err.message, "kjit_array_new: negative dimension -2 in axis 0");
+
+    /* Compiled code takes 1 to 4 dimensions. */
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    int64_t s5[5] = {1, 1, 1, 1, 1};
+    kjit_array *a5 = kjit_array_new(ctx, KJIT_INT8, 5, s5, &err);
+    kjit_value v = kjit_value_array(a5);
+    assert_int_equal(kjit_call(kjit_module_get(m, "tail"), &v, 1, NULL, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "argument 1: compiled code takes arrays of 1 to 4 dimensions, not 5");
+    kjit_array_free(a5);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* ---- one context and module shared by threads ---- */
+
+typedef struct shared_job {
+    kjit_module *m;
+    int id;
+    int failures;
+} shared_job;
+
+/* Each thread calls `add` with its own argument types (so the threads
+ * specialise and compile concurrently) and with shared ones (so they race
+ * for the same specialisation), checking every result. */
+static void *call_loop(void *arg)
+{
+    shared_job *j = arg;
+    kjit_fn *add = kjit_module_get(j->m, "add");
+    for (int r = 0; r < 50; r++) {
+        kjit_error err;
+        kjit_value res;
+        kjit_value own[2] = {kjit_value_int_as(r, (kjit_dtype)(KJIT_INT8 + j->id)),
+                             kjit_value_int_as(1, (kjit_dtype)(KJIT_INT8 + j->id))};
+        if (kjit_call(add, own, 2, &res, &err) || res.v.i != r + 1 ||
+            res.dtype != (kjit_dtype)(KJIT_INT8 + j->id))
+            j->failures++;
+        kjit_value f[2] = {kjit_value_float(r), kjit_value_float(0.5)};
+        if (kjit_call(add, f, 2, &res, &err) || res.v.f != r + 0.5) j->failures++;
+    }
+    return NULL;
+}
+
+static void test_threads_shared_module(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    pthread_t th[NTHREADS];
+    shared_job jobs[NTHREADS];
+    for (int i = 0; i < NTHREADS; i++) {
+        jobs[i] = (shared_job){.m = m, .id = i};
+        assert_int_equal(pthread_create(&th[i], NULL, call_loop, &jobs[i]), 0);
+    }
+    /* Meanwhile this thread compiles on the same context. */
+    for (int r = 0; r < 3; r++) kjit_module_free(compile_calls(ctx));
+    for (int i = 0; i < NTHREADS; i++) {
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+        assert_int_equal(jobs[i].failures, 0);
+    }
+    assert_int_equal(count_specs(m, "add"), NTHREADS + 1);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* Distinct contexts on several threads, each compiling and calling. */
+static void *own_context(void *arg)
+{
+    shared_job *j = arg;
+    kjit_ctx *ctx = kjit_ctx_new(NULL, NULL);
+    for (int r = 0; r < 3; r++) {
+        kjit_error err;
+        kjit_module *m = kjit_compile(ctx, calls_src, strlen(calls_src), "calls.k", &err);
+        kjit_value a[2] = {kjit_value_int(j->id), kjit_value_int(r)}, res;
+        if (!m || kjit_call(kjit_module_get(m, "add"), a, 2, &res, &err) || res.v.i != j->id + r)
+            j->failures++;
+        kjit_module_free(m);
+    }
+    kjit_ctx_free(ctx);
+    return NULL;
+}
+
+static void test_threads_own_contexts(void **state)
+{
+    (void)state;
+    pthread_t th[NTHREADS];
+    shared_job jobs[NTHREADS];
+    for (int i = 0; i < NTHREADS; i++) {
+        jobs[i] = (shared_job){.id = i};
+        assert_int_equal(pthread_create(&th[i], NULL, own_context, &jobs[i]), 0);
+    }
+    for (int i = 0; i < NTHREADS; i++) {
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+        assert_int_equal(jobs[i].failures, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +1327,22 @@ int main(void)
         cmocka_unit_test(test_compile_file),
         cmocka_unit_test(test_io_errors),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_call_scalars),
+        cmocka_unit_test(test_call_signature),
+        cmocka_unit_test(test_call_arrays_zero_copy),
+        cmocka_unit_test(test_call_returns_array),
+        cmocka_unit_test(test_call_usage_errors),
+        cmocka_unit_test(test_call_ufunc_scalars),
+        cmocka_unit_test(test_runtime_errors),
+        cmocka_unit_test(test_boundscheck_option),
+        cmocka_unit_test(test_main_params),
+        cmocka_unit_test(test_targets_and_check_only),
+        cmocka_unit_test(test_llvm_and_asm),
+        cmocka_unit_test(test_output_capture),
+        cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_arrays),
+        cmocka_unit_test(test_threads_shared_module),
+        cmocka_unit_test(test_threads_own_contexts),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup_cache_dir, teardown_cache_dir);
 }

@@ -1,0 +1,113 @@
+/* Internal state of the public C API, shared by its files:
+ *
+ *   kjit.c     options, contexts, the compile pipeline, diagnostics, texts
+ *   machine.c  machine code for a module: codegen, the compile cache,
+ *              code for specialisations made at call time
+ *   call.c     functions of a module, kjit_call / kjit_launch, marshalling
+ *   array.c    kjit_array over the runtime's kj_array, dtypes, values
+ *
+ * Locking: a context's mutex serialises its compiles (they share its
+ * diagnostics); a module's mutex serialises everything that changes it
+ * after the compile (specialisation, code generation, function handles).
+ * Calls of compiled code take the module lock only to find their entry
+ * point, then run concurrently, each with its own kj_rt. */
+#ifndef KJ_API_INT_H
+#define KJ_API_INT_H
+
+#include <kjit.h>
+
+#include "codegen/codegen.h"
+#include "frontend/ast.h"
+#include "frontend/diag.h"
+#include "ir/kir.h"
+#include "ir/sema.h"
+#include "ir/types.h"
+#include "runtime/array.h"
+#include "runtime/cache.h"
+#include "util/arena.h"
+
+#include <pthread.h>
+
+struct kjit_ctx {
+    kjit_options opt;
+    char *arch, *cache_dir; /* owned copies of the option strings */
+    pthread_mutex_t lock;
+    /* The last compile: its diagnostics point at `src`, a copy of its
+     * source that outlives the module (which may already be freed). */
+    kj_diags diags;
+    kj_source src;
+    kj_cache *cache; /* NULL when caching is off; opened at the first compile */
+    bool cache_opened;
+    kjit_cache_stats stats;
+};
+
+/* One specialisation a kjit_fn has been called with: argument types
+ * (interned, compared by pointer) → the compiled entry point, or the error
+ * that made it impossible (reported again for every such call). */
+typedef struct kj_api_spec {
+    const kj_type **args;
+    uint32_t nargs;
+    const kir_func *kf;
+    kj_entry_fn entry;
+    const kjit_error *failure; /* non-NULL: no entry */
+} kj_api_spec;
+
+struct kjit_fn {
+    kjit_module *m;
+    const char *name;
+    kjit_fn_kind kind;
+    const kj_funcdef *def;
+    const char **default_text; /* per parameter: its default as written, or NULL */
+    KJ_VEC(kj_api_spec) specs;
+};
+
+struct kjit_module {
+    kj_arena arena;
+    kj_types *types;
+    kj_source src; /* text and path in the arena */
+    kj_module *ast;
+    kj_sema_options sopt; /* the sema refers to it: lives as long as the module */
+    kj_sema *sema;
+    kir_module *kir;
+    /* How the module was compiled (for code made at call time). */
+    kj_codegen_opts cg;
+    kjit_target target;
+    FILE *out;
+    bool check_only;
+    /* Machine code: `jit` from kjit_compile, `extra` one per batch of
+     * specialisations made at call time (see machine.c). */
+    kj_jit *jit;
+    KJ_VEC(kj_jit *) extra;
+    char *llvm_ir, *asm_text; /* generated again on request when not kept (malloc'd) */
+    KJ_VEC(kjit_fn *) fns;
+    pthread_mutex_t lock;
+};
+
+/* kjit.c */
+void kj_api_set_error(kjit_error *err, kjit_status code, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void kj_api_clear_error(kjit_error *err);
+/* `err` from the first error in `d` (code `code`), or a generic message. */
+void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *d, const char *file);
+
+/* machine.c */
+/* Generate (or load from the cache) the machine code of the module's host
+ * functions into m->jit. False after reporting to `d`. */
+bool kj_api_machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d);
+/* The entry point of `kf`, compiling it (and its callees) into a new JIT
+ * when no loaded code has it. Call with the module lock held. */
+kj_entry_fn kj_api_entry(kjit_module *m, const kir_func *kf, kj_diags *d);
+/* LLVM IR (llvm = true) or assembly of the module's compile-time code. */
+char *kj_api_code_text(kjit_module *m, bool llvm, kjit_error *err);
+void kj_api_free_code(kjit_module *m);
+
+/* array.c */
+kj_dtype kj_api_dtype(kjit_dtype dt);
+kjit_dtype kj_api_public_dtype(kj_dtype dt);
+bool kj_api_dtype_valid(kjit_dtype dt);
+/* The scalar dtype of a KIR scalar type (bool, int, float). */
+kj_dtype kj_api_type_dtype(const kj_type *t);
+static inline kj_array *kj_api_arr(const kjit_array *a) { return (kj_array *)(uintptr_t)a; }
+static inline kjit_array *kj_api_pub(kj_array *a) { return (kjit_array *)a; }
+
+#endif

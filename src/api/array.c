@@ -1,0 +1,138 @@
+/* kjit_array: the runtime's reference-counted kj_array (src/runtime/array.h)
+ * seen through the public API. A kjit_array* IS a kj_array*: no wrapper
+ * object, so arrays pass between the API and generated code as they are. */
+#include "api_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* kjit_dtype and kj_dtype list the same types in the same order; the table
+ * keeps the mapping explicit anyway. */
+static const kj_dtype to_rt[] = {
+    [KJIT_BOOL] = KJ_DT_BOOL,       [KJIT_INT8] = KJ_DT_INT8,       [KJIT_INT16] = KJ_DT_INT16,
+    [KJIT_INT32] = KJ_DT_INT32,     [KJIT_INT64] = KJ_DT_INT64,     [KJIT_UINT8] = KJ_DT_UINT8,
+    [KJIT_UINT16] = KJ_DT_UINT16,   [KJIT_UINT32] = KJ_DT_UINT32,   [KJIT_UINT64] = KJ_DT_UINT64,
+    [KJIT_FLOAT32] = KJ_DT_FLOAT32, [KJIT_FLOAT64] = KJ_DT_FLOAT64,
+};
+
+bool kj_api_dtype_valid(kjit_dtype dt) { return (unsigned)dt <= KJIT_FLOAT64; }
+
+kj_dtype kj_api_dtype(kjit_dtype dt) { return to_rt[dt]; }
+
+kjit_dtype kj_api_public_dtype(kj_dtype dt)
+{
+    for (unsigned k = 0; k <= KJIT_FLOAT64; k++)
+        if (to_rt[k] == dt) return (kjit_dtype)k;
+    return KJIT_FLOAT64;
+}
+
+kj_dtype kj_api_type_dtype(const kj_type *t)
+{
+    if (t->kind == KJ_T_BOOL) return KJ_DT_BOOL;
+    if (t->kind == KJ_T_FLOAT) return t->bits == 32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
+    switch (t->bits) {
+    case 8: return t->is_signed ? KJ_DT_INT8 : KJ_DT_UINT8;
+    case 16: return t->is_signed ? KJ_DT_INT16 : KJ_DT_UINT16;
+    case 32: return t->is_signed ? KJ_DT_INT32 : KJ_DT_UINT32;
+    default: return t->is_signed ? KJ_DT_INT64 : KJ_DT_UINT64;
+    }
+}
+
+size_t kjit_dtype_size(kjit_dtype dt) { return kj_api_dtype_valid(dt) ? kj_dtype_size(to_rt[dt]) : 0; }
+
+const char *kjit_dtype_name(kjit_dtype dt) { return kj_api_dtype_valid(dt) ? kj_dtype_name(to_rt[dt]) : "?"; }
+
+/* The checks common to wrap and new: dtype, ndim, shape. */
+static bool check_shape(kjit_dtype dt, int ndim, const int64_t *shape, const char *fn, kjit_error *err)
+{
+    if (!kj_api_dtype_valid(dt)) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "%s: invalid dtype %d", fn, (int)dt);
+        return false;
+    }
+    if (ndim < 0 || ndim > KJIT_MAX_DIMS || (ndim > 0 && !shape)) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "%s: ndim must be 0..%d with a shape, got %d", fn,
+                         KJIT_MAX_DIMS, ndim);
+        return false;
+    }
+    for (int k = 0; k < ndim; k++) {
+        if (shape[k] < 0) {
+            kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "%s: negative dimension %lld in axis %d", fn,
+                             (long long)shape[k], k);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The runtime's errors ("ValueError" + NumPy's message) as usage errors. */
+static kjit_array *checked(kj_array *a, const kj_rt_error *e, kjit_error *err)
+{
+    if (!a) kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "%s: %s", e->exc ? e->exc : "error", e->message);
+    else kj_api_clear_error(err);
+    return kj_api_pub(a);
+}
+
+kjit_array *kjit_array_wrap(kjit_ctx *ctx, void *data, kjit_dtype dt, int ndim, const int64_t *shape,
+                            const int64_t *strides, kjit_error *err)
+{
+    (void)ctx;
+    if (!check_shape(dt, ndim, shape, "kjit_array_wrap", err)) return NULL;
+    int64_t size = kj_dtype_size(to_rt[dt]);
+    for (int k = 0; strides && k < ndim; k++) {
+        if (strides[k] % size) {
+            kj_api_set_error(
+                err, KJIT_ERR_USAGE, NULL,
+                "kjit_array_wrap: stride %lld of axis %d is not a multiple of the item size %lld",
+                (long long)strides[k], k, (long long)size);
+            return NULL;
+        }
+    }
+    if (!data) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "kjit_array_wrap: data is NULL");
+        return NULL;
+    }
+    kj_rt_error e = {0};
+    return checked(kj_array_wrap(data, to_rt[dt], ndim, shape, strides, &e), &e, err);
+}
+
+kjit_array *kjit_array_new(kjit_ctx *ctx, kjit_dtype dt, int ndim, const int64_t *shape, kjit_error *err)
+{
+    (void)ctx;
+    if (!check_shape(dt, ndim, shape, "kjit_array_new", err)) return NULL;
+    kj_rt_error e = {0};
+    return checked(kj_array_zeros(to_rt[dt], ndim, shape, &e), &e, err);
+}
+
+void kjit_array_free(kjit_array *a) { kj_array_release(kj_api_arr(a)); }
+
+void *kjit_array_data(const kjit_array *a) { return a ? kj_api_arr(a)->data : NULL; }
+int kjit_array_ndim(const kjit_array *a) { return a ? kj_api_arr(a)->ndim : 0; }
+const int64_t *kjit_array_shape(const kjit_array *a) { return a ? kj_api_arr(a)->shape : NULL; }
+const int64_t *kjit_array_strides(const kjit_array *a) { return a ? kj_api_arr(a)->strides : NULL; }
+int64_t kjit_array_size(const kjit_array *a) { return a ? kj_array_size(kj_api_arr(a)) : 0; }
+
+kjit_dtype kjit_array_dtype(const kjit_array *a)
+{
+    return a ? kj_api_public_dtype(kj_api_arr(a)->dtype) : KJIT_FLOAT64;
+}
+
+const char *kjit_value_type_name(const kjit_value *v, char *buf, size_t cap)
+{
+    if (!buf || !cap) return "";
+    if (!v) snprintf(buf, cap, "none");
+    else switch (v->kind) {
+    case KJIT_VALUE_NONE: snprintf(buf, cap, "none"); break;
+    case KJIT_VALUE_BOOL: snprintf(buf, cap, "bool"); break;
+    case KJIT_VALUE_INT:
+    case KJIT_VALUE_FLOAT: snprintf(buf, cap, "%s", kjit_dtype_name(v->dtype)); break;
+    case KJIT_VALUE_STR: snprintf(buf, cap, "str"); break;
+    case KJIT_VALUE_ARRAY:
+        if (v->v.a)
+            snprintf(buf, cap, "array(%s, %dd)", kjit_dtype_name(kjit_array_dtype(v->v.a)),
+                     kjit_array_ndim(v->v.a));
+        else snprintf(buf, cap, "array(NULL)");
+        break;
+    default: snprintf(buf, cap, "invalid value kind %d", (int)v->kind);
+    }
+    return buf;
+}

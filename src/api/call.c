@@ -1,0 +1,503 @@
+/* Calling compiled code: functions of a module (kjit_module_get and their
+ * parameters), kjit_call with arguments whose types are known only at run
+ * time, kjit_launch.
+ *
+ * A call goes
+ *   values → kj types (an int64 value is int64: no weak literal types)
+ *   → the fn's specialisation for those types (found by pointer comparison
+ *     of interned types; else kj_sema_specialize + code, see machine.c)
+ *   → arguments in their ABI memory form (src/codegen/abi.h)
+ *   → kj_rt_call_entry(entry, args, &ret) → the result as a kjit_value.
+ * Every generated function has the entry point `void M.entry(kj_rt*, void
+ * **args, void *ret)`, so one C call site serves every signature: no libffi.
+ *
+ * The module lock covers the first two steps (they change the module); the
+ * call itself runs unlocked with its own kj_rt, so threads call compiled
+ * code concurrently. */
+#include "api_int.h"
+
+#include "codegen/abi.h"
+#include "runtime/rt.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- functions of a module ---- */
+
+static kjit_fn_kind public_kind(kj_sema_fn_kind k)
+{
+    switch (k) {
+    case KJ_SEMA_FN_MAIN: return KJIT_FN_MAIN;
+    case KJ_SEMA_FN_HELPER: return KJIT_FN_HELPER;
+    case KJ_SEMA_FN_JIT: return KJIT_FN_JIT;
+    case KJ_SEMA_FN_KERNEL: return KJIT_FN_KERNEL;
+    case KJ_SEMA_FN_DEVICE: return KJIT_FN_DEVICE;
+    case KJ_SEMA_FN_VECTORIZE: return KJIT_FN_UFUNC;
+    case KJ_SEMA_FN_GUVECTORIZE: return KJIT_FN_GUFUNC;
+    }
+    return KJIT_FN_HELPER;
+}
+
+/* A new handle for a function sema knows, or NULL. Module lock held. */
+static kjit_fn *fn_new(kjit_module *m, const char *name)
+{
+    kj_sema_fn_kind kind;
+    const kj_funcdef *def;
+    if (!kj_sema_function(m->sema, name, &kind, &def)) return NULL;
+    kjit_fn *f = KJ_NEW(&m->arena, kjit_fn);
+    f->m = m;
+    f->name = def->name;
+    f->kind = public_kind(kind);
+    f->def = def;
+    f->default_text = KJ_NEWN(&m->arena, const char *, def->nparams + 1);
+    for (uint32_t i = 0; i < def->nparams; i++) {
+        const kj_expr *e = def->params[i].def;
+        if (e) f->default_text[i] = kj_arena_strndup(&m->arena, m->src.text + e->span.off, e->span.len);
+    }
+    KJ_PUSH(&m->arena, m->fns, f);
+    return f;
+}
+
+kjit_fn *kjit_module_get(kjit_module *m, const char *name)
+{
+    if (!m || !name || !m->sema) return NULL;
+    pthread_mutex_lock(&m->lock);
+    kjit_fn *f = NULL;
+    for (uint32_t k = 0; k < m->fns.n && !f; k++)
+        if (!strcmp(m->fns.v[k]->name, name)) f = m->fns.v[k];
+    if (!f) f = fn_new(m, name);
+    pthread_mutex_unlock(&m->lock);
+    return f;
+}
+
+const char *kjit_fn_name(const kjit_fn *f) { return f ? f->name : NULL; }
+kjit_fn_kind kjit_fn_get_kind(const kjit_fn *f) { return f ? f->kind : KJIT_FN_HELPER; }
+int kjit_fn_param_count(const kjit_fn *f) { return f ? (int)f->def->nparams : 0; }
+
+static const kj_param *param(const kjit_fn *f, int i)
+{
+    return f && i >= 0 && (uint32_t)i < f->def->nparams ? &f->def->params[i] : NULL;
+}
+
+const char *kjit_fn_param_name(const kjit_fn *f, int i)
+{
+    const kj_param *p = param(f, i);
+    return p ? p->name : NULL;
+}
+
+const char *kjit_fn_param_default_text(const kjit_fn *f, int i)
+{
+    return param(f, i) ? f->default_text[i] : NULL;
+}
+
+bool kjit_fn_param_default(kjit_fn *f, int i, kjit_value *out)
+{
+    if (out) *out = (kjit_value){0};
+    if (!param(f, i) || !out) return false;
+    kj_sema_const c;
+    pthread_mutex_lock(&f->m->lock);
+    bool ok = kj_sema_param_default(f->m->sema, f->def, (uint32_t)i, &c);
+    pthread_mutex_unlock(&f->m->lock);
+    if (!ok) return false;
+    switch (c.type->kind) {
+    case KJ_T_BOOL: *out = kjit_value_bool(c.i != 0); break;
+    case KJ_T_INT: *out = kjit_value_int_as(c.i, kj_api_public_dtype(kj_api_type_dtype(c.type))); break;
+    case KJ_T_FLOAT:
+        *out = c.type->bits == 32 ? kjit_value_float32((float)c.f) : kjit_value_float(c.f);
+        break;
+    case KJ_T_STR: *out = kjit_value_str(c.s); break;
+    default: return false;
+    }
+    return true;
+}
+
+/* ---- checking the call ---- */
+
+static int usage(kjit_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int usage(kjit_error *err, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "%s", msg);
+    return KJIT_ERR_USAGE;
+}
+
+/* Can kjit_call call this kind of function at all? */
+static int check_callable(const kjit_fn *f, kjit_error *err)
+{
+    switch (f->kind) {
+    case KJIT_FN_KERNEL: return usage(err, "'%s' is a CUDA kernel: launch it with kjit_launch", f->name);
+    case KJIT_FN_DEVICE:
+        return usage(err, "'%s' is a CUDA device function: only kernels can call it", f->name);
+    case KJIT_FN_GUFUNC:
+        return usage(err, "calling the @guvectorize function '%s' through kjit_call is not supported yet",
+                     f->name);
+    default: return KJIT_OK;
+    }
+}
+
+static bool int_dtype(kjit_dtype dt) { return dt >= KJIT_INT8 && dt <= KJIT_UINT64; }
+
+/* One argument: a valid value of a kind compiled code can take. */
+static int check_value(const kjit_fn *f, const kjit_value *v, int k, kjit_error *err)
+{
+    switch (v->kind) {
+    case KJIT_VALUE_BOOL: return KJIT_OK;
+    case KJIT_VALUE_STR: return v->v.s ? KJIT_OK : usage(err, "argument %d: string is NULL", k + 1);
+    case KJIT_VALUE_INT:
+        return int_dtype(v->dtype) ? KJIT_OK
+                                   : usage(err, "argument %d: an int value needs an integer dtype", k + 1);
+    case KJIT_VALUE_FLOAT:
+        return v->dtype == KJIT_FLOAT32 || v->dtype == KJIT_FLOAT64
+                   ? KJIT_OK
+                   : usage(err, "argument %d: a float value needs dtype float32 or float64", k + 1);
+    case KJIT_VALUE_ARRAY: {
+        if (!v->v.a) return usage(err, "argument %d: array is NULL", k + 1);
+        int nd = kjit_array_ndim(v->v.a);
+        if (nd < 1 || nd > KJ_ABI_MAX_DIMS)
+            return usage(err, "argument %d: compiled code takes arrays of 1 to %d dimensions, not %d", k + 1,
+                         KJ_ABI_MAX_DIMS, nd);
+        if (f->kind == KJIT_FN_UFUNC)
+            return usage(err, "calling the ufunc '%s' on arrays through kjit_call is not supported yet "
+                              "(scalars are)", f->name);
+        return KJIT_OK;
+    }
+    case KJIT_VALUE_NONE: return usage(err, "argument %d: None cannot be passed to compiled code", k + 1);
+    }
+    return usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
+}
+
+static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
+{
+    if (nargs < 0 || (nargs > 0 && !args))
+        return usage(err, "kjit_call: %d arguments but args is NULL", nargs);
+    int rc = check_callable(f, err);
+    if (rc) return rc;
+    uint32_t want = f->def->nparams;
+    if ((uint32_t)nargs != want)
+        return usage(err, "%s() takes %u positional argument%s but %d %s given", f->name, want,
+                     want == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+    for (int k = 0; k < nargs; k++)
+        if ((rc = check_value(f, &args[k], k, err))) return rc;
+    return KJIT_OK;
+}
+
+/* ---- finding the specialisation ---- */
+
+/* The kj type of a value (Numba's typeof): arrays are C, F or A by their
+ * strides. Module lock held (types are interned in the module). */
+static const kj_type *value_type(kj_types *t, const kjit_value *v)
+{
+    switch (v->kind) {
+    case KJIT_VALUE_BOOL: return kj_t_bool(t);
+    case KJIT_VALUE_STR: return kj_t_str(t);
+    case KJIT_VALUE_INT: {
+        static const int bits[] = {[KJIT_INT8] = 8,   [KJIT_INT16] = 16,  [KJIT_INT32] = 32,
+                                   [KJIT_INT64] = 64, [KJIT_UINT8] = 8,   [KJIT_UINT16] = 16,
+                                   [KJIT_UINT32] = 32, [KJIT_UINT64] = 64};
+        return kj_t_int(t, bits[v->dtype], v->dtype <= KJIT_INT64);
+    }
+    case KJIT_VALUE_FLOAT: return kj_t_float(t, v->dtype == KJIT_FLOAT32 ? 32 : 64);
+    case KJIT_VALUE_ARRAY: {
+        const kj_array *a = kj_api_arr(v->v.a);
+        kjit_value elem = {.kind = KJIT_VALUE_FLOAT, .dtype = kj_api_public_dtype(a->dtype)};
+        if (a->dtype == KJ_DT_BOOL) elem.kind = KJIT_VALUE_BOOL;
+        else if (kj_dtype_is_int(a->dtype)) elem.kind = KJIT_VALUE_INT;
+        kj_layout lay = a->flags & KJ_ARR_C_CONTIGUOUS   ? KJ_LAYOUT_C
+                        : a->flags & KJ_ARR_F_CONTIGUOUS ? KJ_LAYOUT_F
+                                                         : KJ_LAYOUT_A;
+        return kj_t_array(t, value_type(t, &elem), a->ndim, lay);
+    }
+    case KJIT_VALUE_NONE: break;
+    }
+    return kj_t_none(t);
+}
+
+static bool same_types(const kj_type *const *a, const kj_type *const *b, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (a[k] != b[k]) return false;
+    return true;
+}
+
+static const kj_api_spec *find_spec(const kjit_fn *f, const kj_type *const *types, uint32_t n)
+{
+    for (uint32_t k = 0; k < f->specs.n; k++)
+        if (f->specs.v[k].nargs == n && same_types(f->specs.v[k].args, types, n)) return &f->specs.v[k];
+    return NULL;
+}
+
+/* Result types kjit_call can hand back. */
+static bool returnable(const kj_type *t)
+{
+    return kj_cg_is_void(t) || kj_is_scalar(t) || t->kind == KJ_T_STR ||
+           (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
+}
+
+/* Check functions the specialisation added to the KIR, as kjit_compile
+ * checks the first ones. */
+static bool verify_new(kjit_module *m, uint32_t from, kj_diags *d)
+{
+    for (uint32_t k = from; k < m->kir->nfuncs; k++) {
+        const kir_func *kf = m->kir->funcs[k];
+        const char *why = kir_verify(&m->arena, kf);
+        if (why)
+            kj_error(d, &m->src, kf->span, "internal compiler error: invalid KIR for '%s': %s", kf->mangled,
+                     why);
+    }
+    return !kj_has_errors(d);
+}
+
+/* The kir_func for these argument types. main called with the types of its
+ * defaults is the main compiled with the program (its parameters were typed
+ * from the defaults, as Python literals); anything else is specialised with
+ * exactly the values' types. */
+static const kir_func *specialise(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_diags *d)
+{
+    kjit_module *m = f->m;
+    const kir_func *main = m->kir->main;
+    if (f->kind == KJIT_FN_MAIN && main && main->nparams == n && same_types(main->params, types, n))
+        return main;
+    uint32_t before = m->kir->nfuncs;
+    const kir_func *kf = kj_sema_specialize(m->sema, f->name, types, n, d);
+    return kf && verify_new(m, before, d) ? kf : NULL;
+}
+
+static int make_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api_spec *spec_out,
+                     kjit_error *err);
+
+/* Find or make the specialisation of `f` for `args`: *spec_out is a copy
+ * (the vector may grow under other threads once the lock is released). */
+static int prepare(kjit_fn *f, const kjit_value *args, uint32_t n, kj_api_spec *spec_out, kjit_error *err)
+{
+    kjit_module *m = f->m;
+    const kj_type *small[16], **types = n <= 16 ? small : malloc(n * sizeof *types);
+    if (!types) abort();
+    for (uint32_t k = 0; k < n; k++) types[k] = value_type(m->types, &args[k]);
+    const kj_api_spec *sp = find_spec(f, types, n);
+    int rc = KJIT_OK;
+    if (!sp) rc = make_spec(f, types, n, spec_out, err);
+    else if (sp->failure) rc = sp->failure->code;
+    else *spec_out = *sp;
+    if (sp && sp->failure && err) *err = *sp->failure;
+    if (types != small) free(types);
+    return rc;
+}
+
+/* Compile the specialisation; its code or *err. */
+static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_entry_fn *entry,
+                                    kjit_error *err)
+{
+    kjit_module *m = f->m;
+    kj_diags d = {0};
+    const kir_func *kf = specialise(f, types, n, &d);
+    if (kf && !returnable(kf->ret)) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "'%s' returns %s, which kjit_call cannot return yet",
+                         f->name, kj_type_str(kf->ret));
+        kf = NULL;
+    } else if (kf && !(*entry = kj_api_entry(m, kf, &d))) {
+        kf = NULL;
+    }
+    if (!kf && kj_has_errors(&d)) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &d, m->src.path);
+    kj_diags_free(&d);
+    return kf;
+}
+
+/* A new specialisation, remembered with a copy of `types` whether it
+ * compiled or not: a failure is not retried (the answer would not change). */
+static int make_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api_spec *spec_out,
+                     kjit_error *err)
+{
+    kjit_module *m = f->m;
+    kjit_error local;
+    if (!err) err = &local;
+    kj_api_spec s = {.nargs = n};
+    s.kf = compile_spec(f, types, n, &s.entry, err);
+    if (!s.kf) {
+        kjit_error *e = KJ_NEW(&m->arena, kjit_error);
+        *e = *err;
+        s.failure = e;
+    }
+    const kj_type **copy = KJ_NEWN(&m->arena, const kj_type *, n + 1);
+    memcpy(copy, types, n * sizeof *copy);
+    s.args = copy;
+    KJ_PUSH(&m->arena, f->specs, s);
+    *spec_out = s;
+    return s.failure ? s.failure->code : KJIT_OK;
+}
+
+/* ---- marshalling ---- */
+
+/* Storage for one argument or the result in its memory form. */
+typedef union slot {
+    int64_t i;
+    double f;
+    void *p;
+    kj_abi_array arr;
+} slot;
+
+static kj_scalar value_scalar(const kjit_value *v)
+{
+    kj_scalar s = {.dtype = KJ_DT_INT64};
+    if (v->kind == KJIT_VALUE_FLOAT) {
+        s.dtype = kj_api_dtype(v->dtype);
+        s.v.f = v->v.f;
+    } else if (v->kind == KJIT_VALUE_BOOL) {
+        s.dtype = KJ_DT_BOOL;
+        s.v.i = v->v.b;
+    } else {
+        s.dtype = kj_api_dtype(v->dtype);
+        s.v.i = v->v.i;
+    }
+    return s;
+}
+
+/* Argument `v` as parameter type `t` (which sema chose: the value's own
+ * type, or an explicit signature's that it converts to). */
+static int marshal(const kir_func *kf, uint32_t k, const kjit_value *v, slot *out, kjit_error *err)
+{
+    const kj_type *t = kf->params[k];
+    bool scalar_value =
+        v->kind == KJIT_VALUE_BOOL || v->kind == KJIT_VALUE_INT || v->kind == KJIT_VALUE_FLOAT;
+    if (kj_is_scalar(t) && scalar_value) {
+        kj_elem_store(out, kj_api_type_dtype(t), value_scalar(v));
+        return KJIT_OK;
+    }
+    if (t->kind == KJ_T_STR && v->kind == KJIT_VALUE_STR) {
+        out->p = (void *)(uintptr_t)v->v.s;
+        return KJIT_OK;
+    }
+    if (t->kind == KJ_T_ARRAY && v->kind == KJIT_VALUE_ARRAY) {
+        kj_array *a = kj_api_arr(v->v.a);
+        if (a->ndim == t->ndim && a->dtype == kj_api_type_dtype(t->elem)) {
+            /* The array is the owner: views made by the code keep it alive. */
+            kj_abi_array_pack(&out->arr, a->ndim, a->data, a->shape, a->strides, a);
+            return KJIT_OK;
+        }
+    }
+    if (kj_cg_is_void(t)) return KJIT_OK;
+    char buf[64];
+    return usage(err, "argument %u of '%s': cannot pass %s as %s", k + 1, kf->name,
+                 kjit_value_type_name(v, buf, sizeof buf), kj_type_str(t));
+}
+
+/* A returned array descriptor as a kjit_array. The entry point handed over
+ * one reference to `owner` (rt.h), which the result takes: it is the owner
+ * itself when the descriptor covers it exactly, else a view holding it. */
+static kjit_array *array_result(const kj_type *t, const kj_abi_array *d)
+{
+    int nd = t->ndim;
+    kj_array *owner = kj_abi_array_owner(d, nd);
+    int64_t shape[KJ_ABI_MAX_DIMS], strides[KJ_ABI_MAX_DIMS];
+    for (int k = 0; k < nd; k++) {
+        shape[k] = kj_abi_array_shape(d, nd, k);
+        strides[k] = kj_abi_array_stride(d, nd, k);
+    }
+    void *data = kj_abi_array_data(d);
+    if (owner && owner->ndim == nd && owner->data == data && !memcmp(owner->shape, shape, 8 * (size_t)nd) &&
+        !memcmp(owner->strides, strides, 8 * (size_t)nd))
+        return kj_api_pub(owner);
+    kj_array *v = kj_array_wrap(data, kj_api_type_dtype(t->elem), nd, shape, strides, NULL);
+    if (!v) abort(); /* the shape came from a valid array: only memory can fail */
+    v->base = owner;
+    return kj_api_pub(v);
+}
+
+static kjit_value result_value(const kj_type *t, const slot *ret)
+{
+    kjit_value r = {0};
+    if (kj_is_scalar(t)) {
+        kj_scalar s = kj_elem_load(ret, kj_api_type_dtype(t));
+        if (t->kind == KJ_T_BOOL) r = kjit_value_bool(s.v.i != 0);
+        else if (t->kind == KJ_T_FLOAT)
+            r = t->bits == 32 ? kjit_value_float32((float)s.v.f) : kjit_value_float(s.v.f);
+        else r = kjit_value_int_as(s.v.i, kj_api_public_dtype(s.dtype));
+    } else if (t->kind == KJ_T_STR) {
+        r = kjit_value_str(ret->p);
+    } else if (t->kind == KJ_T_ARRAY) {
+        r = kjit_value_array(array_result(t, &ret->arr));
+        r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
+    }
+    return r;
+}
+
+/* A run-time error: "IndexError: message" at the location the code gave. */
+static int runtime_failed(const kj_rt *rt, kjit_error *err)
+{
+    const char *name = kj_rt_kind_name(rt->kind);
+    if (rt->message[0]) kj_api_set_error(err, KJIT_ERR_RUNTIME, rt->file, "%s: %s", name, rt->message);
+    else kj_api_set_error(err, KJIT_ERR_RUNTIME, rt->file, "%s", name);
+    if (err) {
+        err->line = rt->line;
+        err->col = rt->col;
+    }
+    return KJIT_ERR_RUNTIME;
+}
+
+/* Marshal, call, convert the result. */
+static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args, uint32_t n,
+                  kjit_value *result, kjit_error *err)
+{
+    slot *slots = calloc(n + 1, sizeof *slots);
+    void **argv = calloc(n + 1, sizeof *argv);
+    if (!slots || !argv) abort();
+    int rc = KJIT_OK;
+    for (uint32_t k = 0; k < n && !rc; k++) {
+        rc = marshal(sp->kf, k, &args[k], &slots[k], err);
+        argv[k] = &slots[k];
+    }
+    if (!rc) {
+        slot ret;
+        memset(&ret, 0, sizeof ret);
+        kj_rt rt;
+        kj_rt_init(&rt, m->src.path);
+        if (m->out) rt.out = m->out;
+        kj_rt_kind kind = kj_rt_call_entry(&rt, sp->entry, argv, &ret);
+        if (kind != KJ_RT_OK) rc = runtime_failed(&rt, err);
+        else if (result) *result = result_value(sp->kf->ret, &ret);
+        else if (sp->kf->ret->kind == KJ_T_ARRAY) kjit_array_free(result_value(sp->kf->ret, &ret).v.a);
+        kj_rt_dispose(&rt);
+    }
+    free(slots);
+    free(argv);
+    if (!rc) kj_api_clear_error(err);
+    return rc;
+}
+
+int kjit_call(kjit_fn *f, const kjit_value *args, int nargs, kjit_value *result, kjit_error *err)
+{
+    if (result) *result = (kjit_value){0};
+    if (!f) return usage(err, "kjit_call: fn is NULL");
+    int rc = check_call(f, args, nargs, err);
+    if (rc) return rc;
+    kj_api_spec sp;
+    pthread_mutex_lock(&f->m->lock);
+    rc = prepare(f, args, (uint32_t)nargs, &sp, err);
+    pthread_mutex_unlock(&f->m->lock);
+    return rc ? rc : invoke(f->m, &sp, args, (uint32_t)nargs, result, err);
+}
+
+/* ---- kernels ---- */
+
+int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
+                kjit_error *err)
+{
+    (void)grid, (void)block, (void)args, (void)nargs;
+    if (!f) return usage(err, "kjit_launch: fn is NULL");
+    if (f->kind != KJIT_FN_KERNEL)
+        return usage(err, "'%s' is not a CUDA kernel: call it with kjit_call", f->name);
+    return usage(err, "kernels on the cpu target are not supported yet");
+}
+
+int kjit_sync(kjit_ctx *ctx, kjit_error *err)
+{
+    (void)ctx;
+    kj_api_clear_error(err);
+    return KJIT_OK;
+}

@@ -1,0 +1,269 @@
+/* Machine code for a module: the last stage of kjit_compile, the code of
+ * specialisations made at call time, and the LLVM IR / assembly texts.
+ *
+ * Compile time. The host functions of the module's KIR go through the host
+ * code generator into one LLJIT (m->jit). With the cache on, the object
+ * file is kept in the context's compile cache (src/runtime/cache.h) under a
+ * BLAKE3 key of everything that decides the code: the source text, the
+ * options that change code generation, the kjit build and LLVM versions,
+ * and the host's target triple, CPU name and features. A hit loads the
+ * object instead of generating it. The front end still runs on a hit: the
+ * KIR is needed anyway (entry point names, parameter types, later
+ * specialisations), and parsing plus type checking costs far less than
+ * LLVM's -O3 (docs/embedding.md has figures).
+ *
+ * Call time. kjit_call may specialise a function for argument types the
+ * program never used; sema appends the new kir_funcs to the module's KIR.
+ * Their code is generated as a small KIR module of the new function and
+ * everything it calls, loaded into an LLJIT of its own that the module
+ * keeps (m->extra). Callees already compiled into m->jit are compiled again
+ * into the new JIT: simpler and safer than linking JITs to each other, and
+ * the copies are small (only what the new function reaches). */
+#include "api_int.h"
+
+#include <llvm-c/TargetMachine.h>
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- the compile cache ---- */
+
+/* The context's cache, opened at its first use; NULL when caching is off. */
+static kj_cache *ctx_cache(kjit_ctx *ctx)
+{
+    if (!ctx->cache_opened && ctx->opt.cache) {
+        kj_cache_options co = {.dir = ctx->cache_dir};
+        ctx->cache = kj_cache_open(&co);
+    }
+    ctx->cache_opened = true;
+    return ctx->cache;
+}
+
+/* Which kjit built this code: the version alone is not enough while kjit is
+ * developed (the code generator changes without a version bump), so the
+ * identity of the library file itself (size, time, inode) is added. */
+static void hash_build(kj_hasher *h)
+{
+    Dl_info info;
+    struct stat st;
+    void *self = (void *)(uintptr_t)&kjit_version;
+    if (dladdr(self, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0) {
+        kj_hash_u64(h, "lib-size", (uint64_t)st.st_size);
+        kj_hash_u64(h, "lib-mtime", (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec);
+        kj_hash_u64(h, "lib-inode", (uint64_t)st.st_ino);
+    }
+}
+
+/* The host LLVM generates code for. */
+static void hash_host(kj_hasher *h)
+{
+    char *triple = LLVMGetDefaultTargetTriple();
+    char *cpu = LLVMGetHostCPUName();
+    char *features = LLVMGetHostCPUFeatures();
+    kj_hash_str(h, "triple", triple);
+    kj_hash_str(h, "cpu", cpu);
+    kj_hash_str(h, "features", features);
+    LLVMDisposeMessage(triple);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+}
+
+/* The key of a module's object file. The file name is left out: it is not
+ * in the code (run-time errors get it from the kj_rt), so a program compiled
+ * from two paths shares one entry. */
+static kj_hash module_key(const kjit_module *m)
+{
+    kj_hasher h;
+    kj_cache_key_init(&h);
+    hash_build(&h);
+    hash_host(&h);
+    kj_hash_part(&h, "source", m->src.text, m->src.len);
+    kj_hash_u64(&h, "opt-level", (uint64_t)m->cg.opt_level);
+    kj_hash_u64(&h, "boundscheck", (uint64_t)(m->sopt.boundscheck + 1));
+    kj_hash_u64(&h, "target", (uint64_t)m->target);
+    return kj_hash_final(&h);
+}
+
+/* The first host function of `km`, or NULL. */
+static const kir_func *first_host(const kir_module *km)
+{
+    for (uint32_t k = 0; k < km->nfuncs; k++)
+        if (km->funcs[k]->kind != KIR_FN_KERNEL && km->funcs[k]->kind != KIR_FN_DEVICE) return km->funcs[k];
+    return NULL;
+}
+
+/* Load the cached object of `key`. Entries are checked by the cache
+ * (hashes, lengths); an object LLVM cannot load or link anyway counts as a
+ * miss, and is replaced by the next put. */
+static kj_jit *load_cached(kjit_ctx *ctx, kj_cache *c, kj_hash key, const kir_module *km)
+{
+    void *obj = NULL;
+    size_t len = 0;
+    uint64_t disk_before = kj_cache_get_stats(c).disk_hits;
+    if (!kj_cache_get(c, key, &obj, &len)) return NULL;
+    char why[256];
+    kj_jit *j = kj_jit_from_object(obj, len, why, sizeof why);
+    free(obj);
+    const kir_func *probe = j ? first_host(km) : NULL;
+    if (j && probe && !kj_jit_lookup(j, probe->mangled)) { /* links now, as a fresh compile does */
+        kj_jit_free(j);
+        j = NULL;
+    }
+    if (!j) return NULL;
+    ctx->stats.hits++;
+    if (kj_cache_get_stats(c).disk_hits > disk_before) ctx->stats.disk_hits++;
+    return j;
+}
+
+bool kj_api_machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
+{
+    /* Kept texts come only from a fresh generation: no cache then. */
+    bool keep_text = m->cg.keep_ir || m->cg.keep_asm;
+    kj_cache *c = keep_text ? NULL : ctx_cache(ctx);
+    kj_hash key = {{0}};
+    if (c) {
+        key = module_key(m);
+        if ((m->jit = load_cached(ctx, c, key, m->kir))) return true;
+    }
+    kj_codegen_opts o = m->cg;
+    o.keep_object = c != NULL;
+    m->jit = kj_codegen_host(m->kir, &o, d);
+    if (!m->jit) return false;
+    ctx->stats.misses++;
+    size_t n = 0;
+    const void *obj = c ? kj_jit_object(m->jit, &n) : NULL;
+    if (obj) kj_cache_put(c, key, obj, n);
+    return true;
+}
+
+kjit_cache_stats kjit_ctx_cache_stats(kjit_ctx *ctx, const char **dir)
+{
+    kjit_cache_stats s = {0};
+    if (dir) *dir = NULL;
+    if (!ctx) return s;
+    pthread_mutex_lock(&ctx->lock);
+    s = ctx->stats;
+    if (ctx->cache) {
+        s.corrupt = kj_cache_get_stats(ctx->cache).corrupt;
+        if (dir) *dir = kj_cache_dir(ctx->cache);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return s;
+}
+
+/* ---- code for specialisations made at call time ---- */
+
+static bool has_func(const kir_module *km, const kir_func *f)
+{
+    for (uint32_t k = 0; k < km->nfuncs; k++)
+        if (km->funcs[k] == f) return true;
+    return false;
+}
+
+static void add_func(kj_arena *a, kir_module *km, kir_func *f)
+{
+    if (km->nfuncs == km->cap_funcs) {
+        uint32_t cap = km->cap_funcs ? km->cap_funcs * 2 : 8;
+        km->funcs = kj_arena_grow(a, km->funcs, km->nfuncs, cap, sizeof *km->funcs);
+        km->cap_funcs = cap;
+    }
+    km->funcs[km->nfuncs++] = f;
+}
+
+/* `f` and every function it reaches through calls, launches and ufunc
+ * applications, each once. */
+static void add_closure(kj_arena *a, kir_module *km, kir_func *f)
+{
+    if (has_func(km, f)) return;
+    add_func(a, km, f);
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
+        if ((in->op == KIR_CALL || in->op == KIR_LAUNCH || in->op == KIR_UFUNC_CALL) && in->fn)
+            add_closure(a, km, in->fn);
+    }
+}
+
+/* The entry point of `kf` in code already loaded, or NULL. */
+static kj_entry_fn find_loaded(kjit_module *m, const kir_func *kf)
+{
+    kj_entry_fn e = m->jit ? kj_jit_lookup(m->jit, kf->mangled) : NULL;
+    for (uint32_t k = 0; !e && k < m->extra.n; k++) e = kj_jit_lookup(m->extra.v[k], kf->mangled);
+    return e;
+}
+
+kj_entry_fn kj_api_entry(kjit_module *m, const kir_func *kf, kj_diags *d)
+{
+    kj_entry_fn e = find_loaded(m, kf);
+    if (e) return e;
+    kir_module *km = kir_module_new(&m->arena, &m->src);
+    add_closure(&m->arena, km, (kir_func *)(uintptr_t)kf);
+    kj_codegen_opts o = m->cg;
+    o.keep_ir = o.keep_asm = o.keep_object = false;
+    kj_jit *j = kj_codegen_host(km, &o, d);
+    if (!j) return NULL;
+    KJ_PUSH(&m->arena, m->extra, j);
+    e = kj_jit_lookup(j, kf->mangled);
+    if (!e) kj_error(d, &m->src, kf->span, "internal compiler error: no entry point for '%s'", kf->mangled);
+    return e;
+}
+
+/* ---- texts ---- */
+
+static char *xstrdup(const char *s)
+{
+    char *p = strdup(s ? s : "");
+    if (!p) abort();
+    return p;
+}
+
+/* Generate the module's code again, keeping both texts. */
+static bool regenerate_texts(kjit_module *m, kjit_error *err)
+{
+    kj_codegen_opts o = m->cg;
+    o.keep_ir = o.keep_asm = true;
+    o.keep_object = false;
+    kj_diags d = {0};
+    kj_jit *j = kj_codegen_host(m->kir, &o, &d);
+    if (j) {
+        m->llvm_ir = xstrdup(kj_jit_ir(j));
+        m->asm_text = xstrdup(kj_jit_asm(j));
+        kj_jit_free(j);
+    } else {
+        kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &d, m->src.path);
+    }
+    kj_diags_free(&d);
+    return j != NULL;
+}
+
+char *kj_api_code_text(kjit_module *m, bool llvm, kjit_error *err)
+{
+    if (!m || !m->kir) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "kjit_module_%s: module is NULL",
+                         llvm ? "llvm_ir" : "asm");
+        return NULL;
+    }
+    if (m->target == KJIT_TARGET_CUDA) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, m->src.path, "the cuda target is not available yet");
+        return NULL;
+    }
+    pthread_mutex_lock(&m->lock);
+    const char *kept = llvm ? kj_jit_ir(m->jit) : kj_jit_asm(m->jit);
+    if (!kept && !m->llvm_ir && !regenerate_texts(m, err)) {
+        pthread_mutex_unlock(&m->lock);
+        return NULL;
+    }
+    char *s = xstrdup(kept ? kept : llvm ? m->llvm_ir : m->asm_text);
+    pthread_mutex_unlock(&m->lock);
+    kj_api_clear_error(err);
+    return s;
+}
+
+void kj_api_free_code(kjit_module *m)
+{
+    kj_jit_free(m->jit);
+    for (uint32_t k = 0; k < m->extra.n; k++) kj_jit_free(m->extra.v[k]);
+    free(m->llvm_ir);
+    free(m->asm_text);
+}

@@ -1,0 +1,199 @@
+/* `kjit run FILE.k [NAME=VALUE ...]`: call the program's main with its
+ * parameters' defaults, each overridden by a NAME=VALUE argument whose
+ * VALUE is read as the type of the default (int, float, bool, str).
+ * Only <kjit.h> is used. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Python's name for the type of a default: int, float, bool, str (NumPy's
+ * for other widths: a default np.int32(3) is an int32). */
+static const char *type_name(const kjit_value *v)
+{
+    switch (v->kind) {
+    case KJIT_VALUE_BOOL: return "bool";
+    case KJIT_VALUE_STR: return "str";
+    case KJIT_VALUE_INT: return v->dtype == KJIT_INT64 ? "int" : kjit_dtype_name(v->dtype);
+    case KJIT_VALUE_FLOAT: return v->dtype == KJIT_FLOAT64 ? "float" : kjit_dtype_name(v->dtype);
+    default: return "?";
+    }
+}
+
+/* main's parameters, one per line, for a usage error. */
+static void list_params(kjit_fn *fn, const kjit_value *vals)
+{
+    int n = kjit_fn_param_count(fn);
+    if (n == 0) {
+        fputs("main() takes no parameters\n", stderr);
+        return;
+    }
+    fputs("main's parameters (override with NAME=VALUE):\n", stderr);
+    for (int i = 0; i < n; i++) {
+        const char *def = kjit_fn_param_default_text(fn, i);
+        fprintf(stderr, "  %s=%s (%s)\n", kjit_fn_param_name(fn, i), def ? def : "?", type_name(&vals[i]));
+    }
+}
+
+static int param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A bad NAME=VALUE: the problem, main's parameters, exit status 2. */
+static int param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("kjit: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    list_params(fn, vals);
+    return EXIT_USAGE;
+}
+
+/* A decimal integer as Python's int() reads it (sign, digits, single
+ * underscores between digits), within int64. */
+static bool parse_int(const char *s, int64_t *out)
+{
+    char digits[64];
+    size_t n = 0;
+    const char *p = s;
+    if (*p == '+' || *p == '-') digits[n++] = *p++;
+    if (*p < '0' || *p > '9') return false;
+    for (; *p; p++) {
+        if (*p == '_' && p[1] >= '0' && p[1] <= '9' && p[-1] >= '0' && p[-1] <= '9') continue;
+        if (*p < '0' || *p > '9' || n + 1 >= sizeof digits) return false;
+        digits[n++] = *p;
+    }
+    digits[n] = 0;
+    errno = 0;
+    long long v = strtoll(digits, NULL, 10);
+    if (errno == ERANGE) return false;
+    *out = v;
+    return true;
+}
+
+/* A float as Python's float() reads it: decimal or exponent notation, inf,
+ * nan (any case); no hexadecimal, no surrounding spaces. */
+static bool parse_float(const char *s, double *out)
+{
+    if (!*s || strchr(s, 'x') || strchr(s, 'X') || strchr(s, ' ') || strchr(s, '(')) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || (errno == ERANGE && v != 0)) return false; /* overflow; underflow to 0 is fine */
+    *out = v;
+    return true;
+}
+
+static bool parse_bool(const char *s, bool *out)
+{
+    if (!strcmp(s, "True") || !strcmp(s, "1")) *out = true;
+    else if (!strcmp(s, "False") || !strcmp(s, "0")) *out = false;
+    else return false;
+    return true;
+}
+
+/* `text` as a value of the type of `*v` (the default, overwritten). */
+static bool parse_value(const char *text, kjit_value *v)
+{
+    int64_t i;
+    double f;
+    bool b;
+    switch (v->kind) {
+    case KJIT_VALUE_INT:
+        if (!parse_int(text, &i)) return false;
+        v->v.i = i;
+        return true;
+    case KJIT_VALUE_FLOAT:
+        if (!parse_float(text, &f)) return false;
+        v->v.f = v->dtype == KJIT_FLOAT32 ? (double)(float)f : f;
+        return true;
+    case KJIT_VALUE_BOOL:
+        if (!parse_bool(text, &b)) return false;
+        v->v.b = b;
+        return true;
+    case KJIT_VALUE_STR: v->v.s = text; return true;
+    default: return false;
+    }
+}
+
+static const char *expected(const kjit_value *v)
+{
+    switch (v->kind) {
+    case KJIT_VALUE_INT: return "an integer";
+    case KJIT_VALUE_FLOAT: return "a number";
+    case KJIT_VALUE_BOOL: return "True, False, 1 or 0";
+    default: return "a value";
+    }
+}
+
+/* Apply the NAME=VALUE arguments to vals. Returns -1, or an exit status. */
+static int apply_params(kjit_fn *fn, kjit_value *vals, char **params, int nparams)
+{
+    int n = kjit_fn_param_count(fn);
+    bool *given = calloc((size_t)n + 1, sizeof *given);
+    if (!given) abort();
+    int rc = -1;
+    for (int k = 0; k < nparams && rc < 0; k++) {
+        char *eq = strchr(params[k], '=');
+        if (!eq || eq == params[k]) {
+            rc = param_error(fn, vals, "expected NAME=VALUE, got '%s'", params[k]);
+            break;
+        }
+        *eq = 0; /* argv is ours to change */
+        const char *name = params[k], *text = eq + 1;
+        int i = 0;
+        while (i < n && strcmp(kjit_fn_param_name(fn, i), name)) i++;
+        if (i == n) rc = param_error(fn, vals, "main() has no parameter '%s'", name);
+        else if (given[i]) rc = param_error(fn, vals, "parameter '%s' given twice", name);
+        else if (!parse_value(text, &vals[i]))
+            rc = param_error(fn, vals, "invalid value '%s' for parameter '%s' (%s: expected %s)", text, name,
+                             type_name(&vals[i]), expected(&vals[i]));
+        else given[i] = true;
+    }
+    free(given);
+    return rc;
+}
+
+/* Report a failed call: a run-time error (exit 3) like a diagnostic, with
+ * its source line; a compile error at call time (1); a usage error (2). */
+static int call_failed(kjit_module *m, const kjit_error *err, kjit_diag_format fmt)
+{
+    fflush(stdout); /* the program's output first, then the error */
+    char *s = kjit_error_format(m, err, fmt);
+    if (err->code == KJIT_ERR_USAGE) fprintf(stderr, "kjit: error: %s\n", err->message);
+    else fputs(s, stderr);
+    free(s);
+    return err->code == KJIT_ERR_RUNTIME ? EXIT_RUNTIME
+           : err->code == KJIT_ERR_USAGE ? EXIT_USAGE
+                                         : EXIT_ERRORS;
+}
+
+int kjit_cli_run(kjit_module *m, char **params, int nparams, kjit_diag_format fmt)
+{
+    kjit_fn *fn = kjit_module_get(m, "main");
+    if (!fn) {
+        fprintf(stderr, "kjit: error: the program has no main() to run\n");
+        return EXIT_ERRORS;
+    }
+    int n = kjit_fn_param_count(fn);
+    kjit_value *vals = calloc((size_t)n + 1, sizeof *vals);
+    if (!vals) abort();
+    for (int i = 0; i < n; i++) kjit_fn_param_default(fn, i, &vals[i]); /* sema checked they exist */
+    int rc = apply_params(fn, vals, params, nparams);
+    if (rc < 0) {
+        kjit_error err;
+        rc = kjit_call(fn, vals, n, NULL, &err) ? call_failed(m, &err, fmt) : EXIT_OK;
+    }
+    free(vals);
+    if (fflush(stdout) != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "kjit: error: cannot write the output: %s\n", strerror(errno));
+        rc = EXIT_ERRORS;
+    }
+    return rc;
+}

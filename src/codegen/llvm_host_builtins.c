@@ -1,0 +1,472 @@
+/* Host built-ins in generated code: NumPy constructors and reductions,
+ * np.random, copies and reshape, np.allclose/np.save, print,
+ * time.perf_counter and the host side of numba.cuda. Almost all of them are
+ * calls into the runtime (rt_host.h): arrays travel as pointers to spilled
+ * descriptors, results come back through a descriptor the runtime fills,
+ * and the runtime raises errors at the call's source location.
+ *
+ * On the cpu target device arrays are host arrays: cuda.to_device and
+ * copy_to_host copy (as Numba's do), device_array allocates, streams and
+ * synchronisation are no-ops, and events record time.perf_counter. */
+#include "codegen.h"
+
+#include "../ir/builtins.h"
+#include "abi.h"
+
+#include <string.h>
+
+/* ---- shared helpers ---- */
+
+int32_t kj_cg_dtype(const kj_type *t)
+{
+    if (!t) return KJ_DT_FLOAT64;
+    switch (t->kind) {
+    case KJ_T_BOOL: return KJ_DT_BOOL;
+    case KJ_T_FLOAT: return t->bits == 32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
+    case KJ_T_INT:
+        switch (t->bits) {
+        case 8: return t->is_signed ? KJ_DT_INT8 : KJ_DT_UINT8;
+        case 16: return t->is_signed ? KJ_DT_INT16 : KJ_DT_UINT16;
+        case 32: return t->is_signed ? KJ_DT_INT32 : KJ_DT_UINT32;
+        default: return t->is_signed ? KJ_DT_INT64 : KJ_DT_UINT64;
+        }
+    default: return KJ_DT_FLOAT64;
+    }
+}
+
+LLVMValueRef kj_cg_spill(kj_cg *cg, LLVMValueRef v)
+{
+    LLVMValueRef p = kj_cg_alloca(cg, LLVMTypeOf(v), "spill");
+    LLVMBuildStore(cg->b, v, p);
+    return p;
+}
+
+static const kj_type *type_of(kj_cg *cg, kir_ref r) { return cg->fn->kf->insts[r].type; }
+
+void kj_cg_operand(kj_cg *cg, kir_ref r, LLVMValueRef out[3])
+{
+    const kj_type *t = type_of(cg, r);
+    LLVMValueRef v = kj_cg_val(cg, r);
+    if (t->kind == KJ_T_ARRAY) {
+        out[0] = kj_cg_spill(cg, v);
+        out[1] = kj_cg_i32(cg, t->ndim);
+        out[2] = kj_cg_i32(cg, kj_cg_dtype(t->elem));
+    } else {
+        out[0] = kj_cg_spill(cg, kj_cg_to_mem(cg, t, v));
+        out[1] = kj_cg_i32(cg, 0);
+        out[2] = kj_cg_i32(cg, kj_cg_dtype(t));
+    }
+}
+
+LLVMValueRef kj_cg_out_desc(kj_cg *cg, int ndim) { return kj_cg_alloca(cg, kj_cg_array_type(cg, ndim), "out"); }
+
+LLVMValueRef kj_cg_line(kj_cg *cg, const kir_inst *in) { return kj_cg_i32(cg, in->span.line); }
+LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in) { return kj_cg_i32(cg, in->span.col); }
+
+static LLVMValueRef load_desc(kj_cg *cg, LLVMValueRef p, int ndim)
+{
+    return LLVMBuildLoad2(cg->b, kj_cg_array_type(cg, ndim), p, "arr");
+}
+
+/* Argument k, or 0 when absent (not given, or None). */
+static kir_ref argref(kj_cg *cg, const kir_inst *in, uint32_t k)
+{
+    if (k >= in->nargs || !in->args[k]) return 0;
+    return type_of(cg, in->args[k])->kind == KJ_T_NONE ? 0 : in->args[k];
+}
+
+static LLVMValueRef argv(kj_cg *cg, const kir_inst *in, uint32_t k) { return kj_cg_val(cg, in->args[k]); }
+
+static const kj_type *argt(kj_cg *cg, const kir_inst *in, uint32_t k) { return type_of(cg, in->args[k]); }
+
+static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+static const kj_type T_F64 = {.kind = KJ_T_FLOAT, .bits = 64};
+
+static LLVMValueRef to_i64(kj_cg *cg, kir_ref r) { return kj_cg_cast(cg, kj_cg_val(cg, r), type_of(cg, r), &T_I64); }
+static LLVMValueRef to_f64(kj_cg *cg, kir_ref r) { return kj_cg_cast(cg, kj_cg_val(cg, r), type_of(cg, r), &T_F64); }
+
+/* n int64 values in a [n x i64] temporary. */
+static LLVMValueRef i64_array(kj_cg *cg, const LLVMValueRef *v, int n)
+{
+    LLVMValueRef a = LLVMGetUndef(LLVMArrayType2(cg->t_i64, (uint64_t)n));
+    for (int k = 0; k < n; k++) a = LLVMBuildInsertValue(cg->b, a, v[k], (unsigned)k, "");
+    return kj_cg_spill(cg, a);
+}
+
+/* A shape argument: an int, or a tuple of nd ints. */
+static LLVMValueRef shape_of(kj_cg *cg, kir_ref r, int nd)
+{
+    const kj_type *t = type_of(cg, r);
+    LLVMValueRef v[KJ_ABI_MAX_DIMS];
+    if (t->kind != KJ_T_TUPLE) {
+        v[0] = to_i64(cg, r);
+        return i64_array(cg, v, 1);
+    }
+    LLVMValueRef tup = kj_cg_val(cg, r);
+    for (int k = 0; k < nd && k < KJ_ABI_MAX_DIMS; k++)
+        v[k] = kj_cg_cast(cg, LLVMBuildExtractValue(cg->b, tup, (unsigned)k, ""), t->elems[k], &T_I64);
+    return i64_array(cg, v, nd);
+}
+
+/* The shape of array value `arr` in a [nd x i64] temporary. */
+static LLVMValueRef shape_of_array(kj_cg *cg, LLVMValueRef arr)
+{
+    return kj_cg_spill(cg, LLVMBuildExtractValue(cg->b, arr, 1, "shape"));
+}
+
+/* A shape given as separate int arguments (rand(2, 3), reshape(2, 3)). */
+static LLVMValueRef shape_list(kj_cg *cg, const kir_inst *in, uint32_t first, int nd)
+{
+    LLVMValueRef v[KJ_ABI_MAX_DIMS];
+    for (int k = 0; k < nd && k < KJ_ABI_MAX_DIMS; k++) v[k] = to_i64(cg, in->args[first + (uint32_t)k]);
+    return i64_array(cg, v, nd);
+}
+
+static LLVMValueRef rt_arg(kj_cg *cg) { return cg->fn->rt; }
+
+/* ---- constructors ---- */
+
+/* np.zeros/ones/empty/full, their _like forms, cuda.device_array(_like):
+ * a new array of in->type with `shape`, filled with `fill` (a value of
+ * type fill_t), one (ones) or zero. */
+static LLVMValueRef alloc(kj_cg *cg, const kir_inst *in, LLVMValueRef shape, LLVMValueRef fill,
+                          const kj_type *fill_t)
+{
+    const kj_type *at = in->type;
+    LLVMValueRef fillp = LLVMConstNull(cg->t_ptr);
+    if (fill) fillp = kj_cg_spill(cg, kj_cg_to_mem(cg, at->elem, kj_cg_cast(cg, fill, fill_t, at->elem)));
+    LLVMValueRef out = kj_cg_out_desc(cg, at->ndim);
+    LLVMValueRef a[8] = {rt_arg(cg), kj_cg_i32(cg, kj_cg_dtype(at->elem)), kj_cg_i32(cg, at->ndim), shape, fillp,
+                         out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_ALLOC, a, 8);
+    return load_desc(cg, out, at->ndim);
+}
+
+static LLVMValueRef b_alloc(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = in->type;
+    LLVMValueRef one = kj_cg_i64(cg, 1);
+    switch (in->aux) {
+    case KJ_B_NP_ONES: return alloc(cg, in, shape_of(cg, in->args[0], at->ndim), one, &T_I64);
+    case KJ_B_NP_FULL:
+        return alloc(cg, in, shape_of(cg, in->args[0], at->ndim), argv(cg, in, 1), argt(cg, in, 1));
+    case KJ_B_NP_ZEROS_LIKE:
+    case KJ_B_NP_EMPTY_LIKE:
+    case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return alloc(cg, in, shape_of_array(cg, argv(cg, in, 0)), NULL, NULL);
+    case KJ_B_NP_ONES_LIKE: return alloc(cg, in, shape_of_array(cg, argv(cg, in, 0)), one, &T_I64);
+    case KJ_B_NP_FULL_LIKE:
+        return alloc(cg, in, shape_of_array(cg, argv(cg, in, 0)), argv(cg, in, 1), argt(cg, in, 1));
+    default: /* zeros, empty, cuda.device_array */
+        return alloc(cg, in, shape_of(cg, in->args[0], at->ndim), NULL, NULL);
+    }
+}
+
+/* np.arange(start, stop=, step=, dtype=): arange(n) counts from 0. */
+static LLVMValueRef b_arange(kj_cg *cg, const kir_inst *in)
+{
+    kir_ref r0 = argref(cg, in, 0), r1 = argref(cg, in, 1), r2 = argref(cg, in, 2);
+    bool fl = type_of(cg, r0)->kind == KJ_T_FLOAT;
+    LLVMValueRef start, stop, step;
+    if (fl) {
+        start = r1 ? to_f64(cg, r0) : LLVMConstReal(cg->t_f64, 0);
+        stop = r1 ? to_f64(cg, r1) : to_f64(cg, r0);
+        step = r2 ? to_f64(cg, r2) : LLVMConstReal(cg->t_f64, 1);
+    } else {
+        start = r1 ? to_i64(cg, r0) : kj_cg_i64(cg, 0);
+        stop = r1 ? to_i64(cg, r1) : to_i64(cg, r0);
+        step = r2 ? to_i64(cg, r2) : kj_cg_i64(cg, 1);
+    }
+    LLVMValueRef out = kj_cg_out_desc(cg, 1);
+    LLVMValueRef a[8] = {rt_arg(cg), start, stop, step, kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), out,
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, fl ? KJ_RTF_ARANGE_F : KJ_RTF_ARANGE_I, a, 8);
+    return load_desc(cg, out, 1);
+}
+
+/* np.linspace(start, stop, num=50, endpoint=True, dtype=) */
+static LLVMValueRef b_linspace(kj_cg *cg, const kir_inst *in)
+{
+    kir_ref num = argref(cg, in, 2), ep = argref(cg, in, 3);
+    LLVMValueRef endpoint = ep ? LLVMBuildZExt(cg->b, kj_cg_val(cg, ep), cg->t_i32, "") : kj_cg_i32(cg, 1);
+    LLVMValueRef out = kj_cg_out_desc(cg, 1);
+    LLVMValueRef a[9] = {rt_arg(cg), to_f64(cg, in->args[0]), to_f64(cg, in->args[1]),
+                         num ? to_i64(cg, num) : kj_cg_i64(cg, 50), endpoint,
+                         kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_LINSPACE, a, 9);
+    return load_desc(cg, out, 1);
+}
+
+/* ---- np.random ---- */
+
+/* rand(d0, ...) / random(size): one float64, or an array of them. */
+static LLVMValueRef random_values(kj_cg *cg, const kir_inst *in, LLVMValueRef shape)
+{
+    if (in->type->kind != KJ_T_ARRAY) return kj_cg_rtcall(cg, KJ_RTF_RANDOM, &cg->fn->rt, 1);
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[6] = {rt_arg(cg), kj_cg_i32(cg, nd), shape, out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_RAND, a, 6);
+    return load_desc(cg, out, nd);
+}
+
+/* randint(low, high=, size=, dtype=): randint(n) draws from [0, n). */
+static LLVMValueRef b_randint(kj_cg *cg, const kir_inst *in)
+{
+    kir_ref hi = argref(cg, in, 1), size = argref(cg, in, 2);
+    LLVMValueRef low = hi ? to_i64(cg, in->args[0]) : kj_cg_i64(cg, 0);
+    LLVMValueRef high = hi ? to_i64(cg, hi) : to_i64(cg, in->args[0]);
+    const kj_type *e = in->type->kind == KJ_T_ARRAY ? in->type->elem : in->type;
+    LLVMValueRef dt = kj_cg_i32(cg, kj_cg_dtype(e));
+    if (!size) {
+        LLVMValueRef a[6] = {rt_arg(cg), low, high, dt, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        return kj_cg_cast(cg, kj_cg_rtcall(cg, KJ_RTF_RANDINT, a, 6), &T_I64, e);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[9] = {rt_arg(cg), low, high, dt, kj_cg_i32(cg, nd), shape_of(cg, size, nd), out,
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_RANDINT_ARRAY, a, 9);
+    return load_desc(cg, out, nd);
+}
+
+static LLVMValueRef b_seed(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[4] = {rt_arg(cg), to_i64(cg, in->args[0]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_SEED, a, 4);
+    return kj_cg_zero(cg, in->type);
+}
+
+/* ---- reductions, copies, reshape, files ---- */
+
+static LLVMValueRef b_reduce(kj_cg *cg, const kir_inst *in)
+{
+    int op;
+    switch (in->aux) {
+    case KJ_B_NP_SUM: case KJ_B_ARR_SUM: op = KJ_RED_SUM; break;
+    case KJ_B_NP_MIN: case KJ_B_ARR_MIN: op = KJ_RED_MIN; break;
+    case KJ_B_NP_MAX: case KJ_B_ARR_MAX: op = KJ_RED_MAX; break;
+    case KJ_B_NP_MEAN: case KJ_B_ARR_MEAN: op = KJ_RED_MEAN; break;
+    default: op = KJ_RED_STD; break;
+    }
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[0], o);
+    LLVMTypeRef mt = kj_cg_memtype(cg, in->type);
+    LLVMValueRef res = kj_cg_alloca(cg, mt, "red");
+    LLVMValueRef a[9] = {rt_arg(cg), kj_cg_i32(cg, op), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(in->type)),
+                         res, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_REDUCE, a, 9);
+    return kj_cg_from_mem(cg, in->type, LLVMBuildLoad2(cg->b, mt, res, ""));
+}
+
+/* a.copy(), a.astype(t), float32(a), cuda.to_device(a), d.copy_to_host():
+ * a C-ordered copy of argument 0 with the result's element type. */
+static LLVMValueRef b_copy(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[0], o);
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), out,
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_COPY, a, 8);
+    return load_desc(cg, out, nd);
+}
+
+/* a.reshape(n, m) / a.reshape((n, m)) */
+static LLVMValueRef b_reshape(kj_cg *cg, const kir_inst *in)
+{
+    int nd = in->type->ndim;
+    LLVMValueRef shape = in->nargs == 2 ? shape_of(cg, in->args[1], nd) : shape_list(cg, in, 1, nd);
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[0], o);
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[9] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, nd), shape, out, kj_cg_line(cg, in),
+                         kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_RESHAPE, a, 9);
+    return load_desc(cg, out, nd);
+}
+
+/* a.fill(v): a loop in generated code. */
+static LLVMValueRef b_fill(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = argt(cg, in, 0);
+    LLVMValueRef v = kj_cg_cast(cg, argv(cg, in, 1), argt(cg, in, 1), at->elem);
+    kj_cg_array_fill(cg, at, argv(cg, in, 0), v);
+    return kj_cg_zero(cg, in->type);
+}
+
+/* np.allclose(a, b, rtol=1e-05, atol=1e-08) */
+static LLVMValueRef b_allclose(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef x[3], y[3];
+    kj_cg_operand(cg, in->args[0], x);
+    kj_cg_operand(cg, in->args[1], y);
+    kir_ref rtol = argref(cg, in, 2), atol = argref(cg, in, 3);
+    LLVMValueRef a[11] = {rt_arg(cg), x[0], x[1], x[2], y[0], y[1], y[2],
+                          rtol ? to_f64(cg, rtol) : LLVMConstReal(cg->t_f64, 1e-05),
+                          atol ? to_f64(cg, atol) : LLVMConstReal(cg->t_f64, 1e-08), kj_cg_line(cg, in),
+                          kj_cg_col(cg, in)};
+    LLVMValueRef r = kj_cg_rtcall(cg, KJ_RTF_ALLCLOSE, a, 11);
+    return LLVMBuildICmp(cg->b, LLVMIntNE, r, kj_cg_i32(cg, 0), "allclose");
+}
+
+/* np.load(path): the compiler typed it from the file's header. */
+static LLVMValueRef b_load(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = in->type;
+    int layout = at->layout == KJ_LAYOUT_C ? 1 : at->layout == KJ_LAYOUT_F ? 2 : 0;
+    LLVMValueRef out = kj_cg_out_desc(cg, at->ndim);
+    LLVMValueRef a[8] = {rt_arg(cg), argv(cg, in, 0), kj_cg_i32(cg, kj_cg_dtype(at->elem)), kj_cg_i32(cg, at->ndim),
+                         kj_cg_i32(cg, layout), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_LOAD, a, 8);
+    return load_desc(cg, out, at->ndim);
+}
+
+static LLVMValueRef b_save(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[1], o);
+    LLVMValueRef a[7] = {rt_arg(cg), argv(cg, in, 0), o[0], o[1], o[2], kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_SAVE, a, 7);
+    return kj_cg_zero(cg, in->type);
+}
+
+/* ---- cuda on the host, time ---- */
+
+static LLVMValueRef b_cuda(kj_cg *cg, const kir_inst *in)
+{
+    switch (in->aux) {
+    case KJ_B_CUDA_STREAM: return LLVMConstNull(cg->t_ptr); /* the default stream */
+    case KJ_B_CUDA_EVENT: return kj_cg_rtcall(cg, KJ_RTF_EVENT_NEW, &cg->fn->rt, 1);
+    case KJ_B_EVENT_RECORD: {
+        LLVMValueRef a[2] = {rt_arg(cg), argv(cg, in, 0)};
+        kj_cg_rtcall(cg, KJ_RTF_EVENT_RECORD, a, 2);
+        return kj_cg_zero(cg, in->type);
+    }
+    case KJ_B_CUDA_EVENT_ELAPSED_TIME: {
+        LLVMValueRef a[5] = {rt_arg(cg), argv(cg, in, 0), argv(cg, in, 1), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        return kj_cg_rtcall(cg, KJ_RTF_EVENT_ELAPSED, a, 5);
+    }
+    default: return kj_cg_zero(cg, in->type); /* synchronize: host code is synchronous */
+    }
+}
+
+/* ---- print ---- */
+
+static void put_str(kj_cg *cg, LLVMValueRef s)
+{
+    LLVMValueRef a[2] = {cg->fn->rt, s};
+    kj_cg_rtcall(cg, KJ_RTF_PRINT_STR, a, 2);
+}
+
+static void put_cstr(kj_cg *cg, const char *s) { put_str(cg, kj_cg_cstr(cg, s)); }
+
+static void put_call(kj_cg *cg, kj_rtfn id, LLVMValueRef v)
+{
+    LLVMValueRef a[2] = {cg->fn->rt, v};
+    kj_cg_rtcall(cg, id, a, 2);
+}
+
+static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef v, bool repr);
+
+/* (a, b) and (a,): Python's tuple repr, elements by repr. */
+static void print_tuple(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef v)
+{
+    put_cstr(cg, "(");
+    for (uint32_t k = 0; k < t->n; k++) {
+        if (k) put_cstr(cg, ", ");
+        print_value(cg, in, t->elems[k], LLVMBuildExtractValue(cg->b, v, k, ""), true);
+    }
+    put_cstr(cg, t->n == 1 ? ",)" : ")");
+}
+
+/* One value as print shows it (str), or as repr inside a tuple. */
+static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef v, bool repr)
+{
+    switch (t->kind) {
+    case KJ_T_STR: put_call(cg, repr ? KJ_RTF_PRINT_REPR_STR : KJ_RTF_PRINT_STR, v); break;
+    case KJ_T_BOOL: put_call(cg, KJ_RTF_PRINT_BOOL, LLVMBuildZExt(cg->b, v, cg->t_i32, "")); break;
+    case KJ_T_INT: {
+        bool u64 = !t->is_signed && t->bits == 64;
+        put_call(cg, u64 ? KJ_RTF_PRINT_UINT : KJ_RTF_PRINT_INT, kj_cg_cast(cg, v, t, &T_I64));
+        break;
+    }
+    case KJ_T_FLOAT: put_call(cg, t->bits == 32 ? KJ_RTF_PRINT_F32 : KJ_RTF_PRINT_F64, v); break;
+    case KJ_T_NONE: put_cstr(cg, "None"); break;
+    case KJ_T_DTYPE: {
+        const char *name = kj_dtype_name((kj_dtype)kj_cg_dtype(t->elem));
+        put_cstr(cg, repr ? kj_arena_printf(cg->a, "dtype('%s')", name) : name);
+        break;
+    }
+    case KJ_T_TUPLE: print_tuple(cg, in, t, v); break;
+    case KJ_T_ARRAY:
+        if (!repr) { /* repr(array), inside a tuple, is not implemented */
+            LLVMValueRef a[4] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),
+                                 kj_cg_i32(cg, kj_cg_dtype(t->elem))};
+            kj_cg_rtcall(cg, KJ_RTF_PRINT_ARRAY, a, 4);
+            break;
+        }
+        kj_cg_fail(cg, in->span, "printing a tuple that holds an array is not supported yet");
+        break;
+    default:
+        kj_cg_fail(cg, in->span, "printing a value of type %s is not supported by the host code generator yet",
+                   kj_type_str(t));
+    }
+}
+
+/* print(*args, sep=' ', end='\n') */
+static LLVMValueRef b_print(kj_cg *cg, const kir_inst *in)
+{
+    uint32_t n = in->nargs >= 2 ? in->nargs - 2 : 0;
+    kir_ref sep = argref(cg, in, n), end = argref(cg, in, n + 1);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) sep ? put_str(cg, kj_cg_val(cg, sep)) : put_cstr(cg, " ");
+        print_value(cg, in, argt(cg, in, k), argv(cg, in, k), false);
+    }
+    end ? put_str(cg, kj_cg_val(cg, end)) : put_cstr(cg, "\n");
+    return kj_cg_zero(cg, in->type);
+}
+
+/* ---- dispatch ---- */
+
+LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
+{
+    switch (in->aux) {
+    case KJ_B_PRINT: return b_print(cg, in);
+    case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:
+    case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
+    case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
+        return b_alloc(cg, in);
+    case KJ_B_NP_ARANGE: return b_arange(cg, in);
+    case KJ_B_NP_LINSPACE: return b_linspace(cg, in);
+    case KJ_B_NP_RANDOM_SEED: return b_seed(cg, in);
+    case KJ_B_NP_RANDOM_RAND:
+        return random_values(cg, in, in->nargs ? shape_list(cg, in, 0, (int)in->nargs) : NULL);
+    case KJ_B_NP_RANDOM_RANDOM: {
+        kir_ref size = argref(cg, in, 0);
+        return random_values(cg, in, size ? shape_of(cg, size, in->type->ndim) : NULL);
+    }
+    case KJ_B_NP_RANDOM_RANDINT: return b_randint(cg, in);
+    case KJ_B_NP_SAVE: return b_save(cg, in);
+    case KJ_B_NP_LOAD: return b_load(cg, in);
+    case KJ_B_NP_ALLCLOSE: return b_allclose(cg, in);
+    case KJ_B_NP_SUM: case KJ_B_NP_MIN: case KJ_B_NP_MAX: case KJ_B_NP_MEAN: case KJ_B_NP_STD:
+    case KJ_B_ARR_SUM: case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
+        return b_reduce(cg, in);
+    case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_CUDA_TO_DEVICE:
+    case KJ_B_CONVERT:
+        return b_copy(cg, in);
+    case KJ_B_ARR_RESHAPE: return b_reshape(cg, in);
+    case KJ_B_ARR_FILL: return b_fill(cg, in);
+    case KJ_B_TIME_PERF_COUNTER: return kj_cg_rtcall(cg, KJ_RTF_PERF_COUNTER, NULL, 0);
+    case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT: case KJ_B_CUDA_EVENT_ELAPSED_TIME:
+    case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD: case KJ_B_EVENT_SYNCHRONIZE:
+        return b_cuda(cg, in);
+    default: {
+        const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+        kj_cg_fail(cg, in->span, "built-in '%s' is not supported by the host code generator yet",
+                   bi ? bi->path : "?");
+        return in->type ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
+    }
+    }
+}

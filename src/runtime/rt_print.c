@@ -1,0 +1,71 @@
+/* print() in host code: Python's formatting of scalars and strings, NumPy's
+ * str() of arrays (format.c), written to the context's FILE* (rt->out).
+ * Generated code prints one value per call and the separators itself, so
+ * that `print(a, b, sep=..., end=...)` needs no argument packing. */
+#include "rt_host.h"
+
+#include "../util/buf.h"
+#include "format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void put(kj_rt *rt, kj_buf *b)
+{
+    if (b->n) fwrite(b->s, 1, b->n, rt->out);
+    kj_buf_free(b);
+}
+
+void kj_rt_print_str(kj_rt *rt, const char *s) { fputs(s, rt->out); }
+
+/* repr(str): single quotes unless the text holds ' and no ", backslash
+ * escapes for the quote, backslash and control characters. */
+void kj_rt_print_repr_str(kj_rt *rt, const char *s)
+{
+    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    kj_buf b = {0};
+    kj_buf_putc(&b, q);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '\\': kj_buf_puts(&b, "\\\\"); break;
+        case '\n': kj_buf_puts(&b, "\\n"); break;
+        case '\r': kj_buf_puts(&b, "\\r"); break;
+        case '\t': kj_buf_puts(&b, "\\t"); break;
+        default:
+            if (*p == (unsigned char)q) kj_buf_printf(&b, "\\%c", q);
+            else if (*p < 0x20 || *p == 0x7f) kj_buf_printf(&b, "\\x%02x", *p);
+            else kj_buf_putc(&b, (char)*p);
+        }
+    }
+    kj_buf_putc(&b, q);
+    put(rt, &b);
+}
+
+void kj_rt_print_int(kj_rt *rt, int64_t v) { fprintf(rt->out, "%lld", (long long)v); }
+
+void kj_rt_print_uint(kj_rt *rt, int64_t v) { fprintf(rt->out, "%llu", (unsigned long long)v); }
+
+void kj_rt_print_bool(kj_rt *rt, int32_t v) { fputs(v ? "True" : "False", rt->out); }
+
+void kj_rt_print_f64(kj_rt *rt, double v)
+{
+    kj_buf b = {0};
+    kj_fmt_f64(&b, v);
+    put(rt, &b);
+}
+
+void kj_rt_print_f32(kj_rt *rt, float v)
+{
+    kj_buf b = {0};
+    kj_fmt_f32(&b, v);
+    put(rt, &b);
+}
+
+void kj_rt_print_array(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype)
+{
+    kj_array h;
+    kj_rt_header(&h, a, ndim, dtype);
+    kj_buf b = {0};
+    kj_fmt_array(&b, &h);
+    put(rt, &b);
+}

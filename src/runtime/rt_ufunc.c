@@ -1,0 +1,223 @@
+/* The shape work of @vectorize and @guvectorize calls in host code: NumPy's
+ * broadcasting of the operands' loop dimensions, the binding of a gufunc's
+ * core dimension symbols, the creation of the outputs and the strides the
+ * generated loop walks with. The loop itself is generated code (see
+ * src/codegen/llvm_ufunc.c), so that the scalar function inlines into it.
+ * Messages are NumPy's, word for word. */
+#include "rt_host.h"
+
+#include "../codegen/abi.h"
+#include "../util/buf.h"
+#include "array.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { MAX_OPS = 16, MAX_SYMS = 16 };
+
+/* One operand as the runtime sees it. */
+typedef struct operand {
+    bool array, alloc;
+    int ndim, ncore;
+    const int32_t *syms; /* ncore symbol numbers */
+    int64_t shape[KJ_ABI_MAX_DIMS], strides[KJ_ABI_MAX_DIMS];
+    kj_dtype dt;
+} operand;
+
+typedef struct prep {
+    kj_rt *rt;
+    const char *name, *layout;
+    int nops, nin, loop_ndim;
+    operand op[MAX_OPS];
+    int64_t sizes[MAX_SYMS]; /* bound core sizes, -1 while unknown */
+    int32_t line, col;
+} prep;
+
+static _Noreturn void fail(prep *p, kj_buf *msg)
+{
+    kj_rt_error e = {.exc = "ValueError"};
+    snprintf(e.message, sizeof e.message, "%.500s", msg->s ? msg->s : "");
+    kj_buf_free(msg);
+    kj_rt_raise_error(p->rt, &e, p->line, p->col);
+}
+
+static void put_shape(kj_buf *b, int n, const int64_t *shape)
+{
+    char s[256];
+    kj_shape_str(s, sizeof s, n, shape);
+    kj_buf_puts(b, s);
+}
+
+static int loop_dims(const operand *o) { return o->array && o->ndim > o->ncore ? o->ndim - o->ncore : 0; }
+
+static bool is_output(const prep *p, int k) { return k >= p->nin; }
+
+/* Core dimensions: each symbol has one size across the operands. */
+static void bind_core(prep *p, int k)
+{
+    operand *o = &p->op[k];
+    const char *what = is_output(p, k) ? "Output" : "Input";
+    int idx = is_output(p, k) ? k - p->nin : k;
+    if (o->ndim < o->ncore) {
+        kj_buf b = {0};
+        kj_buf_printf(&b, "%s: %s operand %d does not have enough dimensions (has %d, gufunc core with "
+                      "signature %s requires %d)", p->name, what, idx, o->ndim, p->layout, o->ncore);
+        fail(p, &b);
+    }
+    for (int c = 0; c < o->ncore; c++) {
+        int64_t n = o->shape[o->ndim - o->ncore + c];
+        int32_t s = o->syms[c];
+        if (p->sizes[s] < 0) {
+            p->sizes[s] = n;
+        } else if (p->sizes[s] != n) {
+            kj_buf b = {0};
+            kj_buf_printf(&b, "%s: %s operand %d has a mismatch in its core dimension %d, with gufunc "
+                          "signature %s (size %lld is different from %lld)", p->name, what, idx, c,
+                          p->layout, (long long)n, (long long)p->sizes[s]);
+            fail(p, &b);
+        }
+    }
+}
+
+/* "operands could not be broadcast together with shapes (3,) (4,) " —
+ * with the remapped form for gufuncs. */
+static _Noreturn void broadcast_error(prep *p)
+{
+    kj_buf b = {0};
+    kj_buf_puts(&b, p->layout ? "operands could not be broadcast together with remapped shapes "
+                                "[original->remapped]: "
+                              : "operands could not be broadcast together with shapes ");
+    for (int k = 0; k < p->nops; k++) {
+        const operand *o = &p->op[k];
+        if (o->alloc || (!o->array && p->layout)) continue;
+        put_shape(&b, o->ndim, o->shape); /* a scalar shows as () */
+        if (p->layout) {
+            kj_buf_puts(&b, "->(");
+            int n = loop_dims(o);
+            for (int d = 0; d < n + o->ncore; d++)
+                d < n ? kj_buf_printf(&b, d ? ",%lld" : "%lld", (long long)o->shape[d])
+                      : kj_buf_puts(&b, d ? ",newaxis" : "newaxis");
+            kj_buf_putc(&b, ')');
+        }
+        kj_buf_putc(&b, ' ');
+    }
+    fail(p, &b);
+}
+
+/* The loop shape: the broadcast of every given operand's loop part. */
+static void broadcast(prep *p, int64_t *shape)
+{
+    int nd = p->loop_ndim;
+    for (int d = 0; d < nd; d++) shape[d] = 1;
+    for (int k = 0; k < p->nops; k++) {
+        const operand *o = &p->op[k];
+        int n = loop_dims(o);
+        if (!o->array || o->alloc) continue;
+        if (n > nd) kj_rt_raise(p->rt, KJ_RT_RUNTIME, "ufunc operand with too many dimensions", p->line, p->col);
+        for (int d = 0; d < n; d++) {
+            int64_t x = o->shape[d], *y = &shape[nd - n + d];
+            if (x == *y || x == 1) continue;
+            if (*y != 1) broadcast_error(p);
+            *y = x;
+        }
+    }
+    /* Outputs are not broadcast: they must have the loop shape. */
+    for (int k = p->nin; k < p->nops; k++) {
+        const operand *o = &p->op[k];
+        if (!o->array || o->alloc) continue;
+        int n = loop_dims(o);
+        if (n == nd && !memcmp(o->shape, shape, (size_t)nd * sizeof *shape)) continue;
+        kj_buf b = {0};
+        kj_buf_puts(&b, "non-broadcastable output operand with shape ");
+        put_shape(&b, o->ndim, o->shape);
+        kj_buf_puts(&b, " doesn't match the broadcast shape ");
+        put_shape(&b, nd, shape);
+        fail(p, &b);
+    }
+}
+
+/* A new output: loop shape + its core sizes, zeroed, registered. */
+static void create(prep *p, int k, void *desc, const int64_t *loop_shape)
+{
+    operand *o = &p->op[k];
+    int64_t shape[KJ_ABI_MAX_DIMS];
+    int n = o->ndim - o->ncore;
+    memcpy(shape, loop_shape, (size_t)n * sizeof *shape);
+    for (int c = 0; c < o->ncore; c++) {
+        int64_t s = p->sizes[o->syms[c]];
+        if (s < 0) {
+            kj_buf b = {0};
+            kj_buf_printf(&b, "%s: the size of core dimension %d of output operand %d is not determined "
+                          "by the inputs (signature %s)", p->name, c, k - p->nin, p->layout);
+            fail(p, &b);
+        }
+        shape[n + c] = s;
+    }
+    kj_rt_error err = {0};
+    kj_array *a = kj_array_zeros(o->dt, o->ndim, shape, &err);
+    kj_rt_result(p->rt, a, &err, desc, o->ndim, p->line, p->col);
+    memcpy(o->shape, a->shape, sizeof o->shape);
+    memcpy(o->strides, a->strides, sizeof o->strides);
+}
+
+/* Read the operands from their descriptors and the core specification. */
+static void load(prep *p, void *const *ops, const int32_t *ndims, const int32_t *dtypes, const int32_t *core,
+                 int32_t alloc)
+{
+    const int32_t *c = core;
+    for (int k = 0; k < p->nops; k++) {
+        operand *o = &p->op[k];
+        o->array = ops[k] != NULL;
+        o->alloc = o->array && (alloc >> k & 1);
+        o->ndim = o->array ? ndims[k] : 0;
+        o->dt = (kj_dtype)dtypes[k];
+        o->ncore = c ? *c++ : 0;
+        o->syms = c;
+        if (c) c += o->ncore;
+        if (!o->array || o->alloc) continue;
+        const kj_abi_array *d = ops[k];
+        for (int i = 0; i < o->ndim; i++) {
+            o->shape[i] = kj_abi_array_shape(d, o->ndim, i);
+            o->strides[i] = kj_abi_array_stride(d, o->ndim, i);
+        }
+    }
+}
+
+static bool c_contiguous(const operand *o, const int64_t *loop_shape, int loop_ndim)
+{
+    if (o->ndim != loop_ndim || o->ncore) return false;
+    int64_t st = (int64_t)kj_dtype_size(o->dt);
+    for (int d = o->ndim - 1; d >= 0; d--) {
+        if (o->shape[d] != loop_shape[d]) return false;
+        if (o->shape[d] != 1 && o->strides[d] != st) return false;
+        st *= o->shape[d];
+    }
+    return true;
+}
+
+int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int32_t nin, int32_t nops, void *const *ops,
+                            const int32_t *ndims, const int32_t *dtypes, const int32_t *core, int32_t alloc,
+                            int32_t loop_ndim, int64_t *loop_shape, int64_t *strides, int32_t line, int32_t col)
+{
+    prep p = {.rt = rt, .name = name, .layout = layout, .nops = nops, .loop_ndim = loop_ndim,
+              .line = line, .col = col};
+    if (nops > MAX_OPS) kj_rt_raise(rt, KJ_RT_RUNTIME, "too many ufunc operands", line, col);
+    for (int s = 0; s < MAX_SYMS; s++) p.sizes[s] = -1;
+    load(&p, ops, ndims, dtypes, core, alloc);
+    p.nin = nin;
+    for (int k = 0; k < nops; k++)
+        if (p.op[k].array && !p.op[k].alloc) bind_core(&p, k);
+    broadcast(&p, loop_shape);
+    bool contig = true;
+    for (int k = 0; k < nops; k++) {
+        operand *o = &p.op[k];
+        if (o->alloc) create(&p, k, ops[k], loop_shape);
+        int n = loop_dims(o);
+        for (int d = 0; d < loop_ndim; d++) {
+            int od = d - (loop_ndim - n);
+            strides[k * loop_ndim + d] = od < 0 || o->shape[od] == 1 ? 0 : o->strides[od];
+        }
+        if (o->array && !c_contiguous(o, loop_shape, loop_ndim)) contig = false;
+    }
+    return contig;
+}

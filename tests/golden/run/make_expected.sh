@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Regenerate NAME.expected of the run/ golden programs from CPython + NumPy
+# + Numba (the CUDA simulator stands in for the GPU), never from kjit:
+#
+#   tests/golden/run/make_expected.sh [NAME.k ...]     (default: all)
+#
+# Uses /usr/bin/python3 (Debian's, with numpy 1.24 and python3-numba).
+# Programs marked "# NumPy 2" on some lines (nep50.k) are skipped: their
+# .expected holds NumPy 2's output on those lines, edited by hand (see the
+# program's header). NAME.stderr files (the run-time error programs) hold
+# what `kjit run` prints; check their message against Python's by hand.
+set -eu
+cd "$(dirname "$0")"
+py=${PYTHON:-/usr/bin/python3}
+files=("$@")
+[ ${#files[@]} -eq 0 ] && files=(*.k)
+for f in "${files[@]}"; do
+    name=${f%.k}
+    if grep -q "# NumPy 2" "$f"; then
+        echo "skip $f (hand-edited NumPy 2 lines)"
+        continue
+    fi
+    NUMBA_ENABLE_CUDASIM=1 "$py" "$f" >"$name.expected" 2>/dev/null || true
+    echo "wrote $name.expected"
+done
