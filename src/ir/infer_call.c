@@ -254,10 +254,54 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
     return ok;
 }
 
+/* NumPy's "safe" casting between scalars: no value can change. A weak
+ * literal fits any type of its kind or wider (NEP 50). */
+static bool can_cast_safe(const kj_type *from, const kj_type *to)
+{
+    if (from == to) return true;
+    if (!kj_is_scalar(from) || !kj_is_scalar(to)) return false;
+    if (from->kind == KJ_T_BOOL) return true;
+    if (from->weak) return from->kind == KJ_T_INT ? to->kind != KJ_T_BOOL : to->kind == KJ_T_FLOAT;
+    if (from->kind == KJ_T_FLOAT)
+        return to->kind == KJ_T_FLOAT && to->bits >= from->bits;
+    if (to->kind == KJ_T_FLOAT) /* ints: float32 holds int8/16, float64 everything (as NumPy) */
+        return to->bits == 64 || from->bits <= 16;
+    if (to->kind != KJ_T_INT) return false;
+    if (from->is_signed == to->is_signed) return to->bits >= from->bits;
+    return !from->is_signed && to->bits > from->bits; /* uint8 → int16, not int8 → uint16 */
+}
+
+/* The signature a @vectorize call uses: the first whose parameters every
+ * argument casts to safely, as NumPy's (and Numba's) ufunc loop selection. */
+static const kj_sig *ufunc_sig(kj_fn *fn, const kj_type *const *args)
+{
+    for (uint32_t s = 0; s < fn->nsigs; s++) {
+        bool ok = true;
+        for (uint32_t i = 0; i < fn->sigs[s].nparams && ok; i++)
+            ok = can_cast_safe(args[i], fn->sigs[s].params[i]);
+        if (ok) return &fn->sigs[s];
+    }
+    return NULL;
+}
+
 /* Pick the explicit signature a call uses: an exact match, else the first
  * one all arguments convert to (as Numba's dispatcher does). */
 static const kj_sig *match_sig(kj_ictx *ic, kj_fn *fn, const kj_type *const *args, kj_span sp)
 {
+    if (fn->kind == FK_VECTORIZE) {
+        const kj_sig *u = ufunc_sig(fn, args);
+        if (u) return u;
+        kj_buf b = {0};
+        for (uint32_t i = 0; i < fn->def->nparams; i++)
+            kj_buf_printf(&b, "%s%s", i ? ", " : "", kj_type_str(args[i]));
+        kj_diag *dg = kj_error(ic->d, ic->s->src, sp,
+                               "ufunc '%s' not supported for the input types (%s)", fn->def->name,
+                               b.s ? b.s : "");
+        kj_buf_free(&b);
+        kj_diag_hint(dg, "NumPy picks the first signature the inputs cast to safely; add one, or "
+                         "convert the inputs with .astype()");
+        return NULL;
+    }
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t s = 0; s < fn->nsigs; s++) {
             const kj_sig *sig = &fn->sigs[s];
@@ -527,12 +571,17 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
         return value(ei, NULL);
     }
     const kj_sig *sig = NULL;
-    for (uint32_t s = 0; s < fn->nsigs && !sig; s++) {
-        bool ok = true;
-        for (uint32_t i = 0; i < n && ok; i++)
-            ok = kj_can_convert(elem_of(core[i]), elem_of(fn->sigs[s].params[i]));
-        if (ok) sig = &fn->sigs[s];
-    }
+    /* NumPy's loop selection: the first signature every argument casts to
+     * safely; failing that, the first it converts to at all. */
+    for (int pass = 0; pass < 2 && !sig; pass++)
+        for (uint32_t s = 0; s < fn->nsigs && !sig; s++) {
+            bool ok = true;
+            for (uint32_t i = 0; i < n && ok; i++) {
+                const kj_type *f = elem_of(core[i]), *t = elem_of(fn->sigs[s].params[i]);
+                ok = pass == 0 ? can_cast_safe(f, t) : kj_can_convert(f, t);
+            }
+            if (ok) sig = &fn->sigs[s];
+        }
     if (fn->nsigs && !sig) {
         kj_error(ic->d, ic->s->src, e->span, "no signature of '%s' matches these argument types",
                  fn->def->name);

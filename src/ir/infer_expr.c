@@ -251,7 +251,21 @@ static const kj_type *array_binop(kj_ictx *ic, kj_binop op, const kj_type *l, co
     const kj_type *p = kj_promote(ic->s->types, le, re);
     if (!p || (is_bitwise(op) && kj_is_float(p)) || op == KJ_OP_MATMUL)
         return bad_operands(ic, op, l, r, sp);
-    p = kj_strong(ic->s->types, kj_arith_type(ic->s->types, op, p));
+    if (p->kind == KJ_T_BOOL) {
+        /* NumPy on bool arrays: + * & | ^ stay bool (logical), / is float64,
+         * // % ** give int8, and - is an error. */
+        if (op == KJ_OP_SUB) {
+            kj_diag *dg = kj_error(ic->d, ic->s->src, sp,
+                                   "numpy boolean subtract, the '-' operator, is not supported");
+            kj_diag_hint(dg, "use the ^ operator or np.logical_xor");
+            return NULL;
+        }
+        p = op == KJ_OP_DIV ? kj_t_float(ic->s->types, 64)
+          : (op == KJ_OP_FLOORDIV || op == KJ_OP_MOD || op == KJ_OP_POW) ? kj_t_int(ic->s->types, 8, true)
+          : p;
+    } else {
+        p = kj_strong(ic->s->types, kj_arith_type(ic->s->types, op, p));
+    }
     if (optype) *optype = p;
     int nd = l->kind == KJ_T_ARRAY ? l->ndim : 0;
     if (r->kind == KJ_T_ARRAY && r->ndim > nd) nd = r->ndim;
@@ -475,6 +489,10 @@ static kj_einfo *type_ifexp(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     kj_cond_type(ic, e->ifexp.cond);
     const kj_type *a = kj_value_type(ic, e->ifexp.then);
     const kj_type *b = kj_value_type(ic, e->ifexp.els);
+    /* While the walks settle, a branch whose type is not known yet (a
+     * recursive call before its return type is: `1 if n < 2 else n *
+     * f(n - 1)`) takes the other's; the reporting walk has both. */
+    if (!ic->report && (!a || !b)) return value(ei, a ? a : b);
     if (!a || !b) return value(ei, NULL);
     const kj_type *t = kj_unify(ic->s->types, a, b);
     if (!t)
@@ -635,6 +653,9 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
         }
         if (e->int_.value > INT64_MAX) { /* as NumPy: too big for int64 → uint64 */
             value(ei, kj_t_int(T, 64, false));
+            ei->is_const = true;
+            ei->cval.type = ei->type;
+            ei->cval.i = (int64_t)e->int_.value; /* the bits */
             ei->nonneg = true;
             return ei;
         }

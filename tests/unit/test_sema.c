@@ -357,6 +357,50 @@ static void test_np_load_types_from_header(void **state)
     rmdir(dir);
 }
 
+/* Ufunc loops are chosen as NumPy does: the first signature the inputs
+ * cast to safely (int32 → float64, not float32). */
+static void test_ufunc_signature_selection(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "@vectorize(['float32(float32, float32)', 'float64(float64, float64)'])\n"
+              "def f(a, b):\n"
+              "    return a * b\n"
+              "def main():\n"
+              "    a = np.arange(4, dtype=np.int32)\n"
+              "    c = f(a, a)\n"
+              "    d = f(a.astype(np.float32), 2.5)\n");
+    const kir_func *m = find_fn(&r, "main[]");
+    for (uint32_t i = 0; i < m->nlocals; i++) {
+        const char *n = m->locals[i].name;
+        if (n && !strcmp(n, "c")) assert_string_equal(kj_type_str(m->locals[i].type), "array(float64, 1d, C)");
+        if (n && !strcmp(n, "d")) assert_string_equal(kj_type_str(m->locals[i].type), "array(float32, 1d, C)");
+    }
+    done(&r);
+    expect_error(HDR "@vectorize(['float32(float32)'])\ndef g(a):\n    return a\n"
+                     "def main():\n    x = g(np.zeros(3))\n", 8, 9, "not supported for the input types");
+}
+
+static void test_more_inference(void **state)
+{
+    (void)state;
+    result r;
+    /* Recursion through a conditional expression. */
+    expect_ok(&r, HDR "@jit\ndef fact(n):\n    return 1 if n <= 1 else n * fact(n - 1)\n"
+                      "def main():\n    print(fact(10), np.uint64(18446744073709551615))\n");
+    assert_string_equal(kj_type_str(find_fn(&r, "fact[int]")->ret), "int64");
+    done(&r);
+    /* NumPy's bool arrays: + stays bool, - is an error. */
+    expect_ok(&r, HDR "def main():\n    b = np.arange(3) > 0\n    c = b + b\n");
+    const kir_func *m = find_fn(&r, "main[]");
+    for (uint32_t i = 0; i < m->nlocals; i++)
+        if (m->locals[i].name && !strcmp(m->locals[i].name, "c"))
+            assert_string_equal(kj_type_str(m->locals[i].type), "array(bool, 1d, C)");
+    done(&r);
+    expect_error(HDR "def main():\n    b = np.arange(3) > 0\n    c = b - b\n", 6, 9, "boolean subtract");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +415,8 @@ int main(void)
         cmocka_unit_test(test_unknown_name_hint),
         cmocka_unit_test(test_runtime_specialisation),
         cmocka_unit_test(test_np_load_types_from_header),
+        cmocka_unit_test(test_ufunc_signature_selection),
+        cmocka_unit_test(test_more_inference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
