@@ -1,0 +1,445 @@
+/* kjit's host arrays: reductions (sum, min, max, mean, std), allclose,
+ * arange and linspace. NumPy is the specification, bit for bit where the
+ * result depends on the order of operations. */
+#include "array.h"
+#include "array_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Reductions                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* The order NumPy's iterator visits the elements of one array in a
+ * reduction over all axes: axes sorted by decreasing |stride| (a stable
+ * sort, so C order wins ties), strides NOT negated (reductions pass
+ * NPY_ITER_DONT_NEGATE_STRIDES), length-1 axes dropped and mergeable axes
+ * coalesced. The innermost axis is the run each inner loop gets. */
+static void reduction_order(const kj_array *a, kj_iter *it)
+{
+    kj_iter_init(it, 0, NULL, 1);
+    it->ptrs[0] = a->data;
+    for (int d = 0; d < a->ndim; d++) {
+        int64_t len = a->shape[d], st = a->strides[d];
+        if (len == 1) continue;
+        int k = it->ndim++;
+        int64_t ast = st < 0 ? -st : st;
+        while (k > 0) {
+            int64_t prev = it->strides[0][k - 1];
+            if ((prev < 0 ? -prev : prev) >= ast) break;
+            it->shape[k] = it->shape[k - 1];
+            it->strides[0][k] = it->strides[0][k - 1];
+            k--;
+        }
+        it->shape[k] = len;
+        it->strides[0][k] = st;
+    }
+    kj_iter_coalesce(it);
+}
+
+/* NumPy's pairwise summation (@TYPE@_pairwise_sum in loops_utils.h): below
+ * 8 elements a plain loop; up to 128 eight accumulators combined as
+ * ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) plus the rest; above, split in two at
+ * a multiple of 8 and recurse. The result bits match NumPy's. */
+#define DEFINE_PAIRWISE(NAME, T)                                                               \
+    static T NAME(const char *a, int64_t n, int64_t stride)                                    \
+    {                                                                                          \
+        if (n < 8) {                                                                           \
+            T res = 0;                                                                         \
+            for (int64_t i = 0; i < n; i++) res += *(const T *)(const void *)(a + i * stride); \
+            return res;                                                                        \
+        }                                                                                      \
+        if (n <= 128) {                                                                        \
+            T r[8];                                                                            \
+            int64_t i;                                                                         \
+            for (int k = 0; k < 8; k++) r[k] = *(const T *)(const void *)(a + k * stride);     \
+            for (i = 8; i < n - (n % 8); i += 8)                                               \
+                for (int k = 0; k < 8; k++)                                                    \
+                    r[k] += *(const T *)(const void *)(a + (i + k) * stride);                  \
+            T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));         \
+            for (; i < n; i++) res += *(const T *)(const void *)(a + i * stride);              \
+            return res;                                                                        \
+        }                                                                                      \
+        int64_t n2 = n / 2;                                                                    \
+        n2 -= n2 % 8;                                                                          \
+        return NAME(a, n2, stride) + NAME(a + n2 * stride, n - n2, stride);                    \
+    }
+DEFINE_PAIRWISE(pairwise_f64, double)
+DEFINE_PAIRWISE(pairwise_f32, float)
+
+/* Float sums as NumPy's reduction iterator feeds them to the add loop: the
+ * elements, in reduction_order, in chunks of 8192 (its buffer size, which
+ * bounds the inner loop even when no copy is needed); each chunk is summed
+ * pairwise and added to the running total, which starts at 0. */
+enum { CHUNK = 8192 };
+
+typedef struct {
+    kj_dtype dt;
+    bool f32;       /* accumulate in float32 (float32 input), else float64 */
+    double acc;
+    float acc32;
+    int64_t nbuf;   /* elements waiting in buf for a partial chunk */
+    char *buf;      /* CHUNK doubles or floats */
+    int64_t i64;    /* integer sums (exact, wrapping) */
+    uint64_t u64;
+} sum_ctx;
+
+static void sum_flush(sum_ctx *c)
+{
+    if (c->f32) c->acc32 += pairwise_f32(c->buf, c->nbuf, 4);
+    else c->acc += pairwise_f64(c->buf, c->nbuf, 8);
+    c->nbuf = 0;
+}
+
+static void float_sum_inner(sum_ctx *c, const char *a, int64_t stride, int64_t n)
+{
+    bool native = c->dt == (c->f32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64);
+    while (n > 0) {
+        int64_t take = CHUNK - c->nbuf < n ? CHUNK - c->nbuf : n;
+        if (c->nbuf == 0 && take == CHUNK && native) { /* a whole chunk in place */
+            if (c->f32) c->acc32 += pairwise_f32(a, CHUNK, stride);
+            else c->acc += pairwise_f64(a, CHUNK, stride);
+        } else {
+            for (int64_t i = 0; i < take; i++, c->nbuf++) {
+                if (c->f32) ((float *)(void *)c->buf)[c->nbuf] = ld_f32(a + i * stride, c->dt);
+                else ((double *)(void *)c->buf)[c->nbuf] = ld_f64(a + i * stride, c->dt);
+            }
+            if (c->nbuf == CHUNK) sum_flush(c);
+        }
+        a += take * stride;
+        n -= take;
+    }
+}
+
+static void sum_inner(void *vctx, char **p, const int64_t *s, int64_t n)
+{
+    sum_ctx *c = vctx;
+    const char *a = p[0];
+    if (c->buf) float_sum_inner(c, a, s[0], n);
+    else if (kj_dtype_info[c->dt].kind == 'u')
+        for (int64_t i = 0; i < n; i++, a += s[0]) c->u64 += ld_u64(a, c->dt);
+    else
+        for (int64_t i = 0; i < n; i++, a += s[0])
+            c->i64 = (int64_t)((uint64_t)c->i64 + (uint64_t)ld_i64(a, c->dt));
+}
+
+/* Sum the n elements at `data` (contiguous, of type dt) or, when `a` is
+ * given, all of a's elements in reduction order. `as_float`: a float sum
+ * (float32 for float32 elements, else float64), else an integer one. */
+static sum_ctx sum_elements(const kj_array *a, const char *data, kj_dtype dt, int64_t n,
+                            bool as_float)
+{
+    sum_ctx c = {.dt = dt, .f32 = dt == KJ_DT_FLOAT32};
+    if (as_float && !(c.buf = malloc(CHUNK * sizeof(double)))) {
+        fputs("kjit: out of memory\n", stderr);
+        abort();
+    }
+    if (a) {
+        kj_iter it;
+        reduction_order(a, &it);
+        kj_iter_run(&it, sum_inner, &c);
+    } else {
+        char *p[1] = {(char *)data};
+        int64_t st = (int64_t)kj_dtype_info[dt].size;
+        sum_inner(&c, p, &st, n);
+    }
+    if (c.buf) {
+        if (c.nbuf) sum_flush(&c);
+        free(c.buf);
+        c.buf = NULL;
+    }
+    return c;
+}
+
+kj_scalar kj_array_sum(const kj_array *a)
+{
+    sum_ctx c = sum_elements(a, NULL, a->dtype, 0, kj_dtype_is_float(a->dtype));
+    switch (kj_dtype_info[a->dtype].kind) {
+    case 'f': return (kj_scalar){a->dtype, {.f = c.f32 ? c.acc32 : c.acc}};
+    case 'u': return (kj_scalar){KJ_DT_UINT64, {.u = c.u64}};
+    default: return kj_scalar_i64(c.i64);
+    }
+}
+
+typedef struct {
+    kj_dtype dt;
+    bool first, is_max;
+    kj_scalar best;
+} minmax_ctx;
+
+/* np.minimum.reduce / np.maximum.reduce: the running value meets each
+ * element as np.minimum does (NaN propagates). */
+static void minmax_inner(void *vctx, char **p, const int64_t *s, int64_t n)
+{
+    minmax_ctx *c = vctx;
+    const char *a = p[0];
+    int64_t i = 0;
+    if (c->first) c->best = kj_elem_load(a, c->dt), c->first = false, i = 1;
+    char kind = kj_dtype_info[c->dt].kind;
+    for (; i < n; i++) {
+        const char *e = a + i * s[0];
+        if (kind == 'f') {
+            double x = ld_f64(e, c->dt), b = c->best.v.f;
+            c->best.v.f = c->is_max ? kj_float_op(KJ_AOP_MAX, b, x) : kj_float_op(KJ_AOP_MIN, b, x);
+        } else if (kind == 'u') {
+            uint64_t x = ld_u64(e, c->dt);
+            if (c->is_max ? x > c->best.v.u : x < c->best.v.u) c->best.v.u = x;
+        } else {
+            int64_t x = ld_i64(e, c->dt);
+            if (c->is_max ? x > c->best.v.i : x < c->best.v.i) c->best.v.i = x;
+        }
+    }
+}
+
+static bool minmax(const kj_array *a, bool is_max, kj_scalar *out, kj_rt_error *err)
+{
+    if (kj_array_size(a) == 0)
+        return kj_rt_errorf(err, "ValueError",
+                            "zero-size array to reduction operation %s which has no identity",
+                            is_max ? "maximum" : "minimum");
+    minmax_ctx c = {a->dtype, true, is_max, {0}};
+    kj_iter it;
+    reduction_order(a, &it);
+    kj_iter_run(&it, minmax_inner, &c);
+    *out = c.best;
+    return true;
+}
+
+bool kj_array_min(const kj_array *a, kj_scalar *out, kj_rt_error *err)
+{
+    return minmax(a, false, out, err);
+}
+
+bool kj_array_max(const kj_array *a, kj_scalar *out, kj_rt_error *err)
+{
+    return minmax(a, true, out, err);
+}
+
+/* np.mean (numpy/core/_methods.py:_mean): integer and bool arrays are summed
+ * in float64; float32 stays float32; the division by the count (an intp
+ * scalar) happens in float64 and is cast back. */
+kj_scalar kj_array_mean(const kj_array *a)
+{
+    double n = (double)kj_array_size(a);
+    sum_ctx c = sum_elements(a, NULL, a->dtype, 0, true);
+    if (c.f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = (float)((double)c.acc32 / n)}};
+    return kj_scalar_f64(c.acc / n);
+}
+
+typedef struct {
+    kj_dtype dt;
+    double mean;
+    char *out;
+    bool f32;
+} dev_ctx;
+
+/* x = (a - mean)**2 into a contiguous temporary, in iteration order. */
+static void dev_inner(void *vctx, char **p, const int64_t *s, int64_t n)
+{
+    dev_ctx *c = vctx;
+    const char *a = p[0];
+    for (int64_t i = 0; i < n; i++, a += s[0]) {
+        if (c->f32) {
+            float x = ld_f32(a, c->dt) - (float)c->mean;
+            memcpy(c->out, &(float){x * x}, 4);
+            c->out += 4;
+        } else {
+            double x = ld_f64(a, c->dt) - c->mean;
+            memcpy(c->out, &(double){x * x}, 8);
+            c->out += 8;
+        }
+    }
+}
+
+/* np.std (_methods.py:_var): the mean as np.mean computes it, the squared
+ * deviations in a new array (laid out in iteration order), their sum, a
+ * division by max(n - ddof, 0) in float64, and the square root in the
+ * result type. */
+kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
+{
+    int64_t n = kj_array_size(a);
+    bool f32 = a->dtype == KJ_DT_FLOAT32;
+    /* the keepdims mean is an array, divided by the count in its own type */
+    double mean = f32 ? (double)((float)kj_array_sum(a).v.f / (float)n) : kj_array_mean(a).v.f;
+    kj_dtype xdt = f32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
+    char *tmp = malloc(n ? (size_t)n * kj_dtype_size(xdt) : 1);
+    if (!tmp) {
+        fputs("kjit: out of memory\n", stderr);
+        abort();
+    }
+    dev_ctx d = {a->dtype, mean, tmp, f32};
+    kj_iter it;
+    reduction_order(a, &it);
+    kj_iter_run(&it, dev_inner, &d);
+    sum_ctx c = sum_elements(NULL, tmp, xdt, n, true);
+    free(tmp);
+    double div = (double)(n - ddof > 0 ? n - ddof : 0);
+    if (f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = sqrtf((float)((double)c.acc32 / div))}};
+    return kj_scalar_f64(sqrt(c.acc / div));
+}
+
+/* ------------------------------------------------------------------------ */
+/* allclose                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    kj_dtype dx, dy;
+    bool diff_f32, tol_f32; /* the precision NumPy's isclose computes in */
+    double rtol, atol;
+    bool all;
+} close_ctx;
+
+/* numpy.isclose: y is made inexact (float32 stays, others become float64);
+ * finite pairs test |x - y| <= atol + rtol*|y| in the arrays' types (so in
+ * float32 for float32 inputs, with rtol and atol cast to float32); other
+ * pairs must be equal (inf == inf; NaN never, equal_nan=False). */
+static void close_inner(void *vctx, char **p, const int64_t *s, int64_t n)
+{
+    close_ctx *c = vctx;
+    const char *a = p[0], *b = p[1];
+    for (int64_t i = 0; i < n && c->all; i++, a += s[0], b += s[1]) {
+        double x = ld_f64(a, c->dx), y = ld_f64(b, c->dy);
+        bool ok;
+        if (!isfinite(x) || !isfinite(y)) {
+            ok = x == y;
+        } else {
+            double diff = c->diff_f32 ? (double)fabsf((float)x - (float)y) : fabs(x - y);
+            double tol = c->tol_f32 ? (double)((float)c->atol + (float)c->rtol * fabsf((float)y))
+                                    : c->atol + c->rtol * fabs(y);
+            ok = diff <= tol;
+        }
+        if (!ok) c->all = false;
+    }
+}
+
+bool kj_array_allclose(const kj_array *a, const kj_array *b, double rtol, double atol,
+                       bool *result, kj_rt_error *err)
+{
+    int nd = 0;
+    int64_t shape[KJ_MAX_DIMS];
+    if (!kj_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape, err)) return false;
+    kj_dtype ydt = b->dtype == KJ_DT_FLOAT32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
+    close_ctx c = {a->dtype, b->dtype, kj_dtype_promote(a->dtype, ydt) == KJ_DT_FLOAT32,
+                   ydt == KJ_DT_FLOAT32, rtol, atol, true};
+    kj_iter it;
+    kj_iter_init(&it, nd, shape, 2);
+    kj_iter_operand(&it, 0, a);
+    kj_iter_operand(&it, 1, b);
+    kj_iter_run(&it, close_inner, &c);
+    *result = c.all;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* arange, linspace                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* NumPy's @NAME@_fill: with a[0] and a[1] stored, a[i] = a[0] + i*delta,
+ * delta = a[1] - a[0], in the array's own type. */
+static void arange_fill(kj_array *a, int64_t len)
+{
+    char *d = a->data;
+    size_t isz = kj_array_itemsize(a);
+    if (a->dtype == KJ_DT_FLOAT64 || a->dtype == KJ_DT_FLOAT32) {
+        if (a->dtype == KJ_DT_FLOAT32) {
+            float start = ld_f32(d, a->dtype), delta = ld_f32(d + 4, a->dtype) - start;
+            for (int64_t i = 2; i < len; i++) st_f64(d + i * 4, a->dtype, start + (float)i * delta);
+        } else {
+            double start = ld_f64(d, a->dtype), delta = ld_f64(d + 8, a->dtype) - start;
+            for (int64_t i = 2; i < len; i++)
+                st_f64(d + i * 8, a->dtype, start + (double)i * delta);
+        }
+        return;
+    }
+    uint64_t start = (uint64_t)ld_i64(d, a->dtype);
+    uint64_t delta = (uint64_t)ld_i64(d + isz, a->dtype) - start;
+    for (int64_t i = 2; i < len; i++)
+        st_u64(d + i * (int64_t)isz, a->dtype, start + (uint64_t)i * delta);
+}
+
+static kj_array *arange_alloc(double len_f, kj_dtype dt, kj_rt_error *err)
+{
+    if (isnan(len_f)) {
+        kj_rt_errorf(err, "ValueError", "arange: cannot compute length");
+        return NULL;
+    }
+    if (len_f >= 9.2e18) {
+        kj_rt_errorf(err, "ValueError", "Maximum allowed size exceeded");
+        return NULL;
+    }
+    int64_t len = len_f > 0 ? (int64_t)len_f : 0;
+    if (dt == KJ_DT_BOOL && len > 2) {
+        kj_rt_errorf(err, "ValueError", "no fill-function for data-type.");
+        return NULL;
+    }
+    return kj_array_empty(dt, 1, &len, err);
+}
+
+kj_array *kj_array_arange(double start, double stop, double step, kj_dtype dt,
+                          kj_rt_error *err)
+{
+    if (step == 0) {
+        kj_rt_errorf(err, "ZeroDivisionError", "division by zero");
+        return NULL;
+    }
+    kj_array *a = arange_alloc(ceil((stop - start) / step), dt, err);
+    if (!a) return NULL;
+    int64_t len = a->shape[0];
+    if (len > 0) st_f64(a->data, dt, start);
+    if (len > 1) st_f64(a->data + kj_array_itemsize(a), dt, start + step);
+    arange_fill(a, len);
+    return a;
+}
+
+kj_array *kj_array_arange_i64(int64_t start, int64_t stop, int64_t step, kj_dtype dt,
+                              kj_rt_error *err)
+{
+    if (step == 0) {
+        kj_rt_errorf(err, "ZeroDivisionError", "division by zero");
+        return NULL;
+    }
+    /* exact ceil((stop - start) / step) */
+    __int128 range = (__int128)stop - start, q = range / step;
+    if (range % step != 0 && ((range < 0) == (step < 0))) q++;
+    kj_array *a = arange_alloc(q > 0 ? (double)q : 0.0, dt, err);
+    if (!a) return NULL;
+    int64_t len = a->shape[0];
+    if (len > 0) st_i64(a->data, dt, start);
+    if (len > 1) /* start + step, wrapping like NumPy's intp arithmetic */
+        st_i64(a->data + kj_array_itemsize(a), dt, (int64_t)((uint64_t)start + (uint64_t)step));
+    arange_fill(a, len);
+    return a;
+}
+
+/* numpy.linspace (function_base.py): y = arange(num) * step + start in
+ * float64, step = (stop - start) / div (or (i / div) * delta when the step
+ * underflows to 0), y[-1] = stop with endpoint; integer dtypes floor. */
+kj_array *kj_array_linspace(double start, double stop, int64_t num, bool endpoint,
+                            kj_dtype dt, kj_rt_error *err)
+{
+    if (num < 0) {
+        kj_rt_errorf(err, "ValueError",
+                     "Number of samples, %lld, must be non-negative.", (long long)num);
+        return NULL;
+    }
+    kj_array *a = kj_array_empty(dt, 1, &num, err);
+    if (!a) return NULL;
+    int64_t div = endpoint ? num - 1 : num;
+    double delta = stop - start, step = div > 0 ? delta / (double)div : NAN;
+    size_t isz = kj_array_itemsize(a);
+    for (int64_t i = 0; i < num; i++) {
+        double y = (double)i;
+        if (div > 0 && step == 0) y = y / (double)div * delta;
+        else if (div > 0) y = y * step;
+        else y = y * delta;
+        y += start;
+        if (endpoint && num > 1 && i == num - 1) y = stop;
+        if (kj_dtype_is_int(dt)) y = floor(y);
+        st_f64(a->data + i * (int64_t)isz, dt, y);
+    }
+    return a;
+}
+
