@@ -87,8 +87,16 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     kj_var *v = kj_var_find(ic->sp, e->name);
     if (v) {
-        /* NULL type: assigned only later in the walk; the fixpoint fills it. */
-        if (!v->type) return value(ei, NULL);
+        /* NULL type: assigned only later in the walk; the fixpoint fills it.
+         * Still NULL in the reporting walk: nothing typed is ever assigned
+         * (`z += 1` alone), unless an earlier error explains it. */
+        if (!v->type) {
+            if (ic->report && !kj_has_errors(ic->d))
+                kj_error(ic->d, ic->s->src, e->span,
+                         "local variable '%s' is used before any value is assigned to it",
+                         e->name);
+            return value(ei, NULL);
+        }
         ei->nonneg = v->nonneg;
         return value(ei, v->type);
     }
