@@ -480,7 +480,7 @@ typedef struct {
 static const opt_spec JIT_OPTS[] = {{"nopython", OPT_BOOL}, {"nogil", OPT_BOOL},
     {"cache", OPT_BOOL}, {"fastmath", OPT_BOOL}, {"boundscheck", OPT_BOOL}, {"debug", OPT_BOOL},
     {"parallel", OPT_BOOL}, {"inline", OPT_STR}, {"error_model", OPT_STR},
-    {"lineinfo", OPT_BOOL}, {"target", OPT_STR}, {NULL, 0}};
+    {"lineinfo", OPT_BOOL}, {"target", OPT_STR}};
 static const opt_spec CUDA_OPTS[] = {{"device", OPT_BOOL}, {"fastmath", OPT_BOOL},
     {"debug", OPT_BOOL}, {"lineinfo", OPT_BOOL}, {"max_registers", OPT_INT},
     {"cache", OPT_BOOL}, {"inline", OPT_ANY}, {"opt", OPT_BOOL}, {"boundscheck", OPT_BOOL}};

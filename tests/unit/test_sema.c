@@ -255,6 +255,8 @@ static void test_errors(void **state)
     expect_error(HDR "def main():\n    break\n", 5, 5, "'break' outside loop");
     expect_error("import scipy\n", 1, 8, "module 'scipy' is not supported");
     expect_error(HDR "@cuda.jit(fastmth=True)\ndef k(a):\n    a[0] = 1\n", 4, 11, "unknown option 'fastmth'");
+    expect_error(HDR "@jit(cabhe=True)\ndef f(a):\n    return a\n", 4, 6, "unknown option 'cabhe' for @jit");
+    expect_error(HDR "@vectorize(identiy=0)\ndef f(a):\n    return a\n", 4, 12, "unknown option 'identiy'");
     expect_error(HDR "@cuda.jit('void(flaot32[:])')\ndef k(a):\n    a[0] = 1\n", 4, 17, "unknown type 'flaot32'");
     expect_error(HDR "def main():\n    for i in range(1.5):\n        pass\n", 5, 20, "range");
     expect_error(HDR "def main():\n    x = np.zeroes(3)\n", 5, 12, "no attribute 'zeroes'");
