@@ -18,9 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-static double T0(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e3+t.tv_nsec*1e-6;}
-#define TM(x) do{double _t=T0(); x; if(getenv("KJIT_TIME"))fprintf(stderr,"%-10s %.2f ms\n",#x,T0()-_t);}while(0)
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -289,11 +286,11 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     kj_diags *d = &ctx->diags;
     kjit_module *m = module_new(ctx, source, len, filename);
 
-    TM(m->ast = kj_parse(&m->src, &m->arena, d));
-    if (!kj_has_errors(d)) TM(analyze(m, d));
-    if (!kj_has_errors(d)) TM(verify_kir(m, d));
+    m->ast = kj_parse(&m->src, &m->arena, d);
+    if (!kj_has_errors(d)) analyze(m, d);
+    if (!kj_has_errors(d)) verify_kir(m, d);
     bool unavailable = !m->check_only && m->target == KJIT_TARGET_CUDA;
-    if (!kj_has_errors(d) && !m->check_only && !unavailable) TM(kj_api_machine_code(ctx, m, d));
+    if (!kj_has_errors(d) && !m->check_only && !unavailable) kj_api_machine_code(ctx, m, d);
 
     keep_diagnostics(ctx, m);
     if (kj_has_errors(d) || unavailable) {

@@ -115,7 +115,9 @@ void kj_jit_free(kj_jit *j);
     X(PRINT_ARRAY, kj_rt_print_array, "vppii", 0)                                    \
     X(BINOP, kj_rt_binop, "vpipiipiiiipii", 0)                                       \
     X(UNOP, kj_rt_unop, "vpipiiipii", 0)                                             \
-    X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)
+    X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)                     \
+    /* kernels on the host (rt_launch.c) */                                          \
+    X(LAUNCH_CHECK, kj_rt_launch_check, "vpppii", 0)
 
 enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
 
@@ -152,6 +154,8 @@ typedef struct kj_cgfn {
     uint32_t nloops, cap_loops;
     bool fastmath;
     LLVMValueRef gc_mark; /* kj_rt_mark at entry when the function allocates arrays */
+    LLVMValueRef kx;      /* kernels and device functions: the kernel context (llvm_kernel.c) */
+    struct kj_cg_kern *kern; /* kernels: their block-level state (llvm_kernel.c) */
 } kj_cgfn;
 
 /* State of one module's generation. */
@@ -217,6 +221,31 @@ LLVMValueRef kj_cg_i32(kj_cg *cg, int64_t v);
 /* A temporary in the entry block (for values passed by pointer). */
 LLVMValueRef kj_cg_alloca(kj_cg *cg, LLVMTypeRef ty, const char *name);
 LLVMValueRef kj_cg_i64(kj_cg *cg, int64_t v);
+
+/* llvm_func.c: functions. kx: the function runs on the device side (a
+ * kernel or device function), with the kernel context after rt. */
+typedef struct kj_cg_kern kj_cg_kern;
+LLVMValueRef kj_cg_declare(kj_cg *cg, const kir_func *f, const char *name, bool kx);
+void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *kern);
+void kj_cg_stmt(kj_cg *cg, kir_ref r);                /* one instruction of a block */
+LLVMValueRef kj_cg_local_ptr(kj_cg *cg, uint32_t k); /* where local k lives now */
+/* Iterations of range(start, stop, step) for step != 0 (scalar type t). */
+LLVMValueRef kj_cg_trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, LLVMValueRef stop,
+                              LLVMValueRef step);
+
+/* llvm_kernel.c: @cuda.jit kernels and device functions on the host (see
+ * docs/kernels_cpu.md) */
+bool kj_cg_device_side(const kir_func *f); /* a kernel or device function */
+LLVMValueRef kj_cg_kernel_declare(kj_cg *cg, const kir_func *f);
+void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn);
+/* The body of a kernel with barriers (regions); false: generate it as usual. */
+bool kj_cg_kernel_body(kj_cg *cg);
+LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k);
+bool kj_cg_kernel_return(kj_cg *cg);             /* true: handled (a thread of a region ends) */
+void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in); /* break/continue out of a region */
+void kj_cg_launch(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_cg_device_call(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in); /* cuda.* inside kernels */
 
 /* llvm_expr.c: the value of instruction r (NULL for statements) */
 LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r);

@@ -343,6 +343,11 @@ LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
     const bi_row *row = in->aux < KJ_B__COUNT ? &rows[in->aux] : NULL;
-    if (!row || !row->emit) return kj_cg_host_builtin(cg, in);
+    if (!row || !row->emit) {
+        const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+        if (cg->fn->kx && bi && (bi->flags & KJ_BF_DEV) && !(bi->flags & KJ_BF_HOST))
+            return kj_cg_kernel_builtin(cg, in); /* cuda.* inside kernels: llvm_kernel.c */
+        return kj_cg_host_builtin(cg, in);
+    }
     return row->emit(cg, in, row);
 }

@@ -173,7 +173,7 @@ static void gc_locals(kj_cg *cg, LLVMValueRef mark)
     for (uint32_t k = 0; k < f->nlocals; k++) {
         const kj_type *t = f->locals[k].type;
         if (!kj_cg_type_has_array(t)) continue;
-        LLVMValueRef v = LLVMBuildLoad2(cg->b, kj_cg_type(cg, t), cg->fn->locals[k], "");
+        LLVMValueRef v = LLVMBuildLoad2(cg->b, kj_cg_type(cg, t), kj_cg_local_ptr(cg, k), "");
         n = kj_cg_owners(cg, t, v, keep, n, MAX_KEEP);
     }
     gc_collect(cg, mark, keep, n);
@@ -220,7 +220,7 @@ static void gen_loop(kj_cg *cg, const kir_inst *in)
 /* The number of iterations of range(start, stop, step) for step != 0,
  * computed without overflow: the distance in the iteration's direction,
  * divided (unsigned) by |step|. */
-static LLVMValueRef trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, LLVMValueRef stop,
+LLVMValueRef kj_cg_trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, LLVMValueRef stop,
                                LLVMValueRef step)
 {
     LLVMBuilderRef b = cg->b;
@@ -250,7 +250,7 @@ static void gen_for(kj_cg *cg, const kir_inst *in)
     if (!LLVMIsAConstantInt(step) || LLVMConstIntGetZExtValue(step) == 0)
         kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, step, LLVMConstInt(ty, 0, 0), ""),
                        KJ_RT_VALUE, "range() arg 3 must not be zero", in->span);
-    LLVMValueRef n = trip_count(cg, t, start, stop, step);
+    LLVMValueRef n = kj_cg_trip_count(cg, t, start, stop, step);
     LLVMValueRef mark = block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
     LLVMBasicBlockRef head = kj_cg_bb(cg, "for"), body = kj_cg_bb(cg, "body"),
@@ -263,7 +263,7 @@ static void gen_for(kj_cg *cg, const kir_inst *in)
 
     LLVMPositionBuilderAtEnd(cg->b, body);
     LLVMValueRef i = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "i");
-    LLVMBuildStore(cg->b, i, cg->fn->locals[in->i]);
+    LLVMBuildStore(cg->b, i, kj_cg_local_ptr(cg, (uint32_t)in->i));
     push_loop(cg, exit, latch);
     kj_cg_block(cg, in->blk[0]);
     cg->fn->nloops--;
@@ -296,6 +296,7 @@ static void gc_return(kj_cg *cg, LLVMValueRef ret)
 
 static void gen_return(kj_cg *cg, const kir_inst *in)
 {
+    if (cg->fn->kern && kj_cg_kernel_return(cg)) return; /* a thread of a kernel with barriers */
     bool value = in->a && !kj_cg_is_void(cg->fn->kf->ret);
     LLVMValueRef v = value ? kj_cg_val(cg, in->a) : NULL;
     gc_return(cg, v);
@@ -312,12 +313,16 @@ static void gen_jump(kj_cg *cg, const kir_inst *in)
         return;
     }
     kj_cg_loop *l = &fn->loops[fn->nloops - 1];
+    if (!l->brk) { /* the loop is outside the thread loop of a kernel region */
+        kj_cg_kernel_jump(cg, in);
+        return;
+    }
     LLVMBuildBr(cg->b, in->op == KIR_BREAK ? l->brk : l->cont);
     dead_block(cg);
 }
 
 /* One statement or value of a block. */
-static void gen_inst(kj_cg *cg, kir_ref r)
+void kj_cg_stmt(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
     switch ((kir_op)in->op) {
@@ -330,14 +335,24 @@ static void gen_inst(kj_cg *cg, kir_ref r)
     case KIR_CONTINUE: gen_jump(cg, in); break;
     case KIR_RETURN: gen_return(cg, in); break;
     case KIR_LOCAL_SET:
-        LLVMBuildStore(cg->b, kj_cg_val(cg, in->a), cg->fn->locals[in->i]);
+        LLVMBuildStore(cg->b, kj_cg_val(cg, in->a), kj_cg_local_ptr(cg, (uint32_t)in->i));
         break;
     case KIR_LOCAL_GET:
         cg->fn->vals[r] =
-            LLVMBuildLoad2(cg->b, kj_cg_type(cg, in->type), cg->fn->locals[in->i],
+            LLVMBuildLoad2(cg->b, kj_cg_type(cg, in->type), kj_cg_local_ptr(cg, (uint32_t)in->i),
                            cg->fn->kf->locals[in->i].name ? cg->fn->kf->locals[in->i].name : "");
         break;
-    case KIR_PARAM: cg->fn->vals[r] = LLVMGetParam(cg->fn->fn, (unsigned)in->i + 1); break;
+    case KIR_PARAM: /* after rt (and the kernel context on the device side) */
+        cg->fn->vals[r] = LLVMGetParam(cg->fn->fn, (unsigned)in->i + (cg->fn->kx ? 2 : 1));
+        break;
+    case KIR_LAUNCH: kj_cg_launch(cg, in); break;
+    case KIR_CALL:
+        if (in->fn && kj_cg_device_side(in->fn)) {
+            cg->fn->vals[r] = kj_cg_device_call(cg, in);
+            break;
+        }
+        cg->fn->vals[r] = kj_cg_inst(cg, r);
+        break;
     case KIR_ASSERT:
         kj_cg_raise_if(cg, LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), ""), KJ_RT_ASSERTION, in->s,
                        in->span);
@@ -349,7 +364,7 @@ static void gen_inst(kj_cg *cg, kir_ref r)
 void kj_cg_block(kj_cg *cg, kir_blkid b)
 {
     const kir_block *blk = &cg->fn->kf->blocks[b];
-    for (uint32_t k = 0; k < blk->n; k++) gen_inst(cg, blk->v[k]);
+    for (uint32_t k = 0; k < blk->n; k++) kj_cg_stmt(cg, blk->v[k]);
 }
 
 /* ---- functions ---- */
@@ -381,23 +396,26 @@ const char *kj_cg_fn_name(kj_cg *cg, const kir_func *f)
     return kj_arena_printf(cg->a, "%s.fn", f->mangled);
 }
 
-static LLVMValueRef declare(kj_cg *cg, const kir_func *f)
+LLVMValueRef kj_cg_declare(kj_cg *cg, const kir_func *f, const char *name, bool kx)
 {
-    LLVMTypeRef *params = KJ_NEWN(cg->a, LLVMTypeRef, f->nparams + 1);
+    unsigned base = kx ? 2 : 1; /* rt, and the kernel context (llvm_kernel.c) */
+    LLVMTypeRef *params = KJ_NEWN(cg->a, LLVMTypeRef, f->nparams + base);
     params[0] = cg->t_ptr;
-    for (uint32_t k = 0; k < f->nparams; k++) params[k + 1] = kj_cg_type(cg, f->params[k]);
+    params[1] = cg->t_ptr;
+    for (uint32_t k = 0; k < f->nparams; k++) params[k + base] = kj_cg_type(cg, f->params[k]);
     LLVMTypeRef ret = kj_cg_is_void(f->ret) ? cg->t_void : kj_cg_type(cg, f->ret);
-    LLVMTypeRef fty = LLVMFunctionType(ret, params, f->nparams + 1, 0);
-    LLVMValueRef fn = LLVMAddFunction(cg->mod, kj_cg_fn_name(cg, f), fty);
+    LLVMTypeRef fty = LLVMFunctionType(ret, params, f->nparams + base, 0);
+    LLVMValueRef fn = LLVMAddFunction(cg->mod, name, fty);
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "nounwind", 0));
     LLVMAddAttributeAtIndex(fn, 1, kj_cg_attr(cg, "noalias", 0));
     LLVMSetValueName2(LLVMGetParam(fn, 0), "rt", 2);
+    if (kx) LLVMSetValueName2(LLVMGetParam(fn, 1), "kx", 2);
     for (uint32_t k = 0; k < f->nparams; k++) {
         const char *ext = ext_attr(f->params[k]);
-        if (ext) LLVMAddAttributeAtIndex(fn, k + 2, kj_cg_attr(cg, ext, 0));
-        const char *name = f->param_names && f->param_names[k] ? f->param_names[k] : "";
-        LLVMSetValueName2(LLVMGetParam(fn, k + 1), name, strlen(name));
+        if (ext) LLVMAddAttributeAtIndex(fn, k + base + 1, kj_cg_attr(cg, ext, 0));
+        const char *pname = f->param_names && f->param_names[k] ? f->param_names[k] : "";
+        LLVMSetValueName2(LLVMGetParam(fn, k + base), pname, strlen(pname));
     }
     const char *ext = kj_cg_is_void(f->ret) ? NULL : ext_attr(f->ret);
     if (ext) LLVMAddAttributeAtIndex(fn, LLVMAttributeReturnIndex, kj_cg_attr(cg, ext, 0));
@@ -417,6 +435,12 @@ static void alloc_locals(kj_cg *cg)
     }
 }
 
+LLVMValueRef kj_cg_local_ptr(kj_cg *cg, uint32_t k)
+{
+    if (cg->fn->kern) return kj_cg_kernel_local(cg, k);
+    return cg->fn->locals[k];
+}
+
 /* A temporary in the entry block (for values passed by pointer). */
 LLVMValueRef kj_cg_alloca(kj_cg *cg, LLVMTypeRef ty, const char *name)
 {
@@ -429,16 +453,21 @@ LLVMValueRef kj_cg_alloca(kj_cg *cg, LLVMTypeRef ty, const char *name)
     return v;
 }
 
-static void define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn)
+void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *kern)
 {
-    kj_cgfn fn = {.kf = f, .fn = llfn, .rt = LLVMGetParam(llfn, 0), .fastmath = f->fastmath};
+    kj_cgfn fn = {.kf = f, .fn = llfn, .rt = LLVMGetParam(llfn, 0), .fastmath = f->fastmath,
+                  .kx = kj_cg_device_side(f) ? LLVMGetParam(llfn, 1) : NULL, .kern = kern};
     fn.vals = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
     cg->fn = &fn;
     fn.entry = kj_cg_bb(cg, "entry");
     LLVMPositionBuilderAtEnd(cg->b, fn.entry);
-    alloc_locals(cg);
-    if (block_allocates(f, 0)) fn.gc_mark = gc_mark(cg);
-    kj_cg_block(cg, 0);
+    if (kern && kj_cg_kernel_body(cg)) {
+        /* a kernel with barriers: split into regions (llvm_kernel.c) */
+    } else {
+        alloc_locals(cg);
+        if (block_allocates(f, 0)) fn.gc_mark = gc_mark(cg);
+        kj_cg_block(cg, 0);
+    }
     /* Falling off the end: none, or (never reached after a complete
      * return analysis) the zero value. */
     gc_return(cg, NULL);
@@ -489,11 +518,18 @@ bool kj_cg_module(kj_cg *cg)
 {
     const kir_module *km = cg->km;
     LLVMValueRef *fns = KJ_NEWN(cg->a, LLVMValueRef, km->nfuncs + 1);
-    for (uint32_t k = 0; k < km->nfuncs; k++)
-        if (is_host(km->funcs[k])) fns[k] = declare(cg, km->funcs[k]);
+    for (uint32_t k = 0; k < km->nfuncs; k++) {
+        const kir_func *f = km->funcs[k];
+        if (is_host(f)) fns[k] = kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), false);
+        else if (kj_cg_device_side(f)) fns[k] = kj_cg_kernel_declare(cg, f);
+    }
     for (uint32_t k = 0; k < km->nfuncs; k++) {
         if (!fns[k]) continue;
-        define(cg, km->funcs[k], fns[k]);
+        if (!is_host(km->funcs[k])) {
+            kj_cg_kernel_define(cg, km->funcs[k], fns[k]);
+            continue;
+        }
+        kj_cg_define(cg, km->funcs[k], fns[k], NULL);
         define_entry(cg, km->funcs[k], fns[k]);
     }
     return !cg->failed;

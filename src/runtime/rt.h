@@ -132,6 +132,13 @@ _Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, 
 void kj_rt_assign(kj_rt *rt, const void *dst, int32_t dst_ndim, const void *src, int32_t src_ndim,
                   int64_t itemsize, int32_t line, int32_t col);
 
+/* A kernel launch on the host (rt_launch.c): cfg = grid x, y, z, block x,
+ * y, z, stream, dynamic shared bytes. Raises RuntimeError
+ * "CUDA_ERROR_INVALID_VALUE: ..." for a configuration CUDA rejects (a
+ * dimension < 1, a block of more than 1024 threads or a dimension over its
+ * limit, more than 48 KiB of dynamic shared memory). */
+void kj_rt_launch_check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col);
+
 /* round(x, ndigits) for floats, correctly rounded as CPython does it. */
 double kj_rt_round_ndigits(double x, int64_t ndigits);
 /* round(x, ndigits) for an integer and ndigits < 0: round half to even at

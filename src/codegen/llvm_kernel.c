@@ -1,0 +1,1065 @@
+/* @cuda.jit kernels and device functions on the host CPU (docs/kernels_cpu.md).
+ *
+ * Every device-side function takes a hidden kernel context `kx` after `rt`:
+ *
+ *     struct kx { i64 tid[3], bid[3], bdim[3], gdim[3]; ptr shared; ptr dyn; i64 dyn_bytes; }
+ *
+ * A launch checks its configuration (kj_rt_launch_check), then loops over
+ * the blocks (z, y, x) calling `K.block(rt, kx, args...)`, which runs every
+ * thread of one block:
+ *
+ * - A kernel without barriers is compiled as a per-thread function `K`
+ *   (the ordinary function generator, llvm_func.c) that `K.block` calls in
+ *   a loop nest over threadIdx z, y, x — x innermost. `K` is always
+ *   inlined, and the block's copy of kx is a local that SROA turns into
+ *   registers, so the thread loop is a plain loop LLVM can vectorise.
+ * - A kernel with barriers (cuda.syncthreads*) is split into regions: the
+ *   statements between two barriers run in a loop over the block's
+ *   threads, and the statements that contain barriers (if/for/while around
+ *   them) run once per block, their conditions and bounds checked to be
+ *   the same in every thread (CUDA requires a barrier to be reached by all
+ *   threads of the block). Locals become per-thread arrays, as do the KIR
+ *   values that one region computes and another reads. A thread that
+ *   returns is marked exited and skipped by later regions; break/continue
+ *   out of a region to a block-level loop must be taken by every live
+ *   thread, else the launch stops with a RuntimeError.
+ *
+ * Shared arrays are one buffer per block (static offsets into `shared`,
+ * dynamic ones at `dyn`); local arrays one per thread. Blocks and threads
+ * run serially in a fixed order, so print() output is deterministic. */
+#include "codegen.h"
+
+#include "../ir/builtins.h"
+#include "abi.h"
+
+#include <string.h>
+
+enum { KX_TID = 0, KX_BID = 3, KX_BDIM = 6, KX_GDIM = 9 };
+enum { KXF_DIMS, KXF_SHARED, KXF_DYN, KXF_DYN_BYTES };
+enum { MAX_THREADS = 1024, SHARED_ALIGN = 16 };
+enum { JUMP_NONE, JUMP_BREAK, JUMP_CONTINUE };
+
+static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+
+/* A counted loop k = 0 .. n-1 in the current function. */
+typedef struct cloop {
+    LLVMBasicBlockRef pre, head, body, latch, exit;
+    LLVMValueRef k;
+} cloop;
+
+typedef struct ref_use {
+    uint32_t region;
+    kir_ref ref;
+} ref_use;
+
+struct kj_cg_kern {
+    const kir_func *kf;
+    bool regions;         /* the kernel has barriers: generated in regions */
+    int64_t *shoff;       /* per ref: byte offset of a static shared array; -1: dynamic */
+    int64_t shared_bytes; /* static shared memory per block */
+    bool dyn_shared;      /* some shared array is dynamic (shape 0) */
+    /* regions */
+    uint32_t *region;     /* per ref: its region (0 = none) */
+    bool *crossing;       /* per ref: read in another region than its own */
+    ref_use *uses;        /* crossing values read per region */
+    uint32_t nuses, cap_uses;
+    LLVMValueRef *slot;   /* per crossing ref: per-thread storage */
+    LLVMValueRef nthreads, tid; /* tid: the thread of the region being generated, else NULL */
+    LLVMValueRef exited, jmp;   /* per thread: i8 */
+    LLVMBasicBlockRef next;     /* the current region's next-thread block */
+    bool jumps;           /* the current region leaves to a block-level loop */
+    bool returns;         /* the kernel may return early */
+    kj_cg_loop *bloops;   /* block-level loops, innermost last */
+    uint32_t nbloops, cap_bloops;
+};
+
+bool kj_cg_device_side(const kir_func *f) { return f->kind == KIR_FN_KERNEL || f->kind == KIR_FN_DEVICE; }
+
+/* ---- small helpers ---- */
+
+static LLVMTypeRef kx_type(kj_cg *cg)
+{
+    LLVMTypeRef f[4] = {LLVMArrayType2(cg->t_i64, 12), cg->t_ptr, cg->t_ptr, cg->t_i64};
+    return LLVMStructTypeInContext(cg->ctx, f, 4, 0);
+}
+
+static LLVMValueRef kx_field(kj_cg *cg, LLVMValueRef kx, unsigned field)
+{
+    return LLVMBuildStructGEP2(cg->b, kx_type(cg), kx, field, "");
+}
+
+static LLVMValueRef kx_dim_ptr(kj_cg *cg, LLVMValueRef kx, unsigned k)
+{
+    LLVMValueRef idx[3] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, KXF_DIMS), kj_cg_i32(cg, k)};
+    return LLVMBuildInBoundsGEP2(cg->b, kx_type(cg), kx, idx, 3, "");
+}
+
+static LLVMValueRef kx_dim(kj_cg *cg, LLVMValueRef kx, unsigned k)
+{
+    return LLVMBuildLoad2(cg->b, cg->t_i64, kx_dim_ptr(cg, kx, k), "");
+}
+
+static LLVMValueRef loop_begin(kj_cg *cg, cloop *l, LLVMValueRef n, const char *name)
+{
+    l->pre = LLVMGetInsertBlock(cg->b);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(l->pre);
+    l->head = LLVMAppendBasicBlockInContext(cg->ctx, fn, name);
+    l->body = LLVMAppendBasicBlockInContext(cg->ctx, fn, "body");
+    l->latch = LLVMAppendBasicBlockInContext(cg->ctx, fn, "next");
+    l->exit = LLVMAppendBasicBlockInContext(cg->ctx, fn, "done");
+    LLVMBuildBr(cg->b, l->head);
+    LLVMPositionBuilderAtEnd(cg->b, l->head);
+    l->k = LLVMBuildPhi(cg->b, cg->t_i64, name);
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, l->k, n, ""), l->body, l->exit);
+    LLVMPositionBuilderAtEnd(cg->b, l->body);
+    return l->k;
+}
+
+static void loop_end(kj_cg *cg, cloop *l)
+{
+    LLVMBuildBr(cg->b, l->latch);
+    LLVMMoveBasicBlockAfter(l->latch, LLVMGetInsertBlock(cg->b));
+    LLVMPositionBuilderAtEnd(cg->b, l->latch);
+    LLVMValueRef k1 = LLVMBuildAdd(cg->b, l->k, kj_cg_i64(cg, 1), "");
+    LLVMSetNSW(k1, 1);
+    LLVMBuildBr(cg->b, l->head);
+    LLVMValueRef inc[2] = {kj_cg_i64(cg, 0), k1};
+    LLVMBasicBlockRef from[2] = {l->pre, l->latch};
+    LLVMAddIncoming(l->k, inc, from, 2);
+    LLVMMoveBasicBlockAfter(l->exit, l->latch);
+    LLVMPositionBuilderAtEnd(cg->b, l->exit);
+}
+
+static uint64_t type_size(kj_cg *cg, LLVMTypeRef t) { return LLVMABISizeOfType(cg->td, t); }
+
+static void zero_fill(kj_cg *cg, LLVMValueRef p, LLVMValueRef bytes)
+{
+    LLVMBuildMemSet(cg->b, p, LLVMConstInt(cg->t_i8, 0, 0), bytes, SHARED_ALIGN);
+}
+
+static bool is_barrier_builtin(const kir_inst *in)
+{
+    return in->op == KIR_BUILTIN &&
+           (in->aux == KJ_B_SYNCTHREADS || in->aux == KJ_B_SYNCTHREADS_COUNT ||
+            in->aux == KJ_B_SYNCTHREADS_AND || in->aux == KJ_B_SYNCTHREADS_OR);
+}
+
+static bool has_sub_blocks(const kir_inst *in)
+{
+    return in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR;
+}
+
+static bool block_has_barrier(const kir_func *f, kir_blkid b);
+
+/* Does statement r contain a barrier (itself or in a nested block)? */
+static bool has_barrier(const kir_func *f, kir_ref r)
+{
+    const kir_inst *in = &f->insts[r];
+    if (is_barrier_builtin(in)) return true;
+    if (!has_sub_blocks(in)) return false;
+    if (block_has_barrier(f, in->blk[0])) return true;
+    return in->op == KIR_IF && in->blk[1] && block_has_barrier(f, in->blk[1]);
+}
+
+static bool block_has_barrier(const kir_func *f, kir_blkid b)
+{
+    const kir_block *blk = &f->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++)
+        if (has_barrier(f, blk->v[k])) return true;
+    return false;
+}
+
+/* ---- shared memory layout ---- */
+
+/* The constant shape of cuda.shared/local.array (an int or a tuple of
+ * ints); false when not constant. */
+static bool const_shape(const kir_func *f, kir_ref r, int64_t *dims, unsigned nd)
+{
+    const kir_inst *s = &f->insts[r];
+    if (s->op == KIR_CONST_INT && nd == 1) {
+        dims[0] = s->i;
+        return true;
+    }
+    if (s->op != KIR_TUPLE || s->nargs != nd) return false;
+    for (unsigned k = 0; k < nd; k++) {
+        const kir_inst *e = &f->insts[s->args[k]];
+        if (e->op != KIR_CONST_INT) return false;
+        dims[k] = e->i;
+    }
+    return true;
+}
+
+static int64_t elem_count(const int64_t *dims, unsigned nd)
+{
+    int64_t n = 1;
+    for (unsigned k = 0; k < nd; k++) n *= dims[k];
+    return n;
+}
+
+static void layout_shared(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    kn->shoff = KJ_NEWN(cg->a, int64_t, f->ninsts + 1);
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
+        if (in->op != KIR_BUILTIN || in->aux != KJ_B_SHARED_ARRAY) continue;
+        int64_t dims[KJ_ABI_MAX_DIMS];
+        unsigned nd = in->type->ndim;
+        if (!const_shape(f, in->args[0], dims, nd)) {
+            kj_cg_fail(cg, in->span, "the shape of cuda.shared.array must be a constant");
+            continue;
+        }
+        int64_t n = elem_count(dims, nd);
+        if (n == 0) {
+            kn->shoff[r] = -1;
+            kn->dyn_shared = true;
+            continue;
+        }
+        int64_t size = n * (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
+        kn->shoff[r] = kn->shared_bytes;
+        kn->shared_bytes += (size + SHARED_ALIGN - 1) / SHARED_ALIGN * SHARED_ALIGN;
+    }
+}
+
+/* At the top of K.block: the block's own copy of the kernel context, with
+ * its shared memory (zeroed, for deterministic programs). */
+static LLVMValueRef block_context(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef kx_in)
+{
+    LLVMTypeRef kt = kx_type(cg);
+    LLVMValueRef kx = LLVMBuildAlloca(cg->b, kt, "kx");
+    LLVMBuildStore(cg->b, LLVMBuildLoad2(cg->b, kt, kx_in, ""), kx);
+    if (kn->shared_bytes) {
+        LLVMValueRef buf = LLVMBuildAlloca(cg->b, LLVMArrayType2(cg->t_i8, (uint64_t)kn->shared_bytes), "shared");
+        LLVMSetAlignment(buf, SHARED_ALIGN);
+        zero_fill(cg, buf, kj_cg_i64(cg, kn->shared_bytes));
+        LLVMBuildStore(cg->b, buf, kx_field(cg, kx, KXF_SHARED));
+    }
+    if (kn->dyn_shared) {
+        LLVMValueRef n = LLVMBuildLoad2(cg->b, cg->t_i64, kx_field(cg, kx, KXF_DYN_BYTES), "");
+        LLVMValueRef buf = LLVMBuildArrayAlloca(cg->b, cg->t_i8, n, "dynshared");
+        LLVMSetAlignment(buf, SHARED_ALIGN);
+        zero_fill(cg, buf, n);
+        LLVMBuildStore(cg->b, buf, kx_field(cg, kx, KXF_DYN));
+    }
+    return kx;
+}
+
+/* ---- declarations ---- */
+
+LLVMValueRef kj_cg_kernel_declare(kj_cg *cg, const kir_func *f)
+{
+    if (f->kind == KIR_FN_DEVICE) return kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), true);
+    /* K.block(rt, kx, args...): runs one block. */
+    const char *name = kj_arena_printf(cg->a, "%s.block", f->mangled);
+    return kj_cg_declare(cg, f, name, true);
+}
+
+/* Device functions run per thread; barriers and shared arrays in them
+ * would need the caller's block. */
+static bool check_device(kj_cg *cg, const kir_func *f)
+{
+    bool ok = true;
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
+        if (is_barrier_builtin(in) || (in->op == KIR_BUILTIN && in->aux == KJ_B_SHARED_ARRAY)) {
+            const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+            kj_cg_fail(cg, in->span, "'%s' in a device function is not supported on the cpu target yet",
+                       bi ? bi->path : "?");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* K.block for a kernel without barriers: loops over the threads, calling
+ * the per-thread function `thread` (inlined). */
+static void define_thread_loops(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef blockfn, LLVMValueRef thread)
+{
+    const kir_func *f = kn->kf;
+    LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->ctx, blockfn, "entry"));
+    LLVMValueRef kx = block_context(cg, kn, LLVMGetParam(blockfn, 1));
+    LLVMValueRef *args = KJ_NEWN(cg->a, LLVMValueRef, f->nparams + 2);
+    args[0] = LLVMGetParam(blockfn, 0);
+    args[1] = kx;
+    for (uint32_t k = 0; k < f->nparams; k++) args[k + 2] = LLVMGetParam(blockfn, k + 2);
+    LLVMValueRef bd[3];
+    for (unsigned d = 0; d < 3; d++) bd[d] = kx_dim(cg, kx, KX_BDIM + d);
+    cloop l[3];
+    for (int d = 2; d >= 0; d--) {
+        static const char *names[3] = {"tx", "ty", "tz"};
+        LLVMValueRef t = loop_begin(cg, &l[d], bd[d], names[d]);
+        LLVMBuildStore(cg->b, t, kx_dim_ptr(cg, kx, KX_TID + (unsigned)d));
+    }
+    LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(thread), thread, args, f->nparams + 2, "");
+    for (int d = 0; d < 3; d++) loop_end(cg, &l[d]);
+    LLVMBuildRetVoid(cg->b);
+}
+
+static void prepare_regions(kj_cg *cg, kj_cg_kern *kn);
+
+void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
+{
+    if (f->kind == KIR_FN_DEVICE) {
+        if (check_device(cg, f)) kj_cg_define(cg, f, fn, NULL);
+        return;
+    }
+    kj_cg_kern *kn = KJ_NEW(cg->a, kj_cg_kern);
+    kn->kf = f;
+    layout_shared(cg, kn);
+    kn->regions = block_has_barrier(f, 0);
+    if (kn->regions) {
+        prepare_regions(cg, kn);
+        kj_cg_define(cg, f, fn, kn);
+        return;
+    }
+    LLVMValueRef thread = kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), true);
+    LLVMAddAttributeAtIndex(thread, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "alwaysinline", 0));
+    kj_cg_define(cg, f, thread, kn);
+    define_thread_loops(cg, kn, fn, thread);
+}
+
+/* ---- launches (host side) ---- */
+
+static LLVMValueRef cfg_value(kj_cg *cg, const kir_inst *in, unsigned k)
+{
+    kir_ref r = k < in->nargs ? in->args[k] : 0;
+    if (!r) return kj_cg_i64(cg, 0);
+    const kj_type *t = cg->fn->kf->insts[r].type;
+    if (!t || t->kind != KJ_T_INT) return kj_cg_i64(cg, 0); /* the stream */
+    return kj_cg_cast(cg, kj_cg_val(cg, r), t, &T_I64);
+}
+
+/* LAUNCH kernel[grid, block, stream, shared](args): check the
+ * configuration, then run the blocks in order z, y, x. */
+void kj_cg_launch(kj_cg *cg, const kir_inst *in)
+{
+    const kir_func *k = in->fn;
+    LLVMValueRef blockfn = k ? LLVMGetNamedFunction(cg->mod, kj_arena_printf(cg->a, "%s.block", k->mangled)) : NULL;
+    if (!blockfn || cg->fn->kx) {
+        kj_cg_fail(cg, in->span, "launch of '%s' is not supported here", k ? k->name : "?");
+        return;
+    }
+    LLVMTypeRef ct = LLVMArrayType2(cg->t_i64, 8);
+    LLVMValueRef cfg = kj_cg_alloca(cg, ct, "launch");
+    LLVMValueRef c[8];
+    for (unsigned j = 0; j < 8; j++) {
+        c[j] = cfg_value(cg, in, j);
+        LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, j)};
+        LLVMBuildStore(cg->b, c[j], LLVMBuildInBoundsGEP2(cg->b, ct, cfg, idx, 2, ""));
+    }
+    LLVMValueRef chk[5] = {cg->fn->rt, cfg, kj_cg_cstr(cg, k->name), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_LAUNCH_CHECK, chk, 5);
+
+    LLVMValueRef kx = kj_cg_alloca(cg, kx_type(cg), "kx");
+    LLVMBuildStore(cg->b, LLVMConstNull(kx_type(cg)), kx);
+    for (unsigned d = 0; d < 3; d++) {
+        LLVMBuildStore(cg->b, c[d], kx_dim_ptr(cg, kx, KX_GDIM + d));
+        LLVMBuildStore(cg->b, c[3 + d], kx_dim_ptr(cg, kx, KX_BDIM + d));
+    }
+    LLVMBuildStore(cg->b, c[7], kx_field(cg, kx, KXF_DYN_BYTES));
+    uint32_t nk = in->nargs > 8 ? in->nargs - 8 : 0;
+    LLVMValueRef *args = KJ_NEWN(cg->a, LLVMValueRef, nk + 2);
+    args[0] = cg->fn->rt;
+    args[1] = kx;
+    for (uint32_t j = 0; j < nk; j++) args[j + 2] = kj_cg_val(cg, in->args[8 + j]);
+    cloop l[3];
+    for (int d = 2; d >= 0; d--) {
+        static const char *names[3] = {"bx", "by", "bz"};
+        LLVMValueRef b = loop_begin(cg, &l[d], c[d], names[d]);
+        LLVMBuildStore(cg->b, b, kx_dim_ptr(cg, kx, KX_BID + (unsigned)d));
+    }
+    LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(blockfn), blockfn, args, nk + 2, "");
+    for (int d = 0; d < 3; d++) loop_end(cg, &l[d]);
+}
+
+LLVMValueRef kj_cg_device_call(kj_cg *cg, const kir_inst *in)
+{
+    const kir_func *f = in->fn;
+    LLVMValueRef callee = LLVMGetNamedFunction(cg->mod, kj_cg_fn_name(cg, f));
+    if (!callee || f->kind != KIR_FN_DEVICE || !cg->fn->kx) {
+        kj_cg_fail(cg, in->span, "call of '%s', which is not compiled for the host", f->name);
+        return in->type ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
+    }
+    LLVMValueRef *args = KJ_NEWN(cg->a, LLVMValueRef, in->nargs + 2);
+    args[0] = cg->fn->rt;
+    args[1] = cg->fn->kx;
+    for (uint32_t k = 0; k < in->nargs; k++) args[k + 2] = kj_cg_val(cg, in->args[k]);
+    LLVMValueRef r = LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(callee), callee, args, in->nargs + 2, "");
+    if (!kj_cg_is_void(f->ret)) return r;
+    return in->type ? kj_cg_zero(cg, in->type) : NULL;
+}
+
+/* ---- kernels with barriers: regions ----
+ *
+ * Region ids: every maximal run of barrier-free statements of a block is
+ * one region; a statement that contains a barrier gets an id of its own
+ * (it runs at block level) and its sub-blocks are numbered in turn. */
+
+static void mark_tree(kj_cg_kern *kn, kir_ref r, uint32_t id);
+
+static void mark_block(kj_cg_kern *kn, kir_blkid b, uint32_t id)
+{
+    const kir_block *blk = &kn->kf->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) mark_tree(kn, blk->v[k], id);
+}
+
+static void mark_tree(kj_cg_kern *kn, kir_ref r, uint32_t id)
+{
+    const kir_inst *in = &kn->kf->insts[r];
+    kn->region[r] = id;
+    if (!has_sub_blocks(in)) return;
+    mark_block(kn, in->blk[0], id);
+    if (in->op == KIR_IF && in->blk[1]) mark_block(kn, in->blk[1], id);
+}
+
+static void number_regions(kj_cg_kern *kn, kir_blkid b, uint32_t *next)
+{
+    const kir_func *f = kn->kf;
+    const kir_block *blk = &f->blocks[b];
+    uint32_t run = 0;
+    for (uint32_t k = 0; k < blk->n; k++) {
+        kir_ref r = blk->v[k];
+        const kir_inst *in = &f->insts[r];
+        if (!has_barrier(f, r)) {
+            if (!run) run = (*next)++;
+            mark_tree(kn, r, run);
+            continue;
+        }
+        run = 0;
+        kn->region[r] = (*next)++;
+        if (!has_sub_blocks(in)) continue;
+        number_regions(kn, in->blk[0], next);
+        if (in->op == KIR_IF && in->blk[1]) number_regions(kn, in->blk[1], next);
+    }
+}
+
+static void note_use(kj_cg *cg, kj_cg_kern *kn, kir_ref user, kir_ref op)
+{
+    if (!op || kn->region[op] == kn->region[user] || !kn->region[op]) return;
+    kn->crossing[op] = true;
+    for (uint32_t k = 0; k < kn->nuses; k++)
+        if (kn->uses[k].ref == op && kn->uses[k].region == kn->region[user]) return;
+    if (kn->nuses == kn->cap_uses) {
+        uint32_t nc = kn->cap_uses ? kn->cap_uses * 2 : 16;
+        kn->uses = kj_arena_grow(cg->a, kn->uses, kn->nuses, nc, sizeof *kn->uses);
+        kn->cap_uses = nc;
+    }
+    kn->uses[kn->nuses++] = (ref_use){kn->region[user], op};
+}
+
+/* Which values cross regions, and where each is read. */
+static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    kn->region = KJ_NEWN(cg->a, uint32_t, f->ninsts + 1);
+    kn->crossing = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+    kn->slot = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
+    uint32_t next = 1;
+    number_regions(kn, 0, &next);
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
+        if (!kn->region[r]) continue;
+        if (in->op == KIR_RETURN) kn->returns = true;
+        if (in->op != KIR_PARAM && in->op != KIR_LOCAL_GET && in->op != KIR_LOCAL_SET &&
+            in->op != KIR_CONST_INT && in->op != KIR_CONST_FLOAT && in->op != KIR_CONST_STR &&
+            in->op != KIR_CONST_NONE && in->op != KIR_BREAK && in->op != KIR_CONTINUE) {
+            note_use(cg, kn, r, in->a);
+            note_use(cg, kn, r, in->b);
+            note_use(cg, kn, r, in->c);
+        } else if (in->op == KIR_LOCAL_SET) {
+            note_use(cg, kn, r, in->a);
+        }
+        for (uint32_t k = 0; k < in->nargs; k++) note_use(cg, kn, r, in->args[k]);
+    }
+}
+
+/* Per-thread storage of n elements of type t, zeroed. */
+static LLVMValueRef per_thread(kj_cg *cg, LLVMTypeRef t, const char *name)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef p = LLVMBuildArrayAlloca(cg->b, t, kn->nthreads, name);
+    LLVMSetAlignment(p, SHARED_ALIGN);
+    zero_fill(cg, p, LLVMBuildMul(cg->b, kn->nthreads, kj_cg_i64(cg, (int64_t)type_size(cg, t)), ""));
+    return p;
+}
+
+static LLVMValueRef at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef tid)
+{
+    return LLVMBuildInBoundsGEP2(cg->b, t, base, &tid, 1, "");
+}
+
+LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->regions) return cg->fn->locals[k];
+    LLVMTypeRef t = kj_cg_type(cg, cg->fn->kf->locals[k].type);
+    return at_thread(cg, t, cg->fn->locals[k], kn->tid ? kn->tid : kj_cg_i64(cg, 0));
+}
+
+static LLVMTypeRef ref_type(kj_cg *cg, kir_ref r) { return kj_cg_type(cg, cg->fn->kf->insts[r].type); }
+
+/* if (!exited[t]) { body } — the caller generates body, then calls
+ * skip_end. */
+static LLVMBasicBlockRef skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef next)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->returns) return NULL;
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, at_thread(cg, cg->t_i8, kn->exited, t), "");
+    LLVMBasicBlockRef live = kj_cg_bb(cg, "live");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, e, LLVMConstInt(cg->t_i8, 0, 0), ""), next, live);
+    LLVMPositionBuilderAtEnd(cg->b, live);
+    return live;
+}
+
+static const char *const DIVERGENT =
+    "threads of a block disagree on a condition around cuda.syncthreads() (on the cpu target every "
+    "thread of a block must reach the same barriers)";
+
+/* The value of crossing ref r (or of per-thread array base of type t)
+ * in the first live thread, checked to be the same in every live thread. */
+static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const kj_type *kt, kj_span sp)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef cur = kj_cg_alloca(cg, t, "uniform");
+    LLVMValueRef seen = kj_cg_alloca(cg, cg->t_i1, "seen");
+    LLVMBuildStore(cg->b, LLVMConstNull(t), cur);
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 0, 0), seen);
+    cloop l;
+    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
+    skip_exited(cg, th, l.latch);
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, t, at_thread(cg, t, base, th), "");
+    bool scalar = kt && (kt->kind == KJ_T_INT || kt->kind == KJ_T_BOOL || kt->kind == KJ_T_FLOAT);
+    if (scalar) {
+        LLVMValueRef old = LLVMBuildLoad2(cg->b, t, cur, "");
+        LLVMValueRef ne = kt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, old, "")
+                                                 : LLVMBuildICmp(cg->b, LLVMIntNE, v, old, "");
+        LLVMValueRef bad = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, seen, ""), ne, "");
+        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, DIVERGENT, sp);
+    }
+    LLVMBuildStore(cg->b, v, cur);
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 1, 0), seen);
+    loop_end(cg, &l);
+    return LLVMBuildLoad2(cg->b, t, cur, "");
+}
+
+static LLVMValueRef uniform_ref(kj_cg *cg, kir_ref r, kj_span sp)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->slot[r]) return kj_cg_val(cg, r); /* a constant of the block level */
+    return uniform(cg, ref_type(cg, r), kn->slot[r], cg->fn->kf->insts[r].type, sp);
+}
+
+/* Store v into every thread's element of base. */
+static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef v)
+{
+    cloop l;
+    LLVMValueRef th = loop_begin(cg, &l, cg->fn->kern->nthreads, "t");
+    LLVMBuildStore(cg->b, v, at_thread(cg, t, base, th));
+    loop_end(cg, &l);
+}
+
+static void emit_seq(kj_cg *cg, kir_blkid b);
+
+/* After a region whose threads may leave it for a block-level loop: all
+ * live threads must agree; then reset and go. */
+static void dispatch_jumps(kj_cg *cg, kj_span sp)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef code = uniform(cg, cg->t_i8, kn->jmp, &(kj_type){.kind = KJ_T_INT, .bits = 8}, sp);
+    zero_fill(cg, kn->jmp, kn->nthreads);
+    if (!kn->nbloops) return;
+    kj_cg_loop *l = &kn->bloops[kn->nbloops - 1];
+    LLVMBasicBlockRef cont = kj_cg_bb(cg, "region.end");
+    LLVMValueRef sw = LLVMBuildSwitch(cg->b, code, cont, 2);
+    LLVMAddCase(sw, LLVMConstInt(cg->t_i8, JUMP_BREAK, 0), l->brk);
+    LLVMAddCase(sw, LLVMConstInt(cg->t_i8, JUMP_CONTINUE, 0), l->cont);
+    LLVMPositionBuilderAtEnd(cg->b, cont);
+}
+
+/* After a region of a kernel that returns early: stop when no thread is
+ * left (a block-level loop would otherwise spin with nobody to end it). */
+static void stop_if_all_exited(kj_cg *cg)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef live = kj_cg_alloca(cg, cg->t_i64, "live");
+    LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), live);
+    cloop l;
+    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, at_thread(cg, cg->t_i8, kn->exited, th), "");
+    LLVMValueRef one = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, e, LLVMConstInt(cg->t_i8, 0, 0), ""),
+                                     cg->t_i64, "");
+    LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, live, ""), one, ""), live);
+    loop_end(cg, &l);
+    LLVMBasicBlockRef done = kj_cg_bb(cg, "all.exited"), cont = kj_cg_bb(cg, "some.live");
+    LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntEQ, LLVMBuildLoad2(cg->b, cg->t_i64, live, ""),
+                                      kj_cg_i64(cg, 0), "");
+    LLVMBuildCondBr(cg->b, none, done, cont);
+    LLVMPositionBuilderAtEnd(cg->b, done);
+    LLVMBuildRetVoid(cg->b);
+    LLVMPositionBuilderAtEnd(cg->b, cont);
+}
+
+/* The statements v[0..n) (no barriers) for every thread of the block. */
+static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
+{
+    kj_cgfn *fn = cg->fn;
+    kj_cg_kern *kn = fn->kern;
+    uint32_t id = kn->region[v[0]];
+    kn->jumps = false;
+    cloop l;
+    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "thread");
+    kn->tid = th;
+    kn->next = l.latch;
+    skip_exited(cg, th, l.latch);
+    /* threadIdx from the linear id: x fastest */
+    LLVMValueRef bx = kx_dim(cg, fn->kx, KX_BDIM), by = kx_dim(cg, fn->kx, KX_BDIM + 1);
+    LLVMValueRef tx = LLVMBuildURem(cg->b, th, bx, ""), rest = LLVMBuildUDiv(cg->b, th, bx, "");
+    LLVMBuildStore(cg->b, tx, kx_dim_ptr(cg, fn->kx, KX_TID));
+    LLVMBuildStore(cg->b, LLVMBuildURem(cg->b, rest, by, ""), kx_dim_ptr(cg, fn->kx, KX_TID + 1));
+    LLVMBuildStore(cg->b, LLVMBuildUDiv(cg->b, rest, by, ""), kx_dim_ptr(cg, fn->kx, KX_TID + 2));
+    for (uint32_t k = 0; k < kn->nuses; k++) {
+        if (kn->uses[k].region != id) continue;
+        kir_ref r = kn->uses[k].ref;
+        LLVMTypeRef t = ref_type(cg, r);
+        fn->vals[r] = LLVMBuildLoad2(cg->b, t, at_thread(cg, t, kn->slot[r], th), "");
+    }
+    /* a marker: break/continue that reach it leave the region (gen_jump) */
+    kj_cg_loop marker = {NULL, NULL};
+    uint32_t saved = fn->nloops;
+    if (fn->nloops == fn->cap_loops) {
+        uint32_t nc = fn->cap_loops ? fn->cap_loops * 2 : 8;
+        fn->loops = kj_arena_grow(cg->a, fn->loops, fn->nloops, nc, sizeof *fn->loops);
+        fn->cap_loops = nc;
+    }
+    fn->loops[fn->nloops++] = marker;
+    for (uint32_t k = 0; k < n; k++) {
+        kj_cg_stmt(cg, v[k]);
+        if (kn->slot[v[k]])
+            LLVMBuildStore(cg->b, kj_cg_val(cg, v[k]), at_thread(cg, ref_type(cg, v[k]), kn->slot[v[k]], th));
+    }
+    fn->nloops = saved;
+    loop_end(cg, &l);
+    kn->tid = NULL;
+    if (kn->jumps) dispatch_jumps(cg, fn->kf->insts[v[n - 1]].span);
+    if (kn->returns) stop_if_all_exited(cg);
+}
+
+bool kj_cg_kernel_return(kj_cg *cg)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->regions || !kn->tid) return false;
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, 1, 0), at_thread(cg, cg->t_i8, kn->exited, kn->tid));
+    LLVMBuildBr(cg->b, kn->next);
+    LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
+    return true;
+}
+
+void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn || !kn->tid || !kn->nbloops) {
+        kj_cg_fail(cg, in->span, "'%s' outside a loop", kir_op_name((kir_op)in->op));
+        return;
+    }
+    int code = in->op == KIR_BREAK ? JUMP_BREAK : JUMP_CONTINUE;
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, (unsigned long long)code, 0),
+                   at_thread(cg, cg->t_i8, kn->jmp, kn->tid));
+    kn->jumps = true;
+    LLVMBuildBr(cg->b, kn->next);
+    LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
+}
+
+static void push_bloop(kj_cg *cg, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (kn->nbloops == kn->cap_bloops) {
+        uint32_t nc = kn->cap_bloops ? kn->cap_bloops * 2 : 4;
+        kn->bloops = kj_arena_grow(cg->a, kn->bloops, kn->nbloops, nc, sizeof *kn->bloops);
+        kn->cap_bloops = nc;
+    }
+    kn->bloops[kn->nbloops++] = (kj_cg_loop){brk, cont};
+}
+
+/* syncthreads_count/and/or(p): over the live threads' predicates. */
+static void emit_sync_reduce(kj_cg *cg, kir_ref r, const kir_inst *in)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->slot[r]) return; /* the result is unused */
+    LLVMValueRef cnt = kj_cg_alloca(cg, cg->t_i64, "count"), all = kj_cg_alloca(cg, cg->t_i64, "live");
+    LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), cnt);
+    LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), all);
+    kir_ref p = in->args[0];
+    const kj_type *pt = cg->fn->kf->insts[p].type;
+    cloop l;
+    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
+    skip_exited(cg, th, l.latch);
+    LLVMValueRef v = kn->slot[p] ? LLVMBuildLoad2(cg->b, ref_type(cg, p), at_thread(cg, ref_type(cg, p), kn->slot[p], th), "")
+                                 : kj_cg_val(cg, p);
+    LLVMValueRef nz = pt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "")
+                                             : LLVMBuildICmp(cg->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    LLVMValueRef c = LLVMBuildLoad2(cg->b, cg->t_i64, cnt, "");
+    LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, c, LLVMBuildZExt(cg->b, nz, cg->t_i64, ""), ""), cnt);
+    LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, all, ""), kj_cg_i64(cg, 1), ""), all);
+    loop_end(cg, &l);
+    LLVMValueRef sum = LLVMBuildLoad2(cg->b, cg->t_i64, cnt, ""), n = LLVMBuildLoad2(cg->b, cg->t_i64, all, "");
+    LLVMValueRef res = sum;
+    if (in->aux == KJ_B_SYNCTHREADS_AND)
+        res = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, sum, n, ""), cg->t_i64, "");
+    if (in->aux == KJ_B_SYNCTHREADS_OR)
+        res = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, sum, kj_cg_i64(cg, 0), ""), cg->t_i64, "");
+    res = kj_cg_cast(cg, res, &T_I64, in->type);
+    store_all(cg, ref_type(cg, r), kn->slot[r], res);
+}
+
+static void emit_block_if(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef c = uniform_ref(cg, in->a, in->span);
+    LLVMBasicBlockRef then = kj_cg_bb(cg, "then"), merge = kj_cg_bb(cg, "endif");
+    LLVMBasicBlockRef els = in->blk[1] ? kj_cg_bb(cg, "else") : merge;
+    LLVMBuildCondBr(cg->b, c, then, els);
+    LLVMPositionBuilderAtEnd(cg->b, then);
+    emit_seq(cg, in->blk[0]);
+    LLVMBuildBr(cg->b, merge);
+    if (in->blk[1]) {
+        LLVMPositionBuilderAtEnd(cg->b, els);
+        emit_seq(cg, in->blk[1]);
+        LLVMBuildBr(cg->b, merge);
+    }
+    LLVMMoveBasicBlockAfter(merge, LLVMGetInsertBlock(cg->b));
+    LLVMPositionBuilderAtEnd(cg->b, merge);
+}
+
+/* A block-level `while` (LOOP), or FOR with uniform bounds. */
+static void emit_block_loop(kj_cg *cg, const kir_inst *in)
+{
+    kj_cgfn *fn = cg->fn;
+    kj_cg_kern *kn = fn->kern;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
+    LLVMValueRef n = NULL, start = NULL, step = NULL, k = NULL;
+    const kj_type *t = in->op == KIR_FOR ? fn->kf->locals[in->i].type : NULL;
+    if (in->op == KIR_FOR) {
+        LLVMTypeRef ty = kj_cg_type(cg, t);
+        start = uniform_ref(cg, in->a, in->span);
+        LLVMValueRef stop = uniform_ref(cg, in->b, in->span);
+        step = in->c ? uniform_ref(cg, in->c, in->span) : LLVMConstInt(ty, 1, 0);
+        kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, step, LLVMConstInt(ty, 0, 0), ""), KJ_RT_VALUE,
+                       "range() arg 3 must not be zero", in->span);
+        n = kj_cg_trip_count(cg, t, start, stop, step);
+        pre = LLVMGetInsertBlock(cg->b);
+    }
+    LLVMBasicBlockRef head = kj_cg_bb(cg, "bloop"), body = kj_cg_bb(cg, "bbody"), latch = kj_cg_bb(cg, "bnext"),
+                      exit = kj_cg_bb(cg, "bend");
+    LLVMBuildBr(cg->b, head);
+    LLVMPositionBuilderAtEnd(cg->b, head);
+    if (n) {
+        k = LLVMBuildPhi(cg->b, LLVMTypeOf(n), "k");
+        LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntULT, k, n, ""), body, exit);
+    } else {
+        LLVMBuildBr(cg->b, body);
+    }
+    LLVMPositionBuilderAtEnd(cg->b, body);
+    if (n) {
+        LLVMValueRef i = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "i");
+        store_all(cg, LLVMTypeOf(i), fn->locals[in->i], i);
+    }
+    push_bloop(cg, exit, latch);
+    emit_seq(cg, in->blk[0]);
+    kn->nbloops--;
+    LLVMBuildBr(cg->b, latch);
+    LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
+    LLVMPositionBuilderAtEnd(cg->b, latch);
+    if (n) {
+        LLVMValueRef k1 = LLVMBuildAdd(cg->b, k, LLVMConstInt(LLVMTypeOf(n), 1, 0), "");
+        LLVMValueRef inc[2] = {LLVMConstInt(LLVMTypeOf(n), 0, 0), k1};
+        LLVMBasicBlockRef from[2] = {pre, latch};
+        LLVMAddIncoming(k, inc, from, 2);
+    }
+    LLVMBuildBr(cg->b, head);
+    LLVMMoveBasicBlockAfter(exit, latch);
+    LLVMPositionBuilderAtEnd(cg->b, exit);
+}
+
+/* A statement that contains a barrier, once per block. */
+static void emit_block_stmt(kj_cg *cg, kir_ref r)
+{
+    const kir_inst *in = &cg->fn->kf->insts[r];
+    switch ((kir_op)in->op) {
+    case KIR_BUILTIN:
+        if (in->aux != KJ_B_SYNCTHREADS) emit_sync_reduce(cg, r, in);
+        break; /* the region boundary is the barrier itself */
+    case KIR_IF: emit_block_if(cg, in); break;
+    case KIR_LOOP:
+    case KIR_FOR: emit_block_loop(cg, in); break;
+    default:
+        kj_cg_fail(cg, in->span, "cuda.syncthreads() inside '%s' is not supported on the cpu target yet",
+                   kir_op_name((kir_op)in->op));
+        break;
+    }
+}
+
+static void emit_seq(kj_cg *cg, kir_blkid b)
+{
+    const kir_func *f = cg->fn->kf;
+    const kir_block *blk = &f->blocks[b];
+    uint32_t k = 0;
+    while (k < blk->n) {
+        if (has_barrier(f, blk->v[k])) {
+            emit_block_stmt(cg, blk->v[k++]);
+            continue;
+        }
+        uint32_t j = k;
+        while (j < blk->n && !has_barrier(f, blk->v[j])) j++;
+        emit_region(cg, blk->v + k, j - k);
+        k = j;
+    }
+}
+
+bool kj_cg_kernel_body(kj_cg *cg)
+{
+    kj_cgfn *fn = cg->fn;
+    kj_cg_kern *kn = fn->kern;
+    if (!kn->regions) return false;
+    const kir_func *f = fn->kf;
+    fn->kx = block_context(cg, kn, LLVMGetParam(fn->fn, 1));
+    kn->nthreads = LLVMBuildMul(cg->b, kx_dim(cg, fn->kx, KX_BDIM),
+                                LLVMBuildMul(cg->b, kx_dim(cg, fn->kx, KX_BDIM + 1), kx_dim(cg, fn->kx, KX_BDIM + 2), ""),
+                                "nthreads");
+    fn->locals = KJ_NEWN(cg->a, LLVMValueRef, f->nlocals + 1);
+    for (uint32_t k = 0; k < f->nlocals; k++)
+        fn->locals[k] = per_thread(cg, kj_cg_type(cg, f->locals[k].type), f->locals[k].name ? f->locals[k].name : "tmp");
+    for (uint32_t r = 1; r < f->ninsts; r++)
+        if (kn->crossing[r]) kn->slot[r] = per_thread(cg, ref_type(cg, r), "cross");
+    kn->exited = per_thread(cg, cg->t_i8, "exited");
+    kn->jmp = per_thread(cg, cg->t_i8, "jump");
+    emit_seq(cg, 0);
+    return true;
+}
+
+/* ---- cuda.* inside kernels ---- */
+
+static LLVMValueRef dim_value(kj_cg *cg, const kir_inst *in, unsigned k)
+{
+    return kj_cg_cast(cg, kx_dim(cg, cg->fn->kx, k), &T_I64, in->type);
+}
+
+/* cuda.grid(n) / cuda.gridsize(n): an int for n == 1, else a tuple. */
+static LLVMValueRef grid(kj_cg *cg, const kir_inst *in)
+{
+    const kir_inst *nd = &cg->fn->kf->insts[in->args[0]];
+    unsigned n = nd->op == KIR_CONST_INT && nd->i >= 1 && nd->i <= 3 ? (unsigned)nd->i : 1;
+    LLVMValueRef kx = cg->fn->kx, v[3];
+    for (unsigned d = 0; d < n; d++) {
+        LLVMValueRef bd = kx_dim(cg, kx, KX_BDIM + d);
+        v[d] = in->aux == KJ_B_CUDA_GRID
+                   ? LLVMBuildAdd(cg->b, LLVMBuildMul(cg->b, kx_dim(cg, kx, KX_BID + d), bd, ""),
+                                  kx_dim(cg, kx, KX_TID + d), "")
+                   : LLVMBuildMul(cg->b, kx_dim(cg, kx, KX_GDIM + d), bd, "");
+    }
+    if (in->type->kind != KJ_T_TUPLE) return kj_cg_cast(cg, v[0], &T_I64, in->type);
+    LLVMValueRef t = LLVMGetUndef(kj_cg_type(cg, in->type));
+    for (unsigned d = 0; d < n && d < in->type->n; d++)
+        t = LLVMBuildInsertValue(cg->b, t, kj_cg_cast(cg, v[d], &T_I64, in->type->elems[d]), d, "");
+    return t;
+}
+
+/* The linear thread index within the block: x fastest. */
+static LLVMValueRef linear_tid(kj_cg *cg)
+{
+    LLVMValueRef kx = cg->fn->kx;
+    LLVMValueRef bx = kx_dim(cg, kx, KX_BDIM), by = kx_dim(cg, kx, KX_BDIM + 1);
+    LLVMValueRef z = LLVMBuildMul(cg->b, kx_dim(cg, kx, KX_TID + 2), by, "");
+    LLVMValueRef yz = LLVMBuildMul(cg->b, LLVMBuildAdd(cg->b, z, kx_dim(cg, kx, KX_TID + 1), ""), bx, "");
+    return LLVMBuildAdd(cg->b, yz, kx_dim(cg, kx, KX_TID), "");
+}
+
+/* A C-contiguous descriptor over data with constant dims. */
+static LLVMValueRef c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, const LLVMValueRef *dims)
+{
+    unsigned nd = at->ndim;
+    LLVMValueRef a = LLVMConstNull(kj_cg_type(cg, at));
+    a = LLVMBuildInsertValue(cg->b, a, data, 0, "");
+    LLVMValueRef stride = kj_cg_i64(cg, (int64_t)type_size(cg, kj_cg_memtype(cg, at->elem)));
+    for (int k = (int)nd - 1; k >= 0; k--) {
+        unsigned idx0[2] = {1, (unsigned)k}, idx1[2] = {2, (unsigned)k};
+        LLVMValueRef s = LLVMBuildExtractValue(cg->b, a, 1, "");
+        s = LLVMBuildInsertValue(cg->b, s, dims[k], idx0[1], "");
+        a = LLVMBuildInsertValue(cg->b, a, s, idx0[0], "");
+        LLVMValueRef st = LLVMBuildExtractValue(cg->b, a, 2, "");
+        st = LLVMBuildInsertValue(cg->b, st, stride, idx1[1], "");
+        a = LLVMBuildInsertValue(cg->b, a, st, idx1[0], "");
+        stride = LLVMBuildMul(cg->b, stride, dims[k], "");
+    }
+    return a;
+}
+
+static LLVMValueRef shared_array(kj_cg *cg, const kir_inst *in)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    kir_ref r = (kir_ref)(in - cg->fn->kf->insts);
+    if (!kn || !kn->shoff) return LLVMGetUndef(kj_cg_type(cg, in->type));
+    LLVMValueRef dims[KJ_ABI_MAX_DIMS];
+    int64_t cd[KJ_ABI_MAX_DIMS] = {0};
+    const_shape(cg->fn->kf, in->args[0], cd, in->type->ndim);
+    LLVMValueRef data;
+    if (kn->shoff[r] < 0) { /* dynamic: the whole of the launch's shared bytes */
+        data = LLVMBuildLoad2(cg->b, cg->t_ptr, kx_field(cg, cg->fn->kx, KXF_DYN), "");
+        LLVMValueRef bytes = LLVMBuildLoad2(cg->b, cg->t_i64, kx_field(cg, cg->fn->kx, KXF_DYN_BYTES), "");
+        int64_t isz = (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
+        dims[0] = LLVMBuildSDiv(cg->b, bytes, kj_cg_i64(cg, isz), "");
+        for (unsigned k = 1; k < in->type->ndim; k++) dims[k] = kj_cg_i64(cg, cd[k]);
+    } else {
+        LLVMValueRef base = LLVMBuildLoad2(cg->b, cg->t_ptr, kx_field(cg, cg->fn->kx, KXF_SHARED), "");
+        LLVMValueRef off = kj_cg_i64(cg, kn->shoff[r]);
+        data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, base, &off, 1, "");
+        for (unsigned k = 0; k < in->type->ndim; k++) dims[k] = kj_cg_i64(cg, cd[k]);
+    }
+    return c_array(cg, in->type, data, dims);
+}
+
+/* cuda.local.array: per thread, zeroed where it is created. */
+static LLVMValueRef local_array(kj_cg *cg, const kir_inst *in)
+{
+    int64_t cd[KJ_ABI_MAX_DIMS];
+    unsigned nd = in->type->ndim;
+    if (!const_shape(cg->fn->kf, in->args[0], cd, nd)) {
+        kj_cg_fail(cg, in->span, "the shape of cuda.local.array must be a constant");
+        return LLVMGetUndef(kj_cg_type(cg, in->type));
+    }
+    int64_t bytes = elem_count(cd, nd) * (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
+    if (bytes < 1) bytes = 1;
+    kj_cg_kern *kn = cg->fn->kern;
+    bool per = kn && kn->regions && kn->tid;
+    LLVMValueRef buf = kj_cg_alloca(cg, LLVMArrayType2(cg->t_i8, (uint64_t)(per ? bytes * MAX_THREADS : bytes)), "local");
+    LLVMSetAlignment(buf, SHARED_ALIGN);
+    LLVMValueRef data = buf;
+    if (per) {
+        LLVMValueRef off = LLVMBuildMul(cg->b, kn->tid, kj_cg_i64(cg, bytes), "");
+        data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, buf, &off, 1, "");
+    }
+    zero_fill(cg, data, kj_cg_i64(cg, bytes));
+    LLVMValueRef dims[KJ_ABI_MAX_DIMS];
+    for (unsigned k = 0; k < nd; k++) dims[k] = kj_cg_i64(cg, cd[k]);
+    return c_array(cg, in->type, data, dims);
+}
+
+/* popc, clz, ffs, brev on the argument's integer type. */
+static LLVMValueRef bits(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *t = cg->fn->kf->insts[in->args[0]].type;
+    LLVMValueRef x = kj_cg_val(cg, in->args[0]);
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    LLVMValueRef r, f = LLVMConstInt(cg->t_i1, 0, 0);
+    LLVMValueRef a2[2] = {x, f};
+    switch (in->aux) {
+    case KJ_B_POPC: r = kj_cg_intrinsic(cg, "llvm.ctpop", ty, &x, 1); break;
+    case KJ_B_CLZ: r = kj_cg_intrinsic(cg, "llvm.ctlz", ty, a2, 2); break;
+    case KJ_B_BREV: r = kj_cg_intrinsic(cg, "llvm.bitreverse", ty, &x, 1); break;
+    default: { /* ffs: 1 + index of the lowest set bit, 0 for 0 */
+        LLVMValueRef tz = kj_cg_intrinsic(cg, "llvm.cttz", ty, a2, 2);
+        LLVMValueRef z = LLVMBuildICmp(cg->b, LLVMIntEQ, x, LLVMConstNull(ty), "");
+        r = LLVMBuildSelect(cg->b, z, LLVMConstNull(ty), LLVMBuildAdd(cg->b, tz, LLVMConstInt(ty, 1, 0), ""), "");
+    }
+    }
+    return kj_cg_cast(cg, r, t, in->type);
+}
+
+static LLVMValueRef atomic(kj_cg *cg, const kir_inst *in);
+
+LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
+{
+    const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+    if (!cg->fn->kx) {
+        kj_cg_fail(cg, in->span, "'%s' is only available inside kernels", bi ? bi->path : "?");
+        return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
+    }
+    switch ((kj_builtin)in->aux) {
+    case KJ_B_TID_X: case KJ_B_TID_Y: case KJ_B_TID_Z: return dim_value(cg, in, KX_TID + in->aux - KJ_B_TID_X);
+    case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z: return dim_value(cg, in, KX_BID + in->aux - KJ_B_BID_X);
+    case KJ_B_BDIM_X: case KJ_B_BDIM_Y: case KJ_B_BDIM_Z:
+        return dim_value(cg, in, KX_BDIM + in->aux - KJ_B_BDIM_X);
+    case KJ_B_GDIM_X: case KJ_B_GDIM_Y: case KJ_B_GDIM_Z:
+        return dim_value(cg, in, KX_GDIM + in->aux - KJ_B_GDIM_X);
+    case KJ_B_CUDA_GRID: case KJ_B_CUDA_GRIDSIZE: return grid(cg, in);
+    case KJ_B_LANEID:
+        return kj_cg_cast(cg, LLVMBuildURem(cg->b, linear_tid(cg), kj_cg_i64(cg, 32), ""), &T_I64, in->type);
+    case KJ_B_WARPSIZE: return LLVMConstInt(kj_cg_type(cg, in->type), 32, 0);
+    case KJ_B_THREADFENCE: case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM:
+        LLVMBuildFence(cg->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+        return NULL;
+    case KJ_B_SHARED_ARRAY: return shared_array(cg, in);
+    case KJ_B_LOCAL_ARRAY: return local_array(cg, in);
+    case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return bits(cg, in);
+    case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
+    case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
+    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2:
+        return atomic(cg, in);
+    default:
+        kj_cg_fail(cg, in->span, "'%s' is not supported on the cpu target yet", bi ? bi->path : "?");
+        return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
+    }
+}
+
+/* The address of ary[idx] (idx an int or a tuple of ints, one per
+ * dimension) through the descriptor's byte strides. */
+static LLVMValueRef atomic_ptr(kj_cg *cg, const kj_type *at, LLVMValueRef arr, kir_ref idx)
+{
+    LLVMValueRef off = kj_cg_i64(cg, 0);
+    const kj_type *it = idx ? cg->fn->kf->insts[idx].type : NULL;
+    LLVMValueRef iv = idx ? kj_cg_val(cg, idx) : NULL;
+    for (unsigned k = 0; k < at->ndim; k++) {
+        LLVMValueRef i = kj_cg_i64(cg, 0);
+        if (it && it->kind == KJ_T_TUPLE && k < it->n)
+            i = kj_cg_cast(cg, LLVMBuildExtractValue(cg->b, iv, k, ""), it->elems[k], &T_I64);
+        else if (it && it->kind != KJ_T_TUPLE && k == 0)
+            i = kj_cg_cast(cg, iv, it, &T_I64);
+        unsigned path[2] = {2, k};
+        LLVMValueRef st = LLVMBuildExtractValue(cg->b, LLVMBuildExtractValue(cg->b, arr, path[0], ""), path[1], "");
+        off = LLVMBuildAdd(cg->b, off, LLVMBuildMul(cg->b, i, st, ""), "");
+    }
+    LLVMValueRef data = LLVMBuildExtractValue(cg->b, arr, 0, "");
+    return LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, data, &off, 1, "");
+}
+
+static LLVMAtomicRMWBinOp rmw_op(kj_builtin b, const kj_type *et)
+{
+    bool fl = et->kind == KJ_T_FLOAT, sg = et->is_signed;
+    switch (b) {
+    case KJ_B_ATOMIC_ADD: return fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
+    case KJ_B_ATOMIC_SUB: return fl ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub;
+    case KJ_B_ATOMIC_MAX: return fl ? LLVMAtomicRMWBinOpFMax : sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+    case KJ_B_ATOMIC_MIN: return fl ? LLVMAtomicRMWBinOpFMin : sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+    case KJ_B_ATOMIC_AND: return LLVMAtomicRMWBinOpAnd;
+    case KJ_B_ATOMIC_OR: return LLVMAtomicRMWBinOpOr;
+    case KJ_B_ATOMIC_XOR: return LLVMAtomicRMWBinOpXor;
+    default: return LLVMAtomicRMWBinOpXchg;
+    }
+}
+
+/* cuda.atomic.*(ary, idx, val) → the old value: LLVM atomicrmw (float
+ * add/sub/max/min become compare-and-swap loops where the CPU has no
+ * instruction); cas / compare_and_swap → cmpxchg. Relaxed ordering, as
+ * CUDA's atomics. */
+static LLVMValueRef atomic(kj_cg *cg, const kir_inst *in)
+{
+    const kir_func *f = cg->fn->kf;
+    const kj_type *at = f->insts[in->args[0]].type;
+    if (!at || at->kind != KJ_T_ARRAY || at->elem->kind == KJ_T_BOOL) {
+        kj_cg_fail(cg, in->span, "'%s' needs an array of numbers", kj_builtin_get((kj_builtin)in->aux)->path);
+        return LLVMGetUndef(kj_cg_type(cg, in->type));
+    }
+    const kj_type *et = at->elem;
+    bool cas2 = in->aux == KJ_B_ATOMIC_CAS2;
+    LLVMValueRef p = atomic_ptr(cg, at, kj_cg_val(cg, in->args[0]), cas2 ? 0 : in->args[1]);
+    unsigned vi = cas2 ? 1 : 2;
+    LLVMValueRef v = kj_cg_cast(cg, kj_cg_val(cg, in->args[vi]), f->insts[in->args[vi]].type, et);
+    LLVMValueRef old;
+    if (in->aux == KJ_B_ATOMIC_CAS || cas2) {
+        LLVMValueRef nv = kj_cg_cast(cg, kj_cg_val(cg, in->args[vi + 1]), f->insts[in->args[vi + 1]].type, et);
+        LLVMValueRef x = LLVMBuildAtomicCmpXchg(cg->b, p, v, nv, LLVMAtomicOrderingMonotonic,
+                                                LLVMAtomicOrderingMonotonic, 0);
+        old = LLVMBuildExtractValue(cg->b, x, 0, "old");
+    } else {
+        old = LLVMBuildAtomicRMW(cg->b, rmw_op((kj_builtin)in->aux, et), p, v, LLVMAtomicOrderingMonotonic, 0);
+    }
+    return kj_cg_cast(cg, old, et, in->type);
+}

@@ -1,0 +1,366 @@
+/* Kernels on the cpu target (src/codegen/llvm_kernel.c, rt_launch.c):
+ * programs compiled through kj_parse → kj_analyze → kj_codegen_host, main()
+ * run with its print() output captured and compared with what the same
+ * program prints under Numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1), and
+ * the errors of launches CUDA rejects and of unsupported constructs. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "codegen/codegen.h"
+#include "frontend/parser.h"
+#include "ir/sema.h"
+#include "runtime/rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fx {
+    kj_arena a;
+    kj_types *t;
+    kj_diags d;
+    kj_source src;
+    kir_module *m;
+    kj_jit *jit;
+} fx;
+
+static int setup(void **state)
+{
+    fx *x = calloc(1, sizeof *x);
+    kj_arena_init(&x->a);
+    x->t = kj_types_new(&x->a);
+    *state = x;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *x = *state;
+    kj_jit_free(x->jit);
+    kj_diags_free(&x->d);
+    kj_arena_free(&x->a);
+    free(x);
+    return 0;
+}
+
+static kj_jit *compile(fx *x, const char *text, bool keep_ir)
+{
+    x->src = (kj_source){.path = "prog.k", .text = text, .len = strlen(text)};
+    kj_module *m = kj_parse(&x->src, &x->a, &x->d);
+    kj_sema_options so = {.boundscheck = -1};
+    x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
+    kj_codegen_opts o = {.opt_level = 3, .verify = true, .keep_ir = keep_ir};
+    x->jit = x->m ? kj_codegen_host(x->m, &o, &x->d) : NULL;
+    return x->jit;
+}
+
+/* The first diagnostic's message. */
+static const char *first_error(fx *x)
+{
+    assert_true(x->d.n > 0);
+    return x->d.v[0].msg;
+}
+
+typedef struct run {
+    kj_rt_kind kind;
+    char *out;
+    char err[700];
+} run;
+
+static run run_main(fx *x, const char *text)
+{
+    run r = {0};
+    if (!compile(x, text, false)) {
+        kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);
+        fail_msg("the program does not compile");
+    }
+    kj_entry_fn fn = kj_jit_lookup(x->jit, x->m->main->mangled);
+    assert_non_null(fn);
+    size_t n = 0;
+    kj_rt rt;
+    kj_rt_init(&rt, "prog.k");
+    rt.out = open_memstream(&r.out, &n);
+    r.kind = kj_rt_call_entry(&rt, fn, NULL, NULL);
+    if (r.kind) kj_rt_format_error(&rt, r.err, sizeof r.err);
+    fclose(rt.out);
+    kj_rt_dispose(&rt);
+    return r;
+}
+
+static void expect_output(fx *x, const char *text, const char *want)
+{
+    run r = run_main(x, text);
+    if (r.kind) fail_msg("run-time error: %s", r.err);
+    assert_string_equal(r.out, want);
+    free(r.out);
+}
+
+static void expect_error(fx *x, const char *text, const char *want)
+{
+    run r = run_main(x, text);
+    assert_int_equal(r.kind, KJ_RT_RUNTIME);
+    assert_string_equal(r.err, want);
+    free(r.out);
+}
+
+/* Threads that return before a barrier are left out of it and of every
+ * later region. */
+static const char prog_early_return[] =
+    "from numba import cuda\n"
+    "import numpy as np\n"
+    "\n"
+    "@cuda.jit\n"
+    "def early(x, out):\n"
+    "    buf = cuda.shared.array(32, np.float64)\n"
+    "    t = cuda.threadIdx.x\n"
+    "    if t >= 24:\n"
+    "        return\n"
+    "    buf[t] = x[t]\n"
+    "    cuda.syncthreads()\n"
+    "    if t == 0:\n"
+    "        s = 0.0\n"
+    "        for k in range(24):\n"
+    "            s += buf[k]\n"
+    "        out[0] = s\n"
+    "\n"
+    "def main():\n"
+    "    x = np.arange(32).astype(np.float64)\n"
+    "    out = np.zeros(1)\n"
+    "    early[1, 32](x, out)\n"
+    "    print(out[0])\n";
+
+static void test_early_return(void **state) { expect_output(*state, prog_early_return, 
+    "276.0\n"); }
+
+/* A barrier inside an if whose condition is the same in the whole block
+ * (blockIdx); a 2-D block; a 2-D shared array; local arrays per thread. */
+static const char prog_block_if[] =
+    "from numba import cuda\n"
+    "import numpy as np\n"
+    "\n"
+    "@cuda.jit\n"
+    "def blockif(out):\n"
+    "    sh = cuda.shared.array((4, 8), np.int32)\n"
+    "    tx = cuda.threadIdx.x\n"
+    "    ty = cuda.threadIdx.y\n"
+    "    loc = cuda.local.array(2, np.int32)\n"
+    "    loc[0] = tx\n"
+    "    loc[1] = ty\n"
+    "    if cuda.blockIdx.x % 2 == 0:\n"
+    "        sh[ty, tx] = tx + 10 * ty\n"
+    "        cuda.syncthreads()\n"
+    "        out[cuda.blockIdx.x, ty, tx] = sh[3 - ty, 7 - tx] + loc[0] * 0\n"
+    "    else:\n"
+    "        sh[ty, tx] = -1\n"
+    "        cuda.syncthreads()\n"
+    "        out[cuda.blockIdx.x, ty, tx] = sh[ty, tx] * loc[1]\n"
+    "\n"
+    "def main():\n"
+    "    out = np.zeros((2, 4, 8), dtype=np.int32)\n"
+    "    blockif[2, (8, 4)](out)\n"
+    "    print(out[0])\n"
+    "    print(out[1])\n";
+
+static void test_block_if(void **state) { expect_output(*state, prog_block_if, 
+    "[[37 36 35 34 33 32 31 30]\n"
+    " [27 26 25 24 23 22 21 20]\n"
+    " [17 16 15 14 13 12 11 10]\n"
+    " [ 7  6  5  4  3  2  1  0]]\n"
+    "[[ 0  0  0  0  0  0  0  0]\n"
+    " [-1 -1 -1 -1 -1 -1 -1 -1]\n"
+    " [-2 -2 -2 -2 -2 -2 -2 -2]\n"
+    " [-3 -3 -3 -3 -3 -3 -3 -3]]\n"); }
+
+/* print in a kernel, laneid, warpsize, popc, gridsize. */
+static const char prog_lane[] =
+    "from numba import cuda\n"
+    "import numpy as np\n"
+    "\n"
+    "@cuda.jit\n"
+    "def k(a):\n"
+    "    i = cuda.grid(1)\n"
+    "    if i == 0:\n"
+    "        print(\"gridsize\", cuda.gridsize(1), \"warp\", cuda.warpsize)\n"
+    "    if i < a.size:\n"
+    "        a[i] = cuda.laneid + cuda.popc(i) * 100\n"
+    "\n"
+    "def main():\n"
+    "    a = np.zeros(40, dtype=np.int64)\n"
+    "    k[2, 40](a)\n"
+    "    print(a[30:])\n";
+
+static void test_lane_print(void **state) { expect_output(*state, prog_lane, 
+    "gridsize 80 warp 32\n"
+    "[430 531 100 201 202 303 204 305 306 407]\n"); }
+
+#define KERNEL_FILL                                                                                \
+    "from numba import cuda\n"                                                                     \
+    "import numpy as np\n"                                                                         \
+    "@cuda.jit\n"                                                                                  \
+    "def fill(a):\n"                                                                               \
+    "    i = cuda.grid(1)\n"                                                                       \
+    "    if i < a.size:\n"                                                                         \
+    "        a[i] = 1.0\n"
+
+static void test_launch_zero_block(void **state)
+{
+    expect_error(*state,
+                 KERNEL_FILL "def main():\n"
+                             "    a = np.zeros(4)\n"
+                             "    fill[2, 0](a)\n",
+                 "prog.k:10:5: RuntimeError: CUDA_ERROR_INVALID_VALUE: kernel 'fill' launched with block (0, 1, "
+                 "1): every dimension must be at least 1");
+}
+
+static void test_launch_too_many_threads(void **state)
+{
+    expect_error(*state,
+                 KERNEL_FILL "def main():\n"
+                             "    a = np.zeros(4)\n"
+                             "    fill[(1, 1), (64, 32)](a)\n",
+                 "prog.k:10:5: RuntimeError: CUDA_ERROR_INVALID_VALUE: kernel 'fill' launched with block (64, 32, "
+                 "1): a block has at most 1024 threads");
+}
+
+static void test_launch_zero_grid(void **state)
+{
+    expect_error(*state,
+                 KERNEL_FILL "def main():\n"
+                             "    a = np.zeros(4)\n"
+                             "    fill[(1, 0), 4](a)\n",
+                 "prog.k:10:5: RuntimeError: CUDA_ERROR_INVALID_VALUE: kernel 'fill' launched with grid (1, 0, "
+                 "1): every dimension must be at least 1");
+}
+
+/* A while loop around a barrier whose exit differs between threads. */
+static void test_divergent_break(void **state)
+{
+    expect_error(*state,
+                 "from numba import cuda\n"
+                 "import numpy as np\n"
+                 "@cuda.jit\n"
+                 "def k(a):\n"
+                 "    t = cuda.threadIdx.x\n"
+                 "    n = 0\n"
+                 "    while True:\n"
+                 "        if n > t:\n"
+                 "            break\n"
+                 "        cuda.syncthreads()\n"
+                 "        n += 1\n"
+                 "    a[t] = n\n"
+                 "def main():\n"
+                 "    a = np.zeros(4)\n"
+                 "    k[1, 1](a)\n"
+                 "    print(a[0])\n"
+                 "    k[1, 4](a)\n",
+                 "prog.k:8:9: RuntimeError: threads of a block disagree on a condition around "
+                 "cuda.syncthreads() (on the cpu target every thread of a block must reach the same barriers)");
+}
+
+/* A uniform while loop with break around barriers runs to completion. */
+static void test_uniform_while(void **state)
+{
+    expect_output(*state,
+                  "from numba import cuda\n"
+                  "import numpy as np\n"
+                  "@cuda.jit\n"
+                  "def k(a):\n"
+                  "    sh = cuda.shared.array(8, np.int64)\n"
+                  "    t = cuda.threadIdx.x\n"
+                  "    sh[t] = t\n"
+                  "    n = 0\n"
+                  "    while True:\n"
+                  "        cuda.syncthreads()\n"
+                  "        v = sh[(t + 1) % 8]\n"
+                  "        cuda.syncthreads()\n"
+                  "        sh[t] = v\n"
+                  "        n += 1\n"
+                  "        if n == 3:\n"
+                  "            break\n"
+                  "    a[t] = sh[t]\n"
+                  "def main():\n"
+                  "    a = np.zeros(8, dtype=np.int64)\n"
+                  "    k[1, 8](a)\n"
+                  "    print(a)\n",
+                  "[3 4 5 6 7 0 1 2]\n");
+}
+
+static void test_warp_op_unsupported(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda\n"
+                    "import numpy as np\n"
+                    "@cuda.jit\n"
+                    "def k(a):\n"
+                    "    a[0] = cuda.shfl_sync(0xffffffff, a[1], 0)\n"
+                    "def main():\n"
+                    "    a = np.zeros(4)\n"
+                    "    k[1, 32](a)\n";
+    assert_null(compile(x, p, false));
+    assert_string_equal(first_error(x), "'cuda.shfl_sync' is not supported on the cpu target yet");
+}
+
+static void test_barrier_in_device_fn(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda\n"
+                    "import numpy as np\n"
+                    "@cuda.jit(device=True)\n"
+                    "def sync():\n"
+                    "    cuda.syncthreads()\n"
+                    "@cuda.jit\n"
+                    "def k(a):\n"
+                    "    sync()\n"
+                    "def main():\n"
+                    "    a = np.zeros(4)\n"
+                    "    k[1, 32](a)\n";
+    assert_null(compile(x, p, false));
+    assert_string_equal(first_error(x),
+                        "'cuda.syncthreads' in a device function is not supported on the cpu target yet");
+}
+
+/* A barrier-free kernel's thread loop is a plain loop that LLVM
+ * vectorises (the per-thread function is inlined into K.block). */
+static void test_thread_loop_vectorises(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda\n"
+                    "import numpy as np\n"
+                    "@cuda.jit\n"
+                    "def axpy(a, x, y):\n"
+                    "    i = cuda.grid(1)\n"
+                    "    y[i] = a * x[i] + y[i]\n"
+                    "def main():\n"
+                    "    x = np.ones(256, dtype=np.float32)\n"
+                    "    y = np.ones(256, dtype=np.float32)\n"
+                    "    axpy[2, 128](np.float32(2.0), x, y)\n"
+                    "    print(y[0], y[255])\n";
+    assert_non_null(compile(x, p, true));
+    const char *ir = kj_jit_ir(x->jit);
+    assert_non_null(ir);
+    assert_non_null(strstr(ir, "x float>"));
+    kj_jit_free(x->jit);
+    x->jit = NULL;
+    expect_output(x, p, "3.0 3.0\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_early_return, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_block_if, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lane_print, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_launch_zero_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_launch_too_many_threads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_launch_zero_grid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_divergent_break, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_uniform_while, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warp_op_unsupported, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_barrier_in_device_fn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_thread_loop_vectorises, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
