@@ -350,9 +350,16 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
 static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
 {
     switch (st->kind) {
-    case KJ_S_EXPR:
-        kj_type_expr(ic, st->expr);
+    case KJ_S_EXPR: {
+        kj_einfo *ei = kj_type_expr(ic, st->expr);
+        if (ei->kind == EI_LAUNCH) {
+            kj_diag *dg = kj_error(ic->d, ic->s->src, st->expr->span,
+                                   "a launch configuration without a call launches nothing");
+            kj_diag_hint(dg, "pass the kernel's arguments: %s[blocks, threads](...)",
+                         ei->fn->def->name);
+        }
         break;
+    }
     case KJ_S_ASSIGN: {
         kj_einfo *v = kj_type_expr(ic, st->assign.value);
         const kj_type *t = v->kind == EI_VALUE ? v->type : NULL;

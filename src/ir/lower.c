@@ -819,7 +819,8 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
 {
     switch (st->kind) {
     case KJ_S_EXPR:
-        if (st->expr->kind != KJ_E_STR) lower_expr(lc, st->expr);
+        /* A bare name of a module or function is a no-op, as in Python. */
+        if (st->expr->kind != KJ_E_STR && EI(lc, st->expr)->kind == EI_VALUE) lower_expr(lc, st->expr);
         break;
     case KJ_S_ASSIGN: lower_assign(lc, st); break;
     case KJ_S_AUGASSIGN: lower_augassign(lc, st); break;
