@@ -37,6 +37,20 @@ else
     progs=(lang/examples/*.k tests/golden/valid/*.k tests/golden/ir/*.k)
 fi
 
+# With KJIT=path/to/kjit, each program's `kjit run` output must also equal
+# Numba's, except for the deliberate differences listed (with their reasons)
+# in tests/golden/valid/DIFFERENCES and programs kjit cannot run yet there.
+kjit_matches() {
+    local f=$1 name
+    name=$(basename "$f")
+    if grep -qs "^$name " tests/golden/valid/DIFFERENCES; then return 0; fi
+    case $f in */ir/*) return 0 ;; esac
+    [ -n "${KJIT:-}" ] || return 0
+    (cd "$(dirname "$f")" && timeout 120 "$KJIT" run --target cpu "$(basename "$f")") \
+        >"$tmp/kout" 2>"$tmp/kerr" || { cat "$tmp/kerr" >>"$tmp/kout"; return 1; }
+    cmp -s "$tmp/out" "$tmp/kout"
+}
+[ -z "${KJIT:-}" ] || KJIT=$(cd "$(dirname "$KJIT")" && pwd)/$(basename "$KJIT")
 passed=0
 failed=0
 for f in "${progs[@]}"; do
@@ -59,6 +73,10 @@ for f in "${progs[@]}"; do
         failed=$((failed + 1))
         echo "FAIL $f: output differs from $(basename "$exp")"
         diff -u --label expected --label numba "$exp" "$tmp/out" | sed 's/^/    /'
+    elif [ -n "${KJIT:-}" ] && ! kjit_matches "$f"; then
+        failed=$((failed + 1))
+        echo "FAIL $f: kjit run prints something else than CPython + Numba"
+        diff -u --label numba --label kjit "$tmp/out" "$tmp/kout" | head -n 20 | sed 's/^/    /'
     else
         passed=$((passed + 1))
     fi

@@ -115,9 +115,9 @@ if [ "${KJIT_SKIP_FUZZ:-0}" != 1 ]; then
 fi
 
 if [ "${KJIT_SKIP_NUMBA:-0}" != 1 ]; then
-    step "programs under CPython + Numba (CUDA simulator)"
+    step "programs under CPython + Numba (CUDA simulator), and kjit run against them"
     set +e
-    bash scripts/check-numba.sh
+    KJIT=build/kjit bash scripts/check-numba.sh
     rc=$?
     set -e
     record "numba reference run (scripts/check-numba.sh)" "$rc"

@@ -571,14 +571,17 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
         return value(ei, NULL);
     }
     const kj_sig *sig = NULL;
-    /* NumPy's loop selection: the first signature every argument casts to
-     * safely; failing that, the first it converts to at all. */
-    for (int pass = 0; pass < 2 && !sig; pass++)
+    /* Generalized ufuncs take an exact match first (NumPy's gufunc loop
+     * selection, as Numba shows: int64 inputs pick an int64 loop listed after
+     * a float64 one), then the first signature every argument casts to
+     * safely, then the first it converts to at all. */
+    for (int pass = 0; pass < 3 && !sig; pass++)
         for (uint32_t s = 0; s < fn->nsigs && !sig; s++) {
             bool ok = true;
             for (uint32_t i = 0; i < n && ok; i++) {
                 const kj_type *f = elem_of(core[i]), *t = elem_of(fn->sigs[s].params[i]);
-                ok = pass == 0 ? can_cast_safe(f, t) : kj_can_convert(f, t);
+                ok = pass == 0 ? kj_strong(ic->s->types, f) == t
+                   : pass == 1 ? can_cast_safe(f, t) : kj_can_convert(f, t);
             }
             if (ok) sig = &fn->sigs[s];
         }
