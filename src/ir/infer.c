@@ -524,6 +524,7 @@ bool kj_infer_all(kj_sema *s)
     }
     if (s->main) main_root(s);
     kj_report_reachable(s);
+    kj_check_unreached(s);
     return !kj_has_errors(s->d);
 }
 

@@ -169,6 +169,9 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
 bool kj_infer_spec(kj_sema *s, kj_spec *sp);
 bool kj_infer_all(kj_sema *s);
 
+/* unreached.c: unknown names in functions no root reaches */
+void kj_check_unreached(kj_sema *s);
+
 /* lower.c */
 bool kj_lower_all(kj_sema *s, kir_module *m);
 

@@ -262,6 +262,9 @@ static void test_errors(void **state)
     expect_error(HDR "def main():\n    x = np.zeroes(3)\n", 5, 12, "no attribute 'zeroes'");
     expect_error(HDR "def main(n):\n    pass\n", 4, 10, "needs a default value");
     expect_error(HDR "def main():\n    z += 32\n", 5, 5, "used before any value is assigned");
+    /* Functions nothing calls are still checked for names. */
+    expect_error(HDR "@cuda.jit\ndef k(a):\n    cuda.syncthread()\n", 6, 10, "no attribute 'syncthread'");
+    expect_error(HDR "@jit\ndef f(a):\n    b = a\n    return b + c\n", 7, 16, "unknown name 'c'");
     expect_error(HDR "@cuda.jit\ndef k(a):\n    a[0] = 1\ndef main():\n    k[1, 8]\n", 8, 5,
                  "launch configuration without a call");
     expect_error(HDR "@jit\ndef f(x):\n    if x > 0:\n        return 1\ndef main():\n    f(1)\n", 5, 1,
