@@ -12,7 +12,9 @@
 # Targets: cold <= 50 ms, warm <= 10 ms. For context, the same machine's
 # process start: `kjit --version` and `python3 -c pass`.
 # Medians of RUNS (default 10) runs, with hyperfine when installed (else a
-# date +%s%N loop).
+# date +%s%N loop, which adds ~1 ms). kjit compiles on both cores: another
+# busy process on a 2-core machine slows the cold run a lot, hence the load
+# average printed first.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build-release}" && pwd)
@@ -48,7 +50,7 @@ median_ms() {
     fi
 }
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "kjit: $("$kjit" --version) ($build); program: $(wc -l < "$prog") lines"
 cold=$(median_ms cold "rm -rf '$KJIT_CACHE_DIR'" "$kjit" run "$prog")
 "$kjit" run "$prog" > /dev/null # fills the cache
@@ -62,4 +64,4 @@ echo "cold run (empty cache):    $cold ms  (target <= 50 ms: $(verdict "$cold" 5
 echo "warm run (disk cache hit): $warm ms  (target <= 10 ms: $(verdict "$warm" 10))"
 echo "run --no-cache:            $nocache ms"
 echo "kjit --version:            $version ms"
-echo "$py -c pass:   $python ms"
+echo "python3 -c pass:           $python ms  ($py)"

@@ -104,7 +104,9 @@ typedef void (*loop_body)(kj_cg *cg, void *ctx, const LLVMValueRef *idx);
 static void nest(kj_cg *cg, int nd, const LLVMValueRef *n, LLVMValueRef *idx, int depth, loop_body body,
                  void *ctx)
 {
-    if (depth == nd) {
+    /* Arrays have at most 4 dimensions; the explicit bound also lets the
+     * compiler see that idx[] and n[] are never indexed past it. */
+    if (depth >= nd || depth >= 4) {
         body(cg, ctx, idx);
         return;
     }
@@ -325,7 +327,7 @@ static LLVMValueRef vectorize_call(kj_cg *cg, uf_call *c)
     LLVMBasicBlockRef flat = kj_cg_bb(cg, "uf.flat"), strided = kj_cg_bb(cg, "uf.strided"),
                       done = kj_cg_bb(cg, "uf.done");
     LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, flag, kj_cg_i32(cg, 0), ""), flat, strided);
-    LLVMValueRef idx[KJ_ABI_MAX_DIMS];
+    LLVMValueRef idx[KJ_ABI_MAX_DIMS] = {0};
     LLVMPositionBuilderAtEnd(cg->b, flat);
     LLVMValueRef total = kj_cg_i64(cg, 1);
     for (int d = 0; d < c->loop_ndim; d++) total = LLVMBuildNSWMul(cg->b, total, c->shape[d], "");
@@ -492,7 +494,7 @@ static LLVMValueRef gufunc_call(kj_cg *cg, uf_call *c)
         }
         if (o->param->kind == KJ_T_ARRAY) o->view = view_template(cg, o);
     }
-    LLVMValueRef idx[KJ_ABI_MAX_DIMS];
+    LLVMValueRef idx[KJ_ABI_MAX_DIMS] = {0};
     c->flat = false;
     nest(cg, c->loop_ndim, c->shape, idx, 0, gufunc_body, c);
     if (in->nargs > lay.nin || lay.nout != 1) return kj_cg_zero(cg, in->type);
