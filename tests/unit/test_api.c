@@ -1165,6 +1165,78 @@ static void test_cache(void **state)
     free(dir);
 }
 
+/* A program compiled as two objects on two threads is cached as a bundle of
+ * both, and runs the same from the cache. */
+static const char SPLIT_SRC[] =
+    "import numpy as np\n"
+    "import math\n"
+    "from numba import jit\n"
+    "@jit\n"
+    "def wave(n):\n"
+    "    a = np.zeros(n)\n"
+    "    for i in range(n):\n"
+    "        a[i] = math.sin(i * 0.1) * math.exp(-i * 0.01) + math.cos(i * 0.2)\n"
+    "    s = 0.0\n"
+    "    for i in range(n):\n"
+    "        for j in range(3):\n"
+    "            s += a[i] * j\n"
+    "    return s\n"
+    "@jit\n"
+    "def grid(n):\n"
+    "    m = np.zeros((n, n))\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            m[i, j] = math.sqrt(i * j + 1.0) / (1 + math.log1p(i + j))\n"
+    "    t = 0.0\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            t += m[i, j] * m[j, i]\n"
+    "    return t\n"
+    "def main(n=40):\n"
+    "    print(round(wave(n), 6), round(grid(n), 6))\n";
+
+static bool dir_has_bundle(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "grep -rqs KJOBJS1 '%s'", dir);
+    return system(cmd) == 0;
+}
+
+static void test_cache_split_program(void **state)
+{
+    (void)state;
+    char *dir = temp_dir();
+    char *outs[2] = {NULL, NULL};
+    for (int round = 0; round < 2; round++) {
+        size_t len = 0;
+        FILE *mem = open_memstream(&outs[round], &len);
+        kjit_options o;
+        kjit_options_init(&o);
+        o.cache_dir = dir;
+        o.out = mem;
+        kjit_ctx *ctx = new_ctx(&o);
+        kjit_error err;
+        kjit_module *m = kjit_compile(ctx, SPLIT_SRC, sizeof SPLIT_SRC - 1, "split.k", &err);
+        assert_non_null(m);
+        kjit_cache_stats st = kjit_ctx_cache_stats(ctx, NULL);
+        assert_int_equal(st.disk_hits, round);
+        kjit_value n = kjit_value_int(40);
+        assert_int_equal(kjit_call(kjit_module_get(m, "main"), &n, 1, NULL, &err), KJIT_OK);
+        fclose(mem);
+        kjit_module_free(m);
+        kjit_ctx_free(ctx);
+        if (round == 0) assert_true(dir_has_bundle(dir));
+    }
+    assert_true(strlen(outs[0]) > 3);
+    assert_string_equal(outs[0], outs[1]);
+    free(outs[0]);
+    free(outs[1]);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 /* ---- arrays ---- */
 
 static void test_arrays(void **state)
@@ -1340,6 +1412,7 @@ int main(void)
         cmocka_unit_test(test_llvm_and_asm),
         cmocka_unit_test(test_output_capture),
         cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_cache_split_program),
         cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_threads_shared_module),
         cmocka_unit_test(test_threads_own_contexts),
