@@ -263,6 +263,11 @@ LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r);
 
 /* llvm_array.c: a[...] = v for every element of `arr` (type at), v of the
  * element type in registers. */
+/* for idx[d] in range(n[d]), d = depth..nd-1, C order (nd <= 4): body(idx).
+ * A counted loop nest with the builder left after it. */
+typedef void (*kj_cg_loop_body)(kj_cg *cg, void *ctx, const LLVMValueRef *idx);
+void kj_cg_loop_nest(kj_cg *cg, int nd, const LLVMValueRef *n, LLVMValueRef *idx, int depth,
+                     kj_cg_loop_body body, void *ctx);
 void kj_cg_array_fill(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueRef v);
 
 /* llvm_host_builtins.c: host NumPy, print, time and cuda built-ins */

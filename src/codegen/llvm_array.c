@@ -82,25 +82,25 @@ static LLVMValueRef load(kj_cg *cg, const kir_inst *in)
 
 /* ---- whole-array assignment: a[...] = scalar / array ---- */
 
-/* for idx[k] in range(shape[k]), k = depth..ndim-1: store v at idx. */
-static void fill_nest(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueRef v, LLVMValueRef *idx,
-                      unsigned depth)
+/* for idx[d] in range(n[d]), d = depth..nd-1 (C order): body(idx). */
+void kj_cg_loop_nest(kj_cg *cg, int nd, const LLVMValueRef *n, LLVMValueRef *idx, int depth,
+                     kj_cg_loop_body body, void *ctx)
 {
-    if (depth == at->ndim) {
-        LLVMBuildStore(cg->b, v, elem_ptr(cg, at, arr, idx));
+    /* Arrays have at most 4 dimensions; the explicit bound also lets the
+     * compiler see that idx[] and n[] are never indexed past it. */
+    if (depth >= nd || depth >= 4) {
+        body(cg, ctx, idx);
         return;
     }
-    LLVMValueRef n = field(cg, arr, F_SHAPE, depth);
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
-    LLVMBasicBlockRef head = kj_cg_bb(cg, "fill"), body = kj_cg_bb(cg, "fill.body"),
-                      exit = kj_cg_bb(cg, "fill.end");
+    LLVMBasicBlockRef head = kj_cg_bb(cg, "uf.loop"), blk = kj_cg_bb(cg, "uf.body"), exit = kj_cg_bb(cg, "uf.end");
     LLVMBuildBr(cg->b, head);
     LLVMPositionBuilderAtEnd(cg->b, head);
     LLVMValueRef i = LLVMBuildPhi(cg->b, cg->t_i64, "i");
-    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, n, ""), body, exit);
-    LLVMPositionBuilderAtEnd(cg->b, body);
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, n[depth], ""), blk, exit);
+    LLVMPositionBuilderAtEnd(cg->b, blk);
     idx[depth] = i;
-    fill_nest(cg, at, arr, v, idx, depth + 1);
+    kj_cg_loop_nest(cg, nd, n, idx, depth + 1, body, ctx);
     LLVMValueRef i1 = LLVMBuildNSWAdd(cg->b, i, kj_cg_i64(cg, 1), "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(cg->b);
     LLVMBuildBr(cg->b, head);
@@ -111,10 +111,24 @@ static void fill_nest(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueR
     LLVMPositionBuilderAtEnd(cg->b, exit);
 }
 
+/* The body of a whole-array fill: store the value at idx. */
+typedef struct {
+    const kj_type *at;
+    LLVMValueRef arr, v;
+} fill_ctx;
+
+static void fill_one(kj_cg *cg, void *vctx, const LLVMValueRef *idx)
+{
+    fill_ctx *c = vctx;
+    LLVMBuildStore(cg->b, c->v, elem_ptr(cg, c->at, c->arr, (LLVMValueRef *)idx));
+}
+
 void kj_cg_array_fill(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueRef v)
 {
-    LLVMValueRef idx[KJ_ABI_MAX_DIMS];
-    fill_nest(cg, at, arr, kj_cg_to_mem(cg, at->elem, v), idx, 0);
+    LLVMValueRef idx[KJ_ABI_MAX_DIMS] = {0}, n[KJ_ABI_MAX_DIMS] = {0};
+    for (unsigned k = 0; k < at->ndim; k++) n[k] = field(cg, arr, F_SHAPE, k);
+    fill_ctx c = {at, arr, kj_cg_to_mem(cg, at->elem, v)};
+    kj_cg_loop_nest(cg, at->ndim, n, idx, 0, fill_one, &c);
 }
 
 /* Pass a descriptor by pointer (to the runtime). */
@@ -130,8 +144,7 @@ static void store_whole(kj_cg *cg, const kir_inst *in)
     const kj_type *at = type_of(cg, in->a), *bt = type_of(cg, in->b);
     LLVMValueRef arr = kj_cg_val(cg, in->a), v = kj_cg_val(cg, in->b);
     if (bt->kind != KJ_T_ARRAY) {
-        LLVMValueRef idx[KJ_ABI_MAX_DIMS];
-        fill_nest(cg, at, arr, kj_cg_to_mem(cg, at->elem, v), idx, 0);
+        kj_cg_array_fill(cg, at, arr, v);
         return;
     }
     if (bt->elem != at->elem) {

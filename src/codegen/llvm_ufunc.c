@@ -98,37 +98,6 @@ LLVMValueRef kj_cg_array_math(kj_cg *cg, const kir_inst *in)
 
 /* ---- loops ---- */
 
-typedef void (*loop_body)(kj_cg *cg, void *ctx, const LLVMValueRef *idx);
-
-/* for idx[d] in range(n[d]), d = depth..nd-1 (C order): body(idx). */
-static void nest(kj_cg *cg, int nd, const LLVMValueRef *n, LLVMValueRef *idx, int depth, loop_body body,
-                 void *ctx)
-{
-    /* Arrays have at most 4 dimensions; the explicit bound also lets the
-     * compiler see that idx[] and n[] are never indexed past it. */
-    if (depth >= nd || depth >= 4) {
-        body(cg, ctx, idx);
-        return;
-    }
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
-    LLVMBasicBlockRef head = kj_cg_bb(cg, "uf.loop"), blk = kj_cg_bb(cg, "uf.body"), exit = kj_cg_bb(cg, "uf.end");
-    LLVMBuildBr(cg->b, head);
-    LLVMPositionBuilderAtEnd(cg->b, head);
-    LLVMValueRef i = LLVMBuildPhi(cg->b, cg->t_i64, "i");
-    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, n[depth], ""), blk, exit);
-    LLVMPositionBuilderAtEnd(cg->b, blk);
-    idx[depth] = i;
-    nest(cg, nd, n, idx, depth + 1, body, ctx);
-    LLVMValueRef i1 = LLVMBuildNSWAdd(cg->b, i, kj_cg_i64(cg, 1), "");
-    LLVMBasicBlockRef latch = LLVMGetInsertBlock(cg->b);
-    LLVMBuildBr(cg->b, head);
-    LLVMValueRef inc[2] = {kj_cg_i64(cg, 0), i1};
-    LLVMBasicBlockRef from[2] = {pre, latch};
-    LLVMAddIncoming(i, inc, from, 2);
-    LLVMMoveBasicBlockAfter(exit, latch);
-    LLVMPositionBuilderAtEnd(cg->b, exit);
-}
-
 /* Element k of an i64 array temporary. */
 static LLVMValueRef load_i64(kj_cg *cg, LLVMValueRef arr, unsigned n, unsigned k)
 {
@@ -332,11 +301,11 @@ static LLVMValueRef vectorize_call(kj_cg *cg, uf_call *c)
     LLVMValueRef total = kj_cg_i64(cg, 1);
     for (int d = 0; d < c->loop_ndim; d++) total = LLVMBuildNSWMul(cg->b, total, c->shape[d], "");
     c->flat = true;
-    nest(cg, 1, &total, idx, 0, vectorize_body, c);
+    kj_cg_loop_nest(cg, 1, &total, idx, 0, vectorize_body, c);
     LLVMBuildBr(cg->b, done);
     LLVMPositionBuilderAtEnd(cg->b, strided);
     c->flat = false;
-    nest(cg, c->loop_ndim, c->shape, idx, 0, vectorize_body, c);
+    kj_cg_loop_nest(cg, c->loop_ndim, c->shape, idx, 0, vectorize_body, c);
     LLVMBuildBr(cg->b, done);
     LLVMMoveBasicBlockAfter(done, LLVMGetInsertBlock(cg->b));
     LLVMPositionBuilderAtEnd(cg->b, done);
@@ -496,7 +465,7 @@ static LLVMValueRef gufunc_call(kj_cg *cg, uf_call *c)
     }
     LLVMValueRef idx[KJ_ABI_MAX_DIMS] = {0};
     c->flat = false;
-    nest(cg, c->loop_ndim, c->shape, idx, 0, gufunc_body, c);
+    kj_cg_loop_nest(cg, c->loop_ndim, c->shape, idx, 0, gufunc_body, c);
     if (in->nargs > lay.nin || lay.nout != 1) return kj_cg_zero(cg, in->type);
     const uf_op *out = &c->op[c->nin];
     if (out->array && (in->type->kind != KJ_T_ARRAY || in->type->ndim != out->ndim)) {

@@ -64,15 +64,7 @@ static inline kj_span kjp_span_from(kjp *p, kj_span start)
 
 /* KJ_PUSH, but starting from 2 elements: most lists in a program (call
  * arguments, subscripts, blocks) are short, and the arena never frees. */
-#define KJP_PUSH(arena, vec, x)                                                         \
-    do {                                                                                \
-        if ((vec).n == (vec).cap) {                                                     \
-            uint32_t nc_ = (vec).cap ? (vec).cap * 2 : 2;                               \
-            (vec).v = kj_arena_grow((arena), (vec).v, (vec).n, nc_, sizeof(*(vec).v)); \
-            (vec).cap = nc_;                                                            \
-        }                                                                               \
-        (vec).v[(vec).n++] = (x);                                                       \
-    } while (0)
+#define KJP_PUSH(arena, vec, x) KJ_PUSH_FROM(arena, vec, x, 2)
 
 /* parser.c */
 kj_diag *kjp_error(kjp *p, kj_span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

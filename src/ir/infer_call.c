@@ -5,19 +5,6 @@
 
 #include <string.h>
 
-static kj_einfo *info(kj_ictx *ic, const kj_expr *e)
-{
-    kj_einfo *ei = &ic->sp->ei[e->id];
-    memset(ei, 0, sizeof *ei);
-    return ei;
-}
-
-static kj_einfo *value(kj_einfo *ei, const kj_type *t)
-{
-    ei->kind = t ? EI_VALUE : EI_NONE;
-    ei->type = t;
-    return ei;
-}
 
 /* An argument: a value, a dtype (np.float32 passed as dtype=), or a list
  * literal standing for a shape (np.zeros([n, m])). */
@@ -152,7 +139,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
         ok = type_arg(ic, e->call.kw[i].value, &kw[i]) && ok;
         kwn[i] = e->call.kw[i].name;
     }
-    if (!ok || !check_builtin_context(ic, b, e->span)) return value(ei, NULL);
+    if (!ok || !check_builtin_context(ic, b, e->span)) return ei_value(ei, NULL);
     uint32_t max = np + nk + 8;
     kj_barg *bound = KJ_NEWN(ic->s->a, kj_barg, max + 1);
     int32_t *map = KJ_NEWN(ic->s->a, int32_t, max + 1);
@@ -165,10 +152,10 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     }
     int nb = kj_builtin_bind(b, pos, np, kwn, kw, nk, e->span, ic->s->src, ic->d, bound + off,
                              map + off, max - off);
-    if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb)) return value(ei, NULL);
+    if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb)) return ei_value(ei, NULL);
     nb += (int)off;
     if (b == KJ_B_NP_LOAD && !(target = npy_file_type(ic, call_arg_expr(e, map[0]))))
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     const kj_type **conv = KJ_NEWN(ic->s->a, const kj_type *, (uint32_t)nb + 1);
     const kj_type *t = kj_builtin_type(ic->s->types, b, target, bound, (uint32_t)nb, e->span,
                                        ic->s->src, ic->d, conv);
@@ -180,7 +167,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
                          kj_type_str(bound[i].type));
                 t = NULL;
             }
-    value(ei, t);
+    ei_value(ei, t);
     ei->builtin = b;
     ei->bound = bound;
     ei->argmap = map;
@@ -357,20 +344,20 @@ static kj_einfo *user_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *f
 {
     bool dev = kj_is_device_ctx(ic->sp);
     const char *name = fn->def->name;
-    if (fn->bad) return value(ei, NULL);
+    if (fn->bad) return ei_value(ei, NULL);
     switch (fn->kind) {
     case FK_KERNEL: {
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
                                "kernel '%s' must be launched with a configuration", name);
         kj_diag_hint(dg, "write %s[blocks, threads](...)", name);
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     case FK_VECTORIZE: case FK_GUVECTORIZE:
         if (dev) {
             kj_error(ic->d, ic->s->src, e->span,
                      "%s '%s' cannot be called from device code; call a device function instead",
                      fn_kind_name(fn->kind), name);
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         return ufunc_call(ic, e, ei, fn);
     case FK_DEVICE:
@@ -378,7 +365,7 @@ static kj_einfo *user_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *f
             kj_error(ic->d, ic->s->src, e->span,
                      "device function '%s' can only be called from kernels and device functions",
                      name);
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         break;
     case FK_HELPER: case FK_MAIN:
@@ -386,7 +373,7 @@ static kj_einfo *user_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *f
             kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
                                    "host function '%s' cannot be called from device code", name);
             kj_diag_hint(dg, "decorate it with @cuda.jit(device=True) or @jit");
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         break;
     case FK_JIT: break;
@@ -394,13 +381,13 @@ static kj_einfo *user_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *f
     uint32_t n = fn->def->nparams;
     const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
     int32_t *map = KJ_NEWN(ic->s->a, int32_t, n + 1);
-    if (!bind_user_args(ic, e, fn->def, args, map)) return value(ei, NULL);
+    if (!bind_user_args(ic, e, fn->def, args, map)) return ei_value(ei, NULL);
     kj_spec *callee = specialise(ic, fn, args, dev, e->span);
-    if (!callee) return value(ei, NULL);
+    if (!callee) return ei_value(ei, NULL);
     ei->callee = callee;
     ei->argmap = map;
     ei->nbound = (int)n;
-    if (callee->state == SPEC_FAILED) return value(ei, NULL);
+    if (callee->state == SPEC_FAILED) return ei_value(ei, NULL);
     if (!callee->ret) {
         /* Recursion reached before any return was typed: the fixpoint will
          * come back once a base case has given the return type. */
@@ -490,25 +477,25 @@ static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn 
     if (kj_is_device_ctx(ic->sp)) {
         kj_error(ic->d, ic->s->src, e->span,
                  "kernels cannot be launched from device code (dynamic parallelism is not supported)");
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
-    if (fn->bad) return value(ei, NULL);
+    if (fn->bad) return ei_value(ei, NULL);
     uint32_t n = fn->def->nparams;
     const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
     int32_t *map = KJ_NEWN(ic->s->a, int32_t, n + 1);
-    if (!bind_user_args(ic, e, fn->def, args, map)) return value(ei, NULL);
+    if (!bind_user_args(ic, e, fn->def, args, map)) return ei_value(ei, NULL);
     for (uint32_t i = 0; i < n; i++)
         if (args[i]->kind != KJ_T_ARRAY && !kj_is_scalar(args[i])) {
             kj_error(ic->d, ic->s->src, e->span, "kernel argument '%s' must be an array or a "
                      "number, not %s", fn->def->params[i].name, kj_type_str(args[i]));
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
     kj_spec *callee = specialise(ic, fn, args, true, e->span);
-    if (!callee) return value(ei, NULL);
+    if (!callee) return ei_value(ei, NULL);
     ei->callee = callee;
     ei->argmap = map;
     ei->nbound = (int)n;
-    return value(ei, kj_t_none(ic->s->types));
+    return ei_value(ei, kj_t_none(ic->s->types));
 }
 
 /* ---- ufuncs ---- */
@@ -526,17 +513,17 @@ static kj_einfo *vectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_
         if (args[i]->kind == KJ_T_ARRAY && args[i]->ndim > nd) nd = args[i]->ndim;
     }
     kj_spec *callee = specialise(ic, fn, el, true, e->span);
-    if (!callee) return value(ei, NULL);
+    if (!callee) return ei_value(ei, NULL);
     ei->callee = callee;
-    if (!callee->ret) return value(ei, NULL);
+    if (!callee->ret) return ei_value(ei, NULL);
     if (!kj_is_scalar(callee->ret)) {
         kj_error(ic->d, ic->s->src, e->span, "ufunc '%s' must return a scalar, not %s",
                  fn->def->name, kj_type_str(callee->ret));
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
-    if (out) return value(ei, out);
-    if (nd == 0) return value(ei, callee->ret);
-    return value(ei, kj_t_array(ic->s->types, callee->ret, nd, KJ_LAYOUT_C));
+    if (out) return ei_value(ei, out);
+    if (nd == 0) return ei_value(ei, callee->ret);
+    return ei_value(ei, kj_t_array(ic->s->types, callee->ret, nd, KJ_LAYOUT_C));
 }
 
 /* g(a, b) or g(a, b, out) for a @guvectorize with layout (n),()->(n). */
@@ -548,7 +535,7 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
         kj_error(ic->d, ic->s->src, e->span, "%s() takes %u inputs (and optionally %u output%s) "
                  "but %u arguments were given", fn->def->name, L->nin, L->nout,
                  L->nout == 1 ? "" : "s", n);
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     int loop_nd = 0;
     const kj_type **core = KJ_NEWN(ic->s->a, const kj_type *, L->nin + L->nout + 1);
@@ -559,7 +546,7 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
             kj_error(ic->d, ic->s->src, e->call.args[i]->span,
                      "argument %u needs at least %d dimension%s for layout '%s'", i + 1, cd,
                      cd == 1 ? "" : "s", fn->layout_str);
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         if (nd - cd > loop_nd) loop_nd = nd - cd;
         core[i] = cd ? kj_t_array(ic->s->types, elem_of(args[i]), cd, KJ_LAYOUT_A) : elem_of(args[i]);
@@ -568,7 +555,7 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
     if (!fn->nsigs && n < L->nin + L->nout) {
         kj_error(ic->d, ic->s->src, e->span,
                  "a @guvectorize without signatures needs its output arguments passed");
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     const kj_sig *sig = NULL;
     /* Generalized ufuncs take an exact match first (NumPy's gufunc loop
@@ -588,29 +575,29 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
     if (fn->nsigs && !sig) {
         kj_error(ic->d, ic->s->src, e->span, "no signature of '%s' matches these argument types",
                  fn->def->name);
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     for (uint32_t i = n; i < L->nin + L->nout; i++) core[i] = sig->params[i];
     kj_spec *callee = sig ? kj_spec_get(ic->s, fn, sig->params, sig->nparams, true, e->span)
                           : specialise(ic, fn, core, true, e->span);
-    if (!callee) return value(ei, NULL);
+    if (!callee) return ei_value(ei, NULL);
     if (callee->state == SPEC_NEW) kj_infer_spec(ic->s, callee);
     if (ic->report) kj_mark_reachable(ic->s, callee);
     ei->callee = callee;
-    if (n == L->nin + L->nout) return value(ei, kj_t_none(ic->s->types));
+    if (n == L->nin + L->nout) return ei_value(ei, kj_t_none(ic->s->types));
     if (L->nout != 1) {
         kj_error(ic->d, ic->s->src, e->span, "pass the %u output arrays of '%s' explicitly",
                  L->nout, fn->def->name);
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     const kj_type *o = callee->args[L->nin];
     int ond = loop_nd + (int)L->args[L->nin].ndims;
-    if (ond == 0) return value(ei, elem_of(o));
+    if (ond == 0) return ei_value(ei, elem_of(o));
     if (ond > 4) {
         kj_error(ic->d, ic->s->src, e->span, "the result would have %d dimensions (at most 4)", ond);
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
-    return value(ei, kj_t_array(ic->s->types, elem_of(o), ond, KJ_LAYOUT_C));
+    return ei_value(ei, kj_t_array(ic->s->types, elem_of(o), ond, KJ_LAYOUT_C));
 }
 
 static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
@@ -620,11 +607,11 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     const kj_type *out = NULL;
     for (uint32_t i = 0; i < n; i++) {
         kj_barg a;
-        if (!(args[i] = type_arg(ic, e->call.args[i], &a))) return value(ei, NULL);
+        if (!(args[i] = type_arg(ic, e->call.args[i], &a))) return ei_value(ei, NULL);
         if (args[i]->kind != KJ_T_ARRAY && !kj_is_scalar(args[i])) {
             kj_error(ic->d, ic->s->src, e->call.args[i]->span,
                      "ufunc arguments must be arrays or numbers, not %s", kj_type_str(args[i]));
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
     }
     for (uint32_t k = 0; k < e->call.nkw; k++) {
@@ -634,12 +621,12 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
         if (strcmp(kw->name, "out") || fn->kind != FK_VECTORIZE) {
             kj_error(ic->d, ic->s->src, kw->span, "%s() got an unexpected keyword argument '%s'",
                      fn->def->name, kw->name);
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         if (t && t->kind != KJ_T_ARRAY) {
             kj_error(ic->d, ic->s->src, kw->value->span, "out= must be an array, not %s",
                      kj_type_str(t));
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         out = t;
     }
@@ -647,7 +634,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     if (n != fn->def->nparams) {
         kj_error(ic->d, ic->s->src, e->span, "%s() takes %u argument%s but %u were given",
                  fn->def->name, fn->def->nparams, fn->def->nparams == 1 ? "" : "s", n);
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     return vectorize_call(ic, e, ei, fn, args, n, out);
 }
@@ -658,7 +645,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
 {
     const kj_expr *callee = e->call.fn;
     kj_einfo *ci = kj_type_expr(ic, callee);
-    kj_einfo *ei = info(ic, e);
+    kj_einfo *ei = ei_reset(ic, e);
     switch (ci->kind) {
     case EI_BUILTIN: {
         const kj_builtin_info *bi = kj_builtin_get(ci->builtin);
@@ -673,7 +660,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     }
     case EI_FUNC: return user_call(ic, e, ei, ci->fn);
     case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn);
-    case EI_NONE: return value(ei, NULL);
+    case EI_NONE: return ei_value(ei, NULL);
     default: break;
     }
     kj_error(ic->d, ic->s->src, callee->span, "%s is not callable",
@@ -681,5 +668,5 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
                                                     kj_type_str(ci->type))
              : ci->kind == EI_MODULE ? kj_arena_printf(ic->s->a, "module '%s'", ci->path)
              : ci->kind == EI_DECOR ? "a decorator" : "this built-in value");
-    return value(ei, NULL);
+    return ei_value(ei, NULL);
 }

@@ -7,19 +7,6 @@
 
 #include <string.h>
 
-static kj_einfo *info(kj_ictx *ic, const kj_expr *e)
-{
-    kj_einfo *ei = &ic->sp->ei[e->id];
-    memset(ei, 0, sizeof *ei);
-    return ei;
-}
-
-static kj_einfo *value(kj_einfo *ei, const kj_type *t)
-{
-    ei->kind = t ? EI_VALUE : EI_NONE;
-    ei->type = t;
-    return ei;
-}
 
 kj_var *kj_var_find(kj_spec *sp, const char *name)
 {
@@ -95,10 +82,10 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 kj_error(ic->d, ic->s->src, e->span,
                          "local variable '%s' is used before any value is assigned to it",
                          e->name);
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         ei->nonneg = v->nonneg;
-        return value(ei, v->type);
+        return ei_value(ei, v->type);
     }
     if (kj_static_ref(ic->s, e, ei, true)) {
         if (ei->kind == EI_BUILTIN) {
@@ -109,7 +96,7 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 kj_cval cv;
                 bool c = kj_const_eval(ic->s, e, &cv);
                 int b = ei->builtin;
-                value(ei, t);
+                ei_value(ei, t);
                 ei->builtin = b;
                 ei->is_const = c;
                 ei->cval = cv;
@@ -120,7 +107,7 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         return ei;
     }
     unknown_name(ic, e);
-    return value(ei, NULL);
+    return ei_value(ei, NULL);
 }
 
 /* ---- attributes ---- */
@@ -144,7 +131,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
                                        sizeof ARRAY_ATTRS / sizeof *ARRAY_ATTRS);
             if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
         }
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     const kj_builtin_info *bi = kj_builtin_get(b);
     if (!(bi->flags & KJ_BF_ATTR)) {
@@ -155,7 +142,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
     kj_barg recv_arg = {.type = t, .span = e->attr.obj->span};
     const kj_type *rt = kj_builtin_type(ic->s->types, b, NULL, &recv_arg, 1, e->span, ic->s->src,
                                         ic->d, NULL);
-    value(ei, rt);
+    ei_value(ei, rt);
     ei->builtin = b;
     ei->nonneg = true; /* shape, size, ndim */
     if (b == KJ_B_ARR_NDIM) {
@@ -192,7 +179,7 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                              bi->path);
                     t = NULL;
                 }
-                value(ei, t);
+                ei_value(ei, t);
                 ei->builtin = b;
                 ei->is_const = c;
                 ei->cval = cv;
@@ -203,13 +190,13 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 if (obj->kind != EI_NONE)
                     kj_error(ic->d, ic->s->src, e->attr.name_span, "%s has no attribute '%s'",
                              what_is(obj), e->attr.name);
-                return value(ei, NULL);
+                return ei_value(ei, NULL);
             }
             return value_attr(ic, e, obj->type, ei);
         }
     }
     const kj_type *t = kj_value_type(ic, e->attr.obj);
-    if (!t) return value(ei, NULL);
+    if (!t) return ei_value(ei, NULL);
     return value_attr(ic, e, t, ei);
 }
 
@@ -319,7 +306,7 @@ static kj_einfo *type_binop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     const kj_type *opt = NULL;
     const kj_type *t = kj_binop_type(ic, e->bin.op, l, r, e->span, &opt);
     /* ei may have been cleared by typing the operands? No: they write their own ids. */
-    value(ei, t);
+    ei_value(ei, t);
     ei->optype = opt;
     kj_cval cv;
     if (t && CONST2(e->bin.l, e->bin.r) && kj_const_eval(ic->s, e, &cv)) {
@@ -335,14 +322,14 @@ static kj_einfo *type_binop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 static kj_einfo *type_unary(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     const kj_type *x = kj_value_type(ic, e->un.x);
-    if (!x) return value(ei, NULL);
+    if (!x) return ei_value(ei, NULL);
     kj_types *T = ic->s->types;
     const kj_type *t = NULL;
     const kj_type *el = x->kind == KJ_T_ARRAY ? x->elem : x;
     if (!kj_is_scalar(el) || (x->kind == KJ_T_ARRAY && kj_is_device_ctx(ic->sp))) {
         kj_error(ic->d, ic->s->src, e->span, "bad operand type for unary %s: '%s'",
                  kj_unop_str(e->un.op), kj_type_str(x));
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     switch (e->un.op) {
     case KJ_UOP_NOT:
@@ -350,7 +337,7 @@ static kj_einfo *type_unary(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
             kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
                                    "the truth value of an array is ambiguous");
             kj_diag_hint(dg, "use np.logical_not in NumPy; in kjit, write a loop");
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         t = kj_t_bool(T);
         break;
@@ -361,14 +348,14 @@ static kj_einfo *type_unary(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         if (kj_is_float(el)) {
             kj_error(ic->d, ic->s->src, e->span, "bad operand type for unary ~: '%s'",
                      kj_type_str(x));
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         t = el;
         break;
     case KJ_UOP__COUNT: break;
     }
     if (x->kind == KJ_T_ARRAY) t = kj_t_array(T, kj_strong(T, t), x->ndim, KJ_LAYOUT_C);
-    value(ei, t);
+    ei_value(ei, t);
     kj_cval cv;
     if (ic->sp->ei[e->un.x->id].is_const && kj_const_eval(ic->s, e, &cv)) {
         ei->is_const = true;
@@ -459,7 +446,7 @@ static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         if (i == 1) first_opt = opt;
         prev = cur;
     }
-    value(ei, ok ? res : NULL);
+    ei_value(ei, ok ? res : NULL);
     ei->optype = first_opt; /* per-pair types are recomputed by lowering */
     kj_cval cv;
     bool all_const = true;
@@ -475,15 +462,15 @@ static kj_einfo *type_boolop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     const kj_type *l = kj_cond_type(ic, e->boolop.l);
     const kj_type *r = kj_cond_type(ic, e->boolop.r);
-    if (!l || !r) return value(ei, NULL);
+    if (!l || !r) return ei_value(ei, NULL);
     /* Python's `a or b` yields an operand; both must share a type. */
     const kj_type *t = kj_unify(ic->s->types, l, r);
     if (!t) {
         kj_error(ic->d, ic->s->src, e->span, "operands of '%s' have incompatible types %s and %s",
                  e->boolop.op == KJ_BOOL_AND ? "and" : "or", kj_type_str(l), kj_type_str(r));
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
-    value(ei, t);
+    ei_value(ei, t);
     kj_cval cv;
     if (CONST2(e->boolop.l, e->boolop.r) && kj_const_eval(ic->s, e, &cv)) {
         ei->is_const = true;
@@ -500,14 +487,14 @@ static kj_einfo *type_ifexp(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     /* While the walks settle, a branch whose type is not known yet (a
      * recursive call before its return type is: `1 if n < 2 else n *
      * f(n - 1)`) takes the other's; the reporting walk has both. */
-    if (!ic->report && (!a || !b)) return value(ei, a ? a : b);
-    if (!a || !b) return value(ei, NULL);
+    if (!ic->report && (!a || !b)) return ei_value(ei, a ? a : b);
+    if (!a || !b) return ei_value(ei, NULL);
     const kj_type *t = kj_unify(ic->s->types, a, b);
     if (!t)
         kj_error(ic->d, ic->s->src, e->span,
                  "the branches of a conditional expression have incompatible types %s and %s",
                  kj_type_str(a), kj_type_str(b));
-    value(ei, t);
+    ei_value(ei, t);
     ei->nonneg = ic->sp->ei[e->ifexp.then->id].nonneg && ic->sp->ei[e->ifexp.els->id].nonneg;
     return ei;
 }
@@ -523,8 +510,8 @@ static kj_einfo *type_tuple(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         el[i] = kj_value_type(ic, e->seq.v[i]);
         ok = ok && el[i];
     }
-    if (!ok) return value(ei, NULL);
-    value(ei, kj_t_tuple(ic->s->types, el, n));
+    if (!ok) return ei_value(ei, NULL);
+    ei_value(ei, kj_t_tuple(ic->s->types, el, n));
     kj_cval cv;
     bool all_const = true;
     for (uint32_t i = 0; i < n; i++) all_const = all_const && ic->sp->ei[e->seq.v[i]->id].is_const;
@@ -572,7 +559,7 @@ static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *a
         kj_error(ic->d, ic->s->src, ix->span,
                  "too many indices for array: array is %u-dimensional, but %u were indexed",
                  at->ndim, n);
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     uint32_t nint = 0;
     bool ok = true, sliced = false, keeps_c = at->layout == KJ_LAYOUT_C;
@@ -597,20 +584,20 @@ static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *a
         if (sliced) keeps_c = false;
         nint++;
     }
-    if (!ok) return value(ei, NULL);
+    if (!ok) return ei_value(ei, NULL);
     uint32_t nd = at->ndim - nint;
-    if (nd == 0) return value(ei, at->elem);
+    if (nd == 0) return ei_value(ei, at->elem);
     kj_layout lay = keeps_c ? KJ_LAYOUT_C : KJ_LAYOUT_A;
-    return value(ei, kj_t_array(ic->s->types, at->elem, (int)nd, lay));
+    return ei_value(ei, kj_t_array(ic->s->types, at->elem, (int)nd, lay));
 }
 
 static kj_einfo *tuple_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *tt, kj_einfo *ei)
 {
     kj_einfo *ix = kj_type_expr(ic, e->sub.index);
-    if (ix->kind != EI_VALUE) return value(ei, NULL);
+    if (ix->kind != EI_VALUE) return ei_value(ei, NULL);
     if (!ix->is_const || ix->cval.type->kind != KJ_T_INT) {
         kj_error(ic->d, ic->s->src, e->sub.index->span, "a tuple index must be a constant integer");
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     int64_t i = ix->cval.i;
     if (i < 0) i += tt->n;
@@ -618,9 +605,9 @@ static kj_einfo *tuple_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t
         kj_error(ic->d, ic->s->src, e->sub.index->span,
                  "tuple index %lld out of range for a tuple of %u elements",
                  (long long)ix->cval.i, tt->n);
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
-    value(ei, tt->elems[i]);
+    ei_value(ei, tt->elems[i]);
     kj_einfo *obj = &ic->sp->ei[e->sub.obj->id];
     if (obj->is_const && obj->cval.elems) {
         ei->is_const = true;
@@ -635,16 +622,16 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     kj_einfo *obj = kj_type_expr(ic, e->sub.obj);
     if (obj->kind == EI_FUNC) return kj_type_launch_config(ic, e, obj->fn);
-    if (obj->kind == EI_NONE) return value(ei, NULL);
+    if (obj->kind == EI_NONE) return ei_value(ei, NULL);
     if (obj->kind != EI_VALUE) {
         kj_error(ic->d, ic->s->src, e->span, "%s is not subscriptable", what_is(obj));
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     const kj_type *t = obj->type;
     if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
     kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));
-    return value(ei, NULL);
+    return ei_value(ei, NULL);
 }
 
 /* ---- dispatch ---- */
@@ -652,48 +639,48 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
 {
     kj_types *T = ic->s->types;
-    kj_einfo *ei = info(ic, e);
+    kj_einfo *ei = ei_reset(ic, e);
     switch (e->kind) {
     case KJ_E_INT:
         if (e->int_.big) {
             kj_error(ic->d, ic->s->src, e->span, "integer literal is too large");
-            return value(ei, NULL);
+            return ei_value(ei, NULL);
         }
         if (e->int_.value > INT64_MAX) { /* as NumPy: too big for int64 → uint64 */
-            value(ei, kj_t_int(T, 64, false));
+            ei_value(ei, kj_t_int(T, 64, false));
             ei->is_const = true;
             ei->cval.type = ei->type;
             ei->cval.i = (int64_t)e->int_.value; /* the bits */
             ei->nonneg = true;
             return ei;
         }
-        value(ei, kj_t_weak_int(T));
+        ei_value(ei, kj_t_weak_int(T));
         ei->is_const = true;
         ei->cval.type = ei->type;
         ei->cval.i = (int64_t)e->int_.value;
         ei->nonneg = true;
         return ei;
     case KJ_E_FLOAT:
-        value(ei, kj_t_weak_float(T));
+        ei_value(ei, kj_t_weak_float(T));
         ei->is_const = true;
         ei->cval.type = ei->type;
         ei->cval.f = e->float_;
         return ei;
     case KJ_E_BOOL:
-        value(ei, kj_t_bool(T));
+        ei_value(ei, kj_t_bool(T));
         ei->is_const = true;
         ei->cval.type = ei->type;
         ei->cval.i = e->bool_;
         ei->nonneg = true;
         return ei;
     case KJ_E_STR:
-        value(ei, kj_t_str(T));
+        ei_value(ei, kj_t_str(T));
         ei->is_const = true;
         ei->cval.type = ei->type;
         ei->cval.s = e->str.s;
         return ei;
     case KJ_E_NONE:
-        value(ei, kj_t_none(T));
+        ei_value(ei, kj_t_none(T));
         ei->is_const = true;
         ei->cval.type = ei->type;
         return ei;
@@ -703,12 +690,12 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
     case KJ_E_SUBSCRIPT: return type_subscript(ic, e, ei);
     case KJ_E_SLICE:
         kj_error(ic->d, ic->s->src, e->span, "a slice is only allowed inside an array subscript");
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     case KJ_E_TUPLE: return type_tuple(ic, e, ei);
     case KJ_E_LIST: {
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "lists are not supported");
         kj_diag_hint(dg, "use a tuple, or np.array shapes like np.zeros((n, m))");
-        return value(ei, NULL);
+        return ei_value(ei, NULL);
     }
     case KJ_E_BINOP: return type_binop(ic, e, ei);
     case KJ_E_UNARY: return type_unary(ic, e, ei);
@@ -717,5 +704,5 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
     case KJ_E_IFEXP: return type_ifexp(ic, e, ei);
     case KJ_E__COUNT: break;
     }
-    return value(ei, NULL);
+    return ei_value(ei, NULL);
 }

@@ -6,6 +6,8 @@
 #include "builtins.h"
 #include "sema.h"
 
+#include <string.h>
+
 /* ---- module-level symbols ---- */
 
 typedef enum {
@@ -189,6 +191,23 @@ typedef struct kj_ictx {
 } kj_ictx;
 
 kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e);
+
+/* The expression's slot in the specialisation's table, cleared for a new
+ * typing; and setting it to a value of type t (NULL: no value, after an
+ * error or while the fixpoint has not reached it). */
+static inline kj_einfo *ei_reset(kj_ictx *ic, const kj_expr *e)
+{
+    kj_einfo *ei = &ic->sp->ei[e->id];
+    memset(ei, 0, sizeof *ei);
+    return ei;
+}
+
+static inline kj_einfo *ei_value(kj_einfo *ei, const kj_type *t)
+{
+    ei->kind = t ? EI_VALUE : EI_NONE;
+    ei->type = t;
+    return ei;
+}
 /* Type `e` and require a run-time value; NULL after an error. */
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
 kj_var *kj_var_find(kj_spec *sp, const char *name);

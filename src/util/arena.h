@@ -31,10 +31,12 @@ char *kj_arena_vprintf(kj_arena *a, const char *fmt, va_list ap);
 /* A growable array living in an arena:
  *   KJ_VEC(int) v = {0};  KJ_PUSH(arena, v, 42);  v.v[0] == 42, v.n == 1 */
 #define KJ_VEC(T) struct { T *v; uint32_t n, cap; }
-#define KJ_PUSH(arena, vec, x)                                                          \
+#define KJ_PUSH(arena, vec, x) KJ_PUSH_FROM(arena, vec, x, 8)
+/* The same, with the first allocation holding `first` elements. */
+#define KJ_PUSH_FROM(arena, vec, x, first)                                              \
     do {                                                                                \
         if ((vec).n == (vec).cap) {                                                     \
-            uint32_t nc_ = (vec).cap ? (vec).cap * 2 : 8;                               \
+            uint32_t nc_ = (vec).cap ? (vec).cap * 2 : (first);                         \
             (vec).v = kj_arena_grow((arena), (vec).v, (vec).n, nc_, sizeof(*(vec).v)); \
             (vec).cap = nc_;                                                            \
         }                                                                               \
