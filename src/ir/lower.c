@@ -306,17 +306,14 @@ static const kir_op BINOP_KIR[] = {
     [KJ_OP_LSHIFT] = KIR_SHL, [KJ_OP_RSHIFT] = KIR_SHR, [KJ_OP_BITAND] = KIR_AND,
     [KJ_OP_BITOR] = KIR_OR, [KJ_OP_BITXOR] = KIR_XOR, [KJ_OP_MATMUL] = KIR_NOP};
 
-/* Apply a binary operator to two lowered operands: scalars are converted to
- * the operation's type; for arrays (host), scalars take the element type. */
-static kir_ref apply_binop(lctx *lc, kj_binop op, const kj_expr *le, const kj_expr *re,
-                           kir_ref l, kir_ref r, const kj_type *res, kj_span sp)
+/* target op= value: `cur` is the target's current value; the operation runs
+ * in `res` (a scalar type: inference rejects in-place array operators). */
+static kir_ref aug_apply(lctx *lc, kj_binop op, kir_ref cur, const kj_expr *value,
+                         const kj_type *res, kj_span sp)
 {
     res = strong(lc, res);
-    const kj_type *ot = res->kind == KJ_T_ARRAY ? res->elem : res;
-    if (le) l = lower_as(lc, le, type_of(lc, l) && type_of(lc, l)->kind == KJ_T_ARRAY ? type_of(lc, l) : ot);
-    else if (type_of(lc, l)->kind != KJ_T_ARRAY) l = cast(lc, l, ot, sp);
-    if (re) r = lower_as(lc, re, ot);
-    if (type_of(lc, r)->kind != KJ_T_ARRAY) r = cast(lc, r, ot, sp);
+    kir_ref l = cast(lc, cur, res, sp);
+    kir_ref r = lower_as(lc, value, res); /* after the target, as Python evaluates */
     return emit2(lc, BINOP_KIR[op], res, sp, l, r);
 }
 
@@ -716,8 +713,7 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     if (t->kind == KJ_E_NAME) {
         int32_t l = var_local(lc, t->name);
         if (l < 0) return;
-        kir_ref cur = cast(lc, get_local(lc, (uint32_t)l, t->span), res, st->span);
-        kir_ref r = apply_binop(lc, op, NULL, st->aug.value, cur, 0, res, st->span);
+        kir_ref r = aug_apply(lc, op, get_local(lc, (uint32_t)l, t->span), st->aug.value, res, st->span);
         set_local(lc, (uint32_t)l, r, st->span);
         return;
     }
@@ -730,8 +726,7 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     const kj_type *el = type_of(lc, arr)->elem;
     kir_ref cur = emit_args(lc, KIR_ARRAY_LOAD, el, st->span, idx, n);
     kir_at(lc->f, cur)->a = arr;
-    kir_ref r = apply_binop(lc, op, NULL, st->aug.value, cast(lc, cur, res, st->span), 0, res,
-                            st->span);
+    kir_ref r = aug_apply(lc, op, cur, st->aug.value, res, st->span);
     kir_ref val = cast(lc, r, el, st->span);
     kir_ref s = emit_args(lc, KIR_ARRAY_STORE, NULL, st->span, idx, n);
     kir_at(lc->f, s)->a = arr;
