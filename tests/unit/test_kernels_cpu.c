@@ -18,43 +18,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct fx {
-    kj_arena a;
-    kj_types *t;
-    kj_diags d;
-    kj_source src;
-    kir_module *m;
-    kj_jit *jit;
-} fx;
+#define FX_OPT_LEVEL 3
+#include "jit_fixture.h"
 
-static int setup(void **state)
+/* Launches CUDA rejects, and divergent barriers, raise RuntimeError. */
+static void expect_runtime_error(fx *x, const char *text, const char *want)
 {
-    fx *x = calloc(1, sizeof *x);
-    kj_arena_init(&x->a);
-    x->t = kj_types_new(&x->a);
-    *state = x;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *x = *state;
-    kj_jit_free(x->jit);
-    kj_diags_free(&x->d);
-    kj_arena_free(&x->a);
-    free(x);
-    return 0;
+    expect_error(x, text, KJ_RT_RUNTIME, want);
 }
 
 static kj_jit *compile(fx *x, const char *text, bool keep_ir)
 {
-    x->src = (kj_source){.path = "prog.k", .text = text, .len = strlen(text)};
-    kj_module *m = kj_parse(&x->src, &x->a, &x->d);
-    kj_sema_options so = {.boundscheck = -1};
-    x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
     kj_codegen_opts o = {.opt_level = 3, .verify = true, .keep_ir = keep_ir};
-    x->jit = x->m ? kj_codegen_host(x->m, &o, &x->d) : NULL;
-    return x->jit;
+    return compile_as(x, "prog.k", text, &o);
 }
 
 /* The first diagnostic's message. */
@@ -62,48 +38,6 @@ static const char *first_error(fx *x)
 {
     assert_true(x->d.n > 0);
     return x->d.v[0].msg;
-}
-
-typedef struct run {
-    kj_rt_kind kind;
-    char *out;
-    char err[700];
-} run;
-
-static run run_main(fx *x, const char *text)
-{
-    run r = {0};
-    if (!compile(x, text, false)) {
-        kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);
-        fail_msg("the program does not compile");
-    }
-    kj_entry_fn fn = kj_jit_lookup(x->jit, x->m->main->mangled);
-    assert_non_null(fn);
-    size_t n = 0;
-    kj_rt rt;
-    kj_rt_init(&rt, "prog.k");
-    rt.out = open_memstream(&r.out, &n);
-    r.kind = kj_rt_call_entry(&rt, fn, NULL, NULL);
-    if (r.kind) kj_rt_format_error(&rt, r.err, sizeof r.err);
-    fclose(rt.out);
-    kj_rt_dispose(&rt);
-    return r;
-}
-
-static void expect_output(fx *x, const char *text, const char *want)
-{
-    run r = run_main(x, text);
-    if (r.kind) fail_msg("run-time error: %s", r.err);
-    assert_string_equal(r.out, want);
-    free(r.out);
-}
-
-static void expect_error(fx *x, const char *text, const char *want)
-{
-    run r = run_main(x, text);
-    assert_int_equal(r.kind, KJ_RT_RUNTIME);
-    assert_string_equal(r.err, want);
-    free(r.out);
 }
 
 /* Threads that return before a barrier are left out of it and of every
@@ -207,7 +141,7 @@ static void test_lane_print(void **state) { expect_output(*state, prog_lane,
 
 static void test_launch_zero_block(void **state)
 {
-    expect_error(*state,
+    expect_runtime_error(*state,
                  KERNEL_FILL "def main():\n"
                              "    a = np.zeros(4)\n"
                              "    fill[2, 0](a)\n",
@@ -217,7 +151,7 @@ static void test_launch_zero_block(void **state)
 
 static void test_launch_too_many_threads(void **state)
 {
-    expect_error(*state,
+    expect_runtime_error(*state,
                  KERNEL_FILL "def main():\n"
                              "    a = np.zeros(4)\n"
                              "    fill[(1, 1), (64, 32)](a)\n",
@@ -227,7 +161,7 @@ static void test_launch_too_many_threads(void **state)
 
 static void test_launch_zero_grid(void **state)
 {
-    expect_error(*state,
+    expect_runtime_error(*state,
                  KERNEL_FILL "def main():\n"
                              "    a = np.zeros(4)\n"
                              "    fill[(1, 0), 4](a)\n",
@@ -238,7 +172,7 @@ static void test_launch_zero_grid(void **state)
 /* A while loop around a barrier whose exit differs between threads. */
 static void test_divergent_break(void **state)
 {
-    expect_error(*state,
+    expect_runtime_error(*state,
                  "from numba import cuda\n"
                  "import numpy as np\n"
                  "@cuda.jit\n"
