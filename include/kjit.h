@@ -307,9 +307,10 @@ int kjit_sync(kjit_ctx *ctx, kjit_error *err);
 /* ---- the compile cache ---- */
 
 typedef struct kjit_cache_stats {
-    uint64_t hits;      /* compiles that reused cached machine code (memory or disk) */
+    uint64_t hits;      /* compiles (and call-time specialisations) that reused cached
+                           machine code (memory or disk) */
     uint64_t disk_hits; /* of which read from the cache directory */
-    uint64_t misses;    /* compiles that generated code */
+    uint64_t misses;    /* compiles (and specialisations) that generated code */
     uint64_t corrupt;   /* damaged cache entries found (and replaced) */
 } kjit_cache_stats;
 

@@ -27,6 +27,18 @@
 #include "util/arena.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+
+/* The compile cache and its counters (kjit_ctx_cache_stats), shared by a
+ * context and the modules it compiled: a module makes code at call time
+ * (specialisations) and may do so after its context is freed. Reference
+ * counted; the counters are atomic because modules count without the
+ * context's lock. */
+typedef struct kj_api_cache {
+    kj_cache *c;
+    atomic_uint refs;
+    atomic_uint_least64_t hits, disk_hits, misses;
+} kj_api_cache;
 
 struct kjit_ctx {
     kjit_options opt;
@@ -36,9 +48,7 @@ struct kjit_ctx {
      * source that outlives the module (which may already be freed). */
     kj_diags diags;
     kj_source src;
-    kj_cache *cache; /* NULL when caching is off; opened at the first compile */
-    bool cache_opened;
-    kjit_cache_stats stats;
+    kj_api_cache *cache; /* made at the first compile that generates code */
 };
 
 /* One specialisation a kjit_fn has been called with: argument types
@@ -78,6 +88,11 @@ struct kjit_module {
      * specialisations made at call time (see machine.c). */
     kj_jit *jit;
     KJ_VEC(kj_jit *) extra;
+    /* The context's cache (a reference; NULL for check_only) and the
+     * module's key in it, which the keys of its call-time specialisations
+     * extend. */
+    kj_api_cache *cache;
+    kj_hash key;
     char *llvm_ir, *asm_text; /* generated again on request when not kept (malloc'd) */
     KJ_VEC(kjit_fn *) fns;
     pthread_mutex_t lock;
@@ -100,6 +115,8 @@ kj_entry_fn kj_api_entry(kjit_module *m, const kir_func *kf, kj_diags *d);
 /* LLVM IR (llvm = true) or assembly of the module's compile-time code. */
 char *kj_api_code_text(kjit_module *m, bool llvm, kjit_error *err);
 void kj_api_free_code(kjit_module *m);
+/* Drop a reference to a shared cache (closing it with the last one). */
+void kj_api_cache_release(kj_api_cache *ac);
 
 /* array.c */
 kj_dtype kj_api_dtype(kjit_dtype dt);

@@ -160,7 +160,7 @@ void kjit_ctx_free(kjit_ctx *ctx)
 {
     if (!ctx) return;
     reset_last(ctx);
-    kj_cache_close(ctx->cache);
+    kj_api_cache_release(ctx->cache);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->arch);
     free(ctx->cache_dir);

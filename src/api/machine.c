@@ -18,7 +18,9 @@
  * everything it calls, loaded into an LLJIT of its own that the module
  * keeps (m->extra). Callees already compiled into m->jit are compiled again
  * into the new JIT: simpler and safer than linking JITs to each other, and
- * the copies are small (only what the new function reaches). */
+ * the copies are small (only what the new function reaches). That object
+ * is cached too, under the module's key extended by the specialisation's
+ * name, so the next process calling with the same types loads it. */
 #include "api_int.h"
 
 #include <llvm-c/TargetMachine.h>
@@ -30,15 +32,31 @@
 
 /* ---- the compile cache ---- */
 
-/* The context's cache, opened at its first use; NULL when caching is off. */
-static kj_cache *ctx_cache(kjit_ctx *ctx)
+/* The context's cache and counters, made at the first compile; the cache
+ * itself (->c) is NULL when caching is off. */
+static kj_api_cache *ctx_cache(kjit_ctx *ctx)
 {
-    if (!ctx->cache_opened && ctx->opt.cache) {
+    if (!ctx->cache) {
         kj_cache_options co = {.dir = ctx->cache_dir};
-        ctx->cache = kj_cache_open(&co);
+        ctx->cache = calloc(1, sizeof *ctx->cache);
+        if (!ctx->cache) abort();
+        ctx->cache->c = ctx->opt.cache ? kj_cache_open(&co) : NULL;
+        atomic_init(&ctx->cache->refs, 1);
     }
-    ctx->cache_opened = true;
     return ctx->cache;
+}
+
+static kj_api_cache *cache_retain(kj_api_cache *ac)
+{
+    if (ac) atomic_fetch_add(&ac->refs, 1);
+    return ac;
+}
+
+void kj_api_cache_release(kj_api_cache *ac)
+{
+    if (!ac || atomic_fetch_sub(&ac->refs, 1) != 1) return;
+    kj_cache_close(ac->c);
+    free(ac);
 }
 
 /* Which kjit built this code: the version alone is not enough while kjit is
@@ -94,48 +112,56 @@ static const kir_func *first_host(const kir_module *km)
     return NULL;
 }
 
-/* Load the cached object of `key`. Entries are checked by the cache
- * (hashes, lengths); an object LLVM cannot load or link anyway counts as a
- * miss, and is replaced by the next put. */
-static kj_jit *load_cached(kjit_ctx *ctx, kj_cache *c, kj_hash key, const kir_module *km)
+/* Load the cached object of `key`, linking it now (as a fresh compile
+ * does) by looking up the entry point of `probe` (a function it must
+ * define). Entries are checked by the cache (hashes, lengths); an object
+ * LLVM cannot load or link anyway counts as a miss, and is replaced by the
+ * next put. */
+static kj_jit *load_cached(kj_api_cache *ac, kj_hash key, const kir_func *probe)
 {
     void *obj = NULL;
     size_t len = 0;
-    uint64_t disk_before = kj_cache_get_stats(c).disk_hits;
-    if (!kj_cache_get(c, key, &obj, &len)) return NULL;
+    uint64_t disk_before = kj_cache_get_stats(ac->c).disk_hits;
+    if (!kj_cache_get(ac->c, key, &obj, &len)) return NULL;
     char why[256];
     kj_jit *j = kj_jit_from_object(obj, len, why, sizeof why);
     free(obj);
-    const kir_func *probe = j ? first_host(km) : NULL;
-    if (j && probe && !kj_jit_lookup(j, probe->mangled)) { /* links now, as a fresh compile does */
+    if (j && probe && !kj_jit_lookup(j, probe->mangled)) {
         kj_jit_free(j);
         j = NULL;
     }
     if (!j) return NULL;
-    ctx->stats.hits++;
-    if (kj_cache_get_stats(c).disk_hits > disk_before) ctx->stats.disk_hits++;
+    atomic_fetch_add(&ac->hits, 1);
+    if (kj_cache_get_stats(ac->c).disk_hits > disk_before) atomic_fetch_add(&ac->disk_hits, 1);
+    return j;
+}
+
+/* Generate the code of `km`, counting a miss, and store its object under
+ * `key` when `cached`. */
+static kj_jit *generate(kj_api_cache *ac, bool cached, kj_hash key, const kir_module *km, kj_codegen_opts o,
+                        kj_diags *d)
+{
+    o.keep_object = cached;
+    kj_jit *j = kj_codegen_host(km, &o, d);
+    if (!j) return NULL;
+    atomic_fetch_add(&ac->misses, 1);
+    size_t n = 0;
+    const void *obj = cached ? kj_jit_object(j, &n) : NULL;
+    if (obj) kj_cache_put(ac->c, key, obj, n);
     return j;
 }
 
 bool kj_api_machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
 {
+    m->cache = cache_retain(ctx_cache(ctx));
     /* Kept texts come only from a fresh generation: no cache then. */
-    bool keep_text = m->cg.keep_ir || m->cg.keep_asm;
-    kj_cache *c = keep_text ? NULL : ctx_cache(ctx);
-    kj_hash key = {{0}};
-    if (c) {
-        key = module_key(m);
-        if ((m->jit = load_cached(ctx, c, key, m->kir))) return true;
+    bool cached = m->cache->c && !m->cg.keep_ir && !m->cg.keep_asm;
+    if (cached) {
+        m->key = module_key(m);
+        if ((m->jit = load_cached(m->cache, m->key, first_host(m->kir)))) return true;
     }
-    kj_codegen_opts o = m->cg;
-    o.keep_object = c != NULL;
-    m->jit = kj_codegen_host(m->kir, &o, d);
-    if (!m->jit) return false;
-    ctx->stats.misses++;
-    size_t n = 0;
-    const void *obj = c ? kj_jit_object(m->jit, &n) : NULL;
-    if (obj) kj_cache_put(c, key, obj, n);
-    return true;
+    m->jit = generate(m->cache, cached, m->key, m->kir, m->cg, d);
+    return m->jit != NULL;
 }
 
 kjit_cache_stats kjit_ctx_cache_stats(kjit_ctx *ctx, const char **dir)
@@ -144,10 +170,15 @@ kjit_cache_stats kjit_ctx_cache_stats(kjit_ctx *ctx, const char **dir)
     if (dir) *dir = NULL;
     if (!ctx) return s;
     pthread_mutex_lock(&ctx->lock);
-    s = ctx->stats;
-    if (ctx->cache) {
-        s.corrupt = kj_cache_get_stats(ctx->cache).corrupt;
-        if (dir) *dir = kj_cache_dir(ctx->cache);
+    kj_api_cache *ac = ctx->cache;
+    if (ac) {
+        s.hits = atomic_load(&ac->hits);
+        s.disk_hits = atomic_load(&ac->disk_hits);
+        s.misses = atomic_load(&ac->misses);
+    }
+    if (ac && ac->c) {
+        s.corrupt = kj_cache_get_stats(ac->c).corrupt;
+        if (dir) *dir = kj_cache_dir(ac->c);
     }
     pthread_mutex_unlock(&ctx->lock);
     return s;
@@ -193,15 +224,33 @@ static kj_entry_fn find_loaded(kjit_module *m, const kir_func *kf)
     return e;
 }
 
+/* The key of a specialisation's code: the module's key (source, options,
+ * build, host) and the specialisation's name, which spells its argument
+ * types; its code, and its callees', follow from these. */
+static kj_hash spec_key(const kjit_module *m, const kir_func *kf)
+{
+    kj_hasher h;
+    kj_cache_key_init(&h);
+    kj_hash_part(&h, "module", m->key.b, sizeof m->key.b);
+    kj_hash_str(&h, "specialisation", kf->mangled);
+    return kj_hash_final(&h);
+}
+
 kj_entry_fn kj_api_entry(kjit_module *m, const kir_func *kf, kj_diags *d)
 {
     kj_entry_fn e = find_loaded(m, kf);
     if (e) return e;
-    kir_module *km = kir_module_new(&m->arena, &m->src);
-    add_closure(&m->arena, km, (kir_func *)(uintptr_t)kf);
-    kj_codegen_opts o = m->cg;
-    o.keep_ir = o.keep_asm = o.keep_object = false;
-    kj_jit *j = kj_codegen_host(km, &o, d);
+    /* m->key is set when the module's own code went through the cache */
+    bool cached = m->cache && m->cache->c && !m->cg.keep_ir && !m->cg.keep_asm;
+    kj_hash key = cached ? spec_key(m, kf) : (kj_hash){{0}};
+    kj_jit *j = cached ? load_cached(m->cache, key, kf) : NULL;
+    if (!j) {
+        kir_module *km = kir_module_new(&m->arena, &m->src);
+        add_closure(&m->arena, km, (kir_func *)(uintptr_t)kf);
+        kj_codegen_opts o = m->cg;
+        o.keep_ir = o.keep_asm = false;
+        j = m->cache ? generate(m->cache, cached, key, km, o, d) : kj_codegen_host(km, &o, d);
+    }
     if (!j) return NULL;
     KJ_PUSH(&m->arena, m->extra, j);
     e = kj_jit_lookup(j, kf->mangled);
@@ -266,4 +315,5 @@ void kj_api_free_code(kjit_module *m)
     for (uint32_t k = 0; k < m->extra.n; k++) kj_jit_free(m->extra.v[k]);
     free(m->llvm_ir);
     free(m->asm_text);
+    kj_api_cache_release(m->cache);
 }

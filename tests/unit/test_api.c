@@ -1111,7 +1111,9 @@ static void test_output_capture(void **state)
 }
 
 /* The second compile of a source, in a new context, loads the cached
- * object instead of generating code. */
+ * object instead of generating code; so does the second process's first
+ * call of a specialisation made at call time (add(int, int) here, which
+ * main does not call). */
 static void test_cache(void **state)
 {
     (void)state;
@@ -1140,11 +1142,18 @@ static void test_cache(void **state)
         assert_int_equal(kjit_call(mainf, f, 4, NULL, &err), KJIT_OK);
         assert_int_equal(kjit_call(kjit_module_get(m, "add"), ii, 2, &r, &err), KJIT_OK);
         assert_int_equal(r.v.i, 42);
-        /* A second compile in the same context: a memory hit. */
-        kjit_module *m2 = compile_calls(ctx);
         st = kjit_ctx_cache_stats(ctx, NULL);
-        assert_int_equal(st.hits, (round == 1) + 1);
-        assert_int_equal(st.disk_hits, round == 1);
+        assert_int_equal(st.hits, 2 * (round == 1));
+        assert_int_equal(st.disk_hits, 2 * (round == 1));
+        assert_int_equal(st.misses, 2 * (round != 1));
+        /* A second compile in the same context: a memory hit; its call of
+         * add(int, int) too. */
+        kjit_module *m2 = compile_calls(ctx);
+        assert_int_equal(kjit_call(kjit_module_get(m2, "add"), ii, 2, &r, &err), KJIT_OK);
+        assert_int_equal(r.v.i, 42);
+        st = kjit_ctx_cache_stats(ctx, NULL);
+        assert_int_equal(st.hits, 2 * (round == 1) + 2);
+        assert_int_equal(st.disk_hits, 2 * (round == 1));
         kjit_module_free(m2);
         kjit_module_free(m);
         kjit_ctx_free(ctx);
@@ -1160,6 +1169,34 @@ static void test_cache(void **state)
     assert_int_equal(st.misses, 1);
     kjit_ctx_free(ctx);
     char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
+/* A module may outlive its context: specialisations made at call time
+ * afterwards still compile, and still go through the (shared) cache. */
+static void test_cache_module_outlives_ctx(void **state)
+{
+    (void)state;
+    char *dir = temp_dir();
+    kjit_options o;
+    kjit_options_init(&o);
+    o.cache_dir = dir;
+    kjit_error err;
+    kjit_value ff[2] = {kjit_value_float(1.25), kjit_value_float(2.5)}, r;
+    for (int round = 0; round < 2; round++) {
+        kjit_ctx *ctx = new_ctx(&o);
+        kjit_module *m = compile_calls(ctx);
+        kjit_ctx_free(ctx);
+        assert_int_equal(kjit_call(kjit_module_get(m, "add"), ff, 2, &r, &err), KJIT_OK);
+        assert_int_equal(r.kind, KJIT_VALUE_FLOAT);
+        assert_true(r.v.f == 3.75);
+        kjit_module_free(m);
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "test $(ls '%s' | grep -vc '^tmp') -eq 2", dir); /* module + add(float, float) */
+    assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
     free(dir);
@@ -1412,6 +1449,7 @@ int main(void)
         cmocka_unit_test(test_llvm_and_asm),
         cmocka_unit_test(test_output_capture),
         cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_cache_module_outlives_ctx),
         cmocka_unit_test(test_cache_split_program),
         cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_threads_shared_module),
