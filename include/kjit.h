@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define KJIT_VERSION_MAJOR 0
-#define KJIT_VERSION_MINOR 2
+#define KJIT_VERSION_MINOR 3
 #define KJIT_VERSION_PATCH 0
 
 /* Version of the library actually linked, as "MAJOR.MINOR.PATCH". */
@@ -188,7 +188,17 @@ typedef enum kjit_value_kind {
     KJIT_VALUE_STR,   /* NUL-terminated; kjit never frees an argument's; a result's is
                          a constant of the module (valid until kjit_module_free) */
     KJIT_VALUE_ARRAY,
+    KJIT_VALUE_TUPLE, /* since 0.3: v.t; an argument's is the caller's (borrowed); a result's
+                         is malloc'd, the caller's to release with kjit_value_release */
 } kjit_value_kind;
+
+struct kjit_value;
+
+/* The items of a tuple value, in order. */
+typedef struct kjit_tuple {
+    int n;
+    struct kjit_value *items;
+} kjit_tuple;
 
 /* An argument or result whose type is known only at run time. An integer
  * argument has exactly the type its dtype says (int64 for kjit_value_int),
@@ -203,6 +213,7 @@ typedef struct kjit_value {
         double f;  /* float32 values too (exactly representable) */
         const char *s;
         kjit_array *a; /* arguments: borrowed; results: the caller's, to kjit_array_free */
+        kjit_tuple *t;
     } v;
 } kjit_value;
 
@@ -250,7 +261,22 @@ static inline kjit_value kjit_value_array(kjit_array *a)
     return x;
 }
 
-/* "int64", "float32", "bool", "str", "array(float32, 1d)", "none" */
+/* A tuple argument over the caller's items (nested tuples and arrays
+ * allowed): kjit_tuple t = {2, items}; kjit_value_tuple(&t). */
+static inline kjit_value kjit_value_tuple(kjit_tuple *t)
+{
+    kjit_value x = {KJIT_VALUE_TUPLE, KJIT_BOOL, {0}};
+    x.v.t = t;
+    return x;
+}
+
+/* Release what a result of kjit_call owns: an array (kjit_array_free), a
+ * tuple's items (each released) and storage. Nothing for other kinds. `v`
+ * becomes a none value. Only for results: arguments are the caller's. */
+void kjit_value_release(kjit_value *v);
+
+/* "int64", "float32", "bool", "str", "array(float32, 1d)", "(int64, float64)",
+ * "none" */
 const char *kjit_value_type_name(const kjit_value *v, char *buf, size_t cap);
 
 /* ---- functions ---- */
@@ -285,7 +311,8 @@ bool kjit_fn_param_default(kjit_fn *f, int i, kjit_value *out);
  * arguments whose types are known only now. The first call with new
  * argument types compiles a specialisation (as Numba's dispatcher does);
  * later calls with the same types reuse it. `result` may be NULL; an array
- * result must be released with kjit_array_free. Returns KJIT_OK or the
+ * result must be released with kjit_array_free, a tuple result with
+ * kjit_value_release (which also does for arrays). Returns KJIT_OK or the
  * error's code with `err` filled: KJIT_ERR_USAGE for a wrong number or
  * kind of arguments, KJIT_ERR_COMPILE when the function does not type-check
  * for these arguments, KJIT_ERR_RUNTIME for an error raised by the code

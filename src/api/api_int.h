@@ -118,6 +118,16 @@ void kj_api_free_code(kjit_module *m);
 /* Drop a reference to a shared cache (closing it with the last one). */
 void kj_api_cache_release(kj_api_cache *ac);
 
+/* values.c: a kjit_value in the ABI memory form of a kj type and back */
+size_t kj_api_mem_size(const kj_type *t);
+size_t kj_api_mem_align(const kj_type *t);
+/* Store `v` as type `t` at `out` (kj_api_mem_size(t) bytes); false when
+ * the value does not have that type's shape (kind, ndim, dtype, arity). */
+bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out);
+/* A result of type `t` read from `mem`; arrays in it take the references
+ * the entry point handed over. */
+kjit_value kj_api_from_mem(const kj_type *t, const void *mem);
+
 /* array.c */
 kj_dtype kj_api_dtype(kjit_dtype dt);
 kjit_dtype kj_api_public_dtype(kj_dtype dt);

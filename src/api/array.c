@@ -116,7 +116,34 @@ kjit_dtype kjit_array_dtype(const kjit_array *a)
     return a ? kj_api_public_dtype(kj_api_arr(a)->dtype) : KJIT_FLOAT64;
 }
 
+static const char *type_name(const kjit_value *v, char *buf, size_t cap, int depth);
+
+/* "(int64, float64)"; "(int64,)" for one item, as Python writes it. */
+static void tuple_type_name(const kjit_tuple *t, char *buf, size_t cap, int depth)
+{
+    if (!t || t->n < 0 || (t->n && !t->items)) {
+        snprintf(buf, cap, "tuple(NULL)");
+        return;
+    }
+    if (depth > 16) { /* deeper than compiled code takes; maybe a cycle */
+        snprintf(buf, cap, "(...)");
+        return;
+    }
+    size_t at = (size_t)snprintf(buf, cap, "(");
+    for (int k = 0; k < t->n && at < cap; k++) {
+        char item[128];
+        type_name(&t->items[k], item, sizeof item, depth + 1);
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s", k ? ", " : "", item);
+    }
+    if (at < cap) snprintf(buf + at, cap - at, t->n == 1 ? ",)" : ")");
+}
+
 const char *kjit_value_type_name(const kjit_value *v, char *buf, size_t cap)
+{
+    return type_name(v, buf, cap, 0);
+}
+
+static const char *type_name(const kjit_value *v, char *buf, size_t cap, int depth)
 {
     if (!buf || !cap) return "";
     if (!v) snprintf(buf, cap, "none");
@@ -126,6 +153,7 @@ const char *kjit_value_type_name(const kjit_value *v, char *buf, size_t cap)
     case KJIT_VALUE_INT:
     case KJIT_VALUE_FLOAT: snprintf(buf, cap, "%s", kjit_dtype_name(v->dtype)); break;
     case KJIT_VALUE_STR: snprintf(buf, cap, "str"); break;
+    case KJIT_VALUE_TUPLE: tuple_type_name(v->v.t, buf, cap, depth); break;
     case KJIT_VALUE_ARRAY:
         if (v->v.a)
             snprintf(buf, cap, "array(%s, %dd)", kjit_dtype_name(kjit_array_dtype(v->v.a)),

@@ -142,10 +142,16 @@ static int check_callable(const kjit_fn *f, kjit_error *err)
     }
 }
 
+/* The most items a tuple argument may have (its type is built on the
+ * stack), and how deeply tuples may nest (a tuple that contains itself is
+ * refused, not followed forever). */
+enum { KJ_API_MAX_TUPLE = 64, KJ_API_MAX_NESTING = 16 };
+
 static bool int_dtype(kjit_dtype dt) { return dt >= KJIT_INT8 && dt <= KJIT_UINT64; }
 
-/* One argument: a valid value of a kind compiled code can take. */
-static int check_value(const kjit_fn *f, const kjit_value *v, int k, kjit_error *err)
+/* One argument (or an item of tuple argument `k`, `depth` tuples down): a
+ * valid value of a kind compiled code can take. */
+static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, kjit_error *err)
 {
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return KJIT_OK;
@@ -168,6 +174,20 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, kjit_error 
                               "(scalars are)", f->name);
         return KJIT_OK;
     }
+    case KJIT_VALUE_TUPLE: {
+        const kjit_tuple *t = v->v.t;
+        if (!t || t->n < 0 || (t->n > 0 && !t->items))
+            return usage(err, "argument %d: tuple is NULL or has no items", k + 1);
+        if (t->n > KJ_API_MAX_TUPLE)
+            return usage(err, "argument %d: a tuple of %d items (at most %d)", k + 1, t->n, KJ_API_MAX_TUPLE);
+        if (depth >= KJ_API_MAX_NESTING)
+            return usage(err, "argument %d: tuples nested more than %d deep", k + 1, KJ_API_MAX_NESTING);
+        for (int i = 0; i < t->n; i++) {
+            int rc = check_value(f, &t->items[i], k, depth + 1, err);
+            if (rc) return rc;
+        }
+        return KJIT_OK;
+    }
     case KJIT_VALUE_NONE: return usage(err, "argument %d: None cannot be passed to compiled code", k + 1);
     }
     return usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
@@ -184,7 +204,7 @@ static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_
         return usage(err, "%s() takes %u positional argument%s but %d %s given", f->name, want,
                      want == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
     for (int k = 0; k < nargs; k++)
-        if ((rc = check_value(f, &args[k], k, err))) return rc;
+        if ((rc = check_value(f, &args[k], k, 0, err))) return rc;
     return KJIT_OK;
 }
 
@@ -214,6 +234,13 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
                                                          : KJ_LAYOUT_A;
         return kj_t_array(t, value_type(t, &elem), a->ndim, lay);
     }
+    case KJIT_VALUE_TUPLE: {
+        const kj_type *items[KJ_API_MAX_TUPLE];
+        uint32_t n = (uint32_t)v->v.t->n;
+        if (n > KJ_API_MAX_TUPLE) break; /* check_call refused it */
+        for (uint32_t k = 0; k < n; k++) items[k] = value_type(t, &v->v.t->items[k]);
+        return kj_t_tuple(t, items, n);
+    }
     case KJIT_VALUE_NONE: break;
     }
     return kj_t_none(t);
@@ -236,6 +263,11 @@ static const kj_api_spec *find_spec(const kjit_fn *f, const kj_type *const *type
 /* Result types kjit_call can hand back. */
 static bool returnable(const kj_type *t)
 {
+    if (t->kind == KJ_T_TUPLE) {
+        for (uint32_t k = 0; k < t->n; k++)
+            if (!returnable(t->elems[k])) return false;
+        return true;
+    }
     return kj_cg_is_void(t) || kj_is_scalar(t) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
@@ -334,97 +366,24 @@ static int make_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api
 
 /* ---- marshalling ---- */
 
-/* Storage for one argument or the result in its memory form. */
-typedef union slot {
-    int64_t i;
-    double f;
-    void *p;
-    kj_abi_array arr;
-} slot;
-
-static kj_scalar value_scalar(const kjit_value *v)
+/* Argument `v` in the memory form of parameter k's type (which sema
+ * chose: the value's own type, or an explicit signature's that it converts
+ * to). */
+static int marshal(const kir_func *kf, uint32_t k, const kjit_value *v, void *out, kjit_error *err)
 {
-    kj_scalar s = {.dtype = KJ_DT_INT64};
-    if (v->kind == KJIT_VALUE_FLOAT) {
-        s.dtype = kj_api_dtype(v->dtype);
-        s.v.f = v->v.f;
-    } else if (v->kind == KJIT_VALUE_BOOL) {
-        s.dtype = KJ_DT_BOOL;
-        s.v.i = v->v.b;
-    } else {
-        s.dtype = kj_api_dtype(v->dtype);
-        s.v.i = v->v.i;
-    }
-    return s;
-}
-
-/* Argument `v` as parameter type `t` (which sema chose: the value's own
- * type, or an explicit signature's that it converts to). */
-static int marshal(const kir_func *kf, uint32_t k, const kjit_value *v, slot *out, kjit_error *err)
-{
-    const kj_type *t = kf->params[k];
-    bool scalar_value =
-        v->kind == KJIT_VALUE_BOOL || v->kind == KJIT_VALUE_INT || v->kind == KJIT_VALUE_FLOAT;
-    if (kj_is_scalar(t) && scalar_value) {
-        kj_elem_store(out, kj_api_type_dtype(t), value_scalar(v));
-        return KJIT_OK;
-    }
-    if (t->kind == KJ_T_STR && v->kind == KJIT_VALUE_STR) {
-        out->p = (void *)(uintptr_t)v->v.s;
-        return KJIT_OK;
-    }
-    if (t->kind == KJ_T_ARRAY && v->kind == KJIT_VALUE_ARRAY) {
-        kj_array *a = kj_api_arr(v->v.a);
-        if (a->ndim == t->ndim && a->dtype == kj_api_type_dtype(t->elem)) {
-            /* The array is the owner: views made by the code keep it alive. */
-            kj_abi_array_pack(&out->arr, a->ndim, a->data, a->shape, a->strides, a);
-            return KJIT_OK;
-        }
-    }
-    if (kj_cg_is_void(t)) return KJIT_OK;
+    if (kj_api_to_mem(kf->params[k], v, out)) return KJIT_OK;
     char buf[64];
     return usage(err, "argument %u of '%s': cannot pass %s as %s", k + 1, kf->name,
-                 kjit_value_type_name(v, buf, sizeof buf), kj_type_str(t));
+                 kjit_value_type_name(v, buf, sizeof buf), kj_type_str(kf->params[k]));
 }
 
-/* A returned array descriptor as a kjit_array. The entry point handed over
- * one reference to `owner` (rt.h), which the result takes: it is the owner
- * itself when the descriptor covers it exactly, else a view holding it. */
-static kjit_array *array_result(const kj_type *t, const kj_abi_array *d)
+/* Storage for a value of type t in its memory form (16-byte aligned, as
+ * malloc's is: enough for every kjit type). */
+static void *mem_for(const kj_type *t)
 {
-    int nd = t->ndim;
-    kj_array *owner = kj_abi_array_owner(d, nd);
-    int64_t shape[KJ_ABI_MAX_DIMS], strides[KJ_ABI_MAX_DIMS];
-    for (int k = 0; k < nd; k++) {
-        shape[k] = kj_abi_array_shape(d, nd, k);
-        strides[k] = kj_abi_array_stride(d, nd, k);
-    }
-    void *data = kj_abi_array_data(d);
-    if (owner && owner->ndim == nd && owner->data == data && !memcmp(owner->shape, shape, 8 * (size_t)nd) &&
-        !memcmp(owner->strides, strides, 8 * (size_t)nd))
-        return kj_api_pub(owner);
-    kj_array *v = kj_array_wrap(data, kj_api_type_dtype(t->elem), nd, shape, strides, NULL);
-    if (!v) abort(); /* the shape came from a valid array: only memory can fail */
-    v->base = owner;
-    return kj_api_pub(v);
-}
-
-static kjit_value result_value(const kj_type *t, const slot *ret)
-{
-    kjit_value r = {0};
-    if (kj_is_scalar(t)) {
-        kj_scalar s = kj_elem_load(ret, kj_api_type_dtype(t));
-        if (t->kind == KJ_T_BOOL) r = kjit_value_bool(s.v.i != 0);
-        else if (t->kind == KJ_T_FLOAT)
-            r = t->bits == 32 ? kjit_value_float32((float)s.v.f) : kjit_value_float(s.v.f);
-        else r = kjit_value_int_as(s.v.i, kj_api_public_dtype(s.dtype));
-    } else if (t->kind == KJ_T_STR) {
-        r = kjit_value_str(ret->p);
-    } else if (t->kind == KJ_T_ARRAY) {
-        r = kjit_value_array(array_result(t, &ret->arr));
-        r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
-    }
-    return r;
+    void *p = calloc(1, kj_api_mem_size(t) + 1);
+    if (!p) abort();
+    return p;
 }
 
 /* A run-time error: "IndexError: message" at the location the code gave. */
@@ -444,27 +403,31 @@ static int runtime_failed(const kj_rt *rt, kjit_error *err)
 static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args, uint32_t n,
                   kjit_value *result, kjit_error *err)
 {
-    slot *slots = calloc(n + 1, sizeof *slots);
     void **argv = calloc(n + 1, sizeof *argv);
-    if (!slots || !argv) abort();
+    if (!argv) abort();
     int rc = KJIT_OK;
     for (uint32_t k = 0; k < n && !rc; k++) {
-        rc = marshal(sp->kf, k, &args[k], &slots[k], err);
-        argv[k] = &slots[k];
+        argv[k] = mem_for(sp->kf->params[k]);
+        rc = marshal(sp->kf, k, &args[k], argv[k], err);
     }
     if (!rc) {
-        slot ret;
-        memset(&ret, 0, sizeof ret);
+        const kj_type *rt_type = sp->kf->ret;
+        void *ret = mem_for(rt_type);
         kj_rt rt;
         kj_rt_init(&rt, m->src.path);
         if (m->out) rt.out = m->out;
-        kj_rt_kind kind = kj_rt_call_entry(&rt, sp->entry, argv, &ret);
-        if (kind != KJ_RT_OK) rc = runtime_failed(&rt, err);
-        else if (result) *result = result_value(sp->kf->ret, &ret);
-        else if (sp->kf->ret->kind == KJ_T_ARRAY) kjit_array_free(result_value(sp->kf->ret, &ret).v.a);
+        kj_rt_kind kind = kj_rt_call_entry(&rt, sp->entry, argv, ret);
+        if (kind != KJ_RT_OK) {
+            rc = runtime_failed(&rt, err);
+        } else {
+            kjit_value r = kj_api_from_mem(rt_type, ret);
+            if (result) *result = r;
+            else kjit_value_release(&r); /* arrays hold references */
+        }
         kj_rt_dispose(&rt);
+        free(ret);
     }
-    free(slots);
+    for (uint32_t k = 0; k < n; k++) free(argv[k]);
     free(argv);
     if (!rc) kj_api_clear_error(err);
     return rc;

@@ -586,7 +586,11 @@ static const char calls_src[] = "from numba import jit, cuda\n"
                                 "    x[0] = 1.0\n"
                                 "\n"
                                 "def main(n=N * 2, x=-1.5, flag=not True, name='hi'):\n"
-                                "    assert n == 8 and x < 0\n";
+                                "    assert n == 8 and x < 0\n"
+                                "\n"
+                                "@jit\n"
+                                "def rng(n):\n"
+                                "    return range(n)\n";
 
 static kjit_module *compile_calls(kjit_ctx *ctx)
 {
@@ -809,8 +813,20 @@ static void test_call_usage_errors(void **state)
     assert_int_equal(r.v.i, 3);
 
     /* Results kjit_call cannot return yet. */
-    assert_int_equal(kjit_call(kjit_module_get(m, "pair"), args, 1, &r, &err), KJIT_ERR_USAGE);
-    assert_string_equal(err.message, "'pair' returns (int64, int64), which kjit_call cannot return yet");
+    assert_int_equal(kjit_call(kjit_module_get(m, "rng"), args, 1, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "'rng' returns range(int64), which kjit_call cannot return yet");
+
+    /* Tuples that are not well formed. */
+    kjit_tuple null_items = {2, NULL}, loop = {1, NULL};
+    kjit_value self = kjit_value_tuple(&loop);
+    loop.items = &self; /* a tuple that contains itself */
+    kjit_value malformed[2] = {kjit_value_tuple(&null_items), self};
+    assert_int_equal(kjit_call(kjit_module_get(m, "pair"), malformed, 1, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "argument 1: tuple is NULL or has no items");
+    assert_int_equal(kjit_call(kjit_module_get(m, "pair"), malformed + 1, 1, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "argument 1: tuples nested more than 16 deep");
+    char name[64];
+    assert_string_equal(kjit_value_type_name(&self, name, sizeof name), "((((((((((((((((((...),),),),),),),),),),),),),),),),),)");
 
     /* Kernels are launched, not called. */
     kjit_fn *kern = kjit_module_get(m, "kern");
@@ -1106,6 +1122,94 @@ static void test_output_capture(void **state)
     assert_string_equal(text, "n = 3 1.5\n");
     fclose(mem);
     free(text);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* Tuples in and out: a @jit function's tuple result (nested, with a bool,
+ * a float32 and an array view that keeps its base alive), and tuple
+ * arguments of mixed item types, each specialised for its item types. */
+static const char TUPLE_SRC[] = "from numba import jit\n"
+                                "import numpy as np\n"
+                                "@jit\n"
+                                "def stats(a):\n"
+                                "    lo = a[0]\n"
+                                "    hi = a[0]\n"
+                                "    for i in range(a.shape[0]):\n"
+                                "        lo = min(lo, a[i])\n"
+                                "        hi = max(hi, a[i])\n"
+                                "    return lo, hi, (hi > 2, np.float32(lo) / 2), a[1:]\n"
+                                "@jit\n"
+                                "def dot(p, q):\n"
+                                "    return p[0] * q[0] + p[1] * q[1]\n"
+                                "@jit\n"
+                                "def scale(t):\n"
+                                "    k, a = t\n"
+                                "    for i in range(a.shape[0]):\n"
+                                "        a[i] *= k\n"
+                                "    return t\n"
+                                "def main():\n"
+                                "    pass\n";
+
+static void test_call_tuples(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_error err;
+    kjit_module *m = compile_str(ctx, TUPLE_SRC, "tuples.k", &err);
+    assert_non_null(m);
+    double data[4] = {3.5, -1.0, 2.0, 0.5};
+    int64_t shape = 4;
+    kjit_array *a = kjit_array_wrap(ctx, data, KJIT_FLOAT64, 1, &shape, NULL, &err);
+    assert_non_null(a);
+    kjit_value arg = kjit_value_array(a), r;
+    assert_int_equal(kjit_call(kjit_module_get(m, "stats"), &arg, 1, &r, &err), KJIT_OK);
+    char name[128];
+    assert_string_equal(kjit_value_type_name(&r, name, sizeof name),
+                        "(float64, float64, (bool, float32), array(float64, 1d))");
+    assert_int_equal(r.kind, KJIT_VALUE_TUPLE);
+    assert_int_equal(r.v.t->n, 4);
+    kjit_value *it = r.v.t->items;
+    assert_true(it[0].v.f == -1.0 && it[1].v.f == 3.5);
+    assert_int_equal(it[2].v.t->n, 2);
+    assert_true(it[2].v.t->items[0].v.b);
+    assert_int_equal(it[2].v.t->items[1].dtype, KJIT_FLOAT32);
+    assert_true(it[2].v.t->items[1].v.f == -0.5);
+    kjit_array *tail = it[3].v.a;
+    assert_int_equal(kjit_array_shape(tail)[0], 3);
+    assert_ptr_equal(kjit_array_data(tail), &data[1]); /* a view of the caller's memory */
+    kjit_array_free(a);
+    kjit_value_release(&r); /* frees the items, the view and the tuples */
+    assert_int_equal(r.kind, KJIT_VALUE_NONE);
+
+    /* Tuple arguments: (int64, float64) . (float32, int8) */
+    kjit_value p_items[2] = {kjit_value_int(3), kjit_value_float(0.5)};
+    kjit_value q_items[2] = {kjit_value_float32(2.0f), kjit_value_int_as(-4, KJIT_INT8)};
+    kjit_tuple p = {2, p_items}, q = {2, q_items};
+    kjit_value pq[2] = {kjit_value_tuple(&p), kjit_value_tuple(&q)};
+    assert_int_equal(kjit_call(kjit_module_get(m, "dot"), pq, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_FLOAT);
+    assert_true(r.v.f == 3 * 2.0 + 0.5 * -4);
+    /* A tuple holding an array: the code writes through it, and returns it. */
+    double xs[3] = {1, 2, 3};
+    int64_t n3 = 3;
+    kjit_array *x = kjit_array_wrap(ctx, xs, KJIT_FLOAT64, 1, &n3, NULL, &err);
+    kjit_value t_items[2] = {kjit_value_float(2.0), kjit_value_array(x)};
+    kjit_tuple t = {2, t_items};
+    kjit_value targ = kjit_value_tuple(&t);
+    assert_int_equal(kjit_call(kjit_module_get(m, "scale"), &targ, 1, &r, &err), KJIT_OK);
+    assert_true(xs[0] == 2 && xs[1] == 4 && xs[2] == 6);
+    assert_int_equal(r.v.t->n, 2);
+    assert_ptr_equal(kjit_array_data(r.v.t->items[1].v.a), xs);
+    kjit_value_release(&r);
+    /* A tuple of the wrong arity for the parameter's use: a compile error. */
+    kjit_tuple one = {1, p_items};
+    pq[0] = kjit_value_tuple(&one);
+    assert_int_equal(kjit_call(kjit_module_get(m, "dot"), pq, 2, &r, &err), KJIT_ERR_COMPILE);
+    /* The result may be dropped: what it owns is released. */
+    assert_int_equal(kjit_call(kjit_module_get(m, "scale"), &targ, 1, NULL, &err), KJIT_OK);
+    assert_true(xs[2] == 12);
+    kjit_array_free(x);
     kjit_module_free(m);
     kjit_ctx_free(ctx);
 }
@@ -1448,6 +1552,7 @@ int main(void)
         cmocka_unit_test(test_targets_and_check_only),
         cmocka_unit_test(test_llvm_and_asm),
         cmocka_unit_test(test_output_capture),
+        cmocka_unit_test(test_call_tuples),
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_cache_module_outlives_ctx),
         cmocka_unit_test(test_cache_split_program),

@@ -1,0 +1,182 @@
+/* Values between the C API and compiled code: a kjit_value in the memory
+ * form of a kj type (src/codegen/abi.h) and back.
+ *
+ * The memory form is what the entry points read their arguments from and
+ * store their results to: scalars as NumPy stores them (bool one byte),
+ * str a pointer, an array its descriptor, a tuple a C struct of its items'
+ * memory forms with natural alignment (LLVM's layout of the same literal
+ * struct on the hosts kjit supports), none nothing. */
+#include "api_int.h"
+
+#include "codegen/abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- layout ---- */
+
+size_t kj_api_mem_align(const kj_type *t)
+{
+    switch (t->kind) {
+    case KJ_T_BOOL: return 1;
+    case KJ_T_INT: return t->bits ? (size_t)t->bits / 8 : 8;
+    case KJ_T_FLOAT: return (size_t)t->bits / 8;
+    case KJ_T_TUPLE: {
+        size_t a = 1;
+        for (uint32_t k = 0; k < t->n; k++) {
+            size_t e = kj_api_mem_align(t->elems[k]);
+            if (e > a) a = e;
+        }
+        return a;
+    }
+    case KJ_T_NONE:
+    case KJ_T_DTYPE: return 1;
+    default: return sizeof(void *); /* str, array descriptors */
+    }
+}
+
+static size_t round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+/* Offset of item k of a tuple (k == t->n: the end of the last item). */
+static size_t item_offset(const kj_type *t, uint32_t k)
+{
+    size_t at = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        at = round_up(at, kj_api_mem_align(t->elems[i]));
+        if (i == k) return at;
+        at += kj_api_mem_size(t->elems[i]);
+    }
+    return at;
+}
+
+size_t kj_api_mem_size(const kj_type *t)
+{
+    switch (t->kind) {
+    case KJ_T_BOOL:
+    case KJ_T_INT:
+    case KJ_T_FLOAT: return kj_api_mem_align(t);
+    case KJ_T_TUPLE: return round_up(item_offset(t, t->n), kj_api_mem_align(t));
+    case KJ_T_ARRAY: return kj_abi_array_bytes(t->ndim);
+    case KJ_T_NONE:
+    case KJ_T_DTYPE: return 0;
+    default: return sizeof(void *);
+    }
+}
+
+/* ---- kjit_value → memory ---- */
+
+static kj_scalar value_scalar(const kjit_value *v)
+{
+    kj_scalar s = {.dtype = KJ_DT_INT64};
+    if (v->kind == KJIT_VALUE_FLOAT) {
+        s.dtype = kj_api_dtype(v->dtype);
+        s.v.f = v->v.f;
+    } else if (v->kind == KJIT_VALUE_BOOL) {
+        s.dtype = KJ_DT_BOOL;
+        s.v.i = v->v.b;
+    } else {
+        s.dtype = kj_api_dtype(v->dtype);
+        s.v.i = v->v.i;
+    }
+    return s;
+}
+
+bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
+{
+    bool scalar = v->kind == KJIT_VALUE_BOOL || v->kind == KJIT_VALUE_INT || v->kind == KJIT_VALUE_FLOAT;
+    if (kj_is_scalar(t) && scalar) {
+        kj_elem_store(out, kj_api_type_dtype(t), value_scalar(v));
+        return true;
+    }
+    if (t->kind == KJ_T_STR && v->kind == KJIT_VALUE_STR) {
+        memcpy(out, &v->v.s, sizeof v->v.s);
+        return true;
+    }
+    if (t->kind == KJ_T_ARRAY && v->kind == KJIT_VALUE_ARRAY) {
+        kj_array *a = kj_api_arr(v->v.a);
+        if (a->ndim != t->ndim || a->dtype != kj_api_type_dtype(t->elem)) return false;
+        /* The array is the owner: views made by the code keep it alive. */
+        kj_abi_array d;
+        kj_abi_array_pack(&d, a->ndim, a->data, a->shape, a->strides, a);
+        memcpy(out, &d, kj_abi_array_bytes(a->ndim));
+        return true;
+    }
+    if (t->kind == KJ_T_TUPLE && v->kind == KJIT_VALUE_TUPLE) {
+        if ((uint32_t)v->v.t->n != t->n) return false;
+        for (uint32_t k = 0; k < t->n; k++)
+            if (!kj_api_to_mem(t->elems[k], &v->v.t->items[k], (char *)out + item_offset(t, k))) return false;
+        return true;
+    }
+    return kj_cg_is_void(t);
+}
+
+/* ---- memory → kjit_value ---- */
+
+/* A returned array descriptor as a kjit_array. The entry point handed over
+ * one reference to `owner` (rt.h), which the result takes: it is the owner
+ * itself when the descriptor covers it exactly, else a view holding it. */
+static kjit_array *array_result(const kj_type *t, const void *mem)
+{
+    kj_abi_array d;
+    memcpy(&d, mem, kj_abi_array_bytes(t->ndim));
+    int nd = t->ndim;
+    kj_array *owner = kj_abi_array_owner(&d, nd);
+    int64_t shape[KJ_ABI_MAX_DIMS], strides[KJ_ABI_MAX_DIMS];
+    for (int k = 0; k < nd; k++) {
+        shape[k] = kj_abi_array_shape(&d, nd, k);
+        strides[k] = kj_abi_array_stride(&d, nd, k);
+    }
+    void *data = kj_abi_array_data(&d);
+    if (owner && owner->ndim == nd && owner->data == data && !memcmp(owner->shape, shape, 8 * (size_t)nd) &&
+        !memcmp(owner->strides, strides, 8 * (size_t)nd))
+        return kj_api_pub(owner);
+    kj_array *v = kj_array_wrap(data, kj_api_type_dtype(t->elem), nd, shape, strides, NULL);
+    if (!v) abort(); /* the shape came from a valid array: only memory can fail */
+    v->base = owner;
+    return kj_api_pub(v);
+}
+
+static kjit_tuple *tuple_result(const kj_type *t, const char *mem)
+{
+    kjit_tuple *tup = malloc(sizeof *tup);
+    kjit_value *items = calloc(t->n + 1, sizeof *items);
+    if (!tup || !items) abort();
+    for (uint32_t k = 0; k < t->n; k++) items[k] = kj_api_from_mem(t->elems[k], mem + item_offset(t, k));
+    tup->n = (int)t->n;
+    tup->items = items;
+    return tup;
+}
+
+kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
+{
+    kjit_value r = {0};
+    if (kj_is_scalar(t)) {
+        kj_scalar s = kj_elem_load(mem, kj_api_type_dtype(t));
+        if (t->kind == KJ_T_BOOL) r = kjit_value_bool(s.v.i != 0);
+        else if (t->kind == KJ_T_FLOAT)
+            r = t->bits == 32 ? kjit_value_float32((float)s.v.f) : kjit_value_float(s.v.f);
+        else r = kjit_value_int_as(s.v.i, kj_api_public_dtype(s.dtype));
+    } else if (t->kind == KJ_T_STR) {
+        const char *s;
+        memcpy(&s, mem, sizeof s);
+        r = kjit_value_str(s);
+    } else if (t->kind == KJ_T_ARRAY) {
+        r = kjit_value_array(array_result(t, mem));
+        r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
+    } else if (t->kind == KJ_T_TUPLE) {
+        r = kjit_value_tuple(tuple_result(t, mem));
+    }
+    return r;
+}
+
+void kjit_value_release(kjit_value *v)
+{
+    if (!v) return;
+    if (v->kind == KJIT_VALUE_ARRAY) kjit_array_free(v->v.a);
+    if (v->kind == KJIT_VALUE_TUPLE && v->v.t) {
+        for (int k = 0; k < v->v.t->n; k++) kjit_value_release(&v->v.t->items[k]);
+        free(v->v.t->items);
+        free(v->v.t);
+    }
+    *v = (kjit_value){0};
+}
