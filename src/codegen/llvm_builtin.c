@@ -121,6 +121,26 @@ static LLVMValueRef b_fmod(kj_cg *cg, const kir_inst *in, const bi_row *row)
     return kj_cg_cast(cg, kj_cg_fm(cg, LLVMBuildFRem(cg->b, x, y, "")), ft, in->type);
 }
 
+/* np.fmod: math.fmod for floats; for integers C's remainder (the sign of
+ * the dividend), and 0 where NumPy gives 0: a zero divisor (NumPy warns),
+ * and -1, whose remainder is always 0 but whose srem overflows for the
+ * most negative dividend (undefined in LLVM). */
+static LLVMValueRef b_np_fmod(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
+    if (is_float(in->type)) return b_fmod(cg, in, row);
+    LLVMValueRef x = kj_cg_cast(cg, arg(cg, in, 0), arg_type(cg, in, 0), in->type);
+    LLVMValueRef y = kj_cg_cast(cg, arg(cg, in, 1), arg_type(cg, in, 1), in->type);
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    LLVMValueRef zero = LLVMConstInt(ty, 0, 0), one = LLVMConstInt(ty, 1, 0);
+    bool sign = kj_cg_is_signed(in->type);
+    LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntEQ, y, zero, "");
+    if (sign) none = LLVMBuildOr(cg->b, none, LLVMBuildICmp(cg->b, LLVMIntEQ, y, LLVMConstAllOnes(ty), ""), "");
+    LLVMValueRef safe = LLVMBuildSelect(cg->b, none, one, y, "");
+    LLVMValueRef r = sign ? LLVMBuildSRem(cg->b, x, safe, "") : LLVMBuildURem(cg->b, x, safe, "");
+    return LLVMBuildSelect(cg->b, none, zero, r, "fmod");
+}
+
 /* math.floor/ceil/trunc: float → int64 (Python), integers unchanged. */
 static LLVMValueRef b_rounding(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
@@ -311,6 +331,7 @@ static const bi_row rows[KJ_B__COUNT] = {
     MATH(GAMMA, NULL, "tgamma"),
     [KJ_B_LGAMMA] = {b_lgamma, NULL, NULL},
     [KJ_B_FMOD] = {b_fmod, NULL, NULL},
+    [KJ_B_NP_FMOD] = {b_np_fmod, NULL, NULL},
     [KJ_B_FLOOR] = {b_rounding, "llvm.floor", "floor"},
     [KJ_B_CEIL] = {b_rounding, "llvm.ceil", "ceil"},
     [KJ_B_TRUNC] = {b_rounding, "llvm.trunc", "trunc"},

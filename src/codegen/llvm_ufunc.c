@@ -83,7 +83,7 @@ LLVMValueRef kj_cg_array_math(kj_cg *cg, const kir_inst *in)
     };
     static const kj_rt_eop binary[KJ_B__COUNT] = {
         [KJ_B_ATAN2] = KJ_EOP_ATAN2, [KJ_B_POW] = KJ_EOP_FPOW, [KJ_B_COPYSIGN] = KJ_EOP_COPYSIGN,
-        [KJ_B_FMOD] = KJ_EOP_FMOD, [KJ_B_HYPOT] = KJ_EOP_HYPOT, [KJ_B_NP_MINIMUM] = KJ_EOP_MINIMUM,
+        [KJ_B_FMOD] = KJ_EOP_FMOD, [KJ_B_NP_FMOD] = KJ_EOP_FMOD, [KJ_B_HYPOT] = KJ_EOP_HYPOT, [KJ_B_NP_MINIMUM] = KJ_EOP_MINIMUM,
         [KJ_B_NP_MAXIMUM] = KJ_EOP_MAXIMUM,
     };
     if (in->aux < KJ_B__COUNT && binary[in->aux] && in->nargs >= 2)

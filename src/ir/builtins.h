@@ -61,6 +61,7 @@ enum {
     X(PI, "math.pi", KJ_BF_ATTR, "") X(E, "math.e", KJ_BF_ATTR, "")                        \
     X(INF, "math.inf", KJ_BF_ATTR, "") X(NAN, "math.nan", KJ_BF_ATTR, "")                  \
     X(NP_MINIMUM, "np.minimum", KJ_BF_ANY, "x, y")                                         \
+    X(NP_FMOD, "np.fmod", KJ_BF_ANY, "x1, x2")                                             \
     X(NP_MAXIMUM, "np.maximum", KJ_BF_ANY, "x, y")                                         \
     /* host NumPy */                                                                       \
     X(NP_ZEROS, "np.zeros", KJ_BF_HOST, "shape, dtype=")                                   \
@@ -174,7 +175,7 @@ enum {
     X("np.log", LOG) X("np.log1p", LOG1P) X("np.log2", LOG2) X("np.log10", LOG10)          \
     X("np.sqrt", SQRT) X("np.power", POW) X("np.pow", POW) X("np.fabs", FABS)              \
     X("np.abs", ABS) X("np.absolute", ABS) X("np.floor", FLOOR) X("np.ceil", CEIL)         \
-    X("np.trunc", TRUNC) X("np.copysign", COPYSIGN) X("np.fmod", FMOD)                     \
+    X("np.trunc", TRUNC) X("np.copysign", COPYSIGN)                                        \
     X("np.hypot", HYPOT) X("np.isnan", ISNAN) X("np.isinf", ISINF)                         \
     X("np.isfinite", ISFINITE) X("np.pi", PI) X("np.e", E) X("np.inf", INF)                \
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \

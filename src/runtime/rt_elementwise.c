@@ -127,8 +127,23 @@ static void elem_bitwise(kj_rt_eop op, char *const *p, const kj_dtype *dt)
 FLOAT_BINARY(fbin_f64, double, )
 FLOAT_BINARY(fbin_f32, float, f)
 
+/* np.fmod in an integer type: C's remainder; 0 for a zero divisor (NumPy
+ * warns) and for -1 (whose remainder is 0, and whose C remainder of the
+ * most negative value overflows). */
+static void elem_int_fmod(char *const *p, const kj_dtype *dt)
+{
+    int64_t x = kj_elem_load(p[1], dt[1]).v.i, y = kj_elem_load(p[2], dt[2]).v.i, r = 0;
+    if (!is_signed_int(dt[0])) r = y ? (int64_t)((uint64_t)x % (uint64_t)y) : 0;
+    else if (y != 0 && y != -1) r = x % y;
+    kj_elem_store(p[0], dt[0], kj_scalar_i64(r));
+}
+
 static void elem_float_binary(kj_rt_eop op, char *const *p, const kj_dtype *dt)
 {
+    if (op == KJ_EOP_FMOD && kj_dtype_is_int(dt[0])) {
+        elem_int_fmod(p, dt);
+        return;
+    }
     double x = kj_scalar_as_f64(kj_elem_load(p[1], dt[1])), y = kj_scalar_as_f64(kj_elem_load(p[2], dt[2]));
     double r = dt[0] == KJ_DT_FLOAT32 ? (double)fbin_f32(op, (float)x, (float)y) : fbin_f64(op, x, y);
     kj_elem_store(p[0], dt[0], kj_scalar_f64(r));
