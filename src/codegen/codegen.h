@@ -112,7 +112,7 @@ void kj_jit_free(kj_jit *j);
     X(PRINT_BOOL, kj_rt_print_bool, "vpi", 0)                                        \
     X(PRINT_F64, kj_rt_print_f64, "vpd", 0)                                          \
     X(PRINT_F32, kj_rt_print_f32, "vpf", 0)                                          \
-    X(PRINT_ARRAY, kj_rt_print_array, "vppii", 0)                                    \
+    X(PRINT_ARRAY, kj_rt_print_array, "vppiii", 0)                                    \
     X(BINOP, kj_rt_binop, "vpipiipiiiipii", 0)                                       \
     X(UNOP, kj_rt_unop, "vpipiiipii", 0)                                             \
     X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)                     \

@@ -399,15 +399,12 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         break;
     }
     case KJ_T_TUPLE: print_tuple(cg, in, t, v); break;
-    case KJ_T_ARRAY:
-        if (!repr) { /* repr(array), inside a tuple, is not implemented */
-            LLVMValueRef a[4] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),
-                                 kj_cg_i32(cg, kj_cg_dtype(t->elem))};
-            kj_cg_rtcall(cg, KJ_RTF_PRINT_ARRAY, a, 4);
-            break;
-        }
-        kj_cg_fail(cg, in->span, "printing a tuple that holds an array is not supported yet");
+    case KJ_T_ARRAY: {
+        LLVMValueRef a[5] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),
+                             kj_cg_i32(cg, kj_cg_dtype(t->elem)), kj_cg_i32(cg, repr)};
+        kj_cg_rtcall(cg, KJ_RTF_PRINT_ARRAY, a, 5);
         break;
+    }
     default:
         kj_cg_fail(cg, in->span, "printing a value of type %s is not supported by the host code generator yet",
                    kj_type_str(t));

@@ -489,6 +489,7 @@ typedef struct {
     const kj_array *a;
     bool summarise;
     elem_fmt ef;
+    const char *sep; /* between elements: " " for str, ", " for repr */
 } print_ctx;
 
 /* Visit the elements printing shows: all of them, or with summarisation
@@ -671,32 +672,36 @@ static void format_row(const print_ctx *c, int axis, const char *p, int indent, 
     for (int64_t i = 0; i < len; i++) {
         if (summary && i == EDGEITEMS) {
             extend_line(s, &line, "...", elem_width, indent);
-            kj_buf_putc(&line, ' ');
+            kj_buf_puts(&line, c->sep);
             i = len - EDGEITEMS;
         }
         word.n = 0;
         recurse(c, axis + 1, p + i * st, indent + 1, width - 1, &word);
         extend_line(s, &line, word.s, elem_width, indent);
-        if (i < len - 1) kj_buf_putc(&line, ' ');
+        if (i < len - 1) kj_buf_puts(&line, c->sep);
     }
     kj_buf_putn(s, line.s, line.n);
     kj_buf_free(&line);
     kj_buf_free(&word);
 }
 
-/* Outer axes: nested blocks, one per line, separated by ndim-1-axis blank
- * lines' worth of newlines; "..." replaces the middle when summarising. */
+/* Outer axes: nested blocks, one per line, separated by the separator
+ * without its space (repr's ",") and ndim-1-axis blank lines' worth of
+ * newlines; "..." replaces the middle when summarising. */
 static void format_block(const print_ctx *c, int axis, const char *p, int indent, int width,
                          kj_buf *s)
 {
     int64_t len = c->a->shape[axis], st = c->a->strides[axis];
     bool summary = c->summarise && 2 * EDGEITEMS < len;
     int newlines = c->a->ndim - axis - 1;
+    size_t seplen = strlen(c->sep);
+    while (seplen && c->sep[seplen - 1] == ' ') seplen--;
     kj_buf nested = {0};
     for (int64_t i = 0; i < len; i++) {
         if (summary && i == EDGEITEMS) {
             for (int k = 0; k < indent; k++) kj_buf_putc(s, ' ');
             kj_buf_puts(s, "...");
+            kj_buf_putn(s, c->sep, seplen);
             for (int k = 0; k < newlines; k++) kj_buf_putc(s, '\n');
             i = len - EDGEITEMS;
         }
@@ -704,8 +709,10 @@ static void format_block(const print_ctx *c, int axis, const char *p, int indent
         recurse(c, axis + 1, p + i * st, indent + 1, width - 1, &nested);
         for (int k = 0; k < indent; k++) kj_buf_putc(s, ' ');
         kj_buf_putn(s, nested.s, nested.n);
-        if (i < len - 1)
+        if (i < len - 1) {
+            kj_buf_putn(s, c->sep, seplen);
             for (int k = 0; k < newlines; k++) kj_buf_putc(s, '\n');
+        }
     }
     kj_buf_free(&nested);
 }
@@ -728,6 +735,17 @@ static void recurse(const print_ctx *c, int axis, const char *p, int indent, int
     kj_buf_free(&s);
 }
 
+/* array2string(a, separator=sep, prefix=...) of a non-empty array with at
+ * least one dimension: `indent` is the hanging indent of continuation lines
+ * (1 for "[", plus the prefix's length), `width` the line width. */
+static void array2string(kj_buf *b, const kj_array *a, const char *sep, int indent, int width)
+{
+    print_ctx c = {a, kj_array_size(a) > THRESHOLD, {.dt = a->dtype}, sep};
+    if (kj_dtype_is_float(a->dtype)) float_format_init(a, c.summarise, &c.ef);
+    else if (kj_dtype_is_int(a->dtype)) int_format_init(a, c.summarise, &c.ef);
+    recurse(&c, 0, a->data, indent, width, b);
+}
+
 void kj_fmt_array(kj_buf *b, const kj_array *a)
 {
     if (a->ndim == 0) {
@@ -738,8 +756,45 @@ void kj_fmt_array(kj_buf *b, const kj_array *a)
         kj_buf_puts(b, "[]");
         return;
     }
-    print_ctx c = {a, kj_array_size(a) > THRESHOLD, {.dt = a->dtype}};
-    if (kj_dtype_is_float(a->dtype)) float_format_init(a, c.summarise, &c.ef);
-    else if (kj_dtype_is_int(a->dtype)) int_format_init(a, c.summarise, &c.ef);
-    recurse(&c, 0, a->data, 1, LINEWIDTH, b);
+    array2string(b, a, " ", 1, LINEWIDTH);
+}
+
+/* NumPy's array_repr: "array(" + array2string with ", " between elements
+ * (continuation lines indented under the "[", the line width less the
+ * closing suffix) + ")", and ", dtype=T)" unless T is implied (float64,
+ * int64, bool) for a non-empty array; the dtype goes on a line of its own
+ * when it would pass the line width. */
+void kj_fmt_array_repr(kj_buf *b, const kj_array *a)
+{
+    static const char prefix[] = "array(";
+    int plen = (int)sizeof prefix - 1;
+    int64_t size = kj_array_size(a);
+    bool implied = size > 0 && (a->dtype == KJ_DT_FLOAT64 || a->dtype == KJ_DT_INT64 || a->dtype == KJ_DT_BOOL);
+    size_t start = b->n;
+    kj_buf_puts(b, prefix);
+    if (a->ndim == 0) {
+        kj_fmt_scalar(b, kj_elem_load(a->data, a->dtype));
+    } else if (size > 0) {
+        array2string(b, a, ", ", 1 + plen, LINEWIDTH - 1); /* the suffix: ")" or "," */
+    } else {
+        kj_buf_puts(b, "[]");
+        if (a->ndim != 1 || a->shape[0] != 0) {
+            kj_buf_puts(b, ", shape=(");
+            for (int k = 0; k < a->ndim; k++) kj_buf_printf(b, "%s%" PRId64, k ? ", " : "", a->shape[k]);
+            kj_buf_puts(b, a->ndim == 1 ? ",)" : ")");
+        }
+    }
+    if (implied) {
+        kj_buf_putc(b, ')');
+        return;
+    }
+    kj_buf_putc(b, ',');
+    size_t line_start = start;
+    for (size_t k = start; k < b->n; k++)
+        if (b->s[k] == '\n') line_start = k + 1;
+    const char *dt = kj_dtype_name(a->dtype);
+    size_t dtype_len = strlen("dtype=)") + strlen(dt);
+    if (b->n - line_start + dtype_len + 1 > LINEWIDTH) kj_buf_printf(b, "\n%*s", plen, "");
+    else kj_buf_putc(b, ' ');
+    kj_buf_printf(b, "dtype=%s)", dt);
 }

@@ -32,6 +32,10 @@ void kj_fmt_scalar(kj_buf *b, kj_scalar s);
 /* str(a) (what print(a) shows) with NumPy's default print options: "[]"
  * when empty, the scalar's str for 0-d arrays. */
 void kj_fmt_array(kj_buf *b, const kj_array *a);
+/* repr(a): "array([1, 2])", "array([1., 2.], dtype=float32)", as NumPy
+ * writes it with the default print options (print shows a tuple's items
+ * this way). */
+void kj_fmt_array_repr(kj_buf *b, const kj_array *a);
 
 /* Dragon4 itself, for tests and other printers: the shortest digits of
  * |x| (as float32 when `is_f32`) that identify it, in `digits` (NUL-

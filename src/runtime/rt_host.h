@@ -100,7 +100,8 @@ void kj_rt_print_uint(kj_rt *rt, int64_t v);         /* the bits of a uint64 */
 void kj_rt_print_bool(kj_rt *rt, int32_t v);
 void kj_rt_print_f64(kj_rt *rt, double v);           /* repr(float) */
 void kj_rt_print_f32(kj_rt *rt, float v);            /* str(np.float32) */
-void kj_rt_print_array(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype);
+/* str(a), or repr(a) (inside a tuple) when `repr` */
+void kj_rt_print_array(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t repr);
 
 /* ---- elementwise array operations (rt_elementwise.c) ---- */
 

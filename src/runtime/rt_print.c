@@ -61,11 +61,12 @@ void kj_rt_print_f32(kj_rt *rt, float v)
     put(rt, &b);
 }
 
-void kj_rt_print_array(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype)
+void kj_rt_print_array(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t repr)
 {
     kj_array h;
     kj_rt_header(&h, a, ndim, dtype);
     kj_buf b = {0};
-    kj_fmt_array(&b, &h);
+    if (repr) kj_fmt_array_repr(&b, &h);
+    else kj_fmt_array(&b, &h);
     put(rt, &b);
 }
