@@ -426,38 +426,28 @@ static const kj_type *type_math1(bctx *c, math_kind k)
 
 /* Two-argument elementwise functions (atan2, pow, hypot, np.minimum...):
  * scalars promote (NEP 50) and convert to the result; with an array the
- * result is an array of max ndim (broadcasting). `to_float` applies the
- * math rule to the promoted type. */
-static const kj_type *type_binary(bctx *c, bool to_float)
+ * result is an array of max ndim (broadcasting). The kind says what
+ * happens to the promoted type: */
+typedef enum binary_kind {
+    BIN_FLOAT,   /* the math rule: integers become float64 (math.fmod, atan2, ...) */
+    BIN_PROMOTE, /* kept (np.minimum/maximum) */
+    BIN_NP_FMOD, /* kept, bool computed as int8: NumPy's fmod loops keep integers */
+} binary_kind;
+
+static const kj_type *type_binary(bctx *c, binary_kind kind)
 {
     const kj_type *a = ty(c, 0), *b = ty(c, 1);
     if (!kj_is_scalar(elem_or_self(a))) return argerr(c, 0, "a number or an array");
     if (!kj_is_scalar(elem_or_self(b))) return argerr(c, 1, "a number or an array");
-    const kj_type *p = kj_promote(c->t, elem_or_self(a), elem_or_self(b));
-    const kj_type *r = to_float ? float_of(c, p) : p;
+    const kj_type *r = kj_promote(c->t, elem_or_self(a), elem_or_self(b));
+    if (kind == BIN_FLOAT) r = float_of(c, r);
+    if (kind == BIN_NP_FMOD && r->kind == KJ_T_BOOL) r = kj_t_int(c->t, 8, true);
     if (!is_array(a)) convto(c, 0, r);
     if (!is_array(b)) convto(c, 1, r);
     if (!is_array(a) && !is_array(b)) return r;
     int nd = is_array(a) ? a->ndim : 0;
     if (is_array(b) && b->ndim > nd) nd = b->ndim;
     return arr(c, kj_strong(c->t, r), nd);
-}
-
-/* np.fmod(x1, x2): NumPy's loops keep integers (C's remainder, 0 for a
- * zero divisor) where math.fmod makes floats; bools compute as int8. */
-static const kj_type *type_np_fmod(bctx *c)
-{
-    const kj_type *a = ty(c, 0), *b = ty(c, 1);
-    if (!kj_is_scalar(elem_or_self(a))) return argerr(c, 0, "a number or an array");
-    if (!kj_is_scalar(elem_or_self(b))) return argerr(c, 1, "a number or an array");
-    const kj_type *p = kj_promote(c->t, elem_or_self(a), elem_or_self(b));
-    if (p->kind == KJ_T_BOOL) p = kj_t_int(c->t, 8, true);
-    if (!is_array(a)) convto(c, 0, p);
-    if (!is_array(b)) convto(c, 1, p);
-    if (!is_array(a) && !is_array(b)) return p;
-    int nd = is_array(a) ? a->ndim : 0;
-    if (is_array(b) && b->ndim > nd) nd = b->ndim;
-    return arr(c, kj_strong(c->t, p), nd);
 }
 
 /* abs(x): same type; abs(True) is the int 1. On arrays NumPy keeps bool. */
@@ -1052,9 +1042,9 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: return type_math1(c, M_PRED);
     case KJ_B_FLOOR: case KJ_B_CEIL: case KJ_B_TRUNC: return type_math1(c, M_ROUNDING);
     case KJ_B_ATAN2: case KJ_B_POW: case KJ_B_COPYSIGN:
-    case KJ_B_FMOD: case KJ_B_HYPOT: return type_binary(c, true);
-    case KJ_B_NP_MINIMUM: case KJ_B_NP_MAXIMUM: return type_binary(c, false);
-    case KJ_B_NP_FMOD: return type_np_fmod(c);
+    case KJ_B_FMOD: case KJ_B_HYPOT: return type_binary(c, BIN_FLOAT);
+    case KJ_B_NP_MINIMUM: case KJ_B_NP_MAXIMUM: return type_binary(c, BIN_PROMOTE);
+    case KJ_B_NP_FMOD: return type_binary(c, BIN_NP_FMOD);
     case KJ_B_PI: case KJ_B_E: case KJ_B_INF: case KJ_B_NAN:
         return kj_t_weak_float(c->t); /* Python floats: weak under NEP 50 */
     case KJ_B_SIN: case KJ_B_COS: case KJ_B_TAN: case KJ_B_ASIN: case KJ_B_ACOS:

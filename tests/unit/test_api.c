@@ -1214,6 +1214,15 @@ static void test_call_tuples(void **state)
     kjit_ctx_free(ctx);
 }
 
+/* Default options with the cache in `dir`. */
+static kjit_options cache_options(const char *dir)
+{
+    kjit_options o;
+    kjit_options_init(&o);
+    o.cache_dir = dir;
+    return o;
+}
+
 /* The second compile of a source, in a new context, loads the cached
  * object instead of generating code; so does the second process's first
  * call of a specialisation made at call time (add(int, int) here, which
@@ -1222,9 +1231,7 @@ static void test_cache(void **state)
 {
     (void)state;
     char *dir = temp_dir();
-    kjit_options o;
-    kjit_options_init(&o);
-    o.cache_dir = dir;
+    kjit_options o = cache_options(dir);
     kjit_error err;
     kjit_value ii[2] = {kjit_value_int(20), kjit_value_int(22)}, r;
     for (int round = 0; round < 3; round++) {
@@ -1284,9 +1291,7 @@ static void test_cache_module_outlives_ctx(void **state)
 {
     (void)state;
     char *dir = temp_dir();
-    kjit_options o;
-    kjit_options_init(&o);
-    o.cache_dir = dir;
+    kjit_options o = cache_options(dir);
     kjit_error err;
     kjit_value ff[2] = {kjit_value_float(1.25), kjit_value_float(2.5)}, r;
     for (int round = 0; round < 2; round++) {
