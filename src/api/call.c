@@ -411,8 +411,8 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
         rc = marshal(sp->kf, k, &args[k], argv[k], err);
     }
     if (!rc) {
-        const kj_type *rt_type = sp->kf->ret;
-        void *ret = mem_for(rt_type);
+        const kj_type *ret_type = sp->kf->ret;
+        void *ret = mem_for(ret_type);
         kj_rt rt;
         kj_rt_init(&rt, m->src.path);
         if (m->out) rt.out = m->out;
@@ -420,7 +420,7 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
         if (kind != KJ_RT_OK) {
             rc = runtime_failed(&rt, err);
         } else {
-            kjit_value r = kj_api_from_mem(rt_type, ret);
+            kjit_value r = kj_api_from_mem(ret_type, ret);
             if (result) *result = r;
             else kjit_value_release(&r); /* arrays hold references */
         }
