@@ -6,7 +6,7 @@
  *   values → kj types (an int64 value is int64: no weak literal types)
  *   → the fn's specialisation for those types (found by pointer comparison
  *     of interned types; else kj_sema_specialize + code, see machine.c)
- *   → arguments in their ABI memory form (src/codegen/abi.h)
+ *   → arguments in their ABI memory form (src/abi/abi.h)
  *   → kj_rt_call_entry(entry, args, &ret) → the result as a kjit_value.
  * Every generated function has the entry point `void M.entry(kj_rt*, void
  * **args, void *ret)`, so one C call site serves every signature: no libffi.
@@ -16,7 +16,7 @@
  * code concurrently. */
 #include "api_int.h"
 
-#include "codegen/abi.h"
+#include "abi/abi.h"
 #include "runtime/rt.h"
 
 #include <stdarg.h>

@@ -11,6 +11,7 @@
 #include "api_int.h"
 
 #include "frontend/parser.h"
+#include "runtime/npy.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -226,7 +227,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->src.path = kj_arena_strdup(&m->arena, filename ? filename : "<input>");
     m->src.text = kj_arena_strndup(&m->arena, source ? source : "", len);
     m->src.len = len;
-    m->sopt = (kj_sema_options){.boundscheck = ctx->opt.boundscheck};
+    m->sopt = (kj_sema_options){.boundscheck = ctx->opt.boundscheck, .npy_info = kj_npy_header_info};
     m->cg = (kj_codegen_opts){
         .opt_level = ctx->opt.opt_level,
         .keep_ir = (ctx->opt.keep & KJIT_KEEP_LLVM_IR) != 0,

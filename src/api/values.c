@@ -1,5 +1,5 @@
 /* Values between the C API and compiled code: a kjit_value in the memory
- * form of a kj type (src/codegen/abi.h) and back.
+ * form of a kj type (src/abi/abi.h) and back.
  *
  * The memory form is what the entry points read their arguments from and
  * store their results to: scalars as NumPy stores them (bool one byte),
@@ -8,7 +8,7 @@
  * struct on the hosts kjit supports), none nothing. */
 #include "api_int.h"
 
-#include "codegen/abi.h"
+#include "abi/abi.h"
 
 #include <stdlib.h>
 #include <string.h>

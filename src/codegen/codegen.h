@@ -116,8 +116,11 @@ void kj_jit_free(kj_jit *j);
     X(BINOP, kj_rt_binop, "vpipiipiiiipii", 0)                                       \
     X(UNOP, kj_rt_unop, "vpipiiipii", 0)                                             \
     X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)                     \
-    /* kernels on the host (rt_launch.c) */                                          \
-    X(LAUNCH_CHECK, kj_rt_launch_check, "vpppii", 0)
+    /* kernel launches, every target (rt_launch.c); the GPU (rt_cuda.c) */         \
+    X(LAUNCH, kj_rt_launch, "vppppii", 0)                                            \
+    X(HOST_ACCESS, kj_rt_host_access, "vppiii", 0)                                   \
+    X(TO_DEVICE, kj_rt_to_device, "vppiii", 0)                                       \
+    X(CUDA_SYNC, kj_rt_cuda_sync, "vpii", 0)
 
 enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
 
@@ -137,6 +140,36 @@ typedef struct kj_jit_symbol {
 /* Every symbol generated code may reference by name: the run-time
  * functions above and the libm functions the math builtins call. */
 const kj_jit_symbol *kj_jit_symbols(size_t *n);
+
+/* A code generation target (QBE's Target): what differs between code for
+ * the host (with kernels emulated, llvm_kernel.c) and for the GPU
+ * (nvptx.c). Expression, statement and type lowering are shared and ask
+ * the target through this table; a NULL hook means the host's way. */
+typedef enum kj_sreg { KJ_SREG_TID, KJ_SREG_BID, KJ_SREG_BDIM, KJ_SREG_GDIM } kj_sreg;
+typedef struct kj_cg kj_cg;
+typedef struct kj_cg_target {
+    const char *name;
+    /* a run-time function call (raise, lgamma, ...); NULL: call the runtime */
+    LLVMValueRef (*rtcall)(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigned n);
+    /* a math library function (libm's name: "sinf"); NULL: libm */
+    LLVMValueRef (*libm)(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n);
+    /* an LLVM intrinsic call, or NULL when the target lowers it as it is */
+    LLVMValueRef (*intrinsic)(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n);
+    /* kernels and device functions: declaration and definition */
+    LLVMValueRef (*kernel_declare)(kj_cg *cg, const kir_func *f);
+    void (*kernel_define)(kj_cg *cg, const kir_func *f, LLVMValueRef fn);
+    /* cuda.* inside kernels (llvm_cuda.c asks): thread ids as i64, the
+     * lane, barriers, warp operations, shared and local arrays */
+    LLVMValueRef (*sreg)(kj_cg *cg, kj_sreg r, unsigned dim);
+    LLVMValueRef (*laneid)(kj_cg *cg);
+    LLVMValueRef (*barrier)(kj_cg *cg, const kir_inst *in);
+    LLVMValueRef (*warp)(kj_cg *cg, const kir_inst *in);
+    LLVMValueRef (*shared_array)(kj_cg *cg, const kir_inst *in);
+    LLVMValueRef (*local_array)(kj_cg *cg, const kir_inst *in);
+} kj_cg_target;
+
+extern const kj_cg_target kj_target_host;  /* llvm_kernel.c */
+extern const kj_cg_target kj_target_nvptx; /* nvptx.c */
 
 typedef struct kj_cg_loop {
     LLVMBasicBlockRef brk, cont; /* BREAK / CONTINUE targets */
@@ -159,7 +192,7 @@ typedef struct kj_cgfn {
 } kj_cgfn;
 
 /* State of one module's generation. */
-typedef struct kj_cg {
+struct kj_cg {
     LLVMContextRef ctx;
     LLVMModuleRef mod;
     LLVMBuilderRef b;
@@ -170,7 +203,9 @@ typedef struct kj_cg {
     bool failed;
     kj_cgfn *fn; /* the function being generated */
     LLVMTypeRef t_void, t_i1, t_i8, t_i32, t_i64, t_f32, t_f64, t_ptr;
-} kj_cg;
+    const kj_cg_target *tgt; /* kj_target_host unless set after kj_cg_init */
+    bool gpu_kernels;        /* host code whose kernels run on the GPU: arrays are coherence-checked */
+};
 
 /* llvm_ctx.c */
 void kj_llvm_init_once(void);
@@ -243,9 +278,19 @@ bool kj_cg_kernel_body(kj_cg *cg);
 LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k);
 bool kj_cg_kernel_return(kj_cg *cg);             /* true: handled (a thread of a region ends) */
 void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in); /* break/continue out of a region */
-void kj_cg_launch(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_device_call(kj_cg *cg, const kir_inst *in);
-LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in); /* cuda.* inside kernels */
+
+/* llvm_cuda.c: cuda.* inside kernels, every target */
+LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in);
+/* The constant shape of cuda.shared/local.array (an int or a tuple of
+ * ints) into dims; false when it is not constant. */
+bool kj_cg_const_shape(const kir_func *f, kir_ref r, int64_t *dims, unsigned nd);
+int64_t kj_cg_elem_count(const int64_t *dims, unsigned nd);
+/* A C-contiguous array descriptor of type at over data, with dims. */
+LLVMValueRef kj_cg_c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, const LLVMValueRef *dims);
+
+/* llvm_launch.c: a kernel launch in host code (every target) */
+void kj_cg_launch(kj_cg *cg, const kir_inst *in);
 
 /* llvm_expr.c: the value of instruction r (NULL for statements) */
 LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r);

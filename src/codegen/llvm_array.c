@@ -10,7 +10,7 @@
  * vectoriser can version the loop for a unit stride. */
 #include "codegen.h"
 
-#include "abi.h"
+#include "../abi/abi.h"
 
 enum { F_DATA, F_SHAPE, F_STRIDES, F_OWNER };
 

@@ -71,6 +71,7 @@ void kj_cg_init(kj_cg *cg, LLVMContextRef ctx, LLVMModuleRef mod, const kir_modu
     cg->t_f32 = LLVMFloatTypeInContext(ctx);
     cg->t_f64 = LLVMDoubleTypeInContext(ctx);
     cg->t_ptr = LLVMPointerTypeInContext(ctx, 0);
+    cg->tgt = &kj_target_host;
 }
 
 void kj_cg_dispose(kj_cg *cg)
@@ -113,6 +114,8 @@ static void mark_pure(kj_cg *cg, LLVMValueRef f)
 LLVMValueRef kj_cg_intrinsic(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args,
                              unsigned n)
 {
+    LLVMValueRef v = cg->tgt->intrinsic ? cg->tgt->intrinsic(cg, name, ty, args, n) : NULL;
+    if (v) return v;
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     LLVMTypeRef tys[1] = {ty};
     unsigned nt = ty ? 1 : 0;
@@ -148,6 +151,7 @@ static LLVMTypeRef sig_type(kj_cg *cg, char c)
 
 LLVMValueRef kj_cg_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigned n)
 {
+    if (cg->tgt->rtcall) return cg->tgt->rtcall(cg, id, args, n);
     const char *sym = rtfns[id].sym, *sig = rtfns[id].sig;
     LLVMValueRef f = LLVMGetNamedFunction(cg->mod, sym);
     if (!f) {
@@ -168,6 +172,7 @@ LLVMValueRef kj_cg_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigned n)
 
 LLVMValueRef kj_cg_libm(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n)
 {
+    if (cg->tgt->libm) return cg->tgt->libm(cg, name, ty, args, n);
     LLVMValueRef f = LLVMGetNamedFunction(cg->mod, name);
     if (!f) {
         LLVMTypeRef params[2] = {ty, ty};

@@ -521,12 +521,12 @@ bool kj_cg_module(kj_cg *cg)
     for (uint32_t k = 0; k < km->nfuncs; k++) {
         const kir_func *f = km->funcs[k];
         if (is_host(f)) fns[k] = kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), false);
-        else if (kj_cg_device_side(f)) fns[k] = kj_cg_kernel_declare(cg, f);
+        else if (kj_cg_device_side(f) && !cg->gpu_kernels) fns[k] = cg->tgt->kernel_declare(cg, f);
     }
     for (uint32_t k = 0; k < km->nfuncs; k++) {
         if (!fns[k]) continue;
         if (!is_host(km->funcs[k])) {
-            kj_cg_kernel_define(cg, km->funcs[k], fns[k]);
+            cg->tgt->kernel_define(cg, km->funcs[k], fns[k]);
             continue;
         }
         kj_cg_define(cg, km->funcs[k], fns[k], NULL);

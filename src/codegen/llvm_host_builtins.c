@@ -11,7 +11,7 @@
 #include "codegen.h"
 
 #include "../ir/builtins.h"
-#include "abi.h"
+#include "../abi/abi.h"
 
 #include <string.h>
 

@@ -4,9 +4,11 @@
  *
  *     struct kx { i64 tid[3], bid[3], bdim[3], gdim[3]; ptr shared; ptr dyn; i64 dyn_bytes; }
  *
- * A launch checks its configuration (kj_rt_launch_check), then loops over
- * the blocks (z, y, x) calling `K.block(rt, kx, args...)`, which runs every
- * thread of one block:
+ * A launch is a call of kj_rt_launch (llvm_launch.c), which checks the
+ * configuration, then loops over the blocks (z, y, x) calling
+ * `K.block_entry(rt, kx, args)` (the kx struct is abi.h's kj_abi_kx); that
+ * unpacks the arguments and calls `K.block(rt, kx, args...)`, which runs
+ * every thread of one block:
  *
  * - A kernel without barriers is compiled as a per-thread function `K`
  *   (the ordinary function generator, llvm_func.c) that `K.block` calls in
@@ -30,7 +32,7 @@
 #include "codegen.h"
 
 #include "../ir/builtins.h"
-#include "abi.h"
+#include "../abi/abi.h"
 
 #include <string.h>
 
@@ -171,31 +173,6 @@ static bool block_has_barrier(const kir_func *f, kir_blkid b)
 
 /* ---- shared memory layout ---- */
 
-/* The constant shape of cuda.shared/local.array (an int or a tuple of
- * ints); false when not constant. */
-static bool const_shape(const kir_func *f, kir_ref r, int64_t *dims, unsigned nd)
-{
-    const kir_inst *s = &f->insts[r];
-    if (s->op == KIR_CONST_INT && nd == 1) {
-        dims[0] = s->i;
-        return true;
-    }
-    if (s->op != KIR_TUPLE || s->nargs != nd) return false;
-    for (unsigned k = 0; k < nd; k++) {
-        const kir_inst *e = &f->insts[s->args[k]];
-        if (e->op != KIR_CONST_INT) return false;
-        dims[k] = e->i;
-    }
-    return true;
-}
-
-static int64_t elem_count(const int64_t *dims, unsigned nd)
-{
-    int64_t n = 1;
-    for (unsigned k = 0; k < nd; k++) n *= dims[k];
-    return n;
-}
-
 static void layout_shared(kj_cg *cg, kj_cg_kern *kn)
 {
     const kir_func *f = kn->kf;
@@ -205,11 +182,11 @@ static void layout_shared(kj_cg *cg, kj_cg_kern *kn)
         if (in->op != KIR_BUILTIN || in->aux != KJ_B_SHARED_ARRAY) continue;
         int64_t dims[KJ_ABI_MAX_DIMS];
         unsigned nd = in->type->ndim;
-        if (!const_shape(f, in->args[0], dims, nd)) {
+        if (!kj_cg_const_shape(f, in->args[0], dims, nd)) {
             kj_cg_fail(cg, in->span, "the shape of cuda.shared.array must be a constant");
             continue;
         }
-        int64_t n = elem_count(dims, nd);
+        int64_t n = kj_cg_elem_count(dims, nd);
         if (n == 0) {
             kn->shoff[r] = -1;
             kn->dyn_shared = true;
@@ -249,9 +226,35 @@ static LLVMValueRef block_context(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef kx_in)
 LLVMValueRef kj_cg_kernel_declare(kj_cg *cg, const kir_func *f)
 {
     if (f->kind == KIR_FN_DEVICE) return kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), true);
+    /* K.block_entry(rt, kx, args): what kj_rt_launch calls for each block
+     * (abi.h); declared now so that launches in host code can name it. */
+    LLVMTypeRef p[3] = {cg->t_ptr, cg->t_ptr, cg->t_ptr};
+    const char *entry = kj_arena_printf(cg->a, "%s.block_entry", f->mangled);
+    LLVMValueRef e = LLVMAddFunction(cg->mod, entry, LLVMFunctionType(cg->t_void, p, 3, 0));
+    LLVMSetLinkage(e, LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(e, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "nounwind", 0));
     /* K.block(rt, kx, args...): runs one block. */
     const char *name = kj_arena_printf(cg->a, "%s.block", f->mangled);
     return kj_cg_declare(cg, f, name, true);
+}
+
+/* K.block_entry(rt, kx, args): unpack the arguments from their memory
+ * form (args[k] points to argument k) and run the block. */
+static void define_block_entry(kj_cg *cg, const kir_func *f, LLVMValueRef block)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(cg->mod, kj_arena_printf(cg->a, "%s.block_entry", f->mangled));
+    LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->ctx, fn, "entry"));
+    LLVMValueRef *a = KJ_NEWN(cg->a, LLVMValueRef, f->nparams + 2);
+    a[0] = LLVMGetParam(fn, 0);
+    a[1] = LLVMGetParam(fn, 1);
+    for (uint32_t k = 0; k < f->nparams; k++) {
+        LLVMValueRef idx = kj_cg_i64(cg, k);
+        LLVMValueRef slot = LLVMBuildInBoundsGEP2(cg->b, cg->t_ptr, LLVMGetParam(fn, 2), &idx, 1, "");
+        LLVMValueRef p = LLVMBuildLoad2(cg->b, cg->t_ptr, slot, "");
+        a[k + 2] = kj_cg_from_mem(cg, f->params[k], LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, f->params[k]), p, ""));
+    }
+    LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(block), block, a, f->nparams + 2, "");
+    LLVMBuildRetVoid(cg->b);
 }
 
 /* Device functions run per thread; barriers and shared arrays in them
@@ -310,66 +313,13 @@ void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
     if (kn->regions) {
         prepare_regions(cg, kn);
         kj_cg_define(cg, f, fn, kn);
-        return;
+    } else {
+        LLVMValueRef thread = kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), true);
+        LLVMAddAttributeAtIndex(thread, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "alwaysinline", 0));
+        kj_cg_define(cg, f, thread, kn);
+        define_thread_loops(cg, kn, fn, thread);
     }
-    LLVMValueRef thread = kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), true);
-    LLVMAddAttributeAtIndex(thread, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "alwaysinline", 0));
-    kj_cg_define(cg, f, thread, kn);
-    define_thread_loops(cg, kn, fn, thread);
-}
-
-/* ---- launches (host side) ---- */
-
-static LLVMValueRef cfg_value(kj_cg *cg, const kir_inst *in, unsigned k)
-{
-    kir_ref r = k < in->nargs ? in->args[k] : 0;
-    if (!r) return kj_cg_i64(cg, 0);
-    const kj_type *t = cg->fn->kf->insts[r].type;
-    if (!t || t->kind != KJ_T_INT) return kj_cg_i64(cg, 0); /* the stream */
-    return kj_cg_cast(cg, kj_cg_val(cg, r), t, &T_I64);
-}
-
-/* LAUNCH kernel[grid, block, stream, shared](args): check the
- * configuration, then run the blocks in order z, y, x. */
-void kj_cg_launch(kj_cg *cg, const kir_inst *in)
-{
-    const kir_func *k = in->fn;
-    LLVMValueRef blockfn = k ? LLVMGetNamedFunction(cg->mod, kj_arena_printf(cg->a, "%s.block", k->mangled)) : NULL;
-    if (!blockfn || cg->fn->kx) {
-        kj_cg_fail(cg, in->span, "launch of '%s' is not supported here", k ? k->name : "?");
-        return;
-    }
-    LLVMTypeRef ct = LLVMArrayType2(cg->t_i64, 8);
-    LLVMValueRef cfg = kj_cg_alloca(cg, ct, "launch");
-    LLVMValueRef c[8];
-    for (unsigned j = 0; j < 8; j++) {
-        c[j] = cfg_value(cg, in, j);
-        LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, j)};
-        LLVMBuildStore(cg->b, c[j], LLVMBuildInBoundsGEP2(cg->b, ct, cfg, idx, 2, ""));
-    }
-    LLVMValueRef chk[5] = {cg->fn->rt, cfg, kj_cg_cstr(cg, k->name), kj_cg_line(cg, in), kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_LAUNCH_CHECK, chk, 5);
-
-    LLVMValueRef kx = kj_cg_alloca(cg, kx_type(cg), "kx");
-    LLVMBuildStore(cg->b, LLVMConstNull(kx_type(cg)), kx);
-    for (unsigned d = 0; d < 3; d++) {
-        LLVMBuildStore(cg->b, c[d], kx_dim_ptr(cg, kx, KX_GDIM + d));
-        LLVMBuildStore(cg->b, c[3 + d], kx_dim_ptr(cg, kx, KX_BDIM + d));
-    }
-    LLVMBuildStore(cg->b, c[7], kx_field(cg, kx, KXF_DYN_BYTES));
-    uint32_t nk = in->nargs > 8 ? in->nargs - 8 : 0;
-    LLVMValueRef *args = KJ_NEWN(cg->a, LLVMValueRef, nk + 2);
-    args[0] = cg->fn->rt;
-    args[1] = kx;
-    for (uint32_t j = 0; j < nk; j++) args[j + 2] = kj_cg_val(cg, in->args[8 + j]);
-    cloop l[3];
-    for (int d = 2; d >= 0; d--) {
-        static const char *names[3] = {"bx", "by", "bz"};
-        LLVMValueRef b = loop_begin(cg, &l[d], c[d], names[d]);
-        LLVMBuildStore(cg->b, b, kx_dim_ptr(cg, kx, KX_BID + (unsigned)d));
-    }
-    LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(blockfn), blockfn, args, nk + 2, "");
-    for (int d = 0; d < 3; d++) loop_end(cg, &l[d]);
+    define_block_entry(cg, f, fn);
 }
 
 LLVMValueRef kj_cg_device_call(kj_cg *cg, const kir_inst *in)
@@ -835,71 +785,32 @@ bool kj_cg_kernel_body(kj_cg *cg)
     return true;
 }
 
-/* ---- cuda.* inside kernels ---- */
+/* ---- the host target's side of cuda.* (llvm_cuda.c has the rest) ---- */
 
-static LLVMValueRef dim_value(kj_cg *cg, const kir_inst *in, unsigned k)
+static LLVMValueRef host_sreg(kj_cg *cg, kj_sreg r, unsigned d)
 {
-    return kj_cg_cast(cg, kx_dim(cg, cg->fn->kx, k), &T_I64, in->type);
+    static const unsigned base[4] = {KX_TID, KX_BID, KX_BDIM, KX_GDIM};
+    return kx_dim(cg, cg->fn->kx, base[r] + d);
 }
 
-/* cuda.grid(n) / cuda.gridsize(n): an int for n == 1, else a tuple. */
-static LLVMValueRef grid(kj_cg *cg, const kir_inst *in)
-{
-    const kir_inst *nd = &cg->fn->kf->insts[in->args[0]];
-    unsigned n = nd->op == KIR_CONST_INT && nd->i >= 1 && nd->i <= 3 ? (unsigned)nd->i : 1;
-    LLVMValueRef kx = cg->fn->kx, v[3];
-    for (unsigned d = 0; d < n; d++) {
-        LLVMValueRef bd = kx_dim(cg, kx, KX_BDIM + d);
-        v[d] = in->aux == KJ_B_CUDA_GRID
-                   ? LLVMBuildAdd(cg->b, LLVMBuildMul(cg->b, kx_dim(cg, kx, KX_BID + d), bd, ""),
-                                  kx_dim(cg, kx, KX_TID + d), "")
-                   : LLVMBuildMul(cg->b, kx_dim(cg, kx, KX_GDIM + d), bd, "");
-    }
-    if (in->type->kind != KJ_T_TUPLE) return kj_cg_cast(cg, v[0], &T_I64, in->type);
-    LLVMValueRef t = LLVMGetUndef(kj_cg_type(cg, in->type));
-    for (unsigned d = 0; d < n && d < in->type->n; d++)
-        t = LLVMBuildInsertValue(cg->b, t, kj_cg_cast(cg, v[d], &T_I64, in->type->elems[d]), d, "");
-    return t;
-}
-
-/* The linear thread index within the block: x fastest. */
-static LLVMValueRef linear_tid(kj_cg *cg)
+/* The lane: the linear thread index within the block (x fastest) mod 32. */
+static LLVMValueRef host_laneid(kj_cg *cg)
 {
     LLVMValueRef kx = cg->fn->kx;
     LLVMValueRef bx = kx_dim(cg, kx, KX_BDIM), by = kx_dim(cg, kx, KX_BDIM + 1);
     LLVMValueRef z = LLVMBuildMul(cg->b, kx_dim(cg, kx, KX_TID + 2), by, "");
     LLVMValueRef yz = LLVMBuildMul(cg->b, LLVMBuildAdd(cg->b, z, kx_dim(cg, kx, KX_TID + 1), ""), bx, "");
-    return LLVMBuildAdd(cg->b, yz, kx_dim(cg, kx, KX_TID), "");
+    return LLVMBuildURem(cg->b, LLVMBuildAdd(cg->b, yz, kx_dim(cg, kx, KX_TID), ""), kj_cg_i64(cg, 32), "");
 }
 
-/* A C-contiguous descriptor over data with constant dims. */
-static LLVMValueRef c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, const LLVMValueRef *dims)
-{
-    unsigned nd = at->ndim;
-    LLVMValueRef a = LLVMConstNull(kj_cg_type(cg, at));
-    a = LLVMBuildInsertValue(cg->b, a, data, 0, "");
-    LLVMValueRef stride = kj_cg_i64(cg, (int64_t)type_size(cg, kj_cg_memtype(cg, at->elem)));
-    for (int k = (int)nd - 1; k >= 0; k--) {
-        unsigned idx0[2] = {1, (unsigned)k}, idx1[2] = {2, (unsigned)k};
-        LLVMValueRef s = LLVMBuildExtractValue(cg->b, a, 1, "");
-        s = LLVMBuildInsertValue(cg->b, s, dims[k], idx0[1], "");
-        a = LLVMBuildInsertValue(cg->b, a, s, idx0[0], "");
-        LLVMValueRef st = LLVMBuildExtractValue(cg->b, a, 2, "");
-        st = LLVMBuildInsertValue(cg->b, st, stride, idx1[1], "");
-        a = LLVMBuildInsertValue(cg->b, a, st, idx1[0], "");
-        stride = LLVMBuildMul(cg->b, stride, dims[k], "");
-    }
-    return a;
-}
-
-static LLVMValueRef shared_array(kj_cg *cg, const kir_inst *in)
+static LLVMValueRef host_shared_array(kj_cg *cg, const kir_inst *in)
 {
     kj_cg_kern *kn = cg->fn->kern;
     kir_ref r = (kir_ref)(in - cg->fn->kf->insts);
     if (!kn || !kn->shoff) return LLVMGetUndef(kj_cg_type(cg, in->type));
     LLVMValueRef dims[KJ_ABI_MAX_DIMS];
     int64_t cd[KJ_ABI_MAX_DIMS] = {0};
-    const_shape(cg->fn->kf, in->args[0], cd, in->type->ndim);
+    kj_cg_const_shape(cg->fn->kf, in->args[0], cd, in->type->ndim);
     LLVMValueRef data;
     if (kn->shoff[r] < 0) { /* dynamic: the whole of the launch's shared bytes */
         data = LLVMBuildLoad2(cg->b, cg->t_ptr, kx_field(cg, cg->fn->kx, KXF_DYN), "");
@@ -913,19 +824,19 @@ static LLVMValueRef shared_array(kj_cg *cg, const kir_inst *in)
         data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, base, &off, 1, "");
         for (unsigned k = 0; k < in->type->ndim; k++) dims[k] = kj_cg_i64(cg, cd[k]);
     }
-    return c_array(cg, in->type, data, dims);
+    return kj_cg_c_array(cg, in->type, data, dims);
 }
 
 /* cuda.local.array: per thread, zeroed where it is created. */
-static LLVMValueRef local_array(kj_cg *cg, const kir_inst *in)
+static LLVMValueRef host_local_array(kj_cg *cg, const kir_inst *in)
 {
     int64_t cd[KJ_ABI_MAX_DIMS];
     unsigned nd = in->type->ndim;
-    if (!const_shape(cg->fn->kf, in->args[0], cd, nd)) {
+    if (!kj_cg_const_shape(cg->fn->kf, in->args[0], cd, nd)) {
         kj_cg_fail(cg, in->span, "the shape of cuda.local.array must be a constant");
         return LLVMGetUndef(kj_cg_type(cg, in->type));
     }
-    int64_t bytes = elem_count(cd, nd) * (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
+    int64_t bytes = kj_cg_elem_count(cd, nd) * (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
     if (bytes < 1) bytes = 1;
     kj_cg_kern *kn = cg->fn->kern;
     bool per = kn && kn->regions && kn->tid;
@@ -939,127 +850,26 @@ static LLVMValueRef local_array(kj_cg *cg, const kir_inst *in)
     zero_fill(cg, data, kj_cg_i64(cg, bytes));
     LLVMValueRef dims[KJ_ABI_MAX_DIMS];
     for (unsigned k = 0; k < nd; k++) dims[k] = kj_cg_i64(cg, cd[k]);
-    return c_array(cg, in->type, data, dims);
+    return kj_cg_c_array(cg, in->type, data, dims);
 }
 
-/* popc, clz, ffs, brev on the argument's integer type. */
-static LLVMValueRef bits(kj_cg *cg, const kir_inst *in)
-{
-    const kj_type *t = cg->fn->kf->insts[in->args[0]].type;
-    LLVMValueRef x = kj_cg_val(cg, in->args[0]);
-    LLVMTypeRef ty = LLVMTypeOf(x);
-    LLVMValueRef r, f = LLVMConstInt(cg->t_i1, 0, 0);
-    LLVMValueRef a2[2] = {x, f};
-    switch (in->aux) {
-    case KJ_B_POPC: r = kj_cg_intrinsic(cg, "llvm.ctpop", ty, &x, 1); break;
-    case KJ_B_CLZ: r = kj_cg_intrinsic(cg, "llvm.ctlz", ty, a2, 2); break;
-    case KJ_B_BREV: r = kj_cg_intrinsic(cg, "llvm.bitreverse", ty, &x, 1); break;
-    default: { /* ffs: 1 + index of the lowest set bit, 0 for 0 */
-        LLVMValueRef tz = kj_cg_intrinsic(cg, "llvm.cttz", ty, a2, 2);
-        LLVMValueRef z = LLVMBuildICmp(cg->b, LLVMIntEQ, x, LLVMConstNull(ty), "");
-        r = LLVMBuildSelect(cg->b, z, LLVMConstNull(ty), LLVMBuildAdd(cg->b, tz, LLVMConstInt(ty, 1, 0), ""), "");
-    }
-    }
-    return kj_cg_cast(cg, r, t, in->type);
-}
-
-static LLVMValueRef atomic(kj_cg *cg, const kir_inst *in);
-
-LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
+/* Barriers are region boundaries (emit_block_stmt), never generated as
+ * values; warp operations are not emulated yet. */
+static LLVMValueRef host_unsupported(kj_cg *cg, const kir_inst *in)
 {
     const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
-    if (!cg->fn->kx) {
-        kj_cg_fail(cg, in->span, "'%s' is only available inside kernels", bi ? bi->path : "?");
-        return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
-    }
-    switch ((kj_builtin)in->aux) {
-    case KJ_B_TID_X: case KJ_B_TID_Y: case KJ_B_TID_Z: return dim_value(cg, in, KX_TID + in->aux - KJ_B_TID_X);
-    case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z: return dim_value(cg, in, KX_BID + in->aux - KJ_B_BID_X);
-    case KJ_B_BDIM_X: case KJ_B_BDIM_Y: case KJ_B_BDIM_Z:
-        return dim_value(cg, in, KX_BDIM + in->aux - KJ_B_BDIM_X);
-    case KJ_B_GDIM_X: case KJ_B_GDIM_Y: case KJ_B_GDIM_Z:
-        return dim_value(cg, in, KX_GDIM + in->aux - KJ_B_GDIM_X);
-    case KJ_B_CUDA_GRID: case KJ_B_CUDA_GRIDSIZE: return grid(cg, in);
-    case KJ_B_LANEID:
-        return kj_cg_cast(cg, LLVMBuildURem(cg->b, linear_tid(cg), kj_cg_i64(cg, 32), ""), &T_I64, in->type);
-    case KJ_B_WARPSIZE: return LLVMConstInt(kj_cg_type(cg, in->type), 32, 0);
-    case KJ_B_THREADFENCE: case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM:
-        LLVMBuildFence(cg->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
-        return NULL;
-    case KJ_B_SHARED_ARRAY: return shared_array(cg, in);
-    case KJ_B_LOCAL_ARRAY: return local_array(cg, in);
-    case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return bits(cg, in);
-    case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
-    case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
-    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2:
-        return atomic(cg, in);
-    default:
-        kj_cg_fail(cg, in->span, "'%s' is not supported on the cpu target yet", bi ? bi->path : "?");
-        return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
-    }
+    kj_cg_fail(cg, in->span, "'%s' is not supported on the cpu target yet", bi ? bi->path : "?");
+    return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
 }
 
-/* The address of ary[idx] (idx an int or a tuple of ints, one per
- * dimension) through the descriptor's byte strides. */
-static LLVMValueRef atomic_ptr(kj_cg *cg, const kj_type *at, LLVMValueRef arr, kir_ref idx)
-{
-    LLVMValueRef off = kj_cg_i64(cg, 0);
-    const kj_type *it = idx ? cg->fn->kf->insts[idx].type : NULL;
-    LLVMValueRef iv = idx ? kj_cg_val(cg, idx) : NULL;
-    for (unsigned k = 0; k < at->ndim; k++) {
-        LLVMValueRef i = kj_cg_i64(cg, 0);
-        if (it && it->kind == KJ_T_TUPLE && k < it->n)
-            i = kj_cg_cast(cg, LLVMBuildExtractValue(cg->b, iv, k, ""), it->elems[k], &T_I64);
-        else if (it && it->kind != KJ_T_TUPLE && k == 0)
-            i = kj_cg_cast(cg, iv, it, &T_I64);
-        unsigned path[2] = {2, k};
-        LLVMValueRef st = LLVMBuildExtractValue(cg->b, LLVMBuildExtractValue(cg->b, arr, path[0], ""), path[1], "");
-        off = LLVMBuildAdd(cg->b, off, LLVMBuildMul(cg->b, i, st, ""), "");
-    }
-    LLVMValueRef data = LLVMBuildExtractValue(cg->b, arr, 0, "");
-    return LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, data, &off, 1, "");
-}
-
-static LLVMAtomicRMWBinOp rmw_op(kj_builtin b, const kj_type *et)
-{
-    bool fl = et->kind == KJ_T_FLOAT, sg = et->is_signed;
-    switch (b) {
-    case KJ_B_ATOMIC_ADD: return fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
-    case KJ_B_ATOMIC_SUB: return fl ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub;
-    case KJ_B_ATOMIC_MAX: return fl ? LLVMAtomicRMWBinOpFMax : sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
-    case KJ_B_ATOMIC_MIN: return fl ? LLVMAtomicRMWBinOpFMin : sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
-    case KJ_B_ATOMIC_AND: return LLVMAtomicRMWBinOpAnd;
-    case KJ_B_ATOMIC_OR: return LLVMAtomicRMWBinOpOr;
-    case KJ_B_ATOMIC_XOR: return LLVMAtomicRMWBinOpXor;
-    default: return LLVMAtomicRMWBinOpXchg;
-    }
-}
-
-/* cuda.atomic.*(ary, idx, val) → the old value: LLVM atomicrmw (float
- * add/sub/max/min become compare-and-swap loops where the CPU has no
- * instruction); cas / compare_and_swap → cmpxchg. Relaxed ordering, as
- * CUDA's atomics. */
-static LLVMValueRef atomic(kj_cg *cg, const kir_inst *in)
-{
-    const kir_func *f = cg->fn->kf;
-    const kj_type *at = f->insts[in->args[0]].type;
-    if (!at || at->kind != KJ_T_ARRAY || at->elem->kind == KJ_T_BOOL) {
-        kj_cg_fail(cg, in->span, "'%s' needs an array of numbers", kj_builtin_get((kj_builtin)in->aux)->path);
-        return LLVMGetUndef(kj_cg_type(cg, in->type));
-    }
-    const kj_type *et = at->elem;
-    bool cas2 = in->aux == KJ_B_ATOMIC_CAS2;
-    LLVMValueRef p = atomic_ptr(cg, at, kj_cg_val(cg, in->args[0]), cas2 ? 0 : in->args[1]);
-    unsigned vi = cas2 ? 1 : 2;
-    LLVMValueRef v = kj_cg_cast(cg, kj_cg_val(cg, in->args[vi]), f->insts[in->args[vi]].type, et);
-    LLVMValueRef old;
-    if (in->aux == KJ_B_ATOMIC_CAS || cas2) {
-        LLVMValueRef nv = kj_cg_cast(cg, kj_cg_val(cg, in->args[vi + 1]), f->insts[in->args[vi + 1]].type, et);
-        LLVMValueRef x = LLVMBuildAtomicCmpXchg(cg->b, p, v, nv, LLVMAtomicOrderingMonotonic,
-                                                LLVMAtomicOrderingMonotonic, 0);
-        old = LLVMBuildExtractValue(cg->b, x, 0, "old");
-    } else {
-        old = LLVMBuildAtomicRMW(cg->b, rmw_op((kj_builtin)in->aux, et), p, v, LLVMAtomicOrderingMonotonic, 0);
-    }
-    return kj_cg_cast(cg, old, et, in->type);
-}
+const kj_cg_target kj_target_host = {
+    .name = "host",
+    .kernel_declare = kj_cg_kernel_declare,
+    .kernel_define = kj_cg_kernel_define,
+    .sreg = host_sreg,
+    .laneid = host_laneid,
+    .shared_array = host_shared_array,
+    .local_array = host_local_array,
+    .barrier = host_unsupported,
+    .warp = host_unsupported,
+};

@@ -1,7 +1,6 @@
 /* infer — typing of calls: built-ins, user functions (specialisation),
  * kernel launches and ufunc calls. */
 #include "sema_int.h"
-#include "../runtime/npy.h"
 
 #include <string.h>
 
@@ -107,13 +106,14 @@ static const kj_type *npy_file_type(kj_ictx *ic, const kj_expr *path_expr)
         kj_diag_hint(dg, "write np.load(\"data.npy\") or use a module constant");
         return NULL;
     }
-    kj_dtype dt;
+    const char *dtype = NULL;
     bool fortran = false;
     int ndim = 0;
-    int64_t shape[KJ_MAX_DIMS];
-    kj_rt_error err = {0};
-    if (!kj_npy_read_info(pi->cval.s, &dt, &fortran, &ndim, shape, &err)) {
-        kj_error(ic->d, ic->s->src, path_expr->span, "%s", err.message);
+    int64_t shape[8];
+    char err[512] = "np.load of a constant path needs a .npy reader (none was given to the compiler)";
+    kj_npy_info_fn info = ic->s->opt->npy_info;
+    if (!info || !info(pi->cval.s, &dtype, &fortran, &ndim, shape, err, sizeof err)) {
+        kj_error(ic->d, ic->s->src, path_expr->span, "%s", err);
         return NULL;
     }
     if (ndim < 1 || ndim > 4) {
@@ -122,7 +122,7 @@ static const kj_type *npy_file_type(kj_ictx *ic, const kj_expr *path_expr)
                  pi->cval.s, ndim);
         return NULL;
     }
-    const kj_type *el = kj_scalar_by_name(ic->s->types, kj_dtype_name(dt));
+    const kj_type *el = kj_scalar_by_name(ic->s->types, dtype);
     return kj_t_array(ic->s->types, el, ndim, fortran && ndim > 1 ? KJ_LAYOUT_F : KJ_LAYOUT_C);
 }
 

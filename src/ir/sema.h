@@ -15,8 +15,17 @@
 #include "kir.h"
 #include "types.h"
 
+/* Reads the header of an .npy file, for np.load of a constant path (whose
+ * array type comes from the file): NumPy's dtype name ("float32"), the
+ * order and the shape (at most 8 dimensions). False with a message in err.
+ * The IR knows no file formats: the embedding layer passes the runtime's
+ * reader here. */
+typedef bool (*kj_npy_info_fn)(const char *path, const char **dtype, bool *fortran, int *ndim,
+                               int64_t shape[8], char *err, size_t cap);
+
 typedef struct kj_sema_options {
     int boundscheck; /* -1: per decorator, 0: off, 1: on everywhere */
+    kj_npy_info_fn npy_info; /* NULL: np.load of a constant path is an error */
 } kj_sema_options;
 
 /* Returns the module's KIR, or NULL when errors were reported. */

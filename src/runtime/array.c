@@ -1,6 +1,7 @@
 /* kjit's host arrays (see array.h). NumPy is the specification: where a
  * function mirrors a NumPy routine, the routine is named above it. */
 #include "array.h"
+#include "gpu.h"
 #include "array_int.h"
 
 #include <math.h>
@@ -314,6 +315,7 @@ void kj_array_release(kj_array *a)
 {
     while (a && atomic_fetch_sub_explicit(&a->refcount, 1, memory_order_acq_rel) == 1) {
         kj_array *base = a->base;
+        if (a->mirror) kj_gpu_mirror_free(a->mirror);
         if (a->owns_data) free(a->data);
         free(a);
         a = base; /* drop the view's reference to its base, iteratively */

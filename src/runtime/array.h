@@ -85,7 +85,7 @@ enum {
 };
 
 /* Generated code does not read this struct: it gets arrays as by-value
- * descriptors { data, shape[N], strides[N], owner } (src/codegen/abi.h)
+ * descriptors { data, shape[N], strides[N], owner } (src/abi/abi.h)
  * whose `owner` is the kj_array that keeps `data` alive. */
 typedef struct kj_array {
     char *data;
@@ -97,6 +97,7 @@ typedef struct kj_array {
     bool owns_data;
     atomic_int refcount;
     struct kj_array *base;         /* the array this one views (holds a reference) */
+    struct kj_mirror *mirror;      /* its copy on a GPU (gpu.h), on the array that owns the memory */
 } kj_array;
 
 /* Number of elements (product of the shape; 1 for 0-d). */

@@ -395,3 +395,16 @@ bool kj_npy_save(const char *path, const kj_array *a, kj_rt_error *err)
         return kj_rt_errorf(err, e.exc, "cannot save '%s': %s", full, e.message);
     return true;
 }
+
+bool kj_npy_header_info(const char *path, const char **dtype, bool *fortran, int *ndim, int64_t shape[8],
+                        char *err, size_t cap)
+{
+    kj_dtype dt;
+    kj_rt_error e = {0};
+    if (!kj_npy_read_info(path, &dt, fortran, ndim, shape, &e)) {
+        snprintf(err, cap, "%s", e.message);
+        return false;
+    }
+    *dtype = kj_dtype_name(dt);
+    return true;
+}

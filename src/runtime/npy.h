@@ -23,6 +23,10 @@ bool kj_npy_save(const char *path, const kj_array *a, kj_rt_error *err);
  * compiler types np.load with a constant path this way). */
 bool kj_npy_read_info(const char *path, kj_dtype *dt, bool *fortran, int *ndim, int64_t *shape,
                       kj_rt_error *err);
+/* The same with NumPy's dtype name and a plain message: the compiler's
+ * kj_npy_info_fn (src/ir/sema.h), which the C API passes to sema. */
+bool kj_npy_header_info(const char *path, const char **dtype, bool *fortran, int *ndim, int64_t shape[8],
+                        char *err, size_t cap);
 
 /* Parse the header dictionary of an .npy file ("{'descr': '<f8', ...}").
  * Exposed for tests and fuzzing. `byteswap` is set for big-endian data. */

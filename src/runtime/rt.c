@@ -3,8 +3,9 @@
  * that are simpler in C than as generated IR. */
 #include "rt.h"
 #include "rt_host.h"
+#include "gpu.h"
 
-#include "../codegen/abi.h"
+#include "../abi/abi.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -37,6 +38,7 @@ void kj_rt_init(kj_rt *rt, const char *file)
 struct kj_rt_event {
     double t;
     bool recorded;
+    void *cu; /* its CUevent when the context has a GPU */
     kj_rt_event *next;
 };
 
@@ -50,6 +52,7 @@ static void release_all(kj_rt *rt)
     while (rt->events) {
         kj_rt_event *e = rt->events;
         rt->events = e->next;
+        if (e->cu) kj_gpu_event_free(rt->gpu, e->cu);
         free(e);
     }
 }
@@ -65,8 +68,11 @@ kj_rt_event *kj_rt_event_alloc(kj_rt *rt)
     }
     e->next = rt->events;
     rt->events = e;
+    if (rt->gpu) e->cu = kj_gpu_event_new(rt->gpu);
     return e;
 }
+
+void *kj_rt_event_cu(const kj_rt_event *e) { return e ? e->cu : NULL; }
 
 void kj_rt_event_set(kj_rt_event *e, double t)
 {

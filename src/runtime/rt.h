@@ -2,7 +2,7 @@
  * context it carries.
  *
  * Every generated host function receives a `kj_rt *` as its hidden first
- * parameter (see src/codegen/abi.h). Raising a run-time error records it in
+ * parameter (see src/abi/abi.h). Raising a run-time error records it in
  * the context and longjmps back to the innermost kj_rt_call_entry, which
  * returns the error's kind. This is safe because no frame between the two
  * needs unwinding: generated code has no destructors or cleanups, and the
@@ -65,6 +65,8 @@ typedef struct kj_rt {
     size_t peak_arrays;     /* the most registered at once (tests check loops stay bounded) */
     kj_rt_event *events;    /* cuda.event() objects, freed with the arrays */
     kj_mt19937 rng;         /* np.random's stream: one per context */
+    struct kj_gpu *gpu;     /* the GPU kernels run on (gpu.h); NULL: they run on the host */
+    struct kj_gpu_code *code; /* the program's loaded GPU code, with gpu */
     bool rng_seeded;        /* false: seeded from OS entropy at first use, as NumPy */
 } kj_rt;
 
@@ -132,12 +134,16 @@ _Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, 
 void kj_rt_assign(kj_rt *rt, const void *dst, int32_t dst_ndim, const void *src, int32_t src_ndim,
                   int64_t itemsize, int32_t line, int32_t col);
 
-/* A kernel launch on the host (rt_launch.c): cfg = grid x, y, z, block x,
- * y, z, stream, dynamic shared bytes. Raises RuntimeError
- * "CUDA_ERROR_INVALID_VALUE: ..." for a configuration CUDA rejects (a
- * dimension < 1, a block of more than 1024 threads or a dimension over its
- * limit, more than 48 KiB of dynamic shared memory). */
-void kj_rt_launch_check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col);
+/* The one launch entry (rt_launch.c; abi.h "kernels"): kernel `k` (a
+ * kj_abi_kernel) over cfg = grid x, y, z, block x, y, z, stream, dynamic
+ * shared bytes, with args[j] pointing to argument j in its memory form.
+ * The configuration is checked first: RuntimeError
+ * "CUDA_ERROR_INVALID_VALUE: ..." for one CUDA rejects (a dimension < 1,
+ * a block of more than 1024 threads or a dimension over its limit, more
+ * than 48 KiB of dynamic shared memory). With a GPU in the context
+ * (rt->gpu) the kernel runs there (gpu.h); else its blocks run here, in
+ * order z, y, x, through k->block. */
+void kj_rt_launch(kj_rt *rt, const void *k, const int64_t *cfg, void **args, int32_t line, int32_t col);
 
 /* round(x, ndigits) for floats, correctly rounded as CPython does it. */
 double kj_rt_round_ndigits(double x, int64_t ndigits);

@@ -4,8 +4,9 @@
  * random.c and npy.c that translate ABI descriptors to kj_array headers,
  * register results in the context and turn kj_rt_error into a raise. */
 #include "rt_host.h"
+#include "gpu.h"
 
-#include "../codegen/abi.h"
+#include "../abi/abi.h"
 #include "array.h"
 #include "npy.h"
 #include "random.h"
@@ -306,10 +307,14 @@ void *kj_rt_event_new(kj_rt *rt)
     return e;
 }
 
+/* On the GPU, events are the driver's, recorded in the default stream
+ * (which orders every launch and copy): their times are the device's. */
 void kj_rt_event_record(kj_rt *rt, void *ev)
 {
-    (void)rt;
     kj_rt_event_set(ev, kj_rt_perf_counter());
+    kj_rt_error e = {0};
+    void *cu = kj_rt_event_cu(ev);
+    if (cu && !kj_gpu_event_record(rt->gpu, cu, &e)) kj_rt_raise_error(rt, &e, 0, 0);
 }
 
 float kj_rt_event_elapsed(kj_rt *rt, void *a, void *b, int32_t line, int32_t col)
@@ -317,5 +322,12 @@ float kj_rt_event_elapsed(kj_rt *rt, void *a, void *b, int32_t line, int32_t col
     double ta, tb;
     if (!kj_rt_event_get(a, &ta) || !kj_rt_event_get(b, &tb))
         kj_rt_raise(rt, KJ_RT_RUNTIME, "event_elapsed_time: an event has not been recorded", line, col);
+    void *ca = kj_rt_event_cu(a), *cb = kj_rt_event_cu(b);
+    if (ca && cb) {
+        float ms = 0;
+        kj_rt_error e = {0};
+        if (!kj_gpu_event_elapsed(rt->gpu, ca, cb, &ms, &e)) kj_rt_raise_error(rt, &e, line, col);
+        return ms;
+    }
     return (float)((tb - ta) * 1e3);
 }

@@ -32,6 +32,7 @@ void kj_rt_result(kj_rt *rt, kj_array *a, const kj_rt_error *err, void *out, int
 kj_rt_event *kj_rt_event_alloc(kj_rt *rt);
 void kj_rt_event_set(kj_rt_event *e, double t);
 bool kj_rt_event_get(const kj_rt_event *e, double *t); /* false: never recorded */
+void *kj_rt_event_cu(const kj_rt_event *e);           /* its CUevent, or NULL on the host */
 
 /* ---- constructors (rt_builtins.c) ---- */
 
@@ -90,6 +91,18 @@ void *kj_rt_event_new(kj_rt *rt);
 void kj_rt_event_record(kj_rt *rt, void *ev);
 /* cuda.event_elapsed_time(a, b): milliseconds between the records. */
 float kj_rt_event_elapsed(kj_rt *rt, void *a, void *b, int32_t line, int32_t col);
+
+/* ---- the GPU from host code (rt_cuda.c; no-ops without a GPU) ---- */
+
+/* Host code reads (write = 0) or writes the array whose owner is `owner`
+ * (a kj_array*, or NULL): brings a stale host copy back from the GPU
+ * (gpu.h, lazy coherence). */
+void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int32_t col);
+/* cuda.to_device (upload = 1) / device_array (0): the array gets its
+ * device copy now. */
+void kj_rt_to_device(kj_rt *rt, void *owner, int32_t upload, int32_t line, int32_t col);
+/* cuda.synchronize() */
+void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col);
 
 /* ---- print (rt_print.c): Python's print, NumPy's str of arrays ---- */
 

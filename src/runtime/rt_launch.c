@@ -1,8 +1,14 @@
-/* Kernel launches on the host: checking a launch configuration as the CUDA
- * driver does (cuLaunchKernel answers CUDA_ERROR_INVALID_VALUE), before the
- * generated loops over blocks and threads run (src/codegen/llvm_kernel.c,
+/* The one launch entry, kj_rt_launch: every kernel launch of generated
+ * host code and of the C API's kjit_launch comes here (abi.h "kernels").
+ * It checks the configuration as the CUDA driver does (cuLaunchKernel
+ * answers CUDA_ERROR_INVALID_VALUE), then runs the kernel on the GPU of the
+ * context (gpu.h) or, on the cpu target, its blocks one after the other
+ * through the code generator's `K.block_entry` (src/codegen/llvm_kernel.c,
  * docs/kernels_cpu.md). */
 #include "rt.h"
+
+#include "../abi/abi.h"
+#include "gpu.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,7 +34,7 @@ _Noreturn static void invalid(kj_rt *rt, const char *kernel, const char *what, c
     kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
 }
 
-void kj_rt_launch_check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col)
+static void check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col)
 {
     const int64_t *grid = cfg, *block = cfg + 3;
     for (int k = 0; k < 3; k++) {
@@ -51,4 +57,36 @@ void kj_rt_launch_check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32
                  kernel, cfg[7]);
         kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
     }
+}
+
+/* The blocks of a launch on the host, z, y, x order. */
+static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args)
+{
+    kj_abi_kx kx = {.dyn_bytes = cfg[7]};
+    for (int d = 0; d < 3; d++) {
+        kx.gdim[d] = cfg[d];
+        kx.bdim[d] = cfg[3 + d];
+    }
+    for (kx.bid[2] = 0; kx.bid[2] < cfg[2]; kx.bid[2]++)
+        for (kx.bid[1] = 0; kx.bid[1] < cfg[1]; kx.bid[1]++)
+            for (kx.bid[0] = 0; kx.bid[0] < cfg[0]; kx.bid[0]++) k->block(rt, &kx, args);
+}
+
+void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args, int32_t line, int32_t col)
+{
+    const kj_abi_kernel *k = kernel;
+    check(rt, cfg, k->name, line, col);
+    if (rt->gpu) {
+        kj_rt_error e = {0};
+        int32_t eline = line, ecol = col;
+        if (!kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, &e, &eline, &ecol))
+            kj_rt_raise_error(rt, &e, eline, ecol);
+        return;
+    }
+    if (!k->block) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "kernel '%s' was compiled for the GPU, and this context has none", k->name);
+        kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
+    }
+    run_blocks(rt, k, cfg, args);
 }

@@ -6,7 +6,7 @@
  * Messages are NumPy's, word for word. */
 #include "rt_host.h"
 
-#include "../codegen/abi.h"
+#include "../abi/abi.h"
 #include "../util/buf.h"
 #include "array.h"
 

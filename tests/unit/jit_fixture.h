@@ -9,6 +9,7 @@
 #include "codegen/codegen.h"
 #include "frontend/parser.h"
 #include "ir/sema.h"
+#include "runtime/npy.h"
 #include "runtime/rt.h"
 
 #include <stdio.h>
@@ -55,7 +56,7 @@ static kj_jit *compile_as(fx *x, const char *path, const char *text, const kj_co
 {
     x->src = (kj_source){.path = path, .text = text, .len = strlen(text)};
     kj_module *m = kj_parse(&x->src, &x->a, &x->d);
-    kj_sema_options so = {.boundscheck = -1};
+    kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
     kj_codegen_opts def = {.opt_level = FX_OPT_LEVEL, .verify = true};
     x->jit = x->m ? kj_codegen_host(x->m, opts ? opts : &def, &x->d) : NULL;

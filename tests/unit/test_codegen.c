@@ -9,8 +9,9 @@
 #include <cmocka.h>
 
 #include "frontend/parser.h"
-#include "codegen/abi.h"
+#include "abi/abi.h"
 #include "codegen/codegen.h"
+#include "runtime/npy.h"
 #include "ir/builtins.h"
 #include "ir/kir.h"
 #include "ir/sema.h"
@@ -930,7 +931,7 @@ static void analyze_source(fx *x, const char *text)
 {
     x->src = (kj_source){.path = "prog.k", .text = text, .len = strlen(text)};
     kj_module *m = kj_parse(&x->src, &x->a, &x->d);
-    kj_sema_options o = {.boundscheck = -1};
+    kj_sema_options o = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &o, x->t, &x->a, &x->d);
     if (!x->m) {
         kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);

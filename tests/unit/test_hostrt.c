@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "codegen/abi.h"
+#include "abi/abi.h"
 #include "codegen/codegen.h"
 #include "frontend/parser.h"
 #include "ir/sema.h"
@@ -592,7 +592,7 @@ static bool golden_one(const char *name)
     x->text = text;
     x->src = (kj_source){.path = path, .text = text, .len = strlen(text)};
     kj_module *m = kj_parse(&x->src, &x->a, &x->d);
-    kj_sema_options so = {.boundscheck = -1};
+    kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
     kj_codegen_opts o = {.opt_level = 1, .verify = true};
     x->jit = x->m ? kj_codegen_host(x->m, &o, &x->d) : NULL;

@@ -36,7 +36,7 @@ static void analyze(result *r, const char *text)
     r->src.len = strlen(text);
     kj_module *m = kj_parse(&r->src, &r->arena, &r->diags);
     kj_types *types = kj_types_new(&r->arena);
-    kj_sema_options opt = {.boundscheck = -1};
+    kj_sema_options opt = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     if (!kj_has_errors(&r->diags)) r->kir = kj_analyze(m, &opt, types, &r->arena, &r->diags);
     if (r->kir) {
         kj_buf b = {0};
@@ -303,7 +303,7 @@ static void test_runtime_specialisation(void **state)
     src.len = strlen(src.text);
     kj_module *m = kj_parse(&src, &a, &d);
     kj_types *T = kj_types_new(&a);
-    kj_sema_options opt = {.boundscheck = -1};
+    kj_sema_options opt = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     kj_sema *s = kj_sema_new(m, &opt, T, &a);
     kir_module *km = kj_sema_run(s, &d);
     assert_non_null(km);

@@ -114,4 +114,57 @@ static inline void *kj_abi_array_owner(const kj_abi_array *a, int ndim)
     return o;
 }
 
+/* ---- kernels ----
+ *
+ * A launch `k[grid, block, stream, shared](args)` in host code becomes one
+ * call kj_rt_launch(rt, &K.kernel, cfg, args, line, col) (src/runtime/rt.h),
+ * whatever the target: `K.kernel` is a constant kj_abi_kernel the host
+ * module defines for each kernel specialisation it launches, cfg is
+ * int64[8] (grid x, y, z, block x, y, z, stream, dynamic shared bytes) and
+ * args[k] points to argument k in its memory form, as for entry points.
+ * The runtime then runs the blocks on the host through `block`, or
+ * marshals the arguments for cuLaunchKernel. */
+
+/* The kernel context of the cpu target: which thread of which block runs,
+ * and the block's shared memory (src/codegen/llvm_kernel.c). */
+typedef struct kj_abi_kx {
+    int64_t tid[3], bid[3], bdim[3], gdim[3];
+    void *shared;      /* the block's static shared arrays */
+    void *dyn;         /* its dynamic shared memory */
+    int64_t dyn_bytes; /* the launch's dynamic shared bytes */
+} kj_abi_kx;
+
+/* Runs every thread of block kx->bid (cpu target): `K.block_entry`. */
+typedef void (*kj_abi_block_fn)(void *rt, kj_abi_kx *kx, void **args);
+
+enum { KJ_ABI_PARAM_SCALAR = 0, KJ_ABI_PARAM_ARRAY = 1 };
+
+/* One kernel parameter, as a launch passes it to the GPU: a scalar of
+ * `size` bytes (its memory form), or an array of `ndim` dimensions, which
+ * the kernel receives flattened as data pointer, shape[ndim] and
+ * strides[ndim] (i64 each; strides in bytes). */
+typedef struct kj_abi_param {
+    int32_t kind, ndim, size, dtype; /* dtype: the runtime's kj_dtype of the elements or scalar */
+} kj_abi_param;
+
+typedef struct kj_abi_kernel {
+    const char *name;      /* as written in the source */
+    const char *symbol;    /* its entry in the PTX module (the specialisation's mangled name) */
+    kj_abi_block_fn block; /* cpu target: runs one block; NULL when the kernel runs on the GPU */
+    int32_t nparams;
+    const kj_abi_param *params;
+} kj_abi_kernel;
+
+/* What a raise inside GPU code leaves for the host: one record per PTX
+ * module, the global KJ_ABI_GPU_ERROR. The first raising thread claims it
+ * (flag 0 → 1, atomically), fills it and exits; the runtime reads it after
+ * the launch (only for modules that can raise: boundscheck, assert). */
+#define KJ_ABI_GPU_ERROR "__kjit_error"
+typedef struct kj_abi_gpu_error {
+    int32_t flag, kind;        /* kind: the runtime's kj_rt_kind */
+    int32_t line, col;         /* where in the source */
+    int64_t index, axis, size; /* IndexError's values (index < 0: none) */
+    uint64_t msg;              /* the device address of the message, or 0 */
+} kj_abi_gpu_error;
+
 #endif

@@ -1,0 +1,101 @@
+/* Kernel launches in host code, the same on every target.
+ *
+ * `k[grid, block, stream, shared](args)` becomes one call of the runtime's
+ * launch entry (abi.h "kernels"):
+ *
+ *     kj_rt_launch(rt, &K.kernel, cfg, args, line, col)
+ *
+ * `K.kernel` is a constant kj_abi_kernel: the kernel's name, its PTX entry
+ * (the mangled name), its parameters as the GPU receives them and, on the
+ * cpu target, `K.block_entry` (llvm_kernel.c), which runs one block. The
+ * runtime checks the configuration, then loops over the blocks on the host
+ * or launches on the GPU: host code never knows which. */
+#include "codegen.h"
+
+#include "../abi/abi.h"
+
+static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+
+/* How parameter type t reaches the GPU. */
+static kj_abi_param param_of(kj_cg *cg, const kj_type *t)
+{
+    if (t->kind == KJ_T_ARRAY) return (kj_abi_param){KJ_ABI_PARAM_ARRAY, (int32_t)t->ndim, 0, kj_cg_dtype(t->elem)};
+    int32_t size = (int32_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t));
+    bool scalar = t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT || t->kind == KJ_T_BOOL;
+    return (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, size, scalar ? kj_cg_dtype(t) : -1};
+}
+
+static LLVMValueRef i32c(kj_cg *cg, int32_t v) { return LLVMConstInt(cg->t_i32, (unsigned long long)v, 1); }
+
+/* The constant kj_abi_kernel of kernel specialisation k, made once. */
+static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
+{
+    const char *gname = kj_arena_printf(cg->a, "%s.kernel", k->mangled);
+    LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, gname);
+    if (g) return g;
+    LLVMTypeRef pf[4] = {cg->t_i32, cg->t_i32, cg->t_i32, cg->t_i32};
+    LLVMTypeRef pty = LLVMStructTypeInContext(cg->ctx, pf, 4, 0);
+    LLVMValueRef *ps = KJ_NEWN(cg->a, LLVMValueRef, k->nparams + 1);
+    for (uint32_t j = 0; j < k->nparams; j++) {
+        kj_abi_param p = param_of(cg, k->params[j]);
+        LLVMValueRef f[4] = {i32c(cg, p.kind), i32c(cg, p.ndim), i32c(cg, p.size), i32c(cg, p.dtype)};
+        ps[j] = LLVMConstNamedStruct(pty, f, 4);
+    }
+    LLVMValueRef params = LLVMConstNull(cg->t_ptr);
+    if (k->nparams) {
+        LLVMValueRef init = LLVMConstArray2(pty, ps, k->nparams);
+        params = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), kj_arena_printf(cg->a, "%s.params", k->mangled));
+        LLVMSetInitializer(params, init);
+        LLVMSetGlobalConstant(params, 1);
+        LLVMSetLinkage(params, LLVMPrivateLinkage);
+    }
+    LLVMValueRef block = LLVMGetNamedFunction(cg->mod, kj_arena_printf(cg->a, "%s.block_entry", k->mangled));
+    LLVMTypeRef kf[5] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_ptr};
+    LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 5, 0);
+    LLVMValueRef v[5] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, k->mangled),
+                         block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)k->nparams), params};
+    g = LLVMAddGlobal(cg->mod, kty, gname);
+    LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 5, 0));
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
+/* Launch configuration value k (0..7) as i64; absent ones and the stream
+ * are 0 (the stream is the default one). */
+static LLVMValueRef cfg_value(kj_cg *cg, const kir_inst *in, unsigned k)
+{
+    kir_ref r = k < in->nargs ? in->args[k] : 0;
+    if (!r) return kj_cg_i64(cg, 0);
+    const kj_type *t = cg->fn->kf->insts[r].type;
+    if (!t || t->kind != KJ_T_INT) return kj_cg_i64(cg, 0);
+    return kj_cg_cast(cg, kj_cg_val(cg, r), t, &T_I64);
+}
+
+/* LAUNCH kernel[grid x y z, block x y z, stream, shared](args) */
+void kj_cg_launch(kj_cg *cg, const kir_inst *in)
+{
+    const kir_func *k = in->fn;
+    if (!k || k->kind != KIR_FN_KERNEL || cg->fn->kx) {
+        kj_cg_fail(cg, in->span, "launch of '%s' is not supported here", k ? k->name : "?");
+        return;
+    }
+    LLVMTypeRef ct = LLVMArrayType2(cg->t_i64, 8);
+    LLVMValueRef cfg = kj_cg_alloca(cg, ct, "launch");
+    for (unsigned j = 0; j < 8; j++) {
+        LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, j)};
+        LLVMBuildStore(cg->b, cfg_value(cg, in, j), LLVMBuildInBoundsGEP2(cg->b, ct, cfg, idx, 2, ""));
+    }
+    uint32_t n = in->nargs > 8 ? in->nargs - 8 : 0;
+    LLVMTypeRef at = LLVMArrayType2(cg->t_ptr, n ? n : 1);
+    LLVMValueRef args = kj_cg_alloca(cg, at, "args");
+    for (uint32_t j = 0; j < n; j++) {
+        kir_ref r = in->args[8 + j];
+        const kj_type *t = cg->fn->kf->insts[r].type;
+        LLVMValueRef p = kj_cg_spill(cg, kj_cg_to_mem(cg, t, kj_cg_val(cg, r)));
+        LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, (int64_t)j)};
+        LLVMBuildStore(cg->b, p, LLVMBuildInBoundsGEP2(cg->b, at, args, idx, 2, ""));
+    }
+    LLVMValueRef a[6] = {cg->fn->rt, kernel_desc(cg, k), cfg, args, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_LAUNCH, a, 6);
+}

@@ -1,0 +1,82 @@
+/* The GPU side of the runtime: one device context, the program's loaded
+ * code, kernel launches and the coherence of host arrays with their device
+ * mirrors (docs/cuda.md).
+ *
+ * Lazy coherence. A host array passed to a kernel gets a mirror on the
+ * device, made for the array that owns the memory (views share it). Each
+ * side has a valid flag: a launch uploads the mirror only when the device
+ * copy is stale, and afterwards counts the host copy stale (the kernel may
+ * have written any argument); generated host code calls kj_rt_host_access
+ * before it reads or writes an array, which downloads a stale host copy then
+ * — not eagerly after the launch, as Numba does — and, for a write, makes
+ * the device copy stale. Transfers go through pinned staging buffers.
+ *
+ * Everything is reached from a kj_rt (rt->gpu, rt->code); nothing global.
+ * The context is reference counted: mirrors hold a reference, so an array
+ * that outlives its kjit context can still free its device memory. */
+#ifndef KJ_GPU_H
+#define KJ_GPU_H
+
+#include "array.h"
+#include "cuda_drv.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct kj_gpu kj_gpu;
+typedef struct kj_gpu_code kj_gpu_code;
+typedef struct kj_mirror kj_mirror;
+struct kj_abi_kernel;
+
+/* Open device `ordinal` (its primary context). NULL with "no CUDA driver
+ * found (...)" or "no CUDA device" in err. `stats`: counters are printed
+ * to that stream when the last reference goes (KJIT_STATS=1), or NULL. */
+kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap);
+kj_gpu *kj_gpu_retain(kj_gpu *g);
+void kj_gpu_release(kj_gpu *g);
+const kj_cu_props *kj_gpu_props(const kj_gpu *g);
+/* "sm_90" for the device's compute capability, into buf. */
+const char *kj_gpu_arch(const kj_gpu *g, char *buf, size_t cap);
+
+/* PTX → cubin for this device (the driver's error log in err). */
+bool kj_gpu_link(kj_gpu *g, const char *ptx, void **cubin, size_t *size, char *err, size_t cap);
+/* Load a cubin: the code of one program. */
+kj_gpu_code *kj_gpu_load(kj_gpu *g, const void *cubin, char *err, size_t cap);
+void kj_gpu_unload(kj_gpu_code *c);
+/* Count time spent compiling for the stats (seconds). */
+void kj_gpu_note_compile(kj_gpu *g, double ptx_seconds, double link_seconds, bool cached);
+
+/* Launch kernel k of `code` (abi.h: cfg, args), marshalling arrays to
+ * their mirrors. A fault in the kernel is reported in e, naming the kernel,
+ * its configuration and file:line of the launch; an error the kernel
+ * raised (boundscheck, assert) also sets eline and ecol to where in the
+ * kernel it was raised. */
+bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, const int64_t *cfg,
+                   void **args, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
+                   int32_t *ecol);
+/* Wait for every launch; errors as kj_gpu_launch reports them. */
+bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e);
+
+/* Host code is about to read (write = false) or write array `a` (any view
+ * of it): bring a stale host copy back; a write makes the device copy
+ * stale. Arrays that were never on the device cost one test. */
+bool kj_gpu_host_access(kj_array *a, bool write, kj_rt_error *e);
+/* cuda.to_device / device_array: give `a` a device mirror now, uploaded
+ * (upload) or zeroed (as the host copy, so that both sides agree). */
+bool kj_gpu_to_device(kj_gpu *g, kj_array *a, bool upload, kj_rt_error *e);
+/* Free the mirror of an array being freed (array.c). */
+void kj_gpu_mirror_free(kj_mirror *m);
+
+/* Events: a CUevent each, recorded on the default stream. */
+void *kj_gpu_event_new(kj_gpu *g);
+void kj_gpu_event_free(kj_gpu *g, void *ev);
+bool kj_gpu_event_record(kj_gpu *g, void *ev, kj_rt_error *e);
+/* Milliseconds from a to b (both recorded), after waiting for b. */
+bool kj_gpu_event_elapsed(kj_gpu *g, void *a, void *b, float *ms, kj_rt_error *e);
+
+/* Device memory: free and total bytes (cuMemGetInfo). */
+bool kj_gpu_mem_info(kj_gpu *g, size_t *free_bytes, size_t *total_bytes);
+
+#endif
