@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define KJIT_VERSION_MAJOR 0
-#define KJIT_VERSION_MINOR 3
+#define KJIT_VERSION_MINOR 4
 #define KJIT_VERSION_PATCH 0
 
 /* Version of the library actually linked, as "MAJOR.MINOR.PATCH". */
@@ -75,7 +75,7 @@ typedef enum kjit_diag_format {
 enum { KJIT_KEEP_LLVM_IR = 1, KJIT_KEEP_ASM = 2 };
 
 typedef struct kjit_options {
-    kjit_target target;  /* cpu, parallel and auto run on the host; cuda is not available yet */
+    kjit_target target;  /* auto (default): cuda when a CUDA driver and device are present, else cpu */
     int opt_level;       /* 0..3, default 3 */
     int max_errors;      /* diagnostics kept per compile; 0 = 20 */
     const char *arch;    /* e.g. "sm_90" for PTX without a device; NULL = the device's */
@@ -137,6 +137,14 @@ char *kjit_module_ir(const kjit_module *m);
  * (see KJIT_KEEP_*). NULL with `err` set when code generation fails. */
 char *kjit_module_llvm_ir(kjit_module *m, kjit_error *err);
 char *kjit_module_asm(kjit_module *m, kjit_error *err);
+/* Since 0.4: the PTX of the module's kernels (every kernel specialisation,
+ * or those of kernel `kernel` when not NULL), for the context's `arch`, else
+ * the device's, else sm_90. Needs no GPU or driver (also for check_only
+ * modules). malloc'd; NULL with err set on failure. */
+char *kjit_module_ptx(kjit_module *m, const char *kernel, kjit_error *err);
+/* Where the module's kernels run: KJIT_TARGET_CPU or KJIT_TARGET_CUDA (auto
+ * resolved), or KJIT_TARGET_PARALLEL; the option as given for check_only. */
+kjit_target kjit_module_target(const kjit_module *m);
 
 /* ---- arrays ---- */
 

@@ -24,6 +24,7 @@
 #include "ir/types.h"
 #include "runtime/array.h"
 #include "runtime/cache.h"
+#include "runtime/gpu.h"
 #include "util/arena.h"
 
 #include <pthread.h>
@@ -49,6 +50,11 @@ struct kjit_ctx {
     kj_diags diags;
     kj_source src;
     kj_api_cache *cache; /* made at the first compile that generates code */
+    /* The GPU (gpu.c), opened at the first compile for cuda or auto; a
+     * failure is remembered (gpu_err) and not retried. */
+    kj_gpu *gpu;
+    bool gpu_tried;
+    char gpu_err[256];
 };
 
 /* One specialisation a kjit_fn has been called with: argument types
@@ -59,6 +65,10 @@ typedef struct kj_api_spec {
     uint32_t nargs;
     const kir_func *kf;
     kj_entry_fn entry;
+    /* kernels: what kj_rt_launch needs, their block function on the cpu
+     * target or their GPU code on cuda */
+    void *block;
+    kj_gpu_code *code;
     const kjit_error *failure; /* non-NULL: no entry */
 } kj_api_spec;
 
@@ -88,6 +98,12 @@ struct kjit_module {
      * specialisations made at call time (see machine.c). */
     kj_jit *jit;
     KJ_VEC(kj_jit *) extra;
+    /* cuda: the context's GPU (a reference), the kernels' code loaded
+     * there, and code for kernels specialised at launch time */
+    kj_gpu *gpu;
+    kj_gpu_code *gpu_code;
+    KJ_VEC(kj_gpu_code *) gpu_extra;
+    char arch[16]; /* the PTX target: --arch, the device's, else sm_90 */
     /* The context's cache (a reference; NULL for check_only) and the
      * module's key in it, which the keys of its call-time specialisations
      * extend. */
@@ -106,17 +122,36 @@ void kj_api_clear_error(kjit_error *err);
 void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *d, const char *file);
 
 /* machine.c */
+/* The cache key of the module's compile-time code (source, options,
+ * build, host). */
+kj_hash kj_api_module_key(const kjit_module *m);
 /* Generate (or load from the cache) the machine code of the module's host
  * functions into m->jit. False after reporting to `d`. */
 bool kj_api_machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d);
 /* The entry point of `kf`, compiling it (and its callees) into a new JIT
  * when no loaded code has it. Call with the module lock held. */
 kj_entry_fn kj_api_entry(kjit_module *m, const kir_func *kf, kj_diags *d);
+/* Kernel kf's K.block_entry (cpu target), compiling it when no loaded code
+ * has it. Module lock held. */
+void *kj_api_block_entry(kjit_module *m, const kir_func *kf, kj_diags *d);
 /* LLVM IR (llvm = true) or assembly of the module's compile-time code. */
 char *kj_api_code_text(kjit_module *m, bool llvm, kjit_error *err);
 void kj_api_free_code(kjit_module *m);
 /* Drop a reference to a shared cache (closing it with the last one). */
 void kj_api_cache_release(kj_api_cache *ac);
+
+/* gpu.c */
+/* Resolve auto (cuda when a driver and device are present, else cpu) and
+ * open the GPU for cuda: false with "no CUDA driver found" / "no CUDA
+ * device" (KJIT_ERR_RUNTIME) when cuda was asked for and cannot be had.
+ * Sets m->target, m->arch and m->gpu. */
+bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
+/* The module's kernels as PTX → cubin (through the cache) loaded on its
+ * GPU (m->gpu_code). False after reporting to d. */
+bool kj_api_gpu_code(kjit_module *m, kj_diags *d);
+/* The GPU code that has kernel kf's entry, compiling and loading it when
+ * the kernel was specialised after the compile. Module lock held. */
+kj_gpu_code *kj_api_kernel_code(kjit_module *m, const kir_func *kf, kj_diags *d);
 
 /* values.c: a kjit_value in the ABI memory form of a kj type and back */
 size_t kj_api_mem_size(const kj_type *t);

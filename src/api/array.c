@@ -105,7 +105,15 @@ kjit_array *kjit_array_new(kjit_ctx *ctx, kjit_dtype dt, int ndim, const int64_t
 
 void kjit_array_free(kjit_array *a) { kj_array_release(kj_api_arr(a)); }
 
-void *kjit_array_data(const kjit_array *a) { return a ? kj_api_arr(a)->data : NULL; }
+/* The application may read or write through the pointer: a copy a kernel
+ * left on the GPU comes back first, and the GPU's copy counts as stale. */
+void *kjit_array_data(const kjit_array *a)
+{
+    if (!a) return NULL;
+    kj_rt_error e = {0};
+    if (!kj_gpu_host_access(kj_api_arr(a), true, &e)) fprintf(stderr, "kjit: %s: %s\n", e.exc, e.message);
+    return kj_api_arr(a)->data;
+}
 int kjit_array_ndim(const kjit_array *a) { return a ? kj_api_arr(a)->ndim : 0; }
 const int64_t *kjit_array_shape(const kjit_array *a) { return a ? kj_api_arr(a)->shape : NULL; }
 const int64_t *kjit_array_strides(const kjit_array *a) { return a ? kj_api_arr(a)->strides : NULL; }

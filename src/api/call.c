@@ -193,12 +193,10 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
     return usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
 
-static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
+/* The arguments: their number and values. */
+static int check_args(const kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
 {
-    if (nargs < 0 || (nargs > 0 && !args))
-        return usage(err, "kjit_call: %d arguments but args is NULL", nargs);
-    int rc = check_callable(f, err);
-    if (rc) return rc;
+    int rc;
     uint32_t want = f->def->nparams;
     if ((uint32_t)nargs != want)
         return usage(err, "%s() takes %u positional argument%s but %d %s given", f->name, want,
@@ -206,6 +204,14 @@ static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_
     for (int k = 0; k < nargs; k++)
         if ((rc = check_value(f, &args[k], k, 0, err))) return rc;
     return KJIT_OK;
+}
+
+static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
+{
+    if (nargs < 0 || (nargs > 0 && !args))
+        return usage(err, "kjit_call: %d arguments but args is NULL", nargs);
+    int rc = check_callable(f, err);
+    return rc ? rc : check_args(f, args, nargs, err);
 }
 
 /* ---- finding the specialisation ---- */
@@ -323,13 +329,25 @@ static int prepare(kjit_fn *f, const kjit_value *args, uint32_t n, kj_api_spec *
 }
 
 /* Compile the specialisation; its code or *err. */
-static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_entry_fn *entry,
+/* A kernel's code for kj_rt_launch: its GPU code on cuda, else its block
+ * function. */
+static bool kernel_code(kjit_module *m, const kir_func *kf, kj_api_spec *spec, kj_diags *d)
+{
+    if (m->gpu) spec->code = kj_api_kernel_code(m, kf, d);
+    else spec->block = kj_api_block_entry(m, kf, d);
+    return spec->code || spec->block;
+}
+
+static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api_spec *spec,
                                     kjit_error *err)
 {
+    kj_entry_fn *entry = &spec->entry;
     kjit_module *m = f->m;
     kj_diags d = {0};
     const kir_func *kf = specialise(f, types, n, &d);
-    if (kf && !returnable(kf->ret)) {
+    if (kf && f->kind == KJIT_FN_KERNEL) {
+        if (!kernel_code(m, kf, spec, &d)) kf = NULL;
+    } else if (kf && !returnable(kf->ret)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "'%s' returns %s, which kjit_call cannot return yet",
                          f->name, kj_type_str(kf->ret));
         kf = NULL;
@@ -350,7 +368,7 @@ static int make_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api
     kjit_error local;
     if (!err) err = &local;
     kj_api_spec s = {.nargs = n};
-    s.kf = compile_spec(f, types, n, &s.entry, err);
+    s.kf = compile_spec(f, types, n, &s, err);
     if (!s.kf) {
         kjit_error *e = KJ_NEW(&m->arena, kjit_error);
         *e = *err;
@@ -416,6 +434,8 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
         kj_rt rt;
         kj_rt_init(&rt, m->src.path);
         if (m->out) rt.out = m->out;
+        rt.gpu = m->gpu;
+        rt.code = m->gpu_code;
         kj_rt_kind kind = kj_rt_call_entry(&rt, sp->entry, argv, ret);
         if (kind != KJ_RT_OK) {
             rc = runtime_failed(&rt, err);
@@ -448,19 +468,84 @@ int kjit_call(kjit_fn *f, const kjit_value *args, int nargs, kjit_value *result,
 
 /* ---- kernels ---- */
 
+/* A launch inside kj_rt_call_entry, which catches the errors it raises. */
+typedef struct launch_call {
+    const kj_abi_kernel *k;
+    int64_t cfg[8];
+    void **args;
+} launch_call;
+
+static void launch_entry(kj_rt *rt, void **args, void *ret)
+{
+    (void)ret;
+    const launch_call *l = (const launch_call *)args;
+    kj_rt_launch(rt, l->k, l->cfg, l->args, 0, 0);
+}
+
+/* The kernel descriptor (abi.h) of specialisation kf. */
+static kj_abi_kernel describe(kjit_module *m, const kj_api_spec *sp)
+{
+    const kir_func *kf = sp->kf;
+    kj_abi_param *p = KJ_NEWN(&m->arena, kj_abi_param, kf->nparams + 1);
+    for (uint32_t k = 0; k < kf->nparams; k++) {
+        const kj_type *t = kf->params[k];
+        p[k] = t->kind == KJ_T_ARRAY
+                   ? (kj_abi_param){KJ_ABI_PARAM_ARRAY, (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
+                   : (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, (int32_t)kj_api_mem_size(t), (int32_t)kj_api_type_dtype(t)};
+    }
+    kj_abi_block_fn block;
+    memcpy(&block, &sp->block, sizeof block); /* object pointer → function pointer */
+    return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), sp->block ? block : NULL,
+                           (int32_t)kf->nparams, p};
+}
+
 int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
                 kjit_error *err)
 {
-    (void)grid, (void)block, (void)args, (void)nargs;
     if (!f) return usage(err, "kjit_launch: fn is NULL");
     if (f->kind != KJIT_FN_KERNEL)
         return usage(err, "'%s' is not a CUDA kernel: call it with kjit_call", f->name);
-    return usage(err, "kernels on the cpu target are not supported yet");
+    if (nargs < 0 || (nargs > 0 && !args))
+        return usage(err, "kjit_launch: %d arguments but args is NULL", nargs);
+    int rc = check_args(f, args, nargs, err);
+    if (rc) return rc;
+    kjit_module *m = f->m;
+    kj_api_spec sp;
+    pthread_mutex_lock(&m->lock);
+    rc = prepare(f, args, (uint32_t)nargs, &sp, err);
+    kj_abi_kernel k = rc ? (kj_abi_kernel){0} : describe(m, &sp);
+    pthread_mutex_unlock(&m->lock);
+    if (rc) return rc;
+    uint32_t n = (uint32_t)nargs;
+    void **argv = calloc(n + 1, sizeof *argv);
+    if (!argv) abort();
+    for (uint32_t j = 0; j < n && !rc; j++) {
+        argv[j] = mem_for(sp.kf->params[j]);
+        rc = marshal(sp.kf, j, &args[j], argv[j], err);
+    }
+    if (!rc) {
+        launch_call l = {&k, {grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, 0}, argv};
+        kj_rt rt;
+        kj_rt_init(&rt, m->src.path);
+        if (m->out) rt.out = m->out;
+        rt.gpu = m->gpu;
+        rt.code = sp.code;
+        if (kj_rt_call_entry(&rt, launch_entry, (void **)&l, NULL) != KJ_RT_OK) rc = runtime_failed(&rt, err);
+        kj_rt_dispose(&rt);
+    }
+    for (uint32_t j = 0; j < n; j++) free(argv[j]);
+    free(argv);
+    if (!rc) kj_api_clear_error(err);
+    return rc;
 }
 
 int kjit_sync(kjit_ctx *ctx, kjit_error *err)
 {
-    (void)ctx;
+    kj_rt_error e = {0};
+    if (ctx && ctx->gpu && !kj_gpu_synchronize(ctx->gpu, &e)) {
+        kj_api_set_error(err, KJIT_ERR_RUNTIME, NULL, "%s: %s", e.exc, e.message);
+        return KJIT_ERR_RUNTIME;
+    }
     kj_api_clear_error(err);
     return KJIT_OK;
 }

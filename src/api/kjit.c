@@ -162,6 +162,7 @@ void kjit_ctx_free(kjit_ctx *ctx)
     if (!ctx) return;
     reset_last(ctx);
     kj_api_cache_release(ctx->cache);
+    kj_gpu_release(ctx->gpu);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->arch);
     free(ctx->cache_dir);
@@ -234,6 +235,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
         .keep_asm = (ctx->opt.keep & KJIT_KEEP_ASM) != 0,
     };
     m->target = ctx->opt.target;
+    if (ctx->opt.arch) snprintf(m->arch, sizeof m->arch, "%s", ctx->opt.arch);
     m->out = ctx->opt.out;
     m->check_only = ctx->opt.check_only != 0;
     return m;
@@ -278,8 +280,11 @@ static void verify_kir(kjit_module *m, kj_diags *d)
 /* THE pipeline, one stage per line; each runs only when the previous ones
  * reported no error:
  *   copy the source → lex + parse → analyze (resolve, infer, lower to KIR)
- *   → verify KIR → machine code for the host (codegen, or the cache)
- * The last stage is skipped for check_only (kjit check, kjit ir). */
+ *   → verify KIR → the target (auto: cuda when there is a GPU)
+ *   → machine code for the host (codegen, or the cache)
+ *   → the kernels for the GPU (NVPTX → PTX → cubin, or the cache; cuda only)
+ * The last three stages are skipped for check_only (kjit check, kjit ir,
+ * kjit ptx). */
 static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
                                    kjit_error *err)
 {
@@ -290,13 +295,13 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     m->ast = kj_parse(&m->src, &m->arena, d);
     if (!kj_has_errors(d)) analyze(m, d);
     if (!kj_has_errors(d)) verify_kir(m, d);
-    bool unavailable = !m->check_only && m->target == KJIT_TARGET_CUDA;
-    if (!kj_has_errors(d) && !m->check_only && !unavailable) kj_api_machine_code(ctx, m, d);
+    bool no_target = !kj_has_errors(d) && !m->check_only && !kj_api_target(ctx, m, err);
+    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_machine_code(ctx, m, d);
+    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_code(m, d);
 
     keep_diagnostics(ctx, m);
-    if (kj_has_errors(d) || unavailable) {
+    if (kj_has_errors(d) || no_target) {
         if (kj_has_errors(d)) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &ctx->diags, ctx->src.path);
-        else kj_api_set_error(err, KJIT_ERR_USAGE, m->src.path, "the cuda target is not available yet");
         kjit_module_free(m);
         return NULL;
     }
@@ -467,3 +472,5 @@ char *kjit_error_format(const kjit_module *m, const kjit_error *err, kjit_diag_f
     if (runtime && fmt != KJIT_DIAG_JSON) drop_severity(s, err->file, err->line, err->col);
     return s;
 }
+
+kjit_target kjit_module_target(const kjit_module *m) { return m ? m->target : KJIT_TARGET_AUTO; }

@@ -91,7 +91,7 @@ static void hash_host(kj_hasher *h)
 /* The key of a module's object file. The file name is left out: it is not
  * in the code (run-time errors get it from the kj_rt), so a program compiled
  * from two paths shares one entry. */
-static kj_hash module_key(const kjit_module *m)
+kj_hash kj_api_module_key(const kjit_module *m)
 {
     kj_hasher h;
     kj_cache_key_init(&h);
@@ -157,7 +157,7 @@ bool kj_api_machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
     /* Kept texts come only from a fresh generation: no cache then. */
     bool cached = m->cache->c && !m->cg.keep_ir && !m->cg.keep_asm;
     if (cached) {
-        m->key = module_key(m);
+        m->key = kj_api_module_key(m);
         if ((m->jit = load_cached(m->cache, m->key, first_host(m->kir)))) return true;
     }
     m->jit = generate(m->cache, cached, m->key, m->kir, m->cg, d);
@@ -258,6 +258,24 @@ kj_entry_fn kj_api_entry(kjit_module *m, const kir_func *kf, kj_diags *d)
     return e;
 }
 
+void *kj_api_block_entry(kjit_module *m, const kir_func *kf, kj_diags *d)
+{
+    const char *name = kj_arena_printf(&m->arena, "%s.block_entry", kf->mangled);
+    void *p = kj_jit_address(m->jit, name);
+    for (uint32_t k = 0; !p && k < m->extra.n; k++) p = kj_jit_address(m->extra.v[k], name);
+    if (p) return p;
+    kir_module *km = kir_module_new(&m->arena, &m->src);
+    add_closure(&m->arena, km, (kir_func *)(uintptr_t)kf);
+    kj_codegen_opts o = m->cg;
+    o.keep_ir = o.keep_asm = o.keep_object = false;
+    kj_jit *j = kj_codegen_host(km, &o, d);
+    if (!j) return NULL;
+    KJ_PUSH(&m->arena, m->extra, j);
+    p = kj_jit_address(j, name);
+    if (!p) kj_error(d, &m->src, kf->span, "internal compiler error: no block entry for '%s'", kf->mangled);
+    return p;
+}
+
 /* ---- texts ---- */
 
 static char *xstrdup(const char *s)
@@ -293,10 +311,6 @@ char *kj_api_code_text(kjit_module *m, bool llvm, kjit_error *err)
                          llvm ? "llvm_ir" : "asm");
         return NULL;
     }
-    if (m->target == KJIT_TARGET_CUDA) {
-        kj_api_set_error(err, KJIT_ERR_USAGE, m->src.path, "the cuda target is not available yet");
-        return NULL;
-    }
     pthread_mutex_lock(&m->lock);
     const char *kept = llvm ? kj_jit_ir(m->jit) : kj_jit_asm(m->jit);
     if (!kept && !m->llvm_ir && !regenerate_texts(m, err)) {
@@ -313,6 +327,9 @@ void kj_api_free_code(kjit_module *m)
 {
     kj_jit_free(m->jit);
     for (uint32_t k = 0; k < m->extra.n; k++) kj_jit_free(m->extra.v[k]);
+    kj_gpu_unload(m->gpu_code);
+    for (uint32_t k = 0; k < m->gpu_extra.n; k++) kj_gpu_unload(m->gpu_extra.v[k]);
+    kj_gpu_release(m->gpu);
     free(m->llvm_ir);
     free(m->asm_text);
     kj_api_cache_release(m->cache);

@@ -4,6 +4,7 @@
  *   kjit ir FILE.k                  the typed IR to stdout
  *   kjit run FILE.k [NAME=VALUE]    compile and call main (run.c)
  *   kjit llvm FILE.k / asm FILE.k   the generated LLVM IR / assembly
+ *   kjit ptx FILE.k [--arch sm_XY] [--kernel NAME]   the kernels' PTX
  *   kjit help | --help   kjit version | --version
  *
  * Exit status: 0 success, 1 the program has errors or cannot be read,
@@ -33,6 +34,7 @@ static const char help_text[] =
     "                  the default of main's parameter NAME\n"
     "  llvm FILE.k     print the optimised LLVM IR of the host code\n"
     "  asm FILE.k      print the assembly of the host code\n"
+    "  ptx FILE.k      print the PTX of the kernels (no GPU needed)\n"
     "  help            show this help\n"
     "  version         print the version\n"
     "\n"
@@ -40,7 +42,11 @@ static const char help_text[] =
     "  --diag-format=human|short|json   how diagnostics are printed (default human,\n"
     "                                   or $KJIT_DIAG_FORMAT)\n"
     "  --max-errors=N                   report at most N errors (default 20)\n"
-    "  --target=cpu|parallel|cuda|auto  where kernels and ufuncs run (default auto)\n"
+    "  --target=cpu|parallel|cuda|auto  where kernels and ufuncs run (default auto: cuda\n"
+    "                                   when a CUDA driver and GPU are present, else cpu)\n"
+    "  --arch=sm_XY                     the GPU architecture of the PTX (default: the\n"
+    "                                   device's, else sm_90)\n"
+    "  --kernel=NAME                    ptx: only the kernel NAME\n"
     "  -O0 -O1 -O2 -O3                  optimisation level (default -O3)\n"
     "  --boundscheck                    check every array index (or $KJIT_BOUNDSCHECK=1)\n"
     "  --no-cache                       do not reuse compiled code (or $KJIT_NO_CACHE=1)\n"
@@ -50,7 +56,8 @@ static const char help_text[] =
     "FILE.k may be '-' to read the program from standard input.\n"
     "\n"
     "exit status: 0 success; 1 the program has errors or cannot be read; 2 bad usage;\n"
-    "3 the program stopped with a run-time error.\n";
+    "3 the program stopped with a run-time error (also: no CUDA driver or device for\n"
+    "--target=cuda).\n";
 
 typedef struct cli {
     const char *cmd;  /* check, ir, run, llvm, asm, help, version */
@@ -60,6 +67,7 @@ typedef struct cli {
     kjit_options opt;
     kjit_diag_format fmt;
     bool fmt_given;
+    const char *kernel; /* ptx --kernel */
 } cli;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -143,6 +151,12 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     } else if ((v = opt_value(arg, "--target", argc, argv, i, &missing))) {
         if (!parse_target(v, &c->opt.target))
             return usage_error("invalid --target '%s' (expected cpu, parallel, cuda or auto)", v);
+    } else if ((v = opt_value(arg, "--arch", argc, argv, i, &missing))) {
+        if (strncmp(v, "sm_", 3) || strlen(v) < 5 || strlen(v) > 7 || strspn(v + 3, "0123456789") < 2)
+            return usage_error("invalid --arch '%s' (expected sm_XY, e.g. sm_90)", v);
+        c->opt.arch = v;
+    } else if ((v = opt_value(arg, "--kernel", argc, argv, i, &missing))) {
+        c->kernel = v;
     } else if (missing) {
         return usage_error("option '%s' needs a value", arg);
     } else {
@@ -153,7 +167,7 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
 
 static bool is_command(const char *cmd)
 {
-    static const char *const cmds[] = {"check", "ir", "run", "llvm", "asm"};
+    static const char *const cmds[] = {"check", "ir", "run", "llvm", "asm", "ptx"};
     for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++)
         if (!strcmp(cmd, cmds[k])) return true;
     return false;
@@ -246,10 +260,16 @@ static int use_module(const cli *c, kjit_module *m)
     kjit_error err = {0};
     if (!strcmp(c->cmd, "ir")) return print_text(kjit_module_ir(m), "IR");
     if (!strcmp(c->cmd, "run")) return kjit_cli_run(m, c->params, c->nparams, c->fmt);
-    if (strcmp(c->cmd, "llvm") && strcmp(c->cmd, "asm")) return EXIT_OK; /* check */
-    bool llvm = !strcmp(c->cmd, "llvm");
-    char *text = llvm ? kjit_module_llvm_ir(m, &err) : kjit_module_asm(m, &err);
-    if (text) return print_text(text, llvm ? "LLVM IR" : "assembly");
+    if (!strcmp(c->cmd, "ptx")) {
+        char *ptx = kjit_module_ptx(m, c->kernel, &err);
+        if (ptx) return print_text(ptx, "PTX");
+    } else if (!strcmp(c->cmd, "llvm") || !strcmp(c->cmd, "asm")) {
+        bool llvm = !strcmp(c->cmd, "llvm");
+        char *text = llvm ? kjit_module_llvm_ir(m, &err) : kjit_module_asm(m, &err);
+        if (text) return print_text(text, llvm ? "LLVM IR" : "assembly");
+    } else {
+        return EXIT_OK; /* check */
+    }
     char *s = kjit_error_format(m, &err, c->fmt);
     fputs(s, stderr);
     free(s);
@@ -260,7 +280,7 @@ static int use_module(const cli *c, kjit_module *m)
 static kjit_options command_options(const cli *c)
 {
     kjit_options o = c->opt;
-    if (!strcmp(c->cmd, "check") || !strcmp(c->cmd, "ir")) o.check_only = 1;
+    if (!strcmp(c->cmd, "check") || !strcmp(c->cmd, "ir") || !strcmp(c->cmd, "ptx")) o.check_only = 1;
     if (!strcmp(c->cmd, "llvm")) o.keep |= KJIT_KEEP_LLVM_IR;
     if (!strcmp(c->cmd, "asm")) o.keep |= KJIT_KEEP_ASM;
     return o;
@@ -283,7 +303,9 @@ static int run(const cli *c)
     int rc = EXIT_ERRORS;
     if (m) rc = use_module(c, m);
     else if (err.code == KJIT_ERR_USAGE) rc = EXIT_USAGE;
-    if (!m && (err.code == KJIT_ERR_IO || err.code == KJIT_ERR_USAGE) && err.message[0])
+    else if (err.code == KJIT_ERR_RUNTIME) rc = EXIT_RUNTIME; /* no CUDA driver or device */
+    if (!m && (err.code == KJIT_ERR_IO || err.code == KJIT_ERR_USAGE || err.code == KJIT_ERR_RUNTIME) &&
+        err.message[0])
         fprintf(stderr, "kjit: error: %s\n", err.message);
     kjit_module_free(m);
     kjit_ctx_free(ctx);

@@ -38,6 +38,8 @@ typedef struct kj_codegen_opts {
     bool keep_ir;     /* keep the optimised LLVM IR as text: kj_jit_ir */
     bool keep_asm;    /* keep the assembly as text: kj_jit_asm */
     bool keep_object; /* keep the object file's bytes: kj_jit_object (for caching) */
+    bool gpu_kernels; /* kernels run on the GPU: none in the host code, whose arrays are
+                         coherence-checked (gpu.h) */
 } kj_codegen_opts;
 
 /* A loaded host program: owns its LLJIT and everything it compiled. */
@@ -59,12 +61,40 @@ kj_jit *kj_jit_from_object(const void *obj, size_t size, char *err, size_t cap);
  * call it through kj_rt_call_entry), or NULL when there is none. */
 kj_entry_fn kj_jit_lookup(kj_jit *j, const char *mangled);
 
+/* The address of symbol `name` in j's code, or NULL. */
+void *kj_jit_address(kj_jit *j, const char *name);
+
 /* Text kept at compile time (NULL unless requested in the options). */
 const char *kj_jit_ir(const kj_jit *j);
 const char *kj_jit_asm(const kj_jit *j);
 const void *kj_jit_object(const kj_jit *j, size_t *size);
 
 void kj_jit_free(kj_jit *j);
+
+/* ---- the GPU (nvptx.c) ---- */
+
+typedef struct kj_ptx_opts {
+    const char *arch;      /* "sm_90" */
+    int opt_level;         /* 0..3 */
+    bool verify;           /* run LLVM's verifier first */
+    const char *libdevice; /* path of libdevice.10.bc */
+    const char *kernel;    /* only the kernels of this name (NULL: every kernel) */
+    const kir_func *only;  /* only this kernel specialisation (NULL: as `kernel` says) */
+} kj_ptx_opts;
+
+/* The PTX of every kernel of m (and the device and @jit functions they
+ * call), malloc'd; NULL after reporting to d (also when o->kernel names no
+ * kernel). No GPU or driver needed. */
+char *kj_codegen_ptx(const kir_module *m, const kj_ptx_opts *o, kj_diags *d);
+/* Does m have kernels (does it need PTX at all)? */
+bool kj_nvptx_has_kernels(const kir_module *m);
+/* The PTX entry name of the kernel specialisation with this mangled name
+ * (valid PTX identifier, stable across compiles). */
+const char *kj_ptx_symbol(kj_arena *a, const char *mangled);
+/* libdevice.c: link the __nv_* functions mod declares (and only those,
+ * with what they call) from the libdevice bitcode at `path`; they become
+ * internal, for the optimiser to inline. */
+bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t cap);
 
 /* =====================================================================
  * Internal: shared by the codegen files
@@ -166,6 +196,8 @@ typedef struct kj_cg_target {
     LLVMValueRef (*warp)(kj_cg *cg, const kir_inst *in);
     LLVMValueRef (*shared_array)(kj_cg *cg, const kir_inst *in);
     LLVMValueRef (*local_array)(kj_cg *cg, const kir_inst *in);
+    /* print(...): NULL = the runtime's printing (llvm_host_builtins.c) */
+    LLVMValueRef (*print)(kj_cg *cg, const kir_inst *in);
 } kj_cg_target;
 
 extern const kj_cg_target kj_target_host;  /* llvm_kernel.c */
@@ -289,8 +321,11 @@ int64_t kj_cg_elem_count(const int64_t *dims, unsigned nd);
 /* A C-contiguous array descriptor of type at over data, with dims. */
 LLVMValueRef kj_cg_c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, const LLVMValueRef *dims);
 
-/* llvm_launch.c: a kernel launch in host code (every target) */
+/* llvm_launch.c: a kernel launch in host code (every target); with
+ * kernels on the GPU, the coherence check before instruction `in` touches
+ * array data (nothing otherwise) */
 void kj_cg_launch(kj_cg *cg, const kir_inst *in);
+void kj_cg_host_access(kj_cg *cg, const kir_inst *in);
 
 /* llvm_expr.c: the value of instruction r (NULL for statements) */
 LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r);

@@ -201,6 +201,8 @@ kj_entry_fn kj_jit_lookup(kj_jit *j, const char *mangled)
     return p ? fn : NULL;
 }
 
+void *kj_jit_address(kj_jit *j, const char *name) { return j ? lookup_symbol(j, name, NULL, 0) : NULL; }
+
 const char *kj_jit_ir(const kj_jit *j) { return j ? j->ir : NULL; }
 const char *kj_jit_asm(const kj_jit *j) { return j ? j->asm_text : NULL; }
 
@@ -313,6 +315,7 @@ static bool generate(pipeline *p)
     kj_cg cg;
     kj_cg_init(&cg, p->parts[0].ctx, p->parts[0].mod, p->km, p->d, &a);
     cg.td = p->td;
+    cg.gpu_kernels = p->o.gpu_kernels;
     bool ok = kj_cg_module(&cg);
     if (ok) note_functions(p, &cg);
     kj_cg_dispose(&cg);

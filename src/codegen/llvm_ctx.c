@@ -17,6 +17,10 @@ static void llvm_init(void)
     LLVMInitializeNativeTarget();
     LLVMInitializeNativeAsmPrinter();
     LLVMInitializeNativeAsmParser();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
 }
 
 void kj_llvm_init_once(void) { pthread_once(&llvm_once, llvm_init); }

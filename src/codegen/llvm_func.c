@@ -325,6 +325,7 @@ static void gen_jump(kj_cg *cg, const kir_inst *in)
 void kj_cg_stmt(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
+    if (cg->gpu_kernels) kj_cg_host_access(cg, in);
     switch ((kir_op)in->op) {
     case KIR_NOP: break;
     case KIR_IF: gen_if(cg, in); break;

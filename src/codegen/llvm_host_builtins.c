@@ -347,8 +347,24 @@ static LLVMValueRef b_cuda(kj_cg *cg, const kir_inst *in)
         LLVMValueRef a[5] = {rt_arg(cg), argv(cg, in, 0), argv(cg, in, 1), kj_cg_line(cg, in), kj_cg_col(cg, in)};
         return kj_cg_rtcall(cg, KJ_RTF_EVENT_ELAPSED, a, 5);
     }
-    default: return kj_cg_zero(cg, in->type); /* synchronize: host code is synchronous */
+    default: /* synchronize: host code is synchronous, GPU code is not */
+        if (cg->gpu_kernels) {
+            LLVMValueRef a[3] = {rt_arg(cg), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+            kj_cg_rtcall(cg, KJ_RTF_CUDA_SYNC, a, 3);
+        }
+        return kj_cg_zero(cg, in->type);
     }
+}
+
+/* cuda.to_device / device_array(_like): the host array, then (kernels on
+ * the GPU) its device copy at once, as Numba makes it. */
+static LLVMValueRef b_device(kj_cg *cg, const kir_inst *in, LLVMValueRef arr)
+{
+    if (!cg->gpu_kernels) return arr;
+    LLVMValueRef a[5] = {rt_arg(cg), LLVMBuildExtractValue(cg->b, arr, 3, "owner"),
+                         kj_cg_i32(cg, in->aux == KJ_B_CUDA_TO_DEVICE), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_TO_DEVICE, a, 5);
+    return arr;
 }
 
 /* ---- print ---- */
@@ -414,6 +430,7 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
 /* print(*args, sep=' ', end='\n') */
 static LLVMValueRef b_print(kj_cg *cg, const kir_inst *in)
 {
+    if (cg->tgt->print) return cg->tgt->print(cg, in);
     uint32_t n = in->nargs >= 2 ? in->nargs - 2 : 0;
     kir_ref sep = argref(cg, in, n), end = argref(cg, in, n + 1);
     for (uint32_t k = 0; k < n; k++) {
@@ -432,8 +449,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_PRINT: return b_print(cg, in);
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:
     case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
-    case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
-        return b_alloc(cg, in);
+    case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return b_device(cg, in, b_alloc(cg, in));
+    case KJ_B_CUDA_TO_DEVICE: return b_device(cg, in, b_copy(cg, in));
     case KJ_B_NP_ARANGE: return b_arange(cg, in);
     case KJ_B_NP_LINSPACE: return b_linspace(cg, in);
     case KJ_B_NP_RANDOM_SEED: return b_seed(cg, in);
@@ -450,8 +467,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_SUM: case KJ_B_NP_MIN: case KJ_B_NP_MAX: case KJ_B_NP_MEAN: case KJ_B_NP_STD:
     case KJ_B_ARR_SUM: case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
         return b_reduce(cg, in);
-    case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_CUDA_TO_DEVICE:
-    case KJ_B_CONVERT:
+    case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_CONVERT:
         return b_copy(cg, in);
     case KJ_B_ARR_RESHAPE: return b_reshape(cg, in);
     case KJ_B_ARR_FILL: return b_fill(cg, in);

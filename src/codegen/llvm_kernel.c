@@ -230,8 +230,8 @@ LLVMValueRef kj_cg_kernel_declare(kj_cg *cg, const kir_func *f)
      * (abi.h); declared now so that launches in host code can name it. */
     LLVMTypeRef p[3] = {cg->t_ptr, cg->t_ptr, cg->t_ptr};
     const char *entry = kj_arena_printf(cg->a, "%s.block_entry", f->mangled);
+    /* external: kjit_launch looks it up */
     LLVMValueRef e = LLVMAddFunction(cg->mod, entry, LLVMFunctionType(cg->t_void, p, 3, 0));
-    LLVMSetLinkage(e, LLVMInternalLinkage);
     LLVMAddAttributeAtIndex(e, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "nounwind", 0));
     /* K.block(rt, kx, args...): runs one block. */
     const char *name = kj_arena_printf(cg->a, "%s.block", f->mangled);

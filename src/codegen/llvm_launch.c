@@ -13,6 +13,7 @@
 #include "codegen.h"
 
 #include "../abi/abi.h"
+#include "../ir/builtins.h"
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 
@@ -52,7 +53,7 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     LLVMValueRef block = LLVMGetNamedFunction(cg->mod, kj_arena_printf(cg->a, "%s.block_entry", k->mangled));
     LLVMTypeRef kf[5] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_ptr};
     LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 5, 0);
-    LLVMValueRef v[5] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, k->mangled),
+    LLVMValueRef v[5] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
                          block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)k->nparams), params};
     g = LLVMAddGlobal(cg->mod, kty, gname);
     LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 5, 0));
@@ -98,4 +99,69 @@ void kj_cg_launch(kj_cg *cg, const kir_inst *in)
     }
     LLVMValueRef a[6] = {cg->fn->rt, kernel_desc(cg, k), cfg, args, kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_LAUNCH, a, 6);
+}
+
+/* ---- lazy coherence (gpu.h): host code's array accesses ----
+ *
+ * With kernels on the GPU, host code calls kj_rt_host_access before an
+ * instruction reads or writes array data, so that a copy the GPU made
+ * stale comes back only when host code needs it. Instructions that only
+ * move descriptors (locals, tuples, views, launches, shapes) need none. */
+
+static bool reads_only(const kir_inst *in)
+{
+    switch ((kir_op)in->op) {
+    case KIR_ARRAY_LOAD: case KIR_ADD: case KIR_SUB: case KIR_MUL: case KIR_DIV: case KIR_FLOORDIV:
+    case KIR_MOD: case KIR_POW: case KIR_AND: case KIR_OR: case KIR_XOR: case KIR_SHL: case KIR_SHR:
+    case KIR_NEG: case KIR_NOT: case KIR_INVERT: case KIR_EQ: case KIR_NE: case KIR_LT: case KIR_LE:
+    case KIR_GT: case KIR_GE:
+        return true;
+    case KIR_BUILTIN:
+        switch ((kj_builtin)in->aux) {
+        case KJ_B_PRINT: case KJ_B_NP_SUM: case KJ_B_NP_MIN: case KJ_B_NP_MAX: case KJ_B_NP_MEAN:
+        case KJ_B_NP_STD: case KJ_B_ARR_SUM: case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN:
+        case KJ_B_ARR_STD: case KJ_B_NP_ALLCLOSE: case KJ_B_ARR_COPY: case KJ_B_ARR_ASTYPE:
+        case KJ_B_ARR_COPY_TO_HOST: case KJ_B_NP_SAVE: case KJ_B_CUDA_TO_DEVICE: case KJ_B_CONVERT:
+        case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
+        case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
+            return true;
+        default: return false;
+        }
+    default: return false;
+    }
+}
+
+static bool touches_data(const kir_inst *in)
+{
+    switch ((kir_op)in->op) {
+    case KIR_LOCAL_GET: case KIR_LOCAL_SET: case KIR_PARAM: case KIR_TUPLE: case KIR_TUPLE_GET:
+    case KIR_ARRAY_DIM: case KIR_ARRAY_VIEW: case KIR_LAUNCH: case KIR_RETURN: case KIR_SELECT:
+        return false;
+    case KIR_BUILTIN:
+        switch ((kj_builtin)in->aux) {
+        case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_LEN:
+            return false;
+        default: return true;
+        }
+    default: return true;
+    }
+}
+
+static void access(kj_cg *cg, const kir_inst *in, kir_ref r, LLVMValueRef write)
+{
+    const kj_type *t = r ? cg->fn->kf->insts[r].type : NULL;
+    if (!t || t->kind != KJ_T_ARRAY) return;
+    LLVMValueRef owner = LLVMBuildExtractValue(cg->b, kj_cg_val(cg, r), 3, "owner");
+    LLVMValueRef a[5] = {cg->fn->rt, owner, write, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_HOST_ACCESS, a, 5);
+}
+
+void kj_cg_host_access(kj_cg *cg, const kir_inst *in)
+{
+    if (!cg->gpu_kernels || cg->fn->kx || !touches_data(in)) return;
+    LLVMValueRef write = kj_cg_i32(cg, !reads_only(in));
+    access(cg, in, in->a, write);
+    if (in->op != KIR_ARRAY_STORE) access(cg, in, in->b, write); /* a store's b is the value */
+    access(cg, in, in->c, write);
+    for (uint32_t k = 0; k < in->nargs; k++) access(cg, in, in->args[k], write);
 }

@@ -235,6 +235,14 @@ static bool function(kj_gpu_code *c, const char *symbol, CUfunction *f, kj_rt_er
     return r == CUDA_SUCCESS || fail(c->g, r, "cuModuleGetFunction", e);
 }
 
+bool kj_gpu_has(kj_gpu_code *c, const char *symbol)
+{
+    CUfunction f;
+    kj_rt_error e = {0};
+    c->g->cu.cuCtxSetCurrent(c->g->ctx);
+    return function(c, symbol, &f, &e);
+}
+
 /* ---- transfers (through pinned staging buffers) ---- */
 
 static bool staging(kj_gpu *g, kj_rt_error *e)

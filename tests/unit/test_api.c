@@ -833,9 +833,21 @@ static void test_call_usage_errors(void **state)
     assert_int_equal(kjit_fn_get_kind(kern), KJIT_FN_KERNEL);
     assert_int_equal(kjit_call(kern, args, 1, &r, &err), KJIT_ERR_USAGE);
     assert_string_equal(err.message, "'kern' is a CUDA kernel: launch it with kjit_launch");
-    kjit_dim3 one = {1, 1, 1};
-    assert_int_equal(kjit_launch(kern, one, one, args, 1, &err), KJIT_ERR_USAGE);
-    assert_string_equal(err.message, "kernels on the cpu target are not supported yet");
+    kjit_dim3 one = {1, 1, 1}, none = {0, 1, 1};
+    /* ...on the caller's arrays (the cpu target here: the context's default
+     * is auto, and CI has no GPU) */
+    double xs[2] = {0, 5};
+    int64_t xshape[1] = {2};
+    kjit_array *xa = kjit_array_wrap(ctx, xs, KJIT_FLOAT64, 1, xshape, NULL, &err);
+    assert_non_null(xa);
+    kjit_value xv = kjit_value_array(xa);
+    assert_int_equal(kjit_launch(kern, one, one, &xv, 1, &err), KJIT_OK);
+    assert_true(xs[0] == 1.0 && xs[1] == 5.0);
+    assert_int_equal(kjit_launch(kern, none, one, &xv, 1, &err), KJIT_ERR_RUNTIME);
+    assert_string_equal(err.message, "RuntimeError: CUDA_ERROR_INVALID_VALUE: kernel 'kern' launched with grid "
+                                     "(0, 1, 1): every dimension must be at least 1");
+    assert_int_equal(kjit_launch(kern, one, one, args, 1, &err), KJIT_ERR_COMPILE); /* x[0] of a scalar */
+    kjit_array_free(xa);
     assert_int_equal(kjit_launch(add, one, one, args, 2, &err), KJIT_ERR_USAGE);
     assert_string_equal(err.message, "'add' is not a CUDA kernel: call it with kjit_call");
     assert_int_equal(kjit_sync(ctx, &err), KJIT_OK);
@@ -1039,22 +1051,33 @@ static void test_targets_and_check_only(void **state)
     kjit_options o;
     kjit_options_init(&o);
     o.target = KJIT_TARGET_CUDA;
+    /* no driver (as in CI): a run-time error, and no diagnostics */
+    setenv("KJIT_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
     kjit_ctx *ctx = new_ctx(&o);
     kjit_error err;
     assert_null(compile_str(ctx, calls_src, "calls.k", &err));
-    assert_int_equal(err.code, KJIT_ERR_USAGE);
-    assert_string_equal(err.message, "the cuda target is not available yet");
+    assert_int_equal(err.code, KJIT_ERR_RUNTIME);
+    assert_true(!strncmp(err.message, "no CUDA driver found (", 22));
     assert_int_equal(kjit_ctx_error_count(ctx), 0);
     kjit_ctx_free(ctx);
 
-    o.check_only = 1; /* checking needs no code */
+    o.check_only = 1; /* checking needs no code, and PTX no GPU */
     ctx = new_ctx(&o);
-    kjit_module *m = compile_str(ctx, calls_src, "calls.k", &err);
+    static const char launch_src[] = "from numba import cuda\nimport numpy as np\n\n@cuda.jit\ndef kern(x):\n"
+                                     "    x[0] = 1.0\n\ndef main():\n    x = np.zeros(2)\n    kern[1, 1](x)\n";
+    kjit_module *m = compile_str(ctx, launch_src, "launch.k", &err);
     assert_non_null(m);
-    assert_null(kjit_module_llvm_ir(m, &err));
-    assert_string_equal(err.message, "the cuda target is not available yet");
+    char *ptx = kjit_module_ptx(m, NULL, &err);
+    assert_non_null(ptx);
+    assert_non_null(strstr(ptx, ".target sm_90"));
+    assert_non_null(strstr(ptx, ".entry kern_"));
+    free(ptx);
+    assert_null(kjit_module_ptx(m, "nokernel", &err));
+    assert_int_equal(err.code, KJIT_ERR_COMPILE);
+    assert_string_equal(err.message, "no kernel named 'nokernel' is launched by the program");
     kjit_module_free(m);
     kjit_ctx_free(ctx);
+    unsetenv("KJIT_LIBCUDA");
 
     /* A check_only module can still be called: code is made on demand. */
     o.target = KJIT_TARGET_PARALLEL;

@@ -178,9 +178,30 @@ static void test_params_usage_errors(void **state)
            "kjit: error: main() has no parameter 'k'\nmain() takes no parameters\n");
     /* NAME=VALUE belongs to run only. */
     expect(fx, "", "check params.k n=1", 2, "", NULL);
-    /* The cuda target is not there yet. */
-    expect(fx, "", "run --target=cuda params.k", 2, "",
-           "kjit: error: the cuda target is not available yet\n");
+    /* --arch is checked */
+    expect(fx, "", "ptx --arch=90 params.k", 2, "", NULL);
+}
+
+/* ---- exit status 3 ---- */
+
+/* No CUDA driver: --target=cuda stops with status 3 and says so; kjit ptx
+ * still works. */
+static void test_no_driver(void **state)
+{
+    fixture *fx = *state;
+    write_file(fx, "k.k", "from numba import cuda\nimport numpy as np\n\n@cuda.jit\ndef k(x):\n    x[0] = 1.0\n\n"
+                          "def main():\n    x = np.zeros(4)\n    k[1, 1](x)\n    print(x)\n");
+    const char *env = "KJIT_LIBCUDA=/nonexistent/libcuda.so.1";
+    result r = kjit(fx, env, "run --target=cuda k.k");
+    assert_int_equal(r.status, 3);
+    assert_true(!strncmp(r.err, "kjit: error: no CUDA driver found (", 35));
+    result_free(&r);
+    expect(fx, env, "run k.k", 0, "[1. 0. 0. 0.]\n", ""); /* auto: the cpu */
+    r = kjit(fx, env, "ptx --arch=sm_80 --kernel=k k.k");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ".target sm_80"));
+    result_free(&r);
+    expect(fx, env, "ptx --kernel=nope k.k", 1, "", NULL);
 }
 
 /* ---- exit status 1 ---- */
@@ -298,6 +319,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_params_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_params_usage_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_driver, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runtime_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_llvm_asm, setup, teardown),

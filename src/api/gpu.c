@@ -1,0 +1,155 @@
+/* The GPU for the C API (docs/cuda.md): a context's device, opened at the
+ * first compile that may use it; the target a module runs on; its kernels
+ * as PTX (kjit_module_ptx) and as a cubin loaded on the device, through the
+ * compile cache under the module's key extended by the GPU architecture and
+ * the driver's version (a new driver may assemble PTX differently). */
+#include "api_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* KJIT_STATS=1: the GPU's counters go to stderr when it is closed. */
+static FILE *stats_stream(void)
+{
+    const char *e = getenv("KJIT_STATS");
+    return e && *e && strcmp(e, "0") ? stderr : NULL;
+}
+
+/* KJIT_DEVICE=N picks the device (default 0). */
+static int device_ordinal(void)
+{
+    const char *e = getenv("KJIT_DEVICE");
+    return e && *e ? atoi(e) : 0;
+}
+
+bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
+{
+    kjit_target t = m->target;
+    if (t == KJIT_TARGET_AUTO || t == KJIT_TARGET_CUDA) {
+        if (!ctx->gpu_tried) {
+            ctx->gpu_tried = true;
+            ctx->gpu = kj_gpu_open(device_ordinal(), stats_stream(), ctx->gpu_err, sizeof ctx->gpu_err);
+        }
+        if (ctx->gpu) t = KJIT_TARGET_CUDA;
+        else if (t == KJIT_TARGET_AUTO) t = KJIT_TARGET_CPU;
+        else {
+            kj_api_set_error(err, KJIT_ERR_RUNTIME, m->src.path, "%s", ctx->gpu_err);
+            return false;
+        }
+    }
+    m->target = t;
+    m->cg.gpu_kernels = t == KJIT_TARGET_CUDA;
+    if (t == KJIT_TARGET_CUDA) m->gpu = kj_gpu_retain(ctx->gpu);
+    if (ctx->opt.arch) snprintf(m->arch, sizeof m->arch, "%s", ctx->opt.arch);
+    else if (m->gpu) kj_gpu_arch(m->gpu, m->arch, sizeof m->arch);
+    else snprintf(m->arch, sizeof m->arch, "sm_90");
+    return true;
+}
+
+/* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda. */
+static const char *libdevice_path(char *buf, size_t cap)
+{
+    const char *e = getenv("KJIT_LIBDEVICE");
+    if (e && *e) return e;
+    const char *home = getenv("CUDA_HOME");
+    snprintf(buf, cap, "%s/nvvm/libdevice/libdevice.10.bc", home && *home ? home : "/usr/local/cuda");
+    return buf;
+}
+
+static char *ptx_of(const kjit_module *m, const char *kernel, const kir_func *only, kj_diags *d)
+{
+    char path[512];
+    kj_ptx_opts o = {.arch = m->arch[0] ? m->arch : "sm_90", .opt_level = m->cg.opt_level,
+                     .verify = m->cg.verify, .libdevice = libdevice_path(path, sizeof path),
+                     .kernel = kernel, .only = only};
+    return kj_codegen_ptx(m->kir, &o, d);
+}
+
+char *kjit_module_ptx(kjit_module *m, const char *kernel, kjit_error *err)
+{
+    if (!m || !m->kir) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "kjit_module_ptx: module is NULL");
+        return NULL;
+    }
+    if (!m->arch[0]) snprintf(m->arch, sizeof m->arch, "sm_90"); /* no device, no --arch */
+    kj_diags d = {0};
+    pthread_mutex_lock(&m->lock);
+    char *ptx = ptx_of(m, kernel, NULL, &d);
+    pthread_mutex_unlock(&m->lock);
+    if (!ptx) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &d, m->src.path);
+    else kj_api_clear_error(err);
+    kj_diags_free(&d);
+    return ptx;
+}
+
+/* The cubin of the module's kernels (or of `only`) for its GPU: from the
+ * cache, else LLVM → PTX → the driver's assembler. */
+static void *cubin_of(kjit_module *m, const kir_func *only, kj_diags *d)
+{
+    const kj_cu_props *p = kj_gpu_props(m->gpu);
+    bool cached = m->cache && m->cache->c;
+    kj_hasher h;
+    kj_cache_key_init(&h);
+    kj_hash mk = kj_api_module_key(m);
+    kj_hash_part(&h, "module", mk.b, sizeof mk.b);
+    kj_hash_str(&h, "gpu-arch", m->arch);
+    kj_hash_u64(&h, "cuda-driver", (uint64_t)p->driver_version);
+    kj_hash_str(&h, "kernel", only ? only->mangled : NULL);
+    kj_hash key = kj_hash_final(&h);
+    void *cubin = NULL;
+    size_t n = 0;
+    if (cached && kj_cache_get(m->cache->c, key, &cubin, &n)) {
+        kj_gpu_note_compile(m->gpu, 0, 0, true);
+        return cubin;
+    }
+    double t0 = now();
+    char *ptx = ptx_of(m, NULL, only, d);
+    if (!ptx) return NULL;
+    double t1 = now();
+    char err[4096];
+    bool ok = kj_gpu_link(m->gpu, ptx, &cubin, &n, err, sizeof err);
+    free(ptx);
+    if (!ok) {
+        kj_error(d, &m->src, m->kir->main ? m->kir->main->span : (kj_span){0}, "%s", err);
+        return NULL;
+    }
+    kj_gpu_note_compile(m->gpu, t1 - t0, now() - t1, false);
+    if (cached) kj_cache_put(m->cache->c, key, cubin, n);
+    return cubin;
+}
+
+static kj_gpu_code *load(kjit_module *m, const kir_func *only, kj_diags *d)
+{
+    void *cubin = cubin_of(m, only, d);
+    if (!cubin) return NULL;
+    char err[4096];
+    kj_gpu_code *c = kj_gpu_load(m->gpu, cubin, err, sizeof err);
+    free(cubin);
+    if (!c) kj_error(d, &m->src, (kj_span){0}, "%s", err);
+    return c;
+}
+
+bool kj_api_gpu_code(kjit_module *m, kj_diags *d)
+{
+    if (!m->gpu || !kj_nvptx_has_kernels(m->kir)) return true;
+    m->gpu_code = load(m, NULL, d);
+    return m->gpu_code != NULL;
+}
+
+kj_gpu_code *kj_api_kernel_code(kjit_module *m, const kir_func *kf, kj_diags *d)
+{
+    if (m->gpu_code && kj_gpu_has(m->gpu_code, kj_ptx_symbol(&m->arena, kf->mangled))) return m->gpu_code;
+    for (uint32_t k = 0; k < m->gpu_extra.n; k++)
+        if (kj_gpu_has(m->gpu_extra.v[k], kj_ptx_symbol(&m->arena, kf->mangled))) return m->gpu_extra.v[k];
+    kj_gpu_code *c = load(m, kf, d);
+    if (c) KJ_PUSH(&m->arena, m->gpu_extra, c);
+    return c;
+}

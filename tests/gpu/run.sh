@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The GPU suite (docs/cuda.md): run where there is a GPU, e.g.
+#     meson test -C build --suite gpu        or        tests/gpu/run.sh build/kjit
+#
+# 1. Every program with kernels (lang/examples, tests/golden/{run,valid,
+#    valid_kjit_only}) prints on --target cuda exactly what it prints on
+#    --target cpu, with the same exit status.
+# 2. The fault programs of tests/gpu/faults/ end as their first lines say
+#    (`# status: N` and `# stderr: SUBSTRING` lines).
+# 3. With KJIT_GPU_SANITIZE=1, compute-sanitizer's memcheck and racecheck
+#    report nothing on the programs of step 1.
+# Exits 77 (meson's "skipped") where there is no CUDA driver or device.
+set -uo pipefail
+kjit=$(realpath "$1")
+root=$(realpath "${2:-$(dirname "$0")/../..}")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-gpu.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export KJIT_CACHE_DIR=$tmp/cache
+
+probe=$tmp/probe.k
+printf 'from numba import cuda\nimport numpy as np\n\n@cuda.jit\ndef k(x):\n    x[0] = 1.0\n\ndef main():\n    x = np.zeros(1)\n    k[1, 1](x)\n    print(x[0])\n' >"$probe"
+if ! "$kjit" run --target=cuda "$probe" >"$tmp/out" 2>&1; then
+    echo "gpu: skipped: $(head -n 1 "$tmp/out")"
+    exit 77
+fi
+
+passed=0
+failed=0
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL $1: $2"
+}
+
+# 1. cuda == cpu
+programs=$(grep -l "cuda.jit" "$root"/lang/examples/*.k "$root"/tests/golden/run/*.k \
+    "$root"/tests/golden/valid/*.k "$root"/tests/golden/valid_kjit_only/*.k | sort)
+for f in $programs; do
+    name=${f#"$root"/}
+    dir=$(dirname "$f")
+    (cd "$dir" && "$kjit" run --target=cpu "$f" >"$tmp/cpu.out" 2>"$tmp/cpu.err")
+    cpu_rc=$?
+    (cd "$dir" && "$kjit" run --target=cuda "$f" >"$tmp/cuda.out" 2>"$tmp/cuda.err")
+    cuda_rc=$?
+    if [ $cpu_rc -ne $cuda_rc ]; then
+        fail "$name" "exit $cuda_rc on cuda, $cpu_rc on cpu: $(head -c 300 "$tmp/cuda.err")"
+    elif ! cmp -s "$tmp/cpu.out" "$tmp/cuda.out"; then
+        fail "$name" "output differs: $(diff "$tmp/cpu.out" "$tmp/cuda.out" | head -n 6 | tr '\n' '|')"
+    else
+        passed=$((passed + 1))
+    fi
+    if [ "${KJIT_GPU_SANITIZE:-0}" = 1 ] && [ $cuda_rc -eq 0 ]; then
+        for tool in memcheck racecheck; do
+            if ! (cd "$dir" && compute-sanitizer --tool "$tool" --error-exitcode 9 "$kjit" run --target=cuda "$f" \
+                >"$tmp/san.out" 2>&1); then
+                fail "$name" "compute-sanitizer --tool $tool: $(grep -m 3 '=========' "$tmp/san.out" | tr '\n' '|')"
+            else
+                passed=$((passed + 1))
+            fi
+        done
+    fi
+done
+
+# 2. faults
+for f in "$root"/tests/gpu/faults/*.k; do
+    name=${f#"$root"/}
+    want=$(sed -n 's/^# status: //p' "$f" | head -n 1)
+    env=$(sed -n 's/^# env: //p' "$f" | head -n 1)
+    args=$(sed -n 's/^# args: //p' "$f" | head -n 1)
+    (cd "$(dirname "$f")" && env $env "$kjit" run --target=cuda $args "$f" >"$tmp/out" 2>"$tmp/err")
+    rc=$?
+    ok=1
+    [ "$rc" = "$want" ] || ok=0
+    while IFS= read -r sub; do
+        grep -qF -- "$sub" "$tmp/err" || ok=0
+    done < <(sed -n 's/^# stderr: //p' "$f")
+    if [ $ok = 1 ]; then
+        passed=$((passed + 1))
+    else
+        fail "$name" "exit $rc (want $want); stderr: $(head -c 400 "$tmp/err" | tr '\n' '|')"
+    fi
+done
+
+echo "gpu: $passed passed, $failed failed"
+[ $failed -eq 0 ]
