@@ -449,6 +449,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_PRINT: return b_print(cg, in);
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:
     case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
+        return b_alloc(cg, in);
     case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return b_device(cg, in, b_alloc(cg, in));
     case KJ_B_CUDA_TO_DEVICE: return b_device(cg, in, b_copy(cg, in));
     case KJ_B_NP_ARANGE: return b_arange(cg, in);

@@ -142,10 +142,18 @@ void kj_gpu_release(kj_gpu *g)
         if (g->stage[k]) g->cu.cuMemFreeHost(g->stage[k]);
         if (g->stage_ev[k]) g->cu.cuEventDestroy(g->stage_ev[k]);
     }
+    /* After a fault the context is unusable: reset it (destroying it), so
+     * that a new kjit context in this process starts on a working one. */
+    if (g->poisoned) {
+        g->cu.cuCtxSetCurrent(NULL);
+        CUresult r = g->cu.cuDevicePrimaryCtxReset(g->dev);
+        if (r != CUDA_SUCCESS) {
+            char msg[256];
+            kj_cu_fail(&g->cu, r, "cuDevicePrimaryCtxReset", msg, sizeof msg);
+            fprintf(stderr, "kjit: warning: the GPU could not be reset after a fault: %s\n", msg);
+        }
+    }
     g->cu.cuDevicePrimaryCtxRelease(g->dev);
-    /* After a fault the context is unusable: reset it, so that a new kjit
-     * context in this process starts on a working one. */
-    if (g->poisoned) g->cu.cuDevicePrimaryCtxReset(g->dev);
     kj_cu_close(&g->cu);
     pthread_mutex_destroy(&g->lock);
     free(g);
@@ -423,10 +431,12 @@ bool kj_gpu_to_device(kj_gpu *g, kj_array *a, bool upload_data, kj_rt_error *e)
 static void count_launch(kj_gpu *g, const kj_abi_kernel *k, const int64_t *cfg, const char *file, int32_t line)
 {
     pthread_mutex_lock(&g->lock);
+    char where[200] = "through kjit_launch";
+    if (line > 0) snprintf(where, sizeof where, "at %s:%d", file ? file : "?", line);
     snprintf(g->last, sizeof g->last,
-             "in kernel '%s' launched at %s:%d with grid (%" PRId64 ", %" PRId64 ", %" PRId64 "), block (%" PRId64
+             "in kernel '%s' launched %s with grid (%" PRId64 ", %" PRId64 ", %" PRId64 "), block (%" PRId64
              ", %" PRId64 ", %" PRId64 ")",
-             k->name, file ? file : "?", line, cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], cfg[5]);
+             k->name, where, cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], cfg[5]);
     unsigned j = 0;
     while (j < g->nk && strcmp(g->k[j].name, k->name)) j++;
     if (j == g->nk && g->nk < MAX_KSTATS) snprintf(g->k[g->nk++].name, sizeof g->k[0].name, "%s", k->name);

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # The GPU suite (docs/cuda.md): run where there is a GPU, e.g.
-#     meson test -C build --suite gpu        or        tests/gpu/run.sh build/kjit
+#     meson test -C build --suite gpu   or   tests/gpu/run.sh build/kjit [ROOT [API_GPU]]
 #
 # 1. Every program with kernels (lang/examples, tests/golden/{run,valid,
 #    valid_kjit_only}) prints on --target cuda exactly what it prints on
 #    --target cpu, with the same exit status.
 # 2. The fault programs of tests/gpu/faults/ end as their first lines say
 #    (`# status: N` and `# stderr: SUBSTRING` lines).
-# 3. With KJIT_GPU_SANITIZE=1, compute-sanitizer's memcheck and racecheck
+# 3. tests/gpu/pinned/NAME.k print NAME.expected on cuda (programs the cpu
+#    target cannot run yet).
+# 4. The C API on the GPU (api_gpu.c: kjit_launch, 1000 cycles without a
+#    device memory leak, a new context after a fault), when given.
+# 5. With KJIT_GPU_SANITIZE=1, compute-sanitizer's memcheck and racecheck
 #    report nothing on the programs of step 1.
+# Programs listed in tests/gpu/SKIP are not compared (each says why).
 # Exits 77 (meson's "skipped") where there is no CUDA driver or device.
 set -uo pipefail
 kjit=$(realpath "$1")
 root=$(realpath "${2:-$(dirname "$0")/../..}")
+api_gpu=${3:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-gpu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export KJIT_CACHE_DIR=$tmp/cache
@@ -33,9 +39,13 @@ fail() {
 
 # 1. cuda == cpu
 programs=$(grep -l "cuda.jit" "$root"/lang/examples/*.k "$root"/tests/golden/run/*.k \
-    "$root"/tests/golden/valid/*.k "$root"/tests/golden/valid_kjit_only/*.k | sort)
+    "$root"/tests/golden/valid/*.k "$root"/tests/golden/valid_kjit_only/*.k "$root"/tests/gpu/programs/*.k | sort)
 for f in $programs; do
     name=${f#"$root"/}
+    if grep -q "^$name " "$root/tests/gpu/SKIP"; then
+        echo "skip $name: $(grep "^$name " "$root/tests/gpu/SKIP" | sed 's/^[^ ]* *//')"
+        continue
+    fi
     dir=$(dirname "$f")
     (cd "$dir" && "$kjit" run --target=cpu "$f" >"$tmp/cpu.out" 2>"$tmp/cpu.err")
     cpu_rc=$?
@@ -44,7 +54,7 @@ for f in $programs; do
     if [ $cpu_rc -ne $cuda_rc ]; then
         fail "$name" "exit $cuda_rc on cuda, $cpu_rc on cpu: $(head -c 300 "$tmp/cuda.err")"
     elif ! cmp -s "$tmp/cpu.out" "$tmp/cuda.out"; then
-        fail "$name" "output differs: $(diff "$tmp/cpu.out" "$tmp/cuda.out" | head -n 6 | tr '\n' '|')"
+        fail "$name" "output differs: $(diff "$tmp/cpu.out" "$tmp/cuda.out" | head -n 24 | tr '\n' '|')"
     else
         passed=$((passed + 1))
     fi
@@ -79,6 +89,28 @@ for f in "$root"/tests/gpu/faults/*.k; do
         fail "$name" "exit $rc (want $want); stderr: $(head -c 400 "$tmp/err" | tr '\n' '|')"
     fi
 done
+
+# 3. pinned outputs
+for f in "$root"/tests/gpu/pinned/*.k; do
+    [ -e "$f" ] || continue
+    name=${f#"$root"/}
+    (cd "$(dirname "$f")" && "$kjit" run --target=cuda "$f" >"$tmp/out" 2>"$tmp/err")
+    if [ $? -eq 0 ] && cmp -s "$tmp/out" "${f%.k}.expected"; then
+        passed=$((passed + 1))
+    else
+        fail "$name" "cuda output differs from ${name%.k}.expected: $(diff "$tmp/out" "${f%.k}.expected" | head -n 6 | tr '\n' '|') $(head -c 300 "$tmp/err")"
+    fi
+done
+
+# 4. the C API
+if [ -n "$api_gpu" ]; then
+    if "$api_gpu" >"$tmp/out" 2>&1; then
+        passed=$((passed + 1))
+        cat "$tmp/out"
+    else
+        fail api_gpu "$(tr '\n' '|' <"$tmp/out")"
+    fi
+fi
 
 echo "gpu: $passed passed, $failed failed"
 [ $failed -eq 0 ]

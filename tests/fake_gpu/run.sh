@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The GPU runtime's logic without a GPU: kjit --target=cuda on a fake driver
+# (tests/unit/fake_libcuda.c; memory is host memory, launches do nothing),
+# checking the transfers the lazy coherence makes, as KJIT_STATS counts them.
+#   tests/fake_gpu/run.sh KJIT FAKE_LIBCUDA ROOT
+set -uo pipefail
+kjit=$1
+fake=$2
+root=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-fake.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export KJIT_LIBCUDA=$fake KJIT_CACHE_DIR=$tmp/cache KJIT_STATS=1
+failed=0
+expect() { # WHAT TEXT: the last run's stderr holds TEXT
+    if ! grep -qF -- "$2" "$tmp/err"; then
+        echo "FAIL $1: no '$2' in: $(tr '\n' '|' <"$tmp/err")"
+        failed=$((failed + 1))
+    fi
+}
+"$kjit" run --target=cuda "$root/tests/fake_gpu/coherence.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect coherence.k "kjit stats: host->device 4 transfers, 32000 bytes"
+expect coherence.k "kjit stats: device->host 3 transfers, 24000 bytes"
+expect coherence.k "kjit stats: launches of inc: 5"
+# auto picks the GPU when there is one
+"$kjit" run "$root/tests/fake_gpu/coherence.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect auto "kjit stats: launches of inc: 5"
+# the second run loads the cubin from the cache
+expect cache "kjit stats: GPU code: 1 modules (1 from the cache)"
+echo "fake gpu: $failed failed"
+[ $failed -eq 0 ]

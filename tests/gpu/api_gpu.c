@@ -1,0 +1,118 @@
+/* The C API on a GPU (part of the GPU suite, tests/gpu/run.sh):
+ *   1. a kernel launched with kjit_launch on the application's arrays;
+ *   2. 1000 compile/launch/free cycles leave the device's free memory
+ *      (cuMemGetInfo) within 1 MiB of where it started;
+ *   3. after a fault in a kernel (an illegal address) the error names the
+ *      kernel, and a new context in the same process works again.
+ * Prints "api_gpu: ok" and exits 0, or says what failed and exits 1. */
+#include <kjit.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char src[] = "from numba import cuda\n"
+                          "import numpy as np\n"
+                          "\n"
+                          "@cuda.jit\n"
+                          "def scale(x, a):\n"
+                          "    i = cuda.grid(1)\n"
+                          "    if i < x.size:\n"
+                          "        x[i] = a * x[i]\n"
+                          "\n"
+                          "@cuda.jit\n"
+                          "def poke(x):\n"
+                          "    x[1 << 40] = 1.0\n";
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "api_gpu: line %d: ", __LINE__);                                       \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* Free device memory, through the driver directly (its primary context is
+ * the one kjit uses). */
+static size_t device_free(void)
+{
+    static int (*mem_info)(size_t *, size_t *);
+    if (!mem_info) {
+        void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+        int (*init)(unsigned) = lib ? (int (*)(unsigned))dlsym(lib, "cuInit") : NULL;
+        int (*get)(int *, int) = lib ? (int (*)(int *, int))dlsym(lib, "cuDeviceGet") : NULL;
+        int (*retain)(void **, int) = lib ? (int (*)(void **, int))dlsym(lib, "cuDevicePrimaryCtxRetain") : NULL;
+        int (*set)(void *) = lib ? (int (*)(void *))dlsym(lib, "cuCtxSetCurrent") : NULL;
+        mem_info = lib ? (int (*)(size_t *, size_t *))dlsym(lib, "cuMemGetInfo_v2") : NULL;
+        int dev = 0;
+        void *ctx = NULL;
+        if (!mem_info || init(0) || get(&dev, 0) || retain(&ctx, dev) || set(ctx)) return 0;
+    }
+    size_t fb = 0, tb = 0;
+    mem_info(&fb, &tb);
+    return fb;
+}
+
+/* One cycle: compile, launch scale(x, 2) on the caller's array, check, free. */
+static void cycle(kjit_ctx *ctx, int n)
+{
+    kjit_error err = {0};
+    kjit_module *m = kjit_compile(ctx, src, strlen(src), "api_gpu.k", &err);
+    CHECK(m, "compile: %s", err.message);
+    if (!m) return;
+    float *x = malloc((size_t)n * sizeof *x);
+    for (int k = 0; k < n; k++) x[k] = (float)k;
+    int64_t shape[1] = {n};
+    kjit_array *a = kjit_array_wrap(ctx, x, KJIT_FLOAT32, 1, shape, NULL, &err);
+    kjit_value args[2] = {kjit_value_array(a), kjit_value_float32(2.0f)};
+    kjit_dim3 grid = {(uint32_t)(n + 127) / 128, 1, 1}, block = {128, 1, 1};
+    int rc = kjit_launch(kjit_module_get(m, "scale"), grid, block, args, 2, &err);
+    CHECK(rc == KJIT_OK, "launch: %s", err.message);
+    float *back = kjit_array_data(a); /* brings the GPU's copy back */
+    CHECK(back == x && x[n - 1] == 2.0f * (float)(n - 1) && x[1] == 2.0f, "scale: x[1] = %g", x[1]);
+    kjit_array_free(a);
+    free(x);
+    kjit_module_free(m);
+}
+
+int main(void)
+{
+    kjit_options o;
+    kjit_options_init(&o);
+    o.target = KJIT_TARGET_CUDA;
+    kjit_error err = {0};
+    kjit_ctx *ctx = kjit_ctx_new(&o, &err);
+    cycle(ctx, 1000); /* warm: the cache, the primary context, staging */
+    size_t before = device_free();
+    for (int k = 0; k < 1000; k++) cycle(ctx, 1000 + k);
+    size_t after = device_free();
+    long long drift = (long long)before - (long long)after;
+    CHECK(before && (drift < 0 ? -drift : drift) <= (1 << 20), "device memory: %zu free before, %zu after",
+          before, after);
+    printf("api_gpu: 1000 cycles: free device memory %zu -> %zu bytes\n", before, after);
+
+    /* a fault: the error names the kernel; a new context works */
+    kjit_module *m = kjit_compile(ctx, src, strlen(src), "api_gpu.k", &err);
+    double v[4] = {0};
+    int64_t shape[1] = {4};
+    kjit_array *a = kjit_array_wrap(ctx, v, KJIT_FLOAT64, 1, shape, NULL, &err);
+    kjit_value arg = kjit_value_array(a);
+    kjit_dim3 one = {1, 1, 1};
+    int rc = kjit_launch(kjit_module_get(m, "poke"), one, one, &arg, 1, &err);
+    CHECK(rc == KJIT_ERR_RUNTIME && strstr(err.message, "in kernel 'poke'"), "fault: %d %s", rc, err.message);
+    printf("api_gpu: fault reported as: %s\n", err.message);
+    kjit_array_free(a);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+    ctx = kjit_ctx_new(&o, &err);
+    cycle(ctx, 100);
+    kjit_ctx_free(ctx);
+    if (failures) return 1;
+    puts("api_gpu: ok");
+    return 0;
+}

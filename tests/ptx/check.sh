@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# PTX without a GPU (CI): every kernel of the examples, the golden programs
+# and the GPU suite's programs is compiled by `kjit ptx --arch sm_90` and
+# assembled by `ptxas -arch=sm_90`; tests/ptx/NAME.k must print exactly
+# NAME.expected (the hand-off point pinned: kjit's PTX for LLVM 22).
+#   tests/ptx/check.sh KJIT ROOT PTXAS
+# KJIT_PTX_UPDATE=1 rewrites the .expected files from kjit's output.
+set -uo pipefail
+kjit=$(realpath "$1")
+root=$(realpath "$2")
+ptxas=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-ptx.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL $1: $2"
+}
+
+programs=$(grep -l "cuda.jit" "$root"/lang/examples/*.k "$root"/tests/golden/run/*.k "$root"/tests/golden/valid/*.k \
+    "$root"/tests/golden/valid_kjit_only/*.k "$root"/tests/golden/ir/*.k "$root"/tests/gpu/programs/*.k \
+    "$root"/tests/gpu/pinned/*.k "$root"/benchmarks/cuda/*.k | sort)
+for f in $programs; do
+    name=${f#"$root"/}
+    if ! (cd "$(dirname "$f")" && "$kjit" ptx --arch=sm_90 "$f" >"$tmp/k.ptx" 2>"$tmp/err"); then
+        fail "$name" "kjit ptx: $(head -c 300 "$tmp/err" | tr '\n' '|')"
+    elif ! "$ptxas" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" 2>"$tmp/err"; then
+        fail "$name" "ptxas: $(head -c 300 "$tmp/err" | tr '\n' '|')"
+    else
+        passed=$((passed + 1))
+    fi
+done
+
+for f in "$root"/tests/ptx/*.k; do
+    name=${f#"$root"/}
+    "$kjit" ptx --arch=sm_90 "$f" >"$tmp/out" 2>&1
+    if [ "${KJIT_PTX_UPDATE:-0}" = 1 ]; then
+        cp "$tmp/out" "${f%.k}.expected"
+    fi
+    if cmp -s "$tmp/out" "${f%.k}.expected"; then
+        passed=$((passed + 1))
+    else
+        fail "$name" "PTX differs from ${name%.k}.expected: $(diff "${f%.k}.expected" "$tmp/out" | head -n 10 | tr '\n' '|')"
+    fi
+done
+echo "ptx: $passed passed, $failed failed"
+[ $failed -eq 0 ]

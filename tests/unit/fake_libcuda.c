@@ -1,0 +1,88 @@
+/* A fake CUDA driver for tests without a GPU: `KJIT_LIBCUDA=.../libfakecuda.so`
+ * makes kjit's driver layer (src/runtime/cuda_drv.c) find one device whose
+ * memory is host memory. Launches do nothing (no code runs), so what such a
+ * test can check is the runtime's own logic: which transfers the lazy
+ * coherence makes (KJIT_STATS), errors, the module cache. */
+#include <cuda.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static CUresult ok(void) { return CUDA_SUCCESS; }
+static CUresult count(int *n) { return *n = 1, CUDA_SUCCESS; }
+static CUresult device(CUdevice *d, int o) { return *d = o, o == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+static CUresult name(char *s, int n, CUdevice d) { return (void)d, strncpy(s, "fake", (size_t)n), CUDA_SUCCESS; }
+static CUresult attribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+    (void)d;
+    *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR   ? 9
+         : a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR ? 0
+         : a == CU_DEVICE_ATTRIBUTE_WARP_SIZE                ? 32
+                                                             : 1024;
+    return CUDA_SUCCESS;
+}
+static CUresult retain(CUcontext *c, CUdevice d) { return (void)d, *c = (CUcontext)1, CUDA_SUCCESS; }
+static CUresult version(int *v) { return *v = 13000, CUDA_SUCCESS; }
+static CUresult mem_alloc(CUdeviceptr *p, size_t n)
+{
+    void *m = malloc(n ? n : 1);
+    *p = (CUdeviceptr)(uintptr_t)m;
+    return m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+static CUresult mem_free(CUdeviceptr p) { return free((void *)(uintptr_t)p), CUDA_SUCCESS; }
+static CUresult host_alloc(void **p, size_t n) { return *p = malloc(n), *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY; }
+static CUresult host_free(void *p) { return free(p), CUDA_SUCCESS; }
+static CUresult h2d(CUdeviceptr d, const void *h, size_t n) { return memcpy((void *)(uintptr_t)d, h, n), CUDA_SUCCESS; }
+static CUresult d2h(void *h, CUdeviceptr d, size_t n) { return memcpy(h, (void *)(uintptr_t)d, n), CUDA_SUCCESS; }
+static CUresult h2d_async(CUdeviceptr d, const void *h, size_t n, CUstream s) { return (void)s, h2d(d, h, n); }
+static CUresult d2h_async(void *h, CUdeviceptr d, size_t n, CUstream s) { return (void)s, d2h(h, d, n); }
+static CUresult memset8(CUdeviceptr d, unsigned char v, size_t n) { return memset((void *)(uintptr_t)d, v, n), CUDA_SUCCESS; }
+static CUresult mem_info(size_t *f, size_t *t) { return *f = *t = (size_t)1 << 34, CUDA_SUCCESS; }
+static char cubin[] = "fake cubin";
+static CUresult link_create(unsigned n, CUjit_option *o, void **v, CUlinkState *s)
+{
+    return (void)n, (void)o, (void)v, *s = (CUlinkState)1, CUDA_SUCCESS;
+}
+static CUresult link_complete(CUlinkState s, void **c, size_t *n) { return (void)s, *c = cubin, *n = sizeof cubin, CUDA_SUCCESS; }
+static CUresult module_load(CUmodule *m, const void *i, unsigned n, CUjit_option *o, void **v)
+{
+    return (void)i, (void)n, (void)o, (void)v, *m = (CUmodule)1, CUDA_SUCCESS;
+}
+static CUresult function(CUfunction *f, CUmodule m, const char *s) { return (void)m, (void)s, *f = (CUfunction)1, CUDA_SUCCESS; }
+static CUresult global(CUdeviceptr *p, size_t *n, CUmodule m, const char *s)
+{
+    return (void)p, (void)n, (void)m, (void)s, CUDA_ERROR_NOT_FOUND;
+}
+static CUresult event_create(CUevent *e, unsigned f) { return (void)f, *e = (CUevent)malloc(1), CUDA_SUCCESS; }
+static CUresult event_destroy(CUevent e) { return free(e), CUDA_SUCCESS; }
+static CUresult elapsed(float *ms, CUevent a, CUevent b) { return (void)a, (void)b, *ms = 0, CUDA_SUCCESS; }
+static CUresult error_name(CUresult r, const char **s) { return (void)r, *s = "CUDA_ERROR_FAKE", CUDA_SUCCESS; }
+
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t flags,
+                             CUdriverProcAddressQueryResult *status)
+{
+    static const struct {
+        const char *name;
+        void *fn;
+    } table[] = {
+        {"cuDeviceGetCount", count},         {"cuDeviceGet", device},
+        {"cuDeviceGetName", name},           {"cuDeviceGetAttribute", attribute},
+        {"cuDevicePrimaryCtxRetain", retain}, {"cuDriverGetVersion", version},
+        {"cuMemAlloc", mem_alloc},           {"cuMemFree", mem_free},
+        {"cuMemAllocHost", host_alloc},      {"cuMemFreeHost", host_free},
+        {"cuMemcpyHtoD", h2d},               {"cuMemcpyDtoH", d2h},
+        {"cuMemcpyHtoDAsync", h2d_async},    {"cuMemcpyDtoHAsync", d2h_async},
+        {"cuMemsetD8", memset8},             {"cuMemGetInfo", mem_info},
+        {"cuLinkCreate", link_create},       {"cuLinkComplete", link_complete},
+        {"cuModuleLoadDataEx", module_load}, {"cuModuleGetFunction", function},
+        {"cuModuleGetGlobal", global},       {"cuEventCreate", event_create},
+        {"cuEventDestroy", event_destroy},   {"cuEventElapsedTime", elapsed},
+        {"cuGetErrorName", error_name},      {"cuGetErrorString", error_name},
+    };
+    (void)ver, (void)flags;
+    if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+    *pfn = (void *)ok; /* everything else succeeds and does nothing */
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+        if (!strcmp(symbol, table[k].name)) *pfn = table[k].fn;
+    return CUDA_SUCCESS;
+}
