@@ -158,8 +158,12 @@ typedef struct kj_abi_kernel {
 /* What a raise inside GPU code leaves for the host: one record per PTX
  * module, the global KJ_ABI_GPU_ERROR. The first raising thread claims it
  * (flag 0 → 1, atomically), fills it and exits; the runtime reads it after
- * the launch (only for modules that can raise: boundscheck, assert). */
+ * the launch (only for modules that can raise: boundscheck, assert). Every
+ * module defines both globals, so that loading one asks the driver for
+ * nothing it lacks (compute-sanitizer reports such failed lookups). */
 #define KJ_ABI_GPU_ERROR "__kjit_error"
+/* An i32 constant: 1 when the module's code can raise at all. */
+#define KJ_ABI_GPU_RAISES "__kjit_raises"
 typedef struct kj_abi_gpu_error {
     int32_t flag, kind;        /* kind: the runtime's kj_rt_kind */
     int32_t line, col;         /* where in the source */

@@ -106,7 +106,8 @@ static LLVMValueRef nv_intrinsic(kj_cg *cg, const char *name, LLVMTypeRef ty, LL
     return NULL;
 }
 
-/* The module's error record (abi.h), made at the first raise. */
+/* The module's error record and its can-raise flag (abi.h), defined in
+ * every module: the first raise sets the flag. */
 static LLVMValueRef error_record(kj_cg *cg, LLVMTypeRef *ty)
 {
     LLVMTypeRef f[8] = {cg->t_i32, cg->t_i32, cg->t_i32, cg->t_i32, cg->t_i64, cg->t_i64, cg->t_i64, cg->t_i64};
@@ -116,6 +117,9 @@ static LLVMValueRef error_record(kj_cg *cg, LLVMTypeRef *ty)
     g = LLVMAddGlobalInAddressSpace(cg->mod, *ty, KJ_ABI_GPU_ERROR, 1);
     LLVMSetInitializer(g, LLVMConstNull(*ty));
     LLVMSetAlignment(g, 8);
+    LLVMValueRef raises = LLVMAddGlobalInAddressSpace(cg->mod, cg->t_i32, KJ_ABI_GPU_RAISES, 1);
+    LLVMSetInitializer(raises, kj_cg_i32(cg, 0));
+    LLVMSetGlobalConstant(raises, 1);
     return g;
 }
 
@@ -126,6 +130,7 @@ static void device_raise(kj_cg *cg, int32_t kind, LLVMValueRef msg, LLVMValueRef
 {
     LLVMTypeRef ty;
     LLVMValueRef rec = LLVMBuildAddrSpaceCast(cg->b, error_record(cg, &ty), cg->t_ptr, "");
+    LLVMSetInitializer(LLVMGetNamedGlobal(cg->mod, KJ_ABI_GPU_RAISES), kj_cg_i32(cg, 1));
     LLVMValueRef x = LLVMBuildAtomicCmpXchg(cg->b, rec, kj_cg_i32(cg, 0), kj_cg_i32(cg, 1), LLVMAtomicOrderingMonotonic,
                                             LLVMAtomicOrderingMonotonic, 0);
     LLVMValueRef won = LLVMBuildExtractValue(cg->b, x, 1, "");
@@ -374,6 +379,8 @@ char *kj_codegen_ptx(const kir_module *km, const kj_ptx_opts *o, kj_diags *d)
     cg.td = td;
     cg.tgt = &kj_target_nvptx;
     bool ok = generate(&cg, o);
+    LLVMTypeRef rec;
+    error_record(&cg, &rec); /* defined even when nothing raises */
     kj_cg_dispose(&cg);
     kj_arena_free(&a);
     char err[1024] = "";

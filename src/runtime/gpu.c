@@ -201,8 +201,15 @@ kj_gpu_code *kj_gpu_load(kj_gpu *g, const void *cubin, char *err, size_t cap)
     c->g = kj_gpu_retain(g);
     c->mod = mod;
     pthread_mutex_init(&c->lock, NULL);
+    /* Every module defines both globals (abi.h); only a module that can
+     * raise has its error record read after each launch. */
     size_t bytes = 0;
-    if (g->cu.cuModuleGetGlobal(&c->err, &bytes, mod, KJ_ABI_GPU_ERROR) != CUDA_SUCCESS) c->err = 0;
+    CUdeviceptr raises = 0;
+    int32_t can_raise = 0;
+    if (g->cu.cuModuleGetGlobal(&raises, &bytes, mod, KJ_ABI_GPU_RAISES) != CUDA_SUCCESS ||
+        g->cu.cuMemcpyDtoH(&can_raise, raises, sizeof can_raise) != CUDA_SUCCESS ||
+        (can_raise && g->cu.cuModuleGetGlobal(&c->err, &bytes, mod, KJ_ABI_GPU_ERROR) != CUDA_SUCCESS))
+        c->err = 0;
     return c;
 }
 
@@ -300,7 +307,8 @@ static bool upload(kj_gpu *g, CUdeviceptr d, const char *h, size_t n, kj_rt_erro
     return r == CUDA_SUCCESS || fail(g, r, "cuMemcpyHtoD", e);
 }
 
-/* Device → host: each chunk's DMA overlaps the copy out of the previous. */
+/* Device → host: chunk i's DMA into one staging buffer overlaps the copy
+ * out of chunk i-1 from the other. */
 static bool download(kj_gpu *g, char *h, CUdeviceptr d, size_t n, const char *why, kj_rt_error *e)
 {
     double t0 = now();
@@ -309,18 +317,19 @@ static bool download(kj_gpu *g, char *h, CUdeviceptr d, size_t n, const char *wh
     if (n <= DIRECT_BYTES || !staging(g, e)) {
         r = n ? g->cu.cuMemcpyDtoH(h, d, n) : CUDA_SUCCESS;
     } else {
-        size_t prev = 0, prev_len = 0;
-        for (size_t off = 0, i = 0; off <= n && r == CUDA_SUCCESS; off += STAGE_BYTES, i++) {
+        size_t chunks = (n + STAGE_BYTES - 1) / STAGE_BYTES;
+        for (size_t i = 0; i <= chunks && r == CUDA_SUCCESS; i++) {
             int k = (int)(i & 1);
-            size_t c = off < n ? (n - off < STAGE_BYTES ? n - off : STAGE_BYTES) : 0;
-            if (c) r = g->cu.cuMemcpyDtoHAsync(g->stage[k], d + off, c, NULL);
-            if (c && r == CUDA_SUCCESS) r = g->cu.cuEventRecord(g->stage_ev[k], NULL);
-            if (i && r == CUDA_SUCCESS) { /* the previous chunk is ready once its event is */
-                r = g->cu.cuEventSynchronize(g->stage_ev[k ^ 1]);
-                if (r == CUDA_SUCCESS) memcpy(h + prev, g->stage[k ^ 1], prev_len);
+            if (i < chunks) {
+                size_t off = i * STAGE_BYTES, c = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
+                r = g->cu.cuMemcpyDtoHAsync(g->stage[k], d + off, c, NULL);
+                if (r == CUDA_SUCCESS) r = g->cu.cuEventRecord(g->stage_ev[k], NULL);
             }
-            prev = off, prev_len = c;
-            if (!c) break;
+            if (i > 0 && r == CUDA_SUCCESS) {
+                size_t off = (i - 1) * STAGE_BYTES, c = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
+                r = g->cu.cuEventSynchronize(g->stage_ev[k ^ 1]);
+                if (r == CUDA_SUCCESS) memcpy(h + off, g->stage[k ^ 1], c);
+            }
         }
     }
     count(&g->d2h, n, t0);

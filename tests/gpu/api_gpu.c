@@ -37,24 +37,26 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-/* Free device memory, through the driver directly (its primary context is
- * the one kjit uses). */
+/* Free device memory, through the driver directly: its primary context,
+ * the one kjit uses, retained only for the question. */
 static size_t device_free(void)
 {
-    static int (*mem_info)(size_t *, size_t *);
-    if (!mem_info) {
-        void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-        int (*init)(unsigned) = lib ? (int (*)(unsigned))dlsym(lib, "cuInit") : NULL;
-        int (*get)(int *, int) = lib ? (int (*)(int *, int))dlsym(lib, "cuDeviceGet") : NULL;
-        int (*retain)(void **, int) = lib ? (int (*)(void **, int))dlsym(lib, "cuDevicePrimaryCtxRetain") : NULL;
-        int (*set)(void *) = lib ? (int (*)(void *))dlsym(lib, "cuCtxSetCurrent") : NULL;
-        mem_info = lib ? (int (*)(size_t *, size_t *))dlsym(lib, "cuMemGetInfo_v2") : NULL;
-        int dev = 0;
-        void *ctx = NULL;
-        if (!mem_info || init(0) || get(&dev, 0) || retain(&ctx, dev) || set(ctx)) return 0;
-    }
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!lib) return 0;
+    int (*init)(unsigned) = (int (*)(unsigned))dlsym(lib, "cuInit");
+    int (*get)(int *, int) = (int (*)(int *, int))dlsym(lib, "cuDeviceGet");
+    int (*retain)(void **, int) = (int (*)(void **, int))dlsym(lib, "cuDevicePrimaryCtxRetain");
+    int (*release)(int) = (int (*)(int))dlsym(lib, "cuDevicePrimaryCtxRelease_v2");
+    int (*set)(void *) = (int (*)(void *))dlsym(lib, "cuCtxSetCurrent");
+    int (*mem_info)(size_t *, size_t *) = (int (*)(size_t *, size_t *))dlsym(lib, "cuMemGetInfo_v2");
+    int dev = 0;
+    void *ctx = NULL;
     size_t fb = 0, tb = 0;
-    mem_info(&fb, &tb);
+    if (init && get && retain && release && set && mem_info && !init(0) && !get(&dev, 0) && !retain(&ctx, dev)) {
+        if (!set(ctx)) mem_info(&fb, &tb);
+        release(dev);
+    }
+    dlclose(lib);
     return fb;
 }
 
