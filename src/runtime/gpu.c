@@ -77,12 +77,18 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Errors after which CUDA's context, and the process's use of the GPU,
+ * cannot go on ("sticky": NVIDIA's documentation asks for a new process). */
+static bool sticky(CUresult r)
+{
+    return r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
+           r == CUDA_ERROR_MISALIGNED_ADDRESS || r == CUDA_ERROR_HARDWARE_STACK_ERROR ||
+           r == CUDA_ERROR_INVALID_PC || r == CUDA_ERROR_ASSERT;
+}
+
 static bool fail(kj_gpu *g, CUresult r, const char *what, kj_rt_error *e)
 {
-    if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
-        r == CUDA_ERROR_MISALIGNED_ADDRESS || r == CUDA_ERROR_HARDWARE_STACK_ERROR ||
-        r == CUDA_ERROR_INVALID_PC || r == CUDA_ERROR_ASSERT)
-        g->poisoned = true;
+    g->poisoned |= sticky(r);
     char msg[sizeof e->message];
     kj_cu_fail(&g->cu, r, what, msg, sizeof msg);
     kj_rt_errorf(e, "RuntimeError", "%s", msg);

@@ -2,8 +2,12 @@
  *   1. a kernel launched with kjit_launch on the application's arrays;
  *   2. 1000 compile/launch/free cycles leave the device's free memory
  *      (cuMemGetInfo) within 1 MiB of where it started;
- *   3. after a fault in a kernel (an illegal address) the error names the
- *      kernel, and a new context in the same process works again.
+ *   3. an error a kernel raises (boundscheck) names the kernel and its line,
+ *      and the context keeps working;
+ *   4. a fault (an illegal address) names the kernel; CUDA cannot recover
+ *      from such a "sticky" error in the same process (NVIDIA's driver
+ *      documentation: the process must be restarted), so a new context
+ *      must fail cleanly, with the error, not crash.
  * Prints "api_gpu: ok" and exits 0, or says what failed and exits 1. */
 #include <kjit.h>
 
@@ -23,7 +27,11 @@ static const char src[] = "from numba import cuda\n"
                           "\n"
                           "@cuda.jit\n"
                           "def poke(x):\n"
-                          "    x[1 << 40] = 1.0\n";
+                          "    x[1 << 40] = 1.0\n"
+                          "\n"
+                          "@cuda.jit(boundscheck=True)\n"
+                          "def past_end(x):\n"
+                          "    x[cuda.grid(1)] = 1.0\n";
 
 static int failures;
 
@@ -98,21 +106,33 @@ int main(void)
           before, after);
     printf("api_gpu: 1000 cycles: free device memory %zu -> %zu bytes\n", before, after);
 
-    /* a fault: the error names the kernel; a new context works */
+    /* an error raised in a kernel: reported, and the context goes on */
     kjit_module *m = kjit_compile(ctx, src, strlen(src), "api_gpu.k", &err);
     double v[4] = {0};
     int64_t shape[1] = {4};
     kjit_array *a = kjit_array_wrap(ctx, v, KJIT_FLOAT64, 1, shape, NULL, &err);
     kjit_value arg = kjit_value_array(a);
-    kjit_dim3 one = {1, 1, 1};
-    int rc = kjit_launch(kjit_module_get(m, "poke"), one, one, &arg, 1, &err);
+    kjit_dim3 one = {1, 1, 1}, eight = {8, 1, 1};
+    int rc = kjit_launch(kjit_module_get(m, "past_end"), one, eight, &arg, 1, &err);
+    CHECK(rc == KJIT_ERR_RUNTIME && strstr(err.message, "IndexError: index ") &&
+              strstr(err.message, "in kernel 'past_end'") && err.line == 16,
+          "boundscheck: %d %s (line %d)", rc, err.message, err.line);
+    printf("api_gpu: IndexError reported as: %s (line %d)\n", err.message, err.line);
+    cycle(ctx, 100);
+
+    /* a fault: the error names the kernel; the process cannot go on */
+    rc = kjit_launch(kjit_module_get(m, "poke"), one, one, &arg, 1, &err);
     CHECK(rc == KJIT_ERR_RUNTIME && strstr(err.message, "in kernel 'poke'"), "fault: %d %s", rc, err.message);
     printf("api_gpu: fault reported as: %s\n", err.message);
     kjit_array_free(a);
     kjit_module_free(m);
     kjit_ctx_free(ctx);
     ctx = kjit_ctx_new(&o, &err);
-    cycle(ctx, 100);
+    m = kjit_compile(ctx, src, strlen(src), "api_gpu.k", &err);
+    CHECK(!m && err.code == KJIT_ERR_RUNTIME && strstr(err.message, "CUDA_ERROR_ILLEGAL_ADDRESS"),
+          "after a fault: %s", err.message);
+    printf("api_gpu: a new context after the fault: %s\n", err.message);
+    kjit_module_free(m);
     kjit_ctx_free(ctx);
     if (failures) return 1;
     puts("api_gpu: ok");

@@ -62,7 +62,7 @@ for f in $programs; do
         for tool in memcheck racecheck; do
             if ! (cd "$dir" && compute-sanitizer --tool "$tool" --error-exitcode 9 "$kjit" run --target=cuda "$f" \
                 >"$tmp/san.out" 2>&1); then
-                fail "$name" "compute-sanitizer --tool $tool: $(grep -m 3 '=========' "$tmp/san.out" | tr '\n' '|')"
+                fail "$name" "compute-sanitizer --tool $tool: $(grep -m 8 '=========' "$tmp/san.out" | tr '\n' '|')"
             else
                 passed=$((passed + 1))
             fi
