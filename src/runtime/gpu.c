@@ -41,7 +41,7 @@ struct kj_gpu {
     bool poisoned; /* a sticky error: the primary context is reset at the end */
     FILE *stats;
     xfer_stats h2d, d2h;
-    double ptx_s, link_s;
+    double open_s, ptx_s, link_s, load_s;
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
     unsigned nk;
@@ -105,6 +105,7 @@ static bool current(kj_gpu *g, kj_rt_error *e)
 
 kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
 {
+    double t0 = now();
     kj_gpu *g = calloc(1, sizeof *g);
     if (!g) abort();
     if (!kj_cu_open(&g->cu, err, cap) ||
@@ -116,6 +117,7 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
     atomic_init(&g->refs, 1);
     pthread_mutex_init(&g->lock, NULL);
     g->stats = stats;
+    g->open_s = now() - t0;
     return g;
 }
 
@@ -135,8 +137,10 @@ static void print_stats(kj_gpu *g)
             g->d2h.bytes, 1e3 * g->d2h.seconds);
     for (unsigned k = 0; k < g->nk; k++)
         fprintf(f, "kjit stats: launches of %s: %" PRIu64 "\n", g->k[k].name, g->k[k].launches);
-    fprintf(f, "kjit stats: GPU code: %u modules (%u from the cache), LLVM to PTX %.1f ms, PTX to cubin %.1f ms\n",
-            g->compiles, g->cached, 1e3 * g->ptx_s, 1e3 * g->link_s);
+    fprintf(f, "kjit stats: GPU code: %u modules (%u from the cache), LLVM to PTX %.1f ms, PTX to cubin %.1f ms, "
+               "module load %.1f ms\n",
+            g->compiles, g->cached, 1e3 * g->ptx_s, 1e3 * g->link_s, 1e3 * g->load_s);
+    fprintf(f, "kjit stats: opening the device (driver, cuInit, primary context): %.1f ms\n", 1e3 * g->open_s);
 }
 
 void kj_gpu_release(kj_gpu *g)
@@ -201,7 +205,11 @@ kj_gpu_code *kj_gpu_load(kj_gpu *g, const void *cubin, char *err, size_t cap)
 {
     g->cu.cuCtxSetCurrent(g->ctx);
     CUmodule mod;
+    double t0 = now();
     if (!kj_cu_module_load(&g->cu, cubin, &mod, err, cap)) return NULL;
+    pthread_mutex_lock(&g->lock);
+    g->load_s += now() - t0;
+    pthread_mutex_unlock(&g->lock);
     kj_gpu_code *c = calloc(1, sizeof *c);
     if (!c) abort();
     c->g = kj_gpu_retain(g);
