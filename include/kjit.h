@@ -177,6 +177,8 @@ kjit_array *kjit_array_new(kjit_ctx *ctx, kjit_dtype dtype, int ndim, const int6
 /* Drop the caller's reference (NULL is fine). Memory a view still uses is
  * kept until the view goes too. */
 void kjit_array_free(kjit_array *a);
+/* The elements. With a GPU, a copy a kernel left on the device comes back
+ * first, and the device copy then counts as stale (the caller may write). */
 void *kjit_array_data(const kjit_array *a);
 int kjit_array_ndim(const kjit_array *a);
 const int64_t *kjit_array_shape(const kjit_array *a);   /* ndim entries */
@@ -331,12 +333,17 @@ typedef struct kjit_dim3 {
     uint32_t x, y, z;
 } kjit_dim3;
 
-/* Launch a kernel over `grid` blocks of `block` threads. Not supported on
- * the cpu target yet: returns KJIT_ERR_USAGE saying so. */
+/* Launch a kernel over `grid` blocks of `block` threads on the context's
+ * target (the GPU for cuda, the calling thread's CPU otherwise), on the
+ * caller's arrays; specialised for the arguments' types like kjit_call.
+ * Returns when the kernel has finished. On the GPU, read an array's data
+ * through kjit_array_data after a launch: it brings the GPU's copy back.
+ * A configuration the driver would refuse, an error the kernel raises
+ * (boundscheck) or a fault in it is KJIT_ERR_RUNTIME. */
 int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
                 kjit_error *err);
-/* Wait for launched work (nothing is asynchronous on the host: returns
- * KJIT_OK at once). */
+/* Wait for the GPU's work and report a fault of it (KJIT_ERR_RUNTIME);
+ * KJIT_OK at once without a GPU. */
 int kjit_sync(kjit_ctx *ctx, kjit_error *err);
 
 /* ---- the compile cache ---- */

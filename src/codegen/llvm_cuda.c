@@ -46,12 +46,17 @@ static LLVMValueRef grid(kj_cg *cg, const kir_inst *in)
     const kir_inst *nd = &cg->fn->kf->insts[in->args[0]];
     unsigned n = nd->op == KIR_CONST_INT && nd->i >= 1 && nd->i <= 3 ? (unsigned)nd->i : 1;
     LLVMValueRef v[3];
+    /* one instruction per statement: C leaves the order of evaluation of
+     * arguments open, and the generated code must not depend on it */
     for (unsigned d = 0; d < n; d++) {
         LLVMValueRef bd = sreg(cg, KJ_SREG_BDIM, d);
-        v[d] = in->aux == KJ_B_CUDA_GRID
-                   ? LLVMBuildAdd(cg->b, LLVMBuildMul(cg->b, sreg(cg, KJ_SREG_BID, d), bd, ""),
-                                  sreg(cg, KJ_SREG_TID, d), "")
-                   : LLVMBuildMul(cg->b, sreg(cg, KJ_SREG_GDIM, d), bd, "");
+        if (in->aux == KJ_B_CUDA_GRID) {
+            LLVMValueRef bid = sreg(cg, KJ_SREG_BID, d);
+            LLVMValueRef base = LLVMBuildMul(cg->b, bid, bd, "");
+            v[d] = LLVMBuildAdd(cg->b, base, sreg(cg, KJ_SREG_TID, d), "");
+        } else {
+            v[d] = LLVMBuildMul(cg->b, sreg(cg, KJ_SREG_GDIM, d), bd, "");
+        }
     }
     if (in->type->kind != KJ_T_TUPLE) return kj_cg_cast(cg, v[0], &T_I64, in->type);
     LLVMValueRef t = LLVMGetUndef(kj_cg_type(cg, in->type));

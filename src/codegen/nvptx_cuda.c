@@ -249,7 +249,8 @@ LLVMValueRef kj_nvptx_print(kj_cg *cg, const kir_inst *in)
             put(&f, lit, true);
         } else if (t->kind == KJ_T_BOOL) {
             put(&f, "%s", false);
-            vals[nv++] = LLVMBuildSelect(cg->b, v, kj_cg_cstr(cg, "True"), kj_cg_cstr(cg, "False"), "");
+            LLVMValueRef yes = kj_cg_cstr(cg, "True"), no = kj_cg_cstr(cg, "False"); /* in this order */
+            vals[nv++] = LLVMBuildSelect(cg->b, v, yes, no, "");
         } else if (t->kind == KJ_T_INT) {
             put(&f, t->is_signed ? "%lld" : "%llu", false);
             vals[nv++] = kj_cg_cast(cg, v, t, &T_I64);

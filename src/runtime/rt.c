@@ -104,7 +104,7 @@ static void leave(kj_rt *rt)
  * the previous one is restored on the way out, so entries may nest. Nothing
  * in this frame changes between setjmp and a longjmp back, so no local needs
  * to be volatile except the saved pointer, which is read after the jump. */
-kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args, void *ret)
+KJ_CALLS_JIT kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args, void *ret)
 {
     jmp_buf jb;
     jmp_buf *volatile saved = rt->jb;

@@ -70,6 +70,16 @@ typedef struct kj_rt {
     bool rng_seeded;        /* false: seeded from OS entropy at first use, as NumPy */
 } kj_rt;
 
+/* On functions that call JIT-compiled code through a pointer: clang's
+ * -fsanitize=function (part of UBSan) reads a type signature just before
+ * the callee, which JIT code lacks; when the callee starts a page, that read
+ * faults. */
+#if defined(__clang__)
+#define KJ_CALLS_JIT __attribute__((no_sanitize("function")))
+#else
+#define KJ_CALLS_JIT
+#endif
+
 /* The signature of every JIT entry point `M.entry` (abi.h). */
 typedef void (*kj_entry_fn)(kj_rt *rt, void **args, void *ret);
 

@@ -60,7 +60,7 @@ static void check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t lin
 }
 
 /* The blocks of a launch on the host, z, y, x order. */
-static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args)
+KJ_CALLS_JIT static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args)
 {
     kj_abi_kx kx = {.dyn_bytes = cfg[7]};
     for (int d = 0; d < 3; d++) {

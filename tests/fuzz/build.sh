@@ -17,7 +17,8 @@ cd "$root"
 cc=${KJIT_FUZZ_CC:-clang-22}
 # shellcheck disable=SC2054  # the commas belong to -fsanitize=
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-        -Iinclude -Isrc -D_GNU_SOURCE -std=c17 -Wall -Wextra)
+        -Iinclude -Isrc -D_GNU_SOURCE -std=c17 -Wall -Wextra
+        -isystem "${CUDA_HOME:-/usr/local/cuda}/include") # cuda.h: the driver's types (never linked)
 libs=(-lpthread -lm -ldl)
 
 mapfile -t srcs < <(find src -name '*.c' -not -path 'src/cli/*' | sort)

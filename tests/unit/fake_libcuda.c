@@ -8,7 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-static CUresult ok(void) { return CUDA_SUCCESS; }
+/* Every entry point kjit asks for has its own function of its own type
+ * (calling through a pointer of another type is undefined, and UBSan says
+ * so); those that need no state just succeed. */
+static CUresult init(unsigned f) { return (void)f, CUDA_SUCCESS; }
+static CUresult set_current(CUcontext c) { return (void)c, CUDA_SUCCESS; }
+static CUresult synchronize(void) { return CUDA_SUCCESS; }
+static CUresult ctx_release(CUdevice d) { return (void)d, CUDA_SUCCESS; }
+static CUresult dtod(CUdeviceptr a, CUdeviceptr b, size_t n) { return memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n), CUDA_SUCCESS; }
+static CUresult module_unload(CUmodule m) { return (void)m, CUDA_SUCCESS; }
+static CUresult func_get(int *v, CUfunction_attribute a, CUfunction f) { return (void)a, (void)f, *v = 0, CUDA_SUCCESS; }
+static CUresult func_set(CUfunction f, CUfunction_attribute a, int v) { return (void)f, (void)a, (void)v, CUDA_SUCCESS; }
+static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                       unsigned shared, CUstream s, void **params, void **extra)
+{
+    (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)params, (void)extra;
+    return CUDA_SUCCESS; /* no code runs */
+}
+static CUresult link_add(CUlinkState s, CUjitInputType t, void *data, size_t n, const char *name, unsigned no,
+                         CUjit_option *o, void **v)
+{
+    return (void)s, (void)t, (void)data, (void)n, (void)name, (void)no, (void)o, (void)v, CUDA_SUCCESS;
+}
+static CUresult link_destroy(CUlinkState s) { return (void)s, CUDA_SUCCESS; }
+static CUresult stream_create(CUstream *s, unsigned f) { return (void)f, *s = NULL, CUDA_SUCCESS; }
+static CUresult stream_destroy(CUstream s) { return (void)s, CUDA_SUCCESS; }
+static CUresult stream_sync(CUstream s) { return (void)s, CUDA_SUCCESS; }
+static CUresult event_record(CUevent e, CUstream s) { return (void)e, (void)s, CUDA_SUCCESS; }
+static CUresult event_sync(CUevent e) { return (void)e, CUDA_SUCCESS; }
 static CUresult count(int *n) { return *n = 1, CUDA_SUCCESS; }
 static CUresult device(CUdevice *d, int o) { return *d = o, o == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
 static CUresult name(char *s, int n, CUdevice d) { return (void)d, strncpy(s, "fake", (size_t)n), CUDA_SUCCESS; }
@@ -78,11 +105,24 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
         {"cuModuleGetGlobal", global},       {"cuEventCreate", event_create},
         {"cuEventDestroy", event_destroy},   {"cuEventElapsedTime", elapsed},
         {"cuGetErrorName", error_name},      {"cuGetErrorString", error_name},
+        {"cuInit", init},                    {"cuCtxSetCurrent", set_current},
+        {"cuCtxSynchronize", synchronize},   {"cuDevicePrimaryCtxRelease", ctx_release},
+        {"cuDevicePrimaryCtxReset", ctx_release}, {"cuMemcpyDtoD", dtod},
+        {"cuModuleUnload", module_unload},   {"cuFuncGetAttribute", func_get},
+        {"cuFuncSetAttribute", func_set},    {"cuLaunchKernel", launch},
+        {"cuLinkAddData", link_add},         {"cuLinkDestroy", link_destroy},
+        {"cuStreamCreate", stream_create},   {"cuStreamDestroy", stream_destroy},
+        {"cuStreamSynchronize", stream_sync}, {"cuEventRecord", event_record},
+        {"cuEventSynchronize", event_sync},
     };
     (void)ver, (void)flags;
-    if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
-    *pfn = (void *)ok; /* everything else succeeds and does nothing */
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
-        if (!strcmp(symbol, table[k].name)) *pfn = table[k].fn;
-    return CUDA_SUCCESS;
+        if (!strcmp(symbol, table[k].name)) {
+            if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+            *pfn = table[k].fn;
+            return CUDA_SUCCESS;
+        }
+    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    *pfn = NULL;
+    return CUDA_ERROR_NOT_FOUND;
 }
