@@ -262,6 +262,13 @@ LLVMValueRef kj_cg_cstr(kj_cg *cg, const char *s);
 /* An enum attribute by name ("noreturn", "nounwind", ...). */
 LLVMAttributeRef kj_cg_attr(kj_cg *cg, const char *name, uint64_t val);
 
+/* llvm_pipeline.c: default<On> on mod for tm; tm's code for mod (asm text
+ * or an object file) into a malloc'd, NUL-terminated copy. False / NULL
+ * with the reason in err. */
+bool kj_llvm_optimise(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, char *err, size_t cap);
+char *kj_llvm_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType kind, size_t *size, char *err,
+                   size_t cap);
+
 /* llvm_types.c */
 LLVMTypeRef kj_cg_type(kj_cg *cg, const kj_type *t);    /* as a value (bool = i1) */
 LLVMTypeRef kj_cg_memtype(kj_cg *cg, const kj_type *t); /* in memory (bool = i8) */

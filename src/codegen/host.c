@@ -690,39 +690,12 @@ static void split(pipeline *p)
 
 /* ---- optimisation and machine code ---- */
 
-static bool optimise(part *pt)
-{
-    char passes[32];
-    int lvl = pt->opt_level < 0 ? 0 : pt->opt_level > 3 ? 3 : pt->opt_level;
-    snprintf(passes, sizeof passes, "default<O%d>", lvl);
-    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-    LLVMPassBuilderOptionsSetLoopVectorization(pbo, lvl >= 2);
-    LLVMPassBuilderOptionsSetSLPVectorization(pbo, lvl >= 2);
-    LLVMPassBuilderOptionsSetLoopInterleaving(pbo, lvl >= 2);
-    LLVMPassBuilderOptionsSetLoopUnrolling(pbo, lvl >= 2);
-    LLVMErrorRef e = LLVMRunPasses(pt->mod, passes, pt->tm, pbo);
-    LLVMDisposePassBuilderOptions(pbo);
-    return !take_error(e, pt->err, sizeof pt->err, "optimisation failed");
-}
+static bool optimise(part *pt) { return kj_llvm_optimise(pt->mod, pt->tm, pt->opt_level, pt->err, sizeof pt->err); }
 
 /* Machine code of `mod` (asm text or an object file) into a malloc'd copy. */
 static char *emit(part *pt, LLVMModuleRef mod, LLVMCodeGenFileType kind, size_t *size)
 {
-    char *msg = NULL;
-    LLVMMemoryBufferRef buf = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(pt->tm, mod, kind, &msg, &buf)) {
-        snprintf(pt->err, sizeof pt->err, "code generation failed: %s", msg ? msg : "");
-        LLVMDisposeMessage(msg);
-        return NULL;
-    }
-    size_t n = LLVMGetBufferSize(buf);
-    char *out = malloc(n + 1);
-    if (!out) abort();
-    memcpy(out, LLVMGetBufferStart(buf), n);
-    out[n] = 0;
-    LLVMDisposeMemoryBuffer(buf);
-    *size = n;
-    return out;
+    return kj_llvm_emit(pt->tm, mod, kind, size, pt->err, sizeof pt->err);
 }
 
 /* The first entry point the part defines (NULL when it has none). */

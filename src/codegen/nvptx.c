@@ -24,13 +24,12 @@
  * Errors raised in GPU code (boundscheck, assert) fill the module's error
  * record (abi.h KJ_ABI_GPU_ERROR) and end the thread; the runtime reports
  * them after the launch. */
-#include "codegen.h"
+#include "nvptx.h"
 
 #include "../abi/abi.h"
 #include "../ir/builtins.h"
 
 #include <llvm-c/Analysis.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,10 +174,7 @@ static LLVMValueRef nv_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigne
 
 /* ---- kernels and device functions ---- */
 
-LLVMValueRef kj_nvptx_kernel_declare(kj_cg *cg, const kir_func *f);
-void kj_nvptx_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn);
-
-LLVMValueRef kj_nvptx_kernel_declare(kj_cg *cg, const kir_func *f)
+static LLVMValueRef kernel_declare(kj_cg *cg, const kir_func *f)
 {
     if (f->kind == KIR_FN_DEVICE) return kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), true);
     LLVMValueRef body = kj_cg_declare(cg, f, kj_arena_printf(cg->a, "%s.thread", f->mangled), true);
@@ -232,28 +228,19 @@ static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef body)
     LLVMBuildRetVoid(cg->b);
 }
 
-void kj_nvptx_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
+static void kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
 {
     kj_cg_define(cg, f, fn, NULL);
     if (f->kind == KIR_FN_KERNEL) define_entry(cg, f, fn);
 }
-
-/* nvptx_cuda.c */
-LLVMValueRef kj_nvptx_sreg(kj_cg *cg, kj_sreg r, unsigned d);
-LLVMValueRef kj_nvptx_laneid(kj_cg *cg);
-LLVMValueRef kj_nvptx_barrier(kj_cg *cg, const kir_inst *in);
-LLVMValueRef kj_nvptx_warp(kj_cg *cg, const kir_inst *in);
-LLVMValueRef kj_nvptx_shared_array(kj_cg *cg, const kir_inst *in);
-LLVMValueRef kj_nvptx_local_array(kj_cg *cg, const kir_inst *in);
-LLVMValueRef kj_nvptx_print(kj_cg *cg, const kir_inst *in);
 
 const kj_cg_target kj_target_nvptx = {
     .name = "nvptx",
     .rtcall = nv_rtcall,
     .libm = nv_libm,
     .intrinsic = nv_intrinsic,
-    .kernel_declare = kj_nvptx_kernel_declare,
-    .kernel_define = kj_nvptx_kernel_define,
+    .kernel_declare = kernel_declare,
+    .kernel_define = kernel_define,
     .sreg = kj_nvptx_sreg,
     .laneid = kj_nvptx_laneid,
     .barrier = kj_nvptx_barrier,
@@ -315,11 +302,11 @@ static bool generate(kj_cg *cg, const kj_ptx_opts *o)
     for (uint32_t k = 0; k < km->nfuncs; k++) {
         const kir_func *f = km->funcs[k];
         if (!mark[k]) continue;
-        fns[k] = on_gpu(f) ? kj_nvptx_kernel_declare(cg, f) : kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), false);
+        fns[k] = on_gpu(f) ? kernel_declare(cg, f) : kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), false);
     }
     for (uint32_t k = 0; k < km->nfuncs; k++) {
         if (!fns[k]) continue;
-        if (on_gpu(km->funcs[k])) kj_nvptx_kernel_define(cg, km->funcs[k], fns[k]);
+        if (on_gpu(km->funcs[k])) kernel_define(cg, km->funcs[k], fns[k]);
         else kj_cg_define(cg, km->funcs[k], fns[k], NULL);
     }
     return !cg->failed;
@@ -340,18 +327,6 @@ LLVMTargetMachineRef kj_nvptx_tm(const char *arch, int opt_level, char **err)
 static bool fail(kj_diags *d, const kir_module *km, const char *what, const char *detail)
 {
     kj_error(d, km->src, km->main ? km->main->span : (kj_span){0}, "%s: %s", what, detail ? detail : "");
-    return false;
-}
-
-static bool optimise(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, char **err)
-{
-    char passes[32];
-    snprintf(passes, sizeof passes, "default<O%d>", opt_level < 0 ? 0 : opt_level > 3 ? 3 : opt_level);
-    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(mod, passes, tm, pbo);
-    LLVMDisposePassBuilderOptions(pbo);
-    if (!e) return true;
-    *err = LLVMGetErrorMessage(e);
     return false;
 }
 
@@ -384,27 +359,14 @@ char *kj_codegen_ptx(const kir_module *km, const kj_ptx_opts *o, kj_diags *d)
     kj_cg_dispose(&cg);
     kj_arena_free(&a);
     char err[1024] = "";
-    if (ok && o->verify && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+    size_t n = 0;
+    if (ok && o->verify && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
         ok = fail(d, km, "internal compiler error: invalid LLVM IR for the GPU", msg);
-    }
     LLVMDisposeMessage(msg);
-    msg = NULL;
     if (ok && !kj_libdevice_link(mod, o->libdevice, err, sizeof err)) ok = fail(d, km, "libdevice", err);
-    if (ok && !optimise(mod, tm, o->opt_level, &msg)) ok = fail(d, km, "internal compiler error", msg);
-    LLVMDisposeMessage(msg);
-    msg = NULL;
-    LLVMMemoryBufferRef buf = NULL;
-    if (ok && LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &buf))
-        ok = fail(d, km, "internal compiler error: PTX emission failed", msg);
-    LLVMDisposeMessage(msg);
-    if (ok) {
-        size_t n = LLVMGetBufferSize(buf);
-        ptx = malloc(n + 1);
-        if (!ptx) abort();
-        memcpy(ptx, LLVMGetBufferStart(buf), n);
-        ptx[n] = 0;
-        LLVMDisposeMemoryBuffer(buf);
-    }
+    if (ok && !kj_llvm_optimise(mod, tm, o->opt_level, err, sizeof err)) ok = fail(d, km, "internal compiler error", err);
+    if (ok && !(ptx = kj_llvm_emit(tm, mod, LLVMAssemblyFile, &n, err, sizeof err)))
+        fail(d, km, "internal compiler error: PTX", err);
     LLVMDisposeTargetData(td);
     LLVMDisposeModule(mod);
     LLVMContextDispose(ctx);

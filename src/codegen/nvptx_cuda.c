@@ -2,7 +2,7 @@
  * questions (thread ids from the sreg intrinsics, barriers, warp
  * operations, shared memory in address space 3, local arrays, device
  * print through vprintf). The target-neutral part is llvm_cuda.c. */
-#include "codegen.h"
+#include "nvptx.h"
 
 #include "../abi/abi.h"
 #include "../ir/builtins.h"
