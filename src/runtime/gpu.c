@@ -51,6 +51,8 @@ struct kj_gpu {
 typedef struct code_fn {
     char *symbol;
     CUfunction f;
+    int max_threads, static_shared, regs; /* the compiled kernel's own limits */
+    int dyn_shared_set;                   /* the dynamic shared bytes it has been allowed */
 } code_fn;
 
 struct kj_gpu_code {
@@ -239,37 +241,68 @@ void kj_gpu_unload(kj_gpu_code *c)
     free(c);
 }
 
-/* The CUfunction of entry `symbol`, looked up once. */
-static bool function(kj_gpu_code *c, const char *symbol, CUfunction *f, kj_rt_error *e)
+/* Entry `symbol` of c, looked up once with its attributes. The entry
+ * stays valid while c is loaded (the table only grows). */
+static code_fn *function(kj_gpu_code *c, const char *symbol, kj_rt_error *e)
 {
     pthread_mutex_lock(&c->lock);
-    for (size_t k = 0; k < c->nfns; k++)
-        if (!strcmp(c->fns[k].symbol, symbol)) {
-            *f = c->fns[k].f;
-            pthread_mutex_unlock(&c->lock);
-            return true;
-        }
-    CUresult r = c->g->cu.cuModuleGetFunction(f, c->mod, symbol);
-    if (r == CUDA_SUCCESS) {
+    code_fn *fn = NULL;
+    for (size_t k = 0; k < c->nfns && !fn; k++)
+        if (!strcmp(c->fns[k].symbol, symbol)) fn = &c->fns[k];
+    CUresult r = CUDA_SUCCESS;
+    CUfunction f = NULL;
+    if (!fn) r = c->g->cu.cuModuleGetFunction(&f, c->mod, symbol);
+    if (!fn && r == CUDA_SUCCESS) {
         if (c->nfns == c->cap) {
             c->cap = c->cap ? 2 * c->cap : 8;
             c->fns = realloc(c->fns, c->cap * sizeof *c->fns);
             if (!c->fns) abort();
         }
-        c->fns[c->nfns].symbol = strdup(symbol);
-        if (!c->fns[c->nfns].symbol) abort();
-        c->fns[c->nfns++].f = *f;
+        fn = &c->fns[c->nfns++];
+        *fn = (code_fn){.symbol = strdup(symbol), .f = f};
+        if (!fn->symbol) abort();
+        const kj_cu *cu = &c->g->cu;
+        if (cu->cuFuncGetAttribute(&fn->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) != CUDA_SUCCESS)
+            fn->max_threads = 1024;
+        cu->cuFuncGetAttribute(&fn->static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+        cu->cuFuncGetAttribute(&fn->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
     }
     pthread_mutex_unlock(&c->lock);
-    return r == CUDA_SUCCESS || fail(c->g, r, "cuModuleGetFunction", e);
+    if (!fn) fail(c->g, r, "cuModuleGetFunction", e);
+    return fn;
+}
+
+/* What this kernel, compiled, allows: threads per block (fewer than 1024
+ * when it needs many registers) and shared memory, static plus dynamic,
+ * up to the device's opt-in limit (more than 48 KiB of dynamic shared
+ * memory is asked for with cuFuncSetAttribute, as CUDA C must). */
+static bool fits(kj_gpu *g, code_fn *fn, const kj_abi_kernel *k, const int64_t *cfg, kj_rt_error *e)
+{
+    int64_t threads = cfg[3] * cfg[4] * cfg[5], dyn = cfg[7];
+    if (threads > fn->max_threads)
+        return kj_rt_errorf(e, "RuntimeError",
+                            "CUDA_ERROR_INVALID_VALUE: kernel '%s' launched with %" PRId64
+                            " threads per block; compiled, it runs at most %d (it uses %d registers per thread)",
+                            k->name, threads, fn->max_threads, fn->regs);
+    int64_t limit = g->props.max_shared_per_block_optin;
+    if (fn->static_shared + dyn > limit)
+        return kj_rt_errorf(e, "RuntimeError",
+                            "CUDA_ERROR_INVALID_VALUE: kernel '%s' needs %d bytes of static and %" PRId64
+                            " bytes of dynamic shared memory per block; the device has at most %" PRId64,
+                            k->name, fn->static_shared, dyn, limit);
+    if (fn->static_shared + dyn > g->props.max_shared_per_block && dyn > fn->dyn_shared_set) {
+        CUresult r = g->cu.cuFuncSetAttribute(fn->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn);
+        if (r != CUDA_SUCCESS) return fail(g, r, "cuFuncSetAttribute", e);
+        fn->dyn_shared_set = (int)dyn;
+    }
+    return true;
 }
 
 bool kj_gpu_has(kj_gpu_code *c, const char *symbol)
 {
-    CUfunction f;
     kj_rt_error e = {0};
     c->g->cu.cuCtxSetCurrent(c->g->ctx);
-    return function(c, symbol, &f, &e);
+    return function(c, symbol, &e) != NULL;
 }
 
 /* ---- transfers (through pinned staging buffers) ---- */
@@ -516,8 +549,8 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
                    const char *file, int32_t line, kj_rt_error *e, int32_t *eline, int32_t *ecol)
 {
     if (!current(g, e)) return false;
-    CUfunction f;
-    if (!function(c, k->symbol, &f, e)) return false;
+    code_fn *fn = function(c, k->symbol, e);
+    if (!fn || !fits(g, fn, k, cfg, e)) return false;
     uint64_t dptr[MAX_SLOTS];
     void *slot[MAX_SLOTS];
     kj_mirror *written[MAX_SLOTS];
@@ -544,7 +577,7 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         written[nw++] = m;
     }
     count_launch(g, k, cfg, file, line);
-    CUresult r = g->cu.cuLaunchKernel(f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2], (unsigned)cfg[3],
+    CUresult r = g->cu.cuLaunchKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2], (unsigned)cfg[3],
                                       (unsigned)cfg[4], (unsigned)cfg[5], (unsigned)cfg[7], NULL, slot, NULL);
     if (r != CUDA_SUCCESS) return fail(g, r, "cuLaunchKernel", e), with_launch(g, e);
     /* the kernel may have written any array argument */

@@ -49,6 +49,13 @@ static void check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t lin
     }
     if (block[0] * block[1] * block[2] > MAX_BLOCK_THREADS)
         invalid(rt, kernel, "block", block, "a block has at most 1024 threads", line, col);
+}
+
+/* The cpu target's dynamic shared memory: what CUDA allows without the
+ * opt-in attribute (on the GPU, gpu.c checks against the kernel and the
+ * device instead). */
+static void check_shared(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col)
+{
     if (cfg[7] < 0 || cfg[7] > MAX_DYN_SHARED) {
         char msg[160];
         snprintf(msg, sizeof msg,
@@ -76,6 +83,7 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
 {
     const kj_abi_kernel *k = kernel;
     check(rt, cfg, k->name, line, col);
+    if (cfg[7] < 0) check_shared(rt, cfg, k->name, line, col);
     if (rt->gpu) {
         kj_rt_error e = {0};
         int32_t eline = line, ecol = col;
@@ -88,5 +96,6 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
         snprintf(msg, sizeof msg, "kernel '%s' was compiled for the GPU, and this context has none", k->name);
         kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
     }
+    check_shared(rt, cfg, k->name, line, col);
     run_blocks(rt, k, cfg, args);
 }

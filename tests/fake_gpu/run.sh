@@ -26,5 +26,11 @@ expect coherence.k "kjit stats: launches of inc: 5"
 expect auto "kjit stats: launches of inc: 5"
 # the second run loads the cubin from the cache
 expect cache "kjit stats: GPU code: 1 modules (1 from the cache)"
+# over the device's shared memory: refused before launching, naming both
+"$kjit" run --target=cuda "$root/tests/gpu/faults/shared_too_big.k" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))
+expect shared "needs 0 bytes of static and 300000 bytes of dynamic shared memory per block; the device has at most 232448"
+# over the 48 KiB default but within the opt-in limit: allowed on the GPU
+"$kjit" run --target=cuda "$root/tests/gpu/pinned/big_dynamic_shared.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect big-shared "kjit stats: launches of spread: 1"
 echo "fake gpu: $failed failed"
 [ $failed -eq 0 ]

@@ -17,7 +17,12 @@ static CUresult synchronize(void) { return CUDA_SUCCESS; }
 static CUresult ctx_release(CUdevice d) { return (void)d, CUDA_SUCCESS; }
 static CUresult dtod(CUdeviceptr a, CUdeviceptr b, size_t n) { return memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n), CUDA_SUCCESS; }
 static CUresult module_unload(CUmodule m) { return (void)m, CUDA_SUCCESS; }
-static CUresult func_get(int *v, CUfunction_attribute a, CUfunction f) { return (void)a, (void)f, *v = 0, CUDA_SUCCESS; }
+static CUresult func_get(int *v, CUfunction_attribute a, CUfunction f)
+{
+    (void)f;
+    *v = a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : a == CU_FUNC_ATTRIBUTE_NUM_REGS ? 32 : 0;
+    return CUDA_SUCCESS;
+}
 static CUresult func_set(CUfunction f, CUfunction_attribute a, int v) { return (void)f, (void)a, (void)v, CUDA_SUCCESS; }
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        unsigned shared, CUstream s, void **params, void **extra)
@@ -42,10 +47,18 @@ static CUresult name(char *s, int n, CUdevice d) { return (void)d, strncpy(s, "f
 static CUresult attribute(int *v, CUdevice_attribute a, CUdevice d)
 {
     (void)d;
-    *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR   ? 9
-         : a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR ? 0
-         : a == CU_DEVICE_ATTRIBUTE_WARP_SIZE                ? 32
-                                                             : 1024;
+    switch (a) { /* an H100's */
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *v = 48 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *v = 2147483647; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *v = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *v = 64; break;
+    default: *v = 1024; break; /* threads per block, block x and y */
+    }
     return CUDA_SUCCESS;
 }
 static CUresult retain(CUcontext *c, CUdevice d) { return (void)d, *c = (CUcontext)1, CUDA_SUCCESS; }
