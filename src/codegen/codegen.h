@@ -221,6 +221,7 @@ typedef struct kj_cgfn {
     LLVMValueRef gc_mark; /* kj_rt_mark at entry when the function allocates arrays */
     LLVMValueRef kx;      /* kernels and device functions: the kernel context (llvm_kernel.c) */
     struct kj_cg_kern *kern; /* kernels: their block-level state (llvm_kernel.c) */
+    unsigned quiet_access;   /* inside loops whose coherence checks were hoisted (llvm_launch.c) */
 } kj_cgfn;
 
 /* State of one module's generation. */
@@ -333,6 +334,11 @@ LLVMValueRef kj_cg_c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, cons
  * array data (nothing otherwise) */
 void kj_cg_launch(kj_cg *cg, const kir_inst *in);
 void kj_cg_host_access(kj_cg *cg, const kir_inst *in);
+/* Before loop statement `loop`: when nothing in it can launch a kernel,
+ * check its arrays once here and silence the checks inside (true; call
+ * kj_cg_hoist_end after the loop). */
+bool kj_cg_hoist_access(kj_cg *cg, const kir_inst *loop);
+void kj_cg_hoist_end(kj_cg *cg);
 
 /* llvm_expr.c: the value of instruction r (NULL for statements) */
 LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r);

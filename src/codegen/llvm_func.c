@@ -329,9 +329,15 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
     switch ((kir_op)in->op) {
     case KIR_NOP: break;
     case KIR_IF: gen_if(cg, in); break;
-    case KIR_LOOP: gen_loop(cg, in); break;
+    case KIR_LOOP:
     case KIR_FOR:
-    case KIR_PFOR: gen_for(cg, in); break;
+    case KIR_PFOR: {
+        bool hoisted = cg->gpu_kernels && kj_cg_hoist_access(cg, in);
+        if (in->op == KIR_LOOP) gen_loop(cg, in);
+        else gen_for(cg, in);
+        if (hoisted) kj_cg_hoist_end(cg);
+        break;
+    }
     case KIR_BREAK:
     case KIR_CONTINUE: gen_jump(cg, in); break;
     case KIR_RETURN: gen_return(cg, in); break;

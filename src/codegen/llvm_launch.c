@@ -158,10 +158,120 @@ static void access(kj_cg *cg, const kir_inst *in, kir_ref r, LLVMValueRef write)
 
 void kj_cg_host_access(kj_cg *cg, const kir_inst *in)
 {
-    if (!cg->gpu_kernels || cg->fn->kx || !touches_data(in)) return;
+    if (!cg->gpu_kernels || cg->fn->kx || cg->fn->quiet_access || !touches_data(in)) return;
     LLVMValueRef write = kj_cg_i32(cg, !reads_only(in));
     access(cg, in, in->a, write);
     if (in->op != KIR_ARRAY_STORE) access(cg, in, in->b, write); /* a store's b is the value */
     access(cg, in, in->c, write);
     for (uint32_t k = 0; k < in->nargs; k++) access(cg, in, in->args[k], write);
 }
+
+/* ---- checks hoisted out of loops ----
+ *
+ * A host copy goes stale only when a kernel runs. In a loop that cannot
+ * launch one (no launch in it, nor in what it calls), every array the loop
+ * reads was either current when the loop began or is made inside it, so
+ * the checks are made once before the loop instead of at every access:
+ * per element they would cost a call each (40× on a host loop), and stop
+ * LLVM from vectorising. */
+
+typedef struct fn_stack {
+    const kir_func *f;
+    const struct fn_stack *up;
+} fn_stack;
+
+static bool block_may_launch(const kir_func *f, kir_blkid b, const fn_stack *st);
+
+static bool func_may_launch(const kir_func *f, const fn_stack *st)
+{
+    for (const fn_stack *s = st; s; s = s->up)
+        if (s->f == f) return false; /* a cycle adds no launch */
+    fn_stack here = {f, st};
+    return block_may_launch(f, 0, &here);
+}
+
+static bool block_may_launch(const kir_func *f, kir_blkid b, const fn_stack *st)
+{
+    const kir_block *blk = &f->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) {
+        const kir_inst *in = &f->insts[blk->v[k]];
+        if (in->op == KIR_LAUNCH) return true;
+        if (in->op == KIR_CALL && in->fn && !kj_cg_device_side(in->fn) && func_may_launch(in->fn, st)) return true;
+        if ((in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR) &&
+            block_may_launch(f, in->blk[0], st))
+            return true;
+        if (in->op == KIR_IF && in->blk[1] && block_may_launch(f, in->blk[1], st)) return true;
+    }
+    return false;
+}
+
+/* Mark the instructions of block b (and nested blocks) as inside. */
+static void mark_inside(const kir_func *f, kir_blkid b, bool *inside)
+{
+    const kir_block *blk = &f->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) {
+        const kir_inst *in = &f->insts[blk->v[k]];
+        inside[blk->v[k]] = true;
+        if (in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR) {
+            mark_inside(f, in->blk[0], inside);
+            if (in->op == KIR_IF && in->blk[1]) mark_inside(f, in->blk[1], inside);
+        }
+    }
+}
+
+static bool has_array_operand(const kir_func *f, const kir_inst *in)
+{
+    kir_ref ops[3] = {in->a, in->op == KIR_ARRAY_STORE ? 0 : in->b, in->c};
+    for (unsigned k = 0; k < 3; k++)
+        if (ops[k] && kj_cg_type_has_array(f->insts[ops[k]].type)) return true;
+    for (uint32_t k = 0; k < in->nargs; k++)
+        if (in->args[k] && kj_cg_type_has_array(f->insts[in->args[k]].type)) return true;
+    return false;
+}
+
+/* Check every array held by v (of type t) now. */
+static void access_value(kj_cg *cg, const kir_inst *at, const kj_type *t, LLVMValueRef v, LLVMValueRef write)
+{
+    enum { MAX = 16 };
+    LLVMValueRef own[MAX];
+    unsigned n = kj_cg_owners(cg, t, v, own, 0, MAX);
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef a[5] = {cg->fn->rt, own[k], write, kj_cg_line(cg, at), kj_cg_col(cg, at)};
+        kj_cg_rtcall(cg, KJ_RTF_HOST_ACCESS, a, 5);
+    }
+}
+
+bool kj_cg_hoist_access(kj_cg *cg, const kir_inst *loop)
+{
+    const kir_func *f = cg->fn->kf;
+    if (!cg->gpu_kernels || cg->fn->kx || block_may_launch(f, loop->blk[0], NULL)) return false;
+    bool *inside = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+    bool *local_read = KJ_NEWN(cg->a, bool, f->nlocals + 1);
+    bool *outside_used = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+    mark_inside(f, loop->blk[0], inside);
+    bool write = false;
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        if (!inside[r]) continue;
+        const kir_inst *in = &f->insts[r];
+        if (in->op == KIR_LOCAL_GET && kj_cg_type_has_array(f->locals[in->i].type)) local_read[in->i] = true;
+        if (touches_data(in) && !reads_only(in) && has_array_operand(f, in)) write = true;
+        kir_ref ops[3] = {in->a, in->b, in->c};
+        for (unsigned k = 0; k < 3; k++)
+            if (ops[k] && !inside[ops[k]] && in->op != KIR_LOCAL_GET && in->op != KIR_PARAM) outside_used[ops[k]] = true;
+        for (uint32_t k = 0; k < in->nargs; k++)
+            if (in->args[k] && !inside[in->args[k]]) outside_used[in->args[k]] = true;
+    }
+    LLVMValueRef w = kj_cg_i32(cg, write);
+    for (uint32_t k = 0; k < f->nlocals; k++) {
+        if (!local_read[k]) continue;
+        LLVMTypeRef ty = kj_cg_type(cg, f->locals[k].type);
+        access_value(cg, loop, f->locals[k].type, LLVMBuildLoad2(cg->b, ty, kj_cg_local_ptr(cg, k), ""), w);
+    }
+    for (uint32_t r = 1; r < f->ninsts; r++)
+        if (outside_used[r] && kj_cg_type_has_array(f->insts[r].type) && cg->fn->vals[r])
+            access_value(cg, loop, f->insts[r].type, cg->fn->vals[r], w);
+    cg->fn->quiet_access++;
+    return true;
+}
+
+void kj_cg_hoist_end(kj_cg *cg) { cg->fn->quiet_access--; }

@@ -21,6 +21,11 @@ expect() { # WHAT TEXT: the last run's stderr holds TEXT
 expect coherence.k "kjit stats: host->device 4 transfers, 32000 bytes"
 expect coherence.k "kjit stats: device->host 3 transfers, 24000 bytes"
 expect coherence.k "kjit stats: launches of inc: 5"
+# loops: checks hoisted out of a loop that cannot launch
+"$kjit" run --target=cuda "$root/tests/fake_gpu/coherence_loops.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect loops "kjit stats: host->device 2 transfers, 16000 bytes"
+expect loops "kjit stats: device->host 4 transfers, 32000 bytes"
+expect loops "kjit stats: launches of inc: 5"
 # auto picks the GPU when there is one
 "$kjit" run "$root/tests/fake_gpu/coherence.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect auto "kjit stats: launches of inc: 5"
