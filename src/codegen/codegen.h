@@ -198,6 +198,15 @@ typedef struct kj_cg_target {
     LLVMValueRef (*local_array)(kj_cg *cg, const kir_inst *in);
     /* print(...): NULL = the runtime's printing (llvm_host_builtins.c) */
     LLVMValueRef (*print)(kj_cg *cg, const kir_inst *in);
+    /* Hooks into the shared function generator, for function bodies the
+     * target generates its own way (the cpu's kernels split at barriers
+     * into regions, llvm_kernel.c); NULL: none. body: the whole body (false:
+     * generate it as usual); local_ptr: where local k lives; ret: a return
+     * (true: handled); jump: a break/continue out of a region. */
+    bool (*body)(kj_cg *cg);
+    LLVMValueRef (*local_ptr)(kj_cg *cg, uint32_t k);
+    bool (*ret)(kj_cg *cg);
+    void (*jump)(kj_cg *cg, const kir_inst *in);
 } kj_cg_target;
 
 extern const kj_cg_target kj_target_host;  /* llvm_kernel.c */

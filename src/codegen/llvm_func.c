@@ -296,7 +296,7 @@ static void gc_return(kj_cg *cg, LLVMValueRef ret)
 
 static void gen_return(kj_cg *cg, const kir_inst *in)
 {
-    if (cg->fn->kern && kj_cg_kernel_return(cg)) return; /* a thread of a kernel with barriers */
+    if (cg->tgt->ret && cg->tgt->ret(cg)) return; /* e.g. a thread of a cpu kernel's region ends */
     bool value = in->a && !kj_cg_is_void(cg->fn->kf->ret);
     LLVMValueRef v = value ? kj_cg_val(cg, in->a) : NULL;
     gc_return(cg, v);
@@ -313,8 +313,8 @@ static void gen_jump(kj_cg *cg, const kir_inst *in)
         return;
     }
     kj_cg_loop *l = &fn->loops[fn->nloops - 1];
-    if (!l->brk) { /* the loop is outside the thread loop of a kernel region */
-        kj_cg_kernel_jump(cg, in);
+    if (!l->brk) { /* a marker: the loop is outside the thread loop of a cpu kernel's region */
+        if (cg->tgt->jump) cg->tgt->jump(cg, in);
         return;
     }
     LLVMBuildBr(cg->b, in->op == KIR_BREAK ? l->brk : l->cont);
@@ -444,7 +444,7 @@ static void alloc_locals(kj_cg *cg)
 
 LLVMValueRef kj_cg_local_ptr(kj_cg *cg, uint32_t k)
 {
-    if (cg->fn->kern) return kj_cg_kernel_local(cg, k);
+    if (cg->tgt->local_ptr) return cg->tgt->local_ptr(cg, k);
     return cg->fn->locals[k];
 }
 
@@ -468,8 +468,8 @@ void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *k
     cg->fn = &fn;
     fn.entry = kj_cg_bb(cg, "entry");
     LLVMPositionBuilderAtEnd(cg->b, fn.entry);
-    if (kern && kj_cg_kernel_body(cg)) {
-        /* a kernel with barriers: split into regions (llvm_kernel.c) */
+    if (cg->tgt->body && cg->tgt->body(cg)) {
+        /* the target made the body (a cpu kernel with barriers: regions) */
     } else {
         alloc_locals(cg);
         if (block_allocates(f, 0)) fn.gc_mark = gc_mark(cg);

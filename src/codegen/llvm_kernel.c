@@ -441,7 +441,7 @@ static LLVMValueRef at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMV
 LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    if (!kn->regions) return cg->fn->locals[k];
+    if (!kn || !kn->regions) return cg->fn->locals[k];
     LLVMTypeRef t = kj_cg_type(cg, cg->fn->kf->locals[k].type);
     return at_thread(cg, t, cg->fn->locals[k], kn->tid ? kn->tid : kj_cg_i64(cg, 0));
 }
@@ -597,7 +597,7 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
 bool kj_cg_kernel_return(kj_cg *cg)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    if (!kn->regions || !kn->tid) return false;
+    if (!kn || !kn->regions || !kn->tid) return false;
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, 1, 0), at_thread(cg, cg->t_i8, kn->exited, kn->tid));
     LLVMBuildBr(cg->b, kn->next);
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
@@ -768,7 +768,7 @@ bool kj_cg_kernel_body(kj_cg *cg)
 {
     kj_cgfn *fn = cg->fn;
     kj_cg_kern *kn = fn->kern;
-    if (!kn->regions) return false;
+    if (!kn || !kn->regions) return false;
     const kir_func *f = fn->kf;
     fn->kx = block_context(cg, kn, LLVMGetParam(fn->fn, 1));
     kn->nthreads = LLVMBuildMul(cg->b, kx_dim(cg, fn->kx, KX_BDIM),
@@ -872,4 +872,8 @@ const kj_cg_target kj_target_host = {
     .local_array = host_local_array,
     .barrier = host_unsupported,
     .warp = host_unsupported,
+    .body = kj_cg_kernel_body,
+    .local_ptr = kj_cg_kernel_local,
+    .ret = kj_cg_kernel_return,
+    .jump = kj_cg_kernel_jump,
 };
