@@ -72,6 +72,9 @@ struct kj_mirror {
     bool host_valid, dev_valid;
 };
 
+/* The driver does not say where in a kernel a fault happened. */
+#define FAULT_HINT "; rerun with --boundscheck to find an index out of range"
+
 static double now(void)
 {
     struct timespec ts;
@@ -386,7 +389,8 @@ static bool download(kj_gpu *g, char *h, CUdeviceptr d, size_t n, const char *wh
     /* a fault of an earlier launch shows up here: name it */
     if (g->last[0]) {
         size_t len = strlen(e->message);
-        snprintf(e->message + len, sizeof e->message - len, " (%s; found %s)", g->last, why);
+        snprintf(e->message + len, sizeof e->message - len, " (%s; found %s)%s", g->last, why,
+                 g->poisoned ? FAULT_HINT : "");
     }
     return false;
 }
@@ -504,7 +508,7 @@ static void count_launch(kj_gpu *g, const kj_abi_kernel *k, const int64_t *cfg, 
 static bool with_launch(kj_gpu *g, kj_rt_error *e)
 {
     size_t len = strlen(e->message);
-    snprintf(e->message + len, sizeof e->message - len, " %s", g->last);
+    snprintf(e->message + len, sizeof e->message - len, " %s%s", g->last, g->poisoned ? FAULT_HINT : "");
     return false;
 }
 

@@ -37,5 +37,8 @@ expect shared "needs 0 bytes of static and 300000 bytes of dynamic shared memory
 # over the 48 KiB default but within the opt-in limit: allowed on the GPU
 "$kjit" run --target=cuda "$root/tests/gpu/pinned/big_dynamic_shared.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect big-shared "kjit stats: launches of spread: 1"
+# out of device memory
+"$kjit" run --target=cuda "$root/tests/fake_gpu/out_of_memory.k" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))
+expect oom "out_of_memory.k:16:5: MemoryError: out of device memory: 80000000 bytes requested, 67108864 of 67108864 bytes free"
 echo "fake gpu: $failed failed"
 [ $failed -eq 0 ]

@@ -63,8 +63,11 @@ static CUresult attribute(int *v, CUdevice_attribute a, CUdevice d)
 }
 static CUresult retain(CUcontext *c, CUdevice d) { return (void)d, *c = (CUcontext)1, CUDA_SUCCESS; }
 static CUresult version(int *v) { return *v = 13000, CUDA_SUCCESS; }
+enum { DEVICE_BYTES = 64 << 20 }; /* a small device: tests can run out of it */
+
 static CUresult mem_alloc(CUdeviceptr *p, size_t n)
 {
+    if (n > DEVICE_BYTES) return CUDA_ERROR_OUT_OF_MEMORY;
     void *m = malloc(n ? n : 1);
     *p = (CUdeviceptr)(uintptr_t)m;
     return m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
@@ -77,7 +80,7 @@ static CUresult d2h(void *h, CUdeviceptr d, size_t n) { return memcpy(h, (void *
 static CUresult h2d_async(CUdeviceptr d, const void *h, size_t n, CUstream s) { return (void)s, h2d(d, h, n); }
 static CUresult d2h_async(void *h, CUdeviceptr d, size_t n, CUstream s) { return (void)s, d2h(h, d, n); }
 static CUresult memset8(CUdeviceptr d, unsigned char v, size_t n) { return memset((void *)(uintptr_t)d, v, n), CUDA_SUCCESS; }
-static CUresult mem_info(size_t *f, size_t *t) { return *f = *t = (size_t)1 << 34, CUDA_SUCCESS; }
+static CUresult mem_info(size_t *f, size_t *t) { return *f = *t = DEVICE_BYTES, CUDA_SUCCESS; }
 static char cubin[] = "fake cubin";
 static CUresult link_create(unsigned n, CUjit_option *o, void **v, CUlinkState *s)
 {
