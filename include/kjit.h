@@ -75,7 +75,7 @@ typedef enum kjit_diag_format {
 enum { KJIT_KEEP_LLVM_IR = 1, KJIT_KEEP_ASM = 2 };
 
 typedef struct kjit_options {
-    kjit_target target;  /* auto (default): cuda when a CUDA driver and device are present, else cpu */
+    kjit_target target;  /* auto (default): cuda for programs with kernels when a CUDA driver and device are present, else cpu */
     int opt_level;       /* 0..3, default 3 */
     int max_errors;      /* diagnostics kept per compile; 0 = 20 */
     const char *arch;    /* e.g. "sm_90" for PTX without a device; NULL = the device's */

@@ -141,7 +141,8 @@ void kj_api_free_code(kjit_module *m);
 void kj_api_cache_release(kj_api_cache *ac);
 
 /* gpu.c */
-/* Resolve auto (cuda when a driver and device are present, else cpu) and
+/* Resolve auto (cuda when the program has kernels and a driver and device
+ * are present, else cpu) and
  * open the GPU for cuda: false with "no CUDA driver found" / "no CUDA
  * device" (KJIT_ERR_RUNTIME) when cuda was asked for and cannot be had.
  * Sets m->target, m->arch and m->gpu. */

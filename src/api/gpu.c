@@ -33,6 +33,9 @@ static int device_ordinal(void)
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
 {
     kjit_target t = m->target;
+    /* auto: a program without kernels has no use for the GPU, and opening
+     * one costs a few hundred ms (cuInit, the primary context) */
+    if (t == KJIT_TARGET_AUTO && !ctx->gpu && !kj_sema_has_kernels(m->sema)) t = KJIT_TARGET_CPU;
     if (t == KJIT_TARGET_AUTO || t == KJIT_TARGET_CUDA) {
         if (!ctx->gpu_tried) {
             ctx->gpu_tried = true;

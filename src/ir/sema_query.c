@@ -46,3 +46,12 @@ bool kj_sema_param_default(kj_sema *s, const kj_funcdef *def, uint32_t i, kj_sem
     out->type = cv.type;
     return true;
 }
+
+bool kj_sema_has_kernels(kj_sema *s)
+{
+    for (uint32_t k = 0; s && k < s->syms.n; k++) {
+        const kj_sym *sym = &s->syms.v[k];
+        if (sym->kind == SYM_FUNC && !sym->fn->bad && sym->fn->kind == FK_KERNEL) return true;
+    }
+    return false;
+}
