@@ -12,6 +12,9 @@
 
 #define NPY_MAGIC "\x93NUMPY"
 enum { MAGIC_LEN = 8, ARRAY_ALIGN = 64, GROWTH_AXIS_MAX_DIGITS = 21 };
+/* NumPy writes headers of a few hundred bytes; a larger length is a damaged
+ * file, not a reason to allocate gigabytes. */
+enum { MAX_HEADER = 1 << 20 };
 
 /* ------------------------------------------------------------------------ */
 /* Header parsing                                                            */
@@ -206,10 +209,12 @@ static bool read_header(FILE *f, char **hdr, size_t *hlen, kj_rt_error *err)
     size_t nlen = major == 1 ? 2 : 4;
     if (fread(lb, 1, nlen, f) != nlen) return kj_rt_errorf(err, "ValueError", "truncated header");
     *hlen = (size_t)lb[0] | (size_t)lb[1] << 8 | (size_t)lb[2] << 16 | (size_t)lb[3] << 24;
+    if (*hlen > MAX_HEADER) return kj_rt_errorf(err, "ValueError", "header too large (%zu bytes)", *hlen);
     *hdr = malloc(*hlen + 1);
     if (!*hdr) return kj_rt_errorf(err, "ValueError", "header too large");
     if (fread(*hdr, 1, *hlen, f) != *hlen) {
         free(*hdr);
+        *hdr = NULL; /* the callers free it too */
         return kj_rt_errorf(err, "ValueError", "truncated header");
     }
     (*hdr)[*hlen] = 0;

@@ -274,6 +274,26 @@ static void test_load_errors(void **state)
     write_file(tmp_path("shorthdr.npy"), bytes, 40);
     assert_load_error(tmp_path("shorthdr.npy"), "ValueError", "truncated header");
     free(bytes);
+    /* a header shorter than its length says, read for its type only (the
+     * compiler's np.load): once freed twice (issue 13), also at 60000 */
+    static const char cut[] = "\x93NUMPY\x01\x00\xff\x00{";
+    static const char cut60k[] = "\x93NUMPY\x01\x00\x60\xea{";
+    const char *files[2] = {cut, cut60k};
+    for (int k = 0; k < 2; k++) {
+        write_file(tmp_path("cut.npy"), files[k], sizeof cut - 1);
+        kj_dtype dt;
+        bool fortran;
+        int ndim;
+        int64_t shape[KJ_MAX_DIMS];
+        kj_rt_error e = {0};
+        assert_false(kj_npy_read_info(tmp_path("cut.npy"), &dt, &fortran, &ndim, shape, &e));
+        assert_non_null(strstr(e.message, "truncated header"));
+        assert_load_error(tmp_path("cut.npy"), "ValueError", "truncated header");
+    }
+    /* a version-2 header claiming 3 GB */
+    static const char huge[] = "\x93NUMPY\x02\x00\x00\x00\x00\xc0{";
+    write_file(tmp_path("huge.npy"), huge, sizeof huge - 1);
+    assert_load_error(tmp_path("huge.npy"), "ValueError", "header too large (3221225472 bytes)");
 }
 
 static void test_parse_header(void **state)
