@@ -107,6 +107,13 @@ static inline int64_t kj_abi_array_stride(const kj_abi_array *a, int ndim, int k
     return v;
 }
 
+/* The address of word k of shape then strides (k < 2 * ndim): what a GPU
+ * launch passes for the kernel's flattened array parameter. */
+static inline const void *kj_abi_array_dims_word(const kj_abi_array *a, int k)
+{
+    return (const char *)a + 8 + 8 * (size_t)k;
+}
+
 static inline void *kj_abi_array_owner(const kj_abi_array *a, int ndim)
 {
     void *o;

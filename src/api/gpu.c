@@ -5,16 +5,10 @@
  * the driver's version (a new driver may assemble PTX differently). */
 #include "api_int.h"
 
+#include "runtime/rt_host.h"
+
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* KJIT_STATS=1: the GPU's counters go to stderr when it is closed. */
 static FILE *stats_stream(void)
@@ -113,10 +107,10 @@ static void *cubin_of(kjit_module *m, const kir_func *only, kj_diags *d)
         kj_gpu_note_compile(m->gpu, 0, 0, true);
         return cubin;
     }
-    double t0 = now();
+    double t0 = kj_rt_perf_counter();
     char *ptx = ptx_of(m, NULL, only, d);
     if (!ptx) return NULL;
-    double t1 = now();
+    double t1 = kj_rt_perf_counter();
     char err[4096];
     bool ok = kj_gpu_link(m->gpu, ptx, &cubin, &n, err, sizeof err);
     free(ptx);
@@ -124,7 +118,7 @@ static void *cubin_of(kjit_module *m, const kir_func *only, kj_diags *d)
         kj_error(d, &m->src, m->kir->main ? m->kir->main->span : (kj_span){0}, "%s", err);
         return NULL;
     }
-    kj_gpu_note_compile(m->gpu, t1 - t0, now() - t1, false);
+    kj_gpu_note_compile(m->gpu, t1 - t0, kj_rt_perf_counter() - t1, false);
     if (cached) kj_cache_put(m->cache->c, key, cubin, n);
     return cubin;
 }

@@ -5,13 +5,13 @@
 
 #include "../abi/abi.h"
 #include "rt.h"
+#include "rt_host.h"
 
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum {
     STAGE_BYTES = 8 << 20,  /* one pinned staging buffer (two alternate) */
@@ -75,13 +75,6 @@ struct kj_mirror {
 /* The driver does not say where in a kernel a fault happened. */
 #define FAULT_HINT "; rerun with --boundscheck to find an index out of range"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Errors after which CUDA's context, and the process's use of the GPU,
  * cannot go on ("sticky": NVIDIA's documentation asks for a new process). */
 static bool sticky(CUresult r)
@@ -110,7 +103,7 @@ static bool current(kj_gpu *g, kj_rt_error *e)
 
 kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
 {
-    double t0 = now();
+    double t0 = kj_rt_perf_counter();
     kj_gpu *g = calloc(1, sizeof *g);
     if (!g) abort();
     if (!kj_cu_open(&g->cu, err, cap) ||
@@ -122,7 +115,7 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
     atomic_init(&g->refs, 1);
     pthread_mutex_init(&g->lock, NULL);
     g->stats = stats;
-    g->open_s = now() - t0;
+    g->open_s = kj_rt_perf_counter() - t0;
     return g;
 }
 
@@ -210,10 +203,10 @@ kj_gpu_code *kj_gpu_load(kj_gpu *g, const void *cubin, char *err, size_t cap)
 {
     g->cu.cuCtxSetCurrent(g->ctx);
     CUmodule mod;
-    double t0 = now();
+    double t0 = kj_rt_perf_counter();
     if (!kj_cu_module_load(&g->cu, cubin, &mod, err, cap)) return NULL;
     pthread_mutex_lock(&g->lock);
-    g->load_s += now() - t0;
+    g->load_s += kj_rt_perf_counter() - t0;
     pthread_mutex_unlock(&g->lock);
     kj_gpu_code *c = calloc(1, sizeof *c);
     if (!c) abort();
@@ -325,14 +318,14 @@ static void count(xfer_stats *s, size_t n, double t0)
 {
     s->count++;
     s->bytes += n;
-    s->seconds += now() - t0;
+    s->seconds += kj_rt_perf_counter() - t0;
 }
 
 /* Host → device, n bytes: chunks alternate between the two staging
  * buffers, so that copying one chunk in overlaps the DMA of the other. */
 static bool upload(kj_gpu *g, CUdeviceptr d, const char *h, size_t n, kj_rt_error *e)
 {
-    double t0 = now();
+    double t0 = kj_rt_perf_counter();
     CUresult r = CUDA_SUCCESS;
     pthread_mutex_lock(&g->lock);
     if (n <= DIRECT_BYTES || !staging(g, e)) {
@@ -361,7 +354,7 @@ static bool upload(kj_gpu *g, CUdeviceptr d, const char *h, size_t n, kj_rt_erro
  * out of chunk i-1 from the other. */
 static bool download(kj_gpu *g, char *h, CUdeviceptr d, size_t n, const char *why, kj_rt_error *e)
 {
-    double t0 = now();
+    double t0 = kj_rt_perf_counter();
     CUresult r = CUDA_SUCCESS;
     pthread_mutex_lock(&g->lock);
     if (n <= DIRECT_BYTES || !staging(g, e)) {
@@ -518,7 +511,7 @@ static bool check_raise(kj_gpu *g, kj_gpu_code *c, kj_rt_error *e, int32_t *elin
 {
     kj_abi_gpu_error rec;
     CUresult r = g->cu.cuMemcpyDtoH(&rec, c->err, sizeof rec);
-    if (r != CUDA_SUCCESS) return fail(g, r, "cuCtxSynchronize", e), with_launch(g, e);
+    if (r != CUDA_SUCCESS) return fail(g, r, "cuMemcpyDtoH", e), with_launch(g, e);
     if (!rec.flag) return true;
     char msg[256] = "";
     if (rec.msg) {
@@ -577,7 +570,7 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         dptr[n] = m->d + (uint64_t)((char *)kj_abi_array_data(d) - m->lo);
         slot[n] = &dptr[n];
         n++;
-        for (int i = 0; i < 2 * p->ndim; i++) slot[n++] = (char *)d + 8 + 8 * (size_t)i; /* shape, strides */
+        for (int i = 0; i < 2 * p->ndim; i++) slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(d, i);
         written[nw++] = m;
     }
     count_launch(g, k, cfg, file, line);
