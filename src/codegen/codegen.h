@@ -150,7 +150,9 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(LAUNCH, kj_rt_launch, "vppppii", 0)                                            \
     X(HOST_ACCESS, kj_rt_host_access, "vppiii", 0)                                   \
     X(TO_DEVICE, kj_rt_to_device, "vppiii", 0)                                       \
-    X(CUDA_SYNC, kj_rt_cuda_sync, "vpii", 0)
+    X(CUDA_SYNC, kj_rt_cuda_sync, "vpii", 0)                                         \
+    X(STREAM_NEW, kj_rt_stream_new, "pp", 0)                                         \
+    X(STREAM_SYNC, kj_rt_stream_sync, "vppii", 0)
 
 enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
 

@@ -336,7 +336,14 @@ static LLVMValueRef b_save(kj_cg *cg, const kir_inst *in)
 static LLVMValueRef b_cuda(kj_cg *cg, const kir_inst *in)
 {
     switch (in->aux) {
-    case KJ_B_CUDA_STREAM: return LLVMConstNull(cg->t_ptr); /* the default stream */
+    case KJ_B_CUDA_STREAM: /* a CUDA stream, or the default one (NULL) on the host */
+        return cg->gpu_kernels ? kj_cg_rtcall(cg, KJ_RTF_STREAM_NEW, &cg->fn->rt, 1) : LLVMConstNull(cg->t_ptr);
+    case KJ_B_STREAM_SYNCHRONIZE:
+        if (cg->gpu_kernels) {
+            LLVMValueRef a[4] = {rt_arg(cg), argv(cg, in, 0), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+            kj_cg_rtcall(cg, KJ_RTF_STREAM_SYNC, a, 4);
+        }
+        return kj_cg_zero(cg, in->type);
     case KJ_B_CUDA_EVENT: return kj_cg_rtcall(cg, KJ_RTF_EVENT_NEW, &cg->fn->rt, 1);
     case KJ_B_EVENT_RECORD: {
         LLVMValueRef a[2] = {rt_arg(cg), argv(cg, in, 0)};
@@ -354,6 +361,21 @@ static LLVMValueRef b_cuda(kj_cg *cg, const kir_inst *in)
         }
         return kj_cg_zero(cg, in->type);
     }
+}
+
+/* d.copy_to_host(ary=None, stream=0): a new host array, or d copied into
+ * ary, which is returned (Numba's semantics). */
+static LLVMValueRef b_copy_to_host(kj_cg *cg, const kir_inst *in)
+{
+    kir_ref ary = argref(cg, in, 1);
+    if (!ary) return b_copy(cg, in);
+    const kj_type *dt = argt(cg, in, 0);
+    LLVMValueRef dst = argv(cg, in, 1);
+    int64_t isz = (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, dt->elem));
+    LLVMValueRef a[8] = {rt_arg(cg), kj_cg_spill(cg, dst), kj_cg_i32(cg, dt->ndim), kj_cg_spill(cg, argv(cg, in, 0)),
+                         kj_cg_i32(cg, dt->ndim), kj_cg_i64(cg, isz), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_ASSIGN, a, 8);
+    return dst;
 }
 
 /* cuda.to_device / device_array(_like): the host array, then (kernels on
@@ -468,7 +490,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_SUM: case KJ_B_NP_MIN: case KJ_B_NP_MAX: case KJ_B_NP_MEAN: case KJ_B_NP_STD:
     case KJ_B_ARR_SUM: case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
         return b_reduce(cg, in);
-    case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_CONVERT:
+    case KJ_B_ARR_COPY_TO_HOST: return b_copy_to_host(cg, in);
+    case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_CONVERT:
         return b_copy(cg, in);
     case KJ_B_ARR_RESHAPE: return b_reshape(cg, in);
     case KJ_B_ARR_FILL: return b_fill(cg, in);

@@ -62,13 +62,15 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     return g;
 }
 
-/* Launch configuration value k (0..7) as i64; absent ones and the stream
- * are 0 (the stream is the default one). */
+/* Launch configuration value k (0..7) as i64; absent ones are 0. The
+ * stream (k = 6) is a cuda.stream() handle (its address; NULL, the default
+ * stream, on the host) or 0, Numba's spelling of the default stream. */
 static LLVMValueRef cfg_value(kj_cg *cg, const kir_inst *in, unsigned k)
 {
     kir_ref r = k < in->nargs ? in->args[k] : 0;
     if (!r) return kj_cg_i64(cg, 0);
     const kj_type *t = cg->fn->kf->insts[r].type;
+    if (t && t->kind == KJ_T_OPAQUE) return LLVMBuildPtrToInt(cg->b, kj_cg_val(cg, r), cg->t_i64, "stream");
     if (!t || t->kind != KJ_T_INT) return kj_cg_i64(cg, 0);
     return kj_cg_cast(cg, kj_cg_val(cg, r), t, &T_I64);
 }

@@ -738,8 +738,13 @@ static const kj_type *type_array_method(bctx *c)
         const kj_type *e = dtype_arg(c, 1, NULL);
         return e ? arr(c, e, a->ndim) : NULL;
     }
-    case KJ_B_ARR_COPY:
-    case KJ_B_ARR_COPY_TO_HOST: return arr(c, a->elem, a->ndim);
+    case KJ_B_ARR_COPY: return arr(c, a->elem, a->ndim);
+    case KJ_B_ARR_COPY_TO_HOST: /* into `ary` when given (Numba: returns it), else a new array */
+        if (!stream_arg(c, 2)) return NULL;
+        if (!given(c, 1)) return arr(c, a->elem, a->ndim);
+        if (!is_array(ty(c, 1)) || ty(c, 1)->elem != a->elem || ty(c, 1)->ndim != a->ndim)
+            return argerr(c, 1, "an array of the same dtype and dimensions");
+        return ty(c, 1);
     case KJ_B_ARR_RESHAPE: return type_reshape(c);
     case KJ_B_ARR_SUM: return type_reduce(c, R_SUM);
     case KJ_B_ARR_MIN:

@@ -95,7 +95,7 @@ enum {
     X(ARR_MEAN, "array.mean", KJ_BF_HOST | KJ_BF_METHOD, "")                               \
     X(ARR_STD, "array.std", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
     X(ARR_FILL, "array.fill", KJ_BF_HOST | KJ_BF_METHOD, "value")                          \
-    X(ARR_COPY_TO_HOST, "array.copy_to_host", KJ_BF_HOST | KJ_BF_METHOD, "")               \
+    X(ARR_COPY_TO_HOST, "array.copy_to_host", KJ_BF_HOST | KJ_BF_METHOD, "ary=, stream=")  \
     /* array attributes (receiver = the array) */                                          \
     X(ARR_SHAPE, "array.shape", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                 \
     X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                   \

@@ -575,7 +575,8 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
     }
     count_launch(g, k, cfg, file, line);
     CUresult r = g->cu.cuLaunchKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2], (unsigned)cfg[3],
-                                      (unsigned)cfg[4], (unsigned)cfg[5], (unsigned)cfg[7], NULL, slot, NULL);
+                                      (unsigned)cfg[4], (unsigned)cfg[5], (unsigned)cfg[7],
+                                      (CUstream)(uintptr_t)cfg[6], slot, NULL);
     if (r != CUDA_SUCCESS) return fail(g, r, "cuLaunchKernel", e), with_launch(g, e);
     /* the kernel may have written any array argument */
     for (unsigned w = 0; w < nw; w++) written[w]->host_valid = false;
@@ -590,6 +591,29 @@ bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e)
     if (!current(g, e)) return false;
     CUresult r = g->cu.cuCtxSynchronize();
     return r == CUDA_SUCCESS || (fail(g, r, "cuCtxSynchronize", e), with_launch(g, e));
+}
+
+/* ---- streams ---- */
+
+void *kj_gpu_stream_new(kj_gpu *g)
+{
+    CUstream s = NULL;
+    g->cu.cuCtxSetCurrent(g->ctx);
+    if (g->cu.cuStreamCreate(&s, CU_STREAM_DEFAULT) != CUDA_SUCCESS) return NULL; /* the default stream */
+    return s;
+}
+
+void kj_gpu_stream_free(kj_gpu *g, void *s)
+{
+    if (s) g->cu.cuStreamDestroy((CUstream)s);
+}
+
+bool kj_gpu_stream_sync(kj_gpu *g, void *s, kj_rt_error *e)
+{
+    if (!s) return kj_gpu_synchronize(g, e);
+    if (!current(g, e)) return false;
+    CUresult r = g->cu.cuStreamSynchronize((CUstream)s);
+    return r == CUDA_SUCCESS || (fail(g, r, "cuStreamSynchronize", e), with_launch(g, e));
 }
 
 /* ---- events ---- */

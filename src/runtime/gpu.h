@@ -71,6 +71,13 @@ bool kj_gpu_to_device(kj_gpu *g, kj_array *a, bool upload, kj_rt_error *e);
 /* Free the mirror of an array being freed (array.c). */
 void kj_gpu_mirror_free(kj_mirror *m);
 
+/* Streams: created blocking, so that the default stream, which every
+ * transfer uses, still orders them (a copy waits for their kernels). */
+void *kj_gpu_stream_new(kj_gpu *g);
+void kj_gpu_stream_free(kj_gpu *g, void *s);
+/* Wait for stream s (NULL: the whole device). */
+bool kj_gpu_stream_sync(kj_gpu *g, void *s, kj_rt_error *e);
+
 /* Events: a CUevent each, recorded on the default stream. */
 void *kj_gpu_event_new(kj_gpu *g);
 void kj_gpu_event_free(kj_gpu *g, void *ev);

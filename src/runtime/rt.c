@@ -49,6 +49,10 @@ static void release_all(kj_rt *rt)
     free(rt->arrays);
     rt->arrays = NULL;
     rt->narrays = rt->cap_arrays = 0;
+    for (size_t k = 0; k < rt->nstreams; k++) kj_gpu_stream_free(rt->gpu, rt->streams[k]);
+    free(rt->streams);
+    rt->streams = NULL;
+    rt->nstreams = rt->cap_streams = 0;
     while (rt->events) {
         kj_rt_event *e = rt->events;
         rt->events = e->next;

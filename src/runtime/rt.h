@@ -66,6 +66,8 @@ typedef struct kj_rt {
     kj_rt_event *events;    /* cuda.event() objects, freed with the arrays */
     kj_mt19937 rng;         /* np.random's stream: one per context */
     struct kj_gpu *gpu;     /* the GPU kernels run on (gpu.h); NULL: they run on the host */
+    void **streams;         /* cuda.stream()s made by the run (CUstream), destroyed with its arrays */
+    size_t nstreams, cap_streams;
     struct kj_gpu_code *code; /* the program's loaded GPU code, with gpu */
     bool rng_seeded;        /* false: seeded from OS entropy at first use, as NumPy */
 } kj_rt;

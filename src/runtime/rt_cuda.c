@@ -6,6 +6,8 @@
 
 #include "gpu.h"
 
+#include <stdlib.h>
+
 void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int32_t col)
 {
     kj_rt_error e = {0};
@@ -22,4 +24,23 @@ void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col)
 {
     kj_rt_error e = {0};
     if (rt->gpu && !kj_gpu_synchronize(rt->gpu, &e)) kj_rt_raise_error(rt, &e, line, col);
+}
+
+void *kj_rt_stream_new(kj_rt *rt)
+{
+    void *s = rt->gpu ? kj_gpu_stream_new(rt->gpu) : NULL;
+    if (!s) return NULL;
+    if (rt->nstreams == rt->cap_streams) {
+        rt->cap_streams = rt->cap_streams ? 2 * rt->cap_streams : 4;
+        rt->streams = realloc(rt->streams, rt->cap_streams * sizeof *rt->streams);
+        if (!rt->streams) abort();
+    }
+    rt->streams[rt->nstreams++] = s;
+    return s;
+}
+
+void kj_rt_stream_sync(kj_rt *rt, void *stream, int32_t line, int32_t col)
+{
+    kj_rt_error e = {0};
+    if (rt->gpu && !kj_gpu_stream_sync(rt->gpu, stream, &e)) kj_rt_raise_error(rt, &e, line, col);
 }

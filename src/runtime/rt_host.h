@@ -103,6 +103,10 @@ void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int3
 void kj_rt_to_device(kj_rt *rt, void *owner, int32_t upload, int32_t line, int32_t col);
 /* cuda.synchronize() */
 void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col);
+/* cuda.stream(): a CUDA stream (NULL, the default stream, without a GPU),
+ * destroyed at the end of the run; s.synchronize(). */
+void *kj_rt_stream_new(kj_rt *rt);
+void kj_rt_stream_sync(kj_rt *rt, void *stream, int32_t line, int32_t col);
 
 /* ---- print (rt_print.c): Python's print, NumPy's str of arrays ---- */
 
