@@ -45,7 +45,14 @@ struct kj_gpu {
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
     unsigned nk;
-    char last[320]; /* the last launch, named in errors found later */
+    /* The last launch, named in errors found later; kept raw, formatted
+     * only for an error (the launch path stays short). */
+    struct {
+        char name[64];
+        const char *file;
+        int32_t line;
+        int64_t cfg[6];
+    } last;
 };
 
 typedef struct code_fn {
@@ -350,6 +357,8 @@ static bool upload(kj_gpu *g, CUdeviceptr d, const char *h, size_t n, kj_rt_erro
     return r == CUDA_SUCCESS || fail(g, r, "cuMemcpyHtoD", e);
 }
 
+static const char *last_launch(const kj_gpu *g, char *buf, size_t cap);
+
 /* Device → host: chunk i's DMA into one staging buffer overlaps the copy
  * out of chunk i-1 from the other. */
 static bool download(kj_gpu *g, char *h, CUdeviceptr d, size_t n, const char *why, kj_rt_error *e)
@@ -380,10 +389,11 @@ static bool download(kj_gpu *g, char *h, CUdeviceptr d, size_t n, const char *wh
     if (r == CUDA_SUCCESS) return true;
     fail(g, r, "cuMemcpyDtoH", e);
     /* a fault of an earlier launch shows up here: name it */
-    if (g->last[0]) {
+    if (g->last.name[0]) {
+        char buf[320];
         size_t len = strlen(e->message);
-        snprintf(e->message + len, sizeof e->message - len, " (%s; found %s)%s", g->last, why,
-                 g->poisoned ? FAULT_HINT : "");
+        snprintf(e->message + len, sizeof e->message - len, " (%s; found %s)%s", last_launch(g, buf, sizeof buf),
+                 why, g->poisoned ? FAULT_HINT : "");
     }
     return false;
 }
@@ -484,24 +494,41 @@ bool kj_gpu_to_device(kj_gpu *g, kj_array *a, bool upload_data, kj_rt_error *e)
 static void count_launch(kj_gpu *g, const kj_abi_kernel *k, const int64_t *cfg, const char *file, int32_t line)
 {
     pthread_mutex_lock(&g->lock);
+    size_t n = strnlen(k->name, sizeof g->last.name - 1);
+    memcpy(g->last.name, k->name, n);
+    g->last.name[n] = 0;
+    g->last.file = file;
+    g->last.line = line;
+    memcpy(g->last.cfg, cfg, sizeof g->last.cfg);
+    if (g->stats) { /* launches per kernel, for KJIT_STATS */
+        unsigned j = 0;
+        while (j < g->nk && strcmp(g->k[j].name, k->name)) j++;
+        if (j == g->nk && g->nk < MAX_KSTATS) snprintf(g->k[g->nk++].name, sizeof g->k[0].name, "%s", k->name);
+        if (j < g->nk) g->k[j].launches++;
+    }
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* "in kernel 'K' launched at f.k:12 with grid (..), block (..)" into buf. */
+static const char *last_launch(const kj_gpu *g, char *buf, size_t cap)
+{
     char where[200] = "through kjit_launch";
-    if (line > 0) snprintf(where, sizeof where, "at %s:%d", file ? file : "?", line);
-    snprintf(g->last, sizeof g->last,
+    if (g->last.line > 0) snprintf(where, sizeof where, "at %s:%d", g->last.file ? g->last.file : "?", g->last.line);
+    const int64_t *c = g->last.cfg;
+    snprintf(buf, cap,
              "in kernel '%s' launched %s with grid (%" PRId64 ", %" PRId64 ", %" PRId64 "), block (%" PRId64
              ", %" PRId64 ", %" PRId64 ")",
-             k->name, where, cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], cfg[5]);
-    unsigned j = 0;
-    while (j < g->nk && strcmp(g->k[j].name, k->name)) j++;
-    if (j == g->nk && g->nk < MAX_KSTATS) snprintf(g->k[g->nk++].name, sizeof g->k[0].name, "%s", k->name);
-    if (j < g->nk) g->k[j].launches++;
-    pthread_mutex_unlock(&g->lock);
+             g->last.name, where, c[0], c[1], c[2], c[3], c[4], c[5]);
+    return buf;
 }
 
 /* Add " in kernel 'K' launched at ..." to an error found after a launch. */
 static bool with_launch(kj_gpu *g, kj_rt_error *e)
 {
+    char buf[320];
     size_t len = strlen(e->message);
-    snprintf(e->message + len, sizeof e->message - len, " %s%s", g->last, g->poisoned ? FAULT_HINT : "");
+    snprintf(e->message + len, sizeof e->message - len, " %s%s", last_launch(g, buf, sizeof buf),
+             g->poisoned ? FAULT_HINT : "");
     return false;
 }
 
