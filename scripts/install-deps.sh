@@ -10,7 +10,6 @@ pkgs=(
     libclang-rt-22-dev                  # libFuzzer and sanitizer runtimes for clang
     zlib1g-dev libzstd-dev              # LLVM linked statically (llvm-config --system-libs)
     libxml2-dev libz3-dev
-    libffi-dev                          # calling host-JIT'd code with run-time signatures
     libcmocka-dev                       # unit tests
     python3-numba                       # differential tests: programs run under CPython + Numba
 )

@@ -4,12 +4,13 @@
 #
 #   1. normal build (build/): meson test = unit tests + golden programs
 #   2. ASan+UBSan build (build-asan/): the same meson tests
-#   3. libFuzzer front-end target, run for KJIT_FUZZ_SECONDS (default 60)
+#   3. libFuzzer targets (front end, .npy reader), each run for
+#      KJIT_FUZZ_SECONDS (default 60)
 #   4. the valid programs under CPython + Numba (scripts/check-numba.sh)
 #
 # A meson test counts as one test (the golden runner is one meson test and
 # prints its own per-program counts); a build that fails counts as one
-# failure; the fuzz run and the Numba check count as one test each.
+# failure; each fuzz target's run and the Numba check count as one test each.
 # The last line is `N passed, N failed`; exit 1 when anything failed.
 #
 # Knobs: KJIT_JOBS (parallel jobs, default nproc), KJIT_FUZZ_SECONDS,
@@ -102,13 +103,15 @@ if [ "${KJIT_SKIP_ASAN:-0}" != 1 ]; then
 fi
 
 if [ "${KJIT_SKIP_FUZZ:-0}" != 1 ]; then
-    step "libFuzzer front end (build-fuzz/, ${fuzz_seconds}s)"
+    step "libFuzzer: front end and .npy reader (build-fuzz/, ${fuzz_seconds}s each)"
     if bash tests/fuzz/build.sh build-fuzz; then
-        set +e
-        (unset ASAN_OPTIONS UBSAN_OPTIONS; bash tests/fuzz/run.sh build-fuzz "$fuzz_seconds")
-        rc=$?
-        set -e
-        record "fuzz_frontend" "$rc"
+        for target in fuzz_frontend fuzz_npy; do
+            set +e
+            (unset ASAN_OPTIONS UBSAN_OPTIONS; bash tests/fuzz/run.sh build-fuzz "$fuzz_seconds" "$target")
+            rc=$?
+            set -e
+            record "$target" "$rc"
+        done
     else
         record "fuzz build" 1
     fi

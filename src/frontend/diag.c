@@ -8,12 +8,18 @@ enum { DEFAULT_MAX_ERRORS = 20 };
 
 static char *vformat(const char *fmt, va_list ap)
 {
+    /* fmt is never NULL; saying so lets gcc prove it under -fsanitize=undefined,
+     * whose nonnull check otherwise leaves a path with a NULL format that
+     * -Wformat-truncation reports (an error under -Werror). */
+    if (!fmt) fmt = "";
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
+    if (n < 0) n = 0; /* an encoding error: an empty message, not a huge malloc */
     char *s = malloc((size_t)n + 1);
     if (!s) abort();
+    s[0] = 0;
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
 }
@@ -197,14 +203,18 @@ void kj_diags_free(kj_diags *d)
     d->n = d->cap = d->nerrors = d->dropped = 0;
 }
 
-static size_t edit_distance(const char *a, const char *b)
+/* Levenshtein distance, or (size_t)-1 once it must exceed `bound`: the
+ * distance is at least the length difference, and never below the smallest
+ * entry of a row, so most candidates are dismissed early. */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t bound)
 {
-    size_t la = strlen(a), lb = strlen(b);
+    size_t lb = strlen(b);
     if (la > 64 || lb > 64) return (size_t)-1;
+    if ((la > lb ? la - lb : lb - la) > bound) return (size_t)-1;
     size_t row[65];
     for (size_t j = 0; j <= lb; j++) row[j] = j;
     for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
+        size_t diag = row[0], lo = i;
         row[0] = i;
         for (size_t j = 1; j <= lb; j++) {
             size_t up = row[j];
@@ -214,9 +224,11 @@ static size_t edit_distance(const char *a, const char *b)
             if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
             row[j] = best;
             diag = up;
+            if (best < lo) lo = best;
         }
+        if (lo > bound) return (size_t)-1;
     }
-    return row[lb];
+    return row[lb] <= bound ? row[lb] : (size_t)-1;
 }
 
 const char *kj_closest(const char *name, const char *const *cands, size_t n)
@@ -227,7 +239,10 @@ const char *kj_closest(const char *name, const char *const *cands, size_t n)
     size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
     for (size_t i = 0; i < n; i++) {
         if (!cands[i] || !strcmp(cands[i], name)) continue;
-        size_t dist = edit_distance(name, cands[i]);
+        /* only a strictly closer candidate can replace the best one (the
+         * best is never 0: the name itself is skipped) */
+        size_t bound = best_d <= limit ? best_d - 1 : limit;
+        size_t dist = edit_distance(name, len, cands[i], bound);
         if (dist < best_d) {
             best_d = dist;
             best = cands[i];

@@ -522,6 +522,7 @@ static void params(kjp *p, kj_funcdef *fd)
         return;
     }
     KJ_VEC(kj_param) ps = {0};
+    kj_strtab seen = {0}; /* names so far: a duplicate check in O(1) each */
     bool seen_default = false;
     while (!kjp_at(p, KJ_TOK_RPAREN) && !bad_param(p)) {
         kj_token *t = kjp_next(p);
@@ -536,12 +537,14 @@ static void params(kjp *p, kj_funcdef *fd)
         } else if (seen_default) {
             kjp_error(p, t->span, "non-default argument follows default argument");
         }
-        for (uint32_t i = 0; i < ps.n; i++)
-            if (!strcmp(ps.v[i].name, pm.name))
-                kjp_error(p, t->span, "duplicate argument '%s' in function definition", pm.name);
+        if (!kj_strtab_put(p->a, &seen, pm.name, ps.n))
+            kjp_error(p, t->span, "duplicate argument '%s' in function definition", pm.name);
         KJP_PUSH(p->a, ps, pm);
         if (p->panic || !kjp_accept(p, KJ_TOK_COMMA)) break;
     }
+    if (ps.n > KJ_MAX_ARGS)
+        kjp_error(p, ps.v[KJ_MAX_ARGS].span, "a function of %u parameters: kjit allows at most %d",
+                  ps.n, KJ_MAX_ARGS);
     fd->params = ps.v;
     fd->nparams = ps.n;
     if (!p->panic && !kjp_accept(p, KJ_TOK_RPAREN)) {

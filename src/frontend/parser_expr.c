@@ -47,10 +47,14 @@ bool kjp_starts_expr(kj_tok_kind k)
     }
 }
 
-static void set_seq(kj_expr *e, expr_vec v)
+static void set_seq(kjp *p, kj_expr *e, expr_vec v)
 {
     e->seq.v = v.v;
     e->seq.n = v.n;
+    if (v.n > KJ_MAX_ELEMS)
+        kjp_error(p, v.v[KJ_MAX_ELEMS]->span,
+                  "a %s of %u elements: kjit allows at most %d elements in a tuple or list display",
+                  e->kind == KJ_E_LIST ? "list" : "tuple", v.n, KJ_MAX_ELEMS);
 }
 
 /* At a `for` after the first element of a bracket or call: name the
@@ -125,7 +129,7 @@ static kj_expr *paren(kjp *p)
     }
     close_bracket(p, KJ_TOK_RPAREN);
     kj_expr *e = kjp_new_expr(p, KJ_E_TUPLE, kjp_span_from(p, open));
-    set_seq(e, v);
+    set_seq(p, e, v);
     return e;
 }
 
@@ -142,7 +146,7 @@ static kj_expr *list(kjp *p)
     }
     close_bracket(p, KJ_TOK_RBRACK);
     kj_expr *e = kjp_new_expr(p, KJ_E_LIST, kjp_span_from(p, open));
-    set_seq(e, v);
+    set_seq(p, e, v);
     return e;
 }
 
@@ -237,8 +241,11 @@ static void call_args(kjp *p, kj_expr *call)
 {
     expr_vec args = {0};
     KJ_VEC(kj_keyword) kws = {0};
+    kj_strtab seen = {0}; /* keyword names so far */
+    kj_span over = {0};   /* the first argument past KJ_MAX_ARGS */
     while (!kjp_at(p, KJ_TOK_RPAREN) && !p->panic) {
         kj_token *t = kjp_cur(p);
+        if (args.n + kws.n == KJ_MAX_ARGS) over = t->span;
         if (t->kind == KJ_TOK_STAR || t->kind == KJ_TOK_DSTAR) {
             kjp_error(p, t->span, t->kind == KJ_TOK_STAR ? "argument unpacking (*args) is not supported"
                                                           : "keyword argument unpacking (**kwargs) is not supported");
@@ -248,9 +255,8 @@ static void call_args(kjp *p, kj_expr *call)
             kj_keyword kw = {kjp_name(p, t), t->span, NULL};
             p->pos += 2;
             kw.value = kjp_expr(p);
-            for (uint32_t i = 0; i < kws.n && !p->panic; i++)
-                if (!strcmp(kws.v[i].name, kw.name))
-                    kjp_error(p, kjp_span_from(p, t->span), "keyword argument repeated: %s", kw.name);
+            if (!kj_strtab_put(p->a, &seen, kw.name, kws.n) && !p->panic)
+                kjp_error(p, kjp_span_from(p, t->span), "keyword argument repeated: %s", kw.name);
             KJP_PUSH(p->a, kws, kw);
         } else {
             kj_expr *a = kjp_expr(p);
@@ -263,6 +269,9 @@ static void call_args(kjp *p, kj_expr *call)
         }
         if (!kjp_accept(p, KJ_TOK_COMMA)) break;
     }
+    if (args.n + kws.n > KJ_MAX_ARGS)
+        kjp_error(p, over, "a call with %u arguments: kjit allows at most %d", args.n + kws.n,
+                  KJ_MAX_ARGS);
     close_bracket(p, KJ_TOK_RPAREN);
     call->call.args = args.v;
     call->call.nargs = args.n;
@@ -313,7 +322,7 @@ static kj_expr *subscript_index(kjp *p)
             if (p->panic) break;
         }
         first = kjp_new_expr(p, KJ_E_TUPLE, kjp_span_from(p, start));
-        set_seq(first, v);
+        set_seq(p, first, v);
     }
     close_bracket(p, KJ_TOK_RBRACK);
     return first;
@@ -579,7 +588,7 @@ static kj_expr *tuple_of(kjp *p, bool target)
         if (p->panic) break;
     }
     kj_expr *e = kjp_new_expr(p, KJ_E_TUPLE, kjp_span_from(p, start));
-    set_seq(e, v);
+    set_seq(p, e, v);
     return e;
 }
 

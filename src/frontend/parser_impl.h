@@ -8,6 +8,7 @@
 #ifndef KJ_PARSER_IMPL_H
 #define KJ_PARSER_IMPL_H
 
+#include "../util/strtab.h"
 #include "lexer.h"
 #include "parser.h"
 

@@ -10,16 +10,8 @@
 
 kj_var *kj_var_find(kj_spec *sp, const char *name)
 {
-    if (!sp->varcap) { /* while the variables are being collected */
-        for (uint32_t i = 0; i < sp->vars.n; i++)
-            if (!strcmp(sp->vars.v[i].name, name)) return &sp->vars.v[i];
-        return NULL;
-    }
-    for (uint32_t i = kj_name_hash(name) & (sp->varcap - 1);; i = (i + 1) & (sp->varcap - 1)) {
-        uint32_t k = sp->vartab[i];
-        if (!k) return NULL;
-        if (!strcmp(sp->vars.v[k - 1].name, name)) return &sp->vars.v[k - 1];
-    }
+    uint32_t k;
+    return kj_strtab_get(&sp->vartab, name, &k) ? &sp->vars.v[k] : NULL;
 }
 
 bool kj_is_device_ctx(const kj_spec *sp) { return sp->device; }
@@ -54,6 +46,8 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 
 static void unknown_name(kj_ictx *ic, const kj_expr *e)
 {
+    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "unknown name '%s'", e->name);
+    if (!dg) return; /* past the error limit (or a repeat): no hint to look for */
     const char *cands[512];
     size_t n = 0;
     for (uint32_t i = 0; i < ic->sp->vars.n && n < 300; i++) cands[n++] = ic->sp->vars.v[i].name;
@@ -61,7 +55,6 @@ static void unknown_name(kj_ictx *ic, const kj_expr *e)
     static const char *const py[] = {"range", "len", "abs", "min", "max", "int", "float",
                                      "bool", "round", "print", "True", "False", "None"};
     for (size_t i = 0; i < sizeof py / sizeof *py; i++) cands[n++] = py[i];
-    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "unknown name '%s'", e->name);
     const char *h = kj_closest(e->name, cands, n);
     if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
     else if (!strcmp(e->name, "np") || !strcmp(e->name, "cuda") || !strcmp(e->name, "math"))

@@ -11,21 +11,25 @@
 typedef struct {
     kj_sema *s;
     KJ_VEC(const char *) locals;
+    kj_strtab local_set; /* the same names, hashed */
 } nctx;
 
 static bool is_local(const nctx *c, const char *name)
 {
-    for (uint32_t i = 0; i < c->locals.n; i++)
-        if (!strcmp(c->locals.v[i], name)) return true;
-    return false;
+    return kj_strtab_get(&c->local_set, name, NULL);
+}
+
+static void add_target_name(nctx *c, const char *name)
+{
+    if (kj_strtab_put(c->s->a, &c->local_set, name, c->locals.n)) KJ_PUSH(c->s->a, c->locals, name);
 }
 
 static void add_target(nctx *c, const kj_expr *t)
 {
     if (t->kind == KJ_E_TUPLE || t->kind == KJ_E_LIST) {
         for (uint32_t i = 0; i < t->seq.n; i++) add_target(c, t->seq.v[i]);
-    } else if (t->kind == KJ_E_NAME && !is_local(c, t->name)) {
-        KJ_PUSH(c->s->a, c->locals, t->name);
+    } else if (t->kind == KJ_E_NAME) {
+        add_target_name(c, t->name);
     }
 }
 
@@ -67,11 +71,12 @@ static void check_expr(nctx *c, const kj_expr *e)
     switch (e->kind) {
     case KJ_E_NAME:
         if (!is_local(c, e->name) && !kj_static_ref(c->s, e, &ref, false)) {
+            kj_diag *dg = kj_error(c->s->d, c->s->src, e->span, "unknown name '%s'", e->name);
+            if (!dg) break; /* past the error limit: no hint to look for */
             const char *cands[256];
             size_t n = 0;
             for (uint32_t i = 0; i < c->locals.n && n < 120; i++) cands[n++] = c->locals.v[i];
             for (uint32_t i = 0; i < c->s->syms.n && n < 250; i++) cands[n++] = c->s->syms.v[i].name;
-            kj_diag *dg = kj_error(c->s->d, c->s->src, e->span, "unknown name '%s'", e->name);
             const char *h = kj_closest(e->name, cands, n);
             if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
         }
@@ -133,7 +138,7 @@ void kj_check_unreached(kj_sema *s)
         for (uint32_t k = 0; k < fn->specs.n && !reached; k++) reached = fn->specs.v[k]->reported;
         if (reached || fn->bad) continue;
         nctx c = {.s = s};
-        for (uint32_t p = 0; p < fn->def->nparams; p++) KJ_PUSH(s->a, c.locals, fn->def->params[p].name);
+        for (uint32_t p = 0; p < fn->def->nparams; p++) add_target_name(&c, fn->def->params[p].name);
         collect(&c, &fn->def->body);
         check_block(&c, &fn->def->body);
     }

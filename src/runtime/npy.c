@@ -221,6 +221,40 @@ static bool read_header(FILE *f, char **hdr, size_t *hlen, kj_rt_error *err)
     return true;
 }
 
+/* Bytes left in f after the current position, or -1 where f cannot seek
+ * (a pipe): then the data is simply read until it runs out. */
+static int64_t bytes_left(FILE *f)
+{
+    long here = ftell(f);
+    if (here < 0 || fseek(f, 0, SEEK_END) != 0) return -1;
+    long end = ftell(f);
+    if (fseek(f, here, SEEK_SET) != 0 || end < here) return -1;
+    return (int64_t)(end - here);
+}
+
+/* The payload size of a header's dtype and shape, or false when it cannot
+ * be in the file: a damaged header must not make the loader allocate what
+ * the file does not hold (a shape of 10^12 elements in a 100-byte file). */
+static bool payload_fits(FILE *f, kj_dtype dt, int ndim, const int64_t *shape, kj_rt_error *err)
+{
+    int64_t left = bytes_left(f);
+    if (left < 0) return true;
+    uint64_t want = kj_dtype_size(dt);
+    bool huge = false; /* the size overflows: say only that the file is short */
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) return true;
+        if (want > (uint64_t)INT64_MAX / (uint64_t)shape[i]) huge = true;
+        else want *= (uint64_t)shape[i];
+    }
+    if (huge)
+        return kj_rt_errorf(err, "ValueError",
+                            "truncated data: the shape needs more than the %lld bytes left",
+                            (long long)left);
+    if (want <= (uint64_t)left) return true;
+    return kj_rt_errorf(err, "ValueError", "truncated data: expected %llu bytes, found %lld",
+                        (unsigned long long)want, (long long)left);
+}
+
 /* Load from an open file; errors without the path (the caller adds it). */
 static kj_array *load_file(FILE *f, kj_rt_error *err)
 {
@@ -233,7 +267,7 @@ static kj_array *load_file(FILE *f, kj_rt_error *err)
     int64_t shape[KJ_MAX_DIMS];
     bool ok = kj_npy_parse_header(hdr, hlen, &dt, &swap, &fortran, &ndim, shape, err);
     free(hdr);
-    if (!ok) return NULL;
+    if (!ok || !payload_fits(f, dt, ndim, shape, err)) return NULL;
     int64_t rev[KJ_MAX_DIMS];
     for (int i = 0; i < ndim; i++) rev[i] = shape[ndim - 1 - i];
     /* Fortran order: a C array of the reversed shape, transposed */
@@ -254,6 +288,23 @@ static kj_array *load_file(FILE *f, kj_rt_error *err)
         memcpy(a->strides, st, (size_t)ndim * sizeof st[0]);
         kj_array_update_flags(a);
     }
+    return a;
+}
+
+kj_array *kj_npy_load_mem(const void *data, size_t size, kj_rt_error *err)
+{
+    if (size < MAGIC_LEN) {
+        kj_rt_errorf(err, "ValueError", "not an .npy file (no \\x93NUMPY magic string)");
+        return NULL;
+    }
+    /* read-only ("rb"): fmemopen never writes through the cast */
+    FILE *f = fmemopen((void *)data, size, "rb");
+    if (!f) {
+        kj_rt_errorf(err, "OSError", "%s", strerror(errno));
+        return NULL;
+    }
+    kj_array *a = load_file(f, err);
+    fclose(f);
     return a;
 }
 

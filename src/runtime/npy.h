@@ -14,6 +14,10 @@
  * unsupported dtype). */
 kj_array *kj_npy_load(const char *path, kj_rt_error *err);
 
+/* The same from the bytes of a whole .npy file in memory (tests, fuzzing,
+ * embedders holding the file already); errors name no path. */
+kj_array *kj_npy_load_mem(const void *data, size_t size, kj_rt_error *err);
+
 /* np.save(path, a): ".npy" is appended when the path lacks it (as np.save
  * does). The data goes to a temporary file in the same directory, renamed
  * over `path` once complete, so a failed save never leaves a partial file. */

@@ -78,10 +78,15 @@ char *kj_arena_strdup(kj_arena *a, const char *s) { return kj_arena_strndup(a, s
 
 char *kj_arena_vprintf(kj_arena *a, const char *fmt, va_list ap)
 {
+    /* fmt is never NULL; saying so lets gcc prove it under -fsanitize=undefined,
+     * whose nonnull check otherwise leaves a path with a NULL format that
+     * -Wformat-truncation reports (an error under -Werror). */
+    if (!fmt) fmt = "";
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
+    if (n < 0) n = 0; /* an encoding error: an empty string */
     char *p = kj_arena_alloc(a, (size_t)n + 1);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;

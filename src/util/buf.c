@@ -31,10 +31,15 @@ void kj_buf_putc(kj_buf *b, char c) { kj_buf_putn(b, &c, 1); }
 
 void kj_buf_vprintf(kj_buf *b, const char *fmt, va_list ap)
 {
+    /* fmt is never NULL; saying so lets gcc prove it under -fsanitize=undefined,
+     * whose nonnull check otherwise leaves a path with a NULL format that
+     * -Wformat-truncation reports (an error under -Werror). */
+    if (!fmt) fmt = "";
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
+    if (n < 0) return; /* an encoding error: nothing appended */
     reserve(b, (size_t)n);
     vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
     b->n += (size_t)n;

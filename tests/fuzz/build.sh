@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets into BUILD_DIR (default build-fuzz/) and copies
-# the seed corpus next to them:
+# their seed corpora next to them:
 #   tests/fuzz/build.sh [BUILD_DIR]
-#   BUILD_DIR/fuzz_frontend BUILD_DIR/corpus -max_total_time=60
+#   BUILD_DIR/fuzz_frontend BUILD_DIR/corpus -max_total_time=60      (.k sources)
+#   BUILD_DIR/fuzz_npy BUILD_DIR/corpus_npy -max_total_time=60       (.npy files)
 #
 # Every library source (src/**/*.c except the CLI) is compiled with clang and
 # -fsanitize=fuzzer,address,undefined; meson is not involved, so a fuzz build
@@ -23,7 +24,7 @@ libs=(-lpthread -lm -ldl)
 
 mapfile -t srcs < <(find src -name '*.c' -not -path 'src/cli/*' | sort)
 
-# Later parts of the library link LLVM and libffi; add them only once used.
+# The library links LLVM (codegen); add it only when the sources use it.
 if grep -rqs --include='*.[ch]' 'llvm-c/' src; then
     llvm_config=${LLVM_CONFIG:-llvm-config-22}
     # -isystem, as meson.build does: LLVM's headers are not ours to warn on.
@@ -31,10 +32,6 @@ if grep -rqs --include='*.[ch]' 'llvm-c/' src; then
              -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS)
     # llvm-config prints the -L and -l parts on separate lines.
     read -r -a f <<<"$("$llvm_config" --link-shared --ldflags --libs | tr '\n' ' ')"
-    libs+=("${f[@]}")
-fi
-if grep -rqs --include='*.[ch]' '<ffi.h>' src; then
-    read -r -a f <<<"$(pkg-config --cflags --libs libffi)"
     libs+=("${f[@]}")
 fi
 
@@ -46,7 +43,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 objs=()
 status=0
 running=0
-for src in "${srcs[@]}" tests/fuzz/fuzz_frontend.c; do
+targets=(fuzz_frontend fuzz_npy)
+for src in "${srcs[@]}" "${targets[@]/#/tests/fuzz/}"; do
+    src=${src%.c}.c
     obj="$objdir/$(echo "${src%.c}" | tr / _).o"
     objs+=("$obj")
     "$cc" "${cflags[@]}" -c "$src" -o "$obj" &
@@ -64,10 +63,20 @@ if [ "$status" -ne 0 ]; then
     echo "fuzz build: compilation failed" >&2
     exit 1
 fi
-"$cc" "${cflags[@]}" "${objs[@]}" "${libs[@]}" -o "$out/fuzz_frontend"
+# One binary per target: the library's objects and that target's own.
+lib_objs=()
+for obj in "${objs[@]}"; do
+    case "$obj" in */tests_fuzz_fuzz_*.o) ;; *) lib_objs+=("$obj") ;; esac
+done
+for t in "${targets[@]}"; do
+    "$cc" "${cflags[@]}" "${lib_objs[@]}" "$objdir/tests_fuzz_$t.o" "${libs[@]}" -o "$out/$t"
+done
 
-# The seed corpus is copied: libFuzzer adds the inputs it finds to the
+# The seed corpora are copied: libFuzzer adds the inputs it finds to the
 # directory it is given, and the checked-in corpus must stay as it is.
-rm -rf "$out/corpus"
-cp -r tests/fuzz/corpus "$out/corpus"
-echo "fuzz build: $out/fuzz_frontend (corpus: $out/corpus, $(find "$out/corpus" -type f | wc -l) seeds)"
+for c in corpus corpus_npy; do
+    rm -rf "${out:?}/$c"
+    cp -r "tests/fuzz/$c" "$out/$c"
+    echo "fuzz build: corpus $out/$c, $(find "$out/$c" -type f | wc -l) seeds"
+done
+echo "fuzz build: ${targets[*]/#/$out/}"

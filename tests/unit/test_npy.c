@@ -296,6 +296,55 @@ static void test_load_errors(void **state)
     assert_load_error(tmp_path("huge.npy"), "ValueError", "header too large (3221225472 bytes)");
 }
 
+/* A header announcing more data than the file holds is refused before any
+ * allocation (the fuzz target runs under a 2 GB malloc limit), from a file
+ * and from memory; a valid file loads from memory as from its path. */
+static void test_load_mem_and_oversized_shape(void **state)
+{
+    (void)state;
+    size_t n;
+    char *bytes = read_file(data_path("f8_1d.npy"), &n);
+    kj_rt_error e = {0};
+    kj_array *a = kj_npy_load_mem(bytes, n, &e), *b = kj_npy_load(data_path("f8_1d.npy"), &e);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(a->ndim, 1);
+    assert_int_equal(a->shape[0], b->shape[0]);
+    assert_memory_equal(a->data, b->data, (size_t)kj_array_size(a) * 8);
+    kj_array_release(a);
+    kj_array_release(b);
+    assert_null(kj_npy_load_mem(bytes, n - 3, &e));
+    assert_string_equal(e.message, "truncated data: expected 40 bytes, found 37");
+    assert_null(kj_npy_load_mem(bytes, 3, &e));
+    assert_non_null(strstr(e.message, "not an .npy file"));
+    free(bytes);
+
+    /* 10^12 float64 (8 TB), and a shape whose byte size overflows int64 */
+    static const char *const dicts[2] = {
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }",
+        "{'descr': '<f8', 'fortran_order': True, 'shape': (4294967296, 4294967296), }",
+    };
+    static const char *const want[2] = {
+        "truncated data: expected 8000000000000 bytes, found 4",
+        "truncated data: the shape needs more than the 4 bytes left",
+    };
+    for (int k = 0; k < 2; k++) {
+        char file[256];
+        size_t hl = strlen(dicts[k]);
+        memcpy(file, "\x93NUMPY\x01\x00", 8);
+        file[8] = (char)hl;
+        file[9] = 0;
+        memcpy(file + 10, dicts[k], hl);
+        memcpy(file + 10 + hl, "abcd", 4); /* 4 bytes of "data" */
+        assert_null(kj_npy_load_mem(file, 14 + hl, &e));
+        assert_string_equal(e.message, want[k]);
+        write_file(tmp_path("bigshape.npy"), file, 14 + hl);
+        assert_null(kj_npy_load(tmp_path("bigshape.npy"), &e));
+        assert_non_null(strstr(e.message, tmp_path("bigshape.npy")));
+        assert_non_null(strstr(e.message, want[k]));
+    }
+}
+
 static void test_parse_header(void **state)
 {
     (void)state;
@@ -479,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_parse_header),
         cmocka_unit_test(test_save_identical_to_numpy),
+        cmocka_unit_test(test_load_mem_and_oversized_shape),
         cmocka_unit_test(test_save_round_trip_views),
         cmocka_unit_test(test_save_appends_extension_and_leaves_no_temp),
         cmocka_unit_test(test_numpy_loads_kjit_files),
