@@ -4,7 +4,9 @@
  * Integer arithmetic wraps (two's complement, as Numba): no nsw/nuw flags.
  * Integer // and % round toward negative infinity and raise
  * ZeroDivisionError for a zero divisor; float // and % follow NumPy's
- * npy_divmod (the sign of the divisor, inf/nan for a zero divisor). */
+ * npy_divmod (the sign of the divisor, inf/nan for a zero divisor). Float
+ * / // % by zero raise ZeroDivisionError instead in functions with Python's
+ * error model (kir_func.py_errors: host code and @jit, not kernels/ufuncs). */
 #include "codegen.h"
 
 LLVMValueRef kj_cg_fm(kj_cg *cg, LLVMValueRef v)
@@ -159,9 +161,24 @@ static LLVMValueRef shift(kj_cg *cg, const kir_inst *in, LLVMValueRef a, LLVMVal
 
 /* ---- binary arithmetic ---- */
 
+/* Python's error model: a float / // % whose divisor is ±0.0 raises with
+ * CPython's message (NaN divisors do not: NaN != 0). The compare carries no
+ * fast-math flags, so fastmath=True keeps the check, as in Numba. The raise
+ * is a noreturn cold call, so the branch is laid out as never taken. */
+static void float_zero_check(kj_cg *cg, const kir_inst *in, LLVMValueRef b)
+{
+    const char *msg = in->op == KIR_DIV ? "float division by zero"
+                    : in->op == KIR_FLOORDIV ? "float floor division by zero"
+                    : "float modulo";
+    LLVMValueRef z = LLVMBuildFCmp(cg->b, LLVMRealOEQ, b, fconst(b, 0.0), "divisor.zero");
+    kj_cg_raise_if(cg, z, KJ_RT_ZERO_DIVISION, msg, in->span);
+}
+
 static LLVMValueRef float_arith(kj_cg *cg, const kir_inst *in, LLVMValueRef a, LLVMValueRef b)
 {
     LLVMBuilderRef B = cg->b;
+    if (cg->fn->kf->py_errors && (in->op == KIR_DIV || in->op == KIR_FLOORDIV || in->op == KIR_MOD))
+        float_zero_check(cg, in, b);
     switch ((kir_op)in->op) {
     case KIR_ADD: return kj_cg_fm(cg, LLVMBuildFAdd(B, a, b, ""));
     case KIR_SUB: return kj_cg_fm(cg, LLVMBuildFSub(B, a, b, ""));

@@ -179,6 +179,9 @@ struct kir_func {
     uint32_t nlocals, cap_locals;
     /* Options from the decorator. */
     bool fastmath, boundscheck;
+    /* Python's error model (host code and @jit without error_model='numpy'):
+     * float / // % by zero raise ZeroDivisionError instead of giving inf/nan. */
+    bool py_errors;
     const char *gu_layout;     /* GUFUNC: the layout string */
     const char *target;        /* decorator's target= or NULL */
 };

@@ -877,6 +877,9 @@ static void declare(kj_sema *s, kir_module *m, kj_spec *sp)
     }
     f->ret = sp->ret ? kj_strong(s->types, sp->ret) : kj_t_none(s->types);
     f->fastmath = sp->fn->fastmath;
+    /* Kernels, ufuncs and their callees (device specialisations) keep NumPy's
+     * error model, as in Numba. */
+    f->py_errors = (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST) && !sp->fn->numpy_errors;
     f->boundscheck = s->opt && s->opt->boundscheck >= 0 ? s->opt->boundscheck : sp->fn->boundscheck;
     f->gu_layout = sp->fn->layout_str;
     f->target = sp->fn->target;

@@ -296,6 +296,53 @@ static void test_float_floordiv_mod(void **state)
     assert_true(isnan(call_dd(x, "div", 0.0, 0.0)));
 }
 
+/* Python's error model (py_errors: host code, @jit): float / // % by ±0.0
+ * raise ZeroDivisionError with CPython's message at the operator, even with
+ * fastmath; a NaN divisor does not raise (NaN != 0). */
+static void test_float_division_by_zero_python(void **state)
+{
+    fx *x = *state;
+    static const struct {
+        const char *name;
+        kir_op op;
+        const char *msg;
+    } ops[3] = {{"div", KIR_DIV, "float division by zero"},
+                {"fdiv", KIR_FLOORDIV, "float floor division by zero"},
+                {"mod", KIR_MOD, "float modulo"}};
+    for (int i = 0; i < 3; i++) binop_fn(x, ops[i].name, ops[i].op, x->f64);
+    kir_func *fm = fn(x, "fmdiv", x->f32, 2, x->f32, x->f32);
+    ret(x, fm, 0, op_at(x, fm, 0, KIR_DIV, x->f32, param(x, fm, 0, 0), param(x, fm, 0, 1), at_line(9, 3)));
+    fm->fastmath = true;
+    for (uint32_t i = 0; i < x->m->nfuncs; i++) x->m->funcs[i]->py_errors = true;
+    compile(x);
+    kj_rt rt;
+    char buf[256];
+    for (int i = 0; i < 3; i++) {
+        double a = 5.0, b = i == 1 ? -0.0 : 0.0, r = 0;
+        void *args[2] = {&a, &b};
+        assert_int_equal(call(x, ops[i].name, args, &r, &rt), KJ_RT_ZERO_DIVISION);
+        assert_string_equal(rt.message, ops[i].msg);
+        assert_int_equal(rt.line, 7);
+        assert_int_equal(rt.col, 12);
+        if (i == 2)
+            assert_string_equal(kj_rt_format_error(&rt, buf, sizeof buf),
+                                "prog.k:7:12: ZeroDivisionError: float modulo");
+        b = NAN; /* no error: NumPy's result */
+        assert_int_equal(call(x, ops[i].name, args, &r, &rt), KJ_RT_OK);
+        assert_true(isnan(r));
+    }
+    assert_true(call_dd(x, "fdiv", -7.5, 2) == -4.0); /* nonzero divisors unchanged */
+    assert_true(call_dd(x, "mod", 7.5, -2) == -0.5);
+    float a32 = 1.0f, b32 = 0.0f, r32 = 0;
+    void *args32[2] = {&a32, &b32};
+    assert_int_equal(call(x, "fmdiv", args32, &r32, &rt), KJ_RT_ZERO_DIVISION);
+    assert_string_equal(rt.message, "float division by zero");
+    assert_int_equal(rt.line, 9);
+    b32 = 4.0f;
+    assert_int_equal(call(x, "fmdiv", args32, &r32, &rt), KJ_RT_OK);
+    assert_true(r32 == 0.25f);
+}
+
 static void test_pow_shift_bitwise(void **state)
 {
     fx *x = *state;
@@ -992,6 +1039,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_int_floordiv_mod, setup, teardown),
         cmocka_unit_test_setup_teardown(test_int_division_by_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(test_float_floordiv_mod, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_float_division_by_zero_python, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pow_shift_bitwise, setup, teardown),
         cmocka_unit_test_setup_teardown(test_casts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_loops_break_continue, setup, teardown),

@@ -409,6 +409,37 @@ static void test_more_inference(void **state)
     expect_error(HDR "def main():\n    b = np.arange(3) > 0\n    c = b - b\n", 6, 9, "boolean subtract");
 }
 
+/* Python's error model (float / // % by zero raise) in host code and @jit,
+ * unless error_model='numpy'; kernels, ufuncs and device specialisations
+ * keep NumPy's. Each function follows its own decorator. */
+static void test_error_model(void **state)
+{
+    (void)state;
+    result r;
+    expect_ok(&r, HDR
+              "@jit\ndef q(a, b):\n    return a / b\n"
+              "@jit(error_model='numpy')\ndef qn(a, b):\n    return q(a, b) + a % b\n"
+              "@jit(error_model='python', fastmath=True)\ndef qp(a, b):\n    return a // b\n"
+              "def helper(a, b):\n    return a % b\n"
+              "@vectorize(['float64(float64, float64)'])\ndef vq(a, b):\n    return a / b\n"
+              "@cuda.jit\ndef kq(a, out):\n    i = cuda.grid(1)\n    out[i] = q(a[i], 0.0)\n"
+              "def main():\n    a = np.ones(4)\n    out = np.zeros(4)\n    kq[1, 4](a, out)\n"
+              "    print(qn(1.0, 0.0), qp(1.0, 2.0), helper(1.0, 2.0), vq(a, 0.0), 1.0 / 0.0)\n");
+    assert_true(find_fn(&r, "main[]")->py_errors);
+    assert_true(find_fn(&r, "q[float, float]")->py_errors);
+    assert_true(find_fn(&r, "qp[float, float]")->py_errors);
+    assert_true(find_fn(&r, "helper[float, float]")->py_errors);
+    assert_false(find_fn(&r, "qn[float, float]")->py_errors);
+    assert_false(find_fn(&r, "q[float64, float]@device")->py_errors);
+    assert_false(find_fn(&r, "vq[float64, float64]")->py_errors);
+    assert_false(find_fn(&r, "kq[array(float64, 1d, C), array(float64, 1d, C)]")->py_errors);
+    done(&r);
+    expect_error(HDR "@jit(error_model='numpi')\ndef f(a):\n    return a\n", 4, 18,
+                 "unknown error_model 'numpi'");
+    expect_error(HDR "@jit(error_model=True)\ndef f(a):\n    return a\n", 4, 18,
+                 "option 'error_model' must be a string");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_np_load_types_from_header),
         cmocka_unit_test(test_ufunc_signature_selection),
         cmocka_unit_test(test_more_inference),
+        cmocka_unit_test(test_error_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
