@@ -346,6 +346,25 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
  * KJIT_OK at once without a GPU. */
 int kjit_sync(kjit_ctx *ctx, kjit_error *err);
 
+/* ---- faults in compiled code ---- */
+
+/* The exit status of a process ended by the fault handler. */
+enum { KJIT_FAULT_EXIT_STATUS = 70 };
+
+/* Since 0.4: opt in to kjit's handler of SIGSEGV, SIGBUS, SIGFPE and SIGILL
+ * (what `kjit run` does). Compiled code that faults (an out-of-bounds
+ * write without boundscheck is undefined behaviour, as in Numba) then
+ * prints "kjit: fatal: SIGSEGV in compiled function NAME (file.k:LINE);
+ * rerun with --boundscheck" on stderr and ends the process with
+ * KJIT_FAULT_EXIT_STATUS; the same signals outside compiled code go on to
+ * the handlers installed before this call (or the default action). The
+ * handler runs on an alternate signal stack (one is set up for each thread
+ * that runs compiled code and has none). Process-wide and permanent;
+ * calling it again does nothing. Without this call kjit installs no signal
+ * handler. KJIT_ERR_USAGE when it cannot be installed (a kjit built with
+ * AddressSanitizer, which reports faults itself). */
+int kjit_install_fault_handler(kjit_error *err);
+
 /* ---- the compile cache ---- */
 
 typedef struct kjit_cache_stats {

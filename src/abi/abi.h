@@ -133,12 +133,22 @@ static inline void *kj_abi_array_owner(const kj_abi_array *a, int ndim)
  * marshals the arguments for cuLaunchKernel. */
 
 /* The kernel context of the cpu target: which thread of which block runs,
- * and the block's shared memory (src/codegen/llvm_kernel.c). */
+ * and the block's shared memory (src/codegen/llvm_kernel.c).
+ *
+ * `store` is the heap storage of one block: its static and dynamic shared
+ * memory and the per-thread state that lives across barriers. The
+ * runner of the blocks owns it (one per launch and per worker, never
+ * shared by blocks that run at once) and frees it after the launch;
+ * `K.block` asks for it with kj_rt_block_storage (rt.h), which grows it
+ * when a block needs more than `store_bytes`. None of it is on the stack,
+ * so a block's size is bounded by memory, not by the thread's stack. */
 typedef struct kj_abi_kx {
     int64_t tid[3], bid[3], bdim[3], gdim[3];
     void *shared;      /* the block's static shared arrays */
     void *dyn;         /* its dynamic shared memory */
     int64_t dyn_bytes; /* the launch's dynamic shared bytes */
+    void *store;       /* the block storage (see above); NULL until asked for */
+    int64_t store_bytes;
 } kj_abi_kx;
 
 /* Runs every thread of block kx->bid (cpu target): `K.block_entry`. */

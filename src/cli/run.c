@@ -188,6 +188,10 @@ int kjit_cli_run(kjit_module *m, char **params, int nparams, kjit_diag_format fm
     int rc = apply_params(fn, vals, params, nparams);
     if (rc < 0) {
         kjit_error err;
+        /* a fault in the program's code: a message and KJIT_FAULT_EXIT_STATUS
+         * instead of a bare signal (declined in sanitizer builds, whose own
+         * handler reports it) */
+        kjit_install_fault_handler(NULL);
         rc = kjit_call(fn, vals, n, NULL, &err) ? call_failed(m, &err, fmt) : EXIT_OK;
     }
     free(vals);

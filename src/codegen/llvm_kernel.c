@@ -2,7 +2,8 @@
  *
  * Every device-side function takes a hidden kernel context `kx` after `rt`:
  *
- *     struct kx { i64 tid[3], bid[3], bdim[3], gdim[3]; ptr shared; ptr dyn; i64 dyn_bytes; }
+ *     struct kx { i64 tid[3], bid[3], bdim[3], gdim[3]; ptr shared; ptr dyn; i64 dyn_bytes;
+ *                 ptr store; i64 store_bytes; }
  *
  * A launch is a call of kj_rt_launch (llvm_launch.c), which checks the
  * configuration, then loops over the blocks (z, y, x) calling
@@ -27,8 +28,13 @@
  *   thread, else the launch stops with a RuntimeError.
  *
  * Shared arrays are one buffer per block (static offsets into `shared`,
- * dynamic ones at `dyn`); local arrays one per thread. Blocks and threads
- * run serially in a fixed order, so print() output is deterministic. */
+ * dynamic ones at `dyn`); local arrays one per thread. Both shared memory
+ * and the per-thread state of a kernel with barriers (locals, crossing
+ * values, local arrays: `nthreads` copies of each) live in the block
+ * storage the runtime hands out (kj_rt_block_storage, abi.h), not on the
+ * stack: 1024 threads' worth of a 32 KB local array would overflow it.
+ * Blocks and threads run serially in a fixed order, so print() output is
+ * deterministic. */
 #include "codegen.h"
 
 #include "../ir/builtins.h"
@@ -37,8 +43,11 @@
 #include <string.h>
 
 enum { KX_TID = 0, KX_BID = 3, KX_BDIM = 6, KX_GDIM = 9 };
-enum { KXF_DIMS, KXF_SHARED, KXF_DYN, KXF_DYN_BYTES };
-enum { MAX_THREADS = 1024, SHARED_ALIGN = 16 };
+enum { KXF_DIMS, KXF_SHARED, KXF_DYN, KXF_DYN_BYTES, KXF_STORE, KXF_STORE_BYTES };
+enum { SHARED_ALIGN = 16, MAX_STATIC_SHARED = 48 * 1024 };
+/* Scalar per-thread state up to this many bytes per thread (at most
+ * 1 MiB of stack for a block of 1024 threads) stays on the stack. */
+enum { MAX_STACK_STATE = 1024 };
 enum { JUMP_NONE, JUMP_BREAK, JUMP_CONTINUE };
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
@@ -60,6 +69,10 @@ struct kj_cg_kern {
     int64_t *shoff;       /* per ref: byte offset of a static shared array; -1: dynamic */
     int64_t shared_bytes; /* static shared memory per block */
     bool dyn_shared;      /* some shared array is dynamic (shape 0) */
+    LLVMValueRef tstore;  /* regions: the per-thread state in the block storage */
+    int64_t tbytes;       /* its bytes per thread so far (offsets: times nthreads) */
+    LLVMValueRef tbytes_g; /* the constant global that receives tbytes at the end */
+    bool state_on_stack;  /* the scalar per-thread state is small: allocas (per_thread) */
     /* regions */
     uint32_t *region;     /* per ref: its region (0 = none) */
     bool *crossing;       /* per ref: read in another region than its own */
@@ -81,8 +94,8 @@ bool kj_cg_device_side(const kir_func *f) { return f->kind == KIR_FN_KERNEL || f
 
 static LLVMTypeRef kx_type(kj_cg *cg)
 {
-    LLVMTypeRef f[4] = {LLVMArrayType2(cg->t_i64, 12), cg->t_ptr, cg->t_ptr, cg->t_i64};
-    return LLVMStructTypeInContext(cg->ctx, f, 4, 0);
+    LLVMTypeRef f[6] = {LLVMArrayType2(cg->t_i64, 12), cg->t_ptr, cg->t_ptr, cg->t_i64, cg->t_ptr, cg->t_i64};
+    return LLVMStructTypeInContext(cg->ctx, f, 6, 0);
 }
 
 static LLVMValueRef kx_field(kj_cg *cg, LLVMValueRef kx, unsigned field)
@@ -173,6 +186,8 @@ static bool block_has_barrier(const kir_func *f, kir_blkid b)
 
 /* ---- shared memory layout ---- */
 
+static int64_t round_up(int64_t n) { return (n + SHARED_ALIGN - 1) / SHARED_ALIGN * SHARED_ALIGN; }
+
 static void layout_shared(kj_cg *cg, kj_cg_kern *kn)
 {
     const kir_func *f = kn->kf;
@@ -194,30 +209,76 @@ static void layout_shared(kj_cg *cg, kj_cg_kern *kn)
         }
         int64_t size = n * (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
         kn->shoff[r] = kn->shared_bytes;
-        kn->shared_bytes += (size + SHARED_ALIGN - 1) / SHARED_ALIGN * SHARED_ALIGN;
+        kn->shared_bytes += round_up(size);
+        /* each array is within the limit (sema); together they may not be */
+        if (kn->shared_bytes > MAX_STATIC_SHARED && kn->shared_bytes - round_up(size) <= MAX_STATIC_SHARED)
+            kj_cg_fail(cg, in->span,
+                       "the static shared arrays of kernel '%s' need %lld bytes or more per block, over "
+                       "the %d-byte limit",
+                       f->name, (long long)kn->shared_bytes, MAX_STATIC_SHARED);
     }
 }
 
+static LLVMValueRef byte_gep(kj_cg *cg, LLVMValueRef base, LLVMValueRef off)
+{
+    return LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, base, &off, 1, "");
+}
+
+/* The per-thread state's bytes per thread: a constant known only when the
+ * whole body has been generated (kj_cg_kernel_body sets it), read from a
+ * global that the optimiser folds. */
+static LLVMValueRef thread_bytes(kj_cg *cg, kj_cg_kern *kn)
+{
+    const char *name = kj_arena_printf(cg->a, "%s.thread_bytes", kn->kf->mangled);
+    kn->tbytes_g = LLVMAddGlobal(cg->mod, cg->t_i64, name);
+    LLVMSetLinkage(kn->tbytes_g, LLVMPrivateLinkage);
+    LLVMSetGlobalConstant(kn->tbytes_g, 1);
+    LLVMSetInitializer(kn->tbytes_g, kj_cg_i64(cg, 0));
+    return LLVMBuildLoad2(cg->b, cg->t_i64, kn->tbytes_g, "thread.bytes");
+}
+
+static LLVMValueRef block_threads(kj_cg *cg, LLVMValueRef kx)
+{
+    LLVMValueRef yz = LLVMBuildMul(cg->b, kx_dim(cg, kx, KX_BDIM + 1), kx_dim(cg, kx, KX_BDIM + 2), "");
+    return LLVMBuildMul(cg->b, kx_dim(cg, kx, KX_BDIM), yz, "nthreads");
+}
+
 /* At the top of K.block: the block's own copy of the kernel context, with
- * its shared memory (zeroed, for deterministic programs). */
-static LLVMValueRef block_context(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef kx_in)
+ * its shared memory (zeroed, for deterministic programs) and, for a kernel
+ * with barriers, the base of its per-thread state. All of it is one block
+ * storage of the runtime's (kj_rt_block_storage, through kx_in, which
+ * keeps it from block to block): static shared, dynamic shared, then
+ * nthreads × the per-thread bytes. */
+static LLVMValueRef block_context(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef rt, LLVMValueRef kx_in)
 {
     LLVMTypeRef kt = kx_type(cg);
     LLVMValueRef kx = LLVMBuildAlloca(cg->b, kt, "kx");
     LLVMBuildStore(cg->b, LLVMBuildLoad2(cg->b, kt, kx_in, ""), kx);
+    if (kn->regions) kn->nthreads = block_threads(cg, kx);
+    if (!kn->shared_bytes && !kn->dyn_shared && !kn->regions) return kx;
+    LLVMValueRef dyn = kj_cg_i64(cg, 0);
+    if (kn->dyn_shared) { /* rounded up, so that what follows stays aligned */
+        LLVMValueRef n = LLVMBuildLoad2(cg->b, cg->t_i64, kx_field(cg, kx, KXF_DYN_BYTES), "");
+        dyn = LLVMBuildAnd(cg->b, LLVMBuildAdd(cg->b, n, kj_cg_i64(cg, SHARED_ALIGN - 1), ""),
+                           kj_cg_i64(cg, -SHARED_ALIGN), "");
+    }
+    LLVMValueRef shared = kj_cg_i64(cg, kn->shared_bytes);
+    LLVMValueRef total = LLVMBuildAdd(cg->b, shared, dyn, "");
+    if (kn->regions) total = LLVMBuildAdd(cg->b, total, LLVMBuildMul(cg->b, kn->nthreads, thread_bytes(cg, kn), ""), "");
+    LLVMValueRef a[5] = {rt, kx_in, total, kj_cg_i32(cg, kn->kf->span.line), kj_cg_i32(cg, kn->kf->span.col)};
+    LLVMValueRef base = kj_cg_rtcall(cg, KJ_RTF_BLOCK_STORAGE, a, 5);
+    /* as malloc's: nothing else the block reads or writes points into it */
+    LLVMAddCallSiteAttribute(base, LLVMAttributeReturnIndex, kj_cg_attr(cg, "noalias", 0));
     if (kn->shared_bytes) {
-        LLVMValueRef buf = LLVMBuildAlloca(cg->b, LLVMArrayType2(cg->t_i8, (uint64_t)kn->shared_bytes), "shared");
-        LLVMSetAlignment(buf, SHARED_ALIGN);
-        zero_fill(cg, buf, kj_cg_i64(cg, kn->shared_bytes));
-        LLVMBuildStore(cg->b, buf, kx_field(cg, kx, KXF_SHARED));
+        zero_fill(cg, base, shared);
+        LLVMBuildStore(cg->b, base, kx_field(cg, kx, KXF_SHARED));
     }
     if (kn->dyn_shared) {
-        LLVMValueRef n = LLVMBuildLoad2(cg->b, cg->t_i64, kx_field(cg, kx, KXF_DYN_BYTES), "");
-        LLVMValueRef buf = LLVMBuildArrayAlloca(cg->b, cg->t_i8, n, "dynshared");
-        LLVMSetAlignment(buf, SHARED_ALIGN);
-        zero_fill(cg, buf, n);
+        LLVMValueRef buf = byte_gep(cg, base, shared);
+        zero_fill(cg, buf, dyn);
         LLVMBuildStore(cg->b, buf, kx_field(cg, kx, KXF_DYN));
     }
+    if (kn->regions) kn->tstore = byte_gep(cg, base, LLVMBuildAdd(cg->b, shared, dyn, ""));
     return kx;
 }
 
@@ -280,7 +341,7 @@ static void define_thread_loops(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef blockfn,
 {
     const kir_func *f = kn->kf;
     LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->ctx, blockfn, "entry"));
-    LLVMValueRef kx = block_context(cg, kn, LLVMGetParam(blockfn, 1));
+    LLVMValueRef kx = block_context(cg, kn, LLVMGetParam(blockfn, 0), LLVMGetParam(blockfn, 1));
     LLVMValueRef *args = KJ_NEWN(cg->a, LLVMValueRef, f->nparams + 2);
     args[0] = LLVMGetParam(blockfn, 0);
     args[1] = kx;
@@ -423,14 +484,50 @@ static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
     }
 }
 
-/* Per-thread storage of n elements of type t, zeroed. */
+static LLVMTypeRef ref_type(kj_cg *cg, kir_ref r) { return kj_cg_type(cg, cg->fn->kf->insts[r].type); }
+
+/* `bytes` per thread of the block's per-thread state: the base of its
+ * nthreads × bytes (thread t's part at base + t × bytes). Offsets are
+ * multiples of 16 bytes per thread, so every part stays 16-byte aligned. */
+static LLVMValueRef per_thread_bytes(kj_cg *cg, int64_t bytes, const char *name)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef off = LLVMBuildMul(cg->b, kn->nthreads, kj_cg_i64(cg, kn->tbytes), "");
+    kn->tbytes += round_up(bytes);
+    LLVMValueRef p = byte_gep(cg, kn->tstore, off);
+    LLVMSetValueName2(p, name, strlen(name));
+    return p;
+}
+
+/* Per-thread storage of one value of type t per thread, zeroed: on the
+ * stack while the kernel's scalar state is small (separate allocas, which
+ * LLVM knows do not alias, so it keeps the values in registers), else in
+ * the block storage. */
 static LLVMValueRef per_thread(kj_cg *cg, LLVMTypeRef t, const char *name)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    LLVMValueRef p = LLVMBuildArrayAlloca(cg->b, t, kn->nthreads, name);
-    LLVMSetAlignment(p, SHARED_ALIGN);
-    zero_fill(cg, p, LLVMBuildMul(cg->b, kn->nthreads, kj_cg_i64(cg, (int64_t)type_size(cg, t)), ""));
+    int64_t size = (int64_t)type_size(cg, t);
+    LLVMValueRef p;
+    if (kn->state_on_stack) {
+        p = LLVMBuildArrayAlloca(cg->b, t, kn->nthreads, name);
+        LLVMSetAlignment(p, SHARED_ALIGN);
+    } else {
+        p = per_thread_bytes(cg, size, name);
+    }
+    zero_fill(cg, p, LLVMBuildMul(cg->b, kn->nthreads, kj_cg_i64(cg, size), ""));
     return p;
+}
+
+/* Bytes per thread of the scalar state: locals, crossing values, the
+ * exited and jump flags (what per_thread gives out in kj_cg_kernel_body). */
+static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    int64_t n = 2;
+    for (uint32_t k = 0; k < f->nlocals; k++) n += (int64_t)type_size(cg, kj_cg_type(cg, f->locals[k].type));
+    for (uint32_t r = 1; r < f->ninsts; r++)
+        if (kn->crossing[r]) n += (int64_t)type_size(cg, ref_type(cg, r));
+    return n;
 }
 
 static LLVMValueRef at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef tid)
@@ -446,7 +543,6 @@ LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
     return at_thread(cg, t, cg->fn->locals[k], kn->tid ? kn->tid : kj_cg_i64(cg, 0));
 }
 
-static LLVMTypeRef ref_type(kj_cg *cg, kir_ref r) { return kj_cg_type(cg, cg->fn->kf->insts[r].type); }
 
 /* if (!exited[t]) { body } — the caller generates body, then calls
  * skip_end. */
@@ -770,10 +866,8 @@ bool kj_cg_kernel_body(kj_cg *cg)
     kj_cg_kern *kn = fn->kern;
     if (!kn || !kn->regions) return false;
     const kir_func *f = fn->kf;
-    fn->kx = block_context(cg, kn, LLVMGetParam(fn->fn, 1));
-    kn->nthreads = LLVMBuildMul(cg->b, kx_dim(cg, fn->kx, KX_BDIM),
-                                LLVMBuildMul(cg->b, kx_dim(cg, fn->kx, KX_BDIM + 1), kx_dim(cg, fn->kx, KX_BDIM + 2), ""),
-                                "nthreads");
+    kn->state_on_stack = scalar_state_bytes(cg, kn) <= MAX_STACK_STATE;
+    fn->kx = block_context(cg, kn, fn->rt, LLVMGetParam(fn->fn, 1));
     fn->locals = KJ_NEWN(cg->a, LLVMValueRef, f->nlocals + 1);
     for (uint32_t k = 0; k < f->nlocals; k++)
         fn->locals[k] = per_thread(cg, kj_cg_type(cg, f->locals[k].type), f->locals[k].name ? f->locals[k].name : "tmp");
@@ -782,6 +876,7 @@ bool kj_cg_kernel_body(kj_cg *cg)
     kn->exited = per_thread(cg, cg->t_i8, "exited");
     kn->jmp = per_thread(cg, cg->t_i8, "jump");
     emit_seq(cg, 0);
+    LLVMSetInitializer(kn->tbytes_g, kj_cg_i64(cg, kn->tbytes)); /* now known */
     return true;
 }
 
@@ -839,13 +934,13 @@ static LLVMValueRef host_local_array(kj_cg *cg, const kir_inst *in)
     int64_t bytes = kj_cg_elem_count(cd, nd) * (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
     if (bytes < 1) bytes = 1;
     kj_cg_kern *kn = cg->fn->kern;
-    bool per = kn && kn->regions && kn->tid;
-    LLVMValueRef buf = kj_cg_alloca(cg, LLVMArrayType2(cg->t_i8, (uint64_t)(per ? bytes * MAX_THREADS : bytes)), "local");
-    LLVMSetAlignment(buf, SHARED_ALIGN);
-    LLVMValueRef data = buf;
-    if (per) {
-        LLVMValueRef off = LLVMBuildMul(cg->b, kn->tid, kj_cg_i64(cg, bytes), "");
-        data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, buf, &off, 1, "");
+    LLVMValueRef data;
+    if (kn && kn->regions && kn->tid) { /* per thread, in the block storage */
+        LLVMValueRef base = per_thread_bytes(cg, bytes, "local");
+        data = byte_gep(cg, base, LLVMBuildMul(cg->b, kn->tid, kj_cg_i64(cg, round_up(bytes)), ""));
+    } else { /* a barrier-free kernel's thread, a device function: at most 512 KiB (sema) */
+        data = kj_cg_alloca(cg, LLVMArrayType2(cg->t_i8, (uint64_t)bytes), "local");
+        LLVMSetAlignment(data, SHARED_ALIGN);
     }
     zero_fill(cg, data, kj_cg_i64(cg, bytes));
     LLVMValueRef dims[KJ_ABI_MAX_DIMS];

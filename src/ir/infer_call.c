@@ -93,6 +93,45 @@ static bool check_const_args(kj_ictx *ic, int b, const kj_barg *args, uint32_t n
     return true;
 }
 
+/* The limits a GPU puts on the arrays of cuda.shared.array (static shared
+ * memory per block) and cuda.local.array (local memory per thread, sm_90):
+ * checked here, for every target, as the GPU would refuse them. */
+enum { MAX_STATIC_SHARED = 48 * 1024, MAX_LOCAL = 512 * 1024 };
+
+/* The bytes of a shared or local array of type t whose constant shape is
+ * `shape` (an int or a tuple of ints); saturates at INT64_MAX. */
+static int64_t const_array_bytes(const kj_cval *shape, const kj_type *t)
+{
+    int64_t n = t->elem->kind == KJ_T_BOOL ? 1 : t->elem->bits / 8;
+    uint32_t nd = shape->elems ? shape->n : 1;
+    for (uint32_t k = 0; k < nd; k++) {
+        int64_t d = shape->elems ? shape->elems[k].i : shape->i;
+        if (d < 0) return 0; /* a negative dimension is reported elsewhere */
+        if (__builtin_mul_overflow(n, d, &n)) return INT64_MAX;
+    }
+    return n;
+}
+
+/* cuda.shared.array / cuda.local.array over the device's limit: an error
+ * with the size and the limit. */
+static bool check_array_size(kj_ictx *ic, int b, const kj_expr *call, const kj_expr *shape,
+                             const kj_type *t)
+{
+    const kj_einfo *si = &ic->sp->ei[shape->id];
+    if (!t || t->kind != KJ_T_ARRAY || !si->is_const) return true;
+    int64_t bytes = const_array_bytes(&si->cval, t);
+    bool shared = b == KJ_B_SHARED_ARRAY;
+    int64_t limit = shared ? MAX_STATIC_SHARED : MAX_LOCAL;
+    if (bytes <= limit) return true;
+    kj_diag *dg = kj_error(ic->d, ic->s->src, call->span,
+                           "cuda.%s.array of %lld bytes exceeds the %lld-byte %s", shared ? "shared" : "local",
+                           (long long)bytes, (long long)limit,
+                           shared ? "static shared memory limit per block" : "local memory limit per thread");
+    kj_diag_hint(dg, "the GPU would refuse it; use a smaller array, or global memory (an array "
+                     "passed to the kernel)");
+    return false;
+}
+
 /* np.load(PATH) with a constant path: the array's type comes from the
  * file's header, read now (relative paths resolve against the working
  * directory, as at run time, which checks the file still matches). */
@@ -159,6 +198,9 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     const kj_type **conv = KJ_NEWN(ic->s->a, const kj_type *, (uint32_t)nb + 1);
     const kj_type *t = kj_builtin_type(ic->s->types, b, target, bound, (uint32_t)nb, e->span,
                                        ic->s->src, ic->d, conv);
+    if ((b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY) && nb > 0 &&
+        !check_array_size(ic, b, e, call_arg_expr(e, map[0]), t))
+        t = NULL;
     if (t && b == KJ_B_PRINT && kj_is_device_ctx(ic->sp))
         for (int i = 0; i < nb; i++)
             if (bound[i].type && bound[i].type->kind != KJ_T_STR && !kj_is_scalar(bound[i].type)) {

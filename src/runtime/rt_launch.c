@@ -11,7 +11,9 @@
 #include "gpu.h"
 
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 enum {
     MAX_BLOCK_THREADS = 1024,
@@ -66,17 +68,59 @@ static void check_shared(kj_rt *rt, const int64_t *cfg, const char *kernel, int3
     }
 }
 
-/* The blocks of a launch on the host, z, y, x order. */
-KJ_CALLS_JIT static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args)
+enum { STORE_ALIGN = 64 };
+
+void *kj_rt_block_storage(kj_rt *rt, void *kxp, int64_t bytes, int32_t line, int32_t col)
 {
-    kj_abi_kx kx = {.dyn_bytes = cfg[7]};
-    for (int d = 0; d < 3; d++) {
-        kx.gdim[d] = cfg[d];
-        kx.bdim[d] = cfg[3 + d];
+    kj_abi_kx *kx = kxp;
+    if (bytes <= kx->store_bytes) return kx->store;
+    /* aligned_alloc wants a multiple of the alignment */
+    size_t n = bytes < 0 || (uint64_t)bytes > SIZE_MAX - STORE_ALIGN
+                   ? 0
+                   : ((size_t)bytes + STORE_ALIGN - 1) / STORE_ALIGN * STORE_ALIGN;
+    void *p = n ? aligned_alloc(STORE_ALIGN, n) : NULL;
+    if (!p) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "cannot allocate %" PRId64 " bytes for a block's shared memory and per-thread state", bytes);
+        kj_rt_raise(rt, KJ_RT_MEMORY, msg, line, col);
     }
-    for (kx.bid[2] = 0; kx.bid[2] < cfg[2]; kx.bid[2]++)
-        for (kx.bid[1] = 0; kx.bid[1] < cfg[1]; kx.bid[1]++)
-            for (kx.bid[0] = 0; kx.bid[0] < cfg[0]; kx.bid[0]++) k->block(rt, &kx, args);
+    free(kx->store);
+    kx->store = p;
+    kx->store_bytes = (int64_t)n;
+    return p;
+}
+
+/* The blocks of a launch on the host, z, y, x order. The blocks' storage
+ * (kx->store, kj_rt_block_storage) is freed when they are done, and also
+ * when one raises: the error is caught here, the storage freed and the
+ * error raised on to the entry call that catches it. kx lives in the
+ * caller's frame, so nothing here changes between setjmp and longjmp. */
+KJ_CALLS_JIT static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args,
+                                    kj_abi_kx *kx, int32_t line)
+{
+    /* what the fault handler names while the blocks run (fault.h) */
+    const char *outer = rt->fn_name;
+    int32_t outer_line = rt->fn_line;
+    rt->fn_name = k->name;
+    rt->fn_line = line;
+    jmp_buf jb;
+    jmp_buf *saved = rt->jb;
+    if (saved && setjmp(jb)) {
+        rt->jb = saved;
+        rt->fn_name = outer;
+        rt->fn_line = outer_line;
+        free(kx->store);
+        longjmp(*saved, 1);
+    }
+    if (saved) rt->jb = &jb;
+    for (kx->bid[2] = 0; kx->bid[2] < cfg[2]; kx->bid[2]++)
+        for (kx->bid[1] = 0; kx->bid[1] < cfg[1]; kx->bid[1]++)
+            for (kx->bid[0] = 0; kx->bid[0] < cfg[0]; kx->bid[0]++) k->block(rt, kx, args);
+    rt->jb = saved;
+    rt->fn_name = outer;
+    rt->fn_line = outer_line;
+    free(kx->store);
 }
 
 void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args, int32_t line, int32_t col)
@@ -97,5 +141,10 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
         kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
     }
     check_shared(rt, cfg, k->name, line, col);
-    run_blocks(rt, k, cfg, args);
+    kj_abi_kx kx = {.dyn_bytes = cfg[7]};
+    for (int d = 0; d < 3; d++) {
+        kx.gdim[d] = cfg[d];
+        kx.bdim[d] = cfg[3 + d];
+    }
+    run_blocks(rt, k, cfg, args, &kx, line);
 }
