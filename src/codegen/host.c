@@ -84,6 +84,7 @@ static bool generate(pipeline *p)
     kj_cg_init(&cg, p->parts[0].ctx, p->parts[0].mod, p->km, p->d, &a);
     cg.td = p->td;
     cg.gpu_kernels = p->o.gpu_kernels;
+    cg.parallel = p->o.parallel;
     bool ok = kj_cg_module(&cg);
     if (ok) note_functions(p, &cg);
     kj_cg_dispose(&cg);

@@ -9,7 +9,11 @@
  * (kj_rt_ufunc_prepare). A @vectorize call whose array operands are all
  * C-contiguous with the result's shape runs one flat loop over the
  * elements, which LLVM vectorises; anything else (broadcasting, views)
- * runs nested loops over byte strides. target='parallel' runs serially. */
+ * runs nested loops over byte strides. On the parallel target, for
+ * @vectorize/@guvectorize(target='parallel') and in @jit(parallel=True)
+ * functions, the loop over the outermost index (the flat index for the
+ * contiguous loop) is split into chunks run on the thread pool
+ * (llvm_parallel.c); small loops stay on the calling thread. */
 #include "codegen.h"
 
 #include "../ir/builtins.h"
@@ -187,6 +191,92 @@ static void vectorize_body(kj_cg *cg, void *ctx, const LLVMValueRef *idx)
     LLVMBuildStore(cg->b, r, elem_addr(cg, c, out, idx));
 }
 
+/* ---- the parallel form ---- */
+
+/* Bytes of work below which a ufunc loop stays on the calling thread, per
+ * chunk: a chunk reads and writes at least this much. */
+enum { UF_MIN_CHUNK_BYTES = 32768, MAX_UF_CAPTURES = MAX_UF_OPS * (KJ_ABI_MAX_DIMS + 3) + KJ_ABI_MAX_DIMS };
+
+/* Where the loop body's values live in c, for kj_cg_pack/unpack. */
+static unsigned uf_captures(uf_call *c, LLVMValueRef **out)
+{
+    unsigned n = 0;
+    for (int k = 0; k < c->nops; k++) {
+        uf_op *o = &c->op[k];
+        if (o->array) {
+            out[n++] = &o->data;
+            for (int d = 0; d < c->loop_ndim; d++) out[n++] = &o->strides[d];
+        }
+        if (o->value) out[n++] = &o->value;
+        if (o->temp) out[n++] = &o->temp; /* a scalar input of a gufunc: read only */
+        if (o->view) out[n++] = &o->view;
+    }
+    for (int d = 0; d < c->loop_ndim; d++) out[n++] = &c->shape[d];
+    return n;
+}
+
+typedef struct uf_chunk_ctx {
+    uf_call *c;
+    kj_cg_loop_body body;
+    LLVMValueRef begin;
+} uf_chunk_ctx;
+
+/* The body at the outermost index shifted by the chunk's start. */
+static void offset_body(kj_cg *cg, void *ctx, const LLVMValueRef *idx)
+{
+    uf_chunk_ctx *x = ctx;
+    LLVMValueRef j[KJ_ABI_MAX_DIMS];
+    for (int d = 0; d < KJ_ABI_MAX_DIMS; d++) j[d] = idx[d];
+    j[0] = LLVMBuildNSWAdd(cg->b, idx[0], x->begin, "");
+    x->body(cg, x->c, j);
+}
+
+/* Bytes per element of the arrays a loop walks (at least 1). */
+static int64_t uf_elem_bytes(kj_cg *cg, const uf_call *c)
+{
+    int64_t b = 0;
+    for (int k = 0; k < c->nops; k++)
+        if (c->op[k].array) b += (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, c->op[k].elem));
+    return b > 0 ? b : 1;
+}
+
+/* The loop (flat over the element count, or nested over c->shape) as
+ * chunks of its outermost index on the pool: at least min_bytes of work
+ * per chunk, counting the elements of the inner dimensions. */
+static void uf_parallel(kj_cg *cg, uf_call *c, kj_cg_loop_body body, LLVMValueRef n, int64_t min_elems)
+{
+    LLVMValueRef *caps[MAX_UF_CAPTURES], *ccaps[MAX_UF_CAPTURES];
+    unsigned nc = uf_captures(c, caps);
+    LLVMTypeRef ety;
+    LLVMValueRef env = kj_cg_pack(cg, caps, nc, &ety);
+    /* the minimum chunk in outer indices: min_elems / (elements per index) */
+    LLVMValueRef inner = kj_cg_i64(cg, 1);
+    for (int d = 1; !c->flat && d < c->loop_ndim; d++) inner = LLVMBuildMul(cg->b, inner, c->shape[d], "");
+    LLVMValueRef pos = LLVMBuildICmp(cg->b, LLVMIntSGT, inner, kj_cg_i64(cg, 0), "");
+    LLVMValueRef min = LLVMBuildSDiv(cg->b, kj_cg_i64(cg, min_elems),
+                                     LLVMBuildSelect(cg->b, pos, inner, kj_cg_i64(cg, 1), ""), "");
+
+    uf_call cc = *c;
+    uf_captures(&cc, ccaps);
+    kj_cg_chunk ch;
+    kj_cg_chunk_begin(cg, &ch, "uf.chunk");
+    kj_cg_unpack(cg, ety, ch.env, ccaps, nc);
+    LLVMValueRef cnt[KJ_ABI_MAX_DIMS] = {0}, idx[KJ_ABI_MAX_DIMS] = {0};
+    cnt[0] = LLVMBuildSub(cg->b, ch.end, ch.begin, "");
+    for (int d = 1; d < cc.loop_ndim; d++) cnt[d] = cc.shape[d];
+    uf_chunk_ctx x = {&cc, body, ch.begin};
+    kj_cg_loop_nest(cg, cc.flat ? 1 : cc.loop_ndim, cnt, idx, 0, offset_body, &x);
+    kj_cg_chunk_end(cg, &ch);
+    kj_cg_parallel_for(cg, ch.llfn, env, n, min, 0, NULL);
+}
+
+/* Does this ufunc call run in parallel? */
+static bool uf_parallel_call(kj_cg *cg, const uf_call *c)
+{
+    if (c->loop_ndim < 1 || cg->fn->kx || cg->gpu_kernels) return false;
+    return kj_cg_parallel_here(cg) || (c->f->target && !strcmp(c->f->target, "parallel"));
+}
+
 /* ---- the shapes: kj_rt_ufunc_prepare ---- */
 
 /* Call the runtime for the loop shape, the strides and the outputs to
@@ -301,11 +391,15 @@ static LLVMValueRef vectorize_call(kj_cg *cg, uf_call *c)
     LLVMValueRef total = kj_cg_i64(cg, 1);
     for (int d = 0; d < c->loop_ndim; d++) total = LLVMBuildNSWMul(cg->b, total, c->shape[d], "");
     c->flat = true;
-    kj_cg_loop_nest(cg, 1, &total, idx, 0, vectorize_body, c);
+    bool par = uf_parallel_call(cg, c);
+    int64_t min_elems = UF_MIN_CHUNK_BYTES / uf_elem_bytes(cg, c);
+    if (par) uf_parallel(cg, c, vectorize_body, total, min_elems);
+    else kj_cg_loop_nest(cg, 1, &total, idx, 0, vectorize_body, c);
     LLVMBuildBr(cg->b, done);
     LLVMPositionBuilderAtEnd(cg->b, strided);
     c->flat = false;
-    kj_cg_loop_nest(cg, c->loop_ndim, c->shape, idx, 0, vectorize_body, c);
+    if (par) uf_parallel(cg, c, vectorize_body, c->shape[0], min_elems);
+    else kj_cg_loop_nest(cg, c->loop_ndim, c->shape, idx, 0, vectorize_body, c);
     LLVMBuildBr(cg->b, done);
     LLVMMoveBasicBlockAfter(done, LLVMGetInsertBlock(cg->b));
     LLVMPositionBuilderAtEnd(cg->b, done);
@@ -465,7 +559,9 @@ static LLVMValueRef gufunc_call(kj_cg *cg, uf_call *c)
     }
     LLVMValueRef idx[KJ_ABI_MAX_DIMS] = {0};
     c->flat = false;
-    kj_cg_loop_nest(cg, c->loop_ndim, c->shape, idx, 0, gufunc_body, c);
+    /* a gufunc call does a core's work per element: smaller chunks */
+    if (uf_parallel_call(cg, c)) uf_parallel(cg, c, gufunc_body, c->shape[0], UF_MIN_CHUNK_BYTES / 64);
+    else kj_cg_loop_nest(cg, c->loop_ndim, c->shape, idx, 0, gufunc_body, c);
     if (in->nargs > lay.nin || lay.nout != 1) return kj_cg_zero(cg, in->type);
     const uf_op *out = &c->op[c->nin];
     if (out->array && (in->type->kind != KJ_T_ARRAY || in->type->ndim != out->ndim)) {
