@@ -25,6 +25,7 @@
 #include "runtime/array.h"
 #include "runtime/cache.h"
 #include "runtime/gpu.h"
+#include "runtime/pool.h"
 #include "util/arena.h"
 
 #include <pthread.h>
@@ -55,6 +56,9 @@ struct kjit_ctx {
     kj_gpu *gpu;
     bool gpu_tried;
     char gpu_err[256];
+    /* The thread pool of the parallel target (runtime/pool.h), made at the
+     * first compile that needs it (kj_api_pool); modules hold references. */
+    kj_pool *pool;
 };
 
 /* One specialisation a kjit_fn has been called with: argument types
@@ -104,6 +108,7 @@ struct kjit_module {
     kj_gpu_code *gpu_code;
     KJ_VEC(kj_gpu_code *) gpu_extra;
     char arch[16]; /* the PTX target: --arch, the device's, else sm_90 */
+    kj_pool *pool; /* the context's thread pool (a reference) when the module runs parallel code */
     /* The context's cache (a reference; NULL for check_only) and the
      * module's key in it, which the keys of its call-time specialisations
      * extend. */
@@ -147,6 +152,11 @@ void kj_api_cache_release(kj_api_cache *ac);
  * device" (KJIT_ERR_RUNTIME) when cuda was asked for and cannot be had.
  * Sets m->target, m->arch and m->gpu. */
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
+/* kjit.c: the context's thread pool for a module on the parallel target or
+ * with parallel functions (@vectorize(target='parallel'),
+ * @jit(parallel=True)): made at the first such compile with the thread
+ * count of the environment (pool.h); a bad count fails the compile. */
+bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
 /* The module's kernels as PTX → cubin (through the cache) loaded on its
  * GPU (m->gpu_code). False after reporting to d. */
 bool kj_api_gpu_code(kjit_module *m, kj_diags *d);

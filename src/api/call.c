@@ -208,8 +208,8 @@ static int check_args(const kjit_fn *f, const kjit_value *args, int nargs, kjit_
 
 static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
 {
-    if (nargs < 0 || (nargs > 0 && !args))
-        return usage(err, "kjit_call: %d arguments but args is NULL", nargs);
+    if (nargs < 0) return usage(err, "kjit_call: nargs is %d (a count of arguments, at least 0)", nargs);
+    if (nargs > 0 && !args) return usage(err, "kjit_call: %d arguments but args is NULL", nargs);
     int rc = check_callable(f, err);
     return rc ? rc : check_args(f, args, nargs, err);
 }
@@ -433,8 +433,10 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
         void *ret = mem_for(ret_type);
         kj_rt rt;
         kj_rt_init(&rt, m->src.path);
+        rt.fn_name = sp->kf->name; /* for the fault handler's message */
         if (m->out) rt.out = m->out;
         rt.gpu = m->gpu;
+        rt.pool = m->pool;
         rt.code = m->gpu_code;
         kj_rt_kind kind = kj_rt_call_entry(&rt, sp->entry, argv, ret);
         if (kind != KJ_RT_OK) {
@@ -505,8 +507,9 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
     if (!f) return usage(err, "kjit_launch: fn is NULL");
     if (f->kind != KJIT_FN_KERNEL)
         return usage(err, "'%s' is not a CUDA kernel: call it with kjit_call", f->name);
-    if (nargs < 0 || (nargs > 0 && !args))
-        return usage(err, "kjit_launch: %d arguments but args is NULL", nargs);
+    if (nargs < 0)
+        return usage(err, "kjit_launch: nargs is %d (a count of arguments, at least 0)", nargs);
+    if (nargs > 0 && !args) return usage(err, "kjit_launch: %d arguments but args is NULL", nargs);
     int rc = check_args(f, args, nargs, err);
     if (rc) return rc;
     kjit_module *m = f->m;
@@ -529,6 +532,7 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
         kj_rt_init(&rt, m->src.path);
         if (m->out) rt.out = m->out;
         rt.gpu = m->gpu;
+        rt.pool = m->pool;
         rt.code = sp.code;
         if (kj_rt_call_entry(&rt, launch_entry, (void **)&l, NULL) != KJ_RT_OK) rc = runtime_failed(&rt, err);
         kj_rt_dispose(&rt);

@@ -9,8 +9,10 @@
  * contexts are independent, so distinct contexts may compile on different
  * threads at once. */
 #include "api_int.h"
+#include "ir/kir_pfor.h"
 
 #include "frontend/parser.h"
+#include "runtime/fault.h"
 #include "runtime/npy.h"
 
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #define STR_(x) #x
@@ -53,6 +56,21 @@ void kj_api_set_error(kjit_error *err, kjit_status code, const char *file, const
 void kj_api_clear_error(kjit_error *err)
 {
     if (err) memset(err, 0, sizeof *err);
+}
+
+/* ---- faults in compiled code (runtime/fault.h) ---- */
+
+_Static_assert((int)KJIT_FAULT_EXIT_STATUS == (int)KJ_FAULT_EXIT, "kjit.h and fault.h agree on the exit status");
+
+int kjit_install_fault_handler(kjit_error *err)
+{
+    char why[200];
+    if (!kj_fault_install(why, sizeof why)) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "kjit_install_fault_handler: %s", why);
+        return KJIT_ERR_USAGE;
+    }
+    kj_api_clear_error(err);
+    return KJIT_OK;
 }
 
 void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *d, const char *file)
@@ -110,14 +128,24 @@ static char *dup_or_null(const char *s)
 }
 
 /* With boundscheck -1 the environment may force it, as NUMBA_BOUNDSCHECK
- * does: KJIT_BOUNDSCHECK=0 or 1. */
-static int boundscheck_from_env(int opt)
+ * does: KJIT_BOUNDSCHECK=1/yes/true/on or 0/no/false/off (any case); unset
+ * or empty leaves it to the decorators. Any other value is an error, even
+ * where the option overrides it: a misspelt setting is never ignored. */
+static bool boundscheck_from_env(int *opt, kjit_error *err)
 {
-    if (opt != -1) return opt;
+    static const char *const on[] = {"1", "yes", "true", "on"};
+    static const char *const off[] = {"0", "no", "false", "off"};
     const char *e = getenv("KJIT_BOUNDSCHECK");
-    if (e && !strcmp(e, "0")) return 0;
-    if (e && !strcmp(e, "1")) return 1;
-    return -1;
+    if (!e || !*e) return true;
+    for (size_t i = 0; i < sizeof on / sizeof *on; i++) {
+        if (!strcasecmp(e, on[i]) || !strcasecmp(e, off[i])) {
+            if (*opt == -1) *opt = !strcasecmp(e, on[i]);
+            return true;
+        }
+    }
+    kj_api_set_error(err, KJIT_ERR_USAGE, NULL,
+                     "KJIT_BOUNDSCHECK=%.40s is not a known value (use 1/0, yes/no, true/false or on/off)", e);
+    return false;
 }
 
 /* KJIT_NO_CACHE=1 (any value but "" and "0") turns the cache off. */
@@ -132,14 +160,13 @@ kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
     kjit_options o;
     if (opt) o = *opt;
     else kjit_options_init(&o);
-    if (!check_options(&o, err)) return NULL;
+    if (!check_options(&o, err) || !boundscheck_from_env(&o.boundscheck, err)) return NULL;
     kjit_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) abort();
     ctx->arch = dup_or_null(o.arch);
     ctx->cache_dir = dup_or_null(o.cache_dir);
     o.arch = ctx->arch;
     o.cache_dir = ctx->cache_dir;
-    o.boundscheck = boundscheck_from_env(o.boundscheck);
     o.cache = cache_from_env(o.cache);
     ctx->opt = o;
     pthread_mutex_init(&ctx->lock, NULL);
@@ -163,6 +190,7 @@ void kjit_ctx_free(kjit_ctx *ctx)
     reset_last(ctx);
     kj_api_cache_release(ctx->cache);
     kj_gpu_release(ctx->gpu);
+    kj_pool_release(ctx->pool); /* joins its threads unless a module still holds it */
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->arch);
     free(ctx->cache_dir);
@@ -211,6 +239,7 @@ void kjit_module_free(kjit_module *m)
 {
     if (!m) return;
     kj_api_free_code(m);
+    kj_pool_release(m->pool);
     pthread_mutex_destroy(&m->lock);
     kj_arena_free(&m->arena);
     free(m);
@@ -277,6 +306,31 @@ static void verify_kir(kjit_module *m, kj_diags *d)
     }
 }
 
+/* Does the module have functions that run in parallel on any target? */
+static bool has_parallel_fns(const kir_module *km)
+{
+    for (uint32_t k = 0; k < km->nfuncs; k++)
+        if (km->funcs[k]->target && !strcmp(km->funcs[k]->target, "parallel")) return true;
+    return false;
+}
+
+bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
+{
+    m->cg.parallel = m->target == KJIT_TARGET_PARALLEL;
+    if (!m->cg.parallel && !has_parallel_fns(m->kir)) return true;
+    if (!ctx->pool) {
+        int n = 1;
+        char why[200];
+        if (!kj_pool_threads_from_env(&n, why, sizeof why)) {
+            kj_api_set_error(err, KJIT_ERR_USAGE, m->src.path, "%s", why);
+            return false;
+        }
+        ctx->pool = kj_pool_new(n);
+    }
+    m->pool = kj_pool_retain(ctx->pool);
+    return true;
+}
+
 /* THE pipeline, one stage per line; each runs only when the previous ones
  * reported no error:
  *   copy the source → lex + parse → analyze (resolve, infer, lower to KIR)
@@ -295,7 +349,10 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     m->ast = kj_parse(&m->src, &m->arena, d);
     if (!kj_has_errors(d)) analyze(m, d);
     if (!kj_has_errors(d)) verify_kir(m, d);
+    /* prange loops that would race on a variable (parallel functions only) */
+    if (!kj_has_errors(d)) kir_pfor_check(&m->arena, m->kir, m->target == KJIT_TARGET_PARALLEL, d);
     bool no_target = !kj_has_errors(d) && !m->check_only && !kj_api_target(ctx, m, err);
+    if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_pool(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_machine_code(ctx, m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_code(m, d);
 

@@ -40,6 +40,8 @@ typedef struct kj_codegen_opts {
     bool keep_object; /* keep the object file's bytes: kj_jit_object (for caching) */
     bool gpu_kernels; /* kernels run on the GPU: none in the host code, whose arrays are
                          coherence-checked (gpu.h) */
+    bool parallel;    /* the `parallel` target: ufunc loops and prange loops of every host
+                         function run on the thread pool (kj_rt_parallel_for) */
 } kj_codegen_opts;
 
 /* A loaded host program: owns its LLJIT and everything it compiled. */
@@ -146,8 +148,11 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(BINOP, kj_rt_binop, "vpipiipiiiipii", 0)                                       \
     X(UNOP, kj_rt_unop, "vpipiiipii", 0)                                             \
     X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)                     \
+    X(PARALLEL_FOR, kj_rt_parallel_for, "vppplllp", 0)                               \
     /* kernel launches, every target (rt_launch.c); the GPU (rt_cuda.c) */         \
     X(LAUNCH, kj_rt_launch, "vppppii", 0)                                            \
+    X(BLOCK_STORAGE, kj_rt_block_storage, "ppplii", 0)                               \
+    X(STACK_CHECK, kj_rt_stack_check, "vppii", 0)                                    \
     X(HOST_ACCESS, kj_rt_host_access, "vppiii", 0)                                   \
     X(TO_DEVICE, kj_rt_to_device, "vppiii", 0)                                       \
     X(CUDA_SYNC, kj_rt_cuda_sync, "vpii", 0)                                         \
@@ -249,6 +254,7 @@ struct kj_cg {
     LLVMTypeRef t_void, t_i1, t_i8, t_i32, t_i64, t_f32, t_f64, t_ptr;
     const kj_cg_target *tgt; /* kj_target_host unless set after kj_cg_init */
     bool gpu_kernels;        /* host code whose kernels run on the GPU: arrays are coherence-checked */
+    bool parallel;           /* the parallel target (kj_codegen_opts.parallel) */
 };
 
 /* llvm_ctx.c */
@@ -315,6 +321,17 @@ LLVMValueRef kj_cg_declare(kj_cg *cg, const kir_func *f, const char *name, bool 
 void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *kern);
 void kj_cg_stmt(kj_cg *cg, kir_ref r);                /* one instruction of a block */
 LLVMValueRef kj_cg_local_ptr(kj_cg *cg, uint32_t k); /* where local k lives now */
+/* FOR/PFOR `in`: its start and step, the check that the step is not 0, and
+ * the trip count (all of the loop variable's type). */
+LLVMValueRef kj_cg_for_trips(kj_cg *cg, const kir_inst *in, LLVMValueRef *start, LLVMValueRef *step);
+/* The counted loop of FOR/PFOR `in` over k in [k0, n) (the loop variable's
+ * type): i = start + k*step, then the body; break/continue and array
+ * lifetime as for any loop. */
+void kj_cg_for_range(kj_cg *cg, const kir_inst *in, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                     LLVMValueRef n);
+/* llvm_pfor.c: a prange loop on the pool; false when it runs serially
+ * (not the parallel target, or a return / break out of it) */
+bool kj_cg_pfor(kj_cg *cg, const kir_inst *in);
 /* Iterations of range(start, stop, step) for step != 0 (scalar type t). */
 LLVMValueRef kj_cg_trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, LLVMValueRef stop,
                               LLVMValueRef step);
@@ -391,6 +408,30 @@ LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_array_arith(kj_cg *cg, const kir_inst *in);  /* ADD..GE, NEG/NOT/INVERT */
 LLVMValueRef kj_cg_array_math(kj_cg *cg, const kir_inst *in);   /* math.*, abs, np.minimum ... */
 LLVMValueRef kj_cg_ufunc_call(kj_cg *cg, kir_ref r);
+
+/* llvm_parallel.c: outlined loop chunks for the parallel target
+ * (docs/codegen.md "Parallel loops") */
+/* Does the function being generated run its loops in parallel: the
+ * parallel target, or @jit(parallel=True) (host code only)? */
+bool kj_cg_parallel_here(kj_cg *cg);
+/* Store *vals[0..n) into a new entry-block struct (its type in *type). */
+LLVMValueRef kj_cg_pack(kj_cg *cg, LLVMValueRef *const *vals, unsigned n, LLVMTypeRef *type);
+/* Load them back in another function: *vals[k] = env->k. */
+void kj_cg_unpack(kj_cg *cg, LLVMTypeRef type, LLVMValueRef env, LLVMValueRef *const *vals, unsigned n);
+/* A chunk function being generated: cg->fn is its state between begin and
+ * end, the builder in its body; the enclosing function's state is put
+ * back by end (which adds the return). */
+typedef struct kj_cg_chunk {
+    kj_cgfn fn;
+    kj_cgfn *saved_fn;
+    LLVMBasicBlockRef saved_bb;
+    LLVMValueRef llfn, env, begin, end, acc; /* the function and its parameters */
+} kj_cg_chunk;
+void kj_cg_chunk_begin(kj_cg *cg, kj_cg_chunk *ch, const char *name);
+void kj_cg_chunk_end(kj_cg *cg, kj_cg_chunk *ch);
+/* kj_rt_parallel_for(rt, chunk, env, n, min_chunk, acc_bytes, combine). */
+void kj_cg_parallel_for(kj_cg *cg, LLVMValueRef chunk, LLVMValueRef env, LLVMValueRef n, LLVMValueRef min_chunk,
+                        int64_t acc_bytes, LLVMValueRef combine);
 
 /* llvm_func.c: array lifetime (docs/codegen.md "Array lifetime") */
 bool kj_cg_type_has_array(const kj_type *t);

@@ -237,20 +237,37 @@ LLVMValueRef kj_cg_trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, L
     return LLVMBuildSelect(b, any, n, zero, "trips");
 }
 
-/* FOR/PFOR local i in range(a, b, c) { body }: a counted loop k = 0..n-1
- * with i = a + k*c stored into the local at the top of each iteration, so
- * assigning i in the body does not change the iteration (Python) and LLVM
- * sees a canonical induction variable. PFOR runs serially on the host. */
-static void gen_for(kj_cg *cg, const kir_inst *in)
+LLVMValueRef kj_cg_for_trips(kj_cg *cg, const kir_inst *in, LLVMValueRef *start, LLVMValueRef *step)
 {
     const kj_type *t = cg->fn->kf->locals[in->i].type;
     LLVMTypeRef ty = kj_cg_type(cg, t);
-    LLVMValueRef start = kj_cg_val(cg, in->a), stop = kj_cg_val(cg, in->b);
-    LLVMValueRef step = in->c ? kj_cg_val(cg, in->c) : LLVMConstInt(ty, 1, 0);
-    if (!LLVMIsAConstantInt(step) || LLVMConstIntGetZExtValue(step) == 0)
-        kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, step, LLVMConstInt(ty, 0, 0), ""),
+    LLVMValueRef stop = kj_cg_val(cg, in->b);
+    *start = kj_cg_val(cg, in->a);
+    *step = in->c ? kj_cg_val(cg, in->c) : LLVMConstInt(ty, 1, 0);
+    if (!LLVMIsAConstantInt(*step) || LLVMConstIntGetZExtValue(*step) == 0)
+        kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, *step, LLVMConstInt(ty, 0, 0), ""),
                        KJ_RT_VALUE, "range() arg 3 must not be zero", in->span);
-    LLVMValueRef n = kj_cg_trip_count(cg, t, start, stop, step);
+    return kj_cg_trip_count(cg, t, *start, stop, *step);
+}
+
+/* FOR/PFOR local i in range(a, b, c) { body }: a counted loop k = 0..n-1
+ * with i = a + k*c stored into the local at the top of each iteration, so
+ * assigning i in the body does not change the iteration (Python) and LLVM
+ * sees a canonical induction variable. A PFOR the parallel target runs on
+ * the pool (kj_cg_pfor) is generated there, and the same loop over a
+ * chunk [k0, n) of the iterations is its chunk function's. */
+static void gen_for(kj_cg *cg, const kir_inst *in)
+{
+    if (in->op == KIR_PFOR && kj_cg_pfor(cg, in)) return;
+    LLVMValueRef start, step;
+    LLVMValueRef n = kj_cg_for_trips(cg, in, &start, &step);
+    kj_cg_for_range(cg, in, start, step, LLVMConstNull(LLVMTypeOf(n)), n);
+}
+
+void kj_cg_for_range(kj_cg *cg, const kir_inst *in, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                     LLVMValueRef n)
+{
+    LLVMTypeRef ty = LLVMTypeOf(start);
     LLVMValueRef mark = block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
     LLVMBasicBlockRef head = kj_cg_bb(cg, "for"), body = kj_cg_bb(cg, "body"),
@@ -275,7 +292,7 @@ static void gen_for(kj_cg *cg, const kir_inst *in)
     LLVMValueRef k1 = LLVMBuildAdd(cg->b, k, LLVMConstInt(ty, 1, 0), "");
     LLVMSetNUW(k1, 1);
     LLVMBuildBr(cg->b, head);
-    LLVMValueRef inc[2] = {LLVMConstInt(ty, 0, 0), k1};
+    LLVMValueRef inc[2] = {k0, k1};
     LLVMBasicBlockRef from[2] = {pre, LLVMGetInsertBlock(cg->b)};
     LLVMAddIncoming(k, inc, from, 2);
 
@@ -460,6 +477,58 @@ LLVMValueRef kj_cg_alloca(kj_cg *cg, LLVMTypeRef ty, const char *name)
     return v;
 }
 
+/* ---- the recursion guard ---- */
+
+static int32_t func_index(const kir_module *km, const kir_func *f)
+{
+    for (uint32_t k = 0; k < km->nfuncs; k++)
+        if (km->funcs[k] == f) return (int32_t)k;
+    return -1;
+}
+
+/* Does `from` call `target`, directly or through the functions it calls?
+ * seen: per function of the module, visited. */
+static bool reaches(const kir_module *km, const kir_func *from, const kir_func *target, bool *seen)
+{
+    for (uint32_t r = 1; r < from->ninsts; r++) {
+        const kir_inst *in = &from->insts[r];
+        if (in->op != KIR_CALL || !in->fn) continue;
+        if (in->fn == target) return true;
+        int32_t k = func_index(km, in->fn);
+        if (k < 0 || seen[k]) continue;
+        seen[k] = true;
+        if (reaches(km, in->fn, target, seen)) return true;
+    }
+    return false;
+}
+
+static bool is_recursive(kj_cg *cg, const kir_func *f)
+{
+    bool *seen = KJ_NEWN(cg->a, bool, cg->km->nfuncs + 1);
+    return reaches(cg->km, f, f, seen);
+}
+
+/* At the entry of a recursive function on the host: when the stack
+ * pointer is below rt->stack_limit, kj_rt_stack_check raises
+ * RecursionError (or, the first time in a run, computes the limit). A load,
+ * a compare and a branch per call, in recursive functions only. */
+static void stack_guard(kj_cg *cg, const kir_func *f)
+{
+    LLVMValueRef sp = LLVMBuildPtrToInt(cg->b, kj_cg_intrinsic(cg, "llvm.stacksave", cg->t_ptr, NULL, 0),
+                                        cg->t_i64, "sp");
+    LLVMValueRef off = kj_cg_i64(cg, (int64_t)offsetof(kj_rt, stack_limit));
+    LLVMValueRef lim = LLVMBuildLoad2(cg->b, cg->t_i64, LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, cg->fn->rt, &off, 1, ""),
+                                      "stack.limit");
+    LLVMBasicBlockRef check = kj_cg_bb(cg, "stack.check"), cont = kj_cg_bb(cg, "stack.ok");
+    LLVMValueRef ex[2] = {LLVMBuildICmp(cg->b, LLVMIntULT, sp, lim, ""), LLVMConstInt(cg->t_i1, 0, 0)};
+    LLVMBuildCondBr(cg->b, kj_cg_intrinsic(cg, "llvm.expect", cg->t_i1, ex, 2), check, cont); /* rare */
+    LLVMPositionBuilderAtEnd(cg->b, check);
+    LLVMValueRef a[4] = {cg->fn->rt, kj_cg_cstr(cg, f->name), kj_cg_i32(cg, f->span.line), kj_cg_i32(cg, f->span.col)};
+    kj_cg_rtcall(cg, KJ_RTF_STACK_CHECK, a, 4);
+    LLVMBuildBr(cg->b, cont);
+    LLVMPositionBuilderAtEnd(cg->b, cont);
+}
+
 void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *kern)
 {
     kj_cgfn fn = {.kf = f, .fn = llfn, .rt = LLVMGetParam(llfn, 0), .fastmath = f->fastmath,
@@ -472,6 +541,8 @@ void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *k
         /* the target made the body (a cpu kernel with barriers: regions) */
     } else {
         alloc_locals(cg);
+        /* after the locals: allocas must stay in the entry block */
+        if (cg->tgt == &kj_target_host && is_recursive(cg, f)) stack_guard(cg, f);
         if (block_allocates(f, 0)) fn.gc_mark = gc_mark(cg);
         kj_cg_block(cg, 0);
     }

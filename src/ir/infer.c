@@ -39,7 +39,7 @@ static void collect_target(kj_sema *s, kj_spec *sp, const kj_expr *t)
         for (uint32_t i = 0; i < t->seq.n; i++) collect_target(s, sp, t->seq.v[i]);
         return;
     }
-    if (t->kind != KJ_E_NAME || kj_var_find(sp, t->name)) return;
+    if (t->kind != KJ_E_NAME || !kj_strtab_put(s->a, &sp->vartab, t->name, sp->vars.n)) return;
     kj_var v = {.name = t->name, .nonneg = true, .assigned = true, .first = t->span};
     KJ_PUSH(s->a, sp->vars, v);
 }
@@ -87,21 +87,6 @@ static bool returns_value(const kj_block *b)
     return false;
 }
 
-/* Hash the variables by name: every name in the body is looked up in
- * every walk, and in lowering. */
-static void index_vars(kj_sema *s, kj_spec *sp)
-{
-    uint32_t cap = 16;
-    while (cap < 2 * sp->vars.n + 2) cap *= 2;
-    sp->vartab = KJ_NEWN(s->a, uint32_t, cap);
-    for (uint32_t k = 0; k < sp->vars.n; k++) {
-        uint32_t i = kj_name_hash(sp->vars.v[k].name) & (cap - 1);
-        while (sp->vartab[i]) i = (i + 1) & (cap - 1);
-        sp->vartab[i] = k + 1;
-    }
-    sp->varcap = cap;
-}
-
 kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t nargs,
                      bool device, kj_span at)
 {
@@ -134,10 +119,12 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
         kj_var v = {.name = fn->def->params[i].name, .type = args[i], .is_param = true,
                     .nonneg = args[i]->kind == KJ_T_INT && !args[i]->is_signed,
                     .first = fn->def->params[i].span};
+        /* Variables are hashed by name as they are collected: every name in
+         * the body is looked up in every walk, and in lowering. */
+        kj_strtab_put(s->a, &sp->vartab, v.name, sp->vars.n);
         KJ_PUSH(s->a, sp->vars, v);
     }
     collect_block(s, sp, &fn->def->body);
-    index_vars(s, sp);
     KJ_PUSH(s->a, fn->specs, sp);
     KJ_PUSH(s->a, s->specs, sp);
     return sp;

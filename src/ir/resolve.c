@@ -521,6 +521,15 @@ static bool check_target(kj_sema *s, const kj_expr *e, const char *t)
     return false;
 }
 
+/* Numba's two error models: 'python' (the default) and 'numpy'. */
+static bool check_error_model(kj_sema *s, const kj_expr *e, const char *m)
+{
+    if (!strcmp(m, "python") || !strcmp(m, "numpy")) return true;
+    kj_diag *dg = kj_error(s->d, s->src, e->span, "unknown error_model '%s'", m);
+    kj_diag_hint(dg, "error models are 'python' and 'numpy'");
+    return false;
+}
+
 /* Apply one keyword option of a decorator to `fn`. */
 static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, opt_table opts)
 {
@@ -549,6 +558,10 @@ static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, opt_table 
     else if (!strcmp(kw->name, "boundscheck")) fn->boundscheck = v.i;
     else if (!strcmp(kw->name, "device") && v.i) fn->kind = FK_DEVICE;
     else if (!strcmp(kw->name, "target") && check_target(s, kw->value, v.s)) fn->target = v.s;
+    /* @jit(parallel=True): its prange loops (and ufunc calls) run on the thread pool */
+    else if (!strcmp(kw->name, "parallel") && v.i) fn->target = "parallel";
+    else if (!strcmp(kw->name, "error_model") && check_error_model(s, kw->value, v.s))
+        fn->numpy_errors = !strcmp(v.s, "numpy");
 }
 
 /* Signatures given as a string or a list/tuple of strings. */
@@ -706,13 +719,13 @@ static void resolve_def(kj_sema *s, const kj_stmt *st)
         fn->bad = true;
     }
     if (def->ndecorators >= 1) resolve_decorator(s, fn, def->decorators[0]);
+    kj_strtab params = {0}; /* hashed: a function may have thousands of parameters */
     for (uint32_t i = 0; i < def->nparams; i++)
-        for (uint32_t j = 0; j < i; j++)
-            if (!strcmp(def->params[i].name, def->params[j].name)) {
-                kj_error(s->d, s->src, def->params[i].span, "duplicate parameter '%s'",
-                         def->params[i].name);
-                fn->bad = true;
-            }
+        if (!kj_strtab_put(s->a, &params, def->params[i].name, i)) {
+            kj_error(s->d, s->src, def->params[i].span, "duplicate parameter '%s'",
+                     def->params[i].name);
+            fn->bad = true;
+        }
     kj_sym *sym = sym_add(s, def->name, SYM_FUNC, def->name_span);
     if (!sym) return;
     sym->fn = fn;

@@ -3,6 +3,7 @@
 #ifndef KJ_SEMA_INT_H
 #define KJ_SEMA_INT_H
 
+#include "../util/strtab.h"
 #include "builtins.h"
 #include "sema.h"
 
@@ -27,6 +28,7 @@ typedef struct kj_fn {
     kj_fkind kind;
     const char *decorator; /* "cuda.jit", "vectorize", ... for messages */
     bool fastmath, boundscheck;
+    bool numpy_errors;  /* error_model='numpy' */
     const char *target; /* target= option or NULL */
     kj_sig *sigs;       /* explicit signatures (eager compilation) */
     uint32_t nsigs;
@@ -120,8 +122,7 @@ struct kj_spec {
     kj_spec_state state;
     kj_einfo *ei;        /* [fn->def->nexprs] */
     KJ_VEC(kj_var) vars;
-    uint32_t *vartab;    /* hash of vars by name: index + 1, 0 = empty */
-    uint32_t varcap;     /* a power of two */
+    kj_strtab vartab;    /* vars by name → index, filled as they are collected */
     const char *mangled;
     kir_func *kir;
     kj_span called_at;   /* first call site, for messages */

@@ -3,11 +3,16 @@
  * that are simpler in C than as generated IR. */
 #include "rt.h"
 #include "rt_host.h"
+#include "fault.h"
 #include "gpu.h"
+#include "pool.h"
 
 #include "../abi/abi.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +30,7 @@ static const char *const kind_names[KJ_RT__COUNT] = {
     [KJ_RT_TYPE] = "TypeError",
     [KJ_RT_OS] = "OSError",
     [KJ_RT_FILE_NOT_FOUND] = "FileNotFoundError",
+    [KJ_RT_RECURSION] = "RecursionError",
 };
 
 void kj_rt_init(kj_rt *rt, const char *file)
@@ -32,6 +38,7 @@ void kj_rt_init(kj_rt *rt, const char *file)
     memset(rt, 0, sizeof *rt);
     rt->file = file;
     rt->out = stdout;
+    rt->stack_limit = UINTPTR_MAX; /* computed at the first check (kj_rt_stack_check) */
 }
 
 /* cuda.event() on the host: the perf_counter time of its last record(). */
@@ -95,11 +102,13 @@ const char *kj_rt_kind_name(kj_rt_kind kind)
     return (unsigned)kind < KJ_RT__COUNT ? kind_names[kind] : "RuntimeError";
 }
 
-/* The end of an entry call: the outermost one releases the run's arrays
- * and flushes the output. */
-static void leave(kj_rt *rt)
+/* The end of an entry call: the outermost one releases the run's arrays,
+ * flushes the output and tells the fault handler the thread is out of the
+ * run (back in `outer`, usually none). */
+static void leave(kj_rt *rt, kj_rt *outer)
 {
     if (--rt->depth > 0) return;
+    kj_fault_leave(outer);
     release_all(rt);
     if (rt->out) fflush(rt->out);
 }
@@ -112,11 +121,12 @@ KJ_CALLS_JIT kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args,
 {
     jmp_buf jb;
     jmp_buf *volatile saved = rt->jb;
+    kj_rt *outer = rt->depth == 0 ? kj_fault_enter(rt) : NULL; /* set once, before setjmp */
     rt->kind = KJ_RT_OK;
     rt->depth++;
     if (setjmp(jb)) {
         rt->jb = saved;
-        leave(rt);
+        leave(rt, outer);
         return rt->kind != KJ_RT_OK ? rt->kind : KJ_RT_RUNTIME;
     }
     rt->jb = &jb;
@@ -125,7 +135,7 @@ KJ_CALLS_JIT kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args,
      * while an error can still be raised. */
     if (rt->depth == 1 && rt->gpu) kj_rt_cuda_sync(rt, 0, 0);
     rt->jb = saved;
-    leave(rt);
+    leave(rt, outer);
     return KJ_RT_OK;
 }
 
@@ -188,6 +198,46 @@ _Noreturn void kj_rt_raise_index(kj_rt *rt, int64_t index, int64_t axis, int64_t
     snprintf(rt->message, sizeof rt->message, "index %lld is out of bounds for axis %lld with size %lld",
              (long long)index, (long long)axis, (long long)size);
     jump(rt, KJ_RT_INDEX, line, col);
+}
+
+/* ---- the recursion guard ---- */
+
+enum { STACK_MARGIN = 1 << 20 };
+
+/* The stack of the calling thread into rt: [stack_lo, stack_hi), and the
+ * limit under which recursive functions stop, a margin above its end (the
+ * margin keeps room for the non-recursive calls below the last checked
+ * frame, the runtime's among them). Without the thread's bounds, never. */
+static void find_stack(kj_rt *rt)
+{
+    pthread_attr_t attr;
+    void *addr = NULL;
+    size_t size = 0;
+    bool ok = pthread_getattr_np(pthread_self(), &attr) == 0;
+    if (ok) {
+        ok = pthread_attr_getstack(&attr, &addr, &size) == 0 && size > 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!ok) {
+        rt->stack_lo = 0;
+        rt->stack_hi = UINTPTR_MAX;
+        rt->stack_limit = 0;
+        return;
+    }
+    size_t margin = size / 4 < STACK_MARGIN ? size / 4 : STACK_MARGIN;
+    rt->stack_lo = (uintptr_t)addr;
+    rt->stack_hi = (uintptr_t)addr + size;
+    rt->stack_limit = rt->stack_lo + margin;
+}
+
+void kj_rt_stack_check(kj_rt *rt, const char *fn, int32_t line, int32_t col)
+{
+    /* the frame, not a local: under ASan locals may live on a fake stack */
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    if (rt->stack_limit == UINTPTR_MAX || sp < rt->stack_lo || sp >= rt->stack_hi) find_stack(rt);
+    if (sp >= rt->stack_limit) return;
+    snprintf(rt->message, sizeof rt->message, "maximum recursion depth exceeded in '%s'", fn ? fn : "?");
+    jump(rt, KJ_RT_RECURSION, line, col);
 }
 
 /* ---- array lifetime ---- */
@@ -423,4 +473,147 @@ float kj_rt_lgammaf(float x)
 {
     int sign;
     return lgammaf_r(x, &sign);
+}
+
+/* ---- parallel loops (rt.h; docs/runtime.md "Thread pool") ---- */
+
+/* The state of one kj_rt_parallel_for shared by its workers. */
+typedef struct par_run {
+    const kj_rt *parent;
+    kj_rt *workers; /* per worker index, set up at its first chunk */
+    bool *ready;
+    kj_rt_chunk_fn fn;
+    void *env;
+    int64_t n, nchunks, acc_stride;
+    char *acc;
+    /* the error of the lowest failing chunk; chunks above it are skipped */
+    atomic_int_fast64_t err_chunk;
+    pthread_mutex_t mu;
+    kj_rt_kind kind;
+    int32_t line, col;
+    char message[sizeof ((kj_rt *)0)->message];
+} par_run;
+
+/* A worker's context: the parent's settings (output, file, GPU, pool),
+ * nothing of its state: no jmp_buf, arrays, events or streams. Its random
+ * stream is seeded from OS entropy at first use (Numba: one independent
+ * stream per thread). */
+static void worker_init(kj_rt *w, const kj_rt *parent)
+{
+    *w = *parent;
+    w->jb = NULL;
+    w->kind = KJ_RT_OK;
+    w->depth = 0;
+    w->arrays = NULL;
+    w->narrays = w->cap_arrays = w->peak_arrays = 0;
+    w->events = NULL;
+    w->streams = NULL;
+    w->nstreams = w->cap_streams = 0;
+    w->rng_seeded = false;
+    w->in_parallel = true;
+    w->stack_limit = UINTPTR_MAX; /* the parent's is for its own stack: computed again on this one */
+}
+
+/* Chunk c's bounds: n split into nchunks parts differing by at most one. */
+static void chunk_bounds(const par_run *r, int64_t c, int64_t *begin, int64_t *end)
+{
+    int64_t base = r->n / r->nchunks, rem = r->n % r->nchunks;
+    *begin = c * base + (c < rem ? c : rem);
+    *end = *begin + base + (c < rem ? 1 : 0);
+}
+
+/* The entry kj_rt_call_entry runs for a chunk: args = {run, &chunk}. */
+static KJ_CALLS_JIT void par_entry(kj_rt *w, void **args, void *ret)
+{
+    (void)ret;
+    par_run *r = args[0];
+    int64_t c = *(const int64_t *)args[1], begin, end;
+    chunk_bounds(r, c, &begin, &end);
+    r->fn(w, r->env, begin, end, r->acc ? r->acc + c * r->acc_stride : NULL);
+}
+
+/* Keep w's error when chunk c is the lowest that failed so far. */
+static void par_record(par_run *r, int64_t c, const kj_rt *w)
+{
+    pthread_mutex_lock(&r->mu);
+    if (c < atomic_load(&r->err_chunk)) {
+        atomic_store(&r->err_chunk, c);
+        r->kind = w->kind;
+        r->line = w->line;
+        r->col = w->col;
+        memcpy(r->message, w->message, sizeof r->message);
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* A pool task: chunk c on worker `worker`, its error caught there (never
+ * a longjmp across the pool). */
+static void par_task(void *p, int64_t c, int worker)
+{
+    par_run *r = p;
+    if (c > atomic_load_explicit(&r->err_chunk, memory_order_relaxed)) return;
+    kj_rt *w = &r->workers[worker];
+    if (!r->ready[worker]) {
+        worker_init(w, r->parent);
+        r->ready[worker] = true;
+    }
+    void *args[2] = {r, &c};
+    if (kj_rt_call_entry(w, par_entry, args, NULL) != KJ_RT_OK) par_record(r, c, w);
+}
+
+static void *par_calloc(size_t n, size_t size)
+{
+    void *v = calloc(n ? n : 1, size);
+    if (!v) {
+        fputs("kjit: out of memory\n", stderr);
+        abort();
+    }
+    return v;
+}
+
+/* The whole loop on the calling thread as one chunk. Reduction storage is
+ * on this frame, which an error leaves by longjmp: nothing to free. */
+static KJ_CALLS_JIT void par_serial(kj_rt *rt, kj_rt_chunk_fn fn, void *env, int64_t n, int64_t acc_bytes,
+                                    kj_rt_combine_fn combine)
+{
+    _Alignas(16) char acc[KJ_RT_MAX_ACC];
+    if (acc_bytes > KJ_RT_MAX_ACC) kj_rt_raise(rt, KJ_RT_RUNTIME, "too many reduction variables", 0, 0);
+    fn(rt, env, 0, n, acc_bytes > 0 ? acc : NULL);
+    if (acc_bytes > 0 && combine) combine(rt, env, acc);
+}
+
+KJ_CALLS_JIT void kj_rt_parallel_for(kj_rt *rt, kj_rt_chunk_fn fn, void *env, int64_t n, int64_t min_chunk,
+                                     int64_t acc_bytes, kj_rt_combine_fn combine)
+{
+    if (n <= 0) return;
+    int threads = kj_pool_size(rt->pool);
+    int64_t nchunks = n / (min_chunk > 1 ? min_chunk : 1);
+    if (nchunks > 4 * (int64_t)threads) nchunks = 4 * (int64_t)threads;
+    if (!rt->pool || rt->in_parallel || threads == 1 || nchunks <= 1) {
+        par_serial(rt, fn, env, n, acc_bytes, combine);
+        return;
+    }
+    par_run r = {.parent = rt, .fn = fn, .env = env, .n = n, .nchunks = nchunks};
+    r.workers = par_calloc((size_t)threads, sizeof *r.workers);
+    r.ready = par_calloc((size_t)threads, sizeof *r.ready);
+    if (acc_bytes > 0) {
+        r.acc_stride = (acc_bytes + 15) & ~(int64_t)15;
+        r.acc = aligned_alloc(16, (size_t)(r.acc_stride * nchunks));
+        if (!r.acc) kj_rt_raise(rt, KJ_RT_MEMORY, "no memory for the partial results of a parallel loop", 0, 0);
+    }
+    atomic_init(&r.err_chunk, INT64_MAX);
+    pthread_mutex_init(&r.mu, NULL);
+    kj_pool_run(rt->pool, nchunks, par_task, &r);
+    for (int k = 0; k < threads; k++)
+        if (r.ready[k]) kj_rt_dispose(&r.workers[k]);
+    free(r.workers);
+    free(r.ready);
+    pthread_mutex_destroy(&r.mu);
+    if (atomic_load(&r.err_chunk) != INT64_MAX) {
+        free(r.acc);
+        snprintf(rt->message, sizeof rt->message, "%s", r.message);
+        jump(rt, r.kind, r.line, r.col);
+    }
+    for (int64_t c = 0; r.acc && combine && c < nchunks; c++) combine(rt, env, r.acc + c * r.acc_stride);
+    free(r.acc);
 }

@@ -44,6 +44,7 @@ typedef enum kj_rt_kind {
     KJ_RT_TYPE,          /* TypeError (NumPy: bool - bool) */
     KJ_RT_OS,            /* OSError (np.save to an unwritable path) */
     KJ_RT_FILE_NOT_FOUND, /* FileNotFoundError (np.load) */
+    KJ_RT_RECURSION,     /* RecursionError: the stack is nearly exhausted */
     KJ_RT__COUNT
 } kj_rt_kind;
 
@@ -70,6 +71,20 @@ typedef struct kj_rt {
     size_t nstreams, cap_streams;
     struct kj_gpu_code *code; /* the program's loaded GPU code, with gpu */
     bool rng_seeded;        /* false: seeded from OS entropy at first use, as NumPy */
+    /* The context's thread pool (pool.h) for parallel loops; NULL: they run
+     * serially. in_parallel: this is a worker's context inside
+     * kj_rt_parallel_for, where nested parallel loops run serially. */
+    struct kj_pool *pool;
+    bool in_parallel;
+    /* Recursive functions raise RecursionError when the stack pointer goes
+     * below stack_limit (kj_rt_stack_check). UINTPTR_MAX until the first
+     * check of a run computes it for the stack [stack_lo, stack_hi) of the
+     * thread that runs; a check on another thread's stack recomputes it. */
+    uintptr_t stack_limit, stack_lo, stack_hi;
+    /* What the fault handler (fault.h) names: the compiled function being
+     * run and, when known, the line of its launch (0: unknown). */
+    const char *fn_name;
+    int32_t fn_line;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
@@ -156,6 +171,42 @@ void kj_rt_assign(kj_rt *rt, const void *dst, int32_t dst_ndim, const void *src,
  * (rt->gpu) the kernel runs there (gpu.h); else its blocks run here, in
  * order z, y, x, through k->block. */
 void kj_rt_launch(kj_rt *rt, const void *k, const int64_t *cfg, void **args, int32_t line, int32_t col);
+
+/* Block storage of a cpu kernel launch (abi.h, kj_abi_kx): a buffer of at
+ * least `bytes` bytes (64-byte aligned; `K.block` zeroes what it uses)
+ * owned by kx (a kj_abi_kx*), grown when needed. MemoryError at line:col when it cannot
+ * be had. Called once per block by `K.block`. */
+void *kj_rt_block_storage(kj_rt *rt, void *kx, int64_t bytes, int32_t line, int32_t col);
+
+/* Called by a recursive function at entry when the stack pointer is below
+ * rt->stack_limit: computes the limit first if the run has none yet for
+ * this thread, then raises "RecursionError: maximum recursion depth
+ * exceeded in 'fn'" at line:col (the function's definition) if the stack
+ * is really nearly exhausted; else returns. */
+void kj_rt_stack_check(kj_rt *rt, const char *fn, int32_t line, int32_t col);
+
+/* ---- parallel loops (the `parallel` target; docs/runtime.md "Thread pool") ---- */
+
+/* One chunk [begin, end) of a parallel loop's iteration space, with the
+ * chunk's private reduction storage `acc` (NULL when the loop has no
+ * reductions), which the chunk initialises and leaves its result in. */
+enum { KJ_RT_MAX_ACC = 1024 }; /* the most bytes of reduction storage per chunk */
+typedef void (*kj_rt_chunk_fn)(kj_rt *rt, void *env, int64_t begin, int64_t end, void *acc);
+/* Fold one chunk's `acc` into the loop's variables (through env). */
+typedef void (*kj_rt_combine_fn)(kj_rt *rt, void *env, void *acc);
+
+/* Run fn over [0, n) in chunks of at least min_chunk iterations on the
+ * context's pool, the calling thread taking part; then, on the calling
+ * thread, combine(rt, env, acc) for each chunk in chunk order when
+ * acc_bytes > 0 (so a reduction's result depends only on the chunk count,
+ * i.e. on n and the thread count). With one chunk (small n, no pool, one
+ * thread, or inside another parallel loop) fn runs inline on rt. Each
+ * worker runs its chunks with a context of its own (its own jmp_buf and
+ * arrays): the first error, by chunk order, is kept, chunks not yet
+ * started are skipped, and the error is raised again here after the join.
+ * A pool that cannot be had is not an error: the loop runs serially. */
+void kj_rt_parallel_for(kj_rt *rt, kj_rt_chunk_fn fn, void *env, int64_t n, int64_t min_chunk,
+                        int64_t acc_bytes, kj_rt_combine_fn combine);
 
 /* round(x, ndigits) for floats, correctly rounded as CPython does it. */
 double kj_rt_round_ndigits(double x, int64_t ndigits);

@@ -17,6 +17,11 @@
 #       on stdout (made by CPython + NumPy: run/make_expected.sh) and exits 0;
 #       with NAME.stderr (a run-time error), its stderr equals NAME.stderr
 #       and it exits 3. Skipped, saying so, while `kjit run` does not exist.
+#   GOLDEN_DIR/faults/NAME.k + NAME.stderr
+#       `kjit run --target cpu NAME.k`, run inside faults/, faults in compiled
+#       code: its stderr equals NAME.stderr (the fault handler's message) and
+#       it exits 70. Skipped, saying so, in AddressSanitizer builds, where
+#       ASan's own handler reports the fault.
 #
 # --update (or KJIT_GOLDEN_UPDATE=1) rewrites the .expected files of ir/ and
 # errors/ from kjit's current output instead of comparing; review the diff.
@@ -165,11 +170,12 @@ for f in "$golden/errors"/*.k; do
     check_error "errors/$name.k" "$golden/errors" "$name"
 done
 
-# check_run LABEL DIR NAME: `kjit run --target cpu NAME.k` prints
-# NAME.expected, and NAME.stderr with exit 3 when that file exists.
+# check_run LABEL DIR NAME [TARGET]: `kjit run --target TARGET NAME.k`
+# (default cpu) prints NAME.expected, and NAME.stderr with exit 3 when that
+# file exists.
 check_run() {
-    local label=$1 dir=$2 name=$3 rc want=0
-    (cd "$dir" && $limit "$kjit" run --target cpu "$name.k") >"$tmp/out" 2>"$tmp/err"
+    local label=$1 dir=$2 name=$3 target=${4:-cpu} rc want=0
+    (cd "$dir" && $limit "$kjit" run --target "$target" "$name.k") >"$tmp/out" 2>"$tmp/err"
     rc=$?
     [ -f "$dir/$name.stderr" ] && want=3
     if [ $rc -ne $want ]; then
@@ -195,6 +201,38 @@ else
         [ -e "$f" ] || continue
         name=$(basename "$f" .k)
         check_run "run/$name.k" "$golden/run" "$name"
+        # parallel_*: the same output on the parallel target, with the
+        # machine's thread count and with 3 threads (chunks over workers)
+        case $name in parallel_*)
+            check_run "run/$name.k (parallel)" "$golden/run" "$name" parallel
+            KJIT_NUM_THREADS=3 check_run "run/$name.k (parallel, 3 threads)" "$golden/run" "$name" parallel ;;
+        esac
+    done
+fi
+
+# check_fault LABEL DIR NAME: `kjit run --target cpu NAME.k` prints
+# NAME.stderr on stderr and exits 70 (the fault handler, docs/cli.md).
+check_fault() {
+    local label=$1 dir=$2 name=$3 rc
+    (cd "$dir" && $limit "$kjit" run --target cpu "$name.k") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if grep -q AddressSanitizer "$tmp/err"; then
+        echo "golden: skipping $label: ASan reports the fault in this build"
+    elif [ $rc -ne 70 ]; then
+        fail "$label" "kjit run: $(describe_rc $rc), expected exit 70"
+        sed 's/^/    /' "$tmp/err" | head -n 20
+    elif ! cmp -s "$dir/$name.stderr" "$tmp/err"; then
+        fail "$label" "stderr differs" "$dir/$name.stderr" "$tmp/err"
+    else
+        pass
+    fi
+}
+
+if ! printf '%s' "$run_probe" | grep -qi "unknown command"; then
+    for f in "$golden/faults"/*.k; do
+        [ -e "$f" ] || continue
+        name=$(basename "$f" .k)
+        check_fault "faults/$name.k" "$golden/faults" "$name"
     done
 fi
 

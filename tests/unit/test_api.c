@@ -11,10 +11,12 @@
 #include <kjit.h>
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A valid typed program: a host helper and main. */
@@ -788,6 +790,12 @@ static void test_call_usage_errors(void **state)
     assert_int_equal(kjit_call(NULL, args, 2, &r, &err), KJIT_ERR_USAGE);
     assert_string_equal(err.message, "kjit_call: fn is NULL");
     assert_int_equal(kjit_call(add, NULL, 2, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "kjit_call: 2 arguments but args is NULL");
+    /* a negative count is its own mistake, whether args is NULL or not */
+    assert_int_equal(kjit_call(add, args, -1, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "kjit_call: nargs is -1 (a count of arguments, at least 0)");
+    assert_int_equal(kjit_call(add, NULL, -1, &r, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "kjit_call: nargs is -1 (a count of arguments, at least 0)");
     kjit_value bad[2] = {kjit_value_int_as(1, KJIT_FLOAT32), kjit_value_int(1)};
     assert_int_equal(kjit_call(add, bad, 2, &r, &err), KJIT_ERR_USAGE);
     assert_string_equal(err.message, "argument 1: an int value needs an integer dtype");
@@ -963,10 +971,10 @@ static void test_boundscheck_option(void **state)
     kjit_options_init(&o);
     o.boundscheck = 1;
     kjit_error err;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1) {
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass >= 1) {
             kjit_options_init(&o);
-            setenv("KJIT_BOUNDSCHECK", "1", 1);
+            setenv("KJIT_BOUNDSCHECK", pass == 1 ? "1" : "Yes", 1); /* any documented spelling */
         }
         kjit_ctx *ctx = new_ctx(&o);
         unsetenv("KJIT_BOUNDSCHECK");
@@ -982,6 +990,35 @@ static void test_boundscheck_option(void **state)
         kjit_array_free(a);
         kjit_module_free(m);
         kjit_ctx_free(ctx);
+    }
+}
+
+/* KJIT_BOUNDSCHECK takes 1/0, yes/no, true/false, on/off in any case; any
+ * other value fails kjit_ctx_new with a usage error naming it. */
+static void test_boundscheck_env_values(void **state)
+{
+    (void)state;
+    static const char *const good[] = {"1", "0", "yes", "No", "TRUE", "false", "on", "OFF", ""};
+    kjit_error err;
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        setenv("KJIT_BOUNDSCHECK", good[i], 1);
+        kjit_ctx *ctx = kjit_ctx_new(NULL, &err);
+        unsetenv("KJIT_BOUNDSCHECK");
+        assert_non_null(ctx);
+        assert_int_equal(err.code, KJIT_OK);
+        kjit_ctx_free(ctx);
+    }
+    static const char *const bad[] = {"2", "maybe", "yes please", " 1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("KJIT_BOUNDSCHECK", bad[i], 1);
+        kjit_ctx *ctx = kjit_ctx_new(NULL, &err);
+        unsetenv("KJIT_BOUNDSCHECK");
+        assert_null(ctx);
+        assert_int_equal(err.code, KJIT_ERR_USAGE);
+        char want[160];
+        snprintf(want, sizeof want,
+                 "KJIT_BOUNDSCHECK=%s is not a known value (use 1/0, yes/no, true/false or on/off)", bad[i]);
+        assert_string_equal(err.message, want);
     }
 }
 
@@ -1551,6 +1588,103 @@ static void test_threads_own_contexts(void **state)
     }
 }
 
+/* ---- the fault handler opt-in (kjit_install_fault_handler) ---- */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+
+static const char fault_src[] = "from numba import jit\n"
+                                "\n"
+                                "@jit\n"
+                                "def poke(a, i):\n"
+                                "    a[i] = 1.0\n"
+                                "    return 0\n";
+
+static void app_handler(int sig)
+{
+    (void)sig;
+    _exit(42);
+}
+
+/* In a child process: the application's own SIGSEGV handler (exit 42),
+ * then, when opt_in, kjit's; then `what`: 'c' a far out-of-bounds write in
+ * compiled code, 'r' a SIGSEGV raised outside it. No cmocka here: the
+ * child reports through its exit status only. */
+static void fault_child(bool opt_in, char what)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = app_handler;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, NULL) != 0) _exit(10);
+    if (opt_in && kjit_install_fault_handler(NULL) != KJIT_OK) _exit(11);
+    if (what == 'r') {
+        raise(SIGSEGV);
+        _exit(12);
+    }
+    kjit_error err;
+    kjit_ctx *ctx = kjit_ctx_new(NULL, &err);
+    kjit_module *m = ctx ? kjit_compile(ctx, fault_src, strlen(fault_src), "fault.k", &err) : NULL;
+    if (!m) _exit(13);
+    double v[4] = {0};
+    int64_t shape[1] = {4};
+    kjit_array *a = kjit_array_wrap(ctx, v, KJIT_FLOAT64, 1, shape, NULL, &err);
+    kjit_value args[2] = {kjit_value_array(a), kjit_value_int(INT64_C(1) << 40)};
+    kjit_call(kjit_module_get(m, "poke"), args, 2, NULL, &err);
+    _exit(14); /* the write did not fault: the test cannot tell anything */
+}
+
+/* Run fault_child in a child process: its exit status, its stderr in buf. */
+static int run_fault_child(bool opt_in, char what, char *buf, size_t cap)
+{
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        dup2(fd[1], STDERR_FILENO);
+        fault_child(opt_in, what);
+    }
+    close(fd[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < cap && (r = read(fd[0], buf + n, cap - 1 - n)) > 0) n += (size_t)r;
+    buf[n] = 0;
+    close(fd[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void test_fault_handler_opt_in(void **state)
+{
+    (void)state;
+#ifdef TEST_ASAN
+    kjit_error err;
+    assert_int_equal(kjit_install_fault_handler(&err), KJIT_ERR_USAGE);
+    assert_non_null(strstr(err.message, "AddressSanitizer"));
+    skip(); /* ASan's handler reports faults in this build */
+#else
+    char out[1024];
+    /* no opt-in: the application's handler gets the fault in compiled code */
+    assert_int_equal(run_fault_child(false, 'c', out, sizeof out), 42);
+    assert_string_equal(out, "");
+    /* opt-in: kjit's message and status */
+    assert_int_equal(run_fault_child(true, 'c', out, sizeof out), KJIT_FAULT_EXIT_STATUS);
+    assert_string_equal(out, "kjit: fatal: SIGSEGV in compiled function poke (fault.k); rerun with --boundscheck\n");
+    /* opt-in: a fault outside compiled code still goes to the application */
+    assert_int_equal(run_fault_child(true, 'r', out, sizeof out), 42);
+    assert_string_equal(out, "");
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1576,6 +1710,7 @@ int main(void)
         cmocka_unit_test(test_call_ufunc_scalars),
         cmocka_unit_test(test_runtime_errors),
         cmocka_unit_test(test_boundscheck_option),
+        cmocka_unit_test(test_boundscheck_env_values),
         cmocka_unit_test(test_main_params),
         cmocka_unit_test(test_targets_and_check_only),
         cmocka_unit_test(test_llvm_and_asm),
@@ -1587,6 +1722,7 @@ int main(void)
         cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_threads_shared_module),
         cmocka_unit_test(test_threads_own_contexts),
+        cmocka_unit_test(test_fault_handler_opt_in),
     };
     return cmocka_run_group_tests(tests, setup_cache_dir, teardown_cache_dir);
 }
