@@ -143,6 +143,8 @@ static bool touches_data(const kir_inst *in)
         switch ((kj_builtin)in->aux) {
         case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_LEN:
             return false;
+        case KJ_B_CUDA_TO_DEVICE: case KJ_B_ARR_COPY_TO_HOST: /* the runtime keeps their coherence */
+            return false;
         default: return true;
         }
     default: return true;
