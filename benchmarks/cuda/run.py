@@ -97,12 +97,16 @@ def main():
     kargs = {"sgemm.k": [], "transfer.k": [], "jacobi.k": []}
     for f in ["saxpy.k", "stencil.k", "elementwise.k", "matmul.k", "sgemm.k", "transfer.k", "jacobi.k", "launch.k"]:
         extra = ["reps=" + reps] if f not in ("jacobi.k", "launch.k", "transfer.k") else []
-        kj.update(rows(run([kjit, "run", "--target=cuda", k(f), *extra], env)[0]))
+        out, err, _, _ = run([kjit, "run", "--target=cuda", k(f), *extra], dict(env, KJIT_STATS="1"))
+        kj.update(rows(out))
+        print(err)
     kj.update({l + "-8192": v for l, v in rows(run([kjit, "run", "--target=cuda", k("sgemm.k"), "n=8192", "reps=5"], env)[0]).items()})
     stats = run([kjit, "run", "--target=cuda", k("jacobi.k")], dict(env, KJIT_STATS="1"))[1]
     print(stats)
-    api_env = dict(env, CUDA_CACHE_DISABLE="1", LD_LIBRARY_PATH=lib)
-    kj.update(rows(run([launch_bin, "20000" if a.quick else "100000"], api_env)[0]))
+    api_env = dict(env, CUDA_CACHE_DISABLE="1", LD_LIBRARY_PATH=lib, KJIT_STATS="1")
+    out, err, _, _ = run([launch_bin, "20000" if a.quick else "100000"], api_env)
+    kj.update(rows(out))
+    print(err)
 
     # whole process: cold (every cache off) and warm kjit run of the stencil example; a bare CUDA process
     ex = os.path.join(ROOT, "lang", "examples", "stencil.k")

@@ -210,9 +210,10 @@ bool kj_gpu_copy(kj_gpu *g, kj_array *dst, kj_array *src, bool to_device, kj_rt_
     size_t n = (size_t)kj_array_size(src) * kj_array_itemsize(src);
     kj_mirror *sm = record(g, src, e), *dm = sm ? record(g, dst, e) : NULL;
     if (!dm) return false;
-    /* to the host: from the host copy when it is current (a memcpy);
-     * to the device: from the device copy when it is */
-    bool from_dev = sm->dev_valid && (to_device || !sm->host_valid);
+    /* to the device: from the device copy when it is current; to the host
+     * too when the array is big (a transfer into memory that is, or will
+     * be, page-locked beats a memcpy), else from the host copy */
+    bool from_dev = sm->dev_valid && (to_device || !sm->host_valid || n >= PIN_MIN);
     CUdeviceptr sd = from_dev ? sm->d + (CUdeviceptr)(src->data - sm->lo) : 0;
     bool all = whole(dm, dst, n);
     if (to_device) {

@@ -128,7 +128,7 @@ KJ_CALLS_JIT kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args,
     fn(rt, args, ret);
     /* A fault of the run's last kernels is the run's error: wait for them
      * while an error can still be raised. */
-    if (rt->depth == 1 && rt->gpu) kj_rt_cuda_sync(rt, 0, 0);
+    if (rt->depth == 1 && rt->gpu && !rt->async_gpu) kj_rt_cuda_sync(rt, 0, 0);
     rt->jb = saved;
     leave(rt);
     return KJ_RT_OK;

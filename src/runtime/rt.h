@@ -70,6 +70,8 @@ typedef struct kj_rt {
     size_t nstreams, cap_streams;
     struct kj_gpu_code *code; /* the program's loaded GPU code, with gpu */
     bool rng_seeded;        /* false: seeded from OS entropy at first use, as NumPy */
+    bool async_gpu;         /* the outermost entry returns without waiting for the GPU
+                               (kjit_launch: the application calls kjit_sync, as CUDA's) */
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
