@@ -336,10 +336,14 @@ typedef struct kjit_dim3 {
 /* Launch a kernel over `grid` blocks of `block` threads on the context's
  * target (the GPU for cuda, the calling thread's CPU otherwise), on the
  * caller's arrays; specialised for the arguments' types like kjit_call.
- * Returns when the kernel has finished. On the GPU, read an array's data
- * through kjit_array_data after a launch: it brings the GPU's copy back.
- * A configuration the driver would refuse, an error the kernel raises
- * (boundscheck) or a fault in it is KJIT_ERR_RUNTIME. */
+ * On the GPU the launch is asynchronous, as cuLaunchKernel is: it returns
+ * once the kernel is queued (a kernel that can raise, e.g. compiled with
+ * boundscheck, is waited for, so that its error is this call's); kjit_sync
+ * waits for every launch, and kjit_array_data brings an array's data back.
+ * On the CPU it returns when the kernel has run. A configuration the
+ * driver would refuse or an error the kernel raises is KJIT_ERR_RUNTIME
+ * here; a fault in a kernel is reported by the next call that waits for
+ * the GPU (kjit_sync, kjit_array_data, a launch of a kernel that can raise). */
 int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
                 kjit_error *err);
 /* Wait for the GPU's work and report a fault of it (KJIT_ERR_RUNTIME);

@@ -16,6 +16,7 @@
 
 #include <kjit.h>
 
+#include "abi/abi.h"
 #include "codegen/codegen.h"
 #include "frontend/ast.h"
 #include "frontend/diag.h"
@@ -73,6 +74,7 @@ typedef struct kj_api_spec {
      * target or their GPU code on cuda */
     void *block;
     kj_gpu_code *code;
+    kj_abi_kernel kernel; /* its launch descriptor, made once (module arena) */
     const kjit_error *failure; /* non-NULL: no entry */
 } kj_api_spec;
 

@@ -328,15 +328,35 @@ static int prepare(kjit_fn *f, const kjit_value *args, uint32_t n, kj_api_spec *
     return rc;
 }
 
-/* Compile the specialisation; its code or *err. */
+/* The kernel descriptor (abi.h) of specialisation kf, made once with its
+ * code (a launch only reads it). */
+static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn)
+{
+    kj_abi_param *p = KJ_NEWN(&m->arena, kj_abi_param, kf->nparams + 1);
+    for (uint32_t k = 0; k < kf->nparams; k++) {
+        const kj_type *t = kf->params[k];
+        p[k] = t->kind == KJ_T_ARRAY
+                   ? (kj_abi_param){KJ_ABI_PARAM_ARRAY, (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
+                   : (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, (int32_t)kj_api_mem_size(t), (int32_t)kj_api_type_dtype(t)};
+    }
+    kj_abi_block_fn block;
+    memcpy(&block, &block_fn, sizeof block); /* object pointer → function pointer */
+    return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), block_fn ? block : NULL,
+                           (int32_t)kf->nparams, p};
+}
+
 /* A kernel's code for kj_rt_launch: its GPU code on cuda, else its block
- * function. */
+ * function; and its descriptor. */
 static bool kernel_code(kjit_module *m, const kir_func *kf, kj_api_spec *spec, kj_diags *d)
 {
     if (m->gpu) spec->code = kj_api_kernel_code(m, kf, d);
     else spec->block = kj_api_block_entry(m, kf, d);
-    return spec->code || spec->block;
+    if (!spec->code && !spec->block) return false;
+    spec->kernel = describe(m, kf, spec->block);
+    return true;
 }
+
+/* Compile the specialisation; its code or *err. */
 
 static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api_spec *spec,
                                     kjit_error *err)
@@ -484,23 +504,6 @@ static void launch_entry(kj_rt *rt, void **args, void *ret)
     kj_rt_launch(rt, l->k, l->cfg, l->args, 0, 0);
 }
 
-/* The kernel descriptor (abi.h) of specialisation kf. */
-static kj_abi_kernel describe(kjit_module *m, const kj_api_spec *sp)
-{
-    const kir_func *kf = sp->kf;
-    kj_abi_param *p = KJ_NEWN(&m->arena, kj_abi_param, kf->nparams + 1);
-    for (uint32_t k = 0; k < kf->nparams; k++) {
-        const kj_type *t = kf->params[k];
-        p[k] = t->kind == KJ_T_ARRAY
-                   ? (kj_abi_param){KJ_ABI_PARAM_ARRAY, (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
-                   : (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, (int32_t)kj_api_mem_size(t), (int32_t)kj_api_type_dtype(t)};
-    }
-    kj_abi_block_fn block;
-    memcpy(&block, &sp->block, sizeof block); /* object pointer → function pointer */
-    return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), sp->block ? block : NULL,
-                           (int32_t)kf->nparams, p};
-}
-
 int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
                 kjit_error *err)
 {
@@ -516,29 +519,39 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
     kj_api_spec sp;
     pthread_mutex_lock(&m->lock);
     rc = prepare(f, args, (uint32_t)nargs, &sp, err);
-    kj_abi_kernel k = rc ? (kj_abi_kernel){0} : describe(m, &sp);
     pthread_mutex_unlock(&m->lock);
     if (rc) return rc;
+    /* the arguments in their memory form: on the stack when they fit (a
+     * launch from a loop allocates nothing) */
     uint32_t n = (uint32_t)nargs;
-    void **argv = calloc(n + 1, sizeof *argv);
-    if (!argv) abort();
-    for (uint32_t j = 0; j < n && !rc; j++) {
-        argv[j] = mem_for(sp.kf->params[j]);
+    enum { SMALL_ARGS = 16, SMALL_BYTES = 2048 };
+    _Alignas(16) char small[SMALL_BYTES];
+    void *small_argv[SMALL_ARGS];
+    size_t bytes = 0;
+    for (uint32_t j = 0; j < n; j++) bytes += (kj_api_mem_size(sp.kf->params[j]) + 16) & ~(size_t)15;
+    bool heap = n > SMALL_ARGS || bytes > SMALL_BYTES;
+    void **argv = heap ? calloc(n + 1, sizeof *argv) : small_argv;
+    char *mem = heap ? calloc(1, bytes) : small;
+    if (!argv || !mem) abort();
+    if (!heap) memset(mem, 0, bytes);
+    for (uint32_t j = 0, off = 0; j < n && !rc; j++) {
+        argv[j] = mem + off;
+        off += (uint32_t)((kj_api_mem_size(sp.kf->params[j]) + 16) & ~(size_t)15);
         rc = marshal(sp.kf, j, &args[j], argv[j], err);
     }
     if (!rc) {
-        launch_call l = {&k, {grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, 0}, argv};
+        launch_call l = {&sp.kernel, {grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, 0}, argv};
         kj_rt rt;
         kj_rt_init(&rt, m->src.path);
         if (m->out) rt.out = m->out;
         rt.gpu = m->gpu;
         rt.pool = m->pool;
         rt.code = sp.code;
+        rt.async_gpu = true;
         if (kj_rt_call_entry(&rt, launch_entry, (void **)&l, NULL) != KJ_RT_OK) rc = runtime_failed(&rt, err);
         kj_rt_dispose(&rt);
     }
-    for (uint32_t j = 0; j < n; j++) free(argv[j]);
-    free(argv);
+    if (heap) free(argv), free(mem);
     if (!rc) kj_api_clear_error(err);
     return rc;
 }

@@ -61,12 +61,12 @@ static const char *libdevice_path(char *buf, size_t cap)
     return buf;
 }
 
-static char *ptx_of(const kjit_module *m, const char *kernel, const kir_func *only, kj_diags *d)
+static char *ptx_of(const kjit_module *m, const char *kernel, const kir_func *only, double *phases, kj_diags *d)
 {
     char path[512];
     kj_ptx_opts o = {.arch = m->arch[0] ? m->arch : "sm_90", .opt_level = m->cg.opt_level,
                      .verify = m->cg.verify, .libdevice = libdevice_path(path, sizeof path),
-                     .kernel = kernel, .only = only};
+                     .kernel = kernel, .only = only, .phases = phases};
     return kj_codegen_ptx(m->kir, &o, d);
 }
 
@@ -79,7 +79,7 @@ char *kjit_module_ptx(kjit_module *m, const char *kernel, kjit_error *err)
     if (!m->arch[0]) snprintf(m->arch, sizeof m->arch, "sm_90"); /* no device, no --arch */
     kj_diags d = {0};
     pthread_mutex_lock(&m->lock);
-    char *ptx = ptx_of(m, kernel, NULL, &d);
+    char *ptx = ptx_of(m, kernel, NULL, NULL, &d);
     pthread_mutex_unlock(&m->lock);
     if (!ptx) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &d, m->src.path);
     else kj_api_clear_error(err);
@@ -104,11 +104,11 @@ static void *cubin_of(kjit_module *m, const kir_func *only, kj_diags *d)
     void *cubin = NULL;
     size_t n = 0;
     if (cached && kj_cache_get(m->cache->c, key, &cubin, &n)) {
-        kj_gpu_note_compile(m->gpu, 0, 0, true);
+        kj_gpu_note_compile(m->gpu, NULL, 0, true);
         return cubin;
     }
-    double t0 = kj_rt_perf_counter();
-    char *ptx = ptx_of(m, NULL, only, d);
+    double phases[KJ_PTX_PHASES] = {0};
+    char *ptx = ptx_of(m, NULL, only, phases, d);
     if (!ptx) return NULL;
     double t1 = kj_rt_perf_counter();
     char err[4096];
@@ -118,7 +118,7 @@ static void *cubin_of(kjit_module *m, const kir_func *only, kj_diags *d)
         kj_error(d, &m->src, m->kir->main ? m->kir->main->span : (kj_span){0}, "%s", err);
         return NULL;
     }
-    kj_gpu_note_compile(m->gpu, t1 - t0, kj_rt_perf_counter() - t1, false);
+    kj_gpu_note_compile(m->gpu, phases, kj_rt_perf_counter() - t1, false);
     if (cached) kj_cache_put(m->cache->c, key, cubin, n);
     return cubin;
 }

@@ -82,7 +82,11 @@ typedef struct kj_ptx_opts {
     const char *libdevice; /* path of libdevice.10.bc */
     const char *kernel;    /* only the kernels of this name (NULL: every kernel) */
     const kir_func *only;  /* only this kernel specialisation (NULL: as `kernel` says) */
+    double *phases;        /* optional: seconds spent making the IR, linking libdevice,
+                              optimising and emitting PTX (KJ_PTX_PHASES entries) */
 } kj_ptx_opts;
+
+enum { KJ_PTX_PHASES = 4 };
 
 /* The PTX of every kernel of m (and the device and @jit functions they
  * call), malloc'd; NULL after reporting to d (also when o->kernel names no
@@ -155,6 +159,8 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(STACK_CHECK, kj_rt_stack_check, "vppii", 0)                                    \
     X(HOST_ACCESS, kj_rt_host_access, "vppiii", 0)                                   \
     X(TO_DEVICE, kj_rt_to_device, "vppiii", 0)                                       \
+    X(DEVICE_COPY, kj_rt_device_copy, "vppiiipiii", 0)                               \
+    X(COPY_INTO, kj_rt_copy_into, "vppipiiii", 0)                                    \
     X(CUDA_SYNC, kj_rt_cuda_sync, "vpii", 0)                                         \
     X(STREAM_NEW, kj_rt_stream_new, "pp", 0)                                         \
     X(STREAM_SYNC, kj_rt_stream_sync, "vppii", 0)

@@ -244,8 +244,20 @@ static void dispose(pipeline *p)
     free(p->outlined);
 }
 
+/* Kernels for the GPU and nothing else (a module the C API launches
+ * from): no host code to make, nor a JIT to hold it; a host target
+ * machine and an LLJIT would cost milliseconds of a cold start. */
+static bool gpu_only(const kir_module *m, const kj_codegen_opts *o)
+{
+    if (!o->gpu_kernels || o->keep_ir || o->keep_asm) return false;
+    for (uint32_t k = 0; k < m->nfuncs; k++)
+        if (!kj_cg_device_side(m->funcs[k])) return false;
+    return true;
+}
+
 kj_jit *kj_codegen_host(const kir_module *m, const kj_codegen_opts *opt, kj_diags *d)
 {
+    if (opt && gpu_only(m, opt)) return kj_jit_empty();
     pipeline p = {.o = opt ? *opt : (kj_codegen_opts){.opt_level = 3}, .d = d, .km = m};
 #ifndef NDEBUG
     p.o.verify = true; /* development builds always check the IR */

@@ -67,5 +67,7 @@ kj_jit *kj_jit_load(char *const *objs, const size_t *sizes, const char *const *e
                     char *err, size_t cap);
 /* j takes the kept texts (malloc'd, may be NULL). */
 void kj_jit_keep_texts(kj_jit *j, char *ir, char *asm_text);
+/* Code with nothing in it (a module whose code is all for the GPU). */
+kj_jit *kj_jit_empty(void);
 
 #endif

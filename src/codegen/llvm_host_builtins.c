@@ -272,6 +272,20 @@ static LLVMValueRef b_copy(kj_cg *cg, const kir_inst *in)
     return load_desc(cg, out, nd);
 }
 
+/* cuda.to_device(a) (to_device 1) / d.copy_to_host() (0) with kernels on
+ * the GPU: the runtime's copy, made where it is for (rt_cuda.c). */
+static LLVMValueRef device_copy(kj_cg *cg, const kir_inst *in, int to_device)
+{
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[0], o);
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[9] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), out,
+                         kj_cg_i32(cg, to_device), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_DEVICE_COPY, a, 9);
+    return load_desc(cg, out, nd);
+}
+
 /* a.reshape(n, m) / a.reshape((n, m)) */
 static LLVMValueRef b_reshape(kj_cg *cg, const kir_inst *in)
 {
@@ -364,27 +378,37 @@ static LLVMValueRef b_cuda(kj_cg *cg, const kir_inst *in)
 }
 
 /* d.copy_to_host(ary=None, stream=0): a new host array, or d copied into
- * ary, which is returned (Numba's semantics). */
+ * ary, which is returned (Numba's semantics). With kernels on the GPU the
+ * runtime copies straight from where d is current (rt_cuda.c). */
 static LLVMValueRef b_copy_to_host(kj_cg *cg, const kir_inst *in)
 {
     kir_ref ary = argref(cg, in, 1);
-    if (!ary) return b_copy(cg, in);
     const kj_type *dt = argt(cg, in, 0);
+    if (!ary && !cg->gpu_kernels) return b_copy(cg, in);
+    if (!ary) return device_copy(cg, in, 0);
     LLVMValueRef dst = argv(cg, in, 1);
+    LLVMValueRef d = kj_cg_spill(cg, dst), s = kj_cg_spill(cg, argv(cg, in, 0));
+    const kj_type *at = argt(cg, in, 1);
+    if (cg->gpu_kernels) {
+        LLVMValueRef a[8] = {rt_arg(cg), d, kj_cg_i32(cg, at->ndim), s, kj_cg_i32(cg, dt->ndim),
+                             kj_cg_i32(cg, kj_cg_dtype(dt->elem)), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_COPY_INTO, a, 8);
+        return dst;
+    }
     int64_t isz = (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, dt->elem));
-    LLVMValueRef a[8] = {rt_arg(cg), kj_cg_spill(cg, dst), kj_cg_i32(cg, dt->ndim), kj_cg_spill(cg, argv(cg, in, 0)),
-                         kj_cg_i32(cg, dt->ndim), kj_cg_i64(cg, isz), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    LLVMValueRef a[8] = {rt_arg(cg), d, kj_cg_i32(cg, at->ndim), s, kj_cg_i32(cg, dt->ndim), kj_cg_i64(cg, isz),
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_ASSIGN, a, 8);
     return dst;
 }
 
-/* cuda.to_device / device_array(_like): the host array, then (kernels on
- * the GPU) its device copy at once, as Numba makes it. */
+/* cuda.device_array(_like): the host array, then (kernels on the GPU) its
+ * device copy at once, zeroed as the host copy is. */
 static LLVMValueRef b_device(kj_cg *cg, const kir_inst *in, LLVMValueRef arr)
 {
     if (!cg->gpu_kernels) return arr;
-    LLVMValueRef a[5] = {rt_arg(cg), LLVMBuildExtractValue(cg->b, arr, 3, "owner"),
-                         kj_cg_i32(cg, in->aux == KJ_B_CUDA_TO_DEVICE), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    LLVMValueRef a[5] = {rt_arg(cg), LLVMBuildExtractValue(cg->b, arr, 3, "owner"), kj_cg_i32(cg, 0),
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_TO_DEVICE, a, 5);
     return arr;
 }
@@ -473,7 +497,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
         return b_alloc(cg, in);
     case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return b_device(cg, in, b_alloc(cg, in));
-    case KJ_B_CUDA_TO_DEVICE: return b_device(cg, in, b_copy(cg, in));
+    case KJ_B_CUDA_TO_DEVICE: return cg->gpu_kernels ? device_copy(cg, in, 1) : b_copy(cg, in);
     case KJ_B_NP_ARANGE: return b_arange(cg, in);
     case KJ_B_NP_LINSPACE: return b_linspace(cg, in);
     case KJ_B_NP_RANDOM_SEED: return b_seed(cg, in);

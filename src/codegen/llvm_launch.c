@@ -143,6 +143,8 @@ static bool touches_data(const kir_inst *in)
         switch ((kj_builtin)in->aux) {
         case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_LEN:
             return false;
+        case KJ_B_CUDA_TO_DEVICE: case KJ_B_ARR_COPY_TO_HOST: /* the runtime keeps their coherence */
+            return false;
         default: return true;
         }
     default: return true;
@@ -198,6 +200,8 @@ static bool block_may_launch(const kir_func *f, kir_blkid b, const fn_stack *st)
     for (uint32_t k = 0; k < blk->n; k++) {
         const kir_inst *in = &f->insts[blk->v[k]];
         if (in->op == KIR_LAUNCH) return true;
+        /* cuda.to_device makes an array whose host copy is stale, as a launch does */
+        if (in->op == KIR_BUILTIN && in->aux == KJ_B_CUDA_TO_DEVICE) return true;
         if (in->op == KIR_CALL && in->fn && !kj_cg_device_side(in->fn) && func_may_launch(in->fn, st)) return true;
         if ((in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR) &&
             block_may_launch(f, in->blk[0], st))
@@ -243,35 +247,97 @@ static void access_value(kj_cg *cg, const kir_inst *at, const kj_type *t, LLVMVa
     }
 }
 
+/* What the checks before a loop must cover: per local and per value made
+ * outside the loop, ACC_READ / ACC_WRITE when an instruction of the loop
+ * that touches array data reads or writes an array that comes from it. */
+enum { ACC_READ = 1, ACC_WRITE = 2 };
+
+typedef struct hoist {
+    const kir_func *f;
+    const bool *inside;
+    uint8_t *local, *value;
+    bool opaque; /* some array's origin is not known: check every array the loop uses */
+} hoist;
+
+/* Mark where array value r comes from, through views, tuples and selects. */
+static void mark_origin(hoist *h, kir_ref r, uint8_t acc, int depth)
+{
+    if (!r || !kj_cg_type_has_array(h->f->insts[r].type)) return;
+    const kir_inst *in = &h->f->insts[r];
+    if (!h->inside[r] || in->op == KIR_PARAM) {
+        h->value[r] |= acc;
+        return;
+    }
+    if (depth > 32) {
+        h->opaque = true;
+        return;
+    }
+    switch ((kir_op)in->op) {
+    case KIR_LOCAL_GET: h->local[in->i] |= acc; return;
+    case KIR_ARRAY_VIEW: case KIR_TUPLE_GET: mark_origin(h, in->a, acc, depth + 1); return;
+    case KIR_SELECT: mark_origin(h, in->b, acc, depth + 1), mark_origin(h, in->c, acc, depth + 1); return;
+    case KIR_TUPLE:
+        for (uint32_t k = 0; k < in->nargs; k++) mark_origin(h, in->args[k], acc, depth + 1);
+        return;
+    default: h->opaque = true; /* made in the loop by a call or a builtin: it may alias anything */
+    }
+}
+
+/* The conservative answer: every array local the loop reads and every
+ * array value it uses from outside, written when anything is. */
+static void mark_all(hoist *h, uint32_t ninsts)
+{
+    uint8_t acc = ACC_READ;
+    for (uint32_t r = 1; r < ninsts; r++)
+        if (h->inside[r] && touches_data(&h->f->insts[r]) && !reads_only(&h->f->insts[r]) &&
+            has_array_operand(h->f, &h->f->insts[r]))
+            acc |= ACC_WRITE;
+    for (uint32_t r = 1; r < ninsts; r++) {
+        if (!h->inside[r]) continue;
+        const kir_inst *in = &h->f->insts[r];
+        if (in->op == KIR_LOCAL_GET && kj_cg_type_has_array(h->f->locals[in->i].type)) h->local[in->i] = acc;
+        kir_ref ops[3] = {in->a, in->b, in->c};
+        for (unsigned k = 0; k < 3; k++)
+            if (ops[k] && !h->inside[ops[k]] && in->op != KIR_LOCAL_GET && in->op != KIR_PARAM) h->value[ops[k]] = acc;
+        for (uint32_t k = 0; k < in->nargs; k++)
+            if (in->args[k] && !h->inside[in->args[k]]) h->value[in->args[k]] = acc;
+    }
+}
+
 bool kj_cg_hoist_access(kj_cg *cg, const kir_inst *loop)
 {
     const kir_func *f = cg->fn->kf;
     if (!cg->gpu_kernels || cg->fn->kx || block_may_launch(f, loop->blk[0], NULL)) return false;
     bool *inside = KJ_NEWN(cg->a, bool, f->ninsts + 1);
-    bool *local_read = KJ_NEWN(cg->a, bool, f->nlocals + 1);
-    bool *outside_used = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+    hoist h = {f, inside, KJ_NEWN(cg->a, uint8_t, f->nlocals + 1), KJ_NEWN(cg->a, uint8_t, f->ninsts + 1), false};
     mark_inside(f, loop->blk[0], inside);
-    bool write = false;
-    for (uint32_t r = 1; r < f->ninsts; r++) {
-        if (!inside[r]) continue;
+    for (uint32_t r = 1; r < f->ninsts && !h.opaque; r++) {
         const kir_inst *in = &f->insts[r];
-        if (in->op == KIR_LOCAL_GET && kj_cg_type_has_array(f->locals[in->i].type)) local_read[in->i] = true;
-        if (touches_data(in) && !reads_only(in) && has_array_operand(f, in)) write = true;
-        kir_ref ops[3] = {in->a, in->b, in->c};
-        for (unsigned k = 0; k < 3; k++)
-            if (ops[k] && !inside[ops[k]] && in->op != KIR_LOCAL_GET && in->op != KIR_PARAM) outside_used[ops[k]] = true;
-        for (uint32_t k = 0; k < in->nargs; k++)
-            if (in->args[k] && !inside[in->args[k]]) outside_used[in->args[k]] = true;
+        if (!inside[r]) continue;
+        /* a local the loop points at another array: its accesses there
+         * are not those of its value before the loop */
+        if (in->op == KIR_LOCAL_SET && kj_cg_type_has_array(f->locals[in->i].type)) h.opaque = true;
+        if (!touches_data(in)) continue;
+        uint8_t acc = reads_only(in) ? ACC_READ : ACC_READ | ACC_WRITE;
+        mark_origin(&h, in->a, acc, 0);
+        if (in->op != KIR_ARRAY_STORE) mark_origin(&h, in->b, acc, 0); /* a store's b is the value */
+        mark_origin(&h, in->c, acc, 0);
+        for (uint32_t k = 0; k < in->nargs; k++) mark_origin(&h, in->args[k], acc, 0);
     }
-    LLVMValueRef w = kj_cg_i32(cg, write);
+    if (h.opaque) {
+        memset(h.local, 0, f->nlocals + 1);
+        memset(h.value, 0, f->ninsts + 1);
+        mark_all(&h, f->ninsts);
+    }
     for (uint32_t k = 0; k < f->nlocals; k++) {
-        if (!local_read[k]) continue;
+        if (!h.local[k]) continue;
         LLVMTypeRef ty = kj_cg_type(cg, f->locals[k].type);
-        access_value(cg, loop, f->locals[k].type, LLVMBuildLoad2(cg->b, ty, kj_cg_local_ptr(cg, k), ""), w);
+        access_value(cg, loop, f->locals[k].type, LLVMBuildLoad2(cg->b, ty, kj_cg_local_ptr(cg, k), ""),
+                     kj_cg_i32(cg, (h.local[k] & ACC_WRITE) != 0));
     }
     for (uint32_t r = 1; r < f->ninsts; r++)
-        if (outside_used[r] && kj_cg_type_has_array(f->insts[r].type) && cg->fn->vals[r])
-            access_value(cg, loop, f->insts[r].type, cg->fn->vals[r], w);
+        if (h.value[r] && kj_cg_type_has_array(f->insts[r].type) && cg->fn->vals[r])
+            access_value(cg, loop, f->insts[r].type, cg->fn->vals[r], kj_cg_i32(cg, (h.value[r] & ACC_WRITE) != 0));
     cg->fn->quiet_access++;
     return true;
 }

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 
 /* ---- symbols ---- */
@@ -330,9 +331,25 @@ static bool fail(kj_diags *d, const kir_module *km, const char *what, const char
     return false;
 }
 
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Phase k ended now: its time into o->phases (when asked for). */
+static void phase(const kj_ptx_opts *o, int k, double *t)
+{
+    double now = seconds();
+    if (o->phases) o->phases[k] += now - *t;
+    *t = now;
+}
+
 char *kj_codegen_ptx(const kir_module *km, const kj_ptx_opts *o, kj_diags *d)
 {
     char *msg = NULL, *ptx = NULL;
+    double t = seconds();
     LLVMTargetMachineRef tm = kj_nvptx_tm(o->arch, o->opt_level, &msg);
     if (!tm) {
         fail(d, km, "internal compiler error: no NVPTX target", msg);
@@ -363,10 +380,14 @@ char *kj_codegen_ptx(const kir_module *km, const kj_ptx_opts *o, kj_diags *d)
     if (ok && o->verify && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
         ok = fail(d, km, "internal compiler error: invalid LLVM IR for the GPU", msg);
     LLVMDisposeMessage(msg);
+    phase(o, 0, &t);
     if (ok && !kj_libdevice_link(mod, o->libdevice, err, sizeof err)) ok = fail(d, km, "libdevice", err);
+    phase(o, 1, &t);
     if (ok && !kj_llvm_optimise(mod, tm, o->opt_level, err, sizeof err)) ok = fail(d, km, "internal compiler error", err);
+    phase(o, 2, &t);
     if (ok && !(ptx = kj_llvm_emit(tm, mod, LLVMAssemblyFile, &n, err, sizeof err)))
         fail(d, km, "internal compiler error: PTX", err);
+    phase(o, 3, &t);
     LLVMDisposeTargetData(td);
     LLVMDisposeModule(mod);
     LLVMContextDispose(ctx);

@@ -47,12 +47,10 @@
     X(cuMemGetInfo, 3020)                            \
     X(cuMemAlloc, 3020)                              \
     X(cuMemFree, 3020)                               \
-    X(cuMemAllocHost, 3020)                          \
-    X(cuMemFreeHost, 2000)                           \
+    X(cuMemHostRegister, 6050)                       \
+    X(cuMemHostUnregister, 4000)                     \
     X(cuMemcpyHtoD, 3020)                            \
     X(cuMemcpyDtoH, 3020)                            \
-    X(cuMemcpyHtoDAsync, 3020)                       \
-    X(cuMemcpyDtoHAsync, 3020)                       \
     X(cuMemcpyDtoD, 3020)                            \
     X(cuMemsetD8, 3020)                              \
     X(cuModuleLoadDataEx, 2010)                      \

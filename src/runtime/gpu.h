@@ -9,7 +9,8 @@
  * have written any argument); generated host code calls kj_rt_host_access
  * before it reads or writes an array, which downloads a stale host copy then
  * — not eagerly after the launch, as Numba does — and, for a write, makes
- * the device copy stale. Transfers go through pinned staging buffers.
+ * the device copy stale. Copies go straight between the array's memory and
+ * the device; memory copied a second time is page-locked (gpu_mem.c).
  *
  * Everything is reached from a kj_rt (rt->gpu, rt->code); nothing global.
  * The context is reference counted: mirrors hold a reference, so an array
@@ -48,7 +49,9 @@ void kj_gpu_unload(kj_gpu_code *c);
 /* Does c define kernel entry `symbol`? */
 bool kj_gpu_has(kj_gpu_code *c, const char *symbol);
 /* Count time spent compiling for the stats (seconds). */
-void kj_gpu_note_compile(kj_gpu *g, double ptx_seconds, double link_seconds, bool cached);
+/* For KJIT_STATS: a module compiled (ptx_phases: seconds making the IR,
+ * linking libdevice, optimising, emitting PTX; NULL when cached). */
+void kj_gpu_note_compile(kj_gpu *g, const double *ptx_phases, double link_seconds, bool cached);
 
 /* Launch kernel k of `code` (abi.h: cfg, args), marshalling arrays to
  * their mirrors. A fault in the kernel is reported in e, naming the kernel,
@@ -68,6 +71,12 @@ bool kj_gpu_host_access(kj_array *a, bool write, kj_rt_error *e);
 /* cuda.to_device / device_array: give `a` a device mirror now, uploaded
  * (upload) or zeroed (as the host copy, so that both sides agree). */
 bool kj_gpu_to_device(kj_gpu *g, kj_array *a, bool upload, kj_rt_error *e);
+/* Copy all of src into dst, two C-contiguous arrays of one dtype and size
+ * (different memory), from wherever src is current to dst's device copy
+ * (to_device: cuda.to_device) or its host memory (copy_to_host), without a
+ * stop in between: one device-to-device copy, one transfer or a memcpy.
+ * dst's other side becomes stale. */
+bool kj_gpu_copy(kj_gpu *g, kj_array *dst, kj_array *src, bool to_device, kj_rt_error *e);
 /* Free the mirror of an array being freed (array.c). */
 void kj_gpu_mirror_free(kj_mirror *m);
 

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 static const char *const kind_names[KJ_RT__COUNT] = {
@@ -35,7 +36,11 @@ static const char *const kind_names[KJ_RT__COUNT] = {
 
 void kj_rt_init(kj_rt *rt, const char *file)
 {
-    memset(rt, 0, sizeof *rt);
+    /* all but the random stream's state (2.5 KB, unread until seeded):
+     * a launch through the C API makes a context each time */
+    size_t rng = offsetof(kj_rt, rng), after = rng + sizeof rt->rng;
+    memset(rt, 0, rng);
+    memset((char *)rt + after, 0, sizeof *rt - after);
     rt->file = file;
     rt->out = stdout;
     rt->stack_limit = UINTPTR_MAX; /* computed at the first check (kj_rt_stack_check) */
@@ -133,7 +138,7 @@ KJ_CALLS_JIT kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args,
     fn(rt, args, ret);
     /* A fault of the run's last kernels is the run's error: wait for them
      * while an error can still be raised. */
-    if (rt->depth == 1 && rt->gpu) kj_rt_cuda_sync(rt, 0, 0);
+    if (rt->depth == 1 && rt->gpu && !rt->async_gpu) kj_rt_cuda_sync(rt, 0, 0);
     rt->jb = saved;
     leave(rt, outer);
     return KJ_RT_OK;

@@ -7,6 +7,7 @@
 #include "gpu.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int32_t col)
 {
@@ -24,6 +25,51 @@ void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col)
 {
     kj_rt_error e = {0};
     if (rt->gpu && !kj_gpu_synchronize(rt->gpu, &e)) kj_rt_raise_error(rt, &e, line, col);
+}
+
+/* Both C-contiguous over memory kjit arrays own, the same shape, different
+ * owners: kj_gpu_copy's case. */
+static bool direct(const kj_array *dst, const kj_array *src)
+{
+    return dst->base && src->base && dst->base != src->base && dst->ndim == src->ndim &&
+           !memcmp(dst->shape, src->shape, (size_t)src->ndim * sizeof *src->shape) &&
+           kj_array_is_c_contiguous(dst) && kj_array_is_c_contiguous(src);
+}
+
+void kj_rt_device_copy(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t to, void *out,
+                       int32_t to_device, int32_t line, int32_t col)
+{
+    kj_array h;
+    kj_rt_header(&h, a, ndim, dtype);
+    kj_rt_error e = {0};
+    kj_array *r = NULL;
+    if (rt->gpu && dtype == to && h.base && kj_array_is_c_contiguous(&h)) {
+        r = kj_array_empty((kj_dtype)to, ndim, h.shape, &e);
+        if (r && !kj_gpu_copy(rt->gpu, r, &h, to_device != 0, &e)) kj_array_release(r), r = NULL;
+        kj_rt_result(rt, r, &e, out, ndim, line, col);
+        return;
+    }
+    /* a cast or a strided view: a host copy, then (to_device) its upload */
+    if (h.base && !kj_gpu_host_access(h.base, false, &e)) kj_rt_raise_error(rt, &e, line, col);
+    r = kj_array_astype(&h, (kj_dtype)to, &e);
+    if (r && to_device && rt->gpu && !kj_gpu_to_device(rt->gpu, r, true, &e)) kj_array_release(r), r = NULL;
+    kj_rt_result(rt, r, &e, out, ndim, line, col);
+}
+
+void kj_rt_copy_into(kj_rt *rt, const void *dst, int32_t dst_ndim, const void *src, int32_t src_ndim,
+                     int32_t dtype, int32_t line, int32_t col)
+{
+    kj_array d, s;
+    kj_rt_header(&d, dst, dst_ndim, dtype);
+    kj_rt_header(&s, src, src_ndim, dtype);
+    kj_rt_error e = {0};
+    if (rt->gpu && direct(&d, &s)) {
+        if (!kj_gpu_copy(rt->gpu, &d, &s, false, &e)) kj_rt_raise_error(rt, &e, line, col);
+        return;
+    }
+    if ((s.base && !kj_gpu_host_access(s.base, false, &e)) || (d.base && !kj_gpu_host_access(d.base, true, &e)))
+        kj_rt_raise_error(rt, &e, line, col);
+    kj_rt_assign(rt, dst, dst_ndim, src, src_ndim, (int64_t)kj_dtype_size((kj_dtype)dtype), line, col);
 }
 
 void *kj_rt_stream_new(kj_rt *rt)

@@ -103,6 +103,16 @@ void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int3
 void kj_rt_to_device(kj_rt *rt, void *owner, int32_t upload, int32_t line, int32_t col);
 /* cuda.synchronize() */
 void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col);
+/* With kernels on the GPU: cuda.to_device(a) (to_device 1) and
+ * d.copy_to_host() (0), a new C-ordered copy of `a` of dtype `to`, made on
+ * the side it is for; copied straight from where `a` is current
+ * (kj_gpu_copy) when it can be, else through the host. They check the
+ * coherence of their arrays themselves. */
+void kj_rt_device_copy(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t to, void *out,
+                       int32_t to_device, int32_t line, int32_t col);
+/* d.copy_to_host(ary) with kernels on the GPU: d into ary (dst). */
+void kj_rt_copy_into(kj_rt *rt, const void *dst, int32_t dst_ndim, const void *src, int32_t src_ndim,
+                     int32_t dtype, int32_t line, int32_t col);
 /* cuda.stream(): a CUDA stream (NULL, the default stream, without a GPU),
  * destroyed at the end of the run; s.synchronize(). */
 void *kj_rt_stream_new(kj_rt *rt);

@@ -18,14 +18,25 @@ expect() { # WHAT TEXT: the last run's stderr holds TEXT
     fi
 }
 "$kjit" run --target=cuda "$root/tests/fake_gpu/coherence.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
-expect coherence.k "kjit stats: host->device 4 transfers, 32000 bytes"
-expect coherence.k "kjit stats: device->host 3 transfers, 24000 bytes"
+expect coherence.k "kjit stats: host->device 3 transfers, 24000 bytes"
+expect coherence.k "kjit stats: device->host 2 transfers, 16000 bytes"
+expect coherence.k "kjit stats: device->device 1 copies, 8000 bytes"
 expect coherence.k "kjit stats: launches of inc: 5"
 # loops: checks hoisted out of a loop that cannot launch
 "$kjit" run --target=cuda "$root/tests/fake_gpu/coherence_loops.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect loops "kjit stats: host->device 2 transfers, 16000 bytes"
 expect loops "kjit stats: device->host 4 transfers, 32000 bytes"
 expect loops "kjit stats: launches of inc: 5"
+# copies straight from where the data is; memory copied twice page-locked
+"$kjit" run --target=cuda "$root/tests/fake_gpu/transfers.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect transfers "kjit stats: host->device 3 transfers, 6000000 bytes"
+expect transfers "kjit stats: device->host 4 transfers, 9600000 bytes"
+expect transfers "kjit stats: device->device 1 copies, 2400000 bytes"
+expect transfers "kjit stats: page-locked 2 host arrays copied more than once, 4800000 bytes"
+if ! printf '0.0 299999.0 1.0\n7.0 5.0\n44999850000.0\n150000 2.0\n' | cmp -s - "$tmp/out"; then
+    echo "FAIL transfers: printed $(tr '\n' '|' <"$tmp/out")"
+    failed=$((failed + 1))
+fi
 # auto picks the GPU when there is one
 "$kjit" run "$root/tests/fake_gpu/coherence.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect auto "kjit stats: launches of inc: 5"

@@ -120,8 +120,11 @@ int main(void)
     printf("api_gpu: IndexError reported as: %s (line %d)\n", err.message, err.line);
     cycle(ctx, 100);
 
-    /* a fault: the error names the kernel; the process cannot go on */
+    /* a fault: the error names the kernel; the process cannot go on. A
+     * launch is asynchronous: the fault is found by kjit_sync. */
     rc = kjit_launch(kjit_module_get(m, "poke"), one, one, &arg, 1, &err);
+    CHECK(rc == KJIT_OK, "the launch of poke: %d %s", rc, err.message);
+    rc = kjit_sync(ctx, &err);
     CHECK(rc == KJIT_ERR_RUNTIME && strstr(err.message, "in kernel 'poke'"), "fault: %d %s", rc, err.message);
     printf("api_gpu: fault reported as: %s\n", err.message);
     kjit_array_free(a);

@@ -73,12 +73,10 @@ static CUresult mem_alloc(CUdeviceptr *p, size_t n)
     return m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 static CUresult mem_free(CUdeviceptr p) { return free((void *)(uintptr_t)p), CUDA_SUCCESS; }
-static CUresult host_alloc(void **p, size_t n) { return *p = malloc(n), *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY; }
-static CUresult host_free(void *p) { return free(p), CUDA_SUCCESS; }
+static CUresult host_register(void *p, size_t n, unsigned f) { return (void)p, (void)n, (void)f, CUDA_SUCCESS; }
+static CUresult host_unregister(void *p) { return (void)p, CUDA_SUCCESS; }
 static CUresult h2d(CUdeviceptr d, const void *h, size_t n) { return memcpy((void *)(uintptr_t)d, h, n), CUDA_SUCCESS; }
 static CUresult d2h(void *h, CUdeviceptr d, size_t n) { return memcpy(h, (void *)(uintptr_t)d, n), CUDA_SUCCESS; }
-static CUresult h2d_async(CUdeviceptr d, const void *h, size_t n, CUstream s) { return (void)s, h2d(d, h, n); }
-static CUresult d2h_async(void *h, CUdeviceptr d, size_t n, CUstream s) { return (void)s, d2h(h, d, n); }
 static CUresult memset8(CUdeviceptr d, unsigned char v, size_t n) { return memset((void *)(uintptr_t)d, v, n), CUDA_SUCCESS; }
 static CUresult mem_info(size_t *f, size_t *t) { return *f = *t = DEVICE_BYTES, CUDA_SUCCESS; }
 static char cubin[] = "fake cubin";
@@ -112,9 +110,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
         {"cuDeviceGetName", name},           {"cuDeviceGetAttribute", attribute},
         {"cuDevicePrimaryCtxRetain", retain}, {"cuDriverGetVersion", version},
         {"cuMemAlloc", mem_alloc},           {"cuMemFree", mem_free},
-        {"cuMemAllocHost", host_alloc},      {"cuMemFreeHost", host_free},
+        {"cuMemHostRegister", host_register}, {"cuMemHostUnregister", host_unregister},
         {"cuMemcpyHtoD", h2d},               {"cuMemcpyDtoH", d2h},
-        {"cuMemcpyHtoDAsync", h2d_async},    {"cuMemcpyDtoHAsync", d2h_async},
         {"cuMemsetD8", memset8},             {"cuMemGetInfo", mem_info},
         {"cuLinkCreate", link_create},       {"cuLinkComplete", link_complete},
         {"cuModuleLoadDataEx", module_load}, {"cuModuleGetFunction", function},

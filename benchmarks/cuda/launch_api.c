@@ -1,0 +1,179 @@
+/* Launch overhead and cold start through the C API, against the raw driver
+ * in the same process (benchmarks/cuda/README.md):
+ *
+ *   cold   source → compiled → loaded → launched once → synchronised, for
+ *          the 3x3 stencil kernel, every cache off (the kjit cache by the
+ *          context's options, the driver's by CUDA_CACHE_DISABLE=1, which
+ *          run.py sets); median of 5 compiles of fresh source text. The GPU
+ *          is opened before (cuInit is a cost of the process, measured
+ *          apart as "open").
+ *   launch an empty-bodied kernel launched `reps` times back to back, then
+ *          one synchronise: µs per launch (asynchronous submit), through
+ *          kjit_launch and through cuLaunchKernel on the same PTX (what
+ *          kjit_module_ptx gives) loaded by the driver, same arguments.
+ *
+ * Prints "name value" rows. Build: cc -O2 -I include launch_api.c libkjit.so -ldl */
+#include <kjit.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char touch_src[] = "from numba import cuda\n"
+                                "\n"
+                                "@cuda.jit\n"
+                                "def touch(x):\n"
+                                "    i = cuda.grid(1)\n"
+                                "    if i < 0:\n"
+                                "        x[i] = 1.0\n";
+
+static const char stencil_src[] =
+    "from numba import cuda\n"
+    "\n"
+    "@cuda.jit\n"
+    "def smooth(x, out):\n"
+    "    j, i = cuda.grid(2)\n"
+    "    n, m = x.shape\n"
+    "    if 1 <= i < n - 1 and 1 <= j < m - 1:\n"
+    "        out[i, j] = (x[i - 1, j - 1] + 2.0 * x[i - 1, j] + x[i - 1, j + 1]\n"
+    "                     + 2.0 * x[i, j - 1] + 4.0 * x[i, j] + 2.0 * x[i, j + 1]\n"
+    "                     + x[i + 1, j - 1] + 2.0 * x[i + 1, j] + x[i + 1, j + 1]) / 16.0\n";
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void die(const char *what, const kjit_error *e)
+{
+    fprintf(stderr, "launch_api: %s: %s\n", what, e ? e->message : "");
+    exit(1);
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The driver, for the raw reference (its primary context is kjit's). */
+typedef int (*cu_fn)();
+static cu_fn sym(void *lib, const char *name)
+{
+    cu_fn f = (cu_fn)dlsym(lib, name);
+    if (!f) fprintf(stderr, "launch_api: no %s\n", name), exit(1);
+    return f;
+}
+
+/* Raw cuLaunchKernel of the PTX's kernel: reps launches, one sync; µs each. */
+static double raw_launches(const char *ptx, void *dptr, int64_t n, int reps)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!lib) fprintf(stderr, "launch_api: no libcuda.so.1\n"), exit(1);
+    int dev = 0;
+    void *ctx = NULL, *mod = NULL, *fn = NULL;
+    sym(lib, "cuInit")(0);
+    sym(lib, "cuDeviceGet")(&dev, 0);
+    sym(lib, "cuDevicePrimaryCtxRetain")(&ctx, dev);
+    sym(lib, "cuCtxSetCurrent")(ctx);
+    if (sym(lib, "cuModuleLoadData")(&mod, ptx)) fprintf(stderr, "launch_api: cuModuleLoadData failed\n"), exit(1);
+    char entry[256] = "";
+    const char *e = strstr(ptx, ".entry ");
+    if (e) sscanf(e + 7, "%255[A-Za-z0-9_$]", entry);
+    if (sym(lib, "cuModuleGetFunction")(&fn, mod, entry)) fprintf(stderr, "launch_api: no %s\n", entry), exit(1);
+    int64_t stride = 4;
+    void *params[] = {&dptr, &n, &stride};
+    cu_fn launch = sym(lib, "cuLaunchKernel"), sync = sym(lib, "cuCtxSynchronize");
+    launch(fn, 1u, 1u, 1u, 32u, 1u, 1u, 0u, NULL, params, NULL);
+    sync();
+    double t0 = now();
+    for (int r = 0; r < reps; r++) launch(fn, 1u, 1u, 1u, 32u, 1u, 1u, 0u, NULL, params, NULL);
+    sync();
+    double us = (now() - t0) / reps * 1e6;
+    sym(lib, "cuModuleUnload")(mod);
+    return us;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = argc > 1 ? atoi(argv[1]) : 100000;
+    kjit_options o;
+    kjit_options_init(&o);
+    o.target = KJIT_TARGET_CUDA;
+    o.cache = 0;
+    kjit_error err;
+    kjit_ctx *ctx = kjit_ctx_new(&o, &err);
+    if (!ctx) die("kjit_ctx_new", &err);
+
+    double t0 = now();
+    kjit_module *m = kjit_compile(ctx, touch_src, sizeof touch_src - 1, "touch.k", &err);
+    if (!m) die("compile", &err);
+    printf("open+compile-ms %.3f\n", (now() - t0) * 1e3);
+    kjit_fn *touch = kjit_module_get(m, "touch");
+    int64_t shape[1] = {32};
+    kjit_array *x = kjit_array_new(ctx, KJIT_FLOAT32, 1, shape, &err);
+    kjit_value arg = kjit_value_array(x);
+    kjit_dim3 g1 = {1, 1, 1}, b32 = {32, 1, 1};
+    if (kjit_launch(touch, g1, b32, &arg, 1, &err) || kjit_sync(ctx, &err)) die("kjit_launch", &err);
+
+    /* cold start of the stencil: fresh source text each time (a comment) */
+    double cold[5];
+    int64_t sq[2] = {16, 16};
+    for (int r = 0; r < 5; r++) {
+        char src[2048];
+        snprintf(src, sizeof src, "%s# %d\n", stencil_src, r);
+        kjit_array *a = kjit_array_new(ctx, KJIT_FLOAT32, 2, sq, &err), *b = kjit_array_new(ctx, KJIT_FLOAT32, 2, sq, &err);
+        kjit_value args[2] = {kjit_value_array(a), kjit_value_array(b)};
+        double c0 = now();
+        kjit_module *s = kjit_compile(ctx, src, strlen(src), "stencil.k", &err);
+        if (!s) die("compile stencil", &err);
+        kjit_dim3 blk = {32, 8, 1};
+        if (kjit_launch(kjit_module_get(s, "smooth"), g1, blk, args, 2, &err) || kjit_sync(ctx, &err))
+            die("launch stencil", &err);
+        cold[r] = (now() - c0) * 1e3;
+        kjit_array_free(a), kjit_array_free(b);
+        kjit_module_free(s);
+    }
+    printf("cold-stencil-ms %.3f\n", median(cold, 5));
+
+    /* launch overhead: kjit_launch, then the raw driver on the same PTX */
+    double best = 1e30;
+    for (int round = 0; round < 3; round++) {
+        double l0 = now();
+        for (int r = 0; r < reps; r++)
+            if (kjit_launch(touch, g1, b32, &arg, 1, &err)) die("kjit_launch", &err);
+        if (kjit_sync(ctx, &err)) die("kjit_sync", &err);
+        double us = (now() - l0) / reps * 1e6;
+        if (us < best) best = us;
+    }
+    printf("kjit_launch-us %.3f\n", best);
+    char *ptx = kjit_module_ptx(m, "touch", &err);
+    if (!ptx) die("kjit_module_ptx", &err);
+    void *dptr = NULL;
+    {
+        void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+        sym(lib, "cuMemAlloc_v2")(&dptr, (size_t)128);
+    }
+    double raw = 1e30;
+    for (int round = 0; round < 3; round++) {
+        double us = raw_launches(ptx, dptr, 32, reps);
+        if (us < raw) raw = us;
+    }
+    printf("cuLaunchKernel-us %.3f\n", raw);
+    printf("kjit_launch/raw %.3f\n", best / raw);
+    free(ptx);
+    kjit_array_free(x);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+    return 0;
+}

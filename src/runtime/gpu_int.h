@@ -1,0 +1,79 @@
+/* Inside the GPU runtime: the context and mirror structures shared by
+ * gpu.c (the context, code, launches, streams, events) and gpu_mem.c
+ * (mirrors and the copies between host and device). Nothing outside those
+ * two files includes this. */
+#ifndef KJ_GPU_INT_H
+#define KJ_GPU_INT_H
+
+#include "gpu.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+enum { MAX_KSTATS = 64 };
+
+typedef struct kstat {
+    char name[64];
+    uint64_t launches;
+} kstat;
+
+typedef struct xfer_stats {
+    uint64_t count, bytes;
+    double seconds;
+} xfer_stats;
+
+struct kj_gpu {
+    kj_cu cu;
+    CUdevice dev;
+    CUcontext ctx;
+    kj_cu_props props;
+    atomic_int refs;
+    pthread_mutex_t lock; /* stats, the pinned total, the last launch */
+    bool poisoned;        /* a sticky error: the primary context is reset at the end */
+    FILE *stats;
+    xfer_stats h2d, d2h, d2d, pins;
+    size_t pinned_bytes, pin_cap; /* host memory page-locked now, and the most that may be */
+    double open_s, ptx_s[4], link_s, load_s;
+    unsigned compiles, cached;
+    kstat k[MAX_KSTATS];
+    unsigned nk;
+    /* The last launch, named in errors found later; kept raw, formatted
+     * only for an error (the launch path stays short). */
+    struct {
+        char name[64];
+        const char *file;
+        int32_t line;
+        int64_t cfg[6];
+    } last;
+};
+
+/* The GPU side of one host array (on the array that owns the memory). */
+struct kj_mirror {
+    kj_gpu *g;
+    CUdeviceptr d; /* its device copy; 0 until one is needed */
+    char *lo;      /* the host memory it mirrors: the owner's whole extent */
+    size_t bytes;
+    bool host_valid, dev_valid;
+    unsigned copies;   /* of the host memory, to or from the device */
+    bool may_pin;      /* the array owns its memory (kjit allocated it) */
+    bool pinned;       /* page-locked (cuMemHostRegister) */
+};
+
+/* The driver does not say where in a kernel a fault happened. */
+#define KJ_GPU_FAULT_HINT "; rerun with --boundscheck to find an index out of range"
+
+/* e = "cuXxx: CUDA_ERROR_...: ..." for r (a sticky error poisons g); false. */
+bool kj_gpu_fail(kj_gpu *g, CUresult r, const char *what, kj_rt_error *e);
+/* Make g's context current on this thread. */
+bool kj_gpu_current(kj_gpu *g, kj_rt_error *e);
+/* Add " (in kernel 'K' launched at f.k:12 ...; found WHY)" to e: a fault of
+ * an earlier launch that a later call of the driver reported. */
+void kj_gpu_found_after(kj_gpu *g, kj_rt_error *e, const char *why);
+
+/* The mirror of owner array a, its device copy current (allocated and
+ * uploaded as needed): what a launch passes (gpu_mem.c). */
+kj_mirror *kj_gpu_mirror_current(kj_gpu *g, kj_array *a, kj_rt_error *e);
+/* The most host memory to page-lock: a quarter of the machine's. */
+size_t kj_gpu_default_pin_cap(void);
+
+#endif

@@ -1,0 +1,243 @@
+/* Host arrays on the GPU (gpu.h, docs/cuda.md): mirrors, lazy coherence,
+ * and the copies between host and device memory.
+ *
+ * Every host array that meets the GPU gets a record, a kj_mirror, on the
+ * array that owns its memory: its device copy (allocated when first
+ * needed), which side is current, and how often its host memory has been
+ * copied to or from the device.
+ *
+ * Copies go straight between the array's own memory and the device
+ * (cuMemcpyHtoD / DtoH): the driver's pageable path (~9–14 GB/s on the H100
+ * host) beats staging through pinned buffers of our own (3 GB/s), and there
+ * is no copy in between. The second time the same host memory is copied, it
+ * is page-locked (cuMemHostRegister) for the rest of its life, and every
+ * later copy runs at the bus's pinned speed (~55 GB/s). Registering costs
+ * about what one pageable copy does, so memory copied once is never pinned;
+ * nor are small arrays (under PIN_MIN), memory kjit did not allocate (the
+ * C API's wrapped arrays: the application frees it), or more than a quarter
+ * of the machine's memory in all. */
+#include "gpu_int.h"
+
+#include "rt.h"
+#include "rt_host.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { PIN_MIN = 1 << 20 };
+
+static kj_array *owner_of(kj_array *a) { return a->base ? a->base : a; }
+
+/* The memory an array spans: [lo, lo + bytes). */
+static void extent(const kj_array *a, char **lo, size_t *bytes)
+{
+    int64_t min = 0, max = 0;
+    size_t isz = kj_array_itemsize(a);
+    bool empty = false;
+    for (int k = 0; k < a->ndim; k++) {
+        if (a->shape[k] == 0) empty = true;
+        int64_t span = (a->shape[k] - 1) * a->strides[k];
+        if (span < 0) min += span;
+        else max += span;
+    }
+    *lo = a->data + min;
+    *bytes = empty ? 0 : (size_t)(max - min) + isz;
+}
+
+/* The record of a's owner, made (without device memory) at first need. */
+static kj_mirror *record(kj_gpu *g, kj_array *a, kj_rt_error *e)
+{
+    a = owner_of(a);
+    if (a->mirror) {
+        if (a->mirror->g == g) return a->mirror;
+        kj_rt_errorf(e, "RuntimeError", "an array is mirrored on another GPU context");
+        return NULL;
+    }
+    kj_mirror *m = calloc(1, sizeof *m);
+    if (!m) abort();
+    extent(a, &m->lo, &m->bytes);
+    m->g = kj_gpu_retain(g);
+    m->host_valid = true;
+    m->may_pin = a->owns_data;
+    a->mirror = m;
+    return m;
+}
+
+/* m's device memory, allocated at first need. */
+static bool device_memory(kj_gpu *g, kj_mirror *m, kj_rt_error *e)
+{
+    if (m->d) return true;
+    CUresult r = g->cu.cuMemAlloc(&m->d, m->bytes ? m->bytes : 1);
+    if (r == CUDA_SUCCESS) return true;
+    m->d = 0;
+    if (r != CUDA_ERROR_OUT_OF_MEMORY) return kj_gpu_fail(g, r, "cuMemAlloc", e);
+    size_t fb = 0, tb = 0;
+    g->cu.cuMemGetInfo(&fb, &tb);
+    return kj_rt_errorf(e, "MemoryError", "out of device memory: %zu bytes requested, %zu of %zu bytes free", m->bytes,
+                        fb, tb);
+}
+
+void kj_gpu_mirror_free(kj_mirror *m)
+{
+    if (!m) return;
+    kj_gpu *g = m->g;
+    g->cu.cuCtxSetCurrent(g->ctx);
+    if (m->d) g->cu.cuMemFree(m->d);
+    if (m->pinned) {
+        g->cu.cuMemHostUnregister(m->lo);
+        pthread_mutex_lock(&g->lock);
+        g->pinned_bytes -= m->bytes;
+        pthread_mutex_unlock(&g->lock);
+    }
+    kj_gpu_release(g);
+    free(m);
+}
+
+/* ---- copies ---- */
+
+static void count(xfer_stats *s, size_t n, double t0)
+{
+    s->count++;
+    s->bytes += n;
+    s->seconds += kj_rt_perf_counter() - t0;
+}
+
+/* m's host memory is about to be copied: page-lock it the second time
+ * (see the top of this file). A failed registration is not retried; the
+ * copies then stay pageable. g->lock held. */
+static void note_copy(kj_gpu *g, kj_mirror *m)
+{
+    if (!m || m->pinned || !m->may_pin || ++m->copies != 2) return;
+    if (m->bytes < PIN_MIN || g->pinned_bytes + m->bytes > g->pin_cap) return;
+    double t0 = kj_rt_perf_counter();
+    if (g->cu.cuMemHostRegister(m->lo, m->bytes, 0) != CUDA_SUCCESS) return;
+    m->pinned = true;
+    g->pinned_bytes += m->bytes;
+    count(&g->pins, m->bytes, t0);
+}
+
+/* n bytes from host memory h (of record hm) to device address d. */
+static bool h2d(kj_gpu *g, kj_mirror *hm, CUdeviceptr d, const char *h, size_t n, kj_rt_error *e)
+{
+    pthread_mutex_lock(&g->lock);
+    note_copy(g, hm);
+    double t0 = kj_rt_perf_counter();
+    CUresult r = n ? g->cu.cuMemcpyHtoD(d, h, n) : CUDA_SUCCESS;
+    count(&g->h2d, n, t0);
+    pthread_mutex_unlock(&g->lock);
+    return r == CUDA_SUCCESS || kj_gpu_fail(g, r, "cuMemcpyHtoD", e);
+}
+
+/* n bytes from device address d to host memory h (of record hm); `why`
+ * names what needed them, for a fault of an earlier launch found here. */
+static bool d2h(kj_gpu *g, kj_mirror *hm, char *h, CUdeviceptr d, size_t n, const char *why, kj_rt_error *e)
+{
+    pthread_mutex_lock(&g->lock);
+    note_copy(g, hm);
+    double t0 = kj_rt_perf_counter();
+    CUresult r = n ? g->cu.cuMemcpyDtoH(h, d, n) : CUDA_SUCCESS;
+    count(&g->d2h, n, t0);
+    pthread_mutex_unlock(&g->lock);
+    if (r == CUDA_SUCCESS) return true;
+    kj_gpu_fail(g, r, "cuMemcpyDtoH", e);
+    kj_gpu_found_after(g, e, why);
+    return false;
+}
+
+static bool d2d(kj_gpu *g, CUdeviceptr to, CUdeviceptr from, size_t n, kj_rt_error *e)
+{
+    double t0 = kj_rt_perf_counter();
+    CUresult r = n ? g->cu.cuMemcpyDtoD(to, from, n) : CUDA_SUCCESS;
+    pthread_mutex_lock(&g->lock);
+    count(&g->d2d, n, t0);
+    pthread_mutex_unlock(&g->lock);
+    if (r == CUDA_SUCCESS) return true;
+    kj_gpu_fail(g, r, "cuMemcpyDtoD", e);
+    kj_gpu_found_after(g, e, "copying on the device");
+    return false;
+}
+
+/* ---- coherence ---- */
+
+/* The device copy of m, current. */
+static bool on_device(kj_gpu *g, kj_mirror *m, kj_rt_error *e)
+{
+    if (m->dev_valid) return true;
+    if (!device_memory(g, m, e) || !h2d(g, m, m->d, m->lo, m->bytes, e)) return false;
+    m->dev_valid = true;
+    return true;
+}
+
+kj_mirror *kj_gpu_mirror_current(kj_gpu *g, kj_array *a, kj_rt_error *e)
+{
+    kj_mirror *m = record(g, a, e);
+    return m && on_device(g, m, e) ? m : NULL;
+}
+
+bool kj_gpu_host_access(kj_array *a, bool write, kj_rt_error *e)
+{
+    kj_mirror *m = owner_of(a)->mirror;
+    if (!m) return true;
+    if (!m->host_valid) {
+        if (!kj_gpu_current(m->g, e) || !d2h(m->g, m, m->lo, m->d, m->bytes, "reading the array", e)) return false;
+        m->host_valid = true;
+    }
+    if (write) m->dev_valid = false;
+    return true;
+}
+
+bool kj_gpu_to_device(kj_gpu *g, kj_array *a, bool upload, kj_rt_error *e)
+{
+    if (!kj_gpu_current(g, e)) return false;
+    kj_mirror *m = record(g, a, e);
+    if (!m) return false;
+    if (upload) return on_device(g, m, e);
+    if (!device_memory(g, m, e)) return false;
+    CUresult r = m->bytes ? g->cu.cuMemsetD8(m->d, 0, m->bytes) : CUDA_SUCCESS;
+    if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuMemsetD8", e);
+    m->dev_valid = true;
+    return true;
+}
+
+/* dst is all of its owner's memory: writing it leaves nothing of the
+ * owner's old contents that one side would still need. */
+static bool whole(const kj_mirror *m, const kj_array *a, size_t n) { return a->data == m->lo && n == m->bytes; }
+
+bool kj_gpu_copy(kj_gpu *g, kj_array *dst, kj_array *src, bool to_device, kj_rt_error *e)
+{
+    if (!kj_gpu_current(g, e)) return false;
+    size_t n = (size_t)kj_array_size(src) * kj_array_itemsize(src);
+    kj_mirror *sm = record(g, src, e), *dm = sm ? record(g, dst, e) : NULL;
+    if (!dm) return false;
+    /* to the device: from the device copy when it is current; to the host
+     * too when the array is big (a transfer into memory that is, or will
+     * be, page-locked beats a memcpy), else from the host copy */
+    bool from_dev = sm->dev_valid && (to_device || !sm->host_valid || n >= PIN_MIN);
+    CUdeviceptr sd = from_dev ? sm->d + (CUdeviceptr)(src->data - sm->lo) : 0;
+    bool all = whole(dm, dst, n);
+    if (to_device) {
+        if (!all && !on_device(g, dm, e)) return false; /* the rest of the owner must be current there */
+        if (!device_memory(g, dm, e)) return false;
+        CUdeviceptr dd = dm->d + (CUdeviceptr)(dst->data - dm->lo);
+        if (!(from_dev ? d2d(g, dd, sd, n, e) : h2d(g, sm, dd, src->data, n, e))) return false;
+        dm->dev_valid = true;
+        dm->host_valid = false;
+        return true;
+    }
+    if (!all && !kj_gpu_host_access(dst, true, e)) return false;
+    if (from_dev) {
+        if (!d2h(g, dm, dst->data, sd, n, "copying to the host", e)) return false;
+    } else {
+        memcpy(dst->data, src->data, n);
+    }
+    dm->host_valid = true;
+    dm->dev_valid = false;
+    return true;
+}
+
+size_t kj_gpu_default_pin_cap(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (size_t)pages * (size_t)size / 4 : (size_t)1 << 30;
+}
