@@ -161,6 +161,7 @@ static void install_once(void)
 bool kj_fault_install(char *err, size_t cap)
 {
 #ifdef KJ_ASAN
+    (void)once, (void)install_once; /* compiled in every build, used in those without ASan */
     snprintf(err, cap, "this kjit is built with AddressSanitizer, whose own handler reports faults");
     return false;
 #else
