@@ -7,10 +7,11 @@
  *          run.py sets); median of 5 compiles of fresh source text. The GPU
  *          is opened before (cuInit is a cost of the process, measured
  *          apart as "open").
- *   launch an empty-bodied kernel launched `reps` times back to back, then
- *          one synchronise: µs per launch (asynchronous submit), through
- *          kjit_launch and through cuLaunchKernel on the same PTX (what
- *          kjit_module_ptx gives) loaded by the driver, same arguments.
+ *   launch a kernel that does nothing launched `reps` times back to back,
+ *          then one synchronise: µs per launch (asynchronous submit),
+ *          through kjit_launch and through cuLaunchKernel on the same PTX
+ *          (what kjit_module_ptx gives) loaded by the driver, same
+ *          arguments; 11 rounds of each, alternating, medians.
  *
  * Prints "name value" rows. Build: cc -O2 -I include launch_api.c libkjit.so -ldl */
 #include <kjit.h>
@@ -75,13 +76,21 @@ static cu_fn sym(void *lib, const char *name)
     return f;
 }
 
-/* Raw cuLaunchKernel of the PTX's kernel: reps launches, one sync; µs each. */
-static double raw_launches(const char *ptx, void *dptr, int64_t n, int reps)
+/* The raw reference: the same PTX loaded by the driver itself. */
+typedef struct raw {
+    void *fn;
+    cu_fn launch, sync;
+    void *params[3];
+    void *dptr;
+    int64_t n, stride;
+} raw;
+
+static void raw_open(raw *r, const char *ptx)
 {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW);
     if (!lib) fprintf(stderr, "launch_api: no libcuda.so.1\n"), exit(1);
     int dev = 0;
-    void *ctx = NULL, *mod = NULL, *fn = NULL;
+    void *ctx = NULL, *mod = NULL;
     sym(lib, "cuInit")(0);
     sym(lib, "cuDeviceGet")(&dev, 0);
     sym(lib, "cuDevicePrimaryCtxRetain")(&ctx, dev);
@@ -90,23 +99,72 @@ static double raw_launches(const char *ptx, void *dptr, int64_t n, int reps)
     char entry[256] = "";
     const char *e = strstr(ptx, ".entry ");
     if (e) sscanf(e + 7, "%255[A-Za-z0-9_$]", entry);
-    if (sym(lib, "cuModuleGetFunction")(&fn, mod, entry)) fprintf(stderr, "launch_api: no %s\n", entry), exit(1);
-    int64_t stride = 4;
-    void *params[] = {&dptr, &n, &stride};
-    cu_fn launch = sym(lib, "cuLaunchKernel"), sync = sym(lib, "cuCtxSynchronize");
-    launch(fn, 1u, 1u, 1u, 32u, 1u, 1u, 0u, NULL, params, NULL);
-    sync();
+    if (sym(lib, "cuModuleGetFunction")(&r->fn, mod, entry)) fprintf(stderr, "launch_api: no %s\n", entry), exit(1);
+    sym(lib, "cuMemAlloc_v2")(&r->dptr, (size_t)128);
+    r->n = 32;
+    r->stride = 4;
+    r->params[0] = &r->dptr;
+    r->params[1] = &r->n;
+    r->params[2] = &r->stride;
+    r->launch = sym(lib, "cuLaunchKernel");
+    r->sync = sym(lib, "cuCtxSynchronize");
+}
+
+/* The driver's JIT of one PTX text, two ways, ms: through the linker (what
+ * kjit does: cuLinkCreate/AddData/Complete gives a cubin it can cache, then
+ * cuModuleLoadData of the cubin) and as cuModuleLoadData of the PTX. */
+static void jit_times(const char *ptx, double *link_ms, double *load_ms)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+    cu_fn create = sym(lib, "cuLinkCreate_v2"), add = sym(lib, "cuLinkAddData_v2"),
+          complete = sym(lib, "cuLinkComplete"), destroy = sym(lib, "cuLinkDestroy"),
+          load = sym(lib, "cuModuleLoadData"), unload = sym(lib, "cuModuleUnload");
+    enum { N = 5 };
+    double a[N], b[N];
+    for (int k = 0; k < N; k++) {
+        void *link = NULL, *cubin = NULL, *mod = NULL;
+        size_t size = 0;
+        double t0 = now();
+        if (create(0u, NULL, NULL, &link) || add(link, 1 /* CU_JIT_INPUT_PTX */, (void *)ptx, strlen(ptx) + 1,
+                                                   "k.ptx", 0u, NULL, NULL) ||
+            complete(link, &cubin, &size) || load(&mod, cubin))
+            fprintf(stderr, "launch_api: the linker failed\n"), exit(1);
+        a[k] = (now() - t0) * 1e3;
+        unload(mod);
+        destroy(link);
+        t0 = now();
+        if (load(&mod, ptx)) fprintf(stderr, "launch_api: cuModuleLoadData(PTX) failed\n"), exit(1);
+        b[k] = (now() - t0) * 1e3;
+        unload(mod);
+    }
+    *link_ms = median(a, N);
+    *load_ms = median(b, N);
+}
+
+/* reps raw launches, then one sync: µs per launch. */
+static double raw_round(raw *r, int reps)
+{
     double t0 = now();
-    for (int r = 0; r < reps; r++) launch(fn, 1u, 1u, 1u, 32u, 1u, 1u, 0u, NULL, params, NULL);
-    sync();
-    double us = (now() - t0) / reps * 1e6;
-    sym(lib, "cuModuleUnload")(mod);
-    return us;
+    for (int k = 0; k < reps; k++) r->launch(r->fn, 1u, 1u, 1u, 32u, 1u, 1u, 0u, NULL, r->params, NULL);
+    r->sync();
+    return (now() - t0) / reps * 1e6;
+}
+
+/* reps launches through kjit_launch, then kjit_sync: µs per launch. */
+static double kjit_round(kjit_ctx *ctx, kjit_fn *f, kjit_value *arg, int reps)
+{
+    kjit_error err;
+    kjit_dim3 g1 = {1, 1, 1}, b32 = {32, 1, 1};
+    double t0 = now();
+    for (int k = 0; k < reps; k++)
+        if (kjit_launch(f, g1, b32, arg, 1, &err)) die("kjit_launch", &err);
+    if (kjit_sync(ctx, &err)) die("kjit_sync", &err);
+    return (now() - t0) / reps * 1e6;
 }
 
 int main(int argc, char **argv)
 {
-    int reps = argc > 1 ? atoi(argv[1]) : 100000;
+    int reps = argc > 1 ? atoi(argv[1]) : 10000;
     kjit_options o;
     kjit_options_init(&o);
     o.target = KJIT_TARGET_CUDA;
@@ -146,31 +204,40 @@ int main(int argc, char **argv)
     }
     printf("cold-stencil-ms %.3f\n", median(cold, 5));
 
-    /* launch overhead: kjit_launch, then the raw driver on the same PTX */
-    double best = 1e30;
-    for (int round = 0; round < 3; round++) {
-        double l0 = now();
-        for (int r = 0; r < reps; r++)
-            if (kjit_launch(touch, g1, b32, &arg, 1, &err)) die("kjit_launch", &err);
-        if (kjit_sync(ctx, &err)) die("kjit_sync", &err);
-        double us = (now() - l0) / reps * 1e6;
-        if (us < best) best = us;
-    }
-    printf("kjit_launch-us %.3f\n", best);
+    /* launch overhead: rounds of kjit_launch and of the raw driver on the
+     * same PTX, alternating (the driver's cost drifts over a run); medians */
     char *ptx = kjit_module_ptx(m, "touch", &err);
     if (!ptx) die("kjit_module_ptx", &err);
-    void *dptr = NULL;
-    {
-        void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-        sym(lib, "cuMemAlloc_v2")(&dptr, (size_t)128);
+    raw r;
+    raw_open(&r, ptx);
+    enum { ROUNDS = 11 };
+    double tk[ROUNDS], tr[ROUNDS];
+    raw_round(&r, reps / 10);
+    for (int k = 0; k < ROUNDS; k++) {
+        tk[k] = kjit_round(ctx, touch, &arg, reps);
+        tr[k] = raw_round(&r, reps);
     }
-    double raw = 1e30;
-    for (int round = 0; round < 3; round++) {
-        double us = raw_launches(ptx, dptr, 32, reps);
-        if (us < raw) raw = us;
-    }
-    printf("cuLaunchKernel-us %.3f\n", raw);
-    printf("kjit_launch/raw %.3f\n", best / raw);
+    double best = median(tk, ROUNDS), rawv = median(tr, ROUNDS);
+    printf("kjit_launch-us %.3f\n", best);
+    printf("cuLaunchKernel-us %.3f\n", rawv);
+    printf("kjit_launch/raw %.3f\n", best / rawv);
+    /* the driver's JIT of the stencil's PTX (specialised by a main that
+     * launches it), through the linker and loaded directly */
+    static const char with_main[] = "import numpy as np\n\n"
+                                    "def main():\n"
+                                    "    x = np.zeros((16, 16), dtype=np.float32)\n"
+                                    "    smooth[(1, 1), (16, 16)](x, x.copy())\n";
+    char src2[4096];
+    snprintf(src2, sizeof src2, "%s%s", stencil_src, with_main);
+    kjit_module *s2 = kjit_compile(ctx, src2, strlen(src2), "stencil_main.k", &err);
+    char *sptx = s2 ? kjit_module_ptx(s2, "smooth", &err) : NULL;
+    if (!sptx) die("the stencil's PTX", &err);
+    double link_ms, load_ms;
+    jit_times(sptx, &link_ms, &load_ms);
+    free(sptx);
+    kjit_module_free(s2);
+    printf("driver-jit-link-ms %.3f\n", link_ms);
+    printf("driver-jit-load-ptx-ms %.3f\n", load_ms);
     free(ptx);
     kjit_array_free(x);
     kjit_module_free(m);
