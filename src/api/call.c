@@ -547,7 +547,7 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
         rt.gpu = m->gpu;
         rt.pool = m->pool;
         rt.code = sp.code;
-        rt.async_gpu = true;
+        rt.launch_only = m->gpu != NULL;
         if (kj_rt_call_entry(&rt, launch_entry, (void **)&l, NULL) != KJ_RT_OK) rc = runtime_failed(&rt, err);
         kj_rt_dispose(&rt);
     }

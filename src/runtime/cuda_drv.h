@@ -43,6 +43,7 @@
     X(cuDevicePrimaryCtxRelease, 11000)              \
     X(cuDevicePrimaryCtxReset, 11000)                \
     X(cuCtxSetCurrent, 4000)                         \
+    X(cuCtxGetCurrent, 4000)                         \
     X(cuCtxSynchronize, 2000)                        \
     X(cuMemGetInfo, 3020)                            \
     X(cuMemAlloc, 3020)                              \

@@ -48,6 +48,9 @@ bool kj_gpu_fail(kj_gpu *g, CUresult r, const char *what, kj_rt_error *e)
 
 bool kj_gpu_current(kj_gpu *g, kj_rt_error *e)
 {
+    /* asking is cheaper than setting (a launch from a loop asks each time) */
+    CUcontext now = NULL;
+    if (g->cu.cuCtxGetCurrent(&now) == CUDA_SUCCESS && now == g->ctx) return true;
     CUresult r = g->cu.cuCtxSetCurrent(g->ctx);
     return r == CUDA_SUCCESS || kj_gpu_fail(g, r, "cuCtxSetCurrent", e);
 }

@@ -36,11 +36,16 @@ static const char *const kind_names[KJ_RT__COUNT] = {
 
 void kj_rt_init(kj_rt *rt, const char *file)
 {
-    /* all but the random stream's state (2.5 KB, unread until seeded):
-     * a launch through the C API makes a context each time */
-    size_t rng = offsetof(kj_rt, rng), after = rng + sizeof rt->rng;
-    memset(rt, 0, rng);
-    memset((char *)rt + after, 0, sizeof *rt - after);
+    /* all but the message buffer and the random stream's state (2.5 KB,
+     * unread until seeded): a launch through the C API makes a context
+     * each time */
+    size_t msg = offsetof(kj_rt, message), after_msg = msg + sizeof rt->message;
+    size_t rng = offsetof(kj_rt, rng), after_rng = rng + sizeof rt->rng;
+    _Static_assert(offsetof(kj_rt, message) < offsetof(kj_rt, rng), "kj_rt_init's ranges");
+    memset(rt, 0, msg);
+    rt->message[0] = 0;
+    memset((char *)rt + after_msg, 0, rng - after_msg);
+    memset((char *)rt + after_rng, 0, sizeof *rt - after_rng);
     rt->file = file;
     rt->out = stdout;
     rt->stack_limit = UINTPTR_MAX; /* computed at the first check (kj_rt_stack_check) */
@@ -115,7 +120,7 @@ static void leave(kj_rt *rt, kj_rt *outer)
     if (--rt->depth > 0) return;
     kj_fault_leave(outer);
     release_all(rt);
-    if (rt->out) fflush(rt->out);
+    if (rt->out && !rt->launch_only) fflush(rt->out);
 }
 
 /* The setjmp side. `fn` runs with rt->jb pointing at this frame's jmp_buf;
@@ -138,7 +143,7 @@ KJ_CALLS_JIT kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args,
     fn(rt, args, ret);
     /* A fault of the run's last kernels is the run's error: wait for them
      * while an error can still be raised. */
-    if (rt->depth == 1 && rt->gpu && !rt->async_gpu) kj_rt_cuda_sync(rt, 0, 0);
+    if (rt->depth == 1 && rt->gpu && !rt->launch_only) kj_rt_cuda_sync(rt, 0, 0);
     rt->jb = saved;
     leave(rt, outer);
     return KJ_RT_OK;

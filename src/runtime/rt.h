@@ -85,8 +85,9 @@ typedef struct kj_rt {
      * run and, when known, the line of its launch (0: unknown). */
     const char *fn_name;
     int32_t fn_line;
-    bool async_gpu;         /* the outermost entry returns without waiting for the GPU
-                               (kjit_launch: the application calls kjit_sync, as CUDA's) */
+    bool launch_only;       /* the entry only launches on the GPU (kjit_launch): it returns
+                               without waiting for the GPU (the application calls
+                               kjit_sync, as with CUDA's launches) and prints nothing */
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's

@@ -13,6 +13,7 @@
  * so); those that need no state just succeed. */
 static CUresult init(unsigned f) { return (void)f, CUDA_SUCCESS; }
 static CUresult set_current(CUcontext c) { return (void)c, CUDA_SUCCESS; }
+static CUresult get_current(CUcontext *c) { return *c = (CUcontext)1, CUDA_SUCCESS; }
 static CUresult synchronize(void) { return CUDA_SUCCESS; }
 static CUresult ctx_release(CUdevice d) { return (void)d, CUDA_SUCCESS; }
 static CUresult dtod(CUdeviceptr a, CUdeviceptr b, size_t n) { return memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n), CUDA_SUCCESS; }
@@ -118,7 +119,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
         {"cuModuleGetGlobal", global},       {"cuEventCreate", event_create},
         {"cuEventDestroy", event_destroy},   {"cuEventElapsedTime", elapsed},
         {"cuGetErrorName", error_name},      {"cuGetErrorString", error_name},
-        {"cuInit", init},                    {"cuCtxSetCurrent", set_current},
+        {"cuInit", init},                    {"cuCtxSetCurrent", set_current}, {"cuCtxGetCurrent", get_current},
         {"cuCtxSynchronize", synchronize},   {"cuDevicePrimaryCtxRelease", ctx_release},
         {"cuDevicePrimaryCtxReset", ctx_release}, {"cuMemcpyDtoD", dtod},
         {"cuModuleUnload", module_unload},   {"cuFuncGetAttribute", func_get},

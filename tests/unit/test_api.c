@@ -1667,6 +1667,7 @@ static void test_fault_handler_opt_in(void **state)
 {
     (void)state;
 #ifdef TEST_ASAN
+    (void)run_fault_child; /* used by the other builds */
     kjit_error err;
     assert_int_equal(kjit_install_fault_handler(&err), KJIT_ERR_USAGE);
     assert_non_null(strstr(err.message, "AddressSanitizer"));
