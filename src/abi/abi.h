@@ -169,6 +169,7 @@ typedef struct kj_abi_kernel {
     const char *symbol;    /* its entry in the PTX module (the specialisation's mangled name) */
     kj_abi_block_fn block; /* cpu target: runs one block; NULL when the kernel runs on the GPU */
     int32_t nparams;
+    int32_t parallel;      /* 1: its blocks may run on the context's thread pool (the parallel target) */
     const kj_abi_param *params;
 } kj_abi_kernel;
 

@@ -91,13 +91,26 @@ void *kj_rt_block_storage(kj_rt *rt, void *kxp, int64_t bytes, int32_t line, int
     return p;
 }
 
-/* The blocks of a launch on the host, z, y, x order. The blocks' storage
+/* Blocks first..last-1 of a launch on the host, in z, y, x order (block
+ * b is x = b % gx, y = b / gx % gy, z = b / (gx gy)). The blocks' storage
  * (kx->store, kj_rt_block_storage) is freed when they are done, and also
  * when one raises: the error is caught here, the storage freed and the
  * error raised on to the entry call that catches it. kx lives in the
  * caller's frame, so nothing here changes between setjmp and longjmp. */
-KJ_CALLS_JIT static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args,
-                                    kj_abi_kx *kx, int32_t line)
+/* not inlined: its loop variable must not live in run_blocks' setjmp frame */
+__attribute__((noinline)) KJ_CALLS_JIT static void each_block(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args,
+                                    kj_abi_kx *kx, int64_t first, int64_t last)
+{
+    for (int64_t b = first; b < last; b++) {
+        kx->bid[0] = b % cfg[0];
+        kx->bid[1] = b / cfg[0] % cfg[1];
+        kx->bid[2] = b / (cfg[0] * cfg[1]);
+        k->block(rt, kx, args);
+    }
+}
+
+static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args, kj_abi_kx *kx,
+                       int32_t line, int64_t first, int64_t last)
 {
     /* what the fault handler names while the blocks run (fault.h) */
     const char *outer = rt->fn_name;
@@ -114,13 +127,41 @@ KJ_CALLS_JIT static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int
         longjmp(*saved, 1);
     }
     if (saved) rt->jb = &jb;
-    for (kx->bid[2] = 0; kx->bid[2] < cfg[2]; kx->bid[2]++)
-        for (kx->bid[1] = 0; kx->bid[1] < cfg[1]; kx->bid[1]++)
-            for (kx->bid[0] = 0; kx->bid[0] < cfg[0]; kx->bid[0]++) k->block(rt, kx, args);
+    each_block(rt, k, cfg, args, kx, first, last);
     rt->jb = saved;
     rt->fn_name = outer;
     rt->fn_line = outer_line;
     free(kx->store);
+}
+
+static kj_abi_kx kx_of(const int64_t *cfg)
+{
+    kj_abi_kx kx = {.dyn_bytes = cfg[7]};
+    for (int d = 0; d < 3; d++) {
+        kx.gdim[d] = cfg[d];
+        kx.bdim[d] = cfg[3 + d];
+    }
+    return kx;
+}
+
+/* The parallel target: chunks of a launch's blocks on the thread pool
+ * (kj_rt_parallel_for), each worker with a kx, and so a block storage, of
+ * its own. Blocks are independent in CUDA's model (only atomics, which are
+ * real atomics on the host too, connect them), so the result is the same as
+ * one after the other, except the order of what kernels print. */
+typedef struct blocks_run {
+    const kj_abi_kernel *k;
+    const int64_t *cfg;
+    void **args;
+    int32_t line;
+} blocks_run;
+
+static void block_chunk(kj_rt *w, void *env, int64_t begin, int64_t end, void *acc)
+{
+    (void)acc;
+    const blocks_run *r = env;
+    kj_abi_kx kx = kx_of(r->cfg);
+    run_blocks(w, r->k, r->cfg, r->args, &kx, r->line, begin, end);
 }
 
 void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args, int32_t line, int32_t col)
@@ -141,10 +182,12 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
         kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
     }
     check_shared(rt, cfg, k->name, line, col);
-    kj_abi_kx kx = {.dyn_bytes = cfg[7]};
-    for (int d = 0; d < 3; d++) {
-        kx.gdim[d] = cfg[d];
-        kx.bdim[d] = cfg[3 + d];
+    int64_t nblocks = cfg[0] * cfg[1] * cfg[2];
+    if (k->parallel && rt->pool && nblocks > 1) {
+        blocks_run r = {k, cfg, args, line};
+        kj_rt_parallel_for(rt, block_chunk, &r, nblocks, 1, 0, NULL);
+        return;
     }
-    run_blocks(rt, k, cfg, args, &kx, line);
+    kj_abi_kx kx = kx_of(cfg);
+    run_blocks(rt, k, cfg, args, &kx, line, 0, nblocks);
 }
