@@ -214,16 +214,21 @@ static bool checked_nbytes(kj_dtype dt, int ndim, const int64_t *shape, size_t *
         return kj_rt_errorf(err, "ValueError",
                             "maximum supported dimension for an array is %d, found %d",
                             KJ_MAX_DIMS, ndim);
+    /* As NumPy: the product of the nonzero dimensions must fit (the C
+     * strides are made of it, even when another dimension is 0). */
     uint64_t n = kj_dtype_info[dt].size;
-    bool overflow = false;
+    bool overflow = false, empty = false;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0)
             return kj_rt_errorf(err, "ValueError", "negative dimensions are not allowed");
-        if (shape[i] && n > (uint64_t)INT64_MAX / (uint64_t)shape[i]) overflow = true;
-        n *= (uint64_t)shape[i];
+        if (shape[i] == 0) {
+            empty = true;
+            continue;
+        }
+        if (n > (uint64_t)INT64_MAX / (uint64_t)shape[i]) overflow = true;
+        else n *= (uint64_t)shape[i];
     }
-    for (int i = 0; i < ndim; i++)
-        if (shape[i] == 0) n = 0, overflow = false;
+    if (empty && !overflow) n = 0;
     if (overflow)
         return kj_rt_errorf(err, "ValueError",
                             "array is too big; `arr.size * arr.dtype.itemsize` is larger "

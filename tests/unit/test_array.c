@@ -148,6 +148,15 @@ static void test_create(void **state)
     assert_null(kj_array_empty(KJ_DT_FLOAT64, 2, (int64_t[]){INT64_C(1) << 40, INT64_C(1) << 40},
                                &err));
     assert_non_null(strstr(err.message, "array is too big"));
+    /* a zero dimension does not hide the others' overflow (the strides are
+     * made of them; found by the .npy fuzzer), as NumPy */
+    assert_null(kj_array_empty(KJ_DT_UINT16, 4, (int64_t[]){0, INT64_C(5555555566666666), INT64_C(666666666666662), 4},
+                               &err));
+    assert_non_null(strstr(err.message, "array is too big"));
+    kj_array *z0 = kj_array_empty(KJ_DT_UINT16, 3, (int64_t[]){0, INT64_C(1) << 30, INT64_C(1) << 20}, &err);
+    assert_non_null(z0);
+    assert_int_equal(kj_array_size(z0), 0);
+    kj_array_release(z0);
 #if !KJ_ASAN
     /* np.zeros(10**14): "Unable to allocate 728. TiB for an array with shape
      * (100000000000000,) and data type float64" (skipped under ASan, whose
