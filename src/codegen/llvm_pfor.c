@@ -16,6 +16,8 @@
 
 #include "../ir/kir_pfor.h"
 
+#include <math.h>
+
 typedef struct pfor_gen {
     const kir_inst *in;
     kir_pfor_info info;
@@ -45,22 +47,38 @@ static unsigned captures(const kir_func *f, pfor_gen *g, LLVMValueRef *vals, LLV
     return n;
 }
 
-/* The identity of reduction operator op for type t. */
-static LLVMValueRef identity(kj_cg *cg, kir_op op, const kj_type *t)
+/* The identity of reduction operator op for type t (min: the largest
+ * value of t, +inf for floats; max: the smallest). */
+static LLVMValueRef identity(kj_cg *cg, unsigned op, const kj_type *t)
 {
     LLVMTypeRef ty = kj_cg_type(cg, t);
-    bool fl = t->kind == KJ_T_FLOAT;
+    bool fl = t->kind == KJ_T_FLOAT, sg = t->kind == KJ_T_INT && t->is_signed;
+    unsigned bits = fl ? 0 : LLVMGetIntTypeWidth(ty);
     switch (op) {
     case KIR_MUL: return fl ? LLVMConstReal(ty, 1.0) : LLVMConstInt(ty, 1, 0);
     case KIR_AND: return LLVMConstAllOnes(ty);
+    case KIR_PFOR_MIN:
+        if (fl) return LLVMConstReal(ty, HUGE_VAL);
+        return sg ? LLVMConstInt(ty, (~0ull) >> (65 - bits), 0) : LLVMConstAllOnes(ty);
+    case KIR_PFOR_MAX:
+        if (fl) return LLVMConstReal(ty, -HUGE_VAL);
+        return sg ? LLVMConstInt(ty, 1ull << (bits - 1), 0) : LLVMConstNull(ty);
     default: return LLVMConstNull(ty); /* + - | ^ */
     }
 }
 
-/* x OP y for a reduction operator. */
-static LLVMValueRef combine_op(kj_cg *cg, kir_op op, const kj_type *t, LLVMValueRef x, LLVMValueRef y)
+/* x OP y for a reduction operator; min and max as Python's min(x, y) and
+ * max(x, y): y only when it is strictly smaller (larger). */
+static LLVMValueRef combine_op(kj_cg *cg, unsigned op, const kj_type *t, LLVMValueRef x, LLVMValueRef y)
 {
-    bool fl = t->kind == KJ_T_FLOAT;
+    bool fl = t->kind == KJ_T_FLOAT, sg = t->kind == KJ_T_INT && t->is_signed;
+    if (op == KIR_PFOR_MIN || op == KIR_PFOR_MAX) {
+        bool lt = op == KIR_PFOR_MIN; /* take y when y < x (min) or y > x (max) */
+        LLVMValueRef take = fl ? LLVMBuildFCmp(cg->b, lt ? LLVMRealOLT : LLVMRealOGT, y, x, "")
+                               : LLVMBuildICmp(cg->b, lt ? (sg ? LLVMIntSLT : LLVMIntULT) : (sg ? LLVMIntSGT : LLVMIntUGT),
+                                               y, x, "");
+        return LLVMBuildSelect(cg->b, take, y, x, "");
+    }
     switch (op) {
     case KIR_ADD: return fl ? LLVMBuildFAdd(cg->b, x, y, "") : LLVMBuildAdd(cg->b, x, y, "");
     case KIR_MUL: return fl ? LLVMBuildFMul(cg->b, x, y, "") : LLVMBuildMul(cg->b, x, y, "");
@@ -92,7 +110,7 @@ static LLVMValueRef gen_chunk(kj_cg *cg, pfor_gen *g, unsigned ncap)
     for (uint32_t k = 0; k < f->nlocals; k++) {
         if (!ptrs[k]) continue;
         LLVMTypeRef ty = kj_cg_type(cg, f->locals[k].type);
-        LLVMValueRef v = g->info.red[k] != KIR_NOP ? identity(cg, (kir_op)g->info.red[k], f->locals[k].type)
+        LLVMValueRef v = g->info.red[k] != KIR_NOP ? identity(cg, g->info.red[k], f->locals[k].type)
                                                     : LLVMBuildLoad2(cg->b, ty, ptrs[k], "");
         LLVMBuildStore(cg->b, v, fn->locals[k]);
     }
@@ -129,7 +147,7 @@ static LLVMValueRef gen_combine(kj_cg *cg, pfor_gen *g)
         LLVMTypeRef ty = kj_cg_type(cg, t);
         LLVMValueRef p = LLVMBuildLoad2(cg->b, cg->t_ptr, LLVMBuildStructGEP2(cg->b, g->env_ty, env, fld, ""), "");
         LLVMValueRef part = LLVMBuildLoad2(cg->b, ty, LLVMBuildStructGEP2(cg->b, g->acc_ty, acc, j++, ""), "");
-        LLVMValueRef v = combine_op(cg, (kir_op)g->info.red[k], t, LLVMBuildLoad2(cg->b, ty, p, ""), part);
+        LLVMValueRef v = combine_op(cg, g->info.red[k], t, LLVMBuildLoad2(cg->b, ty, p, ""), part);
         LLVMBuildStore(cg->b, v, p);
     }
     LLVMBuildRetVoid(cg->b);

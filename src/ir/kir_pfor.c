@@ -1,11 +1,13 @@
 /* Prange loops: which locals a KIR_PFOR body reads and writes, which of
- * them are reductions (`s += x`, `s *= x`, `s = s + x`, `s = x & s`, ...:
- * every assignment of s in the body combines s with another value by one
- * operator, and s is read nowhere else in the body), which values of the
+ * them are reductions (`s += x`, `s *= x`, `s = s + x`, `s = x & s`,
+ * `s = min(s, x)`, ...: every assignment of s in the body combines s with
+ * another value by one operator, and s is read nowhere else in the body), which values of the
  * enclosing function the body uses, and the race check: a variable assigned
  * in the body and used after the loop that is not a reduction is an error
  * (Numba fails to compile it too). See kir_pfor.h. */
 #include "kir_pfor.h"
+
+#include "builtins.h"
 
 #include <string.h>
 
@@ -22,15 +24,24 @@ static kir_op red_class(kir_op op) { return op == KIR_SUB ? KIR_ADD : op; }
 
 /* LOCAL_SET of local k to value v: a reduction step when v = OP(get k, x)
  * (or OP(x, get k) for a commutative OP). */
+/* s = min(s, x) / max(s, x) (either order): KIR_PFOR_MIN / MAX, else 0. */
+static uint16_t minmax(const kir_inst *e)
+{
+    if (e->op != KIR_BUILTIN || e->nargs != 2) return 0;
+    return e->aux == KJ_B_MIN ? KIR_PFOR_MIN : e->aux == KJ_B_MAX ? KIR_PFOR_MAX : 0;
+}
+
 static void note_set(walk *w, uint32_t k, kir_ref v)
 {
     const kir_inst *e = &w->f->insts[v];
     kir_op op = (kir_op)e->op;
+    uint16_t mm = minmax(e);
     bool ok_op = op == KIR_ADD || op == KIR_SUB || op == KIR_MUL || op == KIR_AND || op == KIR_OR || op == KIR_XOR;
-    const kir_inst *x = ok_op ? &w->f->insts[e->a] : NULL, *y = ok_op ? &w->f->insts[e->b] : NULL;
+    kir_ref ra = mm ? e->args[0] : ok_op ? e->a : 0, rb = mm ? e->args[1] : ok_op ? e->b : 0;
+    const kir_inst *x = ra ? &w->f->insts[ra] : NULL, *y = rb ? &w->f->insts[rb] : NULL;
     bool left = x && x->op == KIR_LOCAL_GET && (uint32_t)x->i == k;
     bool right = y && op != KIR_SUB && y->op == KIR_LOCAL_GET && (uint32_t)y->i == k;
-    uint16_t cls = (uint16_t)red_class(op);
+    uint16_t cls = mm ? mm : (uint16_t)red_class(op);
     if (!(left || right) || (w->out->red[k] != KIR_NOP && w->out->red[k] != cls)) {
         w->notred[k] = true;
         return;
@@ -210,9 +221,10 @@ bool kir_pfor_check(kj_arena *a, const kir_module *m, bool parallel, kj_diags *d
             kj_diag *dg = kj_error(d, m->src, f->insts[info.racy_set].span,
                                    "variable '%s' is assigned in a prange loop and used after it, but is not a "
                                    "reduction", name);
-            kj_diag_hint(dg, "the iterations run in parallel: accumulate with '%s += ...', '%s *= ...' or "
-                         "'%s = %s OP ...' (OP one of + - * & | ^), or use the variable only inside the loop",
-                         name, name, name, name);
+            kj_diag_hint(dg, "the iterations run in parallel: accumulate with '%s += ...', '%s *= ...', "
+                         "'%s = %s OP ...' (OP one of + - * & | ^) or '%s = min(%s, ...)' / max, or use the "
+                         "variable only inside the loop",
+                         name, name, name, name, name, name);
             ok = false;
         }
     }

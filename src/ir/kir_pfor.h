@@ -8,11 +8,15 @@
 #include "kir.h"
 
 enum { KIR_PFOR_READ = 1, KIR_PFOR_WRITTEN = 2 };
+/* Reduction operators that are built-in calls, not KIR operators (kir_op
+ * values stay far below them). */
+enum { KIR_PFOR_MIN = 0x8001, KIR_PFOR_MAX = 0x8002 };
 
 typedef struct kir_pfor_info {
     uint8_t *use;  /* per local: KIR_PFOR_READ / KIR_PFOR_WRITTEN inside the body */
     uint16_t *red; /* per local: the reduction's operator (KIR_ADD for + and -, KIR_MUL,
-                      KIR_AND, KIR_OR, KIR_XOR), KIR_NOP when it is not one */
+                      KIR_AND, KIR_OR, KIR_XOR, or KIR_PFOR_MIN / KIR_PFOR_MAX for
+                      s = min(s, x) / max(s, x)), KIR_NOP when it is not one */
     bool *outer;   /* per instruction: defined outside the body and used in it */
     /* the first variable written in the body, used outside it and not a
      * reduction (the race the check reports): its local and assignment */
