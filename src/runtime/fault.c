@@ -9,6 +9,7 @@
  * reads them. */
 #include "fault.h"
 #include "rt.h"
+#include "../util/asan.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -19,13 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define KJ_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define KJ_ASAN 1
-#endif
-#endif
 
 enum { ALT_STACK_BYTES = 64 * 1024, NSIGS = 4 };
 
@@ -160,7 +154,7 @@ static void install_once(void)
 
 bool kj_fault_install(char *err, size_t cap)
 {
-#ifdef KJ_ASAN
+#if KJ_ASAN
     (void)once, (void)install_once; /* compiled in every build, used in those without ASan */
     snprintf(err, cap, "this kjit is built with AddressSanitizer, whose own handler reports faults");
     return false;

@@ -10,6 +10,8 @@
 
 #include <kjit.h>
 
+#include "util/asan.h" /* KJ_ASAN: the fault test defers to ASan's handler */
+
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1595,14 +1597,6 @@ static void test_threads_own_contexts(void **state)
 
 /* ---- the fault handler opt-in (kjit_install_fault_handler) ---- */
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-
 static const char fault_src[] = "from numba import jit\n"
                                 "\n"
                                 "@jit\n"
@@ -1671,7 +1665,7 @@ static int run_fault_child(bool opt_in, char what, char *buf, size_t cap)
 static void test_fault_handler_opt_in(void **state)
 {
     (void)state;
-#ifdef TEST_ASAN
+#if KJ_ASAN
     (void)run_fault_child; /* used by the other builds */
     kjit_error err;
     assert_int_equal(kjit_install_fault_handler(&err), KJIT_ERR_USAGE);

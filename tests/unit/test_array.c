@@ -13,17 +13,7 @@
 
 #include "runtime/array.h"
 
-/* Under AddressSanitizer huge allocations abort instead of failing. */
-#if defined(__SANITIZE_ADDRESS__)
-#define KJ_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define KJ_ASAN 1
-#endif
-#endif
-#ifndef KJ_ASAN
-#define KJ_ASAN 0
-#endif
+#include "util/asan.h" /* KJ_ASAN: huge allocations abort instead of failing */
 
 /* --- helpers ------------------------------------------------------------ */
 
