@@ -156,6 +156,11 @@ typedef void (*kj_abi_block_fn)(void *rt, kj_abi_kx *kx, void **args);
 
 enum { KJ_ABI_PARAM_SCALAR = 0, KJ_ABI_PARAM_ARRAY = 1 };
 
+/* kj_rt_to_device's `fill`: what an array's new device copy holds — zeros
+ * (device_array), the host's data (to_device), or nothing yet (the output
+ * of a ufunc call on the GPU, which its launch writes whole). */
+enum { KJ_ABI_FILL_ZERO = 0, KJ_ABI_FILL_UPLOAD = 1, KJ_ABI_FILL_UNSET = 2 };
+
 /* One kernel parameter, as a launch passes it to the GPU: a scalar of
  * `size` bytes (its memory form), or an array of `ndim` dimensions, which
  * the kernel receives flattened as data pointer, shape[ndim] and

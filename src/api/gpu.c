@@ -5,6 +5,7 @@
  * the driver's version (a new driver may assemble PTX differently). */
 #include "api_int.h"
 
+#include "ir/kir_gpu_ufunc.h"
 #include "runtime/rt_host.h"
 
 #include <stdlib.h>
@@ -51,6 +52,11 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
     return true;
 }
 
+void kj_api_gpu_ufuncs(kjit_module *m, uint32_t from)
+{
+    if (m->target == KJIT_TARGET_CUDA) kir_gpu_ufuncs(&m->arena, m->types, m->kir, from);
+}
+
 /* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda. */
 static const char *libdevice_path(char *buf, size_t cap)
 {
@@ -79,6 +85,8 @@ char *kjit_module_ptx(kjit_module *m, const char *kernel, kjit_error *err)
     if (!m->arch[0]) snprintf(m->arch, sizeof m->arch, "sm_90"); /* no device, no --arch */
     kj_diags d = {0};
     pthread_mutex_lock(&m->lock);
+    /* kjit ptx: the program's ufunc calls as they would run on the GPU */
+    if (m->check_only) kir_gpu_ufuncs(&m->arena, m->types, m->kir, 0);
     char *ptx = ptx_of(m, kernel, NULL, NULL, &d);
     pthread_mutex_unlock(&m->lock);
     if (!ptx) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &d, m->src.path);

@@ -367,6 +367,11 @@ LLVMValueRef kj_cg_c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, cons
  * kernels on the GPU, the coherence check before instruction `in` touches
  * array data (nothing otherwise) */
 void kj_cg_launch(kj_cg *cg, const kir_inst *in);
+/* Launch kernel k with configuration cfg (8 i64 values, as LAUNCH's
+ * header) and arguments vals (register form, of k's parameter types);
+ * errors located at `at`. */
+void kj_cg_launch_kernel(kj_cg *cg, const kir_func *k, const LLVMValueRef *cfgv, const LLVMValueRef *vals,
+                         const kir_inst *at);
 void kj_cg_host_access(kj_cg *cg, const kir_inst *in);
 /* Before loop statement `loop`: when nothing in it can launch a kernel,
  * check its arrays once here and silence the checks inside (true; call

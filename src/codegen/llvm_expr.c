@@ -43,8 +43,9 @@ static LLVMValueRef sel(kj_cg *cg, LLVMValueRef c, LLVMValueRef x, LLVMValueRef 
 static LLVMValueRef int_divmod(kj_cg *cg, const kir_inst *in, LLVMValueRef a, LLVMValueRef b, bool div)
 {
     LLVMBuilderRef B = cg->b;
-    kj_cg_raise_if(cg, LLVMBuildICmp(B, LLVMIntEQ, b, iconst(b, 0), ""), KJ_RT_ZERO_DIVISION,
-                   "integer division or modulo by zero", in->span);
+    if (!(in->aux & KIR_AUX_NONZERO))
+        kj_cg_raise_if(cg, LLVMBuildICmp(B, LLVMIntEQ, b, iconst(b, 0), ""), KJ_RT_ZERO_DIVISION,
+                       "integer division or modulo by zero", in->span);
     if (!kj_cg_is_signed(in->type))
         return div ? LLVMBuildUDiv(B, a, b, "") : LLVMBuildURem(B, a, b, "");
     LLVMValueRef m1 = LLVMBuildICmp(B, LLVMIntEQ, b, iconst(b, -1), "");

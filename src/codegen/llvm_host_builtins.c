@@ -407,7 +407,7 @@ static LLVMValueRef b_copy_to_host(kj_cg *cg, const kir_inst *in)
 static LLVMValueRef b_device(kj_cg *cg, const kir_inst *in, LLVMValueRef arr)
 {
     if (!cg->gpu_kernels) return arr;
-    LLVMValueRef a[5] = {rt_arg(cg), LLVMBuildExtractValue(cg->b, arr, 3, "owner"), kj_cg_i32(cg, 0),
+    LLVMValueRef a[5] = {rt_arg(cg), LLVMBuildExtractValue(cg->b, arr, 3, "owner"), kj_cg_i32(cg, KJ_ABI_FILL_ZERO),
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_TO_DEVICE, a, 5);
     return arr;

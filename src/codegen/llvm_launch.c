@@ -14,6 +14,7 @@
 
 #include "../abi/abi.h"
 #include "../ir/builtins.h"
+#include "../ir/kir_gpu_ufunc.h"
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 
@@ -76,32 +77,41 @@ static LLVMValueRef cfg_value(kj_cg *cg, const kir_inst *in, unsigned k)
     return kj_cg_cast(cg, kj_cg_val(cg, r), t, &T_I64);
 }
 
-/* LAUNCH kernel[grid x y z, block x y z, stream, shared](args) */
-void kj_cg_launch(kj_cg *cg, const kir_inst *in)
+void kj_cg_launch_kernel(kj_cg *cg, const kir_func *k, const LLVMValueRef *cfgv, const LLVMValueRef *vals,
+                         const kir_inst *at)
 {
-    const kir_func *k = in->fn;
-    if (!k || k->kind != KIR_FN_KERNEL || cg->fn->kx) {
-        kj_cg_fail(cg, in->span, "launch of '%s' is not supported here", k ? k->name : "?");
-        return;
-    }
     LLVMTypeRef ct = LLVMArrayType2(cg->t_i64, 8);
     LLVMValueRef cfg = kj_cg_alloca(cg, ct, "launch");
     for (unsigned j = 0; j < 8; j++) {
         LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, j)};
-        LLVMBuildStore(cg->b, cfg_value(cg, in, j), LLVMBuildInBoundsGEP2(cg->b, ct, cfg, idx, 2, ""));
+        LLVMBuildStore(cg->b, cfgv[j], LLVMBuildInBoundsGEP2(cg->b, ct, cfg, idx, 2, ""));
     }
-    uint32_t n = in->nargs > 8 ? in->nargs - 8 : 0;
-    LLVMTypeRef at = LLVMArrayType2(cg->t_ptr, n ? n : 1);
-    LLVMValueRef args = kj_cg_alloca(cg, at, "args");
+    uint32_t n = k->nparams;
+    LLVMTypeRef aty = LLVMArrayType2(cg->t_ptr, n ? n : 1);
+    LLVMValueRef args = kj_cg_alloca(cg, aty, "args");
     for (uint32_t j = 0; j < n; j++) {
-        kir_ref r = in->args[8 + j];
-        const kj_type *t = cg->fn->kf->insts[r].type;
-        LLVMValueRef p = kj_cg_spill(cg, kj_cg_to_mem(cg, t, kj_cg_val(cg, r)));
+        LLVMValueRef p = kj_cg_spill(cg, kj_cg_to_mem(cg, k->params[j], vals[j]));
         LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, (int64_t)j)};
-        LLVMBuildStore(cg->b, p, LLVMBuildInBoundsGEP2(cg->b, at, args, idx, 2, ""));
+        LLVMBuildStore(cg->b, p, LLVMBuildInBoundsGEP2(cg->b, aty, args, idx, 2, ""));
     }
-    LLVMValueRef a[6] = {cg->fn->rt, kernel_desc(cg, k), cfg, args, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    LLVMValueRef a[6] = {cg->fn->rt, kernel_desc(cg, k), cfg, args, kj_cg_line(cg, at), kj_cg_col(cg, at)};
     kj_cg_rtcall(cg, KJ_RTF_LAUNCH, a, 6);
+}
+
+/* LAUNCH kernel[grid x y z, block x y z, stream, shared](args) */
+void kj_cg_launch(kj_cg *cg, const kir_inst *in)
+{
+    const kir_func *k = in->fn;
+    if (!k || k->kind != KIR_FN_KERNEL || cg->fn->kx || in->nargs != 8 + k->nparams) {
+        kj_cg_fail(cg, in->span, "launch of '%s' is not supported here", k ? k->name : "?");
+        return;
+    }
+    LLVMValueRef cfg[8], *vals = KJ_NEWN(cg->a, LLVMValueRef, k->nparams + 1);
+    for (unsigned j = 0; j < 8; j++) cfg[j] = cfg_value(cg, in, j);
+    /* arguments are already of the parameters' types, or arrays of another
+     * layout, which have the same form */
+    for (uint32_t j = 0; j < k->nparams; j++) vals[j] = kj_cg_val(cg, in->args[8 + j]);
+    kj_cg_launch_kernel(cg, k, cfg, vals, in);
 }
 
 /* ---- lazy coherence (gpu.h): host code's array accesses ----
@@ -136,6 +146,7 @@ static bool reads_only(const kir_inst *in)
 
 static bool touches_data(const kir_inst *in)
 {
+    if (kir_launches(in)) return false; /* the runtime keeps a launch's arrays coherent */
     switch ((kir_op)in->op) {
     case KIR_LOCAL_GET: case KIR_LOCAL_SET: case KIR_PARAM: case KIR_TUPLE: case KIR_TUPLE_GET:
     case KIR_ARRAY_DIM: case KIR_ARRAY_VIEW: case KIR_LAUNCH: case KIR_RETURN: case KIR_SELECT:
@@ -200,7 +211,7 @@ static bool block_may_launch(const kir_func *f, kir_blkid b, const fn_stack *st)
     const kir_block *blk = &f->blocks[b];
     for (uint32_t k = 0; k < blk->n; k++) {
         const kir_inst *in = &f->insts[blk->v[k]];
-        if (in->op == KIR_LAUNCH) return true;
+        if (kir_launches(in)) return true;
         /* cuda.to_device makes an array whose host copy is stale, as a launch does */
         if (in->op == KIR_BUILTIN && in->aux == KJ_B_CUDA_TO_DEVICE) return true;
         if (in->op == KIR_CALL && in->fn && !kj_cg_device_side(in->fn) && func_may_launch(in->fn, st)) return true;

@@ -14,10 +14,9 @@
  * functions, the loop over the outermost index (the flat index for the
  * contiguous loop) is split into chunks run on the thread pool
  * (llvm_parallel.c); small loops stay on the calling thread. */
-#include "codegen.h"
+#include "llvm_ufunc.h"
 
 #include "../ir/builtins.h"
-#include "../abi/abi.h"
 
 #include <string.h>
 
@@ -116,34 +115,6 @@ static void store_at(kj_cg *cg, LLVMTypeRef elt, LLVMValueRef arr, unsigned n, u
     LLVMValueRef idx[2] = {kj_cg_i64(cg, 0), kj_cg_i64(cg, k)};
     LLVMBuildStore(cg->b, v, LLVMBuildInBoundsGEP2(cg->b, at, arr, idx, 2, ""));
 }
-
-/* ---- ufunc calls: operands ---- */
-
-enum { MAX_UF_OPS = 16 };
-
-/* One operand of a ufunc call, as the generated loop uses it. */
-typedef struct uf_op {
-    bool array;           /* walks an array (else `value` is passed each time) */
-    LLVMValueRef desc;    /* the array's descriptor (value) */
-    LLVMValueRef data;    /* its data pointer */
-    LLVMValueRef strides[KJ_ABI_MAX_DIMS]; /* byte strides over the loop dimensions */
-    LLVMValueRef value;   /* a scalar input */
-    const kj_type *elem;  /* element (or scalar) type */
-    const kj_type *param; /* the compiled function's parameter type */
-    int ndim, ncore;
-    LLVMValueRef view;    /* gufunc: the core view template (data filled per iteration) */
-    LLVMValueRef temp;    /* gufunc: storage of a scalar passed as a 1-element array */
-} uf_op;
-
-typedef struct uf_call {
-    const kir_inst *in;
-    const kir_func *f;
-    LLVMValueRef callee;
-    uf_op op[MAX_UF_OPS];
-    int nin, nops, loop_ndim;
-    LLVMValueRef shape[KJ_ABI_MAX_DIMS];
-    bool flat; /* the contiguous loop: element i of every array */
-} uf_call;
 
 static LLVMValueRef callee_of(kj_cg *cg, const kir_inst *in)
 {
@@ -282,8 +253,8 @@ static bool uf_parallel_call(kj_cg *cg, const uf_call *c)
 /* Call the runtime for the loop shape, the strides and the outputs to
  * create (bit k of `alloc`: descp[k] is storage to fill); then read what
  * the loop needs. `core` is the gufunc core specification (NULL for
- * @vectorize). Returns the contiguity flag (i32). */
-static LLVMValueRef prepare(kj_cg *cg, uf_call *c, LLVMValueRef *descp, int32_t alloc, LLVMValueRef core,
+ * @vectorize). */
+LLVMValueRef kj_cg_uf_prepare(kj_cg *cg, uf_call *c, LLVMValueRef *descp, int32_t alloc, LLVMValueRef core,
                             const char *layout)
 {
     unsigned n = (unsigned)c->nops, nd = (unsigned)c->loop_ndim;
@@ -317,7 +288,7 @@ static LLVMValueRef prepare(kj_cg *cg, uf_call *c, LLVMValueRef *descp, int32_t 
 }
 
 /* Operand k from KIR value r. */
-static void set_operand(kj_cg *cg, uf_op *o, kir_ref r)
+void kj_cg_uf_operand(kj_cg *cg, uf_op *o, kir_ref r)
 {
     const kj_type *t = type_of(cg, r);
     o->array = t->kind == KJ_T_ARRAY;
@@ -345,9 +316,15 @@ static LLVMValueRef scalar_call(kj_cg *cg, uf_call *c)
     return kj_cg_cast(cg, r, c->f->ret, c->in->type);
 }
 
-/* @vectorize f(a, b, out=o): the flat loop when the runtime says every
- * array is C-contiguous with the result's shape, else the strided nest. */
-static LLVMValueRef vectorize_call(kj_cg *cg, uf_call *c)
+/* Does any input of c's call hold an array? (inputs set) */
+static bool any_array(const uf_call *c)
+{
+    for (int k = 0; k < c->nin; k++)
+        if (c->op[k].array) return true;
+    return false;
+}
+
+bool kj_cg_uf_vectorize_operands(kj_cg *cg, uf_call *c, LLVMValueRef *descp, int32_t *alloc)
 {
     const kir_inst *in = c->in;
     int nout = in->aux;
@@ -355,32 +332,41 @@ static LLVMValueRef vectorize_call(kj_cg *cg, uf_call *c)
     c->nops = c->nin + 1;
     if (too_many(cg, in, c->nops) || (int)c->f->nparams != c->nin) {
         if (!cg->failed) kj_cg_fail(cg, in->span, "ufunc '%s' called with %d inputs", c->f->name, c->nin);
-        return LLVMGetUndef(kj_cg_type(cg, in->type));
+        return false;
     }
-    bool any = false;
     for (int k = 0; k < c->nin; k++) {
-        set_operand(cg, &c->op[k], in->args[k]);
+        kj_cg_uf_operand(cg, &c->op[k], in->args[k]);
         c->op[k].param = c->f->params[k];
-        any |= c->op[k].array;
+        descp[k] = c->op[k].array ? kj_cg_spill(cg, c->op[k].desc) : NULL;
     }
-    if (!any && !nout) return scalar_call(cg, c);
     uf_op *out = &c->op[c->nin];
-    LLVMValueRef descp[MAX_UF_OPS];
-    for (int k = 0; k < c->nin; k++) descp[k] = c->op[k].array ? kj_cg_spill(cg, c->op[k].desc) : NULL;
-    int32_t alloc = 0;
+    *alloc = 0;
     if (nout) {
-        set_operand(cg, out, in->args[c->nin]);
+        kj_cg_uf_operand(cg, out, in->args[c->nin]);
         descp[c->nin] = kj_cg_spill(cg, out->desc);
-    } else {
+    } else if (any_array(c)) {
         *out = (uf_op){.array = true, .elem = in->type->elem, .ndim = in->type->ndim};
         descp[c->nin] = kj_cg_out_desc(cg, out->ndim);
-        alloc = 1 << c->nin;
+        *alloc = 1 << c->nin;
     }
     /* an input with more dimensions than out= is the runtime's error */
     c->loop_ndim = out->ndim;
     for (int k = 0; k < c->nin; k++)
         if (c->op[k].ndim > c->loop_ndim) c->loop_ndim = c->op[k].ndim;
-    LLVMValueRef flag = prepare(cg, c, descp, alloc, NULL, NULL);
+    return true;
+}
+
+/* @vectorize f(a, b, out=o): the flat loop when the runtime says every
+ * array is C-contiguous with the result's shape, else the strided nest. */
+static LLVMValueRef vectorize_call(kj_cg *cg, uf_call *c)
+{
+    const kir_inst *in = c->in;
+    LLVMValueRef descp[MAX_UF_OPS];
+    int32_t alloc = 0;
+    if (!kj_cg_uf_vectorize_operands(cg, c, descp, &alloc)) return LLVMGetUndef(kj_cg_type(cg, in->type));
+    if (!any_array(c) && !in->aux) return scalar_call(cg, c);
+    uf_op *out = &c->op[c->nin];
+    LLVMValueRef flag = kj_cg_uf_prepare(cg, c, descp, alloc, NULL, NULL);
     LLVMValueRef result = out->desc;
 
     LLVMBasicBlockRef flat = kj_cg_bb(cg, "uf.flat"), strided = kj_cg_bb(cg, "uf.strided"),
@@ -490,13 +476,14 @@ static bool gufunc_operands(kj_cg *cg, uf_call *c, const kj_gu_layout *lay, LLVM
 {
     const kir_inst *in = c->in;
     int given = (int)in->nargs;
+    *alloc = 0;
     c->loop_ndim = 0;
     for (int k = 0; k < c->nops; k++) {
         uf_op *o = &c->op[k];
         o->param = c->f->params[k];
         o->ncore = (int)lay->args[k].ndims;
         if (k < given) {
-            set_operand(cg, o, in->args[k]);
+            kj_cg_uf_operand(cg, o, in->args[k]);
             if (o->array && o->param->kind == KJ_T_ARRAY && o->elem != o->param->elem) {
                 if (k >= c->nin) {
                     kj_cg_fail(cg, in->span, "an output of '%s' with element type %s is not supported "
@@ -527,28 +514,37 @@ static bool gufunc_operands(kj_cg *cg, uf_call *c, const kj_gu_layout *lay, LLVM
     return true;
 }
 
+bool kj_cg_uf_gufunc_operands(kj_cg *cg, uf_call *c, kj_gu_layout *lay, LLVMValueRef *descp, int32_t *alloc,
+                              LLVMValueRef *core)
+{
+    const kir_inst *in = c->in;
+    const char *ls = c->f->gu_layout;
+    if (!ls || !kj_parse_layout(cg->a, ls, (uint32_t)strlen(ls), cg->km->src, in->span, cg->d, lay)) {
+        cg->failed = true;
+        return false;
+    }
+    c->nin = (int)lay->nin;
+    c->nops = (int)(lay->nin + lay->nout);
+    if (too_many(cg, in, c->nops) || (int)c->f->nparams != c->nops ||
+        (in->nargs != lay->nin && in->nargs != lay->nin + lay->nout)) {
+        if (!cg->failed) kj_cg_fail(cg, in->span, "gufunc '%s' called with %u operands", c->f->name, in->nargs);
+        return false;
+    }
+    if (!gufunc_operands(cg, c, lay, descp, alloc)) return false;
+    *core = core_spec(cg, c, lay);
+    return true;
+}
+
 /* @guvectorize g(a, b[, out]): the nested loop over the loop dimensions,
  * calling the core function with views of the core dimensions. */
 static LLVMValueRef gufunc_call(kj_cg *cg, uf_call *c)
 {
     const kir_inst *in = c->in;
-    const char *ls = c->f->gu_layout;
     kj_gu_layout lay;
-    if (!ls || !kj_parse_layout(cg->a, ls, (uint32_t)strlen(ls), cg->km->src, in->span, cg->d, &lay)) {
-        cg->failed = true;
-        return LLVMGetUndef(kj_cg_type(cg, in->type));
-    }
-    c->nin = (int)lay.nin;
-    c->nops = (int)(lay.nin + lay.nout);
-    if (too_many(cg, in, c->nops) || (int)c->f->nparams != c->nops ||
-        (in->nargs != lay.nin && in->nargs != lay.nin + lay.nout)) {
-        if (!cg->failed) kj_cg_fail(cg, in->span, "gufunc '%s' called with %u operands", c->f->name, in->nargs);
-        return LLVMGetUndef(kj_cg_type(cg, in->type));
-    }
-    LLVMValueRef descp[MAX_UF_OPS];
+    LLVMValueRef descp[MAX_UF_OPS], core;
     int32_t alloc = 0;
-    if (!gufunc_operands(cg, c, &lay, descp, &alloc)) return LLVMGetUndef(kj_cg_type(cg, in->type));
-    prepare(cg, c, descp, alloc, core_spec(cg, c, &lay), ls);
+    if (!kj_cg_uf_gufunc_operands(cg, c, &lay, descp, &alloc, &core)) return LLVMGetUndef(kj_cg_type(cg, in->type));
+    kj_cg_uf_prepare(cg, c, descp, alloc, core, c->f->gu_layout);
     for (int k = 0; k < c->nops; k++) {
         uf_op *o = &c->op[k];
         if (!o->array) {
@@ -577,6 +573,10 @@ static LLVMValueRef gufunc_call(kj_cg *cg, uf_call *c)
 LLVMValueRef kj_cg_ufunc_call(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
+    if (in->fn && in->fn->applies) {
+        uf_call g = {.in = in, .f = in->fn->applies};
+        return kj_cg_ufunc_gpu(cg, &g);
+    }
     uf_call c = {.in = in, .f = in->fn, .callee = callee_of(cg, in)};
     if (!c.callee) return in->type ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
     return c.f->kind == KIR_FN_GUFUNC ? gufunc_call(cg, &c) : vectorize_call(cg, &c);

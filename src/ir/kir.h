@@ -45,6 +45,11 @@
  *   gufunc's output arguments). The result type is the output (array, or a
  *   scalar when every input is a scalar), none when outputs were passed to a
  *   gufunc. The elementwise loop over broadcast shapes is the caller's.
+ *   On the GPU `fn` is instead a kernel whose `applies` is the ufunc
+ *   (kir_gpu_ufunc.h): the call launches it over the broadcast shape.
+ * - FLOORDIV/MOD on integers with aux KIR_AUX_NONZERO: the divisor is known
+ *   not to be zero, and no ZeroDivisionError check is made (code the
+ *   compiler writes itself, e.g. index arithmetic in kir_gpu_ufunc.c).
  * - FOR/PFOR: the local `i` takes start, start+step, ... while < stop (or >
  *   stop for a negative step); assigning `i` in the body does not change the
  *   iteration (Python). Step 0 is a run-time error.
@@ -116,6 +121,8 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(FOR, "for", "i a b c body")       /* for local i in range(a, b, c) { body } */      \
     X(PFOR, "pfor", "i a b c body")     /* prange: iterations may run in parallel */
 
+enum { KIR_AUX_NONZERO = 1 }; /* FLOORDIV/MOD: the divisor is never zero */
+
 typedef enum {
 #define X(name, str, operands) KIR_##name,
     KIR_OPS(X)
@@ -184,6 +191,9 @@ struct kir_func {
     bool py_errors;
     const char *gu_layout;     /* GUFUNC: the layout string */
     const char *target;        /* decorator's target= or NULL */
+    /* KERNEL written for ufunc calls on the GPU (kir_gpu_ufunc.c): the
+     * @vectorize or @guvectorize function it applies, else NULL. */
+    const kir_func *applies;
 };
 
 typedef struct kir_module {

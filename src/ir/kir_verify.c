@@ -414,7 +414,9 @@ static bool check_call(vctx *v, kir_ref r)
     const kir_func *fn = in->fn;
     if (!fn) return fail(v, r, "%s has no callee", name(in));
     if (in->op == KIR_UFUNC_CALL) {
-        if (fn->kind != KIR_FN_UFUNC && fn->kind != KIR_FN_GUFUNC)
+        /* on the GPU: the kernel written for the ufunc (kir_gpu_ufunc.c) */
+        const kir_func *uf = fn->kind == KIR_FN_KERNEL ? fn->applies : fn;
+        if (!uf || (uf->kind != KIR_FN_UFUNC && uf->kind != KIR_FN_GUFUNC))
             return fail(v, r, "ufunc call of %s, which is not a ufunc", fn->mangled);
         if (in->aux > in->nargs)
             return fail(v, r, "ufunc call with %u out= arguments among %u", in->aux, in->nargs);

@@ -63,7 +63,7 @@ typedef enum kj_sema_fn_kind {
 /* The module-level function `name`: its kind and definition. False when
  * there is none (or its decorator was invalid). */
 bool kj_sema_function(kj_sema *s, const char *name, kj_sema_fn_kind *kind, const kj_funcdef **def);
-/* Does the module define any @cuda.jit kernel? */
+/* Does the module define any @cuda.jit kernel, or ufunc with target='cuda'? */
 bool kj_sema_has_kernels(kj_sema *s);
 
 /* A compile-time constant scalar or string. */

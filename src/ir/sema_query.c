@@ -51,7 +51,10 @@ bool kj_sema_has_kernels(kj_sema *s)
 {
     for (uint32_t k = 0; s && k < s->syms.n; k++) {
         const kj_sym *sym = &s->syms.v[k];
-        if (sym->kind == SYM_FUNC && !sym->fn->bad && sym->fn->kind == FK_KERNEL) return true;
+        if (sym->kind != SYM_FUNC || sym->fn->bad) continue;
+        if (sym->fn->kind == FK_KERNEL) return true;
+        bool ufunc = sym->fn->kind == FK_VECTORIZE || sym->fn->kind == FK_GUVECTORIZE;
+        if (ufunc && sym->fn->target && !strcmp(sym->fn->target, "cuda")) return true;
     }
     return false;
 }

@@ -18,6 +18,7 @@
 #ifndef KJ_GPU_H
 #define KJ_GPU_H
 
+#include "../abi/abi.h"
 #include "array.h"
 #include "cuda_drv.h"
 
@@ -68,9 +69,16 @@ bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e);
  * of it): bring a stale host copy back; a write makes the device copy
  * stale. Arrays that were never on the device cost one test. */
 bool kj_gpu_host_access(kj_array *a, bool write, kj_rt_error *e);
-/* cuda.to_device / device_array: give `a` a device mirror now, uploaded
- * (upload) or zeroed (as the host copy, so that both sides agree). */
-bool kj_gpu_to_device(kj_gpu *g, kj_array *a, bool upload, kj_rt_error *e);
+/* What a new device copy holds: the host's data (cuda.to_device), zeros
+ * (device_array: as the host copy, so that both sides agree), or nothing
+ * yet — an output that the next launch writes whole (a ufunc's). */
+typedef enum {
+    KJ_GPU_ZERO = KJ_ABI_FILL_ZERO,
+    KJ_GPU_UPLOAD = KJ_ABI_FILL_UPLOAD,
+    KJ_GPU_UNSET = KJ_ABI_FILL_UNSET,
+} kj_gpu_fill;
+/* Give `a` a device mirror now, current there and stale on the host. */
+bool kj_gpu_to_device(kj_gpu *g, kj_array *a, kj_gpu_fill fill, kj_rt_error *e);
 /* Copy all of src into dst, two C-contiguous arrays of one dtype and size
  * (different memory), from wherever src is current to dst's device copy
  * (to_device: cuda.to_device) or its host memory (copy_to_host), without a

@@ -187,16 +187,17 @@ bool kj_gpu_host_access(kj_array *a, bool write, kj_rt_error *e)
     return true;
 }
 
-bool kj_gpu_to_device(kj_gpu *g, kj_array *a, bool upload, kj_rt_error *e)
+bool kj_gpu_to_device(kj_gpu *g, kj_array *a, kj_gpu_fill fill, kj_rt_error *e)
 {
     if (!kj_gpu_current(g, e)) return false;
     kj_mirror *m = record(g, a, e);
     if (!m) return false;
-    if (upload) return on_device(g, m, e);
+    if (fill == KJ_GPU_UPLOAD) return on_device(g, m, e);
     if (!device_memory(g, m, e)) return false;
-    CUresult r = m->bytes ? g->cu.cuMemsetD8(m->d, 0, m->bytes) : CUDA_SUCCESS;
+    CUresult r = m->bytes && fill == KJ_GPU_ZERO ? g->cu.cuMemsetD8(m->d, 0, m->bytes) : CUDA_SUCCESS;
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuMemsetD8", e);
     m->dev_valid = true;
+    if (fill == KJ_GPU_UNSET) m->host_valid = false;
     return true;
 }
 

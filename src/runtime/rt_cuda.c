@@ -15,10 +15,10 @@ void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int3
     if (owner && !kj_gpu_host_access(owner, write != 0, &e)) kj_rt_raise_error(rt, &e, line, col);
 }
 
-void kj_rt_to_device(kj_rt *rt, void *owner, int32_t upload, int32_t line, int32_t col)
+void kj_rt_to_device(kj_rt *rt, void *owner, int32_t fill, int32_t line, int32_t col)
 {
     kj_rt_error e = {0};
-    if (rt->gpu && owner && !kj_gpu_to_device(rt->gpu, owner, upload != 0, &e)) kj_rt_raise_error(rt, &e, line, col);
+    if (rt->gpu && owner && !kj_gpu_to_device(rt->gpu, owner, (kj_gpu_fill)fill, &e)) kj_rt_raise_error(rt, &e, line, col);
 }
 
 void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col)
@@ -52,7 +52,7 @@ void kj_rt_device_copy(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, in
     /* a cast or a strided view: a host copy, then (to_device) its upload */
     if (h.base && !kj_gpu_host_access(h.base, false, &e)) kj_rt_raise_error(rt, &e, line, col);
     r = kj_array_astype(&h, (kj_dtype)to, &e);
-    if (r && to_device && rt->gpu && !kj_gpu_to_device(rt->gpu, r, true, &e)) kj_array_release(r), r = NULL;
+    if (r && to_device && rt->gpu && !kj_gpu_to_device(rt->gpu, r, KJ_GPU_UPLOAD, &e)) kj_array_release(r), r = NULL;
     kj_rt_result(rt, r, &e, out, ndim, line, col);
 }
 

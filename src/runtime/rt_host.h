@@ -98,9 +98,10 @@ float kj_rt_event_elapsed(kj_rt *rt, void *a, void *b, int32_t line, int32_t col
  * (a kj_array*, or NULL): brings a stale host copy back from the GPU
  * (gpu.h, lazy coherence). */
 void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int32_t col);
-/* cuda.to_device (upload = 1) / device_array (0): the array gets its
- * device copy now. */
-void kj_rt_to_device(kj_rt *rt, void *owner, int32_t upload, int32_t line, int32_t col);
+/* The array gets its device copy now: uploaded (fill = KJ_GPU_UPLOAD,
+ * cuda.to_device), zeroed (KJ_GPU_ZERO, device_array) or left for the next
+ * launch to write whole (KJ_GPU_UNSET, a ufunc's output); gpu.h. */
+void kj_rt_to_device(kj_rt *rt, void *owner, int32_t fill, int32_t line, int32_t col);
 /* cuda.synchronize() */
 void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col);
 /* With kernels on the GPU: cuda.to_device(a) (to_device 1) and

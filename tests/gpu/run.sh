@@ -2,9 +2,9 @@
 # The GPU suite (docs/cuda.md): run where there is a GPU, e.g.
 #     meson test -C build --suite gpu   or   tests/gpu/run.sh build/kjit [ROOT [API_GPU]]
 #
-# 1. Every program with kernels (lang/examples, tests/golden/{run,valid,
-#    valid_kjit_only}) prints on --target cuda exactly what it prints on
-#    --target cpu, with the same exit status.
+# 1. Every program with kernels or ufuncs (lang/examples, tests/golden/{run,
+#    valid,valid_kjit_only}, tests/gpu/programs) prints on --target cuda
+#    exactly what it prints on --target cpu, with the same exit status.
 # 2. The fault programs of tests/gpu/faults/ end as their first lines say
 #    (`# status: N` and `# stderr: SUBSTRING` lines).
 # 3. tests/gpu/pinned/NAME.k print NAME.expected on cuda (programs the cpu
@@ -38,7 +38,7 @@ fail() {
 }
 
 # 1. cuda == cpu
-programs=$(grep -l "cuda.jit" "$root"/lang/examples/*.k "$root"/tests/golden/run/*.k \
+programs=$(grep -lE "cuda.jit|vectorize" "$root"/lang/examples/*.k "$root"/tests/golden/run/*.k \
     "$root"/tests/golden/valid/*.k "$root"/tests/golden/valid_kjit_only/*.k "$root"/tests/gpu/programs/*.k | sort)
 for f in $programs; do
     name=${f#"$root"/}
