@@ -159,9 +159,11 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
  * @jit(parallel=True)): made at the first such compile with the thread
  * count of the environment (pool.h); a bad count fails the compile. */
 bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
-/* On the cuda target: the ufunc calls of funcs[from..] become launches of
- * kernels written for them (src/ir/kir_gpu_ufunc.h). */
-void kj_api_gpu_ufuncs(kjit_module *m, uint32_t from);
+/* The ufunc work of funcs[from..] made ordinary KIR for the module's
+ * target: on cuda, ufunc calls launch kernels written for them
+ * (src/ir/kir_gpu_ufunc.h); everywhere, ufunc.reduce calls a function that
+ * loops, or launches (src/ir/kir_reduce.h). */
+void kj_api_lower_ufuncs(kjit_module *m, uint32_t from);
 /* The module's kernels as PTX → cubin (through the cache) loaded on its
  * GPU (m->gpu_code). False after reporting to d. */
 bool kj_api_gpu_code(kjit_module *m, kj_diags *d);

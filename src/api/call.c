@@ -304,7 +304,7 @@ static const kir_func *specialise(kjit_fn *f, const kj_type *const *types, uint3
         return main;
     uint32_t before = m->kir->nfuncs;
     const kir_func *kf = kj_sema_specialize(m->sema, f->name, types, n, d);
-    if (kf) kj_api_gpu_ufuncs(m, before);
+    if (kf) kj_api_lower_ufuncs(m, before);
     return kf && verify_new(m, before, d) ? kf : NULL;
 }
 

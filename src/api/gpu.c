@@ -6,6 +6,7 @@
 #include "api_int.h"
 
 #include "ir/kir_gpu_ufunc.h"
+#include "ir/kir_reduce.h"
 #include "runtime/rt_host.h"
 
 #include <stdlib.h>
@@ -52,9 +53,11 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
     return true;
 }
 
-void kj_api_gpu_ufuncs(kjit_module *m, uint32_t from)
+void kj_api_lower_ufuncs(kjit_module *m, uint32_t from)
 {
-    if (m->target == KJIT_TARGET_CUDA) kir_gpu_ufuncs(&m->arena, m->types, m->kir, from);
+    bool gpu = m->target == KJIT_TARGET_CUDA;
+    if (gpu) kir_gpu_ufuncs(&m->arena, m->types, m->kir, from);
+    kir_reduce_expand(&m->arena, m->types, m->kir, from, gpu);
 }
 
 /* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda. */
@@ -86,7 +89,10 @@ char *kjit_module_ptx(kjit_module *m, const char *kernel, kjit_error *err)
     kj_diags d = {0};
     pthread_mutex_lock(&m->lock);
     /* kjit ptx: the program's ufunc calls as they would run on the GPU */
-    if (m->check_only) kir_gpu_ufuncs(&m->arena, m->types, m->kir, 0);
+    if (m->check_only) {
+        kir_gpu_ufuncs(&m->arena, m->types, m->kir, 0);
+        kir_reduce_expand(&m->arena, m->types, m->kir, 0, true);
+    }
     char *ptx = ptx_of(m, kernel, NULL, NULL, &d);
     pthread_mutex_unlock(&m->lock);
     if (!ptx) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &d, m->src.path);

@@ -339,7 +339,8 @@ bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
  * reported no error:
  *   copy the source → lex + parse → analyze (resolve, infer, lower to KIR)
  *   → verify KIR → the target (auto: cuda when there is a GPU)
- *   → ufunc calls on the GPU as kernels (cuda only), verified
+ *   → ufunc calls on the GPU as kernels (cuda), ufunc.reduce as loops or
+ *     kernels; verified again
  *   → machine code for the host (codegen, or the cache)
  *   → the kernels for the GPU (NVPTX → PTX → cubin, or the cache; cuda only)
  * The last three stages are skipped for check_only (kjit check, kjit ir,
@@ -358,7 +359,7 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     if (!kj_has_errors(d)) kir_pfor_check(&m->arena, m->kir, m->target == KJIT_TARGET_PARALLEL, d);
     bool no_target = !kj_has_errors(d) && !m->check_only && !kj_api_target(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_pool(ctx, m, err);
-    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_ufuncs(m, 0), verify_kir(m, d);
+    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_lower_ufuncs(m, 0), verify_kir(m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_machine_code(ctx, m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_code(m, d);
 

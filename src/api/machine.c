@@ -211,7 +211,8 @@ static void add_closure(kj_arena *a, kir_module *km, kir_func *f)
     add_func(a, km, f);
     for (uint32_t r = 1; r < f->ninsts; r++) {
         const kir_inst *in = &f->insts[r];
-        if ((in->op == KIR_CALL || in->op == KIR_LAUNCH || in->op == KIR_UFUNC_CALL) && in->fn)
+        if ((in->op == KIR_CALL || in->op == KIR_LAUNCH || in->op == KIR_UFUNC_CALL || in->op == KIR_UFUNC_REDUCE) &&
+            in->fn)
             add_closure(a, km, in->fn);
     }
 }

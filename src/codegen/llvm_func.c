@@ -378,8 +378,8 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
         cg->fn->vals[r] = kj_cg_inst(cg, r);
         break;
     case KIR_ASSERT:
-        kj_cg_raise_if(cg, LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), ""), KJ_RT_ASSERTION, in->s,
-                       in->span);
+        kj_cg_raise_if(cg, LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), ""),
+                       in->aux == KIR_ASSERT_VALUE ? KJ_RT_VALUE : KJ_RT_ASSERTION, in->s, in->span);
         break;
     default: cg->fn->vals[r] = kj_cg_inst(cg, r); break;
     }

@@ -681,6 +681,84 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     return vectorize_call(ic, e, ei, fn, args, n, out);
 }
 
+/* The axis= of f.reduce: a constant integer (negative counts from the end)
+ * or None (-1); false after reporting. */
+static bool reduce_axis(kj_ictx *ic, const kj_expr *ax, int ndim, int32_t *axis)
+{
+    if (ax->kind == KJ_E_NONE) {
+        *axis = -1;
+        return true;
+    }
+    kj_cval v;
+    if (!kj_const_eval(ic->s, ax, &v) || v.type->kind != KJ_T_INT) {
+        kj_error(ic->d, ic->s->src, ax->span, "axis must be a constant integer or None");
+        return false;
+    }
+    if (v.i < -ndim || v.i >= ndim) { /* NumPy's AxisError */
+        kj_error(ic->d, ic->s->src, ax->span, "axis %lld is out of bounds for array of dimension %d",
+                 (long long)v.i, ndim);
+        return false;
+    }
+    *axis = (int32_t)(v.i < 0 ? v.i + ndim : v.i);
+    return true;
+}
+
+/* f.reduce(a, axis=0) of a binary @vectorize f, as NumPy's ufunc.reduce:
+ * a scalar when no axis remains, else an array of the other axes. */
+static kj_einfo *ufunc_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+{
+    const char *name = fn->def->name;
+    if (fn->def->nparams != 2) {
+        kj_error(ic->d, ic->s->src, e->span, "reduce only supported for binary functions ('%s' takes %u)", name,
+                 fn->def->nparams);
+        return ei_value(ei, NULL);
+    }
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_error(ic->d, ic->s->src, e->span, "%s.reduce() is only available in host code", name);
+        return ei_value(ei, NULL);
+    }
+    const kj_expr *ax = e->call.nargs > 1 ? e->call.args[1] : NULL;
+    for (uint32_t k = 0; k < e->call.nkw; k++) {
+        if (strcmp(e->call.kw[k].name, "axis") || ax) {
+            kj_error(ic->d, ic->s->src, e->call.kw[k].span, "%s.reduce() got an unexpected keyword argument '%s'",
+                     name, e->call.kw[k].name);
+            return ei_value(ei, NULL);
+        }
+        ax = e->call.kw[k].value;
+    }
+    if (e->call.nargs < 1 || e->call.nargs > 2) {
+        kj_error(ic->d, ic->s->src, e->span, "%s.reduce() takes an array and an axis", name);
+        return ei_value(ei, NULL);
+    }
+    kj_barg b;
+    const kj_type *a = type_arg(ic, e->call.args[0], &b);
+    if (!a) return ei_value(ei, NULL);
+    if (a->kind != KJ_T_ARRAY) {
+        kj_error(ic->d, ic->s->src, e->call.args[0]->span, "%s.reduce() takes an array, not %s", name,
+                 kj_type_str(a));
+        return ei_value(ei, NULL);
+    }
+    ei->axis = 0;
+    if (ax) kj_type_expr(ic, ax);
+    if (ax && !reduce_axis(ic, ax, a->ndim, &ei->axis)) return ei_value(ei, NULL);
+    if (ei->axis < 0 && a->ndim > 1 && !fn->identity.reorderable) {
+        kj_error(ic->d, ic->s->src, ax->span,
+                 "reduction operation '%s' is not reorderable, so at most one axis may be specified", name);
+        return ei_value(ei, NULL);
+    }
+    const kj_type *el[2] = {a->elem, a->elem};
+    kj_spec *callee = specialise(ic, fn, el, true, e->span);
+    if (!callee || !callee->ret) return ei_value(ei, NULL);
+    ei->callee = callee;
+    if (!kj_is_scalar(callee->ret)) {
+        kj_error(ic->d, ic->s->src, e->span, "ufunc '%s' must return a scalar, not %s", name,
+                 kj_type_str(callee->ret));
+        return ei_value(ei, NULL);
+    }
+    if (ei->axis < 0 || a->ndim == 1) return ei_value(ei, callee->ret);
+    return ei_value(ei, kj_t_array(ic->s->types, callee->ret, a->ndim - 1, KJ_LAYOUT_C));
+}
+
 /* ---- dispatch ---- */
 
 kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
@@ -702,6 +780,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     }
     case EI_FUNC: return user_call(ic, e, ei, ci->fn);
     case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn);
+    case EI_UREDUCE: return ufunc_reduce_call(ic, e, ei, ci->fn);
     case EI_NONE: return ei_value(ei, NULL);
     default: break;
     }

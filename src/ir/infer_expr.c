@@ -24,6 +24,7 @@ static const char *what_is(const kj_einfo *ei)
     case EI_DTYPE: return "a type";
     case EI_FUNC: return "a function";
     case EI_LAUNCH: return "a kernel launch configuration";
+    case EI_UREDUCE: return "a ufunc's reduce method";
     case EI_DECOR: return "a decorator";
     default: return "not a value";
     }
@@ -177,6 +178,11 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 ei->is_const = c;
                 ei->cval = cv;
                 ei->nonneg = !c; /* thread and block indices are never negative */
+                return ei;
+            }
+            if (obj->kind == EI_FUNC && obj->fn->kind == FK_VECTORIZE && !strcmp(e->attr.name, "reduce")) {
+                ei->kind = EI_UREDUCE;
+                ei->fn = obj->fn;
                 return ei;
             }
             if (obj->kind != EI_VALUE) {

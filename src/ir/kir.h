@@ -47,9 +47,17 @@
  *   gufunc. The elementwise loop over broadcast shapes is the caller's.
  *   On the GPU `fn` is instead a kernel whose `applies` is the ufunc
  *   (kir_gpu_ufunc.h): the call launches it over the broadcast shape.
+ * - ASSERT with aux KIR_ASSERT_VALUE raises ValueError with message s (the
+ *   compiler's own checks, e.g. an empty reduction without identity).
  * - FLOORDIV/MOD on integers with aux KIR_AUX_NONZERO: the divisor is known
  *   not to be zero, and no ZeroDivisionError check is made (code the
  *   compiler writes itself, e.g. index arithmetic in kir_gpu_ufunc.c).
+ * - UFUNC_REDUCE: NumPy's ufunc.reduce with the binary @vectorize function
+ *   `fn` (specialised for a's element type twice) along axis aux - 1 of
+ *   array a (aux 0: all of them, C order); from fn's identity when it has one, else
+ *   from the first element. Host code only, and only until kir_reduce.c
+ *   makes it a call of a function that loops (or launches) — codegen
+ *   never sees it.
  * - FOR/PFOR: the local `i` takes start, start+step, ... while < stop (or >
  *   stop for a negative step); assigning `i` in the body does not change the
  *   iteration (Python). Step 0 is a run-time error.
@@ -110,6 +118,7 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(LAUNCH, "launch", "fn args")      /* kernel launch: args = grid3, block3,         */ \
                                         /* stream, shared_bytes, then kernel args        */ \
     X(UFUNC_CALL, "ufunc", "fn args")   /* apply a @vectorize/@guvectorize over arrays */  \
+    X(UFUNC_REDUCE, "reduce", "fn a aux") /* fn.reduce(a, axis=aux-1); aux 0: every axis */ \
     /* statements */                                                                       \
     X(ASSERT, "assert", "a s")          /* a = condition, s = message or NULL */           \
     X(RETURN, "return", "a")            /* a = value or 0 */                               \
@@ -122,6 +131,7 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(PFOR, "pfor", "i a b c body")     /* prange: iterations may run in parallel */
 
 enum { KIR_AUX_NONZERO = 1 }; /* FLOORDIV/MOD: the divisor is never zero */
+enum { KIR_ASSERT_VALUE = 1 }; /* ASSERT: raises ValueError (not AssertionError) */
 
 typedef enum {
 #define X(name, str, operands) KIR_##name,
@@ -153,6 +163,14 @@ typedef struct kir_block {
     kir_ref *v;
     uint32_t n, cap;
 } kir_block;
+
+/* A @vectorize function's identity= (what its reduce starts from). */
+typedef struct kir_identity {
+    bool has;         /* a value: 0, 1, -1, 2.5 ... (i and f hold it) */
+    bool reorderable; /* may reduce over several axes at once (any value, or 'reorderable') */
+    int64_t i;
+    double f;
+} kir_identity;
 
 typedef struct kir_local {
     const char *name; /* source name, or NULL for a temporary */
@@ -190,6 +208,7 @@ struct kir_func {
      * float / // % by zero raise ZeroDivisionError instead of giving inf/nan. */
     bool py_errors;
     const char *gu_layout;     /* GUFUNC: the layout string */
+    kir_identity identity;     /* UFUNC: identity= */
     const char *target;        /* decorator's target= or NULL */
     /* KERNEL written for ufunc calls on the GPU (kir_gpu_ufunc.c): the
      * @vectorize or @guvectorize function it applies, else NULL. */

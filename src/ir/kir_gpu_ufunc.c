@@ -3,102 +3,11 @@
 #include "kir_gpu_ufunc.h"
 
 #include "builtins.h"
+#include "kir_build.h"
 
 #include <string.h>
 
 enum { MAX_OPS = 16, MAX_DIMS = 4 };
-
-/* ---- building a kernel body ---- */
-
-typedef struct kb {
-    kj_arena *a;
-    kj_types *ty;
-    kir_func *f;
-    kir_blkid cur;
-    kj_span sp;
-} kb;
-
-static kir_ref emit(kb *b, kir_op op, const kj_type *t) { return kir_emit(b->a, b->f, b->cur, op, t, b->sp); }
-static const kj_type *i64t(kb *b) { return kj_t_int(b->ty, 64, true); }
-
-static kir_ref konst(kb *b, int64_t v)
-{
-    kir_ref r = emit(b, KIR_CONST_INT, i64t(b));
-    kir_at(b->f, r)->i = v;
-    return r;
-}
-
-static kir_ref binop(kb *b, kir_op op, const kj_type *t, kir_ref x, kir_ref y)
-{
-    kir_ref r = emit(b, op, t);
-    kir_at(b->f, r)->a = x;
-    kir_at(b->f, r)->b = y;
-    return r;
-}
-
-static kir_ref param(kb *b, uint32_t k)
-{
-    kir_ref r = emit(b, KIR_PARAM, b->f->params[k]);
-    kir_at(b->f, r)->i = k;
-    return r;
-}
-
-static kir_ref dim(kb *b, kir_ref arr, uint32_t d)
-{
-    kir_ref r = emit(b, KIR_ARRAY_DIM, i64t(b));
-    kir_at(b->f, r)->a = arr;
-    kir_at(b->f, r)->i = d;
-    return r;
-}
-
-static kir_ref with_args(kb *b, kir_op op, const kj_type *t, const kir_ref *args, uint32_t n)
-{
-    kir_ref r = emit(b, op, t);
-    kir_at(b->f, r)->args = kir_refs(b->a, args, n);
-    kir_at(b->f, r)->nargs = n;
-    return r;
-}
-
-static kir_ref load(kb *b, kir_ref arr, const kj_type *elem, const kir_ref *idx, uint32_t n)
-{
-    kir_ref r = with_args(b, KIR_ARRAY_LOAD, elem, idx, n);
-    kir_at(b->f, r)->a = arr;
-    return r;
-}
-
-static kir_ref cast(kb *b, kir_ref v, const kj_type *to)
-{
-    if (b->f->insts[v].type == to) return v;
-    kir_ref r = emit(b, KIR_CAST, to);
-    kir_at(b->f, r)->a = v;
-    return r;
-}
-
-static kir_ref get_local(kb *b, uint32_t l)
-{
-    kir_ref r = emit(b, KIR_LOCAL_GET, b->f->locals[l].type);
-    kir_at(b->f, r)->i = l;
-    return r;
-}
-
-static void set_local(kb *b, uint32_t l, kir_ref v)
-{
-    kir_ref r = emit(b, KIR_LOCAL_SET, kj_t_none(b->ty));
-    kir_at(b->f, r)->i = l;
-    kir_at(b->f, r)->a = v;
-}
-
-/* if cond { then } else { else }: the two blocks. */
-static kir_ref emit_if(kb *b, kir_ref cond, kir_blkid *then, kir_blkid *els)
-{
-    kir_ref r = emit(b, KIR_IF, kj_t_none(b->ty));
-    *then = kir_block_new(b->a, b->f);
-    *els = kir_block_new(b->a, b->f);
-    kir_at(b->f, r)->a = cond;
-    kir_at(b->f, r)->blk[0] = *then;
-    kir_at(b->f, r)->blk[1] = *els;
-    return r;
-}
 
 /* ---- the kernel ---- */
 
@@ -112,56 +21,35 @@ typedef struct ukernel {
     const kj_type *pt[MAX_OPS]; /* kernel parameter types */
 } ukernel;
 
+typedef kir_builder kb;
+
 typedef void (*body_fn)(kb *b, const ukernel *k, const kir_ref *idx);
 
-/* The element's loop index: idx[d] for the loop dimensions of `shape_of`,
- * from the flat number i (row-major). Unsigned, and with no check of the
- * divisors: the loop runs only when no extent is 0. */
-static void unravel(kb *b, const ukernel *k, kir_ref shape_of, kir_ref i, kir_ref *idx)
+/* One element of the grid-stride loop: its loop index, then the body. */
+typedef struct elem_ctx {
+    const ukernel *k;
+    kir_ref shape_of;
+    bool flat;
+    body_fn body;
+} elem_ctx;
+
+static void element(kb *b, void *ctx, kir_ref i)
 {
-    const kj_type *u64 = kj_t_int(b->ty, 64, false);
-    kir_ref rem = cast(b, i, u64);
-    for (uint32_t d = k->loop_ndim; d-- > 1;) {
-        kir_ref n = cast(b, dim(b, shape_of, d), u64);
-        kir_ref q = binop(b, KIR_FLOORDIV, u64, rem, n);
-        kir_ref r = binop(b, KIR_MOD, u64, rem, n);
-        kir_at(b->f, q)->aux = kir_at(b->f, r)->aux = KIR_AUX_NONZERO;
-        idx[d] = cast(b, r, i64t(b));
-        rem = q;
+    const elem_ctx *c = ctx;
+    kir_ref idx[MAX_DIMS];
+    if (c->flat) { /* every dimension but the last has extent 1 */
+        for (uint32_t d = 0; d + 1 < c->k->loop_ndim; d++) idx[d] = kb_int(b, 0);
+        idx[c->k->loop_ndim - 1] = i;
+    } else {
+        kb_unravel(b, c->shape_of, c->k->loop_ndim, i, idx);
     }
-    idx[0] = cast(b, rem, i64t(b));
+    c->body(b, c->k, idx);
 }
 
-/* i = grid(1); while i < total: body(i); i += gridsize(1) */
 static void grid_stride(kb *b, const ukernel *k, kir_ref total, kir_ref shape_of, bool flat, body_fn body)
 {
-    kir_ref one = konst(b, 1);
-    kir_ref start = with_args(b, KIR_BUILTIN, i64t(b), &one, 1);
-    kir_at(b->f, start)->aux = KJ_B_CUDA_GRID;
-    kir_ref step = with_args(b, KIR_BUILTIN, i64t(b), &one, 1);
-    kir_at(b->f, step)->aux = KJ_B_CUDA_GRIDSIZE;
-    uint32_t il = kir_local_new(b->a, b->f, NULL, i64t(b));
-    set_local(b, il, start);
-    kir_ref loop = emit(b, KIR_LOOP, kj_t_none(b->ty));
-    kir_blkid body_blk = kir_block_new(b->a, b->f), saved = b->cur;
-    kir_at(b->f, loop)->blk[0] = body_blk;
-    b->cur = body_blk;
-    kir_ref i = get_local(b, il);
-    kir_blkid then, els;
-    emit_if(b, binop(b, KIR_GE, kj_t_bool(b->ty), i, total), &then, &els);
-    b->cur = then;
-    emit(b, KIR_BREAK, kj_t_none(b->ty));
-    b->cur = body_blk;
-    kir_ref idx[MAX_DIMS];
-    if (flat) {
-        for (uint32_t d = 0; d + 1 < k->loop_ndim; d++) idx[d] = konst(b, 0);
-        idx[k->loop_ndim - 1] = i;
-    } else {
-        unravel(b, k, shape_of, i, idx);
-    }
-    body(b, k, idx);
-    set_local(b, il, binop(b, KIR_ADD, i64t(b), i, step));
-    b->cur = saved;
+    elem_ctx c = {k, shape_of, flat, body};
+    kb_grid_stride(b, total, element, &c);
 }
 
 /* out[idx] = f(in0[idx], in1[idx], ...) */
@@ -169,17 +57,13 @@ static void vectorize_body(kb *b, const ukernel *k, const kir_ref *idx)
 {
     kir_ref args[MAX_OPS];
     for (uint32_t j = 0; j < k->nin; j++) {
-        kir_ref v = param(b, j);
-        if (k->pt[j]->kind == KJ_T_ARRAY) v = load(b, v, k->pt[j]->elem, idx, k->loop_ndim);
-        args[j] = cast(b, v, k->uf->params[j]);
+        kir_ref v = kb_param(b, j);
+        if (k->pt[j]->kind == KJ_T_ARRAY) v = kb_load(b, v, idx, k->loop_ndim);
+        args[j] = kb_cast(b, v, k->uf->params[j]);
     }
-    kir_ref r = with_args(b, KIR_CALL, k->uf->ret, args, k->nin);
-    kir_at(b->f, r)->fn = (kir_func *)(uintptr_t)k->uf;
-    kir_ref out = param(b, k->nin);
-    kir_ref v = cast(b, r, k->pt[k->nin]->elem);
-    kir_ref st = with_args(b, KIR_ARRAY_STORE, kj_t_none(b->ty), idx, k->loop_ndim);
-    kir_at(b->f, st)->a = out;
-    kir_at(b->f, st)->b = v;
+    kir_ref r = kb_call(b, k->uf, args, k->nin);
+    kir_ref out = kb_param(b, k->nin);
+    kb_store(b, out, kb_cast(b, r, k->pt[k->nin]->elem), idx, k->loop_ndim);
 }
 
 /* The core view of operand j at loop index idx: its core dimensions (a
@@ -187,18 +71,18 @@ static void vectorize_body(kb *b, const ukernel *k, const kir_ref *idx)
 static kir_ref core_view(kb *b, const ukernel *k, uint32_t j, const kir_ref *idx)
 {
     const kj_type *at = k->pt[j];
-    kir_ref arr = param(b, j), parts[MAX_DIMS];
+    kir_ref arr = kb_param(b, j), parts[MAX_DIMS];
     uint32_t n = k->loop_ndim, keep = k->ncore[j];
     for (uint32_t d = 0; d < n; d++) parts[d] = idx[d];
     if (!keep) { /* a[..., i:i+1] */
-        kir_ref stop = binop(b, KIR_ADD, i64t(b), idx[n - 1], konst(b, 1));
-        kir_ref s = emit(b, KIR_SLICE, kj_t_opaque(b->ty, "slice"));
+        kir_ref stop = kb_binop(b, KIR_ADD, kb_i64(b), idx[n - 1], kb_int(b, 1));
+        kir_ref s = kb_emit(b, KIR_SLICE, kj_t_opaque(b->ty, "slice"));
         kir_at(b->f, s)->a = idx[n - 1];
         kir_at(b->f, s)->b = stop;
         parts[n - 1] = s;
         keep = 1;
     }
-    kir_ref v = with_args(b, KIR_ARRAY_VIEW, kj_t_array(b->ty, at->elem, (int)keep, KJ_LAYOUT_A), parts, n);
+    kir_ref v = kb_args(b, KIR_ARRAY_VIEW, kj_t_array(b->ty, at->elem, (int)keep, KJ_LAYOUT_A), parts, n);
     kir_at(b->f, v)->a = arr;
     return v;
 }
@@ -212,15 +96,14 @@ static void gufunc_body(kb *b, const ukernel *k, const kir_ref *idx)
         if (want->kind == KJ_T_ARRAY) {
             args[j] = core_view(b, k, j, idx);
             if (b->f->insts[args[j]].type->layout != want->layout && want->layout != KJ_LAYOUT_A)
-                args[j] = cast(b, args[j], want);
+                args[j] = kb_cast(b, args[j], want);
         } else if (k->pt[j]->kind == KJ_T_ARRAY) {
-            args[j] = cast(b, load(b, param(b, j), k->pt[j]->elem, idx, k->loop_ndim), want);
+            args[j] = kb_cast(b, kb_load(b, kb_param(b, j), idx, k->loop_ndim), want);
         } else {
-            args[j] = cast(b, param(b, j), want);
+            args[j] = kb_cast(b, kb_param(b, j), want);
         }
     }
-    kir_ref r = with_args(b, KIR_CALL, k->uf->ret, args, k->nops);
-    kir_at(b->f, r)->fn = (kir_func *)(uintptr_t)k->uf;
+    kb_call(b, k->uf, args, k->nops);
 }
 
 /* The body: the grid-stride loop over the loop shape of the first output,
@@ -228,16 +111,16 @@ static void gufunc_body(kb *b, const ukernel *k, const kir_ref *idx)
 static void define(kb *b, const ukernel *k)
 {
     body_fn body = k->gufunc ? gufunc_body : vectorize_body;
-    kir_ref shape_of = param(b, k->nin);
-    kir_ref total = konst(b, 1);
-    for (uint32_t d = 0; d < k->loop_ndim; d++) total = binop(b, KIR_MUL, i64t(b), total, dim(b, shape_of, d));
+    kir_ref shape_of = kb_param(b, k->nin);
+    kir_ref total = kb_int(b, 1);
+    for (uint32_t d = 0; d < k->loop_ndim; d++) total = kb_binop(b, KIR_MUL, kb_i64(b), total, kb_dim(b, shape_of, d));
     if (k->loop_ndim == 1) {
         grid_stride(b, k, total, shape_of, true, body);
         return;
     }
-    kir_ref inner = dim(b, shape_of, k->loop_ndim - 1);
+    kir_ref inner = kb_dim(b, shape_of, k->loop_ndim - 1);
     kir_blkid then, els, saved = b->cur;
-    emit_if(b, binop(b, KIR_EQ, kj_t_bool(b->ty), total, inner), &then, &els);
+    kb_if(b, kb_binop(b, KIR_EQ, kj_t_bool(b->ty), total, inner), &then, &els);
     b->cur = then;
     grid_stride(b, k, total, shape_of, true, body);
     b->cur = els;

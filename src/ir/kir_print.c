@@ -261,6 +261,12 @@ static void print_operands(pctx *p, const kir_inst *in)
     case KIR_UFUNC_CALL:
         print_call(p, in);
         break;
+    case KIR_UFUNC_REDUCE:
+        kj_buf_printf(out, " %s(", fn_name(in->fn));
+        print_ref(p, in->a);
+        if (in->aux) kj_buf_printf(out, ", axis=%d)", in->aux - 1);
+        else kj_buf_puts(out, ", axis=None)");
+        break;
     case KIR_ASSERT:
         kj_buf_putc(out, ' ');
         print_ref(p, in->a);

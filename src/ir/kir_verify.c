@@ -437,6 +437,19 @@ static bool check_call(vctx *v, kir_ref r)
     return true;
 }
 
+/* UFUNC_REDUCE fn(a, axis) */
+static bool check_reduce(vctx *v, kir_ref r)
+{
+    const kir_inst *in = at(v, r);
+    const kj_type *t = use(v, r, in->a);
+    if (!t) return false;
+    if (t->kind != KJ_T_ARRAY) return fail(v, r, "reduce of %s, not an array", ts(t));
+    if (!in->fn || in->fn->kind != KIR_FN_UFUNC || in->fn->nparams != 2)
+        return fail(v, r, "reduce with %s, not a binary ufunc", in->fn ? in->fn->mangled : "no function");
+    if (in->aux > t->ndim) return fail(v, r, "reduce along axis %d of %s", in->aux - 1, ts(t));
+    return true;
+}
+
 /* ASSERT, RETURN, BREAK, CONTINUE, NOP */
 static bool check_stmt(vctx *v, kir_ref r)
 {
@@ -537,6 +550,8 @@ static bool check_inst(vctx *v, kir_ref r)
         return check_array(v, r);
     case KIR_CALL: case KIR_BUILTIN: case KIR_LAUNCH: case KIR_UFUNC_CALL:
         return check_call(v, r);
+    case KIR_UFUNC_REDUCE:
+        return check_reduce(v, r);
     case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR:
         return check_control(v, r);
     default:

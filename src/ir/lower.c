@@ -570,11 +570,22 @@ static kir_ref lower_ufunc(lctx *lc, const kj_expr *e, kj_einfo *ei)
     return r;
 }
 
+static kir_ref lower_reduce(lctx *lc, const kj_expr *e, kj_einfo *ei)
+{
+    kir_ref a = lower_expr(lc, e->call.args[0]);
+    kir_ref r = emit(lc, KIR_UFUNC_REDUCE, strong(lc, ei->type), e->span);
+    kir_at(lc->f, r)->a = a;
+    kir_at(lc->f, r)->aux = (uint16_t)(ei->axis + 1);
+    kir_at(lc->f, r)->fn = ei->callee->kir;
+    return r;
+}
+
 static kir_ref lower_call(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
     kj_einfo *ci = EI(lc, e->call.fn);
     if (ci->kind == EI_LAUNCH) return lower_launch(lc, e, ei);
+    if (ci->kind == EI_UREDUCE) return lower_reduce(lc, e, ei);
     if (ei->callee && (ei->callee->fn->kind == FK_VECTORIZE ||
                        ei->callee->fn->kind == FK_GUVECTORIZE))
         return lower_ufunc(lc, e, ei);
@@ -882,6 +893,7 @@ static void declare(kj_sema *s, kir_module *m, kj_spec *sp)
     f->py_errors = (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST) && !sp->fn->numpy_errors;
     f->boundscheck = s->opt && s->opt->boundscheck >= 0 ? s->opt->boundscheck : sp->fn->boundscheck;
     f->gu_layout = sp->fn->layout_str;
+    f->identity = sp->fn->identity;
     f->target = sp->fn->target;
     sp->kir = f;
     if (sp->fn == s->main) m->main = f;

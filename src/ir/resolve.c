@@ -530,6 +530,23 @@ static bool check_error_model(kj_sema *s, const kj_expr *e, const char *m)
     return false;
 }
 
+/* identity=: a number, None (the default: no identity, not reorderable) or
+ * 'reorderable' (NumPy's PyUFunc_ReorderableNone), as Numba takes it. */
+static void set_identity(kj_sema *s, kj_fn *fn, const kj_keyword *kw, const kj_cval *v)
+{
+    const kj_type *t = v->type;
+    if (t && (t->kind == KJ_T_INT || t->kind == KJ_T_BOOL)) {
+        fn->identity = (kir_identity){.has = true, .reorderable = true, .i = v->i, .f = (double)v->i};
+    } else if (t && t->kind == KJ_T_FLOAT) {
+        fn->identity = (kir_identity){.has = true, .reorderable = true, .i = (int64_t)v->f, .f = v->f};
+    } else if (t && t->kind == KJ_T_STR && !strcmp(v->s, "reorderable")) {
+        fn->identity = (kir_identity){.reorderable = true};
+    } else if (!t || t->kind != KJ_T_NONE) {
+        kj_error(s->d, s->src, kw->value->span, "identity must be a number, None or 'reorderable'");
+        fn->bad = true;
+    }
+}
+
 /* Apply one keyword option of a decorator to `fn`. */
 static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, opt_table opts)
 {
@@ -539,9 +556,13 @@ static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, opt_table 
         fn->bad = true;
         return;
     }
-    kj_cval v;
+    kj_cval v = {0};
     if (!kj_const_eval(s, kw->value, &v) && o->kind != OPT_ANY) {
         kj_error(s->d, s->src, kw->value->span, "option '%s' must be a constant", kw->name);
+        return;
+    }
+    if (!strcmp(kw->name, "identity")) {
+        set_identity(s, fn, kw, &v);
         return;
     }
     if (o->kind == OPT_ANY) return;

@@ -34,6 +34,7 @@ typedef struct kj_fn {
     uint32_t nsigs;
     kj_span *sig_spans;
     kj_gu_layout layout; /* FK_GUVECTORIZE */
+    kir_identity identity; /* FK_VECTORIZE: identity= */
     const char *layout_str;
     KJ_VEC(kj_spec *) specs;
     bool bad; /* its decorator was invalid: do not specialise */
@@ -80,6 +81,7 @@ typedef enum {
     EI_DTYPE,   /* a scalar type name: dtype */
     EI_FUNC,    /* a user function: fn */
     EI_LAUNCH,  /* kernel[config]: fn */
+    EI_UREDUCE, /* f.reduce of a @vectorize function f: fn */
     EI_DECOR,   /* a decorator object (not callable in code) */
 } kj_eikind;
 
@@ -95,6 +97,7 @@ typedef struct kj_einfo {
     const kj_type *dtype;
     kj_fn *fn;
     kj_spec *callee;       /* CALL of a user function / launch / ufunc: the spec */
+    int32_t axis;          /* f.reduce(a, axis=) call: the axis, -1 for None */
     const kj_type **conv;  /* builtin call: per bound argument conversion */
     kj_barg *bound;        /* builtin call: bound arguments */
     int32_t *argmap;

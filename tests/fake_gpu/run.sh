@@ -22,6 +22,11 @@ expect coherence.k "kjit stats: host->device 3 transfers, 24000 bytes"
 expect coherence.k "kjit stats: device->host 2 transfers, 16000 bytes"
 expect coherence.k "kjit stats: device->device 1 copies, 8000 bytes"
 expect coherence.k "kjit stats: launches of inc: 5"
+# ufuncs: inputs go up, outputs made on the device do not; c comes back once
+"$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect ufunc "kjit stats: host->device 2 transfers, 16000 bytes"
+expect ufunc "kjit stats: device->host 1 transfers, 8000 bytes"
+expect ufunc "kjit stats: launches of f: 2"
 # loops: checks hoisted out of a loop that cannot launch
 "$kjit" run --target=cuda "$root/tests/fake_gpu/coherence_loops.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect loops "kjit stats: host->device 2 transfers, 16000 bytes"

@@ -1,0 +1,23 @@
+/* ufunc.reduce (KIR_UFUNC_REDUCE) made ordinary KIR: each reduce in a host
+ * function becomes a call of a host function written here, one per ufunc,
+ * array type and axis, that
+ *   - on the host: loops as NumPy does — out[j] = f(...f(f(id, a[j,0]),
+ *     a[j,1])..., a[j,n-1]), from the identity when the ufunc has one, else
+ *     from the first element (an empty reduction is then a ValueError);
+ *   - on the GPU (gpu): launches kernels written here too. Along one axis of
+ *     an array of several dimensions a thread makes each result, folding in
+ *     NumPy's order (the same bits as the host); a 1-d array (or axis None)
+ *     reduces as a tree — per block in shared memory into partial results,
+ *     then one block over those — starting from the identity, which it
+ *     needs (a float result may differ from the host's in the last bits).
+ *     What the GPU cannot do that way (no identity, axis None over several
+ *     dimensions) loops on the host.
+ * Codegen never sees UFUNC_REDUCE. */
+#ifndef KJ_KIR_REDUCE_H
+#define KJ_KIR_REDUCE_H
+
+#include "kir.h"
+
+void kir_reduce_expand(kj_arena *a, kj_types *types, kir_module *m, uint32_t first, bool gpu);
+
+#endif
