@@ -52,8 +52,9 @@ def cupy_rows(n, reps):
             t.append(cp.cuda.get_elapsed_time(s, e))
         return statistics.median(t)
 
+    v = a.reshape(n * n)
     return {"cupy-out": timed(lambda: k(a, b, o)), "cupy-new": timed(lambda: k(a, b)),
-            "cupy-fast-out": timed(lambda: kf(a, b, o))}
+            "cupy-fast-out": timed(lambda: kf(a, b, o)), "cupy-sum": timed(lambda: float(v.sum()))}
 
 
 def numba_rows(n, reps):
@@ -116,6 +117,7 @@ def main():
     row("device arrays, new result", "ufunc-device-new", "cupy-new", "CuPy, new result", "—")
     row("device arrays, fastmath", "ufunc-device-fastmath", "cupy-out", "CuPy ElementwiseKernel", "< 1")
     row("device arrays, fastmath vs CuPy __sinf", "ufunc-device-fastmath", "cupy-fast-out", "CuPy __sinf/__cosf", "—")
+    row("add.reduce of n*n on the device (scalar back)", "reduce-device", "cupy-sum", "CuPy a.sum() to a float", "—")
     row("device arrays vs Numba", "ufunc-device-out", "numba-device-out", "Numba target='cuda'", "—")
     row("host arrays, out= (transfers in)", "ufunc-host-out", "numba-host-new", "Numba target='cuda'", "≤ 25 ms")
     row("host arrays, new result (transfers in)", "ufunc-host-new", "numba-host-new", "Numba target='cuda'", "≤ 25 ms")
