@@ -154,7 +154,10 @@ typedef struct kj_abi_kx {
 /* Runs every thread of block kx->bid (cpu target): `K.block_entry`. */
 typedef void (*kj_abi_block_fn)(void *rt, kj_abi_kx *kx, void **args);
 
-enum { KJ_ABI_PARAM_SCALAR = 0, KJ_ABI_PARAM_ARRAY = 1 };
+/* KJ_ABI_PARAM_ARRAY_READ: an array the kernel never writes (nothing in it
+ * or in what it calls stores into it), whose host copy stays current
+ * after the launch. */
+enum { KJ_ABI_PARAM_SCALAR = 0, KJ_ABI_PARAM_ARRAY = 1, KJ_ABI_PARAM_ARRAY_READ = 2 };
 
 /* kj_rt_to_device's `fill`: what an array's new device copy holds — zeros
  * (device_array), the host's data (to_device), or nothing yet (the output

@@ -337,7 +337,8 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
     for (uint32_t k = 0; k < kf->nparams; k++) {
         const kj_type *t = kf->params[k];
         p[k] = t->kind == KJ_T_ARRAY
-                   ? (kj_abi_param){KJ_ABI_PARAM_ARRAY, (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
+                   ? (kj_abi_param){kir_param_read_only(kf, k) ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY,
+                                    (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
                    : (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, (int32_t)kj_api_mem_size(t), (int32_t)kj_api_type_dtype(t)};
     }
     kj_abi_block_fn block;

@@ -18,10 +18,14 @@
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 
-/* How parameter type t reaches the GPU. */
-static kj_abi_param param_of(kj_cg *cg, const kj_type *t)
+/* How parameter j of kernel k reaches the GPU. */
+static kj_abi_param param_of(kj_cg *cg, const kir_func *k, uint32_t j)
 {
-    if (t->kind == KJ_T_ARRAY) return (kj_abi_param){KJ_ABI_PARAM_ARRAY, (int32_t)t->ndim, 0, kj_cg_dtype(t->elem)};
+    const kj_type *t = k->params[j];
+    if (t->kind == KJ_T_ARRAY) {
+        int32_t kind = kir_param_read_only(k, j) ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY;
+        return (kj_abi_param){kind, (int32_t)t->ndim, 0, kj_cg_dtype(t->elem)};
+    }
     int32_t size = (int32_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t));
     bool scalar = t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT || t->kind == KJ_T_BOOL;
     return (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, size, scalar ? kj_cg_dtype(t) : -1};
@@ -39,7 +43,7 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     LLVMTypeRef pty = LLVMStructTypeInContext(cg->ctx, pf, 4, 0);
     LLVMValueRef *ps = KJ_NEWN(cg->a, LLVMValueRef, k->nparams + 1);
     for (uint32_t j = 0; j < k->nparams; j++) {
-        kj_abi_param p = param_of(cg, k->params[j]);
+        kj_abi_param p = param_of(cg, k, j);
         LLVMValueRef f[4] = {i32c(cg, p.kind), i32c(cg, p.ndim), i32c(cg, p.size), i32c(cg, p.dtype)};
         ps[j] = LLVMConstNamedStruct(pty, f, 4);
     }
@@ -147,6 +151,7 @@ static bool reads_only(const kir_inst *in)
 static bool touches_data(const kir_inst *in)
 {
     if (kir_launches(in)) return false; /* the runtime keeps a launch's arrays coherent */
+    if (in->op == KIR_CALL && in->fn && in->fn->launches_only) return false;
     switch ((kir_op)in->op) {
     case KIR_LOCAL_GET: case KIR_LOCAL_SET: case KIR_PARAM: case KIR_TUPLE: case KIR_TUPLE_GET:
     case KIR_ARRAY_DIM: case KIR_ARRAY_VIEW: case KIR_LAUNCH: case KIR_RETURN: case KIR_SELECT:

@@ -4,6 +4,9 @@
  * the old buffer), so a kir_module is freed with its arena in one go. */
 #include "kir.h"
 
+#include "builtins.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const op_names[KIR__COUNT] = {
@@ -91,3 +94,65 @@ kir_ref *kir_refs(kj_arena *a, const kir_ref *v, uint32_t n)
     memcpy(p, v, n * sizeof *v);
     return p;
 }
+
+/* Uses of a value derived from the parameter that only read it. */
+static bool reads_only(const kir_inst *in, const bool *mark, int depth)
+{
+    switch ((kir_op)in->op) {
+    case KIR_ARRAY_DIM: return true;
+    case KIR_BUILTIN:
+        return in->aux == KJ_B_ARR_SHAPE || in->aux == KJ_B_ARR_SIZE || in->aux == KJ_B_ARR_NDIM ||
+               in->aux == KJ_B_LEN || in->aux == KJ_B_ARR_DTYPE;
+    case KIR_ARRAY_LOAD: /* as the array, not as an index */
+        for (uint32_t k = 0; k < in->nargs; k++)
+            if (mark[in->args[k]]) return false;
+        return true;
+    case KIR_CALL: /* a callee that only reads its parameter */
+        if (!in->fn || depth > 8 || in->a || in->b || in->c) return false;
+        for (uint32_t k = 0; k < in->nargs; k++)
+            if (mark[in->args[k]] && !kir_param_read_only_at(in->fn, k, depth + 1)) return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* One pass over f marking the values (mark) and locals (lmark) that may
+ * hold parameter k or a view of it; false when one of them is used other
+ * than for reading. *grew: a local was newly marked (a loop may read it
+ * before the instruction that sets it: pass again). */
+static bool mark_pass(const kir_func *f, uint32_t k, bool *mark, bool *lmark, int depth, bool *grew)
+{
+    for (kir_ref r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
+        switch ((kir_op)in->op) {
+        case KIR_PARAM: mark[r] = (uint32_t)in->i == k; continue;
+        case KIR_LOCAL_GET: mark[r] = lmark[in->i]; continue;
+        case KIR_LOCAL_SET:
+            if (mark[in->a] && !lmark[in->i]) lmark[in->i] = *grew = true;
+            continue;
+        default: break;
+        }
+        bool uses = (in->a && mark[in->a]) || (in->b && mark[in->b]) || (in->c && mark[in->c]);
+        for (uint32_t j = 0; j < in->nargs && !uses; j++) uses = in->args[j] && mark[in->args[j]];
+        if (!uses) continue;
+        if (in->op == KIR_ARRAY_VIEW && mark[in->a]) mark[r] = true; /* a view: follow its uses */
+        else if (!reads_only(in, mark, depth)) return false;
+    }
+    return true;
+}
+
+bool kir_param_read_only_at(const kir_func *f, uint32_t k, int depth)
+{
+    if (k >= f->nparams || f->params[k]->kind != KJ_T_ARRAY) return false;
+    bool *mark = calloc((size_t)f->ninsts + f->nlocals + 1, sizeof *mark);
+    if (!mark) return false;
+    bool ok = true, grew = true;
+    for (uint32_t pass = 0; ok && grew && pass <= f->nlocals; pass++) {
+        grew = false;
+        ok = mark_pass(f, k, mark, mark + f->ninsts, depth, &grew);
+    }
+    free(mark);
+    return ok && !grew;
+}
+
+bool kir_param_read_only(const kir_func *f, uint32_t k) { return kir_param_read_only_at(f, k, 0); }

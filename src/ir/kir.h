@@ -213,6 +213,9 @@ struct kir_func {
     /* KERNEL written for ufunc calls on the GPU (kir_gpu_ufunc.c): the
      * @vectorize or @guvectorize function it applies, else NULL. */
     const kir_func *applies;
+    /* HOST function whose array arguments only go to launches (kir_reduce.c's
+     * GPU side): its callers need not bring them back to the host. */
+    bool launches_only;
 };
 
 typedef struct kir_module {
@@ -233,6 +236,12 @@ uint32_t kir_local_new(kj_arena *a, kir_func *f, const char *name, const kj_type
 kir_ref kir_emit(kj_arena *a, kir_func *f, kir_blkid b, kir_op op, const kj_type *type, kj_span sp);
 static inline kir_inst *kir_at(kir_func *f, kir_ref r) { return &f->insts[r]; }
 kir_ref *kir_refs(kj_arena *a, const kir_ref *v, uint32_t n); /* copy a ref list */
+
+/* Does f (a kernel or device function) never write through array
+ * parameter k — no store, atomic or call that might, into it or a view of
+ * it? Conservative: an array passed anywhere else counts as written. */
+bool kir_param_read_only(const kir_func *f, uint32_t k);
+bool kir_param_read_only_at(const kir_func *f, uint32_t k, int depth); /* calls followed to depth 8 */
 
 /* ---- checking and printing ---- */
 /* Structural checks: operand refs defined before use and visible (same or

@@ -347,6 +347,7 @@ static kir_func *reducer(kj_arena *a, kj_types *ty, kir_module *m, const red *rd
     f = new_func(a, ty, m, kj_arena_printf(a, "%s.reduce", rd->uf->name), mangled, KIR_FN_HOST, &rd->at, 1, rd->rt,
                  sp);
     kir_builder b = {.a = a, .ty = ty, .f = f, .sp = sp};
+    f->launches_only = on_gpu;
     if (on_gpu) gpu_body(&b, a, m, rd, base);
     else host_body(&b, rd);
     return f;

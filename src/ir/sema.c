@@ -1,6 +1,7 @@
 /* Semantic analysis: the three stages in order, and run-time
  * specialisation for calls whose argument types are known only then. */
 #include "sema_int.h"
+#include "kir_reduce.h"
 
 #include <string.h>
 
@@ -30,7 +31,9 @@ kir_module *kj_sema_run(kj_sema *s, kj_diags *d)
 kir_module *kj_analyze(const kj_module *m, const kj_sema_options *opt, kj_types *types,
                        kj_arena *a, kj_diags *d)
 {
-    return kj_sema_run(kj_sema_new(m, opt, types, a), d);
+    kir_module *km = kj_sema_run(kj_sema_new(m, opt, types, a), d);
+    if (km) kir_reduce_expand(a, types, km, 0, false); /* the host's loops */
+    return km;
 }
 
 static kj_span no_span(void) { return (kj_span){0, 0, 0, 0}; }

@@ -28,7 +28,9 @@ typedef struct kj_sema_options {
     kj_npy_info_fn npy_info; /* NULL: np.load of a constant path is an error */
 } kj_sema_options;
 
-/* Returns the module's KIR, or NULL when errors were reported. */
+/* Returns the module's KIR, or NULL when errors were reported; its
+ * ufunc.reduce calls already made host loops (kir_reduce.h), as the host
+ * code generator wants them. */
 kir_module *kj_analyze(const kj_module *m, const kj_sema_options *opt, kj_types *types,
                        kj_arena *a, kj_diags *d);
 

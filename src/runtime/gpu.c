@@ -361,7 +361,7 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
     unsigned n = 0, nw = 0;
     for (int32_t j = 0; j < k->nparams; j++) {
         const kj_abi_param *p = &k->params[j];
-        if (p->kind != KJ_ABI_PARAM_ARRAY) {
+        if (p->kind == KJ_ABI_PARAM_SCALAR) {
             if (n == MAX_SLOTS) goto too_many;
             slot[n++] = args[j];
             continue;
@@ -378,14 +378,14 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         slot[n] = &dptr[n];
         n++;
         for (int i = 0; i < 2 * p->ndim; i++) slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(d, i);
-        written[nw++] = m;
+        if (p->kind == KJ_ABI_PARAM_ARRAY) written[nw++] = m;
     }
     count_launch(g, k, cfg, file, line);
     CUresult r = g->cu.cuLaunchKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2], (unsigned)cfg[3],
                                       (unsigned)cfg[4], (unsigned)cfg[5], (unsigned)cfg[7],
                                       (CUstream)(uintptr_t)cfg[6], slot, NULL);
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuLaunchKernel", e), with_launch(g, e);
-    /* the kernel may have written any array argument */
+    /* the kernel may have written any array argument it does not only read */
     for (unsigned w = 0; w < nw; w++) written[w]->host_valid = false;
     if (c->err) return check_raise(g, c, e, eline, ecol);
     return true;

@@ -27,6 +27,10 @@ expect coherence.k "kjit stats: launches of inc: 5"
 expect ufunc "kjit stats: host->device 2 transfers, 16000 bytes"
 expect ufunc "kjit stats: device->host 1 transfers, 8000 bytes"
 expect ufunc "kjit stats: launches of f: 2"
+# a kernel's read-only array keeps its host copy: a, b up; b back twice; a up again after the write
+"$kjit" run --target=cuda "$root/tests/fake_gpu/read_only.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect read_only "kjit stats: host->device 3 transfers, 24000 bytes"
+expect read_only "kjit stats: device->host 2 transfers, 16000 bytes"
 # loops: checks hoisted out of a loop that cannot launch
 "$kjit" run --target=cuda "$root/tests/fake_gpu/coherence_loops.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect loops "kjit stats: host->device 2 transfers, 16000 bytes"
