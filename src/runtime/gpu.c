@@ -72,6 +72,8 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
     pthread_mutex_init(&g->lock, NULL);
     g->stats = stats;
     g->pin_cap = kj_gpu_default_pin_cap();
+    size_t free_b = 0, total_b = 0;
+    g->pool_cap = g->cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS ? total_b / 4 : 0;
     g->open_s = kj_rt_perf_counter() - t0;
     return g;
 }
@@ -109,6 +111,7 @@ void kj_gpu_release(kj_gpu *g)
     if (!g || atomic_fetch_sub(&g->refs, 1) != 1) return;
     if (g->stats) print_stats(g);
     g->cu.cuCtxSetCurrent(g->ctx);
+    kj_gpu_pool_drain(g);
     /* After a fault the context is unusable: reset it (destroying it), so
      * that a new kjit context in this process starts on a working one. */
     if (g->poisoned) {
@@ -406,6 +409,10 @@ void *kj_gpu_stream_new(kj_gpu *g)
 {
     CUstream s = NULL;
     g->cu.cuCtxSetCurrent(g->ctx);
+    pthread_mutex_lock(&g->lock);
+    g->streams = true; /* no more pooling of device memory (gpu_int.h) */
+    pthread_mutex_unlock(&g->lock);
+    kj_gpu_pool_drain(g);
     if (g->cu.cuStreamCreate(&s, CU_STREAM_DEFAULT) != CUDA_SUCCESS) return NULL; /* the default stream */
     return s;
 }

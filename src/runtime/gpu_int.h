@@ -10,7 +10,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-enum { MAX_KSTATS = 64 };
+enum { MAX_KSTATS = 64, POOL_BLOCKS = 16 };
+
+/* A block of device memory kept for reuse (see kj_gpu.pool). */
+typedef struct pool_block {
+    CUdeviceptr d;
+    size_t bytes;
+} pool_block;
 
 typedef struct kstat {
     char name[64];
@@ -33,6 +39,17 @@ struct kj_gpu {
     FILE *stats;
     xfer_stats h2d, d2h, d2d, pins;
     size_t pinned_bytes, pin_cap; /* host memory page-locked now, and the most that may be */
+    /* Device memory of freed mirrors, kept for the next mirror of the same
+     * (rounded) size, as CuPy's pool does: cuMemFree waits for the device
+     * and cuMemAlloc costs about 0.1 ms per 400 MB. At most POOL_BLOCKS
+     * blocks and pool_cap bytes; given back when an allocation fails and at
+     * the end. Not used once the program has made a stream: a block freed
+     * while a kernel in one stream still reads it could be written by a
+     * kernel in another. Under lock. */
+    pool_block pool[POOL_BLOCKS];
+    unsigned npool;
+    size_t pool_bytes, pool_cap;
+    bool streams;
     double open_s, ptx_s[4], link_s, load_s;
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
@@ -75,5 +92,7 @@ void kj_gpu_found_after(kj_gpu *g, kj_rt_error *e, const char *why);
 kj_mirror *kj_gpu_mirror_current(kj_gpu *g, kj_array *a, kj_rt_error *e);
 /* The most host memory to page-lock: a quarter of the machine's. */
 size_t kj_gpu_default_pin_cap(void);
+/* Free every block of the device memory pool (g's context current). */
+void kj_gpu_pool_drain(kj_gpu *g);
 
 #endif

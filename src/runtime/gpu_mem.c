@@ -64,11 +64,65 @@ static kj_mirror *record(kj_gpu *g, kj_array *a, kj_rt_error *e)
     return m;
 }
 
-/* m's device memory, allocated at first need. */
+/* The size of a mirror's device block: large ones rounded up to 2 MiB, so
+ * that arrays of nearly the same size share pooled blocks. */
+static size_t block_size(size_t bytes)
+{
+    enum { ROUND = 2u << 20 };
+    if (bytes < (1u << 20)) return bytes ? bytes : 1;
+    return (bytes + ROUND - 1) / ROUND * ROUND;
+}
+
+/* A pooled block of exactly n bytes, or 0. */
+static CUdeviceptr pool_take(kj_gpu *g, size_t n)
+{
+    CUdeviceptr d = 0;
+    pthread_mutex_lock(&g->lock);
+    for (unsigned k = 0; k < g->npool; k++)
+        if (g->pool[k].bytes == n) {
+            d = g->pool[k].d;
+            g->pool_bytes -= n;
+            g->pool[k] = g->pool[--g->npool];
+            break;
+        }
+    pthread_mutex_unlock(&g->lock);
+    return d;
+}
+
+/* Keep a freed block when there is room, else free it. */
+static void pool_put(kj_gpu *g, CUdeviceptr d, size_t n)
+{
+    pthread_mutex_lock(&g->lock);
+    bool keep = !g->streams && g->npool < POOL_BLOCKS && g->pool_bytes + n <= g->pool_cap;
+    if (keep) {
+        g->pool[g->npool++] = (pool_block){d, n};
+        g->pool_bytes += n;
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (!keep) g->cu.cuMemFree(d);
+}
+
+void kj_gpu_pool_drain(kj_gpu *g)
+{
+    pthread_mutex_lock(&g->lock);
+    for (unsigned k = 0; k < g->npool; k++) g->cu.cuMemFree(g->pool[k].d);
+    g->npool = 0;
+    g->pool_bytes = 0;
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* m's device memory, allocated at first need (from the pool when it has a
+ * block of the size). */
 static bool device_memory(kj_gpu *g, kj_mirror *m, kj_rt_error *e)
 {
     if (m->d) return true;
-    CUresult r = g->cu.cuMemAlloc(&m->d, m->bytes ? m->bytes : 1);
+    size_t n = block_size(m->bytes);
+    if ((m->d = pool_take(g, n))) return true;
+    CUresult r = g->cu.cuMemAlloc(&m->d, n);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY && g->npool) { /* what the pool holds may be enough */
+        kj_gpu_pool_drain(g);
+        r = g->cu.cuMemAlloc(&m->d, n);
+    }
     if (r == CUDA_SUCCESS) return true;
     m->d = 0;
     if (r != CUDA_ERROR_OUT_OF_MEMORY) return kj_gpu_fail(g, r, "cuMemAlloc", e);
@@ -83,7 +137,7 @@ void kj_gpu_mirror_free(kj_mirror *m)
     if (!m) return;
     kj_gpu *g = m->g;
     g->cu.cuCtxSetCurrent(g->ctx);
-    if (m->d) g->cu.cuMemFree(m->d);
+    if (m->d) pool_put(g, m->d, block_size(m->bytes));
     if (m->pinned) {
         g->cu.cuMemHostUnregister(m->lo);
         pthread_mutex_lock(&g->lock);
