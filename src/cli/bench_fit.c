@@ -1,0 +1,194 @@
+/* The time model of `kjit bench` (docs/bench.md "The model"):
+ *
+ *     t(x) = overhead + bytes(x) / bandwidth + work(x) / throughput
+ *
+ * for the swept parameter x. Fitting the three terms to the totals alone
+ * fails in the common case where bytes and work both grow like x (vector
+ * addition): the columns are collinear. The runtime's events separate
+ * them, so each term is fitted to its own part of the time:
+ *
+ *   - work(x) = x^p: p is the log-log slope of the time that is not
+ *     copies (kernels and host code) over the larger half of the sweep
+ *     (where fixed costs matter least), then that time = k0 + x^p /
+ *     throughput by least squares;
+ *   - the copies' time = c0 + bytes / bandwidth by least squares (the
+ *     ratio of the sums when the bytes do not vary), and bytes(x) as a
+ *     power law of x, to predict between and beyond the measured values;
+ *   - overhead: the median of what the two terms leave of the totals
+ *     (launch latency, per-copy latency, host code that does not grow).
+ *
+ * No I/O here: tests/unit/test_bench_fit.c checks that known terms come
+ * back from synthetic timings. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+    if (n <= 0) return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Least squares y = a + b x over n points; false when x does not vary. */
+static bool line_fit(const double *x, const double *y, int n, double *a, double *b)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    double mx = sx / n, var = sxx / n - mx * mx;
+    if (n < 2 || !(var > 1e-12 * (mx * mx + 1e-300))) return false;
+    *b = (sxy / n - mx * sy / n) / var;
+    *a = sy / n - *b * mx;
+    return true;
+}
+
+/* log-log slope (and coefficient) of the points with y > 0 among
+ * p[from..n); false with fewer than two. */
+static bool power_fit(const bench_point *p, int from, int n, double (*y)(const bench_point *), double *coef,
+                      double *expo)
+{
+    double lx[64], ly[64];
+    int m = 0;
+    for (int i = from; i < n && m < 64; i++)
+        if (p[i].x > 0 && y(&p[i]) > 0) {
+            lx[m] = log(p[i].x);
+            ly[m++] = log(y(&p[i]));
+        }
+    double a, b;
+    if (!line_fit(lx, ly, m, &a, &b)) return false;
+    *coef = exp(a);
+    *expo = b;
+    return true;
+}
+
+static double work_of(const bench_point *p) { return p->work_s; }
+static double bytes_of(const bench_point *p) { return p->bytes; }
+
+/* p and throughput from the times without the copies. */
+static void fit_work(const bench_point *p, int n, bench_fit *f)
+{
+    double coef, expo = 1;
+    int from = n >= 4 ? n / 2 : 0; /* the larger half, when it has two points */
+    if (!power_fit(p, from, n, work_of, &coef, &expo) &&
+        !power_fit(p, 0, n, work_of, &coef, &expo))
+        expo = 1;
+    f->work_exp = expo < 0 ? 0 : expo > 4 ? 4 : expo;
+    if (f->work_exp < 0.05) return; /* nothing grows with x: all of it is overhead */
+    double xs[64], ys[64];
+    int m = 0;
+    for (int i = 0; i < n && m < 64; i++) {
+        xs[m] = pow(p[i].x, f->work_exp);
+        ys[m++] = p[i].work_s;
+    }
+    double a, b;
+    if (line_fit(xs, ys, m, &a, &b) && b > 0) f->throughput = 1 / b;
+}
+
+/* bandwidth from the copies, bytes(x) as a power law. */
+static void fit_copies(const bench_point *p, int n, bench_fit *f)
+{
+    double sb = 0, st = 0, xs[64], ys[64];
+    int m = 0;
+    for (int i = 0; i < n && m < 64; i++) {
+        sb += p[i].bytes;
+        st += p[i].copy_s;
+        xs[m] = p[i].bytes;
+        ys[m++] = p[i].copy_s;
+    }
+    if (sb <= 0 || st <= 0) return;
+    double a, b;
+    f->bandwidth = line_fit(xs, ys, m, &a, &b) && b > 0 ? 1 / b : sb / st;
+    if (!power_fit(p, 0, n, bytes_of, &f->bytes_coef, &f->bytes_exp)) {
+        f->bytes_coef = sb / n; /* the same bytes at every value */
+        f->bytes_exp = 0;
+    }
+}
+
+double bench_fit_predict(const bench_fit *f, double x)
+{
+    double t = f->overhead;
+    if (f->bandwidth > 0) t += f->bytes_coef * pow(x, f->bytes_exp) / f->bandwidth;
+    if (f->throughput > 0) t += pow(x, f->work_exp) / f->throughput;
+    return t;
+}
+
+bench_fit bench_fit_model(const bench_point *p, int n)
+{
+    bench_fit f = {0};
+    if (n < 2 || n > 64) return f;
+    fit_work(p, n, &f);
+    fit_copies(p, n, &f);
+    double rest[64];
+    for (int i = 0; i < n; i++) {
+        double r = p[i].total;
+        if (f.bandwidth > 0) r -= p[i].bytes / f.bandwidth;
+        if (f.throughput > 0) r -= pow(p[i].x, f.work_exp) / f.throughput;
+        rest[i] = r;
+    }
+    f.overhead = bench_median(rest, n);
+    if (f.overhead < 0) f.overhead = 0;
+    double se = 0;
+    for (int i = 0; i < n; i++) {
+        double e = p[i].total > 0 ? (bench_fit_predict(&f, p[i].x) - p[i].total) / p[i].total : 0;
+        se += e * e;
+    }
+    f.rms_rel = sqrt(se / n);
+    f.ok = true;
+    return f;
+}
+
+/* The sign of log(a / b): which is faster. */
+static double lratio(double a, double b) { return log(a) - log(b); }
+
+bool bench_cross_measured(const double *x, const double *ta, const double *tb, int n, double *at)
+{
+    for (int i = 0; i + 1 < n; i++) {
+        if (!(x[i] > 0 && ta[i] > 0 && tb[i] > 0 && ta[i + 1] > 0 && tb[i + 1] > 0)) continue;
+        double d0 = lratio(ta[i], tb[i]), d1 = lratio(ta[i + 1], tb[i + 1]);
+        if (d0 == 0 && i == 0) continue; /* equal at the first value: no change of the faster one yet */
+        if ((d0 < 0) == (d1 < 0) || d1 == 0) continue;
+        double t = d0 / (d0 - d1);
+        *at = exp(log(x[i]) + t * (log(x[i + 1]) - log(x[i])));
+        return true;
+    }
+    return false;
+}
+
+bool bench_cross_predicted(const bench_fit *a, const bench_fit *b, double lo, double hi, double *at)
+{
+    if (!a->ok || !b->ok || !(lo > 0) || !(hi > lo)) return false;
+    enum { STEPS = 400 };
+    double l0 = log(lo), l1 = log(hi), prev_x = lo;
+    double prev = lratio(bench_fit_predict(a, lo), bench_fit_predict(b, lo));
+    for (int s = 1; s <= STEPS; s++) {
+        double x = exp(l0 + (l1 - l0) * s / STEPS);
+        double d = lratio(bench_fit_predict(a, x), bench_fit_predict(b, x));
+        if ((d < 0) != (prev < 0) && isfinite(d) && isfinite(prev)) {
+            double u = prev_x, v = x; /* bisect in [u, v] */
+            for (int k = 0; k < 60; k++) {
+                double mid = sqrt(u * v);
+                double dm = lratio(bench_fit_predict(a, mid), bench_fit_predict(b, mid));
+                if ((dm < 0) == (prev < 0)) u = mid;
+                else v = mid;
+            }
+            *at = sqrt(u * v);
+            return true;
+        }
+        prev = d;
+        prev_x = x;
+    }
+    return false;
+}
