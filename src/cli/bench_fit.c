@@ -14,8 +14,10 @@
  *   - the copies' time = c0 + bytes / bandwidth by least squares (the
  *     ratio of the sums when the bytes do not vary), and bytes(x) as a
  *     power law of x, to predict between and beyond the measured values;
- *   - overhead: the median of what the two terms leave of the totals
- *     (launch latency, per-copy latency, host code that does not grow).
+ *   - overhead: the two fits' intercepts (launch latency, per-copy
+ *     latency, host code that does not grow), at least 0.
+ * Both fits minimise relative errors (weights 1/y^2): the small values,
+ * where the overhead shows, count as much as the large ones.
  *
  * No I/O here: tests/unit/test_bench_fit.c checks that known terms come
  * back from synthetic timings. */
@@ -38,21 +40,32 @@ double bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Least squares y = a + b x over n points; false when x does not vary. */
+/* Least squares y = a + b x over n points, each weighted by w(y); false
+ * when x does not vary. */
+static bool line_fit_w(const double *x, const double *y, int n, bool relative, double *a, double *b)
+{
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        /* relative: minimise the errors relative to y, so that the small
+         * values (where the fixed costs show) count as much as the large */
+        double w = relative && y[i] > 0 ? 1 / (y[i] * y[i]) : 1;
+        sw += w;
+        sx += w * x[i];
+        sy += w * y[i];
+        sxx += w * x[i] * x[i];
+        sxy += w * x[i] * y[i];
+    }
+    if (n < 2) return false;
+    double mx = sx / sw, var = sxx / sw - mx * mx;
+    if (!(var > 1e-12 * (mx * mx + 1e-300))) return false;
+    *b = (sxy / sw - mx * sy / sw) / var;
+    *a = sy / sw - *b * mx;
+    return true;
+}
+
 static bool line_fit(const double *x, const double *y, int n, double *a, double *b)
 {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (int i = 0; i < n; i++) {
-        sx += x[i];
-        sy += y[i];
-        sxx += x[i] * x[i];
-        sxy += x[i] * y[i];
-    }
-    double mx = sx / n, var = sxx / n - mx * mx;
-    if (n < 2 || !(var > 1e-12 * (mx * mx + 1e-300))) return false;
-    *b = (sxy / n - mx * sy / n) / var;
-    *a = sy / n - *b * mx;
-    return true;
+    return line_fit_w(x, y, n, false, a, b);
 }
 
 /* log-log slope (and coefficient) of the points with y > 0 among
@@ -94,7 +107,10 @@ static void fit_work(const bench_point *p, int n, bench_fit *f)
         ys[m++] = p[i].work_s;
     }
     double a, b;
-    if (line_fit(xs, ys, m, &a, &b) && b > 0) f->throughput = 1 / b;
+    if (line_fit_w(xs, ys, m, true, &a, &b) && b > 0) {
+        f->throughput = 1 / b;
+        f->overhead += a;
+    }
 }
 
 /* bandwidth from the copies, bytes(x) as a power law. */
@@ -110,7 +126,12 @@ static void fit_copies(const bench_point *p, int n, bench_fit *f)
     }
     if (sb <= 0 || st <= 0) return;
     double a, b;
-    f->bandwidth = line_fit(xs, ys, m, &a, &b) && b > 0 ? 1 / b : sb / st;
+    if (line_fit_w(xs, ys, m, true, &a, &b) && b > 0) {
+        f->bandwidth = 1 / b;
+        f->overhead += a;
+    } else {
+        f->bandwidth = sb / st;
+    }
     if (!power_fit(p, 0, n, bytes_of, &f->bytes_coef, &f->bytes_exp)) {
         f->bytes_coef = sb / n; /* the same bytes at every value */
         f->bytes_exp = 0;
@@ -131,14 +152,11 @@ bench_fit bench_fit_model(const bench_point *p, int n)
     if (n < 2 || n > 64) return f;
     fit_work(p, n, &f);
     fit_copies(p, n, &f);
-    double rest[64];
-    for (int i = 0; i < n; i++) {
-        double r = p[i].total;
-        if (f.bandwidth > 0) r -= p[i].bytes / f.bandwidth;
-        if (f.throughput > 0) r -= pow(p[i].x, f.work_exp) / f.throughput;
-        rest[i] = r;
+    if (f.throughput == 0) { /* nothing grows with x: the mean of what is not copies */
+        double w = 0;
+        for (int i = 0; i < n; i++) w += p[i].work_s;
+        f.overhead += w / n;
     }
-    f.overhead = bench_median(rest, n);
     if (f.overhead < 0) f.overhead = 0;
     double se = 0;
     for (int i = 0; i < n; i++) {
