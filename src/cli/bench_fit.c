@@ -7,10 +7,8 @@
  * addition): the columns are collinear. The runtime's events separate
  * them, so each term is fitted to its own part of the time:
  *
- *   - work(x) = x^p: p is the log-log slope of the time that is not
- *     copies (kernels and host code) over the larger half of the sweep
- *     (where fixed costs matter least), then that time = k0 + x^p /
- *     throughput by least squares;
+ *   - work(x) = x^p: the time that is not copies (kernels and host code)
+ *     = k0 + x^p / throughput by least squares, for the p that fits best;
  *   - the copies' time = c0 + bytes / bandwidth by least squares (the
  *     ratio of the sums when the bytes do not vary), and bytes(x) as a
  *     power law of x, to predict between and beyond the measured values;
@@ -41,25 +39,30 @@ double bench_median(double *v, int n)
 }
 
 /* Least squares y = a + b x over n points, each weighted by w(y); false
- * when x does not vary. */
+ * when x does not vary. Two passes (means, then deviations from them): x
+ * spans many decades, where sum(x^2) - n mean^2 loses the digits. */
 static bool line_fit_w(const double *x, const double *y, int n, bool relative, double *a, double *b)
 {
-    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (int i = 0; i < n; i++) {
+    if (n < 2) return false;
+    double sw = 0, mx = 0, my = 0, w[64];
+    for (int i = 0; i < n && i < 64; i++) {
         /* relative: minimise the errors relative to y, so that the small
          * values (where the fixed costs show) count as much as the large */
-        double w = relative && y[i] > 0 ? 1 / (y[i] * y[i]) : 1;
-        sw += w;
-        sx += w * x[i];
-        sy += w * y[i];
-        sxx += w * x[i] * x[i];
-        sxy += w * x[i] * y[i];
+        w[i] = relative && y[i] > 0 ? 1 / (y[i] * y[i]) : 1;
+        sw += w[i];
+        mx += w[i] * x[i];
+        my += w[i] * y[i];
     }
-    if (n < 2) return false;
-    double mx = sx / sw, var = sxx / sw - mx * mx;
-    if (!(var > 1e-12 * (mx * mx + 1e-300))) return false;
-    *b = (sxy / sw - mx * sy / sw) / var;
-    *a = sy / sw - *b * mx;
+    mx /= sw;
+    my /= sw;
+    double sxx = 0, sxy = 0;
+    for (int i = 0; i < n && i < 64; i++) {
+        sxx += w[i] * (x[i] - mx) * (x[i] - mx);
+        sxy += w[i] * (x[i] - mx) * (y[i] - my);
+    }
+    if (!(sxx > 1e-12 * sw * (mx * mx + 1e-300))) return false;
+    *b = sxy / sxx;
+    *a = my - *b * mx;
     return true;
 }
 
@@ -87,30 +90,42 @@ static bool power_fit(const bench_point *p, int from, int n, double (*y)(const b
     return true;
 }
 
-static double work_of(const bench_point *p) { return p->work_s; }
 static double bytes_of(const bench_point *p) { return p->bytes; }
 
-/* p and throughput from the times without the copies. */
+/* work_s = k0 + x^p c by least squares (relative errors) for this p: the
+ * sum of the squared relative errors, HUGE_VAL when c <= 0. */
+static double work_error(const bench_point *p, int n, double expo, double *k0, double *c)
+{
+    double xs[64], ys[64];
+    for (int i = 0; i < n; i++) {
+        xs[i] = pow(p[i].x, expo);
+        ys[i] = p[i].work_s;
+    }
+    if (!line_fit_w(xs, ys, n, true, k0, c) || !(*c > 0)) return HUGE_VAL;
+    double se = 0;
+    for (int i = 0; i < n; i++) {
+        double e = ys[i] > 0 ? (*k0 + *c * xs[i] - ys[i]) / ys[i] : 0;
+        se += e * e;
+    }
+    return se;
+}
+
+/* p, throughput and the intercept from the times without the copies: the
+ * p in 0.05, 0.06, ... 4 whose least-squares fit has the smallest relative
+ * error (an overhead bends the log-log line, so its slope alone is not p). */
 static void fit_work(const bench_point *p, int n, bench_fit *f)
 {
-    double coef, expo = 1;
-    int from = n >= 4 ? n / 2 : 0; /* the larger half, when it has two points */
-    if (!power_fit(p, from, n, work_of, &coef, &expo) &&
-        !power_fit(p, 0, n, work_of, &coef, &expo))
-        expo = 1;
-    f->work_exp = expo < 0 ? 0 : expo > 4 ? 4 : expo;
-    if (f->work_exp < 0.05) return; /* nothing grows with x: all of it is overhead */
-    double xs[64], ys[64];
-    int m = 0;
-    for (int i = 0; i < n && m < 64; i++) {
-        xs[m] = pow(p[i].x, f->work_exp);
-        ys[m++] = p[i].work_s;
+    double best = HUGE_VAL, best_k0 = 0, best_c = 0;
+    for (int k = 5; k <= 400; k++) {
+        double k0, c, e = work_error(p, n, k / 100.0, &k0, &c);
+        if (e < best * (1 - 1e-9)) best = e, best_k0 = k0, best_c = c, f->work_exp = k / 100.0;
     }
-    double a, b;
-    if (line_fit_w(xs, ys, m, true, &a, &b) && b > 0) {
-        f->throughput = 1 / b;
-        f->overhead += a;
+    if (best == HUGE_VAL) { /* nothing grows with x: all of it is overhead */
+        f->work_exp = 0;
+        return;
     }
+    f->throughput = 1 / best_c;
+    f->overhead += best_k0;
 }
 
 /* bandwidth from the copies, bytes(x) as a power law. */
