@@ -38,7 +38,7 @@ static int largest(const bench_data *d)
 
 static void header(const bench_data *d, FILE *f, const char *first)
 {
-    fprintf(f, "%-14s", first);
+    fprintf(f, "%-16s", first);
     for (int t = 0; t < d->ntargets; t++)
         if (d->tg[t].status == BENCH_OK) fprintf(f, "%-*s", COL, d->tg[t].name);
     fputc('\n', f);
@@ -66,7 +66,7 @@ static void times(const bench_data *d, FILE *f)
 {
     header(d, f, label(d));
     for (int i = 0; i < d->nvalues; i++) {
-        fprintf(f, "%-14s", d->param ? d->vtext[i] : "defaults");
+        fprintf(f, "%-16s", d->param ? d->vtext[i] : "defaults");
         for (int t = 0; t < d->ntargets; t++) {
             const bench_target *tg = &d->tg[t];
             if (tg->status == BENCH_OK || (tg->cells && tg->cells[i].ran)) {
@@ -85,7 +85,7 @@ static void times(const bench_data *d, FILE *f)
 
 static void row_times(const bench_data *d, FILE *f, const char *name, double (*get)(const bench_target *))
 {
-    fprintf(f, "%-14s", name);
+    fprintf(f, "%-16s", name);
     for (int t = 0; t < d->ntargets; t++) {
         char b[32];
         if (d->tg[t].status == BENCH_OK) fprintf(f, "%-*s", COL, bench_fmt_time(get(&d->tg[t]), b, sizeof b));
@@ -118,14 +118,14 @@ static void copy_row(const bench_data *d, FILE *f, int i, int dir, const char *n
     for (int t = 0; t < d->ntargets; t++)
         any |= d->tg[t].status == BENCH_OK && d->tg[t].cells[i].ran && d->tg[t].cells[i].med.copies[dir];
     if (!any) return;
-    fprintf(f, "%-14s", name);
+    fprintf(f, "%-16s", name);
     for (int t = 0; t < d->ntargets; t++) {
         if (d->tg[t].status != BENCH_OK) continue;
         const bench_sample *s = &d->tg[t].cells[i].med;
         char cell[64], a[24], b[24];
         snprintf(cell, sizeof cell, "%s in %u, %s", bench_fmt_bytes((double)s->copy_bytes[dir], a, sizeof a),
                  s->copies[dir], bench_fmt_time(s->copy_s[dir], b, sizeof b));
-        fprintf(f, "%-*s", COL, d->tg[t].cells[i].ran ? cell : "-");
+        fprintf(f, "%-*s", COL, d->tg[t].cells[i].ran && s->copies[dir] ? cell : "-");
     }
     fputc('\n', f);
 }
@@ -141,7 +141,7 @@ static void kernel_rows(const bench_data *d, FILE *f, int i)
                 for (unsigned j = 0; d->tg[u].status == BENCH_OK && d->tg[u].cells[i].ran && j < d->tg[u].cells[i].med.nk; j++)
                     seen |= !strcmp(d->tg[u].cells[i].med.k[j].name, s0->k[k].name);
             if (seen) continue;
-            fprintf(f, "  %-12.12s", s0->k[k].name);
+            fprintf(f, "  %-13.13s ", s0->k[k].name);
             for (int u = 0; u < d->ntargets; u++) {
                 if (d->tg[u].status != BENCH_OK) continue;
                 char cell[64] = "-", a[24];
@@ -171,7 +171,7 @@ static void breakdown(const bench_data *d, FILE *f)
     header(d, f, "");
     static const char *names[] = {"total", "kernels", "host code"};
     for (int what = 0; what < 3; what++) {
-        fprintf(f, "%-14s", names[what]);
+        fprintf(f, "%-16s", names[what]);
         for (int t = 0; t < d->ntargets; t++) {
             char b[32];
             if (d->tg[t].status == BENCH_OK)

@@ -147,7 +147,7 @@ static void crossover_marks(FILE *f, const bench_data *d, const axes *a)
             fprintf(f, "<line class=\"crossover\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
                        "stroke-dasharray=\"%s\"/>\n", px(a, x), PY0, px(a, x), PY1, which ? "2,3" : "6,3");
             fprintf(f, "<text class=\"crossover\" x=\"%.1f\" y=\"%.1f\" fill=\"#d62728\" font-size=\"11\">%s/%s %s ",
-                    px(a, x) + 4, PY1 - 8 - 14 * (2 * k + which), d->tg[c->b].name, d->tg[c->a].name,
+                    px(a, x) + 4, PY0 + 70 + 14 * (2 * k + which), d->tg[c->b].name, d->tg[c->a].name,
                     which ? "predicted" : "crossover");
             esc(f, d->param);
             fprintf(f, " = %.3g</text>\n", x);
