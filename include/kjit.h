@@ -64,7 +64,7 @@ typedef enum kjit_target {
     KJIT_TARGET_CUDA,
 } kjit_target;
 
-/* Since 0.5: events, so that an application can time itself (`kjit bench`
+/* Since 0.4: events, so that an application can time itself (`kjit bench`
  * is built on them; docs/embedding.md "Timing"). With a hook set, kjit
  * reports each compile, each kernel run and each copy between host and
  * device. A kernel's time on the GPU is device time measured by two CUDA
@@ -118,7 +118,7 @@ typedef struct kjit_options {
                             $KJIT_NO_CACHE=1 turns it off too */
     unsigned keep;       /* KJIT_KEEP_* flags */
     FILE *out;           /* where the program's print() writes; NULL = stdout */
-    /* Since 0.5: */
+    /* Since 0.4: */
     kjit_event_hook on_event; /* NULL (default): no events */
     void *event_user;         /* passed to on_event */
 } kjit_options;
