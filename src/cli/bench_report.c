@@ -62,21 +62,20 @@ static void intro(const bench_data *d, FILE *f)
             d->outputs_agree ? "the same on every target that ran" : "DIFFERENT", d->tol);
 }
 
+/* The median and spread of every run, a column per target that ran. */
 static void times(const bench_data *d, FILE *f)
 {
     header(d, f, label(d));
     for (int i = 0; i < d->nvalues; i++) {
         fprintf(f, "%-16s", d->param ? d->vtext[i] : "defaults");
         for (int t = 0; t < d->ntargets; t++) {
-            const bench_target *tg = &d->tg[t];
-            if (tg->status == BENCH_OK || (tg->cells && tg->cells[i].ran)) {
-                char cell[64] = "-", a[24], b[24], c[24];
-                const bench_cell *x = &tg->cells[i];
-                if (x->ran)
-                    snprintf(cell, sizeof cell, "%s (%s-%s)", bench_fmt_time(x->med.total, a, sizeof a),
-                             bench_fmt_time(x->min, b, sizeof b), bench_fmt_time(x->max, c, sizeof c));
-                if (tg->status == BENCH_OK) fprintf(f, "%-*s", COL, cell);
-            }
+            if (d->tg[t].status != BENCH_OK) continue;
+            char cell[64] = "-", a[24], b[24], c[24];
+            const bench_cell *x = &d->tg[t].cells[i];
+            if (x->ran)
+                snprintf(cell, sizeof cell, "%s (%s-%s)", bench_fmt_time(x->med.total, a, sizeof a),
+                         bench_fmt_time(x->min, b, sizeof b), bench_fmt_time(x->max, c, sizeof c));
+            fprintf(f, "%-*s", COL, cell);
         }
         fputc('\n', f);
     }
