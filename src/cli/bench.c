@@ -385,6 +385,7 @@ static void find_crossovers(bench *b)
         if (n < 2) continue;
         bench_cross *c = &d->cross[d->ncross++];
         *c = (bench_cross){.a = base, .b = t, .faster_small = ta[0] <= tb[0] ? base : t};
+        for (int i = 0; i + 1 < n; i++) c->changes += (ta[i] <= tb[i]) != (ta[i + 1] <= tb[i + 1]);
         c->measured_ok = bench_cross_measured(xa, ta, tb, n, &c->measured);
         c->predicted_ok = bench_cross_predicted(&d->tg[base].fit, &d->tg[t].fit, xa[0] / 100, xa[n - 1] * 100,
                                                 &c->predicted);

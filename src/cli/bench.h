@@ -80,6 +80,7 @@ typedef struct bench_cross {
     double measured;    /* interpolated between the sweep values where the faster target changes */
     double predicted;   /* from the two fits, within [x0 / 100, x1 * 100] */
     int faster_small;   /* the target faster at the smallest value */
+    int changes;        /* how often the faster target changes over the sweep (> 1: close or noisy) */
 } bench_cross;
 
 typedef struct bench_data {

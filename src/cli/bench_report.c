@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { COL = 30 };
@@ -217,19 +218,40 @@ static void crossovers(const bench_data *d, FILE *f)
         fprintf(f, "crossover %s vs %s: ", b, a);
         if (c->measured_ok) fprintf(f, "measured %s = %.3g (%s faster above)", d->param, c->measured, slow);
         else fprintf(f, "none in range (%s faster at every value measured)", d->tg[c->faster_small].name);
-        if (c->predicted_ok) fprintf(f, "; predicted %s = %.3g\n", d->param, c->predicted);
-        else fprintf(f, "; predicted: none between %.3g and %.3g\n", d->x[0] / 100, d->x[d->nvalues - 1] * 100);
+        if (c->predicted_ok) fprintf(f, "; predicted %s = %.3g", d->param, c->predicted);
+        else fprintf(f, "; predicted: none between %.3g and %.3g", d->x[0] / 100, d->x[d->nvalues - 1] * 100);
+        if (c->changes > 1) fprintf(f, " (the faster one changes %d times: the two are close, or the times noisy)", c->changes);
+        fputc('\n', f);
+    }
+}
+
+/* text to f without the spaces the columns leave at the ends of lines */
+static void put_trimmed(const char *text, FILE *f)
+{
+    while (*text) {
+        size_t n = strcspn(text, "\n"), end = n;
+        while (end && text[end - 1] == ' ') end--;
+        fwrite(text, 1, end, f);
+        if (text[n]) fputc('\n', f);
+        text += n + (text[n] != 0);
     }
 }
 
 void bench_report_text(const bench_data *d, FILE *f)
 {
-    intro(d, f);
-    times(d, f);
-    compiles(d, f);
-    breakdown(d, f);
-    model(d, f);
-    crossovers(d, f);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) abort();
+    intro(d, m);
+    times(d, m);
+    compiles(d, m);
+    breakdown(d, m);
+    model(d, m);
+    crossovers(d, m);
+    fclose(m);
+    put_trimmed(text, f);
+    free(text);
     fflush(f);
 }
 
@@ -390,6 +412,7 @@ bool bench_write_json(const bench_data *d, FILE *f)
         else fputs("null", f);
         fputs(", \"faster_at_smallest\": ", f);
         jstr(f, d->tg[c->faster_small].name);
+        fprintf(f, ", \"changes\": %d", c->changes);
         fputc('}', f);
     }
     fputs("]\n}\n", f);

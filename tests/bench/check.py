@@ -75,8 +75,9 @@ def check_json(path, param, values, targets):
                                                         "work_exponent", "bytes_coefficient", "bytes_exponent",
                                                         "rms_relative_error"}, f"json: {t['name']} fit {fit}")
     for c in d["crossovers"]:
-        need(set(c) == {"targets", "measured", "predicted", "faster_at_smallest"}, f"json: crossover {c}")
+        need(set(c) == {"targets", "measured", "predicted", "faster_at_smallest", "changes"}, f"json: crossover {c}")
         need(c["measured"] is None or c["measured"] > 0, f"json: crossover {c}")
+        need((c["measured"] is None) == (c["changes"] == 0), f"json: a crossover measured iff the faster one changes {c}")
     if len(targets) > 1 and len(values) > 1:
         need(len(d["crossovers"]) == len(targets) - 1, "json: a crossover entry per target after the first")
     return d
