@@ -64,6 +64,37 @@ typedef enum kjit_target {
     KJIT_TARGET_CUDA,
 } kjit_target;
 
+/* Since 0.4: events, so that an application can time itself (`kjit bench`
+ * is built on them; docs/embedding.md "Timing"). With a hook set, kjit
+ * reports each compile, each kernel run and each copy between host and
+ * device. A kernel's time on the GPU is device time measured by two CUDA
+ * events around its launch, and the launch is waited for (the hook asks for
+ * each kernel's time, which an asynchronous launch cannot give); on the cpu
+ * and parallel targets it is the wall time of its blocks. Copies are timed
+ * around the driver's synchronous copy. Without a hook nothing is timed. */
+typedef enum kjit_event_kind {
+    KJIT_EVENT_COMPILE = 0, /* a kjit_compile's host code: generated (cold) or from the cache */
+    KJIT_EVENT_GPU_COMPILE, /* the kernels' GPU code: LLVM -> PTX -> cubin (or the cache), loaded */
+    KJIT_EVENT_LAUNCH,      /* a kernel ran: `name`, `seconds` */
+    KJIT_EVENT_H2D,         /* a copy host -> device: `bytes`, `seconds` */
+    KJIT_EVENT_D2H,         /* device -> host */
+    KJIT_EVENT_D2D,         /* device -> device */
+} kjit_event_kind;
+
+typedef struct kjit_event {
+    kjit_event_kind kind;
+    const char *name; /* LAUNCH: the kernel; COMPILE: the program's file; else NULL.
+                         Valid during the hook's call only */
+    uint64_t bytes;   /* copies */
+    double seconds;
+    bool cached;      /* COMPILE, GPU_COMPILE: the code came from the compile cache */
+} kjit_event;
+
+/* Called on the thread that did the work, during it: it must return
+ * quickly and must not call kjit. Calls of one context's modules on several
+ * threads call it concurrently. */
+typedef void (*kjit_event_hook)(const kjit_event *ev, void *user);
+
 typedef enum kjit_diag_format {
     KJIT_DIAG_HUMAN = 0, /* file:line:col: error: msg, the source line, a caret, a hint */
     KJIT_DIAG_SHORT,     /* one line per diagnostic (and its hint): for scripts and tests */
@@ -87,6 +118,9 @@ typedef struct kjit_options {
                             $KJIT_NO_CACHE=1 turns it off too */
     unsigned keep;       /* KJIT_KEEP_* flags */
     FILE *out;           /* where the program's print() writes; NULL = stdout */
+    /* Since 0.4: */
+    kjit_event_hook on_event; /* NULL (default): no events */
+    void *event_user;         /* passed to on_event */
 } kjit_options;
 
 /* Defaults for every field: target auto, -O3, decorators decide boundscheck,

@@ -25,6 +25,7 @@
 #include "ir/types.h"
 #include "runtime/array.h"
 #include "runtime/cache.h"
+#include "runtime/events.h"
 #include "runtime/gpu.h"
 #include "runtime/pool.h"
 #include "util/arena.h"
@@ -43,8 +44,21 @@ typedef struct kj_api_cache {
     atomic_uint_least64_t hits, disk_hits, misses;
 } kj_api_cache;
 
+/* The application's event hook (kjit_options.on_event) and the runtime's
+ * sink that forwards to it (sink.user points at the hook): a context and
+ * each of its modules hold one, since a module may outlive its context. */
+typedef struct kj_api_events {
+    kjit_event_hook hook;
+    void *user;
+    kj_ev_sink sink; /* sink.fn NULL when there is no hook */
+} kj_api_events;
+
+/* ev for opt's hook (ev must not move afterwards: sink.user points into it). */
+void kj_api_events_init(kj_api_events *ev, const kjit_options *opt);
+
 struct kjit_ctx {
     kjit_options opt;
+    kj_api_events events;
     char *arch, *cache_dir; /* owned copies of the option strings */
     pthread_mutex_t lock;
     /* The last compile: its diagnostics point at `src`, a copy of its
@@ -99,6 +113,7 @@ struct kjit_module {
     kj_codegen_opts cg;
     kjit_target target;
     FILE *out;
+    kj_api_events events;
     bool check_only;
     /* Machine code: `jit` from kjit_compile, `extra` one per batch of
      * specialisations made at call time (see machine.c). */

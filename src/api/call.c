@@ -459,6 +459,7 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
         if (m->out) rt.out = m->out;
         rt.gpu = m->gpu;
         rt.pool = m->pool;
+        rt.sink = &m->events.sink;
         rt.code = m->gpu_code;
         kj_rt_kind kind = kj_rt_call_entry(&rt, sp->entry, argv, ret);
         if (kind != KJ_RT_OK) {
@@ -548,6 +549,7 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
         if (m->out) rt.out = m->out;
         rt.gpu = m->gpu;
         rt.pool = m->pool;
+        rt.sink = &m->events.sink;
         rt.code = sp.code;
         rt.launch_only = m->gpu != NULL;
         if (kj_rt_call_entry(&rt, launch_entry, (void **)&l, NULL) != KJ_RT_OK) rc = runtime_failed(&rt, err);

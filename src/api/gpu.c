@@ -36,6 +36,7 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
         if (!ctx->gpu_tried) {
             ctx->gpu_tried = true;
             ctx->gpu = kj_gpu_open(device_ordinal(), stats_stream(), ctx->gpu_err, sizeof ctx->gpu_err);
+            if (ctx->gpu && kj_ev_on(&ctx->events.sink)) kj_gpu_set_sink(ctx->gpu, &ctx->events.sink);
         }
         if (ctx->gpu) t = KJIT_TARGET_CUDA;
         else if (t == KJIT_TARGET_AUTO) t = KJIT_TARGET_CPU;
@@ -103,7 +104,7 @@ char *kjit_module_ptx(kjit_module *m, const char *kernel, kjit_error *err)
 
 /* The cubin of the module's kernels (or of `only`) for its GPU: from the
  * cache, else LLVM → PTX → the driver's assembler. */
-static void *cubin_of(kjit_module *m, const kir_func *only, kj_diags *d)
+static void *cubin_of(kjit_module *m, const kir_func *only, bool *hit, kj_diags *d)
 {
     const kj_cu_props *p = kj_gpu_props(m->gpu);
     bool cached = m->cache && m->cache->c;
@@ -119,6 +120,7 @@ static void *cubin_of(kjit_module *m, const kir_func *only, kj_diags *d)
     size_t n = 0;
     if (cached && kj_cache_get(m->cache->c, key, &cubin, &n)) {
         kj_gpu_note_compile(m->gpu, NULL, 0, true);
+        *hit = true;
         return cubin;
     }
     double phases[KJ_PTX_PHASES] = {0};
@@ -137,14 +139,18 @@ static void *cubin_of(kjit_module *m, const kir_func *only, kj_diags *d)
     return cubin;
 }
 
+/* Reported as a GPU_COMPILE event (making or finding the cubin, loading it). */
 static kj_gpu_code *load(kjit_module *m, const kir_func *only, kj_diags *d)
 {
-    void *cubin = cubin_of(m, only, d);
+    double t0 = kj_rt_perf_counter();
+    bool hit = false;
+    void *cubin = cubin_of(m, only, &hit, d);
     if (!cubin) return NULL;
     char err[4096];
     kj_gpu_code *c = kj_gpu_load(m->gpu, cubin, err, sizeof err);
     free(cubin);
     if (!c) kj_error(d, &m->src, (kj_span){0}, "%s", err);
+    else kj_ev_emit(&m->events.sink, KJ_EV_GPU_COMPILE, m->src.path, 0, kj_rt_perf_counter() - t0, hit);
     return c;
 }
 

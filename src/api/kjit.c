@@ -14,6 +14,7 @@
 #include "frontend/parser.h"
 #include "runtime/fault.h"
 #include "runtime/npy.h"
+#include "runtime/rt_host.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -173,6 +174,7 @@ kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
     o.cache_dir = ctx->cache_dir;
     o.cache = cache_from_env(o.cache);
     ctx->opt = o;
+    kj_api_events_init(&ctx->events, &o);
     pthread_mutex_init(&ctx->lock, NULL);
     kj_api_clear_error(err);
     return ctx;
@@ -270,6 +272,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->target = ctx->opt.target;
     if (ctx->opt.arch) snprintf(m->arch, sizeof m->arch, "%s", ctx->opt.arch);
     m->out = ctx->opt.out;
+    kj_api_events_init(&m->events, &ctx->opt);
     m->check_only = ctx->opt.check_only != 0;
     return m;
 }
@@ -335,6 +338,23 @@ bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
     return true;
 }
 
+/* Host machine code, reported as a COMPILE event: cached when the cache
+ * answered and nothing was generated. ctx->lock is held. */
+static void machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
+{
+    if (!kj_ev_on(&m->events.sink)) {
+        kj_api_machine_code(ctx, m, d);
+        return;
+    }
+    double t0 = kj_rt_perf_counter();
+    uint64_t hits = ctx->cache ? atomic_load(&ctx->cache->hits) : 0;
+    uint64_t misses = ctx->cache ? atomic_load(&ctx->cache->misses) : 0;
+    kj_api_machine_code(ctx, m, d); /* makes ctx->cache at the first compile */
+    double dt = kj_rt_perf_counter() - t0;
+    bool cached = ctx->cache && atomic_load(&ctx->cache->hits) > hits && atomic_load(&ctx->cache->misses) == misses;
+    if (!kj_has_errors(d)) kj_ev_emit(&m->events.sink, KJ_EV_COMPILE, m->src.path, 0, dt, cached);
+}
+
 /* THE pipeline, one stage per line; each runs only when the previous ones
  * reported no error:
  *   copy the source → lex + parse → analyze (resolve, infer, lower to KIR)
@@ -360,7 +380,7 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     bool no_target = !kj_has_errors(d) && !m->check_only && !kj_api_target(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_pool(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_lower_ufuncs(m, 0), verify_kir(m, d);
-    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_machine_code(ctx, m, d);
+    if (!kj_has_errors(d) && !m->check_only && !no_target) machine_code(ctx, m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_code(m, d);
 
     keep_diagnostics(ctx, m);

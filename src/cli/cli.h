@@ -5,6 +5,8 @@
 
 #include <kjit.h>
 
+#include <stdbool.h>
+
 /* Exit status of the command. */
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
@@ -12,5 +14,35 @@ enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
  * NAME=VALUE arguments in `params[0..nparams)`; run-time errors are printed
  * in diagnostic format `fmt`. Returns the exit status. */
 int kjit_cli_run(kjit_module *m, char **params, int nparams, kjit_diag_format fmt);
+
+/* For run.c's neighbours (bench.c): main's parameters from the command line. */
+/* "int", "float", "bool", "str" (NumPy's name for other widths). */
+const char *kjit_cli_type_name(const kjit_value *v);
+/* "an integer", "a number", ... for an error message. */
+const char *kjit_cli_expected(const kjit_value *v);
+/* `text` as a value of the type of `*v` (the default, overwritten). */
+bool kjit_cli_parse_value(const char *text, kjit_value *v);
+/* Apply NAME=VALUE arguments to vals (main's defaults); -1, or an exit
+ * status after printing the problem and main's parameters. */
+int kjit_cli_apply_params(kjit_fn *fn, kjit_value *vals, char **params, int nparams);
+/* Print "kjit: error: ..." and main's parameters; EXIT_USAGE. */
+int kjit_cli_param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* `kjit bench` (bench.c): the options main.c parsed for it. */
+typedef struct kjit_bench_args {
+    const char *file;
+    const char *targets; /* "cpu,parallel,cuda"; NULL: cpu */
+    const char *sweep;   /* NAME=v1,v2,... or NAME=start:stop:xF; NULL: main's defaults only */
+    char **params;       /* fixed NAME=VALUE overrides */
+    int nparams;
+    int repeat;          /* timed runs per point (after one warm-up run) */
+    double tol;          /* relative tolerance for numbers in the outputs */
+    const char *plot, *json, *csv;
+    kjit_options opt;    /* -O, --boundscheck; target and cache are set per target */
+    kjit_diag_format fmt;
+} kjit_bench_args;
+
+int kjit_cli_bench(const kjit_bench_args *a);
 
 #endif

@@ -5,6 +5,7 @@
  *   kjit run FILE.k [NAME=VALUE]    compile and call main (run.c)
  *   kjit llvm FILE.k / asm FILE.k   the generated LLVM IR / assembly
  *   kjit ptx FILE.k [--arch sm_XY] [--kernel NAME]   the kernels' PTX
+ *   kjit bench FILE.k [--target LIST] [--sweep ...]   main timed per target (bench.c)
  *   kjit help | --help   kjit version | --version
  *
  * Exit status: 0 success, 1 the program has errors or cannot be read,
@@ -35,6 +36,11 @@ static const char help_text[] =
     "  llvm FILE.k     print the optimised LLVM IR of the host code\n"
     "  asm FILE.k      print the assembly of the host code\n"
     "  ptx FILE.k      print the PTX of the kernels (no GPU needed)\n"
+    "  bench FILE.k [NAME=VALUE ...]\n"
+    "                  run main on each --target (a list: cpu,parallel,cuda), check\n"
+    "                  that they print the same, time and break down each run, fit\n"
+    "                  t = overhead + bytes/bandwidth + work/throughput, find where\n"
+    "                  the fastest target changes (docs/bench.md)\n"
     "  help            show this help\n"
     "  version         print the version\n"
     "\n"
@@ -50,6 +56,9 @@ static const char help_text[] =
     "  -O0 -O1 -O2 -O3                  optimisation level (default -O3)\n"
     "  --boundscheck                    check every array index (or $KJIT_BOUNDSCHECK=1)\n"
     "  --no-cache                       do not reuse compiled code (or $KJIT_NO_CACHE=1)\n"
+    "  bench: --sweep NAME=v1,v2,...|NAME=start:stop:xF   values of main's parameter\n"
+    "         --repeat N (timed runs per value, default 3)  --tolerance REL (default 1e-5)\n"
+    "         --plot out.svg  --json out.json  --csv out.csv\n"
     "  -h, --help                       show this help\n"
     "  --version                        print the version\n"
     "\n"
@@ -68,6 +77,9 @@ typedef struct cli {
     kjit_diag_format fmt;
     bool fmt_given;
     const char *kernel; /* ptx --kernel */
+    const char *targets; /* --target as given (bench: a list) */
+    kjit_bench_args bench; /* bench's own options */
+    const char *bench_opt; /* the first bench-only option given, for other commands' error */
 } cli;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -149,8 +161,31 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         if (!parse_count(v, &c->opt.max_errors))
             return usage_error("invalid --max-errors '%s' (expected a positive number)", v);
     } else if ((v = opt_value(arg, "--target", argc, argv, i, &missing))) {
-        if (!parse_target(v, &c->opt.target))
+        c->targets = v; /* bench checks its list itself */
+        if (!strchr(v, ',') && !parse_target(v, &c->opt.target))
             return usage_error("invalid --target '%s' (expected cpu, parallel, cuda or auto)", v);
+    } else if ((v = opt_value(arg, "--sweep", argc, argv, i, &missing))) {
+        c->bench.sweep = v;
+        c->bench_opt = "--sweep";
+    } else if ((v = opt_value(arg, "--repeat", argc, argv, i, &missing))) {
+        if (!parse_count(v, &c->bench.repeat))
+            return usage_error("invalid --repeat '%s' (expected a positive number)", v);
+        c->bench_opt = "--repeat";
+    } else if ((v = opt_value(arg, "--tolerance", argc, argv, i, &missing))) {
+        char *end;
+        c->bench.tol = strtod(v, &end);
+        if (end == v || *end || !(c->bench.tol >= 0) || c->bench.tol >= 1)
+            return usage_error("invalid --tolerance '%s' (expected a relative tolerance in [0, 1), e.g. 1e-5)", v);
+        c->bench_opt = "--tolerance";
+    } else if ((v = opt_value(arg, "--plot", argc, argv, i, &missing))) {
+        c->bench.plot = v;
+        c->bench_opt = "--plot";
+    } else if ((v = opt_value(arg, "--json", argc, argv, i, &missing))) {
+        c->bench.json = v;
+        c->bench_opt = "--json";
+    } else if ((v = opt_value(arg, "--csv", argc, argv, i, &missing))) {
+        c->bench.csv = v;
+        c->bench_opt = "--csv";
     } else if ((v = opt_value(arg, "--arch", argc, argv, i, &missing))) {
         if (strncmp(v, "sm_", 3) || strlen(v) < 5 || strlen(v) > 7 || strspn(v + 3, "0123456789") < 2)
             return usage_error("invalid --arch '%s' (expected sm_XY, e.g. sm_90)", v);
@@ -167,7 +202,7 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
 
 static bool is_command(const char *cmd)
 {
-    static const char *const cmds[] = {"check", "ir", "run", "llvm", "asm", "ptx"};
+    static const char *const cmds[] = {"check", "ir", "run", "llvm", "asm", "ptx", "bench"};
     for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++)
         if (!strcmp(cmd, cmds[k])) return true;
     return false;
@@ -194,13 +229,18 @@ static int parse_args(cli *c, int argc, char **argv)
         }
         if (!c->cmd) c->cmd = arg;
         else if (!c->file) c->file = arg;
-        else if (!strcmp(c->cmd, "run")) c->params[c->nparams++] = argv[i];
+        else if (!strcmp(c->cmd, "run") || !strcmp(c->cmd, "bench")) c->params[c->nparams++] = argv[i];
         else return usage_error("unexpected argument '%s'", arg);
     }
     if (!c->cmd) return usage_error("missing command");
     if (!strcmp(c->cmd, "help") || !strcmp(c->cmd, "version")) return -1;
     if (!is_command(c->cmd)) return usage_error("unknown command '%s'", c->cmd);
     if (!c->file) return usage_error("missing FILE.k argument for '%s'", c->cmd);
+    if (c->bench_opt && strcmp(c->cmd, "bench")) return usage_error("option '%s' is for 'kjit bench' only", c->bench_opt);
+    if (c->targets && strchr(c->targets, ',') && strcmp(c->cmd, "bench"))
+        return usage_error("invalid --target '%s' (a list of targets is for 'kjit bench' only)", c->targets);
+    if (!strcmp(c->cmd, "bench") && !strcmp(c->file, "-"))
+        return usage_error("'kjit bench' reads a file, not standard input (it compiles it once per target)");
     return -1;
 }
 
@@ -326,6 +366,16 @@ static int dispatch(cli *c)
     const char *env = getenv("KJIT_DIAG_FORMAT");
     if (!c->fmt_given && env && *env && !parse_format(env, &c->fmt))
         return usage_error("invalid KJIT_DIAG_FORMAT '%s' (expected human, short or json)", env);
+    if (!strcmp(c->cmd, "bench")) {
+        kjit_bench_args *b = &c->bench;
+        b->file = c->file;
+        b->targets = c->targets;
+        b->params = c->params;
+        b->nparams = c->nparams;
+        b->opt = c->opt;
+        b->fmt = c->fmt;
+        return kjit_cli_bench(b);
+    }
     return run(c);
 }
 
@@ -333,6 +383,8 @@ int main(int argc, char **argv)
 {
     cli c = {0};
     kjit_options_init(&c.opt);
+    c.bench.repeat = 3;
+    c.bench.tol = 1e-5;
     c.params = calloc((size_t)argc + 1, sizeof *c.params);
     if (!c.params) return EXIT_ERRORS;
     int rc = parse_args(&c, argc, argv);

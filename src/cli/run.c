@@ -13,7 +13,7 @@
 
 /* Python's name for the type of a default: int, float, bool, str (NumPy's
  * for other widths: a default np.int32(3) is an int32). */
-static const char *type_name(const kjit_value *v)
+const char *kjit_cli_type_name(const kjit_value *v)
 {
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return "bool";
@@ -35,15 +35,15 @@ static void list_params(kjit_fn *fn, const kjit_value *vals)
     fputs("main's parameters (override with NAME=VALUE):\n", stderr);
     for (int i = 0; i < n; i++) {
         const char *def = kjit_fn_param_default_text(fn, i);
-        fprintf(stderr, "  %s=%s (%s)\n", kjit_fn_param_name(fn, i), def ? def : "?", type_name(&vals[i]));
+        fprintf(stderr, "  %s=%s (%s)\n", kjit_fn_param_name(fn, i), def ? def : "?", kjit_cli_type_name(&vals[i]));
     }
 }
 
-static int param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
+int kjit_cli_param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* A bad NAME=VALUE: the problem, main's parameters, exit status 2. */
-static int param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
+int kjit_cli_param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -99,7 +99,7 @@ static bool parse_bool(const char *s, bool *out)
 }
 
 /* `text` as a value of the type of `*v` (the default, overwritten). */
-static bool parse_value(const char *text, kjit_value *v)
+bool kjit_cli_parse_value(const char *text, kjit_value *v)
 {
     int64_t i;
     double f;
@@ -122,7 +122,7 @@ static bool parse_value(const char *text, kjit_value *v)
     }
 }
 
-static const char *expected(const kjit_value *v)
+const char *kjit_cli_expected(const kjit_value *v)
 {
     switch (v->kind) {
     case KJIT_VALUE_INT: return "an integer";
@@ -133,7 +133,7 @@ static const char *expected(const kjit_value *v)
 }
 
 /* Apply the NAME=VALUE arguments to vals. Returns -1, or an exit status. */
-static int apply_params(kjit_fn *fn, kjit_value *vals, char **params, int nparams)
+int kjit_cli_apply_params(kjit_fn *fn, kjit_value *vals, char **params, int nparams)
 {
     int n = kjit_fn_param_count(fn);
     bool *given = calloc((size_t)n + 1, sizeof *given);
@@ -142,18 +142,18 @@ static int apply_params(kjit_fn *fn, kjit_value *vals, char **params, int nparam
     for (int k = 0; k < nparams && rc < 0; k++) {
         char *eq = strchr(params[k], '=');
         if (!eq || eq == params[k]) {
-            rc = param_error(fn, vals, "expected NAME=VALUE, got '%s'", params[k]);
+            rc = kjit_cli_param_error(fn, vals, "expected NAME=VALUE, got '%s'", params[k]);
             break;
         }
         *eq = 0; /* argv is ours to change */
         const char *name = params[k], *text = eq + 1;
         int i = 0;
         while (i < n && strcmp(kjit_fn_param_name(fn, i), name)) i++;
-        if (i == n) rc = param_error(fn, vals, "main() has no parameter '%s'", name);
-        else if (given[i]) rc = param_error(fn, vals, "parameter '%s' given twice", name);
-        else if (!parse_value(text, &vals[i]))
-            rc = param_error(fn, vals, "invalid value '%s' for parameter '%s' (%s: expected %s)", text, name,
-                             type_name(&vals[i]), expected(&vals[i]));
+        if (i == n) rc = kjit_cli_param_error(fn, vals, "main() has no parameter '%s'", name);
+        else if (given[i]) rc = kjit_cli_param_error(fn, vals, "parameter '%s' given twice", name);
+        else if (!kjit_cli_parse_value(text, &vals[i]))
+            rc = kjit_cli_param_error(fn, vals, "invalid value '%s' for parameter '%s' (%s: expected %s)", text, name,
+                             kjit_cli_type_name(&vals[i]), kjit_cli_expected(&vals[i]));
         else given[i] = true;
     }
     free(given);
@@ -185,7 +185,7 @@ int kjit_cli_run(kjit_module *m, char **params, int nparams, kjit_diag_format fm
     kjit_value *vals = calloc((size_t)n + 1, sizeof *vals);
     if (!vals) abort();
     for (int i = 0; i < n; i++) kjit_fn_param_default(fn, i, &vals[i]); /* sema checked they exist */
-    int rc = apply_params(fn, vals, params, nparams);
+    int rc = kjit_cli_apply_params(fn, vals, params, nparams);
     if (rc < 0) {
         kjit_error err;
         /* a fault in the program's code: a message and KJIT_FAULT_EXIT_STATUS

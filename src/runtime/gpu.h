@@ -37,6 +37,10 @@ struct kj_abi_kernel;
  * to that stream when the last reference goes (KJIT_STATS=1), or NULL. */
 kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap);
 kj_gpu *kj_gpu_retain(kj_gpu *g);
+/* Report every copy between host and device to `sink` (events.h) from now
+ * on; it is called with the GPU's lock held and must not call kjit. */
+struct kj_ev_sink;
+void kj_gpu_set_sink(kj_gpu *g, const struct kj_ev_sink *sink);
 void kj_gpu_release(kj_gpu *g);
 const kj_cu_props *kj_gpu_props(const kj_gpu *g);
 /* "sm_90" for the device's compute capability, into buf. */

@@ -5,6 +5,7 @@
 #ifndef KJ_GPU_INT_H
 #define KJ_GPU_INT_H
 
+#include "events.h"
 #include "gpu.h"
 
 #include <pthread.h>
@@ -37,6 +38,7 @@ struct kj_gpu {
     pthread_mutex_t lock; /* stats, the pinned total, the last launch */
     bool poisoned;        /* a sticky error: the primary context is reset at the end */
     FILE *stats;
+    kj_ev_sink sink; /* copies reported as events (kj_gpu_set_sink); fn NULL: none */
     xfer_stats h2d, d2h, d2d, pins;
     size_t pinned_bytes, pin_cap; /* host memory page-locked now, and the most that may be */
     /* Device memory of freed mirrors, kept for the next mirror of the same

@@ -150,11 +150,26 @@ void kj_gpu_mirror_free(kj_mirror *m)
 
 /* ---- copies ---- */
 
+void kj_gpu_set_sink(kj_gpu *g, const kj_ev_sink *sink)
+{
+    pthread_mutex_lock(&g->lock);
+    g->sink = *sink;
+    pthread_mutex_unlock(&g->lock);
+}
+
 static void count(xfer_stats *s, size_t n, double t0)
 {
     s->count++;
     s->bytes += n;
     s->seconds += kj_rt_perf_counter() - t0;
+}
+
+/* A copy of n bytes started at t0: counted, and reported as an event. */
+static void count_copy(kj_gpu *g, xfer_stats *s, kj_ev_kind kind, size_t n, double t0)
+{
+    double dt = kj_rt_perf_counter() - t0;
+    count(s, n, t0);
+    kj_ev_emit(&g->sink, kind, NULL, n, dt, false);
 }
 
 /* m's host memory is about to be copied: page-lock it the second time
@@ -178,7 +193,7 @@ static bool h2d(kj_gpu *g, kj_mirror *hm, CUdeviceptr d, const char *h, size_t n
     note_copy(g, hm);
     double t0 = kj_rt_perf_counter();
     CUresult r = n ? g->cu.cuMemcpyHtoD(d, h, n) : CUDA_SUCCESS;
-    count(&g->h2d, n, t0);
+    count_copy(g, &g->h2d, KJ_EV_H2D, n, t0);
     pthread_mutex_unlock(&g->lock);
     return r == CUDA_SUCCESS || kj_gpu_fail(g, r, "cuMemcpyHtoD", e);
 }
@@ -191,7 +206,7 @@ static bool d2h(kj_gpu *g, kj_mirror *hm, char *h, CUdeviceptr d, size_t n, cons
     note_copy(g, hm);
     double t0 = kj_rt_perf_counter();
     CUresult r = n ? g->cu.cuMemcpyDtoH(h, d, n) : CUDA_SUCCESS;
-    count(&g->d2h, n, t0);
+    count_copy(g, &g->d2h, KJ_EV_D2H, n, t0);
     pthread_mutex_unlock(&g->lock);
     if (r == CUDA_SUCCESS) return true;
     kj_gpu_fail(g, r, "cuMemcpyDtoH", e);
@@ -204,7 +219,7 @@ static bool d2d(kj_gpu *g, CUdeviceptr to, CUdeviceptr from, size_t n, kj_rt_err
     double t0 = kj_rt_perf_counter();
     CUresult r = n ? g->cu.cuMemcpyDtoD(to, from, n) : CUDA_SUCCESS;
     pthread_mutex_lock(&g->lock);
-    count(&g->d2d, n, t0);
+    count_copy(g, &g->d2d, KJ_EV_D2D, n, t0);
     pthread_mutex_unlock(&g->lock);
     if (r == CUDA_SUCCESS) return true;
     kj_gpu_fail(g, r, "cuMemcpyDtoD", e);

@@ -88,6 +88,7 @@ typedef struct kj_rt {
     bool launch_only;       /* the entry only launches on the GPU (kjit_launch): it returns
                                without waiting for the GPU (the application calls
                                kjit_sync, as with CUDA's launches) and prints nothing */
+    const struct kj_ev_sink *sink; /* events.h: each launch reported and timed; NULL: none */
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's

@@ -8,7 +8,9 @@
 #include "rt.h"
 
 #include "../abi/abi.h"
+#include "events.h"
 #include "gpu.h"
+#include "rt_host.h"
 
 #include <inttypes.h>
 #include <setjmp.h>
@@ -164,18 +166,27 @@ static void block_chunk(kj_rt *w, void *env, int64_t begin, int64_t end, void *a
     run_blocks(w, r->k, r->cfg, r->args, &kx, r->line, begin, end);
 }
 
-void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args, int32_t line, int32_t col)
+/* A launch on the GPU timed by two CUDA events around it, waited for (the
+ * events' sink asked for each kernel's time, which a launch that returns at
+ * once cannot give). The events are freed before any error is raised. */
+static bool gpu_launch_timed(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args, int32_t line,
+                             kj_rt_error *e, int32_t *eline, int32_t *ecol)
 {
-    const kj_abi_kernel *k = kernel;
-    check(rt, cfg, k->name, line, col);
-    if (cfg[7] < 0) check_shared(rt, cfg, k->name, line, col);
-    if (rt->gpu) {
-        kj_rt_error e = {0};
-        int32_t eline = line, ecol = col;
-        if (!kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, &e, &eline, &ecol))
-            kj_rt_raise_error(rt, &e, eline, ecol);
-        return;
-    }
+    void *ev0 = kj_gpu_event_new(rt->gpu), *ev1 = ev0 ? kj_gpu_event_new(rt->gpu) : NULL;
+    float ms = 0;
+    bool ok = ev1 && kj_gpu_event_record(rt->gpu, ev0, e) &&
+              kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, e, eline, ecol) &&
+              kj_gpu_event_record(rt->gpu, ev1, e) && kj_gpu_event_elapsed(rt->gpu, ev0, ev1, &ms, e);
+    if (!ev1 && !e->message[0]) /* no events (out of resources): launch untimed */
+        ok = kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, e, eline, ecol);
+    kj_gpu_event_free(rt->gpu, ev0);
+    kj_gpu_event_free(rt->gpu, ev1);
+    if (ok) kj_ev_emit(rt->sink, KJ_EV_LAUNCH, k->name, 0, 1e-3 * ms, false);
+    return ok;
+}
+
+static void launch_host(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args, int32_t line, int32_t col)
+{
     if (!k->block) {
         char msg[200];
         snprintf(msg, sizeof msg, "kernel '%s' was compiled for the GPU, and this context has none", k->name);
@@ -190,4 +201,26 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
     }
     kj_abi_kx kx = kx_of(cfg);
     run_blocks(rt, k, cfg, args, &kx, line, 0, nblocks);
+}
+
+void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args, int32_t line, int32_t col)
+{
+    const kj_abi_kernel *k = kernel;
+    check(rt, cfg, k->name, line, col);
+    if (cfg[7] < 0) check_shared(rt, cfg, k->name, line, col);
+    if (rt->gpu) {
+        kj_rt_error e = {0};
+        int32_t eline = line, ecol = col;
+        bool ok = kj_ev_on(rt->sink) ? gpu_launch_timed(rt, k, cfg, args, line, &e, &eline, &ecol)
+                                     : kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, &e, &eline, &ecol);
+        if (!ok) kj_rt_raise_error(rt, &e, eline, ecol);
+        return;
+    }
+    if (!kj_ev_on(rt->sink)) {
+        launch_host(rt, k, cfg, args, line, col);
+        return;
+    }
+    double t0 = kj_rt_perf_counter(); /* an error raised skips the event: the run failed anyway */
+    launch_host(rt, k, cfg, args, line, col);
+    kj_ev_emit(rt->sink, KJ_EV_LAUNCH, k->name, 0, kj_rt_perf_counter() - t0, false);
 }

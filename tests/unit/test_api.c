@@ -1685,6 +1685,92 @@ static void test_fault_handler_opt_in(void **state)
 #endif
 }
 
+/* ---- events (kjit_options.on_event) ---- */
+
+typedef struct seen_events {
+    int compiles, cached, launches, copies;
+    double launch_s;
+    char kernel[64];
+} seen_events;
+
+static void count_event(const kjit_event *e, void *user)
+{
+    seen_events *s = user;
+    assert_true(e->seconds >= 0);
+    if (e->kind == KJIT_EVENT_COMPILE) {
+        s->compiles++;
+        s->cached += e->cached;
+        assert_non_null(e->name);
+    } else if (e->kind == KJIT_EVENT_LAUNCH) {
+        s->launches++;
+        s->launch_s += e->seconds;
+        snprintf(s->kernel, sizeof s->kernel, "%s", e->name);
+    } else {
+        s->copies++; /* none without a GPU */
+    }
+}
+
+static const char events_src[] = "from numba import cuda\n"
+                                 "import numpy as np\n"
+                                 "@cuda.jit\n"
+                                 "def twice(a):\n"
+                                 "    i = cuda.grid(1)\n"
+                                 "    if i < a.size:\n"
+                                 "        a[i] *= 2.0\n"
+                                 "def main(n=1000):\n"
+                                 "    a = np.ones(n)\n"
+                                 "    twice[(n + 63) // 64, 64](a)\n"
+                                 "    twice[(n + 63) // 64, 64](a)\n"
+                                 "    print(a[0])\n";
+
+/* Each compile is reported (cold, then cached in a new context) and each
+ * launch, with its kernel's name, from generated code and kjit_launch. */
+static void test_events(void **state)
+{
+    (void)state;
+    char *dir = temp_dir();
+    for (int round = 0; round < 2; round++) {
+        seen_events seen = {0};
+        kjit_options o = cache_options(dir);
+        o.target = KJIT_TARGET_CPU;
+        o.on_event = count_event;
+        o.event_user = &seen;
+        FILE *out = tmpfile();
+        o.out = out;
+        kjit_ctx *ctx = new_ctx(&o);
+        kjit_error err;
+        kjit_module *m = compile_str(ctx, events_src, "events.k", &err);
+        assert_non_null(m);
+        assert_int_equal(seen.compiles, 1);
+        assert_int_equal(seen.cached, round); /* the second context finds the code cached */
+        kjit_value n = kjit_value_int(1000);
+        assert_int_equal(kjit_call(kjit_module_get(m, "main"), &n, 1, NULL, &err), KJIT_OK);
+        assert_int_equal(seen.launches, 2);
+        assert_string_equal(seen.kernel, "twice");
+        assert_int_equal(seen.copies, 0);
+        kjit_module_free(m);
+        kjit_ctx_free(ctx);
+        fclose(out);
+    }
+    /* without a hook, nothing is reported (and nothing breaks) */
+    kjit_options o = cache_options(dir);
+    o.target = KJIT_TARGET_CPU;
+    FILE *out = tmpfile();
+    o.out = out;
+    kjit_ctx *ctx = new_ctx(&o);
+    kjit_error err;
+    kjit_module *m = compile_str(ctx, events_src, "events.k", &err);
+    kjit_value n = kjit_value_int(1000);
+    assert_int_equal(kjit_call(kjit_module_get(m, "main"), &n, 1, NULL, &err), KJIT_OK);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+    fclose(out);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1723,6 +1809,7 @@ int main(void)
         cmocka_unit_test(test_threads_shared_module),
         cmocka_unit_test(test_threads_own_contexts),
         cmocka_unit_test(test_fault_handler_opt_in),
+        cmocka_unit_test(test_events),
     };
     return cmocka_run_group_tests(tests, setup_cache_dir, teardown_cache_dir);
 }
