@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PTX without a GPU (CI): every kernel of the examples, the golden programs
+# PTX without a GPU (CI): every kernel (and ufunc kernel) of the examples, the golden programs
 # and the GPU suite's programs is compiled by `kjit ptx --arch sm_90` and
 # assembled by `ptxas -arch=sm_90`; tests/ptx/NAME.k must print exactly
 # NAME.expected (the hand-off point pinned: kjit's PTX for LLVM 22).
@@ -18,7 +18,7 @@ fail() {
     echo "FAIL $1: $2"
 }
 
-programs=$(grep -l "cuda.jit" "$root"/lang/examples/*.k "$root"/tests/golden/run/*.k "$root"/tests/golden/valid/*.k \
+programs=$(grep -lE "cuda.jit|vectorize" "$root"/lang/examples/*.k "$root"/tests/golden/run/*.k "$root"/tests/golden/valid/*.k \
     "$root"/tests/golden/valid_kjit_only/*.k "$root"/tests/golden/ir/*.k "$root"/tests/gpu/programs/*.k \
     "$root"/tests/gpu/pinned/*.k "$root"/benchmarks/cuda/*.k | sort)
 for f in $programs; do
