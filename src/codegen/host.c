@@ -14,6 +14,7 @@
  * modules on two threads (split), each to its own object file, linked
  * together by the JIT. */
 #include "host.h"
+#include "vecmath.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -135,7 +136,14 @@ static bool verify(pipeline *p, LLVMModuleRef mod)
 
 /* ---- optimisation and machine code ---- */
 
-static bool optimise(part *pt) { return kj_llvm_optimise(pt->mod, pt->tm, pt->opt_level, pt->err, sizeof pt->err); }
+/* At -O2 and above loops vectorise, calls of libm functions included
+ * (vecmath.c): annotated here, after splitting, which drops declarations
+ * nothing calls. */
+static bool optimise(part *pt)
+{
+    if (pt->opt_level >= 2) kj_vecmath_annotate(pt->mod, pt->tm);
+    return kj_llvm_optimise(pt->mod, pt->tm, pt->opt_level, pt->err, sizeof pt->err);
+}
 
 /* Machine code of `mod` (asm text or an object file) into a malloc'd copy. */
 static char *emit(part *pt, LLVMModuleRef mod, LLVMCodeGenFileType kind, size_t *size)

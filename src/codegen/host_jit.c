@@ -5,6 +5,7 @@
  * process-symbol generator for anything else LLVM may emit a call to, and
  * keeps the bytes the compile cache stores (kj_jit_object). */
 #include "host.h"
+#include "vecmath.h"
 
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -39,18 +40,20 @@ static void ignore_session_error(void *ctx, LLVMErrorRef e)
     LLVMConsumeError(e);
 }
 
-/* Runtime and libm symbols at their addresses in this process. */
+/* Runtime, libm and libmvec symbols at their addresses in this process
+ * (libmvec's NULL ones, missing from this glibc, left out). */
 static LLVMErrorRef define_symbols(LLVMOrcLLJITRef jit)
 {
-    size_t n;
-    const kj_jit_symbol *syms = kj_jit_symbols(&n);
-    LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
+    size_t nrt, nvec, n = 0;
+    const kj_jit_symbol *rt = kj_jit_symbols(&nrt), *vec = kj_vecmath_symbols(&nvec);
+    LLVMOrcCSymbolMapPair *pairs = calloc(nrt + nvec, sizeof *pairs);
     if (!pairs) abort();
-    for (size_t k = 0; k < n; k++) {
-        pairs[k].Name = LLVMOrcLLJITMangleAndIntern(jit, syms[k].name);
-        pairs[k].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)syms[k].addr;
-        pairs[k].Sym.Flags.GenericFlags =
-            LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    for (size_t k = 0; k < nrt + nvec; k++) {
+        const kj_jit_symbol *s = k < nrt ? &rt[k] : &vec[k - nrt];
+        if (!s->addr) continue;
+        pairs[n].Name = LLVMOrcLLJITMangleAndIntern(jit, s->name);
+        pairs[n].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)s->addr;
+        pairs[n++].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
     }
     LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);
     free(pairs);

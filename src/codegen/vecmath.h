@@ -1,0 +1,16 @@
+/* Vector math for the host pipeline (vecmath.c): libmvec's vector forms of
+ * the libm functions, offered to LLVM's loop vectoriser. */
+#ifndef KJ_VECMATH_H
+#define KJ_VECMATH_H
+
+#include "codegen.h"
+
+/* Mark the module's calls of libm functions (sinf, llvm.sin.f32, pow, ...)
+ * with the vector forms the target machine can call. Before optimising. */
+void kj_vecmath_annotate(LLVMModuleRef mod, LLVMTargetMachineRef tm);
+
+/* The vector functions' addresses for the JIT (an address is NULL where
+ * this glibc lacks the function; none without libmvec). */
+const kj_jit_symbol *kj_vecmath_symbols(size_t *n);
+
+#endif
