@@ -5,7 +5,7 @@
  * process-symbol generator for anything else LLVM may emit a call to, and
  * keeps the bytes the compile cache stores (kj_jit_object). */
 #include "host.h"
-#include "vecmath.h"
+#include "../runtime/mvec.h"
 
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -45,14 +45,16 @@ static void ignore_session_error(void *ctx, LLVMErrorRef e)
 static LLVMErrorRef define_symbols(LLVMOrcLLJITRef jit)
 {
     size_t nrt, nvec, n = 0;
-    const kj_jit_symbol *rt = kj_jit_symbols(&nrt), *vec = kj_vecmath_symbols(&nvec);
+    const kj_jit_symbol *rt = kj_jit_symbols(&nrt);
+    const kj_mvec *vec = kj_mvec_table(&nvec);
     LLVMOrcCSymbolMapPair *pairs = calloc(nrt + nvec, sizeof *pairs);
     if (!pairs) abort();
     for (size_t k = 0; k < nrt + nvec; k++) {
-        const kj_jit_symbol *s = k < nrt ? &rt[k] : &vec[k - nrt];
-        if (!s->addr) continue;
-        pairs[n].Name = LLVMOrcLLJITMangleAndIntern(jit, s->name);
-        pairs[n].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)s->addr;
+        const char *name = k < nrt ? rt[k].name : vec[k - nrt].sym;
+        void (*addr)(void) = k < nrt ? rt[k].addr : vec[k - nrt].addr;
+        if (!addr) continue;
+        pairs[n].Name = LLVMOrcLLJITMangleAndIntern(jit, name);
+        pairs[n].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)addr;
         pairs[n++].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
     }
     LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);

@@ -17,71 +17,15 @@
  * libmvec is chosen by measurement over SLEEF (docs/performance.md): as
  * fast or faster, within 4 ULP (glibc's bound; NumPy's SIMD loops, SVML
  * and its own, are within 1-4), and already part of every glibc on
- * x86-64. Its functions are referenced weakly (meson links libmvec), so a
- * glibc without the newer ones (2.35 added tan, erf, ...) leaves their
- * address NULL and their loops scalar.
- *
- * Only the 128-bit (SSE, ISA 'b') and 256-bit (AVX2, 'd') variants are
- * offered. A 512-bit vector argument is passed in one zmm register only
- * where the caller has "min-legal-vector-width"="512"; LLVM prefers 256-bit
- * vectors on the CPUs that have AVX-512, and offering the 'e' variants
- * would risk an ABI mismatch for little gain. */
+ * x86-64. The table of its functions is the runtime's (runtime/mvec.c):
+ * SSE and AVX2 forms, the latter offered when the target machine has AVX2. */
 #include "vecmath.h"
+
+#include "../runtime/mvec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef KJ_HAVE_LIBMVEC
-
-/* The libm functions libmvec has, and how many arguments they take. */
-#define MVEC_FNS(X)                                                                                      \
-    X(sin, v) X(cos, v) X(tan, v) X(asin, v) X(acos, v) X(atan, v) X(atan2, vv) X(sinh, v) X(cosh, v)    \
-    X(tanh, v) X(asinh, v) X(acosh, v) X(atanh, v) X(exp, v) X(expm1, v) X(exp2, v) X(exp10, v) X(log, v) \
-    X(log1p, v) X(log2, v) X(log10, v) X(pow, vv) X(hypot, vv) X(erf, v) X(erfc, v) X(cbrt, v)
-
-/* Each function's variants, in the order of `isas` below: SSE float64 x2,
- * float32 x4, AVX2 float64 x4, float32 x8. */
-#define MVEC_VARIANTS(V, fn, p) V(b, 2, p, fn) V(b, 4, p, fn##f) V(d, 4, p, fn) V(d, 8, p, fn##f)
-#define MVEC_SYM(isa, vf, p, name) _ZGV##isa##N##vf##p##_##name
-
-/* Declared as void(void): only their addresses are taken, for the JIT. */
-#define DECLARE(isa, vf, p, name) extern void MVEC_SYM(isa, vf, p, name)(void) __attribute__((weak));
-#define DECLARE_FN(fn, p) MVEC_VARIANTS(DECLARE, fn, p)
-MVEC_FNS(DECLARE_FN)
-#undef DECLARE_FN
-#undef DECLARE
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define SYMBOL(isa, vf, p, name) {STR(MVEC_SYM(isa, vf, p, name)), MVEC_SYM(isa, vf, p, name)},
-#define SYMBOLS_FN(fn, p) MVEC_VARIANTS(SYMBOL, fn, p)
-static const kj_jit_symbol symbols[] = {MVEC_FNS(SYMBOLS_FN)};
-#undef SYMBOLS_FN
-#undef SYMBOL
-
-typedef struct mvec_fn {
-    const char *name; /* libm's, for double */
-    unsigned nargs;
-} mvec_fn;
-
-#define ROW(fn, p) {#fn, sizeof #p - 1},
-static const mvec_fn fns[] = {MVEC_FNS(ROW)};
-#undef ROW
-
-enum { NVARIANTS = 4 };
-
-/* The variants' ISA letter, lanes and element width (bits), in order. */
-static const struct {
-    char isa;
-    unsigned lanes, bits;
-} isas[NVARIANTS] = {{'b', 2, 64}, {'b', 4, 32}, {'d', 4, 64}, {'d', 8, 32}};
-
-const kj_jit_symbol *kj_vecmath_symbols(size_t *n)
-{
-    *n = sizeof symbols / sizeof symbols[0];
-    return symbols;
-}
 
 /* Whether the comma-separated feature string has "+feature". */
 static bool has_feature(const char *features, const char *feature)
@@ -96,56 +40,56 @@ static bool has_feature(const char *features, const char *feature)
     return false;
 }
 
-/* The row of libm function `name` called with float `bits`, as its libm
- * name (sinf, sin) or LLVM's intrinsic (llvm.sin.f32); -1 for none. */
-static int match(const char *name, unsigned bits)
+/* Whether `callee` is libm function `fn` for float `bits`, by its libm
+ * name (sinf, sin) or LLVM's intrinsic (llvm.sin.f32). */
+static bool is_fn(const char *callee, const char *fn, unsigned bits)
 {
     char want[48];
-    for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
-        snprintf(want, sizeof want, "%s%s", fns[k].name, bits == 32 ? "f" : "");
-        if (!strcmp(name, want)) return (int)k;
-        snprintf(want, sizeof want, "llvm.%s.f%u", fns[k].name, bits);
-        if (!strcmp(name, want)) return (int)k;
-    }
-    return -1;
+    snprintf(want, sizeof want, "%s%s", fn, bits == 32 ? "f" : "");
+    if (!strcmp(callee, want)) return true;
+    snprintf(want, sizeof want, "llvm.%s.f%u", fn, bits);
+    return !strcmp(callee, want);
 }
 
 typedef struct annotator {
     LLVMModuleRef mod;
     LLVMContextRef ctx;
     bool avx2;
+    const kj_mvec *table;
+    size_t ntable;
     LLVMValueRef *used; /* the vector functions declared, for llvm.compiler.used */
     size_t nused, capused;
 } annotator;
 
-/* The declaration of vector function `sym`: <lanes x T>(<lanes x T>...). */
-static LLVMValueRef declare(annotator *an, const char *sym, LLVMTypeRef elem, unsigned lanes, unsigned nargs)
+/* The declaration of vector form `m`: <lanes x T>(<lanes x T>...). */
+static void declare(annotator *an, const kj_mvec *m, LLVMTypeRef elem)
 {
-    LLVMValueRef f = LLVMGetNamedFunction(an->mod, sym);
-    if (f) return f;
-    LLVMTypeRef vt = LLVMVectorType(elem, lanes), params[2] = {vt, vt};
-    f = LLVMAddFunction(an->mod, sym, LLVMFunctionType(vt, params, nargs, 0));
+    if (LLVMGetNamedFunction(an->mod, m->sym)) return;
+    LLVMTypeRef vt = LLVMVectorType(elem, m->lanes), params[2] = {vt, vt};
+    LLVMValueRef f = LLVMAddFunction(an->mod, m->sym, LLVMFunctionType(vt, params, m->nargs, 0));
     if (an->nused == an->capused) {
         an->capused = an->capused ? 2 * an->capused : 16;
         an->used = realloc(an->used, an->capused * sizeof *an->used);
         if (!an->used) abort(); /* out of memory */
     }
     an->used[an->nused++] = f;
-    return f;
 }
 
-/* Write the variants of row `k` for a call of `callee` onto `call`. */
-static void annotate_call(annotator *an, LLVMValueRef call, const char *callee, int k, unsigned bits,
-                          LLVMTypeRef elem)
+/* Write the vector forms of a call of `callee` (returning `elem`, with
+ * nargs arguments) onto `call`, declaring them. */
+static void annotate_call(annotator *an, LLVMValueRef call, const char *callee, unsigned nargs, LLVMTypeRef elem)
 {
+    unsigned bits = LLVMGetTypeKind(elem) == LLVMFloatTypeKind ? 32 : 64;
     char attr[512];
     size_t len = 0;
-    for (unsigned v = 0; v < NVARIANTS; v++) {
-        const kj_jit_symbol *s = &symbols[(size_t)k * NVARIANTS + v];
-        if (isas[v].bits != bits || !s->addr || (isas[v].isa == 'd' && !an->avx2)) continue;
-        declare(an, s->name, elem, isas[v].lanes, fns[k].nargs);
-        int w = snprintf(attr + len, sizeof attr - len, "%s_ZGV_LLVM_N%u%s_%s(%s)", len ? "," : "",
-                         isas[v].lanes, fns[k].nargs == 2 ? "vv" : "v", callee, s->name);
+    for (size_t k = 0; k < an->ntable; k++) {
+        const kj_mvec *m = &an->table[k];
+        if (!m->addr || m->bits != bits || m->nargs != nargs || (m->isa == 'd' && !an->avx2) ||
+            !is_fn(callee, m->fn, bits))
+            continue;
+        declare(an, m, elem);
+        int w = snprintf(attr + len, sizeof attr - len, "%s_ZGV_LLVM_N%u%s_%s(%s)", len ? "," : "", m->lanes,
+                         nargs == 2 ? "vv" : "v", callee, m->sym);
         if (w < 0 || (size_t)w >= sizeof attr - len) return; /* (cannot happen: names are short) */
         len += (size_t)w;
     }
@@ -164,9 +108,8 @@ static void annotate_inst(annotator *an, LLVMValueRef in)
     if (!callee || (tk != LLVMFloatTypeKind && tk != LLVMDoubleTypeKind)) return;
     size_t n;
     const char *name = LLVMGetValueName2(callee, &n);
-    unsigned bits = tk == LLVMFloatTypeKind ? 32 : 64;
-    int k = match(name, bits);
-    if (k >= 0 && (unsigned)LLVMGetNumArgOperands(in) == fns[k].nargs) annotate_call(an, in, name, k, bits, ty);
+    unsigned nargs = (unsigned)LLVMGetNumArgOperands(in);
+    if (nargs == 1 || nargs == 2) annotate_call(an, in, name, nargs, ty);
 }
 
 /* llvm.compiler.used = the declared vector functions: GlobalDCE would
@@ -184,10 +127,12 @@ static void keep_used(annotator *an)
 
 void kj_vecmath_annotate(LLVMModuleRef mod, LLVMTargetMachineRef tm)
 {
+    annotator an = {.mod = mod, .ctx = LLVMGetModuleContext(mod)};
+    an.table = kj_mvec_table(&an.ntable);
+    if (!an.ntable || LLVMGetNamedGlobal(mod, "llvm.compiler.used")) return; /* (kjit makes no other) */
     char *features = LLVMGetTargetMachineFeatureString(tm);
-    annotator an = {.mod = mod, .ctx = LLVMGetModuleContext(mod), .avx2 = has_feature(features, "avx2")};
+    an.avx2 = has_feature(features, "avx2");
     LLVMDisposeMessage(features);
-    if (LLVMGetNamedGlobal(mod, "llvm.compiler.used")) return; /* (annotated already; kjit makes none) */
     for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
@@ -195,18 +140,3 @@ void kj_vecmath_annotate(LLVMModuleRef mod, LLVMTargetMachineRef tm)
     keep_used(&an);
     free(an.used);
 }
-
-#else /* no libmvec (not x86-64 glibc): loops call libm per element */
-
-const kj_jit_symbol *kj_vecmath_symbols(size_t *n)
-{
-    *n = 0;
-    return NULL;
-}
-
-void kj_vecmath_annotate(LLVMModuleRef mod, LLVMTargetMachineRef tm)
-{
-    (void)mod, (void)tm;
-}
-
-#endif

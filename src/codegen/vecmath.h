@@ -9,8 +9,4 @@
  * with the vector forms the target machine can call. Before optimising. */
 void kj_vecmath_annotate(LLVMModuleRef mod, LLVMTargetMachineRef tm);
 
-/* The vector functions' addresses for the JIT (an address is NULL where
- * this glibc lacks the function; none without libmvec). */
-const kj_jit_symbol *kj_vecmath_symbols(size_t *n);
-
 #endif

@@ -11,6 +11,7 @@
 #define FX_OPT_LEVEL 3
 #include "abi/abi.h"
 #include "jit_fixture.h"
+#include "runtime/mvec.h"
 
 #include <math.h>
 
@@ -190,12 +191,76 @@ static void test_vector_math_object(void **state)
     }
 }
 
+/* The runtime's loops (np.sin(a) on host arrays): every length, so that
+ * the last partial vector is covered; within 4 ulp of libm's long double. */
+static void test_runtime_map(void **state)
+{
+    (void)state;
+#if defined(KJ_HAVE_LIBMVEC) && defined(__x86_64__)
+    const char *names[] = {"sin", "exp", "log1p", "tanh"};
+    for (int avx2 = 0; avx2 <= (int)kj_mvec_cpu_avx2(); avx2++)
+        for (size_t f = 0; f < sizeof names / sizeof *names; f++) {
+            const kj_mvec *m32 = kj_mvec_find(names[f], 32, avx2), *m64 = kj_mvec_find(names[f], 64, avx2);
+            assert_non_null(m32);
+            assert_non_null(m64);
+            assert_int_equal(m32->lanes, avx2 ? 8 : 4);
+            ref1 ref = f == 0 ? sinl : f == 1 ? expl : f == 2 ? log1pl : tanhl;
+            for (int64_t n = 0; n <= 19; n++) {
+                float a[20], o[20];
+                double a64[20], o64[20];
+                for (int64_t k = 0; k < 20; k++) a64[k] = a[k] = (float)(k + 1) * 0.37f, o[k] = -7.0f, o64[k] = -7.0;
+                kj_mvec_map(m32, o, a, n);
+                kj_mvec_map(m64, o64, a64, n);
+                for (int64_t k = 0; k < 20; k++) {
+                    if (k >= n) { /* nothing written past the end */
+                        assert_true(o[k] == -7.0f && o64[k] == -7.0);
+                        continue;
+                    }
+                    if (ulps(ref(a[k]), o[k], 32) > 4 || ulps(ref(a64[k]), o64[k], 64) > 4)
+                        fail_msg("%s(%g), n = %lld: %.9g, %.17g", names[f], a[k], (long long)n, o[k], o64[k]);
+                }
+            }
+        }
+    assert_null(kj_mvec_find("sqrt", 32, true)); /* (an instruction, not libmvec's) */
+#endif
+}
+
+/* np.sin and np.exp of host arrays: contiguous (the vector loops), views
+ * with a step and negative strides (one element at a time) agree with
+ * math.sin. */
+static void test_host_array_math(void **state)
+{
+    fx *x = *state;
+    expect_output(x,
+                  "import math\n"
+                  "import numpy as np\n"
+                  "def main():\n"
+                  "    a = np.arange(37).astype(np.float32) * np.float32(0.37)\n"
+                  "    d = np.arange(37) * 0.37\n"
+                  "    bad = 0\n"
+                  "    s = np.sin(a)\n"
+                  "    e = np.exp(d)\n"
+                  "    r = np.sin(a[::-3])\n"
+                  "    for i in range(37):\n"
+                  "        if abs(float(s[i]) - math.sin(float(a[i]))) > 1e-6:\n"
+                  "            bad += 1\n"
+                  "        if abs(e[i] - math.exp(d[i])) > 1e-14 * math.exp(d[i]):\n"
+                  "            bad += 1\n"
+                  "    for i in range(r.shape[0]):\n"
+                  "        if abs(float(r[i]) - math.sin(float(a[36 - 3 * i]))) > 1e-6:\n"
+                  "            bad += 1\n"
+                  "    print(bad, s.shape[0] + r.shape[0])\n",
+                  "0 50\n");
+}
+
 int main(void)
 {
-    (void)expect_output, (void)expect_error; /* (the fixture's, unused here) */
+    (void)expect_error; /* (the fixture's, unused here) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_vector_math_ulp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vector_math_object, setup, teardown),
+        cmocka_unit_test(test_runtime_map),
+        cmocka_unit_test_setup_teardown(test_host_array_math, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
