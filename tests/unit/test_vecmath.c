@@ -191,6 +191,38 @@ static void test_vector_math_object(void **state)
     }
 }
 
+/* fastmath relaxes further, as in Numba: a sum of sines is reordered, so
+ * it vectorises and calls the vector form (without fastmath the sum keeps
+ * its order and the sines stay scalar). */
+static void test_fastmath_reduction(void **state)
+{
+    fx *x = *state;
+    static const char text[] = "import math\nfrom numba import jit\n\n"
+                               "@jit('float64(float64[:])', fastmath=True)\n"
+                               "def f(a):\n"
+                               "    s = 0.0\n"
+                               "    for i in range(len(a)):\n"
+                               "        s += math.sin(a[i])\n"
+                               "    return s\n\n"
+                               "def main():\n    pass\n";
+    kj_codegen_opts opts = {.opt_level = 3, .verify = true, .keep_ir = true};
+    if (!compile_as(x, "fast.k", text, &opts)) fail_msg("the program does not compile");
+#if defined(KJ_HAVE_LIBMVEC) && defined(__x86_64__)
+    assert_non_null(strstr(kj_jit_ir(x->jit), "v_sin(<"));
+#endif
+    enum { M = 1001 };
+    double a[M], want = 0, got = 0;
+    for (int k = 0; k < M; k++) a[k] = k * 0.01, want += sin(a[k]);
+    kj_abi_array da;
+    int64_t shape[1] = {M}, strides[1] = {8};
+    kj_abi_array_pack(&da, 1, a, shape, strides, NULL);
+    void *args[1] = {&da};
+    run r = call_captured(x, "f", args, &got);
+    assert_int_equal(r.kind, KJ_RT_OK);
+    free(r.out);
+    assert_true(fabs(got - want) < 1e-12 * M);
+}
+
 /* The runtime's loops (np.sin(a) on host arrays): every length, so that
  * the last partial vector is covered; within 4 ulp of libm's long double. */
 static void test_runtime_map(void **state)
@@ -259,6 +291,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_vector_math_ulp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vector_math_object, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fastmath_reduction, setup, teardown),
         cmocka_unit_test(test_runtime_map),
         cmocka_unit_test_setup_teardown(test_host_array_math, setup, teardown),
     };
