@@ -1,5 +1,5 @@
 /* ORC LLJIT for the host pipeline (host.c): a kj_jit loads the object
- * files of a program (one, or the two parts of a split program), resolves
+ * files of a program (one, or the parts of a split program), resolves
  * the runtime's and libm's symbols from a table of addresses (kj_jit_symbols),
  * so they resolve even when libkjit.so was loaded with RTLD_LOCAL, plus a
  * process-symbol generator for anything else LLVM may emit a call to, and

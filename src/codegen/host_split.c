@@ -63,7 +63,7 @@ static uint32_t ptrmap_get(const ptrmap *m, const void *k)
  * in a loop (sin, exp) counts twice: its vector form is split back into
  * calls. A bool array loop thus costs several times a float64 one. Fitted
  * on the functions of benchmarks/startup/prog100.k (docs/performance.md);
- * only the ratio between the two parts matters. */
+ * only the ratios between the parts matter. */
 enum { FN_COST = 48, LANE_COST = 4, VECTOR_BYTES = 64 };
 
 /* The lanes of a load, store or call inside a loop; 0 for anything else. */

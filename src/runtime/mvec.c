@@ -16,9 +16,10 @@
     X(log1p, v) X(log2, v) X(log10, v) X(pow, vv) X(hypot, vv) X(erf, v) X(erfc, v) X(cbrt, v)
 
 /* Each function's forms: SSE double x2, float x4; AVX2 double x4, float x8.
- * (Not AVX-512's: a 512-bit argument is passed in one register only where
- * the caller has "min-legal-vector-width"="512", and LLVM prefers 256-bit
- * vectors on most CPUs that have AVX-512.) */
+ * Not AVX-512's yet: how a 512-bit argument is passed depends on the
+ * caller's "min-legal-vector-width", LLVM prefers 256-bit vectors on
+ * Intel's AVX-512 CPUs anyway, and on AMD's (znver4) the vectoriser then
+ * picks 8 lanes and the AVX2 forms. */
 #define MVEC_FORMS(F, fn, p) F(b, 2, 64, p, fn, fn) F(b, 4, 32, p, fn, fn##f) F(d, 4, 64, p, fn, fn) F(d, 8, 32, p, fn, fn##f)
 #define MVEC_SYM(isa, lanes, p, name) _ZGV##isa##N##lanes##p##_##name
 
