@@ -33,7 +33,7 @@ typedef struct part {
     LLVMTargetMachineRef tm;
     int opt_level;
     bool keep_ir, keep_asm, verify;
-    LLVMMemoryBufferRef bitcode; /* parts 1.. of a split: the whole module (the pipeline's), parsed on the part's thread */
+    LLVMMemoryBufferRef bitcode; /* parts 1..: the whole module (the pipeline's), parsed on their thread */
     const char **drop;           /* functions whose bodies go (the other parts'; names are the pipeline's) */
     uint32_t ndrop;
     char *ir, *asm_text; /* kept texts (malloc'd) */

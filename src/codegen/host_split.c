@@ -10,7 +10,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The cheapest part must cost at least this much (units of estimate(),
  * about 25 us each here): below, one more thread (copying the module, one

@@ -20,7 +20,8 @@
  * caller's "min-legal-vector-width", LLVM prefers 256-bit vectors on
  * Intel's AVX-512 CPUs anyway, and on AMD's (znver4) the vectoriser then
  * picks 8 lanes and the AVX2 forms. */
-#define MVEC_FORMS(F, fn, p) F(b, 2, 64, p, fn, fn) F(b, 4, 32, p, fn, fn##f) F(d, 4, 64, p, fn, fn) F(d, 8, 32, p, fn, fn##f)
+#define MVEC_FORMS(F, fn, p) \
+    F(b, 2, 64, p, fn, fn) F(b, 4, 32, p, fn, fn##f) F(d, 4, 64, p, fn, fn) F(d, 8, 32, p, fn, fn##f)
 #define MVEC_SYM(isa, lanes, p, name) _ZGV##isa##N##lanes##p##_##name
 
 /* Declared as void(void): only their addresses are taken here; calls go
