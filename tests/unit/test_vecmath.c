@@ -147,8 +147,15 @@ static void test_vector_math_ulp(void **state)
     for (int bits = 32; bits <= 64; bits += 32)
         for (size_t k = 0; k < NFNS; k++) {
             char pat[48];
+            size_t nt;
+            const kj_mvec *t = kj_mvec_table(&nt);
+            bool has = false; /* (a glibc older than 2.35 lacks most) */
+            for (size_t i = 0; i < nt; i++)
+                has |= t[i].addr && t[i].bits == (unsigned)bits && !strcmp(t[i].fn, fns[k].name);
+            if (!has) continue;
             snprintf(pat, sizeof pat, "%s_%s%s(<", fns[k].f2 ? "vv" : "v", fns[k].name, bits == 32 ? "f" : "");
-            if (!strstr(ir, pat)) fail_msg("math.%s on float%d is not vectorised (no call of *%s)", fns[k].name, bits, pat);
+            if (!strstr(ir, pat))
+                fail_msg("math.%s on float%d is not vectorised (no call of *%s)", fns[k].name, bits, pat);
         }
 #endif
 }
