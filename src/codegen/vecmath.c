@@ -4,8 +4,9 @@
  * pow calls _ZGVdN8v_sinf once per 8 elements instead of sinf 8 times.
  *
  * LLVM knows libmvec as a vector library (-vector-library=LIBMVEC), but
- * that is a command-line option, global to the process, which the C API
- * does not reach. What the option does, though, is write the mappings onto
+ * that is a command-line option: LLVMParseCommandLineOptions would set it
+ * once for the whole process, an embedder's own use of LLVM included. What
+ * the option does, though, is write the mappings onto
  * the call sites (the InjectTLIMappings pass) as the attribute
  *   "vector-function-abi-variant"="_ZGV_LLVM_N8v_sinf(_ZGVdN8v_sinf),..."
  * which the vectoriser reads back (VFDatabase). Call-site attributes are
