@@ -60,9 +60,10 @@ static uint32_t ptrmap_get(const ptrmap *m, const void *k)
  * scalar instruction again (a strided store), and nested loops are
  * versioned and unrolled at each level. A call of a function with a result
  * in a loop (sin, exp) counts twice (fitted when its vector form was
- * split back into scalar calls; libmvec's forms, vecmath.c, are cheaper). A bool array loop thus costs several times a float64 one. Fitted
- * on the functions of benchmarks/startup/prog100.k (docs/performance.md);
- * only the ratios between the parts matter. */
+ * split back into scalar calls; libmvec's forms, vecmath.c, are cheaper).
+ * A bool array loop thus costs several times a float64 one. Fitted on the
+ * functions of benchmarks/startup/prog100.k (docs/performance.md); only
+ * the ratios between the parts matter. */
 enum { FN_COST = 48, LANE_COST = 4, VECTOR_BYTES = 64 };
 
 /* The lanes of a load, store or call inside a loop; 0 for anything else. */
