@@ -10,10 +10,13 @@
  * Compile time is LLVM's -O3 pipeline and instruction selection, almost
  * all of it (docs/performance.md). Two things keep it down: main's calls
  * of @jit functions and helpers stay calls (outline_main_calls), and a
- * program whose functions fall into independent groups is compiled as two
- * modules on two threads (split), each to its own object file, linked
- * together by the JIT. */
+ * program whose functions fall into independent groups is compiled as
+ * several modules, one per core (split), each on its own thread to its own
+ * object file, linked together by the JIT. */
 #include "host.h"
+#include "vecmath.h"
+
+#include "../runtime/pool.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 /* Report "what: detail" (at main, the closest thing to a location). */
@@ -42,8 +46,22 @@ static bool part_tm(part *pt)
     return pt->tm != NULL;
 }
 
+/* As many parts as the machine has cores (KJIT_NUM_THREADS, else
+ * NUMBA_NUM_THREADS, caps them; a bad value is the parallel target's error
+ * to report, here it means every core). Kept texts need the one module. */
+static unsigned max_parts(const kj_codegen_opts *o)
+{
+    if (o->keep_ir || o->keep_asm) return 1;
+    char err[160];
+    int n = 0;
+    if (!kj_pool_threads_from_env(&n, err, sizeof err)) n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > KJ_HOST_MAX_PARTS ? KJ_HOST_MAX_PARTS : (unsigned)n;
+}
+
 static bool setup(pipeline *p)
 {
+    p->maxparts = max_parts(&p->o);
+    p->parts = xcalloc(p->maxparts, sizeof *p->parts);
     part *pt = &p->parts[0];
     p->nparts = 1;
     pt->opt_level = p->o.opt_level;
@@ -135,7 +153,14 @@ static bool verify(pipeline *p, LLVMModuleRef mod)
 
 /* ---- optimisation and machine code ---- */
 
-static bool optimise(part *pt) { return kj_llvm_optimise(pt->mod, pt->tm, pt->opt_level, pt->err, sizeof pt->err); }
+/* At -O2 and above loops vectorise, calls of libm functions included
+ * (vecmath.c): annotated here, after splitting, which drops declarations
+ * nothing calls. */
+static bool optimise(part *pt)
+{
+    if (pt->opt_level >= 2) kj_vecmath_annotate(pt->mod, pt->tm);
+    return kj_llvm_optimise(pt->mod, pt->tm, pt->opt_level, pt->err, sizeof pt->err);
+}
 
 /* Machine code of `mod` (asm text or an object file) into a malloc'd copy. */
 static char *emit(part *pt, LLVMModuleRef mod, LLVMCodeGenFileType kind, size_t *size)
@@ -159,7 +184,7 @@ static char *first_entry(LLVMModuleRef mod)
 static void *compile_part(void *arg)
 {
     part *pt = arg;
-    if ((pt->ndrop && !kj_host_divide(pt)) || (!pt->tm && !part_tm(pt)) || !optimise(pt)) return NULL;
+    if (((pt->ndrop || pt->bitcode) && !kj_host_divide(pt)) || (!pt->tm && !part_tm(pt)) || !optimise(pt)) return NULL;
     pt->entry = first_entry(pt->mod);
     size_t n;
     if (pt->keep_ir) {
@@ -178,14 +203,13 @@ static void *compile_part(void *arg)
     return NULL;
 }
 
-/* A part's LLVM objects (its thread's, for part 1: disposed there, in
- * parallel with part 0). */
+/* A part's LLVM objects (its thread's, for parts 1..: disposed there, in
+ * parallel with part 0). The bitcode is the pipeline's. */
 static void dispose_part_llvm(part *pt)
 {
     if (pt->mod) LLVMDisposeModule(pt->mod);
     if (pt->ctx) LLVMContextDispose(pt->ctx);
     if (pt->tm) LLVMDisposeTargetMachine(pt->tm);
-    if (pt->bitcode) LLVMDisposeMemoryBuffer(pt->bitcode);
     pt->mod = NULL, pt->ctx = NULL, pt->tm = NULL, pt->bitcode = NULL;
 }
 
@@ -196,13 +220,19 @@ static void *compile_and_dispose(void *arg)
     return NULL;
 }
 
+/* Parts 1.. on threads of their own, part 0 on this one (a part whose
+ * thread does not start is compiled here, after part 0). */
 static bool compile(pipeline *p)
 {
-    pthread_t t;
-    bool threaded = p->nparts == 2 && pthread_create(&t, NULL, compile_and_dispose, &p->parts[1]) == 0;
+    pthread_t t[KJ_HOST_MAX_PARTS];
+    bool threaded[KJ_HOST_MAX_PARTS] = {false};
+    for (unsigned k = 1; k < p->nparts; k++)
+        threaded[k] = pthread_create(&t[k], NULL, compile_and_dispose, &p->parts[k]) == 0;
     compile_part(&p->parts[0]);
-    if (threaded) pthread_join(t, NULL);
-    else if (p->nparts == 2) compile_and_dispose(&p->parts[1]);
+    for (unsigned k = 1; k < p->nparts; k++) {
+        if (threaded[k]) pthread_join(t[k], NULL);
+        else compile_and_dispose(&p->parts[k]);
+    }
     for (unsigned k = 0; k < p->nparts; k++)
         if (!p->parts[k].obj) return fail(p, "internal compiler error", p->parts[k].err);
     return true;
@@ -216,9 +246,9 @@ static bool compile(pipeline *p)
 static kj_jit *load(pipeline *p)
 {
     char err[1024];
-    char *objs[2];
-    size_t sizes[2];
-    const char *entries[2];
+    char *objs[KJ_HOST_MAX_PARTS];
+    size_t sizes[KJ_HOST_MAX_PARTS];
+    const char *entries[KJ_HOST_MAX_PARTS];
     for (unsigned k = 0; k < p->nparts; k++) {
         objs[k] = p->parts[k].obj;
         sizes[k] = p->parts[k].obj_size;
@@ -234,12 +264,15 @@ static kj_jit *load(pipeline *p)
 
 static void dispose(pipeline *p)
 {
-    for (unsigned k = 0; k < 2; k++) {
+    for (unsigned k = 0; p->parts && k < p->maxparts; k++) {
         part *pt = &p->parts[k];
         dispose_part_llvm(pt);
-        for (uint32_t i = 0; i < pt->ndrop; i++) free(pt->drop[i]);
         free(pt->drop), free(pt->ir), free(pt->asm_text), free(pt->obj), free(pt->entry);
     }
+    free(p->parts);
+    if (p->bitcode) LLVMDisposeMemoryBuffer(p->bitcode);
+    for (uint32_t i = 0; i < p->nnames; i++) free(p->names[i]);
+    free(p->names);
     if (p->td) LLVMDisposeTargetData(p->td);
     free(p->outlined);
 }

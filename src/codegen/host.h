@@ -1,5 +1,5 @@
 /* The host pipeline's files, for each other: host.c (the pipeline),
- * host_split.c (a program compiled as two modules), host_jit.c (ORC). */
+ * host_split.c (a program compiled as several modules), host_jit.c (ORC). */
 #ifndef KJ_HOST_H
 #define KJ_HOST_H
 
@@ -22,16 +22,19 @@ static inline void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+/* The most modules a program is split into (threads compiling it). */
+enum { KJ_HOST_MAX_PARTS = 64 };
+
 /* One module on its way to an object file: the whole program, or one of the
- * two parts of a split program. A part is used by one thread at a time. */
+ * parts of a split program. A part is used by one thread at a time. */
 typedef struct part {
     LLVMContextRef ctx;
     LLVMModuleRef mod;
     LLVMTargetMachineRef tm;
     int opt_level;
     bool keep_ir, keep_asm, verify;
-    LLVMMemoryBufferRef bitcode; /* part 1 of a split: the whole module, parsed on its thread */
-    char **drop;                 /* functions whose bodies go (the other part's) */
+    LLVMMemoryBufferRef bitcode; /* parts 1..: the whole module (the pipeline's), parsed on their thread */
+    const char **drop;           /* functions whose bodies go (the other parts'; names are the pipeline's) */
     uint32_t ndrop;
     char *ir, *asm_text; /* kept texts (malloc'd) */
     char *obj;           /* the object file (malloc'd), NULL when it failed */
@@ -45,8 +48,11 @@ typedef struct pipeline {
     kj_diags *d;
     const kir_module *km;
     LLVMTargetDataRef td;
-    part parts[2];
-    unsigned nparts;
+    part *parts;     /* maxparts of them; nparts used */
+    unsigned nparts, maxparts;
+    LLVMMemoryBufferRef bitcode; /* a split program's whole module, read by parts 1.. */
+    char **names;                /* a split program's function names (the parts' drop lists point here) */
+    uint32_t nnames;
     LLVMValueRef main_fn;   /* main's LLVM function, or NULL */
     LLVMValueRef *outlined; /* @jit functions and helpers: main's calls of them stay calls */
     uint32_t noutlined;
@@ -55,8 +61,9 @@ typedef struct pipeline {
 /* host.c: is fn one of the functions main's calls of stay calls? */
 bool kj_host_is_outlined(const pipeline *p, LLVMValueRef fn);
 
-/* host_split.c: divide p's module into two parts when it pays; a part's
- * thread calls kj_host_divide to drop the other part's bodies. */
+/* host_split.c: divide p's module into up to p->maxparts parts when it
+ * pays; a part's thread calls kj_host_divide to drop the other parts'
+ * bodies. */
 void kj_host_split(pipeline *p);
 bool kj_host_divide(part *pt);
 

@@ -1,10 +1,11 @@
 /* ORC LLJIT for the host pipeline (host.c): a kj_jit loads the object
- * files of a program (one, or the two parts of a split program), resolves
+ * files of a program (one, or the parts of a split program), resolves
  * the runtime's and libm's symbols from a table of addresses (kj_jit_symbols),
  * so they resolve even when libkjit.so was loaded with RTLD_LOCAL, plus a
  * process-symbol generator for anything else LLVM may emit a call to, and
  * keeps the bytes the compile cache stores (kj_jit_object). */
 #include "host.h"
+#include "../runtime/mvec.h"
 
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -39,18 +40,22 @@ static void ignore_session_error(void *ctx, LLVMErrorRef e)
     LLVMConsumeError(e);
 }
 
-/* Runtime and libm symbols at their addresses in this process. */
+/* Runtime, libm and libmvec symbols at their addresses in this process
+ * (libmvec's NULL ones, missing from this glibc, left out). */
 static LLVMErrorRef define_symbols(LLVMOrcLLJITRef jit)
 {
-    size_t n;
-    const kj_jit_symbol *syms = kj_jit_symbols(&n);
-    LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
+    size_t nrt, nvec, n = 0;
+    const kj_jit_symbol *rt = kj_jit_symbols(&nrt);
+    const kj_mvec *vec = kj_mvec_table(&nvec);
+    LLVMOrcCSymbolMapPair *pairs = calloc(nrt + nvec, sizeof *pairs);
     if (!pairs) abort();
-    for (size_t k = 0; k < n; k++) {
-        pairs[k].Name = LLVMOrcLLJITMangleAndIntern(jit, syms[k].name);
-        pairs[k].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)syms[k].addr;
-        pairs[k].Sym.Flags.GenericFlags =
-            LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    for (size_t k = 0; k < nrt + nvec; k++) {
+        const char *name = k < nrt ? rt[k].name : vec[k - nrt].sym;
+        void (*addr)(void) = k < nrt ? rt[k].addr : vec[k - nrt].addr;
+        if (!addr) continue;
+        pairs[n].Name = LLVMOrcLLJITMangleAndIntern(jit, name);
+        pairs[n].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)addr;
+        pairs[n++].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
     }
     LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);
     free(pairs);

@@ -1,7 +1,7 @@
-/* Splitting a program in two (host.c's pipeline): when its functions fall
- * into independent groups (no calls or addresses between them), the module
- * is compiled as two parts on two threads, each to its own object file,
- * linked together by the JIT. */
+/* Splitting a program into parts (host.c's pipeline): when its functions
+ * fall into independent groups (no calls or addresses between them), the
+ * module is compiled as up to one part per core, each on its own thread to
+ * its own object file, linked together by the JIT. */
 #include "host.h"
 
 #include <llvm-c/Analysis.h>
@@ -10,11 +10,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* The cheaper part must cost at least this much (units of estimate(),
- * about 25 us each here): below, a second thread (copying the module, a
- * second target machine: ~1.5 ms) costs more than it saves. */
+/* The cheapest part must cost at least this much (units of estimate(),
+ * about 25 us each here): below, one more thread (copying the module, one
+ * more target machine: ~1.5 ms) costs more than it saves. */
 enum { SPLIT_MIN_COST = 100 };
 
 /* Pointer → index, open addressing (keys are never removed). */
@@ -60,10 +59,11 @@ static uint32_t ptrmap_get(const ptrmap *m, const void *k)
  * float64), times LANE_COST, times the loop depth: each lane may become a
  * scalar instruction again (a strided store), and nested loops are
  * versioned and unrolled at each level. A call of a function with a result
- * in a loop (sin, exp) counts twice: its vector form is split back into
- * calls. A bool array loop thus costs several times a float64 one. Fitted
- * on the functions of benchmarks/startup/prog100.k (docs/performance.md);
- * only the ratio between the two parts matters. */
+ * in a loop (sin, exp) counts twice (fitted when its vector form was
+ * split back into scalar calls; libmvec's forms, vecmath.c, are cheaper).
+ * A bool array loop thus costs several times a float64 one. Fitted on the
+ * functions of benchmarks/startup/prog100.k (docs/performance.md); only
+ * the ratios between the parts matter. */
 enum { FN_COST = 48, LANE_COST = 4, VECTOR_BYTES = 64 };
 
 /* The lanes of a load, store or call inside a loop; 0 for anything else. */
@@ -120,7 +120,7 @@ typedef struct groups {
     LLVMValueRef *fn;
     uint32_t *up;     /* union-find parent */
     uint64_t *cost;   /* estimate(); summed at the root */
-    uint8_t *half;    /* the part of each root: 0 or 1 */
+    uint8_t *part;    /* the part of each root: 0 .. KJ_HOST_MAX_PARTS-1 */
     uint32_t n;
     ptrmap ix;        /* function → index */
 } groups;
@@ -147,7 +147,7 @@ static void groups_init(groups *g, LLVMModuleRef mod)
     g->fn = xcalloc(g->n, sizeof *g->fn);
     g->up = xcalloc(g->n, sizeof *g->up);
     g->cost = xcalloc(g->n, sizeof *g->cost);
-    g->half = xcalloc(g->n, sizeof *g->half);
+    g->part = xcalloc(g->n, sizeof *g->part);
     ptrmap_init(&g->ix, g->n);
     uint32_t k = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
@@ -160,7 +160,7 @@ static void groups_init(groups *g, LLVMModuleRef mod)
 
 static void groups_free(groups *g)
 {
-    free(g->fn), free(g->up), free(g->cost), free(g->half);
+    free(g->fn), free(g->up), free(g->cost), free(g->part);
     ptrmap_free(&g->ix);
 }
 
@@ -239,22 +239,46 @@ static int by_cost(const void *a, const void *b, void *c)
     return (x < y) - (x > y); /* dearest first */
 }
 
-/* Put each group in the cheaper part, dearest first. Returns the cost of
- * the cheaper part. */
-static uint64_t balance(groups *g)
+/* The groups' roots, dearest first. */
+static uint32_t *sorted_roots(groups *g, uint32_t *nroots)
 {
-    uint32_t *roots = xcalloc(g->n, sizeof *roots), nroots = 0;
+    uint32_t *roots = xcalloc(g->n, sizeof *roots), n = 0;
     for (uint32_t k = 0; k < g->n; k++)
-        if (find(g, k) == k) roots[nroots++] = k;
-    qsort_r(roots, nroots, sizeof *roots, by_cost, g->cost);
-    uint64_t total[2] = {0, 0};
+        if (find(g, k) == k) roots[n++] = k;
+    qsort_r(roots, n, sizeof *roots, by_cost, g->cost);
+    *nroots = n;
+    return roots;
+}
+
+/* Put each group in the cheapest of `nparts` parts, dearest first (longest
+ * processing time first: within 4/3 of the best balance). Returns the cost
+ * of the cheapest part. */
+static uint64_t balance(groups *g, const uint32_t *roots, uint32_t nroots, unsigned nparts)
+{
+    uint64_t total[KJ_HOST_MAX_PARTS] = {0};
     for (uint32_t r = 0; r < nroots; r++) {
-        uint8_t h = total[1] < total[0];
-        g->half[roots[r]] = h;
+        unsigned h = 0;
+        for (unsigned k = 1; k < nparts; k++)
+            if (total[k] < total[h]) h = k;
+        g->part[roots[r]] = (uint8_t)h;
         total[h] += g->cost[roots[r]];
     }
+    uint64_t least = total[0];
+    for (unsigned k = 1; k < nparts; k++)
+        if (total[k] < least) least = total[k];
+    return least;
+}
+
+/* The most parts (up to `most`) whose cheapest is worth its thread; 1
+ * when none is. g->part holds that balance. */
+static unsigned choose_parts(groups *g, unsigned most)
+{
+    uint32_t nroots;
+    uint32_t *roots = sorted_roots(g, &nroots);
+    unsigned n = most < nroots ? most : nroots;
+    while (n >= 2 && balance(g, roots, nroots, n) < SPLIT_MIN_COST) n--;
     free(roots);
-    return total[0] < total[1] ? total[0] : total[1];
+    return n < 2 ? 1 : n;
 }
 
 /* Turn `fn` into a declaration: drop its body. */
@@ -270,10 +294,11 @@ static void drop_body(LLVMValueRef fn)
     LLVMSetLinkage(fn, LLVMExternalLinkage);
 }
 
-/* Make a part of the program out of the whole: drop the other part's
- * bodies, then the declarations nothing uses any more. Part 1 first
- * copies the module into its own context, through bitcode (a context is
- * used by one thread at a time). Runs on the part's thread. */
+/* Make a part of the program out of the whole: drop the other parts'
+ * bodies, then the declarations nothing uses any more. Parts 1.. first
+ * copy the module into their own context, through bitcode (a context is
+ * used by one thread at a time; the bitcode is only read). Runs on the
+ * part's thread. */
 bool kj_host_divide(part *pt)
 {
     if (pt->bitcode) {
@@ -302,34 +327,40 @@ bool kj_host_divide(part *pt)
     return !pt->err[0];
 }
 
-/* Give part 1 the module's bitcode, and each part the names of the
- * functions it does not compile (copies: part 0's names may go while part
- * 1 still reads them). */
-static void plan_parts(pipeline *p, groups *g)
+/* Give parts 1.. the module's bitcode, and each part the names of the
+ * functions it does not compile (copies, the pipeline's: part 0 deletes
+ * functions while the others still read the names). */
+static void plan_parts(pipeline *p, groups *g, unsigned nparts)
 {
-    part *a = &p->parts[0], *b = &p->parts[1];
-    b->opt_level = a->opt_level;
-    b->verify = a->verify = p->o.verify;
-    b->bitcode = LLVMWriteBitcodeToMemoryBuffer(a->mod);
-    a->drop = xcalloc(g->n, sizeof *a->drop);
-    b->drop = xcalloc(g->n, sizeof *b->drop);
+    part *a = &p->parts[0];
+    p->bitcode = LLVMWriteBitcodeToMemoryBuffer(a->mod);
+    p->names = xcalloc(g->n, sizeof *p->names);
     for (uint32_t k = 0; k < g->n; k++) {
         size_t len;
-        part *other = g->half[find(g, k)] ? a : b;
-        other->drop[other->ndrop++] = xstrdup(LLVMGetValueName2(g->fn[k], &len));
+        p->names[p->nnames++] = xstrdup(LLVMGetValueName2(g->fn[k], &len));
     }
-    p->nparts = 2;
+    for (unsigned j = 0; j < nparts; j++) {
+        part *pt = &p->parts[j];
+        pt->opt_level = a->opt_level;
+        pt->verify = p->o.verify;
+        pt->bitcode = j ? p->bitcode : NULL;
+        pt->drop = xcalloc(g->n, sizeof *pt->drop);
+        for (uint32_t k = 0; k < g->n; k++)
+            if (g->part[find(g, k)] != j) pt->drop[pt->ndrop++] = p->names[k];
+    }
+    p->nparts = nparts;
 }
 
-/* Split the program in two parts compiled on two threads, when it has
- * independent groups of functions with enough work for both and the
- * machine has a second processor. Kept texts need the single module. */
+/* Split the program into as many parts as p->maxparts allows (one per
+ * core), when it has independent groups of functions with enough work for
+ * each part's thread. Kept texts need the single module. */
 void kj_host_split(pipeline *p)
 {
     part *a = &p->parts[0];
-    if (a->keep_ir || a->keep_asm || sysconf(_SC_NPROCESSORS_ONLN) < 2 || !splittable(a->mod)) return;
+    if (a->keep_ir || a->keep_asm || p->maxparts < 2 || !splittable(a->mod)) return;
     groups g;
     groups_init(&g, a->mod);
-    if (group_functions(p, &g) && balance(&g) >= SPLIT_MIN_COST) plan_parts(p, &g);
+    unsigned n = group_functions(p, &g) ? choose_parts(&g, p->maxparts) : 1;
+    if (n >= 2) plan_parts(p, &g, n);
     groups_free(&g);
 }

@@ -2,10 +2,13 @@
  * arithmetic and comparisons go to array.c (kj_array_binop_out, NumPy's
  * loop selection and semantics, bit for bit); bitwise operations, shifts,
  * unary operators and math functions on arrays are computed here, one
- * element at a time, in the result's type. */
+ * element at a time, in the result's type, except the math functions of
+ * float arrays, which go through libmvec's vector forms (mvec.h) along
+ * contiguous runs, as NumPy's own SIMD loops do. */
 #include "rt_host.h"
 
 #include "array.h"
+#include "mvec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -248,9 +251,51 @@ typedef float (*f32_fn)(float);
 FLOAT_FN(fn_f64, double, , lgamma_f64, neg_f64)
 FLOAT_FN(fn_f32, float, f, lgamma_f32, neg_f32)
 
+/* The libm name of a math function libmvec may have (NULL: none). */
+static const char *mvec_name(kj_rt_eop op)
+{
+    switch (op) {
+    case KJ_EOP_SIN: return "sin";
+    case KJ_EOP_COS: return "cos";
+    case KJ_EOP_TAN: return "tan";
+    case KJ_EOP_ASIN: return "asin";
+    case KJ_EOP_ACOS: return "acos";
+    case KJ_EOP_ATAN: return "atan";
+    case KJ_EOP_SINH: return "sinh";
+    case KJ_EOP_COSH: return "cosh";
+    case KJ_EOP_TANH: return "tanh";
+    case KJ_EOP_ASINH: return "asinh";
+    case KJ_EOP_ACOSH: return "acosh";
+    case KJ_EOP_ATANH: return "atanh";
+    case KJ_EOP_EXP: return "exp";
+    case KJ_EOP_EXPM1: return "expm1";
+    case KJ_EOP_EXP2: return "exp2";
+    case KJ_EOP_LOG: return "log";
+    case KJ_EOP_LOG1P: return "log1p";
+    case KJ_EOP_LOG2: return "log2";
+    case KJ_EOP_LOG10: return "log10";
+    case KJ_EOP_ERF: return "erf";
+    case KJ_EOP_ERFC: return "erfc";
+    default: return NULL;
+    }
+}
+
+/* A float function: the scalar one, and its vector form for contiguous
+ * runs (NULL: none). */
+typedef struct float_fn {
+    f64_fn f64;
+    f32_fn f32;
+    const kj_mvec *vec;
+} float_fn;
+
 static void inner_f64(void *ctx, char **p, const int64_t *s, int64_t n)
 {
-    f64_fn f = *(f64_fn *)ctx;
+    const float_fn *ff = ctx;
+    f64_fn f = ff->f64;
+    if (ff->vec && s[0] == 8 && s[1] == 8) {
+        kj_mvec_map(ff->vec, p[0], p[1], n);
+        return;
+    }
     if (f == sqrt && s[0] == 8 && s[1] == 8) { /* inline square roots */
         double *o = (double *)(void *)p[0];
         const double *a = (const double *)(void *)p[1];
@@ -267,7 +312,12 @@ static void inner_f64(void *ctx, char **p, const int64_t *s, int64_t n)
 
 static void inner_f32(void *ctx, char **p, const int64_t *s, int64_t n)
 {
-    f32_fn f = *(f32_fn *)ctx;
+    const float_fn *ff = ctx;
+    f32_fn f = ff->f32;
+    if (ff->vec && s[0] == 4 && s[1] == 4) {
+        kj_mvec_map(ff->vec, p[0], p[1], n);
+        return;
+    }
     for (int64_t i = 0; i < n; i++) {
         float x;
         memcpy(&x, p[1] + i * s[1], sizeof x);
@@ -415,10 +465,14 @@ void kj_rt_unop(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32_t adt,
     memcpy(w.shape, ha.shape, sizeof w.shape);
     walk_operand(&w, 0, o);
     walk_operand(&w, 1, &ha);
-    f64_fn f64 = adt == odt && odt == KJ_DT_FLOAT64 ? fn_f64((kj_rt_eop)op) : NULL;
-    f32_fn f32 = adt == odt && odt == KJ_DT_FLOAT32 ? fn_f32((kj_rt_eop)op) : NULL;
-    if (f64) walk_run(&w, inner_f64, &f64);
-    else if (f32) walk_run(&w, inner_f32, &f32);
+    float_fn ff = {
+        .f64 = adt == odt && odt == KJ_DT_FLOAT64 ? fn_f64((kj_rt_eop)op) : NULL,
+        .f32 = adt == odt && odt == KJ_DT_FLOAT32 ? fn_f32((kj_rt_eop)op) : NULL,
+    };
+    const char *vname = ff.f64 || ff.f32 ? mvec_name((kj_rt_eop)op) : NULL;
+    if (vname) ff.vec = kj_mvec_find(vname, ff.f32 ? 32 : 64, kj_mvec_cpu_avx2());
+    if (ff.f64) walk_run(&w, inner_f64, &ff);
+    else if (ff.f32) walk_run(&w, inner_f32, &ff);
     else walk_elems(&w, (kj_rt_eop)op, elem_unary);
     kj_rt_describe(out, o, ndim);
 }

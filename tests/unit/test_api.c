@@ -1450,6 +1450,149 @@ static void test_cache_split_program(void **state)
     free(dir);
 }
 
+/* With KJIT_NUM_THREADS=4 a program of six independent functions is
+ * compiled as four modules (one per thread), cached as a bundle of four
+ * objects; with KJIT_NUM_THREADS=1, as one object. Both print the same. */
+static const char SPLIT_MANY_SRC[] =
+    "import numpy as np\n"
+    "import math\n"
+    "from numba import jit\n"
+    "@jit\n"
+    "def f1(n):\n"
+    "    m = np.zeros((n, n))\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            m[i, j] = math.sqrt(i * j + 1.0) / (1 + math.log1p(i + j)) + math.sin(j * 0.1)\n"
+    "    t = 0.0\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            t += m[i, j] * m[j, i]\n"
+    "    return t\n"
+    "@jit\n"
+    "def f2(n):\n"
+    "    m = np.zeros((n, n))\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            m[i, j] = math.sqrt(i * j + 2.0) / (1 + math.log1p(i + j)) + math.sin(j * 0.2)\n"
+    "    t = 0.0\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            t += m[i, j] * m[j, i]\n"
+    "    return t\n"
+    "@jit\n"
+    "def f3(n):\n"
+    "    m = np.zeros((n, n))\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            m[i, j] = math.sqrt(i * j + 3.0) / (1 + math.log1p(i + j)) + math.sin(j * 0.3)\n"
+    "    t = 0.0\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            t += m[i, j] * m[j, i]\n"
+    "    return t\n"
+    "@jit\n"
+    "def f4(n):\n"
+    "    m = np.zeros((n, n))\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            m[i, j] = math.sqrt(i * j + 4.0) / (1 + math.log1p(i + j)) + math.sin(j * 0.4)\n"
+    "    t = 0.0\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            t += m[i, j] * m[j, i]\n"
+    "    return t\n"
+    "@jit\n"
+    "def f5(n):\n"
+    "    m = np.zeros((n, n))\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            m[i, j] = math.sqrt(i * j + 5.0) / (1 + math.log1p(i + j)) + math.sin(j * 0.5)\n"
+    "    t = 0.0\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            t += m[i, j] * m[j, i]\n"
+    "    return t\n"
+    "@jit\n"
+    "def f6(n):\n"
+    "    m = np.zeros((n, n))\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            m[i, j] = math.sqrt(i * j + 6.0) / (1 + math.log1p(i + j)) + math.sin(j * 0.6)\n"
+    "    t = 0.0\n"
+    "    for i in range(n):\n"
+    "        for j in range(n):\n"
+    "            t += m[i, j] * m[j, i]\n"
+    "    return t\n"
+    "def main(n=30):\n"
+    "    print(round(f1(n) + f2(n) + f3(n) + f4(n) + f5(n) + f6(n), 6))\n";
+
+/* The number of objects in the bundle cached in `dir`; 1 for a plain object. */
+static uint64_t cached_objects(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cat '%s'/*/* 2>/dev/null", dir);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char *bytes = NULL;
+    size_t n = 0, cap = 0, got;
+    char chunk[65536];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (n + got > cap) bytes = realloc(bytes, cap = 2 * (n + got));
+        memcpy(bytes + n, chunk, got);
+        n += got;
+    }
+    pclose(f);
+    uint64_t count = 1;
+    for (size_t k = 0; k + 16 <= n; k++)
+        if (!memcmp(bytes + k, "KJOBJS1", 8)) {
+            memcpy(&count, bytes + k + 8, 8);
+            break;
+        }
+    free(bytes);
+    return count;
+}
+
+static char *run_split_many(const char *threads, uint64_t *objects)
+{
+    char *dir = temp_dir(), *out = NULL;
+    size_t len = 0;
+    setenv("KJIT_NUM_THREADS", threads, 1);
+    FILE *mem = open_memstream(&out, &len);
+    kjit_options o;
+    kjit_options_init(&o);
+    o.cache_dir = dir;
+    o.out = mem;
+    kjit_ctx *ctx = new_ctx(&o);
+    kjit_error err;
+    kjit_module *m = kjit_compile(ctx, SPLIT_MANY_SRC, sizeof SPLIT_MANY_SRC - 1, "many.k", &err);
+    unsetenv("KJIT_NUM_THREADS");
+    assert_non_null(m);
+    kjit_value n = kjit_value_int(30);
+    assert_int_equal(kjit_call(kjit_module_get(m, "main"), &n, 1, NULL, &err), KJIT_OK);
+    fclose(mem);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+    *objects = cached_objects(dir);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+    return out;
+}
+
+static void test_cache_split_threads(void **state)
+{
+    (void)state;
+    uint64_t four = 0, one = 0;
+    char *a = run_split_many("4", &four), *b = run_split_many("1", &one);
+    assert_int_equal(four, 4);
+    assert_int_equal(one, 1);
+    assert_true(strlen(a) > 3);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
 /* ---- arrays ---- */
 
 static void test_arrays(void **state)
@@ -1805,6 +1948,7 @@ int main(void)
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_cache_module_outlives_ctx),
         cmocka_unit_test(test_cache_split_program),
+        cmocka_unit_test(test_cache_split_threads),
         cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_threads_shared_module),
         cmocka_unit_test(test_threads_own_contexts),
