@@ -51,11 +51,13 @@ enum { MAX_STACK_STATE = 1024 };
 enum { JUMP_NONE, JUMP_BREAK, JUMP_CONTINUE };
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+static const kj_type T_I32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = true};
+static const kj_type T_U32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = false};
 
 /* A counted loop k = 0 .. n-1 in the current function. */
 typedef struct cloop {
     LLVMBasicBlockRef pre, head, body, latch, exit;
-    LLVMValueRef k;
+    LLVMValueRef k, start;
 } cloop;
 
 typedef struct ref_use {
@@ -86,6 +88,13 @@ struct kj_cg_kern {
     bool returns;         /* the kernel may return early */
     kj_cg_loop *bloops;   /* block-level loops, innermost last */
     uint32_t nbloops, cap_bloops;
+    /* The threads [lo, hi) that block-level code loops over: the block, or
+     * one warp while a statement with warp operations (and no
+     * syncthreads) runs warp by warp (emit_warp_scope). */
+    LLVMValueRef lo, hi;
+    bool in_warp;
+    uint32_t warp_bloops;        /* nbloops when the warp scope began */
+    LLVMBasicBlockRef warp_next; /* the warp loop's next-warp block */
 };
 
 bool kj_cg_device_side(const kir_func *f) { return f->kind == KIR_FN_KERNEL || f->kind == KIR_FN_DEVICE; }
@@ -114,8 +123,10 @@ static LLVMValueRef kx_dim(kj_cg *cg, LLVMValueRef kx, unsigned k)
     return LLVMBuildLoad2(cg->b, cg->t_i64, kx_dim_ptr(cg, kx, k), "");
 }
 
-static LLVMValueRef loop_begin(kj_cg *cg, cloop *l, LLVMValueRef n, const char *name)
+/* A counted loop k = start .. n-1. */
+static LLVMValueRef loop_from(kj_cg *cg, cloop *l, LLVMValueRef start, LLVMValueRef n, const char *name)
 {
+    l->start = start;
     l->pre = LLVMGetInsertBlock(cg->b);
     LLVMValueRef fn = LLVMGetBasicBlockParent(l->pre);
     l->head = LLVMAppendBasicBlockInContext(cg->ctx, fn, name);
@@ -138,11 +149,16 @@ static void loop_end(kj_cg *cg, cloop *l)
     LLVMValueRef k1 = LLVMBuildAdd(cg->b, l->k, kj_cg_i64(cg, 1), "");
     LLVMSetNSW(k1, 1);
     LLVMBuildBr(cg->b, l->head);
-    LLVMValueRef inc[2] = {kj_cg_i64(cg, 0), k1};
+    LLVMValueRef inc[2] = {l->start, k1};
     LLVMBasicBlockRef from[2] = {l->pre, l->latch};
     LLVMAddIncoming(l->k, inc, from, 2);
     LLVMMoveBasicBlockAfter(l->exit, l->latch);
     LLVMPositionBuilderAtEnd(cg->b, l->exit);
+}
+
+static LLVMValueRef loop_begin(kj_cg *cg, cloop *l, LLVMValueRef n, const char *name)
+{
+    return loop_from(cg, l, kj_cg_i64(cg, 0), n, name);
 }
 
 static uint64_t type_size(kj_cg *cg, LLVMTypeRef t) { return LLVMABISizeOfType(cg->td, t); }
@@ -152,37 +168,61 @@ static void zero_fill(kj_cg *cg, LLVMValueRef p, LLVMValueRef bytes)
     LLVMBuildMemSet(cg->b, p, LLVMConstInt(cg->t_i8, 0, 0), bytes, SHARED_ALIGN);
 }
 
-static bool is_barrier_builtin(const kir_inst *in)
+static bool is_block_barrier(const kir_inst *in)
 {
     return in->op == KIR_BUILTIN &&
            (in->aux == KJ_B_SYNCTHREADS || in->aux == KJ_B_SYNCTHREADS_COUNT ||
             in->aux == KJ_B_SYNCTHREADS_AND || in->aux == KJ_B_SYNCTHREADS_OR);
 }
 
+/* Warp operations exchange values between the threads of a warp, so on
+ * the cpu they split regions as barriers do (of the warp: see
+ * emit_warp_scope). */
+static bool is_warp_op(const kir_inst *in)
+{
+    if (in->op != KIR_BUILTIN) return false;
+    switch ((kj_builtin)in->aux) {
+    case KJ_B_SYNCWARP: case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC: case KJ_B_SHFL_DOWN_SYNC:
+    case KJ_B_SHFL_XOR_SYNC: case KJ_B_ALL_SYNC: case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC:
+    case KJ_B_ACTIVEMASK:
+        return true;
+    default: return false;
+    }
+}
+
+static bool is_barrier_builtin(const kir_inst *in) { return is_block_barrier(in) || is_warp_op(in); }
+
 static bool has_sub_blocks(const kir_inst *in)
 {
     return in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR;
 }
 
-static bool block_has_barrier(const kir_func *f, kir_blkid b);
+typedef bool (*inst_pred)(const kir_inst *in);
 
-/* Does statement r contain a barrier (itself or in a nested block)? */
-static bool has_barrier(const kir_func *f, kir_ref r)
+static bool block_has(const kir_func *f, kir_blkid b, inst_pred p);
+
+/* Does statement r contain an instruction p holds for (itself or in a
+ * nested block)? */
+static bool stmt_has(const kir_func *f, kir_ref r, inst_pred p)
 {
     const kir_inst *in = &f->insts[r];
-    if (is_barrier_builtin(in)) return true;
+    if (p(in)) return true;
     if (!has_sub_blocks(in)) return false;
-    if (block_has_barrier(f, in->blk[0])) return true;
-    return in->op == KIR_IF && in->blk[1] && block_has_barrier(f, in->blk[1]);
+    if (block_has(f, in->blk[0], p)) return true;
+    return in->op == KIR_IF && in->blk[1] && block_has(f, in->blk[1], p);
 }
 
-static bool block_has_barrier(const kir_func *f, kir_blkid b)
+static bool block_has(const kir_func *f, kir_blkid b, inst_pred p)
 {
     const kir_block *blk = &f->blocks[b];
     for (uint32_t k = 0; k < blk->n; k++)
-        if (has_barrier(f, blk->v[k])) return true;
+        if (stmt_has(f, blk->v[k], p)) return true;
     return false;
 }
+
+/* A barrier of the block or of the warp: a region boundary. */
+static bool has_barrier(const kir_func *f, kir_ref r) { return stmt_has(f, r, is_barrier_builtin); }
+static bool block_has_barrier(const kir_func *f, kir_blkid b) { return block_has(f, b, is_barrier_builtin); }
 
 /* ---- shared memory layout ---- */
 
@@ -535,6 +575,13 @@ static LLVMValueRef at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMV
     return LLVMBuildInBoundsGEP2(cg->b, t, base, &tid, 1, "");
 }
 
+/* A loop over the threads of the current scope (the block, or a warp). */
+static LLVMValueRef scope_begin(kj_cg *cg, cloop *l, const char *name)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    return loop_from(cg, l, kn->lo, kn->hi, name);
+}
+
 LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
 {
     kj_cg_kern *kn = cg->fn->kern;
@@ -560,6 +607,9 @@ static LLVMBasicBlockRef skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRe
 static const char *const DIVERGENT =
     "threads of a block disagree on a condition around cuda.syncthreads() (on the cpu target every "
     "thread of a block must reach the same barriers)";
+static const char *const DIVERGENT_WARP =
+    "threads of a warp disagree on a condition around a warp operation (on the cpu target every "
+    "thread of a warp must reach the same warp operations)";
 
 /* The value of crossing ref r (or of per-thread array base of type t)
  * in the first live thread, checked to be the same in every live thread. */
@@ -571,7 +621,7 @@ static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const k
     LLVMBuildStore(cg->b, LLVMConstNull(t), cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 0, 0), seen);
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
+    LLVMValueRef th = scope_begin(cg, &l, "t");
     skip_exited(cg, th, l.latch);
     LLVMValueRef v = LLVMBuildLoad2(cg->b, t, at_thread(cg, t, base, th), "");
     bool scalar = kt && (kt->kind == KJ_T_INT || kt->kind == KJ_T_BOOL || kt->kind == KJ_T_FLOAT);
@@ -580,7 +630,7 @@ static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const k
         LLVMValueRef ne = kt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, old, "")
                                                  : LLVMBuildICmp(cg->b, LLVMIntNE, v, old, "");
         LLVMValueRef bad = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, seen, ""), ne, "");
-        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, DIVERGENT, sp);
+        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, kn->in_warp ? DIVERGENT_WARP : DIVERGENT, sp);
     }
     LLVMBuildStore(cg->b, v, cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 1, 0), seen);
@@ -599,7 +649,7 @@ static LLVMValueRef uniform_ref(kj_cg *cg, kir_ref r, kj_span sp)
 static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef v)
 {
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, cg->fn->kern->nthreads, "t");
+    LLVMValueRef th = scope_begin(cg, &l, "t");
     LLVMBuildStore(cg->b, v, at_thread(cg, t, base, th));
     loop_end(cg, &l);
 }
@@ -630,7 +680,7 @@ static void stop_if_all_exited(kj_cg *cg)
     LLVMValueRef live = kj_cg_alloca(cg, cg->t_i64, "live");
     LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), live);
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
+    LLVMValueRef th = scope_begin(cg, &l, "t");
     LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, at_thread(cg, cg->t_i8, kn->exited, th), "");
     LLVMValueRef one = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, e, LLVMConstInt(cg->t_i8, 0, 0), ""),
                                      cg->t_i64, "");
@@ -641,7 +691,8 @@ static void stop_if_all_exited(kj_cg *cg)
                                       kj_cg_i64(cg, 0), "");
     LLVMBuildCondBr(cg->b, none, done, cont);
     LLVMPositionBuilderAtEnd(cg->b, done);
-    LLVMBuildRetVoid(cg->b);
+    if (kn->in_warp) LLVMBuildBr(cg->b, kn->warp_next); /* this warp is done */
+    else LLVMBuildRetVoid(cg->b);
     LLVMPositionBuilderAtEnd(cg->b, cont);
 }
 
@@ -653,7 +704,7 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
     uint32_t id = kn->region[v[0]];
     kn->jumps = false;
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "thread");
+    LLVMValueRef th = scope_begin(cg, &l, "thread");
     kn->tid = th;
     kn->next = l.latch;
     skip_exited(cg, th, l.latch);
@@ -707,6 +758,13 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
         kj_cg_fail(cg, in->span, "'%s' outside a loop", kir_op_name((kir_op)in->op));
         return;
     }
+    if (kn->in_warp && kn->nbloops == kn->warp_bloops) {
+        kj_cg_fail(cg, in->span,
+                   "'%s' out of a statement with warp operations to a loop around cuda.syncthreads() is not "
+                   "supported on the cpu target yet",
+                   kir_op_name((kir_op)in->op));
+        return;
+    }
     int code = in->op == KIR_BREAK ? JUMP_BREAK : JUMP_CONTINUE;
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, (unsigned long long)code, 0),
                    at_thread(cg, cg->t_i8, kn->jmp, kn->tid));
@@ -737,7 +795,7 @@ static void emit_sync_reduce(kj_cg *cg, kir_ref r, const kir_inst *in)
     kir_ref p = in->args[0];
     const kj_type *pt = cg->fn->kf->insts[p].type;
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
+    LLVMValueRef th = scope_begin(cg, &l, "t");
     skip_exited(cg, th, l.latch);
     LLVMValueRef v = kn->slot[p] ? LLVMBuildLoad2(cg->b, ref_type(cg, p), at_thread(cg, ref_type(cg, p), kn->slot[p], th), "")
                                  : kj_cg_val(cg, p);
@@ -825,14 +883,208 @@ static void emit_block_loop(kj_cg *cg, const kir_inst *in)
     LLVMPositionBuilderAtEnd(cg->b, exit);
 }
 
+/* ---- warp operations ----
+ *
+ * A warp operation is a block-level statement, as a barrier is: the
+ * regions before it have stored its operands per thread; it computes every
+ * thread's result from the operands of the threads of its warp (lanes are
+ * the linear thread index mod 32, as on a GPU) and stores it per thread
+ * for the regions after it. Threads that have returned take no part. */
+
+static const kj_type *operand_type(kj_cg *cg, const kir_inst *in, unsigned k)
+{
+    return k < in->nargs && in->args[k] ? cg->fn->kf->insts[in->args[k]].type : NULL;
+}
+
+/* Operand k of a block-level statement as thread th has it (NULL when
+ * absent). */
+static LLVMValueRef operand_at(kj_cg *cg, const kir_inst *in, unsigned k, LLVMValueRef th)
+{
+    if (!operand_type(cg, in, k)) return NULL;
+    kir_ref r = in->args[k];
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->slot[r]) return kj_cg_val(cg, r); /* a constant of the block level */
+    LLVMTypeRef t = ref_type(cg, r);
+    return LLVMBuildLoad2(cg->b, t, at_thread(cg, t, kn->slot[r], th), "");
+}
+
+/* Operand k as a u32 mask or lane; all lanes when absent. */
+static LLVMValueRef u32_at(kj_cg *cg, const kir_inst *in, unsigned k, LLVMValueRef th)
+{
+    LLVMValueRef v = operand_at(cg, in, k, th);
+    if (!v) return LLVMConstInt(cg->t_i32, 0xffffffffu, 0);
+    return kj_cg_cast(cg, v, operand_type(cg, in, k), &T_U32);
+}
+
+static LLVMValueRef nonzero(kj_cg *cg, LLVMValueRef v, const kj_type *t)
+{
+    if (t->kind == KJ_T_FLOAT) return LLVMBuildFCmp(cg->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    return LLVMBuildICmp(cg->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+}
+
+static LLVMValueRef lane_of(kj_cg *cg, LLVMValueRef th)
+{
+    return LLVMBuildTrunc(cg->b, LLVMBuildAnd(cg->b, th, kj_cg_i64(cg, 31), ""), cg->t_i32, "lane");
+}
+
+/* Under boundscheck, the mask must name the calling thread (a GPU leaves
+ * the result undefined; compute-sanitizer reports it). */
+static void check_mask(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
+{
+    if (!cg->fn->kf->boundscheck || in->aux == KJ_B_ACTIVEMASK) return;
+    LLVMValueRef bit = LLVMBuildAnd(cg->b, LLVMBuildLShr(cg->b, u32_at(cg, in, 0, th), lane_of(cg, th), ""),
+                                    LLVMConstInt(cg->t_i32, 1, 0), "");
+    const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+    const char *msg = kj_arena_printf(cg->a, "the mask of %s leaves out the calling thread", bi ? bi->path : "?");
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, bit, LLVMConstInt(cg->t_i32, 0, 0), ""), KJ_RT_RUNTIME,
+                   msg, in->span);
+}
+
+/* The source thread of a shuffle in thread th, by PTX's shfl.sync rules
+ * for a width of 32: the lane operand is taken mod 32; a source outside
+ * the warp (up, down) or the block gives the thread its own value. */
+static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef lane = lane_of(cg, th);
+    LLVMValueRef b = LLVMBuildAnd(cg->b, u32_at(cg, in, 2, th), LLVMConstInt(cg->t_i32, 31, 0), "");
+    LLVMValueRef j, ok = NULL;
+    switch ((kj_builtin)in->aux) {
+    case KJ_B_SHFL_UP_SYNC:
+        j = LLVMBuildSub(cg->b, lane, b, "");
+        ok = LLVMBuildICmp(cg->b, LLVMIntSGE, j, LLVMConstInt(cg->t_i32, 0, 0), "");
+        break;
+    case KJ_B_SHFL_DOWN_SYNC:
+        j = LLVMBuildAdd(cg->b, lane, b, "");
+        ok = LLVMBuildICmp(cg->b, LLVMIntULE, j, LLVMConstInt(cg->t_i32, 31, 0), "");
+        break;
+    case KJ_B_SHFL_XOR_SYNC: j = LLVMBuildXor(cg->b, lane, b, ""); break;
+    default: j = b; break;
+    }
+    LLVMValueRef base = LLVMBuildSub(cg->b, th, LLVMBuildZExt(cg->b, lane, cg->t_i64, ""), "");
+    LLVMValueRef src = LLVMBuildAdd(cg->b, base, LLVMBuildSExt(cg->b, j, cg->t_i64, ""), "src");
+    LLVMValueRef in_scope = LLVMBuildICmp(cg->b, LLVMIntSLT, src, kn->hi, "");
+    ok = ok ? LLVMBuildAnd(cg->b, ok, in_scope, "") : in_scope;
+    return LLVMBuildSelect(cg->b, ok, src, th, "");
+}
+
+/* cuda.shfl_*_sync(mask, value, lane/delta); cuda.syncwarp(mask) (only
+ * its mask check: the region boundary is the synchronisation). */
+static void emit_shuffle(kj_cg *cg, kir_ref r, const kir_inst *in)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    bool sync = in->aux == KJ_B_SYNCWARP;
+    if (sync && !cg->fn->kf->boundscheck) return;
+    if (!sync && !kn->slot[r] && !cg->fn->kf->boundscheck) return; /* the result is unused */
+    cloop l;
+    LLVMValueRef th = scope_begin(cg, &l, "t");
+    skip_exited(cg, th, l.latch);
+    check_mask(cg, in, th);
+    if (!sync && kn->slot[r]) {
+        LLVMValueRef v = operand_at(cg, in, 1, shuffle_source(cg, in, th));
+        v = kj_cg_cast(cg, v, operand_type(cg, in, 1), in->type);
+        LLVMBuildStore(cg->b, v, at_thread(cg, ref_type(cg, r), kn->slot[r], th));
+    }
+    loop_end(cg, &l);
+}
+
+/* One thread's result of a vote, from its warp's ballot of the predicate
+ * and the lanes still running. */
+static LLVMValueRef vote_result(kj_cg *cg, const kir_inst *in, LLVMValueRef th, LLVMValueRef ballot,
+                                LLVMValueRef live)
+{
+    LLVMValueRef mask = u32_at(cg, in, 0, th);
+    LLVMValueRef zero = LLVMConstInt(cg->t_i32, 0, 0), r;
+    switch ((kj_builtin)in->aux) {
+    case KJ_B_ACTIVEMASK: return kj_cg_cast(cg, live, &T_U32, in->type);
+    case KJ_B_BALLOT_SYNC: return kj_cg_cast(cg, LLVMBuildAnd(cg->b, ballot, mask, ""), &T_U32, in->type);
+    case KJ_B_ANY_SYNC: r = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildAnd(cg->b, ballot, mask, ""), zero, ""); break;
+    default: { /* all: every running lane of the mask */
+        LLVMValueRef m = LLVMBuildAnd(cg->b, mask, live, "");
+        r = LLVMBuildICmp(cg->b, LLVMIntEQ, LLVMBuildAnd(cg->b, ballot, m, ""), m, "");
+    }
+    }
+    return kj_cg_cast(cg, LLVMBuildZExt(cg->b, r, cg->t_i32, ""), &T_I32, in->type);
+}
+
+/* cuda.all_sync / any_sync / ballot_sync(mask, predicate), activemask():
+ * per warp of the scope, the ballot of the running threads, then every
+ * thread's result. */
+static void emit_vote(kj_cg *cg, kir_ref r, const kir_inst *in)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->slot[r] && !cg->fn->kf->boundscheck) return; /* the result is unused */
+    LLVMValueRef ballot = kj_cg_alloca(cg, cg->t_i32, "ballot"), live = kj_cg_alloca(cg, cg->t_i32, "running");
+    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32);
+    cloop w;
+    LLVMValueRef wi = loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
+                                LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
+    LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
+    hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i32, 0, 0), ballot);
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i32, 0, 0), live);
+    cloop l;
+    LLVMValueRef th = loop_from(cg, &l, lo, hi, "lane");
+    skip_exited(cg, th, l.latch);
+    LLVMValueRef bit = LLVMBuildShl(cg->b, LLVMConstInt(cg->t_i32, 1, 0), lane_of(cg, th), "");
+    LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, live, ""), bit, ""), live);
+    if (in->aux != KJ_B_ACTIVEMASK) {
+        LLVMValueRef p = nonzero(cg, operand_at(cg, in, 1, th), operand_type(cg, in, 1));
+        LLVMValueRef set = LLVMBuildSelect(cg->b, p, bit, LLVMConstInt(cg->t_i32, 0, 0), "");
+        LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""), set, ""), ballot);
+    }
+    loop_end(cg, &l);
+    th = loop_from(cg, &l, lo, hi, "lane");
+    skip_exited(cg, th, l.latch);
+    check_mask(cg, in, th);
+    if (kn->slot[r]) {
+        LLVMValueRef v = vote_result(cg, in, th, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""),
+                                     LLVMBuildLoad2(cg->b, cg->t_i32, live, ""));
+        LLVMBuildStore(cg->b, v, at_thread(cg, ref_type(cg, r), kn->slot[r], th));
+    }
+    loop_end(cg, &l);
+    loop_end(cg, &w);
+}
+
+static void emit_block_stmt(kj_cg *cg, kir_ref r);
+
+/* A statement with warp operations and no syncthreads (an if / for /
+ * while around them) runs warp by warp: its conditions and bounds need
+ * only be the same within each warp, so that `if warp == 0: v =
+ * warp_reduce(v)` works as on a GPU. */
+static void emit_warp_scope(kj_cg *cg, kir_ref r)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef c32 = kj_cg_i64(cg, 32);
+    LLVMValueRef nw = LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->nthreads, kj_cg_i64(cg, 31), ""), c32, "nwarps");
+    cloop l;
+    LLVMValueRef w = loop_begin(cg, &l, nw, "warp");
+    LLVMValueRef lo = LLVMBuildMul(cg->b, w, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
+    kn->lo = lo;
+    kn->hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->nthreads, ""), hi, kn->nthreads, "");
+    kn->in_warp = true;
+    kn->warp_bloops = kn->nbloops;
+    kn->warp_next = l.latch;
+    emit_block_stmt(cg, r);
+    loop_end(cg, &l);
+    kn->in_warp = false;
+    kn->lo = kj_cg_i64(cg, 0);
+    kn->hi = kn->nthreads;
+}
+
 /* A statement that contains a barrier, once per block. */
 static void emit_block_stmt(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
     switch ((kir_op)in->op) {
-    case KIR_BUILTIN:
-        if (in->aux != KJ_B_SYNCTHREADS) emit_sync_reduce(cg, r, in);
-        break; /* the region boundary is the barrier itself */
+    case KIR_BUILTIN: /* the region boundary is the barrier itself */
+        if (in->aux == KJ_B_SYNCWARP || (in->aux >= KJ_B_SHFL_SYNC && in->aux <= KJ_B_SHFL_XOR_SYNC))
+            emit_shuffle(cg, r, in);
+        else if (is_warp_op(in))
+            emit_vote(cg, r, in);
+        else if (in->aux != KJ_B_SYNCTHREADS)
+            emit_sync_reduce(cg, r, in);
+        break;
     case KIR_IF: emit_block_if(cg, in); break;
     case KIR_LOOP:
     case KIR_FOR: emit_block_loop(cg, in); break;
@@ -850,7 +1102,12 @@ static void emit_seq(kj_cg *cg, kir_blkid b)
     uint32_t k = 0;
     while (k < blk->n) {
         if (has_barrier(f, blk->v[k])) {
-            emit_block_stmt(cg, blk->v[k++]);
+            kir_ref r = blk->v[k++];
+            kj_cg_kern *kn = cg->fn->kern;
+            if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && !stmt_has(f, r, is_block_barrier))
+                emit_warp_scope(cg, r);
+            else
+                emit_block_stmt(cg, r);
             continue;
         }
         uint32_t j = k;
@@ -868,6 +1125,8 @@ bool kj_cg_kernel_body(kj_cg *cg)
     const kir_func *f = fn->kf;
     kn->state_on_stack = scalar_state_bytes(cg, kn) <= MAX_STACK_STATE;
     fn->kx = block_context(cg, kn, fn->rt, LLVMGetParam(fn->fn, 1));
+    kn->lo = kj_cg_i64(cg, 0);
+    kn->hi = kn->nthreads;
     fn->locals = KJ_NEWN(cg->a, LLVMValueRef, f->nlocals + 1);
     for (uint32_t k = 0; k < f->nlocals; k++)
         fn->locals[k] = per_thread(cg, kj_cg_type(cg, f->locals[k].type), f->locals[k].name ? f->locals[k].name : "tmp");
