@@ -60,6 +60,19 @@ typedef struct cloop {
     LLVMValueRef k, start;
 } cloop;
 
+/* A FOR loop of a barrier-free kernel run in lockstep (emit_lockstep_loop):
+ * each thread's first value, step and trip count, and the iteration. */
+typedef struct lock_loop {
+    const kir_inst *in;
+    LLVMValueRef start, step, trips; /* per-thread arrays */
+    LLVMValueRef k;                  /* the iteration being run */
+    /* i1: every thread's start is base + its linear index, with the same
+     * step and stop (the grid-stride loop): then thread t's i is
+     * base + t + k * step, which LLVM vectorises across threads */
+    LLVMValueRef affine, base, step0, stop0;
+    bool breaks;                     /* the body has a break */
+} lock_loop;
+
 typedef struct ref_use {
     uint32_t region;
     kir_ref ref;
@@ -95,6 +108,11 @@ struct kj_cg_kern {
     bool in_warp;
     uint32_t warp_bloops;        /* nbloops when the warp scope began */
     LLVMBasicBlockRef warp_next; /* the warp loop's next-warp block */
+    /* Barrier-free kernels with a grid-stride loop (lockstep loops) */
+    bool *lockstep;              /* per ref: a top-level FOR run in lockstep */
+    bool *uniform_local;         /* per local: the same in every thread (a parameter) */
+    lock_loop *locks;            /* per lockstep ref: its state */
+    lock_loop *lock;             /* the lockstep loop being generated, else NULL */
 };
 
 bool kj_cg_device_side(const kir_func *f) { return f->kind == KIR_FN_KERNEL || f->kind == KIR_FN_DEVICE; }
@@ -375,6 +393,30 @@ static bool check_device(kj_cg *cg, const kir_func *f)
     return ok;
 }
 
+/* Does the kernel read threadIdx.y/z (cuda.grid(2), ...)? Its thread
+ * loops are then left out of kj_llvm_optimise's range check elimination
+ * (KJ_THREAD_LOOP_ATTR), which splits the y loop around a 2-D bounds test
+ * and slows the 3x3 stencil down by half (measured); a 1-D kernel's
+ * `if i < n:` gains (the unmasked loop runs at the @jit loop's speed). */
+static bool uses_2d_threads(const kir_func *f)
+{
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
+        if (in->op != KIR_BUILTIN) continue;
+        if (in->aux == KJ_B_TID_Y || in->aux == KJ_B_TID_Z) return true;
+        if ((in->aux == KJ_B_CUDA_GRID || in->aux == KJ_B_CUDA_GRIDSIZE) && in->type->kind == KJ_T_TUPLE) return true;
+    }
+    return false;
+}
+
+static void mark_thread_loops(kj_cg *cg, const kir_func *f, LLVMValueRef blockfn)
+{
+    if (uses_2d_threads(f)) return;
+    LLVMAddAttributeAtIndex(blockfn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(cg->ctx, KJ_THREAD_LOOP_ATTR, (unsigned)strlen(KJ_THREAD_LOOP_ATTR),
+                                                      "", 0));
+}
+
 /* K.block for a kernel without barriers: loops over the threads, calling
  * the per-thread function `thread` (inlined). */
 static void define_thread_loops(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef blockfn, LLVMValueRef thread)
@@ -397,9 +439,31 @@ static void define_thread_loops(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef blockfn,
     LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(thread), thread, args, f->nparams + 2, "");
     for (int d = 0; d < 3; d++) loop_end(cg, &l[d]);
     LLVMBuildRetVoid(cg->b);
+    mark_thread_loops(cg, f, blockfn);
 }
 
 static void prepare_regions(kj_cg *cg, kj_cg_kern *kn);
+
+/* A barrier-free kernel whose body has a loop `for i in range(start, ...)`
+ * at its top level with a start that is not a constant (the grid-stride
+ * loop: start = cuda.grid(1), step = cuda.gridsize(1)) runs that loop in
+ * lockstep (emit_lockstep_loop): iteration k of every thread of the block,
+ * then k + 1, so that consecutive threads touch consecutive elements, as
+ * on a GPU. Run thread after thread, each would walk the whole array
+ * (all of memory, one element per cache line). */
+static bool find_lockstep(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    const kir_block *top = &f->blocks[0];
+    bool any = false;
+    for (uint32_t k = 0; k < top->n; k++) {
+        const kir_inst *in = &f->insts[top->v[k]];
+        if (in->op != KIR_FOR || f->insts[in->a].op == KIR_CONST_INT) continue;
+        if (!kn->lockstep) kn->lockstep = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+        kn->lockstep[top->v[k]] = any = true;
+    }
+    return any;
+}
 
 void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
 {
@@ -410,7 +474,7 @@ void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
     kj_cg_kern *kn = KJ_NEW(cg->a, kj_cg_kern);
     kn->kf = f;
     layout_shared(cg, kn);
-    kn->regions = block_has_barrier(f, 0);
+    kn->regions = block_has_barrier(f, 0) || find_lockstep(cg, kn);
     if (kn->regions) {
         prepare_regions(cg, kn);
         kj_cg_define(cg, f, fn, kn);
@@ -463,6 +527,12 @@ static void mark_tree(kj_cg_kern *kn, kir_ref r, uint32_t id)
     if (in->op == KIR_IF && in->blk[1]) mark_block(kn, in->blk[1], id);
 }
 
+/* Does statement r run at block level (regions split around it)? */
+static bool splits(const kj_cg_kern *kn, kir_ref r)
+{
+    return has_barrier(kn->kf, r) || (kn->lockstep && kn->lockstep[r]);
+}
+
 static void number_regions(kj_cg_kern *kn, kir_blkid b, uint32_t *next)
 {
     const kir_func *f = kn->kf;
@@ -471,7 +541,7 @@ static void number_regions(kj_cg_kern *kn, kir_blkid b, uint32_t *next)
     for (uint32_t k = 0; k < blk->n; k++) {
         kir_ref r = blk->v[k];
         const kir_inst *in = &f->insts[r];
-        if (!has_barrier(f, r)) {
+        if (!splits(kn, r)) {
             if (!run) run = (*next)++;
             mark_tree(kn, r, run);
             continue;
@@ -498,6 +568,26 @@ static void note_use(kj_cg *cg, kj_cg_kern *kn, kir_ref user, kir_ref op)
     kn->uses[kn->nuses++] = (ref_use){kn->region[user], op};
 }
 
+/* Locals set once, at the top level, to a parameter (`set x, %param`: the
+ * parameters of the kernel) hold the same value in every thread: one
+ * variable, which LLVM keeps in a register, rather than one per thread. */
+static void find_uniform_locals(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    kn->uniform_local = KJ_NEWN(cg->a, bool, f->nlocals + 1);
+    uint32_t *sets = KJ_NEWN(cg->a, uint32_t, f->nlocals + 1);
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        if (f->insts[r].op == KIR_LOCAL_SET) sets[f->insts[r].i]++;
+        if (f->insts[r].op == KIR_FOR) sets[f->insts[r].i] += 2; /* set by the loop */
+    }
+    const kir_block *top = &f->blocks[0];
+    for (uint32_t k = 0; k < top->n; k++) {
+        const kir_inst *in = &f->insts[top->v[k]];
+        if (in->op == KIR_LOCAL_SET && sets[in->i] == 1 && f->insts[in->a].op == KIR_PARAM)
+            kn->uniform_local[in->i] = true;
+    }
+}
+
 /* Which values cross regions, and where each is read. */
 static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
 {
@@ -507,6 +597,7 @@ static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
     kn->slot = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
     uint32_t next = 1;
     number_regions(kn, 0, &next);
+    find_uniform_locals(cg, kn);
     for (uint32_t r = 1; r < f->ninsts; r++) {
         const kir_inst *in = &f->insts[r];
         if (!kn->region[r]) continue;
@@ -585,7 +676,7 @@ static LLVMValueRef scope_begin(kj_cg *cg, cloop *l, const char *name)
 LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    if (!kn || !kn->regions) return cg->fn->locals[k];
+    if (!kn || !kn->regions || kn->uniform_local[k]) return cg->fn->locals[k];
     LLVMTypeRef t = kj_cg_type(cg, cg->fn->kf->locals[k].type);
     return at_thread(cg, t, cg->fn->locals[k], kn->tid ? kn->tid : kj_cg_i64(cg, 0));
 }
@@ -655,6 +746,17 @@ static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef 
 }
 
 static void emit_seq(kj_cg *cg, kir_blkid b);
+static LLVMTypeRef lock_type(kj_cg *cg);
+static void lock_step(kj_cg *cg, LLVMValueRef th, LLVMBasicBlockRef next);
+
+/* Value r, read by a block-level statement, as thread th has it. */
+static LLVMValueRef ref_at(kj_cg *cg, kir_ref r, LLVMValueRef th)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->slot[r]) return kj_cg_val(cg, r); /* a constant of the block level */
+    LLVMTypeRef t = ref_type(cg, r);
+    return LLVMBuildLoad2(cg->b, t, at_thread(cg, t, kn->slot[r], th), "");
+}
 
 /* After a region whose threads may leave it for a block-level loop: all
  * live threads must agree; then reset and go. */
@@ -708,6 +810,7 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
     kn->tid = th;
     kn->next = l.latch;
     skip_exited(cg, th, l.latch);
+    if (kn->lock) lock_step(cg, th, l.latch);
     /* threadIdx from the linear id: x fastest */
     LLVMValueRef bx = kx_dim(cg, fn->kx, KX_BDIM), by = kx_dim(cg, fn->kx, KX_BDIM + 1);
     LLVMValueRef tx = LLVMBuildURem(cg->b, th, bx, ""), rest = LLVMBuildUDiv(cg->b, th, bx, "");
@@ -756,6 +859,13 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn || !kn->tid || !kn->nbloops) {
         kj_cg_fail(cg, in->span, "'%s' outside a loop", kir_op_name((kir_op)in->op));
+        return;
+    }
+    if (kn->lock) { /* a lockstep loop: each thread leaves or goes on alone */
+        if (in->op == KIR_BREAK)
+            LLVMBuildStore(cg->b, LLVMConstNull(lock_type(cg)), at_thread(cg, lock_type(cg), kn->lock->trips, kn->tid));
+        LLVMBuildBr(cg->b, kn->next);
+        LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
         return;
     }
     if (kn->in_warp && kn->nbloops == kn->warp_bloops) {
@@ -900,12 +1010,7 @@ static const kj_type *operand_type(kj_cg *cg, const kir_inst *in, unsigned k)
  * absent). */
 static LLVMValueRef operand_at(kj_cg *cg, const kir_inst *in, unsigned k, LLVMValueRef th)
 {
-    if (!operand_type(cg, in, k)) return NULL;
-    kir_ref r = in->args[k];
-    kj_cg_kern *kn = cg->fn->kern;
-    if (!kn->slot[r]) return kj_cg_val(cg, r); /* a constant of the block level */
-    LLVMTypeRef t = ref_type(cg, r);
-    return LLVMBuildLoad2(cg->b, t, at_thread(cg, t, kn->slot[r], th), "");
+    return operand_type(cg, in, k) ? ref_at(cg, in->args[k], th) : NULL;
 }
 
 /* Operand k as a u32 mask or lane; all lanes when absent. */
@@ -1072,6 +1177,203 @@ static void emit_warp_scope(kj_cg *cg, kir_ref r)
     kn->hi = kn->nthreads;
 }
 
+/* ---- lockstep loops (find_lockstep) ---- */
+
+static bool is_break(const kir_inst *in) { return in->op == KIR_BREAK; }
+
+static bool kn_lockstep(kj_cg *cg, kir_ref r)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    return kn->lockstep && kn->lockstep[r];
+}
+
+/* The type of the loop variable of the lockstep loop being generated. */
+static LLVMTypeRef lock_type(kj_cg *cg)
+{
+    const kir_func *f = cg->fn->kf;
+    return kj_cg_type(cg, f->locals[cg->fn->kern->lock->in->i].type);
+}
+
+static void prepare_lockstep(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    kn->locks = KJ_NEWN(cg->a, lock_loop, f->ninsts + 1);
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        if (!kn->lockstep[r]) continue;
+        lock_loop *lk = &kn->locks[r];
+        LLVMTypeRef t = kj_cg_type(cg, f->locals[f->insts[r].i].type);
+        lk->in = &f->insts[r];
+        lk->breaks = block_has(f, f->insts[r].blk[0], is_break);
+        lk->start = per_thread(cg, t, "lock.start");
+        lk->step = per_thread(cg, t, "lock.step");
+        lk->trips = per_thread(cg, t, "lock.trips");
+    }
+}
+
+static void assume(kj_cg *cg, LLVMValueRef cond) { kj_cg_intrinsic(cg, "llvm.assume", NULL, &cond, 1); }
+
+/* At the top of the body's region, in thread th: past its trip count the
+ * thread skips the iteration, else its loop variable is set. */
+static void lock_step(kj_cg *cg, LLVMValueRef th, LLVMBasicBlockRef next)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    lock_loop *lk = kn->lock;
+    const kj_type *t = cg->fn->kf->locals[lk->in->i].type;
+    LLVMTypeRef ty = lock_type(cg);
+    LLVMValueRef k = kj_cg_cast(cg, lk->k, &T_I64, t);
+    LLVMBasicBlockRef fast = kj_cg_bb(cg, "affine"), slow = kj_cg_bb(cg, "general"), run = kj_cg_bb(cg, "iteration");
+    LLVMBuildCondBr(cg->b, lk->affine, fast, slow);
+    /* base + t + k * step while below stop (base >= 0, step > 0, no break
+     * in the body): LLVM knows i >= 0, so that indexing needs no
+     * wrap-around of negative indices and the loads stay contiguous */
+    LLVMPositionBuilderAtEnd(cg->b, fast);
+    LLVMValueRef ti = kj_cg_cast(cg, th, &T_I64, t);
+    assume(cg, LLVMBuildICmp(cg->b, LLVMIntSGE, lk->base, LLVMConstNull(ty), ""));
+    assume(cg, LLVMBuildICmp(cg->b, LLVMIntSGT, lk->step0, LLVMConstNull(ty), ""));
+    LLVMValueRef fi = LLVMBuildNSWAdd(cg->b, LLVMBuildNSWAdd(cg->b, lk->base, ti, ""),
+                                      LLVMBuildNSWMul(cg->b, k, lk->step0, ""), "");
+    LLVMBuildCondBr(cg->b, kj_cg_less(cg, t, fi, lk->stop0), run, next);
+    /* start[t] + k * step[t] for the first trips[t] iterations */
+    LLVMPositionBuilderAtEnd(cg->b, slow);
+    LLVMValueRef trips = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->trips, th), "");
+    LLVMValueRef done = LLVMBuildICmp(cg->b, LLVMIntSGE, lk->k, kj_cg_cast(cg, trips, t, &T_I64), "");
+    LLVMBasicBlockRef sgo = kj_cg_bb(cg, "general.go");
+    LLVMBuildCondBr(cg->b, done, next, sgo);
+    LLVMPositionBuilderAtEnd(cg->b, sgo);
+    LLVMValueRef start = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->start, th), "");
+    LLVMValueRef step = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->step, th), "");
+    LLVMValueRef si = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "");
+    LLVMBuildBr(cg->b, run);
+    LLVMPositionBuilderAtEnd(cg->b, run);
+    LLVMValueRef i = LLVMBuildPhi(cg->b, ty, "i");
+    LLVMValueRef inc[2] = {fi, si};
+    LLVMBasicBlockRef from[2] = {fast, sgo};
+    LLVMAddIncoming(i, inc, from, 2);
+    LLVMBuildStore(cg->b, i, kj_cg_kernel_local(cg, (uint32_t)lk->in->i));
+}
+
+/* Whether the threads' loops are base + t + k * step (lock_loop.affine):
+ * the first live thread's values, compared with every other's. */
+typedef struct affine_state {
+    LLVMTypeRef ty;
+    LLVMValueRef ok, seen, base, step, stop; /* allocas */
+} affine_state;
+
+static void affine_begin(kj_cg *cg, affine_state *af, LLVMTypeRef ty, bool never)
+{
+    af->ty = ty;
+    af->ok = kj_cg_alloca(cg, cg->t_i1, "affine");
+    af->seen = kj_cg_alloca(cg, cg->t_i1, "seen");
+    af->base = kj_cg_alloca(cg, ty, "base");
+    af->step = kj_cg_alloca(cg, ty, "step0");
+    af->stop = kj_cg_alloca(cg, ty, "stop0");
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, !never, 0), af->ok);
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 0, 0), af->seen);
+    LLVMValueRef z = LLVMConstNull(ty);
+    LLVMBuildStore(cg->b, z, af->base);
+    LLVMBuildStore(cg->b, z, af->step);
+    LLVMBuildStore(cg->b, z, af->stop);
+}
+
+static void affine_thread(kj_cg *cg, affine_state *af, const kj_type *t, LLVMValueRef th, LLVMValueRef a,
+                          LLVMValueRef b, LLVMValueRef c)
+{
+    LLVMBuilderRef bd = cg->b;
+    LLVMValueRef base = LLVMBuildSub(bd, a, kj_cg_cast(cg, th, &T_I64, t), "");
+    LLVMValueRef seen = LLVMBuildLoad2(bd, cg->t_i1, af->seen, "");
+    LLVMValueRef b0 = LLVMBuildLoad2(bd, af->ty, af->base, ""), c0 = LLVMBuildLoad2(bd, af->ty, af->step, "");
+    LLVMValueRef e0 = LLVMBuildLoad2(bd, af->ty, af->stop, "");
+    LLVMValueRef same = LLVMBuildAnd(bd, LLVMBuildICmp(bd, LLVMIntEQ, base, b0, ""),
+                                     LLVMBuildAnd(bd, LLVMBuildICmp(bd, LLVMIntEQ, c, c0, ""),
+                                                  LLVMBuildICmp(bd, LLVMIntEQ, b, e0, ""), ""), "");
+    LLVMValueRef ok = LLVMBuildLoad2(bd, cg->t_i1, af->ok, "");
+    LLVMBuildStore(bd, LLVMBuildAnd(bd, ok, LLVMBuildOr(bd, LLVMBuildNot(bd, seen, ""), same, ""), ""), af->ok);
+    LLVMBuildStore(bd, LLVMBuildSelect(bd, seen, b0, base, ""), af->base);
+    LLVMBuildStore(bd, LLVMBuildSelect(bd, seen, c0, c, ""), af->step);
+    LLVMBuildStore(bd, LLVMBuildSelect(bd, seen, e0, b, ""), af->stop);
+    LLVMBuildStore(bd, LLVMConstInt(cg->t_i1, 1, 0), af->seen);
+}
+
+static void affine_end(kj_cg *cg, affine_state *af, lock_loop *lk)
+{
+    lk->base = LLVMBuildLoad2(cg->b, af->ty, af->base, "base");
+    lk->step0 = LLVMBuildLoad2(cg->b, af->ty, af->step, "step0");
+    lk->stop0 = LLVMBuildLoad2(cg->b, af->ty, af->stop, "stop0");
+    LLVMValueRef z = LLVMConstNull(af->ty);
+    LLVMValueRef pos = LLVMBuildAnd(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGE, lk->base, z, ""),
+                                    LLVMBuildICmp(cg->b, LLVMIntSGT, lk->step0, z, ""), "");
+    lk->affine = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, af->ok, ""), pos, "affine");
+}
+
+
+
+/* The most trips of the threads' loops: in the affine case those of the
+ * scope's first thread (the lowest start; one division), else every
+ * thread's, kept per thread for lock_step's general path. */
+static LLVMValueRef lock_trips(kj_cg *cg, lock_loop *lk, const kj_type *t)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMTypeRef ty = kj_cg_type(cg, t);
+    LLVMValueRef most = kj_cg_alloca(cg, cg->t_i64, "most");
+    LLVMBasicBlockRef fast = kj_cg_bb(cg, "trips.affine"), slow = kj_cg_bb(cg, "trips.general"),
+                      done = kj_cg_bb(cg, "trips.done");
+    LLVMBuildCondBr(cg->b, lk->affine, fast, slow);
+    LLVMPositionBuilderAtEnd(cg->b, fast);
+    LLVMValueRef first = LLVMBuildAdd(cg->b, lk->base, kj_cg_cast(cg, kn->lo, &T_I64, t), "");
+    LLVMBuildStore(cg->b, kj_cg_cast(cg, kj_cg_trip_count(cg, t, first, lk->stop0, lk->step0), t, &T_I64), most);
+    LLVMBuildBr(cg->b, done);
+    LLVMPositionBuilderAtEnd(cg->b, slow);
+    LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), most);
+    cloop l;
+    LLVMValueRef th = scope_begin(cg, &l, "t");
+    skip_exited(cg, th, l.latch);
+    LLVMValueRef a = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->start, th), "");
+    LLVMValueRef c = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->step, th), "");
+    LLVMValueRef n = kj_cg_trip_count(cg, t, a, ref_at(cg, lk->in->b, th), c);
+    LLVMBuildStore(cg->b, n, at_thread(cg, ty, lk->trips, th));
+    LLVMValueRef n64 = kj_cg_cast(cg, n, t, &T_I64), m = LLVMBuildLoad2(cg->b, cg->t_i64, most, "");
+    LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGT, n64, m, ""), n64, m, ""), most);
+    loop_end(cg, &l);
+    LLVMBuildBr(cg->b, done);
+    LLVMPositionBuilderAtEnd(cg->b, done);
+    return LLVMBuildLoad2(cg->b, cg->t_i64, most, "");
+}
+
+/* for i in range(a, b, c) in lockstep: every thread's a and c (is the loop
+ * affine?), the trip counts, then iterations k = 0 .. the most trips, each
+ * a region over the threads that still have iteration k. */
+static void emit_lockstep_loop(kj_cg *cg, kir_ref r)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    const kir_inst *in = &cg->fn->kf->insts[r];
+    lock_loop *lk = &kn->locks[r];
+    const kj_type *t = cg->fn->kf->locals[in->i].type;
+    LLVMTypeRef ty = kj_cg_type(cg, t);
+    affine_state af;
+    affine_begin(cg, &af, ty, lk->breaks);
+    cloop l;
+    LLVMValueRef th = scope_begin(cg, &l, "t");
+    skip_exited(cg, th, l.latch);
+    LLVMValueRef a = ref_at(cg, in->a, th), b = ref_at(cg, in->b, th);
+    LLVMValueRef c = in->c ? ref_at(cg, in->c, th) : LLVMConstInt(ty, 1, 0);
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, c, LLVMConstInt(ty, 0, 0), ""), KJ_RT_VALUE,
+                   "range() arg 3 must not be zero", in->span);
+    LLVMBuildStore(cg->b, a, at_thread(cg, ty, lk->start, th));
+    LLVMBuildStore(cg->b, c, at_thread(cg, ty, lk->step, th));
+    affine_thread(cg, &af, t, th, a, b, c);
+    loop_end(cg, &l);
+    affine_end(cg, &af, lk);
+    LLVMValueRef most = lock_trips(cg, lk, t);
+    cloop kl;
+    lk->k = loop_begin(cg, &kl, most, "k");
+    kn->lock = lk;
+    push_bloop(cg, kl.exit, kl.latch);
+    emit_seq(cg, in->blk[0]);
+    kn->nbloops--;
+    kn->lock = NULL;
+    loop_end(cg, &kl);
+}
+
 /* A statement that contains a barrier, once per block. */
 static void emit_block_stmt(kj_cg *cg, kir_ref r)
 {
@@ -1087,7 +1389,10 @@ static void emit_block_stmt(kj_cg *cg, kir_ref r)
         break;
     case KIR_IF: emit_block_if(cg, in); break;
     case KIR_LOOP:
-    case KIR_FOR: emit_block_loop(cg, in); break;
+    case KIR_FOR:
+        if (kn_lockstep(cg, r)) emit_lockstep_loop(cg, r);
+        else emit_block_loop(cg, in);
+        break;
     default:
         kj_cg_fail(cg, in->span, "cuda.syncthreads() inside '%s' is not supported on the cpu target yet",
                    kir_op_name((kir_op)in->op));
@@ -1101,17 +1406,18 @@ static void emit_seq(kj_cg *cg, kir_blkid b)
     const kir_block *blk = &f->blocks[b];
     uint32_t k = 0;
     while (k < blk->n) {
-        if (has_barrier(f, blk->v[k])) {
+        if (splits(cg->fn->kern, blk->v[k])) {
             kir_ref r = blk->v[k++];
             kj_cg_kern *kn = cg->fn->kern;
-            if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && !stmt_has(f, r, is_block_barrier))
+            if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && stmt_has(f, r, is_warp_op) &&
+                !stmt_has(f, r, is_block_barrier))
                 emit_warp_scope(cg, r);
             else
                 emit_block_stmt(cg, r);
             continue;
         }
         uint32_t j = k;
-        while (j < blk->n && !has_barrier(f, blk->v[j])) j++;
+        while (j < blk->n && !splits(cg->fn->kern, blk->v[j])) j++;
         emit_region(cg, blk->v + k, j - k);
         k = j;
     }
@@ -1128,8 +1434,12 @@ bool kj_cg_kernel_body(kj_cg *cg)
     kn->lo = kj_cg_i64(cg, 0);
     kn->hi = kn->nthreads;
     fn->locals = KJ_NEWN(cg->a, LLVMValueRef, f->nlocals + 1);
-    for (uint32_t k = 0; k < f->nlocals; k++)
-        fn->locals[k] = per_thread(cg, kj_cg_type(cg, f->locals[k].type), f->locals[k].name ? f->locals[k].name : "tmp");
+    for (uint32_t k = 0; k < f->nlocals; k++) {
+        const char *name = f->locals[k].name ? f->locals[k].name : "tmp";
+        LLVMTypeRef t = kj_cg_type(cg, f->locals[k].type);
+        fn->locals[k] = kn->uniform_local[k] ? kj_cg_alloca(cg, t, name) : per_thread(cg, t, name);
+    }
+    if (kn->lockstep) prepare_lockstep(cg, kn);
     for (uint32_t r = 1; r < f->ninsts; r++)
         if (kn->crossing[r]) kn->slot[r] = per_thread(cg, ref_type(cg, r), "cross");
     kn->exited = per_thread(cg, cg->t_i8, "exited");
