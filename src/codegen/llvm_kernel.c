@@ -26,6 +26,12 @@
  *   returns is marked exited and skipped by later regions; break/continue
  *   out of a region to a block-level loop must be taken by every live
  *   thread, else the launch stops with a RuntimeError.
+ * - Warp operations (shfl_*_sync, votes, activemask, syncwarp) split
+ *   regions as barriers do; a statement with warp operations and no
+ *   syncthreads runs warp by warp (its conditions uniform per warp).
+ * - A barrier-free kernel with a grid-stride loop at its top level is
+ *   generated in regions too, the loop run in lockstep: iteration k of
+ *   every thread, then k + 1 (find_lockstep).
  *
  * Shared arrays are one buffer per block (static offsets into `shared`,
  * dynamic ones at `dyn`); local arrays one per thread. Both shared memory
@@ -35,7 +41,7 @@
  * stack: 1024 threads' worth of a 32 KB local array would overflow it.
  * Blocks and threads run serially in a fixed order, so print() output is
  * deterministic. */
-#include "codegen.h"
+#include "kernel_int.h"
 
 #include "../ir/builtins.h"
 #include "../abi/abi.h"
@@ -51,69 +57,6 @@ enum { MAX_STACK_STATE = 1024 };
 enum { JUMP_NONE, JUMP_BREAK, JUMP_CONTINUE };
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
-static const kj_type T_I32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = true};
-static const kj_type T_U32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = false};
-
-/* A counted loop k = 0 .. n-1 in the current function. */
-typedef struct cloop {
-    LLVMBasicBlockRef pre, head, body, latch, exit;
-    LLVMValueRef k, start;
-} cloop;
-
-/* A FOR loop of a barrier-free kernel run in lockstep (emit_lockstep_loop):
- * each thread's first value, step and trip count, and the iteration. */
-typedef struct lock_loop {
-    const kir_inst *in;
-    LLVMValueRef start, step, trips; /* per-thread arrays */
-    LLVMValueRef k;                  /* the iteration being run */
-    /* i1: every thread's start is base + its linear index, with the same
-     * step and stop (the grid-stride loop): then thread t's i is
-     * base + t + k * step, which LLVM vectorises across threads */
-    LLVMValueRef affine, base, step0, stop0;
-    bool breaks;                     /* the body has a break */
-} lock_loop;
-
-typedef struct ref_use {
-    uint32_t region;
-    kir_ref ref;
-} ref_use;
-
-struct kj_cg_kern {
-    const kir_func *kf;
-    bool regions;         /* the kernel has barriers: generated in regions */
-    int64_t *shoff;       /* per ref: byte offset of a static shared array; -1: dynamic */
-    int64_t shared_bytes; /* static shared memory per block */
-    bool dyn_shared;      /* some shared array is dynamic (shape 0) */
-    LLVMValueRef tstore;  /* regions: the per-thread state in the block storage */
-    int64_t tbytes;       /* its bytes per thread so far (offsets: times nthreads) */
-    LLVMValueRef tbytes_g; /* the constant global that receives tbytes at the end */
-    bool state_on_stack;  /* the scalar per-thread state is small: allocas (per_thread) */
-    /* regions */
-    uint32_t *region;     /* per ref: its region (0 = none) */
-    bool *crossing;       /* per ref: read in another region than its own */
-    ref_use *uses;        /* crossing values read per region */
-    uint32_t nuses, cap_uses;
-    LLVMValueRef *slot;   /* per crossing ref: per-thread storage */
-    LLVMValueRef nthreads, tid; /* tid: the thread of the region being generated, else NULL */
-    LLVMValueRef exited, jmp;   /* per thread: i8 */
-    LLVMBasicBlockRef next;     /* the current region's next-thread block */
-    bool jumps;           /* the current region leaves to a block-level loop */
-    bool returns;         /* the kernel may return early */
-    kj_cg_loop *bloops;   /* block-level loops, innermost last */
-    uint32_t nbloops, cap_bloops;
-    /* The threads [lo, hi) that block-level code loops over: the block, or
-     * one warp while a statement with warp operations (and no
-     * syncthreads) runs warp by warp (emit_warp_scope). */
-    LLVMValueRef lo, hi;
-    bool in_warp;
-    uint32_t warp_bloops;        /* nbloops when the warp scope began */
-    LLVMBasicBlockRef warp_next; /* the warp loop's next-warp block */
-    /* Barrier-free kernels with a grid-stride loop (lockstep loops) */
-    bool *lockstep;              /* per ref: a top-level FOR run in lockstep */
-    bool *uniform_local;         /* per local: the same in every thread (a parameter) */
-    lock_loop *locks;            /* per lockstep ref: its state */
-    lock_loop *lock;             /* the lockstep loop being generated, else NULL */
-};
 
 bool kj_cg_device_side(const kir_func *f) { return f->kind == KIR_FN_KERNEL || f->kind == KIR_FN_DEVICE; }
 
@@ -142,7 +85,7 @@ static LLVMValueRef kx_dim(kj_cg *cg, LLVMValueRef kx, unsigned k)
 }
 
 /* A counted loop k = start .. n-1. */
-static LLVMValueRef loop_from(kj_cg *cg, cloop *l, LLVMValueRef start, LLVMValueRef n, const char *name)
+LLVMValueRef kj_kn_loop_from(kj_cg *cg, cloop *l, LLVMValueRef start, LLVMValueRef n, const char *name)
 {
     l->start = start;
     l->pre = LLVMGetInsertBlock(cg->b);
@@ -159,7 +102,7 @@ static LLVMValueRef loop_from(kj_cg *cg, cloop *l, LLVMValueRef start, LLVMValue
     return l->k;
 }
 
-static void loop_end(kj_cg *cg, cloop *l)
+void kj_kn_loop_end(kj_cg *cg, cloop *l)
 {
     LLVMBuildBr(cg->b, l->latch);
     LLVMMoveBasicBlockAfter(l->latch, LLVMGetInsertBlock(cg->b));
@@ -174,9 +117,9 @@ static void loop_end(kj_cg *cg, cloop *l)
     LLVMPositionBuilderAtEnd(cg->b, l->exit);
 }
 
-static LLVMValueRef loop_begin(kj_cg *cg, cloop *l, LLVMValueRef n, const char *name)
+LLVMValueRef kj_kn_loop_begin(kj_cg *cg, cloop *l, LLVMValueRef n, const char *name)
 {
-    return loop_from(cg, l, kj_cg_i64(cg, 0), n, name);
+    return kj_kn_loop_from(cg, l, kj_cg_i64(cg, 0), n, name);
 }
 
 static uint64_t type_size(kj_cg *cg, LLVMTypeRef t) { return LLVMABISizeOfType(cg->td, t); }
@@ -195,7 +138,7 @@ static bool is_block_barrier(const kir_inst *in)
 
 /* Warp operations exchange values between the threads of a warp, so on
  * the cpu they split regions as barriers do (of the warp: see
- * emit_warp_scope). */
+ * kj_kn_warp_scope). */
 static bool is_warp_op(const kir_inst *in)
 {
     if (in->op != KIR_BUILTIN) return false;
@@ -433,11 +376,11 @@ static void define_thread_loops(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef blockfn,
     cloop l[3];
     for (int d = 2; d >= 0; d--) {
         static const char *names[3] = {"tx", "ty", "tz"};
-        LLVMValueRef t = loop_begin(cg, &l[d], bd[d], names[d]);
+        LLVMValueRef t = kj_kn_loop_begin(cg, &l[d], bd[d], names[d]);
         LLVMBuildStore(cg->b, t, kx_dim_ptr(cg, kx, KX_TID + (unsigned)d));
     }
     LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(thread), thread, args, f->nparams + 2, "");
-    for (int d = 0; d < 3; d++) loop_end(cg, &l[d]);
+    for (int d = 0; d < 3; d++) kj_kn_loop_end(cg, &l[d]);
     LLVMBuildRetVoid(cg->b);
     mark_thread_loops(cg, f, blockfn);
 }
@@ -615,7 +558,7 @@ static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
     }
 }
 
-static LLVMTypeRef ref_type(kj_cg *cg, kir_ref r) { return kj_cg_type(cg, cg->fn->kf->insts[r].type); }
+LLVMTypeRef kj_kn_ref_type(kj_cg *cg, kir_ref r) { return kj_cg_type(cg, cg->fn->kf->insts[r].type); }
 
 /* `bytes` per thread of the block's per-thread state: the base of its
  * nthreads × bytes (thread t's part at base + t × bytes). Offsets are
@@ -657,20 +600,20 @@ static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
     int64_t n = 2;
     for (uint32_t k = 0; k < f->nlocals; k++) n += (int64_t)type_size(cg, kj_cg_type(cg, f->locals[k].type));
     for (uint32_t r = 1; r < f->ninsts; r++)
-        if (kn->crossing[r]) n += (int64_t)type_size(cg, ref_type(cg, r));
+        if (kn->crossing[r]) n += (int64_t)type_size(cg, kj_kn_ref_type(cg, r));
     return n;
 }
 
-static LLVMValueRef at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef tid)
+LLVMValueRef kj_kn_at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef tid)
 {
     return LLVMBuildInBoundsGEP2(cg->b, t, base, &tid, 1, "");
 }
 
 /* A loop over the threads of the current scope (the block, or a warp). */
-static LLVMValueRef scope_begin(kj_cg *cg, cloop *l, const char *name)
+LLVMValueRef kj_kn_scope_begin(kj_cg *cg, cloop *l, const char *name)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    return loop_from(cg, l, kn->lo, kn->hi, name);
+    return kj_kn_loop_from(cg, l, kn->lo, kn->hi, name);
 }
 
 LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
@@ -678,17 +621,17 @@ LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn || !kn->regions || kn->uniform_local[k]) return cg->fn->locals[k];
     LLVMTypeRef t = kj_cg_type(cg, cg->fn->kf->locals[k].type);
-    return at_thread(cg, t, cg->fn->locals[k], kn->tid ? kn->tid : kj_cg_i64(cg, 0));
+    return kj_kn_at_thread(cg, t, cg->fn->locals[k], kn->tid ? kn->tid : kj_cg_i64(cg, 0));
 }
 
 
 /* if (!exited[t]) { body } — the caller generates body, then calls
  * skip_end. */
-static LLVMBasicBlockRef skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef next)
+LLVMBasicBlockRef kj_kn_skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef next)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn->returns) return NULL;
-    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, at_thread(cg, cg->t_i8, kn->exited, t), "");
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, kn->exited, t), "");
     LLVMBasicBlockRef live = kj_cg_bb(cg, "live");
     LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, e, LLVMConstInt(cg->t_i8, 0, 0), ""), next, live);
     LLVMPositionBuilderAtEnd(cg->b, live);
@@ -712,9 +655,9 @@ static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const k
     LLVMBuildStore(cg->b, LLVMConstNull(t), cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 0, 0), seen);
     cloop l;
-    LLVMValueRef th = scope_begin(cg, &l, "t");
-    skip_exited(cg, th, l.latch);
-    LLVMValueRef v = LLVMBuildLoad2(cg->b, t, at_thread(cg, t, base, th), "");
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, t, kj_kn_at_thread(cg, t, base, th), "");
     bool scalar = kt && (kt->kind == KJ_T_INT || kt->kind == KJ_T_BOOL || kt->kind == KJ_T_FLOAT);
     if (scalar) {
         LLVMValueRef old = LLVMBuildLoad2(cg->b, t, cur, "");
@@ -725,7 +668,7 @@ static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const k
     }
     LLVMBuildStore(cg->b, v, cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 1, 0), seen);
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     return LLVMBuildLoad2(cg->b, t, cur, "");
 }
 
@@ -733,16 +676,16 @@ static LLVMValueRef uniform_ref(kj_cg *cg, kir_ref r, kj_span sp)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn->slot[r]) return kj_cg_val(cg, r); /* a constant of the block level */
-    return uniform(cg, ref_type(cg, r), kn->slot[r], cg->fn->kf->insts[r].type, sp);
+    return uniform(cg, kj_kn_ref_type(cg, r), kn->slot[r], cg->fn->kf->insts[r].type, sp);
 }
 
 /* Store v into every thread's element of base. */
 static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef v)
 {
     cloop l;
-    LLVMValueRef th = scope_begin(cg, &l, "t");
-    LLVMBuildStore(cg->b, v, at_thread(cg, t, base, th));
-    loop_end(cg, &l);
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, t, base, th));
+    kj_kn_loop_end(cg, &l);
 }
 
 static void emit_seq(kj_cg *cg, kir_blkid b);
@@ -750,12 +693,12 @@ static LLVMTypeRef lock_type(kj_cg *cg);
 static void lock_step(kj_cg *cg, LLVMValueRef th, LLVMBasicBlockRef next);
 
 /* Value r, read by a block-level statement, as thread th has it. */
-static LLVMValueRef ref_at(kj_cg *cg, kir_ref r, LLVMValueRef th)
+LLVMValueRef kj_kn_ref_at(kj_cg *cg, kir_ref r, LLVMValueRef th)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn->slot[r]) return kj_cg_val(cg, r); /* a constant of the block level */
-    LLVMTypeRef t = ref_type(cg, r);
-    return LLVMBuildLoad2(cg->b, t, at_thread(cg, t, kn->slot[r], th), "");
+    LLVMTypeRef t = kj_kn_ref_type(cg, r);
+    return LLVMBuildLoad2(cg->b, t, kj_kn_at_thread(cg, t, kn->slot[r], th), "");
 }
 
 /* After a region whose threads may leave it for a block-level loop: all
@@ -782,12 +725,12 @@ static void stop_if_all_exited(kj_cg *cg)
     LLVMValueRef live = kj_cg_alloca(cg, cg->t_i64, "live");
     LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), live);
     cloop l;
-    LLVMValueRef th = scope_begin(cg, &l, "t");
-    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, at_thread(cg, cg->t_i8, kn->exited, th), "");
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, kn->exited, th), "");
     LLVMValueRef one = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, e, LLVMConstInt(cg->t_i8, 0, 0), ""),
                                      cg->t_i64, "");
     LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, live, ""), one, ""), live);
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     LLVMBasicBlockRef done = kj_cg_bb(cg, "all.exited"), cont = kj_cg_bb(cg, "some.live");
     LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntEQ, LLVMBuildLoad2(cg->b, cg->t_i64, live, ""),
                                       kj_cg_i64(cg, 0), "");
@@ -806,10 +749,10 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
     uint32_t id = kn->region[v[0]];
     kn->jumps = false;
     cloop l;
-    LLVMValueRef th = scope_begin(cg, &l, "thread");
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "thread");
     kn->tid = th;
     kn->next = l.latch;
-    skip_exited(cg, th, l.latch);
+    kj_kn_skip_exited(cg, th, l.latch);
     if (kn->lock) lock_step(cg, th, l.latch);
     /* threadIdx from the linear id: x fastest */
     LLVMValueRef bx = kx_dim(cg, fn->kx, KX_BDIM), by = kx_dim(cg, fn->kx, KX_BDIM + 1);
@@ -820,8 +763,8 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
     for (uint32_t k = 0; k < kn->nuses; k++) {
         if (kn->uses[k].region != id) continue;
         kir_ref r = kn->uses[k].ref;
-        LLVMTypeRef t = ref_type(cg, r);
-        fn->vals[r] = LLVMBuildLoad2(cg->b, t, at_thread(cg, t, kn->slot[r], th), "");
+        LLVMTypeRef t = kj_kn_ref_type(cg, r);
+        fn->vals[r] = LLVMBuildLoad2(cg->b, t, kj_kn_at_thread(cg, t, kn->slot[r], th), "");
     }
     /* a marker: break/continue that reach it leave the region (gen_jump) */
     kj_cg_loop marker = {NULL, NULL};
@@ -835,10 +778,10 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
     for (uint32_t k = 0; k < n; k++) {
         kj_cg_stmt(cg, v[k]);
         if (kn->slot[v[k]])
-            LLVMBuildStore(cg->b, kj_cg_val(cg, v[k]), at_thread(cg, ref_type(cg, v[k]), kn->slot[v[k]], th));
+            LLVMBuildStore(cg->b, kj_cg_val(cg, v[k]), kj_kn_at_thread(cg, kj_kn_ref_type(cg, v[k]), kn->slot[v[k]], th));
     }
     fn->nloops = saved;
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     kn->tid = NULL;
     if (kn->jumps) dispatch_jumps(cg, fn->kf->insts[v[n - 1]].span);
     if (kn->returns) stop_if_all_exited(cg);
@@ -848,7 +791,7 @@ bool kj_cg_kernel_return(kj_cg *cg)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn || !kn->regions || !kn->tid) return false;
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, 1, 0), at_thread(cg, cg->t_i8, kn->exited, kn->tid));
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, 1, 0), kj_kn_at_thread(cg, cg->t_i8, kn->exited, kn->tid));
     LLVMBuildBr(cg->b, kn->next);
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
     return true;
@@ -863,7 +806,7 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
     }
     if (kn->lock) { /* a lockstep loop: each thread leaves or goes on alone */
         if (in->op == KIR_BREAK)
-            LLVMBuildStore(cg->b, LLVMConstNull(lock_type(cg)), at_thread(cg, lock_type(cg), kn->lock->trips, kn->tid));
+            LLVMBuildStore(cg->b, LLVMConstNull(lock_type(cg)), kj_kn_at_thread(cg, lock_type(cg), kn->lock->trips, kn->tid));
         LLVMBuildBr(cg->b, kn->next);
         LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
         return;
@@ -877,7 +820,7 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
     }
     int code = in->op == KIR_BREAK ? JUMP_BREAK : JUMP_CONTINUE;
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, (unsigned long long)code, 0),
-                   at_thread(cg, cg->t_i8, kn->jmp, kn->tid));
+                   kj_kn_at_thread(cg, cg->t_i8, kn->jmp, kn->tid));
     kn->jumps = true;
     LLVMBuildBr(cg->b, kn->next);
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
@@ -905,16 +848,16 @@ static void emit_sync_reduce(kj_cg *cg, kir_ref r, const kir_inst *in)
     kir_ref p = in->args[0];
     const kj_type *pt = cg->fn->kf->insts[p].type;
     cloop l;
-    LLVMValueRef th = scope_begin(cg, &l, "t");
-    skip_exited(cg, th, l.latch);
-    LLVMValueRef v = kn->slot[p] ? LLVMBuildLoad2(cg->b, ref_type(cg, p), at_thread(cg, ref_type(cg, p), kn->slot[p], th), "")
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef v = kn->slot[p] ? LLVMBuildLoad2(cg->b, kj_kn_ref_type(cg, p), kj_kn_at_thread(cg, kj_kn_ref_type(cg, p), kn->slot[p], th), "")
                                  : kj_cg_val(cg, p);
     LLVMValueRef nz = pt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "")
                                              : LLVMBuildICmp(cg->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     LLVMValueRef c = LLVMBuildLoad2(cg->b, cg->t_i64, cnt, "");
     LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, c, LLVMBuildZExt(cg->b, nz, cg->t_i64, ""), ""), cnt);
     LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, all, ""), kj_cg_i64(cg, 1), ""), all);
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     LLVMValueRef sum = LLVMBuildLoad2(cg->b, cg->t_i64, cnt, ""), n = LLVMBuildLoad2(cg->b, cg->t_i64, all, "");
     LLVMValueRef res = sum;
     if (in->aux == KJ_B_SYNCTHREADS_AND)
@@ -922,7 +865,7 @@ static void emit_sync_reduce(kj_cg *cg, kir_ref r, const kir_inst *in)
     if (in->aux == KJ_B_SYNCTHREADS_OR)
         res = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, sum, kj_cg_i64(cg, 0), ""), cg->t_i64, "");
     res = kj_cg_cast(cg, res, &T_I64, in->type);
-    store_all(cg, ref_type(cg, r), kn->slot[r], res);
+    store_all(cg, kj_kn_ref_type(cg, r), kn->slot[r], res);
 }
 
 static void emit_block_if(kj_cg *cg, const kir_inst *in)
@@ -993,190 +936,6 @@ static void emit_block_loop(kj_cg *cg, const kir_inst *in)
     LLVMPositionBuilderAtEnd(cg->b, exit);
 }
 
-/* ---- warp operations ----
- *
- * A warp operation is a block-level statement, as a barrier is: the
- * regions before it have stored its operands per thread; it computes every
- * thread's result from the operands of the threads of its warp (lanes are
- * the linear thread index mod 32, as on a GPU) and stores it per thread
- * for the regions after it. Threads that have returned take no part. */
-
-static const kj_type *operand_type(kj_cg *cg, const kir_inst *in, unsigned k)
-{
-    return k < in->nargs && in->args[k] ? cg->fn->kf->insts[in->args[k]].type : NULL;
-}
-
-/* Operand k of a block-level statement as thread th has it (NULL when
- * absent). */
-static LLVMValueRef operand_at(kj_cg *cg, const kir_inst *in, unsigned k, LLVMValueRef th)
-{
-    return operand_type(cg, in, k) ? ref_at(cg, in->args[k], th) : NULL;
-}
-
-/* Operand k as a u32 mask or lane; all lanes when absent. */
-static LLVMValueRef u32_at(kj_cg *cg, const kir_inst *in, unsigned k, LLVMValueRef th)
-{
-    LLVMValueRef v = operand_at(cg, in, k, th);
-    if (!v) return LLVMConstInt(cg->t_i32, 0xffffffffu, 0);
-    return kj_cg_cast(cg, v, operand_type(cg, in, k), &T_U32);
-}
-
-static LLVMValueRef nonzero(kj_cg *cg, LLVMValueRef v, const kj_type *t)
-{
-    if (t->kind == KJ_T_FLOAT) return LLVMBuildFCmp(cg->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
-    return LLVMBuildICmp(cg->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
-}
-
-static LLVMValueRef lane_of(kj_cg *cg, LLVMValueRef th)
-{
-    return LLVMBuildTrunc(cg->b, LLVMBuildAnd(cg->b, th, kj_cg_i64(cg, 31), ""), cg->t_i32, "lane");
-}
-
-/* Under boundscheck, the mask must name the calling thread (a GPU leaves
- * the result undefined; compute-sanitizer reports it). */
-static void check_mask(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
-{
-    if (!cg->fn->kf->boundscheck || in->aux == KJ_B_ACTIVEMASK) return;
-    LLVMValueRef bit = LLVMBuildAnd(cg->b, LLVMBuildLShr(cg->b, u32_at(cg, in, 0, th), lane_of(cg, th), ""),
-                                    LLVMConstInt(cg->t_i32, 1, 0), "");
-    const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
-    const char *msg = kj_arena_printf(cg->a, "the mask of %s leaves out the calling thread", bi ? bi->path : "?");
-    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, bit, LLVMConstInt(cg->t_i32, 0, 0), ""), KJ_RT_RUNTIME,
-                   msg, in->span);
-}
-
-/* The source thread of a shuffle in thread th, by PTX's shfl.sync rules
- * for a width of 32: the lane operand is taken mod 32; a source outside
- * the warp (up, down) or the block gives the thread its own value. */
-static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
-{
-    kj_cg_kern *kn = cg->fn->kern;
-    LLVMValueRef lane = lane_of(cg, th);
-    LLVMValueRef b = LLVMBuildAnd(cg->b, u32_at(cg, in, 2, th), LLVMConstInt(cg->t_i32, 31, 0), "");
-    LLVMValueRef j, ok = NULL;
-    switch ((kj_builtin)in->aux) {
-    case KJ_B_SHFL_UP_SYNC:
-        j = LLVMBuildSub(cg->b, lane, b, "");
-        ok = LLVMBuildICmp(cg->b, LLVMIntSGE, j, LLVMConstInt(cg->t_i32, 0, 0), "");
-        break;
-    case KJ_B_SHFL_DOWN_SYNC:
-        j = LLVMBuildAdd(cg->b, lane, b, "");
-        ok = LLVMBuildICmp(cg->b, LLVMIntULE, j, LLVMConstInt(cg->t_i32, 31, 0), "");
-        break;
-    case KJ_B_SHFL_XOR_SYNC: j = LLVMBuildXor(cg->b, lane, b, ""); break;
-    default: j = b; break;
-    }
-    LLVMValueRef base = LLVMBuildSub(cg->b, th, LLVMBuildZExt(cg->b, lane, cg->t_i64, ""), "");
-    LLVMValueRef src = LLVMBuildAdd(cg->b, base, LLVMBuildSExt(cg->b, j, cg->t_i64, ""), "src");
-    LLVMValueRef in_scope = LLVMBuildICmp(cg->b, LLVMIntSLT, src, kn->hi, "");
-    ok = ok ? LLVMBuildAnd(cg->b, ok, in_scope, "") : in_scope;
-    return LLVMBuildSelect(cg->b, ok, src, th, "");
-}
-
-/* cuda.shfl_*_sync(mask, value, lane/delta); cuda.syncwarp(mask) (only
- * its mask check: the region boundary is the synchronisation). */
-static void emit_shuffle(kj_cg *cg, kir_ref r, const kir_inst *in)
-{
-    kj_cg_kern *kn = cg->fn->kern;
-    bool sync = in->aux == KJ_B_SYNCWARP;
-    if (sync && !cg->fn->kf->boundscheck) return;
-    if (!sync && !kn->slot[r] && !cg->fn->kf->boundscheck) return; /* the result is unused */
-    cloop l;
-    LLVMValueRef th = scope_begin(cg, &l, "t");
-    skip_exited(cg, th, l.latch);
-    check_mask(cg, in, th);
-    if (!sync && kn->slot[r]) {
-        LLVMValueRef v = operand_at(cg, in, 1, shuffle_source(cg, in, th));
-        v = kj_cg_cast(cg, v, operand_type(cg, in, 1), in->type);
-        LLVMBuildStore(cg->b, v, at_thread(cg, ref_type(cg, r), kn->slot[r], th));
-    }
-    loop_end(cg, &l);
-}
-
-/* One thread's result of a vote, from its warp's ballot of the predicate
- * and the lanes still running. */
-static LLVMValueRef vote_result(kj_cg *cg, const kir_inst *in, LLVMValueRef th, LLVMValueRef ballot,
-                                LLVMValueRef live)
-{
-    LLVMValueRef mask = u32_at(cg, in, 0, th);
-    LLVMValueRef zero = LLVMConstInt(cg->t_i32, 0, 0), r;
-    switch ((kj_builtin)in->aux) {
-    case KJ_B_ACTIVEMASK: return kj_cg_cast(cg, live, &T_U32, in->type);
-    case KJ_B_BALLOT_SYNC: return kj_cg_cast(cg, LLVMBuildAnd(cg->b, ballot, mask, ""), &T_U32, in->type);
-    case KJ_B_ANY_SYNC: r = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildAnd(cg->b, ballot, mask, ""), zero, ""); break;
-    default: { /* all: every running lane of the mask */
-        LLVMValueRef m = LLVMBuildAnd(cg->b, mask, live, "");
-        r = LLVMBuildICmp(cg->b, LLVMIntEQ, LLVMBuildAnd(cg->b, ballot, m, ""), m, "");
-    }
-    }
-    return kj_cg_cast(cg, LLVMBuildZExt(cg->b, r, cg->t_i32, ""), &T_I32, in->type);
-}
-
-/* cuda.all_sync / any_sync / ballot_sync(mask, predicate), activemask():
- * per warp of the scope, the ballot of the running threads, then every
- * thread's result. */
-static void emit_vote(kj_cg *cg, kir_ref r, const kir_inst *in)
-{
-    kj_cg_kern *kn = cg->fn->kern;
-    if (!kn->slot[r] && !cg->fn->kf->boundscheck) return; /* the result is unused */
-    LLVMValueRef ballot = kj_cg_alloca(cg, cg->t_i32, "ballot"), live = kj_cg_alloca(cg, cg->t_i32, "running");
-    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32);
-    cloop w;
-    LLVMValueRef wi = loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
-                                LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
-    LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
-    hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i32, 0, 0), ballot);
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i32, 0, 0), live);
-    cloop l;
-    LLVMValueRef th = loop_from(cg, &l, lo, hi, "lane");
-    skip_exited(cg, th, l.latch);
-    LLVMValueRef bit = LLVMBuildShl(cg->b, LLVMConstInt(cg->t_i32, 1, 0), lane_of(cg, th), "");
-    LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, live, ""), bit, ""), live);
-    if (in->aux != KJ_B_ACTIVEMASK) {
-        LLVMValueRef p = nonzero(cg, operand_at(cg, in, 1, th), operand_type(cg, in, 1));
-        LLVMValueRef set = LLVMBuildSelect(cg->b, p, bit, LLVMConstInt(cg->t_i32, 0, 0), "");
-        LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""), set, ""), ballot);
-    }
-    loop_end(cg, &l);
-    th = loop_from(cg, &l, lo, hi, "lane");
-    skip_exited(cg, th, l.latch);
-    check_mask(cg, in, th);
-    if (kn->slot[r]) {
-        LLVMValueRef v = vote_result(cg, in, th, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""),
-                                     LLVMBuildLoad2(cg->b, cg->t_i32, live, ""));
-        LLVMBuildStore(cg->b, v, at_thread(cg, ref_type(cg, r), kn->slot[r], th));
-    }
-    loop_end(cg, &l);
-    loop_end(cg, &w);
-}
-
-static void emit_block_stmt(kj_cg *cg, kir_ref r);
-
-/* A statement with warp operations and no syncthreads (an if / for /
- * while around them) runs warp by warp: its conditions and bounds need
- * only be the same within each warp, so that `if warp == 0: v =
- * warp_reduce(v)` works as on a GPU. */
-static void emit_warp_scope(kj_cg *cg, kir_ref r)
-{
-    kj_cg_kern *kn = cg->fn->kern;
-    LLVMValueRef c32 = kj_cg_i64(cg, 32);
-    LLVMValueRef nw = LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->nthreads, kj_cg_i64(cg, 31), ""), c32, "nwarps");
-    cloop l;
-    LLVMValueRef w = loop_begin(cg, &l, nw, "warp");
-    LLVMValueRef lo = LLVMBuildMul(cg->b, w, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
-    kn->lo = lo;
-    kn->hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->nthreads, ""), hi, kn->nthreads, "");
-    kn->in_warp = true;
-    kn->warp_bloops = kn->nbloops;
-    kn->warp_next = l.latch;
-    emit_block_stmt(cg, r);
-    loop_end(cg, &l);
-    kn->in_warp = false;
-    kn->lo = kj_cg_i64(cg, 0);
-    kn->hi = kn->nthreads;
-}
-
 /* ---- lockstep loops (find_lockstep) ---- */
 
 static bool is_break(const kir_inst *in) { return in->op == KIR_BREAK; }
@@ -1235,13 +994,13 @@ static void lock_step(kj_cg *cg, LLVMValueRef th, LLVMBasicBlockRef next)
     LLVMBuildCondBr(cg->b, kj_cg_less(cg, t, fi, lk->stop0), run, next);
     /* start[t] + k * step[t] for the first trips[t] iterations */
     LLVMPositionBuilderAtEnd(cg->b, slow);
-    LLVMValueRef trips = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->trips, th), "");
+    LLVMValueRef trips = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->trips, th), "");
     LLVMValueRef done = LLVMBuildICmp(cg->b, LLVMIntSGE, lk->k, kj_cg_cast(cg, trips, t, &T_I64), "");
     LLVMBasicBlockRef sgo = kj_cg_bb(cg, "general.go");
     LLVMBuildCondBr(cg->b, done, next, sgo);
     LLVMPositionBuilderAtEnd(cg->b, sgo);
-    LLVMValueRef start = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->start, th), "");
-    LLVMValueRef step = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->step, th), "");
+    LLVMValueRef start = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->start, th), "");
+    LLVMValueRef step = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->step, th), "");
     LLVMValueRef si = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "");
     LLVMBuildBr(cg->b, run);
     LLVMPositionBuilderAtEnd(cg->b, run);
@@ -1325,15 +1084,15 @@ static LLVMValueRef lock_trips(kj_cg *cg, lock_loop *lk, const kj_type *t)
     LLVMPositionBuilderAtEnd(cg->b, slow);
     LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), most);
     cloop l;
-    LLVMValueRef th = scope_begin(cg, &l, "t");
-    skip_exited(cg, th, l.latch);
-    LLVMValueRef a = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->start, th), "");
-    LLVMValueRef c = LLVMBuildLoad2(cg->b, ty, at_thread(cg, ty, lk->step, th), "");
-    LLVMValueRef n = kj_cg_trip_count(cg, t, a, ref_at(cg, lk->in->b, th), c);
-    LLVMBuildStore(cg->b, n, at_thread(cg, ty, lk->trips, th));
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef a = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->start, th), "");
+    LLVMValueRef c = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->step, th), "");
+    LLVMValueRef n = kj_cg_trip_count(cg, t, a, kj_kn_ref_at(cg, lk->in->b, th), c);
+    LLVMBuildStore(cg->b, n, kj_kn_at_thread(cg, ty, lk->trips, th));
     LLVMValueRef n64 = kj_cg_cast(cg, n, t, &T_I64), m = LLVMBuildLoad2(cg->b, cg->t_i64, most, "");
     LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGT, n64, m, ""), n64, m, ""), most);
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     LLVMBuildBr(cg->b, done);
     LLVMPositionBuilderAtEnd(cg->b, done);
     return LLVMBuildLoad2(cg->b, cg->t_i64, most, "");
@@ -1352,38 +1111,38 @@ static void emit_lockstep_loop(kj_cg *cg, kir_ref r)
     affine_state af;
     affine_begin(cg, &af, ty, lk->breaks);
     cloop l;
-    LLVMValueRef th = scope_begin(cg, &l, "t");
-    skip_exited(cg, th, l.latch);
-    LLVMValueRef a = ref_at(cg, in->a, th), b = ref_at(cg, in->b, th);
-    LLVMValueRef c = in->c ? ref_at(cg, in->c, th) : LLVMConstInt(ty, 1, 0);
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef a = kj_kn_ref_at(cg, in->a, th), b = kj_kn_ref_at(cg, in->b, th);
+    LLVMValueRef c = in->c ? kj_kn_ref_at(cg, in->c, th) : LLVMConstInt(ty, 1, 0);
     kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, c, LLVMConstInt(ty, 0, 0), ""), KJ_RT_VALUE,
                    "range() arg 3 must not be zero", in->span);
-    LLVMBuildStore(cg->b, a, at_thread(cg, ty, lk->start, th));
-    LLVMBuildStore(cg->b, c, at_thread(cg, ty, lk->step, th));
+    LLVMBuildStore(cg->b, a, kj_kn_at_thread(cg, ty, lk->start, th));
+    LLVMBuildStore(cg->b, c, kj_kn_at_thread(cg, ty, lk->step, th));
     affine_thread(cg, &af, t, th, a, b, c);
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     affine_end(cg, &af, lk);
     LLVMValueRef most = lock_trips(cg, lk, t);
     cloop kl;
-    lk->k = loop_begin(cg, &kl, most, "k");
+    lk->k = kj_kn_loop_begin(cg, &kl, most, "k");
     kn->lock = lk;
     push_bloop(cg, kl.exit, kl.latch);
     emit_seq(cg, in->blk[0]);
     kn->nbloops--;
     kn->lock = NULL;
-    loop_end(cg, &kl);
+    kj_kn_loop_end(cg, &kl);
 }
 
 /* A statement that contains a barrier, once per block. */
-static void emit_block_stmt(kj_cg *cg, kir_ref r)
+void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
     switch ((kir_op)in->op) {
     case KIR_BUILTIN: /* the region boundary is the barrier itself */
         if (in->aux == KJ_B_SYNCWARP || (in->aux >= KJ_B_SHFL_SYNC && in->aux <= KJ_B_SHFL_XOR_SYNC))
-            emit_shuffle(cg, r, in);
+            kj_kn_shuffle(cg, r, in);
         else if (is_warp_op(in))
-            emit_vote(cg, r, in);
+            kj_kn_vote(cg, r, in);
         else if (in->aux != KJ_B_SYNCTHREADS)
             emit_sync_reduce(cg, r, in);
         break;
@@ -1411,9 +1170,9 @@ static void emit_seq(kj_cg *cg, kir_blkid b)
             kj_cg_kern *kn = cg->fn->kern;
             if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && stmt_has(f, r, is_warp_op) &&
                 !stmt_has(f, r, is_block_barrier))
-                emit_warp_scope(cg, r);
+                kj_kn_warp_scope(cg, r);
             else
-                emit_block_stmt(cg, r);
+                kj_kn_block_stmt(cg, r);
             continue;
         }
         uint32_t j = k;
@@ -1441,7 +1200,7 @@ bool kj_cg_kernel_body(kj_cg *cg)
     }
     if (kn->lockstep) prepare_lockstep(cg, kn);
     for (uint32_t r = 1; r < f->ninsts; r++)
-        if (kn->crossing[r]) kn->slot[r] = per_thread(cg, ref_type(cg, r), "cross");
+        if (kn->crossing[r]) kn->slot[r] = per_thread(cg, kj_kn_ref_type(cg, r), "cross");
     kn->exited = per_thread(cg, cg->t_i8, "exited");
     kn->jmp = per_thread(cg, cg->t_i8, "jump");
     emit_seq(cg, 0);
@@ -1517,7 +1276,7 @@ static LLVMValueRef host_local_array(kj_cg *cg, const kir_inst *in)
     return kj_cg_c_array(cg, in->type, data, dims);
 }
 
-/* Barriers are region boundaries (emit_block_stmt), never generated as
+/* Barriers are region boundaries (kj_kn_block_stmt), never generated as
  * values; warp operations are not emulated yet. */
 static LLVMValueRef host_unsupported(kj_cg *cg, const kir_inst *in)
 {

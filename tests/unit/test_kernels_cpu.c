@@ -335,6 +335,66 @@ static void test_thread_loop_vectorises(void **state)
     expect_output(x, p, "3.0 3.0\n");
 }
 
+/* A 1-D kernel's bounds test `if i < n:` is taken out of the thread loop
+ * (IRCE before O3, llvm_pipeline.c): the loop vectorises without masked
+ * loads and stores, as the @jit loop does. */
+static void test_bounds_test_unmasked(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda\n"
+                    "import numpy as np\n"
+                    "@cuda.jit\n"
+                    "def saxpy(a, x, y, out):\n"
+                    "    i = cuda.grid(1)\n"
+                    "    if i < x.size:\n"
+                    "        out[i] = a * x[i] + y[i]\n"
+                    "def main():\n"
+                    "    x = np.ones(1000, dtype=np.float32)\n"
+                    "    y = np.ones(1000, dtype=np.float32)\n"
+                    "    out = np.zeros(1000, dtype=np.float32)\n"
+                    "    saxpy[4, 256](np.float32(2.0), x, y, out)\n"
+                    "    print(out[0], out[999], out.sum())\n";
+    assert_non_null(compile(x, p, true));
+    const char *ir = kj_jit_ir(x->jit);
+    assert_non_null(ir);
+    assert_non_null(strstr(ir, "x float>"));
+    assert_null(strstr(ir, "llvm.masked"));
+    kj_jit_free(x->jit);
+    x->jit = NULL;
+    expect_output(x, p, "3.0 3.0 3000.0\n");
+}
+
+/* A grid-stride loop runs in lockstep over the block's threads: thread t's
+ * i is base + t + k * stride, contiguous across threads, so the loads are
+ * vector loads (no gathers, no scalar loop per thread walking the whole
+ * array). 1000 elements over 3 x 64 threads: some threads have 6 trips,
+ * others 5. */
+static void test_grid_stride_lockstep(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda\n"
+                    "import numpy as np\n"
+                    "@cuda.jit\n"
+                    "def saxpy(a, x, y, out):\n"
+                    "    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):\n"
+                    "        out[i] = a * x[i] + y[i]\n"
+                    "def main():\n"
+                    "    x = np.arange(1000, dtype=np.float32)\n"
+                    "    y = np.ones(1000, dtype=np.float32)\n"
+                    "    out = np.zeros(1000, dtype=np.float32)\n"
+                    "    saxpy[3, 64](np.float32(2.0), x, y, out)\n"
+                    "    print(out[0], out[999], out.sum())\n";
+    assert_non_null(compile(x, p, true));
+    const char *ir = kj_jit_ir(x->jit);
+    assert_non_null(ir);
+    assert_non_null(strstr(ir, "x float>"));
+    assert_null(strstr(ir, "gather"));
+    assert_null(strstr(ir, "scatter"));
+    kj_jit_free(x->jit);
+    x->jit = NULL;
+    expect_output(x, p, "1.0 1999.0 1000000.0\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +411,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_warp_break_to_block_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_barrier_in_device_fn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thread_loop_vectorises, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bounds_test_unmasked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_stride_lockstep, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
