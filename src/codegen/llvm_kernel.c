@@ -1053,17 +1053,29 @@ static void affine_thread(kj_cg *cg, affine_state *af, const kj_type *t, LLVMVal
     LLVMBuildStore(bd, LLVMConstInt(cg->t_i1, 1, 0), af->seen);
 }
 
-static void affine_end(kj_cg *cg, affine_state *af, lock_loop *lk)
+/* The affine path also needs base >= 0 and step > 0 (so that LLVM may
+ * know i >= 0), and stop + step + the scope's threads within the type: i
+ * is computed with no-signed-wrap arithmetic up to a step past stop. Loop
+ * variables of unsigned types take the general path. */
+static void affine_end(kj_cg *cg, affine_state *af, lock_loop *lk, const kj_type *t)
 {
+    kj_cg_kern *kn = cg->fn->kern;
     lk->base = LLVMBuildLoad2(cg->b, af->ty, af->base, "base");
     lk->step0 = LLVMBuildLoad2(cg->b, af->ty, af->step, "step0");
     lk->stop0 = LLVMBuildLoad2(cg->b, af->ty, af->stop, "stop0");
+    if (!kj_cg_is_signed(t)) {
+        lk->affine = LLVMConstInt(cg->t_i1, 0, 0);
+        return;
+    }
     LLVMValueRef z = LLVMConstNull(af->ty);
-    LLVMValueRef pos = LLVMBuildAnd(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGE, lk->base, z, ""),
-                                    LLVMBuildICmp(cg->b, LLVMIntSGT, lk->step0, z, ""), "");
-    lk->affine = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, af->ok, ""), pos, "affine");
+    LLVMValueRef smax = LLVMConstInt(af->ty, (1ULL << (LLVMGetIntTypeWidth(af->ty) - 1)) - 1, 0);
+    LLVMValueRef room = LLVMBuildSub(cg->b, LLVMBuildSub(cg->b, smax, lk->step0, ""),
+                                     kj_cg_cast(cg, kn->hi, &T_I64, t), "");
+    LLVMValueRef ok = LLVMBuildAnd(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGE, lk->base, z, ""),
+                                   LLVMBuildICmp(cg->b, LLVMIntSGT, lk->step0, z, ""), "");
+    ok = LLVMBuildAnd(cg->b, ok, LLVMBuildICmp(cg->b, LLVMIntSLE, lk->stop0, room, ""), "");
+    lk->affine = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, af->ok, ""), ok, "affine");
 }
-
 
 
 /* The most trips of the threads' loops: in the affine case those of the
@@ -1121,7 +1133,7 @@ static void emit_lockstep_loop(kj_cg *cg, kir_ref r)
     LLVMBuildStore(cg->b, c, kj_kn_at_thread(cg, ty, lk->step, th));
     affine_thread(cg, &af, t, th, a, b, c);
     kj_kn_loop_end(cg, &l);
-    affine_end(cg, &af, lk);
+    affine_end(cg, &af, lk, t);
     LLVMValueRef most = lock_trips(cg, lk, t);
     cloop kl;
     lk->k = kj_kn_loop_begin(cg, &kl, most, "k");
