@@ -289,6 +289,9 @@ LLVMAttributeRef kj_cg_attr(kj_cg *cg, const char *name, uint64_t val);
 /* llvm_pipeline.c: default<On> on mod for tm; tm's code for mod (asm text
  * or an object file) into a malloc'd, NUL-terminated copy. False / NULL
  * with the reason in err. */
+/* The function attribute of a barrier-free kernel's K.block (thread loops)
+ * that kj_llvm_optimise prepares for vectorisation. */
+#define KJ_THREAD_LOOP_ATTR "kjit-thread-loops"
 bool kj_llvm_optimise(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, char *err, size_t cap);
 char *kj_llvm_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType kind, size_t *size, char *err,
                    size_t cap);

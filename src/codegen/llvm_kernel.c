@@ -26,6 +26,12 @@
  *   returns is marked exited and skipped by later regions; break/continue
  *   out of a region to a block-level loop must be taken by every live
  *   thread, else the launch stops with a RuntimeError.
+ * - Warp operations (shfl_*_sync, votes, activemask, syncwarp) split
+ *   regions as barriers do; a statement with warp operations and no
+ *   syncthreads runs warp by warp (its conditions uniform per warp).
+ * - A barrier-free kernel with a grid-stride loop at its top level is
+ *   generated in regions too, the loop run in lockstep: iteration k of
+ *   every thread, then k + 1 (find_lockstep).
  *
  * Shared arrays are one buffer per block (static offsets into `shared`,
  * dynamic ones at `dyn`); local arrays one per thread. Both shared memory
@@ -35,7 +41,7 @@
  * stack: 1024 threads' worth of a 32 KB local array would overflow it.
  * Blocks and threads run serially in a fixed order, so print() output is
  * deterministic. */
-#include "codegen.h"
+#include "kernel_int.h"
 
 #include "../ir/builtins.h"
 #include "../abi/abi.h"
@@ -51,42 +57,6 @@ enum { MAX_STACK_STATE = 1024 };
 enum { JUMP_NONE, JUMP_BREAK, JUMP_CONTINUE };
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
-
-/* A counted loop k = 0 .. n-1 in the current function. */
-typedef struct cloop {
-    LLVMBasicBlockRef pre, head, body, latch, exit;
-    LLVMValueRef k;
-} cloop;
-
-typedef struct ref_use {
-    uint32_t region;
-    kir_ref ref;
-} ref_use;
-
-struct kj_cg_kern {
-    const kir_func *kf;
-    bool regions;         /* the kernel has barriers: generated in regions */
-    int64_t *shoff;       /* per ref: byte offset of a static shared array; -1: dynamic */
-    int64_t shared_bytes; /* static shared memory per block */
-    bool dyn_shared;      /* some shared array is dynamic (shape 0) */
-    LLVMValueRef tstore;  /* regions: the per-thread state in the block storage */
-    int64_t tbytes;       /* its bytes per thread so far (offsets: times nthreads) */
-    LLVMValueRef tbytes_g; /* the constant global that receives tbytes at the end */
-    bool state_on_stack;  /* the scalar per-thread state is small: allocas (per_thread) */
-    /* regions */
-    uint32_t *region;     /* per ref: its region (0 = none) */
-    bool *crossing;       /* per ref: read in another region than its own */
-    ref_use *uses;        /* crossing values read per region */
-    uint32_t nuses, cap_uses;
-    LLVMValueRef *slot;   /* per crossing ref: per-thread storage */
-    LLVMValueRef nthreads, tid; /* tid: the thread of the region being generated, else NULL */
-    LLVMValueRef exited, jmp;   /* per thread: i8 */
-    LLVMBasicBlockRef next;     /* the current region's next-thread block */
-    bool jumps;           /* the current region leaves to a block-level loop */
-    bool returns;         /* the kernel may return early */
-    kj_cg_loop *bloops;   /* block-level loops, innermost last */
-    uint32_t nbloops, cap_bloops;
-};
 
 bool kj_cg_device_side(const kir_func *f) { return f->kind == KIR_FN_KERNEL || f->kind == KIR_FN_DEVICE; }
 
@@ -114,8 +84,10 @@ static LLVMValueRef kx_dim(kj_cg *cg, LLVMValueRef kx, unsigned k)
     return LLVMBuildLoad2(cg->b, cg->t_i64, kx_dim_ptr(cg, kx, k), "");
 }
 
-static LLVMValueRef loop_begin(kj_cg *cg, cloop *l, LLVMValueRef n, const char *name)
+/* A counted loop k = start .. n-1. */
+LLVMValueRef kj_kn_loop_from(kj_cg *cg, cloop *l, LLVMValueRef start, LLVMValueRef n, const char *name)
 {
+    l->start = start;
     l->pre = LLVMGetInsertBlock(cg->b);
     LLVMValueRef fn = LLVMGetBasicBlockParent(l->pre);
     l->head = LLVMAppendBasicBlockInContext(cg->ctx, fn, name);
@@ -130,7 +102,7 @@ static LLVMValueRef loop_begin(kj_cg *cg, cloop *l, LLVMValueRef n, const char *
     return l->k;
 }
 
-static void loop_end(kj_cg *cg, cloop *l)
+void kj_kn_loop_end(kj_cg *cg, cloop *l)
 {
     LLVMBuildBr(cg->b, l->latch);
     LLVMMoveBasicBlockAfter(l->latch, LLVMGetInsertBlock(cg->b));
@@ -138,11 +110,16 @@ static void loop_end(kj_cg *cg, cloop *l)
     LLVMValueRef k1 = LLVMBuildAdd(cg->b, l->k, kj_cg_i64(cg, 1), "");
     LLVMSetNSW(k1, 1);
     LLVMBuildBr(cg->b, l->head);
-    LLVMValueRef inc[2] = {kj_cg_i64(cg, 0), k1};
+    LLVMValueRef inc[2] = {l->start, k1};
     LLVMBasicBlockRef from[2] = {l->pre, l->latch};
     LLVMAddIncoming(l->k, inc, from, 2);
     LLVMMoveBasicBlockAfter(l->exit, l->latch);
     LLVMPositionBuilderAtEnd(cg->b, l->exit);
+}
+
+LLVMValueRef kj_kn_loop_begin(kj_cg *cg, cloop *l, LLVMValueRef n, const char *name)
+{
+    return kj_kn_loop_from(cg, l, kj_cg_i64(cg, 0), n, name);
 }
 
 static uint64_t type_size(kj_cg *cg, LLVMTypeRef t) { return LLVMABISizeOfType(cg->td, t); }
@@ -152,37 +129,61 @@ static void zero_fill(kj_cg *cg, LLVMValueRef p, LLVMValueRef bytes)
     LLVMBuildMemSet(cg->b, p, LLVMConstInt(cg->t_i8, 0, 0), bytes, SHARED_ALIGN);
 }
 
-static bool is_barrier_builtin(const kir_inst *in)
+static bool is_block_barrier(const kir_inst *in)
 {
     return in->op == KIR_BUILTIN &&
            (in->aux == KJ_B_SYNCTHREADS || in->aux == KJ_B_SYNCTHREADS_COUNT ||
             in->aux == KJ_B_SYNCTHREADS_AND || in->aux == KJ_B_SYNCTHREADS_OR);
 }
 
+/* Warp operations exchange values between the threads of a warp, so on
+ * the cpu they split regions as barriers do (of the warp: see
+ * kj_kn_warp_scope). */
+static bool is_warp_op(const kir_inst *in)
+{
+    if (in->op != KIR_BUILTIN) return false;
+    switch ((kj_builtin)in->aux) {
+    case KJ_B_SYNCWARP: case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC: case KJ_B_SHFL_DOWN_SYNC:
+    case KJ_B_SHFL_XOR_SYNC: case KJ_B_ALL_SYNC: case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC:
+    case KJ_B_ACTIVEMASK:
+        return true;
+    default: return false;
+    }
+}
+
+static bool is_barrier_builtin(const kir_inst *in) { return is_block_barrier(in) || is_warp_op(in); }
+
 static bool has_sub_blocks(const kir_inst *in)
 {
     return in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR;
 }
 
-static bool block_has_barrier(const kir_func *f, kir_blkid b);
+typedef bool (*inst_pred)(const kir_inst *in);
 
-/* Does statement r contain a barrier (itself or in a nested block)? */
-static bool has_barrier(const kir_func *f, kir_ref r)
+static bool block_has(const kir_func *f, kir_blkid b, inst_pred p);
+
+/* Does statement r contain an instruction p holds for (itself or in a
+ * nested block)? */
+static bool stmt_has(const kir_func *f, kir_ref r, inst_pred p)
 {
     const kir_inst *in = &f->insts[r];
-    if (is_barrier_builtin(in)) return true;
+    if (p(in)) return true;
     if (!has_sub_blocks(in)) return false;
-    if (block_has_barrier(f, in->blk[0])) return true;
-    return in->op == KIR_IF && in->blk[1] && block_has_barrier(f, in->blk[1]);
+    if (block_has(f, in->blk[0], p)) return true;
+    return in->op == KIR_IF && in->blk[1] && block_has(f, in->blk[1], p);
 }
 
-static bool block_has_barrier(const kir_func *f, kir_blkid b)
+static bool block_has(const kir_func *f, kir_blkid b, inst_pred p)
 {
     const kir_block *blk = &f->blocks[b];
     for (uint32_t k = 0; k < blk->n; k++)
-        if (has_barrier(f, blk->v[k])) return true;
+        if (stmt_has(f, blk->v[k], p)) return true;
     return false;
 }
+
+/* A barrier of the block or of the warp: a region boundary. */
+static bool has_barrier(const kir_func *f, kir_ref r) { return stmt_has(f, r, is_barrier_builtin); }
+static bool block_has_barrier(const kir_func *f, kir_blkid b) { return block_has(f, b, is_barrier_builtin); }
 
 /* ---- shared memory layout ---- */
 
@@ -335,6 +336,30 @@ static bool check_device(kj_cg *cg, const kir_func *f)
     return ok;
 }
 
+/* Does the kernel read threadIdx.y/z (cuda.grid(2), ...)? Its thread
+ * loops are then left out of kj_llvm_optimise's range check elimination
+ * (KJ_THREAD_LOOP_ATTR), which splits the y loop around a 2-D bounds test
+ * and slows the 3x3 stencil down by half (measured); a 1-D kernel's
+ * `if i < n:` gains (the unmasked loop runs at the @jit loop's speed). */
+static bool uses_2d_threads(const kir_func *f)
+{
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
+        if (in->op != KIR_BUILTIN) continue;
+        if (in->aux == KJ_B_TID_Y || in->aux == KJ_B_TID_Z) return true;
+        if ((in->aux == KJ_B_CUDA_GRID || in->aux == KJ_B_CUDA_GRIDSIZE) && in->type->kind == KJ_T_TUPLE) return true;
+    }
+    return false;
+}
+
+static void mark_thread_loops(kj_cg *cg, const kir_func *f, LLVMValueRef blockfn)
+{
+    if (uses_2d_threads(f)) return;
+    LLVMAddAttributeAtIndex(blockfn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(cg->ctx, KJ_THREAD_LOOP_ATTR, (unsigned)strlen(KJ_THREAD_LOOP_ATTR),
+                                                      "", 0));
+}
+
 /* K.block for a kernel without barriers: loops over the threads, calling
  * the per-thread function `thread` (inlined). */
 static void define_thread_loops(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef blockfn, LLVMValueRef thread)
@@ -351,15 +376,37 @@ static void define_thread_loops(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef blockfn,
     cloop l[3];
     for (int d = 2; d >= 0; d--) {
         static const char *names[3] = {"tx", "ty", "tz"};
-        LLVMValueRef t = loop_begin(cg, &l[d], bd[d], names[d]);
+        LLVMValueRef t = kj_kn_loop_begin(cg, &l[d], bd[d], names[d]);
         LLVMBuildStore(cg->b, t, kx_dim_ptr(cg, kx, KX_TID + (unsigned)d));
     }
     LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(thread), thread, args, f->nparams + 2, "");
-    for (int d = 0; d < 3; d++) loop_end(cg, &l[d]);
+    for (int d = 0; d < 3; d++) kj_kn_loop_end(cg, &l[d]);
     LLVMBuildRetVoid(cg->b);
+    mark_thread_loops(cg, f, blockfn);
 }
 
 static void prepare_regions(kj_cg *cg, kj_cg_kern *kn);
+
+/* A barrier-free kernel whose body has a loop `for i in range(start, ...)`
+ * at its top level with a start that is not a constant (the grid-stride
+ * loop: start = cuda.grid(1), step = cuda.gridsize(1)) runs that loop in
+ * lockstep (emit_lockstep_loop): iteration k of every thread of the block,
+ * then k + 1, so that consecutive threads touch consecutive elements, as
+ * on a GPU. Run thread after thread, each would walk the whole array
+ * (all of memory, one element per cache line). */
+static bool find_lockstep(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    const kir_block *top = &f->blocks[0];
+    bool any = false;
+    for (uint32_t k = 0; k < top->n; k++) {
+        const kir_inst *in = &f->insts[top->v[k]];
+        if (in->op != KIR_FOR || f->insts[in->a].op == KIR_CONST_INT) continue;
+        if (!kn->lockstep) kn->lockstep = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+        kn->lockstep[top->v[k]] = any = true;
+    }
+    return any;
+}
 
 void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
 {
@@ -370,7 +417,7 @@ void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
     kj_cg_kern *kn = KJ_NEW(cg->a, kj_cg_kern);
     kn->kf = f;
     layout_shared(cg, kn);
-    kn->regions = block_has_barrier(f, 0);
+    kn->regions = block_has_barrier(f, 0) || find_lockstep(cg, kn);
     if (kn->regions) {
         prepare_regions(cg, kn);
         kj_cg_define(cg, f, fn, kn);
@@ -423,6 +470,12 @@ static void mark_tree(kj_cg_kern *kn, kir_ref r, uint32_t id)
     if (in->op == KIR_IF && in->blk[1]) mark_block(kn, in->blk[1], id);
 }
 
+/* Does statement r run at block level (regions split around it)? */
+static bool splits(const kj_cg_kern *kn, kir_ref r)
+{
+    return has_barrier(kn->kf, r) || (kn->lockstep && kn->lockstep[r]);
+}
+
 static void number_regions(kj_cg_kern *kn, kir_blkid b, uint32_t *next)
 {
     const kir_func *f = kn->kf;
@@ -431,7 +484,7 @@ static void number_regions(kj_cg_kern *kn, kir_blkid b, uint32_t *next)
     for (uint32_t k = 0; k < blk->n; k++) {
         kir_ref r = blk->v[k];
         const kir_inst *in = &f->insts[r];
-        if (!has_barrier(f, r)) {
+        if (!splits(kn, r)) {
             if (!run) run = (*next)++;
             mark_tree(kn, r, run);
             continue;
@@ -458,6 +511,26 @@ static void note_use(kj_cg *cg, kj_cg_kern *kn, kir_ref user, kir_ref op)
     kn->uses[kn->nuses++] = (ref_use){kn->region[user], op};
 }
 
+/* Locals set once, at the top level, to a parameter (`set x, %param`: the
+ * parameters of the kernel) hold the same value in every thread: one
+ * variable, which LLVM keeps in a register, rather than one per thread. */
+static void find_uniform_locals(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    kn->uniform_local = KJ_NEWN(cg->a, bool, f->nlocals + 1);
+    uint32_t *sets = KJ_NEWN(cg->a, uint32_t, f->nlocals + 1);
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        if (f->insts[r].op == KIR_LOCAL_SET) sets[f->insts[r].i]++;
+        if (f->insts[r].op == KIR_FOR) sets[f->insts[r].i] += 2; /* set by the loop */
+    }
+    const kir_block *top = &f->blocks[0];
+    for (uint32_t k = 0; k < top->n; k++) {
+        const kir_inst *in = &f->insts[top->v[k]];
+        if (in->op == KIR_LOCAL_SET && sets[in->i] == 1 && f->insts[in->a].op == KIR_PARAM)
+            kn->uniform_local[in->i] = true;
+    }
+}
+
 /* Which values cross regions, and where each is read. */
 static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
 {
@@ -467,6 +540,7 @@ static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
     kn->slot = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
     uint32_t next = 1;
     number_regions(kn, 0, &next);
+    find_uniform_locals(cg, kn);
     for (uint32_t r = 1; r < f->ninsts; r++) {
         const kir_inst *in = &f->insts[r];
         if (!kn->region[r]) continue;
@@ -484,7 +558,7 @@ static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
     }
 }
 
-static LLVMTypeRef ref_type(kj_cg *cg, kir_ref r) { return kj_cg_type(cg, cg->fn->kf->insts[r].type); }
+LLVMTypeRef kj_kn_ref_type(kj_cg *cg, kir_ref r) { return kj_cg_type(cg, cg->fn->kf->insts[r].type); }
 
 /* `bytes` per thread of the block's per-thread state: the base of its
  * nthreads × bytes (thread t's part at base + t × bytes). Offsets are
@@ -526,31 +600,38 @@ static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
     int64_t n = 2;
     for (uint32_t k = 0; k < f->nlocals; k++) n += (int64_t)type_size(cg, kj_cg_type(cg, f->locals[k].type));
     for (uint32_t r = 1; r < f->ninsts; r++)
-        if (kn->crossing[r]) n += (int64_t)type_size(cg, ref_type(cg, r));
+        if (kn->crossing[r]) n += (int64_t)type_size(cg, kj_kn_ref_type(cg, r));
     return n;
 }
 
-static LLVMValueRef at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef tid)
+LLVMValueRef kj_kn_at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef tid)
 {
     return LLVMBuildInBoundsGEP2(cg->b, t, base, &tid, 1, "");
+}
+
+/* A loop over the threads of the current scope (the block, or a warp). */
+LLVMValueRef kj_kn_scope_begin(kj_cg *cg, cloop *l, const char *name)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    return kj_kn_loop_from(cg, l, kn->lo, kn->hi, name);
 }
 
 LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    if (!kn || !kn->regions) return cg->fn->locals[k];
+    if (!kn || !kn->regions || kn->uniform_local[k]) return cg->fn->locals[k];
     LLVMTypeRef t = kj_cg_type(cg, cg->fn->kf->locals[k].type);
-    return at_thread(cg, t, cg->fn->locals[k], kn->tid ? kn->tid : kj_cg_i64(cg, 0));
+    return kj_kn_at_thread(cg, t, cg->fn->locals[k], kn->tid ? kn->tid : kj_cg_i64(cg, 0));
 }
 
 
 /* if (!exited[t]) { body } — the caller generates body, then calls
  * skip_end. */
-static LLVMBasicBlockRef skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef next)
+LLVMBasicBlockRef kj_kn_skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef next)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn->returns) return NULL;
-    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, at_thread(cg, cg->t_i8, kn->exited, t), "");
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, kn->exited, t), "");
     LLVMBasicBlockRef live = kj_cg_bb(cg, "live");
     LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, e, LLVMConstInt(cg->t_i8, 0, 0), ""), next, live);
     LLVMPositionBuilderAtEnd(cg->b, live);
@@ -560,6 +641,9 @@ static LLVMBasicBlockRef skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRe
 static const char *const DIVERGENT =
     "threads of a block disagree on a condition around cuda.syncthreads() (on the cpu target every "
     "thread of a block must reach the same barriers)";
+static const char *const DIVERGENT_WARP =
+    "threads of a warp disagree on a condition around a warp operation (on the cpu target every "
+    "thread of a warp must reach the same warp operations)";
 
 /* The value of crossing ref r (or of per-thread array base of type t)
  * in the first live thread, checked to be the same in every live thread. */
@@ -571,20 +655,20 @@ static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const k
     LLVMBuildStore(cg->b, LLVMConstNull(t), cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 0, 0), seen);
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
-    skip_exited(cg, th, l.latch);
-    LLVMValueRef v = LLVMBuildLoad2(cg->b, t, at_thread(cg, t, base, th), "");
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, t, kj_kn_at_thread(cg, t, base, th), "");
     bool scalar = kt && (kt->kind == KJ_T_INT || kt->kind == KJ_T_BOOL || kt->kind == KJ_T_FLOAT);
     if (scalar) {
         LLVMValueRef old = LLVMBuildLoad2(cg->b, t, cur, "");
         LLVMValueRef ne = kt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, old, "")
                                                  : LLVMBuildICmp(cg->b, LLVMIntNE, v, old, "");
         LLVMValueRef bad = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, seen, ""), ne, "");
-        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, DIVERGENT, sp);
+        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, kn->in_warp ? DIVERGENT_WARP : DIVERGENT, sp);
     }
     LLVMBuildStore(cg->b, v, cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 1, 0), seen);
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     return LLVMBuildLoad2(cg->b, t, cur, "");
 }
 
@@ -592,19 +676,30 @@ static LLVMValueRef uniform_ref(kj_cg *cg, kir_ref r, kj_span sp)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn->slot[r]) return kj_cg_val(cg, r); /* a constant of the block level */
-    return uniform(cg, ref_type(cg, r), kn->slot[r], cg->fn->kf->insts[r].type, sp);
+    return uniform(cg, kj_kn_ref_type(cg, r), kn->slot[r], cg->fn->kf->insts[r].type, sp);
 }
 
 /* Store v into every thread's element of base. */
 static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef v)
 {
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, cg->fn->kern->nthreads, "t");
-    LLVMBuildStore(cg->b, v, at_thread(cg, t, base, th));
-    loop_end(cg, &l);
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, t, base, th));
+    kj_kn_loop_end(cg, &l);
 }
 
 static void emit_seq(kj_cg *cg, kir_blkid b);
+static LLVMTypeRef lock_type(kj_cg *cg);
+static void lock_step(kj_cg *cg, LLVMValueRef th, LLVMBasicBlockRef next);
+
+/* Value r, read by a block-level statement, as thread th has it. */
+LLVMValueRef kj_kn_ref_at(kj_cg *cg, kir_ref r, LLVMValueRef th)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->slot[r]) return kj_cg_val(cg, r); /* a constant of the block level */
+    LLVMTypeRef t = kj_kn_ref_type(cg, r);
+    return LLVMBuildLoad2(cg->b, t, kj_kn_at_thread(cg, t, kn->slot[r], th), "");
+}
 
 /* After a region whose threads may leave it for a block-level loop: all
  * live threads must agree; then reset and go. */
@@ -630,18 +725,19 @@ static void stop_if_all_exited(kj_cg *cg)
     LLVMValueRef live = kj_cg_alloca(cg, cg->t_i64, "live");
     LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), live);
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
-    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, at_thread(cg, cg->t_i8, kn->exited, th), "");
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, kn->exited, th), "");
     LLVMValueRef one = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, e, LLVMConstInt(cg->t_i8, 0, 0), ""),
                                      cg->t_i64, "");
     LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, live, ""), one, ""), live);
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     LLVMBasicBlockRef done = kj_cg_bb(cg, "all.exited"), cont = kj_cg_bb(cg, "some.live");
     LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntEQ, LLVMBuildLoad2(cg->b, cg->t_i64, live, ""),
                                       kj_cg_i64(cg, 0), "");
     LLVMBuildCondBr(cg->b, none, done, cont);
     LLVMPositionBuilderAtEnd(cg->b, done);
-    LLVMBuildRetVoid(cg->b);
+    if (kn->in_warp) LLVMBuildBr(cg->b, kn->warp_next); /* this warp is done */
+    else LLVMBuildRetVoid(cg->b);
     LLVMPositionBuilderAtEnd(cg->b, cont);
 }
 
@@ -653,10 +749,11 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
     uint32_t id = kn->region[v[0]];
     kn->jumps = false;
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "thread");
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "thread");
     kn->tid = th;
     kn->next = l.latch;
-    skip_exited(cg, th, l.latch);
+    kj_kn_skip_exited(cg, th, l.latch);
+    if (kn->lock) lock_step(cg, th, l.latch);
     /* threadIdx from the linear id: x fastest */
     LLVMValueRef bx = kx_dim(cg, fn->kx, KX_BDIM), by = kx_dim(cg, fn->kx, KX_BDIM + 1);
     LLVMValueRef tx = LLVMBuildURem(cg->b, th, bx, ""), rest = LLVMBuildUDiv(cg->b, th, bx, "");
@@ -666,8 +763,8 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
     for (uint32_t k = 0; k < kn->nuses; k++) {
         if (kn->uses[k].region != id) continue;
         kir_ref r = kn->uses[k].ref;
-        LLVMTypeRef t = ref_type(cg, r);
-        fn->vals[r] = LLVMBuildLoad2(cg->b, t, at_thread(cg, t, kn->slot[r], th), "");
+        LLVMTypeRef t = kj_kn_ref_type(cg, r);
+        fn->vals[r] = LLVMBuildLoad2(cg->b, t, kj_kn_at_thread(cg, t, kn->slot[r], th), "");
     }
     /* a marker: break/continue that reach it leave the region (gen_jump) */
     kj_cg_loop marker = {NULL, NULL};
@@ -681,10 +778,10 @@ static void emit_region(kj_cg *cg, const kir_ref *v, uint32_t n)
     for (uint32_t k = 0; k < n; k++) {
         kj_cg_stmt(cg, v[k]);
         if (kn->slot[v[k]])
-            LLVMBuildStore(cg->b, kj_cg_val(cg, v[k]), at_thread(cg, ref_type(cg, v[k]), kn->slot[v[k]], th));
+            LLVMBuildStore(cg->b, kj_cg_val(cg, v[k]), kj_kn_at_thread(cg, kj_kn_ref_type(cg, v[k]), kn->slot[v[k]], th));
     }
     fn->nloops = saved;
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     kn->tid = NULL;
     if (kn->jumps) dispatch_jumps(cg, fn->kf->insts[v[n - 1]].span);
     if (kn->returns) stop_if_all_exited(cg);
@@ -694,7 +791,7 @@ bool kj_cg_kernel_return(kj_cg *cg)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn || !kn->regions || !kn->tid) return false;
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, 1, 0), at_thread(cg, cg->t_i8, kn->exited, kn->tid));
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, 1, 0), kj_kn_at_thread(cg, cg->t_i8, kn->exited, kn->tid));
     LLVMBuildBr(cg->b, kn->next);
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
     return true;
@@ -707,9 +804,23 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
         kj_cg_fail(cg, in->span, "'%s' outside a loop", kir_op_name((kir_op)in->op));
         return;
     }
+    if (kn->lock) { /* a lockstep loop: each thread leaves or goes on alone */
+        if (in->op == KIR_BREAK)
+            LLVMBuildStore(cg->b, LLVMConstNull(lock_type(cg)), kj_kn_at_thread(cg, lock_type(cg), kn->lock->trips, kn->tid));
+        LLVMBuildBr(cg->b, kn->next);
+        LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
+        return;
+    }
+    if (kn->in_warp && kn->nbloops == kn->warp_bloops) {
+        kj_cg_fail(cg, in->span,
+                   "'%s' out of a statement with warp operations to a loop around cuda.syncthreads() is not "
+                   "supported on the cpu target yet",
+                   kir_op_name((kir_op)in->op));
+        return;
+    }
     int code = in->op == KIR_BREAK ? JUMP_BREAK : JUMP_CONTINUE;
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, (unsigned long long)code, 0),
-                   at_thread(cg, cg->t_i8, kn->jmp, kn->tid));
+                   kj_kn_at_thread(cg, cg->t_i8, kn->jmp, kn->tid));
     kn->jumps = true;
     LLVMBuildBr(cg->b, kn->next);
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
@@ -737,16 +848,16 @@ static void emit_sync_reduce(kj_cg *cg, kir_ref r, const kir_inst *in)
     kir_ref p = in->args[0];
     const kj_type *pt = cg->fn->kf->insts[p].type;
     cloop l;
-    LLVMValueRef th = loop_begin(cg, &l, kn->nthreads, "t");
-    skip_exited(cg, th, l.latch);
-    LLVMValueRef v = kn->slot[p] ? LLVMBuildLoad2(cg->b, ref_type(cg, p), at_thread(cg, ref_type(cg, p), kn->slot[p], th), "")
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef v = kn->slot[p] ? LLVMBuildLoad2(cg->b, kj_kn_ref_type(cg, p), kj_kn_at_thread(cg, kj_kn_ref_type(cg, p), kn->slot[p], th), "")
                                  : kj_cg_val(cg, p);
     LLVMValueRef nz = pt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "")
                                              : LLVMBuildICmp(cg->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     LLVMValueRef c = LLVMBuildLoad2(cg->b, cg->t_i64, cnt, "");
     LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, c, LLVMBuildZExt(cg->b, nz, cg->t_i64, ""), ""), cnt);
     LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, all, ""), kj_cg_i64(cg, 1), ""), all);
-    loop_end(cg, &l);
+    kj_kn_loop_end(cg, &l);
     LLVMValueRef sum = LLVMBuildLoad2(cg->b, cg->t_i64, cnt, ""), n = LLVMBuildLoad2(cg->b, cg->t_i64, all, "");
     LLVMValueRef res = sum;
     if (in->aux == KJ_B_SYNCTHREADS_AND)
@@ -754,7 +865,7 @@ static void emit_sync_reduce(kj_cg *cg, kir_ref r, const kir_inst *in)
     if (in->aux == KJ_B_SYNCTHREADS_OR)
         res = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, sum, kj_cg_i64(cg, 0), ""), cg->t_i64, "");
     res = kj_cg_cast(cg, res, &T_I64, in->type);
-    store_all(cg, ref_type(cg, r), kn->slot[r], res);
+    store_all(cg, kj_kn_ref_type(cg, r), kn->slot[r], res);
 }
 
 static void emit_block_if(kj_cg *cg, const kir_inst *in)
@@ -825,17 +936,234 @@ static void emit_block_loop(kj_cg *cg, const kir_inst *in)
     LLVMPositionBuilderAtEnd(cg->b, exit);
 }
 
+/* ---- lockstep loops (find_lockstep) ---- */
+
+static bool is_break(const kir_inst *in) { return in->op == KIR_BREAK; }
+
+static bool kn_lockstep(kj_cg *cg, kir_ref r)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    return kn->lockstep && kn->lockstep[r];
+}
+
+/* The type of the loop variable of the lockstep loop being generated. */
+static LLVMTypeRef lock_type(kj_cg *cg)
+{
+    const kir_func *f = cg->fn->kf;
+    return kj_cg_type(cg, f->locals[cg->fn->kern->lock->in->i].type);
+}
+
+static void prepare_lockstep(kj_cg *cg, kj_cg_kern *kn)
+{
+    const kir_func *f = kn->kf;
+    kn->locks = KJ_NEWN(cg->a, lock_loop, f->ninsts + 1);
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        if (!kn->lockstep[r]) continue;
+        lock_loop *lk = &kn->locks[r];
+        LLVMTypeRef t = kj_cg_type(cg, f->locals[f->insts[r].i].type);
+        lk->in = &f->insts[r];
+        lk->breaks = block_has(f, f->insts[r].blk[0], is_break);
+        lk->start = per_thread(cg, t, "lock.start");
+        lk->step = per_thread(cg, t, "lock.step");
+        lk->trips = per_thread(cg, t, "lock.trips");
+    }
+}
+
+static void assume(kj_cg *cg, LLVMValueRef cond) { kj_cg_intrinsic(cg, "llvm.assume", NULL, &cond, 1); }
+
+/* At the top of the body's region, in thread th: past its trip count the
+ * thread skips the iteration, else its loop variable is set. */
+static void lock_step(kj_cg *cg, LLVMValueRef th, LLVMBasicBlockRef next)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    lock_loop *lk = kn->lock;
+    const kj_type *t = cg->fn->kf->locals[lk->in->i].type;
+    LLVMTypeRef ty = lock_type(cg);
+    LLVMValueRef k = kj_cg_cast(cg, lk->k, &T_I64, t);
+    LLVMBasicBlockRef fast = kj_cg_bb(cg, "affine"), slow = kj_cg_bb(cg, "general"), run = kj_cg_bb(cg, "iteration");
+    LLVMBuildCondBr(cg->b, lk->affine, fast, slow);
+    /* base + t + k * step while below stop (base >= 0, step > 0, no break
+     * in the body): LLVM knows i >= 0, so that indexing needs no
+     * wrap-around of negative indices and the loads stay contiguous */
+    LLVMPositionBuilderAtEnd(cg->b, fast);
+    LLVMValueRef ti = kj_cg_cast(cg, th, &T_I64, t);
+    assume(cg, LLVMBuildICmp(cg->b, LLVMIntSGE, lk->base, LLVMConstNull(ty), ""));
+    assume(cg, LLVMBuildICmp(cg->b, LLVMIntSGT, lk->step0, LLVMConstNull(ty), ""));
+    LLVMValueRef fi = LLVMBuildNSWAdd(cg->b, LLVMBuildNSWAdd(cg->b, lk->base, ti, ""),
+                                      LLVMBuildNSWMul(cg->b, k, lk->step0, ""), "");
+    LLVMBuildCondBr(cg->b, kj_cg_less(cg, t, fi, lk->stop0), run, next);
+    /* start[t] + k * step[t] for the first trips[t] iterations */
+    LLVMPositionBuilderAtEnd(cg->b, slow);
+    LLVMValueRef trips = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->trips, th), "");
+    LLVMValueRef done = LLVMBuildICmp(cg->b, LLVMIntSGE, lk->k, kj_cg_cast(cg, trips, t, &T_I64), "");
+    LLVMBasicBlockRef sgo = kj_cg_bb(cg, "general.go");
+    LLVMBuildCondBr(cg->b, done, next, sgo);
+    LLVMPositionBuilderAtEnd(cg->b, sgo);
+    LLVMValueRef start = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->start, th), "");
+    LLVMValueRef step = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->step, th), "");
+    LLVMValueRef si = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "");
+    LLVMBuildBr(cg->b, run);
+    LLVMPositionBuilderAtEnd(cg->b, run);
+    LLVMValueRef i = LLVMBuildPhi(cg->b, ty, "i");
+    LLVMValueRef inc[2] = {fi, si};
+    LLVMBasicBlockRef from[2] = {fast, sgo};
+    LLVMAddIncoming(i, inc, from, 2);
+    LLVMBuildStore(cg->b, i, kj_cg_kernel_local(cg, (uint32_t)lk->in->i));
+}
+
+/* Whether the threads' loops are base + t + k * step (lock_loop.affine):
+ * the first live thread's values, compared with every other's. */
+typedef struct affine_state {
+    LLVMTypeRef ty;
+    LLVMValueRef ok, seen, base, step, stop; /* allocas */
+} affine_state;
+
+static void affine_begin(kj_cg *cg, affine_state *af, LLVMTypeRef ty, bool never)
+{
+    af->ty = ty;
+    af->ok = kj_cg_alloca(cg, cg->t_i1, "affine");
+    af->seen = kj_cg_alloca(cg, cg->t_i1, "seen");
+    af->base = kj_cg_alloca(cg, ty, "base");
+    af->step = kj_cg_alloca(cg, ty, "step0");
+    af->stop = kj_cg_alloca(cg, ty, "stop0");
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, !never, 0), af->ok);
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 0, 0), af->seen);
+    LLVMValueRef z = LLVMConstNull(ty);
+    LLVMBuildStore(cg->b, z, af->base);
+    LLVMBuildStore(cg->b, z, af->step);
+    LLVMBuildStore(cg->b, z, af->stop);
+}
+
+static void affine_thread(kj_cg *cg, affine_state *af, const kj_type *t, LLVMValueRef th, LLVMValueRef a,
+                          LLVMValueRef b, LLVMValueRef c)
+{
+    LLVMBuilderRef bd = cg->b;
+    LLVMValueRef base = LLVMBuildSub(bd, a, kj_cg_cast(cg, th, &T_I64, t), "");
+    LLVMValueRef seen = LLVMBuildLoad2(bd, cg->t_i1, af->seen, "");
+    LLVMValueRef b0 = LLVMBuildLoad2(bd, af->ty, af->base, ""), c0 = LLVMBuildLoad2(bd, af->ty, af->step, "");
+    LLVMValueRef e0 = LLVMBuildLoad2(bd, af->ty, af->stop, "");
+    LLVMValueRef same = LLVMBuildAnd(bd, LLVMBuildICmp(bd, LLVMIntEQ, base, b0, ""),
+                                     LLVMBuildAnd(bd, LLVMBuildICmp(bd, LLVMIntEQ, c, c0, ""),
+                                                  LLVMBuildICmp(bd, LLVMIntEQ, b, e0, ""), ""), "");
+    LLVMValueRef ok = LLVMBuildLoad2(bd, cg->t_i1, af->ok, "");
+    LLVMBuildStore(bd, LLVMBuildAnd(bd, ok, LLVMBuildOr(bd, LLVMBuildNot(bd, seen, ""), same, ""), ""), af->ok);
+    LLVMBuildStore(bd, LLVMBuildSelect(bd, seen, b0, base, ""), af->base);
+    LLVMBuildStore(bd, LLVMBuildSelect(bd, seen, c0, c, ""), af->step);
+    LLVMBuildStore(bd, LLVMBuildSelect(bd, seen, e0, b, ""), af->stop);
+    LLVMBuildStore(bd, LLVMConstInt(cg->t_i1, 1, 0), af->seen);
+}
+
+/* The affine path also needs base >= 0 and step > 0 (so that LLVM may
+ * know i >= 0), and stop + step + the scope's threads within the type: i
+ * is computed with no-signed-wrap arithmetic up to a step past stop. Loop
+ * variables of unsigned types take the general path. */
+static void affine_end(kj_cg *cg, affine_state *af, lock_loop *lk, const kj_type *t)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    lk->base = LLVMBuildLoad2(cg->b, af->ty, af->base, "base");
+    lk->step0 = LLVMBuildLoad2(cg->b, af->ty, af->step, "step0");
+    lk->stop0 = LLVMBuildLoad2(cg->b, af->ty, af->stop, "stop0");
+    if (!kj_cg_is_signed(t)) {
+        lk->affine = LLVMConstInt(cg->t_i1, 0, 0);
+        return;
+    }
+    LLVMValueRef z = LLVMConstNull(af->ty);
+    LLVMValueRef smax = LLVMConstInt(af->ty, (1ULL << (LLVMGetIntTypeWidth(af->ty) - 1)) - 1, 0);
+    LLVMValueRef room = LLVMBuildSub(cg->b, LLVMBuildSub(cg->b, smax, lk->step0, ""),
+                                     kj_cg_cast(cg, kn->hi, &T_I64, t), "");
+    LLVMValueRef ok = LLVMBuildAnd(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGE, lk->base, z, ""),
+                                   LLVMBuildICmp(cg->b, LLVMIntSGT, lk->step0, z, ""), "");
+    ok = LLVMBuildAnd(cg->b, ok, LLVMBuildICmp(cg->b, LLVMIntSLE, lk->stop0, room, ""), "");
+    lk->affine = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, af->ok, ""), ok, "affine");
+}
+
+
+/* The most trips of the threads' loops: in the affine case those of the
+ * scope's first thread (the lowest start; one division), else every
+ * thread's, kept per thread for lock_step's general path. */
+static LLVMValueRef lock_trips(kj_cg *cg, lock_loop *lk, const kj_type *t)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMTypeRef ty = kj_cg_type(cg, t);
+    LLVMValueRef most = kj_cg_alloca(cg, cg->t_i64, "most");
+    LLVMBasicBlockRef fast = kj_cg_bb(cg, "trips.affine"), slow = kj_cg_bb(cg, "trips.general"),
+                      done = kj_cg_bb(cg, "trips.done");
+    LLVMBuildCondBr(cg->b, lk->affine, fast, slow);
+    LLVMPositionBuilderAtEnd(cg->b, fast);
+    LLVMValueRef first = LLVMBuildAdd(cg->b, lk->base, kj_cg_cast(cg, kn->lo, &T_I64, t), "");
+    LLVMBuildStore(cg->b, kj_cg_cast(cg, kj_cg_trip_count(cg, t, first, lk->stop0, lk->step0), t, &T_I64), most);
+    LLVMBuildBr(cg->b, done);
+    LLVMPositionBuilderAtEnd(cg->b, slow);
+    LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), most);
+    cloop l;
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef a = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->start, th), "");
+    LLVMValueRef c = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, lk->step, th), "");
+    LLVMValueRef n = kj_cg_trip_count(cg, t, a, kj_kn_ref_at(cg, lk->in->b, th), c);
+    LLVMBuildStore(cg->b, n, kj_kn_at_thread(cg, ty, lk->trips, th));
+    LLVMValueRef n64 = kj_cg_cast(cg, n, t, &T_I64), m = LLVMBuildLoad2(cg->b, cg->t_i64, most, "");
+    LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGT, n64, m, ""), n64, m, ""), most);
+    kj_kn_loop_end(cg, &l);
+    LLVMBuildBr(cg->b, done);
+    LLVMPositionBuilderAtEnd(cg->b, done);
+    return LLVMBuildLoad2(cg->b, cg->t_i64, most, "");
+}
+
+/* for i in range(a, b, c) in lockstep: every thread's a and c (is the loop
+ * affine?), the trip counts, then iterations k = 0 .. the most trips, each
+ * a region over the threads that still have iteration k. */
+static void emit_lockstep_loop(kj_cg *cg, kir_ref r)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    const kir_inst *in = &cg->fn->kf->insts[r];
+    lock_loop *lk = &kn->locks[r];
+    const kj_type *t = cg->fn->kf->locals[in->i].type;
+    LLVMTypeRef ty = kj_cg_type(cg, t);
+    affine_state af;
+    affine_begin(cg, &af, ty, lk->breaks);
+    cloop l;
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef a = kj_kn_ref_at(cg, in->a, th), b = kj_kn_ref_at(cg, in->b, th);
+    LLVMValueRef c = in->c ? kj_kn_ref_at(cg, in->c, th) : LLVMConstInt(ty, 1, 0);
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, c, LLVMConstInt(ty, 0, 0), ""), KJ_RT_VALUE,
+                   "range() arg 3 must not be zero", in->span);
+    LLVMBuildStore(cg->b, a, kj_kn_at_thread(cg, ty, lk->start, th));
+    LLVMBuildStore(cg->b, c, kj_kn_at_thread(cg, ty, lk->step, th));
+    affine_thread(cg, &af, t, th, a, b, c);
+    kj_kn_loop_end(cg, &l);
+    affine_end(cg, &af, lk, t);
+    LLVMValueRef most = lock_trips(cg, lk, t);
+    cloop kl;
+    lk->k = kj_kn_loop_begin(cg, &kl, most, "k");
+    kn->lock = lk;
+    push_bloop(cg, kl.exit, kl.latch);
+    emit_seq(cg, in->blk[0]);
+    kn->nbloops--;
+    kn->lock = NULL;
+    kj_kn_loop_end(cg, &kl);
+}
+
 /* A statement that contains a barrier, once per block. */
-static void emit_block_stmt(kj_cg *cg, kir_ref r)
+void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
     switch ((kir_op)in->op) {
-    case KIR_BUILTIN:
-        if (in->aux != KJ_B_SYNCTHREADS) emit_sync_reduce(cg, r, in);
-        break; /* the region boundary is the barrier itself */
+    case KIR_BUILTIN: /* the region boundary is the barrier itself */
+        if (in->aux == KJ_B_SYNCWARP || (in->aux >= KJ_B_SHFL_SYNC && in->aux <= KJ_B_SHFL_XOR_SYNC))
+            kj_kn_shuffle(cg, r, in);
+        else if (is_warp_op(in))
+            kj_kn_vote(cg, r, in);
+        else if (in->aux != KJ_B_SYNCTHREADS)
+            emit_sync_reduce(cg, r, in);
+        break;
     case KIR_IF: emit_block_if(cg, in); break;
     case KIR_LOOP:
-    case KIR_FOR: emit_block_loop(cg, in); break;
+    case KIR_FOR:
+        if (kn_lockstep(cg, r)) emit_lockstep_loop(cg, r);
+        else emit_block_loop(cg, in);
+        break;
     default:
         kj_cg_fail(cg, in->span, "cuda.syncthreads() inside '%s' is not supported on the cpu target yet",
                    kir_op_name((kir_op)in->op));
@@ -849,12 +1177,18 @@ static void emit_seq(kj_cg *cg, kir_blkid b)
     const kir_block *blk = &f->blocks[b];
     uint32_t k = 0;
     while (k < blk->n) {
-        if (has_barrier(f, blk->v[k])) {
-            emit_block_stmt(cg, blk->v[k++]);
+        if (splits(cg->fn->kern, blk->v[k])) {
+            kir_ref r = blk->v[k++];
+            kj_cg_kern *kn = cg->fn->kern;
+            if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && stmt_has(f, r, is_warp_op) &&
+                !stmt_has(f, r, is_block_barrier))
+                kj_kn_warp_scope(cg, r);
+            else
+                kj_kn_block_stmt(cg, r);
             continue;
         }
         uint32_t j = k;
-        while (j < blk->n && !has_barrier(f, blk->v[j])) j++;
+        while (j < blk->n && !splits(cg->fn->kern, blk->v[j])) j++;
         emit_region(cg, blk->v + k, j - k);
         k = j;
     }
@@ -868,11 +1202,17 @@ bool kj_cg_kernel_body(kj_cg *cg)
     const kir_func *f = fn->kf;
     kn->state_on_stack = scalar_state_bytes(cg, kn) <= MAX_STACK_STATE;
     fn->kx = block_context(cg, kn, fn->rt, LLVMGetParam(fn->fn, 1));
+    kn->lo = kj_cg_i64(cg, 0);
+    kn->hi = kn->nthreads;
     fn->locals = KJ_NEWN(cg->a, LLVMValueRef, f->nlocals + 1);
-    for (uint32_t k = 0; k < f->nlocals; k++)
-        fn->locals[k] = per_thread(cg, kj_cg_type(cg, f->locals[k].type), f->locals[k].name ? f->locals[k].name : "tmp");
+    for (uint32_t k = 0; k < f->nlocals; k++) {
+        const char *name = f->locals[k].name ? f->locals[k].name : "tmp";
+        LLVMTypeRef t = kj_cg_type(cg, f->locals[k].type);
+        fn->locals[k] = kn->uniform_local[k] ? kj_cg_alloca(cg, t, name) : per_thread(cg, t, name);
+    }
+    if (kn->lockstep) prepare_lockstep(cg, kn);
     for (uint32_t r = 1; r < f->ninsts; r++)
-        if (kn->crossing[r]) kn->slot[r] = per_thread(cg, ref_type(cg, r), "cross");
+        if (kn->crossing[r]) kn->slot[r] = per_thread(cg, kj_kn_ref_type(cg, r), "cross");
     kn->exited = per_thread(cg, cg->t_i8, "exited");
     kn->jmp = per_thread(cg, cg->t_i8, "jump");
     emit_seq(cg, 0);
@@ -948,7 +1288,7 @@ static LLVMValueRef host_local_array(kj_cg *cg, const kir_inst *in)
     return kj_cg_c_array(cg, in->type, data, dims);
 }
 
-/* Barriers are region boundaries (emit_block_stmt), never generated as
+/* Barriers are region boundaries (kj_kn_block_stmt), never generated as
  * values; warp operations are not emulated yet. */
 static LLVMValueRef host_unsupported(kj_cg *cg, const kir_inst *in)
 {

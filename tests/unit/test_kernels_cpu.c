@@ -222,19 +222,73 @@ static void test_uniform_while(void **state)
                   "[3 4 5 6 7 0 1 2]\n");
 }
 
-static void test_warp_op_unsupported(void **state)
+/* Warp operations in a block of 48 threads (the second warp has 16 lanes):
+ * a shuffle from a lane the block does not have gives the thread its own
+ * value (64-bit values shuffle whole), activemask() names the lanes there
+ * are. Worked by hand: lanes 0..23 of warp 0 get t + 8, lanes 24..31
+ * their own t; in warp 1 lanes 0..7 get t + 8, lanes 8..15 their own. */
+static void test_warp_partial_block(void **state)
+{
+    expect_output(*state,
+                  "from numba import cuda\n"
+                  "import numpy as np\n"
+                  "@cuda.jit\n"
+                  "def k(out, m):\n"
+                  "    t = cuda.threadIdx.x\n"
+                  "    out[t] = cuda.shfl_down_sync(0xFFFFFFFF, np.int64(t) * 8589934592, 8) // 8589934592\n"
+                  "    m[t] = cuda.activemask()\n"
+                  "def main():\n"
+                  "    out = np.zeros(48, dtype=np.int64)\n"
+                  "    m = np.zeros(48, dtype=np.int64)\n"
+                  "    k[1, 48](out, m)\n"
+                  "    print(out[20:28], out[32:48])\n"
+                  "    print(m[0], m[47])\n",
+                  "[28 29 30 31 24 25 26 27] [40 41 42 43 44 45 46 47 40 41 42 43 44 45 46 47]\n"
+                  "4294967295 65535\n");
+}
+
+static void test_warp_op_in_device_fn(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda\n"
+                    "import numpy as np\n"
+                    "@cuda.jit(device=True)\n"
+                    "def first(v):\n"
+                    "    return cuda.shfl_sync(0xffffffff, v, 0)\n"
+                    "@cuda.jit\n"
+                    "def k(a):\n"
+                    "    a[0] = first(a[1])\n"
+                    "def main():\n"
+                    "    a = np.zeros(4)\n"
+                    "    k[1, 32](a)\n";
+    assert_null(compile(x, p, false));
+    assert_string_equal(first_error(x),
+                        "'cuda.shfl_sync' in a device function is not supported on the cpu target yet");
+}
+
+/* A statement with warp operations runs warp by warp; a break out of it to
+ * a loop around syncthreads() (which runs for the whole block) is refused. */
+static void test_warp_break_to_block_loop(void **state)
 {
     fx *x = *state;
     const char *p = "from numba import cuda\n"
                     "import numpy as np\n"
                     "@cuda.jit\n"
                     "def k(a):\n"
-                    "    a[0] = cuda.shfl_sync(0xffffffff, a[1], 0)\n"
+                    "    t = cuda.threadIdx.x\n"
+                    "    for j in range(3):\n"
+                    "        cuda.syncthreads()\n"
+                    "        if t < 64:\n"
+                    "            v = cuda.shfl_sync(0xffffffff, t, 0)\n"
+                    "            if v > 100:\n"
+                    "                break\n"
+                    "    a[t] = 1.0\n"
                     "def main():\n"
-                    "    a = np.zeros(4)\n"
-                    "    k[1, 32](a)\n";
+                    "    a = np.zeros(64)\n"
+                    "    k[1, 64](a)\n";
     assert_null(compile(x, p, false));
-    assert_string_equal(first_error(x), "'cuda.shfl_sync' is not supported on the cpu target yet");
+    assert_string_equal(first_error(x), "'break' out of a statement with warp operations to a loop around "
+                                        "cuda.syncthreads() is not supported on the cpu target yet");
 }
 
 static void test_barrier_in_device_fn(void **state)
@@ -281,6 +335,66 @@ static void test_thread_loop_vectorises(void **state)
     expect_output(x, p, "3.0 3.0\n");
 }
 
+/* A 1-D kernel's bounds test `if i < n:` is taken out of the thread loop
+ * (IRCE before O3, llvm_pipeline.c): the loop vectorises without masked
+ * loads and stores, as the @jit loop does. */
+static void test_bounds_test_unmasked(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda\n"
+                    "import numpy as np\n"
+                    "@cuda.jit\n"
+                    "def saxpy(a, x, y, out):\n"
+                    "    i = cuda.grid(1)\n"
+                    "    if i < x.size:\n"
+                    "        out[i] = a * x[i] + y[i]\n"
+                    "def main():\n"
+                    "    x = np.ones(1000, dtype=np.float32)\n"
+                    "    y = np.ones(1000, dtype=np.float32)\n"
+                    "    out = np.zeros(1000, dtype=np.float32)\n"
+                    "    saxpy[4, 256](np.float32(2.0), x, y, out)\n"
+                    "    print(out[0], out[999], out.sum())\n";
+    assert_non_null(compile(x, p, true));
+    const char *ir = kj_jit_ir(x->jit);
+    assert_non_null(ir);
+    assert_non_null(strstr(ir, "x float>"));
+    assert_null(strstr(ir, "llvm.masked"));
+    kj_jit_free(x->jit);
+    x->jit = NULL;
+    expect_output(x, p, "3.0 3.0 3000.0\n");
+}
+
+/* A grid-stride loop runs in lockstep over the block's threads: thread t's
+ * i is base + t + k * stride, contiguous across threads, so the loads are
+ * vector loads (no gathers, no scalar loop per thread walking the whole
+ * array). 1000 elements over 3 x 64 threads: some threads have 6 trips,
+ * others 5. */
+static void test_grid_stride_lockstep(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda\n"
+                    "import numpy as np\n"
+                    "@cuda.jit\n"
+                    "def saxpy(a, x, y, out):\n"
+                    "    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):\n"
+                    "        out[i] = a * x[i] + y[i]\n"
+                    "def main():\n"
+                    "    x = np.arange(1000, dtype=np.float32)\n"
+                    "    y = np.ones(1000, dtype=np.float32)\n"
+                    "    out = np.zeros(1000, dtype=np.float32)\n"
+                    "    saxpy[3, 64](np.float32(2.0), x, y, out)\n"
+                    "    print(out[0], out[999], out.sum())\n";
+    assert_non_null(compile(x, p, true));
+    const char *ir = kj_jit_ir(x->jit);
+    assert_non_null(ir);
+    assert_non_null(strstr(ir, "x float>"));
+    assert_null(strstr(ir, "gather"));
+    assert_null(strstr(ir, "scatter"));
+    kj_jit_free(x->jit);
+    x->jit = NULL;
+    expect_output(x, p, "1.0 1999.0 1000000.0\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,9 +406,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_launch_zero_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divergent_break, setup, teardown),
         cmocka_unit_test_setup_teardown(test_uniform_while, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_warp_op_unsupported, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warp_partial_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warp_op_in_device_fn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warp_break_to_block_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_barrier_in_device_fn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thread_loop_vectorises, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bounds_test_unmasked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_stride_lockstep, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
