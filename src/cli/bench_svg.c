@@ -91,7 +91,8 @@ static void ticks(FILE *f, const axes *a, bool xaxis)
 static void frame(FILE *f, const bench_data *d, const axes *a)
 {
     fprintf(f, "<text class=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">kjit bench ", W / 2);
-    esc(f, d->file);
+    const char *slash = strrchr(d->file, '/'); /* the file's name: a plot is read away from its machine */
+    esc(f, slash ? slash + 1 : d->file);
     fputs(d->param ? ": main(" : ": main() with its defaults", f);
     if (d->param) esc(f, d->param), fputc(')', f);
     fputs("</text>\n", f);
