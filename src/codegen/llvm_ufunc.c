@@ -388,7 +388,7 @@ static LLVMValueRef vectorize_call(kj_cg *cg, uf_call *c)
     c->loop_ndim = out->ndim;
     for (int k = 0; k < c->nin; k++)
         if (c->op[k].ndim > c->loop_ndim) c->loop_ndim = c->op[k].ndim;
-    LLVMValueRef flag = prepare(cg, c, descp, alloc, NULL, NULL);
+    LLVMValueRef flag = prepare(cg, c, descp, alloc, NULL, c->f->fuse_tree); /* NULL but for fused ones */
     LLVMValueRef result = out->desc;
 
     LLVMBasicBlockRef flat = kj_cg_bb(cg, "uf.flat"), strided = kj_cg_bb(cg, "uf.strided"),

@@ -183,6 +183,10 @@ struct kir_func {
      * float / // % by zero raise ZeroDivisionError instead of giving inf/nan. */
     bool py_errors;
     const char *gu_layout;     /* GUFUNC: the layout string */
+    /* UFUNC made by kir_fuse.c: '!' then the expression in postfix (leaf
+     * parameters 'a'.., '.' a constant, '1'-'3' an operator of that many
+     * operands), for NumPy's broadcast error message; else NULL. */
+    const char *fuse_tree;
     const char *target;        /* decorator's target= or NULL */
 };
 

@@ -195,6 +195,7 @@ typedef struct synth {
     const tree *t;
     kir_func *g;
     kir_ref *param; /* per leaf */
+    kj_buf tree;    /* the postfix form for kir_func.fuse_tree */
 } synth;
 
 static kir_ref emit(synth *s, kir_op op, const kj_type *ty, kj_span sp)
@@ -226,6 +227,7 @@ static kir_ref node(synth *s, kir_ref r)
         v[k] = value(s, ops[k]);
         if (!pred) v[k] = convert(s, v[k], opt, in->span);
     }
+    kj_buf_putc(&s->tree, (char)('0' + n));
     kir_ref y = emit(s, (kir_op)in->op, e, in->span);
     kir_inst *out = kir_at(s->g, y);
     if (in->op != KIR_BUILTIN) {
@@ -243,8 +245,12 @@ static kir_ref value(synth *s, kir_ref x)
 {
     const kir_inst *in = &s->c->f->insts[x];
     for (uint32_t k = 0; k < s->t->nleaves; k++)
-        if (s->t->leaf[k] == x) return s->param[k];
+        if (s->t->leaf[k] == x) {
+            kj_buf_putc(&s->tree, (char)('a' + k));
+            return s->param[k];
+        }
     if (is_const(in)) {
+        kj_buf_putc(&s->tree, '.');
         kir_ref r = emit(s, (kir_op)in->op, in->type, in->span);
         kir_inst *o = kir_at(s->g, r);
         if (in->op == KIR_CONST_INT) o->i = in->i;
@@ -265,7 +271,8 @@ static kir_func *synthesise(fctx *c, const tree *t)
     g->params = KJ_NEWN(c->a, const kj_type *, t->nleaves + 1);
     g->param_names = KJ_NEWN(c->a, const char *, t->nleaves + 1);
     g->ret = root->type->elem;
-    synth s = {c, t, g, KJ_NEWN(c->a, kir_ref, t->nleaves + 1)};
+    synth s = {c, t, g, KJ_NEWN(c->a, kir_ref, t->nleaves + 1), {0}};
+    kj_buf_putc(&s.tree, '!');
     for (uint32_t k = 0; k < t->nleaves; k++) {
         g->params[k] = kj_strong(c->t, elem_of(c->f->insts[t->leaf[k]].type));
         g->param_names[k] = kj_arena_printf(c->a, "x%u", k);
@@ -275,6 +282,8 @@ static kir_func *synthesise(fctx *c, const tree *t)
     kir_ref r = node(&s, t->root);
     kir_ref ret = emit(&s, KIR_RETURN, kj_t_none(c->t), root->span);
     kir_at(g, ret)->a = r;
+    g->fuse_tree = kj_arena_strdup(c->a, s.tree.s);
+    kj_buf_free(&s.tree);
     return g;
 }
 
