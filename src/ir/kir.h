@@ -184,8 +184,9 @@ struct kir_func {
     bool py_errors;
     const char *gu_layout;     /* GUFUNC: the layout string */
     /* UFUNC made by kir_fuse.c: '!' then the expression in postfix (leaf
-     * parameters 'a'.., '.' a constant, '1'-'3' an operator of that many
-     * operands), for NumPy's broadcast error message; else NULL. */
+     * parameters 'a'.., '.' a constant, "2L:C;" an operator of 1-3
+     * operands at line L, column C), for NumPy's broadcast error message
+     * at the operator that fails; else NULL. */
     const char *fuse_tree;
     const char *target;        /* decorator's target= or NULL */
 };

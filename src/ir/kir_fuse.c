@@ -31,6 +31,7 @@ typedef struct fctx {
     uint32_t *pos;     /* per ref: its index in the block */
     uint32_t *lastbar; /* per ref: 1 + the index of the last barrier before it in its block, 0 if none */
     bool *taken;       /* per ref: part of a tree (root or inner) */
+    kir_ref *alias;    /* per ref: the leaf that passes the same value, or 0 */
     uint32_t nfused;
 } fctx;
 
@@ -156,10 +157,29 @@ static bool is_const(const kir_inst *in)
     return (in->op == KIR_CONST_INT || in->op == KIR_CONST_FLOAT) && in->type->kind != KJ_T_ARRAY;
 }
 
-static void add_leaf(tree *t, kir_ref x)
+/* Do x and y read the same variable with the same value (no assignment of
+ * it between them)? Then the tree passes it once. */
+static bool same_local(fctx *c, kir_ref x, kir_ref y)
+{
+    const kir_inst *ix = &c->f->insts[x], *iy = &c->f->insts[y];
+    if (ix->op != KIR_LOCAL_GET || iy->op != KIR_LOCAL_GET || ix->i != iy->i || c->blk[x] != c->blk[y])
+        return false;
+    const kir_block *blk = &c->f->blocks[c->blk[x]];
+    uint32_t lo = c->pos[x] < c->pos[y] ? c->pos[x] : c->pos[y], hi = c->pos[x] ^ c->pos[y] ^ lo;
+    for (uint32_t k = lo + 1; k < hi; k++) {
+        const kir_inst *in = &c->f->insts[blk->v[k]];
+        if (in->op == KIR_LOCAL_SET && in->i == ix->i) return false;
+    }
+    return true;
+}
+
+static void add_leaf(fctx *c, tree *t, kir_ref x)
 {
     for (uint32_t k = 0; k < t->nleaves; k++)
-        if (t->leaf[k] == x) return;
+        if (t->leaf[k] == x || same_local(c, t->leaf[k], x)) {
+            c->alias[x] = t->leaf[k];
+            return;
+        }
     t->leaf[t->nleaves++] = x;
 }
 
@@ -179,7 +199,7 @@ static void grow(fctx *c, tree *t, kir_ref r)
         bool join = nx && c->uses[x] == 1 && c->blk[x] == c->blk[t->root] && c->pos[x] < c->pos[t->root] &&
                     c->lastbar[t->root] <= c->pos[x] && t->nleaves + t->open + nx <= MAX_LEAVES;
         if (!join) {
-            add_leaf(t, x);
+            add_leaf(c, t, x);
             continue;
         }
         c->taken[x] = true;
@@ -227,7 +247,7 @@ static kir_ref node(synth *s, kir_ref r)
         v[k] = value(s, ops[k]);
         if (!pred) v[k] = convert(s, v[k], opt, in->span);
     }
-    kj_buf_putc(&s->tree, (char)('0' + n));
+    kj_buf_printf(&s->tree, "%u%u:%u;", n, in->span.line, in->span.col);
     kir_ref y = emit(s, (kir_op)in->op, e, in->span);
     kir_inst *out = kir_at(s->g, y);
     if (in->op != KIR_BUILTIN) {
@@ -244,6 +264,7 @@ static kir_ref node(synth *s, kir_ref r)
 static kir_ref value(synth *s, kir_ref x)
 {
     const kir_inst *in = &s->c->f->insts[x];
+    if (s->c->alias[x]) x = s->c->alias[x];
     for (uint32_t k = 0; k < s->t->nleaves; k++)
         if (s->t->leaf[k] == x) {
             kj_buf_putc(&s->tree, (char)('a' + k));
@@ -336,7 +357,7 @@ static uint32_t fuse_func(kj_arena *a, kj_types *t, kir_module *m, kir_func *f, 
 {
     uint32_t n = f->ninsts + 1;
     fctx c = {a, t, m, f, KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, kir_blkid, n), KJ_NEWN(a, uint32_t, n),
-              KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, bool, n), first_id};
+              KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, bool, n), KJ_NEWN(a, kir_ref, n), first_id};
     for (kir_blkid b = 0; b < f->nblocks; b++) scan_block(&c, b);
     for (kir_blkid b = 0; b < f->nblocks; b++) fuse_block(&c, b);
     return c.nfused - first_id;

@@ -11,6 +11,7 @@
 #include "array.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_DEPTH = 64 };
@@ -50,7 +51,7 @@ static void message(char *msg, size_t cap, const shape *s, int n)
 }
 
 bool kj_rt_fused_broadcast_error(const char *tree, int nops, const int32_t *ndims, const int64_t *shapes,
-                                 char *msg, size_t cap)
+                                 char *msg, size_t cap, int32_t *line, int32_t *col)
 {
     shape st[MAX_DEPTH];
     int sp = 0;
@@ -64,12 +65,16 @@ bool kj_rt_fused_broadcast_error(const char *tree, int nops, const int32_t *ndim
         } else if (*p == '.') { /* a constant */
             if (sp == MAX_DEPTH) return false;
             st[sp++].ndim = 0;
-        } else if (*p >= '1' && *p <= '3') { /* an operator of that many operands */
+        } else if (*p >= '1' && *p <= '3') { /* an operator of that many operands, "nL:C;" */
             int n = *p - '0';
-            if (sp < n) return false;
+            char *end;
+            long l = strtol(p + 1, &end, 10), c = *end == ':' ? strtol(end + 1, &end, 10) : 0;
+            if (sp < n || *end != ';') return false;
+            p = end;
             shape r;
             if (!broadcast(&st[sp - n], n, &r)) {
                 message(msg, cap, &st[sp - n], n);
+                *line = (int32_t)l, *col = (int32_t)c;
                 return true;
             }
             sp -= n;

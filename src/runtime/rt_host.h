@@ -181,8 +181,9 @@ int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int
 /* A fused array expression whose operands (nops shapes of ndims[k]
  * dimensions, KJ_ABI_MAX_DIMS entries each) do not broadcast: NumPy's
  * message for the first operator of `tree` (kir_func.fuse_tree, without its
- * '!') that fails, in msg. False when the tree finds none. (rt_fuse.c) */
+ * '!') that fails, in msg, and that operator's line and column. False when
+ * the tree finds none. (rt_fuse.c) */
 bool kj_rt_fused_broadcast_error(const char *tree, int nops, const int32_t *ndims, const int64_t *shapes,
-                                 char *msg, size_t cap);
+                                 char *msg, size_t cap, int32_t *line, int32_t *col);
 
 #endif

@@ -93,8 +93,9 @@ static _Noreturn void broadcast_error(prep *p)
             memcpy(shapes + k * KJ_ABI_MAX_DIMS, p->op[k].shape, sizeof p->op[k].shape);
         }
         char msg[sizeof ((kj_rt_error *)0)->message];
-        if (kj_rt_fused_broadcast_error(p->tree, p->nin, nd, shapes, msg, sizeof msg))
-            kj_rt_raise(p->rt, KJ_RT_VALUE, msg, p->line, p->col);
+        int32_t line = p->line, col = p->col;
+        if (kj_rt_fused_broadcast_error(p->tree, p->nin, nd, shapes, msg, sizeof msg, &line, &col))
+            kj_rt_raise(p->rt, KJ_RT_VALUE, msg, line, col);
     }
     kj_buf b = {0};
     kj_buf_puts(&b, p->layout ? "operands could not be broadcast together with remapped shapes "
