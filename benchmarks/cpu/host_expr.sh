@@ -21,7 +21,7 @@ py=${PYTHON:-python3}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-hostexpr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 sed -e "s/^N = .*/N = $n/" -e "s/^M = .*/M = $m/" -e "s/^R = .*/R = $r/" "$here/host_expr.k" >"$tmp/host_expr.k"
-export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 KJIT_THREADS=1
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 KJIT_NUM_THREADS=1
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"
 echo "kjit: $("$kjit" --version); numpy: $("$py" -c 'import numpy; print(numpy.__version__)')"
