@@ -356,7 +356,7 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     m->ast = kj_parse(&m->src, &m->arena, d);
     if (!kj_has_errors(d)) analyze(m, d);
     /* array expressions of host code as one loop each (kir_fuse.h) */
-    if (!kj_has_errors(d) && m->fuse) kir_fuse_module(&m->arena, m->types, m->kir);
+    if (!kj_has_errors(d)) kir_fuse_module(&m->arena, m->types, m->kir, m->fuse);
     if (!kj_has_errors(d)) verify_kir(m, d);
     /* prange loops that would race on a variable (parallel functions only) */
     if (!kj_has_errors(d)) kir_pfor_check(&m->arena, m->kir, m->target == KJIT_TARGET_PARALLEL, d);

@@ -32,6 +32,7 @@ typedef struct fctx {
     uint32_t *lastbar; /* per ref: 1 + the index of the last barrier before it in its block, 0 if none */
     bool *taken;       /* per ref: part of a tree (root or inner) */
     kir_ref *alias;    /* per ref: the leaf that passes the same value, or 0 */
+    bool all;          /* fuse every tree, else only what has no other implementation */
     uint32_t nfused;
 } fctx;
 
@@ -100,14 +101,16 @@ static uint32_t operands(fctx *c, kir_ref r, kir_ref *ops)
     }
     kj_builtin b = (kj_builtin)in->aux;
     const kj_builtin_info *bi = kj_builtin_get(b);
-    uint32_t n = bi && bi->params && strchr(bi->params, ',') ? 2 : 1;
-    if (in->nargs != n) return 0;
+    uint32_t n = 1;
+    for (const char *p = bi && bi->params ? bi->params : ""; *p; p++) n += *p == ',';
+    if (in->nargs != n || n > 3) return 0;
     for (uint32_t k = 0; k < n; k++)
         if (!in->args[k]) return 0;
     for (uint32_t k = 0; k < n; k++) ops[k] = in->args[k];
     bool ok = false;
     if (float_math(b)) ok = e->kind == KJ_T_FLOAT;
     else if (b == KJ_B_ABS || b == KJ_B_NP_MINIMUM || b == KJ_B_NP_MAXIMUM) ok = is_numeric(e);
+    else if (b == KJ_B_NP_WHERE || b == KJ_B_NP_CLIP) ok = true;
     else if (b == KJ_B_ISNAN || b == KJ_B_ISINF || b == KJ_B_ISFINITE)
         ok = elem_of(c->f->insts[ops[0]].type)->kind == KJ_T_FLOAT;
     return ok ? n : 0;
@@ -196,7 +199,7 @@ static void grow(fctx *c, tree *t, kir_ref r)
         t->open--;
         if (is_const(&c->f->insts[x])) continue;
         uint32_t nx = c->taken[x] ? 0 : operands(c, x, xo);
-        bool join = nx && c->uses[x] == 1 && c->blk[x] == c->blk[t->root] && c->pos[x] < c->pos[t->root] &&
+        bool join = c->all && nx && c->uses[x] == 1 && c->blk[x] == c->blk[t->root] && c->pos[x] < c->pos[t->root] &&
                     c->lastbar[t->root] <= c->pos[x] && t->nleaves + t->open + nx <= MAX_LEAVES;
         if (!join) {
             add_leaf(c, t, x);
@@ -233,6 +236,38 @@ static kir_ref convert(synth *s, kir_ref v, const kj_type *to, kj_span sp)
 
 static kir_ref value(synth *s, kir_ref x);
 
+static kir_ref select(synth *s, const kj_type *t, kir_ref cond, kir_ref x, kir_ref y, kj_span sp)
+{
+    kir_ref r = emit(s, KIR_SELECT, t, sp);
+    kir_inst *in = kir_at(s->g, r);
+    in->a = cond, in->b = x, in->c = y;
+    return r;
+}
+
+static kir_ref compare(synth *s, kir_op op, kir_ref x, kir_ref y, kj_span sp)
+{
+    kir_ref r = emit(s, op, kj_t_bool(s->c->t), sp);
+    kir_at(s->g, r)->a = x, kir_at(s->g, r)->b = y;
+    return r;
+}
+
+/* np.clip as NumPy's loop (clip.cpp): t = a > lo ? a : lo, then
+ * t < hi ? t : hi, a NaN left operand kept at each step. */
+static kir_ref clip(synth *s, const kj_type *t, const kir_ref *v, kj_span sp)
+{
+    kir_ref x = v[0];
+    for (int k = 1; k <= 2; k++) {
+        kir_ref keep = compare(s, k == 1 ? KIR_GT : KIR_LT, x, v[k], sp);
+        if (t->kind == KJ_T_FLOAT) {
+            kir_ref nan = compare(s, KIR_NE, x, x, sp), r = emit(s, KIR_OR, kj_t_bool(s->c->t), sp);
+            kir_at(s->g, r)->a = nan, kir_at(s->g, r)->b = keep;
+            keep = r;
+        }
+        x = select(s, t, keep, x, v[k], sp);
+    }
+    return x;
+}
+
 /* Node r of the tree as scalar code in g. */
 static kir_ref node(synth *s, kir_ref r)
 {
@@ -243,11 +278,14 @@ static kir_ref node(synth *s, kir_ref r)
     const kj_type *e = in->type->elem, *opt = e;
     if (in->op >= KIR_EQ && in->op <= KIR_GE) opt = cmp_type(c, in);
     bool pred = in->op == KIR_BUILTIN && (in->aux == KJ_B_ISNAN || in->aux == KJ_B_ISINF || in->aux == KJ_B_ISFINITE);
+    bool where = in->op == KIR_BUILTIN && in->aux == KJ_B_NP_WHERE;
     for (uint32_t k = 0; k < n; k++) {
         v[k] = value(s, ops[k]);
-        if (!pred) v[k] = convert(s, v[k], opt, in->span);
+        if (!pred && !(where && k == 0)) v[k] = convert(s, v[k], opt, in->span);
     }
     kj_buf_printf(&s->tree, "%u%u:%u;", n, in->span.line, in->span.col);
+    if (where) return select(s, e, v[0], v[1], v[2], in->span);
+    if (in->op == KIR_BUILTIN && in->aux == KJ_B_NP_CLIP) return clip(s, e, v, in->span);
     kir_ref y = emit(s, (kir_op)in->op, e, in->span);
     kir_inst *out = kir_at(s->g, y);
     if (in->op != KIR_BUILTIN) {
@@ -335,6 +373,12 @@ static void drop_taken(fctx *c, kir_blkid b)
     blk->n = n;
 }
 
+/* np.where and np.clip on arrays exist only as fused loops. */
+static bool fused_only(const kir_inst *in)
+{
+    return in->op == KIR_BUILTIN && (in->aux == KJ_B_NP_WHERE || in->aux == KJ_B_NP_CLIP);
+}
+
 static void fuse_block(fctx *c, kir_blkid b)
 {
     const kir_block *blk = &c->f->blocks[b];
@@ -343,7 +387,7 @@ static void fuse_block(fctx *c, kir_blkid b)
     for (uint32_t k = blk->n; k-- > 0;) {
         kir_ref r = blk->v[k];
         uint32_t n = c->taken[r] ? 0 : operands(c, r, ops);
-        if (!n) continue;
+        if (!n || (!c->all && !fused_only(&c->f->insts[r]))) continue;
         tree t = {.root = r, .open = n};
         c->taken[r] = true;
         grow(c, &t, r);
@@ -353,22 +397,27 @@ static void fuse_block(fctx *c, kir_blkid b)
     if (any) drop_taken(c, b);
 }
 
-static uint32_t fuse_func(kj_arena *a, kj_types *t, kir_module *m, kir_func *f, uint32_t first_id)
+static uint32_t fuse_func(kj_arena *a, kj_types *t, kir_module *m, kir_func *f, bool all)
 {
     uint32_t n = f->ninsts + 1;
     fctx c = {a, t, m, f, KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, kir_blkid, n), KJ_NEWN(a, uint32_t, n),
-              KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, bool, n), KJ_NEWN(a, kir_ref, n), first_id};
+              KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, bool, n), KJ_NEWN(a, kir_ref, n), all, 0};
     for (kir_blkid b = 0; b < f->nblocks; b++) scan_block(&c, b);
     for (kir_blkid b = 0; b < f->nblocks; b++) fuse_block(&c, b);
-    return c.nfused - first_id;
+    return c.nfused;
 }
 
-uint32_t kir_fuse_module(kj_arena *a, kj_types *t, kir_module *m)
+uint32_t kir_fuse_module(kj_arena *a, kj_types *t, kir_module *m, bool all)
+{
+    return kir_fuse_from(a, t, m, 0, all);
+}
+
+uint32_t kir_fuse_from(kj_arena *a, kj_types *t, kir_module *m, uint32_t from, bool all)
 {
     uint32_t total = 0, nfuncs = m->nfuncs; /* not the ufuncs this pass adds */
-    for (uint32_t k = 0; k < nfuncs; k++) {
+    for (uint32_t k = from; k < nfuncs; k++) {
         kir_func *f = m->funcs[k];
-        if (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST) total += fuse_func(a, t, m, f, 0);
+        if (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST) total += fuse_func(a, t, m, f, all);
     }
     return total;
 }

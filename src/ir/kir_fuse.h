@@ -17,7 +17,11 @@
 
 /* Fuse the array expressions of every host function (main, helpers, @jit
  * on the host) of m; new ufunc functions are appended to m. Returns how
- * many trees were fused. */
-uint32_t kir_fuse_module(kj_arena *a, kj_types *t, kir_module *m);
+ * many trees were fused. Without `all` (KJIT_NO_FUSE=1, and the unit tests
+ * of the runtime's operators) only the operations that exist only as fused
+ * loops (np.where, np.clip on arrays) become ufunc calls, one each. */
+uint32_t kir_fuse_module(kj_arena *a, kj_types *t, kir_module *m, bool all);
+/* The same for the functions m->funcs[from..] (specialisations made later). */
+uint32_t kir_fuse_from(kj_arena *a, kj_types *t, kir_module *m, uint32_t from, bool all);
 
 #endif

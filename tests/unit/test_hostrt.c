@@ -14,6 +14,7 @@
 #include "abi/abi.h"
 #include "codegen/codegen.h"
 #include "frontend/parser.h"
+#include "ir/kir_fuse.h"
 #include "ir/sema.h"
 #include "runtime/array.h"
 #include "runtime/npy.h"
@@ -594,6 +595,7 @@ static bool golden_one(const char *name)
     kj_module *m = kj_parse(&x->src, &x->a, &x->d);
     kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
+    if (x->m) kir_fuse_module(&x->a, x->t, x->m, false); /* the runtime's operators, unfused */
     kj_codegen_opts o = {.opt_level = 1, .verify = true};
     x->jit = x->m ? kj_codegen_host(x->m, &o, &x->d) : NULL;
     if (!x->jit || !want) {
