@@ -452,8 +452,8 @@ static const kj_type *type_binary(bctx *c, binary_kind kind)
 
 /* np.where(condition, x, y) and np.clip(a, a_min, a_max): x and y (a and
  * its bounds) promote as NumPy's operators (weak Python literals); scalars
- * are converted to that type, arrays broadcast. where's condition is a
- * bool or an array of bools. On arrays both run through the fused loops
+ * are converted to that type, arrays broadcast. where's condition is any
+ * number or array (its truth value). On arrays both run through the fused loops
  * (kir_fuse.c). */
 static const kj_type *type_select3(bctx *c)
 {
@@ -464,10 +464,7 @@ static const kj_type *type_select3(bctx *c)
         const kj_type *x = ty(c, i), *e = elem_or_self(x);
         if (!kj_is_scalar(e)) return argerr(c, i, "a number or an array");
         if (is_array(x) && x->ndim > nd) nd = x->ndim;
-        if (where && i == 0) {
-            if (is_array(x) && e->kind != KJ_T_BOOL) return argerr(c, 0, "a bool or an array of bools");
-            continue;
-        }
+        if (where && i == 0) continue; /* any number: its truth value */
         r = r ? kj_promote(c->t, r, e) : e;
     }
     if (where && !is_array(ty(c, 0))) convto(c, 0, kj_t_bool(c->t));

@@ -281,7 +281,7 @@ static kir_ref node(synth *s, kir_ref r)
     bool where = in->op == KIR_BUILTIN && in->aux == KJ_B_NP_WHERE;
     for (uint32_t k = 0; k < n; k++) {
         v[k] = value(s, ops[k]);
-        if (!pred && !(where && k == 0)) v[k] = convert(s, v[k], opt, in->span);
+        if (!pred) v[k] = convert(s, v[k], where && k == 0 ? kj_t_bool(c->t) : opt, in->span);
     }
     kj_buf_printf(&s->tree, "%u%u:%u;", n, in->span.line, in->span.col);
     if (where) return select(s, e, v[0], v[1], v[2], in->span);
