@@ -1074,6 +1074,9 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_NP_MINIMUM: case KJ_B_NP_MAXIMUM: return type_binary(c, BIN_PROMOTE);
     case KJ_B_NP_FMOD: return type_binary(c, BIN_NP_FMOD);
     case KJ_B_NP_WHERE: case KJ_B_NP_CLIP: return type_select3(c);
+    case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: /* typed with the subscript (infer_expr.c), never called */
+        kj_error(c->d, c->src, c->call, "%s is written as a subscript, not called", c->name);
+        return NULL;
     case KJ_B_PI: case KJ_B_E: case KJ_B_INF: case KJ_B_NAN:
         return kj_t_weak_float(c->t); /* Python floats: weak under NEP 50 */
     case KJ_B_SIN: case KJ_B_COS: case KJ_B_TAN: case KJ_B_ASIN: case KJ_B_ACOS:

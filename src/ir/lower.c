@@ -273,6 +273,13 @@ static kir_ref lower_subscript_parts(lctx *lc, const kj_expr *e, kir_ref arr, ki
     return v;
 }
 
+/* a[mask] / a[idx]: the index is one array (infer_expr.c checked it). */
+static bool index_array(lctx *lc, const kj_expr *e)
+{
+    const kj_type *t = EI(lc, e->sub.index)->type;
+    return e->sub.index->kind != KJ_E_TUPLE && e->sub.index->kind != KJ_E_SLICE && t && t->kind == KJ_T_ARRAY;
+}
+
 static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
@@ -288,6 +295,12 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
         return r;
     }
     kir_ref arr = lower_expr(lc, e->sub.obj);
+    if (index_array(lc, e)) {
+        kir_ref args[2] = {arr, lower_expr(lc, e->sub.index)};
+        kir_ref r = emit_args(lc, KIR_BUILTIN, strong(lc, ei->type), e->span, args, 2);
+        kir_at(lc->f, r)->aux = KJ_B_INDEX_GET;
+        return r;
+    }
     kir_ref idx[8];
     uint32_t n = 0;
     bool view;
@@ -663,6 +676,13 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
     }
     case KJ_E_SUBSCRIPT: {
         kir_ref arr = lower_expr(lc, t->sub.obj);
+        if (index_array(lc, t)) { /* a[mask] = v, a[idx] = v */
+            kir_ref ix = lower_expr(lc, t->sub.index);
+            if (type_of(lc, v)->kind != KJ_T_ARRAY) v = cast(lc, v, type_of(lc, arr)->elem, sp);
+            kir_ref args[3] = {arr, ix, v};
+            kir_at(lc->f, emit_args(lc, KIR_BUILTIN, NULL, sp, args, 3))->aux = KJ_B_INDEX_SET;
+            return;
+        }
         kir_ref idx[8];
         uint32_t n = 0;
         bool view;
