@@ -401,7 +401,8 @@ static const kj_type *compare_pair(kj_ictx *ic, const kj_expr *e, kj_cmpop op, c
         return kj_t_bool(T);
     }
     if (l->kind == KJ_T_ARRAY || r->kind == KJ_T_ARRAY) {
-        const kj_type *a = array_binop(ic, KJ_OP_SUB, l, r, e->span, optype);
+        /* the shape only; + (not -) so that bool arrays compare, as in NumPy */
+        const kj_type *a = array_binop(ic, KJ_OP_ADD, l, r, e->span, optype);
         if (!a) return NULL;
         const kj_type *le = l->kind == KJ_T_ARRAY ? l->elem : l;
         const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
