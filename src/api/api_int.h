@@ -115,6 +115,7 @@ struct kjit_module {
     FILE *out;
     kj_api_events events;
     bool check_only;
+    bool fuse; /* fuse host array expressions (kir_fuse.h); $KJIT_NO_FUSE=1 turns it off */
     /* Machine code: `jit` from kjit_compile, `extra` one per batch of
      * specialisations made at call time (see machine.c). */
     kj_jit *jit;

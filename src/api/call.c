@@ -16,6 +16,8 @@
  * code concurrently. */
 #include "api_int.h"
 
+#include "ir/kir_fuse.h"
+
 #include "abi/abi.h"
 #include "runtime/rt.h"
 
@@ -304,6 +306,7 @@ static const kir_func *specialise(kjit_fn *f, const kj_type *const *types, uint3
         return main;
     uint32_t before = m->kir->nfuncs;
     const kir_func *kf = kj_sema_specialize(m->sema, f->name, types, n, d);
+    if (kf) kir_fuse_from(&m->arena, m->types, m->kir, before, m->fuse);
     if (kf) kj_api_lower_ufuncs(m, before);
     return kf && verify_new(m, before, d) ? kf : NULL;
 }

@@ -9,6 +9,7 @@
  * contexts are independent, so distinct contexts may compile on different
  * threads at once. */
 #include "api_int.h"
+#include "ir/kir_fuse.h"
 #include "ir/kir_pfor.h"
 
 #include "frontend/parser.h"
@@ -274,6 +275,8 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->out = ctx->opt.out;
     kj_api_events_init(&m->events, &ctx->opt);
     m->check_only = ctx->opt.check_only != 0;
+    const char *nf = getenv("KJIT_NO_FUSE");
+    m->fuse = !(nf && *nf && strcmp(nf, "0"));
     return m;
 }
 
@@ -374,6 +377,8 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
 
     m->ast = kj_parse(&m->src, &m->arena, d);
     if (!kj_has_errors(d)) analyze(m, d);
+    /* array expressions of host code as one loop each (kir_fuse.h) */
+    if (!kj_has_errors(d)) kir_fuse_module(&m->arena, m->types, m->kir, m->fuse);
     if (!kj_has_errors(d)) verify_kir(m, d);
     /* prange loops that would race on a variable (parallel functions only) */
     if (!kj_has_errors(d)) kir_pfor_check(&m->arena, m->kir, m->target == KJIT_TARGET_PARALLEL, d);

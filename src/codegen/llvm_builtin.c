@@ -208,6 +208,36 @@ static LLVMValueRef b_minmax(kj_cg *cg, const kir_inst *in, const bi_row *row)
     return cur;
 }
 
+/* np.where(c, x, y) on scalars: x if c else y. Array forms never get
+ * here: kir_fuse.c turns them into ufunc calls. */
+static LLVMValueRef b_where(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
+    LLVMValueRef x = kj_cg_cast(cg, arg(cg, in, 1), arg_type(cg, in, 1), in->type);
+    LLVMValueRef y = kj_cg_cast(cg, arg(cg, in, 2), arg_type(cg, in, 2), in->type);
+    return LLVMBuildSelect(cg->b, arg(cg, in, 0), x, y, "where");
+}
+
+/* np.clip(a, lo, hi) on scalars as NumPy's clip loop: t = max(a, lo), then
+ * min(t, hi), each keeping the right operand unless the left one is greater
+ * (smaller), and keeping a NaN left operand (a NaN bound is kept too). */
+static LLVMValueRef b_clip(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    if (any_array(cg, in)) return kj_cg_array_math(cg, in);
+    LLVMValueRef v[3];
+    for (uint32_t k = 0; k < 3; k++) v[k] = kj_cg_cast(cg, arg(cg, in, k), arg_type(cg, in, k), in->type);
+    bool fl = is_float(in->type);
+    LLVMValueRef t = v[0];
+    for (int k = 1; k <= 2; k++) {
+        LLVMValueRef keep = k == 1 ? kj_cg_less(cg, in->type, v[k], t) : kj_cg_less(cg, in->type, t, v[k]);
+        if (fl) keep = LLVMBuildOr(cg->b, keep, LLVMBuildFCmp(cg->b, LLVMRealUNO, t, t, ""), "");
+        t = LLVMBuildSelect(cg->b, keep, t, v[k], "clip");
+    }
+    return t;
+}
+
 /* np.minimum / np.maximum on scalars: NaN propagates (NumPy). */
 static LLVMValueRef b_np_minmax(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
@@ -343,6 +373,8 @@ static const bi_row rows[KJ_B__COUNT] = {
     [KJ_B_MAX] = {b_minmax, NULL, NULL},
     [KJ_B_NP_MINIMUM] = {b_np_minmax, NULL, NULL},
     [KJ_B_NP_MAXIMUM] = {b_np_minmax, NULL, NULL},
+    [KJ_B_NP_WHERE] = {b_where, NULL, NULL},
+    [KJ_B_NP_CLIP] = {b_clip, NULL, NULL},
     [KJ_B_ROUND] = {b_round, NULL, NULL},
     [KJ_B_INT] = {b_convert, NULL, NULL},
     [KJ_B_FLOAT] = {b_convert, NULL, NULL},

@@ -487,6 +487,27 @@ static LLVMValueRef b_print(kj_cg *cg, const kir_inst *in)
     return kj_cg_zero(cg, in->type);
 }
 
+/* a[index array] (INDEX_GET) and a[index array] = v (INDEX_SET) */
+static LLVMValueRef b_index(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[3], ix[3], v[3];
+    kj_cg_operand(cg, in->args[0], a);
+    kj_cg_operand(cg, in->args[1], ix);
+    if (in->aux == KJ_B_INDEX_SET) {
+        kj_cg_operand(cg, in->args[2], v);
+        LLVMValueRef args[13] = {cg->fn->rt, a[0], a[1], a[2], ix[0], ix[1], ix[2], v[0], v[1], v[2],
+                                 kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_INDEX_SET, args, 12);
+        return kj_cg_zero(cg, in->type);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef args[11] = {cg->fn->rt, a[0], a[1], a[2], ix[0], ix[1], ix[2], out, kj_cg_i32(cg, nd),
+                             kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_INDEX_GET, args, 11);
+    return load_desc(cg, out, nd);
+}
+
 /* ---- dispatch ---- */
 
 LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
@@ -519,6 +540,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
         return b_copy(cg, in);
     case KJ_B_ARR_RESHAPE: return b_reshape(cg, in);
     case KJ_B_ARR_FILL: return b_fill(cg, in);
+    case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: return b_index(cg, in);
     case KJ_B_TIME_PERF_COUNTER: return kj_cg_rtcall(cg, KJ_RTF_PERF_COUNTER, NULL, 0);
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT: case KJ_B_CUDA_EVENT_ELAPSED_TIME:
     case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD: case KJ_B_EVENT_SYNCHRONIZE:

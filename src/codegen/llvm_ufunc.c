@@ -131,9 +131,17 @@ static LLVMValueRef elem_addr(kj_cg *cg, const uf_call *c, const uf_op *o, const
         return LLVMBuildInBoundsGEP2(cg->b, kj_cg_memtype(cg, o->elem), o->data, &i, 1, "");
     }
     LLVMValueRef off = kj_cg_i64(cg, 0);
-    for (int d = 0; d < c->loop_ndim; d++)
+    int last = c->loop_ndim - 1;
+    for (int d = 0; d < last; d++)
         off = LLVMBuildAdd(cg->b, off, LLVMBuildMul(cg->b, idx[d], o->strides[d], ""), "");
-    return LLVMBuildGEP2(cg->b, cg->t_i8, o->data, &off, 1, "");
+    LLVMValueRef p = LLVMBuildGEP2(cg->b, cg->t_i8, o->data, &off, 1, "");
+    if (last < 0) return p;
+    /* The innermost index in elements (strides are multiples of the item
+     * size): LLVM's vectoriser then versions the loop for a unit stride. */
+    LLVMTypeRef et = kj_cg_memtype(cg, o->elem);
+    LLVMValueRef isz = kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, et));
+    LLVMValueRef i = LLVMBuildMul(cg->b, idx[last], LLVMBuildExactSDiv(cg->b, o->strides[last], isz, ""), "");
+    return LLVMBuildGEP2(cg->b, et, p, &i, 1, "");
 }
 
 static LLVMValueRef load_elem(kj_cg *cg, const uf_op *o, LLVMValueRef p)
@@ -366,7 +374,7 @@ static LLVMValueRef vectorize_call(kj_cg *cg, uf_call *c)
     if (!kj_cg_uf_vectorize_operands(cg, c, descp, &alloc)) return LLVMGetUndef(kj_cg_type(cg, in->type));
     if (!any_array(c) && !in->aux) return scalar_call(cg, c);
     uf_op *out = &c->op[c->nin];
-    LLVMValueRef flag = kj_cg_uf_prepare(cg, c, descp, alloc, NULL, NULL);
+    LLVMValueRef flag = kj_cg_uf_prepare(cg, c, descp, alloc, NULL, c->f->fuse_tree); /* NULL but for fused ones */
     LLVMValueRef result = out->desc;
 
     LLVMBasicBlockRef flat = kj_cg_bb(cg, "uf.flat"), strided = kj_cg_bb(cg, "uf.strided"),

@@ -450,6 +450,29 @@ static const kj_type *type_binary(bctx *c, binary_kind kind)
     return arr(c, kj_strong(c->t, r), nd);
 }
 
+/* np.where(condition, x, y) and np.clip(a, a_min, a_max): x and y (a and
+ * its bounds) promote as NumPy's operators (weak Python literals); scalars
+ * are converted to that type, arrays broadcast. where's condition is any
+ * number or array (its truth value). On arrays both run through the fused loops
+ * (kir_fuse.c). */
+static const kj_type *type_select3(bctx *c)
+{
+    bool where = c->id == KJ_B_NP_WHERE;
+    const kj_type *r = NULL;
+    int nd = 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        const kj_type *x = ty(c, i), *e = elem_or_self(x);
+        if (!kj_is_scalar(e)) return argerr(c, i, "a number or an array");
+        if (is_array(x) && x->ndim > nd) nd = x->ndim;
+        if (where && i == 0) continue; /* any number: its truth value */
+        r = r ? kj_promote(c->t, r, e) : e;
+    }
+    if (where && !is_array(ty(c, 0))) convto(c, 0, kj_t_bool(c->t));
+    for (uint32_t i = where ? 1 : 0; i < 3; i++)
+        if (!is_array(ty(c, i))) convto(c, i, r);
+    return nd ? arr(c, kj_strong(c->t, r), nd) : r;
+}
+
 /* abs(x): same type; abs(True) is the int 1. On arrays NumPy keeps bool. */
 static const kj_type *type_abs(bctx *c)
 {
@@ -1050,6 +1073,10 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_FMOD: case KJ_B_HYPOT: return type_binary(c, BIN_FLOAT);
     case KJ_B_NP_MINIMUM: case KJ_B_NP_MAXIMUM: return type_binary(c, BIN_PROMOTE);
     case KJ_B_NP_FMOD: return type_binary(c, BIN_NP_FMOD);
+    case KJ_B_NP_WHERE: case KJ_B_NP_CLIP: return type_select3(c);
+    case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: /* typed with the subscript (infer_expr.c), never called */
+        kj_error(c->d, c->src, c->call, "%s is written as a subscript, not called", c->name);
+        return NULL;
     case KJ_B_PI: case KJ_B_E: case KJ_B_INF: case KJ_B_NAN:
         return kj_t_weak_float(c->t); /* Python floats: weak under NEP 50 */
     case KJ_B_SIN: case KJ_B_COS: case KJ_B_TAN: case KJ_B_ASIN: case KJ_B_ACOS:

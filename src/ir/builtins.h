@@ -63,6 +63,11 @@ enum {
     X(NP_MINIMUM, "np.minimum", KJ_BF_ANY, "x, y")                                         \
     X(NP_FMOD, "np.fmod", KJ_BF_ANY, "x1, x2")                                             \
     X(NP_MAXIMUM, "np.maximum", KJ_BF_ANY, "x, y")                                         \
+    X(NP_WHERE, "np.where", KJ_BF_ANY, "condition, x, y")                                  \
+    X(NP_CLIP, "np.clip", KJ_BF_ANY, "a, a_min, a_max")                                    \
+    /* a[index array] and a[index array] = value: made by lowering only */                 \
+    X(INDEX_GET, "a[array]", KJ_BF_HOST, "a, index")                                       \
+    X(INDEX_SET, "a[array] = value", KJ_BF_HOST, "a, index, value")                        \
     /* host NumPy */                                                                       \
     X(NP_ZEROS, "np.zeros", KJ_BF_HOST, "shape, dtype=")                                   \
     X(NP_ONES, "np.ones", KJ_BF_HOST, "shape, dtype=")                                     \

@@ -263,13 +263,38 @@ static void infer_return(kj_ictx *ic, const kj_stmt *st)
     }
 }
 
+/* for x in (a, b, c): a tuple of one element type (Numba's UniTuple). */
+static void infer_for_tuple(kj_ictx *ic, const kj_stmt *st, const kj_type *tt)
+{
+    const kj_expr *it = st->for_.iter;
+    const kj_type *et = tt->n > 0 ? tt->elems[0] : NULL;
+    /* arrays that differ only in their layout unify (a view among arrays) */
+    for (uint32_t k = 1; k < tt->n && et; k++)
+        et = tt->elems[k] == et ? et
+             : et->kind == KJ_T_ARRAY && tt->elems[k]->kind == KJ_T_ARRAY ? kj_unify(ic->s->types, et, tt->elems[k])
+                                                                            : NULL;
+    if (!et) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, it->span,
+                               "for loops iterate over range(), prange() or a tuple of one type, not %s",
+                               kj_type_str(tt));
+        kj_diag_hint(dg, "write: for i in range(len(a))");
+    } else if (st->for_.target->kind != KJ_E_NAME) {
+        kj_error(ic->d, ic->s->src, st->for_.target->span,
+                 "the loop variable of a loop over a tuple must be a single name");
+    } else {
+        assign_var(ic, st->for_.target, et, false);
+    }
+}
+
 static void infer_for(kj_ictx *ic, const kj_stmt *st)
 {
     const kj_expr *it = st->for_.iter;
     kj_einfo *ei = kj_type_expr(ic, it);
     bool is_range = it->kind == KJ_E_CALL && ei->kind == EI_VALUE && ei->type &&
                     ei->type->kind == KJ_T_RANGE;
-    if (!is_range) {
+    if (ei->kind == EI_VALUE && ei->type && ei->type->kind == KJ_T_TUPLE) {
+        infer_for_tuple(ic, st, ei->type);
+    } else if (!is_range) {
         if (ei->kind == EI_VALUE && ei->type) {
             kj_diag *dg = kj_error(ic->d, ic->s->src, it->span,
                                    "for loops iterate over range() or prange(), not %s",

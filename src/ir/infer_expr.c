@@ -407,7 +407,8 @@ static const kj_type *compare_pair(kj_ictx *ic, const kj_expr *e, kj_cmpop op, c
         return kj_t_bool(T);
     }
     if (l->kind == KJ_T_ARRAY || r->kind == KJ_T_ARRAY) {
-        const kj_type *a = array_binop(ic, KJ_OP_SUB, l, r, e->span, optype);
+        /* the shape only; + (not -) so that bool arrays compare, as in NumPy */
+        const kj_type *a = array_binop(ic, KJ_OP_ADD, l, r, e->span, optype);
         if (!a) return NULL;
         const kj_type *le = l->kind == KJ_T_ARRAY ? l->elem : l;
         const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
@@ -544,10 +545,49 @@ static bool type_slice_part(kj_ictx *ic, const kj_expr *p)
     return false;
 }
 
+/* a[mask] with a bool array of a's dimensions: the selected elements, 1-d;
+ * a[idx] with an integer array into a 1-d a: idx's shape. Host code only
+ * (the runtime's rt_index.c). */
+static kj_einfo *index_array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *at, const kj_type *xt,
+                                       kj_einfo *ei)
+{
+    const kj_expr *ix = e->sub.index;
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_error(ic->d, ic->s->src, ix->span, "indexing with arrays is only supported in host code");
+        return ei_value(ei, NULL);
+    }
+    if (xt->elem->kind == KJ_T_BOOL) {
+        if (xt->ndim != at->ndim) {
+            kj_error(ic->d, ic->s->src, ix->span,
+                     "a boolean index must have the indexed array's %u dimension%s, not %u", at->ndim,
+                     at->ndim == 1 ? "" : "s", xt->ndim);
+            return ei_value(ei, NULL);
+        }
+        return ei_value(ei, kj_t_array(ic->s->types, at->elem, 1, KJ_LAYOUT_C));
+    }
+    if (xt->elem->kind != KJ_T_INT) {
+        kj_error(ic->d, ic->s->src, ix->span, "arrays used as indices must be of integer (or boolean) type, not %s",
+                 kj_type_str(xt));
+        return ei_value(ei, NULL);
+    }
+    if (at->ndim != 1) {
+        kj_error(ic->d, ic->s->src, ix->span,
+                 "indexing with an integer array is supported on 1-d arrays only, not %ud", at->ndim);
+        return ei_value(ei, NULL);
+    }
+    return ei_value(ei, kj_t_array(ic->s->types, at->elem, xt->ndim, KJ_LAYOUT_C));
+}
+
 /* a[i, j:k, ...]: integers pick, slices keep a dimension. */
 static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *at, kj_einfo *ei)
 {
     const kj_expr *ix = e->sub.index;
+    const kj_type *xt = NULL; /* a single index, typed once */
+    if (ix->kind != KJ_E_TUPLE && ix->kind != KJ_E_SLICE) {
+        xt = kj_value_type(ic, ix);
+        if (!xt) return ei_value(ei, NULL);
+        if (xt->kind == KJ_T_ARRAY) return index_array_subscript(ic, e, at, xt, ei);
+    }
     const kj_expr *const *items = &ix;
     uint32_t n = 1;
     if (ix->kind == KJ_E_TUPLE) {
@@ -578,7 +618,7 @@ static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *a
             sliced = true;
             continue;
         }
-        const kj_type *t = kj_value_type(ic, it);
+        const kj_type *t = xt ? xt : kj_value_type(ic, it);
         ok = index_ok(ic, it, t) && ok;
         if (sliced) keeps_c = false;
         nint++;

@@ -209,6 +209,11 @@ struct kir_func {
     bool py_errors;
     const char *gu_layout;     /* GUFUNC: the layout string */
     kir_identity identity;     /* UFUNC: identity= */
+    /* UFUNC made by kir_fuse.c: '!' then the expression in postfix (leaf
+     * parameters 'a'.., '.' a constant, "2L:C;" an operator of 1-3
+     * operands at line L, column C), for NumPy's broadcast error message
+     * at the operator that fails; else NULL. */
+    const char *fuse_tree;
     const char *target;        /* decorator's target= or NULL */
     /* KERNEL written for ufunc calls on the GPU (kir_gpu_ufunc.c): the
      * @vectorize or @guvectorize function it applies, else NULL. */

@@ -235,7 +235,13 @@ static bool gufunc_kernel(kj_arena *a, kj_types *ty, const kir_module *m, const 
     return true;
 }
 
-static bool on_gpu(const kir_func *uf) { return !uf->target || !strcmp(uf->target, "cuda"); }
+/* A user's ufunc with target 'cuda' or none. The ufuncs kir_fuse.c makes of
+ * host array expressions stay on the host, as NumPy's operators would (and
+ * as their math library's last bits would). */
+static bool on_gpu(const kir_func *uf)
+{
+    return !uf->fuse_tree && (!uf->target || !strcmp(uf->target, "cuda"));
+}
 
 static void rewrite(kj_arena *a, kj_types *ty, kir_module *m, kir_func *f, kir_ref r)
 {

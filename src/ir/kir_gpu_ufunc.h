@@ -25,6 +25,7 @@
 
 /* Give every ufunc call over arrays in the host functions funcs[first..]
  * of m its kernel (ufuncs with target 'cpu' or 'parallel' stay on the host,
+ * and so do the ufuncs kir_fuse.c makes of host array expressions,
  * and so do calls the kernels cannot express: a gufunc input whose element
  * type is not the signature's, more than 4 dimensions). Kernels are
  * appended to m, one per ufunc and kernel parameter types. */

@@ -273,6 +273,13 @@ static kir_ref lower_subscript_parts(lctx *lc, const kj_expr *e, kir_ref arr, ki
     return v;
 }
 
+/* a[mask] / a[idx]: the index is one array (infer_expr.c checked it). */
+static bool index_array(lctx *lc, const kj_expr *e)
+{
+    const kj_type *t = EI(lc, e->sub.index)->type;
+    return e->sub.index->kind != KJ_E_TUPLE && e->sub.index->kind != KJ_E_SLICE && t && t->kind == KJ_T_ARRAY;
+}
+
 static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
@@ -288,6 +295,12 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
         return r;
     }
     kir_ref arr = lower_expr(lc, e->sub.obj);
+    if (index_array(lc, e)) {
+        kir_ref args[2] = {arr, lower_expr(lc, e->sub.index)};
+        kir_ref r = emit_args(lc, KIR_BUILTIN, strong(lc, ei->type), e->span, args, 2);
+        kir_at(lc->f, r)->aux = KJ_B_INDEX_GET;
+        return r;
+    }
     kir_ref idx[8];
     uint32_t n = 0;
     bool view;
@@ -674,6 +687,13 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
     }
     case KJ_E_SUBSCRIPT: {
         kir_ref arr = lower_expr(lc, t->sub.obj);
+        if (index_array(lc, t)) { /* a[mask] = v, a[idx] = v */
+            kir_ref ix = lower_expr(lc, t->sub.index);
+            if (type_of(lc, v)->kind != KJ_T_ARRAY) v = cast(lc, v, type_of(lc, arr)->elem, sp);
+            kir_ref args[3] = {arr, ix, v};
+            kir_at(lc->f, emit_args(lc, KIR_BUILTIN, NULL, sp, args, 3))->aux = KJ_B_INDEX_SET;
+            return;
+        }
         kir_ref idx[8];
         uint32_t n = 0;
         bool view;
@@ -784,10 +804,51 @@ static void lower_while(lctx *lc, const kj_stmt *st)
 }
 
 /* for i in range(a, b, c): body */
+/* for x in (a, b, c): the tuple evaluated once, an int64 index over it,
+ * and x = element i chosen by comparisons (KIR reads tuples at constant
+ * indices only), so that break and continue work as in any loop. */
+static void lower_for_tuple(lctx *lc, const kj_stmt *st, const kj_type *tt)
+{
+    kj_span sp = st->span;
+    const kj_type *i64t = kj_t_int(lc->s->types, 64, true), *et = tt->elems[0];
+    kir_ref tv = lower_as(lc, st->for_.iter, tt);
+    uint32_t ind = temp_local(lc, i64t);
+    kir_ref start = i64(lc, 0, sp), stop = i64(lc, (int64_t)tt->n, sp), step = i64(lc, 1, sp);
+    kir_ref f = emit(lc, KIR_FOR, NULL, sp);
+    kir_blkid body = kir_block_new(lc->s->a, lc->f), saved = lc->cur;
+    kir_inst *in = kir_at(lc->f, f);
+    in->i = ind, in->a = start, in->b = stop, in->c = step, in->blk[0] = body;
+    lc->cur = body;
+    kir_ref i = get_local(lc, ind, sp), v = 0;
+    int32_t var = var_local(lc, st->for_.target->name);
+    if (var >= 0) et = lc->f->locals[var].type; /* the elements' unified type */
+    for (uint32_t k = tt->n; k-- > 0;) {
+        kir_ref g = emit(lc, KIR_TUPLE_GET, tt->elems[k], sp);
+        kir_at(lc->f, g)->a = tv;
+        kir_at(lc->f, g)->i = k;
+        g = cast(lc, g, et, sp);
+        if (!v) {
+            v = g;
+            continue;
+        }
+        kir_ref eq = emit2(lc, KIR_EQ, kj_t_bool(lc->s->types), sp, i, i64(lc, (int64_t)k, sp));
+        kir_ref sel = emit2(lc, KIR_SELECT, et, sp, eq, g);
+        kir_at(lc->f, sel)->c = v;
+        v = sel;
+    }
+    if (var >= 0) set_local(lc, (uint32_t)var, v, sp);
+    lower_block(lc, &st->for_.body);
+    lc->cur = saved;
+}
+
 static void lower_for(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *it = st->for_.iter;
     kj_einfo *ei = EI(lc, it);
+    if (ei->type->kind == KJ_T_TUPLE) {
+        lower_for_tuple(lc, st, strong(lc, ei->type));
+        return;
+    }
     const kj_type *rt = strong(lc, ei->type->elem);
     kir_ref start, stop, step;
     const kj_expr *a0 = call_arg(it, ei->argmap[0]);

@@ -43,32 +43,54 @@ static void reduction_order(const kj_array *a, kj_iter *it)
 /* NumPy's pairwise summation (@TYPE@_pairwise_sum in loops_utils.h): below
  * 8 elements a plain loop; up to 128 eight accumulators combined as
  * ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) plus the rest; above, split in two at
- * a multiple of 8 and recurse. The result bits match NumPy's. */
-#define DEFINE_PAIRWISE(NAME, T)                                                               \
-    static T NAME(const char *a, int64_t n, int64_t stride)                                    \
+ * a multiple of 8 and recurse. The result bits match NumPy's. ELEM(i) reads
+ * element i: the strided form and the unit-stride one (NumPy's common
+ * case), where the eight accumulators become vector registers — the same
+ * additions in the same order. */
+#define DEFINE_PAIRWISE(NAME, T, PARAMS, ARGS, ELEM, ADVANCE)                                  \
+    static T NAME PARAMS                                                                       \
     {                                                                                          \
         if (n < 8) {                                                                           \
             T res = 0;                                                                         \
-            for (int64_t i = 0; i < n; i++) res += *(const T *)(const void *)(a + i * stride); \
+            for (int64_t i = 0; i < n; i++) res += ELEM(i);                                    \
             return res;                                                                        \
         }                                                                                      \
         if (n <= 128) {                                                                        \
             T r[8];                                                                            \
             int64_t i;                                                                         \
-            for (int k = 0; k < 8; k++) r[k] = *(const T *)(const void *)(a + k * stride);     \
+            for (int k = 0; k < 8; k++) r[k] = ELEM(k);                                        \
             for (i = 8; i < n - (n % 8); i += 8)                                               \
-                for (int k = 0; k < 8; k++)                                                    \
-                    r[k] += *(const T *)(const void *)(a + (i + k) * stride);                  \
+                for (int k = 0; k < 8; k++) r[k] += ELEM(i + k);                               \
             T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));         \
-            for (; i < n; i++) res += *(const T *)(const void *)(a + i * stride);              \
+            for (; i < n; i++) res += ELEM(i);                                                 \
             return res;                                                                        \
         }                                                                                      \
         int64_t n2 = n / 2;                                                                    \
         n2 -= n2 % 8;                                                                          \
-        return NAME(a, n2, stride) + NAME(a + n2 * stride, n - n2, stride);                    \
+        T lo = NAME ARGS;                                                                      \
+        ADVANCE;                                                                               \
+        n2 = n - n2;                                                                           \
+        return lo + NAME ARGS;                                                                 \
     }
-DEFINE_PAIRWISE(pairwise_f64, double)
-DEFINE_PAIRWISE(pairwise_f32, float)
+#define STRIDED_F64(i) (*(const double *)(const void *)(a + (i) * stride))
+#define STRIDED_F32(i) (*(const float *)(const void *)(a + (i) * stride))
+#define UNIT(i) (x[i])
+DEFINE_PAIRWISE(strided_f64, double, (const char *a, int64_t n, int64_t stride), (a, n2, stride), STRIDED_F64,
+                a += n2 * stride)
+DEFINE_PAIRWISE(strided_f32, float, (const char *a, int64_t n, int64_t stride), (a, n2, stride), STRIDED_F32,
+                a += n2 * stride)
+DEFINE_PAIRWISE(unit_f64, double, (const double *restrict x, int64_t n), (x, n2), UNIT, x += n2)
+DEFINE_PAIRWISE(unit_f32, float, (const float *restrict x, int64_t n), (x, n2), UNIT, x += n2)
+
+static double pairwise_f64(const char *a, int64_t n, int64_t stride)
+{
+    return stride == 8 ? unit_f64((const double *)(const void *)a, n) : strided_f64(a, n, stride);
+}
+
+static float pairwise_f32(const char *a, int64_t n, int64_t stride)
+{
+    return stride == 4 ? unit_f32((const float *)(const void *)a, n) : strided_f32(a, n, stride);
+}
 
 /* Float sums as NumPy's reduction iterator feeds them to the add loop: the
  * elements, in reduction_order, in chunks of 8192 (its buffer size, which
@@ -170,6 +192,62 @@ typedef struct {
     kj_scalar best;
 } minmax_ctx;
 
+/* The fold of np.minimum (LT: x < y) or np.maximum (x > y) over a
+ * contiguous run of n >= 1 floats, as the element-at-a-time loop below
+ * computes it: the first NaN if there is one, else the extreme value, and
+ * among elements equal to it (0.0 and -0.0) the last one. Three simple
+ * passes the C compiler can vectorise instead of one with a branch per
+ * element. The fold is associative, so runs combine with the running value
+ * by the same rule. */
+#define DEFINE_RUN_EXTREME(NAME, T, CMP)                                                       \
+    static T NAME(const T *x, int64_t n)                                                       \
+    {                                                                                          \
+        enum { BLOCK = 1024 };                                                                 \
+        for (int64_t b = 0; b < n; b += BLOCK) {                                               \
+            int64_t e = b + BLOCK < n ? b + BLOCK : n;                                         \
+            bool nan = false;                                                                  \
+            for (int64_t i = b; i < e; i++) nan |= x[i] != x[i];                               \
+            if (nan)                                                                           \
+                for (int64_t i = b; i < e; i++)                                                \
+                    if (x[i] != x[i]) return x[i];                                             \
+        }                                                                                      \
+        T m = x[0], r[8];                                                                      \
+        int64_t i = 0;                                                                         \
+        if (n >= 8) { /* eight lanes: no chain of dependent compares */                       \
+            for (int k = 0; k < 8; k++) r[k] = x[k];                                           \
+            for (i = 8; i + 8 <= n; i += 8)                                                    \
+                for (int k = 0; k < 8; k++) r[k] = x[i + k] CMP r[k] ? x[i + k] : r[k];        \
+            for (int k = 0; k < 8; k++) m = r[k] CMP m ? r[k] : m;                             \
+        }                                                                                      \
+        for (; i < n; i++) m = x[i] CMP m ? x[i] : m;                                          \
+        for (int64_t j = n - 1; j >= 0; j--)                                                   \
+            if (x[j] == m) return x[j];                                                        \
+        return m;                                                                              \
+    }
+DEFINE_RUN_EXTREME(run_min_f64, double, <)
+DEFINE_RUN_EXTREME(run_max_f64, double, >)
+DEFINE_RUN_EXTREME(run_min_f32, float, <)
+DEFINE_RUN_EXTREME(run_max_f32, float, >)
+
+/* A unit-stride float run of the array's own type: folded by the passes
+ * above, then met with the running value. False when the run is not one. */
+static bool minmax_float_run(minmax_ctx *c, const char *a, int64_t stride, int64_t n)
+{
+    double r;
+    if (c->dt == KJ_DT_FLOAT64 && stride == 8) {
+        const double *x = (const double *)(const void *)a;
+        r = c->is_max ? run_max_f64(x, n) : run_min_f64(x, n);
+    } else if (c->dt == KJ_DT_FLOAT32 && stride == 4) {
+        const float *x = (const float *)(const void *)a;
+        r = c->is_max ? run_max_f32(x, n) : run_min_f32(x, n);
+    } else {
+        return false;
+    }
+    if (c->first) c->best = (kj_scalar){c->dt, {.f = r}}, c->first = false;
+    else c->best.v.f = c->is_max ? kj_float_op(KJ_AOP_MAX, c->best.v.f, r) : kj_float_op(KJ_AOP_MIN, c->best.v.f, r);
+    return true;
+}
+
 /* np.minimum.reduce / np.maximum.reduce: the running value meets each
  * element as np.minimum does (NaN propagates). */
 static void minmax_inner(void *vctx, char **p, const int64_t *s, int64_t n)
@@ -177,6 +255,7 @@ static void minmax_inner(void *vctx, char **p, const int64_t *s, int64_t n)
     minmax_ctx *c = vctx;
     const char *a = p[0];
     int64_t i = 0;
+    if (n > 0 && minmax_float_run(c, a, s[0], n)) return;
     if (c->first) c->best = kj_elem_load(a, c->dt), c->first = false, i = 1;
     char kind = kj_dtype_info[c->dt].kind;
     for (; i < n; i++) {
@@ -232,50 +311,76 @@ kj_scalar kj_array_mean(const kj_array *a)
 typedef struct {
     kj_dtype dt;
     double mean;
-    char *out;
-    bool f32;
+    sum_ctx *sum;
 } dev_ctx;
 
-/* x = (a - mean)**2 into a contiguous temporary, in iteration order. */
+/* The squared deviations (a - mean)**2 of a run, in the result type, into
+ * the sum's chunk buffer: the sum then sees exactly the chunks of the
+ * temporary array NumPy makes (in iteration order), without the array. */
+static void dev_run(dev_ctx *c, const char *a, int64_t stride, int64_t n)
+{
+    sum_ctx *sc = c->sum;
+    if (sc->f32) {
+        float m = (float)c->mean, *o = (float *)(void *)sc->buf + sc->nbuf;
+        if (stride == 4 && c->dt == KJ_DT_FLOAT32) {
+            const float *x = (const float *)(const void *)a;
+            for (int64_t i = 0; i < n; i++) o[i] = (x[i] - m) * (x[i] - m);
+        } else {
+            for (int64_t i = 0; i < n; i++) {
+                float d = ld_f32(a + i * stride, c->dt) - m;
+                o[i] = d * d;
+            }
+        }
+    } else {
+        double m = c->mean, *o = (double *)(void *)sc->buf + sc->nbuf;
+        if (stride == 8 && c->dt == KJ_DT_FLOAT64) {
+            const double *x = (const double *)(const void *)a;
+            for (int64_t i = 0; i < n; i++) o[i] = (x[i] - m) * (x[i] - m);
+        } else {
+            for (int64_t i = 0; i < n; i++) {
+                double d = ld_f64(a + i * stride, c->dt) - m;
+                o[i] = d * d;
+            }
+        }
+    }
+    sc->nbuf += n;
+    if (sc->nbuf == CHUNK) sum_flush(sc);
+}
+
 static void dev_inner(void *vctx, char **p, const int64_t *s, int64_t n)
 {
     dev_ctx *c = vctx;
     const char *a = p[0];
-    for (int64_t i = 0; i < n; i++, a += s[0]) {
-        if (c->f32) {
-            float x = ld_f32(a, c->dt) - (float)c->mean;
-            memcpy(c->out, &(float){x * x}, 4);
-            c->out += 4;
-        } else {
-            double x = ld_f64(a, c->dt) - c->mean;
-            memcpy(c->out, &(double){x * x}, 8);
-            c->out += 8;
-        }
+    while (n > 0) {
+        int64_t take = CHUNK - c->sum->nbuf < n ? CHUNK - c->sum->nbuf : n;
+        dev_run(c, a, s[0], take);
+        a += take * s[0];
+        n -= take;
     }
 }
 
 /* np.std (_methods.py:_var): the mean as np.mean computes it, the squared
- * deviations in a new array (laid out in iteration order), their sum, a
+ * deviations (NumPy: a new array laid out in iteration order), their sum, a
  * division by max(n - ddof, 0) in float64, and the square root in the
- * result type. */
+ * result type. The deviations go through the sum's chunk buffer instead of
+ * a temporary array: the same chunks, the same bits. */
 kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
 {
     int64_t n = kj_array_size(a);
     bool f32 = a->dtype == KJ_DT_FLOAT32;
     /* the keepdims mean is an array, divided by the count in its own type */
     double mean = f32 ? (double)((float)kj_array_sum(a).v.f / (float)n) : kj_array_mean(a).v.f;
-    kj_dtype xdt = f32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
-    char *tmp = malloc(n ? (size_t)n * kj_dtype_size(xdt) : 1);
-    if (!tmp) {
+    sum_ctx c = {.dt = f32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64, .f32 = f32};
+    if (!(c.buf = malloc(CHUNK * sizeof(double)))) {
         fputs("kjit: out of memory\n", stderr);
         abort();
     }
-    dev_ctx d = {a->dtype, mean, tmp, f32};
+    dev_ctx d = {a->dtype, mean, &c};
     kj_iter it;
     reduction_order(a, &it);
     kj_iter_run(&it, dev_inner, &d);
-    sum_ctx c = sum_elements(NULL, tmp, xdt, n, true);
-    free(tmp);
+    if (c.nbuf) sum_flush(&c);
+    free(c.buf);
     double div = (double)(n - ddof > 0 ? n - ddof : 0);
     if (f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = sqrtf((float)((double)c.acc32 / div))}};
     return kj_scalar_f64(sqrt(c.acc / div));

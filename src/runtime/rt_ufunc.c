@@ -28,6 +28,7 @@ typedef struct operand {
 typedef struct prep {
     kj_rt *rt;
     const char *name, *layout;
+    const char *tree; /* a fused expression's tree (kir_fuse.c), or NULL */
     int nops, nin, loop_ndim;
     operand op[MAX_OPS];
     int64_t sizes[MAX_SYMS]; /* bound core sizes, -1 while unknown */
@@ -84,6 +85,18 @@ static void bind_core(prep *p, int k)
  * with the remapped form for gufuncs. */
 static _Noreturn void broadcast_error(prep *p)
 {
+    if (p->tree) {
+        int32_t nd[MAX_OPS];
+        int64_t shapes[MAX_OPS * KJ_ABI_MAX_DIMS];
+        for (int k = 0; k < p->nin; k++) {
+            nd[k] = p->op[k].array ? p->op[k].ndim : 0;
+            memcpy(shapes + k * KJ_ABI_MAX_DIMS, p->op[k].shape, sizeof p->op[k].shape);
+        }
+        char msg[sizeof ((kj_rt_error *)0)->message];
+        int32_t line = p->line, col = p->col;
+        if (kj_rt_fused_broadcast_error(p->tree, p->nin, nd, shapes, msg, sizeof msg, &line, &col))
+            kj_rt_raise(p->rt, KJ_RT_VALUE, msg, line, col);
+    }
     kj_buf b = {0};
     kj_buf_puts(&b, p->layout ? "operands could not be broadcast together with remapped shapes "
                                 "[original->remapped]: "
@@ -224,8 +237,10 @@ int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int
                             const int32_t *ndims, const int32_t *dtypes, const int32_t *core, int32_t alloc,
                             int32_t loop_ndim, int64_t *loop_shape, int64_t *strides, int32_t line, int32_t col)
 {
-    prep p = {.rt = rt, .name = name, .layout = layout, .nops = nops, .loop_ndim = loop_ndim,
-              .line = line, .col = col};
+    /* a layout starting with '!' is a fused expression's tree, not a gufunc's */
+    const char *tree = layout && layout[0] == '!' ? layout + 1 : NULL;
+    prep p = {.rt = rt, .name = name, .layout = tree ? NULL : layout, .tree = tree, .nops = nops,
+              .loop_ndim = loop_ndim, .line = line, .col = col};
     if (nops > MAX_OPS) kj_rt_raise(rt, KJ_RT_RUNTIME, "too many ufunc operands", line, col);
     for (int s = 0; s < MAX_SYMS; s++) p.sizes[s] = -1;
     load(&p, ops, ndims, dtypes, core, alloc);

@@ -14,10 +14,12 @@
 #include "abi/abi.h"
 #include "codegen/codegen.h"
 #include "frontend/parser.h"
+#include "ir/kir_fuse.h"
 #include "ir/sema.h"
 #include "runtime/array.h"
 #include "runtime/npy.h"
 #include "runtime/rt.h"
+#include "runtime/rt_host.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -594,6 +596,7 @@ static bool golden_one(const char *name)
     kj_module *m = kj_parse(&x->src, &x->a, &x->d);
     kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
+    if (x->m) kir_fuse_module(&x->a, x->t, x->m, false); /* the runtime's operators, unfused */
     kj_codegen_opts o = {.opt_level = 1, .verify = true};
     x->jit = x->m ? kj_codegen_host(x->m, &o, &x->d) : NULL;
     if (!x->jit || !want) {
@@ -616,6 +619,33 @@ static bool golden_one(const char *name)
     free(want);
     free(want_err);
     return ok;
+}
+
+/* The broadcast error of a fused expression names the two shapes of the
+ * first operator that fails, intermediate results included, and where. */
+static void test_fused_broadcast_error(void **state)
+{
+    (void)state;
+    int32_t nd[3] = {2, 1, 0};
+    int64_t shapes[3 * KJ_ABI_MAX_DIMS] = {0};
+    shapes[0] = 2, shapes[1] = 3;        /* a: (2,3) */
+    shapes[KJ_ABI_MAX_DIMS] = 2;         /* b: (2,) */
+    char msg[512];
+    int32_t line = 0, col = 0;
+    /* (a * 2.0) + (sin(b) * a): the second product fails */
+    assert_true(kj_rt_fused_broadcast_error("a.23:5;b14:15;a23:20;23:11;", 3, nd, shapes, msg, sizeof msg,
+                                            &line, &col));
+    assert_string_equal(msg, "operands could not be broadcast together with shapes (2,) (2,3) ");
+    assert_int_equal(line, 3);
+    assert_int_equal(col, 20);
+    /* (a + c) then + b: the intermediate (2,3) against (2,) */
+    assert_true(kj_rt_fused_broadcast_error("ac21:1;b21:2;", 3, nd, shapes, msg, sizeof msg, &line, &col));
+    assert_string_equal(msg, "operands could not be broadcast together with shapes (2,3) (2,) ");
+    assert_int_equal(col, 2);
+    /* shapes that broadcast, and malformed trees: no message */
+    assert_false(kj_rt_fused_broadcast_error("ac21:1;", 3, nd, shapes, msg, sizeof msg, &line, &col));
+    assert_false(kj_rt_fused_broadcast_error("a2", 3, nd, shapes, msg, sizeof msg, &line, &col));
+    assert_false(kj_rt_fused_broadcast_error("az2", 3, nd, shapes, msg, sizeof msg, &line, &col));
 }
 
 static void test_golden_run(void **state)
@@ -673,6 +703,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_loops_release_arrays, setup, teardown),
         cmocka_unit_test_setup_teardown(test_returned_array, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_releases_arrays, setup, teardown),
+        cmocka_unit_test(test_fused_broadcast_error),
         cmocka_unit_test(test_golden_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
