@@ -286,6 +286,16 @@ kj_array *kj_array_full(kj_dtype dt, int ndim, const int64_t *shape, kj_scalar v
     return a;
 }
 
+kj_array *kj_array_adopt(void *data, kj_dtype dt, int ndim, const int64_t *shape)
+{
+    kj_array *a = new_header(dt, ndim, shape);
+    a->data = data;
+    a->owns_data = true;
+    c_strides(a);
+    kj_array_update_flags(a);
+    return a;
+}
+
 kj_array *kj_array_wrap(void *data, kj_dtype dt, int ndim, const int64_t *shape,
                         const int64_t *strides, kj_rt_error *err)
 {
@@ -320,8 +330,8 @@ void kj_array_release(kj_array *a)
 {
     while (a && atomic_fetch_sub_explicit(&a->refcount, 1, memory_order_acq_rel) == 1) {
         kj_array *base = a->base;
-        if (a->mirror) kj_gpu_mirror_free(a->mirror);
-        if (a->owns_data) free(a->data);
+        bool kept = a->mirror && kj_gpu_mirror_free(a->mirror, a->owns_data ? a->data : NULL);
+        if (a->owns_data && !kept) free(a->data);
         free(a);
         a = base; /* drop the view's reference to its base, iteratively */
     }

@@ -117,6 +117,9 @@ kj_array *kj_array_zeros(kj_dtype dt, int ndim, const int64_t *shape, kj_rt_erro
 /* np.full: `value` is cast to `dt` with kj_scalar_cast semantics. */
 kj_array *kj_array_full(kj_dtype dt, int ndim, const int64_t *shape, kj_scalar value,
                         kj_rt_error *err);
+/* A C-ordered array owning `data` (malloc'd, 64-byte aligned, big enough;
+ * freed with the array): host memory a freed array left (gpu.h). */
+kj_array *kj_array_adopt(void *data, kj_dtype dt, int ndim, const int64_t *shape);
 /* Zero-copy wrap of caller memory; `strides` in bytes, NULL = C order. The
  * memory is never freed by kjit and must outlive the array and its views. */
 kj_array *kj_array_wrap(void *data, kj_dtype dt, int ndim, const int64_t *shape,

@@ -89,8 +89,15 @@ bool kj_gpu_to_device(kj_gpu *g, kj_array *a, kj_gpu_fill fill, kj_rt_error *e);
  * stop in between: one device-to-device copy, one transfer or a memcpy.
  * dst's other side becomes stale. */
 bool kj_gpu_copy(kj_gpu *g, kj_array *dst, kj_array *src, bool to_device, kj_rt_error *e);
-/* Free the mirror of an array being freed (array.c). */
-void kj_gpu_mirror_free(kj_mirror *m);
+/* Free the mirror of an array being freed (array.c), whose own memory is
+ * `data` (NULL when the array does not own it). True when the GPU context
+ * kept that memory for reuse (kj_gpu_host_array): the caller must not free
+ * it then. */
+bool kj_gpu_mirror_free(kj_mirror *m, void *data);
+/* A new C-ordered array over host memory a freed array of the same size
+ * left (with its page-locking), or NULL when there is none: for the results
+ * of ufunc calls, whose content the call writes whole. */
+kj_array *kj_gpu_host_array(kj_gpu *g, kj_dtype dt, int ndim, const int64_t *shape);
 
 /* Streams: created blocking, so that the default stream, which every
  * transfer uses, still orders them (a copy waits for their kernels). */

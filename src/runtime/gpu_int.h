@@ -11,13 +11,22 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-enum { MAX_KSTATS = 64, POOL_BLOCKS = 16 };
+enum { MAX_KSTATS = 64, POOL_BLOCKS = 16, HOST_BLOCKS = 8 };
 
 /* A block of device memory kept for reuse (see kj_gpu.pool). */
 typedef struct pool_block {
     CUdeviceptr d;
     size_t bytes;
 } pool_block;
+
+/* Host memory of a freed array kept for the next ufunc result of its size
+ * (see kj_gpu.hpool), with what its mirror knew of it. */
+typedef struct host_block {
+    char *p;
+    size_t bytes;
+    unsigned copies;
+    bool pinned;
+} host_block;
 
 typedef struct kstat {
     char name[64];
@@ -52,6 +61,16 @@ struct kj_gpu {
     unsigned npool;
     size_t pool_bytes, pool_cap;
     bool streams;
+    /* The host memory of freed arrays that met the GPU, large ones that
+     * kjit allocated, kept (page-locked if they were) for the next ufunc
+     * result of the same size: a program that makes a new 400 MB result per
+     * call then reuses memory already touched and pinned instead of
+     * faulting in fresh pages and copying through the driver's pageable
+     * path. At most HOST_BLOCKS blocks within pin_cap (with the pinned
+     * total); freed at the end. Under lock. */
+    host_block hpool[HOST_BLOCKS];
+    unsigned nhpool;
+    size_t hpool_bytes;
     double open_s, ptx_s[4], link_s, load_s;
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
@@ -96,5 +115,7 @@ kj_mirror *kj_gpu_mirror_current(kj_gpu *g, kj_array *a, kj_rt_error *e);
 size_t kj_gpu_default_pin_cap(void);
 /* Free every block of the device memory pool (g's context current). */
 void kj_gpu_pool_drain(kj_gpu *g);
+/* Free every block of the host memory pool (unregistering pinned ones). */
+void kj_gpu_host_pool_drain(kj_gpu *g);
 
 #endif

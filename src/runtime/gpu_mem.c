@@ -132,20 +132,85 @@ static bool device_memory(kj_gpu *g, kj_mirror *m, kj_rt_error *e)
                         fb, tb);
 }
 
-void kj_gpu_mirror_free(kj_mirror *m)
+/* Keep the host memory of mirror m (all of `data`, which kjit allocated)
+ * in the host pool when it is large and there is room; false otherwise. */
+static bool host_keep(kj_gpu *g, kj_mirror *m, void *data)
 {
-    if (!m) return;
+    if (!data || data != m->lo || !m->may_pin || m->bytes < PIN_MIN) return false;
+    pthread_mutex_lock(&g->lock);
+    size_t unpinned = m->pinned ? 0 : m->bytes; /* pinned ones are in pinned_bytes already */
+    bool keep = g->nhpool < HOST_BLOCKS && g->hpool_bytes + g->pinned_bytes + unpinned <= g->pin_cap;
+    if (keep) {
+        g->hpool[g->nhpool++] = (host_block){m->lo, m->bytes, m->copies, m->pinned};
+        g->hpool_bytes += unpinned;
+    }
+    pthread_mutex_unlock(&g->lock);
+    return keep;
+}
+
+bool kj_gpu_mirror_free(kj_mirror *m, void *data)
+{
+    if (!m) return false;
     kj_gpu *g = m->g;
     g->cu.cuCtxSetCurrent(g->ctx);
     if (m->d) pool_put(g, m->d, block_size(m->bytes));
-    if (m->pinned) {
+    bool kept = host_keep(g, m, data);
+    if (m->pinned && !kept) {
         g->cu.cuMemHostUnregister(m->lo);
         pthread_mutex_lock(&g->lock);
         g->pinned_bytes -= m->bytes;
         pthread_mutex_unlock(&g->lock);
     }
-    kj_gpu_release(g);
+    kj_gpu_release(g); /* may end g, which frees its pools */
     free(m);
+    return kept;
+}
+
+void kj_gpu_host_pool_drain(kj_gpu *g)
+{
+    pthread_mutex_lock(&g->lock);
+    for (unsigned k = 0; k < g->nhpool; k++) {
+        host_block *b = &g->hpool[k];
+        if (b->pinned) {
+            g->cu.cuMemHostUnregister(b->p);
+            g->pinned_bytes -= b->bytes;
+        }
+        free(b->p);
+    }
+    g->nhpool = 0;
+    g->hpool_bytes = 0;
+    pthread_mutex_unlock(&g->lock);
+}
+
+kj_array *kj_gpu_host_array(kj_gpu *g, kj_dtype dt, int ndim, const int64_t *shape)
+{
+    size_t n = kj_dtype_size(dt);
+    for (int k = 0; k < ndim; k++) {
+        if (shape[k] <= 0 || n > SIZE_MAX / (size_t)shape[k]) return NULL;
+        n *= (size_t)shape[k];
+    }
+    if (n < PIN_MIN) return NULL;
+    host_block b = {0};
+    pthread_mutex_lock(&g->lock);
+    for (unsigned k = 0; k < g->nhpool; k++)
+        if (g->hpool[k].bytes == n) {
+            b = g->hpool[k];
+            g->hpool[k] = g->hpool[--g->nhpool];
+            if (!b.pinned) g->hpool_bytes -= n;
+            break;
+        }
+    pthread_mutex_unlock(&g->lock);
+    if (!b.p) return NULL;
+    kj_array *a = kj_array_adopt(b.p, dt, ndim, shape);
+    kj_rt_error e = {0};
+    kj_mirror *m = record(g, a, &e);
+    if (!m) { /* cannot happen for a new array; keep the memory right anyway */
+        kj_array_release(a);
+        return NULL;
+    }
+    m->copies = b.copies; /* its page-locking and history go with the memory */
+    m->pinned = b.pinned;
+    return a;
 }
 
 /* ---- copies ---- */

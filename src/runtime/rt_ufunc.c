@@ -9,6 +9,7 @@
 #include "../abi/abi.h"
 #include "../util/buf.h"
 #include "array.h"
+#include "gpu.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -191,8 +192,13 @@ static void create(prep *p, int k, void *desc, const int64_t *loop_shape)
      * (NumPy's np.empty), which would also touch every page serially before
      * a parallel loop does. A gufunc's core may leave elements unwritten:
      * zeroed, as documented. */
-    kj_array *a = p->layout ? kj_array_zeros(o->dt, o->ndim, shape, &err) : kj_array_empty(o->dt, o->ndim, shape, &err);
-    if (a && !p->layout) huge_pages(a->data, (size_t)kj_array_size(a) * kj_array_itemsize(a));
+    kj_array *a = NULL;
+    if (p->layout) a = kj_array_zeros(o->dt, o->ndim, shape, &err);
+    else if (p->rt->gpu) a = kj_gpu_host_array(p->rt->gpu, o->dt, o->ndim, shape); /* memory a result left */
+    if (!a) {
+        a = kj_array_empty(o->dt, o->ndim, shape, &err);
+        if (a && !p->layout) huge_pages(a->data, (size_t)kj_array_size(a) * kj_array_itemsize(a));
+    }
     kj_rt_result(p->rt, a, &err, desc, o->ndim, p->line, p->col);
     memcpy(o->shape, a->shape, sizeof o->shape);
     memcpy(o->strides, a->strides, sizeof o->strides);

@@ -31,6 +31,10 @@ expect ufunc "kjit stats: launches of f: 2"
 "$kjit" run --target=cuda "$root/tests/fake_gpu/read_only.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect read_only "kjit stats: host->device 3 transfers, 24000 bytes"
 expect read_only "kjit stats: device->host 2 transfers, 16000 bytes"
+# new large ufunc results reuse the memory freed ones left, page-locked from their second copy
+"$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc_results.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect ufunc_results "kjit stats: device->host 6 transfers, 12582912 bytes"
+expect ufunc_results "kjit stats: page-locked 2 host arrays copied more than once, 4194304 bytes"
 # loops: checks hoisted out of a loop that cannot launch
 "$kjit" run --target=cuda "$root/tests/fake_gpu/coherence_loops.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect loops "kjit stats: host->device 2 transfers, 16000 bytes"
