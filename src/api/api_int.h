@@ -186,6 +186,11 @@ bool kj_api_gpu_code(kjit_module *m, kj_diags *d);
 /* The GPU code that has kernel kf's entry, compiling and loading it when
  * the kernel was specialised after the compile. Module lock held. */
 kj_gpu_code *kj_api_kernel_code(kjit_module *m, const kir_func *kf, kj_diags *d);
+/* A host function specialised at call time added kernels (its launches, its
+ * ufunc calls on the GPU) from funcs[from] on: the module's GPU code made
+ * again with them, for the launches of host code (rt.code). Module lock
+ * held; false after reporting to d. */
+bool kj_api_gpu_reload(kjit_module *m, uint32_t from, kj_diags *d);
 
 /* values.c: a kjit_value in the ABI memory form of a kj type and back */
 size_t kj_api_mem_size(const kj_type *t);

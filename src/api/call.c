@@ -308,7 +308,10 @@ static const kir_func *specialise(kjit_fn *f, const kj_type *const *types, uint3
     const kir_func *kf = kj_sema_specialize(m->sema, f->name, types, n, d);
     if (kf) kir_fuse_from(&m->arena, m->types, m->kir, before, m->fuse);
     if (kf) kj_api_lower_ufuncs(m, before);
-    return kf && verify_new(m, before, d) ? kf : NULL;
+    if (!kf || !verify_new(m, before, d)) return NULL;
+    /* host code's launches find their kernels in the module's GPU code */
+    if (kf->kind != KIR_FN_KERNEL && !kj_api_gpu_reload(m, before, d)) return NULL;
+    return kf;
 }
 
 static int make_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api_spec *spec_out,

@@ -115,6 +115,10 @@ static void *cubin_of(kjit_module *m, const kir_func *only, bool *hit, kj_diags 
     kj_hash_str(&h, "gpu-arch", m->arch);
     kj_hash_u64(&h, "cuda-driver", (uint64_t)p->driver_version);
     kj_hash_str(&h, "kernel", only ? only->mangled : NULL);
+    /* all of the module's kernels: functions specialised at call time may
+     * have added some since its first compile (kj_api_gpu_reload) */
+    for (uint32_t k = 0; !only && k < m->kir->nfuncs; k++)
+        if (m->kir->funcs[k]->kind == KIR_FN_KERNEL) kj_hash_str(&h, "with", m->kir->funcs[k]->mangled);
     kj_hash key = kj_hash_final(&h);
     void *cubin = NULL;
     size_t n = 0;
@@ -159,6 +163,19 @@ bool kj_api_gpu_code(kjit_module *m, kj_diags *d)
     if (!m->gpu || !kj_nvptx_has_kernels(m->kir)) return true;
     m->gpu_code = load(m, NULL, d);
     return m->gpu_code != NULL;
+}
+
+bool kj_api_gpu_reload(kjit_module *m, uint32_t from, kj_diags *d)
+{
+    bool any = false;
+    for (uint32_t k = from; k < m->kir->nfuncs; k++) any |= m->kir->funcs[k]->kind == KIR_FN_KERNEL;
+    if (!m->gpu || !any) return true;
+    kj_gpu_code *c = load(m, NULL, d);
+    if (!c) return false;
+    /* a call running now may still use the old code: it goes when the module does */
+    if (m->gpu_code) KJ_PUSH(&m->arena, m->gpu_extra, m->gpu_code);
+    m->gpu_code = c;
+    return true;
 }
 
 kj_gpu_code *kj_api_kernel_code(kjit_module *m, const kir_func *kf, kj_diags *d)

@@ -4,7 +4,9 @@
  *      (cuMemGetInfo) within 1 MiB of where it started;
  *   3. an error a kernel raises (boundscheck) names the kernel and its line,
  *      and the context keeps working;
- *   4. a fault (an illegal address) names the kernel; CUDA cannot recover
+ *   4. a @jit function specialised at call time (kjit_call) whose ufunc call
+ *      runs on the GPU as a kernel made then;
+ *   5. a fault (an illegal address) names the kernel; CUDA cannot recover
  *      from such a "sticky" error in the same process (NVIDIA's driver
  *      documentation: the process must be restarted), so a new context
  *      must fail cleanly, with the error, not crash.
@@ -16,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char src[] = "from numba import cuda\n"
+static const char src[] = "from numba import cuda, jit, vectorize\n"
                           "import numpy as np\n"
                           "\n"
                           "@cuda.jit\n"
@@ -31,7 +33,15 @@ static const char src[] = "from numba import cuda\n"
                           "\n"
                           "@cuda.jit(boundscheck=True)\n"
                           "def past_end(x):\n"
-                          "    x[cuda.grid(1)] = 1.0\n";
+                          "    x[cuda.grid(1)] = 1.0\n"
+                          "\n"
+                          "@vectorize(['float32(float32)'])\n"
+                          "def twice(v):\n"
+                          "    return v * np.float32(2.0)\n"
+                          "\n"
+                          "@jit\n"
+                          "def doubled(x):\n"
+                          "    return twice(x)\n";
 
 static int failures;
 
@@ -119,6 +129,23 @@ int main(void)
           "boundscheck: %d %s (line %d)", rc, err.message, err.line);
     printf("api_gpu: IndexError reported as: %s (line %d)\n", err.message, err.line);
     cycle(ctx, 100);
+
+    /* kjit_call of a @jit function nothing called before: its ufunc call
+     * makes a kernel at call time, which its launch must find */
+    float y[1000];
+    for (int k = 0; k < 1000; k++) y[k] = (float)k;
+    int64_t s1[1] = {1000};
+    kjit_array *ya = kjit_array_wrap(ctx, y, KJIT_FLOAT32, 1, s1, NULL, &err);
+    kjit_value yv = kjit_value_array(ya), res = {0};
+    rc = kjit_call(kjit_module_get(m, "doubled"), &yv, 1, &res, &err);
+    CHECK(rc == KJIT_OK && res.kind == KJIT_VALUE_ARRAY, "doubled: %d %s", rc, err.message);
+    if (rc == KJIT_OK && res.kind == KJIT_VALUE_ARRAY) {
+        const float *r = kjit_array_data(res.v.a);
+        CHECK(r && r[1] == 2.0f && r[999] == 1998.0f, "doubled: r[999] = %g", r ? r[999] : -1.0);
+        printf("api_gpu: a ufunc call in a @jit function specialised at call time: r[999] = %g\n", r[999]);
+        kjit_value_release(&res);
+    }
+    kjit_array_free(ya);
 
     /* a fault: the error names the kernel; the process cannot go on. A
      * launch is asynchronous: the fault is found by kjit_sync. */
