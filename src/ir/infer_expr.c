@@ -298,12 +298,38 @@ static bool nonneg_binop(kj_binop op, const kj_einfo *l, const kj_einfo *r)
     }
 }
 
+/* NEP 50: a Python int literal in arithmetic takes the other operand's
+ * integer type, and NumPy 2 refuses one that type cannot hold
+ * (OverflowError) rather than wrapping it: `np.int8(1) + 300`. */
+static void check_literal_fits(kj_ictx *ic, const kj_expr *x, const kj_type *opt)
+{
+    const kj_einfo *xi = &ic->sp->ei[x->id];
+    if (!opt || !xi->is_const || !xi->cval.type || xi->cval.type->kind != KJ_T_INT || !xi->cval.type->weak) return;
+    const kj_type *el = opt->kind == KJ_T_ARRAY ? opt->elem : opt;
+    if (el->kind != KJ_T_INT || el->weak) return;
+    int64_t v = xi->cval.i;
+    bool fits;
+    if (el->is_signed) {
+        int64_t hi = el->bits >= 64 ? INT64_MAX : (INT64_C(1) << (el->bits - 1)) - 1;
+        fits = v <= hi && v >= -hi - 1;
+    } else {
+        fits = v >= 0 && (el->bits >= 64 || v < (INT64_C(1) << el->bits));
+    }
+    if (!fits)
+        kj_error(ic->d, ic->s->src, x->span, "Python integer %lld out of bounds for %s", (long long)v,
+                 kj_type_str(el));
+}
+
 static kj_einfo *type_binop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     const kj_type *l = kj_value_type(ic, e->bin.l);
     const kj_type *r = kj_value_type(ic, e->bin.r);
     const kj_type *opt = NULL;
     const kj_type *t = kj_binop_type(ic, e->bin.op, l, r, e->span, &opt);
+    if (t) {
+        check_literal_fits(ic, e->bin.l, opt);
+        check_literal_fits(ic, e->bin.r, opt);
+    }
     /* ei may have been cleared by typing the operands? No: they write their own ids. */
     ei_value(ei, t);
     ei->optype = opt;
