@@ -48,8 +48,9 @@ bool kj_cg_uf_gufunc_operands(kj_cg *cg, uf_call *c, kj_gu_layout *lay, LLVMValu
                               LLVMValueRef *core);
 
 /* kj_rt_ufunc_prepare: the loop shape (c->shape), each array operand's
- * strides over it, the outputs made (bit k of alloc). Returns the
- * contiguity flag (i32: every array C-contiguous with the loop's shape). */
+ * strides over it, the outputs made (bit k of alloc). `layout`: a gufunc's
+ * layout, '!' then a fused expression's tree (kir_fuse.c), or NULL. Returns
+ * the contiguity flag (i32: every array C-contiguous with the loop's shape). */
 LLVMValueRef kj_cg_uf_prepare(kj_cg *cg, uf_call *c, LLVMValueRef *descp, int32_t alloc, LLVMValueRef core,
                               const char *layout);
 
