@@ -48,8 +48,7 @@ static int error(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("kjit: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    kjit_cli_verror(fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     return status;

@@ -5,6 +5,7 @@
 
 #include <kjit.h>
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 /* Exit status of the command. */
@@ -25,6 +26,9 @@ bool kjit_cli_parse_value(const char *text, kjit_value *v);
 /* Apply NAME=VALUE arguments to vals (main's defaults); -1, or an exit
  * status after printing the problem and main's parameters. */
 int kjit_cli_apply_params(kjit_fn *fn, kjit_value *vals, char **params, int nparams);
+/* "kjit: error: " and the message on stderr, no newline (every command's
+ * errors start so). */
+void kjit_cli_verror(const char *fmt, va_list ap);
 /* Print "kjit: error: ..." and main's parameters; EXIT_USAGE. */
 int kjit_cli_param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -89,8 +89,7 @@ static int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("kjit: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    kjit_cli_verror(fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n%s\nrun 'kjit help' for the commands and options\n", usage_line);
     return EXIT_USAGE;

@@ -43,12 +43,17 @@ int kjit_cli_param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, .
     __attribute__((format(printf, 3, 4)));
 
 /* A bad NAME=VALUE: the problem, main's parameters, exit status 2. */
+void kjit_cli_verror(const char *fmt, va_list ap)
+{
+    fputs("kjit: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+}
+
 int kjit_cli_param_error(kjit_fn *fn, const kjit_value *vals, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("kjit: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    kjit_cli_verror(fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     list_params(fn, vals);

@@ -24,9 +24,9 @@ static LLVMValueRef set_dim(kj_cg *cg, LLVMValueRef desc, unsigned field, unsign
     return LLVMBuildInsertValue(cg->b, desc, LLVMBuildInsertValue(cg->b, arr, v, d, ""), field, "");
 }
 
-static LLVMValueRef get_dim(kj_cg *cg, LLVMValueRef desc, unsigned field, unsigned d)
+static LLVMValueRef stride_of(kj_cg *cg, LLVMValueRef desc, unsigned d)
 {
-    return LLVMBuildExtractValue(cg->b, LLVMBuildExtractValue(cg->b, desc, field, ""), d, "");
+    return LLVMBuildExtractValue(cg->b, LLVMBuildExtractValue(cg->b, desc, 2, ""), d, "");
 }
 
 /* Operand o as the kernel's parameter of type pt: the loop dimensions
@@ -49,8 +49,8 @@ static LLVMValueRef loop_view(kj_cg *cg, const uf_call *c, const uf_op *o, const
     }
     for (unsigned j = 0; j < ncore; j++) { /* the last ncore dimensions of o */
         unsigned src = (unsigned)o->ndim - ncore + j;
-        v = set_dim(cg, v, 1, nd + j, get_dim(cg, o->desc, 1, src));
-        v = set_dim(cg, v, 2, nd + j, get_dim(cg, o->desc, 2, src));
+        v = set_dim(cg, v, 1, nd + j, kj_cg_array_dim(cg, o->desc, src));
+        v = set_dim(cg, v, 2, nd + j, stride_of(cg, o->desc, src));
     }
     return v;
 }

@@ -87,6 +87,13 @@ kir_ref kir_emit(kj_arena *a, kir_func *f, kir_blkid b, kir_op op, const kj_type
     return r;
 }
 
+kir_func *kir_module_find(const kir_module *m, const char *mangled)
+{
+    for (uint32_t k = 0; k < m->nfuncs; k++)
+        if (!strcmp(m->funcs[k]->mangled, mangled)) return m->funcs[k];
+    return NULL;
+}
+
 kir_ref *kir_refs(kj_arena *a, const kir_ref *v, uint32_t n)
 {
     if (n == 0) return NULL;

@@ -241,6 +241,8 @@ uint32_t kir_local_new(kj_arena *a, kir_func *f, const char *name, const kj_type
 kir_ref kir_emit(kj_arena *a, kir_func *f, kir_blkid b, kir_op op, const kj_type *type, kj_span sp);
 static inline kir_inst *kir_at(kir_func *f, kir_ref r) { return &f->insts[r]; }
 kir_ref *kir_refs(kj_arena *a, const kir_ref *v, uint32_t n); /* copy a ref list */
+/* The function of m with this mangled name, or NULL. */
+kir_func *kir_module_find(const kir_module *m, const char *mangled);
 
 /* Does f (a kernel or device function) never write through array
  * parameter k — no store, atomic or call that might, into it or a view of

@@ -143,9 +143,9 @@ static const char *mangle(kj_arena *a, const ukernel *k)
 static kir_func *kernel_for(kj_arena *a, kj_types *ty, kir_module *m, const ukernel *k, kj_span sp)
 {
     const char *name = mangle(a, k);
-    for (uint32_t j = 0; j < m->nfuncs; j++)
-        if (m->funcs[j]->applies && !strcmp(m->funcs[j]->mangled, name)) return m->funcs[j];
-    kir_func *f = kir_func_new(a, m, k->uf->name, name, KIR_FN_KERNEL);
+    kir_func *f = kir_module_find(m, name);
+    if (f) return f;
+    f = kir_func_new(a, m, k->uf->name, name, KIR_FN_KERNEL);
     f->span = k->uf->span;
     f->applies = k->uf;
     f->nparams = k->nops;
@@ -235,10 +235,7 @@ static bool gufunc_kernel(kj_arena *a, kj_types *ty, const kir_module *m, const 
     return true;
 }
 
-/* A user's ufunc with target 'cuda' or none. The ufuncs kir_fuse.c makes of
- * host array expressions stay on the host, as NumPy's operators would (and
- * as their math library's last bits would). */
-static bool on_gpu(const kir_func *uf)
+bool kir_ufunc_on_gpu(const kir_func *uf)
 {
     return !uf->fuse_tree && (!uf->target || !strcmp(uf->target, "cuda"));
 }
@@ -247,7 +244,7 @@ static void rewrite(kj_arena *a, kj_types *ty, kir_module *m, kir_func *f, kir_r
 {
     kir_inst *in = &f->insts[r];
     const kir_func *uf = in->fn;
-    if (!uf || (uf->kind != KIR_FN_UFUNC && uf->kind != KIR_FN_GUFUNC) || !on_gpu(uf)) return;
+    if (!uf || (uf->kind != KIR_FN_UFUNC && uf->kind != KIR_FN_GUFUNC) || !kir_ufunc_on_gpu(uf)) return;
     bool any = false;
     for (uint32_t j = 0; j < in->nargs; j++) any |= type_of(f, in->args[j])->kind == KJ_T_ARRAY;
     if (!any) return;

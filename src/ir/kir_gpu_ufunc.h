@@ -31,6 +31,12 @@
  * appended to m, one per ufunc and kernel parameter types. */
 void kir_gpu_ufuncs(kj_arena *a, kj_types *types, kir_module *m, uint32_t first);
 
+/* Does ufunc uf run on the GPU on the cuda target? A user's ufunc with
+ * target 'cuda' or none; the ufuncs kir_fuse.c makes of host array
+ * expressions stay on the host, as NumPy's operators would (and as their
+ * math library's last bits would). */
+bool kir_ufunc_on_gpu(const kir_func *uf);
+
 /* Is this instruction a kernel launch: LAUNCH, or a ufunc call on the GPU? */
 static inline bool kir_launches(const kir_inst *in)
 {

@@ -3,6 +3,7 @@
 
 #include "builtins.h"
 #include "kir_build.h"
+#include "kir_gpu_ufunc.h"
 
 #include <string.h>
 
@@ -160,13 +161,6 @@ static kir_func *new_func(kj_arena *a, kj_types *ty, kir_module *m, const char *
     return f;
 }
 
-static kir_func *find(const kir_module *m, const char *mangled)
-{
-    for (uint32_t k = 0; k < m->nfuncs; k++)
-        if (!strcmp(m->funcs[k]->mangled, mangled)) return m->funcs[k];
-    return NULL;
-}
-
 typedef struct axis_ctx {
     const red *rd;
     kir_ref a, out, n;
@@ -188,7 +182,7 @@ static void axis_element(kir_builder *b, void *ctx, kir_ref i)
 static kir_func *axis_kernel(kj_arena *a, kj_types *ty, kir_module *m, const red *rd, const char *base, kj_span sp)
 {
     const char *mangled = kj_arena_printf(a, "%s.gpu", base);
-    kir_func *k = find(m, mangled);
+    kir_func *k = kir_module_find(m, mangled);
     if (k) return k;
     const kj_type *ps[2] = {rd->at, kj_t_array(ty, rd->r, rd->at->ndim - 1, KJ_LAYOUT_A)};
     k = new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 2, NULL, sp);
@@ -229,7 +223,7 @@ static kir_func *tree_kernel(kj_arena *a, kj_types *ty, kir_module *m, const red
                              const char *base, kj_span sp)
 {
     const char *mangled = kj_arena_printf(a, "%s.tree[%s]", base, kj_type_str(xt));
-    kir_func *k = find(m, mangled);
+    kir_func *k = kir_module_find(m, mangled);
     if (k) return k;
     const kj_type *ps[2] = {xt, kj_t_array(ty, rd->r, 1, KJ_LAYOUT_A)};
     k = new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 2, NULL, sp);
@@ -342,7 +336,7 @@ static kir_func *reducer(kj_arena *a, kj_types *ty, kir_module *m, const red *rd
     const char *base = kj_arena_printf(a, "%s.reduce[%s, axis=%d]", rd->uf->mangled, kj_type_str(rd->at), rd->axis);
     bool on_gpu = gpu && gpu_can(rd);
     const char *mangled = kj_arena_printf(a, "%s%s", base, on_gpu ? ".host" : "");
-    kir_func *f = find(m, mangled);
+    kir_func *f = kir_module_find(m, mangled);
     if (f) return f;
     f = new_func(a, ty, m, kj_arena_printf(a, "%s.reduce", rd->uf->name), mangled, KIR_FN_HOST, &rd->at, 1, rd->rt,
                  sp);
@@ -352,8 +346,6 @@ static kir_func *reducer(kj_arena *a, kj_types *ty, kir_module *m, const red *rd
     else host_body(&b, rd);
     return f;
 }
-
-static bool on_gpu_target(const kir_func *uf) { return !uf->target || !strcmp(uf->target, "cuda"); }
 
 void kir_reduce_expand(kj_arena *a, kj_types *ty, kir_module *m, uint32_t first, bool gpu)
 {
@@ -366,7 +358,7 @@ void kir_reduce_expand(kj_arena *a, kj_types *ty, kir_module *m, uint32_t first,
             const kj_type *at = f->insts[in->a].type;
             red rd = {.uf = in->fn, .at = kj_t_array(ty, at->elem, at->ndim, KJ_LAYOUT_A),
                       .axis = (int)in->aux - 1, .rt = in->type, .r = in->fn->ret};
-            kir_func *h = reducer(a, ty, m, &rd, gpu && on_gpu_target(in->fn), in->span);
+            kir_func *h = reducer(a, ty, m, &rd, gpu && kir_ufunc_on_gpu(in->fn), in->span);
             in = &f->insts[r];
             kir_ref arg = in->a;
             in->op = KIR_CALL;

@@ -255,12 +255,7 @@ static kj_array *alloc_array(kj_dtype dt, int ndim, const int64_t *shape, bool z
         return NULL;
     }
     if (zero) memset(data, 0, cap ? cap : 64);
-    kj_array *a = new_header(dt, ndim, shape);
-    a->data = data;
-    a->owns_data = true;
-    c_strides(a);
-    kj_array_update_flags(a);
-    return a;
+    return kj_array_adopt(data, dt, ndim, shape);
 }
 
 kj_array *kj_array_empty(kj_dtype dt, int ndim, const int64_t *shape, kj_rt_error *err)
