@@ -379,6 +379,37 @@ static bool fused_only(const kir_inst *in)
     return in->op == KIR_BUILTIN && (in->aux == KJ_B_NP_WHERE || in->aux == KJ_B_NP_CLIP);
 }
 
+/* `view[...] = tree` (a whole-view store of a fused tree's result, nothing
+ * that writes memory between them): the tree writes into the view as its
+ * out= operand instead of a temporary that the store then copies. The
+ * call takes the store's place, so the view exists when it runs; the
+ * leaves' reads move with it, past nothing that could change them. The
+ * runtime keeps the assignment's meaning (fuse_tree '=': rt_ufunc.c): the
+ * store's broadcast rule and message, and inputs that overlap the view
+ * read from a copy, as if the right side were complete before the store. */
+static void fuse_assign(fctx *c, kir_ref s)
+{
+    kir_inst *st = &c->f->insts[s];
+    if (st->op != KIR_ARRAY_STORE || st->nargs || !st->b) return;
+    kir_ref r = st->b;
+    kir_inst *in = &c->f->insts[r];
+    if (in->op != KIR_UFUNC_CALL || !in->fn || !in->fn->fuse_tree || in->aux || c->uses[r] != 1) return;
+    const kj_type *vt = c->f->insts[st->a].type;
+    if (vt->kind != KJ_T_ARRAY || in->type->kind != KJ_T_ARRAY || vt->elem != in->type->elem ||
+        vt->ndim < in->type->ndim || c->blk[r] != c->blk[s] || c->lastbar[s] > c->pos[r])
+        return;
+    kir_ref *args = KJ_NEWN(c->a, kir_ref, in->nargs + 1);
+    memcpy(args, in->args, in->nargs * sizeof *args);
+    args[in->nargs] = st->a;
+    char *tree = kj_arena_strdup(c->a, in->fn->fuse_tree);
+    tree[0] = '=';
+    in->fn->fuse_tree = tree;
+    kj_span at = st->span; /* errors of the assignment point at its target, as before */
+    *st = (kir_inst){.op = KIR_UFUNC_CALL, .type = vt, .span = at, .fn = in->fn, .args = args,
+                     .nargs = in->nargs + 1, .aux = 1};
+    *in = (kir_inst){.op = KIR_NOP, .type = kj_t_none(c->t), .span = in->span};
+}
+
 static void fuse_block(fctx *c, kir_blkid b)
 {
     const kir_block *blk = &c->f->blocks[b];
@@ -394,7 +425,10 @@ static void fuse_block(fctx *c, kir_blkid b)
         rewrite(c, &t, synthesise(c, &t));
         any = true;
     }
-    if (any) drop_taken(c, b);
+    if (!any) return;
+    if (c->all)
+        for (uint32_t k = 0; k < blk->n; k++) fuse_assign(c, blk->v[k]);
+    drop_taken(c, b);
 }
 
 static uint32_t fuse_func(kj_arena *a, kj_types *t, kir_module *m, kir_func *f, bool all)

@@ -683,9 +683,7 @@ static void mem_bounds(const kj_array *a, const char **lo, const char **hi)
     *hi = h;
 }
 
-/* Does writing `dst` element by element risk clobbering `src` elements not
- * yet read? Identical layouts are safe (each element reads itself). */
-static bool overlaps(const kj_array *dst, const kj_array *src)
+bool kj_array_may_clobber(const kj_array *dst, const kj_array *src)
 {
     const char *dl, *dh, *sl, *sh;
     mem_bounds(dst, &dl, &dh);
@@ -712,7 +710,7 @@ bool kj_array_assign(kj_array *dst, const kj_array *src, kj_rt_error *err)
                             a, b);
     }
     kj_array *tmp = NULL;
-    if (overlaps(dst, src)) {
+    if (kj_array_may_clobber(dst, src)) {
         tmp = kj_array_copy(src, err);
         if (!tmp) return false;
         src = tmp;
@@ -1001,8 +999,8 @@ bool kj_array_binop_out(kj_array_op op, const kj_array *a, const kj_array *b, kj
     }
     /* copy an input that overlaps the output in a different layout */
     kj_array *ta = NULL, *tb = NULL;
-    if (overlaps(out, a) && !(ta = kj_array_copy(a, err))) return false;
-    if (overlaps(out, b) && !(tb = kj_array_copy(b, err))) {
+    if (kj_array_may_clobber(out, a) && !(ta = kj_array_copy(a, err))) return false;
+    if (kj_array_may_clobber(out, b) && !(tb = kj_array_copy(b, err))) {
         kj_array_release(ta);
         return false;
     }

@@ -30,6 +30,7 @@ typedef struct prep {
     kj_rt *rt;
     const char *name, *layout;
     const char *tree; /* a fused expression's tree (kir_fuse.c), or NULL */
+    bool assign;      /* the tree is assigned into its output view (tree '=') */
     int nops, nin, loop_ndim;
     operand op[MAX_OPS];
     int64_t sizes[MAX_SYMS]; /* bound core sizes, -1 while unknown */
@@ -204,6 +205,49 @@ static void create(prep *p, int k, void *desc, const int64_t *loop_shape)
     memcpy(o->strides, a->strides, sizeof o->strides);
 }
 
+/* `view[...] = tree` (kir_fuse.c): the inputs broadcast among themselves,
+ * then into the view by the assignment's rule (kj_rt_assign) and with its
+ * message. The view is the loop shape. */
+static void assign_shape(prep *p, int64_t *shape)
+{
+    operand *t = &p->op[p->nin];
+    t->alloc = true; /* not a broadcast operand */
+    broadcast(p, shape);
+    t->alloc = false;
+    int nd = p->loop_ndim, rn = 0;
+    for (int k = 0; k < p->nin; k++)
+        if (p->op[k].array && p->op[k].ndim > rn) rn = p->op[k].ndim;
+    for (int d = 0; d < nd; d++) {
+        if (shape[d] == t->shape[d] || shape[d] == 1) continue;
+        kj_buf b = {0};
+        kj_buf_puts(&b, "could not broadcast input array from shape ");
+        put_shape(&b, rn, shape + nd - rn);
+        kj_buf_puts(&b, " into shape ");
+        put_shape(&b, t->ndim, t->shape);
+        fail(p, &b);
+    }
+    memcpy(shape, t->shape, (size_t)nd * sizeof *shape);
+}
+
+/* An input the view overlaps (`a[1:] = a[:-1] + 1`) is read from a copy,
+ * made before the loop writes anything: ops[k] then describes the copy. */
+static void assign_inputs(prep *p, void *const *ops)
+{
+    operand *t = &p->op[p->nin];
+    kj_array view, in;
+    kj_rt_header(&view, ops[p->nin], t->ndim, (int32_t)t->dt);
+    for (int k = 0; k < p->nin; k++) {
+        operand *o = &p->op[k];
+        if (!o->array) continue;
+        kj_rt_header(&in, ops[k], o->ndim, (int32_t)o->dt);
+        if (!kj_array_may_clobber(&view, &in)) continue;
+        kj_rt_error err = {0};
+        kj_array *c = kj_array_copy(&in, &err);
+        kj_rt_result(p->rt, c, &err, ops[k], o->ndim, p->line, p->col);
+        memcpy(o->strides, c->strides, sizeof o->strides);
+    }
+}
+
 /* Read the operands from their descriptors and the core specification. */
 static void load(prep *p, void *const *ops, const int32_t *ndims, const int32_t *dtypes, const int32_t *core,
                  int32_t alloc)
@@ -244,16 +288,21 @@ int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int
                             int32_t loop_ndim, int64_t *loop_shape, int64_t *strides, int32_t line, int32_t col)
 {
     /* a layout starting with '!' is a fused expression's tree, not a gufunc's */
-    const char *tree = layout && layout[0] == '!' ? layout + 1 : NULL;
+    const char *tree = layout && (layout[0] == '!' || layout[0] == '=') ? layout + 1 : NULL;
     prep p = {.rt = rt, .name = name, .layout = tree ? NULL : layout, .tree = tree, .nops = nops,
-              .loop_ndim = loop_ndim, .line = line, .col = col};
+              .loop_ndim = loop_ndim, .line = line, .col = col, .assign = tree && layout[0] == '='};
     if (nops > MAX_OPS) kj_rt_raise(rt, KJ_RT_RUNTIME, "too many ufunc operands", line, col);
     for (int s = 0; s < MAX_SYMS; s++) p.sizes[s] = -1;
     load(&p, ops, ndims, dtypes, core, alloc);
     p.nin = nin;
     for (int k = 0; k < nops; k++)
         if (p.op[k].array && !p.op[k].alloc) bind_core(&p, k);
-    broadcast(&p, loop_shape);
+    if (p.assign) {
+        assign_shape(&p, loop_shape);
+        assign_inputs(&p, ops);
+    } else {
+        broadcast(&p, loop_shape);
+    }
     bool contig = true;
     for (int k = 0; k < nops; k++) {
         operand *o = &p.op[k];
