@@ -63,6 +63,8 @@ struct kj_rt_event {
 static void release_all(kj_rt *rt)
 {
     for (size_t k = rt->narrays; k-- > 0;) kj_array_release(rt->arrays[k]);
+    for (unsigned k = 0; k < rt->nspare; k++) free(rt->spare[k].data);
+    rt->nspare = 0;
     free(rt->arrays);
     rt->arrays = NULL;
     rt->narrays = rt->cap_arrays = 0;
@@ -270,6 +272,44 @@ void kj_rt_own(kj_rt *rt, kj_array *a)
 
 int64_t kj_rt_mark(kj_rt *rt) { return (int64_t)rt->narrays; }
 
+enum { SPARE_MIN_BYTES = 4 << 20 }; /* as the huge pages of rt_ufunc.c */
+
+static size_t nbytes_of(kj_dtype dt, int ndim, const int64_t *shape)
+{
+    size_t n = kj_dtype_size(dt);
+    for (int k = 0; k < ndim; k++) n *= (size_t)shape[k];
+    return n;
+}
+
+/* A large array that nothing but rt references any more gives its memory
+ * to rt->spare instead of free(). Not in a worker's context, which ends
+ * without kj_rt_dispose. */
+static bool spare_memory(kj_rt *rt, kj_array *a)
+{
+    enum { NSPARE = sizeof rt->spare / sizeof rt->spare[0] };
+    if (rt->in_parallel || rt->nspare == NSPARE || !a->owns_data || a->mirror || a->base ||
+        atomic_load_explicit(&a->refcount, memory_order_acquire) != 1)
+        return false;
+    size_t n = nbytes_of(a->dtype, a->ndim, a->shape);
+    if (n < SPARE_MIN_BYTES) return false;
+    rt->spare[rt->nspare++] = (struct kj_rt_spare){a->data, n};
+    a->owns_data = false;
+    kj_array_release(a);
+    return true;
+}
+
+kj_array *kj_rt_spare_array(kj_rt *rt, kj_dtype dt, int ndim, const int64_t *shape)
+{
+    size_t n = nbytes_of(dt, ndim, shape);
+    for (unsigned k = 0; k < rt->nspare; k++) {
+        if (rt->spare[k].bytes != n) continue;
+        void *data = rt->spare[k].data;
+        rt->spare[k] = rt->spare[--rt->nspare];
+        return kj_array_adopt(data, dt, ndim, shape);
+    }
+    return NULL;
+}
+
 void kj_rt_collect(kj_rt *rt, int64_t mark, void *const *keep, int32_t nkeep)
 {
     size_t m = (size_t)mark, out = m;
@@ -279,7 +319,7 @@ void kj_rt_collect(kj_rt *rt, int64_t mark, void *const *keep, int32_t nkeep)
         bool live = false;
         for (int32_t j = 0; j < nkeep && !live; j++) live = keep[j] == a;
         if (live) rt->arrays[out++] = a;
-        else kj_array_release(a);
+        else if (!spare_memory(rt, a)) kj_array_release(a);
     }
     rt->narrays = out;
 }

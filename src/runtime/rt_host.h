@@ -25,6 +25,9 @@
  * or a scalar when ndim is 0); never released. Its `base` is the
  * descriptor's owner. */
 void kj_rt_header(kj_array *h, const void *p, int32_t ndim, int32_t dtype);
+/* A new array of that shape over memory a dropped array of the same size
+ * left (kj_rt.spare), or NULL: the caller allocates. Not zeroed. */
+kj_array *kj_rt_spare_array(kj_rt *rt, kj_dtype dt, int ndim, const int64_t *shape);
 /* Register `a` and describe it into `out`; a is NULL: raise `err`. */
 void kj_rt_result(kj_rt *rt, kj_array *a, const kj_rt_error *err, void *out, int32_t ndim, int32_t line,
                   int32_t col);

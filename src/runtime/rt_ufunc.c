@@ -196,6 +196,7 @@ static void create(prep *p, int k, void *desc, const int64_t *loop_shape)
     kj_array *a = NULL;
     if (p->layout) a = kj_array_zeros(o->dt, o->ndim, shape, &err);
     else if (p->rt->gpu) a = kj_gpu_host_array(p->rt->gpu, o->dt, o->ndim, shape); /* memory a result left */
+    if (!a) a = kj_rt_spare_array(p->rt, o->dt, o->ndim, shape);
     if (!a) {
         a = kj_array_empty(o->dt, o->ndim, shape, &err);
         if (a && !p->layout) huge_pages(a->data, (size_t)kj_array_size(a) * kj_array_itemsize(a));

@@ -270,6 +270,37 @@ static void test_vectorize(void **state) { expect_output(*state, prog_vectorize,
 
 static void test_guvectorize(void **state) { expect_output(*state, prog_guvectorize, want_guvectorize); }
 
+/* kj_rt_collect keeps the memory of a large array only the context holds
+ * (kj_rt.spare) for the next result of that byte size; small arrays, arrays
+ * referenced elsewhere and views are released as before. */
+static void test_spare_memory(void **state)
+{
+    (void)state;
+    kj_rt rt;
+    kj_rt_init(&rt, "spare.k");
+    int64_t big[2] = {1024, 1024}, small[1] = {16}, other[2] = {512, 1024};
+    kj_rt_error err = {0};
+    int64_t mark = kj_rt_mark(&rt);
+    kj_array *a = kj_array_empty(KJ_DT_FLOAT32, 2, big, &err), *s = kj_array_empty(KJ_DT_FLOAT32, 1, small, &err);
+    kj_array *held = kj_array_empty(KJ_DT_FLOAT64, 2, big, &err);
+    kj_rt_own(&rt, a);
+    kj_rt_own(&rt, s);
+    kj_rt_own(&rt, kj_array_retain(held)); /* a second reference: not spare */
+    void *mem = a->data;
+    kj_rt_collect(&rt, mark, NULL, 0);
+    assert_int_equal(rt.nspare, 1);
+    assert_null(kj_rt_spare_array(&rt, KJ_DT_FLOAT32, 2, other)); /* another size */
+    kj_array *b = kj_rt_spare_array(&rt, KJ_DT_INT32, 2, big);  /* the same 4 MiB */
+    assert_non_null(b);
+    assert_ptr_equal(b->data, mem);
+    assert_true(b->owns_data);
+    assert_int_equal(rt.nspare, 0);
+    assert_null(kj_rt_spare_array(&rt, KJ_DT_INT32, 2, big));
+    kj_rt_own(&rt, b);
+    kj_rt_dispose(&rt); /* releases b */
+    kj_array_release(held);
+}
+
 /* Unseeded, the stream is seeded from the OS (as NumPy's global
  * RandomState): values in [0, 1), different from run to run. */
 static void test_random_unseeded(void **state)
@@ -682,6 +713,7 @@ static void test_golden_run(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spare_memory),
         cmocka_unit_test_setup_teardown(test_print, setup, teardown),
         cmocka_unit_test_setup_teardown(test_constructors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_arange_linspace, setup, teardown),
