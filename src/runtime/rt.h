@@ -89,6 +89,10 @@ typedef struct kj_rt {
                                without waiting for the GPU (the application calls
                                kjit_sync, as with CUDA's launches) and prints nothing */
     const struct kj_ev_sink *sink; /* events.h: each launch reported and timed; NULL: none */
+    /* MPI (mpi.h) for programs that import mpi4py, else NULL; the run's
+     * requests (rt_mpi.c), freed with its arrays */
+    struct kj_mpi *mpi;
+    struct kj_rt_mpi_state *mpi_run;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
