@@ -168,7 +168,9 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(STREAM_SYNC, kj_rt_stream_sync, "vppii", 0)                                    \
     /* mpi4py (rt_mpi.c) */                                                          \
     X(MPI, kj_rt_mpi, "lpipiipiillllii", 0)                                          \
-    X(MPI_WTIME, kj_rt_mpi_wtime, "dpii", 0)
+    X(MPI_WTIME, kj_rt_mpi_wtime, "dpii", 0)                                         \
+    X(GPU_COUNT, kj_rt_gpu_count, "lp", 0)                                           \
+    X(SELECT_DEVICE, kj_rt_select_device, "vplii", 0)
 
 enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
 

@@ -1,4 +1,4 @@
-/* mpi4py's API in host code (docs/scale-out.md): each communicator method
+/* cuda.select_device, cuda.gpus and mpi4py's API in host code (docs/scale-out.md): each communicator method
  * is one call of kj_rt_mpi (rt_host.h) with the operation code of
  * abi_mpi.h. Values: a communicator is the constant KJ_ABI_MPI_COMM_WORLD,
  * an op (MPI.SUM) its KJ_MPI_OP_* code, a request the integer kj_rt_mpi
@@ -87,6 +87,13 @@ LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in)
 {
     mpi_call c = {0};
     switch ((kj_builtin)in->aux) {
+    case KJ_B_CUDA_SELECT_DEVICE: {
+        LLVMValueRef a[4] = {cg->fn->rt, kj_cg_val(cg, in->args[0]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_SELECT_DEVICE, a, 4);
+        return kj_cg_zero(cg, in->type);
+    }
+    case KJ_B_CUDA_GPUS: /* the device count, as the opaque value len() reads */
+        return LLVMBuildIntToPtr(cg->b, kj_cg_rtcall(cg, KJ_RTF_GPU_COUNT, &cg->fn->rt, 1), cg->t_ptr, "gpus");
     case KJ_B_MPI_COMM_WORLD: return handle(cg, KJ_ABI_MPI_COMM_WORLD);
     case KJ_B_MPI_SUM: return handle(cg, KJ_MPI_OP_SUM);
     case KJ_B_MPI_MAX: return handle(cg, KJ_MPI_OP_MAX);
@@ -134,4 +141,4 @@ LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in)
     return c.op == KJ_MPI_ISEND || c.op == KJ_MPI_IRECV ? as_request(cg, r) : kj_cg_zero(cg, in->type);
 }
 
-bool kj_cg_is_mpi(unsigned builtin) { return builtin >= KJ_B_MPI_COMM_WORLD && builtin <= KJ_B_REQUEST_WAIT; }
+bool kj_cg_is_mpi(unsigned builtin) { return builtin >= KJ_B_CUDA_SELECT_DEVICE && builtin <= KJ_B_REQUEST_WAIT; }

@@ -581,7 +581,8 @@ static const kj_type *type_print(bctx *c)
 static const kj_type *type_len(bctx *c)
 {
     const kj_type *x = ty(c, 0);
-    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE)) return argerr(c, 0, "an array or a tuple");
+    bool gpus = x && x->kind == KJ_T_OPAQUE && !strcmp(x->name, "gpus"); /* len(cuda.gpus) */
+    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE) && !gpus) return argerr(c, 0, "an array or a tuple");
     return i64(c);
 }
 
@@ -859,6 +860,8 @@ static const kj_type *type_waitall(bctx *c)
 static const kj_type *type_mpi(bctx *c)
 {
     switch (c->id) {
+    case KJ_B_CUDA_SELECT_DEVICE: return int_arg(c, 0) ? none(c) : NULL;
+    case KJ_B_CUDA_GPUS: return opaque(c, "gpus");
     case KJ_B_MPI_COMM_WORLD: return opaque(c, "comm");
     case KJ_B_MPI_SUM: case KJ_B_MPI_MAX: case KJ_B_MPI_MIN: return opaque(c, "op");
     case KJ_B_MPI_ANY_SOURCE: case KJ_B_MPI_ANY_TAG: case KJ_B_MPI_PROC_NULL: return kj_t_weak_int(c->t);

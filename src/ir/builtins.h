@@ -118,7 +118,10 @@ enum {
     X(STREAM_SYNCHRONIZE, "stream.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")             \
     X(EVENT_RECORD, "event.record", KJ_BF_HOST | KJ_BF_METHOD, "stream=")                  \
     X(EVENT_SYNCHRONIZE, "event.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")               \
-    /* mpi4py (docs/scale-out.md): the module MPI, communicators, requests */            \
+    /* scale-out (docs/scale-out.md): a GPU per rank; mpi4py's MPI, communicators,     */ \
+    /* requests                                                                        */ \
+    X(CUDA_SELECT_DEVICE, "cuda.select_device", KJ_BF_HOST, "device_id")                  \
+    X(CUDA_GPUS, "cuda.gpus", KJ_BF_HOST | KJ_BF_ATTR, "")                                 \
     X(MPI_COMM_WORLD, "MPI.COMM_WORLD", KJ_BF_HOST | KJ_BF_ATTR, "")                       \
     X(MPI_SUM, "MPI.SUM", KJ_BF_HOST | KJ_BF_ATTR, "")                                     \
     X(MPI_MAX, "MPI.MAX", KJ_BF_HOST | KJ_BF_ATTR, "")                                     \

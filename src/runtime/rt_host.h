@@ -205,5 +205,12 @@ int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t andim, int32_t a
                   int32_t bdt, int64_t i0, int64_t i1, int64_t i2, int64_t i3, int32_t line, int32_t col);
 double kj_rt_mpi_wtime(kj_rt *rt, int32_t line, int32_t col); /* MPI.Wtime() */
 void kj_rt_mpi_free(kj_rt *rt); /* the run's requests (rt.c, at the end of a run) */
+/* len(cuda.gpus): the devices the driver sees, 1 without a GPU (the cpu
+ * target's one emulated device, as Numba's simulator has). */
+int64_t kj_rt_gpu_count(kj_rt *rt);
+/* cuda.select_device(i): kjit opens its device before main runs (rank r
+ * of a node on GPU r % ngpus, or $KJIT_DEVICE), so i must be that one;
+ * another is a RuntimeError saying how to pick it. */
+void kj_rt_select_device(kj_rt *rt, int64_t i, int32_t line, int32_t col);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "../abi/abi.h"
 #include "../abi/abi_mpi.h"
+#include "gpu.h"
 #include "rt_host.h"
 
 #include <inttypes.h>
@@ -335,4 +336,25 @@ int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t and_, int32_t ad
 double kj_rt_mpi_wtime(kj_rt *rt, int32_t line, int32_t col)
 {
     return kj_mpi_wtime(need(rt, "MPI.Wtime", line, col));
+}
+
+/* ---- a GPU per rank ---- */
+
+int64_t kj_rt_gpu_count(kj_rt *rt) { return rt->gpu ? kj_gpu_count(rt->gpu) : 1; }
+
+void kj_rt_select_device(kj_rt *rt, int64_t i, int32_t line, int32_t col)
+{
+    int64_t n = kj_rt_gpu_count(rt), have = rt->gpu ? kj_gpu_ordinal(rt->gpu) : 0;
+    kj_rt_error e;
+    if (i < 0 || i >= n) {
+        kj_rt_errorf(&e, "RuntimeError", "no CUDA device %" PRId64 " (there %s %" PRId64 ")", i,
+                     n == 1 ? "is" : "are", n);
+        fail(rt, "cuda.select_device", &e, line, col);
+    }
+    if (i == have) return;
+    kj_rt_errorf(&e, "RuntimeError",
+                 "kjit opened device %" PRId64 " before main ran (local rank %% GPUs, or $KJIT_DEVICE); "
+                 "run with KJIT_DEVICE=%" PRId64 " to use device %" PRId64,
+                 have, i, i);
+    fail(rt, "cuda.select_device", &e, line, col);
 }
