@@ -118,11 +118,13 @@ static bool resolve(kj_mpi *m, char *err, size_t cap)
 
 kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap)
 {
-    static const char *const names[] = {"libmpi.so.40", "libmpi.so"};
+    /* $KJIT_MPI_LIBRARY names another build of Open MPI (a CUDA-aware one) */
+    const char *env = getenv("KJIT_MPI_LIBRARY");
+    const char *names[] = {env && *env ? env : "libmpi.so.40", "libmpi.so"};
     kj_mpi *m = calloc(1, sizeof *m);
     if (!m) abort();
     const char *why = "";
-    for (size_t k = 0; k < 2 && !m->lib; k++) {
+    for (size_t k = 0; k < (env && *env ? 1u : 2u) && !m->lib; k++) {
         m->lib = dlopen(names[k], RTLD_NOW | RTLD_GLOBAL);
         if (!m->lib) why = dlerror();
     }
