@@ -175,15 +175,17 @@ static void count(kj_rt *rt, const rbuf *b)
     kj_mpi_count(rt->mpi, b->b.count * (int64_t)kj_dtype_size(b->b.dtype), rt->gpu && b->is_array);
 }
 
-/* Wait for request h (1-based), unpack what it received. */
+/* Wait for request h (1-based), unpack what it received. A request already
+ * completed returns at once, as in mpi4py (it is then MPI_REQUEST_NULL). */
 static void wait_req(kj_rt *rt, int64_t h, double timeout, int32_t line, int32_t col)
 {
     kj_rt_mpi_state *s = rt->mpi_run;
-    if (h < 1 || (size_t)h > s->n || !s->v[h - 1].live) {
+    if (h < 1 || (size_t)h > s->n) {
         kj_rt_error e;
-        kj_rt_errorf(&e, "RuntimeError", "the request was already completed");
+        kj_rt_errorf(&e, "RuntimeError", "not a request of this run");
         fail(rt, "Request.Wait", &e, line, col);
     }
+    if (!s->v[h - 1].live) return;
     mpi_req *q = &s->v[h - 1];
     kj_rt_error e = {0};
     q->live = false;
@@ -220,20 +222,21 @@ static int64_t start(kj_rt *rt, bool recv, const char *what, const void *p, int3
 }
 
 /* --boundscheck: the incoming message must have the receive buffer's size
- * (MPI itself only refuses a larger one, and never a dtype). */
-static void check_incoming(kj_rt *rt, const char *what, const void *p, int32_t nd, int32_t dt, int64_t source,
-                           int64_t tag, double timeout, int32_t line, int32_t col)
+ * (MPI itself only refuses a larger one, and never a dtype). Returns the
+ * sender, so that the receive takes the message that was probed. */
+static int64_t check_incoming(kj_rt *rt, const char *what, const void *p, int32_t nd, int32_t dt, int64_t source,
+                              int64_t tag, double timeout, int32_t line, int32_t col)
 {
     rbuf b;
     int64_t bytes = 0;
     int from = 0;
     kj_rt_error e = {0};
     if (!kj_mpi_probe(rt->mpi, source, tag, what, timeout, &bytes, &from, &e)) fail(rt, what, &e, line, col);
-    if (source == -2) return; /* MPI_PROC_NULL: nothing comes */
+    if (source == -2) return source; /* MPI_PROC_NULL: nothing comes */
     buf_of(rt, p, nd, dt, false, &b, what, line, col);
     free(b.tmp);
     int64_t want = b.b.count * (int64_t)kj_dtype_size(b.b.dtype);
-    if (bytes == want) return;
+    if (bytes == want) return from;
     char d[96];
     kj_rt_errorf(&e, "ValueError", "the message from rank %d is %" PRId64 " bytes but the receive buffer is %s",
                  from, bytes, describe(&b, d, sizeof d));
@@ -304,14 +307,14 @@ int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t and_, int32_t ad
     case KJ_MPI_GET_SIZE: return kj_mpi_size(m);
     case KJ_MPI_SEND: wait_req(rt, start(rt, false, what, a, and_, adt, i0, i1, line, col), timeout, line, col); return 0;
     case KJ_MPI_RECV:
-        if (checked) check_incoming(rt, what, a, and_, adt, i0, i1, timeout, line, col);
+        if (checked) i0 = check_incoming(rt, what, a, and_, adt, i0, i1, timeout, line, col);
         wait_req(rt, start(rt, true, what, a, and_, adt, i0, i1, line, col), timeout, line, col);
         return 0;
     case KJ_MPI_ISEND: return start(rt, false, what, a, and_, adt, i0, i1, line, col);
     case KJ_MPI_IRECV: return start(rt, true, what, a, and_, adt, i0, i1, line, col);
     case KJ_MPI_SENDRECV: {
         int64_t s = start(rt, false, what, a, and_, adt, i0, i1, line, col);
-        if (checked) check_incoming(rt, what, b, bnd, bdt, i2, i3, timeout, line, col);
+        if (checked) i2 = check_incoming(rt, what, b, bnd, bdt, i2, i3, timeout, line, col);
         int64_t r = start(rt, true, what, b, bnd, bdt, i2, i3, line, col);
         wait_req(rt, r, timeout, line, col);
         wait_req(rt, s, timeout, line, col);
