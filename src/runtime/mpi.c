@@ -160,10 +160,10 @@ void kj_mpi_note_failure(kj_mpi *m)
 static void print_stats(kj_mpi *m)
 {
     fprintf(m->stats,
-            "kjit stats: mpi rank %d of %d: %lld messages, %lld bytes; device buffers %s (%lld bytes staged)\n",
-            m->rank, m->size, (long long)m->messages, (long long)m->bytes,
-            kj_mpi_cuda_aware(m) ? "passed to MPI directly (CUDA-aware)" : "staged through host memory",
-            (long long)m->staged_bytes);
+            "kjit stats: mpi rank %d of %d: %lld messages, %lld bytes; device buffers staged through host memory "
+            "(%lld bytes); the library is %sCUDA-aware\n",
+            m->rank, m->size, (long long)m->messages, (long long)m->bytes, (long long)m->staged_bytes,
+            kj_mpi_cuda_aware(m) ? "" : "not ");
 }
 
 void kj_mpi_release(kj_mpi *m)
