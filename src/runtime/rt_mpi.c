@@ -246,7 +246,7 @@ static int64_t check_incoming(kj_rt *rt, const char *what, const void *p, int32_
 /* A collective: start it, then wait. */
 typedef enum { C_BARRIER, C_BCAST, C_ALLREDUCE, C_REDUCE } coll;
 
-static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32_t and_, int32_t adt,
+static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32_t a_nd, int32_t adt,
                        const void *b, int32_t bnd, int32_t bdt, int64_t i0, int64_t i1, double timeout, int32_t line,
                        int32_t col)
 {
@@ -258,13 +258,13 @@ static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32
     if (c == C_BARRIER) {
         ok = kj_mpi_ibarrier(m, &r, &e);
     } else if (c == C_BCAST) {
-        buf_of(rt, a, and_, adt, true, &recv, what, line, col); /* sent at the root, received elsewhere */
+        buf_of(rt, a, a_nd, adt, true, &recv, what, line, col); /* sent at the root, received elsewhere */
         ok = kj_mpi_ibcast(m, &recv.b, i0, &r, &e);
     } else {
         bool in_place = b == NULL;
-        if (in_place) buf_of(rt, a, and_, adt, true, &recv, what, line, col);
+        if (in_place) buf_of(rt, a, a_nd, adt, true, &recv, what, line, col);
         else {
-            buf_of(rt, a, and_, adt, true, &send, what, line, col);
+            buf_of(rt, a, a_nd, adt, true, &send, what, line, col);
             buf_of(rt, b, bnd, bdt, false, &recv, what, line, col);
             if (send.b.count != recv.b.count || send.b.dtype != recv.b.dtype) {
                 char s1[96], s2[96];
@@ -294,7 +294,7 @@ static const char *const NAMES[] = {
     [KJ_MPI_WAITALL] = "MPI.Request.Waitall",
 };
 
-int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t and_, int32_t adt, const void *b, int32_t bnd,
+int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t a_nd, int32_t adt, const void *b, int32_t bnd,
                   int32_t bdt, int64_t i0, int64_t i1, int64_t i2, int64_t i3, int32_t line, int32_t col)
 {
     bool checked = op & KJ_MPI_CHECKED;
@@ -305,15 +305,15 @@ int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t and_, int32_t ad
     switch ((kj_abi_mpi_op)op) {
     case KJ_MPI_GET_RANK: return kj_mpi_rank(m);
     case KJ_MPI_GET_SIZE: return kj_mpi_size(m);
-    case KJ_MPI_SEND: wait_req(rt, start(rt, false, what, a, and_, adt, i0, i1, line, col), timeout, line, col); return 0;
+    case KJ_MPI_SEND: wait_req(rt, start(rt, false, what, a, a_nd, adt, i0, i1, line, col), timeout, line, col); return 0;
     case KJ_MPI_RECV:
-        if (checked) i0 = check_incoming(rt, what, a, and_, adt, i0, i1, timeout, line, col);
-        wait_req(rt, start(rt, true, what, a, and_, adt, i0, i1, line, col), timeout, line, col);
+        if (checked) i0 = check_incoming(rt, what, a, a_nd, adt, i0, i1, timeout, line, col);
+        wait_req(rt, start(rt, true, what, a, a_nd, adt, i0, i1, line, col), timeout, line, col);
         return 0;
-    case KJ_MPI_ISEND: return start(rt, false, what, a, and_, adt, i0, i1, line, col);
-    case KJ_MPI_IRECV: return start(rt, true, what, a, and_, adt, i0, i1, line, col);
+    case KJ_MPI_ISEND: return start(rt, false, what, a, a_nd, adt, i0, i1, line, col);
+    case KJ_MPI_IRECV: return start(rt, true, what, a, a_nd, adt, i0, i1, line, col);
     case KJ_MPI_SENDRECV: {
-        int64_t s = start(rt, false, what, a, and_, adt, i0, i1, line, col);
+        int64_t s = start(rt, false, what, a, a_nd, adt, i0, i1, line, col);
         if (checked) i2 = check_incoming(rt, what, b, bnd, bdt, i2, i3, timeout, line, col);
         int64_t r = start(rt, true, what, b, bnd, bdt, i2, i3, line, col);
         wait_req(rt, r, timeout, line, col);
@@ -325,12 +325,12 @@ int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t and_, int32_t ad
         for (int64_t k = 0; k < i0; k++) wait_req(rt, ((const int64_t *)a)[k], timeout, line, col);
         return 0;
     case KJ_MPI_BARRIER: collective(rt, C_BARRIER, what, NULL, 0, 0, NULL, 0, 0, 0, 0, timeout, line, col); return 0;
-    case KJ_MPI_BCAST: collective(rt, C_BCAST, what, a, and_, adt, NULL, 0, 0, i0, 0, timeout, line, col); return 0;
+    case KJ_MPI_BCAST: collective(rt, C_BCAST, what, a, a_nd, adt, NULL, 0, 0, i0, 0, timeout, line, col); return 0;
     case KJ_MPI_ALLREDUCE:
-        collective(rt, C_ALLREDUCE, what, a, and_, adt, b, bnd, bdt, i0, 0, timeout, line, col);
+        collective(rt, C_ALLREDUCE, what, a, a_nd, adt, b, bnd, bdt, i0, 0, timeout, line, col);
         return 0;
     case KJ_MPI_REDUCE:
-        collective(rt, C_REDUCE, what, a, and_, adt, b, bnd, bdt, i0, i1, timeout, line, col);
+        collective(rt, C_REDUCE, what, a, a_nd, adt, b, bnd, bdt, i0, i1, timeout, line, col);
         return 0;
     }
     return 0;
