@@ -20,6 +20,7 @@ prog=$root/lang/examples/mpi_heat.k
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 command -v mpirun >/dev/null 2>&1 || { echo "heat_scaling: no mpirun on PATH"; exit 2; }
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+have=${have:-0}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-heat.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -21,7 +21,8 @@ if ! "$kjit" run --target cuda lang/examples/vector_add.k >"$tmp/out" 2>&1; then
     echo "gpu-mpi: skipped: $(head -n 1 "$tmp/out")"
     exit 77
 fi
-ngpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || echo 1)
+ngpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "${ngpus:-0}" -ge 1 ] || ngpus=1
 ranks="2 ${KJIT_MPI_GPU_RANKS:-}"
 [ "$ngpus" -ge 4 ] && ranks="2 4"
 
