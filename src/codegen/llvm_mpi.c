@@ -41,18 +41,28 @@ typedef struct mpi_call {
     LLVMValueRef ints[4]; /* NULL: 0 */
 } mpi_call;
 
-static LLVMValueRef call(kj_cg *cg, const kir_inst *in, const mpi_call *c)
+/* kj_rt_mpi(rt, op, a operand, b operand, ints, line, col); an operand is
+ * (pointer, ndim, dtype), NULL for none. */
+static LLVMValueRef emit(kj_cg *cg, const kir_inst *in, kj_abi_mpi_op op, const LLVMValueRef *oa,
+                        const LLVMValueRef *ob, LLVMValueRef *const ints)
 {
-    LLVMValueRef oa[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)};
-    LLVMValueRef ob[3] = {oa[0], oa[1], oa[2]};
-    if (c->a) kj_cg_operand(cg, c->a, oa);
-    if (c->b) kj_cg_operand(cg, c->b, ob);
-    int32_t op = (int32_t)c->op | (cg->fn->kf->boundscheck ? KJ_MPI_CHECKED : 0);
-    LLVMValueRef a[15] = {cg->fn->rt, kj_cg_i32(cg, op), oa[0], oa[1], oa[2], ob[0], ob[1], ob[2]};
-    for (int k = 0; k < 4; k++) a[8 + k] = c->ints[k] ? c->ints[k] : kj_cg_i64(cg, 0);
+    int32_t code = (int32_t)op | (cg->fn->kf->boundscheck ? KJ_MPI_CHECKED : 0);
+    LLVMValueRef null3[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)};
+    if (!oa) oa = null3;
+    if (!ob) ob = null3;
+    LLVMValueRef a[14] = {cg->fn->rt, kj_cg_i32(cg, code), oa[0], oa[1], oa[2], ob[0], ob[1], ob[2]};
+    for (int k = 0; k < 4; k++) a[8 + k] = ints && ints[k] ? ints[k] : kj_cg_i64(cg, 0);
     a[12] = kj_cg_line(cg, in);
     a[13] = kj_cg_col(cg, in);
     return kj_cg_rtcall(cg, KJ_RTF_MPI, a, 14);
+}
+
+static LLVMValueRef call(kj_cg *cg, const kir_inst *in, mpi_call *c)
+{
+    LLVMValueRef oa[3], ob[3];
+    if (c->a) kj_cg_operand(cg, c->a, oa);
+    if (c->b) kj_cg_operand(cg, c->b, ob);
+    return emit(cg, in, c->op, c->a ? oa : NULL, c->b ? ob : NULL, c->ints);
 }
 
 /* comm.allreduce(x, op) / comm.bcast(x, root): x in memory, in place. */
@@ -60,24 +70,17 @@ static LLVMValueRef scalar_obj(kj_cg *cg, const kir_inst *in, kj_abi_mpi_op op, 
 {
     const kj_type *t = in->type;
     LLVMValueRef p = kj_cg_spill(cg, kj_cg_to_mem(cg, t, kj_cg_val(cg, in->args[1])));
-    LLVMValueRef a[14] = {cg->fn->rt, kj_cg_i32(cg, op | (cg->fn->kf->boundscheck ? KJ_MPI_CHECKED : 0)), p,
-                          kj_cg_i32(cg, 0), kj_cg_i32(cg, kj_cg_dtype(t)), LLVMConstNull(cg->t_ptr),
-                          kj_cg_i32(cg, 0), kj_cg_i32(cg, 0), i0, kj_cg_i64(cg, 0), kj_cg_i64(cg, 0),
-                          kj_cg_i64(cg, 0), kj_cg_line(cg, in), kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_MPI, a, 14);
+    LLVMValueRef oa[3] = {p, kj_cg_i32(cg, 0), kj_cg_i32(cg, kj_cg_dtype(t))}, ints[4] = {i0};
+    emit(cg, in, op, oa, NULL, ints);
     return kj_cg_from_mem(cg, t, LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, t), p, "obj"));
 }
 
 /* MPI.Request.Waitall(requests): the tuple's pointers are the handles. */
 static LLVMValueRef waitall(kj_cg *cg, const kir_inst *in)
 {
-    LLVMValueRef p = kj_cg_spill(cg, kj_cg_val(cg, in->args[0]));
-    mpi_call c = {.op = KJ_MPI_WAITALL, .ints = {kj_cg_i64(cg, type_at(cg, in->args[0])->n)}};
-    LLVMValueRef a[14] = {cg->fn->rt, kj_cg_i32(cg, c.op), p, kj_cg_i32(cg, 0), kj_cg_i32(cg, 0),
-                          LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0), c.ints[0],
-                          kj_cg_i64(cg, 0), kj_cg_i64(cg, 0), kj_cg_i64(cg, 0), kj_cg_line(cg, in),
-                          kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_MPI, a, 14);
+    LLVMValueRef oa[3] = {kj_cg_spill(cg, kj_cg_val(cg, in->args[0])), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)};
+    LLVMValueRef ints[4] = {kj_cg_i64(cg, type_at(cg, in->args[0])->n)};
+    emit(cg, in, KJ_MPI_WAITALL, oa, NULL, ints);
     return kj_cg_zero(cg, in->type);
 }
 
