@@ -12,6 +12,8 @@ pkgs=(
     libxml2-dev libz3-dev
     libcmocka-dev                       # unit tests
     python3-numba                       # differential tests: programs run under CPython + Numba
+    openmpi-bin libopenmpi3             # MPI programs (tests/mpi/run.sh); kjit dlopens libmpi.so.40
+    python3-mpi4py                      # the same MPI programs under CPython + Numba
 )
 
 missing=()

@@ -7,6 +7,7 @@
 #   3. libFuzzer targets (front end, .npy reader), each run for
 #      KJIT_FUZZ_SECONDS (default 60)
 #   4. the valid programs under CPython + Numba (scripts/check-numba.sh)
+#   5. MPI programs under mpirun, kjit against one rank and mpi4py (tests/mpi/run.sh)
 #
 # A meson test counts as one test (the golden runner is one meson test and
 # prints its own per-program counts); a build that fails counts as one
@@ -15,7 +16,7 @@
 #
 # Knobs: KJIT_JOBS (parallel jobs, default nproc), KJIT_FUZZ_SECONDS,
 # KJIT_ASAN_CC (compiler of the sanitizer build, default clang-22),
-# KJIT_SKIP_ASAN=1, KJIT_SKIP_FUZZ=1, KJIT_SKIP_NUMBA=1.
+# KJIT_SKIP_ASAN=1, KJIT_SKIP_FUZZ=1, KJIT_SKIP_NUMBA=1, KJIT_SKIP_MPI=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -124,6 +125,16 @@ if [ "${KJIT_SKIP_NUMBA:-0}" != 1 ]; then
     rc=$?
     set -e
     record "numba reference run (scripts/check-numba.sh)" "$rc"
+fi
+
+if [ "${KJIT_SKIP_MPI:-0}" != 1 ]; then
+    step "MPI programs: mpirun -n 2 and -n 4 on the cpu target, against one rank and mpirun python3"
+    set +e
+    # without mpirun it skips, unless KJIT_REQUIRE_MPI=1 (.ci/run, which installs Open MPI)
+    bash tests/mpi/run.sh build/kjit
+    rc=$?
+    set -e
+    record "MPI programs (tests/mpi/run.sh)" "$rc"
 fi
 
 step "summary"

@@ -27,6 +27,7 @@
 #include "runtime/cache.h"
 #include "runtime/events.h"
 #include "runtime/gpu.h"
+#include "runtime/mpi.h"
 #include "runtime/pool.h"
 #include "util/arena.h"
 
@@ -71,6 +72,11 @@ struct kjit_ctx {
     kj_gpu *gpu;
     bool gpu_tried;
     char gpu_err[256];
+    /* MPI (runtime/mpi.h), opened at the first compile of a program that
+     * imports mpi4py (mpi.c); a failure is remembered (mpi_err). */
+    kj_mpi *mpi;
+    bool mpi_tried;
+    char mpi_err[256];
     /* The thread pool of the parallel target (runtime/pool.h), made at the
      * first compile that needs it (kj_api_pool); modules hold references. */
     kj_pool *pool;
@@ -123,6 +129,7 @@ struct kjit_module {
     /* cuda: the context's GPU (a reference), the kernels' code loaded
      * there, and code for kernels specialised at launch time */
     kj_gpu *gpu;
+    kj_mpi *mpi; /* programs that import mpi4py: a reference to the context's */
     kj_gpu_code *gpu_code;
     KJ_VEC(kj_gpu_code *) gpu_extra;
     char arch[16]; /* the PTX target: --arch, the device's, else sm_90 */
@@ -170,6 +177,9 @@ void kj_api_cache_release(kj_api_cache *ac);
  * device" (KJIT_ERR_RUNTIME) when cuda was asked for and cannot be had.
  * Sets m->target, m->arch and m->gpu. */
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
+/* mpi.c: MPI for a program that imports mpi4py (m->mpi); false with err set
+ * when the library cannot be opened. */
+bool kj_api_mpi(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
 /* kjit.c: the context's thread pool for a module on the parallel target or
  * with parallel functions (@vectorize(target='parallel'),
  * @jit(parallel=True)): made at the first such compile with the thread

@@ -464,11 +464,13 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
         rt.fn_name = sp->kf->name; /* for the fault handler's message */
         if (m->out) rt.out = m->out;
         rt.gpu = m->gpu;
+        rt.mpi = m->mpi;
         rt.pool = m->pool;
         rt.sink = &m->events.sink;
         rt.code = m->gpu_code;
         kj_rt_kind kind = kj_rt_call_entry(&rt, sp->entry, argv, ret);
         if (kind != KJ_RT_OK) {
+            kj_mpi_note_failure(m->mpi); /* the other ranks must not wait for this one */
             rc = runtime_failed(&rt, err);
         } else {
             kjit_value r = kj_api_from_mem(ret_type, ret);
@@ -554,6 +556,7 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
         kj_rt_init(&rt, m->src.path);
         if (m->out) rt.out = m->out;
         rt.gpu = m->gpu;
+        rt.mpi = m->mpi;
         rt.pool = m->pool;
         rt.sink = &m->events.sink;
         rt.code = sp.code;

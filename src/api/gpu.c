@@ -19,11 +19,18 @@ static FILE *stats_stream(void)
     return e && *e && strcmp(e, "0") ? stderr : NULL;
 }
 
-/* KJIT_DEVICE=N picks the device (default 0). */
+/* KJIT_DEVICE=N picks the device; else, under mpirun (or srun), local
+ * rank r of the node gets device r % count (kj_gpu_open's -1 - r); else 0. */
 static int device_ordinal(void)
 {
     const char *e = getenv("KJIT_DEVICE");
-    return e && *e ? atoi(e) : 0;
+    if (e && *e) return atoi(e);
+    static const char *const local_rank[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
+    for (size_t k = 0; k < sizeof local_rank / sizeof *local_rank; k++) {
+        const char *r = getenv(local_rank[k]);
+        if (r && *r && atoi(r) >= 0) return -1 - atoi(r);
+    }
+    return 0;
 }
 
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)

@@ -197,6 +197,7 @@ void kjit_ctx_free(kjit_ctx *ctx)
     reset_last(ctx);
     kj_api_cache_release(ctx->cache);
     kj_gpu_release(ctx->gpu);
+    kj_mpi_release(ctx->mpi); /* after the modules: MPI_Finalize, when kjit initialised MPI */
     kj_pool_release(ctx->pool); /* joins its threads unless a module still holds it */
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->arch);
@@ -384,6 +385,7 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     if (!kj_has_errors(d)) kir_pfor_check(&m->arena, m->kir, m->target == KJIT_TARGET_PARALLEL, d);
     bool no_target = !kj_has_errors(d) && !m->check_only && !kj_api_target(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_pool(ctx, m, err);
+    if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_mpi(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_lower_ufuncs(m, 0), verify_kir(m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) machine_code(ctx, m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_code(m, d);

@@ -332,6 +332,8 @@ void kj_api_free_code(kjit_module *m)
     kj_gpu_unload(m->gpu_code);
     for (uint32_t k = 0; k < m->gpu_extra.n; k++) kj_gpu_unload(m->gpu_extra.v[k]);
     kj_gpu_release(m->gpu);
+    kj_mpi_release(m->mpi);
+    m->mpi = NULL;
     free(m->llvm_ir);
     free(m->asm_text);
     kj_api_cache_release(m->cache);

@@ -165,7 +165,12 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(COPY_INTO, kj_rt_copy_into, "vppipiiii", 0)                                    \
     X(CUDA_SYNC, kj_rt_cuda_sync, "vpii", 0)                                         \
     X(STREAM_NEW, kj_rt_stream_new, "pp", 0)                                         \
-    X(STREAM_SYNC, kj_rt_stream_sync, "vppii", 0)
+    X(STREAM_SYNC, kj_rt_stream_sync, "vppii", 0)                                    \
+    /* mpi4py (rt_mpi.c) */                                                          \
+    X(MPI, kj_rt_mpi, "lpipiipiillllii", 0)                                          \
+    X(MPI_WTIME, kj_rt_mpi_wtime, "dpii", 0)                                         \
+    X(GPU_COUNT, kj_rt_gpu_count, "lp", 0)                                           \
+    X(SELECT_DEVICE, kj_rt_select_device, "vplii", 0)
 
 enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
 
@@ -419,6 +424,10 @@ void kj_cg_operand(kj_cg *cg, kir_ref r, LLVMValueRef out[3]);
 LLVMValueRef kj_cg_out_desc(kj_cg *cg, int ndim);
 LLVMValueRef kj_cg_line(kj_cg *cg, const kir_inst *in); /* i32 line of in */
 LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
+
+/* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
+bool kj_cg_is_mpi(unsigned builtin);
+LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 
 /* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */
 LLVMValueRef kj_cg_array_arith(kj_cg *cg, const kir_inst *in);  /* ADD..GE, NEG/NOT/INVERT */

@@ -308,6 +308,8 @@ static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *ro
     const kj_type *t = arg_type(cg, in, 0);
     if (!t || t->kind != KJ_T_ARRAY) {
         if (in->aux == KJ_B_LEN && t && t->kind == KJ_T_TUPLE) return kj_cg_i64(cg, t->n);
+        if (in->aux == KJ_B_LEN && t && t->kind == KJ_T_OPAQUE) /* len(cuda.gpus): the count it holds */
+            return LLVMBuildPtrToInt(cg->b, arg(cg, in, 0), cg->t_i64, "gpus");
         return unsupported(cg, in);
     }
     LLVMValueRef a = arg(cg, in, 0);

@@ -581,7 +581,8 @@ static const kj_type *type_print(bctx *c)
 static const kj_type *type_len(bctx *c)
 {
     const kj_type *x = ty(c, 0);
-    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE)) return argerr(c, 0, "an array or a tuple");
+    bool gpus = x && x->kind == KJ_T_OPAQUE && !strcmp(x->name, "gpus"); /* len(cuda.gpus) */
+    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE) && !gpus) return argerr(c, 0, "an array or a tuple");
     return i64(c);
 }
 
@@ -825,6 +826,78 @@ static const kj_type *type_cuda_host(bctx *c)
     }
 }
 
+/* ---- typing: mpi4py --------------------------------------------------------------- */
+
+static const kj_type *opaque(bctx *c, const char *name) { return kj_t_opaque(c->t, name); }
+
+/* A buffer: an array of any dtype, dimensions and strides (mpi4py takes
+ * contiguous arrays only; kjit packs strided views, docs/scale-out.md). */
+static bool buf_arg(bctx *c, uint32_t i)
+{
+    return is_array(ty(c, i)) || bad_arg(c, i, "an array (a NumPy buffer)");
+}
+
+/* An optional int (rank or tag); absent: the runtime's default. */
+static bool opt_int(bctx *c, uint32_t i) { return !given(c, i) || int_arg(c, i); }
+
+static bool op_arg(bctx *c, uint32_t i)
+{
+    const kj_type *x = ty(c, i);
+    if (!given(c, i) || (x->kind == KJ_T_OPAQUE && !strcmp(x->name, "op"))) return true;
+    return bad_arg(c, i, "MPI.SUM, MPI.MAX or MPI.MIN");
+}
+
+/* Waitall's sequence: a list or tuple of requests. */
+static const kj_type *type_waitall(bctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    bool ok = x && x->kind == KJ_T_TUPLE && x->n > 0;
+    for (uint32_t k = 0; ok && k < x->n; k++)
+        ok = x->elems[k]->kind == KJ_T_OPAQUE && !strcmp(x->elems[k]->name, "request");
+    return ok ? none(c) : argerr(c, 0, "a list of requests ([r1, r2])");
+}
+
+static const kj_type *type_mpi(bctx *c)
+{
+    switch (c->id) {
+    case KJ_B_CUDA_SELECT_DEVICE: return int_arg(c, 0) ? none(c) : NULL;
+    case KJ_B_CUDA_GPUS: return opaque(c, "gpus");
+    case KJ_B_MPI_COMM_WORLD: return opaque(c, "comm");
+    case KJ_B_MPI_SUM: case KJ_B_MPI_MAX: case KJ_B_MPI_MIN: return opaque(c, "op");
+    case KJ_B_MPI_ANY_SOURCE: case KJ_B_MPI_ANY_TAG: case KJ_B_MPI_PROC_NULL: return kj_t_weak_int(c->t);
+    case KJ_B_MPI_WTIME: return f64(c);
+    case KJ_B_MPI_WAITALL: return type_waitall(c);
+    case KJ_B_COMM_GET_RANK: case KJ_B_COMM_GET_SIZE: case KJ_B_COMM_RANK: case KJ_B_COMM_SIZE: return i64(c);
+    case KJ_B_COMM_BARRIER: return none(c);
+    case KJ_B_COMM_SEND: case KJ_B_COMM_ISEND:
+        if (!buf_arg(c, 1) || !int_arg(c, 2) || !opt_int(c, 3)) return NULL;
+        return c->id == KJ_B_COMM_SEND ? none(c) : opaque(c, "request");
+    case KJ_B_COMM_RECV: case KJ_B_COMM_IRECV:
+        if (!buf_arg(c, 1) || !opt_int(c, 2) || !opt_int(c, 3)) return NULL;
+        return c->id == KJ_B_COMM_RECV ? none(c) : opaque(c, "request");
+    case KJ_B_COMM_SENDRECV:
+        if (!given(c, 4)) return argerr(c, 4, "an array (kjit needs the receive buffer)");
+        return buf_arg(c, 1) && int_arg(c, 2) && opt_int(c, 3) && buf_arg(c, 4) && opt_int(c, 5) &&
+                       opt_int(c, 6)
+                   ? none(c)
+                   : NULL;
+    case KJ_B_COMM_BCAST: return buf_arg(c, 1) && opt_int(c, 2) ? none(c) : NULL;
+    case KJ_B_COMM_ALLREDUCE: return buf_arg(c, 1) && buf_arg(c, 2) && op_arg(c, 3) ? none(c) : NULL;
+    case KJ_B_COMM_REDUCE:
+        return buf_arg(c, 1) && buf_arg(c, 2) && op_arg(c, 3) && opt_int(c, 4) ? none(c) : NULL;
+    case KJ_B_COMM_ALLREDUCE_OBJ: case KJ_B_COMM_BCAST_OBJ: {
+        /* numbers only (mpi4py pickles any object) */
+        if (!kj_is_scalar(ty(c, 1))) return argerr(c, 1, "a number (kjit sends numbers; use Bcast for arrays)");
+        const kj_type *r = kj_strong(c->t, ty(c, 1));
+        convto(c, 1, r);
+        bool ok = c->id == KJ_B_COMM_ALLREDUCE_OBJ ? op_arg(c, 2) : opt_int(c, 2);
+        return ok ? r : NULL;
+    }
+    case KJ_B_REQUEST_WAIT: return none(c);
+    default: return no_rule(c);
+    }
+}
+
 /* ---- typing: inside kernels ------------------------------------------------------- */
 
 /* cuda.grid(n) / cuda.gridsize(n): n a constant 1, 2 or 3. */
@@ -1019,7 +1092,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:
     case KJ_B_EVENT_SYNCHRONIZE: return type_cuda_host(c);
-    default: return no_rule(c);
+    default: return type_mpi(c);
     }
 }
 

@@ -118,6 +118,36 @@ enum {
     X(STREAM_SYNCHRONIZE, "stream.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")             \
     X(EVENT_RECORD, "event.record", KJ_BF_HOST | KJ_BF_METHOD, "stream=")                  \
     X(EVENT_SYNCHRONIZE, "event.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")               \
+    /* scale-out (docs/scale-out.md): a GPU per rank; mpi4py's MPI, communicators,     */ \
+    /* requests                                                                        */ \
+    X(CUDA_SELECT_DEVICE, "cuda.select_device", KJ_BF_HOST, "device_id")                  \
+    X(CUDA_GPUS, "cuda.gpus", KJ_BF_HOST | KJ_BF_ATTR, "")                                 \
+    X(MPI_COMM_WORLD, "MPI.COMM_WORLD", KJ_BF_HOST | KJ_BF_ATTR, "")                       \
+    X(MPI_SUM, "MPI.SUM", KJ_BF_HOST | KJ_BF_ATTR, "")                                     \
+    X(MPI_MAX, "MPI.MAX", KJ_BF_HOST | KJ_BF_ATTR, "")                                     \
+    X(MPI_MIN, "MPI.MIN", KJ_BF_HOST | KJ_BF_ATTR, "")                                     \
+    X(MPI_ANY_SOURCE, "MPI.ANY_SOURCE", KJ_BF_HOST | KJ_BF_ATTR, "")                       \
+    X(MPI_ANY_TAG, "MPI.ANY_TAG", KJ_BF_HOST | KJ_BF_ATTR, "")                             \
+    X(MPI_PROC_NULL, "MPI.PROC_NULL", KJ_BF_HOST | KJ_BF_ATTR, "")                         \
+    X(MPI_WTIME, "MPI.Wtime", KJ_BF_HOST, "")                                              \
+    X(MPI_WAITALL, "MPI.Request.Waitall", KJ_BF_HOST, "requests")                          \
+    X(COMM_GET_RANK, "comm.Get_rank", KJ_BF_HOST | KJ_BF_METHOD, "")                       \
+    X(COMM_GET_SIZE, "comm.Get_size", KJ_BF_HOST | KJ_BF_METHOD, "")                       \
+    X(COMM_RANK, "comm.rank", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "")                  \
+    X(COMM_SIZE, "comm.size", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "")                  \
+    X(COMM_BARRIER, "comm.Barrier", KJ_BF_HOST | KJ_BF_METHOD, "")                         \
+    X(COMM_SEND, "comm.Send", KJ_BF_HOST | KJ_BF_METHOD, "buf, dest, tag=")                \
+    X(COMM_RECV, "comm.Recv", KJ_BF_HOST | KJ_BF_METHOD, "buf, source=, tag=")             \
+    X(COMM_ISEND, "comm.Isend", KJ_BF_HOST | KJ_BF_METHOD, "buf, dest, tag=")              \
+    X(COMM_IRECV, "comm.Irecv", KJ_BF_HOST | KJ_BF_METHOD, "buf, source=, tag=")           \
+    X(COMM_SENDRECV, "comm.Sendrecv", KJ_BF_HOST | KJ_BF_METHOD,                           \
+      "sendbuf, dest, sendtag=, recvbuf=, source=, recvtag=")                              \
+    X(COMM_BCAST, "comm.Bcast", KJ_BF_HOST | KJ_BF_METHOD, "buf, root=")                   \
+    X(COMM_ALLREDUCE, "comm.Allreduce", KJ_BF_HOST | KJ_BF_METHOD, "sendbuf, recvbuf, op=") \
+    X(COMM_REDUCE, "comm.Reduce", KJ_BF_HOST | KJ_BF_METHOD, "sendbuf, recvbuf, op=, root=") \
+    X(COMM_ALLREDUCE_OBJ, "comm.allreduce", KJ_BF_HOST | KJ_BF_METHOD, "sendobj, op=")     \
+    X(COMM_BCAST_OBJ, "comm.bcast", KJ_BF_HOST | KJ_BF_METHOD, "obj, root=")               \
+    X(REQUEST_WAIT, "request.Wait", KJ_BF_HOST | KJ_BF_METHOD, "")                         \
     /* inside kernels */                                                                   \
     X(CUDA_GRID, "cuda.grid", KJ_BF_DEV, "ndim")                                           \
     X(CUDA_GRIDSIZE, "cuda.gridsize", KJ_BF_DEV, "ndim")                                   \

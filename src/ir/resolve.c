@@ -66,7 +66,8 @@ static kj_sym *sym_add(kj_sema *s, const char *name, kj_symkind kind, kj_span sp
 static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vectorize",
                                          "numba.guvectorize", "cuda.jit"};
 
-static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "numba", "cuda",
+static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "numba", "cuda", "mpi4py",
+                                         "MPI", "MPI.Request",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
                                          "cuda.atomic"};
@@ -102,6 +103,7 @@ static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo
     const char *full = buf;
     memset(out, 0, sizeof *out);
     if (!strcmp(full, "numba.cuda")) full = "cuda";
+    if (!strcmp(full, "mpi4py.MPI")) full = "MPI";
     for (size_t i = 0; i < sizeof DECORATORS / sizeof *DECORATORS; i++)
         if (!strcmp(DECORATORS[i], full)) {
             out->kind = EI_DECOR;
@@ -212,13 +214,14 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "time")) return "time";
     if (!strcmp(mod, "numba") || !strcmp(mod, "kjit")) return "numba";
     if (!strcmp(mod, "numba.cuda") || !strcmp(mod, "kjit.cuda")) return "cuda";
+    if (!strcmp(mod, "mpi4py")) return "mpi4py";
     return NULL;
 }
 
 static void unsupported_module(kj_sema *s, kj_span sp, const char *mod)
 {
     kj_diag *dg = kj_error(s->d, s->src, sp, "module '%s' is not supported", mod);
-    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, time and kjit");
+    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, time, mpi4py and kjit");
 }
 
 /* import_stmt: 'import' dotted ['as' NAME] (',' dotted ['as' NAME])* */
@@ -408,6 +411,11 @@ bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out)
         case KJ_B_E: v = M_E; break;
         case KJ_B_INF: v = INFINITY; break;
         case KJ_B_NAN: v = NAN; break;
+        case KJ_B_MPI_ANY_SOURCE: case KJ_B_MPI_ANY_TAG: case KJ_B_MPI_PROC_NULL:
+            /* Open MPI's values, which mpi4py exposes */
+            out->type = kj_t_weak_int(s->types);
+            out->i = ref.builtin == KJ_B_MPI_PROC_NULL ? -2 : -1;
+            return true;
         default: return false;
         }
         out->type = kj_t_weak_float(s->types);
@@ -770,7 +778,15 @@ static void resolve_const(kj_sema *s, const kj_stmt *st)
         return;
     }
     kj_cval v;
-    if (!kj_const_eval(s, st->assign.value, &v)) {
+    bool is_const = kj_const_eval(s, st->assign.value, &v);
+    if (!is_const && static_ref(s, st->assign.value, &ref, false) && ref.kind == EI_BUILTIN &&
+        (kj_builtin_get(ref.builtin)->flags & KJ_BF_ATTR)) {
+        /* comm = MPI.COMM_WORLD: another name for the value */
+        kj_sym *sym = sym_add(s, t->name, SYM_BUILTIN, t->span);
+        if (sym) sym->builtin = ref.builtin;
+        return;
+    }
+    if (!is_const) {
         kj_diag *dg = kj_error(s->d, s->src, st->assign.value->span,
                                "module-level value of '%s' is not a constant expression", t->name);
         kj_diag_hint(dg, "module constants are int, float or bool literals, or expressions of them; "

@@ -67,6 +67,8 @@ typedef enum kj_sema_fn_kind {
 bool kj_sema_function(kj_sema *s, const char *name, kj_sema_fn_kind *kind, const kj_funcdef **def);
 /* Does the module define any @cuda.jit kernel, or ufunc with target='cuda'? */
 bool kj_sema_has_kernels(kj_sema *s);
+/* Does the program import mpi4py (docs/scale-out.md)? */
+bool kj_sema_uses_mpi(kj_sema *s);
 
 /* A compile-time constant scalar or string. */
 typedef struct kj_sema_const {

@@ -47,6 +47,15 @@ bool kj_sema_param_default(kj_sema *s, const kj_funcdef *def, uint32_t i, kj_sem
     return true;
 }
 
+bool kj_sema_uses_mpi(kj_sema *s)
+{
+    for (uint32_t k = 0; s && k < s->syms.n; k++) {
+        const kj_sym *sym = &s->syms.v[k];
+        if (sym->kind == SYM_MODULE && (!strcmp(sym->path, "MPI") || !strcmp(sym->path, "mpi4py"))) return true;
+    }
+    return false;
+}
+
 bool kj_sema_has_kernels(kj_sema *s)
 {
     for (uint32_t k = 0; s && k < s->syms.n; k++) {

@@ -62,8 +62,15 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
     double t0 = kj_rt_perf_counter();
     kj_gpu *g = calloc(1, sizeof *g);
     if (!g) abort();
-    if (!kj_cu_open(&g->cu, err, cap) ||
-        !kj_cu_device_open(&g->cu, ordinal, &g->dev, &g->ctx, &g->props, err, cap)) {
+    if (kj_cu_open(&g->cu, err, cap) && ordinal < 0) { /* rank r of a node: device r % count */
+        int n = 0;
+        if (g->cu.cuInit(0) == CUDA_SUCCESS && g->cu.cuDeviceGetCount(&n) == CUDA_SUCCESS && n > 0)
+            ordinal = (-1 - ordinal) % n;
+        else
+            ordinal = 0; /* kj_cu_device_open says why there is none */
+    }
+    g->ordinal = ordinal;
+    if (!g->cu.opened || !kj_cu_device_open(&g->cu, ordinal, &g->dev, &g->ctx, &g->props, err, cap)) {
         kj_cu_close(&g->cu);
         free(g);
         return NULL;
@@ -76,6 +83,14 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
     g->pool_cap = g->cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS ? total_b / 4 : 0;
     g->open_s = kj_rt_perf_counter() - t0;
     return g;
+}
+
+int kj_gpu_ordinal(const kj_gpu *g) { return g->ordinal; }
+
+int kj_gpu_count(const kj_gpu *g)
+{
+    int n = 0;
+    return g->cu.cuDeviceGetCount(&n) == CUDA_SUCCESS ? n : 1;
 }
 
 kj_gpu *kj_gpu_retain(kj_gpu *g)

@@ -32,7 +32,8 @@ typedef struct kj_gpu_code kj_gpu_code;
 typedef struct kj_mirror kj_mirror;
 struct kj_abi_kernel;
 
-/* Open device `ordinal` (its primary context). NULL with "no CUDA driver
+/* Open device `ordinal` (its primary context); a negative ordinal -1 - r
+ * means the device r % count (rank r of a node). NULL with "no CUDA driver
  * found (...)" or "no CUDA device" in err. `stats`: counters are printed
  * to that stream when the last reference goes (KJIT_STATS=1), or NULL. */
 kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap);
@@ -43,6 +44,9 @@ struct kj_ev_sink;
 void kj_gpu_set_sink(kj_gpu *g, const struct kj_ev_sink *sink);
 void kj_gpu_release(kj_gpu *g);
 const kj_cu_props *kj_gpu_props(const kj_gpu *g);
+/* The device's ordinal, and how many the driver sees. */
+int kj_gpu_ordinal(const kj_gpu *g);
+int kj_gpu_count(const kj_gpu *g);
 /* "sm_90" for the device's compute capability, into buf. */
 const char *kj_gpu_arch(const kj_gpu *g, char *buf, size_t cap);
 

@@ -41,6 +41,7 @@ typedef struct xfer_stats {
 struct kj_gpu {
     kj_cu cu;
     CUdevice dev;
+    int ordinal; /* the one opened */
     CUcontext ctx;
     kj_cu_props props;
     atomic_int refs;

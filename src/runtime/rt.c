@@ -78,6 +78,7 @@ static void release_all(kj_rt *rt)
         if (e->cu) kj_gpu_event_free(rt->gpu, e->cu);
         free(e);
     }
+    kj_rt_mpi_free(rt);
 }
 
 void kj_rt_dispose(kj_rt *rt) { release_all(rt); }

@@ -98,6 +98,10 @@ typedef struct kj_rt {
         size_t bytes;
     } spare[4];
     unsigned nspare;
+    /* MPI (mpi.h) for programs that import mpi4py, else NULL; the run's
+     * requests (rt_mpi.c), freed with its arrays */
+    struct kj_mpi *mpi;
+    struct kj_rt_mpi_state *mpi_run;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's

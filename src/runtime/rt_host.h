@@ -203,4 +203,22 @@ void kj_rt_index_set(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const
 bool kj_rt_fused_broadcast_error(const char *tree, int nops, const int32_t *ndims, const int64_t *shapes,
                                  char *msg, size_t cap, int32_t *line, int32_t *col);
 
+/* ---- mpi4py (rt_mpi.c; docs/scale-out.md) ---- */
+
+/* Communicator method `op` (abi_mpi.h, | 0x100 when the calling function
+ * has boundscheck): buffers a and b are operands (b NULL when unused),
+ * i0..i3 its integer arguments in the order abi_mpi.h lists. Returns the
+ * rank, the size or a request; raises at line:col. */
+int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t andim, int32_t adt, const void *b, int32_t bndim,
+                  int32_t bdt, int64_t i0, int64_t i1, int64_t i2, int64_t i3, int32_t line, int32_t col);
+double kj_rt_mpi_wtime(kj_rt *rt, int32_t line, int32_t col); /* MPI.Wtime() */
+void kj_rt_mpi_free(kj_rt *rt); /* the run's requests (rt.c, at the end of a run) */
+/* len(cuda.gpus): the devices the driver sees, 1 without a GPU (the cpu
+ * target's one emulated device, as Numba's simulator has). */
+int64_t kj_rt_gpu_count(kj_rt *rt);
+/* cuda.select_device(i): kjit opens its device before main runs (rank r
+ * of a node on GPU r % ngpus, or $KJIT_DEVICE), so i must be that one;
+ * another is a RuntimeError saying how to pick it. */
+void kj_rt_select_device(kj_rt *rt, int64_t i, int32_t line, int32_t col);
+
 #endif
