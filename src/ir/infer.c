@@ -326,6 +326,50 @@ static void infer_for(kj_ictx *ic, const kj_stmt *st)
     ic->loops--;
 }
 
+/* NumPy's ufunc for a binary operator, for its messages. */
+static const char *ufunc_name(kj_binop op)
+{
+    static const char *const names[KJ_OP__COUNT] = {
+        [KJ_OP_ADD] = "add", [KJ_OP_SUB] = "subtract", [KJ_OP_MUL] = "multiply", [KJ_OP_DIV] = "divide",
+        [KJ_OP_FLOORDIV] = "floor_divide", [KJ_OP_MOD] = "remainder", [KJ_OP_POW] = "power",
+        [KJ_OP_MATMUL] = "matmul", [KJ_OP_LSHIFT] = "left_shift", [KJ_OP_RSHIFT] = "right_shift",
+        [KJ_OP_BITAND] = "bitwise_and", [KJ_OP_BITOR] = "bitwise_or", [KJ_OP_BITXOR] = "bitwise_xor"};
+    return names[op];
+}
+
+/* a op= b on an array (a name or a slice of one): NumPy's op(a, b, out=a),
+ * which writes a's memory. The operation's result must have a's element
+ * type (NumPy would cast it 'same_kind'; a float result into an integer
+ * array is its UFuncTypeError) and no more dimensions than a. */
+static void infer_aug_array(kj_ictx *ic, const kj_stmt *st, const kj_type *cur, const kj_type *v)
+{
+    const kj_type *opt = NULL;
+    const kj_type *r = kj_binop_type(ic, st->aug.op, cur, v, st->span, &opt);
+    ic->sp->ei[st->aug.value->id].optype = opt;
+    if (!r) return;
+    const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
+    if (re != cur->elem) {
+        bool same_kind = re->kind == cur->elem->kind ||
+                         (cur->elem->kind == KJ_T_FLOAT && re->kind != KJ_T_FLOAT) ||
+                         (cur->elem->kind == KJ_T_INT && re->kind == KJ_T_BOOL);
+        kj_diag *dg = same_kind
+            ? kj_error(ic->d, ic->s->src, st->span,
+                       "in-place operator: the result (%s) is not of the array's type (%s); this cast is "
+                       "not supported yet", kj_type_str(re), kj_type_str(cur->elem))
+            : kj_error(ic->d, ic->s->src, st->span,
+                       "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
+                       "'same_kind'", ufunc_name(st->aug.op), kj_type_str(re),
+                       kj_type_str(cur->elem));
+        kj_diag_hint(dg, "write the operand in the array's type, or a = a %s b for a new array",
+                     kj_binop_str(st->aug.op));
+        return;
+    }
+    if (r->kind == KJ_T_ARRAY && r->ndim > cur->ndim)
+        kj_error(ic->d, ic->s->src, st->span,
+                 "non-broadcastable output operand: the result has %d dimensions, the array %d", r->ndim,
+                 cur->ndim);
+}
+
 static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
 {
     const kj_expr *t = st->aug.target;
@@ -337,9 +381,7 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
     const kj_type *v = kj_value_type(ic, st->aug.value);
     if (!cur || !v) return;
     if (cur->kind == KJ_T_ARRAY) {
-        kj_diag *dg = kj_error(ic->d, ic->s->src, st->span,
-                               "in-place array operators are not supported yet");
-        kj_diag_hint(dg, "write a = a %s b, or a loop", kj_binop_str(st->aug.op));
+        infer_aug_array(ic, st, cur, v);
         return;
     }
     const kj_type *opt = NULL;

@@ -27,7 +27,9 @@
  *   ndim it only changes the static layout (no run-time work).
  * - ARRAY_STORE with nargs == 0 assigns into the whole array `a` (a view
  *   made by ARRAY_VIEW): `b` is a scalar of the element type (fill) or an
- *   array broadcast into it (copy) — Python's a[1:-1] = b.
+ *   array broadcast into it (copy) — Python's a[1:-1] = b. With aux
+ *   KIR_AUX_INPLACE it is an in-place operator (`a += x`): `b` is `a + x` of
+ *   a's type, and a shape mismatch is NumPy's out= error (kir_fuse.c).
  * - ARRAY_VIEW args: one per leading dimension, either a SLICE value (parts
  *   0 = default, Python semantics incl. negatives and clamping) or an int64
  *   index already wrapped (the dimension is dropped).
@@ -131,6 +133,7 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(PFOR, "pfor", "i a b c body")     /* prange: iterations may run in parallel */
 
 enum { KIR_AUX_NONZERO = 1 }; /* FLOORDIV/MOD: the divisor is never zero */
+enum { KIR_AUX_INPLACE = 1 };  /* whole ARRAY_STORE of `a op= b`: `b` is `a op b`, NumPy's op(a, b, out=a) */
 enum { KIR_ASSERT_VALUE = 1 }; /* ASSERT: raises ValueError (not AssertionError) */
 
 typedef enum {

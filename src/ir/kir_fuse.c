@@ -386,7 +386,9 @@ static bool fused_only(const kir_inst *in)
  * leaves' reads move with it, past nothing that could change them. The
  * runtime keeps the assignment's meaning (fuse_tree '=': rt_ufunc.c): the
  * store's broadcast rule and message, and inputs that overlap the view
- * read from a copy, as if the right side were complete before the store. */
+ * read from a copy, as if the right side were complete before the store.
+ * An in-place operator's store (`a += b`, '+') is NumPy's add(a, b, out=a)
+ * instead: the view takes part in the broadcast, with the ufunc's messages. */
 static void fuse_assign(fctx *c, kir_ref s)
 {
     kir_inst *st = &c->f->insts[s];
@@ -402,7 +404,7 @@ static void fuse_assign(fctx *c, kir_ref s)
     memcpy(args, in->args, in->nargs * sizeof *args);
     args[in->nargs] = st->a;
     char *tree = kj_arena_strdup(c->a, in->fn->fuse_tree);
-    tree[0] = '=';
+    tree[0] = st->aux == KIR_AUX_INPLACE ? '+' : '=';
     in->fn->fuse_tree = tree;
     kj_span at = st->span; /* errors of the assignment point at its target, as before */
     *st = (kir_inst){.op = KIR_UFUNC_CALL, .type = vt, .span = at, .fn = in->fn, .args = args,

@@ -735,10 +735,33 @@ static void lower_assign(lctx *lc, const kj_stmt *st)
     for (uint32_t i = 0; i < st->assign.ntargets; i++) store_target(lc, st->assign.targets[i], v, st->span);
 }
 
+/* a op= b on an array: store a[...] = a op b, marked in place (kir.h);
+ * fusion makes it one loop writing a (op(a, b, out=a)). The target and its
+ * subscript are evaluated once, before b, as Python does. */
+static void lower_aug_array(lctx *lc, const kj_stmt *st)
+{
+    const kj_expr *t = st->aug.target;
+    kir_ref arr = lower_expr(lc, t);
+    const kj_type *at = type_of(lc, arr), *vt = EI(lc, st->aug.value)->type;
+    const kj_type *res = EI(lc, st->aug.value)->optype;
+    res = strong(lc, res ? res : at->elem);
+    kir_ref v = vt->kind == KJ_T_ARRAY ? lower_expr(lc, st->aug.value) : lower_as(lc, st->aug.value, res);
+    const kj_type *rt = kj_t_array(lc->s->types, at->elem, at->ndim, KJ_LAYOUT_C); /* inference checked */
+    kir_ref r = emit2(lc, BINOP_KIR[st->aug.op], rt, st->span, arr, v);
+    kir_ref s = emit(lc, KIR_ARRAY_STORE, NULL, st->span);
+    kir_at(lc->f, s)->a = arr;
+    kir_at(lc->f, s)->b = r;
+    kir_at(lc->f, s)->aux = KIR_AUX_INPLACE;
+}
+
 static void lower_augassign(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *t = st->aug.target;
     kj_binop op = st->aug.op;
+    if (EI(lc, t)->type && EI(lc, t)->type->kind == KJ_T_ARRAY) {
+        lower_aug_array(lc, st);
+        return;
+    }
     const kj_type *opt = EI(lc, st->aug.value)->optype;
     const kj_type *res = strong(lc, kj_arith_type(lc->s->types, op, opt));
     if (t->kind == KJ_E_NAME) {

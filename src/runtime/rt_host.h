@@ -182,7 +182,9 @@ void kj_rt_unop(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32_t adt,
  * '=' then the tree when it is assigned into its one output, a view
  * (`v[...] = a + b`): the inputs then broadcast into the view by the
  * assignment's rule, and an input the view overlaps is first copied, its
- * descriptor at ops[k] replaced by the copy's. */
+ * descriptor at ops[k] replaced by the copy's. '+' then the tree: an
+ * in-place operator (`a += b`): NumPy's add(a, b, out=a), inputs the output
+ * overlaps in another layout copied first as for '='. */
 int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int32_t nin, int32_t nops, void *const *ops, const int32_t *ndims,
                             const int32_t *dtypes, const int32_t *core, int32_t alloc, int32_t loop_ndim,
                             int64_t *loop_shape, int64_t *strides, int32_t line, int32_t col);

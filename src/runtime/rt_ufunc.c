@@ -31,6 +31,7 @@ typedef struct prep {
     const char *name, *layout;
     const char *tree; /* a fused expression's tree (kir_fuse.c), or NULL */
     bool assign;      /* the tree is assigned into its output view (tree '=') */
+    bool inplace;     /* the tree is an in-place operator on its output (tree '+') */
     int nops, nin, loop_ndim;
     operand op[MAX_OPS];
     int64_t sizes[MAX_SYMS]; /* bound core sizes, -1 while unknown */
@@ -96,7 +97,9 @@ static _Noreturn void broadcast_error(prep *p)
         }
         char msg[sizeof ((kj_rt_error *)0)->message];
         int32_t line = p->line, col = p->col;
-        if (kj_rt_fused_broadcast_error(p->tree, p->nin, nd, shapes, msg, sizeof msg, &line, &col))
+        /* a += b failing at its own operator: NumPy names the output too */
+        if (kj_rt_fused_broadcast_error(p->tree, p->nin, nd, shapes, msg, sizeof msg, &line, &col) &&
+            !(p->inplace && line == p->line && col == p->col))
             kj_rt_raise(p->rt, KJ_RT_VALUE, msg, line, col);
     }
     kj_buf b = {0};
@@ -289,21 +292,19 @@ int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int
                             int32_t loop_ndim, int64_t *loop_shape, int64_t *strides, int32_t line, int32_t col)
 {
     /* a layout starting with '!' is a fused expression's tree, not a gufunc's */
-    const char *tree = layout && (layout[0] == '!' || layout[0] == '=') ? layout + 1 : NULL;
+    const char *tree = layout && layout[0] && strchr("!=+", layout[0]) ? layout + 1 : NULL;
     prep p = {.rt = rt, .name = name, .layout = tree ? NULL : layout, .tree = tree, .nops = nops,
-              .loop_ndim = loop_ndim, .line = line, .col = col, .assign = tree && layout[0] == '='};
+              .loop_ndim = loop_ndim, .line = line, .col = col, .assign = tree && layout[0] == '=',
+              .inplace = tree && layout[0] == '+'};
     if (nops > MAX_OPS) kj_rt_raise(rt, KJ_RT_RUNTIME, "too many ufunc operands", line, col);
     for (int s = 0; s < MAX_SYMS; s++) p.sizes[s] = -1;
     load(&p, ops, ndims, dtypes, core, alloc);
     p.nin = nin;
     for (int k = 0; k < nops; k++)
         if (p.op[k].array && !p.op[k].alloc) bind_core(&p, k);
-    if (p.assign) {
-        assign_shape(&p, loop_shape);
-        assign_inputs(&p, ops);
-    } else {
-        broadcast(&p, loop_shape);
-    }
+    if (p.assign) assign_shape(&p, loop_shape);
+    else broadcast(&p, loop_shape);
+    if (p.assign || p.inplace) assign_inputs(&p, ops);
     bool contig = true;
     for (int k = 0; k < nops; k++) {
         operand *o = &p.op[k];
