@@ -93,10 +93,18 @@ static const char *ufunc_name(kj_binop op)
 }
 
 /* a[idx] op= v: NumPy computes a[idx] op v into a temporary of a's dtype
- * (in place), so the operation's result must cast to it under
- * 'same_kind' (an int array += 0.5 is a UFuncTypeError). */
+ * and shape (in place), so the operation's result must cast to it under
+ * 'same_kind' (an int array += 0.5 is a UFuncTypeError), and v may not
+ * broadcast it to more dimensions. */
 bool kj_check_index_aug(kj_ictx *ic, kj_binop op, const kj_type *cur, const kj_type *res, kj_span sp)
 {
+    if (res->kind == KJ_T_ARRAY && res->ndim > cur->ndim) { /* the value has more dimensions */
+        kj_error(ic->d, ic->s->src, sp,
+                 "non-broadcastable output operand: the selection has %u dimension%s but the value broadcasts "
+                 "it to %u",
+                 cur->ndim, cur->ndim == 1 ? "" : "s", res->ndim);
+        return false;
+    }
     const kj_type *from = res->kind == KJ_T_ARRAY ? res->elem : res;
     if (kj_can_convert(from, cur->elem)) return true;
     kj_error(ic->d, ic->s->src, sp,
