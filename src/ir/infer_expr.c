@@ -552,7 +552,10 @@ static bool index_ok(kj_ictx *ic, const kj_expr *ix, const kj_type *t)
 {
     if (!t) return false;
     if (t->kind == KJ_T_INT) return true;
-    kj_error(ic->d, ic->s->src, ix->span, "array index must be an integer, not %s", kj_type_str(t));
+    if (t->kind == KJ_T_NONE)
+        kj_error(ic->d, ic->s->src, ix->span, "None (np.newaxis) in a subscript is not supported");
+    else
+        kj_error(ic->d, ic->s->src, ix->span, "array index must be an integer, not %s", kj_type_str(t));
     return false;
 }
 

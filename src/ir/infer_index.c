@@ -20,6 +20,10 @@ static bool index_item(kj_ictx *ic, const kj_expr *it, const kj_type *t, uint32_
 {
     *width = 1;
     if (t->kind == KJ_T_INT) return true;
+    if (t->kind == KJ_T_NONE) {
+        kj_error(ic->d, ic->s->src, it->span, "None (np.newaxis) in a subscript is not supported");
+        return false;
+    }
     if (t->kind != KJ_T_ARRAY) {
         kj_error(ic->d, ic->s->src, it->span, "array index must be an integer, not %s", kj_type_str(t));
         return false;
