@@ -85,7 +85,10 @@ static int64_t mask_count(kj_rt *rt, const kj_array *a, int axis, const kj_array
     for (int d = 0; d < m->ndim; d++)
         if (m->shape[d] != a->shape[axis + d]) mask_shape_error(rt, axis + d, a->shape[axis + d], m->shape[d], line, col);
     int64_t n = kj_array_size(m), c = 0;
-    for (int64_t i = 0; i < n; i++) c += m->data[offset_of(m, i)] != 0;
+    if (kj_array_is_c_contiguous(m))
+        for (int64_t i = 0; i < n; i++) c += m->data[i] != 0;
+    else
+        for (int64_t i = 0; i < n; i++) c += m->data[offset_of(m, i)] != 0;
     return c;
 }
 
@@ -94,6 +97,11 @@ static kj_array *mask_get(kj_rt *rt, const kj_array *a, const kj_array *m, int32
     size_t isz = kj_dtype_size(a->dtype);
     int64_t n = mask_count(rt, a, 0, m, line, col), k = 0, size = kj_array_size(a);
     kj_array *o = new_array(rt, a->dtype, 1, &n, line, col);
+    if (kj_array_is_c_contiguous(a) && kj_array_is_c_contiguous(m)) { /* the common case, without divisions */
+        for (int64_t i = 0; i < size && k < n; i++)
+            if (m->data[i]) memcpy(o->data + isz * (size_t)k++, a->data + isz * (size_t)i, isz);
+        return o;
+    }
     for (int64_t i = 0; i < size && k < n; i++)
         if (m->data[offset_of(m, i)]) memcpy(o->data + isz * (size_t)k++, a->data + offset_of(a, i), isz);
     return o;
@@ -258,12 +266,16 @@ static void make_plan(kj_rt *rt, plan *p, const void *a, int32_t andim, int32_t 
 }
 
 /* Byte offsets into a of every position of B: the sum over the index
- * arrays of index (wrapped) times the stride of its axis. */
-static int64_t *b_offsets(kj_rt *rt, const plan *p)
+ * arrays of index (wrapped) times the stride of its axis. An array the
+ * caller releases (as large as the indices: not left to the scope's end);
+ * nothing may raise between this and the release. */
+static kj_array *b_offsets(kj_rt *rt, const plan *p)
 {
     int64_t nb = 1;
     for (int d = 0; d < p->bnd; d++) nb *= p->bshape[d];
-    kj_array *o = new_array(rt, KJ_DT_INT64, 1, &nb, p->line, p->col);
+    kj_rt_error err = {0};
+    kj_array *o = kj_array_empty(KJ_DT_INT64, 1, &nb, &err);
+    if (!o) kj_rt_raise_error(rt, &err, p->line, p->col);
     int64_t *boff = (int64_t *)o->data;
     for (int64_t b = 0; b < nb; b++) {
         int64_t off = 0;
@@ -275,7 +287,7 @@ static int64_t *b_offsets(kj_rt *rt, const plan *p)
         }
         boff[b] = off;
     }
-    return boff;
+    return o;
 }
 
 /* The positions (a's byte offset, B's index, the value's byte offset) of
@@ -300,28 +312,54 @@ static int64_t count(int nd, const int64_t *shape)
     return n;
 }
 
+/* The inner loops of a gather, for an item size the caller makes a
+ * constant (each is inlined per size: a move per item, not a call). */
+static inline void gather_strided(char *dst, const char *src, int64_t stride, int64_t n, size_t isz)
+{
+    for (int64_t t = 0; t < n; t++) memcpy(dst + (size_t)t * isz, src + t * stride, isz);
+}
+
+static inline void gather_offsets(char *dst, const char *base, const int64_t *off, int64_t ostride, int64_t n,
+                                  size_t isz)
+{
+    for (int64_t t = 0; t < n; t++) memcpy(dst + (size_t)t * isz, base + off[t * ostride], isz);
+}
+
+/* n items into dst: from src with a byte stride (ostride 0), or from base
+ * plus every ostride-th offset of off. */
+static void gather(char *dst, const char *src, int64_t stride, const int64_t *off, int64_t ostride, int64_t n,
+                   size_t isz)
+{
+    if (!ostride && stride == (int64_t)isz) {
+        memcpy(dst, src, (size_t)n * isz);
+        return;
+    }
+    switch (isz) {
+    case 1: ostride ? gather_offsets(dst, src, off, ostride, n, 1) : gather_strided(dst, src, stride, n, 1); break;
+    case 2: ostride ? gather_offsets(dst, src, off, ostride, n, 2) : gather_strided(dst, src, stride, n, 2); break;
+    case 4: ostride ? gather_offsets(dst, src, off, ostride, n, 4) : gather_strided(dst, src, stride, n, 4); break;
+    default: ostride ? gather_offsets(dst, src, off, ostride, n, 8) : gather_strided(dst, src, stride, n, 8); break;
+    }
+}
+
 static kj_array *plan_get(kj_rt *rt, const plan *p)
 {
     check_bounds(rt, p);
-    const int64_t *boff = b_offsets(rt, p);
     kj_array *o = new_array(rt, p->a.dtype, p->nd, p->shape, p->line, p->col);
+    kj_array *offsets = b_offsets(rt, p);
+    const int64_t *boff = (const int64_t *)offsets->data;
     size_t isz = kj_dtype_size(p->a.dtype);
     int last = p->nd - 1;
     int64_t inner = p->shape[last], outer = count(last, p->shape), zero[MAXD] = {0};
-    char *dst = o->data;
     for (int64_t k = 0; k < outer && inner; k++) {
         int64_t pos[3];
         positions(p, zero, k, pos);
-        for (int64_t t = 0; t < inner; t++, dst += isz) {
-            const char *src = p->a.data + pos[0] + t * p->src_stride[last] + boff[pos[1] + t * p->b_stride[last]];
-            switch (isz) { /* a known size: a move, not a call */
-            case 1: memcpy(dst, src, 1); break;
-            case 2: memcpy(dst, src, 2); break;
-            case 4: memcpy(dst, src, 4); break;
-            default: memcpy(dst, src, 8); break;
-            }
-        }
+        char *dst = o->data + (size_t)(k * inner) * isz;
+        /* the last axis is one of B's (its offsets vary) or taken whole (a stride) */
+        if (p->b_stride[last]) gather(dst, p->a.data + pos[0], 0, boff + pos[1], p->b_stride[last], inner, isz);
+        else gather(dst, p->a.data + pos[0] + boff[pos[1]], p->src_stride[last], NULL, 0, inner, isz);
     }
+    kj_array_release(offsets);
     return o;
 }
 
@@ -349,22 +387,51 @@ static void value_strides(kj_rt *rt, const plan *p, const kj_array *v, int64_t *
     }
 }
 
+/* The inner loop of a scatter of items of one dtype: dst item t is at
+ * base + t * stride + off[t * ostride], from src + t * vstride; in order,
+ * so that the last of repeated indices wins. */
+static inline void scatter_n(char *base, int64_t stride, const int64_t *off, int64_t ostride, const char *src,
+                             int64_t vstride, int64_t n, size_t isz)
+{
+    for (int64_t t = 0; t < n; t++) memcpy(base + t * stride + off[t * ostride], src + t * vstride, isz);
+}
+
+static void scatter(char *base, int64_t stride, const int64_t *off, int64_t ostride, const char *src,
+                    int64_t vstride, int64_t n, size_t isz)
+{
+    switch (isz) { /* a constant size per case: a move per item, not a call */
+    case 1: scatter_n(base, stride, off, ostride, src, vstride, n, 1); break;
+    case 2: scatter_n(base, stride, off, ostride, src, vstride, n, 2); break;
+    case 4: scatter_n(base, stride, off, ostride, src, vstride, n, 4); break;
+    default: scatter_n(base, stride, off, ostride, src, vstride, n, 8); break;
+    }
+}
+
 static void plan_set(kj_rt *rt, const plan *p, const kj_array *v)
 {
     int64_t vstride[MAXD];
     value_strides(rt, p, v, vstride);
     check_bounds(rt, p);
-    const int64_t *boff = b_offsets(rt, p);
+    kj_array *offsets = b_offsets(rt, p);
+    const int64_t *boff = (const int64_t *)offsets->data;
     int last = p->nd - 1;
     int64_t inner = p->shape[last], outer = count(last, p->shape);
+    size_t isz = kj_dtype_size(p->a.dtype);
     for (int64_t k = 0; k < outer && inner; k++) {
         int64_t pos[3];
         positions(p, vstride, k, pos);
+        char *base = p->a.data + pos[0];
+        const char *src = v->data + pos[2];
+        if (v->dtype == p->a.dtype) {
+            scatter(base, p->src_stride[last], boff + pos[1], p->b_stride[last], src, vstride[last], inner, isz);
+            continue;
+        }
         for (int64_t t = 0; t < inner; t++) {
-            char *dst = p->a.data + pos[0] + t * p->src_stride[last] + boff[pos[1] + t * p->b_stride[last]];
-            copy_elem(dst, p->a.dtype, v->data + pos[2] + t * vstride[last], v->dtype);
+            char *dst = base + t * p->src_stride[last] + boff[pos[1] + t * p->b_stride[last]];
+            copy_elem(dst, p->a.dtype, src + t * vstride[last], v->dtype);
         }
     }
+    kj_array_release(offsets);
 }
 
 /* a[mask] alone, the mask of a's shape (NumPy's boolean path)? */
