@@ -273,51 +273,50 @@ static kir_ref lower_subscript_parts(lctx *lc, const kj_expr *e, kir_ref arr, ki
     return v;
 }
 
+enum { MAX_INDEX_DIMS = 4 }; /* arrays have at most 4 dimensions */
+
 /* a[...] with index arrays (infer_index.c typed it): the arguments of
  * INDEX_GET / INDEX_SET into args (room for 1 + a's ndim), their count
  * returned: a view of arr with the subscript's slices (the indexed axes
  * taken whole), then per axis of the view the index there, or 0. An index
  * array of bools covers as many axes as it has dimensions (the first holds
  * it); an integer is an index of its axis (NumPy makes it a 0-d array). */
-enum { MAX_INDEX_DIMS = 4 }; /* arrays have at most 4 dimensions */
-
 static uint32_t lower_index_arrays(lctx *lc, const kj_expr *e, kir_ref arr, kir_ref *args)
 {
     const kj_expr *const *items;
     uint32_t n = index_items((const kj_expr *const *)&e->sub.index, &items);
     const kj_type *at = type_of(lc, arr);
-    kir_ref parts[MAX_INDEX_DIMS];
+    kir_ref slice[MAX_INDEX_DIMS][3] = {{0}}; /* per axis of the view: start, stop, step */
     uint32_t ax = 0;
     bool sliced = false;
     memset(args, 0, (1 + at->ndim) * sizeof *args);
     for (uint32_t i = 0; i < n; i++) {
         const kj_expr *it = items[i];
         const kj_type *t = EI(lc, it)->type;
-        kir_ref lo = 0, hi = 0, st = 0;
-        uint32_t w = 1;
         if (it->kind == KJ_E_SLICE) {
-            lo = slice_part(lc, it->slice.lo), hi = slice_part(lc, it->slice.hi), st = slice_part(lc, it->slice.step);
+            slice[ax][0] = slice_part(lc, it->slice.lo);
+            slice[ax][1] = slice_part(lc, it->slice.hi);
+            slice[ax++][2] = slice_part(lc, it->slice.step);
             sliced = true;
         } else if (t->kind == KJ_T_ARRAY) {
             args[1 + ax] = lower_expr(lc, it);
-            if (t->elem->kind == KJ_T_BOOL) w = t->ndim;
+            ax += t->elem->kind == KJ_T_BOOL ? t->ndim : 1;
         } else {
-            args[1 + ax] = lower_as(lc, it, kj_t_int(lc->s->types, 64, true));
-        }
-        for (uint32_t k = 0; k < w; k++) {
-            kir_ref r = emit(lc, KIR_SLICE, kj_t_opaque(lc->s->types, "slice"), it->span);
-            kir_at(lc->f, r)->a = lo;
-            kir_at(lc->f, r)->b = hi;
-            kir_at(lc->f, r)->c = st;
-            parts[ax++] = r;
+            args[1 + ax++] = lower_as(lc, it, kj_t_int(lc->s->types, 64, true));
         }
     }
     args[0] = arr;
-    if (sliced) {
-        const kj_type *vt = kj_t_array(lc->s->types, at->elem, at->ndim, KJ_LAYOUT_A);
-        args[0] = emit_args(lc, KIR_ARRAY_VIEW, vt, e->span, parts, ax);
-        kir_at(lc->f, args[0])->a = arr;
+    if (!sliced) return 1 + at->ndim;
+    kir_ref parts[MAX_INDEX_DIMS];
+    for (uint32_t d = 0; d < ax; d++) {
+        parts[d] = emit(lc, KIR_SLICE, kj_t_opaque(lc->s->types, "slice"), e->span);
+        kir_at(lc->f, parts[d])->a = slice[d][0];
+        kir_at(lc->f, parts[d])->b = slice[d][1];
+        kir_at(lc->f, parts[d])->c = slice[d][2];
     }
+    const kj_type *vt = kj_t_array(lc->s->types, at->elem, at->ndim, KJ_LAYOUT_A);
+    args[0] = emit_args(lc, KIR_ARRAY_VIEW, vt, e->span, parts, ax);
+    kir_at(lc->f, args[0])->a = arr;
     return 1 + at->ndim;
 }
 
