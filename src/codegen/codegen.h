@@ -151,8 +151,8 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(PRINT_ARRAY, kj_rt_print_array, "vppiii", 0)                                    \
     X(BINOP, kj_rt_binop, "vpipiipiiiipii", 0)                                       \
     X(UNOP, kj_rt_unop, "vpipiiipii", 0)                                             \
-    X(INDEX_GET, kj_rt_index_get, "vppiipiipiii", 0)                                 \
-    X(INDEX_SET, kj_rt_index_set, "vppiipiipiiii", 0)                                \
+    X(INDEX_GET, kj_rt_index_get, "vppiippppiii", 0)                                 \
+    X(INDEX_SET, kj_rt_index_set, "vppiippppiiii", 0)                                \
     X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)                     \
     X(PARALLEL_FOR, kj_rt_parallel_for, "vppplllp", 0)                               \
     /* kernel launches, every target (rt_launch.c); the GPU (rt_cuda.c) */         \

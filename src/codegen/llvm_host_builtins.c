@@ -487,25 +487,45 @@ static LLVMValueRef b_print(kj_cg *cg, const kir_inst *in)
     return kj_cg_zero(cg, in->type);
 }
 
-/* a[index array] (INDEX_GET) and a[index array] = v (INDEX_SET) */
+/* a[...] with index arrays (INDEX_GET) and a[...] = v (INDEX_SET): the
+ * arguments are the array (a view with the subscript's slices applied),
+ * then per axis of it the index there or none (lower.c), then the value.
+ * The runtime gets the per-axis indices as three arrays of length ndim. */
+static void store_slot(kj_cg *cg, LLVMTypeRef elt, LLVMValueRef arr, unsigned n, unsigned k, LLVMValueRef v)
+{
+    LLVMValueRef idx[2] = {kj_cg_i64(cg, 0), kj_cg_i64(cg, k)};
+    LLVMBuildStore(cg->b, v, LLVMBuildInBoundsGEP2(cg->b, LLVMArrayType2(elt, n), arr, idx, 2, ""));
+}
+
 static LLVMValueRef b_index(kj_cg *cg, const kir_inst *in)
 {
     LLVMValueRef a[3], ix[3], v[3];
     kj_cg_operand(cg, in->args[0], a);
-    kj_cg_operand(cg, in->args[1], ix);
+    unsigned nd = type_of(cg, in->args[0])->ndim;
+    LLVMValueRef ptrs = kj_cg_alloca(cg, LLVMArrayType2(cg->t_ptr, nd), "ix.ptrs");
+    LLVMValueRef ndims = kj_cg_alloca(cg, LLVMArrayType2(cg->t_i32, nd), "ix.ndims");
+    LLVMValueRef dtypes = kj_cg_alloca(cg, LLVMArrayType2(cg->t_i32, nd), "ix.dtypes");
+    for (unsigned d = 0; d < nd; d++) {
+        kir_ref r = d + 1 < in->nargs ? in->args[d + 1] : 0;
+        if (r) kj_cg_operand(cg, r, ix);
+        else ix[0] = LLVMConstNull(cg->t_ptr), ix[1] = ix[2] = kj_cg_i32(cg, 0);
+        store_slot(cg, cg->t_ptr, ptrs, nd, d, ix[0]);
+        store_slot(cg, cg->t_i32, ndims, nd, d, ix[1]);
+        store_slot(cg, cg->t_i32, dtypes, nd, d, ix[2]);
+    }
     if (in->aux == KJ_B_INDEX_SET) {
-        kj_cg_operand(cg, in->args[2], v);
-        LLVMValueRef args[13] = {cg->fn->rt, a[0], a[1], a[2], ix[0], ix[1], ix[2], v[0], v[1], v[2],
+        kj_cg_operand(cg, in->args[nd + 1], v);
+        LLVMValueRef args[12] = {cg->fn->rt, a[0], a[1], a[2], ptrs, ndims, dtypes, v[0], v[1], v[2],
                                  kj_cg_line(cg, in), kj_cg_col(cg, in)};
         kj_cg_rtcall(cg, KJ_RTF_INDEX_SET, args, 12);
         return kj_cg_zero(cg, in->type);
     }
-    int nd = in->type->ndim;
-    LLVMValueRef out = kj_cg_out_desc(cg, nd);
-    LLVMValueRef args[11] = {cg->fn->rt, a[0], a[1], a[2], ix[0], ix[1], ix[2], out, kj_cg_i32(cg, nd),
+    int ond = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, ond);
+    LLVMValueRef args[11] = {cg->fn->rt, a[0], a[1], a[2], ptrs, ndims, dtypes, out, kj_cg_i32(cg, ond),
                              kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_INDEX_GET, args, 11);
-    return load_desc(cg, out, nd);
+    return load_desc(cg, out, ond);
 }
 
 /* ---- dispatch ---- */

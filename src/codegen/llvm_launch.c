@@ -140,7 +140,7 @@ static bool reads_only(const kir_inst *in)
         case KJ_B_ARR_STD: case KJ_B_NP_ALLCLOSE: case KJ_B_ARR_COPY: case KJ_B_ARR_ASTYPE:
         case KJ_B_ARR_COPY_TO_HOST: case KJ_B_NP_SAVE: case KJ_B_CUDA_TO_DEVICE: case KJ_B_CONVERT:
         case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
-        case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
+        case KJ_B_CUDA_DEVICE_ARRAY_LIKE: case KJ_B_INDEX_GET:
             return true;
         default: return false;
         }

@@ -380,6 +380,14 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
     const kj_type *cur = kj_value_type(ic, t);
     const kj_type *v = kj_value_type(ic, st->aug.value);
     if (!cur || !v) return;
+    if (cur->kind == KJ_T_ARRAY && kj_is_index_array_subscript(ic->sp, t)) {
+        /* a[idx] op= v: a[idx] = a[idx] op v, computed in a's dtype */
+        const kj_type *opt = NULL;
+        const kj_type *r = kj_binop_type(ic, st->aug.op, cur, v, st->span, &opt);
+        ic->sp->ei[st->aug.value->id].optype = opt;
+        if (r) kj_check_index_aug(ic, st->aug.op, cur, r, st->span);
+        return;
+    }
     if (cur->kind == KJ_T_ARRAY) {
         infer_aug_array(ic, st, cur, v);
         return;

@@ -552,11 +552,10 @@ static bool index_ok(kj_ictx *ic, const kj_expr *ix, const kj_type *t)
 {
     if (!t) return false;
     if (t->kind == KJ_T_INT) return true;
-    if (t->kind == KJ_T_ARRAY)
-        kj_error(ic->d, ic->s->src, ix->span, "indexing with arrays is not supported");
+    if (t->kind == KJ_T_NONE)
+        kj_error(ic->d, ic->s->src, ix->span, "None (np.newaxis) in a subscript is not supported");
     else
-        kj_error(ic->d, ic->s->src, ix->span, "array index must be an integer, not %s",
-                 kj_type_str(t));
+        kj_error(ic->d, ic->s->src, ix->span, "array index must be an integer, not %s", kj_type_str(t));
     return false;
 }
 
@@ -571,54 +570,41 @@ static bool type_slice_part(kj_ictx *ic, const kj_expr *p)
     return false;
 }
 
-/* a[mask] with a bool array of a's dimensions: the selected elements, 1-d;
- * a[idx] with an integer array into a 1-d a: idx's shape. Host code only
- * (the runtime's rt_index.c). */
-static kj_einfo *index_array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *at, const kj_type *xt,
-                                       kj_einfo *ei)
+/* A slice inside a subscript: its parts are integers or None. */
+bool kj_type_slice_item(kj_ictx *ic, const kj_expr *it)
 {
-    const kj_expr *ix = e->sub.index;
-    if (kj_is_device_ctx(ic->sp)) {
-        kj_error(ic->d, ic->s->src, ix->span, "indexing with arrays is only supported in host code");
-        return ei_value(ei, NULL);
-    }
-    if (xt->elem->kind == KJ_T_BOOL) {
-        if (xt->ndim != at->ndim) {
-            kj_error(ic->d, ic->s->src, ix->span,
-                     "a boolean index must have the indexed array's %u dimension%s, not %u", at->ndim,
-                     at->ndim == 1 ? "" : "s", xt->ndim);
-            return ei_value(ei, NULL);
-        }
-        return ei_value(ei, kj_t_array(ic->s->types, at->elem, 1, KJ_LAYOUT_C));
-    }
-    if (xt->elem->kind != KJ_T_INT) {
-        kj_error(ic->d, ic->s->src, ix->span, "arrays used as indices must be of integer (or boolean) type, not %s",
-                 kj_type_str(xt));
-        return ei_value(ei, NULL);
-    }
-    if (at->ndim != 1) {
-        kj_error(ic->d, ic->s->src, ix->span,
-                 "indexing with an integer array is supported on 1-d arrays only, not %ud", at->ndim);
-        return ei_value(ei, NULL);
-    }
-    return ei_value(ei, kj_t_array(ic->s->types, at->elem, xt->ndim, KJ_LAYOUT_C));
+    kj_einfo *si = &ic->sp->ei[it->id];
+    memset(si, 0, sizeof *si);
+    bool ok = type_slice_part(ic, it->slice.lo) && type_slice_part(ic, it->slice.hi) &&
+              type_slice_part(ic, it->slice.step);
+    si->kind = EI_VALUE;
+    si->type = kj_t_opaque(ic->s->types, "slice");
+    return ok;
 }
 
-/* a[i, j:k, ...]: integers pick, slices keep a dimension. */
+/* a[i, j:k, ...]: integers pick, slices keep a dimension; with an index
+ * array among the indices, NumPy's advanced indexing (infer_index.c). */
 static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *at, kj_einfo *ei)
 {
     const kj_expr *ix = e->sub.index;
-    const kj_type *xt = NULL; /* a single index, typed once */
-    if (ix->kind != KJ_E_TUPLE && ix->kind != KJ_E_SLICE) {
-        xt = kj_value_type(ic, ix);
-        if (!xt) return ei_value(ei, NULL);
-        if (xt->kind == KJ_T_ARRAY) return index_array_subscript(ic, e, at, xt, ei);
-    }
     const kj_expr *const *items = &ix;
     uint32_t n = 1;
     if (ix->kind == KJ_E_TUPLE) {
         items = (const kj_expr *const *)ix->seq.v;
         n = ix->seq.n;
+    }
+    /* the indices other than slices, typed once */
+    const kj_type **types = KJ_NEWN(ic->s->a, const kj_type *, n ? n : 1);
+    bool arrays = false, typed = true;
+    for (uint32_t i = 0; i < n; i++) {
+        if (items[i]->kind == KJ_E_SLICE) continue;
+        types[i] = kj_value_type(ic, items[i]);
+        typed = typed && types[i];
+        arrays = arrays || (types[i] && types[i]->kind == KJ_T_ARRAY);
+    }
+    if (arrays) {
+        if (!typed) return ei_value(ei, NULL);
+        return kj_type_index_arrays(ic, e, at, items, types, n, ei);
     }
     if (n > at->ndim) {
         kj_error(ic->d, ic->s->src, ix->span,
@@ -631,12 +617,7 @@ static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *a
     for (uint32_t i = 0; i < n; i++) {
         const kj_expr *it = items[i];
         if (it->kind == KJ_E_SLICE) {
-            kj_einfo *si = &ic->sp->ei[it->id];
-            memset(si, 0, sizeof *si);
-            ok = type_slice_part(ic, it->slice.lo) && type_slice_part(ic, it->slice.hi) &&
-                 type_slice_part(ic, it->slice.step) && ok;
-            si->kind = EI_VALUE;
-            si->type = kj_t_opaque(ic->s->types, "slice");
+            ok = kj_type_slice_item(ic, it) && ok;
             bool full = !it->slice.lo && !it->slice.hi && !it->slice.step;
             /* A C array stays C when at most the first sliced dimension is
              * narrowed with unit step and the rest are taken whole. */
@@ -644,8 +625,7 @@ static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *a
             sliced = true;
             continue;
         }
-        const kj_type *t = xt ? xt : kj_value_type(ic, it);
-        ok = index_ok(ic, it, t) && ok;
+        ok = index_ok(ic, it, types[i]) && ok;
         if (sliced) keeps_c = false;
         nint++;
     }

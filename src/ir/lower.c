@@ -273,12 +273,54 @@ static kir_ref lower_subscript_parts(lctx *lc, const kj_expr *e, kir_ref arr, ki
     return v;
 }
 
-/* a[mask] / a[idx]: the index is one array (infer_expr.c checked it). */
-static bool index_array(lctx *lc, const kj_expr *e)
+enum { MAX_INDEX_DIMS = 4 }; /* arrays have at most 4 dimensions */
+
+/* a[...] with index arrays (infer_index.c typed it): the arguments of
+ * INDEX_GET / INDEX_SET into args (room for 1 + a's ndim), their count
+ * returned: a view of arr with the subscript's slices (the indexed axes
+ * taken whole), then per axis of the view the index there, or 0. An index
+ * array of bools covers as many axes as it has dimensions (the first holds
+ * it); an integer is an index of its axis (NumPy makes it a 0-d array). */
+static uint32_t lower_index_arrays(lctx *lc, const kj_expr *e, kir_ref arr, kir_ref *args)
 {
-    const kj_type *t = EI(lc, e->sub.index)->type;
-    return e->sub.index->kind != KJ_E_TUPLE && e->sub.index->kind != KJ_E_SLICE && t && t->kind == KJ_T_ARRAY;
+    const kj_expr *const *items;
+    uint32_t n = index_items((const kj_expr *const *)&e->sub.index, &items);
+    const kj_type *at = type_of(lc, arr);
+    kir_ref slice[MAX_INDEX_DIMS][3] = {{0}}; /* per axis of the view: start, stop, step */
+    uint32_t ax = 0;
+    bool sliced = false;
+    memset(args, 0, (1 + at->ndim) * sizeof *args);
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_expr *it = items[i];
+        const kj_type *t = EI(lc, it)->type;
+        if (it->kind == KJ_E_SLICE) {
+            slice[ax][0] = slice_part(lc, it->slice.lo);
+            slice[ax][1] = slice_part(lc, it->slice.hi);
+            slice[ax++][2] = slice_part(lc, it->slice.step);
+            sliced = true;
+        } else if (t->kind == KJ_T_ARRAY) {
+            args[1 + ax] = lower_expr(lc, it);
+            ax += t->elem->kind == KJ_T_BOOL ? t->ndim : 1;
+        } else {
+            args[1 + ax++] = lower_as(lc, it, kj_t_int(lc->s->types, 64, true));
+        }
+    }
+    args[0] = arr;
+    if (!sliced) return 1 + at->ndim;
+    kir_ref parts[MAX_INDEX_DIMS];
+    for (uint32_t d = 0; d < ax; d++) {
+        parts[d] = emit(lc, KIR_SLICE, kj_t_opaque(lc->s->types, "slice"), e->span);
+        kir_at(lc->f, parts[d])->a = slice[d][0];
+        kir_at(lc->f, parts[d])->b = slice[d][1];
+        kir_at(lc->f, parts[d])->c = slice[d][2];
+    }
+    const kj_type *vt = kj_t_array(lc->s->types, at->elem, at->ndim, KJ_LAYOUT_A);
+    args[0] = emit_args(lc, KIR_ARRAY_VIEW, vt, e->span, parts, ax);
+    kir_at(lc->f, args[0])->a = arr;
+    return 1 + at->ndim;
 }
+
+static bool index_array(lctx *lc, const kj_expr *e) { return kj_is_index_array_subscript(lc->sp, e); }
 
 static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
 {
@@ -296,8 +338,9 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     }
     kir_ref arr = lower_expr(lc, e->sub.obj);
     if (index_array(lc, e)) {
-        kir_ref args[2] = {arr, lower_expr(lc, e->sub.index)};
-        kir_ref r = emit_args(lc, KIR_BUILTIN, strong(lc, ei->type), e->span, args, 2);
+        kir_ref args[2 + MAX_INDEX_DIMS];
+        uint32_t n = lower_index_arrays(lc, e, arr, args);
+        kir_ref r = emit_args(lc, KIR_BUILTIN, strong(lc, ei->type), e->span, args, n);
         kir_at(lc->f, r)->aux = KJ_B_INDEX_GET;
         return r;
     }
@@ -687,11 +730,12 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
     }
     case KJ_E_SUBSCRIPT: {
         kir_ref arr = lower_expr(lc, t->sub.obj);
-        if (index_array(lc, t)) { /* a[mask] = v, a[idx] = v */
-            kir_ref ix = lower_expr(lc, t->sub.index);
+        if (index_array(lc, t)) { /* a[mask] = v, a[idx] = v, a[:, idx] = v */
+            kir_ref args[2 + MAX_INDEX_DIMS];
+            uint32_t n = lower_index_arrays(lc, t, arr, args);
             if (type_of(lc, v)->kind != KJ_T_ARRAY) v = cast(lc, v, type_of(lc, arr)->elem, sp);
-            kir_ref args[3] = {arr, ix, v};
-            kir_at(lc->f, emit_args(lc, KIR_BUILTIN, NULL, sp, args, 3))->aux = KJ_B_INDEX_SET;
+            args[n] = v;
+            kir_at(lc->f, emit_args(lc, KIR_BUILTIN, NULL, sp, args, n + 1))->aux = KJ_B_INDEX_SET;
             return;
         }
         kir_ref idx[8];
@@ -754,11 +798,29 @@ static void lower_aug_array(lctx *lc, const kj_stmt *st)
     kir_at(lc->f, s)->aux = KIR_AUX_INPLACE;
 }
 
+/* a[idx] op= v as NumPy does it: a[idx] = a[idx] op v, the operation on
+ * a gathered copy (so a repeated index is updated once, by its last
+ * occurrence) in type `opt`, the result cast back into a when stored. */
+static void lower_index_aug(lctx *lc, const kj_stmt *st, kir_ref arr, const kj_type *opt)
+{
+    const kj_expr *t = st->aug.target, *value = st->aug.value;
+    kir_ref args[2 + MAX_INDEX_DIMS];
+    uint32_t n = lower_index_arrays(lc, t, arr, args);
+    const kj_type *cur_t = strong(lc, EI(lc, t)->type), *vt = EI(lc, value)->type;
+    kir_ref cur = emit_args(lc, KIR_BUILTIN, cur_t, t->span, args, n);
+    kir_at(lc->f, cur)->aux = KJ_B_INDEX_GET;
+    kir_ref v = vt->kind == KJ_T_ARRAY ? lower_expr(lc, value) : lower_as(lc, value, opt);
+    int nd = vt->kind == KJ_T_ARRAY && vt->ndim > cur_t->ndim ? vt->ndim : cur_t->ndim;
+    const kj_type *res = kj_t_array(lc->s->types, opt, nd, KJ_LAYOUT_C);
+    args[n] = emit2(lc, BINOP_KIR[st->aug.op], res, st->span, cur, v);
+    kir_at(lc->f, emit_args(lc, KIR_BUILTIN, NULL, st->span, args, n + 1))->aux = KJ_B_INDEX_SET;
+}
+
 static void lower_augassign(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *t = st->aug.target;
     kj_binop op = st->aug.op;
-    if (EI(lc, t)->type && EI(lc, t)->type->kind == KJ_T_ARRAY) {
+    if (EI(lc, t)->type && EI(lc, t)->type->kind == KJ_T_ARRAY && !index_array(lc, t)) {
         lower_aug_array(lc, st);
         return;
     }
@@ -773,6 +835,10 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     }
     /* a[i] op= v: the array and indices are evaluated once. */
     kir_ref arr = lower_expr(lc, t->sub.obj);
+    if (index_array(lc, t)) {
+        lower_index_aug(lc, st, arr, opt);
+        return;
+    }
     kir_ref idx[8];
     uint32_t n = 0;
     bool view;

@@ -222,6 +222,16 @@ kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
 const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
                              kj_span sp, const kj_type **optype);
 bool kj_is_device_ctx(const kj_spec *sp);
+/* Subscripts (infer_expr.c): type a slice item of a subscript. */
+bool kj_type_slice_item(kj_ictx *ic, const kj_expr *it);
+/* A subscript of array type `at` with index arrays among its n items
+ * (types[i]: item i's type, slices excepted), and the check of a[idx] op= v
+ * (res: the operation's type) (infer_index.c). */
+kj_einfo *kj_type_index_arrays(kj_ictx *ic, const kj_expr *e, const kj_type *at, const kj_expr *const *items,
+                               const kj_type *const *types, uint32_t n, kj_einfo *ei);
+bool kj_check_index_aug(kj_ictx *ic, kj_binop op, const kj_type *cur, const kj_type *res, kj_span sp);
+/* Is subscript e, typed in sp, one with index arrays? (infer_index.c) */
+bool kj_is_index_array_subscript(const kj_spec *sp, const kj_expr *e);
 uint32_t kj_report_spec(kj_sema *s, kj_spec *sp);
 /* Called when the reporting walk reaches a call to `callee`. */
 void kj_mark_reachable(kj_sema *s, kj_spec *callee);

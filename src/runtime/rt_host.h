@@ -189,13 +189,18 @@ int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int
                             const int32_t *dtypes, const int32_t *core, int32_t alloc, int32_t loop_ndim,
                             int64_t *loop_shape, int64_t *strides, int32_t line, int32_t col);
 
-/* a[index] and a[index] = v with an index array (rt_index.c): a bool mask of
- * a's shape, or an integer array into a 1-d a. The result is new: 1-d for a
- * mask, index's shape for integers. v is a scalar (vndim 0) or an array. */
-void kj_rt_index_get(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const void *ix, int32_t ixndim,
-                     int32_t ixdt, void *out, int32_t ondim, int32_t line, int32_t col);
-void kj_rt_index_set(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const void *ix, int32_t ixndim,
-                     int32_t ixdt, const void *v, int32_t vndim, int32_t vdt, int32_t line, int32_t col);
+/* a[...] and a[...] = v with index arrays (rt_index.c), NumPy's advanced
+ * indexing. `a` is the array with the subscript's slices applied; ix[d]
+ * (d < andim) is what indexes its axis d: NULL (the axis is taken whole),
+ * a scalar integer (ixndim[d] 0), an integer array, or a bool mask, which
+ * covers axes d to d + ixndim[d] - 1 (their entries are NULL). The result
+ * is new, of ndim ondim. v is a scalar (vndim 0) or an array. */
+void kj_rt_index_get(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const void *const *ix,
+                     const int32_t *ixndim, const int32_t *ixdt, void *out, int32_t ondim, int32_t line,
+                     int32_t col);
+void kj_rt_index_set(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const void *const *ix,
+                     const int32_t *ixndim, const int32_t *ixdt, const void *v, int32_t vndim, int32_t vdt,
+                     int32_t line, int32_t col);
 
 /* A fused array expression whose operands (nops shapes of ndims[k]
  * dimensions, KJ_ABI_MAX_DIMS entries each) do not broadcast: NumPy's

@@ -509,6 +509,28 @@ static void test_loops_release_arrays(void **state)
     free(r.out);
 }
 
+/* Indexing with arrays in a loop: the result, the mask's coordinates and
+ * the offsets it makes are released with the iteration's temporaries. */
+static void test_index_arrays_release(void **state)
+{
+    fx *x = *state;
+    static const char prog[] = HEADER "def main():\n"
+                                      "    a = np.arange(20.0).reshape(4, 5)\n"
+                                      "    s = 0.0\n"
+                                      "    for i in range(300):\n"
+                                      "        m = a[:, 0] > i % 7\n"
+                                      "        b = a[m, 1:]\n"
+                                      "        a[np.arange(2), i % 5] += 1.0\n"
+                                      "        s += b[:, np.arange(3) * -1].sum()\n"
+                                      "    print(s, a[np.arange(4) > 1, 0])\n";
+    run r = run_main(x, prog);
+    assert_int_equal(r.kind, KJ_RT_OK);
+    assert_string_equal(r.out, "89962.0 [10. 15.]\n"); /* CPython + NumPy */
+    assert_true(r.peak < 24);
+    assert_int_equal(r.left, 0);
+    free(r.out);
+}
+
 /* An array returned to the caller of an entry point keeps one reference,
  * which the caller releases; views keep their base alive. */
 static void test_returned_array(void **state)
@@ -733,6 +755,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_runtime_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ufunc_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_loops_release_arrays, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_index_arrays_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_returned_array, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_releases_arrays, setup, teardown),
         cmocka_unit_test(test_fused_broadcast_error),
