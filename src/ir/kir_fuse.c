@@ -32,6 +32,7 @@ typedef struct fctx {
     uint32_t *lastbar; /* per ref: 1 + the index of the last barrier before it in its block, 0 if none */
     bool *taken;       /* per ref: part of a tree (root or inner) */
     kir_ref *alias;    /* per ref: the leaf that passes the same value, or 0 */
+    bool *inplace;     /* per ref: the value of an in-place operator's store (a += b) */
     bool all;          /* fuse every tree, else only what has no other implementation */
     uint32_t nfused;
 } fctx;
@@ -150,6 +151,7 @@ static void scan_block(fctx *c, kir_blkid b)
         note_use(c, in->a), note_use(c, in->b), note_use(c, in->c);
         for (uint32_t j = 0; j < in->nargs; j++) note_use(c, in->args[j]);
         if (barrier(c, r)) bar = k + 1;
+        if (in->op == KIR_ARRAY_STORE && in->aux == KIR_AUX_INPLACE && in->b) c->inplace[in->b] = true;
     }
 }
 
@@ -392,7 +394,7 @@ static bool fused_only(const kir_inst *in)
 static void fuse_assign(fctx *c, kir_ref s)
 {
     kir_inst *st = &c->f->insts[s];
-    if (st->op != KIR_ARRAY_STORE || st->nargs || !st->b) return;
+    if (st->op != KIR_ARRAY_STORE || st->nargs || !st->b || (!c->all && st->aux != KIR_AUX_INPLACE)) return;
     kir_ref r = st->b;
     kir_inst *in = &c->f->insts[r];
     if (in->op != KIR_UFUNC_CALL || !in->fn || !in->fn->fuse_tree || in->aux || c->uses[r] != 1) return;
@@ -420,7 +422,9 @@ static void fuse_block(fctx *c, kir_blkid b)
     for (uint32_t k = blk->n; k-- > 0;) {
         kir_ref r = blk->v[k];
         uint32_t n = c->taken[r] ? 0 : operands(c, r, ops);
-        if (!n || (!c->all && !fused_only(&c->f->insts[r]))) continue;
+        /* without `all`, what exists only as a fused loop: np.where, np.clip,
+         * and op(a, b, out=a) of an in-place operator */
+        if (!n || (!c->all && !fused_only(&c->f->insts[r]) && !c->inplace[r])) continue;
         tree t = {.root = r, .open = n};
         c->taken[r] = true;
         grow(c, &t, r);
@@ -428,8 +432,7 @@ static void fuse_block(fctx *c, kir_blkid b)
         any = true;
     }
     if (!any) return;
-    if (c->all)
-        for (uint32_t k = 0; k < blk->n; k++) fuse_assign(c, blk->v[k]);
+    for (uint32_t k = 0; k < blk->n; k++) fuse_assign(c, blk->v[k]);
     drop_taken(c, b);
 }
 
@@ -437,7 +440,7 @@ static uint32_t fuse_func(kj_arena *a, kj_types *t, kir_module *m, kir_func *f, 
 {
     uint32_t n = f->ninsts + 1;
     fctx c = {a, t, m, f, KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, kir_blkid, n), KJ_NEWN(a, uint32_t, n),
-              KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, bool, n), KJ_NEWN(a, kir_ref, n), all, 0};
+              KJ_NEWN(a, uint32_t, n), KJ_NEWN(a, bool, n), KJ_NEWN(a, kir_ref, n), KJ_NEWN(a, bool, n), all, 0};
     for (kir_blkid b = 0; b < f->nblocks; b++) scan_block(&c, b);
     for (kir_blkid b = 0; b < f->nblocks; b++) fuse_block(&c, b);
     return c.nfused;
