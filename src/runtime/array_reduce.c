@@ -82,12 +82,12 @@ DEFINE_PAIRWISE(strided_f32, float, (const char *a, int64_t n, int64_t stride), 
 DEFINE_PAIRWISE(unit_f64, double, (const double *restrict x, int64_t n), (x, n2), UNIT, x += n2)
 DEFINE_PAIRWISE(unit_f32, float, (const float *restrict x, int64_t n), (x, n2), UNIT, x += n2)
 
-static double pairwise_f64(const char *a, int64_t n, int64_t stride)
+double kj_pairwise_f64(const char *a, int64_t n, int64_t stride)
 {
     return stride == 8 ? unit_f64((const double *)(const void *)a, n) : strided_f64(a, n, stride);
 }
 
-static float pairwise_f32(const char *a, int64_t n, int64_t stride)
+float kj_pairwise_f32(const char *a, int64_t n, int64_t stride)
 {
     return stride == 4 ? unit_f32((const float *)(const void *)a, n) : strided_f32(a, n, stride);
 }
@@ -111,8 +111,8 @@ typedef struct {
 
 static void sum_flush(sum_ctx *c)
 {
-    if (c->f32) c->acc32 += pairwise_f32(c->buf, c->nbuf, 4);
-    else c->acc += pairwise_f64(c->buf, c->nbuf, 8);
+    if (c->f32) c->acc32 += kj_pairwise_f32(c->buf, c->nbuf, 4);
+    else c->acc += kj_pairwise_f64(c->buf, c->nbuf, 8);
     c->nbuf = 0;
 }
 
@@ -122,8 +122,8 @@ static void float_sum_inner(sum_ctx *c, const char *a, int64_t stride, int64_t n
     while (n > 0) {
         int64_t take = CHUNK - c->nbuf < n ? CHUNK - c->nbuf : n;
         if (c->nbuf == 0 && take == CHUNK && native) { /* a whole chunk in place */
-            if (c->f32) c->acc32 += pairwise_f32(a, CHUNK, stride);
-            else c->acc += pairwise_f64(a, CHUNK, stride);
+            if (c->f32) c->acc32 += kj_pairwise_f32(a, CHUNK, stride);
+            else c->acc += kj_pairwise_f64(a, CHUNK, stride);
         } else {
             for (int64_t i = 0; i < take; i++, c->nbuf++) {
                 if (c->f32) ((float *)(void *)c->buf)[c->nbuf] = ld_f32(a + i * stride, c->dt);
@@ -200,7 +200,7 @@ typedef struct {
  * element. The fold is associative, so runs combine with the running value
  * by the same rule. */
 #define DEFINE_RUN_EXTREME(NAME, T, CMP)                                                       \
-    static T NAME(const T *x, int64_t n)                                                       \
+    T NAME(const T *x, int64_t n)                                                              \
     {                                                                                          \
         enum { BLOCK = 1024 };                                                                 \
         for (int64_t b = 0; b < n; b += BLOCK) {                                               \
@@ -224,10 +224,10 @@ typedef struct {
             if (x[j] == m) return x[j];                                                        \
         return m;                                                                              \
     }
-DEFINE_RUN_EXTREME(run_min_f64, double, <)
-DEFINE_RUN_EXTREME(run_max_f64, double, >)
-DEFINE_RUN_EXTREME(run_min_f32, float, <)
-DEFINE_RUN_EXTREME(run_max_f32, float, >)
+DEFINE_RUN_EXTREME(kj_run_min_f64, double, <)
+DEFINE_RUN_EXTREME(kj_run_max_f64, double, >)
+DEFINE_RUN_EXTREME(kj_run_min_f32, float, <)
+DEFINE_RUN_EXTREME(kj_run_max_f32, float, >)
 
 /* A unit-stride float run of the array's own type: folded by the passes
  * above, then met with the running value. False when the run is not one. */
@@ -236,10 +236,10 @@ static bool minmax_float_run(minmax_ctx *c, const char *a, int64_t stride, int64
     double r;
     if (c->dt == KJ_DT_FLOAT64 && stride == 8) {
         const double *x = (const double *)(const void *)a;
-        r = c->is_max ? run_max_f64(x, n) : run_min_f64(x, n);
+        r = c->is_max ? kj_run_max_f64(x, n) : kj_run_min_f64(x, n);
     } else if (c->dt == KJ_DT_FLOAT32 && stride == 4) {
         const float *x = (const float *)(const void *)a;
-        r = c->is_max ? run_max_f32(x, n) : run_min_f32(x, n);
+        r = c->is_max ? kj_run_max_f32(x, n) : kj_run_min_f32(x, n);
     } else {
         return false;
     }
@@ -359,12 +359,13 @@ static void dev_inner(void *vctx, char **p, const int64_t *s, int64_t n)
     }
 }
 
-/* np.std (_methods.py:_var): the mean as np.mean computes it, the squared
- * deviations (NumPy: a new array laid out in iteration order), their sum, a
- * division by max(n - ddof, 0) in float64, and the square root in the
- * result type. The deviations go through the sum's chunk buffer instead of
- * a temporary array: the same chunks, the same bits. */
-kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
+/* np.var (_methods.py:_var): the mean as np.mean computes it, the squared
+ * deviations (NumPy: a new array laid out in iteration order), their sum and
+ * a division by max(n - ddof, 0) in float64, cast to the result type. The
+ * deviations go through the sum's chunk buffer instead of a temporary
+ * array: the same chunks, the same bits. np.std is its square root, taken
+ * in the result type. */
+kj_scalar kj_array_var(const kj_array *a, int64_t ddof)
 {
     int64_t n = kj_array_size(a);
     bool f32 = a->dtype == KJ_DT_FLOAT32;
@@ -382,8 +383,15 @@ kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
     if (c.nbuf) sum_flush(&c);
     free(c.buf);
     double div = (double)(n - ddof > 0 ? n - ddof : 0);
-    if (f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = sqrtf((float)((double)c.acc32 / div))}};
-    return kj_scalar_f64(sqrt(c.acc / div));
+    if (f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = (float)((double)c.acc32 / div)}};
+    return kj_scalar_f64(c.acc / div);
+}
+
+kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
+{
+    kj_scalar v = kj_array_var(a, ddof);
+    v.v.f = v.dtype == KJ_DT_FLOAT32 ? (double)sqrtf((float)v.v.f) : sqrt(v.v.f);
+    return v;
 }
 
 /* ------------------------------------------------------------------------ */
