@@ -134,7 +134,7 @@ typedef struct {
     acc_kind acc;
     const plan *p;
     int64_t ddof;
-    double *buf; /* runs: CHUNK values; rows: 3 rows of the inner length */
+    double *buf; /* runs: CHUNK values; rows: 4 rows of the inner length */
 } red_ctx;
 
 static void *xmalloc(size_t n)
@@ -325,28 +325,58 @@ static void fold_run(void *vctx, const char *a, char *o)
 /* Folding row by row (NumPy's elementwise inner loop)                       */
 /* ------------------------------------------------------------------------ */
 
+/* 16 bytes: what every x86-64 and AArch64 has (wider types are split into
+ * scalars where the target lacks them) */
+typedef float v4f32 __attribute__((vector_size(16)));
+typedef int32_t v4i32 __attribute__((vector_size(16)));
+typedef double v2f64 __attribute__((vector_size(16)));
+typedef int64_t v2i64 __attribute__((vector_size(16)));
+
+/* t = (x - mu)**2, W at a time (np.var's deviations, rounded as NumPy's
+ * two operations); returns how many were done. */
+#define DEFINE_VDEV(NAME, T, VT, W)                                                               \
+    static int64_t NAME(const T *x, const T *mu, T *t, int64_t m)                                 \
+    {                                                                                             \
+        int64_t i = 0;                                                                            \
+        VT a, b;                                                                                  \
+        for (; i + W <= m; i += W) {                                                              \
+            memcpy(&a, x + i, sizeof a);                                                          \
+            memcpy(&b, mu + i, sizeof b);                                                         \
+            a = (a - b) * (a - b);                                                                \
+            memcpy(t + i, &a, sizeof a);                                                          \
+        }                                                                                         \
+        return i;                                                                                 \
+    }
+DEFINE_VDEV(vdev_f32, float, v4f32, 4)
+DEFINE_VDEV(vdev_f64, double, v2f64, 2)
+
 /* A row of m values `st` bytes apart as contiguous values of the
  * accumulation type: the row itself when it already is one, else converted
- * into `tmp`; with `mean`, the squared deviations from mean[t]. */
-static const void *row_values(const red_ctx *c, const char *x, int64_t m, int64_t st, const double *mean, void *tmp)
+ * into `tmp`; with `mean` (m values of the accumulation type), the squared
+ * deviations from it. */
+static const void *row_values(const red_ctx *c, const char *x, int64_t m, int64_t st, const void *mean, void *tmp)
 {
     switch (c->acc) {
     case ACC_F32: {
         if (!mean && st == 4) return x;
         float *t = tmp;
-        for (int64_t i = 0; i < m; i++) {
+        const float *mu = mean;
+        int64_t i = mean && st == 4 ? vdev_f32((const float *)(const void *)x, mu, t, m) : 0;
+        for (; i < m; i++) {
             float v = f32_of(x + i * st);
-            if (mean) v = (v - (float)mean[i]) * (v - (float)mean[i]);
-            t[i] = v;
+            t[i] = mean ? (v - mu[i]) * (v - mu[i]) : v;
         }
         return t;
     }
     case ACC_F64: {
-        if (!mean && st == 8 && c->in == KJ_DT_FLOAT64) return x;
+        bool native = st == 8 && c->in == KJ_DT_FLOAT64;
+        if (!mean && native) return x;
         double *t = tmp;
-        for (int64_t i = 0; i < m; i++) {
+        const double *mu = mean;
+        int64_t i = mean && native ? vdev_f64((const double *)(const void *)x, mu, t, m) : 0;
+        for (; i < m; i++) {
             double v = ld_f64(x + i * st, c->in);
-            t[i] = mean ? (v - mean[i]) * (v - mean[i]) : v;
+            t[i] = mean ? (v - mu[i]) * (v - mu[i]) : v;
         }
         return t;
     }
@@ -395,12 +425,6 @@ static const void *row_values(const red_ctx *c, const char *x, int64_t m, int64_
         }                                                                                         \
         return i;                                                                                 \
     }
-/* 16 bytes: what every x86-64 and AArch64 has (wider types are split into
- * scalars where the target lacks them) */
-typedef float v4f32 __attribute__((vector_size(16)));
-typedef int32_t v4i32 __attribute__((vector_size(16)));
-typedef double v2f64 __attribute__((vector_size(16)));
-typedef int64_t v2i64 __attribute__((vector_size(16)));
 DEFINE_VROW(vrow_f32, float, v4f32, v4i32, 4)
 DEFINE_VROW(vrow_f64, double, v2f64, v2i64, 2)
 
@@ -441,7 +465,7 @@ ROW_OPS(rows_i64, int64_t, INT_NAN, vrow_none)
 ROW_OPS(rows_u64, uint64_t, INT_NAN, vrow_none)
 
 /* acc = the fold of the n rows at a, a + st, ...: m values `ist` apart. */
-static void fold_rows(const red_ctx *c, const char *a, int64_t m, int64_t ist, const double *mean, void *acc,
+static void fold_rows(const red_ctx *c, const char *a, int64_t m, int64_t ist, const void *mean, void *acc,
                       void *tmp)
 {
     kj_reduce_op op = c->op == KJ_REDUCE_MEAN || c->op == KJ_REDUCE_VAR || c->op == KJ_REDUCE_STD ? KJ_REDUCE_SUM
@@ -470,11 +494,17 @@ static void fold_row(void *vctx, const char *a, char *o)
     const plan *p = c->p;
     int64_t m = p->shape[p->n - 1], ist = p->ast[p->n - 1], ost = p->ost[p->n - 1], n = p->len;
     double *acc = c->buf, *mean = c->buf + m, *tmp = c->buf + 2 * m;
+    const void *mean_acc = mean;
     fold_rows(c, a, m, ist, NULL, acc, tmp);
     bool var = c->op == KJ_REDUCE_VAR || c->op == KJ_REDUCE_STD;
     if (c->op == KJ_REDUCE_MEAN || var)
         for (int64_t i = 0; i < m; i++) mean[i] = finish_mean(c->acc, acc_get(c->acc, acc, i), n);
-    if (var) fold_rows(c, a, m, ist, mean, acc, tmp);
+    if (var && c->acc == ACC_F32) { /* the deviations take the mean in float32 */
+        float *m32 = (float *)(void *)(c->buf + 3 * m);
+        for (int64_t i = 0; i < m; i++) m32[i] = (float)mean[i];
+        mean_acc = m32;
+    }
+    if (var) fold_rows(c, a, m, ist, mean_acc, acc, tmp);
     for (int64_t i = 0; i < m; i++) {
         char *d = o + i * ost;
         if (c->op == KJ_REDUCE_MEAN) st_f64(d, c->out, mean[i]);
@@ -519,7 +549,7 @@ kj_array *kj_array_reduce_axis(const kj_array *a, kj_reduce_op op, int axis, int
      * depend on the order). */
     bool rows = !p.along && p.n > 0 && p.len > 0 && op != KJ_REDUCE_ARGMIN && op != KJ_REDUCE_ARGMAX;
     if (rows) {
-        c.buf = xmalloc(3 * (size_t)p.shape[p.n - 1] * sizeof(double));
+        c.buf = xmalloc(4 * (size_t)p.shape[p.n - 1] * sizeof(double));
         visit(&p, 0, p.n - 1, a->data, out->data, fold_row, &c);
     } else {
         c.buf = xmalloc(CHUNK * sizeof(double));
