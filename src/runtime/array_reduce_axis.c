@@ -459,6 +459,39 @@ DEFINE_VROW(vrow_f64, double, v2f64, v2i64, 2)
 DEFINE_VSUM4(vsum4_f32, float, v4f32, 4)
 DEFINE_VSUM4(vsum4_f64, double, v2f64, 2)
 
+/* The same for var/std's second pass: acc += (r_k - mu)**2 for four rows in
+ * turn, each deviation and square rounded on its own as NumPy's temporary
+ * array has them. */
+#define DEFINE_VDEV4(NAME, T, VT, W)                                                              \
+    static void NAME(bool first, T *restrict acc, const T *restrict mu, const char *x, int64_t st, int64_t m) \
+    {                                                                                             \
+        int64_t i = 0;                                                                            \
+        VT a, b, u, zero = {0};                                                                   \
+        for (; i + W <= m; i += W) {                                                              \
+            if (first) a = zero;                                                                  \
+            else memcpy(&a, acc + i, sizeof a);                                                   \
+            memcpy(&u, mu + i, sizeof u);                                                         \
+            for (int k = 0; k < 4; k++) {                                                         \
+                memcpy(&b, (const T *)(const void *)(x + k * st) + i, sizeof b);                  \
+                b -= u;                                                                           \
+                b *= b;                                                                           \
+                a += b;                                                                           \
+            }                                                                                     \
+            memcpy(acc + i, &a, sizeof a);                                                        \
+        }                                                                                         \
+        for (; i < m; i++) {                                                                      \
+            T t = first ? (T)0 : acc[i];                                                          \
+            for (int k = 0; k < 4; k++) {                                                         \
+                T d = ((const T *)(const void *)(x + k * st))[i] - mu[i];                         \
+                d *= d;                                                                           \
+                t += d;                                                                           \
+            }                                                                                     \
+            acc[i] = t;                                                                           \
+        }                                                                                         \
+    }
+DEFINE_VDEV4(vdev4_f32, float, v4f32, 4)
+DEFINE_VDEV4(vdev4_f64, double, v2f64, 2)
+
 static int64_t vrow_none(kj_reduce_op op, bool first, const void *acc, const void *v, int64_t m)
 {
     (void)op, (void)first, (void)acc, (void)v, (void)m;
@@ -502,11 +535,14 @@ static void fold_rows(const red_ctx *c, const char *a, int64_t m, int64_t ist, c
     kj_reduce_op op = c->op == KJ_REDUCE_MEAN || c->op == KJ_REDUCE_VAR || c->op == KJ_REDUCE_STD ? KJ_REDUCE_SUM
                                                                                                   : c->op;
     int64_t st = c->p->stride, j = 0;
-    /* float sums of contiguous rows of the input's own type: four at a time */
+    /* float sums (and var's sums of squared deviations) of contiguous rows of
+     * the input's own type: four at a time */
     bool f32 = c->acc == ACC_F32 && ist == 4, f64 = c->acc == ACC_F64 && c->in == KJ_DT_FLOAT64 && ist == 8;
-    if (op == KJ_REDUCE_SUM && !mean && (f32 || f64))
+    if (op == KJ_REDUCE_SUM && (f32 || f64))
         for (; j + 4 <= c->p->len; j += 4) {
-            if (f32) vsum4_f32(j == 0, acc, a + j * st, st, m);
+            if (f32 && mean) vdev4_f32(j == 0, acc, mean, a + j * st, st, m);
+            else if (mean) vdev4_f64(j == 0, acc, mean, a + j * st, st, m);
+            else if (f32) vsum4_f32(j == 0, acc, a + j * st, st, m);
             else vsum4_f64(j == 0, acc, a + j * st, st, m);
         }
     for (; j < c->p->len; j++) {
