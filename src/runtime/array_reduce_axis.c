@@ -462,6 +462,8 @@ DEFINE_VSUM4(vsum4_f64, double, v2f64, 2)
 /* The same for var/std's second pass: acc += (r_k - mu)**2 for four rows in
  * turn, each deviation and square rounded on its own as NumPy's temporary
  * array has them. */
+#define DEV_STEP(T, k) /* named steps: GCC does not unroll a loop of four */                     \
+    (memcpy(&b, (const T *)(const void *)(x + (k) * st) + i, sizeof b), b -= u, b *= b, a += b)
 #define DEFINE_VDEV4(NAME, T, VT, W)                                                              \
     static void NAME(bool first, T *restrict acc, const T *restrict mu, const char *x, int64_t st, int64_t m) \
     {                                                                                             \
@@ -471,12 +473,7 @@ DEFINE_VSUM4(vsum4_f64, double, v2f64, 2)
             if (first) a = zero;                                                                  \
             else memcpy(&a, acc + i, sizeof a);                                                   \
             memcpy(&u, mu + i, sizeof u);                                                         \
-            for (int k = 0; k < 4; k++) {                                                         \
-                memcpy(&b, (const T *)(const void *)(x + k * st) + i, sizeof b);                  \
-                b -= u;                                                                           \
-                b *= b;                                                                           \
-                a += b;                                                                           \
-            }                                                                                     \
+            DEV_STEP(T, 0), DEV_STEP(T, 1), DEV_STEP(T, 2), DEV_STEP(T, 3);                       \
             memcpy(acc + i, &a, sizeof a);                                                        \
         }                                                                                         \
         for (; i < m; i++) {                                                                      \
