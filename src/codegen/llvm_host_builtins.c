@@ -238,23 +238,47 @@ static LLVMValueRef b_seed(kj_cg *cg, const kir_inst *in)
 
 /* ---- reductions, copies, reshape, files ---- */
 
+static int reduce_op(int builtin)
+{
+    switch (builtin) {
+    case KJ_B_NP_SUM: case KJ_B_ARR_SUM: return KJ_RED_SUM;
+    case KJ_B_NP_MIN: case KJ_B_ARR_MIN: return KJ_RED_MIN;
+    case KJ_B_NP_MAX: case KJ_B_ARR_MAX: return KJ_RED_MAX;
+    case KJ_B_NP_MEAN: case KJ_B_ARR_MEAN: return KJ_RED_MEAN;
+    case KJ_B_NP_PROD: case KJ_B_ARR_PROD: return KJ_RED_PROD;
+    case KJ_B_NP_VAR: case KJ_B_ARR_VAR: return KJ_RED_VAR;
+    case KJ_B_NP_ARGMIN: case KJ_B_ARR_ARGMIN: return KJ_RED_ARGMIN;
+    case KJ_B_NP_ARGMAX: case KJ_B_ARR_ARGMAX: return KJ_RED_ARGMAX;
+    default: return KJ_RED_STD;
+    }
+}
+
+/* np.sum(a) etc. (argument 0; axis= is argument 1, var/std's ddof= 2): the
+ * whole-array sum/min/max/mean/std through kj_rt_reduce, everything else
+ * (an axis, a ddof, prod/var/argmin/argmax) through kj_rt_reduce_axis,
+ * whose result is an array when the axis leaves dimensions. */
 static LLVMValueRef b_reduce(kj_cg *cg, const kir_inst *in)
 {
-    int op;
-    switch (in->aux) {
-    case KJ_B_NP_SUM: case KJ_B_ARR_SUM: op = KJ_RED_SUM; break;
-    case KJ_B_NP_MIN: case KJ_B_ARR_MIN: op = KJ_RED_MIN; break;
-    case KJ_B_NP_MAX: case KJ_B_ARR_MAX: op = KJ_RED_MAX; break;
-    case KJ_B_NP_MEAN: case KJ_B_ARR_MEAN: op = KJ_RED_MEAN; break;
-    default: op = KJ_RED_STD; break;
-    }
+    int op = reduce_op(in->aux);
+    kir_ref axis = argref(cg, in, 1), ddof = op == KJ_RED_STD || op == KJ_RED_VAR ? argref(cg, in, 2) : 0;
     LLVMValueRef o[3];
     kj_cg_operand(cg, in->args[0], o);
-    LLVMTypeRef mt = kj_cg_memtype(cg, in->type);
-    LLVMValueRef res = kj_cg_alloca(cg, mt, "red");
-    LLVMValueRef a[9] = {rt_arg(cg), kj_cg_i32(cg, op), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(in->type)),
-                         res, kj_cg_line(cg, in), kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_REDUCE, a, 9);
+    bool arr = in->type->kind == KJ_T_ARRAY;
+    int nd = arr ? in->type->ndim : 0;
+    LLVMTypeRef mt = arr ? NULL : kj_cg_memtype(cg, in->type);
+    LLVMValueRef res = arr ? kj_cg_out_desc(cg, nd) : kj_cg_alloca(cg, mt, "red");
+    LLVMValueRef rdt = kj_cg_i32(cg, kj_cg_dtype(arr ? in->type->elem : in->type));
+    if (!axis && !ddof && op <= KJ_RED_STD) {
+        LLVMValueRef a[9] = {rt_arg(cg), kj_cg_i32(cg, op), o[0], o[1], o[2], rdt, res, kj_cg_line(cg, in),
+                             kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_REDUCE, a, 9);
+    } else {
+        LLVMValueRef a[13] = {rt_arg(cg), kj_cg_i32(cg, op), o[0], o[1], o[2], rdt, kj_cg_i32(cg, axis != 0),
+                              axis ? to_i64(cg, axis) : kj_cg_i64(cg, 0), ddof ? to_i64(cg, ddof) : kj_cg_i64(cg, 0),
+                              res, kj_cg_i32(cg, nd), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_REDUCE_AXIS, a, 13);
+    }
+    if (arr) return load_desc(cg, res, nd);
     return kj_cg_from_mem(cg, in->type, LLVMBuildLoad2(cg->b, mt, res, ""));
 }
 
@@ -554,6 +578,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_ALLCLOSE: return b_allclose(cg, in);
     case KJ_B_NP_SUM: case KJ_B_NP_MIN: case KJ_B_NP_MAX: case KJ_B_NP_MEAN: case KJ_B_NP_STD:
     case KJ_B_ARR_SUM: case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
+    case KJ_B_NP_PROD: case KJ_B_NP_VAR: case KJ_B_NP_ARGMIN: case KJ_B_NP_ARGMAX:
+    case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
         return b_reduce(cg, in);
     case KJ_B_ARR_COPY_TO_HOST: return b_copy_to_host(cg, in);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_CONVERT:

@@ -137,7 +137,8 @@ static bool reads_only(const kir_inst *in)
         switch ((kj_builtin)in->aux) {
         case KJ_B_PRINT: case KJ_B_NP_SUM: case KJ_B_NP_MIN: case KJ_B_NP_MAX: case KJ_B_NP_MEAN:
         case KJ_B_NP_STD: case KJ_B_ARR_SUM: case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN:
-        case KJ_B_ARR_STD: case KJ_B_NP_ALLCLOSE: case KJ_B_ARR_COPY: case KJ_B_ARR_ASTYPE:
+        case KJ_B_ARR_STD: case KJ_B_NP_PROD: case KJ_B_NP_VAR: case KJ_B_NP_ARGMIN: case KJ_B_NP_ARGMAX:
+        case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX: case KJ_B_NP_ALLCLOSE: case KJ_B_ARR_COPY: case KJ_B_ARR_ASTYPE:
         case KJ_B_ARR_COPY_TO_HOST: case KJ_B_NP_SAVE: case KJ_B_CUDA_TO_DEVICE: case KJ_B_CONVERT:
         case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
         case KJ_B_CUDA_DEVICE_ARRAY_LIKE: case KJ_B_INDEX_GET:

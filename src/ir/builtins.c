@@ -710,24 +710,45 @@ static const kj_type *type_allclose(bctx *c)
     return kj_t_bool(c->t);
 }
 
-typedef enum { R_SUM, R_MINMAX, R_MEAN } reduce_kind;
+typedef enum { R_SUM, R_MINMAX, R_MEAN, R_ARG } reduce_kind;
 
-/* np.sum/min/max/mean/std(a) and the methods: sum of bools and signed ints
- * is int64, of unsigned ints uint64, of floats the float; min/max the
- * element type; mean/std float64 unless the elements are floats. */
+/* The axis= (argument 1) of a reduction: absent or None folds every axis
+ * (a scalar), an integer one axis (an array of the others; a scalar from a
+ * 1-d array). A constant axis is checked here, a variable one when it
+ * runs (AxisError). */
+static const kj_type *reduce_axis(bctx *c, const kj_type *a, const kj_type *elem)
+{
+    if (!given(c, 1)) return elem;
+    const kj_type *ax = ty(c, 1);
+    if (!kj_is_int(ax) || ax->kind == KJ_T_BOOL) return argerr(c, 1, "an integer or None");
+    if (c->args[1].is_const && (c->args[1].ival < -a->ndim || c->args[1].ival >= a->ndim)) {
+        kj_error(c->d, c->src, span_of(c, 1), "axis %lld is out of bounds for array of dimension %d",
+                 (long long)c->args[1].ival, a->ndim);
+        return NULL;
+    }
+    convto(c, 1, i64(c));
+    return a->ndim == 1 ? elem : arr(c, elem, a->ndim - 1);
+}
+
+/* np.sum/prod/min/max/mean/var/std/argmin/argmax(a, axis=) and the
+ * methods: sum and prod of bools and signed ints are int64, of unsigned
+ * ints uint64, of floats the float; min/max the element type; mean/var/std
+ * float64 unless the elements are floats; argmin/argmax int64. var/std
+ * take an integer ddof= (argument 2). */
 static const kj_type *type_reduce(bctx *c, reduce_kind k)
 {
     const kj_type *a = ty(c, 0);
     if (!is_array(a)) return argerr(c, 0, "an array");
-    const kj_type *e = a->elem;
+    const kj_type *e = a->elem, *r = NULL;
     switch (k) {
-    case R_SUM:
-        if (kj_is_float(e)) return e;
-        return kj_t_int(c->t, 64, e->kind == KJ_T_BOOL || e->is_signed);
-    case R_MINMAX: return e;
-    case R_MEAN: return float_of(c, e);
+    case R_SUM: r = kj_is_float(e) ? e : kj_t_int(c->t, 64, e->kind == KJ_T_BOOL || e->is_signed); break;
+    case R_MINMAX: r = e; break;
+    case R_MEAN: r = float_of(c, e); break;
+    case R_ARG: r = i64(c); break;
     }
-    return no_rule(c);
+    bool ddof = c->id == KJ_B_NP_STD || c->id == KJ_B_NP_VAR || c->id == KJ_B_ARR_STD || c->id == KJ_B_ARR_VAR;
+    if (ddof && given(c, 2) && !int_arg(c, 2)) return NULL;
+    return reduce_axis(c, a, r);
 }
 
 /* a.reshape(n, m) or a.reshape((n, m)) */
@@ -770,11 +791,15 @@ static const kj_type *type_array_method(bctx *c)
             return argerr(c, 1, "an array of the same dtype and dimensions");
         return ty(c, 1);
     case KJ_B_ARR_RESHAPE: return type_reshape(c);
-    case KJ_B_ARR_SUM: return type_reduce(c, R_SUM);
+    case KJ_B_ARR_SUM:
+    case KJ_B_ARR_PROD: return type_reduce(c, R_SUM);
     case KJ_B_ARR_MIN:
     case KJ_B_ARR_MAX: return type_reduce(c, R_MINMAX);
     case KJ_B_ARR_MEAN:
+    case KJ_B_ARR_VAR:
     case KJ_B_ARR_STD: return type_reduce(c, R_MEAN);
+    case KJ_B_ARR_ARGMIN:
+    case KJ_B_ARR_ARGMAX: return type_reduce(c, R_ARG);
     case KJ_B_ARR_FILL: return num_arg(c, 1, a->elem) ? none(c) : NULL;
     case KJ_B_ARR_SHAPE: {
         const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
@@ -1078,14 +1103,19 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_LOAD: return type_load(c);
     case KJ_B_NP_SAVE: return type_save(c);
     case KJ_B_NP_ALLCLOSE: return type_allclose(c);
-    case KJ_B_NP_SUM: return type_reduce(c, R_SUM);
+    case KJ_B_NP_SUM:
+    case KJ_B_NP_PROD: return type_reduce(c, R_SUM);
     case KJ_B_NP_MIN:
     case KJ_B_NP_MAX: return type_reduce(c, R_MINMAX);
     case KJ_B_NP_MEAN:
+    case KJ_B_NP_VAR:
     case KJ_B_NP_STD: return type_reduce(c, R_MEAN);
+    case KJ_B_NP_ARGMIN:
+    case KJ_B_NP_ARGMAX: return type_reduce(c, R_ARG);
     case KJ_B_TIME_PERF_COUNTER: return f64(c);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_SUM:
     case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
+    case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
     case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE:
     case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: return type_array_method(c);
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:

@@ -86,19 +86,27 @@ enum {
     X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                              \
     X(NP_SAVE, "np.save", KJ_BF_HOST, "file, arr")                                         \
     X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST, "a, b, rtol=, atol=")                        \
-    X(NP_SUM, "np.sum", KJ_BF_HOST, "a")                                                   \
-    X(NP_MIN, "np.min", KJ_BF_HOST, "a")                                                   \
-    X(NP_MAX, "np.max", KJ_BF_HOST, "a")                                                   \
-    X(NP_MEAN, "np.mean", KJ_BF_HOST, "a")                                                 \
-    X(NP_STD, "np.std", KJ_BF_HOST, "a")                                                   \
+    X(NP_SUM, "np.sum", KJ_BF_HOST, "a, axis=")                                            \
+    X(NP_MIN, "np.min", KJ_BF_HOST, "a, axis=")                                            \
+    X(NP_MAX, "np.max", KJ_BF_HOST, "a, axis=")                                            \
+    X(NP_MEAN, "np.mean", KJ_BF_HOST, "a, axis=")                                          \
+    X(NP_STD, "np.std", KJ_BF_HOST, "a, axis=, ddof=")                                     \
+    X(NP_PROD, "np.prod", KJ_BF_HOST, "a, axis=")                                          \
+    X(NP_VAR, "np.var", KJ_BF_HOST, "a, axis=, ddof=")                                     \
+    X(NP_ARGMIN, "np.argmin", KJ_BF_HOST, "a, axis=")                                      \
+    X(NP_ARGMAX, "np.argmax", KJ_BF_HOST, "a, axis=")                                      \
     X(ARR_ASTYPE, "array.astype", KJ_BF_HOST | KJ_BF_METHOD, "dtype")                      \
     X(ARR_COPY, "array.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                               \
     X(ARR_RESHAPE, "array.reshape", KJ_BF_HOST | KJ_BF_METHOD, "*shape")                   \
-    X(ARR_SUM, "array.sum", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
-    X(ARR_MIN, "array.min", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
-    X(ARR_MAX, "array.max", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
-    X(ARR_MEAN, "array.mean", KJ_BF_HOST | KJ_BF_METHOD, "")                               \
-    X(ARR_STD, "array.std", KJ_BF_HOST | KJ_BF_METHOD, "")                                 \
+    X(ARR_SUM, "array.sum", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
+    X(ARR_MIN, "array.min", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
+    X(ARR_MAX, "array.max", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
+    X(ARR_MEAN, "array.mean", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                          \
+    X(ARR_STD, "array.std", KJ_BF_HOST | KJ_BF_METHOD, "axis=, ddof=")                     \
+    X(ARR_PROD, "array.prod", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                          \
+    X(ARR_VAR, "array.var", KJ_BF_HOST | KJ_BF_METHOD, "axis=, ddof=")                     \
+    X(ARR_ARGMIN, "array.argmin", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                      \
+    X(ARR_ARGMAX, "array.argmax", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                      \
     X(ARR_FILL, "array.fill", KJ_BF_HOST | KJ_BF_METHOD, "value")                          \
     X(ARR_COPY_TO_HOST, "array.copy_to_host", KJ_BF_HOST | KJ_BF_METHOD, "ary=, stream=")  \
     /* array attributes (receiver = the array) */                                          \

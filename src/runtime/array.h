@@ -208,7 +208,28 @@ kj_scalar kj_array_sum(const kj_array *a);
 bool kj_array_min(const kj_array *a, kj_scalar *out, kj_rt_error *err); /* error when empty */
 bool kj_array_max(const kj_array *a, kj_scalar *out, kj_rt_error *err);
 kj_scalar kj_array_mean(const kj_array *a); /* float64 (float32 for float32); NaN when empty */
+kj_scalar kj_array_var(const kj_array *a, int64_t ddof);
 kj_scalar kj_array_std(const kj_array *a, int64_t ddof);
+kj_scalar kj_array_prod(const kj_array *a); /* sum's types; a serial product in NumPy's order */
+/* np.argmin/argmax(a): the first index (C order) of the extreme or of the
+ * first NaN; an error when empty. */
+bool kj_array_argext(const kj_array *a, bool is_max, int64_t *out, kj_rt_error *err);
+
+/* --- Reductions along one axis (array_reduce_axis.c) --------------------- */
+/* The operations, in kj_rt_reduce_op's order (rt_host.h). */
+typedef enum kj_reduce_op {
+    KJ_REDUCE_SUM, KJ_REDUCE_MIN, KJ_REDUCE_MAX, KJ_REDUCE_MEAN, KJ_REDUCE_STD,
+    KJ_REDUCE_PROD, KJ_REDUCE_VAR, KJ_REDUCE_ARGMIN, KJ_REDUCE_ARGMAX
+} kj_reduce_op;
+/* np.<op>(a, axis=axis) (axis already in [0, ndim), ndim >= 2): a new
+ * C-ordered array of a's shape without that axis and the dtype NumPy gives
+ * (sum/prod: int64, uint64 or the float; mean/var/std: the float, float64
+ * for integers and bool; min/max: a's; argmin/argmax: int64), bit for bit
+ * NumPy's values (see docs/runtime.md for the order of the additions).
+ * `ddof` is var/std's. Errors: min/max/argmin/argmax along an empty axis. */
+kj_array *kj_array_reduce_axis(const kj_array *a, kj_reduce_op op, int axis, int64_t ddof, kj_rt_error *err);
+/* The dtype of that result (and of the whole-array form's scalar). */
+kj_dtype kj_reduce_dtype(kj_reduce_op op, kj_dtype in);
 /* np.allclose(a, b, rtol, atol) with equal_nan=False; false + error when the
  * shapes do not broadcast. */
 bool kj_array_allclose(const kj_array *a, const kj_array *b, double rtol, double atol,

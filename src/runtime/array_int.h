@@ -150,4 +150,15 @@ void kj_iter_run(kj_iter *it, inner_fn fn, void *ctx);
  * (NumPy's semantics: NaN-propagating min/max, floor division...). */
 double kj_float_op(kj_array_op op, double x, double y);
 
+/* Reductions shared by array_reduce.c and array_reduce_axis.c: NumPy's
+ * pairwise sum of n elements `stride` bytes apart (loops_utils.h), and the
+ * np.minimum/np.maximum fold of a contiguous run (n >= 1: the first NaN, else
+ * the extreme, the last of equal ones). */
+double kj_pairwise_f64(const char *a, int64_t n, int64_t stride);
+float kj_pairwise_f32(const char *a, int64_t n, int64_t stride);
+double kj_run_min_f64(const double *x, int64_t n);
+double kj_run_max_f64(const double *x, int64_t n);
+float kj_run_min_f32(const float *x, int64_t n);
+float kj_run_max_f32(const float *x, int64_t n);
+
 #endif

@@ -82,12 +82,12 @@ DEFINE_PAIRWISE(strided_f32, float, (const char *a, int64_t n, int64_t stride), 
 DEFINE_PAIRWISE(unit_f64, double, (const double *restrict x, int64_t n), (x, n2), UNIT, x += n2)
 DEFINE_PAIRWISE(unit_f32, float, (const float *restrict x, int64_t n), (x, n2), UNIT, x += n2)
 
-static double pairwise_f64(const char *a, int64_t n, int64_t stride)
+double kj_pairwise_f64(const char *a, int64_t n, int64_t stride)
 {
     return stride == 8 ? unit_f64((const double *)(const void *)a, n) : strided_f64(a, n, stride);
 }
 
-static float pairwise_f32(const char *a, int64_t n, int64_t stride)
+float kj_pairwise_f32(const char *a, int64_t n, int64_t stride)
 {
     return stride == 4 ? unit_f32((const float *)(const void *)a, n) : strided_f32(a, n, stride);
 }
@@ -111,8 +111,8 @@ typedef struct {
 
 static void sum_flush(sum_ctx *c)
 {
-    if (c->f32) c->acc32 += pairwise_f32(c->buf, c->nbuf, 4);
-    else c->acc += pairwise_f64(c->buf, c->nbuf, 8);
+    if (c->f32) c->acc32 += kj_pairwise_f32(c->buf, c->nbuf, 4);
+    else c->acc += kj_pairwise_f64(c->buf, c->nbuf, 8);
     c->nbuf = 0;
 }
 
@@ -122,8 +122,8 @@ static void float_sum_inner(sum_ctx *c, const char *a, int64_t stride, int64_t n
     while (n > 0) {
         int64_t take = CHUNK - c->nbuf < n ? CHUNK - c->nbuf : n;
         if (c->nbuf == 0 && take == CHUNK && native) { /* a whole chunk in place */
-            if (c->f32) c->acc32 += pairwise_f32(a, CHUNK, stride);
-            else c->acc += pairwise_f64(a, CHUNK, stride);
+            if (c->f32) c->acc32 += kj_pairwise_f32(a, CHUNK, stride);
+            else c->acc += kj_pairwise_f64(a, CHUNK, stride);
         } else {
             for (int64_t i = 0; i < take; i++, c->nbuf++) {
                 if (c->f32) ((float *)(void *)c->buf)[c->nbuf] = ld_f32(a + i * stride, c->dt);
@@ -192,42 +192,78 @@ typedef struct {
     kj_scalar best;
 } minmax_ctx;
 
+typedef double v2f64 __attribute__((vector_size(16)));
+typedef int64_t v2i64 __attribute__((vector_size(16)));
+typedef float v4f32 __attribute__((vector_size(16)));
+typedef int32_t v4i32 __attribute__((vector_size(16)));
+
+/* The lanes' steps: v < r ? v : r (LT) or v > r ? v : r (GT), and "a or b
+ * has a NaN" per lane; SSE's minps/maxps/cmpunordps are exactly these. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline v4f32 lt_f32(v4f32 v, v4f32 r) { return (v4f32)_mm_min_ps((__m128)v, (__m128)r); }
+static inline v4f32 gt_f32(v4f32 v, v4f32 r) { return (v4f32)_mm_max_ps((__m128)v, (__m128)r); }
+static inline v2f64 lt_f64(v2f64 v, v2f64 r) { return (v2f64)_mm_min_pd((__m128d)v, (__m128d)r); }
+static inline v2f64 gt_f64(v2f64 v, v2f64 r) { return (v2f64)_mm_max_pd((__m128d)v, (__m128d)r); }
+static inline v4i32 unord_f32(v4f32 a, v4f32 b) { return (v4i32)_mm_cmpunord_ps((__m128)a, (__m128)b); }
+static inline v2i64 unord_f64(v2f64 a, v2f64 b) { return (v2i64)_mm_cmpunord_pd((__m128d)a, (__m128d)b); }
+#else
+#define SELECT(VT, VI, take, v, r) ((VT)(((VI)(v) & (take)) | ((VI)(r) & ~(take))))
+static inline v4f32 lt_f32(v4f32 v, v4f32 r) { return SELECT(v4f32, v4i32, v < r, v, r); }
+static inline v4f32 gt_f32(v4f32 v, v4f32 r) { return SELECT(v4f32, v4i32, v > r, v, r); }
+static inline v2f64 lt_f64(v2f64 v, v2f64 r) { return SELECT(v2f64, v2i64, v < r, v, r); }
+static inline v2f64 gt_f64(v2f64 v, v2f64 r) { return SELECT(v2f64, v2i64, v > r, v, r); }
+static inline v4i32 unord_f32(v4f32 a, v4f32 b) { return (a != a) | (b != b); }
+static inline v2i64 unord_f64(v2f64 a, v2f64 b) { return (a != a) | (b != b); }
+#endif
+
 /* The fold of np.minimum (LT: x < y) or np.maximum (x > y) over a
  * contiguous run of n >= 1 floats, as the element-at-a-time loop below
  * computes it: the first NaN if there is one, else the extreme value, and
- * among elements equal to it (0.0 and -0.0) the last one. Three simple
- * passes the C compiler can vectorise instead of one with a branch per
- * element. The fold is associative, so runs combine with the running value
- * by the same rule. */
-#define DEFINE_RUN_EXTREME(NAME, T, CMP)                                                       \
-    static T NAME(const T *x, int64_t n)                                                       \
+ * among elements equal to it (0.0 and -0.0) the last one. Four vectors of
+ * lanes (GCC/clang vector types: GCC's -O2 would leave the loop scalar)
+ * without a chain of dependent compares, NaNs noted on the way and looked
+ * for only when there is one; the extreme's bits are those of every element
+ * equal to it unless it is a zero. The fold is associative, so runs combine
+ * with the running value by the same rule. */
+#define DEFINE_RUN_EXTREME(NAME, T, VT, VI, W, CMP, STEP, UNORD)                               \
+    T NAME(const T *x, int64_t n)                                                              \
     {                                                                                          \
-        enum { BLOCK = 1024 };                                                                 \
-        for (int64_t b = 0; b < n; b += BLOCK) {                                               \
-            int64_t e = b + BLOCK < n ? b + BLOCK : n;                                         \
-            bool nan = false;                                                                  \
-            for (int64_t i = b; i < e; i++) nan |= x[i] != x[i];                               \
-            if (nan)                                                                           \
-                for (int64_t i = b; i < e; i++)                                                \
-                    if (x[i] != x[i]) return x[i];                                             \
-        }                                                                                      \
-        T m = x[0], r[8];                                                                      \
+        T m = x[0];                                                                            \
         int64_t i = 0;                                                                         \
-        if (n >= 8) { /* eight lanes: no chain of dependent compares */                       \
-            for (int k = 0; k < 8; k++) r[k] = x[k];                                           \
-            for (i = 8; i + 8 <= n; i += 8)                                                    \
-                for (int k = 0; k < 8; k++) r[k] = x[i + k] CMP r[k] ? x[i + k] : r[k];        \
-            for (int k = 0; k < 8; k++) m = r[k] CMP m ? r[k] : m;                             \
+        if (n >= 4 * W) { /* four named vectors: GCC keeps an array of them in memory */       \
+            VT r0, r1, r2, r3, v0, v1, v2, v3;                                                 \
+            VI nan;                                                                            \
+            memcpy(&r0, x, sizeof r0), memcpy(&r1, x + W, sizeof r1);                          \
+            memcpy(&r2, x + 2 * W, sizeof r2), memcpy(&r3, x + 3 * W, sizeof r3);              \
+            nan = UNORD(r0, r1) | UNORD(r2, r3);                                               \
+            for (i = 4 * W; i + 4 * W <= n; i += 4 * W) {                                      \
+                memcpy(&v0, x + i, sizeof v0), memcpy(&v1, x + i + W, sizeof v1);              \
+                memcpy(&v2, x + i + 2 * W, sizeof v2), memcpy(&v3, x + i + 3 * W, sizeof v3);  \
+                nan |= UNORD(v0, v1) | UNORD(v2, v3);                                          \
+                r0 = STEP(v0, r0), r1 = STEP(v1, r1), r2 = STEP(v2, r2), r3 = STEP(v3, r3);    \
+            }                                                                                  \
+            bool any = false;                                                                  \
+            for (int l = 0; l < W; l++) any |= nan[l] != 0;                                    \
+            if (any)                                                                           \
+                for (int64_t j = 0;; j++)                                                      \
+                    if (x[j] != x[j]) return x[j];                                             \
+            r0 = STEP(r1, r0), r2 = STEP(r3, r2), r0 = STEP(r2, r0);                           \
+            for (int l = 0; l < W; l++) m = r0[l] CMP m ? r0[l] : m;                           \
         }                                                                                      \
-        for (; i < n; i++) m = x[i] CMP m ? x[i] : m;                                          \
+        for (; i < n; i++) {                                                                   \
+            if (x[i] != x[i]) return x[i];                                                     \
+            m = x[i] CMP m ? x[i] : m;                                                         \
+        }                                                                                      \
+        if (m != 0) return m;                                                                  \
         for (int64_t j = n - 1; j >= 0; j--)                                                   \
             if (x[j] == m) return x[j];                                                        \
         return m;                                                                              \
     }
-DEFINE_RUN_EXTREME(run_min_f64, double, <)
-DEFINE_RUN_EXTREME(run_max_f64, double, >)
-DEFINE_RUN_EXTREME(run_min_f32, float, <)
-DEFINE_RUN_EXTREME(run_max_f32, float, >)
+DEFINE_RUN_EXTREME(kj_run_min_f64, double, v2f64, v2i64, 2, <, lt_f64, unord_f64)
+DEFINE_RUN_EXTREME(kj_run_max_f64, double, v2f64, v2i64, 2, >, gt_f64, unord_f64)
+DEFINE_RUN_EXTREME(kj_run_min_f32, float, v4f32, v4i32, 4, <, lt_f32, unord_f32)
+DEFINE_RUN_EXTREME(kj_run_max_f32, float, v4f32, v4i32, 4, >, gt_f32, unord_f32)
 
 /* A unit-stride float run of the array's own type: folded by the passes
  * above, then met with the running value. False when the run is not one. */
@@ -236,10 +272,10 @@ static bool minmax_float_run(minmax_ctx *c, const char *a, int64_t stride, int64
     double r;
     if (c->dt == KJ_DT_FLOAT64 && stride == 8) {
         const double *x = (const double *)(const void *)a;
-        r = c->is_max ? run_max_f64(x, n) : run_min_f64(x, n);
+        r = c->is_max ? kj_run_max_f64(x, n) : kj_run_min_f64(x, n);
     } else if (c->dt == KJ_DT_FLOAT32 && stride == 4) {
         const float *x = (const float *)(const void *)a;
-        r = c->is_max ? run_max_f32(x, n) : run_min_f32(x, n);
+        r = c->is_max ? kj_run_max_f32(x, n) : kj_run_min_f32(x, n);
     } else {
         return false;
     }
@@ -359,12 +395,13 @@ static void dev_inner(void *vctx, char **p, const int64_t *s, int64_t n)
     }
 }
 
-/* np.std (_methods.py:_var): the mean as np.mean computes it, the squared
- * deviations (NumPy: a new array laid out in iteration order), their sum, a
- * division by max(n - ddof, 0) in float64, and the square root in the
- * result type. The deviations go through the sum's chunk buffer instead of
- * a temporary array: the same chunks, the same bits. */
-kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
+/* np.var (_methods.py:_var): the mean as np.mean computes it, the squared
+ * deviations (NumPy: a new array laid out in iteration order), their sum and
+ * a division by max(n - ddof, 0) in float64, cast to the result type. The
+ * deviations go through the sum's chunk buffer instead of a temporary
+ * array: the same chunks, the same bits. np.std is its square root, taken
+ * in the result type. */
+kj_scalar kj_array_var(const kj_array *a, int64_t ddof)
 {
     int64_t n = kj_array_size(a);
     bool f32 = a->dtype == KJ_DT_FLOAT32;
@@ -382,8 +419,15 @@ kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
     if (c.nbuf) sum_flush(&c);
     free(c.buf);
     double div = (double)(n - ddof > 0 ? n - ddof : 0);
-    if (f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = sqrtf((float)((double)c.acc32 / div))}};
-    return kj_scalar_f64(sqrt(c.acc / div));
+    if (f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = (float)((double)c.acc32 / div)}};
+    return kj_scalar_f64(c.acc / div);
+}
+
+kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
+{
+    kj_scalar v = kj_array_var(a, ddof);
+    v.v.f = v.dtype == KJ_DT_FLOAT32 ? (double)sqrtf((float)v.v.f) : sqrt(v.v.f);
+    return v;
 }
 
 /* ------------------------------------------------------------------------ */

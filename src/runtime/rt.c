@@ -32,6 +32,7 @@ static const char *const kind_names[KJ_RT__COUNT] = {
     [KJ_RT_OS] = "OSError",
     [KJ_RT_FILE_NOT_FOUND] = "FileNotFoundError",
     [KJ_RT_RECURSION] = "RecursionError",
+    [KJ_RT_AXIS] = "AxisError",
 };
 
 void kj_rt_init(kj_rt *rt, const char *file)

@@ -45,6 +45,7 @@ typedef enum kj_rt_kind {
     KJ_RT_OS,            /* OSError (np.save to an unwritable path) */
     KJ_RT_FILE_NOT_FOUND, /* FileNotFoundError (np.load) */
     KJ_RT_RECURSION,     /* RecursionError: the stack is nearly exhausted */
+    KJ_RT_AXIS,          /* AxisError (numpy.exceptions): an axis out of bounds */
     KJ_RT__COUNT
 } kj_rt_kind;
 

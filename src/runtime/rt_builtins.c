@@ -221,6 +221,7 @@ void kj_rt_reduce(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32_t dt
         break;
     case KJ_RED_MEAN: s = kj_array_mean(&h); break;
     case KJ_RED_STD: s = kj_array_std(&h, 0); break;
+    default: kj_rt_reduce_axis(rt, op, a, ndim, dtype, rdtype, 0, 0, 0, result, 0, line, col); return;
     }
     kj_elem_store(result, (kj_dtype)rdtype, s);
 }

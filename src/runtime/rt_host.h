@@ -64,12 +64,21 @@ void kj_rt_randint_array(kj_rt *rt, int64_t low, int64_t high, int32_t dtype, in
 
 /* ---- reductions, copies, files (rt_builtins.c) ---- */
 
-typedef enum { KJ_RED_SUM, KJ_RED_MIN, KJ_RED_MAX, KJ_RED_MEAN, KJ_RED_STD } kj_rt_reduce_op;
+typedef enum {
+    KJ_RED_SUM, KJ_RED_MIN, KJ_RED_MAX, KJ_RED_MEAN, KJ_RED_STD,
+    KJ_RED_PROD, KJ_RED_VAR, KJ_RED_ARGMIN, KJ_RED_ARGMAX
+} kj_rt_reduce_op;
 
 /* np.sum/min/max/mean/std(a): the result, cast to `rdtype`, is stored at
  * `result` (memory form). */
 void kj_rt_reduce(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32_t dtype, int32_t rdtype,
                   void *result, int32_t line, int32_t col);
+/* (rt_reduce.c) Every reduction, along `axis` when has_axis (an AxisError
+ * unless -ndim <= axis < ndim), with var/std's ddof. out_ndim 0: the scalar
+ * (of rdtype) is stored at `result`; else the array is described into it. */
+void kj_rt_reduce_axis(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32_t dtype, int32_t rdtype,
+                       int32_t has_axis, int64_t axis, int64_t ddof, void *result, int32_t out_ndim, int32_t line,
+                       int32_t col);
 /* a.copy(), a.astype(to), cuda.to_device(a), d.copy_to_host(): a new
  * C-ordered array of dtype `to`. */
 void kj_rt_copy(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t to, void *out, int32_t line,

@@ -606,6 +606,64 @@ static void test_sum_pairwise(void **state)
     kj_array_release(x);
 }
 
+/* Reductions along an axis, against NumPy 1.24 on the shared data, where
+ * NumPy's order (pairwise along its inner loop, serial across it) and the
+ * other one give other bits (noted beside each). */
+static void test_reduce_axis(void **state)
+{
+    (void)state;
+    kj_rt_error err = {0};
+    kj_array *x = test_data(100000);
+    /* t = x.reshape(500, 200).T: axis 0 is the inner loop (pairwise), axis 1
+     * is summed row by row */
+    kj_array *t = kj_array_wrap(x->data, KJ_DT_FLOAT64, 2, (int64_t[]){200, 500}, (int64_t[]){8, 1600}, &err);
+    kj_array *r = kj_array_reduce_axis(t, KJ_REDUCE_SUM, 0, 0, &err);
+    assert_int_equal(r->ndim, 1), assert_int_equal(r->shape[0], 500);
+    assert_true(((double *)(void *)r->data)[3] == 0x1.bec857c57c57cp+13); /* serial: ...578p+13 */
+    kj_array_release(r);
+    r = kj_array_reduce_axis(t, KJ_REDUCE_SUM, 1, 0, &err);
+    assert_true(((double *)(void *)r->data)[7] == 0x1.b49424924926fp+15); /* pairwise: ...248p+15 */
+    kj_array_release(r);
+    r = kj_array_reduce_axis(t, KJ_REDUCE_STD, 1, 0, &err);
+    assert_true(((double *)(void *)r->data)[7] == 0x1.8e30572cebcc4p+5);
+    kj_array_release(r);
+    r = kj_array_reduce_axis(t, KJ_REDUCE_MEAN, 0, 0, &err);
+    assert_true(((double *)(void *)r->data)[499] == 0x1.56cc8b439580fp+7);
+    kj_array_release(r);
+    /* np.broadcast_to(x[:300, None], (300, 4)): the stride-0 axis keeps C
+     * order, so axis 0 is summed row by row */
+    kj_array *b = kj_array_wrap(x->data, KJ_DT_FLOAT64, 2, (int64_t[]){300, 4}, (int64_t[]){8, 0}, &err);
+    r = kj_array_reduce_axis(b, KJ_REDUCE_SUM, 0, 0, &err);
+    assert_true(((double *)(void *)r->data)[2] == 0x1.4fdb66666666ep+14); /* pairwise: ...667p+14 */
+    kj_array_release(r);
+    /* m = x.astype(np.float32).reshape(20, 5000): float32 results */
+    kj_array *x32 = kj_array_astype(x, KJ_DT_FLOAT32, &err);
+    kj_array *m = kj_array_reshape(x32, 2, (int64_t[]){20, 5000}, &err);
+    r = kj_array_reduce_axis(m, KJ_REDUCE_SUM, 1, 0, &err);
+    assert_int_equal(r->dtype, KJ_DT_FLOAT32);
+    assert_true(((float *)(void *)r->data)[4] == 0x1.ca48cep+18f); /* serial: 0x1.ca48ccp+18 */
+    kj_array_release(r);
+    r = kj_array_reduce_axis(m, KJ_REDUCE_SUM, 0, 0, &err);
+    assert_true(((float *)(void *)r->data)[123] == 0x1.088b26p+10f);
+    kj_array_release(r);
+    r = kj_array_reduce_axis(m, KJ_REDUCE_VAR, 0, 0, &err);
+    assert_true(((float *)(void *)r->data)[9] == 0x1.9fap+9f);
+    kj_array_release(r);
+    /* dtypes and errors */
+    assert_int_equal(kj_reduce_dtype(KJ_REDUCE_SUM, KJ_DT_UINT8), KJ_DT_UINT64);
+    assert_int_equal(kj_reduce_dtype(KJ_REDUCE_PROD, KJ_DT_BOOL), KJ_DT_INT64);
+    assert_int_equal(kj_reduce_dtype(KJ_REDUCE_MEAN, KJ_DT_INT16), KJ_DT_FLOAT64);
+    assert_int_equal(kj_reduce_dtype(KJ_REDUCE_ARGMAX, KJ_DT_FLOAT32), KJ_DT_INT64);
+    kj_array *e = kj_array_zeros(KJ_DT_FLOAT64, 2, (int64_t[]){0, 3}, &err);
+    assert_null(kj_array_reduce_axis(e, KJ_REDUCE_ARGMIN, 0, 0, &err));
+    assert_string_equal(err.message, "attempt to get argmin of an empty sequence");
+    r = kj_array_reduce_axis(e, KJ_REDUCE_PROD, 0, 0, &err);
+    assert_true(((double *)(void *)r->data)[2] == 1.0);
+    kj_array_release(r);
+    kj_array_release(e), kj_array_release(m), kj_array_release(x32), kj_array_release(b), kj_array_release(t);
+    kj_array_release(x);
+}
+
 static void test_int_reductions(void **state)
 {
     (void)state;
@@ -786,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_binop_values),
         cmocka_unit_test(test_binop_broadcast_and_out),
         cmocka_unit_test(test_sum_pairwise),
+        cmocka_unit_test(test_reduce_axis),
         cmocka_unit_test(test_int_reductions),
         cmocka_unit_test(test_allclose),
         cmocka_unit_test(test_arange),

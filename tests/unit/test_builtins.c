@@ -467,7 +467,18 @@ static void test_type_numpy(void **state)
     OK(f->i16, call(f, KJ_B_NP_MIN, 1, AC(f, f->i16, 1)));
     OK(f->f64, call(f, KJ_B_NP_MEAN, 1, AC(f, f->i32, 1)));
     OK(f->f32, call(f, KJ_B_NP_STD, 1, AC(f, f->f32, 1)));
-    ERR("np.sum() argument must be an array, not int32", 10, call(f, KJ_B_NP_SUM, 1, f->i32));
+    ERR("np.sum() argument 'a' must be an array, not int32", 10, call(f, KJ_B_NP_SUM, 1, f->i32));
+    /* axis=: an int drops that axis (a scalar from 1-d), None keeps the whole-array form */
+    OK(AC(f, f->f32, 2), call(f, KJ_B_NP_SUM, 2, AC(f, f->f32, 3), f->i64));
+    OK(f->f64, call(f, KJ_B_NP_MEAN, 2, AC(f, f->i32, 1), f->i64));
+    OK(f->f32, call(f, KJ_B_NP_VAR, 2, AC(f, f->f32, 2), f->none));
+    OK(AC(f, f->i64, 1), call(f, KJ_B_NP_ARGMIN, 2, AC(f, f->f64, 2), f->i32));
+    OK(AC(f, f->u64, 1), call(f, KJ_B_NP_PROD, 2, AC(f, f->u8, 2), f->i64));
+    OK(f->f64, call(f, KJ_B_NP_STD, 3, AC(f, f->f64, 2), NA, f->i64));
+    ERR("np.sum() argument 'axis' must be an integer or None, not float64", 20,
+        call(f, KJ_B_NP_SUM, 2, AC(f, f->f32, 2), f->f64));
+    ERR("np.std() argument 'ddof' must be an integer, not float64", 30,
+        call(f, KJ_B_NP_STD, 3, AC(f, f->f32, 2), NA, f->f64));
     OK(f->f64, call(f, KJ_B_TIME_PERF_COUNTER, 0));
 }
 
