@@ -54,7 +54,6 @@ enum { SHARED_ALIGN = 16, MAX_STATIC_SHARED = 48 * 1024 };
 /* Scalar per-thread state up to this many bytes per thread (at most
  * 1 MiB of stack for a block of 1024 threads) stays on the stack. */
 enum { MAX_STACK_STATE = 1024 };
-enum { JUMP_NONE, JUMP_BREAK, JUMP_CONTINUE };
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 
@@ -158,6 +157,8 @@ static bool has_sub_blocks(const kir_inst *in)
     return in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR;
 }
 
+static bool stmt_has(const kir_func *f, kir_ref r, bool (*p)(const kir_inst *in));
+
 typedef bool (*inst_pred)(const kir_inst *in);
 
 static bool block_has(const kir_func *f, kir_blkid b, inst_pred p);
@@ -179,6 +180,13 @@ static bool block_has(const kir_func *f, kir_blkid b, inst_pred p)
     for (uint32_t k = 0; k < blk->n; k++)
         if (stmt_has(f, blk->v[k], p)) return true;
     return false;
+}
+
+/* A statement with warp operations and no syncthreads runs warp by warp
+ * (kj_kn_warp_scope), and so do the block-level statements inside it. */
+static bool runs_warp_by_warp(const kir_func *f, kir_ref r)
+{
+    return stmt_has(f, r, is_warp_op) && !stmt_has(f, r, is_block_barrier);
 }
 
 /* A barrier of the block or of the warp: a region boundary. */
@@ -592,6 +600,8 @@ static LLVMValueRef per_thread(kj_cg *cg, LLVMTypeRef t, const char *name)
     return p;
 }
 
+LLVMValueRef kj_kn_per_thread(kj_cg *cg, LLVMTypeRef t, const char *name) { return per_thread(cg, t, name); }
+
 /* Bytes per thread of the scalar state: locals, crossing values, the
  * exited and jump flags (what per_thread gives out in kj_cg_kernel_body). */
 static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
@@ -599,8 +609,13 @@ static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
     const kir_func *f = kn->kf;
     int64_t n = 2;
     for (uint32_t k = 0; k < f->nlocals; k++) n += (int64_t)type_size(cg, kj_cg_type(cg, f->locals[k].type));
-    for (uint32_t r = 1; r < f->ninsts; r++)
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
         if (kn->crossing[r]) n += (int64_t)type_size(cg, kj_kn_ref_type(cg, r));
+        if (!has_sub_blocks(in) || !runs_warp_by_warp(f, r)) continue;
+        n += 2; /* kn_div: save, left, a FOR's range */
+        if (in->op == KIR_FOR) n += 3 * (int64_t)type_size(cg, kj_cg_type(cg, f->locals[in->i].type));
+    }
     return n;
 }
 
@@ -625,13 +640,18 @@ LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
 }
 
 
-/* if (!exited[t]) { body } — the caller generates body, then calls
- * skip_end. */
+LLVMValueRef kj_kn_state_ptr(kj_cg *cg, LLVMValueRef th)
+{
+    return kj_kn_at_thread(cg, cg->t_i8, cg->fn->kern->state, th);
+}
+
+/* if (state[t] != 0) goto next: thread t has returned or sits out its
+ * warp's branch (kernels that may return early or diverge in a warp). */
 LLVMBasicBlockRef kj_kn_skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef next)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    if (!kn->returns) return NULL;
-    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, kn->exited, t), "");
+    if (!kn->returns && !kn->diverges) return NULL;
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, t), "");
     LLVMBasicBlockRef live = kj_cg_bb(cg, "live");
     LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, e, LLVMConstInt(cg->t_i8, 0, 0), ""), next, live);
     LLVMPositionBuilderAtEnd(cg->b, live);
@@ -641,15 +661,11 @@ LLVMBasicBlockRef kj_kn_skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef
 static const char *const DIVERGENT =
     "threads of a block disagree on a condition around cuda.syncthreads() (on the cpu target every "
     "thread of a block must reach the same barriers)";
-static const char *const DIVERGENT_WARP =
-    "threads of a warp disagree on a condition around a warp operation (on the cpu target every "
-    "thread of a warp must reach the same warp operations)";
 
 /* The value of crossing ref r (or of per-thread array base of type t)
  * in the first live thread, checked to be the same in every live thread. */
 static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const kj_type *kt, kj_span sp)
 {
-    kj_cg_kern *kn = cg->fn->kern;
     LLVMValueRef cur = kj_cg_alloca(cg, t, "uniform");
     LLVMValueRef seen = kj_cg_alloca(cg, cg->t_i1, "seen");
     LLVMBuildStore(cg->b, LLVMConstNull(t), cur);
@@ -664,7 +680,7 @@ static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const k
         LLVMValueRef ne = kt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, old, "")
                                                  : LLVMBuildICmp(cg->b, LLVMIntNE, v, old, "");
         LLVMValueRef bad = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, seen, ""), ne, "");
-        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, kn->in_warp ? DIVERGENT_WARP : DIVERGENT, sp);
+        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, DIVERGENT, sp);
     }
     LLVMBuildStore(cg->b, v, cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 1, 0), seen);
@@ -688,7 +704,6 @@ static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef 
     kj_kn_loop_end(cg, &l);
 }
 
-static void emit_seq(kj_cg *cg, kir_blkid b);
 static LLVMTypeRef lock_type(kj_cg *cg);
 static void lock_step(kj_cg *cg, LLVMValueRef th, LLVMBasicBlockRef next);
 
@@ -726,7 +741,8 @@ static void stop_if_all_exited(kj_cg *cg)
     LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), live);
     cloop l;
     LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
-    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, kn->exited, th), "");
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, th), "");
+    e = LLVMBuildAnd(cg->b, e, LLVMConstInt(cg->t_i8, THREAD_EXITED, 0), "");
     LLVMValueRef one = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, e, LLVMConstInt(cg->t_i8, 0, 0), ""),
                                      cg->t_i64, "");
     LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, live, ""), one, ""), live);
@@ -791,7 +807,7 @@ bool kj_cg_kernel_return(kj_cg *cg)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn || !kn->regions || !kn->tid) return false;
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, 1, 0), kj_kn_at_thread(cg, cg->t_i8, kn->exited, kn->tid));
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, THREAD_EXITED, 0), kj_kn_state_ptr(cg, kn->tid));
     LLVMBuildBr(cg->b, kn->next);
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
     return true;
@@ -811,6 +827,10 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
         LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
         return;
     }
+    if (kn->in_warp && kn->nbloops > kn->warp_bloops) { /* a loop run warp by warp */
+        kj_kn_warp_jump(cg, in);
+        return;
+    }
     if (kn->in_warp && kn->nbloops == kn->warp_bloops) {
         kj_cg_fail(cg, in->span,
                    "'%s' out of a statement with warp operations to a loop around cuda.syncthreads() is not "
@@ -826,14 +846,16 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
 }
 
-static void push_bloop(kj_cg *cg, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont)
+void kj_kn_push_bloop(kj_cg *cg, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont, LLVMValueRef left)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (kn->nbloops == kn->cap_bloops) {
         uint32_t nc = kn->cap_bloops ? kn->cap_bloops * 2 : 4;
         kn->bloops = kj_arena_grow(cg->a, kn->bloops, kn->nbloops, nc, sizeof *kn->bloops);
+        kn->bleft = kj_arena_grow(cg->a, kn->bleft, kn->nbloops, nc, sizeof *kn->bleft);
         kn->cap_bloops = nc;
     }
+    kn->bleft[kn->nbloops] = left;
     kn->bloops[kn->nbloops++] = (kj_cg_loop){brk, cont};
 }
 
@@ -875,11 +897,11 @@ static void emit_block_if(kj_cg *cg, const kir_inst *in)
     LLVMBasicBlockRef els = in->blk[1] ? kj_cg_bb(cg, "else") : merge;
     LLVMBuildCondBr(cg->b, c, then, els);
     LLVMPositionBuilderAtEnd(cg->b, then);
-    emit_seq(cg, in->blk[0]);
+    kj_kn_seq(cg, in->blk[0]);
     LLVMBuildBr(cg->b, merge);
     if (in->blk[1]) {
         LLVMPositionBuilderAtEnd(cg->b, els);
-        emit_seq(cg, in->blk[1]);
+        kj_kn_seq(cg, in->blk[1]);
         LLVMBuildBr(cg->b, merge);
     }
     LLVMMoveBasicBlockAfter(merge, LLVMGetInsertBlock(cg->b));
@@ -919,8 +941,8 @@ static void emit_block_loop(kj_cg *cg, const kir_inst *in)
         LLVMValueRef i = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "i");
         store_all(cg, LLVMTypeOf(i), fn->locals[in->i], i);
     }
-    push_bloop(cg, exit, latch);
-    emit_seq(cg, in->blk[0]);
+    kj_kn_push_bloop(cg, exit, latch, NULL);
+    kj_kn_seq(cg, in->blk[0]);
     kn->nbloops--;
     LLVMBuildBr(cg->b, latch);
     LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
@@ -1138,8 +1160,8 @@ static void emit_lockstep_loop(kj_cg *cg, kir_ref r)
     cloop kl;
     lk->k = kj_kn_loop_begin(cg, &kl, most, "k");
     kn->lock = lk;
-    push_bloop(cg, kl.exit, kl.latch);
-    emit_seq(cg, in->blk[0]);
+    kj_kn_push_bloop(cg, kl.exit, kl.latch, NULL);
+    kj_kn_seq(cg, in->blk[0]);
     kn->nbloops--;
     kn->lock = NULL;
     kj_kn_loop_end(cg, &kl);
@@ -1158,10 +1180,14 @@ void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
         else if (in->aux != KJ_B_SYNCTHREADS)
             emit_sync_reduce(cg, r, in);
         break;
-    case KIR_IF: emit_block_if(cg, in); break;
+    case KIR_IF:
+        if (cg->fn->kern->in_warp) kj_kn_warp_if(cg, r);
+        else emit_block_if(cg, in);
+        break;
     case KIR_LOOP:
     case KIR_FOR:
         if (kn_lockstep(cg, r)) emit_lockstep_loop(cg, r);
+        else if (cg->fn->kern->in_warp) kj_kn_warp_loop(cg, r);
         else emit_block_loop(cg, in);
         break;
     default:
@@ -1171,7 +1197,7 @@ void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
     }
 }
 
-static void emit_seq(kj_cg *cg, kir_blkid b)
+void kj_kn_seq(kj_cg *cg, kir_blkid b)
 {
     const kir_func *f = cg->fn->kf;
     const kir_block *blk = &f->blocks[b];
@@ -1180,8 +1206,7 @@ static void emit_seq(kj_cg *cg, kir_blkid b)
         if (splits(cg->fn->kern, blk->v[k])) {
             kir_ref r = blk->v[k++];
             kj_cg_kern *kn = cg->fn->kern;
-            if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && stmt_has(f, r, is_warp_op) &&
-                !stmt_has(f, r, is_block_barrier))
+            if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && runs_warp_by_warp(f, r))
                 kj_kn_warp_scope(cg, r);
             else
                 kj_kn_block_stmt(cg, r);
@@ -1213,9 +1238,12 @@ bool kj_cg_kernel_body(kj_cg *cg)
     if (kn->lockstep) prepare_lockstep(cg, kn);
     for (uint32_t r = 1; r < f->ninsts; r++)
         if (kn->crossing[r]) kn->slot[r] = per_thread(cg, kj_kn_ref_type(cg, r), "cross");
-    kn->exited = per_thread(cg, cg->t_i8, "exited");
+    kn->state = per_thread(cg, cg->t_i8, "state");
     kn->jmp = per_thread(cg, cg->t_i8, "jump");
-    emit_seq(cg, 0);
+    kn->div = KJ_NEWN(cg->a, kn_div, f->ninsts + 1);
+    for (uint32_t r = 1; r < f->ninsts; r++)
+        if (has_sub_blocks(&f->insts[r]) && runs_warp_by_warp(f, r)) kj_kn_div_prepare(cg, r);
+    kj_kn_seq(cg, 0);
     LLVMSetInitializer(kn->tbytes_g, kj_cg_i64(cg, kn->tbytes)); /* now known */
     return true;
 }

@@ -7,6 +7,7 @@
 
 static const kj_type T_I32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = true};
 static const kj_type T_U32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = false};
+static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 
 /* A warp operation is a block-level statement, as a barrier is: the
  * regions before it have stored its operands per thread; it computes every
@@ -58,10 +59,64 @@ static void check_mask(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
                    msg, in->span);
 }
 
+/* The lanes of the warp of threads [lo, hi) that run (`act`: state 0)
+ * and those that are there (`here`: in the block and not returned). */
+static void warp_lanes(kj_cg *cg, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef *act, LLVMValueRef *here)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->returns && !kn->diverges) { /* every thread of [lo, hi) runs: the low hi - lo bits */
+        LLVMValueRef n = LLVMBuildTrunc(cg->b, LLVMBuildSub(cg->b, hi, lo, ""), cg->t_i32, "");
+        LLVMValueRef ones = LLVMConstInt(cg->t_i32, 0xffffffffu, 0);
+        LLVMValueRef sh = LLVMBuildLShr(cg->b, ones, LLVMBuildSub(cg->b, LLVMConstInt(cg->t_i32, 32, 0), n, ""), "");
+        *act = *here = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntUGE, n, LLVMConstInt(cg->t_i32, 32, 0), ""),
+                                       ones, sh, "lanes");
+        return;
+    }
+    LLVMValueRef a = kj_cg_alloca(cg, cg->t_i32, "act"), h = kj_cg_alloca(cg, cg->t_i32, "here");
+    LLVMValueRef zero = LLVMConstInt(cg->t_i32, 0, 0);
+    LLVMBuildStore(cg->b, zero, a);
+    LLVMBuildStore(cg->b, zero, h);
+    cloop l;
+    LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
+    LLVMValueRef bit = LLVMBuildShl(cg->b, LLVMConstInt(cg->t_i32, 1, 0), lane_of(cg, th), "");
+    LLVMValueRef s = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, th), "");
+    LLVMValueRef runs = LLVMBuildICmp(cg->b, LLVMIntEQ, s, LLVMConstInt(cg->t_i8, 0, 0), "");
+    LLVMValueRef gone = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildAnd(cg->b, s, LLVMConstInt(cg->t_i8, THREAD_EXITED, 0), ""),
+                                      LLVMConstInt(cg->t_i8, 0, 0), "");
+    LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, a, ""), LLVMBuildSelect(cg->b, runs, bit, zero, ""), ""), a);
+    LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, h, ""), LLVMBuildSelect(cg->b, gone, zero, bit, ""), ""), h);
+    kj_kn_loop_end(cg, &l);
+    *act = LLVMBuildLoad2(cg->b, cg->t_i32, a, "act");
+    *here = LLVMBuildLoad2(cg->b, cg->t_i32, h, "here");
+}
+
+/* A warp operation synchronises the lanes of its mask, which must all
+ * reach it together. The cpu target runs the branches (and iterations)
+ * that split a warp one after the other, so lanes of the mask that are
+ * there but sit out the current branch cannot take part: an error, where
+ * a GPU would exchange with them (sm_70 and later) or hang. */
+static void check_reach(kj_cg *cg, const kir_inst *in, LLVMValueRef mask, LLVMValueRef act, LLVMValueRef here)
+{
+    if (!cg->fn->kern->diverges || in->aux == KJ_B_ACTIVEMASK) return;
+    LLVMValueRef away = LLVMBuildAnd(cg->b, LLVMBuildAnd(cg->b, mask, here, ""), LLVMBuildNot(cg->b, act, ""), "");
+    const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+    const char *msg = kj_arena_printf(
+        cg->a,
+        "lanes named in the mask of %s do not reach it with the calling thread, in kernel '%s' (on the cpu "
+        "target the lanes of a warp that take different branches or iterations run one after the other, "
+        "so a warp operation can only synchronise lanes that reach it together: use cuda.activemask())",
+        bi ? bi->path : "?", cg->fn->kf->name);
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntNE, away, LLVMConstInt(cg->t_i32, 0, 0), ""), KJ_RT_RUNTIME, msg,
+                   in->span);
+}
+
 /* The source thread of a shuffle in thread th, by PTX's shfl.sync rules
- * for a width of 32: the lane operand is taken mod 32; a source outside
- * the warp (up, down) or the block gives the thread its own value. */
-static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
+ * for a width of 32: the lane operand is taken mod 32. A source outside
+ * the warp (up, down), outside the mask, or that does not run the
+ * shuffle (not in the block, returned, or sitting out the branch: bit
+ * clear in `act`) gives the thread its own value (undefined on a GPU). */
+static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef th, LLVMValueRef mask,
+                                   LLVMValueRef act)
 {
     kj_cg_kern *kn = cg->fn->kern;
     LLVMValueRef lane = lane_of(cg, th);
@@ -83,31 +138,47 @@ static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef t
     LLVMValueRef src = LLVMBuildAdd(cg->b, base, LLVMBuildSExt(cg->b, j, cg->t_i64, ""), "src");
     LLVMValueRef in_scope = LLVMBuildICmp(cg->b, LLVMIntSLT, src, kn->hi, "");
     ok = ok ? LLVMBuildAnd(cg->b, ok, in_scope, "") : in_scope;
+    /* j is in 0..31 wherever ok holds; masked so that the shift is defined */
+    LLVMValueRef jm = LLVMBuildAnd(cg->b, j, LLVMConstInt(cg->t_i32, 31, 0), "");
+    LLVMValueRef takes = LLVMBuildAnd(cg->b, mask, act, "");
+    LLVMValueRef bit = LLVMBuildAnd(cg->b, LLVMBuildLShr(cg->b, takes, jm, ""), LLVMConstInt(cg->t_i32, 1, 0), "");
+    ok = LLVMBuildAnd(cg->b, ok, LLVMBuildICmp(cg->b, LLVMIntNE, bit, LLVMConstInt(cg->t_i32, 0, 0), ""), "");
     return LLVMBuildSelect(cg->b, ok, src, th, "");
 }
 
 /* cuda.shfl_*_sync(mask, value, lane/delta); cuda.syncwarp(mask) (only
- * its mask check: the region boundary is the synchronisation). */
+ * its checks: the region boundary is the synchronisation). Per warp of
+ * the scope: which lanes run it, then every running thread's result. */
 void kj_kn_shuffle(kj_cg *cg, kir_ref r, const kir_inst *in)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    bool sync = in->aux == KJ_B_SYNCWARP;
-    if (sync && !cg->fn->kf->boundscheck) return;
-    if (!sync && !kn->slot[r] && !cg->fn->kf->boundscheck) return; /* the result is unused */
+    bool sync = in->aux == KJ_B_SYNCWARP, check = cg->fn->kf->boundscheck || kn->diverges;
+    if (!check && (sync || !kn->slot[r])) return; /* nothing to compute */
+    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32);
+    cloop w;
+    LLVMValueRef wi = kj_kn_loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
+                                      LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
+    LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
+    hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
+    LLVMValueRef act, here;
+    warp_lanes(cg, lo, hi, &act, &here);
     cloop l;
-    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
     kj_kn_skip_exited(cg, th, l.latch);
     check_mask(cg, in, th);
+    LLVMValueRef mask = u32_at(cg, in, 0, th);
+    check_reach(cg, in, mask, act, here);
     if (!sync && kn->slot[r]) {
-        LLVMValueRef v = operand_at(cg, in, 1, shuffle_source(cg, in, th));
+        LLVMValueRef v = operand_at(cg, in, 1, shuffle_source(cg, in, th, mask, act));
         v = kj_cg_cast(cg, v, operand_type(cg, in, 1), in->type);
         LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, kj_kn_ref_type(cg, r), kn->slot[r], th));
     }
     kj_kn_loop_end(cg, &l);
+    kj_kn_loop_end(cg, &w);
 }
 
 /* One thread's result of a vote, from its warp's ballot of the predicate
- * and the lanes still running. */
+ * and the lanes that run it. */
 static LLVMValueRef vote_result(kj_cg *cg, const kir_inst *in, LLVMValueRef th, LLVMValueRef ballot,
                                 LLVMValueRef live)
 {
@@ -131,33 +202,43 @@ static LLVMValueRef vote_result(kj_cg *cg, const kir_inst *in, LLVMValueRef th, 
 void kj_kn_vote(kj_cg *cg, kir_ref r, const kir_inst *in)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    if (!kn->slot[r] && !cg->fn->kf->boundscheck) return; /* the result is unused */
+    if (!kn->slot[r] && !cg->fn->kf->boundscheck && !kn->diverges) return; /* the result is unused */
     LLVMValueRef ballot = kj_cg_alloca(cg, cg->t_i32, "ballot"), live = kj_cg_alloca(cg, cg->t_i32, "running");
-    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32);
+    LLVMValueRef here = kj_cg_alloca(cg, cg->t_i32, "here");
+    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32), zero = LLVMConstInt(cg->t_i32, 0, 0);
     cloop w;
     LLVMValueRef wi = kj_kn_loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
                                 LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
     LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
     hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i32, 0, 0), ballot);
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i32, 0, 0), live);
+    LLVMBuildStore(cg->b, zero, ballot);
+    LLVMBuildStore(cg->b, zero, live);
+    LLVMBuildStore(cg->b, zero, here);
     cloop l;
     LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
-    kj_kn_skip_exited(cg, th, l.latch);
     LLVMValueRef bit = LLVMBuildShl(cg->b, LLVMConstInt(cg->t_i32, 1, 0), lane_of(cg, th), "");
+    if (kn->returns || kn->diverges) { /* there: in the block and not returned */
+        LLVMValueRef s = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, th), "");
+        LLVMValueRef gone = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildAnd(cg->b, s, LLVMConstInt(cg->t_i8, THREAD_EXITED, 0), ""),
+                                          LLVMConstInt(cg->t_i8, 0, 0), "");
+        LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, here, ""), LLVMBuildSelect(cg->b, gone, zero, bit, ""), ""), here);
+    }
+    kj_kn_skip_exited(cg, th, l.latch);
     LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, live, ""), bit, ""), live);
     if (in->aux != KJ_B_ACTIVEMASK) {
         LLVMValueRef p = nonzero(cg, operand_at(cg, in, 1, th), operand_type(cg, in, 1));
-        LLVMValueRef set = LLVMBuildSelect(cg->b, p, bit, LLVMConstInt(cg->t_i32, 0, 0), "");
+        LLVMValueRef set = LLVMBuildSelect(cg->b, p, bit, zero, "");
         LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""), set, ""), ballot);
     }
     kj_kn_loop_end(cg, &l);
     th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
     kj_kn_skip_exited(cg, th, l.latch);
     check_mask(cg, in, th);
+    LLVMValueRef act = LLVMBuildLoad2(cg->b, cg->t_i32, live, "");
+    if (in->aux != KJ_B_ACTIVEMASK)
+        check_reach(cg, in, u32_at(cg, in, 0, th), act, LLVMBuildLoad2(cg->b, cg->t_i32, here, ""));
     if (kn->slot[r]) {
-        LLVMValueRef v = vote_result(cg, in, th, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""),
-                                     LLVMBuildLoad2(cg->b, cg->t_i32, live, ""));
+        LLVMValueRef v = vote_result(cg, in, th, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""), act);
         LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, kj_kn_ref_type(cg, r), kn->slot[r], th));
     }
     kj_kn_loop_end(cg, &l);
@@ -188,3 +269,234 @@ void kj_kn_warp_scope(kj_cg *cg, kir_ref r)
     kn->hi = kn->nthreads;
 }
 
+
+/* ---- divergence within a warp ----
+ *
+ * Inside a statement run warp by warp, an if whose condition differs
+ * between the lanes of a warp runs its then-block for the lanes where it
+ * holds, the others sitting out (THREAD_OFF in their state byte: regions
+ * and warp operations skip them), then its else-block for the rest; a
+ * for / while runs iterations while some lane still has one, lanes that
+ * are done, broke out or continued sitting out until the next iteration
+ * (or the loop's end). So a warp operation under such control runs with
+ * the lanes that reach it together, as CUDA's masks say (check_reach). */
+
+static LLVMValueRef i8c(kj_cg *cg, unsigned v) { return LLVMConstInt(cg->t_i8, v, 0); }
+
+/* Storage for statement r (allocated at the kernel's entry). */
+void kj_kn_div_prepare(kj_cg *cg, kir_ref r)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    const kir_inst *in = &kn->kf->insts[r];
+    kn_div *d = &kn->div[r];
+    kn->diverges = true;
+    d->save = kj_kn_per_thread(cg, cg->t_i8, "div.save");
+    if (in->op == KIR_IF) return;
+    d->left = kj_kn_per_thread(cg, cg->t_i8, "div.left");
+    if (in->op != KIR_FOR) return;
+    LLVMTypeRef t = kj_cg_type(cg, kn->kf->locals[in->i].type);
+    d->start = kj_kn_per_thread(cg, t, "div.start");
+    d->step = kj_kn_per_thread(cg, t, "div.step");
+    d->trips = kj_kn_per_thread(cg, t, "div.trips");
+}
+
+/* The left flags of the innermost loop run warp by warp around the
+ * statement being generated, or NULL. */
+static LLVMValueRef loop_left(kj_cg_kern *kn)
+{
+    return kn->nbloops > kn->warp_bloops ? kn->bleft[kn->nbloops - 1] : NULL;
+}
+
+/* if (c) { ... and the block after it */
+static LLVMBasicBlockRef when(kj_cg *cg, LLVMValueRef c, const char *name)
+{
+    LLVMBasicBlockRef yes = kj_cg_bb(cg, name), after = kj_cg_bb(cg, "after");
+    LLVMBuildCondBr(cg->b, c, yes, after);
+    LLVMPositionBuilderAtEnd(cg->b, yes);
+    return after;
+}
+
+static void when_end(kj_cg *cg, LLVMBasicBlockRef after)
+{
+    LLVMBuildBr(cg->b, after);
+    LLVMMoveBasicBlockAfter(after, LLVMGetInsertBlock(cg->b));
+    LLVMPositionBuilderAtEnd(cg->b, after);
+}
+
+/* Lanes that ran before the if (save 0) and whose condition is `out`
+ * sit out the branch. */
+static void sit_out(kj_cg *cg, const kn_div *d, kir_ref cond, bool out)
+{
+    cloop l;
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMValueRef sv = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, d->save, th), "");
+    LLVMValueRef c = kj_kn_ref_at(cg, cond, th);
+    LLVMValueRef off = LLVMBuildAnd(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, sv, i8c(cg, 0), ""),
+                                    out ? c : LLVMBuildNot(cg->b, c, ""), "");
+    LLVMValueRef p = kj_kn_state_ptr(cg, th), s = LLVMBuildLoad2(cg->b, cg->t_i8, p, "");
+    LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, off, LLVMBuildOr(cg->b, s, i8c(cg, THREAD_OFF), ""), s, ""), p);
+    kj_kn_loop_end(cg, &l);
+}
+
+/* After a branch or loop: each lane runs again unless it sat out before
+ * it (save), has returned, or has left the enclosing loop's iteration. */
+static void restore(kj_cg *cg, const kn_div *d, LLVMValueRef left)
+{
+    cloop l;
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMValueRef p = kj_kn_state_ptr(cg, th), s = LLVMBuildLoad2(cg->b, cg->t_i8, p, "");
+    LLVMValueRef sv = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, d->save, th), "");
+    LLVMValueRef ns = LLVMBuildOr(cg->b, LLVMBuildAnd(cg->b, s, i8c(cg, THREAD_EXITED), ""),
+                                  LLVMBuildAnd(cg->b, sv, i8c(cg, THREAD_OFF), ""), "");
+    if (left) {
+        LLVMValueRef lf = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, left, th), "");
+        LLVMValueRef gone = LLVMBuildICmp(cg->b, LLVMIntNE, lf, i8c(cg, JUMP_NONE), "");
+        ns = LLVMBuildOr(cg->b, ns, LLVMBuildSelect(cg->b, gone, i8c(cg, THREAD_OFF), i8c(cg, 0), ""), "");
+    }
+    LLVMBuildStore(cg->b, ns, p);
+    kj_kn_loop_end(cg, &l);
+}
+
+/* One branch of a warp-level if: when some lane takes it; when the lanes
+ * disagree (mixed), the others sit out. */
+static void branch(kj_cg *cg, const kir_inst *in, const kn_div *d, kir_blkid b, bool then, LLVMValueRef some,
+                   LLVMValueRef mixed)
+{
+    LLVMValueRef left = loop_left(cg->fn->kern);
+    LLVMBasicBlockRef after = when(cg, some, then ? "then" : "else");
+    LLVMBasicBlockRef a = when(cg, mixed, "diverge");
+    sit_out(cg, d, in->a, !then);
+    when_end(cg, a);
+    kj_kn_seq(cg, b);
+    a = when(cg, mixed, "reconverge");
+    restore(cg, d, left);
+    when_end(cg, a);
+    when_end(cg, after);
+}
+
+/* An if run warp by warp: how many running lanes take each branch, then
+ * the branches (kn_div.save: every lane's state before it). */
+void kj_kn_warp_if(kj_cg *cg, kir_ref r)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    const kir_inst *in = &kn->kf->insts[r];
+    const kn_div *d = &kn->div[r];
+    LLVMValueRef nt = kj_cg_alloca(cg, cg->t_i64, "ntrue"), nf = kj_cg_alloca(cg, cg->t_i64, "nfalse");
+    LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), nt);
+    LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), nf);
+    cloop l;
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMBuildStore(cg->b, LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, th), ""),
+                   kj_kn_at_thread(cg, cg->t_i8, d->save, th));
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef c = LLVMBuildZExt(cg->b, kj_kn_ref_at(cg, in->a, th), cg->t_i64, "");
+    LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, nt, ""), c, ""), nt);
+    LLVMValueRef nc = LLVMBuildSub(cg->b, kj_cg_i64(cg, 1), c, "");
+    LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, nf, ""), nc, ""), nf);
+    kj_kn_loop_end(cg, &l);
+    LLVMValueRef zero = kj_cg_i64(cg, 0);
+    LLVMValueRef t = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildLoad2(cg->b, cg->t_i64, nt, ""), zero, "some.true");
+    LLVMValueRef f = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildLoad2(cg->b, cg->t_i64, nf, ""), zero, "some.false");
+    LLVMValueRef mixed = LLVMBuildAnd(cg->b, t, f, "mixed");
+    branch(cg, in, d, in->blk[0], true, t, mixed);
+    if (in->blk[1]) branch(cg, in, d, in->blk[1], false, f, mixed);
+}
+
+/* At the top of an iteration k of a warp-level loop: a lane runs it
+ * unless it sat out before the loop, has returned, broke out or (for)
+ * has no iteration k; continue is forgotten. Returns whether some lane
+ * runs it. */
+static LLVMValueRef iteration(kj_cg *cg, const kir_inst *in, const kn_div *d, LLVMValueRef k)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef any = kj_cg_alloca(cg, cg->t_i1, "any");
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 0, 0), any);
+    cloop l;
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMValueRef p = kj_kn_state_ptr(cg, th), s = LLVMBuildLoad2(cg->b, cg->t_i8, p, "");
+    LLVMBasicBlockRef there = kj_cg_bb(cg, "there");
+    LLVMValueRef gone = LLVMBuildAnd(cg->b, s, i8c(cg, THREAD_EXITED), "");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, gone, i8c(cg, 0), ""), l.latch, there);
+    LLVMPositionBuilderAtEnd(cg->b, there);
+    LLVMValueRef sv = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, d->save, th), "");
+    LLVMValueRef lp = kj_kn_at_thread(cg, cg->t_i8, d->left, th);
+    LLVMValueRef lf = LLVMBuildLoad2(cg->b, cg->t_i8, lp, "");
+    LLVMValueRef go = LLVMBuildAnd(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, sv, i8c(cg, 0), ""),
+                                   LLVMBuildICmp(cg->b, LLVMIntNE, lf, i8c(cg, JUMP_BREAK), ""), "");
+    const kj_type *t = in->op == KIR_FOR ? kn->kf->locals[in->i].type : NULL;
+    LLVMTypeRef ty = t ? kj_cg_type(cg, t) : NULL;
+    if (t) {
+        LLVMValueRef n = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, d->trips, th), "");
+        go = LLVMBuildAnd(cg->b, go, LLVMBuildICmp(cg->b, LLVMIntSLT, k, kj_cg_cast(cg, n, t, &T_I64), ""), "");
+    }
+    LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, go, i8c(cg, 0), i8c(cg, THREAD_OFF), ""), p);
+    LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, go, i8c(cg, JUMP_NONE), lf, ""), lp);
+    LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, any, ""), go, ""), any);
+    if (t) { /* i = start + k * step, for the lanes that run */
+        LLVMBasicBlockRef set = when(cg, go, "set.i");
+        LLVMValueRef a = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, d->start, th), "");
+        LLVMValueRef c = LLVMBuildLoad2(cg->b, ty, kj_kn_at_thread(cg, ty, d->step, th), "");
+        LLVMValueRef i = LLVMBuildAdd(cg->b, a, LLVMBuildMul(cg->b, kj_cg_cast(cg, k, &T_I64, t), c, ""), "i");
+        LLVMBuildStore(cg->b, i, kj_kn_at_thread(cg, ty, cg->fn->locals[in->i], th));
+        when_end(cg, set);
+    }
+    kj_kn_loop_end(cg, &l);
+    return LLVMBuildLoad2(cg->b, cg->t_i1, any, "");
+}
+
+/* A FOR's range in every running lane (kn_div start, step, trips). */
+static void ranges(kj_cg *cg, const kir_inst *in, const kn_div *d)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    const kj_type *t = kn->kf->locals[in->i].type;
+    LLVMTypeRef ty = kj_cg_type(cg, t);
+    cloop l;
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    kj_kn_skip_exited(cg, th, l.latch);
+    LLVMValueRef a = kj_kn_ref_at(cg, in->a, th), b = kj_kn_ref_at(cg, in->b, th);
+    LLVMValueRef c = in->c ? kj_kn_ref_at(cg, in->c, th) : LLVMConstInt(ty, 1, 0);
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, c, LLVMConstInt(ty, 0, 0), ""), KJ_RT_VALUE,
+                   "range() arg 3 must not be zero", in->span);
+    LLVMBuildStore(cg->b, a, kj_kn_at_thread(cg, ty, d->start, th));
+    LLVMBuildStore(cg->b, c, kj_kn_at_thread(cg, ty, d->step, th));
+    LLVMBuildStore(cg->b, kj_cg_trip_count(cg, t, a, b, c), kj_kn_at_thread(cg, ty, d->trips, th));
+    kj_kn_loop_end(cg, &l);
+}
+
+/* A while / for run warp by warp: iterations while some lane has one. */
+void kj_kn_warp_loop(kj_cg *cg, kir_ref r)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    const kir_inst *in = &kn->kf->insts[r];
+    const kn_div *d = &kn->div[r];
+    cloop l;
+    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMBuildStore(cg->b, LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, th), ""),
+                   kj_kn_at_thread(cg, cg->t_i8, d->save, th));
+    LLVMBuildStore(cg->b, i8c(cg, JUMP_NONE), kj_kn_at_thread(cg, cg->t_i8, d->left, th));
+    kj_kn_loop_end(cg, &l);
+    if (in->op == KIR_FOR) ranges(cg, in, d);
+    cloop kl;
+    LLVMValueRef k = kj_kn_loop_begin(cg, &kl, kj_cg_i64(cg, INT64_MAX), "iter");
+    LLVMBasicBlockRef run = kj_cg_bb(cg, "iter.run");
+    LLVMBuildCondBr(cg->b, iteration(cg, in, d, k), run, kl.exit);
+    LLVMPositionBuilderAtEnd(cg->b, run);
+    kj_kn_push_bloop(cg, kl.exit, kl.latch, d->left);
+    kj_kn_seq(cg, in->blk[0]);
+    kn->nbloops--;
+    kj_kn_loop_end(cg, &kl);
+    restore(cg, d, NULL);
+}
+
+/* break / continue out of a region to a loop run warp by warp: the lane
+ * leaves, and sits out the rest of the iteration (or the loop). */
+void kj_kn_warp_jump(kj_cg *cg, const kir_inst *in)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef left = kn->bleft[kn->nbloops - 1];
+    unsigned code = in->op == KIR_BREAK ? JUMP_BREAK : JUMP_CONTINUE;
+    LLVMBuildStore(cg->b, i8c(cg, code), kj_kn_at_thread(cg, cg->t_i8, left, kn->tid));
+    LLVMBuildStore(cg->b, i8c(cg, THREAD_OFF), kj_kn_state_ptr(cg, kn->tid));
+    LLVMBuildBr(cg->b, kn->next);
+    LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
+}
