@@ -44,6 +44,7 @@
 #include "kernel_int.h"
 
 #include "../ir/builtins.h"
+#include "../ir/kir_inline.h"
 #include "../abi/abi.h"
 
 #include <string.h>
@@ -327,21 +328,15 @@ static void define_block_entry(kj_cg *cg, const kir_func *f, LLVMValueRef block)
     LLVMBuildRetVoid(cg->b);
 }
 
-/* Device functions run per thread; barriers and shared arrays in them
- * would need the caller's block. */
-static bool check_device(kj_cg *cg, const kir_func *f)
+/* A device function with barriers, warp operations or shared arrays has
+ * been inlined into every kernel that calls it (kir_inline.h), since a
+ * kernel's regions need its barriers in its own body; what remains of it
+ * on the host is never called: a stub that traps. */
+static void define_inlined_stub(kj_cg *cg, LLVMValueRef fn)
 {
-    bool ok = true;
-    for (uint32_t r = 1; r < f->ninsts; r++) {
-        const kir_inst *in = &f->insts[r];
-        if (is_barrier_builtin(in) || (in->op == KIR_BUILTIN && in->aux == KJ_B_SHARED_ARRAY)) {
-            const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
-            kj_cg_fail(cg, in->span, "'%s' in a device function is not supported on the cpu target yet",
-                       bi ? bi->path : "?");
-            ok = false;
-        }
-    }
-    return ok;
+    LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->ctx, fn, "entry"));
+    kj_cg_intrinsic(cg, "llvm.trap", NULL, NULL, 0);
+    LLVMBuildUnreachable(cg->b);
 }
 
 /* Does the kernel read threadIdx.y/z (cuda.grid(2), ...)? Its thread
@@ -419,7 +414,8 @@ static bool find_lockstep(kj_cg *cg, kj_cg_kern *kn)
 void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
 {
     if (f->kind == KIR_FN_DEVICE) {
-        if (check_device(cg, f)) kj_cg_define(cg, f, fn, NULL);
+        if (kir_needs_inline(f)) define_inlined_stub(cg, fn);
+        else kj_cg_define(cg, f, fn, NULL);
         return;
     }
     kj_cg_kern *kn = KJ_NEW(cg->a, kj_cg_kern);
@@ -442,7 +438,7 @@ LLVMValueRef kj_cg_device_call(kj_cg *cg, const kir_inst *in)
 {
     const kir_func *f = in->fn;
     LLVMValueRef callee = LLVMGetNamedFunction(cg->mod, kj_cg_fn_name(cg, f));
-    if (!callee || f->kind != KIR_FN_DEVICE || !cg->fn->kx) {
+    if (!callee || f->kind != KIR_FN_DEVICE || !cg->fn->kx || kir_needs_inline(f)) {
         kj_cg_fail(cg, in->span, "call of '%s', which is not compiled for the host", f->name);
         return in->type ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
     }
