@@ -111,5 +111,28 @@ def expect_diverge():
     print(e)
 
 
+def lowest(bits):
+    """first_lane: the lowest index where bits holds, -1 when none."""
+    where = np.flatnonzero(bits)
+    return int(where[0]) if len(where) else -1
+
+
+def expect_device():
+    x = (np.arange(256, dtype=np.int64) * 3) % 11
+    out = np.zeros((256, 4), dtype=np.int64)
+    for w in range(8):
+        v = x[32 * w:32 * w + 32]
+        rows = slice(32 * w, 32 * w + 32)
+        out[rows, 0] = v.sum()
+        out[rows, 1] = lowest(v % 5 == 4)
+        out[32 * w:32 * w + 16, 3] = lowest(v[:16] % 7 == 6)
+        out[32 * w + 16:32 * w + 32, 3] = 16
+    for b in range(2):
+        out[128 * b:128 * b + 128, 2] = x[128 * b:128 * b + 128].sum()
+    print(out[::8])
+    print(out[:, 2].sum(), out[:, 1].sum())
+
+
 if __name__ == "__main__":
-    {"sum": expect_sum, "ballot": expect_ballot, "scan": expect_scan, "diverge": expect_diverge}[sys.argv[1]]()
+    {"sum": expect_sum, "ballot": expect_ballot, "scan": expect_scan, "diverge": expect_diverge,
+     "device": expect_device}[sys.argv[1]]()
