@@ -190,6 +190,31 @@ static bool runs_warp_by_warp(const kir_func *f, kir_ref r)
     return stmt_has(f, r, is_warp_op) && !stmt_has(f, r, is_block_barrier);
 }
 
+/* Does block b break or continue the loop it is the body of? */
+static bool jumps_out(const kir_func *f, kir_blkid b)
+{
+    const kir_block *blk = &f->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) {
+        const kir_inst *in = &f->insts[blk->v[k]];
+        if (in->op == KIR_BREAK || in->op == KIR_CONTINUE) return true;
+        if (in->op == KIR_IF && (jumps_out(f, in->blk[0]) || (in->blk[1] && jumps_out(f, in->blk[1])))) return true;
+    }
+    return false;
+}
+
+static bool is_const(const kir_func *f, kir_ref r) { return f->insts[r].op == KIR_CONST_INT; }
+
+/* A statement run warp by warp that cannot diverge within the warp: a for
+ * over constant bounds that no break or continue leaves (`for d in (16, 8,
+ * 4, 2, 1)`, the warp reduction). It runs as a block-level loop, without
+ * the per-lane bookkeeping of kj_kn_warp_loop. */
+static bool warp_uniform(const kir_func *f, kir_ref r)
+{
+    const kir_inst *in = &f->insts[r];
+    return in->op == KIR_FOR && is_const(f, in->a) && is_const(f, in->b) && (!in->c || is_const(f, in->c)) &&
+           !jumps_out(f, in->blk[0]);
+}
+
 /* A barrier of the block or of the warp: a region boundary. */
 static bool has_barrier(const kir_func *f, kir_ref r) { return stmt_has(f, r, is_barrier_builtin); }
 static bool block_has_barrier(const kir_func *f, kir_blkid b) { return block_has(f, b, is_barrier_builtin); }
@@ -609,7 +634,7 @@ static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
     for (uint32_t r = 1; r < f->ninsts; r++) {
         const kir_inst *in = &f->insts[r];
         if (kn->crossing[r]) n += (int64_t)type_size(cg, kj_kn_ref_type(cg, r));
-        if (!has_sub_blocks(in) || !runs_warp_by_warp(f, r)) continue;
+        if (!has_sub_blocks(in) || !runs_warp_by_warp(f, r) || warp_uniform(f, r)) continue;
         n += 2; /* kn_div: save, left, a FOR's range */
         if (in->op == KIR_FOR) n += 3 * (int64_t)type_size(cg, kj_cg_type(cg, f->locals[in->i].type));
     }
@@ -692,11 +717,13 @@ static LLVMValueRef uniform_ref(kj_cg *cg, kir_ref r, kj_span sp)
     return uniform(cg, kj_kn_ref_type(cg, r), kn->slot[r], cg->fn->kf->insts[r].type, sp);
 }
 
-/* Store v into every thread's element of base. */
-static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef v)
+/* Store v into every thread's element of base (every running thread's
+ * when `running`: those that sit out a branch keep their own). */
+static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef v, bool running)
 {
     cloop l;
     LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    if (running) kj_kn_skip_exited(cg, th, l.latch);
     LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, t, base, th));
     kj_kn_loop_end(cg, &l);
 }
@@ -884,7 +911,7 @@ static void emit_sync_reduce(kj_cg *cg, kir_ref r, const kir_inst *in)
     if (in->aux == KJ_B_SYNCTHREADS_OR)
         res = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, sum, kj_cg_i64(cg, 0), ""), cg->t_i64, "");
     res = kj_cg_cast(cg, res, &T_I64, in->type);
-    store_all(cg, kj_kn_ref_type(cg, r), kn->slot[r], res);
+    store_all(cg, kj_kn_ref_type(cg, r), kn->slot[r], res, false);
 }
 
 static void emit_block_if(kj_cg *cg, const kir_inst *in)
@@ -936,7 +963,7 @@ static void emit_block_loop(kj_cg *cg, const kir_inst *in)
     LLVMPositionBuilderAtEnd(cg->b, body);
     if (n) {
         LLVMValueRef i = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "i");
-        store_all(cg, LLVMTypeOf(i), fn->locals[in->i], i);
+        store_all(cg, LLVMTypeOf(i), fn->locals[in->i], i, kn->diverges);
     }
     kj_kn_push_bloop(cg, exit, latch, NULL);
     kj_kn_seq(cg, in->blk[0]);
@@ -1184,7 +1211,7 @@ void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
     case KIR_LOOP:
     case KIR_FOR:
         if (kn_lockstep(cg, r)) emit_lockstep_loop(cg, r);
-        else if (cg->fn->kern->in_warp) kj_kn_warp_loop(cg, r);
+        else if (cg->fn->kern->in_warp && !warp_uniform(cg->fn->kf, r)) kj_kn_warp_loop(cg, r);
         else emit_block_loop(cg, in);
         break;
     default:
@@ -1239,7 +1266,7 @@ bool kj_cg_kernel_body(kj_cg *cg)
     kn->jmp = per_thread(cg, cg->t_i8, "jump");
     kn->div = KJ_NEWN(cg->a, kn_div, f->ninsts + 1);
     for (uint32_t r = 1; r < f->ninsts; r++)
-        if (has_sub_blocks(&f->insts[r]) && runs_warp_by_warp(f, r)) kj_kn_div_prepare(cg, r);
+        if (has_sub_blocks(&f->insts[r]) && runs_warp_by_warp(f, r) && !warp_uniform(f, r)) kj_kn_div_prepare(cg, r);
     kj_kn_seq(cg, 0);
     LLVMSetInitializer(kn->tbytes_g, kj_cg_i64(cg, kn->tbytes)); /* now known */
     return true;

@@ -109,6 +109,10 @@ def expect_diverge():
             val = len(run) * 1000 + np.count_nonzero(x[run] % 2 == 1) * 10 + int(np.all(lanes < 30))
             e[run] = val
     print(e)
+    kp = np.arange(32, dtype=np.int64) + 100 * 1000  # keep: lanes 16.. keep d = 100
+    pairs = np.arange(0, 16, 2)
+    kp[pairs] = kp[pairs + 1] = 3 * 1000 + (2 * pairs + 1) * 8  # v doubles 4 times from the pair's sum
+    print(kp)
 
 
 def lowest(bits):
