@@ -1,6 +1,7 @@
 /* What the two halves of the kernel generator for the host share
  * (llvm_kernel.c: thread loops, regions, lockstep loops;
- * llvm_kernel_warp.c: warp operations). Internal to src/codegen. */
+ * llvm_kernel_warp.c: warp operations; llvm_kernel_div.c: divergence
+ * within a warp). Internal to src/codegen. */
 #ifndef KJ_CODEGEN_KERNEL_INT_H
 #define KJ_CODEGEN_KERNEL_INT_H
 
@@ -112,6 +113,8 @@ LLVMValueRef kj_kn_state_ptr(kj_cg *cg, LLVMValueRef th);
 void kj_kn_shuffle(kj_cg *cg, kir_ref r, const kir_inst *in);
 void kj_kn_vote(kj_cg *cg, kir_ref r, const kir_inst *in);
 void kj_kn_warp_scope(kj_cg *cg, kir_ref r);
+
+/* llvm_kernel_div.c: divergence within a warp */
 void kj_kn_div_prepare(kj_cg *cg, kir_ref r);
 void kj_kn_warp_if(kj_cg *cg, kir_ref r);
 void kj_kn_warp_loop(kj_cg *cg, kir_ref r);
