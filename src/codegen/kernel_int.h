@@ -66,6 +66,7 @@ struct kj_cg_kern {
     LLVMValueRef state, jmp;    /* per thread: i8 (THREAD_*, JUMP_*) */
     bool diverges;        /* some statement runs warp by warp: threads may sit out (THREAD_OFF) */
     kn_div *div;          /* per ref: a statement run warp by warp, its per-thread state */
+    bool *wuniform;       /* per ref: a statement that cannot diverge within a warp (kj_kn_find_uniform) */
     LLVMBasicBlockRef next;     /* the current region's next-thread block */
     bool jumps;           /* the current region leaves to a block-level loop */
     bool returns;         /* the kernel may return early */
@@ -119,5 +120,7 @@ void kj_kn_div_prepare(kj_cg *cg, kir_ref r);
 void kj_kn_warp_if(kj_cg *cg, kir_ref r);
 void kj_kn_warp_loop(kj_cg *cg, kir_ref r);
 void kj_kn_warp_jump(kj_cg *cg, const kir_inst *in);
+/* per ref: an if / for / while that cannot diverge within a warp */
+bool *kj_kn_find_uniform(kj_cg *cg, const kir_func *f);
 
 #endif

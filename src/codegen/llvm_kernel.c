@@ -190,31 +190,6 @@ static bool runs_warp_by_warp(const kir_func *f, kir_ref r)
     return stmt_has(f, r, is_warp_op) && !stmt_has(f, r, is_block_barrier);
 }
 
-/* Does block b break or continue the loop it is the body of? */
-static bool jumps_out(const kir_func *f, kir_blkid b)
-{
-    const kir_block *blk = &f->blocks[b];
-    for (uint32_t k = 0; k < blk->n; k++) {
-        const kir_inst *in = &f->insts[blk->v[k]];
-        if (in->op == KIR_BREAK || in->op == KIR_CONTINUE) return true;
-        if (in->op == KIR_IF && (jumps_out(f, in->blk[0]) || (in->blk[1] && jumps_out(f, in->blk[1])))) return true;
-    }
-    return false;
-}
-
-static bool is_const(const kir_func *f, kir_ref r) { return f->insts[r].op == KIR_CONST_INT; }
-
-/* A statement run warp by warp that cannot diverge within the warp: a for
- * over constant bounds that no break or continue leaves (`for d in (16, 8,
- * 4, 2, 1)`, the warp reduction). It runs as a block-level loop, without
- * the per-lane bookkeeping of kj_kn_warp_loop. */
-static bool warp_uniform(const kir_func *f, kir_ref r)
-{
-    const kir_inst *in = &f->insts[r];
-    return in->op == KIR_FOR && is_const(f, in->a) && is_const(f, in->b) && (!in->c || is_const(f, in->c)) &&
-           !jumps_out(f, in->blk[0]);
-}
-
 /* A barrier of the block or of the warp: a region boundary. */
 static bool has_barrier(const kir_func *f, kir_ref r) { return stmt_has(f, r, is_barrier_builtin); }
 static bool block_has_barrier(const kir_func *f, kir_blkid b) { return block_has(f, b, is_barrier_builtin); }
@@ -567,6 +542,7 @@ static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
     const kir_func *f = kn->kf;
     kn->region = KJ_NEWN(cg->a, uint32_t, f->ninsts + 1);
     kn->crossing = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+    kn->wuniform = kj_kn_find_uniform(cg, f);
     kn->slot = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
     uint32_t next = 1;
     number_regions(kn, 0, &next);
@@ -634,7 +610,7 @@ static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
     for (uint32_t r = 1; r < f->ninsts; r++) {
         const kir_inst *in = &f->insts[r];
         if (kn->crossing[r]) n += (int64_t)type_size(cg, kj_kn_ref_type(cg, r));
-        if (!has_sub_blocks(in) || !runs_warp_by_warp(f, r) || warp_uniform(f, r)) continue;
+        if (!has_sub_blocks(in) || !runs_warp_by_warp(f, r) || kn->wuniform[r]) continue;
         n += 2; /* kn_div: save, left, a FOR's range */
         if (in->op == KIR_FOR) n += 3 * (int64_t)type_size(cg, kj_cg_type(cg, f->locals[in->i].type));
     }
@@ -683,6 +659,9 @@ LLVMBasicBlockRef kj_kn_skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef
 static const char *const DIVERGENT =
     "threads of a block disagree on a condition around cuda.syncthreads() (on the cpu target every "
     "thread of a block must reach the same barriers)";
+/* kj_kn_find_uniform found the condition the same in every lane of a warp */
+static const char *const DIVERGENT_WARP = "internal error: threads of a warp disagree on a condition kjit "
+                                          "found uniform around a warp operation";
 
 /* The value of crossing ref r (or of per-thread array base of type t)
  * in the first live thread, checked to be the same in every live thread. */
@@ -702,7 +681,7 @@ static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const k
         LLVMValueRef ne = kt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, old, "")
                                                  : LLVMBuildICmp(cg->b, LLVMIntNE, v, old, "");
         LLVMValueRef bad = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, seen, ""), ne, "");
-        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, DIVERGENT, sp);
+        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, cg->fn->kern->in_warp ? DIVERGENT_WARP : DIVERGENT, sp);
     }
     LLVMBuildStore(cg->b, v, cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 1, 0), seen);
@@ -851,7 +830,7 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
         LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
         return;
     }
-    if (kn->in_warp && kn->nbloops > kn->warp_bloops) { /* a loop run warp by warp */
+    if (kn->in_warp && kn->nbloops > kn->warp_bloops && kn->bleft[kn->nbloops - 1]) { /* a divergent loop */
         kj_kn_warp_jump(cg, in);
         return;
     }
@@ -1205,13 +1184,13 @@ void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
             emit_sync_reduce(cg, r, in);
         break;
     case KIR_IF:
-        if (cg->fn->kern->in_warp) kj_kn_warp_if(cg, r);
+        if (cg->fn->kern->in_warp && !cg->fn->kern->wuniform[r]) kj_kn_warp_if(cg, r);
         else emit_block_if(cg, in);
         break;
     case KIR_LOOP:
     case KIR_FOR:
         if (kn_lockstep(cg, r)) emit_lockstep_loop(cg, r);
-        else if (cg->fn->kern->in_warp && !warp_uniform(cg->fn->kf, r)) kj_kn_warp_loop(cg, r);
+        else if (cg->fn->kern->in_warp && !cg->fn->kern->wuniform[r]) kj_kn_warp_loop(cg, r);
         else emit_block_loop(cg, in);
         break;
     default:
@@ -1266,7 +1245,7 @@ bool kj_cg_kernel_body(kj_cg *cg)
     kn->jmp = per_thread(cg, cg->t_i8, "jump");
     kn->div = KJ_NEWN(cg->a, kn_div, f->ninsts + 1);
     for (uint32_t r = 1; r < f->ninsts; r++)
-        if (has_sub_blocks(&f->insts[r]) && runs_warp_by_warp(f, r) && !warp_uniform(f, r)) kj_kn_div_prepare(cg, r);
+        if (has_sub_blocks(&f->insts[r]) && runs_warp_by_warp(f, r) && !kn->wuniform[r]) kj_kn_div_prepare(cg, r);
     kj_kn_seq(cg, 0);
     LLVMSetInitializer(kn->tbytes_g, kj_cg_i64(cg, kn->tbytes)); /* now known */
     return true;

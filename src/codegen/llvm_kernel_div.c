@@ -13,6 +13,8 @@
 
 #include "kernel_int.h"
 
+#include "../ir/builtins.h"
+
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 
 static LLVMValueRef i8c(kj_cg *cg, unsigned v) { return LLVMConstInt(cg->t_i8, v, 0); }
@@ -233,4 +235,124 @@ void kj_kn_warp_jump(kj_cg *cg, const kir_inst *in)
     LLVMBuildStore(cg->b, i8c(cg, THREAD_OFF), kj_kn_state_ptr(cg, kn->tid));
     LLVMBuildBr(cg->b, kn->next);
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
+}
+
+/* ---- statements that cannot diverge within a warp ----
+ *
+ * An if / for / while run warp by warp whose condition or bounds are the
+ * same in every lane, and that no lane leaves alone by break or continue,
+ * needs none of the above: it runs as a block-level statement (its
+ * condition still checked to be uniform at run time, so a mistake here
+ * would be an error, not a wrong answer). Uniform values: constants,
+ * parameters, blockIdx/blockDim/gridDim, and what is computed from them
+ * alone; a local is uniform when every assignment to it is of a uniform
+ * value under uniform control (found optimistically, then refined until
+ * nothing changes: `d = 1; while d < 32: ...; d *= 2`). */
+
+typedef struct uni {
+    const kir_func *f;
+    bool *local, *stmt;
+    bool changed;
+} uni;
+
+static bool block_uniform_builtin(unsigned b)
+{
+    switch ((kj_builtin)b) {
+    case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z: case KJ_B_BDIM_X: case KJ_B_BDIM_Y: case KJ_B_BDIM_Z:
+    case KJ_B_GDIM_X: case KJ_B_GDIM_Y: case KJ_B_GDIM_Z: case KJ_B_WARPSIZE:
+        return true;
+    default: return false;
+    }
+}
+
+static bool value_uniform(const uni *u, kir_ref r)
+{
+    if (!r) return true;
+    const kir_inst *in = &u->f->insts[r];
+    switch ((kir_op)in->op) {
+    case KIR_CONST_INT: case KIR_CONST_FLOAT: case KIR_CONST_STR: case KIR_CONST_NONE: case KIR_PARAM:
+        return true;
+    case KIR_LOCAL_GET: return u->local[in->i];
+    case KIR_BUILTIN: return block_uniform_builtin(in->aux);
+    case KIR_ADD: case KIR_SUB: case KIR_MUL: case KIR_DIV: case KIR_FLOORDIV: case KIR_MOD: case KIR_POW:
+    case KIR_AND: case KIR_OR: case KIR_XOR: case KIR_SHL: case KIR_SHR: case KIR_NEG: case KIR_NOT:
+    case KIR_INVERT: case KIR_EQ: case KIR_NE: case KIR_LT: case KIR_LE: case KIR_GT: case KIR_GE:
+    case KIR_CAST: case KIR_SELECT: case KIR_TUPLE: case KIR_TUPLE_GET: case KIR_ARRAY_DIM:
+        for (uint32_t k = 0; k < in->nargs; k++)
+            if (!value_uniform(u, in->args[k])) return false;
+        return value_uniform(u, in->a) && value_uniform(u, in->b) && value_uniform(u, in->c);
+    default: return false;
+    }
+}
+
+static bool jumps_out_of(const kir_func *f, kir_blkid b)
+{
+    const kir_block *blk = &f->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) {
+        const kir_inst *in = &f->insts[blk->v[k]];
+        if (in->op == KIR_BREAK || in->op == KIR_CONTINUE) return true;
+        if (in->op == KIR_IF && (jumps_out_of(f, in->blk[0]) || (in->blk[1] && jumps_out_of(f, in->blk[1]))))
+            return true;
+    }
+    return false;
+}
+
+/* Are the break / continue of the loop whose body is b taken by all lanes
+ * or none (every if around them has a uniform condition)? */
+static bool jumps_uniform(const uni *u, kir_blkid b)
+{
+    const kir_block *blk = &u->f->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) {
+        const kir_inst *in = &u->f->insts[blk->v[k]];
+        if (in->op != KIR_IF) continue;
+        bool jumps = jumps_out_of(u->f, in->blk[0]) || (in->blk[1] && jumps_out_of(u->f, in->blk[1]));
+        if (!jumps) continue;
+        if (!value_uniform(u, in->a) || !jumps_uniform(u, in->blk[0])) return false;
+        if (in->blk[1] && !jumps_uniform(u, in->blk[1])) return false;
+    }
+    return true;
+}
+
+static void set_local(uni *u, uint32_t k, bool uniform)
+{
+    if (uniform || !u->local[k]) return;
+    u->local[k] = false;
+    u->changed = true;
+}
+
+static void walk(uni *u, kir_blkid b, bool ctl)
+{
+    const kir_block *blk = &u->f->blocks[b];
+    for (uint32_t k = 0; k < blk->n; k++) {
+        kir_ref r = blk->v[k];
+        const kir_inst *in = &u->f->insts[r];
+        bool c = ctl;
+        switch ((kir_op)in->op) {
+        case KIR_LOCAL_SET: set_local(u, (uint32_t)in->i, ctl && value_uniform(u, in->a)); continue;
+        case KIR_IF: c = ctl && value_uniform(u, in->a); break;
+        case KIR_FOR: case KIR_PFOR:
+            c = ctl && value_uniform(u, in->a) && value_uniform(u, in->b) && value_uniform(u, in->c) &&
+                jumps_uniform(u, in->blk[0]);
+            set_local(u, (uint32_t)in->i, c);
+            break;
+        case KIR_LOOP: c = ctl && jumps_uniform(u, in->blk[0]); break;
+        default: continue;
+        }
+        u->stmt[r] = c;
+        walk(u, in->blk[0], c);
+        if (in->op == KIR_IF && in->blk[1]) walk(u, in->blk[1], c);
+    }
+}
+
+bool *kj_kn_find_uniform(kj_cg *cg, const kir_func *f)
+{
+    uni u = {.f = f};
+    u.local = KJ_NEWN(cg->a, bool, f->nlocals + 1);
+    u.stmt = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+    for (uint32_t k = 0; k < f->nlocals; k++) u.local[k] = true;
+    do {
+        u.changed = false;
+        walk(&u, 0, true);
+    } while (u.changed);
+    return u.stmt;
 }
