@@ -391,41 +391,40 @@ static void test_barrier_in_device_fn(void **state)
  * block-level loop; one whose condition depends on the lane (here only in
  * form: every lane stops at d = 32) keeps per-lane state (div.left: the
  * lanes that left by break). Both scan correctly. */
-static void test_warp_uniform_loop(void **state)
+static void warp_loop_case(fx *x, const char *cond, bool per_lane)
 {
-    fx *x = *state;
-    static const char *const cond[2] = {"d < 32", "d < 32 and d < lane + 32"};
-    for (int k = 0; k < 2; k++) {
-        char p[1024];
-        snprintf(p, sizeof p,
-                 "from numba import cuda\n"
-                 "import numpy as np\n"
-                 "@cuda.jit\n"
-                 "def scan(x):\n"
-                 "    lane = cuda.laneid\n"
-                 "    v = x[cuda.threadIdx.x]\n"
-                 "    d = 1\n"
-                 "    while %s:\n"
-                 "        u = cuda.shfl_up_sync(cuda.activemask(), v, d)\n"
-                 "        if lane >= d:\n"
-                 "            v += u\n"
-                 "        d *= 2\n"
-                 "    x[cuda.threadIdx.x] = v\n"
-                 "def main():\n"
-                 "    x = np.ones(64, dtype=np.int64)\n"
-                 "    scan[1, 64](x)\n"
-                 "    print(x[0], x[5], x[31], x[63])\n",
-                 cond[k]);
-        assert_non_null(compile(x, p, true));
-        const char *ir = kj_jit_ir(x->jit);
-        assert_non_null(ir);
-        if (k == 0) assert_null(strstr(ir, "div.left"));
-        else assert_non_null(strstr(ir, "div.left"));
-        kj_jit_free(x->jit);
-        x->jit = NULL;
-        expect_output(x, p, "1 6 32 32\n");
-    }
+    char p[1024];
+    snprintf(p, sizeof p,
+             "from numba import cuda\n"
+             "import numpy as np\n"
+             "@cuda.jit\n"
+             "def scan(x):\n"
+             "    lane = cuda.laneid\n"
+             "    v = x[cuda.threadIdx.x]\n"
+             "    d = 1\n"
+             "    while %s:\n"
+             "        u = cuda.shfl_up_sync(cuda.activemask(), v, d)\n"
+             "        if lane >= d:\n"
+             "            v += u\n"
+             "        d *= 2\n"
+             "    x[cuda.threadIdx.x] = v\n"
+             "def main():\n"
+             "    x = np.ones(64, dtype=np.int64)\n"
+             "    scan[1, 64](x)\n"
+             "    print(x[0], x[5], x[31], x[63])\n",
+             cond);
+    assert_non_null(compile(x, p, true));
+    const char *ir = kj_jit_ir(x->jit);
+    assert_non_null(ir);
+    if (per_lane) assert_non_null(strstr(ir, "div.left"));
+    else assert_null(strstr(ir, "div.left"));
+    kj_jit_free(x->jit);
+    x->jit = NULL;
+    expect_output(x, p, "1 6 32 32\n");
 }
+
+static void test_warp_uniform_loop(void **state) { warp_loop_case(*state, "d < 32", false); }
+static void test_warp_per_lane_loop(void **state) { warp_loop_case(*state, "d < 32 and d < lane + 32", true); }
 
 /* A barrier-free kernel's thread loop is a plain loop that LLVM
  * vectorises (the per-thread function is inlined into K.block). */
@@ -530,6 +529,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_warp_break_to_block_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_barrier_in_device_fn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_warp_uniform_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warp_per_lane_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thread_loop_vectorises, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bounds_test_unmasked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_stride_lockstep, setup, teardown),
