@@ -190,6 +190,9 @@ bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
  * (src/ir/kir_gpu_ufunc.h); everywhere, ufunc.reduce calls a function that
  * loops, or launches (src/ir/kir_reduce.h). */
 void kj_api_lower_ufuncs(kjit_module *m, uint32_t from);
+/* On the cpu and parallel targets, device functions with barriers or warp
+ * operations inlined into the kernels among funcs[from..] (kir_inline.h). */
+bool kj_api_inline_device(kjit_module *m, uint32_t from, kj_diags *d);
 /* The module's kernels as PTX → cubin (through the cache) loaded on its
  * GPU (m->gpu_code). False after reporting to d. */
 bool kj_api_gpu_code(kjit_module *m, kj_diags *d);

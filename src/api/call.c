@@ -307,6 +307,7 @@ static const kir_func *specialise(kjit_fn *f, const kj_type *const *types, uint3
     uint32_t before = m->kir->nfuncs;
     const kir_func *kf = kj_sema_specialize(m->sema, f->name, types, n, d);
     if (kf) kir_fuse_from(&m->arena, m->types, m->kir, before, m->fuse);
+    if (kf && !kj_api_inline_device(m, before, d)) return NULL;
     if (kf) kj_api_lower_ufuncs(m, before);
     if (!kf || !verify_new(m, before, d)) return NULL;
     /* host code's launches find their kernels in the module's GPU code */

@@ -6,6 +6,7 @@
 #include "api_int.h"
 
 #include "ir/kir_gpu_ufunc.h"
+#include "ir/kir_inline.h"
 #include "ir/kir_reduce.h"
 #include "runtime/rt_host.h"
 
@@ -66,6 +67,12 @@ void kj_api_lower_ufuncs(kjit_module *m, uint32_t from)
     bool gpu = m->target == KJIT_TARGET_CUDA;
     if (gpu) kir_gpu_ufuncs(&m->arena, m->types, m->kir, from);
     kir_reduce_expand(&m->arena, m->types, m->kir, from, gpu);
+}
+
+bool kj_api_inline_device(kjit_module *m, uint32_t from, kj_diags *d)
+{
+    if (m->target == KJIT_TARGET_CUDA) return true; /* plain functions with intrinsics there */
+    return kir_inline_barriers(&m->arena, m->types, m->kir, from, d);
 }
 
 /* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda. */

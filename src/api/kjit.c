@@ -363,6 +363,7 @@ static void machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
  * reported no error:
  *   copy the source → lex + parse → analyze (resolve, infer, lower to KIR)
  *   → verify KIR → the target (auto: cuda when there is a GPU)
+ *   → device functions with barriers inlined into kernels (cpu, parallel)
  *   → ufunc calls on the GPU as kernels (cuda), ufunc.reduce as loops or
  *     kernels; verified again
  *   → machine code for the host (codegen, or the cache)
@@ -386,6 +387,7 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     bool no_target = !kj_has_errors(d) && !m->check_only && !kj_api_target(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_pool(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_mpi(ctx, m, err);
+    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_inline_device(m, 0, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_lower_ufuncs(m, 0), verify_kir(m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) machine_code(ctx, m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_code(m, d);

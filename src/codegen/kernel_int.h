@@ -1,6 +1,7 @@
 /* What the two halves of the kernel generator for the host share
  * (llvm_kernel.c: thread loops, regions, lockstep loops;
- * llvm_kernel_warp.c: warp operations). Internal to src/codegen. */
+ * llvm_kernel_warp.c: warp operations; llvm_kernel_div.c: divergence
+ * within a warp). Internal to src/codegen. */
 #ifndef KJ_CODEGEN_KERNEL_INT_H
 #define KJ_CODEGEN_KERNEL_INT_H
 
@@ -25,6 +26,21 @@ typedef struct lock_loop {
     bool breaks;                     /* the body has a break */
 } lock_loop;
 
+/* A thread's state byte (kj_cg_kern.state): it has returned, or it sits
+ * out the branch or loop iteration of its warp being run (divergence
+ * within a warp, llvm_kernel_warp.c). 0: the thread runs. */
+enum { THREAD_EXITED = 1, THREAD_OFF = 2 };
+enum { JUMP_NONE, JUMP_BREAK, JUMP_CONTINUE };
+
+/* Per-thread state of an if / for / while run warp by warp with a
+ * condition or bounds that may differ within the warp: each thread's
+ * state byte before it (save), for loops whether the thread has left by
+ * break or continue (left: a JUMP_ code), for FOR each thread's range. */
+typedef struct kn_div {
+    LLVMValueRef save, left;
+    LLVMValueRef start, step, trips;
+} kn_div;
+
 typedef struct ref_use {
     uint32_t region;
     kir_ref ref;
@@ -47,11 +63,15 @@ struct kj_cg_kern {
     uint32_t nuses, cap_uses;
     LLVMValueRef *slot;   /* per crossing ref: per-thread storage */
     LLVMValueRef nthreads, tid; /* tid: the thread of the region being generated, else NULL */
-    LLVMValueRef exited, jmp;   /* per thread: i8 */
+    LLVMValueRef state, jmp;    /* per thread: i8 (THREAD_*, JUMP_*) */
+    bool diverges;        /* some statement runs warp by warp: threads may sit out (THREAD_OFF) */
+    kn_div *div;          /* per ref: a statement run warp by warp, its per-thread state */
+    bool *wuniform;       /* per ref: a statement that cannot diverge within a warp (kj_kn_find_uniform) */
     LLVMBasicBlockRef next;     /* the current region's next-thread block */
     bool jumps;           /* the current region leaves to a block-level loop */
     bool returns;         /* the kernel may return early */
     kj_cg_loop *bloops;   /* block-level loops, innermost last */
+    LLVMValueRef *bleft;  /* per block-level loop: kn_div.left of one run warp by warp, else NULL */
     uint32_t nbloops, cap_bloops;
     /* The threads [lo, hi) that block-level code loops over: the block, or
      * one warp while a statement with warp operations (and no
@@ -81,10 +101,26 @@ LLVMTypeRef kj_kn_ref_type(kj_cg *cg, kir_ref r);
 LLVMValueRef kj_kn_ref_at(kj_cg *cg, kir_ref r, LLVMValueRef th);
 /* a statement that contains a barrier, once per block (or warp) */
 void kj_kn_block_stmt(kj_cg *cg, kir_ref r);
+/* the statements of block b, split into regions */
+void kj_kn_seq(kj_cg *cg, kir_blkid b);
+/* a block-level loop: break / continue targets, kn_div.left or NULL */
+void kj_kn_push_bloop(kj_cg *cg, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont, LLVMValueRef left);
+/* zeroed per-thread storage of one t per thread (allocated at entry) */
+LLVMValueRef kj_kn_per_thread(kj_cg *cg, LLVMTypeRef t, const char *name);
+/* thread th's state byte */
+LLVMValueRef kj_kn_state_ptr(kj_cg *cg, LLVMValueRef th);
 
 /* llvm_kernel_warp.c */
 void kj_kn_shuffle(kj_cg *cg, kir_ref r, const kir_inst *in);
 void kj_kn_vote(kj_cg *cg, kir_ref r, const kir_inst *in);
 void kj_kn_warp_scope(kj_cg *cg, kir_ref r);
+
+/* llvm_kernel_div.c: divergence within a warp */
+void kj_kn_div_prepare(kj_cg *cg, kir_ref r);
+void kj_kn_warp_if(kj_cg *cg, kir_ref r);
+void kj_kn_warp_loop(kj_cg *cg, kir_ref r);
+void kj_kn_warp_jump(kj_cg *cg, const kir_inst *in);
+/* per ref: an if / for / while that cannot diverge within a warp */
+bool *kj_kn_find_uniform(kj_cg *cg, const kir_func *f);
 
 #endif

@@ -44,6 +44,7 @@
 #include "kernel_int.h"
 
 #include "../ir/builtins.h"
+#include "../ir/kir_inline.h"
 #include "../abi/abi.h"
 
 #include <string.h>
@@ -54,7 +55,6 @@ enum { SHARED_ALIGN = 16, MAX_STATIC_SHARED = 48 * 1024 };
 /* Scalar per-thread state up to this many bytes per thread (at most
  * 1 MiB of stack for a block of 1024 threads) stays on the stack. */
 enum { MAX_STACK_STATE = 1024 };
-enum { JUMP_NONE, JUMP_BREAK, JUMP_CONTINUE };
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 
@@ -158,6 +158,8 @@ static bool has_sub_blocks(const kir_inst *in)
     return in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR;
 }
 
+static bool stmt_has(const kir_func *f, kir_ref r, bool (*p)(const kir_inst *in));
+
 typedef bool (*inst_pred)(const kir_inst *in);
 
 static bool block_has(const kir_func *f, kir_blkid b, inst_pred p);
@@ -179,6 +181,13 @@ static bool block_has(const kir_func *f, kir_blkid b, inst_pred p)
     for (uint32_t k = 0; k < blk->n; k++)
         if (stmt_has(f, blk->v[k], p)) return true;
     return false;
+}
+
+/* A statement with warp operations and no syncthreads runs warp by warp
+ * (kj_kn_warp_scope), and so do the block-level statements inside it. */
+static bool runs_warp_by_warp(const kir_func *f, kir_ref r)
+{
+    return stmt_has(f, r, is_warp_op) && !stmt_has(f, r, is_block_barrier);
 }
 
 /* A barrier of the block or of the warp: a region boundary. */
@@ -319,21 +328,15 @@ static void define_block_entry(kj_cg *cg, const kir_func *f, LLVMValueRef block)
     LLVMBuildRetVoid(cg->b);
 }
 
-/* Device functions run per thread; barriers and shared arrays in them
- * would need the caller's block. */
-static bool check_device(kj_cg *cg, const kir_func *f)
+/* A device function with barriers, warp operations or shared arrays has
+ * been inlined into every kernel that calls it (kir_inline.h), since a
+ * kernel's regions need its barriers in its own body; what remains of it
+ * on the host is never called: a stub that traps. */
+static void define_inlined_stub(kj_cg *cg, LLVMValueRef fn)
 {
-    bool ok = true;
-    for (uint32_t r = 1; r < f->ninsts; r++) {
-        const kir_inst *in = &f->insts[r];
-        if (is_barrier_builtin(in) || (in->op == KIR_BUILTIN && in->aux == KJ_B_SHARED_ARRAY)) {
-            const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
-            kj_cg_fail(cg, in->span, "'%s' in a device function is not supported on the cpu target yet",
-                       bi ? bi->path : "?");
-            ok = false;
-        }
-    }
-    return ok;
+    LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->ctx, fn, "entry"));
+    kj_cg_intrinsic(cg, "llvm.trap", NULL, NULL, 0);
+    LLVMBuildUnreachable(cg->b);
 }
 
 /* Does the kernel read threadIdx.y/z (cuda.grid(2), ...)? Its thread
@@ -411,7 +414,8 @@ static bool find_lockstep(kj_cg *cg, kj_cg_kern *kn)
 void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
 {
     if (f->kind == KIR_FN_DEVICE) {
-        if (check_device(cg, f)) kj_cg_define(cg, f, fn, NULL);
+        if (kir_needs_inline(f)) define_inlined_stub(cg, fn);
+        else kj_cg_define(cg, f, fn, NULL);
         return;
     }
     kj_cg_kern *kn = KJ_NEW(cg->a, kj_cg_kern);
@@ -434,7 +438,8 @@ LLVMValueRef kj_cg_device_call(kj_cg *cg, const kir_inst *in)
 {
     const kir_func *f = in->fn;
     LLVMValueRef callee = LLVMGetNamedFunction(cg->mod, kj_cg_fn_name(cg, f));
-    if (!callee || f->kind != KIR_FN_DEVICE || !cg->fn->kx) {
+    bool inlined = cg->tgt == &kj_target_host && kir_needs_inline(f); /* kir_inline.c: never called */
+    if (!callee || f->kind != KIR_FN_DEVICE || !cg->fn->kx || inlined) {
         kj_cg_fail(cg, in->span, "call of '%s', which is not compiled for the host", f->name);
         return in->type ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
     }
@@ -537,6 +542,7 @@ static void prepare_regions(kj_cg *cg, kj_cg_kern *kn)
     const kir_func *f = kn->kf;
     kn->region = KJ_NEWN(cg->a, uint32_t, f->ninsts + 1);
     kn->crossing = KJ_NEWN(cg->a, bool, f->ninsts + 1);
+    kn->wuniform = kj_kn_find_uniform(cg, f);
     kn->slot = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
     uint32_t next = 1;
     number_regions(kn, 0, &next);
@@ -592,6 +598,8 @@ static LLVMValueRef per_thread(kj_cg *cg, LLVMTypeRef t, const char *name)
     return p;
 }
 
+LLVMValueRef kj_kn_per_thread(kj_cg *cg, LLVMTypeRef t, const char *name) { return per_thread(cg, t, name); }
+
 /* Bytes per thread of the scalar state: locals, crossing values, the
  * exited and jump flags (what per_thread gives out in kj_cg_kernel_body). */
 static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
@@ -599,8 +607,13 @@ static int64_t scalar_state_bytes(kj_cg *cg, kj_cg_kern *kn)
     const kir_func *f = kn->kf;
     int64_t n = 2;
     for (uint32_t k = 0; k < f->nlocals; k++) n += (int64_t)type_size(cg, kj_cg_type(cg, f->locals[k].type));
-    for (uint32_t r = 1; r < f->ninsts; r++)
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
         if (kn->crossing[r]) n += (int64_t)type_size(cg, kj_kn_ref_type(cg, r));
+        if (!has_sub_blocks(in) || !runs_warp_by_warp(f, r) || kn->wuniform[r]) continue;
+        n += 2; /* kn_div: save, left, a FOR's range */
+        if (in->op == KIR_FOR) n += 3 * (int64_t)type_size(cg, kj_cg_type(cg, f->locals[in->i].type));
+    }
     return n;
 }
 
@@ -625,13 +638,18 @@ LLVMValueRef kj_cg_kernel_local(kj_cg *cg, uint32_t k)
 }
 
 
-/* if (!exited[t]) { body } — the caller generates body, then calls
- * skip_end. */
+LLVMValueRef kj_kn_state_ptr(kj_cg *cg, LLVMValueRef th)
+{
+    return kj_kn_at_thread(cg, cg->t_i8, cg->fn->kern->state, th);
+}
+
+/* if (state[t] != 0) goto next: thread t has returned or sits out its
+ * warp's branch (kernels that may return early or diverge in a warp). */
 LLVMBasicBlockRef kj_kn_skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef next)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    if (!kn->returns) return NULL;
-    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, kn->exited, t), "");
+    if (!kn->returns && !kn->diverges) return NULL;
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, t), "");
     LLVMBasicBlockRef live = kj_cg_bb(cg, "live");
     LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, e, LLVMConstInt(cg->t_i8, 0, 0), ""), next, live);
     LLVMPositionBuilderAtEnd(cg->b, live);
@@ -641,15 +659,14 @@ LLVMBasicBlockRef kj_kn_skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef
 static const char *const DIVERGENT =
     "threads of a block disagree on a condition around cuda.syncthreads() (on the cpu target every "
     "thread of a block must reach the same barriers)";
-static const char *const DIVERGENT_WARP =
-    "threads of a warp disagree on a condition around a warp operation (on the cpu target every "
-    "thread of a warp must reach the same warp operations)";
+/* kj_kn_find_uniform found the condition the same in every lane of a warp */
+static const char *const DIVERGENT_WARP = "internal error: threads of a warp disagree on a condition kjit "
+                                          "found uniform around a warp operation";
 
 /* The value of crossing ref r (or of per-thread array base of type t)
  * in the first live thread, checked to be the same in every live thread. */
 static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const kj_type *kt, kj_span sp)
 {
-    kj_cg_kern *kn = cg->fn->kern;
     LLVMValueRef cur = kj_cg_alloca(cg, t, "uniform");
     LLVMValueRef seen = kj_cg_alloca(cg, cg->t_i1, "seen");
     LLVMBuildStore(cg->b, LLVMConstNull(t), cur);
@@ -664,7 +681,7 @@ static LLVMValueRef uniform(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, const k
         LLVMValueRef ne = kt->kind == KJ_T_FLOAT ? LLVMBuildFCmp(cg->b, LLVMRealUNE, v, old, "")
                                                  : LLVMBuildICmp(cg->b, LLVMIntNE, v, old, "");
         LLVMValueRef bad = LLVMBuildAnd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i1, seen, ""), ne, "");
-        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, kn->in_warp ? DIVERGENT_WARP : DIVERGENT, sp);
+        kj_cg_raise_if(cg, bad, KJ_RT_RUNTIME, cg->fn->kern->in_warp ? DIVERGENT_WARP : DIVERGENT, sp);
     }
     LLVMBuildStore(cg->b, v, cur);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i1, 1, 0), seen);
@@ -679,16 +696,17 @@ static LLVMValueRef uniform_ref(kj_cg *cg, kir_ref r, kj_span sp)
     return uniform(cg, kj_kn_ref_type(cg, r), kn->slot[r], cg->fn->kf->insts[r].type, sp);
 }
 
-/* Store v into every thread's element of base. */
-static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef v)
+/* Store v into every thread's element of base (every running thread's
+ * when `running`: those that sit out a branch keep their own). */
+static void store_all(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef v, bool running)
 {
     cloop l;
     LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    if (running) kj_kn_skip_exited(cg, th, l.latch);
     LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, t, base, th));
     kj_kn_loop_end(cg, &l);
 }
 
-static void emit_seq(kj_cg *cg, kir_blkid b);
 static LLVMTypeRef lock_type(kj_cg *cg);
 static void lock_step(kj_cg *cg, LLVMValueRef th, LLVMBasicBlockRef next);
 
@@ -726,7 +744,8 @@ static void stop_if_all_exited(kj_cg *cg)
     LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), live);
     cloop l;
     LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
-    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_at_thread(cg, cg->t_i8, kn->exited, th), "");
+    LLVMValueRef e = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, th), "");
+    e = LLVMBuildAnd(cg->b, e, LLVMConstInt(cg->t_i8, THREAD_EXITED, 0), "");
     LLVMValueRef one = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, e, LLVMConstInt(cg->t_i8, 0, 0), ""),
                                      cg->t_i64, "");
     LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, live, ""), one, ""), live);
@@ -791,7 +810,7 @@ bool kj_cg_kernel_return(kj_cg *cg)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn || !kn->regions || !kn->tid) return false;
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, 1, 0), kj_kn_at_thread(cg, cg->t_i8, kn->exited, kn->tid));
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i8, THREAD_EXITED, 0), kj_kn_state_ptr(cg, kn->tid));
     LLVMBuildBr(cg->b, kn->next);
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
     return true;
@@ -811,6 +830,10 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
         LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
         return;
     }
+    if (kn->in_warp && kn->nbloops > kn->warp_bloops && kn->bleft[kn->nbloops - 1]) { /* a divergent loop */
+        kj_kn_warp_jump(cg, in);
+        return;
+    }
     if (kn->in_warp && kn->nbloops == kn->warp_bloops) {
         kj_cg_fail(cg, in->span,
                    "'%s' out of a statement with warp operations to a loop around cuda.syncthreads() is not "
@@ -826,14 +849,16 @@ void kj_cg_kernel_jump(kj_cg *cg, const kir_inst *in)
     LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
 }
 
-static void push_bloop(kj_cg *cg, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont)
+void kj_kn_push_bloop(kj_cg *cg, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont, LLVMValueRef left)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (kn->nbloops == kn->cap_bloops) {
         uint32_t nc = kn->cap_bloops ? kn->cap_bloops * 2 : 4;
         kn->bloops = kj_arena_grow(cg->a, kn->bloops, kn->nbloops, nc, sizeof *kn->bloops);
+        kn->bleft = kj_arena_grow(cg->a, kn->bleft, kn->nbloops, nc, sizeof *kn->bleft);
         kn->cap_bloops = nc;
     }
+    kn->bleft[kn->nbloops] = left;
     kn->bloops[kn->nbloops++] = (kj_cg_loop){brk, cont};
 }
 
@@ -865,7 +890,7 @@ static void emit_sync_reduce(kj_cg *cg, kir_ref r, const kir_inst *in)
     if (in->aux == KJ_B_SYNCTHREADS_OR)
         res = LLVMBuildZExt(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, sum, kj_cg_i64(cg, 0), ""), cg->t_i64, "");
     res = kj_cg_cast(cg, res, &T_I64, in->type);
-    store_all(cg, kj_kn_ref_type(cg, r), kn->slot[r], res);
+    store_all(cg, kj_kn_ref_type(cg, r), kn->slot[r], res, false);
 }
 
 static void emit_block_if(kj_cg *cg, const kir_inst *in)
@@ -875,11 +900,11 @@ static void emit_block_if(kj_cg *cg, const kir_inst *in)
     LLVMBasicBlockRef els = in->blk[1] ? kj_cg_bb(cg, "else") : merge;
     LLVMBuildCondBr(cg->b, c, then, els);
     LLVMPositionBuilderAtEnd(cg->b, then);
-    emit_seq(cg, in->blk[0]);
+    kj_kn_seq(cg, in->blk[0]);
     LLVMBuildBr(cg->b, merge);
     if (in->blk[1]) {
         LLVMPositionBuilderAtEnd(cg->b, els);
-        emit_seq(cg, in->blk[1]);
+        kj_kn_seq(cg, in->blk[1]);
         LLVMBuildBr(cg->b, merge);
     }
     LLVMMoveBasicBlockAfter(merge, LLVMGetInsertBlock(cg->b));
@@ -917,10 +942,10 @@ static void emit_block_loop(kj_cg *cg, const kir_inst *in)
     LLVMPositionBuilderAtEnd(cg->b, body);
     if (n) {
         LLVMValueRef i = LLVMBuildAdd(cg->b, start, LLVMBuildMul(cg->b, k, step, ""), "i");
-        store_all(cg, LLVMTypeOf(i), fn->locals[in->i], i);
+        store_all(cg, LLVMTypeOf(i), fn->locals[in->i], i, kn->diverges);
     }
-    push_bloop(cg, exit, latch);
-    emit_seq(cg, in->blk[0]);
+    kj_kn_push_bloop(cg, exit, latch, NULL);
+    kj_kn_seq(cg, in->blk[0]);
     kn->nbloops--;
     LLVMBuildBr(cg->b, latch);
     LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
@@ -1138,8 +1163,8 @@ static void emit_lockstep_loop(kj_cg *cg, kir_ref r)
     cloop kl;
     lk->k = kj_kn_loop_begin(cg, &kl, most, "k");
     kn->lock = lk;
-    push_bloop(cg, kl.exit, kl.latch);
-    emit_seq(cg, in->blk[0]);
+    kj_kn_push_bloop(cg, kl.exit, kl.latch, NULL);
+    kj_kn_seq(cg, in->blk[0]);
     kn->nbloops--;
     kn->lock = NULL;
     kj_kn_loop_end(cg, &kl);
@@ -1158,10 +1183,14 @@ void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
         else if (in->aux != KJ_B_SYNCTHREADS)
             emit_sync_reduce(cg, r, in);
         break;
-    case KIR_IF: emit_block_if(cg, in); break;
+    case KIR_IF:
+        if (cg->fn->kern->in_warp && !cg->fn->kern->wuniform[r]) kj_kn_warp_if(cg, r);
+        else emit_block_if(cg, in);
+        break;
     case KIR_LOOP:
     case KIR_FOR:
         if (kn_lockstep(cg, r)) emit_lockstep_loop(cg, r);
+        else if (cg->fn->kern->in_warp && !cg->fn->kern->wuniform[r]) kj_kn_warp_loop(cg, r);
         else emit_block_loop(cg, in);
         break;
     default:
@@ -1171,7 +1200,7 @@ void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
     }
 }
 
-static void emit_seq(kj_cg *cg, kir_blkid b)
+void kj_kn_seq(kj_cg *cg, kir_blkid b)
 {
     const kir_func *f = cg->fn->kf;
     const kir_block *blk = &f->blocks[b];
@@ -1180,8 +1209,7 @@ static void emit_seq(kj_cg *cg, kir_blkid b)
         if (splits(cg->fn->kern, blk->v[k])) {
             kir_ref r = blk->v[k++];
             kj_cg_kern *kn = cg->fn->kern;
-            if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && stmt_has(f, r, is_warp_op) &&
-                !stmt_has(f, r, is_block_barrier))
+            if (!kn->in_warp && has_sub_blocks(&f->insts[r]) && runs_warp_by_warp(f, r))
                 kj_kn_warp_scope(cg, r);
             else
                 kj_kn_block_stmt(cg, r);
@@ -1213,9 +1241,12 @@ bool kj_cg_kernel_body(kj_cg *cg)
     if (kn->lockstep) prepare_lockstep(cg, kn);
     for (uint32_t r = 1; r < f->ninsts; r++)
         if (kn->crossing[r]) kn->slot[r] = per_thread(cg, kj_kn_ref_type(cg, r), "cross");
-    kn->exited = per_thread(cg, cg->t_i8, "exited");
+    kn->state = per_thread(cg, cg->t_i8, "state");
     kn->jmp = per_thread(cg, cg->t_i8, "jump");
-    emit_seq(cg, 0);
+    kn->div = KJ_NEWN(cg->a, kn_div, f->ninsts + 1);
+    for (uint32_t r = 1; r < f->ninsts; r++)
+        if (has_sub_blocks(&f->insts[r]) && runs_warp_by_warp(f, r) && !kn->wuniform[r]) kj_kn_div_prepare(cg, r);
+    kj_kn_seq(cg, 0);
     LLVMSetInitializer(kn->tbytes_g, kj_cg_i64(cg, kn->tbytes)); /* now known */
     return true;
 }

@@ -58,10 +58,64 @@ static void check_mask(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
                    msg, in->span);
 }
 
+/* The lanes of the warp of threads [lo, hi) that run (`act`: state 0)
+ * and those that are there (`here`: in the block and not returned). */
+static void warp_lanes(kj_cg *cg, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef *act, LLVMValueRef *here)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->returns && !kn->diverges) { /* every thread of [lo, hi) runs: the low hi - lo bits */
+        LLVMValueRef n = LLVMBuildTrunc(cg->b, LLVMBuildSub(cg->b, hi, lo, ""), cg->t_i32, "");
+        LLVMValueRef ones = LLVMConstInt(cg->t_i32, 0xffffffffu, 0);
+        LLVMValueRef sh = LLVMBuildLShr(cg->b, ones, LLVMBuildSub(cg->b, LLVMConstInt(cg->t_i32, 32, 0), n, ""), "");
+        *act = *here = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntUGE, n, LLVMConstInt(cg->t_i32, 32, 0), ""),
+                                       ones, sh, "lanes");
+        return;
+    }
+    LLVMValueRef a = kj_cg_alloca(cg, cg->t_i32, "act"), h = kj_cg_alloca(cg, cg->t_i32, "here");
+    LLVMValueRef zero = LLVMConstInt(cg->t_i32, 0, 0);
+    LLVMBuildStore(cg->b, zero, a);
+    LLVMBuildStore(cg->b, zero, h);
+    cloop l;
+    LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
+    LLVMValueRef bit = LLVMBuildShl(cg->b, LLVMConstInt(cg->t_i32, 1, 0), lane_of(cg, th), "");
+    LLVMValueRef s = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, th), "");
+    LLVMValueRef runs = LLVMBuildICmp(cg->b, LLVMIntEQ, s, LLVMConstInt(cg->t_i8, 0, 0), "");
+    LLVMValueRef gone = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildAnd(cg->b, s, LLVMConstInt(cg->t_i8, THREAD_EXITED, 0), ""),
+                                      LLVMConstInt(cg->t_i8, 0, 0), "");
+    LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, a, ""), LLVMBuildSelect(cg->b, runs, bit, zero, ""), ""), a);
+    LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, h, ""), LLVMBuildSelect(cg->b, gone, zero, bit, ""), ""), h);
+    kj_kn_loop_end(cg, &l);
+    *act = LLVMBuildLoad2(cg->b, cg->t_i32, a, "act");
+    *here = LLVMBuildLoad2(cg->b, cg->t_i32, h, "here");
+}
+
+/* A warp operation synchronises the lanes of its mask, which must all
+ * reach it together. The cpu target runs the branches (and iterations)
+ * that split a warp one after the other, so lanes of the mask that are
+ * there but sit out the current branch cannot take part: an error, where
+ * a GPU would exchange with them (sm_70 and later) or hang. */
+static void check_reach(kj_cg *cg, const kir_inst *in, LLVMValueRef mask, LLVMValueRef act, LLVMValueRef here)
+{
+    if (!cg->fn->kern->diverges || in->aux == KJ_B_ACTIVEMASK) return;
+    LLVMValueRef away = LLVMBuildAnd(cg->b, LLVMBuildAnd(cg->b, mask, here, ""), LLVMBuildNot(cg->b, act, ""), "");
+    const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+    const char *msg = kj_arena_printf(
+        cg->a,
+        "lanes named in the mask of %s do not reach it with the calling thread, in kernel '%s' (on the cpu "
+        "target the lanes of a warp that take different branches or iterations run one after the other, "
+        "so a warp operation can only synchronise lanes that reach it together: use cuda.activemask())",
+        bi ? bi->path : "?", cg->fn->kf->name);
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntNE, away, LLVMConstInt(cg->t_i32, 0, 0), ""), KJ_RT_RUNTIME, msg,
+                   in->span);
+}
+
 /* The source thread of a shuffle in thread th, by PTX's shfl.sync rules
- * for a width of 32: the lane operand is taken mod 32; a source outside
- * the warp (up, down) or the block gives the thread its own value. */
-static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
+ * for a width of 32: the lane operand is taken mod 32. A source outside
+ * the warp (up, down), outside the mask, or that does not run the
+ * shuffle (not in the block, returned, or sitting out the branch: bit
+ * clear in `act`) gives the thread its own value (undefined on a GPU). */
+static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef th, LLVMValueRef mask,
+                                   LLVMValueRef act)
 {
     kj_cg_kern *kn = cg->fn->kern;
     LLVMValueRef lane = lane_of(cg, th);
@@ -83,31 +137,47 @@ static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef t
     LLVMValueRef src = LLVMBuildAdd(cg->b, base, LLVMBuildSExt(cg->b, j, cg->t_i64, ""), "src");
     LLVMValueRef in_scope = LLVMBuildICmp(cg->b, LLVMIntSLT, src, kn->hi, "");
     ok = ok ? LLVMBuildAnd(cg->b, ok, in_scope, "") : in_scope;
+    /* j is in 0..31 wherever ok holds; masked so that the shift is defined */
+    LLVMValueRef jm = LLVMBuildAnd(cg->b, j, LLVMConstInt(cg->t_i32, 31, 0), "");
+    LLVMValueRef takes = LLVMBuildAnd(cg->b, mask, act, "");
+    LLVMValueRef bit = LLVMBuildAnd(cg->b, LLVMBuildLShr(cg->b, takes, jm, ""), LLVMConstInt(cg->t_i32, 1, 0), "");
+    ok = LLVMBuildAnd(cg->b, ok, LLVMBuildICmp(cg->b, LLVMIntNE, bit, LLVMConstInt(cg->t_i32, 0, 0), ""), "");
     return LLVMBuildSelect(cg->b, ok, src, th, "");
 }
 
 /* cuda.shfl_*_sync(mask, value, lane/delta); cuda.syncwarp(mask) (only
- * its mask check: the region boundary is the synchronisation). */
+ * its checks: the region boundary is the synchronisation). Per warp of
+ * the scope: which lanes run it, then every running thread's result. */
 void kj_kn_shuffle(kj_cg *cg, kir_ref r, const kir_inst *in)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    bool sync = in->aux == KJ_B_SYNCWARP;
-    if (sync && !cg->fn->kf->boundscheck) return;
-    if (!sync && !kn->slot[r] && !cg->fn->kf->boundscheck) return; /* the result is unused */
+    bool sync = in->aux == KJ_B_SYNCWARP, check = cg->fn->kf->boundscheck || kn->diverges;
+    if (!check && (sync || !kn->slot[r])) return; /* nothing to compute */
+    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32);
+    cloop w;
+    LLVMValueRef wi = kj_kn_loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
+                                      LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
+    LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
+    hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
+    LLVMValueRef act, here;
+    warp_lanes(cg, lo, hi, &act, &here);
     cloop l;
-    LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
+    LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
     kj_kn_skip_exited(cg, th, l.latch);
     check_mask(cg, in, th);
+    LLVMValueRef mask = u32_at(cg, in, 0, th);
+    check_reach(cg, in, mask, act, here);
     if (!sync && kn->slot[r]) {
-        LLVMValueRef v = operand_at(cg, in, 1, shuffle_source(cg, in, th));
+        LLVMValueRef v = operand_at(cg, in, 1, shuffle_source(cg, in, th, mask, act));
         v = kj_cg_cast(cg, v, operand_type(cg, in, 1), in->type);
         LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, kj_kn_ref_type(cg, r), kn->slot[r], th));
     }
     kj_kn_loop_end(cg, &l);
+    kj_kn_loop_end(cg, &w);
 }
 
 /* One thread's result of a vote, from its warp's ballot of the predicate
- * and the lanes still running. */
+ * and the lanes that run it. */
 static LLVMValueRef vote_result(kj_cg *cg, const kir_inst *in, LLVMValueRef th, LLVMValueRef ballot,
                                 LLVMValueRef live)
 {
@@ -131,33 +201,43 @@ static LLVMValueRef vote_result(kj_cg *cg, const kir_inst *in, LLVMValueRef th, 
 void kj_kn_vote(kj_cg *cg, kir_ref r, const kir_inst *in)
 {
     kj_cg_kern *kn = cg->fn->kern;
-    if (!kn->slot[r] && !cg->fn->kf->boundscheck) return; /* the result is unused */
+    if (!kn->slot[r] && !cg->fn->kf->boundscheck && !kn->diverges) return; /* the result is unused */
     LLVMValueRef ballot = kj_cg_alloca(cg, cg->t_i32, "ballot"), live = kj_cg_alloca(cg, cg->t_i32, "running");
-    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32);
+    LLVMValueRef here = kj_cg_alloca(cg, cg->t_i32, "here");
+    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32), zero = LLVMConstInt(cg->t_i32, 0, 0);
     cloop w;
     LLVMValueRef wi = kj_kn_loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
                                 LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
     LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
     hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i32, 0, 0), ballot);
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i32, 0, 0), live);
+    LLVMBuildStore(cg->b, zero, ballot);
+    LLVMBuildStore(cg->b, zero, live);
+    LLVMBuildStore(cg->b, zero, here);
     cloop l;
     LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
-    kj_kn_skip_exited(cg, th, l.latch);
     LLVMValueRef bit = LLVMBuildShl(cg->b, LLVMConstInt(cg->t_i32, 1, 0), lane_of(cg, th), "");
+    if (kn->returns || kn->diverges) { /* there: in the block and not returned */
+        LLVMValueRef s = LLVMBuildLoad2(cg->b, cg->t_i8, kj_kn_state_ptr(cg, th), "");
+        LLVMValueRef gone = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildAnd(cg->b, s, LLVMConstInt(cg->t_i8, THREAD_EXITED, 0), ""),
+                                          LLVMConstInt(cg->t_i8, 0, 0), "");
+        LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, here, ""), LLVMBuildSelect(cg->b, gone, zero, bit, ""), ""), here);
+    }
+    kj_kn_skip_exited(cg, th, l.latch);
     LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, live, ""), bit, ""), live);
     if (in->aux != KJ_B_ACTIVEMASK) {
         LLVMValueRef p = nonzero(cg, operand_at(cg, in, 1, th), operand_type(cg, in, 1));
-        LLVMValueRef set = LLVMBuildSelect(cg->b, p, bit, LLVMConstInt(cg->t_i32, 0, 0), "");
+        LLVMValueRef set = LLVMBuildSelect(cg->b, p, bit, zero, "");
         LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""), set, ""), ballot);
     }
     kj_kn_loop_end(cg, &l);
     th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
     kj_kn_skip_exited(cg, th, l.latch);
     check_mask(cg, in, th);
+    LLVMValueRef act = LLVMBuildLoad2(cg->b, cg->t_i32, live, "");
+    if (in->aux != KJ_B_ACTIVEMASK)
+        check_reach(cg, in, u32_at(cg, in, 0, th), act, LLVMBuildLoad2(cg->b, cg->t_i32, here, ""));
     if (kn->slot[r]) {
-        LLVMValueRef v = vote_result(cg, in, th, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""),
-                                     LLVMBuildLoad2(cg->b, cg->t_i32, live, ""));
+        LLVMValueRef v = vote_result(cg, in, th, LLVMBuildLoad2(cg->b, cg->t_i32, ballot, ""), act);
         LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, kj_kn_ref_type(cg, r), kn->slot[r], th));
     }
     kj_kn_loop_end(cg, &l);
@@ -187,4 +267,3 @@ void kj_kn_warp_scope(kj_cg *cg, kir_ref r)
     kn->lo = kj_cg_i64(cg, 0);
     kn->hi = kn->nthreads;
 }
-

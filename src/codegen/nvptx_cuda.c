@@ -59,6 +59,20 @@ static LLVMValueRef u32_arg(kj_cg *cg, const kir_inst *in, unsigned k, uint32_t 
     return kj_cg_cast(cg, kj_cg_val(cg, in->args[k]), t, &T_U32);
 }
 
+/* Under boundscheck, a warp operation whose mask leaves out the calling
+ * thread is an error (undefined on the GPU; the cpu target checks the
+ * same): `(mask >> laneid) & 1` tested before the operation, reported
+ * through the module's error record, so that it names kernel and line. */
+static void check_mask(kj_cg *cg, const kir_inst *in, LLVMValueRef mask)
+{
+    if (!cg->fn->kf->boundscheck) return;
+    LLVMValueRef lane = nvvm(cg, "llvm.nvvm.read.ptx.sreg.laneid", NULL, 0);
+    LLVMValueRef bit = LLVMBuildAnd(cg->b, LLVMBuildLShr(cg->b, mask, lane, ""), kj_cg_i32(cg, 1), "");
+    const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
+    const char *msg = kj_arena_printf(cg->a, "the mask of %s leaves out the calling thread", bi ? bi->path : "?");
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, bit, kj_cg_i32(cg, 0), ""), KJ_RT_RUNTIME, msg, in->span);
+}
+
 LLVMValueRef kj_nvptx_barrier(kj_cg *cg, const kir_inst *in)
 {
     LLVMValueRef zero = kj_cg_i32(cg, 0);
@@ -66,6 +80,7 @@ LLVMValueRef kj_nvptx_barrier(kj_cg *cg, const kir_inst *in)
     case KJ_B_SYNCTHREADS: nvvm(cg, "llvm.nvvm.barrier.cta.sync.aligned.all", &zero, 1); return NULL;
     case KJ_B_SYNCWARP: {
         LLVMValueRef m = u32_arg(cg, in, 0, 0xffffffffu);
+        check_mask(cg, in, m);
         nvvm(cg, "llvm.nvvm.bar.warp.sync", &m, 1);
         return NULL;
     }
@@ -100,6 +115,7 @@ static LLVMValueRef shuffle(kj_cg *cg, const kir_inst *in)
     unsigned m = in->aux - KJ_B_SHFL_SYNC;
     uint32_t c = in->aux == KJ_B_SHFL_UP_SYNC ? 0 : 0x1f; /* width 32: clamp (up: none) */
     LLVMValueRef mask = u32_arg(cg, in, 0, 0xffffffffu), lane = u32_arg(cg, in, 2, 0);
+    check_mask(cg, in, mask);
     LLVMValueRef v = kj_cg_val(cg, in->args[1]);
     const kj_type *t = arg_type(cg, in, 1);
     LLVMTypeRef ty = LLVMTypeOf(v);
@@ -131,10 +147,12 @@ LLVMValueRef kj_nvptx_warp(kj_cg *cg, const kir_inst *in)
     case KJ_B_ACTIVEMASK: return kj_cg_cast(cg, nvvm(cg, "llvm.nvvm.activemask", NULL, 0), &T_U32, in->type);
     case KJ_B_BALLOT_SYNC: {
         LLVMValueRef a[2] = {u32_arg(cg, in, 0, 0xffffffffu), pred(cg, in, 1)};
+        check_mask(cg, in, a[0]);
         return kj_cg_cast(cg, nvvm(cg, "llvm.nvvm.vote.ballot.sync", a, 2), &T_U32, in->type);
     }
     default: { /* all / any */
         LLVMValueRef a[2] = {u32_arg(cg, in, 0, 0xffffffffu), pred(cg, in, 1)};
+        check_mask(cg, in, a[0]);
         const char *name = in->aux == KJ_B_ALL_SYNC ? "llvm.nvvm.vote.all.sync" : "llvm.nvvm.vote.any.sync";
         LLVMValueRef r = LLVMBuildZExt(cg->b, nvvm(cg, name, a, 2), cg->t_i32, "");
         return kj_cg_cast(cg, r, &T_I32, in->type);

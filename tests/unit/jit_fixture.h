@@ -9,6 +9,7 @@
 #include "codegen/codegen.h"
 #include "frontend/parser.h"
 #include "ir/kir_fuse.h"
+#include "ir/kir_inline.h"
 #include "ir/sema.h"
 #include "runtime/npy.h"
 #include "runtime/rt.h"
@@ -60,6 +61,7 @@ static kj_jit *compile_as(fx *x, const char *path, const char *text, const kj_co
     kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
     if (x->m) kir_fuse_module(&x->a, x->t, x->m, false); /* the runtime's operators, unfused */
+    if (x->m && !kir_inline_barriers(&x->a, x->t, x->m, 0, &x->d)) x->m = NULL; /* as on the cpu target */
     kj_codegen_opts def = {.opt_level = FX_OPT_LEVEL, .verify = true};
     x->jit = x->m ? kj_codegen_host(x->m, opts ? opts : &def, &x->d) : NULL;
     if (!x->jit) kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);

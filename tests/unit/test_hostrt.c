@@ -650,6 +650,7 @@ static bool golden_one(const char *name)
     kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
     x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
     if (x->m) kir_fuse_module(&x->a, x->t, x->m, false); /* the runtime's operators, unfused */
+    if (x->m && !kir_inline_barriers(&x->a, x->t, x->m, 0, &x->d)) x->m = NULL; /* as on the cpu target */
     kj_codegen_opts o = {.opt_level = 1, .verify = true};
     x->jit = x->m ? kj_codegen_host(x->m, &o, &x->d) : NULL;
     if (!x->jit || !want) {

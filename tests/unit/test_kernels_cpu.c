@@ -247,23 +247,91 @@ static void test_warp_partial_block(void **state)
                   "4294967295 65535\n");
 }
 
+/* A device function with warp operations is inlined into its kernel
+ * (kir_inline.c): an early return, a return inside a loop, a call inside
+ * another inlined device function. Worked by hand: lane 0 broadcasts 3.0;
+ * the ballot of a[t] > 5 (threads 6..31) has its lowest bit at lane 6. */
 static void test_warp_op_in_device_fn(void **state)
+{
+    expect_output(*state,
+                  "from numba import cuda\n"
+                  "import numpy as np\n"
+                  "@cuda.jit(device=True)\n"
+                  "def first(v):\n"
+                  "    return cuda.shfl_sync(0xffffffff, v, 0)\n"
+                  "@cuda.jit(device=True)\n"
+                  "def lowest(p):\n"
+                  "    b = cuda.ballot_sync(0xffffffff, p)\n"
+                  "    if b == 0:\n"
+                  "        return -1\n"
+                  "    for k in range(32):\n"
+                  "        if (b >> k) & 1:\n"
+                  "            return k\n"
+                  "    return -2\n"
+                  "@cuda.jit(device=True)\n"
+                  "def both(v):\n"
+                  "    return first(v) * 100.0 + lowest(v > 5.0)\n"
+                  "@cuda.jit\n"
+                  "def k(a, out):\n"
+                  "    t = cuda.threadIdx.x\n"
+                  "    out[t] = both(a[t])\n"
+                  "def main():\n"
+                  "    a = np.arange(32).astype(np.float64)\n"
+                  "    a[0] = 3.0\n"
+                  "    out = np.zeros(32)\n"
+                  "    k[1, 32](a, out)\n"
+                  "    print(out[0], out[31])\n",
+                  "306.0 306.0\n");
+}
+
+/* Recursion through a device function that is inlined cannot be. */
+static void test_warp_device_recursion(void **state)
 {
     fx *x = *state;
     const char *p = "from numba import cuda\n"
                     "import numpy as np\n"
                     "@cuda.jit(device=True)\n"
-                    "def first(v):\n"
-                    "    return cuda.shfl_sync(0xffffffff, v, 0)\n"
+                    "def tree(v, d):\n"
+                    "    if d == 0:\n"
+                    "        return v\n"
+                    "    return tree(v + cuda.shfl_xor_sync(0xffffffff, v, d), d // 2)\n"
                     "@cuda.jit\n"
                     "def k(a):\n"
-                    "    a[0] = first(a[1])\n"
+                    "    a[0] = tree(a[1], 16)\n"
                     "def main():\n"
                     "    a = np.zeros(4)\n"
                     "    k[1, 32](a)\n";
     assert_null(compile(x, p, false));
     assert_string_equal(first_error(x),
-                        "'cuda.shfl_sync' in a device function is not supported on the cpu target yet");
+                        "recursion through device function 'tree', which uses barriers, warp operations or shared "
+                        "arrays, is not supported on the cpu target (such device functions are inlined into "
+                        "kernel 'k')");
+}
+
+/* A device function's shared array is one array per block on a GPU
+ * however often it is called; inlined twice it would be two. */
+static void test_shared_in_device_fn_twice(void **state)
+{
+    fx *x = *state;
+    const char *p = "from numba import cuda, float64\n"
+                    "import numpy as np\n"
+                    "@cuda.jit(device=True)\n"
+                    "def stage(v):\n"
+                    "    buf = cuda.shared.array(32, float64)\n"
+                    "    buf[cuda.threadIdx.x] = v\n"
+                    "    cuda.syncthreads()\n"
+                    "    return buf[31 - cuda.threadIdx.x]\n"
+                    "@cuda.jit\n"
+                    "def k(a):\n"
+                    "    i = cuda.threadIdx.x\n"
+                    "    a[i] = stage(stage(a[i]))\n"
+                    "def main():\n"
+                    "    a = np.zeros(32)\n"
+                    "    k[1, 32](a)\n";
+    assert_null(compile(x, p, false));
+    assert_string_equal(first_error(x),
+                        "device function 'stage' makes a cuda.shared.array and is called more than once in "
+                        "kernel 'k': not supported on the cpu target yet (on a GPU every call shares one array)");
 }
 
 /* A statement with warp operations runs warp by warp; a break out of it to
@@ -291,24 +359,72 @@ static void test_warp_break_to_block_loop(void **state)
                                         "cuda.syncthreads() is not supported on the cpu target yet");
 }
 
+/* syncthreads and a shared array in a device function (inlined): the
+ * block's sum. Worked by hand: 0 + 1 + ... + 63 = 2016. */
 static void test_barrier_in_device_fn(void **state)
 {
-    fx *x = *state;
-    const char *p = "from numba import cuda\n"
-                    "import numpy as np\n"
-                    "@cuda.jit(device=True)\n"
-                    "def sync():\n"
-                    "    cuda.syncthreads()\n"
-                    "@cuda.jit\n"
-                    "def k(a):\n"
-                    "    sync()\n"
-                    "def main():\n"
-                    "    a = np.zeros(4)\n"
-                    "    k[1, 32](a)\n";
-    assert_null(compile(x, p, false));
-    assert_string_equal(first_error(x),
-                        "'cuda.syncthreads' in a device function is not supported on the cpu target yet");
+    expect_output(*state,
+                  "from numba import cuda, int64\n"
+                  "import numpy as np\n"
+                  "@cuda.jit(device=True)\n"
+                  "def block_sum(v):\n"
+                  "    buf = cuda.shared.array(64, int64)\n"
+                  "    buf[cuda.threadIdx.x] = v\n"
+                  "    cuda.syncthreads()\n"
+                  "    s = 0\n"
+                  "    for k in range(64):\n"
+                  "        s += buf[k]\n"
+                  "    return s\n"
+                  "@cuda.jit\n"
+                  "def k(a):\n"
+                  "    t = cuda.threadIdx.x\n"
+                  "    a[t] = block_sum(a[t])\n"
+                  "def main():\n"
+                  "    a = np.arange(64)\n"
+                  "    k[1, 64](a)\n"
+                  "    print(a[0], a[63])\n",
+                  "2016 2016\n");
 }
+
+/* A loop with warp operations whose condition is the same in every lane
+ * (`d = 1; while d < 32: ...; d *= 2`: kj_kn_find_uniform) runs as a
+ * block-level loop; one whose condition depends on the lane (here only in
+ * form: every lane stops at d = 32) keeps per-lane state (div.left: the
+ * lanes that left by break). Both scan correctly. */
+static void warp_loop_case(fx *x, const char *cond, bool per_lane)
+{
+    char p[1024];
+    snprintf(p, sizeof p,
+             "from numba import cuda\n"
+             "import numpy as np\n"
+             "@cuda.jit\n"
+             "def scan(x):\n"
+             "    lane = cuda.laneid\n"
+             "    v = x[cuda.threadIdx.x]\n"
+             "    d = 1\n"
+             "    while %s:\n"
+             "        u = cuda.shfl_up_sync(cuda.activemask(), v, d)\n"
+             "        if lane >= d:\n"
+             "            v += u\n"
+             "        d *= 2\n"
+             "    x[cuda.threadIdx.x] = v\n"
+             "def main():\n"
+             "    x = np.ones(64, dtype=np.int64)\n"
+             "    scan[1, 64](x)\n"
+             "    print(x[0], x[5], x[31], x[63])\n",
+             cond);
+    assert_non_null(compile(x, p, true));
+    const char *ir = kj_jit_ir(x->jit);
+    assert_non_null(ir);
+    if (per_lane) assert_non_null(strstr(ir, "div.left"));
+    else assert_null(strstr(ir, "div.left"));
+    kj_jit_free(x->jit);
+    x->jit = NULL;
+    expect_output(x, p, "1 6 32 32\n");
+}
+
+static void test_warp_uniform_loop(void **state) { warp_loop_case(*state, "d < 32", false); }
+static void test_warp_per_lane_loop(void **state) { warp_loop_case(*state, "d < 32 and d < lane + 32", true); }
 
 /* A barrier-free kernel's thread loop is a plain loop that LLVM
  * vectorises (the per-thread function is inlined into K.block). */
@@ -408,8 +524,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_uniform_while, setup, teardown),
         cmocka_unit_test_setup_teardown(test_warp_partial_block, setup, teardown),
         cmocka_unit_test_setup_teardown(test_warp_op_in_device_fn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warp_device_recursion, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shared_in_device_fn_twice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_warp_break_to_block_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_barrier_in_device_fn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warp_uniform_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warp_per_lane_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thread_loop_vectorises, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bounds_test_unmasked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_stride_lockstep, setup, teardown),

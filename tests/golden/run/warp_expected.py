@@ -4,7 +4,7 @@ make_expected.sh calls this instead of running them. Each function computes
 with NumPy, warp by warp (32 consecutive threads), what the kernels compute
 with shuffles and votes, and prints it as the program's main() does.
 
-    /usr/bin/python3 warp_expected.py NAME   (NAME: sum, ballot, scan)
+    /usr/bin/python3 warp_expected.py NAME   (NAME: sum, ballot, scan, diverge, device)
 """
 import sys
 
@@ -59,5 +59,84 @@ def expect_scan():
     print(out[255], out[511])
 
 
+def popc(m):
+    return bin(m).count("1")
+
+
+def expect_diverge():
+    x = (np.arange(96, dtype=np.int64) * 5) % 23
+    out = np.zeros(96, dtype=np.int64)
+    for w in range(3):  # halves: each half's sum, the upper one of doubled values
+        lo, hi = x[32 * w:32 * w + 16], x[32 * w + 16:32 * w + 32]
+        out[32 * w:32 * w + 16] = lo.sum()
+        out[32 * w + 16:32 * w + 32] = 2 * hi.sum()
+    print(out[::8])
+    for w in range(3):  # groups
+        v = x[32 * w:32 * w + 32]
+        g = np.empty(32, dtype=np.int64)
+        g[:8] = v[7]
+        g[8:16] = v[8:16] + v[np.arange(8, 16) ^ 4]
+        g[16:31] = v[17:32]
+        g[31] = v[31]
+        out[32 * w:32 * w + 32] = g
+    print(out[:40])
+    print(out[80:])
+    t = np.zeros(96, dtype=np.int64)
+    for b in range(2):  # trips: blocks of 48, warps of 32 and 16 lanes
+        for lo, n in ((0, 32), (32, 16)):
+            lanes = np.arange(n)
+            for lane in lanes:
+                acc = 0
+                for k in range(lane % 4 + 1):
+                    act = lanes[lanes % 4 + 1 > k]
+                    acc += len(act) * 100 + np.count_nonzero(act % 2 == 0)
+                t[48 * b + lo + lane] = acc
+    print(t[:8], t[32:40], t[44:52])
+    ld = np.zeros(64, dtype=np.int64)
+    for w in range(2):  # leader: iteration k runs the lanes with k <= lane % 5 + 1 and (lane + k) % 3 != 0
+        lanes = np.arange(32)
+        for k in range(1, 7):
+            act = lanes[(k <= lanes % 5 + 1) & ((lanes + k) % 3 != 0)]
+            if len(act):
+                ld[32 * w + act] += x[32 * w + act.min()] * k
+    print(ld)
+    e = np.zeros(96, dtype=np.int64)
+    for b in range(2):  # early: lanes with x % 7 == 3 return
+        for lo, n in ((0, 32), (32, 16)):
+            idx = 48 * b + lo + np.arange(n)
+            run = idx[x[idx] % 7 != 3]
+            lanes = run - 48 * b - lo
+            val = len(run) * 1000 + np.count_nonzero(x[run] % 2 == 1) * 10 + int(np.all(lanes < 30))
+            e[run] = val
+    print(e)
+    kp = np.arange(32, dtype=np.int64) + 100 * 1000  # keep: lanes 16.. keep d = 100
+    pairs = np.arange(0, 16, 2)
+    kp[pairs] = kp[pairs + 1] = 3 * 1000 + (2 * pairs + 1) * 8  # v doubles 4 times from the pair's sum
+    print(kp)
+
+
+def lowest(bits):
+    """first_lane: the lowest index where bits holds, -1 when none."""
+    where = np.flatnonzero(bits)
+    return int(where[0]) if len(where) else -1
+
+
+def expect_device():
+    x = (np.arange(256, dtype=np.int64) * 3) % 11
+    out = np.zeros((256, 4), dtype=np.int64)
+    for w in range(8):
+        v = x[32 * w:32 * w + 32]
+        rows = slice(32 * w, 32 * w + 32)
+        out[rows, 0] = v.sum()
+        out[rows, 1] = lowest(v % 5 == 4)
+        out[32 * w:32 * w + 16, 3] = lowest(v[:16] % 7 == 6)
+        out[32 * w + 16:32 * w + 32, 3] = 16
+    for b in range(2):
+        out[128 * b:128 * b + 128, 2] = x[128 * b:128 * b + 128].sum()
+    print(out[::8])
+    print(out[:, 2].sum(), out[:, 1].sum())
+
+
 if __name__ == "__main__":
-    {"sum": expect_sum, "ballot": expect_ballot, "scan": expect_scan}[sys.argv[1]]()
+    {"sum": expect_sum, "ballot": expect_ballot, "scan": expect_scan, "diverge": expect_diverge,
+     "device": expect_device}[sys.argv[1]]()
