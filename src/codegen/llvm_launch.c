@@ -163,7 +163,7 @@ static bool touches_data(const kir_inst *in)
             return false;
         case KJ_B_CUDA_TO_DEVICE: case KJ_B_ARR_COPY_TO_HOST: /* the runtime keeps their coherence */
             return false;
-        default: return true;
+        default: return !kj_cg_is_mpi(in->aux); /* MPI buffers: rt_mpi.c, which may use the device copy */
         }
     default: return true;
     }
@@ -218,8 +218,9 @@ static bool block_may_launch(const kir_func *f, kir_blkid b, const fn_stack *st)
     for (uint32_t k = 0; k < blk->n; k++) {
         const kir_inst *in = &f->insts[blk->v[k]];
         if (kir_launches(in)) return true;
-        /* cuda.to_device makes an array whose host copy is stale, as a launch does */
-        if (in->op == KIR_BUILTIN && in->aux == KJ_B_CUDA_TO_DEVICE) return true;
+        /* cuda.to_device makes an array whose host copy is stale, as a launch does, and
+         * so does an MPI receive into a device-resident buffer (rt_mpi.c) */
+        if (in->op == KIR_BUILTIN && (in->aux == KJ_B_CUDA_TO_DEVICE || kj_cg_is_mpi(in->aux))) return true;
         if (in->op == KIR_CALL && in->fn && !kj_cg_device_side(in->fn) && func_may_launch(in->fn, st)) return true;
         if ((in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR) &&
             block_may_launch(f, in->blk[0], st))

@@ -50,6 +50,8 @@
     X(cuMemFree, 3020)                               \
     X(cuMemHostRegister, 6050)                       \
     X(cuMemHostUnregister, 4000)                     \
+    X(cuMemHostAlloc, 2020)                          \
+    X(cuMemFreeHost, 2000)                           \
     X(cuMemcpyHtoD, 3020)                            \
     X(cuMemcpyDtoH, 3020)                            \
     X(cuMemcpyDtoD, 3020)                            \

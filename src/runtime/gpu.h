@@ -117,6 +117,31 @@ bool kj_gpu_event_record(kj_gpu *g, void *ev, kj_rt_error *e);
 /* Milliseconds from a to b (both recorded), after waiting for b. */
 bool kj_gpu_event_elapsed(kj_gpu *g, void *a, void *b, float *ms, kj_rt_error *e);
 
+/* ---- MPI buffers (gpu_mpi.c, docs/scale-out.md) ----
+ * Where an array view passed to MPI is current decides how its bytes go:
+ * a view whose device copy is the one to use is "device-resident", and its
+ * bytes go straight to a CUDA-aware MPI (its device address) or through a
+ * page-locked staging buffer, only the view's bytes; any other goes
+ * through its host copy, made current as for host code. */
+
+/* Is view a device-resident for a send (its owner's device copy current,
+ * the host copy stale) or a receive (the device copy current: receiving
+ * there keeps it so), and C-contiguous? */
+bool kj_gpu_mpi_on_device(const kj_array *a, bool recv);
+/* The device address of device-resident view a, every launch finished
+ * (the kernel that wrote it may be on any stream). */
+bool kj_gpu_mpi_device_ptr(kj_gpu *g, const kj_array *a, void **p, kj_rt_error *e);
+/* After MPI wrote view a on the device: its host copy is stale. */
+void kj_gpu_mpi_received(kj_array *a);
+/* The bytes of device-resident view a into host memory h, or from h into
+ * its device copy (and into its host copy too when that is current, so
+ * that it stays so). */
+bool kj_gpu_view_download(kj_gpu *g, const kj_array *a, void *h, kj_rt_error *e);
+bool kj_gpu_view_upload(kj_gpu *g, kj_array *a, const void *h, kj_rt_error *e);
+/* Page-locked host memory of n bytes (cuMemHostAlloc), and its release. */
+void *kj_gpu_pinned_alloc(kj_gpu *g, size_t n, kj_rt_error *e);
+void kj_gpu_pinned_free(kj_gpu *g, void *p);
+
 /* Device memory: free and total bytes (cuMemGetInfo). */
 bool kj_gpu_mem_info(kj_gpu *g, size_t *free_bytes, size_t *total_bytes);
 

@@ -112,6 +112,10 @@ void kj_gpu_found_after(kj_gpu *g, kj_rt_error *e, const char *why);
 /* The mirror of owner array a, its device copy current (allocated and
  * uploaded as needed): what a launch passes (gpu_mem.c). */
 kj_mirror *kj_gpu_mirror_current(kj_gpu *g, kj_array *a, kj_rt_error *e);
+/* n bytes between host memory h that is not an array's (a staging buffer)
+ * and device address d, counted in the transfer stats (gpu_mem.c). */
+bool kj_gpu_copy_h2d(kj_gpu *g, CUdeviceptr d, const void *h, size_t n, kj_rt_error *e);
+bool kj_gpu_copy_d2h(kj_gpu *g, void *h, CUdeviceptr d, size_t n, const char *why, kj_rt_error *e);
 /* The most host memory to page-lock: a quarter of the machine's. */
 size_t kj_gpu_default_pin_cap(void);
 /* Free every block of the device memory pool (g's context current). */

@@ -376,3 +376,14 @@ size_t kj_gpu_default_pin_cap(void)
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     return pages > 0 && size > 0 ? (size_t)pages * (size_t)size / 4 : (size_t)1 << 30;
 }
+
+/* For gpu_mpi.c: the copies above, counted and reported the same way. */
+bool kj_gpu_copy_h2d(kj_gpu *g, CUdeviceptr d, const void *h, size_t n, kj_rt_error *e)
+{
+    return h2d(g, NULL, d, h, n, e);
+}
+
+bool kj_gpu_copy_d2h(kj_gpu *g, void *h, CUdeviceptr d, size_t n, const char *why, kj_rt_error *e)
+{
+    return d2h(g, NULL, h, d, n, why, e);
+}

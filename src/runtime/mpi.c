@@ -71,9 +71,11 @@ struct kj_mpi {
     bool ready, we_initialised, failed;
     int rank, size;
     double timeout_s; /* $KJIT_MPI_TIMEOUT, 0 when unset */
+    int force_aware;  /* $KJIT_MPI_CUDA_AWARE: 0, 1, or -1 when unset */
+    bool aware;       /* MPIX_Query_cuda_support() said 1 (asked once, at MPI_Init) */
     FILE *stats;
-    /* KJIT_STATS counters */
-    atomic_llong messages, bytes, staged_bytes;
+    /* KJIT_STATS counters: buffers and bytes per kj_mpi_path */
+    atomic_llong messages, bytes, path_n[KJ_MPI_NPATHS], path_bytes[KJ_MPI_NPATHS];
 };
 
 __attribute__((format(printf, 3, 4))) static void *failf(char *err, size_t cap, const char *fmt, ...)
@@ -143,6 +145,17 @@ kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap)
     m->size = 1;
     const char *t = getenv("KJIT_MPI_TIMEOUT");
     m->timeout_s = t && *t ? atof(t) : 0;
+    const char *aware = getenv("KJIT_MPI_CUDA_AWARE");
+    m->force_aware = -1;
+    if (aware && *aware) {
+        if (strcmp(aware, "0") && strcmp(aware, "1")) {
+            failf(err, cap, "KJIT_MPI_CUDA_AWARE=%s: expected 0 (stage device buffers through host memory) or 1 "
+                  "(pass them to a CUDA-aware MPI)", aware);
+            free(m);
+            return NULL; /* the library stays loaded, as at release */
+        }
+        m->force_aware = aware[0] == '1';
+    }
     return m;
 }
 
@@ -159,11 +172,15 @@ void kj_mpi_note_failure(kj_mpi *m)
 
 static void print_stats(kj_mpi *m)
 {
+#define P(k) (long long)m->path_n[k], (long long)m->path_bytes[k]
     fprintf(m->stats,
-            "kjit stats: mpi rank %d of %d: %lld messages, %lld bytes; device buffers staged through host memory "
-            "(%lld bytes); the library is %sCUDA-aware\n",
-            m->rank, m->size, (long long)m->messages, (long long)m->bytes, (long long)m->staged_bytes,
-            kj_mpi_cuda_aware(m) ? "" : "not ");
+            "kjit stats: mpi rank %d of %d: %lld messages, %lld bytes; device buffers: direct %lld (%lld bytes), "
+            "pinned staging %lld (%lld bytes), through the host copy %lld (%lld bytes); host buffers %lld (%lld "
+            "bytes); the library is %sCUDA-aware%s\n",
+            m->rank, m->size, (long long)m->messages, (long long)m->bytes, P(KJ_MPI_DIRECT), P(KJ_MPI_PINNED),
+            P(KJ_MPI_HOST_COPY), P(KJ_MPI_HOST), kj_mpi_cuda_aware(m) ? "" : "not ",
+            m->force_aware == 0 ? " (KJIT_MPI_CUDA_AWARE=0)" : "");
+#undef P
 }
 
 void kj_mpi_release(kj_mpi *m)
@@ -190,9 +207,20 @@ static bool mpi_fail(kj_mpi *m, int rc, const char *what, kj_rt_error *e)
     return kj_rt_errorf(e, "RuntimeError", "%s: %s", what, s);
 }
 
+/* KJIT_MPI_CUDA_AWARE=1 with a library that is not: every call fails. */
+static bool check_forced(const kj_mpi *m, kj_rt_error *e)
+{
+    if (m->force_aware != 1 || m->aware) return true;
+    return kj_rt_errorf(e, "RuntimeError",
+                        "KJIT_MPI_CUDA_AWARE=1 but the MPI library is not CUDA-aware (MPIX_Query_cuda_support() "
+                        "is %s); unset it to stage device buffers through host memory, or set KJIT_MPI_LIBRARY to "
+                        "a CUDA-aware build of Open MPI",
+                        m->query_cuda ? "0" : "absent");
+}
+
 bool kj_mpi_ensure(kj_mpi *m, kj_rt_error *e)
 {
-    if (m->ready) return true;
+    if (m->ready) return check_forced(m, e);
     int init = 0, fin = 0;
     m->MPI_Initialized(&init);
     m->MPI_Finalized(&fin);
@@ -206,21 +234,24 @@ bool kj_mpi_ensure(kj_mpi *m, kj_rt_error *e)
     m->MPI_Comm_set_errhandler(m->world, m->errors_return);
     m->MPI_Comm_rank(m->world, &m->rank);
     m->MPI_Comm_size(m->world, &m->size);
+    m->aware = m->query_cuda && m->query_cuda() == 1;
     m->ready = true;
-    return true;
+    return check_forced(m, e);
 }
 
 int kj_mpi_rank(const kj_mpi *m) { return m->rank; }
 int kj_mpi_size(const kj_mpi *m) { return m->size; }
 double kj_mpi_wtime(const kj_mpi *m) { return m->MPI_Wtime(); }
 double kj_mpi_timeout(const kj_mpi *m, bool checked) { return m->timeout_s > 0 ? m->timeout_s : checked ? 60 : 0; }
-bool kj_mpi_cuda_aware(kj_mpi *m) { return m->ready && m->query_cuda && m->query_cuda() == 1; }
+bool kj_mpi_cuda_aware(kj_mpi *m) { return m->ready && m->aware; }
+bool kj_mpi_direct(kj_mpi *m) { return m->force_aware != 0 && kj_mpi_cuda_aware(m); }
 
-void kj_mpi_count(kj_mpi *m, int64_t bytes, bool staged)
+void kj_mpi_count(kj_mpi *m, int64_t bytes, kj_mpi_path path)
 {
     atomic_fetch_add(&m->messages, 1);
     atomic_fetch_add(&m->bytes, bytes);
-    if (staged) atomic_fetch_add(&m->staged_bytes, bytes);
+    atomic_fetch_add(&m->path_n[path], 1);
+    atomic_fetch_add(&m->path_bytes[path], bytes);
 }
 
 /* MPI counts are ints: a larger buffer is an error, not a silent wrap. */

@@ -46,6 +46,10 @@ int kj_mpi_rank(const kj_mpi *m);
 int kj_mpi_size(const kj_mpi *m);
 /* Does the library take device pointers (MPIX_Query_cuda_support)? */
 bool kj_mpi_cuda_aware(kj_mpi *m);
+/* Do device buffers go to MPI as device pointers: the library is CUDA-aware
+ * and $KJIT_MPI_CUDA_AWARE is not 0. (=1 with a library that is not is an
+ * error of kj_mpi_ensure; any value but 0 or 1, one of kj_mpi_open.) */
+bool kj_mpi_direct(kj_mpi *m);
 double kj_mpi_wtime(const kj_mpi *m);
 
 /* A buffer: contiguous bytes of `count` elements of dtype. */
@@ -83,7 +87,10 @@ double kj_mpi_timeout(const kj_mpi *m, bool checked);
 bool kj_mpi_probe(kj_mpi *m, int64_t source, int64_t tag, const char *what, double timeout_s, int64_t *bytes,
                   int *from, kj_rt_error *e);
 
-/* Counters for KJIT_STATS. */
-void kj_mpi_count(kj_mpi *m, int64_t bytes, bool staged);
+/* How a buffer's bytes went, for KJIT_STATS: a host array's memory; a
+ * device array's as device pointers (CUDA-aware MPI), through a page-locked
+ * staging buffer, or through its host copy (a strided view). */
+typedef enum { KJ_MPI_HOST, KJ_MPI_DIRECT, KJ_MPI_PINNED, KJ_MPI_HOST_COPY, KJ_MPI_NPATHS } kj_mpi_path;
+void kj_mpi_count(kj_mpi *m, int64_t bytes, kj_mpi_path path);
 
 #endif

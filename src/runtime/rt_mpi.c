@@ -21,13 +21,23 @@
 
 enum { KJ_MPI_CHECKED = 0x100 }; /* in op: the call's function has boundscheck */
 
-/* A buffer as MPI sees it: the array's memory, or a packed temporary. */
+/* What MPI does with a buffer on this rank: reads it, writes it, both (a
+ * reduction in place), or nothing (MPI.PROC_NULL as the peer, the receive
+ * buffer of Reduce away from its root). */
+typedef enum { B_SEND, B_RECV, B_BOTH, B_NONE } bmode;
+
+/* A buffer as MPI sees it: the array's memory (host or device), a packed
+ * temporary, or a page-locked staging block (docs/scale-out.md). */
 typedef struct rbuf {
     kj_mpi_buf b;
     void *tmp;         /* owned: the packed copy of a strided array */
     kj_abi_array desc; /* the array, to unpack into */
+    kj_array view;     /* the same as the GPU runtime sees it */
     int nd;
     bool is_array;
+    bmode mode;
+    kj_mpi_path path;
+    int pin; /* its staging block in the run's (pin_block), -1: none */
 } rbuf;
 
 typedef struct mpi_req {
@@ -38,9 +48,19 @@ typedef struct mpi_req {
     bool recv;
 } mpi_req;
 
+/* Page-locked host memory that device buffers are staged through, kept for
+ * the run and grown as needed: one block per buffer in flight. */
+typedef struct pin_block {
+    void *p;
+    size_t bytes;
+    bool busy;
+} pin_block;
+
 typedef struct kj_rt_mpi_state {
     mpi_req *v;
     size_t n, cap;
+    pin_block *pins;
+    size_t npins, cap_pins;
 } kj_rt_mpi_state;
 
 void kj_rt_mpi_free(kj_rt *rt)
@@ -48,7 +68,9 @@ void kj_rt_mpi_free(kj_rt *rt)
     kj_rt_mpi_state *s = rt->mpi_run;
     if (!s) return;
     for (size_t k = 0; k < s->n; k++) free(s->v[k].buf.tmp);
+    for (size_t k = 0; k < s->npins; k++) kj_gpu_pinned_free(rt->gpu, s->pins[k].p);
     free(s->v);
+    free(s->pins);
     free(s);
     rt->mpi_run = NULL;
 }
@@ -60,6 +82,40 @@ _Noreturn static void fail(kj_rt *rt, const char *what, const kj_rt_error *e, in
     size_t n = (size_t)snprintf(x.message, sizeof x.message, "%s: ", what);
     if (n < sizeof x.message) memcpy(x.message + n, e->message, strnlen(e->message, sizeof x.message - n - 1));
     kj_rt_raise_error(rt, &x, line, col);
+}
+
+/* ---- staging blocks ---- */
+
+/* A free block of at least n bytes (its index, -1 with e on failure). */
+static int pin_take(kj_rt *rt, size_t n, kj_rt_error *e)
+{
+    kj_rt_mpi_state *s = rt->mpi_run;
+    size_t k = s->npins;
+    for (size_t j = 0; j < s->npins; j++) {
+        if (s->pins[j].busy) continue;
+        if (s->pins[j].bytes >= n) {
+            s->pins[j].busy = true;
+            return (int)j;
+        }
+        if (k == s->npins) k = j; /* a free block too small: grown below */
+    }
+    if (k == s->npins) {
+        if (s->npins == s->cap_pins) {
+            s->cap_pins = s->cap_pins ? 2 * s->cap_pins : 4;
+            s->pins = realloc(s->pins, s->cap_pins * sizeof *s->pins);
+            if (!s->pins) abort();
+        }
+        s->pins[s->npins++] = (pin_block){0};
+    }
+    pin_block *b = &s->pins[k];
+    kj_gpu_pinned_free(rt->gpu, b->p);
+    size_t want = n < 4096 ? 4096 : n;
+    if (want < 2 * b->bytes) want = 2 * b->bytes; /* grow geometrically */
+    b->bytes = 0;
+    if (!(b->p = kj_gpu_pinned_alloc(rt->gpu, want, e))) return -1;
+    b->bytes = want;
+    b->busy = true;
+    return (int)k;
 }
 
 /* ---- buffers ---- */
@@ -93,13 +149,17 @@ static bool c_contiguous(const kj_abi_array *d, int nd, size_t isz)
     return true;
 }
 
-/* The operand (p, nd, dt) as an MPI buffer; `send`: pack its elements now. */
-static void buf_of(kj_rt *rt, const void *p, int32_t nd, int32_t dt, bool send, rbuf *out, const char *what,
-                   int32_t line, int32_t col)
+static size_t nbytes(const rbuf *b) { return (size_t)b->b.count * kj_dtype_size(b->b.dtype); }
+
+/* The operand (p, nd, dt) as a buffer: its elements, not yet where MPI
+ * takes them (prepare does that). */
+static void buf_of(const void *p, int32_t nd, int32_t dt, rbuf *out)
 {
     memset(out, 0, sizeof *out);
     out->b.dtype = (kj_dtype)dt;
     out->nd = nd;
+    out->mode = B_NONE;
+    out->pin = -1;
     if (nd == 0) { /* a scalar in memory */
         out->b.data = (void *)p;
         out->b.count = 1;
@@ -107,29 +167,75 @@ static void buf_of(kj_rt *rt, const void *p, int32_t nd, int32_t dt, bool send, 
     }
     out->is_array = true;
     memcpy(&out->desc, p, kj_abi_array_bytes(nd));
-    size_t isz = kj_dtype_size((kj_dtype)dt);
+    kj_rt_header(&out->view, p, nd, dt);
     int64_t count = 1;
     for (int k = 0; k < nd; k++) count *= kj_abi_array_shape(&out->desc, nd, k);
     out->b.count = count;
     out->b.data = kj_abi_array_data(&out->desc);
-    if (c_contiguous(&out->desc, nd, isz)) return;
-    out->tmp = malloc(count ? (size_t)count * isz : 1);
-    if (!out->tmp) {
-        kj_rt_error e;
-        kj_rt_errorf(&e, "MemoryError", "no memory for a packed copy of %" PRId64 " elements", count);
-        fail(rt, what, &e, line, col);
-    }
-    out->b.data = out->tmp;
-    if (send) copy_dims(&out->desc, nd, 0, kj_abi_array_data(&out->desc), out->tmp, isz, true);
 }
 
-/* After a receive into b: its elements into the array, and the temporary freed. */
-static void buf_done(rbuf *b, bool recv)
+/* A device-resident view: straight to a CUDA-aware MPI, else through a
+ * staging block (filled now for a send). */
+static bool prepare_device(kj_rt *rt, rbuf *o, kj_rt_error *e)
 {
-    if (b->tmp && recv)
+    if (kj_mpi_direct(rt->mpi)) {
+        o->path = KJ_MPI_DIRECT;
+        return kj_gpu_mpi_device_ptr(rt->gpu, &o->view, &o->b.data, e);
+    }
+    o->path = KJ_MPI_PINNED;
+    if ((o->pin = pin_take(rt, nbytes(o), e)) < 0) return false;
+    o->b.data = rt->mpi_run->pins[o->pin].p;
+    return o->mode == B_RECV || kj_gpu_view_download(rt->gpu, &o->view, o->b.data, e);
+}
+
+/* Make b's bytes what MPI may read, where it takes them, for `mode`: a
+ * device-resident view on the device (gpu.h), any other array through its
+ * host copy, made current (and the device copy stale, for a receive) as for
+ * host code; a strided one through a packed temporary. */
+static bool prepare(kj_rt *rt, rbuf *o, bmode mode, kj_rt_error *e)
+{
+    o->mode = mode;
+    o->path = KJ_MPI_HOST;
+    if (!o->is_array || mode == B_NONE) return true;
+    kj_array *v = &o->view;
+    bool writes = mode != B_SEND;
+    if (rt->gpu && kj_gpu_mpi_on_device(v, writes)) return prepare_device(rt, o, e);
+    if (v->base && v->base->mirror) o->path = KJ_MPI_HOST_COPY;
+    if (v->base && !kj_gpu_host_access(v->base, writes, e)) return false;
+    size_t isz = kj_dtype_size(o->b.dtype);
+    if (c_contiguous(&o->desc, o->nd, isz)) return true;
+    o->tmp = malloc(o->b.count ? nbytes(o) : 1);
+    if (!o->tmp)
+        return kj_rt_errorf(e, "MemoryError", "no memory for a packed copy of %" PRId64 " elements", o->b.count);
+    o->b.data = o->tmp;
+    if (mode != B_RECV) copy_dims(&o->desc, o->nd, 0, kj_abi_array_data(&o->desc), o->tmp, isz, true);
+    return true;
+}
+
+static void buf_with(kj_rt *rt, const void *p, int32_t nd, int32_t dt, bmode mode, rbuf *out, const char *what,
+                     int32_t line, int32_t col)
+{
+    kj_rt_error e = {0};
+    buf_of(p, nd, dt, out);
+    if (!prepare(rt, out, mode, &e)) fail(rt, what, &e, line, col);
+}
+
+/* After MPI is done with b (`ok`: it succeeded): what it received into the
+ * array (unpacked, uploaded, or the device copy marked the valid one), and
+ * the temporary and staging block given back. */
+static bool buf_done(kj_rt *rt, rbuf *b, bool ok, kj_rt_error *e)
+{
+    bool received = ok && (b->mode == B_RECV || b->mode == B_BOTH);
+    bool done = true;
+    if (received && b->path == KJ_MPI_DIRECT) kj_gpu_mpi_received(&b->view);
+    if (received && b->path == KJ_MPI_PINNED) done = kj_gpu_view_upload(rt->gpu, &b->view, b->b.data, e);
+    if (received && b->tmp)
         copy_dims(&b->desc, b->nd, 0, kj_abi_array_data(&b->desc), b->tmp, kj_dtype_size(b->b.dtype), false);
     free(b->tmp);
     b->tmp = NULL;
+    if (b->pin >= 0) rt->mpi_run->pins[b->pin].busy = false;
+    b->pin = -1;
+    return done;
 }
 
 static const char *describe(const rbuf *b, char *s, size_t cap)
@@ -172,7 +278,7 @@ static int64_t new_req(kj_rt *rt)
 
 static void count(kj_rt *rt, const rbuf *b)
 {
-    kj_mpi_count(rt->mpi, b->b.count * (int64_t)kj_dtype_size(b->b.dtype), rt->gpu && b->is_array);
+    kj_mpi_count(rt->mpi, (int64_t)nbytes(b), b->path);
 }
 
 /* Wait for request h (1-based), unpack what it received. A request already
@@ -190,7 +296,7 @@ static void wait_req(kj_rt *rt, int64_t h, double timeout, int32_t line, int32_t
     kj_rt_error e = {0};
     q->live = false;
     bool ok = kj_mpi_wait(rt->mpi, &q->req, q->what, timeout, q->buf.b.dtype, NULL, &e);
-    buf_done(&q->buf, q->recv && ok);
+    if (!buf_done(rt, &q->buf, ok, ok ? &e : &(kj_rt_error){0})) ok = false;
     if (!ok) {
         char d[96];
         if (q->recv && strstr(e.message, "truncat"))
@@ -208,12 +314,13 @@ static int64_t start(kj_rt *rt, bool recv, const char *what, const void *p, int3
     mpi_req *q = &rt->mpi_run->v[h - 1];
     q->what = what;
     q->recv = recv;
-    buf_of(rt, p, nd, dt, !recv, &q->buf, what, line, col);
+    /* MPI.PROC_NULL: nothing moves, so nothing is staged or made current */
+    buf_with(rt, p, nd, dt, peer == -2 ? B_NONE : recv ? B_RECV : B_SEND, &q->buf, what, line, col);
     kj_rt_error e = {0};
     bool ok = recv ? kj_mpi_irecv(rt->mpi, &q->buf.b, peer, tag, &q->req, &e)
                    : kj_mpi_isend(rt->mpi, &q->buf.b, peer, tag, &q->req, &e);
     if (!ok) {
-        buf_done(&q->buf, false);
+        buf_done(rt, &q->buf, false, &(kj_rt_error){0});
         fail(rt, what, &e, line, col);
     }
     q->live = true;
@@ -233,8 +340,7 @@ static int64_t check_incoming(kj_rt *rt, const char *what, const void *p, int32_
     kj_rt_error e = {0};
     if (!kj_mpi_probe(rt->mpi, source, tag, what, timeout, &bytes, &from, &e)) fail(rt, what, &e, line, col);
     if (source == -2) return source; /* MPI_PROC_NULL: nothing comes */
-    buf_of(rt, p, nd, dt, false, &b, what, line, col);
-    free(b.tmp);
+    buf_of(p, nd, dt, &b);
     int64_t want = b.b.count * (int64_t)kj_dtype_size(b.b.dtype);
     if (bytes == want) return from;
     char d[96];
@@ -251,21 +357,23 @@ static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32
                        int32_t col)
 {
     kj_mpi *m = rt->mpi;
-    rbuf send = {0}, recv = {0};
+    rbuf send = {.mode = B_NONE, .pin = -1}, recv = {.mode = B_NONE, .pin = -1};
     kj_mpi_req r = NULL;
     kj_rt_error e = {0};
     bool ok = true;
     if (c == C_BARRIER) {
         ok = kj_mpi_ibarrier(m, &r, &e);
     } else if (c == C_BCAST) {
-        buf_of(rt, a, a_nd, adt, true, &recv, what, line, col); /* sent at the root, received elsewhere */
+        bool root = kj_mpi_rank(m) == i0; /* sent at the root, received elsewhere */
+        buf_with(rt, a, a_nd, adt, root ? B_SEND : B_RECV, &recv, what, line, col);
         ok = kj_mpi_ibcast(m, &recv.b, i0, &r, &e);
     } else {
-        bool in_place = b == NULL;
-        if (in_place) buf_of(rt, a, a_nd, adt, true, &recv, what, line, col);
+        bool in_place = b == NULL, root = c == C_ALLREDUCE || kj_mpi_rank(m) == i1;
+        /* Reduce: the result only at the root; in place elsewhere the buffer is only sent */
+        if (in_place) buf_with(rt, a, a_nd, adt, root ? B_BOTH : B_SEND, &recv, what, line, col);
         else {
-            buf_of(rt, a, a_nd, adt, true, &send, what, line, col);
-            buf_of(rt, b, bnd, bdt, false, &recv, what, line, col);
+            buf_with(rt, a, a_nd, adt, B_SEND, &send, what, line, col);
+            buf_with(rt, b, bnd, bdt, root ? B_RECV : B_NONE, &recv, what, line, col);
             if (send.b.count != recv.b.count || send.b.dtype != recv.b.dtype) {
                 char s1[96], s2[96];
                 kj_rt_errorf(&e, "ValueError", "the send buffer is %s but the receive buffer is %s",
@@ -281,8 +389,8 @@ static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32
         count(rt, &recv);
         ok = kj_mpi_wait(m, &r, what, timeout, recv.b.dtype, NULL, &e);
     }
-    free(send.tmp);
-    buf_done(&recv, ok);
+    buf_done(rt, &send, false, &(kj_rt_error){0});
+    if (!buf_done(rt, &recv, ok, ok ? &e : &(kj_rt_error){0})) ok = false;
     if (!ok) fail(rt, what, &e, line, col);
 }
 

@@ -2,11 +2,12 @@
 # The GPU runtime's logic without a GPU: kjit --target=cuda on a fake driver
 # (tests/unit/fake_libcuda.c; memory is host memory, launches do nothing),
 # checking the transfers the lazy coherence makes, as KJIT_STATS counts them.
-#   tests/fake_gpu/run.sh KJIT FAKE_LIBCUDA ROOT
+#   tests/fake_gpu/run.sh KJIT FAKE_LIBCUDA ROOT [FAKE_CUDA_AWARE_MPI]
 set -uo pipefail
 kjit=$1
 fake=$2
 root=$3
+aware_mpi=${4:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-fake.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export KJIT_LIBCUDA=$fake KJIT_CACHE_DIR=$tmp/cache KJIT_STATS=1
@@ -64,5 +65,40 @@ expect big-shared "kjit stats: launches of spread: 1"
 # out of device memory
 "$kjit" run --target=cuda "$root/tests/fake_gpu/out_of_memory.k" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))
 expect oom "out_of_memory.k:16:5: MemoryError: out of device memory: 80000000 bytes requested, 67108864 of 67108864 bytes free"
+# MPI buffers that are device arrays (one rank, no mpirun): a halo row staged
+# through page-locked memory, its bytes only; a strided column through the
+# host copy; KJIT_MPI_CUDA_AWARE; device pointers to a CUDA-aware library
+if command -v mpirun >/dev/null 2>&1; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+    export OMPI_MCA_plm_rsh_agent=false OMPI_MCA_btl=self,vader
+    # Open MPI does not free all it allocates: no leak report of its own under ASan
+    export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+    halo=$root/tests/fake_gpu/mpi_halo.k
+    want='1000.0 1999.0\n1005.0\n1000.0 1000.0 3000.0\n'
+    "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+    # up: the grid, then the received row; down: the sent row, then the grid for host code
+    expect mpi-staged "kjit stats: host->device 2 transfers, 40000 bytes"
+    expect mpi-staged "kjit stats: device->host 2 transfers, 40000 bytes"
+    expect mpi-staged "device buffers: direct 0 (0 bytes), pinned staging 2 (16000 bytes), through the host copy 1 (32 bytes); host buffers 3 (16032 bytes); the library is not CUDA-aware"
+    printf "$want" | cmp -s - "$tmp/out" || { echo "FAIL mpi-staged: printed $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+    KJIT_MPI_CUDA_AWARE=0 "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+    expect mpi-forced-0 "pinned staging 2 (16000 bytes)"
+    KJIT_MPI_CUDA_AWARE=1 "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))
+    expect mpi-forced-1 "mpi_halo.k:26:9: RuntimeError: comm.Isend: KJIT_MPI_CUDA_AWARE=1 but the MPI library is not CUDA-aware"
+    KJIT_MPI_CUDA_AWARE=yes "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))
+    expect mpi-forced-bad "KJIT_MPI_CUDA_AWARE=yes: expected 0"
+    if [ -n "$aware_mpi" ]; then
+        # the fake device memory is host memory, so the library can take its pointers
+        KJIT_MPI_LIBRARY=$aware_mpi "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+        expect mpi-direct "kjit stats: host->device 1 transfers, 32000 bytes"
+        expect mpi-direct "kjit stats: device->host 1 transfers, 32000 bytes"
+        expect mpi-direct "device buffers: direct 2 (16000 bytes), pinned staging 0 (0 bytes)"
+        expect mpi-direct "the library is CUDA-aware"
+        printf "$want" | cmp -s - "$tmp/out" || { echo "FAIL mpi-direct: printed $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+        KJIT_MPI_CUDA_AWARE=0 KJIT_MPI_LIBRARY=$aware_mpi "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" ||
+            failed=$((failed + 1))
+        expect mpi-direct-off "pinned staging 2 (16000 bytes)"
+    fi
+fi
 echo "fake gpu: $failed failed"
 [ $failed -eq 0 ]

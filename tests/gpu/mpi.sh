@@ -6,7 +6,11 @@
 #    exactly what one rank prints without mpirun, which is the .expected file;
 # 2. a device-array program (tests/mpi/kjit_only/mpi_device.k) under KJIT_STATS=1:
 #    each rank reports its MPI counters and how device buffers went;
-# 3. the heat solver at 2048^2 prints the same checksum on 1 and 2 ranks.
+# 3. the heat solver at 2048^2 prints the same checksum on 1 and 2 ranks;
+# 4. device buffers (tests/fake_gpu/mpi_halo.k, one rank): a halo row of a
+#    device grid moves only its bytes, through page-locked staging (or as a
+#    device pointer where the library is CUDA-aware), and so do the heat
+#    solver's device send buffers under mpirun -n 2 (KJIT_STATS lines printed).
 # Exits 77 (skipped) without a GPU or without mpirun.
 set -uo pipefail
 kjit=$(realpath "$1")
@@ -75,6 +79,32 @@ if timeout 600 "$kjit" run --target cuda lang/examples/mpi_heat.k $big >"$tmp/on
     check_same "mpi_heat.k $big: 2 ranks vs 1" "$tmp/one.c" "$tmp/two.c"
 else
     fail "mpi_heat.k $big" "$tmp/err"
+fi
+
+# 4.
+if KJIT_STATS=1 timeout 300 "$kjit" run --target cuda tests/fake_gpu/mpi_halo.k >"$tmp/out" 2>"$tmp/err" &&
+    printf '1000.0 1999.0\n1005.0\n1000.0 1000.0 3000.0\n' | cmp -s - "$tmp/out"; then
+    if grep -q 'the library is CUDA-aware' "$tmp/err"; then
+        want="device->host 1 transfers, 32000 bytes|direct 2 (16000 bytes)"
+    else
+        want="device->host 2 transfers, 40000 bytes|pinned staging 2 (16000 bytes)"
+    fi
+    if grep -q "${want%%|*}" "$tmp/err" && grep -qF "${want#*|}" "$tmp/err"; then
+        passed=$((passed + 1))
+        grep 'kjit stats: mpi rank' "$tmp/err"
+    else
+        fail "mpi_halo.k: expected '$want' in KJIT_STATS" "$tmp/err"
+    fi
+else
+    fail "mpi_halo.k on cuda (one rank)" "$tmp/err"
+fi
+# shellcheck disable=SC2086
+if KJIT_STATS=1 timeout 600 mpirun -n 2 "$kjit" run --target cuda lang/examples/mpi_heat.k $big >"$tmp/out" \
+    2>"$tmp/err" && [ "$(grep -c 'kjit stats: mpi rank .*pinned staging [1-9]\|kjit stats: mpi rank .*direct [1-9]' "$tmp/err")" -eq 2 ]; then
+    passed=$((passed + 1))
+    grep 'kjit stats: mpi rank' "$tmp/err"
+else
+    fail "mpi_heat.k $big: each rank's device send buffers staged or direct (KJIT_STATS)" "$tmp/err"
 fi
 
 echo "gpu-mpi: $passed passed, $failed failed"

@@ -76,6 +76,8 @@ static CUresult mem_alloc(CUdeviceptr *p, size_t n)
 static CUresult mem_free(CUdeviceptr p) { return free((void *)(uintptr_t)p), CUDA_SUCCESS; }
 static CUresult host_register(void *p, size_t n, unsigned f) { return (void)p, (void)n, (void)f, CUDA_SUCCESS; }
 static CUresult host_unregister(void *p) { return (void)p, CUDA_SUCCESS; }
+static CUresult host_alloc(void **p, size_t n, unsigned f) { return (void)f, (*p = malloc(n ? n : 1)) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY; }
+static CUresult free_host(void *p) { return free(p), CUDA_SUCCESS; }
 static CUresult h2d(CUdeviceptr d, const void *h, size_t n) { return memcpy((void *)(uintptr_t)d, h, n), CUDA_SUCCESS; }
 static CUresult d2h(void *h, CUdeviceptr d, size_t n) { return memcpy(h, (void *)(uintptr_t)d, n), CUDA_SUCCESS; }
 static CUresult memset8(CUdeviceptr d, unsigned char v, size_t n) { return memset((void *)(uintptr_t)d, v, n), CUDA_SUCCESS; }
@@ -112,6 +114,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
         {"cuDevicePrimaryCtxRetain", retain}, {"cuDriverGetVersion", version},
         {"cuMemAlloc", mem_alloc},           {"cuMemFree", mem_free},
         {"cuMemHostRegister", host_register}, {"cuMemHostUnregister", host_unregister},
+        {"cuMemHostAlloc", host_alloc},      {"cuMemFreeHost", free_host},
         {"cuMemcpyHtoD", h2d},               {"cuMemcpyDtoH", d2h},
         {"cuMemsetD8", memset8},             {"cuMemGetInfo", mem_info},
         {"cuLinkCreate", link_create},       {"cuLinkComplete", link_complete},
