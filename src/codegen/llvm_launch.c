@@ -152,7 +152,11 @@ static bool reads_only(const kir_inst *in)
 static bool touches_data(const kir_inst *in)
 {
     if (kir_launches(in)) return false; /* the runtime keeps a launch's arrays coherent */
-    if (in->op == KIR_CALL && in->fn && in->fn->launches_only) return false;
+    /* A host function kjit compiled checks its own accesses (and its
+     * launches keep their arrays coherent): checking its array arguments
+     * here too would download a device array before every call of a helper
+     * that launches on it, and upload it again at the next launch. */
+    if (in->op == KIR_CALL) return false;
     switch ((kir_op)in->op) {
     case KIR_LOCAL_GET: case KIR_LOCAL_SET: case KIR_PARAM: case KIR_TUPLE: case KIR_TUPLE_GET:
     case KIR_ARRAY_DIM: case KIR_ARRAY_VIEW: case KIR_LAUNCH: case KIR_RETURN: case KIR_SELECT:

@@ -41,6 +41,11 @@ expect ufunc_results "kjit stats: page-locked 2 host arrays copied more than onc
 expect loops "kjit stats: host->device 2 transfers, 16000 bytes"
 expect loops "kjit stats: device->host 4 transfers, 32000 bytes"
 expect loops "kjit stats: launches of inc: 5"
+# a host helper launching on a device array: no transfer per call (the helper checks its own accesses)
+"$kjit" run --target=cuda "$root/tests/fake_gpu/helper_launch.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect helper_launch "kjit stats: host->device 1 transfers, 800000 bytes"
+expect helper_launch "kjit stats: device->host 1 transfers, 800000 bytes"
+expect helper_launch "kjit stats: launches of inc: 5"
 # copies straight from where the data is; memory copied twice page-locked
 "$kjit" run --target=cuda "$root/tests/fake_gpu/transfers.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect transfers "kjit stats: host->device 3 transfers, 6000000 bytes"
