@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ------------------------------------------------------------------------ */
 /* dtypes                                                                    */
@@ -237,6 +238,24 @@ static bool checked_nbytes(kj_dtype dt, int ndim, const int64_t *shape, size_t *
     return true;
 }
 
+/* Transparent huge pages for a large array, as NumPy asks for its arrays of
+ * 4 MiB and more (madvise mode is the common default): writing it then takes
+ * 512 times fewer page faults, which otherwise cost as much as a cheap loop
+ * over it, and reading it takes fewer TLB misses. Advisory only. */
+static void huge_pages(void *data, size_t nbytes)
+{
+    enum { PAGE = 4096, MIN_BYTES = 4 << 20 };
+    if (nbytes < MIN_BYTES) return;
+    uintptr_t lo = ((uintptr_t)data + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+    uintptr_t hi = ((uintptr_t)data + nbytes) & ~(uintptr_t)(PAGE - 1);
+#ifdef MADV_HUGEPAGE
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)lo;
+    (void)hi;
+#endif
+}
+
 static kj_array *alloc_array(kj_dtype dt, int ndim, const int64_t *shape, bool zero,
                              kj_rt_error *err)
 {
@@ -254,6 +273,7 @@ static kj_array *alloc_array(kj_dtype dt, int ndim, const int64_t *shape, bool z
                      sz, sh, kj_dtype_info[dt].name);
         return NULL;
     }
+    huge_pages(data, nbytes);
     if (zero) memset(data, 0, cap ? cap : 64);
     return kj_array_adopt(data, dt, ndim, shape);
 }

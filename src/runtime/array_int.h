@@ -150,15 +150,35 @@ void kj_iter_run(kj_iter *it, inner_fn fn, void *ctx);
  * (NumPy's semantics: NaN-propagating min/max, floor division...). */
 double kj_float_op(kj_array_op op, double x, double y);
 
-/* Reductions shared by array_reduce.c and array_reduce_axis.c: NumPy's
- * pairwise sum of n elements `stride` bytes apart (loops_utils.h), and the
- * np.minimum/np.maximum fold of a contiguous run (n >= 1: the first NaN, else
- * the extreme, the last of equal ones). */
-double kj_pairwise_f64(const char *a, int64_t n, int64_t stride);
-float kj_pairwise_f32(const char *a, int64_t n, int64_t stride);
+/* array_extreme.c: the np.minimum/np.maximum fold of a contiguous run
+ * (n >= 1: the first NaN, else the extreme, the last of equal ones), in the
+ * widest vectors the CPU has. */
 double kj_run_min_f64(const double *x, int64_t n);
 double kj_run_max_f64(const double *x, int64_t n);
 float kj_run_min_f32(const float *x, int64_t n);
 float kj_run_max_f32(const float *x, int64_t n);
+
+/* The instruction sets of those folds, narrowest first: the `_isa` forms
+ * take the widest the CPU has up to `use` (the unit tests run each). */
+typedef enum { KJ_FOLD_SSE, KJ_FOLD_AVX2, KJ_FOLD_AVX512, KJ_FOLD_BEST = KJ_FOLD_AVX512 } kj_fold_isa;
+float kj_run_min_f32_isa(kj_fold_isa use, const float *x, int64_t n);
+float kj_run_max_f32_isa(kj_fold_isa use, const float *x, int64_t n);
+double kj_run_min_f64_isa(kj_fold_isa use, const double *x, int64_t n);
+double kj_run_max_f64_isa(kj_fold_isa use, const double *x, int64_t n);
+
+/* acc[i] = np.minimum (np.maximum) of acc[i] and the k rows' element i, in
+ * row order, for i < m; the rows are contiguous and `st` bytes apart. */
+void kj_rows_min_f32_isa(kj_fold_isa use, float *restrict acc, const char *x, int64_t st, int k, int64_t m);
+void kj_rows_max_f32_isa(kj_fold_isa use, float *restrict acc, const char *x, int64_t st, int k, int64_t m);
+void kj_rows_min_f64_isa(kj_fold_isa use, double *restrict acc, const char *x, int64_t st, int k, int64_t m);
+void kj_rows_max_f64_isa(kj_fold_isa use, double *restrict acc, const char *x, int64_t st, int k, int64_t m);
+
+/* array_pairwise.c, for array_reduce.c and array_reduce_axis.c: NumPy's
+ * pairwise sum of n elements `stride` bytes apart (loops_utils.h); the
+ * `_isa` forms as above (AVX2 and up: four leaves at once). */
+double kj_pairwise_f64(const char *a, int64_t n, int64_t stride);
+float kj_pairwise_f32(const char *a, int64_t n, int64_t stride);
+double kj_pairwise_f64_isa(kj_fold_isa use, const char *a, int64_t n, int64_t stride);
+float kj_pairwise_f32_isa(kj_fold_isa use, const char *a, int64_t n, int64_t stride);
 
 #endif

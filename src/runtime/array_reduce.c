@@ -40,58 +40,6 @@ static void reduction_order(const kj_array *a, kj_iter *it)
     kj_iter_coalesce(it);
 }
 
-/* NumPy's pairwise summation (@TYPE@_pairwise_sum in loops_utils.h): below
- * 8 elements a plain loop; up to 128 eight accumulators combined as
- * ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) plus the rest; above, split in two at
- * a multiple of 8 and recurse. The result bits match NumPy's. ELEM(i) reads
- * element i: the strided form and the unit-stride one (NumPy's common
- * case), where the eight accumulators become vector registers — the same
- * additions in the same order. */
-#define DEFINE_PAIRWISE(NAME, T, PARAMS, ARGS, ELEM, ADVANCE)                                  \
-    static T NAME PARAMS                                                                       \
-    {                                                                                          \
-        if (n < 8) {                                                                           \
-            T res = 0;                                                                         \
-            for (int64_t i = 0; i < n; i++) res += ELEM(i);                                    \
-            return res;                                                                        \
-        }                                                                                      \
-        if (n <= 128) {                                                                        \
-            T r[8];                                                                            \
-            int64_t i;                                                                         \
-            for (int k = 0; k < 8; k++) r[k] = ELEM(k);                                        \
-            for (i = 8; i < n - (n % 8); i += 8)                                               \
-                for (int k = 0; k < 8; k++) r[k] += ELEM(i + k);                               \
-            T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));         \
-            for (; i < n; i++) res += ELEM(i);                                                 \
-            return res;                                                                        \
-        }                                                                                      \
-        int64_t n2 = n / 2;                                                                    \
-        n2 -= n2 % 8;                                                                          \
-        T lo = NAME ARGS;                                                                      \
-        ADVANCE;                                                                               \
-        n2 = n - n2;                                                                           \
-        return lo + NAME ARGS;                                                                 \
-    }
-#define STRIDED_F64(i) (*(const double *)(const void *)(a + (i) * stride))
-#define STRIDED_F32(i) (*(const float *)(const void *)(a + (i) * stride))
-#define UNIT(i) (x[i])
-DEFINE_PAIRWISE(strided_f64, double, (const char *a, int64_t n, int64_t stride), (a, n2, stride), STRIDED_F64,
-                a += n2 * stride)
-DEFINE_PAIRWISE(strided_f32, float, (const char *a, int64_t n, int64_t stride), (a, n2, stride), STRIDED_F32,
-                a += n2 * stride)
-DEFINE_PAIRWISE(unit_f64, double, (const double *restrict x, int64_t n), (x, n2), UNIT, x += n2)
-DEFINE_PAIRWISE(unit_f32, float, (const float *restrict x, int64_t n), (x, n2), UNIT, x += n2)
-
-double kj_pairwise_f64(const char *a, int64_t n, int64_t stride)
-{
-    return stride == 8 ? unit_f64((const double *)(const void *)a, n) : strided_f64(a, n, stride);
-}
-
-float kj_pairwise_f32(const char *a, int64_t n, int64_t stride)
-{
-    return stride == 4 ? unit_f32((const float *)(const void *)a, n) : strided_f32(a, n, stride);
-}
-
 /* Float sums as NumPy's reduction iterator feeds them to the add loop: the
  * elements, in reduction_order, in chunks of 8192 (its buffer size, which
  * bounds the inner loop even when no copy is needed); each chunk is summed
@@ -191,79 +139,6 @@ typedef struct {
     bool first, is_max;
     kj_scalar best;
 } minmax_ctx;
-
-typedef double v2f64 __attribute__((vector_size(16)));
-typedef int64_t v2i64 __attribute__((vector_size(16)));
-typedef float v4f32 __attribute__((vector_size(16)));
-typedef int32_t v4i32 __attribute__((vector_size(16)));
-
-/* The lanes' steps: v < r ? v : r (LT) or v > r ? v : r (GT), and "a or b
- * has a NaN" per lane; SSE's minps/maxps/cmpunordps are exactly these. */
-#if defined(__SSE2__)
-#include <emmintrin.h>
-static inline v4f32 lt_f32(v4f32 v, v4f32 r) { return (v4f32)_mm_min_ps((__m128)v, (__m128)r); }
-static inline v4f32 gt_f32(v4f32 v, v4f32 r) { return (v4f32)_mm_max_ps((__m128)v, (__m128)r); }
-static inline v2f64 lt_f64(v2f64 v, v2f64 r) { return (v2f64)_mm_min_pd((__m128d)v, (__m128d)r); }
-static inline v2f64 gt_f64(v2f64 v, v2f64 r) { return (v2f64)_mm_max_pd((__m128d)v, (__m128d)r); }
-static inline v4i32 unord_f32(v4f32 a, v4f32 b) { return (v4i32)_mm_cmpunord_ps((__m128)a, (__m128)b); }
-static inline v2i64 unord_f64(v2f64 a, v2f64 b) { return (v2i64)_mm_cmpunord_pd((__m128d)a, (__m128d)b); }
-#else
-#define SELECT(VT, VI, take, v, r) ((VT)(((VI)(v) & (take)) | ((VI)(r) & ~(take))))
-static inline v4f32 lt_f32(v4f32 v, v4f32 r) { return SELECT(v4f32, v4i32, v < r, v, r); }
-static inline v4f32 gt_f32(v4f32 v, v4f32 r) { return SELECT(v4f32, v4i32, v > r, v, r); }
-static inline v2f64 lt_f64(v2f64 v, v2f64 r) { return SELECT(v2f64, v2i64, v < r, v, r); }
-static inline v2f64 gt_f64(v2f64 v, v2f64 r) { return SELECT(v2f64, v2i64, v > r, v, r); }
-static inline v4i32 unord_f32(v4f32 a, v4f32 b) { return (a != a) | (b != b); }
-static inline v2i64 unord_f64(v2f64 a, v2f64 b) { return (a != a) | (b != b); }
-#endif
-
-/* The fold of np.minimum (LT: x < y) or np.maximum (x > y) over a
- * contiguous run of n >= 1 floats, as the element-at-a-time loop below
- * computes it: the first NaN if there is one, else the extreme value, and
- * among elements equal to it (0.0 and -0.0) the last one. Four vectors of
- * lanes (GCC/clang vector types: GCC's -O2 would leave the loop scalar)
- * without a chain of dependent compares, NaNs noted on the way and looked
- * for only when there is one; the extreme's bits are those of every element
- * equal to it unless it is a zero. The fold is associative, so runs combine
- * with the running value by the same rule. */
-#define DEFINE_RUN_EXTREME(NAME, T, VT, VI, W, CMP, STEP, UNORD)                               \
-    T NAME(const T *x, int64_t n)                                                              \
-    {                                                                                          \
-        T m = x[0];                                                                            \
-        int64_t i = 0;                                                                         \
-        if (n >= 4 * W) { /* four named vectors: GCC keeps an array of them in memory */       \
-            VT r0, r1, r2, r3, v0, v1, v2, v3;                                                 \
-            VI nan;                                                                            \
-            memcpy(&r0, x, sizeof r0), memcpy(&r1, x + W, sizeof r1);                          \
-            memcpy(&r2, x + 2 * W, sizeof r2), memcpy(&r3, x + 3 * W, sizeof r3);              \
-            nan = UNORD(r0, r1) | UNORD(r2, r3);                                               \
-            for (i = 4 * W; i + 4 * W <= n; i += 4 * W) {                                      \
-                memcpy(&v0, x + i, sizeof v0), memcpy(&v1, x + i + W, sizeof v1);              \
-                memcpy(&v2, x + i + 2 * W, sizeof v2), memcpy(&v3, x + i + 3 * W, sizeof v3);  \
-                nan |= UNORD(v0, v1) | UNORD(v2, v3);                                          \
-                r0 = STEP(v0, r0), r1 = STEP(v1, r1), r2 = STEP(v2, r2), r3 = STEP(v3, r3);    \
-            }                                                                                  \
-            bool any = false;                                                                  \
-            for (int l = 0; l < W; l++) any |= nan[l] != 0;                                    \
-            if (any)                                                                           \
-                for (int64_t j = 0;; j++)                                                      \
-                    if (x[j] != x[j]) return x[j];                                             \
-            r0 = STEP(r1, r0), r2 = STEP(r3, r2), r0 = STEP(r2, r0);                           \
-            for (int l = 0; l < W; l++) m = r0[l] CMP m ? r0[l] : m;                           \
-        }                                                                                      \
-        for (; i < n; i++) {                                                                   \
-            if (x[i] != x[i]) return x[i];                                                     \
-            m = x[i] CMP m ? x[i] : m;                                                         \
-        }                                                                                      \
-        if (m != 0) return m;                                                                  \
-        for (int64_t j = n - 1; j >= 0; j--)                                                   \
-            if (x[j] == m) return x[j];                                                        \
-        return m;                                                                              \
-    }
-DEFINE_RUN_EXTREME(kj_run_min_f64, double, v2f64, v2i64, 2, <, lt_f64, unord_f64)
-DEFINE_RUN_EXTREME(kj_run_max_f64, double, v2f64, v2i64, 2, >, gt_f64, unord_f64)
-DEFINE_RUN_EXTREME(kj_run_min_f32, float, v4f32, v4i32, 4, <, lt_f32, unord_f32)
-DEFINE_RUN_EXTREME(kj_run_max_f32, float, v4f32, v4i32, 4, >, gt_f32, unord_f32)
 
 /* A unit-stride float run of the array's own type: folded by the passes
  * above, then met with the running value. False when the run is not one. */

@@ -542,6 +542,19 @@ static void fold_rows(const red_ctx *c, const char *a, int64_t m, int64_t ist, c
             else if (f32) vsum4_f32(j == 0, acc, a + j * st, st, m);
             else vsum4_f64(j == 0, acc, a + j * st, st, m);
         }
+    /* min/max of such rows: the first copied, then up to four at a time */
+    if ((op == KJ_REDUCE_MIN || op == KJ_REDUCE_MAX) && (f32 || f64) && c->p->len > 0) {
+        memcpy(acc, a, (size_t)(m * ist));
+        for (j = 1; j < c->p->len; j += 4) {
+            int k = c->p->len - j < 4 ? (int)(c->p->len - j) : 4;
+            if (f32)
+                (op == KJ_REDUCE_MIN ? kj_rows_min_f32_isa : kj_rows_max_f32_isa)(KJ_FOLD_BEST, acc, a + j * st,
+                                                                                  st, k, m);
+            else
+                (op == KJ_REDUCE_MIN ? kj_rows_min_f64_isa : kj_rows_max_f64_isa)(KJ_FOLD_BEST, acc, a + j * st,
+                                                                                  st, k, m);
+        }
+    }
     for (; j < c->p->len; j++) {
         const void *v = row_values(c, a + j * st, m, ist, mean, tmp);
         switch (c->acc) {

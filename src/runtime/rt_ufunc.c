@@ -13,7 +13,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 
 enum { MAX_OPS = 16, MAX_SYMS = 16 };
 
@@ -157,24 +156,6 @@ static void broadcast(prep *p, int64_t *shape)
 
 /* A new output: loop shape + its core sizes, zeroed, registered. */
 
-/* Transparent huge pages for a large, not yet touched output, as NumPy
- * asks for its arrays of 4 MiB and more (madvise mode is the common
- * default): writing it then takes 512 times fewer page faults, which
- * otherwise cost as much as the loop of a cheap ufunc. Advisory only. */
-static void huge_pages(void *data, size_t nbytes)
-{
-    enum { PAGE = 4096, MIN_BYTES = 4 << 20 };
-    if (nbytes < MIN_BYTES) return;
-    uintptr_t lo = ((uintptr_t)data + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
-    uintptr_t hi = ((uintptr_t)data + nbytes) & ~(uintptr_t)(PAGE - 1);
-#ifdef MADV_HUGEPAGE
-    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-    (void)lo;
-    (void)hi;
-#endif
-}
-
 static void create(prep *p, int k, void *desc, const int64_t *loop_shape)
 {
     operand *o = &p->op[k];
@@ -200,10 +181,7 @@ static void create(prep *p, int k, void *desc, const int64_t *loop_shape)
     if (p->layout) a = kj_array_zeros(o->dt, o->ndim, shape, &err);
     else if (p->rt->gpu) a = kj_gpu_host_array(p->rt->gpu, o->dt, o->ndim, shape); /* memory a result left */
     if (!a) a = kj_rt_spare_array(p->rt, o->dt, o->ndim, shape);
-    if (!a) {
-        a = kj_array_empty(o->dt, o->ndim, shape, &err);
-        if (a && !p->layout) huge_pages(a->data, (size_t)kj_array_size(a) * kj_array_itemsize(a));
-    }
+    if (!a) a = kj_array_empty(o->dt, o->ndim, shape, &err);
     kj_rt_result(p->rt, a, &err, desc, o->ndim, p->line, p->col);
     memcpy(o->shape, a->shape, sizeof o->shape);
     memcpy(o->strides, a->strides, sizeof o->strides);

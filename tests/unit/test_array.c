@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "runtime/array.h"
+#include "runtime/array_int.h"
 
 #include "util/asan.h" /* KJ_ASAN: huge allocations abort instead of failing */
 
@@ -664,6 +665,137 @@ static void test_reduce_axis(void **state)
     kj_array_release(x);
 }
 
+/* The min/max folds of array_extreme.c in each instruction set this CPU
+ * has (a narrower one where it lacks one) against the element-at-a-time
+ * rules, bit for bit, over runs and rows of values that tie, mix zeros'
+ * signs and hold NaNs of different signs. */
+static uint64_t lcg(uint64_t *s) { return (*s = *s * 6364136223846793005u + 1442695040888963407u) >> 33; }
+
+static double fold_value(uint64_t *s, int nan_odds)
+{
+    static const double pick[] = {-2.0, -1.0, -0.0, 0.0, 1.0, 2.0, INFINITY, -INFINITY, 0.5};
+    uint64_t r = lcg(s);
+    if ((int)(r % 1000) < nan_odds) return r & 1000 ? -NAN : NAN;
+    return pick[(r / 1000) % 9];
+}
+
+static double ref_run(const double *x, int64_t n, bool mx)
+{
+    double m = x[0];
+    int64_t at = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(x[i])) return x[i];
+        if (mx ? x[i] > m : x[i] < m) m = x[i];
+        if (x[i] == m) at = i; /* the last of the equal ones */
+    }
+    return x[at];
+}
+
+static double ref_row(double a, double v, bool mx)
+{
+    if (isnan(a)) return a;
+    if (isnan(v)) return v;
+    return (mx ? v >= a : v <= a) ? v : a;
+}
+
+static bool same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static void test_extreme_folds(void **state)
+{
+    (void)state;
+    enum { N = 700 };
+    static double d[5 * N], acc[N], want[N];
+    static float f[5 * N], accf[N];
+    uint64_t s = 12345;
+    for (int isa = KJ_FOLD_SSE; isa <= KJ_FOLD_AVX512; isa++)
+        for (int trial = 0; trial < 400; trial++) {
+            int64_t n = 1 + (int64_t)(lcg(&s) % N);
+            int odds = trial % 3 == 0 ? 0 : trial % 3 == 1 ? 2 : 40;
+            for (int64_t i = 0; i < 5 * N; i++) f[i] = (float)(d[i] = fold_value(&s, odds));
+            for (int mx = 0; mx < 2; mx++) {
+                double r = ref_run(d, n, mx);
+                double g = mx ? kj_run_max_f64_isa(isa, d, n) : kj_run_min_f64_isa(isa, d, n);
+                float g32 = mx ? kj_run_max_f32_isa(isa, f, n) : kj_run_min_f32_isa(isa, f, n);
+                assert_true(same_bits(g, r));
+                assert_true(same_bits((double)g32, r));
+                /* k rows after acc: row j at d + (j + 1) N */
+                int k = 1 + trial % 4;
+                for (int64_t i = 0; i < n; i++) {
+                    acc[i] = d[i], accf[i] = f[i], want[i] = d[i];
+                    for (int j = 0; j < k; j++) want[i] = ref_row(want[i], d[(j + 1) * N + i], mx);
+                }
+                const char *rows = (const char *)(d + N), *rows32 = (const char *)(f + N);
+                if (mx) {
+                    kj_rows_max_f64_isa(isa, acc, rows, N * 8, k, n);
+                    kj_rows_max_f32_isa(isa, accf, rows32, N * 4, k, n);
+                } else {
+                    kj_rows_min_f64_isa(isa, acc, rows, N * 8, k, n);
+                    kj_rows_min_f32_isa(isa, accf, rows32, N * 4, k, n);
+                }
+                for (int64_t i = 0; i < n; i++) {
+                    assert_true(same_bits(acc[i], want[i]));
+                    assert_true(same_bits((double)accf[i], want[i]));
+                }
+            }
+        }
+}
+
+/* NumPy's pairwise sum (loops_utils.h), written plainly: the reference
+ * for both forms of kj_pairwise_* (one leaf at a time, and four leaves at
+ * once with AVX2), bit for bit, over lengths around the leaf and batch
+ * sizes and values of mixed magnitudes (so that the order shows). */
+static double ref_pairwise(const double *x, int64_t n, bool f32)
+{
+#define RND(v) (f32 ? (double)(float)(v) : (v))
+    if (n < 8) {
+        double r = 0;
+        for (int64_t i = 0; i < n; i++) r = RND(r + x[i]);
+        return r;
+    }
+    if (n <= 128) {
+        double r[8];
+        int64_t i;
+        for (int k = 0; k < 8; k++) r[k] = x[k];
+        for (i = 8; i < n - n % 8; i += 8)
+            for (int k = 0; k < 8; k++) r[k] = RND(r[k] + x[i + k]);
+        double res = RND(RND(RND(r[0] + r[1]) + RND(r[2] + r[3])) + RND(RND(r[4] + r[5]) + RND(r[6] + r[7])));
+        for (; i < n; i++) res = RND(res + x[i]);
+        return res;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    double lo = ref_pairwise(x, n2, f32);
+    return RND(lo + ref_pairwise(x + n2, n - n2, f32));
+#undef RND
+}
+
+static void test_pairwise_forms(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static double d[N];
+    static float f[N];
+    uint64_t s = 777;
+    for (int64_t i = 0; i < N; i++) {
+        int e = (int)(lcg(&s) % 40) - 20;
+        d[i] = ldexp((double)(lcg(&s) % 1000000) - 500000.0, e);
+        f[i] = (float)d[i];
+        d[i] = i % 2 ? d[i] : (double)f[i];
+    }
+    static double d32[N];
+    for (int64_t i = 0; i < N; i++) d32[i] = f[i];
+    int64_t lens[] = {1, 7, 8, 9, 127, 128, 129, 255, 256, 257, 511, 1000, 1024, 4095, 4096, 8191, 8192, 8193, 10000, 16384, 19999, N};
+    for (unsigned t = 0; t < sizeof lens / sizeof *lens; t++)
+        for (int isa = KJ_FOLD_SSE; isa <= KJ_FOLD_AVX512; isa++) {
+            int64_t n = lens[t], off = (int64_t)(t % 3); /* misaligned starts too */
+            if (n + off > N) off = 0;
+            double g = kj_pairwise_f64_isa(isa, (const char *)(d + off), n, 8);
+            float g32 = kj_pairwise_f32_isa(isa, (const char *)(f + off), n, 4);
+            assert_true(same_bits(g, ref_pairwise(d + off, n, false)));
+            assert_true(same_bits((double)g32, ref_pairwise(d32 + off, n, true)));
+        }
+}
+
 static void test_int_reductions(void **state)
 {
     (void)state;
@@ -846,6 +978,8 @@ int main(void)
         cmocka_unit_test(test_sum_pairwise),
         cmocka_unit_test(test_reduce_axis),
         cmocka_unit_test(test_int_reductions),
+        cmocka_unit_test(test_extreme_folds),
+        cmocka_unit_test(test_pairwise_forms),
         cmocka_unit_test(test_allclose),
         cmocka_unit_test(test_arange),
         cmocka_unit_test(test_linspace),
