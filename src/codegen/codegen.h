@@ -423,6 +423,9 @@ LLVMValueRef kj_cg_spill(kj_cg *cg, LLVMValueRef v);
 void kj_cg_operand(kj_cg *cg, kir_ref r, LLVMValueRef out[3]);
 /* Storage for a result descriptor of ndim, to pass as `out`. */
 LLVMValueRef kj_cg_out_desc(kj_cg *cg, int ndim);
+/* A new array of src's shape (ndim dimensions) and element type elem,
+ * holding src's values cast as astype casts them; errors point at `in`. */
+LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, int ndim, const kir_inst *in);
 LLVMValueRef kj_cg_line(kj_cg *cg, const kir_inst *in); /* i32 line of in */
 LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
 

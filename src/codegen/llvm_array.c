@@ -147,11 +147,8 @@ static void store_whole(kj_cg *cg, const kir_inst *in)
         kj_cg_array_fill(cg, at, arr, v);
         return;
     }
-    if (bt->elem != at->elem) {
-        kj_cg_fail(cg, in->span, "assigning %s into %s is not supported by the host code generator yet",
-                   kj_type_str(bt), kj_type_str(at));
-        return;
-    }
+    if (bt->elem != at->elem) /* NumPy's unsafe cast: a converted copy, then its store */
+        v = kj_cg_array_copy_as(cg, in->b, at->elem, bt->ndim, in);
     LLVMValueRef args[8] = {cg->fn->rt, spill(cg, arr), kj_cg_i32(cg, at->ndim), spill(cg, v),
                             kj_cg_i32(cg, bt->ndim), kj_cg_i64(cg, (int64_t)itemsize(cg, at->elem)),
                             kj_cg_i32(cg, in->span.line), kj_cg_i32(cg, in->span.col)};

@@ -284,16 +284,20 @@ static LLVMValueRef b_reduce(kj_cg *cg, const kir_inst *in)
 
 /* a.copy(), a.astype(t), float32(a), cuda.to_device(a), d.copy_to_host():
  * a C-ordered copy of argument 0 with the result's element type. */
-static LLVMValueRef b_copy(kj_cg *cg, const kir_inst *in)
+LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, int ndim, const kir_inst *in)
 {
     LLVMValueRef o[3];
-    kj_cg_operand(cg, in->args[0], o);
-    int nd = in->type->ndim;
-    LLVMValueRef out = kj_cg_out_desc(cg, nd);
-    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), out,
+    kj_cg_operand(cg, src, o);
+    LLVMValueRef out = kj_cg_out_desc(cg, ndim);
+    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(elem)), out,
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_COPY, a, 8);
-    return load_desc(cg, out, nd);
+    return load_desc(cg, out, ndim);
+}
+
+static LLVMValueRef b_copy(kj_cg *cg, const kir_inst *in)
+{
+    return kj_cg_array_copy_as(cg, in->args[0], in->type->elem, in->type->ndim, in);
 }
 
 /* cuda.to_device(a) (to_device 1) / d.copy_to_host() (0) with kernels on

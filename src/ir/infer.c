@@ -341,6 +341,17 @@ static const char *ufunc_name(kj_binop op)
  * which writes a's memory. The operation's result must have a's element
  * type (NumPy would cast it 'same_kind'; a float result into an integer
  * array is its UFuncTypeError) and no more dimensions than a. */
+/* NumPy's order of kinds for casting='same_kind': a cast may go to an
+ * equal or later kind (bool, unsigned, signed, float), never back. */
+static int kind_rank(const kj_type *t)
+{
+    switch (t->kind) {
+    case KJ_T_BOOL: return 0;
+    case KJ_T_INT: return t->is_signed ? 2 : 1;
+    default: return 3;
+    }
+}
+
 static void infer_aug_array(kj_ictx *ic, const kj_stmt *st, const kj_type *cur, const kj_type *v)
 {
     const kj_type *opt = NULL;
@@ -348,18 +359,10 @@ static void infer_aug_array(kj_ictx *ic, const kj_stmt *st, const kj_type *cur, 
     ic->sp->ei[st->aug.value->id].optype = opt;
     if (!r) return;
     const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
-    if (re != cur->elem) {
-        bool same_kind = re->kind == cur->elem->kind ||
-                         (cur->elem->kind == KJ_T_FLOAT && re->kind != KJ_T_FLOAT) ||
-                         (cur->elem->kind == KJ_T_INT && re->kind == KJ_T_BOOL);
-        kj_diag *dg = same_kind
-            ? kj_error(ic->d, ic->s->src, st->span,
-                       "in-place operator: the result (%s) is not of the array's type (%s); this cast is "
-                       "not supported yet", kj_type_str(re), kj_type_str(cur->elem))
-            : kj_error(ic->d, ic->s->src, st->span,
-                       "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
-                       "'same_kind'", ufunc_name(st->aug.op), kj_type_str(re),
-                       kj_type_str(cur->elem));
+    if (kind_rank(re) > kind_rank(cur->elem)) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, st->span,
+                               "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
+                               "'same_kind'", ufunc_name(st->aug.op), kj_type_str(re), kj_type_str(cur->elem));
         kj_diag_hint(dg, "write the operand in the array's type, or a = a %s b for a new array",
                      kj_binop_str(st->aug.op));
         return;

@@ -381,6 +381,29 @@ static bool fused_only(const kir_inst *in)
     return in->op == KIR_BUILTIN && (in->aux == KJ_B_NP_WHERE || in->aux == KJ_B_NP_CLIP);
 }
 
+/* May the loop convert its result as the store into the view would? Any
+ * scalar conversion: a scalar CAST converts as the runtime's array casts do
+ * (llvm_expr.c kj_cg_cast: float to int as x86-64 truncates, NaN is true).
+ * An in-place operator asks only NumPy's 'same_kind' ones (float32 +=
+ * float64 computes in float64 and rounds once; int8 += int64 wraps). */
+static bool store_cast(const kj_type *to, const kj_type *from)
+{
+    return to == from || (kj_is_scalar(to) && kj_is_scalar(from));
+}
+
+/* The synthesised loop `g` returns its value converted to `to`: a CAST
+ * before its RETURN (the last instruction of its one block). */
+static void cast_result(fctx *c, kir_func *g, const kj_type *to)
+{
+    kir_block *b = &g->blocks[0];
+    kir_ref ret = b->v[b->n - 1];
+    kir_ref r = kir_emit(c->a, g, 0, KIR_CAST, to, kir_at(g, ret)->span);
+    kir_at(g, r)->a = kir_at(g, ret)->a;
+    kir_at(g, ret)->a = r;
+    b->v[b->n - 2] = r, b->v[b->n - 1] = ret; /* the cast was appended after the return */
+    g->ret = to;
+}
+
 /* `view[...] = tree` (a whole-view store of a fused tree's result, nothing
  * that writes memory between them): the tree writes into the view as its
  * out= operand instead of a temporary that the store then copies. The
@@ -399,9 +422,10 @@ static void fuse_assign(fctx *c, kir_ref s)
     kir_inst *in = &c->f->insts[r];
     if (in->op != KIR_UFUNC_CALL || !in->fn || !in->fn->fuse_tree || in->aux || c->uses[r] != 1) return;
     const kj_type *vt = c->f->insts[st->a].type;
-    if (vt->kind != KJ_T_ARRAY || in->type->kind != KJ_T_ARRAY || vt->elem != in->type->elem ||
+    if (vt->kind != KJ_T_ARRAY || in->type->kind != KJ_T_ARRAY || !store_cast(vt->elem, in->type->elem) ||
         vt->ndim < in->type->ndim || c->blk[r] != c->blk[s] || c->lastbar[s] > c->pos[r])
         return;
+    if (vt->elem != in->type->elem) cast_result(c, in->fn, kj_strong(c->t, vt->elem));
     kir_ref *args = KJ_NEWN(c->a, kir_ref, in->nargs + 1);
     memcpy(args, in->args, in->nargs * sizeof *args);
     args[in->nargs] = st->a;
