@@ -369,7 +369,7 @@ static void machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
  *   → machine code for the host (codegen, or the cache)
  *   → the kernels for the GPU (NVPTX → PTX → cubin, or the cache; cuda only)
  * The last three stages are skipped for check_only (kjit check, kjit ir,
- * kjit ptx). */
+ * kjit ptx), and the inlining unless the target is cpu or parallel. */
 static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
                                    kjit_error *err)
 {
@@ -387,7 +387,9 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
     bool no_target = !kj_has_errors(d) && !m->check_only && !kj_api_target(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_pool(ctx, m, err);
     if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_mpi(ctx, m, err);
-    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_inline_device(m, 0, d);
+    /* kjit check for cpu/parallel reports what the inliner refuses there too */
+    bool host_target = m->target == KJIT_TARGET_CPU || m->target == KJIT_TARGET_PARALLEL;
+    if (!kj_has_errors(d) && (m->check_only ? host_target : !no_target)) kj_api_inline_device(m, 0, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_lower_ufuncs(m, 0), verify_kir(m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) machine_code(ctx, m, d);
     if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_code(m, d);

@@ -660,6 +660,8 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
     const kj_type *t = strong(lc, ei->type);
+    if (ei->kind == EI_DTYPE) /* np.float32 as a value (an argument): a compile-time dtype */
+        return emit(lc, KIR_CONST_NONE, kj_t_dtype(lc->s->types, ei->dtype), e->span);
     switch (e->kind) {
     case KJ_E_NAME: {
         int32_t l = var_local(lc, e->name);

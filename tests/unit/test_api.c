@@ -496,6 +496,46 @@ static void *compile_loop(void *arg)
     return NULL;
 }
 
+/* A check for the cpu target (kjit check --target cpu) reports what only the
+ * cpu refuses: recursion through a device function that the cpu inlines
+ * into its kernel. A check for cuda accepts the program. */
+static void test_check_cpu_inliner(void **state)
+{
+    (void)state;
+    static const char src[] = "from numba import cuda\n"
+                              "import numpy as np\n"
+                              "@cuda.jit(device=True)\n"
+                              "def tree(v, d):\n"
+                              "    if d == 0:\n"
+                              "        return v\n"
+                              "    return tree(v + cuda.shfl_xor_sync(0xffffffff, v, d), d // 2)\n"
+                              "@cuda.jit\n"
+                              "def k(a):\n"
+                              "    a[0] = tree(a[1], 16)\n"
+                              "def main():\n"
+                              "    a = np.zeros(4)\n"
+                              "    k[1, 32](a)\n";
+    for (int t = 0; t < 2; t++) {
+        kjit_options o;
+        kjit_options_init(&o);
+        o.check_only = 1;
+        o.target = t ? KJIT_TARGET_CUDA : KJIT_TARGET_CPU;
+        kjit_ctx *ctx = new_ctx(&o);
+        kjit_error err;
+        kjit_module *m = compile_str(ctx, src, "rec.k", &err);
+        if (t) {
+            assert_non_null(m);
+        } else {
+            assert_null(m);
+            assert_int_equal(err.code, KJIT_ERR_COMPILE);
+            assert_int_equal(err.line, 7);
+            assert_non_null(strstr(err.message, "recursion through device function 'tree'"));
+        }
+        kjit_module_free(m);
+        kjit_ctx_free(ctx);
+    }
+}
+
 static void test_threads(void **state)
 {
     (void)state;
@@ -1919,6 +1959,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version),
+        cmocka_unit_test(test_check_cpu_inliner),
         cmocka_unit_test(test_options_defaults_and_validation),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_empty_program),
