@@ -57,10 +57,14 @@ static void copy_elem(char *dst, kj_dtype ddt, const char *src, kj_dtype sdt)
     else kj_elem_store(dst, ddt, kj_elem_load(src, sdt));
 }
 
+/* A result: memory a large array the run dropped left behind when it is of
+ * this size (kj_rt_spare_array: `a[idx] += 1` in a loop gathers into the
+ * same memory each time instead of faulting fresh pages in), else new. */
 static kj_array *new_array(kj_rt *rt, kj_dtype dt, int nd, const int64_t *shape, int32_t line, int32_t col)
 {
     kj_rt_error err = {0};
-    kj_array *o = kj_array_empty(dt, nd, shape, &err);
+    kj_array *o = kj_rt_spare_array(rt, dt, nd, shape);
+    if (!o) o = kj_array_empty(dt, nd, shape, &err);
     if (!o) kj_rt_raise_error(rt, &err, line, col);
     kj_rt_own(rt, o);
     return o;
@@ -399,6 +403,15 @@ static inline void scatter_n(char *base, int64_t stride, const int64_t *off, int
 static void scatter(char *base, int64_t stride, const int64_t *off, int64_t ostride, const char *src,
                     int64_t vstride, int64_t n, size_t isz)
 {
+    static const int64_t zero = 0;
+    if (!ostride) { /* the index arrays' offset is the same for the whole run (a[idx, 1:] = v) */
+        base += off[0];
+        if (stride == (int64_t)isz && vstride == (int64_t)isz) {
+            memmove(base, src, (size_t)n * isz);
+            return;
+        }
+        off = &zero;
+    }
     switch (isz) { /* a constant size per case: a move per item, not a call */
     case 1: scatter_n(base, stride, off, ostride, src, vstride, n, 1); break;
     case 2: scatter_n(base, stride, off, ostride, src, vstride, n, 2); break;
