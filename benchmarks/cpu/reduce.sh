@@ -25,16 +25,20 @@ py=${PYTHON:-python3}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-reduce.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 sed -e "s/^M = .*/M = $m/" -e "s/^R = .*/R = $r/" "$here/reduce.k" >"$tmp/reduce.k"
-export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 KJIT_NUM_THREADS=1
+# TARGET=parallel runs kjit on the parallel target with every core (NumPy
+# keeps its one thread): whole-array float reductions then use the pool.
+target=${TARGET:-cpu}
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+[ "$target" = parallel ] || export KJIT_NUM_THREADS=1
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"
 echo "kjit: $("$kjit" --version); numpy: $("$py" -c 'import numpy; print(numpy.__version__)')"
-echo "array: ${m}x${m} float32, median of $r, median of $rounds rounds"
+echo "array: ${m}x${m} float32, median of $r, median of $rounds rounds; kjit --target $target"
 : >"$tmp/kjit.txt"
 : >"$tmp/numpy.txt"
 i=0
 while [ "$i" -lt "$rounds" ]; do
-    KJIT_NO_CACHE=1 "$kjit" run --target cpu "$tmp/reduce.k" >>"$tmp/kjit.txt"
+    KJIT_NO_CACHE=1 "$kjit" run --target "$target" "$tmp/reduce.k" >>"$tmp/kjit.txt"
     "$py" "$tmp/reduce.k" >>"$tmp/numpy.txt"
     i=$((i + 1))
 done

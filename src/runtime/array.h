@@ -210,6 +210,27 @@ bool kj_array_max(const kj_array *a, kj_scalar *out, kj_rt_error *err);
 kj_scalar kj_array_mean(const kj_array *a); /* float64 (float32 for float32); NaN when empty */
 kj_scalar kj_array_var(const kj_array *a, int64_t ddof);
 kj_scalar kj_array_std(const kj_array *a, int64_t ddof);
+
+/* Independent tasks a caller may spread over threads: run(self, n, task,
+ * ctx) calls task(ctx, t) once for each t in [0, n), in any order, up to
+ * `width` at once, and returns when all have run (the runtime's pool on the
+ * parallel target: kj_rt_tasks). Tasks never raise. */
+typedef struct kj_tasks kj_tasks;
+typedef void (*kj_task_fn)(void *ctx, int64_t t);
+struct kj_tasks {
+    void (*run)(const kj_tasks *self, int64_t n, kj_task_fn task, void *ctx);
+    void *pool;
+    int width;
+};
+/* The same reductions with the work of a large array that is one
+ * unit-stride run of its own float type spread over `tk` (NULL: this thread
+ * alone): the sums' chunks of 8192 are independent and added in order, the
+ * min/max parts met in order, so the bits are those of one thread. */
+kj_scalar kj_array_sum_on(const kj_array *a, const kj_tasks *tk);
+bool kj_array_extreme_on(const kj_array *a, bool is_max, const kj_tasks *tk, kj_scalar *out, kj_rt_error *err);
+kj_scalar kj_array_mean_on(const kj_array *a, const kj_tasks *tk);
+kj_scalar kj_array_var_on(const kj_array *a, int64_t ddof, const kj_tasks *tk);
+kj_scalar kj_array_std_on(const kj_array *a, int64_t ddof, const kj_tasks *tk);
 kj_scalar kj_array_prod(const kj_array *a); /* sum's types; a serial product in NumPy's order */
 /* np.argmin/argmax(a): the first index (C order) of the extreme or of the
  * first NaN; an error when empty. */

@@ -96,17 +96,28 @@ static void sum_inner(void *vctx, char **p, const int64_t *s, int64_t n)
             c->i64 = (int64_t)((uint64_t)c->i64 + (uint64_t)ld_i64(a, c->dt));
 }
 
-/* Sum the n elements at `data` (contiguous, of type dt) or, when `a` is
- * given, all of a's elements in reduction order. `as_float`: a float sum
- * (float32 for float32 elements, else float64), else an integer one. */
-static sum_ctx sum_elements(const kj_array *a, const char *data, kj_dtype dt, int64_t n,
-                            bool as_float)
+static bool par_sum(sum_ctx *c, const kj_array *a, const double *mean, const kj_tasks *tk);
+
+static char *chunk_buffer(void)
 {
-    sum_ctx c = {.dt = dt, .f32 = dt == KJ_DT_FLOAT32};
-    if (as_float && !(c.buf = malloc(CHUNK * sizeof(double)))) {
+    char *b = malloc(CHUNK * sizeof(double));
+    if (!b) {
         fputs("kjit: out of memory\n", stderr);
         abort();
     }
+    return b;
+}
+
+/* Sum the n elements at `data` (contiguous, of type dt) or, when `a` is
+ * given, all of a's elements in reduction order, on the threads of `tk`
+ * when it pays. `as_float`: a float sum (float32 for float32 elements,
+ * else float64), else an integer one. */
+static sum_ctx sum_elements(const kj_array *a, const char *data, kj_dtype dt, int64_t n,
+                            bool as_float, const kj_tasks *tk)
+{
+    sum_ctx c = {.dt = dt, .f32 = dt == KJ_DT_FLOAT32};
+    if (as_float && a && par_sum(&c, a, NULL, tk)) return c;
+    if (as_float) c.buf = chunk_buffer();
     if (a) {
         kj_iter it;
         reduction_order(a, &it);
@@ -124,9 +135,11 @@ static sum_ctx sum_elements(const kj_array *a, const char *data, kj_dtype dt, in
     return c;
 }
 
-kj_scalar kj_array_sum(const kj_array *a)
+kj_scalar kj_array_sum(const kj_array *a) { return kj_array_sum_on(a, NULL); }
+
+kj_scalar kj_array_sum_on(const kj_array *a, const kj_tasks *tk)
 {
-    sum_ctx c = sum_elements(a, NULL, a->dtype, 0, kj_dtype_is_float(a->dtype));
+    sum_ctx c = sum_elements(a, NULL, a->dtype, 0, kj_dtype_is_float(a->dtype), tk);
     switch (kj_dtype_info[a->dtype].kind) {
     case 'f': return (kj_scalar){a->dtype, {.f = c.f32 ? c.acc32 : c.acc}};
     case 'u': return (kj_scalar){KJ_DT_UINT64, {.u = c.u64}};
@@ -184,37 +197,43 @@ static void minmax_inner(void *vctx, char **p, const int64_t *s, int64_t n)
     }
 }
 
-static bool minmax(const kj_array *a, bool is_max, kj_scalar *out, kj_rt_error *err)
+static bool par_extreme(minmax_ctx *c, const kj_array *a, const kj_tasks *tk);
+
+bool kj_array_extreme_on(const kj_array *a, bool is_max, const kj_tasks *tk, kj_scalar *out, kj_rt_error *err)
 {
     if (kj_array_size(a) == 0)
         return kj_rt_errorf(err, "ValueError",
                             "zero-size array to reduction operation %s which has no identity",
                             is_max ? "maximum" : "minimum");
     minmax_ctx c = {a->dtype, true, is_max, {0}};
-    kj_iter it;
-    reduction_order(a, &it);
-    kj_iter_run(&it, minmax_inner, &c);
+    if (!par_extreme(&c, a, tk)) {
+        kj_iter it;
+        reduction_order(a, &it);
+        kj_iter_run(&it, minmax_inner, &c);
+    }
     *out = c.best;
     return true;
 }
 
 bool kj_array_min(const kj_array *a, kj_scalar *out, kj_rt_error *err)
 {
-    return minmax(a, false, out, err);
+    return kj_array_extreme_on(a, false, NULL, out, err);
 }
 
 bool kj_array_max(const kj_array *a, kj_scalar *out, kj_rt_error *err)
 {
-    return minmax(a, true, out, err);
+    return kj_array_extreme_on(a, true, NULL, out, err);
 }
 
 /* np.mean (numpy/core/_methods.py:_mean): integer and bool arrays are summed
  * in float64; float32 stays float32; the division by the count (an intp
  * scalar) happens in float64 and is cast back. */
-kj_scalar kj_array_mean(const kj_array *a)
+kj_scalar kj_array_mean(const kj_array *a) { return kj_array_mean_on(a, NULL); }
+
+kj_scalar kj_array_mean_on(const kj_array *a, const kj_tasks *tk)
 {
     double n = (double)kj_array_size(a);
-    sum_ctx c = sum_elements(a, NULL, a->dtype, 0, true);
+    sum_ctx c = sum_elements(a, NULL, a->dtype, 0, true, tk);
     if (c.f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = (float)((double)c.acc32 / n)}};
     return kj_scalar_f64(c.acc / n);
 }
@@ -276,33 +295,171 @@ static void dev_inner(void *vctx, char **p, const int64_t *s, int64_t n)
  * deviations go through the sum's chunk buffer instead of a temporary
  * array: the same chunks, the same bits. np.std is its square root, taken
  * in the result type. */
-kj_scalar kj_array_var(const kj_array *a, int64_t ddof)
+kj_scalar kj_array_var(const kj_array *a, int64_t ddof) { return kj_array_var_on(a, ddof, NULL); }
+
+kj_scalar kj_array_var_on(const kj_array *a, int64_t ddof, const kj_tasks *tk)
 {
     int64_t n = kj_array_size(a);
     bool f32 = a->dtype == KJ_DT_FLOAT32;
     /* the keepdims mean is an array, divided by the count in its own type */
-    double mean = f32 ? (double)((float)kj_array_sum(a).v.f / (float)n) : kj_array_mean(a).v.f;
+    double mean = f32 ? (double)((float)kj_array_sum_on(a, tk).v.f / (float)n) : kj_array_mean_on(a, tk).v.f;
     sum_ctx c = {.dt = f32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64, .f32 = f32};
-    if (!(c.buf = malloc(CHUNK * sizeof(double)))) {
-        fputs("kjit: out of memory\n", stderr);
-        abort();
+    if (!par_sum(&c, a, &mean, tk)) {
+        c.buf = chunk_buffer();
+        dev_ctx d = {a->dtype, mean, &c};
+        kj_iter it;
+        reduction_order(a, &it);
+        kj_iter_run(&it, dev_inner, &d);
+        if (c.nbuf) sum_flush(&c);
+        free(c.buf);
     }
-    dev_ctx d = {a->dtype, mean, &c};
-    kj_iter it;
-    reduction_order(a, &it);
-    kj_iter_run(&it, dev_inner, &d);
-    if (c.nbuf) sum_flush(&c);
-    free(c.buf);
     double div = (double)(n - ddof > 0 ? n - ddof : 0);
     if (f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = (float)((double)c.acc32 / div)}};
     return kj_scalar_f64(c.acc / div);
 }
 
-kj_scalar kj_array_std(const kj_array *a, int64_t ddof)
+kj_scalar kj_array_std(const kj_array *a, int64_t ddof) { return kj_array_std_on(a, ddof, NULL); }
+
+kj_scalar kj_array_std_on(const kj_array *a, int64_t ddof, const kj_tasks *tk)
 {
-    kj_scalar v = kj_array_var(a, ddof);
+    kj_scalar v = kj_array_var_on(a, ddof, tk);
     v.v.f = v.dtype == KJ_DT_FLOAT32 ? (double)sqrtf((float)v.v.f) : sqrt(v.v.f);
     return v;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The same over several threads                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Below this many elements one thread does it all: a task's start costs
+ * microseconds, a million floats a fraction of a millisecond. */
+enum { PAR_MIN = 1 << 20, PAR_PART = 1 << 18 };
+
+/* The array as one unit-stride run of its own float type, in reduction
+ * order, large enough to split; its start and length. */
+static bool par_run(const kj_array *a, const kj_tasks *tk, const char **p, int64_t *n)
+{
+    if (!tk || tk->width < 2 || (a->dtype != KJ_DT_FLOAT32 && a->dtype != KJ_DT_FLOAT64)) return false;
+    kj_iter it;
+    reduction_order(a, &it);
+    if (it.ndim != 1 || it.strides[0][0] != (int64_t)kj_dtype_info[a->dtype].size || it.shape[0] < PAR_MIN)
+        return false;
+    *p = it.ptrs[0];
+    *n = it.shape[0];
+    return true;
+}
+
+/* The parts of a run of n elements: `per` units of `unit` elements each
+ * (the last part shorter), at most four per thread. */
+static int64_t par_parts(const kj_tasks *tk, int64_t units, int64_t *per)
+{
+    int64_t parts = units < 4 * (int64_t)tk->width ? units : 4 * (int64_t)tk->width;
+    *per = (units + parts - 1) / parts;
+    return (units + *per - 1) / *per;
+}
+
+typedef struct {
+    const char *x;
+    int64_t n, per;
+    bool f32;
+    kj_dtype dt;
+    const double *mean; /* the squared deviations from it (var), else the elements */
+    double *s;          /* per chunk of CHUNK: its pairwise sum (float32 sums as floats) */
+} par_sum_job;
+
+/* The chunks [t * per, (t + 1) * per): each summed as one thread sums it. */
+static void par_sum_task(void *vctx, int64_t t)
+{
+    const par_sum_job *j = vctx;
+    size_t isz = kj_dtype_info[j->dt].size;
+    int64_t nchunks = (j->n + CHUNK - 1) / CHUNK, end = (t + 1) * j->per < nchunks ? (t + 1) * j->per : nchunks;
+    sum_ctx c = {.dt = j->dt, .f32 = j->f32, .buf = j->mean ? chunk_buffer() : NULL};
+    for (int64_t k = t * j->per; k < end; k++) {
+        const char *p = j->x + (size_t)(k * CHUNK) * isz;
+        int64_t len = j->n - k * CHUNK < CHUNK ? j->n - k * CHUNK : CHUNK;
+        if (!j->mean) {
+            j->s[k] = j->f32 ? (double)kj_pairwise_f32(p, len, 4) : kj_pairwise_f64(p, len, 8);
+            continue;
+        }
+        /* the deviations of one chunk, summed from 0: the chunk's sum (of
+         * squares: never -0.0, so 0 + s is s) */
+        c.acc = 0, c.acc32 = 0, c.nbuf = 0;
+        dev_ctx d = {j->dt, *j->mean, &c};
+        dev_run(&d, p, (int64_t)isz, len);
+        if (c.nbuf) sum_flush(&c);
+        j->s[k] = j->f32 ? (double)c.acc32 : c.acc;
+    }
+    free(c.buf);
+}
+
+/* A float sum (mean: of squared deviations) of a large run on tk's
+ * threads: each chunk as float_sum_inner sums it, then the chunks added to
+ * the total in order. False: not such a run, nothing done. */
+static bool par_sum(sum_ctx *c, const kj_array *a, const double *mean, const kj_tasks *tk)
+{
+    const char *x;
+    int64_t n;
+    if (!par_run(a, tk, &x, &n)) return false;
+    int64_t nchunks = (n + CHUNK - 1) / CHUNK;
+    par_sum_job j = {.x = x, .n = n, .f32 = c->f32, .dt = a->dtype, .mean = mean,
+                     .s = malloc((size_t)nchunks * sizeof(double))};
+    if (!j.s) {
+        fputs("kjit: out of memory\n", stderr);
+        abort();
+    }
+    int64_t parts = par_parts(tk, nchunks, &j.per);
+    tk->run(tk, parts, par_sum_task, &j);
+    for (int64_t k = 0; k < nchunks; k++) {
+        if (c->f32) c->acc32 += (float)j.s[k];
+        else c->acc += j.s[k];
+    }
+    free(j.s);
+    return true;
+}
+
+typedef struct {
+    const char *x;
+    int64_t n, per;
+    kj_dtype dt;
+    bool is_max;
+    double *r; /* per part: its fold */
+} par_ext_job;
+
+static void par_ext_task(void *vctx, int64_t t)
+{
+    const par_ext_job *j = vctx;
+    int64_t lo = t * j->per, len = j->n - lo < j->per ? j->n - lo : j->per;
+    if (j->dt == KJ_DT_FLOAT32) {
+        const float *x = (const float *)(const void *)j->x + lo;
+        j->r[t] = j->is_max ? kj_run_max_f32(x, len) : kj_run_min_f32(x, len);
+    } else {
+        const double *x = (const double *)(const void *)j->x + lo;
+        j->r[t] = j->is_max ? kj_run_max_f64(x, len) : kj_run_min_f64(x, len);
+    }
+}
+
+/* min/max of a large run in parts on tk's threads, the parts' folds met in
+ * order by np.minimum's rule (the first NaN stays; of equal values the
+ * later): the fold of the whole run. */
+static bool par_extreme(minmax_ctx *c, const kj_array *a, const kj_tasks *tk)
+{
+    const char *x;
+    int64_t n, per;
+    if (!par_run(a, tk, &x, &n)) return false;
+    par_parts(tk, (n + PAR_PART - 1) / PAR_PART, &per);
+    par_ext_job j = {.x = x, .n = n, .per = per * PAR_PART, .dt = a->dtype, .is_max = c->is_max};
+    int64_t parts = (n + j.per - 1) / j.per;
+    if (!(j.r = malloc((size_t)parts * sizeof(double)))) {
+        fputs("kjit: out of memory\n", stderr);
+        abort();
+    }
+    tk->run(tk, parts, par_ext_task, &j);
+    double best = j.r[0];
+    for (int64_t t = 1; t < parts; t++) best = kj_float_op(c->is_max ? KJ_AOP_MAX : KJ_AOP_MIN, best, j.r[t]);
+    free(j.r);
+    c->best = (kj_scalar){c->dt, {.f = best}};
+    c->first = false;
+    return true;
 }
 
 /* ------------------------------------------------------------------------ */

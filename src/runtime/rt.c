@@ -634,6 +634,32 @@ static KJ_CALLS_JIT void par_serial(kj_rt *rt, kj_rt_chunk_fn fn, void *env, int
     if (acc_bytes > 0 && combine) combine(rt, env, acc);
 }
 
+typedef struct {
+    kj_task_fn task;
+    void *ctx;
+} pool_tasks;
+
+static void pool_task(void *p, int64_t t, int worker)
+{
+    (void)worker;
+    const pool_tasks *r = p;
+    r->task(r->ctx, t);
+}
+
+static void pool_run(const kj_tasks *self, int64_t n, kj_task_fn task, void *ctx)
+{
+    pool_tasks r = {task, ctx};
+    kj_pool_run(self->pool, n, pool_task, &r);
+}
+
+const kj_tasks *kj_rt_tasks(kj_rt *rt, kj_tasks *storage)
+{
+    int threads = kj_pool_size(rt->pool);
+    if (!rt->pool || rt->in_parallel || threads < 2) return NULL;
+    *storage = (kj_tasks){pool_run, rt->pool, threads};
+    return storage;
+}
+
 KJ_CALLS_JIT void kj_rt_parallel_for(kj_rt *rt, kj_rt_chunk_fn fn, void *env, int64_t n, int64_t min_chunk,
                                      int64_t acc_bytes, kj_rt_combine_fn combine)
 {

@@ -226,6 +226,12 @@ typedef void (*kj_rt_combine_fn)(kj_rt *rt, void *env, void *acc);
 void kj_rt_parallel_for(kj_rt *rt, kj_rt_chunk_fn fn, void *env, int64_t n, int64_t min_chunk,
                         int64_t acc_bytes, kj_rt_combine_fn combine);
 
+/* The context's pool as tasks for the array layer (array.h kj_tasks: the
+ * whole-array reductions), filled into *storage; NULL when there is nothing
+ * to spread over: no pool, one thread, or a worker inside a parallel loop. */
+struct kj_tasks;
+const struct kj_tasks *kj_rt_tasks(kj_rt *rt, struct kj_tasks *storage);
+
 /* round(x, ndigits) for floats, correctly rounded as CPython does it. */
 double kj_rt_round_ndigits(double x, int64_t ndigits);
 /* round(x, ndigits) for an integer and ndigits < 0: round half to even at

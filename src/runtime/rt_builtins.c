@@ -207,23 +207,7 @@ void kj_rt_randint_array(kj_rt *rt, int64_t low, int64_t high, int32_t dtype, in
 void kj_rt_reduce(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32_t dtype, int32_t rdtype,
                   void *result, int32_t line, int32_t col)
 {
-    kj_array h;
-    kj_rt_header(&h, a, ndim, dtype);
-    kj_rt_error err = {0};
-    kj_scalar s = {0};
-    switch ((kj_rt_reduce_op)op) {
-    case KJ_RED_SUM: s = kj_array_sum(&h); break;
-    case KJ_RED_MIN:
-        if (!kj_array_min(&h, &s, &err)) kj_rt_raise_error(rt, &err, line, col);
-        break;
-    case KJ_RED_MAX:
-        if (!kj_array_max(&h, &s, &err)) kj_rt_raise_error(rt, &err, line, col);
-        break;
-    case KJ_RED_MEAN: s = kj_array_mean(&h); break;
-    case KJ_RED_STD: s = kj_array_std(&h, 0); break;
-    default: kj_rt_reduce_axis(rt, op, a, ndim, dtype, rdtype, 0, 0, 0, result, 0, line, col); return;
-    }
-    kj_elem_store(result, (kj_dtype)rdtype, s);
+    kj_rt_reduce_axis(rt, op, a, ndim, dtype, rdtype, 0, 0, 0, result, 0, line, col); /* the whole-array form */
 }
 
 void kj_rt_copy(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t to, void *out, int32_t line,

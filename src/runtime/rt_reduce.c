@@ -8,18 +8,22 @@
 _Static_assert((int)KJ_RED_ARGMAX == (int)KJ_REDUCE_ARGMAX && (int)KJ_RED_STD == (int)KJ_REDUCE_STD,
                "kj_rt_reduce_op and kj_reduce_op list the operations in the same order");
 
-/* The whole-array form: a scalar. */
-static bool reduce_all(const kj_array *a, kj_reduce_op op, int64_t ddof, kj_scalar *s, kj_rt_error *err)
+/* The whole-array form: a scalar; on the parallel target sum, min, max,
+ * mean, var and std of large float arrays use the pool (same bits). */
+static bool reduce_all(kj_rt *rt, const kj_array *a, kj_reduce_op op, int64_t ddof, kj_scalar *s,
+                       kj_rt_error *err)
 {
     int64_t i = 0;
+    kj_tasks storage;
+    const kj_tasks *tk = kj_rt_tasks(rt, &storage);
     switch (op) {
-    case KJ_REDUCE_SUM: *s = kj_array_sum(a); return true;
+    case KJ_REDUCE_SUM: *s = kj_array_sum_on(a, tk); return true;
     case KJ_REDUCE_PROD: *s = kj_array_prod(a); return true;
-    case KJ_REDUCE_MIN: return kj_array_min(a, s, err);
-    case KJ_REDUCE_MAX: return kj_array_max(a, s, err);
-    case KJ_REDUCE_MEAN: *s = kj_array_mean(a); return true;
-    case KJ_REDUCE_VAR: *s = kj_array_var(a, ddof); return true;
-    case KJ_REDUCE_STD: *s = kj_array_std(a, ddof); return true;
+    case KJ_REDUCE_MIN: return kj_array_extreme_on(a, false, tk, s, err);
+    case KJ_REDUCE_MAX: return kj_array_extreme_on(a, true, tk, s, err);
+    case KJ_REDUCE_MEAN: *s = kj_array_mean_on(a, tk); return true;
+    case KJ_REDUCE_VAR: *s = kj_array_var_on(a, ddof, tk); return true;
+    case KJ_REDUCE_STD: *s = kj_array_std_on(a, ddof, tk); return true;
     case KJ_REDUCE_ARGMIN:
     case KJ_REDUCE_ARGMAX:
         if (!kj_array_argext(a, op == KJ_REDUCE_ARGMAX, &i, err)) return false;
@@ -48,6 +52,6 @@ void kj_rt_reduce_axis(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32
         return;
     }
     kj_scalar s = {0};
-    if (!reduce_all(&h, (kj_reduce_op)op, ddof, &s, &err)) kj_rt_raise_error(rt, &err, line, col);
+    if (!reduce_all(rt, &h, (kj_reduce_op)op, ddof, &s, &err)) kj_rt_raise_error(rt, &err, line, col);
     kj_elem_store(result, (kj_dtype)rdtype, s);
 }

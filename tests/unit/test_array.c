@@ -796,6 +796,61 @@ static void test_pairwise_forms(void **state)
         }
 }
 
+/* Whole-array reductions spread over tasks (the parallel target's pool)
+ * give the bits of one thread, whatever order the tasks run in: here they
+ * run backwards, five "threads" wide, over runs larger than the threshold
+ * with NaNs, infinities and zeros of both signs placed across the parts. */
+static void backwards(const kj_tasks *self, int64_t n, kj_task_fn task, void *ctx)
+{
+    (void)self;
+    for (int64_t t = n - 1; t >= 0; t--) task(ctx, t);
+}
+
+static bool same_scalar(kj_scalar a, kj_scalar b)
+{
+    return a.dtype == b.dtype && (a.dtype == KJ_DT_FLOAT32 ? same_bits((double)(float)a.v.f, (double)(float)b.v.f)
+                                                           : same_bits(a.v.f, b.v.f));
+}
+
+static void test_reductions_on_tasks(void **state)
+{
+    (void)state;
+    kj_tasks tk = {backwards, NULL, 5};
+    kj_rt_error err = {0};
+    int64_t n = (1 << 20) + 12345;
+    uint64_t s = 99;
+    for (int dt = 0; dt < 2; dt++)
+        for (int trial = 0; trial < 4; trial++) {
+            kj_array *a = kj_array_empty(dt ? KJ_DT_FLOAT64 : KJ_DT_FLOAT32, 1, &n, &err);
+            for (int64_t i = 0; i < n; i++) {
+                double v = ldexp((double)(lcg(&s) % 2000000) - 1000000.0, -(int)(lcg(&s) % 20));
+                if (trial == 2) v = (i % 3) ? 0.0 : -0.0; /* only zeros: the sign of the last */
+                if (dt) ((double *)(void *)a->data)[i] = v;
+                else ((float *)(void *)a->data)[i] = (float)v;
+            }
+            if (trial == 1 || trial == 3) { /* NaNs of both signs in two parts, an infinity in a third */
+                int64_t at[3] = {n / 3, 2 * n / 3, n - 5};
+                double v[3] = {-NAN, NAN, INFINITY};
+                if (trial == 3) v[0] = INFINITY, v[1] = -INFINITY, v[2] = NAN;
+                for (int k = 0; k < 3; k++) {
+                    if (dt) ((double *)(void *)a->data)[at[k]] = v[k];
+                    else ((float *)(void *)a->data)[at[k]] = (float)v[k];
+                }
+            }
+            assert_true(same_scalar(kj_array_sum_on(a, &tk), kj_array_sum_on(a, NULL)));
+            assert_true(same_scalar(kj_array_mean_on(a, &tk), kj_array_mean_on(a, NULL)));
+            assert_true(same_scalar(kj_array_var_on(a, 1, &tk), kj_array_var_on(a, 1, NULL)));
+            assert_true(same_scalar(kj_array_std_on(a, 0, &tk), kj_array_std_on(a, 0, NULL)));
+            for (int mx = 0; mx < 2; mx++) {
+                kj_scalar p, q;
+                assert_true(kj_array_extreme_on(a, mx, &tk, &p, &err));
+                assert_true(kj_array_extreme_on(a, mx, NULL, &q, &err));
+                assert_true(same_scalar(p, q));
+            }
+            kj_array_release(a);
+        }
+}
+
 static void test_int_reductions(void **state)
 {
     (void)state;
@@ -980,6 +1035,7 @@ int main(void)
         cmocka_unit_test(test_int_reductions),
         cmocka_unit_test(test_extreme_folds),
         cmocka_unit_test(test_pairwise_forms),
+        cmocka_unit_test(test_reductions_on_tasks),
         cmocka_unit_test(test_allclose),
         cmocka_unit_test(test_arange),
         cmocka_unit_test(test_linspace),
