@@ -249,6 +249,10 @@ typedef enum kj_reduce_op {
  * NumPy's values (see docs/runtime.md for the order of the additions).
  * `ddof` is var/std's. Errors: min/max/argmin/argmax along an empty axis. */
 kj_array *kj_array_reduce_axis(const kj_array *a, kj_reduce_op op, int axis, int64_t ddof, kj_rt_error *err);
+/* The same with the results of a large array computed on tk's threads
+ * (kj_tasks above; NULL: this thread), each as one thread computes it. */
+kj_array *kj_array_reduce_axis_on(const kj_array *a, kj_reduce_op op, int axis, int64_t ddof, const kj_tasks *tk,
+                                  kj_rt_error *err);
 /* The dtype of that result (and of the whole-array form's scalar). */
 kj_dtype kj_reduce_dtype(kj_reduce_op op, kj_dtype in);
 /* np.allclose(a, b, rtol, atol) with equal_nan=False; false + error when the

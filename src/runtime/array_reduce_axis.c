@@ -618,7 +618,60 @@ static bool empty_error(kj_reduce_op op, kj_rt_error *err)
     }
 }
 
+/* Below this many elements one thread does it all (array_reduce.c's too). */
+enum { PAR_MIN = 1 << 20 };
+
+typedef struct {
+    const plan *p;
+    const red_ctx *c;
+    visit_fn fn;
+    int stop;           /* the visit's depth: 0 when it is one call for all */
+    const char *a;
+    char *o;
+    int64_t len, per;   /* what is split: the visit's outermost axis, else the row's columns */
+    size_t buf_bytes;
+} axis_job;
+
+/* Results [t * per, (t + 1) * per) of the split axis: the visit's outermost
+ * one, or, for one call that folds rows into one row of results, that row's
+ * columns. Every result is computed as one thread computes it (from its own
+ * elements, in their order), so the bits do not depend on the split. */
+static void axis_task(void *vctx, int64_t t)
+{
+    const axis_job *j = vctx;
+    int64_t lo = t * j->per, hi = lo + j->per < j->len ? lo + j->per : j->len;
+    plan p = *j->p;
+    red_ctx c = *j->c;
+    c.p = &p;
+    c.buf = xmalloc(j->buf_bytes);
+    int d = j->stop > 0 ? 0 : p.n - 1;
+    p.shape[d] = hi - lo;
+    if (j->stop > 0) visit(&p, 0, j->stop, j->a + lo * p.ast[d], j->o + lo * p.ost[d], j->fn, &c);
+    else j->fn(&c, j->a + lo * p.ast[d], j->o + lo * p.ost[d]);
+    free(c.buf);
+}
+
+/* The visit on tk's threads when the array is large and the split axis long
+ * enough; false: not done. */
+static bool par_visit(const kj_array *a, const plan *p, const red_ctx *c, int stop, visit_fn fn, char *o,
+                      size_t buf_bytes, const kj_tasks *tk)
+{
+    if (!tk || tk->width < 2 || kj_array_size(a) < PAR_MIN || p->n == 0) return false;
+    axis_job j = {p, c, fn, stop, a->data, o, stop > 0 ? p->shape[0] : p->shape[p->n - 1], 0, buf_bytes};
+    if (j.len < 2) return false;
+    int64_t parts = j.len < 4 * (int64_t)tk->width ? j.len : 4 * (int64_t)tk->width;
+    j.per = (j.len + parts - 1) / parts;
+    tk->run(tk, (j.len + j.per - 1) / j.per, axis_task, &j);
+    return true;
+}
+
 kj_array *kj_array_reduce_axis(const kj_array *a, kj_reduce_op op, int axis, int64_t ddof, kj_rt_error *err)
+{
+    return kj_array_reduce_axis_on(a, op, axis, ddof, NULL, err);
+}
+
+kj_array *kj_array_reduce_axis_on(const kj_array *a, kj_reduce_op op, int axis, int64_t ddof, const kj_tasks *tk,
+                                  kj_rt_error *err)
 {
     if (a->shape[axis] == 0 && !empty_error(op, err)) return NULL;
     int64_t shape[KJ_MAX_DIMS];
@@ -633,14 +686,14 @@ kj_array *kj_array_reduce_axis(const kj_array *a, kj_reduce_op op, int axis, int
      * would be too short to pay (argmin/argmax always: their value does not
      * depend on the order). */
     bool rows = !p.along && p.n > 0 && p.len > 0 && op != KJ_REDUCE_ARGMIN && op != KJ_REDUCE_ARGMAX;
-    if (rows) {
-        c.buf = xmalloc(4 * (size_t)p.shape[p.n - 1] * sizeof(double));
-        visit(&p, 0, p.n - 1, a->data, out->data, fold_row, &c);
-    } else {
-        c.buf = xmalloc(CHUNK * sizeof(double));
-        visit(&p, 0, p.n, a->data, out->data, fold_run, &c);
+    size_t bytes = (rows ? 4 * (size_t)p.shape[p.n - 1] : (size_t)CHUNK) * sizeof(double);
+    int stop = rows ? p.n - 1 : p.n;
+    visit_fn fn = rows ? fold_row : fold_run;
+    if (!par_visit(a, &p, &c, stop, fn, out->data, bytes, tk)) {
+        c.buf = xmalloc(bytes);
+        visit(&p, 0, stop, a->data, out->data, fn, &c);
+        free(c.buf);
     }
-    free(c.buf);
     return out;
 }
 

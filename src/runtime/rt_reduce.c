@@ -47,7 +47,8 @@ void kj_rt_reduce_axis(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32
     }
     if (axis < 0) axis += ndim;
     if (out_ndim > 0) {
-        kj_array *r = kj_array_reduce_axis(&h, (kj_reduce_op)op, (int)axis, ddof, &err);
+        kj_tasks storage;
+        kj_array *r = kj_array_reduce_axis_on(&h, (kj_reduce_op)op, (int)axis, ddof, kj_rt_tasks(rt, &storage), &err);
         kj_rt_result(rt, r, &err, result, out_ndim, line, col);
         return;
     }

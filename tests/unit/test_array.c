@@ -851,6 +851,50 @@ static void test_reductions_on_tasks(void **state)
         }
 }
 
+/* Reductions along an axis spread over tasks: every result as one thread
+ * computes it, for each operation, axis and layout (C, a transposed view, a
+ * 3-d array), the tasks run backwards. */
+static void test_reduce_axis_on_tasks(void **state)
+{
+    (void)state;
+    kj_tasks tk = {backwards, NULL, 3};
+    kj_rt_error err = {0};
+    int64_t shape[3] = {96, 110, 103}; /* 1087680 elements: above the threshold */
+    uint64_t s = 5;
+    for (int dt = 0; dt < 3; dt++) {
+        kj_dtype t = dt == 0 ? KJ_DT_FLOAT32 : dt == 1 ? KJ_DT_FLOAT64 : KJ_DT_INT32;
+        kj_array *a3 = kj_array_empty(t, 3, shape, &err);
+        int64_t n = kj_array_size(a3);
+        for (int64_t i = 0; i < n; i++) {
+            double v = ldexp((double)(lcg(&s) % 2000000) - 1000000.0, -(int)(lcg(&s) % 12));
+            if (i % 100003 == 7 && t != KJ_DT_INT32) v = NAN;
+            kj_scalar x = t == KJ_DT_INT32 ? kj_scalar_i64((int64_t)v) : kj_scalar_f64(v);
+            kj_elem_store(a3->data + i * (int64_t)kj_array_itemsize(a3), t, x);
+        }
+        int64_t s2[2] = {96 * 110, 103};
+        kj_array *a2 = kj_array_reshape(a3, 2, s2, &err);
+        assert_non_null(a2);
+        /* the transpose of a2: shape (103, 10560), strides swapped */
+        kj_array tr = *a2;
+        tr.shape[0] = a2->shape[1], tr.shape[1] = a2->shape[0];
+        tr.strides[0] = a2->strides[1], tr.strides[1] = a2->strides[0];
+        const kj_array *arrays[3] = {a2, &tr, a3};
+        for (int k = 0; k < 3; k++)
+            for (int op = KJ_REDUCE_SUM; op <= KJ_REDUCE_ARGMAX; op++)
+                for (int axis = 0; axis < arrays[k]->ndim; axis++) {
+                    kj_array *p = kj_array_reduce_axis_on(arrays[k], op, axis, 1, &tk, &err);
+                    kj_array *q = kj_array_reduce_axis_on(arrays[k], op, axis, 1, NULL, &err);
+                    assert_non_null(p);
+                    assert_non_null(q);
+                    assert_int_equal(p->dtype, q->dtype);
+                    assert_int_equal(kj_array_size(p), kj_array_size(q));
+                    assert_memory_equal(p->data, q->data, (size_t)kj_array_size(p) * kj_array_itemsize(p));
+                    kj_array_release(p), kj_array_release(q);
+                }
+        kj_array_release(a2), kj_array_release(a3);
+    }
+}
+
 static void test_int_reductions(void **state)
 {
     (void)state;
@@ -1036,6 +1080,7 @@ int main(void)
         cmocka_unit_test(test_extreme_folds),
         cmocka_unit_test(test_pairwise_forms),
         cmocka_unit_test(test_reductions_on_tasks),
+        cmocka_unit_test(test_reduce_axis_on_tasks),
         cmocka_unit_test(test_allclose),
         cmocka_unit_test(test_arange),
         cmocka_unit_test(test_linspace),
