@@ -359,6 +359,7 @@ static void infer_aug_array(kj_ictx *ic, const kj_stmt *st, const kj_type *cur, 
     ic->sp->ei[st->aug.value->id].optype = opt;
     if (!r) return;
     const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
+    ic->sp->ei[st->aug.value->id].restype = re;
     if (kind_rank(re) > kind_rank(cur->elem)) {
         kj_diag *dg = kj_error(ic->d, ic->s->src, st->span,
                                "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "

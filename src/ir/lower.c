@@ -792,10 +792,10 @@ static void lower_aug_array(lctx *lc, const kj_stmt *st)
     const kj_type *res = EI(lc, st->aug.value)->optype;
     res = strong(lc, res ? res : at->elem);
     kir_ref v = vt->kind == KJ_T_ARRAY ? lower_expr(lc, st->aug.value) : lower_as(lc, st->aug.value, res);
-    /* NumPy's op(a, b, out=a): the operation in its own type, cast back into
-     * a as the store does (inference allowed only 'same_kind' casts) */
-    const kj_type *re = EI(lc, st->aug.value)->optype ? strong(lc, kj_arith_type(lc->s->types, st->aug.op, res))
-                                                      : at->elem;
+    /* NumPy's op(a, b, out=a): the operation in its own type (bool + bool is
+     * bool there), cast back into a as the store does (inference allowed
+     * only 'same_kind' casts) */
+    const kj_type *re = EI(lc, st->aug.value)->restype ? strong(lc, EI(lc, st->aug.value)->restype) : at->elem;
     const kj_type *rt = kj_t_array(lc->s->types, re, at->ndim, KJ_LAYOUT_C);
     kir_ref r = emit2(lc, BINOP_KIR[st->aug.op], rt, st->span, arr, v);
     kir_ref s = emit(lc, KIR_ARRAY_STORE, NULL, st->span);

@@ -91,6 +91,7 @@ typedef struct kj_einfo {
     bool nonneg; /* an integer value known to be >= 0 (indices need no wrap) */
     const kj_type *type;   /* EI_VALUE: the value's type (may be weak) */
     const kj_type *optype; /* BINOP/COMPARE/AUGASSIGN: the operation's type */
+    const kj_type *restype; /* AUGASSIGN of an array (on its value): the operation's element type */
     kj_cval cval;          /* is_const */
     const char *path;
     int builtin;

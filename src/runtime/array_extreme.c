@@ -3,8 +3,9 @@
  *
  * The runtime is compiled for baseline x86-64 (SSE2), while NumPy picks
  * AVX2 or AVX-512 loops at run time, and on a one-thread fold over memory
- * the width shows: 10^8 float32 on the Xeon of the GPU machine, SSE 48 ms,
- * AVX2 37 ms (2026-11-25). So each loop is written once, over the
+ * the width shows: 10^8 float32 on the Xeon of the GPU machine, SSE 62 ms,
+ * AVX2 50 ms, AVX-512 44 ms (benchmarks/cpu/fold_isa.sh, 2026-11-25, before
+ * the prefetch below). So each loop is written once, over the
  * intrinsics of one instruction set, and instantiated for SSE2, AVX2 and
  * AVX-512F (GCC/clang `target` attributes); the entry points pick the
  * widest the CPU supports (`__builtin_cpu_supports`). Every form computes
@@ -12,9 +13,6 @@
  * which equal values meet, except for zeros, which a final scan settles.
  * Elsewhere than x86-64 a scalar loop does the work. */
 #include "array_int.h"
-
-#include <stdbool.h>
-#include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define KJ_X86 1

@@ -173,6 +173,11 @@ void kj_rows_max_f32_isa(kj_fold_isa use, float *restrict acc, const char *x, in
 void kj_rows_min_f64_isa(kj_fold_isa use, double *restrict acc, const char *x, int64_t st, int k, int64_t m);
 void kj_rows_max_f64_isa(kj_fold_isa use, double *restrict acc, const char *x, int64_t st, int k, int64_t m);
 
+/* Reductions of arrays of fewer elements stay on one thread even where
+ * there are tasks (kj_tasks): starting tasks costs microseconds, a million
+ * floats a fraction of a millisecond. */
+enum { KJ_PAR_MIN = 1 << 20 };
+
 /* array_pairwise.c, for array_reduce.c and array_reduce_axis.c: NumPy's
  * pairwise sum of n elements `stride` bytes apart (loops_utils.h); the
  * `_isa` forms as above (AVX2 and up: four leaves at once). */

@@ -331,9 +331,8 @@ kj_scalar kj_array_std_on(const kj_array *a, int64_t ddof, const kj_tasks *tk)
 /* The same over several threads                                            */
 /* ------------------------------------------------------------------------ */
 
-/* Below this many elements one thread does it all: a task's start costs
- * microseconds, a million floats a fraction of a millisecond. */
-enum { PAR_MIN = 1 << 20, PAR_PART = 1 << 18 };
+/* min/max parts are multiples of this many elements */
+enum { PAR_PART = 1 << 18 };
 
 /* The array as one unit-stride run of its own float type, in reduction
  * order, large enough to split; its start and length. */
@@ -342,7 +341,7 @@ static bool par_run(const kj_array *a, const kj_tasks *tk, const char **p, int64
     if (!tk || tk->width < 2 || (a->dtype != KJ_DT_FLOAT32 && a->dtype != KJ_DT_FLOAT64)) return false;
     kj_iter it;
     reduction_order(a, &it);
-    if (it.ndim != 1 || it.strides[0][0] != (int64_t)kj_dtype_info[a->dtype].size || it.shape[0] < PAR_MIN)
+    if (it.ndim != 1 || it.strides[0][0] != (int64_t)kj_dtype_info[a->dtype].size || it.shape[0] < KJ_PAR_MIN)
         return false;
     *p = it.ptrs[0];
     *n = it.shape[0];

@@ -618,9 +618,6 @@ static bool empty_error(kj_reduce_op op, kj_rt_error *err)
     }
 }
 
-/* Below this many elements one thread does it all (array_reduce.c's too). */
-enum { PAR_MIN = 1 << 20 };
-
 typedef struct {
     const plan *p;
     const red_ctx *c;
@@ -656,7 +653,7 @@ static void axis_task(void *vctx, int64_t t)
 static bool par_visit(const kj_array *a, const plan *p, const red_ctx *c, int stop, visit_fn fn, char *o,
                       size_t buf_bytes, const kj_tasks *tk)
 {
-    if (!tk || tk->width < 2 || kj_array_size(a) < PAR_MIN || p->n == 0) return false;
+    if (!tk || tk->width < 2 || kj_array_size(a) < KJ_PAR_MIN || p->n == 0) return false;
     axis_job j = {p, c, fn, stop, a->data, o, stop > 0 ? p->shape[0] : p->shape[p->n - 1], 0, buf_bytes};
     if (j.len < 2) return false;
     int64_t parts = j.len < 4 * (int64_t)tk->width ? j.len : 4 * (int64_t)tk->width;
