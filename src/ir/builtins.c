@@ -2,6 +2,7 @@
  * and the typing rule of every built-in (Numba/NumPy semantics, NEP 50
  * literals). */
 #include "builtins.h"
+#include "../frontend/ast.h" /* the operators of kj_builtin_operator */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,32 @@ enum { NPATHS = sizeof paths / sizeof *paths };
 const kj_builtin_info *kj_builtin_get(kj_builtin id)
 {
     return (unsigned)id < KJ_B__COUNT ? &infos[id] : NULL;
+}
+
+bool kj_builtin_operator(kj_builtin id, kj_opufunc *out)
+{
+    static const struct {
+        kj_builtin id;
+        kj_opufunc o;
+    } ops[] = {
+        {KJ_B_NP_ADD, {KJ_OPU_BINARY, KJ_OP_ADD}},           {KJ_B_NP_SUBTRACT, {KJ_OPU_BINARY, KJ_OP_SUB}},
+        {KJ_B_NP_MULTIPLY, {KJ_OPU_BINARY, KJ_OP_MUL}},      {KJ_B_NP_DIVIDE, {KJ_OPU_BINARY, KJ_OP_DIV}},
+        {KJ_B_NP_FLOOR_DIVIDE, {KJ_OPU_BINARY, KJ_OP_FLOORDIV}},
+        {KJ_B_NP_REMAINDER, {KJ_OPU_BINARY, KJ_OP_MOD}},     {KJ_B_NP_LEFT_SHIFT, {KJ_OPU_BINARY, KJ_OP_LSHIFT}},
+        {KJ_B_NP_RIGHT_SHIFT, {KJ_OPU_BINARY, KJ_OP_RSHIFT}}, {KJ_B_NP_BITWISE_AND, {KJ_OPU_BINARY, KJ_OP_BITAND}},
+        {KJ_B_NP_BITWISE_OR, {KJ_OPU_BINARY, KJ_OP_BITOR}},  {KJ_B_NP_BITWISE_XOR, {KJ_OPU_BINARY, KJ_OP_BITXOR}},
+        {KJ_B_NP_EQUAL, {KJ_OPU_COMPARE, KJ_CMP_EQ}},        {KJ_B_NP_NOT_EQUAL, {KJ_OPU_COMPARE, KJ_CMP_NE}},
+        {KJ_B_NP_LESS, {KJ_OPU_COMPARE, KJ_CMP_LT}},         {KJ_B_NP_LESS_EQUAL, {KJ_OPU_COMPARE, KJ_CMP_LE}},
+        {KJ_B_NP_GREATER, {KJ_OPU_COMPARE, KJ_CMP_GT}},      {KJ_B_NP_GREATER_EQUAL, {KJ_OPU_COMPARE, KJ_CMP_GE}},
+        {KJ_B_NP_NEGATIVE, {KJ_OPU_UNARY, KJ_UOP_NEG}},      {KJ_B_NP_POSITIVE, {KJ_OPU_UNARY, KJ_UOP_POS}},
+        {KJ_B_NP_INVERT, {KJ_OPU_UNARY, KJ_UOP_INVERT}},     {KJ_B_NP_SQUARE, {KJ_OPU_SQUARE, KJ_OP_MUL}},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (ops[i].id == id) {
+            *out = ops[i].o;
+            return true;
+        }
+    return false;
 }
 
 int kj_builtin_lookup(const char *path)

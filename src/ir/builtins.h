@@ -65,6 +65,23 @@ enum {
     X(NP_MAXIMUM, "np.maximum", KJ_BF_ANY, "x, y")                                         \
     X(NP_WHERE, "np.where", KJ_BF_ANY, "condition, x, y")                                  \
     X(NP_CLIP, "np.clip", KJ_BF_ANY, "a, a_min, a_max")                                    \
+    /* NumPy's ufuncs that are Python operators (kj_builtin_operator) */                    \
+    X(NP_ADD, "np.add", KJ_BF_ANY, "x1, x2") X(NP_SUBTRACT, "np.subtract", KJ_BF_ANY, "x1, x2") \
+    X(NP_MULTIPLY, "np.multiply", KJ_BF_ANY, "x1, x2")                                     \
+    X(NP_DIVIDE, "np.divide", KJ_BF_ANY, "x1, x2")                                         \
+    X(NP_FLOOR_DIVIDE, "np.floor_divide", KJ_BF_ANY, "x1, x2")                             \
+    X(NP_REMAINDER, "np.remainder", KJ_BF_ANY, "x1, x2")                                   \
+    X(NP_LEFT_SHIFT, "np.left_shift", KJ_BF_ANY, "x1, x2")                                 \
+    X(NP_RIGHT_SHIFT, "np.right_shift", KJ_BF_ANY, "x1, x2")                               \
+    X(NP_BITWISE_AND, "np.bitwise_and", KJ_BF_ANY, "x1, x2")                               \
+    X(NP_BITWISE_OR, "np.bitwise_or", KJ_BF_ANY, "x1, x2")                                 \
+    X(NP_BITWISE_XOR, "np.bitwise_xor", KJ_BF_ANY, "x1, x2")                               \
+    X(NP_EQUAL, "np.equal", KJ_BF_ANY, "x1, x2") X(NP_NOT_EQUAL, "np.not_equal", KJ_BF_ANY, "x1, x2") \
+    X(NP_LESS, "np.less", KJ_BF_ANY, "x1, x2") X(NP_LESS_EQUAL, "np.less_equal", KJ_BF_ANY, "x1, x2") \
+    X(NP_GREATER, "np.greater", KJ_BF_ANY, "x1, x2")                                       \
+    X(NP_GREATER_EQUAL, "np.greater_equal", KJ_BF_ANY, "x1, x2")                           \
+    X(NP_NEGATIVE, "np.negative", KJ_BF_ANY, "x") X(NP_POSITIVE, "np.positive", KJ_BF_ANY, "x") \
+    X(NP_INVERT, "np.invert", KJ_BF_ANY, "x") X(NP_SQUARE, "np.square", KJ_BF_ANY, "x")    \
     /* a[index array] and a[index array] = value: made by lowering only */                 \
     X(INDEX_GET, "a[array]", KJ_BF_HOST, "a, index")                                       \
     X(INDEX_SET, "a[array] = value", KJ_BF_HOST, "a, index, value")                        \
@@ -218,7 +235,8 @@ enum {
     X("np.log", LOG) X("np.log1p", LOG1P) X("np.log2", LOG2) X("np.log10", LOG10)          \
     X("np.sqrt", SQRT) X("np.power", POW) X("np.pow", POW) X("np.fabs", FABS)              \
     X("np.abs", ABS) X("np.absolute", ABS) X("np.floor", FLOOR) X("np.ceil", CEIL)         \
-    X("np.trunc", TRUNC) X("np.copysign", COPYSIGN)                                        \
+    X("np.trunc", TRUNC) X("np.copysign", COPYSIGN) X("np.true_divide", NP_DIVIDE)         \
+    X("np.mod", NP_REMAINDER) X("np.bitwise_not", NP_INVERT)                               \
     X("np.hypot", HYPOT) X("np.isnan", ISNAN) X("np.isinf", ISINF)                         \
     X("np.isfinite", ISFINITE) X("np.pi", PI) X("np.e", E) X("np.inf", INF)                \
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
@@ -272,8 +290,19 @@ int kj_builtin_bind(kj_builtin id, const kj_barg *pos, uint32_t npos, const char
                     const kj_barg *kw, uint32_t nkw, kj_span call_span, const kj_source *src,
                     kj_diags *d, kj_barg *out, int32_t *argmap, uint32_t max_out);
 
+/* NumPy's ufuncs that are Python operators: np.add(x1, x2) is typed and
+ * lowered as x1 + x2 (kind BINARY, op a kj_binop), np.less as < (COMPARE, a
+ * kj_cmpop), np.negative and np.invert as unary - and ~ (UNARY, a kj_unop),
+ * np.square(x) as x * x (SQUARE). False for other built-ins. */
+typedef enum { KJ_OPU_BINARY, KJ_OPU_COMPARE, KJ_OPU_UNARY, KJ_OPU_SQUARE } kj_opu_kind;
+typedef struct {
+    kj_opu_kind kind;
+    int op;
+} kj_opufunc;
+bool kj_builtin_operator(kj_builtin id, kj_opufunc *out);
+
 /* Type a call to built-in `id` with bound arguments (receiver first for
- * methods). `target` is the result type for KJ_B_CONVERT; for KJ_B_NP_LOAD
+ * methods; not the operator ufuncs, which inference types as operators). `target` is the result type for KJ_B_CONVERT; for KJ_B_NP_LOAD
  * the array type the caller knows the file to hold (NULL: unknown, an
  * error); ignored otherwise. Returns the result type (KJ_T_NONE for statements such as
  * syncthreads) or NULL after reporting an error to `d` that names the

@@ -165,6 +165,28 @@ static const kj_type *npy_file_type(kj_ictx *ic, const kj_expr *path_expr)
     return kj_t_array(ic->s->types, el, ndim, fortran && ndim > 1 ? KJ_LAYOUT_F : KJ_LAYOUT_C);
 }
 
+/* np.add(x1, x2) and the other operator ufuncs (kj_builtin_operator): the
+ * operator's typing, on the bound arguments; lowering then emits the
+ * operator (lower.c lower_operator). */
+static kj_einfo *operator_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b, const kj_opufunc *o,
+                               kj_barg *bound, int32_t *map, int nb)
+{
+    const kj_type *t = NULL, *opt = NULL;
+    const kj_type *x = bound[0].type, *y = nb > 1 ? bound[1].type : x;
+    switch (o->kind) {
+    case KJ_OPU_BINARY: case KJ_OPU_SQUARE: t = kj_binop_type(ic, (kj_binop)o->op, x, y, e->span, &opt); break;
+    case KJ_OPU_COMPARE: t = kj_compare_type(ic, e, (kj_cmpop)o->op, x, y, &opt); break;
+    case KJ_OPU_UNARY: t = kj_unary_type(ic, (kj_unop)o->op, x, e->span); break;
+    }
+    ei_value(ei, t);
+    ei->optype = opt;
+    ei->builtin = b;
+    ei->bound = bound;
+    ei->argmap = map;
+    ei->nbound = nb;
+    return ei;
+}
+
 static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b,
                               const kj_expr *recv, const kj_type *target)
 {
@@ -193,6 +215,8 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
                              map + off, max - off);
     if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb)) return ei_value(ei, NULL);
     nb += (int)off;
+    kj_opufunc o;
+    if (kj_builtin_operator(b, &o)) return operator_call(ic, e, ei, b, &o, bound, map, nb);
     if (b == KJ_B_NP_LOAD && !(target = npy_file_type(ic, call_arg_expr(e, map[0]))))
         return ei_value(ei, NULL);
     const kj_type **conv = KJ_NEWN(ic->s->a, const kj_type *, (uint32_t)nb + 1);

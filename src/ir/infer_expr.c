@@ -344,25 +344,21 @@ static kj_einfo *type_binop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     return ei;
 }
 
-static kj_einfo *type_unary(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+const kj_type *kj_unary_type(kj_ictx *ic, kj_unop op, const kj_type *x, kj_span sp)
 {
-    const kj_type *x = kj_value_type(ic, e->un.x);
-    if (!x) return ei_value(ei, NULL);
     kj_types *T = ic->s->types;
     const kj_type *t = NULL;
     const kj_type *el = x->kind == KJ_T_ARRAY ? x->elem : x;
     if (!kj_is_scalar(el) || (x->kind == KJ_T_ARRAY && kj_is_device_ctx(ic->sp))) {
-        kj_error(ic->d, ic->s->src, e->span, "bad operand type for unary %s: '%s'",
-                 kj_unop_str(e->un.op), kj_type_str(x));
-        return ei_value(ei, NULL);
+        kj_error(ic->d, ic->s->src, sp, "bad operand type for unary %s: '%s'", kj_unop_str(op), kj_type_str(x));
+        return NULL;
     }
-    switch (e->un.op) {
+    switch (op) {
     case KJ_UOP_NOT:
         if (x->kind == KJ_T_ARRAY) {
-            kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
-                                   "the truth value of an array is ambiguous");
+            kj_diag *dg = kj_error(ic->d, ic->s->src, sp, "the truth value of an array is ambiguous");
             kj_diag_hint(dg, "use np.logical_not in NumPy; in kjit, write a loop");
-            return ei_value(ei, NULL);
+            return NULL;
         }
         t = kj_t_bool(T);
         break;
@@ -371,15 +367,23 @@ static kj_einfo *type_unary(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         break;
     case KJ_UOP_INVERT:
         if (kj_is_float(el)) {
-            kj_error(ic->d, ic->s->src, e->span, "bad operand type for unary ~: '%s'",
-                     kj_type_str(x));
-            return ei_value(ei, NULL);
+            kj_error(ic->d, ic->s->src, sp, "bad operand type for unary ~: '%s'", kj_type_str(x));
+            return NULL;
         }
         t = el;
         break;
     case KJ_UOP__COUNT: break;
     }
     if (x->kind == KJ_T_ARRAY) t = kj_t_array(T, kj_strong(T, t), x->ndim, KJ_LAYOUT_C);
+    return t;
+}
+
+static kj_einfo *type_unary(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_type *x = kj_value_type(ic, e->un.x);
+    if (!x) return ei_value(ei, NULL);
+    const kj_type *t = kj_unary_type(ic, e->un.op, x, e->span);
+    if (!t) return ei_value(ei, NULL);
     ei_value(ei, t);
     kj_cval cv;
     if (ic->sp->ei[e->un.x->id].is_const && kj_const_eval(ic->s, e, &cv)) {
@@ -413,8 +417,8 @@ const kj_type *kj_cond_type(kj_ictx *ic, const kj_expr *e)
     return check_truthy(ic, e, t) ? t : NULL;
 }
 
-static const kj_type *compare_pair(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
-                                   const kj_type *r, const kj_type **optype)
+const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l, const kj_type *r,
+                               const kj_type **optype)
 {
     kj_types *T = ic->s->types;
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) {
@@ -460,7 +464,7 @@ static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         const kj_type *cur = kj_value_type(ic, e->cmp.operands[i]);
         if (!prev || !cur) { ok = false; prev = cur; continue; }
         const kj_type *opt = NULL;
-        const kj_type *t = compare_pair(ic, e, e->cmp.ops[i - 1], prev, cur, &opt);
+        const kj_type *t = kj_compare_type(ic, e, e->cmp.ops[i - 1], prev, cur, &opt);
         if (!t) ok = false;
         else if (t->kind == KJ_T_ARRAY) {
             if (e->cmp.n > 2) {

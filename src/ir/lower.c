@@ -373,15 +373,25 @@ static kir_ref aug_apply(lctx *lc, kj_binop op, kir_ref cur, const kj_expr *valu
     return emit2(lc, BINOP_KIR[op], res, sp, l, r);
 }
 
+/* An operand of an operator of result type `res`: an array as it is, a
+ * scalar converted to the operation's element type. */
+static kir_ref operand(lctx *lc, const kj_expr *x, const kj_type *res)
+{
+    const kj_type *ot = res->kind == KJ_T_ARRAY ? res->elem : res;
+    return EI(lc, x)->type->kind == KJ_T_ARRAY ? lower_expr(lc, x) : lower_as(lc, x, ot);
+}
+
+/* l op r typed as expression e (a BINOP, or np.add(l, r)) */
+static kir_ref binop_of(lctx *lc, const kj_expr *e, kj_binop op, const kj_expr *l, const kj_expr *r)
+{
+    const kj_type *res = strong(lc, EI(lc, e)->type);
+    kir_ref a = operand(lc, l, res);
+    return emit2(lc, BINOP_KIR[op], res, e->span, a, operand(lc, r, res));
+}
+
 static kir_ref lower_binop(lctx *lc, const kj_expr *e)
 {
-    kj_einfo *ei = EI(lc, e);
-    const kj_type *res = strong(lc, ei->type);
-    const kj_type *ot = res->kind == KJ_T_ARRAY ? res->elem : res;
-    const kj_type *lt = EI(lc, e->bin.l)->type, *rt = EI(lc, e->bin.r)->type;
-    kir_ref l = lt->kind == KJ_T_ARRAY ? lower_expr(lc, e->bin.l) : lower_as(lc, e->bin.l, ot);
-    kir_ref r = rt->kind == KJ_T_ARRAY ? lower_expr(lc, e->bin.r) : lower_as(lc, e->bin.r, ot);
-    return emit2(lc, BINOP_KIR[e->bin.op], res, e->span, l, r);
+    return binop_of(lc, e, e->bin.op, e->bin.l, e->bin.r);
 }
 
 static const kir_op CMP_KIR[] = {[KJ_CMP_EQ] = KIR_EQ, [KJ_CMP_NE] = KIR_NE,
@@ -515,8 +525,38 @@ static kir_ref lower_builtin_arg(lctx *lc, const kj_expr *a, const kj_type *conv
     return conv ? lower_as(lc, a, conv) : lower_as(lc, a, ai->type);
 }
 
+/* np.add(x1, x2) and the other operator ufuncs: the operator itself (so a
+ * host array expression of them fuses as one of operators does). */
+static kir_ref lower_operator(lctx *lc, const kj_expr *e, const kj_einfo *ei, const kj_opufunc *o)
+{
+    const kj_expr *x = call_arg(e, ei->argmap[0]), *y = ei->nbound > 1 ? call_arg(e, ei->argmap[1]) : NULL;
+    const kj_type *t = strong(lc, ei->type);
+    kir_ref r, v;
+    switch (o->kind) {
+    case KJ_OPU_BINARY: return binop_of(lc, e, (kj_binop)o->op, x, y);
+    case KJ_OPU_SQUARE: /* x once, then x * x */
+        v = operand(lc, x, t);
+        return emit2(lc, KIR_MUL, t, e->span, v, v);
+    case KJ_OPU_COMPARE: return compare_pair(lc, e, (kj_cmpop)o->op, x, 0, y, &r);
+    case KJ_OPU_UNARY:
+        v = operand(lc, x, t);
+        if (o->op == KJ_UOP_POS) { /* a new array, as NumPy's: x * 1 */
+            if (t->kind != KJ_T_ARRAY) return v;
+            kir_ref one = t->elem->kind == KJ_T_FLOAT ? const_float(lc, t->elem, 1, e->span)
+                                                      : const_int(lc, t->elem, 1, e->span);
+            return emit2(lc, KIR_MUL, t, e->span, v, one);
+        }
+        r = emit(lc, o->op == KJ_UOP_NEG ? KIR_NEG : t->kind == KJ_T_BOOL ? KIR_NOT : KIR_INVERT, t, e->span);
+        kir_at(lc->f, r)->a = v;
+        return r;
+    }
+    return 0;
+}
+
 static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
 {
+    kj_opufunc o;
+    if (kj_builtin_operator((kj_builtin)ei->builtin, &o)) return lower_operator(lc, e, ei, &o);
     const kj_type *t = strong(lc, ei->type);
     int b = ei->builtin;
     if (b == KJ_B_CONVERT || b == KJ_B_INT || b == KJ_B_FLOAT) {

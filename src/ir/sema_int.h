@@ -223,6 +223,11 @@ kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
 const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
                              kj_span sp, const kj_type **optype);
 bool kj_is_device_ctx(const kj_spec *sp);
+/* One comparison of values of types l and r (errors at e), and a unary
+ * operator on x: their result types, NULL after an error. */
+const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l, const kj_type *r,
+                               const kj_type **optype);
+const kj_type *kj_unary_type(kj_ictx *ic, kj_unop op, const kj_type *x, kj_span sp);
 /* Subscripts (infer_expr.c): type a slice item of a subscript. */
 bool kj_type_slice_item(kj_ictx *ic, const kj_expr *it);
 /* A subscript of array type `at` with index arrays among its n items
