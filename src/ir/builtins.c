@@ -737,7 +737,7 @@ static const kj_type *type_allclose(bctx *c)
     return kj_t_bool(c->t);
 }
 
-typedef enum { R_SUM, R_MINMAX, R_MEAN, R_ARG } reduce_kind;
+typedef enum { R_SUM, R_MINMAX, R_MEAN, R_ARG, R_TRUTH, R_COUNT } reduce_kind;
 
 /* The axis= (argument 1) of a reduction: absent or None folds every axis
  * (a scalar), an integer one axis (an array of the others; a scalar from a
@@ -771,7 +771,8 @@ static const kj_type *type_reduce(bctx *c, reduce_kind k)
     case R_SUM: r = kj_is_float(e) ? e : kj_t_int(c->t, 64, e->kind == KJ_T_BOOL || e->is_signed); break;
     case R_MINMAX: r = e; break;
     case R_MEAN: r = float_of(c, e); break;
-    case R_ARG: r = i64(c); break;
+    case R_ARG: case R_COUNT: r = i64(c); break;
+    case R_TRUTH: r = kj_t_bool(c->t); break;
     }
     bool ddof = c->id == KJ_B_NP_STD || c->id == KJ_B_NP_VAR || c->id == KJ_B_ARR_STD || c->id == KJ_B_ARR_VAR;
     if (ddof && given(c, 2) && !int_arg(c, 2)) return NULL;
@@ -820,6 +821,8 @@ static const kj_type *type_array_method(bctx *c)
     case KJ_B_ARR_RESHAPE: return type_reshape(c);
     case KJ_B_ARR_SUM:
     case KJ_B_ARR_PROD: return type_reduce(c, R_SUM);
+    case KJ_B_ARR_ANY:
+    case KJ_B_ARR_ALL: return type_reduce(c, R_TRUTH);
     case KJ_B_ARR_MIN:
     case KJ_B_ARR_MAX: return type_reduce(c, R_MINMAX);
     case KJ_B_ARR_MEAN:
@@ -1139,12 +1142,15 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_STD: return type_reduce(c, R_MEAN);
     case KJ_B_NP_ARGMIN:
     case KJ_B_NP_ARGMAX: return type_reduce(c, R_ARG);
+    case KJ_B_NP_ANY:
+    case KJ_B_NP_ALL: return type_reduce(c, R_TRUTH);
+    case KJ_B_NP_COUNT_NONZERO: return type_reduce(c, R_COUNT);
     case KJ_B_TIME_PERF_COUNTER: return f64(c);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_SUM:
     case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
     case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE:
-    case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: return type_array_method(c);
+    case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_ANY: case KJ_B_ARR_ALL: return type_array_method(c);
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:

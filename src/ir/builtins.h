@@ -112,6 +112,11 @@ enum {
     X(NP_VAR, "np.var", KJ_BF_HOST, "a, axis=, ddof=")                                     \
     X(NP_ARGMIN, "np.argmin", KJ_BF_HOST, "a, axis=")                                      \
     X(NP_ARGMAX, "np.argmax", KJ_BF_HOST, "a, axis=")                                      \
+    /* truth reductions: lowered to a comparison with 0 and a sum (lower.c) */               \
+    X(NP_ANY, "np.any", KJ_BF_HOST, "a, axis=") X(NP_ALL, "np.all", KJ_BF_HOST, "a, axis=") \
+    X(NP_COUNT_NONZERO, "np.count_nonzero", KJ_BF_HOST, "a")                               \
+    X(ARR_ANY, "array.any", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
+    X(ARR_ALL, "array.all", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
     X(ARR_ASTYPE, "array.astype", KJ_BF_HOST | KJ_BF_METHOD, "dtype")                      \
     X(ARR_COPY, "array.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                               \
     X(ARR_RESHAPE, "array.reshape", KJ_BF_HOST | KJ_BF_METHOD, "*shape")                   \

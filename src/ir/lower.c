@@ -553,6 +553,26 @@ static kir_ref lower_operator(lctx *lc, const kj_expr *e, const kj_einfo *ei, co
     return 0;
 }
 
+/* np.any(a, axis), np.all, np.count_nonzero, a.any(), a.all(): the count
+ * of a != 0 (all: a == 0) by np.sum, then any: count != 0, all: count ==
+ * 0 (NaN counts as true, as in NumPy). args: the array, the axis or 0. */
+static kir_ref lower_truth(lctx *lc, const kj_expr *e, int b, const kj_type *t, kir_ref arr, kir_ref axis)
+{
+    kj_types *T = lc->s->types;
+    const kj_type *at = type_of(lc, arr);
+    bool all = b == KJ_B_NP_ALL || b == KJ_B_ARR_ALL;
+    kir_ref zero = at->elem->kind == KJ_T_FLOAT ? const_float(lc, at->elem, 0, e->span)
+                                                : const_int(lc, at->elem, 0, e->span);
+    kir_ref cmp = emit2(lc, all ? KIR_EQ : KIR_NE, kj_t_array(T, kj_t_bool(T), at->ndim, KJ_LAYOUT_C), e->span, arr,
+                        zero);
+    const kj_type *i64t = kj_t_int(T, 64, true);
+    const kj_type *st = t->kind == KJ_T_ARRAY ? kj_t_array(T, i64t, t->ndim, KJ_LAYOUT_C) : i64t;
+    kir_ref n = emit_args(lc, KIR_BUILTIN, st, e->span, (kir_ref[]){cmp, axis}, 2);
+    kir_at(lc->f, n)->aux = KJ_B_NP_SUM;
+    if (b == KJ_B_NP_COUNT_NONZERO) return n;
+    return emit2(lc, all ? KIR_EQ : KIR_NE, t, e->span, n, const_int(lc, i64t, 0, e->span));
+}
+
 static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
 {
     kj_opufunc o;
@@ -582,6 +602,9 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         const kj_expr *a = call_arg(e, m);
         args[i] = a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
     }
+    if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
+        b == KJ_B_ARR_ALL)
+        return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);
     kir_at(lc->f, r)->aux = (uint16_t)b;
     return r;
