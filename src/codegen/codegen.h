@@ -412,6 +412,8 @@ typedef void (*kj_cg_loop_body)(kj_cg *cg, void *ctx, const LLVMValueRef *idx);
 void kj_cg_loop_nest(kj_cg *cg, int nd, const LLVMValueRef *n, LLVMValueRef *idx, int depth,
                      kj_cg_loop_body body, void *ctx);
 void kj_cg_array_fill(kj_cg *cg, const kj_type *at, LLVMValueRef arr, LLVMValueRef v);
+/* a.T of `arr` (type at): a view with the shape and strides reversed. */
+LLVMValueRef kj_cg_array_transpose(kj_cg *cg, const kj_type *at, LLVMValueRef arr);
 
 /* llvm_host_builtins.c: host NumPy, print, time and cuda built-ins */
 LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in);

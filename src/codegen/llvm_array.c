@@ -251,6 +251,20 @@ static LLVMValueRef view(kj_cg *cg, const kir_inst *in)
     return LLVMBuildInsertValue(B, out, field(cg, arr, F_OWNER, 0), F_OWNER, "view");
 }
 
+/* The same data, owner and items with the shape and the strides reversed:
+ * a view, as slicing makes. */
+LLVMValueRef kj_cg_array_transpose(kj_cg *cg, const kj_type *at, LLVMValueRef arr)
+{
+    LLVMValueRef out = arr;
+    for (unsigned f = F_SHAPE; f <= F_STRIDES; f++) {
+        LLVMValueRef from = LLVMBuildExtractValue(cg->b, arr, f, ""), to = from;
+        for (unsigned k = 0; k < at->ndim; k++)
+            to = LLVMBuildInsertValue(cg->b, to, LLVMBuildExtractValue(cg->b, from, at->ndim - 1 - k, ""), k, "");
+        out = LLVMBuildInsertValue(cg->b, out, to, f, "");
+    }
+    return out;
+}
+
 /* ---- indices ---- */
 
 static LLVMValueRef wrap(kj_cg *cg, const kir_inst *in)

@@ -301,6 +301,13 @@ static LLVMValueRef b_fma(kj_cg *cg, const kir_inst *in, const bi_row *row)
     return kj_cg_intrinsic(cg, "llvm.fma", kj_cg_type(cg, in->type), a, 3);
 }
 
+/* a.T, a.transpose(), np.transpose(a): a view (llvm_array.c) */
+static LLVMValueRef b_transpose(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    return kj_cg_array_transpose(cg, arg_type(cg, in, 0), arg(cg, in, 0));
+}
+
 /* len(a), a.shape, a.size, a.ndim, a.dtype */
 static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
@@ -392,6 +399,9 @@ static const bi_row rows[KJ_B__COUNT] = {
     [KJ_B_ARR_SIZE] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_NDIM] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_DTYPE] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_T] = {b_transpose, NULL, NULL},
+    [KJ_B_ARR_TRANSPOSE] = {b_transpose, NULL, NULL},
+    [KJ_B_NP_TRANSPOSE] = {b_transpose, NULL, NULL},
 };
 
 LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r)

@@ -164,6 +164,7 @@ static bool touches_data(const kir_inst *in)
     case KIR_BUILTIN:
         switch ((kj_builtin)in->aux) {
         case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_LEN:
+        case KJ_B_ARR_T: case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: /* a view, as ARRAY_VIEW */
             return false;
         case KJ_B_CUDA_TO_DEVICE: case KJ_B_ARR_COPY_TO_HOST: /* the runtime keeps their coherence */
             return false;

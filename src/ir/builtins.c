@@ -802,6 +802,16 @@ static const kj_type *type_reshape(bctx *c)
 }
 
 /* Array methods and attributes; the receiver is args[0]. */
+/* a.T: a's elements, dimensions reversed; a C array's transpose is an F
+ * one and the other way round (one dimension: itself). */
+static const kj_type *transposed(bctx *c, const kj_type *a)
+{
+    kj_layout l = a->ndim < 2 || a->layout == KJ_LAYOUT_A ? a->layout
+                  : a->layout == KJ_LAYOUT_C              ? KJ_LAYOUT_F
+                                                          : KJ_LAYOUT_C;
+    return kj_t_array(c->t, a->elem, a->ndim, l);
+}
+
 static const kj_type *type_array_method(bctx *c)
 {
     if (!recv_array(c)) return NULL;
@@ -812,6 +822,8 @@ static const kj_type *type_array_method(bctx *c)
         return e ? arr(c, e, a->ndim) : NULL;
     }
     case KJ_B_ARR_COPY: return arr(c, a->elem, a->ndim);
+    case KJ_B_ARR_T: case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE:
+        return transposed(c, a);
     case KJ_B_ARR_COPY_TO_HOST: /* into `ary` when given (Numba: returns it), else a new array */
         if (!stream_arg(c, 2)) return NULL;
         if (!given(c, 1)) return arr(c, a->elem, a->ndim);
@@ -1150,7 +1162,8 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
     case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE:
-    case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_ANY: case KJ_B_ARR_ALL: return type_array_method(c);
+    case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_ANY: case KJ_B_ARR_ALL: case KJ_B_ARR_T:
+    case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: return type_array_method(c);
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:

@@ -136,6 +136,10 @@ enum {
     X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                   \
     X(ARR_NDIM, "array.ndim", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                   \
     X(ARR_DTYPE, "array.dtype", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                 \
+    /* the transpose: a view with the axes reversed (no axes= yet) */                        \
+    X(ARR_T, "array.T", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                         \
+    X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD, "")                      \
+    X(NP_TRANSPOSE, "np.transpose", KJ_BF_ANY, "a")                                        \
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                              \
     /* host side of numba.cuda */                                                          \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST, "obj, stream=")                        \
