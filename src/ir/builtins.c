@@ -58,6 +58,8 @@ bool kj_builtin_operator(kj_builtin id, kj_opufunc *out)
         {KJ_B_NP_GREATER, {KJ_OPU_COMPARE, KJ_CMP_GT}},      {KJ_B_NP_GREATER_EQUAL, {KJ_OPU_COMPARE, KJ_CMP_GE}},
         {KJ_B_NP_NEGATIVE, {KJ_OPU_UNARY, KJ_UOP_NEG}},      {KJ_B_NP_POSITIVE, {KJ_OPU_UNARY, KJ_UOP_POS}},
         {KJ_B_NP_INVERT, {KJ_OPU_UNARY, KJ_UOP_INVERT}},     {KJ_B_NP_SQUARE, {KJ_OPU_SQUARE, KJ_OP_MUL}},
+        {KJ_B_NP_LOGICAL_AND, {KJ_OPU_LOGICAL, KJ_OP_BITAND}}, {KJ_B_NP_LOGICAL_OR, {KJ_OPU_LOGICAL, KJ_OP_BITOR}},
+        {KJ_B_NP_LOGICAL_XOR, {KJ_OPU_LOGICAL, KJ_OP_BITXOR}}, {KJ_B_NP_LOGICAL_NOT, {KJ_OPU_LOGICAL, KJ_UOP_NOT}},
     };
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
         if (ops[i].id == id) {
@@ -824,6 +826,8 @@ static const kj_type *type_array_method(bctx *c)
     case KJ_B_ARR_COPY: return arr(c, a->elem, a->ndim);
     case KJ_B_ARR_T: case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE:
         return transposed(c, a);
+    case KJ_B_NP_COPY: return arr(c, a->elem, a->ndim);
+    case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL: case KJ_B_ARR_FLATTEN: return arr(c, a->elem, 1);
     case KJ_B_ARR_COPY_TO_HOST: /* into `ary` when given (Numba: returns it), else a new array */
         if (!stream_arg(c, 2)) return NULL;
         if (!given(c, 1)) return arr(c, a->elem, a->ndim);
@@ -1163,7 +1167,8 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
     case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE:
     case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_ANY: case KJ_B_ARR_ALL: case KJ_B_ARR_T:
-    case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: return type_array_method(c);
+    case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_NP_COPY: case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL:
+    case KJ_B_ARR_FLATTEN: return type_array_method(c);
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:

@@ -82,6 +82,10 @@ enum {
     X(NP_GREATER_EQUAL, "np.greater_equal", KJ_BF_ANY, "x1, x2")                           \
     X(NP_NEGATIVE, "np.negative", KJ_BF_ANY, "x") X(NP_POSITIVE, "np.positive", KJ_BF_ANY, "x") \
     X(NP_INVERT, "np.invert", KJ_BF_ANY, "x") X(NP_SQUARE, "np.square", KJ_BF_ANY, "x")    \
+    X(NP_LOGICAL_AND, "np.logical_and", KJ_BF_ANY, "x1, x2")                               \
+    X(NP_LOGICAL_OR, "np.logical_or", KJ_BF_ANY, "x1, x2")                                 \
+    X(NP_LOGICAL_XOR, "np.logical_xor", KJ_BF_ANY, "x1, x2")                               \
+    X(NP_LOGICAL_NOT, "np.logical_not", KJ_BF_ANY, "x")                                    \
     /* a[index array] and a[index array] = value: made by lowering only */                 \
     X(INDEX_GET, "a[array]", KJ_BF_HOST, "a, index")                                       \
     X(INDEX_SET, "a[array] = value", KJ_BF_HOST, "a, index, value")                        \
@@ -117,6 +121,10 @@ enum {
     X(NP_COUNT_NONZERO, "np.count_nonzero", KJ_BF_HOST, "a")                               \
     X(ARR_ANY, "array.any", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
     X(ARR_ALL, "array.all", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
+    /* copies and 1-d forms: lowered to copy and reshape (lower.c) */                         \
+    X(NP_COPY, "np.copy", KJ_BF_HOST, "a") X(NP_RAVEL, "np.ravel", KJ_BF_HOST, "a")        \
+    X(ARR_RAVEL, "array.ravel", KJ_BF_HOST | KJ_BF_METHOD, "")                             \
+    X(ARR_FLATTEN, "array.flatten", KJ_BF_HOST | KJ_BF_METHOD, "")                         \
     X(ARR_ASTYPE, "array.astype", KJ_BF_HOST | KJ_BF_METHOD, "dtype")                      \
     X(ARR_COPY, "array.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                               \
     X(ARR_RESHAPE, "array.reshape", KJ_BF_HOST | KJ_BF_METHOD, "*shape")                   \
@@ -302,8 +310,10 @@ int kj_builtin_bind(kj_builtin id, const kj_barg *pos, uint32_t npos, const char
 /* NumPy's ufuncs that are Python operators: np.add(x1, x2) is typed and
  * lowered as x1 + x2 (kind BINARY, op a kj_binop), np.less as < (COMPARE, a
  * kj_cmpop), np.negative and np.invert as unary - and ~ (UNARY, a kj_unop),
- * np.square(x) as x * x (SQUARE). False for other built-ins. */
-typedef enum { KJ_OPU_BINARY, KJ_OPU_COMPARE, KJ_OPU_UNARY, KJ_OPU_SQUARE } kj_opu_kind;
+ * np.square(x) as x * x (SQUARE), np.logical_and/or/xor/not as & | ^ ~ of
+ * the operands' truth (LOGICAL: op BITAND, BITOR, BITXOR or UOP_NOT).
+ * False for other built-ins. */
+typedef enum { KJ_OPU_BINARY, KJ_OPU_COMPARE, KJ_OPU_UNARY, KJ_OPU_SQUARE, KJ_OPU_LOGICAL } kj_opu_kind;
 typedef struct {
     kj_opu_kind kind;
     int op;

@@ -177,6 +177,9 @@ static kj_einfo *operator_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int 
     case KJ_OPU_BINARY: case KJ_OPU_SQUARE: t = kj_binop_type(ic, (kj_binop)o->op, x, y, e->span, &opt); break;
     case KJ_OPU_COMPARE: t = kj_compare_type(ic, e, (kj_cmpop)o->op, x, y, &opt); break;
     case KJ_OPU_UNARY: t = kj_unary_type(ic, (kj_unop)o->op, x, e->span); break;
+    case KJ_OPU_LOGICAL: /* bools of the operands' broadcast shape, as a comparison's */
+        t = kj_compare_type(ic, e, KJ_CMP_NE, x, y, &opt);
+        break;
     }
     ei_value(ei, t);
     ei->optype = opt;

@@ -525,6 +525,20 @@ static kir_ref lower_builtin_arg(lctx *lc, const kj_expr *a, const kj_type *conv
     return conv ? lower_as(lc, a, conv) : lower_as(lc, a, ai->type);
 }
 
+/* x as bools: itself when it is bool, else x != 0 (an array: elementwise;
+ * NaN is true). */
+static kir_ref truth(lctx *lc, const kj_expr *x, kj_span sp)
+{
+    const kj_type *t = EI(lc, x)->type;
+    if (t->kind != KJ_T_ARRAY) return lower_cond(lc, x);
+    kir_ref a = lower_expr(lc, x);
+    if (t->elem->kind == KJ_T_BOOL) return a;
+    kj_types *T = lc->s->types;
+    const kj_type *el = strong(lc, t->elem);
+    kir_ref zero = el->kind == KJ_T_FLOAT ? const_float(lc, el, 0, sp) : const_int(lc, el, 0, sp);
+    return emit2(lc, KIR_NE, kj_t_array(T, kj_t_bool(T), t->ndim, KJ_LAYOUT_C), sp, a, zero);
+}
+
 /* np.add(x1, x2) and the other operator ufuncs: the operator itself (so a
  * host array expression of them fuses as one of operators does). */
 static kir_ref lower_operator(lctx *lc, const kj_expr *e, const kj_einfo *ei, const kj_opufunc *o)
@@ -538,6 +552,14 @@ static kir_ref lower_operator(lctx *lc, const kj_expr *e, const kj_einfo *ei, co
         v = operand(lc, x, t);
         return emit2(lc, KIR_MUL, t, e->span, v, v);
     case KJ_OPU_COMPARE: return compare_pair(lc, e, (kj_cmpop)o->op, x, 0, y, &r);
+    case KJ_OPU_LOGICAL:
+        v = truth(lc, x, e->span);
+        if (o->op == KJ_UOP_NOT) {
+            r = emit(lc, t->kind == KJ_T_BOOL ? KIR_NOT : KIR_INVERT, t, e->span);
+            kir_at(lc->f, r)->a = v;
+            return r;
+        }
+        return emit2(lc, BINOP_KIR[o->op], t, e->span, v, truth(lc, y, e->span));
     case KJ_OPU_UNARY:
         v = operand(lc, x, t);
         if (o->op == KJ_UOP_POS) { /* a new array, as NumPy's: x * 1 */
@@ -573,6 +595,25 @@ static kir_ref lower_truth(lctx *lc, const kj_expr *e, int b, const kj_type *t, 
     return emit2(lc, all ? KIR_EQ : KIR_NE, t, e->span, n, const_int(lc, i64t, 0, e->span));
 }
 
+/* np.copy(a): a.copy(); a.flatten(): a.copy() reshaped to one dimension;
+ * a.ravel(), np.ravel(a): a reshaped to one dimension (a view where the
+ * layout allows it, else a copy: NumPy's ravel). */
+static kir_ref lower_copy_ravel(lctx *lc, const kj_expr *e, int b, const kj_type *t, kir_ref a)
+{
+    if (b == KJ_B_NP_COPY || b == KJ_B_ARR_FLATTEN) {
+        const kj_type *at = type_of(lc, a);
+        a = emit_args(lc, KIR_BUILTIN, kj_t_array(lc->s->types, at->elem, at->ndim, KJ_LAYOUT_C), e->span,
+                      (kir_ref[]){a}, 1);
+        kir_at(lc->f, a)->aux = KJ_B_ARR_COPY;
+        if (b == KJ_B_NP_COPY) return a;
+    }
+    kir_ref n = emit_args(lc, KIR_BUILTIN, kj_t_int(lc->s->types, 64, true), e->span, (kir_ref[]){a}, 1);
+    kir_at(lc->f, n)->aux = KJ_B_ARR_SIZE;
+    kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){a, n}, 2);
+    kir_at(lc->f, r)->aux = KJ_B_ARR_RESHAPE;
+    return r;
+}
+
 static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
 {
     kj_opufunc o;
@@ -605,6 +646,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
         b == KJ_B_ARR_ALL)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
+    if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
+        return lower_copy_ravel(lc, e, b, t, args[0]);
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);
     kir_at(lc->f, r)->aux = (uint16_t)b;
     return r;
