@@ -502,6 +502,14 @@ static const kj_type *type_select3(bctx *c)
     return nd ? arr(c, kj_strong(c->t, r), nd) : r;
 }
 
+/* np.sign(x): x's type, numbers but bool (NumPy has no bool loop). */
+static const kj_type *type_sign(bctx *c)
+{
+    const kj_type *x = ty(c, 0), *e = elem_or_self(x);
+    if (!kj_is_scalar(e) || e->kind == KJ_T_BOOL) return argerr(c, 0, "a number or an array of numbers");
+    return is_array(x) ? arr(c, x->elem, x->ndim) : kj_strong(c->t, x);
+}
+
 /* abs(x): same type; abs(True) is the int 1. On arrays NumPy keeps bool. */
 static const kj_type *type_abs(bctx *c)
 {
@@ -1228,6 +1236,7 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_NP_MINIMUM: case KJ_B_NP_MAXIMUM: return type_binary(c, BIN_PROMOTE);
     case KJ_B_NP_FMOD: return type_binary(c, BIN_NP_FMOD);
     case KJ_B_NP_WHERE: case KJ_B_NP_CLIP: return type_select3(c);
+    case KJ_B_NP_SIGN: return type_sign(c);
     case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: /* typed with the subscript (infer_expr.c), never called */
         kj_error(c->d, c->src, c->call, "%s is written as a subscript, not called", c->name);
         return NULL;

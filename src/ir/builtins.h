@@ -65,6 +65,7 @@ enum {
     X(NP_MAXIMUM, "np.maximum", KJ_BF_ANY, "x, y")                                         \
     X(NP_WHERE, "np.where", KJ_BF_ANY, "condition, x, y")                                  \
     X(NP_CLIP, "np.clip", KJ_BF_ANY, "a, a_min, a_max")                                    \
+    X(NP_SIGN, "np.sign", KJ_BF_ANY, "x") /* lowered to np.where (lower.c) */              \
     /* NumPy's ufuncs that are Python operators (kj_builtin_operator) */                    \
     X(NP_ADD, "np.add", KJ_BF_ANY, "x1, x2") X(NP_SUBTRACT, "np.subtract", KJ_BF_ANY, "x1, x2") \
     X(NP_MULTIPLY, "np.multiply", KJ_BF_ANY, "x1, x2")                                     \

@@ -595,6 +595,32 @@ static kir_ref lower_truth(lctx *lc, const kj_expr *e, int b, const kj_type *t, 
     return emit2(lc, all ? KIR_EQ : KIR_NE, t, e->span, n, const_int(lc, i64t, 0, e->span));
 }
 
+static kir_ref where3(lctx *lc, const kj_type *t, kj_span sp, kir_ref cond, kir_ref a, kir_ref b)
+{
+    kir_ref r = emit_args(lc, KIR_BUILTIN, t, sp, (kir_ref[]){cond, a, b}, 3);
+    kir_at(lc->f, r)->aux = KJ_B_NP_WHERE;
+    return r;
+}
+
+/* np.sign(x) as NumPy's loop computes it: x > 0 ? 1 : x < 0 ? -1 : x == 0 ?
+ * 0 : x (NaN stays NaN, -0.0 gives 0.0), as np.where (one fused loop over
+ * arrays). */
+static kir_ref lower_sign(lctx *lc, const kj_expr *e, const kj_type *t, const kj_expr *xe)
+{
+    kj_types *T = lc->s->types;
+    const kj_type *el = t->kind == KJ_T_ARRAY ? t->elem : t;
+    const kj_type *bt = t->kind == KJ_T_ARRAY ? kj_t_array(T, kj_t_bool(T), t->ndim, KJ_LAYOUT_C) : kj_t_bool(T);
+    bool fl = el->kind == KJ_T_FLOAT;
+    kj_span sp = e->span;
+    kir_ref x = operand(lc, xe, t);
+    kir_ref zero = fl ? const_float(lc, el, 0, sp) : const_int(lc, el, 0, sp);
+    kir_ref one = fl ? const_float(lc, el, 1, sp) : const_int(lc, el, 1, sp);
+    kir_ref mone = fl ? const_float(lc, el, -1, sp) : const_int(lc, el, -1, sp);
+    kir_ref rest = fl ? where3(lc, t, sp, emit2(lc, KIR_EQ, bt, sp, x, zero), zero, x) : zero;
+    kir_ref neg = where3(lc, t, sp, emit2(lc, KIR_LT, bt, sp, x, zero), mone, rest);
+    return where3(lc, t, sp, emit2(lc, KIR_GT, bt, sp, x, zero), one, neg);
+}
+
 /* np.copy(a): a.copy(); a.flatten(): a.copy() reshaped to one dimension;
  * a.ravel(), np.ravel(a): a reshaped to one dimension (a view where the
  * layout allows it, else a copy: NumPy's ravel). */
@@ -620,6 +646,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (kj_builtin_operator((kj_builtin)ei->builtin, &o)) return lower_operator(lc, e, ei, &o);
     const kj_type *t = strong(lc, ei->type);
     int b = ei->builtin;
+    if (b == KJ_B_NP_SIGN) return lower_sign(lc, e, t, call_arg(e, ei->argmap[0]));
     if (b == KJ_B_CONVERT || b == KJ_B_INT || b == KJ_B_FLOAT) {
         const kj_expr *a = call_arg(e, ei->argmap[0]);
         if (kj_is_scalar(t)) return lower_as(lc, a, t);
