@@ -295,6 +295,18 @@ LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, in
     return load_desc(cg, out, ndim);
 }
 
+/* np.cumsum(a), np.cumprod(a), a.cumsum(), a.cumprod() */
+static LLVMValueRef b_cumulate(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[0], o);
+    LLVMValueRef out = kj_cg_out_desc(cg, 1);
+    bool prod = in->aux == KJ_B_NP_CUMPROD || in->aux == KJ_B_ARR_CUMPROD;
+    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, prod), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_CUMULATE, a, 8);
+    return load_desc(cg, out, 1);
+}
+
 static LLVMValueRef b_copy(kj_cg *cg, const kir_inst *in)
 {
     return kj_cg_array_copy_as(cg, in->args[0], in->type->elem, in->type->ndim, in);
@@ -589,6 +601,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_CONVERT:
         return b_copy(cg, in);
     case KJ_B_ARR_RESHAPE: return b_reshape(cg, in);
+    case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD:
+        return b_cumulate(cg, in);
     case KJ_B_ARR_FILL: return b_fill(cg, in);
     case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: return b_index(cg, in);
     case KJ_B_TIME_PERF_COUNTER: return kj_cg_rtcall(cg, KJ_RTF_PERF_COUNTER, NULL, 0);

@@ -836,6 +836,8 @@ static const kj_type *type_array_method(bctx *c)
         return transposed(c, a);
     case KJ_B_NP_COPY: return arr(c, a->elem, a->ndim);
     case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL: case KJ_B_ARR_FLATTEN: return arr(c, a->elem, 1);
+    case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD: /* sum's dtype */
+        return arr(c, kj_is_float(a->elem) ? a->elem : kj_t_int(c->t, 64, a->elem->kind == KJ_T_BOOL || a->elem->is_signed), 1);
     case KJ_B_ARR_COPY_TO_HOST: /* into `ary` when given (Numba: returns it), else a new array */
         if (!stream_arg(c, 2)) return NULL;
         if (!given(c, 1)) return arr(c, a->elem, a->ndim);
@@ -1176,7 +1178,8 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE:
     case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_ANY: case KJ_B_ARR_ALL: case KJ_B_ARR_T:
     case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_NP_COPY: case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL:
-    case KJ_B_ARR_FLATTEN: return type_array_method(c);
+    case KJ_B_ARR_FLATTEN: case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD:
+        return type_array_method(c);
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:

@@ -232,6 +232,10 @@ kj_scalar kj_array_mean_on(const kj_array *a, const kj_tasks *tk);
 kj_scalar kj_array_var_on(const kj_array *a, int64_t ddof, const kj_tasks *tk);
 kj_scalar kj_array_std_on(const kj_array *a, int64_t ddof, const kj_tasks *tk);
 kj_scalar kj_array_prod(const kj_array *a); /* sum's types; a serial product in NumPy's order */
+/* np.cumsum(a) / np.cumprod(a) (`prod`): a new 1-d array of a's size and
+ * sum's dtype, the running sum (product) of a's elements in C order, one
+ * addition at a time as NumPy's add.accumulate (integers wrap). */
+kj_array *kj_array_cumulate(const kj_array *a, bool prod, kj_rt_error *err);
 /* np.argmin/argmax(a): the first index (C order) of the extreme or of the
  * first NaN; an error when empty. */
 bool kj_array_argext(const kj_array *a, bool is_max, int64_t *out, kj_rt_error *err);

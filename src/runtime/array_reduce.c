@@ -328,6 +328,63 @@ kj_scalar kj_array_std_on(const kj_array *a, int64_t ddof, const kj_tasks *tk)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Running sums and products                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    bool prod;
+    kj_dtype in, out;
+    char *o;     /* the next result element */
+    bool first;
+    double f;    /* float64 and float32 running values (float32: rounded each step) */
+    float f32;
+    uint64_t u;  /* integers: two's complement, wrapping */
+} cum_ctx;
+
+static void cum_inner(void *vctx, char **p, const int64_t *s, int64_t n)
+{
+    cum_ctx *c = vctx;
+    for (int64_t i = 0; i < n; i++, c->o += kj_dtype_info[c->out].size) {
+        const char *e = p[0] + i * s[0];
+        switch (c->out) {
+        case KJ_DT_FLOAT32: {
+            float x = ld_f32(e, c->in);
+            c->f32 = c->first ? x : c->prod ? c->f32 * x : c->f32 + x;
+            memcpy(c->o, &c->f32, sizeof c->f32);
+            break;
+        }
+        case KJ_DT_FLOAT64: {
+            double x = ld_f64(e, c->in);
+            c->f = c->first ? x : c->prod ? c->f * x : c->f + x;
+            memcpy(c->o, &c->f, sizeof c->f);
+            break;
+        }
+        default: {
+            uint64_t x = ld_u64(e, c->in);
+            c->u = c->first ? x : c->prod ? c->u * x : c->u + x;
+            memcpy(c->o, &c->u, sizeof c->u);
+            break;
+        }
+        }
+        c->first = false;
+    }
+}
+
+kj_array *kj_array_cumulate(const kj_array *a, bool prod, kj_rt_error *err)
+{
+    int64_t n = kj_array_size(a);
+    kj_array *out = kj_array_empty(kj_reduce_dtype(prod ? KJ_REDUCE_PROD : KJ_REDUCE_SUM, a->dtype), 1, &n, err);
+    if (!out || n == 0) return out;
+    cum_ctx c = {prod, a->dtype, out->dtype, out->data, true, 0, 0, 0};
+    kj_iter it;
+    kj_iter_init(&it, a->ndim, a->shape, 1);
+    kj_iter_operand(&it, 0, a);
+    kj_iter_coalesce(&it);
+    kj_iter_run(&it, cum_inner, &c);
+    return out;
+}
+
+/* ------------------------------------------------------------------------ */
 /* The same over several threads                                            */
 /* ------------------------------------------------------------------------ */
 

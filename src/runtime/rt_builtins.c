@@ -219,6 +219,15 @@ void kj_rt_copy(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t t
     kj_rt_result(rt, kj_array_astype(&h, (kj_dtype)to, &err), &err, out, ndim, line, col);
 }
 
+void kj_rt_cumulate(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t prod, void *out, int32_t line,
+                    int32_t col)
+{
+    kj_array h;
+    kj_rt_header(&h, a, ndim, dtype);
+    kj_rt_error err = {0};
+    kj_rt_result(rt, kj_array_cumulate(&h, prod != 0, &err), &err, out, 1, line, col);
+}
+
 void kj_rt_reshape(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t new_ndim,
                    const int64_t *shape, void *out, int32_t line, int32_t col)
 {

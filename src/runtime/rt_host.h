@@ -83,6 +83,10 @@ void kj_rt_reduce_axis(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32
  * C-ordered array of dtype `to`. */
 void kj_rt_copy(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t to, void *out, int32_t line,
                 int32_t col);
+/* np.cumsum(a), np.cumprod(a) (prod = 1): a new 1-d array (array.h
+ * kj_array_cumulate). */
+void kj_rt_cumulate(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t prod, void *out, int32_t line,
+                    int32_t col);
 /* a.reshape(shape): a view when NumPy makes one, else a copy. */
 void kj_rt_reshape(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t new_ndim,
                    const int64_t *shape, void *out, int32_t line, int32_t col);
