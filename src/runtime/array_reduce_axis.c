@@ -495,7 +495,7 @@ static int64_t vrow_none(kj_reduce_op op, bool first, const void *acc, const voi
     return 0;
 }
 
-#define ROW_OPS(NAME, T, ISNAN, VROW)                                                             \
+#define ROW_OPS(NAME, T, ISNAN, VROW, ADD, MUL)                                                   \
     static void NAME(kj_reduce_op op, bool first, T *restrict acc, const T *restrict v, int64_t m) \
     {                                                                                             \
         if (first && op != KJ_REDUCE_SUM) {                                                       \
@@ -505,7 +505,7 @@ static int64_t vrow_none(kj_reduce_op op, bool first, const void *acc, const voi
         int64_t i = VROW(op, first, acc, v, m);                                                   \
         switch (op) {                                                                             \
         case KJ_REDUCE_PROD:                                                                      \
-            for (; i < m; i++) acc[i] *= v[i];                                                    \
+            for (; i < m; i++) acc[i] = MUL(acc[i], v[i]);                                        \
             break;                                                                                \
         case KJ_REDUCE_MIN:                                                                       \
             for (; i < m; i++) acc[i] = ISNAN(acc[i]) ? acc[i] : ISNAN(v[i]) || v[i] <= acc[i] ? v[i] : acc[i]; \
@@ -514,16 +514,21 @@ static int64_t vrow_none(kj_reduce_op op, bool first, const void *acc, const voi
             for (; i < m; i++) acc[i] = ISNAN(acc[i]) ? acc[i] : ISNAN(v[i]) || v[i] >= acc[i] ? v[i] : acc[i]; \
             break;                                                                                \
         default:                                                                                  \
-            for (; i < m; i++) acc[i] = first ? (T)0 + v[i] : acc[i] + v[i];                      \
+            for (; i < m; i++) acc[i] = first ? ADD((T)0, v[i]) : ADD(acc[i], v[i]);              \
             break;                                                                                \
         }                                                                                         \
     }
 #define FLOAT_NAN(x) ((x) != (x))
 #define INT_NAN(x) false
-ROW_OPS(rows_f32, float, FLOAT_NAN, vrow_f32)
-ROW_OPS(rows_f64, double, FLOAT_NAN, vrow_f64)
-ROW_OPS(rows_i64, int64_t, INT_NAN, vrow_none)
-ROW_OPS(rows_u64, uint64_t, INT_NAN, vrow_none)
+#define PLAIN_ADD(a, b) ((a) + (b))
+#define PLAIN_MUL(a, b) ((a) * (b))
+/* signed integers wrap, as NumPy's loops do (in C: through unsigned) */
+#define WRAP_ADD(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
+#define WRAP_MUL(a, b) ((int64_t)((uint64_t)(a) * (uint64_t)(b)))
+ROW_OPS(rows_f32, float, FLOAT_NAN, vrow_f32, PLAIN_ADD, PLAIN_MUL)
+ROW_OPS(rows_f64, double, FLOAT_NAN, vrow_f64, PLAIN_ADD, PLAIN_MUL)
+ROW_OPS(rows_i64, int64_t, INT_NAN, vrow_none, WRAP_ADD, WRAP_MUL)
+ROW_OPS(rows_u64, uint64_t, INT_NAN, vrow_none, PLAIN_ADD, PLAIN_MUL)
 
 /* acc = the fold of the n rows at a, a + st, ...: m values `ist` apart. */
 static void fold_rows(const red_ctx *c, const char *a, int64_t m, int64_t ist, const void *mean, void *acc,
