@@ -165,6 +165,17 @@ static const kj_type *npy_file_type(kj_ictx *ic, const kj_expr *path_expr)
     return kj_t_array(ic->s->types, el, ndim, fortran && ndim > 1 ? KJ_LAYOUT_F : KJ_LAYOUT_C);
 }
 
+/* A built-in call's typed einfo: which built-in, its bound arguments and
+ * where they came from (lowering reads them). */
+static kj_einfo *ei_bound(kj_einfo *ei, int b, kj_barg *bound, int32_t *map, int nb)
+{
+    ei->builtin = b;
+    ei->bound = bound;
+    ei->argmap = map;
+    ei->nbound = nb;
+    return ei;
+}
+
 /* np.add(x1, x2) and the other operator ufuncs (kj_builtin_operator): the
  * operator's typing, on the bound arguments; lowering then emits the
  * operator (lower.c lower_operator). */
@@ -183,11 +194,7 @@ static kj_einfo *operator_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int 
     }
     ei_value(ei, t);
     ei->optype = opt;
-    ei->builtin = b;
-    ei->bound = bound;
-    ei->argmap = map;
-    ei->nbound = nb;
-    return ei;
+    return ei_bound(ei, b, bound, map, nb);
 }
 
 static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b,
@@ -237,11 +244,8 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
                 t = NULL;
             }
     ei_value(ei, t);
-    ei->builtin = b;
-    ei->bound = bound;
-    ei->argmap = map;
+    ei_bound(ei, b, bound, map, nb);
     ei->conv = conv;
-    ei->nbound = nb;
     /* For a tuple (cuda.grid(2)), nonneg covers every element. */
     ei->nonneg = t && (b == KJ_B_LEN || b == KJ_B_CUDA_GRID || b == KJ_B_CUDA_GRIDSIZE ||
                        b == KJ_B_ARR_SIZE || b == KJ_B_ARR_SHAPE || b == KJ_B_LANEID);
