@@ -63,6 +63,12 @@ static kir_ref const_float(lctx *lc, const kj_type *t, double v, kj_span sp)
     return r;
 }
 
+/* A small whole number (0, 1, -1) of scalar type t, float or integer. */
+static kir_ref const_num(lctx *lc, const kj_type *t, int v, kj_span sp)
+{
+    return t->kind == KJ_T_FLOAT ? const_float(lc, t, v, sp) : const_int(lc, t, v, sp);
+}
+
 static kir_ref i64(lctx *lc, int64_t v, kj_span sp)
 {
     return const_int(lc, kj_t_int(lc->s->types, 64, true), v, sp);
@@ -535,8 +541,7 @@ static kir_ref truth(lctx *lc, const kj_expr *x, kj_span sp)
     if (t->elem->kind == KJ_T_BOOL) return a;
     kj_types *T = lc->s->types;
     const kj_type *el = strong(lc, t->elem);
-    kir_ref zero = el->kind == KJ_T_FLOAT ? const_float(lc, el, 0, sp) : const_int(lc, el, 0, sp);
-    return emit2(lc, KIR_NE, kj_t_array(T, kj_t_bool(T), t->ndim, KJ_LAYOUT_C), sp, a, zero);
+    return emit2(lc, KIR_NE, kj_t_array(T, kj_t_bool(T), t->ndim, KJ_LAYOUT_C), sp, a, const_num(lc, el, 0, sp));
 }
 
 /* np.add(x1, x2) and the other operator ufuncs: the operator itself (so a
@@ -564,9 +569,7 @@ static kir_ref lower_operator(lctx *lc, const kj_expr *e, const kj_einfo *ei, co
         v = operand(lc, x, t);
         if (o->op == KJ_UOP_POS) { /* a new array, as NumPy's: x * 1 */
             if (t->kind != KJ_T_ARRAY) return v;
-            kir_ref one = t->elem->kind == KJ_T_FLOAT ? const_float(lc, t->elem, 1, e->span)
-                                                      : const_int(lc, t->elem, 1, e->span);
-            return emit2(lc, KIR_MUL, t, e->span, v, one);
+            return emit2(lc, KIR_MUL, t, e->span, v, const_num(lc, t->elem, 1, e->span));
         }
         r = emit(lc, o->op == KJ_UOP_NEG ? KIR_NEG : t->kind == KJ_T_BOOL ? KIR_NOT : KIR_INVERT, t, e->span);
         kir_at(lc->f, r)->a = v;
@@ -583,10 +586,8 @@ static kir_ref lower_truth(lctx *lc, const kj_expr *e, int b, const kj_type *t, 
     kj_types *T = lc->s->types;
     const kj_type *at = type_of(lc, arr);
     bool all = b == KJ_B_NP_ALL || b == KJ_B_ARR_ALL;
-    kir_ref zero = at->elem->kind == KJ_T_FLOAT ? const_float(lc, at->elem, 0, e->span)
-                                                : const_int(lc, at->elem, 0, e->span);
     kir_ref cmp = emit2(lc, all ? KIR_EQ : KIR_NE, kj_t_array(T, kj_t_bool(T), at->ndim, KJ_LAYOUT_C), e->span, arr,
-                        zero);
+                        const_num(lc, at->elem, 0, e->span));
     const kj_type *i64t = kj_t_int(T, 64, true);
     const kj_type *st = t->kind == KJ_T_ARRAY ? kj_t_array(T, i64t, t->ndim, KJ_LAYOUT_C) : i64t;
     kir_ref n = emit_args(lc, KIR_BUILTIN, st, e->span, (kir_ref[]){cmp, axis}, 2);
@@ -613,9 +614,7 @@ static kir_ref lower_sign(lctx *lc, const kj_expr *e, const kj_type *t, const kj
     bool fl = el->kind == KJ_T_FLOAT;
     kj_span sp = e->span;
     kir_ref x = operand(lc, xe, t);
-    kir_ref zero = fl ? const_float(lc, el, 0, sp) : const_int(lc, el, 0, sp);
-    kir_ref one = fl ? const_float(lc, el, 1, sp) : const_int(lc, el, 1, sp);
-    kir_ref mone = fl ? const_float(lc, el, -1, sp) : const_int(lc, el, -1, sp);
+    kir_ref zero = const_num(lc, el, 0, sp), one = const_num(lc, el, 1, sp), mone = const_num(lc, el, -1, sp);
     kir_ref rest = fl ? where3(lc, t, sp, emit2(lc, KIR_EQ, bt, sp, x, zero), zero, x) : zero;
     kir_ref neg = where3(lc, t, sp, emit2(lc, KIR_LT, bt, sp, x, zero), mone, rest);
     return where3(lc, t, sp, emit2(lc, KIR_GT, bt, sp, x, zero), one, neg);
