@@ -96,6 +96,11 @@ LLVMValueRef kj_kn_scope_begin(kj_cg *cg, cloop *l, const char *name);
 LLVMBasicBlockRef kj_kn_skip_exited(kj_cg *cg, LLVMValueRef t, LLVMBasicBlockRef next);
 /* element t of per-thread storage base of type t */
 LLVMValueRef kj_kn_at_thread(kj_cg *cg, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef tid);
+/* Inside a loop over the threads, at thread th: FOR `in`'s start, stop and
+ * step (1 when absent) of type ty into abc[0..2], range()'s ValueError for a
+ * zero step, and the start and step kept in the per-thread arrays. */
+void kj_kn_range_at(kj_cg *cg, const kir_inst *in, LLVMTypeRef ty, LLVMValueRef th, LLVMValueRef start,
+                    LLVMValueRef step, LLVMValueRef abc[3]);
 LLVMTypeRef kj_kn_ref_type(kj_cg *cg, kir_ref r);
 /* value r, read at block level, as thread th has it */
 LLVMValueRef kj_kn_ref_at(kj_cg *cg, kir_ref r, LLVMValueRef th);

@@ -1135,6 +1135,17 @@ static LLVMValueRef lock_trips(kj_cg *cg, lock_loop *lk, const kj_type *t)
     return LLVMBuildLoad2(cg->b, cg->t_i64, most, "");
 }
 
+void kj_kn_range_at(kj_cg *cg, const kir_inst *in, LLVMTypeRef ty, LLVMValueRef th, LLVMValueRef start,
+                    LLVMValueRef step, LLVMValueRef abc[3])
+{
+    abc[0] = kj_kn_ref_at(cg, in->a, th), abc[1] = kj_kn_ref_at(cg, in->b, th);
+    abc[2] = in->c ? kj_kn_ref_at(cg, in->c, th) : LLVMConstInt(ty, 1, 0);
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, abc[2], LLVMConstInt(ty, 0, 0), ""), KJ_RT_VALUE,
+                   "range() arg 3 must not be zero", in->span);
+    LLVMBuildStore(cg->b, abc[0], kj_kn_at_thread(cg, ty, start, th));
+    LLVMBuildStore(cg->b, abc[2], kj_kn_at_thread(cg, ty, step, th));
+}
+
 /* for i in range(a, b, c) in lockstep: every thread's a and c (is the loop
  * affine?), the trip counts, then iterations k = 0 .. the most trips, each
  * a region over the threads that still have iteration k. */
@@ -1150,13 +1161,9 @@ static void emit_lockstep_loop(kj_cg *cg, kir_ref r)
     cloop l;
     LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
     kj_kn_skip_exited(cg, th, l.latch);
-    LLVMValueRef a = kj_kn_ref_at(cg, in->a, th), b = kj_kn_ref_at(cg, in->b, th);
-    LLVMValueRef c = in->c ? kj_kn_ref_at(cg, in->c, th) : LLVMConstInt(ty, 1, 0);
-    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, c, LLVMConstInt(ty, 0, 0), ""), KJ_RT_VALUE,
-                   "range() arg 3 must not be zero", in->span);
-    LLVMBuildStore(cg->b, a, kj_kn_at_thread(cg, ty, lk->start, th));
-    LLVMBuildStore(cg->b, c, kj_kn_at_thread(cg, ty, lk->step, th));
-    affine_thread(cg, &af, t, th, a, b, c);
+    LLVMValueRef abc[3];
+    kj_kn_range_at(cg, in, ty, th, lk->start, lk->step, abc);
+    affine_thread(cg, &af, t, th, abc[0], abc[1], abc[2]);
     kj_kn_loop_end(cg, &l);
     affine_end(cg, &af, lk, t);
     LLVMValueRef most = lock_trips(cg, lk, t);

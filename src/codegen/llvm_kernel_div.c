@@ -189,13 +189,9 @@ static void ranges(kj_cg *cg, const kir_inst *in, const kn_div *d)
     cloop l;
     LLVMValueRef th = kj_kn_scope_begin(cg, &l, "t");
     kj_kn_skip_exited(cg, th, l.latch);
-    LLVMValueRef a = kj_kn_ref_at(cg, in->a, th), b = kj_kn_ref_at(cg, in->b, th);
-    LLVMValueRef c = in->c ? kj_kn_ref_at(cg, in->c, th) : LLVMConstInt(ty, 1, 0);
-    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntEQ, c, LLVMConstInt(ty, 0, 0), ""), KJ_RT_VALUE,
-                   "range() arg 3 must not be zero", in->span);
-    LLVMBuildStore(cg->b, a, kj_kn_at_thread(cg, ty, d->start, th));
-    LLVMBuildStore(cg->b, c, kj_kn_at_thread(cg, ty, d->step, th));
-    LLVMBuildStore(cg->b, kj_cg_trip_count(cg, t, a, b, c), kj_kn_at_thread(cg, ty, d->trips, th));
+    LLVMValueRef abc[3];
+    kj_kn_range_at(cg, in, ty, th, d->start, d->step, abc);
+    LLVMBuildStore(cg->b, kj_cg_trip_count(cg, t, abc[0], abc[1], abc[2]), kj_kn_at_thread(cg, ty, d->trips, th));
     kj_kn_loop_end(cg, &l);
 }
 
