@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# PTX without a GPU (CI): every kernel (and ufunc kernel) of the examples, the golden programs
-# and the GPU suite's programs is compiled by `kjit ptx --arch sm_90` and
+# PTX without a GPU (CI): every kernel (and ufunc kernel) of the examples, the golden programs,
+# the pinned programs and the GPU suite's programs is compiled by `kjit ptx --arch sm_90` and
 # assembled by `ptxas -arch=sm_90`; tests/ptx/NAME.k must print exactly
-# NAME.expected (the hand-off point pinned: kjit's PTX for LLVM 22).
+# NAME.expected (the hand-off point pinned: kjit's PTX for LLVM 22 and the
+# toolkit's libdevice, for sm_90 whatever GPU the machine has).
 #   tests/ptx/check.sh KJIT ROOT PTXAS
-# KJIT_PTX_UPDATE=1 rewrites the .expected files from kjit's output.
+# KJIT_PTX_UPDATE=1 rewrites the .expected files from kjit's output; review
+# the diff (tests/golden/README.md).
 set -uo pipefail
 kjit=$(realpath "$1")
 root=$(realpath "$2")
@@ -19,7 +21,8 @@ fail() {
 }
 
 programs=$(grep -lE "cuda.jit|vectorize" "$root"/lang/examples/*.k "$root"/tests/golden/run/*.k "$root"/tests/golden/valid/*.k \
-    "$root"/tests/golden/valid_kjit_only/*.k "$root"/tests/golden/ir/*.k "$root"/tests/gpu/programs/*.k \
+    "$root"/tests/golden/valid_kjit_only/*.k "$root"/tests/golden/ir/*.k "$root"/tests/golden/llvm/*.k \
+    "$root"/tests/ptx/*.k "$root"/tests/gpu/programs/*.k \
     "$root"/tests/gpu/pinned/*.k "$root"/benchmarks/cuda/*.k | sort)
 for f in $programs; do
     name=${f#"$root"/}
