@@ -168,7 +168,7 @@ check_text() {
 # check_ir LABEL DIR NAME: `kjit ir NAME.k` stdout equals NAME.expected.
 check_ir() {
     # shellcheck disable=SC2046 # the options are words
-    filter= check_text "$1" "$2" "$3" ir $(file_options "$2/$3.k") "$3.k"
+    filter='' check_text "$1" "$2" "$3" ir $(file_options "$2/$3.k") "$3.k"
 }
 
 # check_llvm LABEL DIR NAME: `kjit llvm -O0 --target=cpu OPTIONS NAME.k`,
