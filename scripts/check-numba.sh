@@ -3,9 +3,12 @@
 # simulator for kernels), since every valid .k program must also be a valid
 # Numba program.
 #   lang/examples/*.k              must run and print exactly NAME.expected
-#   tests/golden/valid/*.k, ir/*.k must run without error
+#   tests/golden/valid/*.k, ir/*.k, llvm/*.k, tests/ptx/*.k
+#                                  must run without error
 #   tests/golden/valid_kjit_only/  must at least be valid Python
-# (valid_kjit_only/ holds valid programs that Numba 0.56 cannot run.)
+# (valid_kjit_only/ holds valid programs that Numba 0.56 cannot run; a
+# pinned program of ir/, llvm/ or tests/ptx/ that it cannot run says why in
+# a `# kjit-only: REASON` line, and is only compiled as Python too.)
 # Prints one line per failure, then `numba: N passed, N failed`.
 #   scripts/check-numba.sh [PROGRAM.k ...]     (default: all of the above)
 set -uo pipefail
@@ -34,7 +37,7 @@ export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 if [ $# -gt 0 ]; then
     progs=("$@")
 else
-    progs=(lang/examples/*.k tests/golden/valid/*.k tests/golden/ir/*.k)
+    progs=(lang/examples/*.k tests/golden/valid/*.k tests/golden/ir/*.k tests/golden/llvm/*.k tests/ptx/*.k)
 fi
 
 # With KJIT=path/to/kjit, each program's `kjit run` output must also equal
@@ -44,7 +47,7 @@ kjit_matches() {
     local f=$1 name
     name=$(basename "$f")
     if grep -qs "^$name " tests/golden/valid/DIFFERENCES; then return 0; fi
-    case $f in */ir/*) return 0 ;; esac
+    case $f in */ir/* | */llvm/* | */ptx/*) return 0 ;; esac
     [ -n "${KJIT:-}" ] || return 0
     (cd "$(dirname "$f")" && timeout 120 "$KJIT" run --target cpu "$(basename "$f")") \
         >"$tmp/kout" 2>"$tmp/kerr" || { cat "$tmp/kerr" >>"$tmp/kout"; return 1; }
@@ -53,8 +56,25 @@ kjit_matches() {
 [ -z "${KJIT:-}" ] || KJIT=$(cd "$(dirname "$KJIT")" && pwd)/$(basename "$KJIT")
 passed=0
 failed=0
+# is_python FILE: it compiles as Python (else says why, as a failure).
+is_python() {
+    if "$py" -c 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")' "$1" \
+        2>"$tmp/err"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL $1: not valid Python"
+        sed 's/^/    /' "$tmp/err"
+    fi
+}
+
 for f in "${progs[@]}"; do
-    # Only the examples' .expected files hold stdout (ir/'s hold IR).
+    if grep -q '^# kjit-only:' "$f"; then
+        is_python "$f"
+        continue
+    fi
+    # Only the examples' .expected files hold stdout (ir/'s, llvm/'s and
+    # ptx/'s hold kjit's IR, LLVM IR and PTX).
     exp=""
     case $f in */examples/*) exp="${f%.k}.expected" ;; esac
     # `python3 prog.k` runs the file as __main__, as the programs expect.
@@ -85,14 +105,7 @@ done
 if [ $# -eq 0 ]; then
     for f in tests/golden/valid_kjit_only/*.k; do
         [ -e "$f" ] || continue
-        if "$py" -c 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")' "$f" \
-            2>"$tmp/err"; then
-            passed=$((passed + 1))
-        else
-            failed=$((failed + 1))
-            echo "FAIL $f: not valid Python"
-            sed 's/^/    /' "$tmp/err"
-        fi
+        is_python "$f"
     done
 fi
 echo "numba: $passed passed, $failed failed"

@@ -2,12 +2,29 @@
 # Golden-test runner: checks kjit against the programs under tests/golden/
 # and lang/examples/.
 #
-#   tests/golden/run.sh [--update] KJIT GOLDEN_DIR EXAMPLES_DIR
+#   tests/golden/run.sh [--update] KJIT GOLDEN_DIR EXAMPLES_DIR [FAKE_LIBCUDA]
 #
 #   GOLDEN_DIR/valid/*.k, GOLDEN_DIR/valid_kjit_only/*.k, EXAMPLES_DIR/*.k
 #       `kjit check NAME.k` exits 0 and prints nothing.
 #   GOLDEN_DIR/ir/NAME.k + NAME.expected
-#       `kjit ir NAME.k` exits 0 and its stdout equals NAME.expected.
+#       `kjit ir NAME.k`, run inside ir/, exits 0 and its stdout equals
+#       NAME.expected.
+#   GOLDEN_DIR/llvm/NAME.k + NAME.expected
+#       `kjit llvm -O0 --target=cpu [OPTIONS] NAME.k`, run inside llvm/, exits
+#       0 and its stdout, less what depends on the machine (the target
+#       triple and datalayout lines, target-cpu/-features attributes),
+#       equals NAME.expected. OPTIONS come from a `# kjit-options: ...` line
+#       of the program (e.g. `--target=parallel`); -O0 pins the IR kjit
+#       hands to LLVM, before LLVM's passes, which tune for this CPU.
+#       A program with `--target=cuda` runs on the fake CUDA driver
+#       FAKE_LIBCUDA (tests/unit/fake_libcuda.c), so that its host code is
+#       the same with a GPU, without one, and in CI; it fails without it.
+#       The LLVM IR is pinned from a gcc-built kjit: with KJIT_PIN_CC (which
+#       meson sets to the compiler's id) naming another compiler, each
+#       program must still compile but its text is not compared (C leaves
+#       the order of a call's arguments unspecified, and the code generator
+#       builds instructions inside argument lists: clang's kjit emits some
+#       independent instructions in another order).
 #   GOLDEN_DIR/errors/NAME.k + NAME.expected
 #       `kjit check --diag-format=short NAME.k`, run inside errors/ so paths
 #       print as `NAME.k:3:5: error: ...`, exits 1 and its stderr equals
@@ -23,8 +40,9 @@
 #       it exits 70. Skipped, saying so, in AddressSanitizer builds, where
 #       ASan's own handler reports the fault.
 #
-# --update (or KJIT_GOLDEN_UPDATE=1) rewrites the .expected files of ir/ and
-# errors/ from kjit's current output instead of comparing; review the diff.
+# --update (or KJIT_GOLDEN_UPDATE=1) rewrites the .expected files of ir/,
+# llvm/ and errors/ from kjit's current output instead of comparing; review
+# the diff.
 # It never touches run/: those come from Python.
 # Prints one line (and a diff) per failure, then `golden: N passed, N failed`;
 # exits 1 when anything failed.
@@ -35,8 +53,8 @@ if [ "${1:-}" = "--update" ]; then
     update=1
     shift
 fi
-if [ $# -ne 3 ]; then
-    echo "usage: $0 [--update] KJIT GOLDEN_DIR EXAMPLES_DIR" >&2
+if [ $# -ne 3 ] && [ $# -ne 4 ]; then
+    echo "usage: $0 [--update] KJIT GOLDEN_DIR EXAMPLES_DIR [FAKE_LIBCUDA]" >&2
     exit 2
 fi
 
@@ -45,6 +63,11 @@ abspath() { (cd "$(dirname "$1")" && printf '%s/%s\n' "$(pwd)" "$(basename "$1")
 kjit=$(abspath "$1")
 golden=$(cd "$2" && pwd)
 examples=$(cd "$3" && pwd)
+# Which compiler built kjit (meson says; by hand gcc is assumed): llvm/'s
+# texts are compared only for gcc's.
+pin_cc=${KJIT_PIN_CC:-gcc}
+fake_libcuda=""
+[ $# -eq 4 ] && fake_libcuda=$(abspath "$4")
 if [ ! -x "$kjit" ]; then
     echo "golden: kjit binary '$kjit' not found or not executable" >&2
     exit 2
@@ -101,25 +124,70 @@ check_valid() {
     fi
 }
 
-# check_ir LABEL DIR NAME: `kjit ir NAME.k` stdout equals NAME.expected.
-check_ir() {
+# file_options FILE: the options of its `# kjit-options: ...` line (none
+# when it has no such line), one word each.
+file_options() {
+    sed -n 's/^# kjit-options:[[:space:]]*//p' "$1" | head -n 1
+}
+
+# llvm_filter: drop from `kjit llvm` output what depends on the machine
+# rather than on the program: the host's triple and datalayout, and the
+# CPU name and features should attributes ever carry them.
+llvm_filter() {
+    sed -E -e '/^target (datalayout|triple) = /d' \
+        -e 's/ "(target-cpu|target-features|tune-cpu)"="[^"]*"//g'
+}
+
+# check_text LABEL DIR NAME CMD...: CMD (run inside DIR) exits 0 and its
+# stdout, through $filter when set, equals NAME.expected; with compare=0 it
+# need only exit 0 (and is never rewritten).
+check_text() {
     local label=$1 dir=$2 name=$3 rc
-    (cd "$dir" && $limit "$kjit" ir "$name.k") >"$tmp/out" 2>"$tmp/err"
+    shift 3
+    (cd "$dir" && $limit "$kjit" "$@") >"$tmp/raw" 2>"$tmp/err"
     rc=$?
-    if [ "$update" = 1 ]; then
+    ${filter:-cat} <"$tmp/raw" >"$tmp/out"
+    if [ "$update" = 1 ] && [ "${compare:-1}" = 1 ]; then
         cp "$tmp/out" "$dir/$name.expected"
         updated=$((updated + 1))
     fi
     if [ $rc -ne 0 ]; then
-        fail "$label" "kjit ir: $(describe_rc $rc), expected exit 0"
+        fail "$label" "kjit $1: $(describe_rc $rc), expected exit 0"
         sed 's/^/    /' "$tmp/err" | head -n 20
+    elif [ "${compare:-1}" = 0 ]; then
+        pass
     elif [ ! -f "$dir/$name.expected" ]; then
         fail "$label" "missing $name.expected (run with KJIT_GOLDEN_UPDATE=1)"
     elif ! cmp -s "$dir/$name.expected" "$tmp/out"; then
-        fail "$label" "IR differs" "$dir/$name.expected" "$tmp/out"
+        fail "$label" "$1 output differs" "$dir/$name.expected" "$tmp/out"
     else
         pass
     fi
+}
+
+# check_ir LABEL DIR NAME: `kjit ir NAME.k` stdout equals NAME.expected.
+check_ir() {
+    # shellcheck disable=SC2046 # the options are words
+    filter='' check_text "$1" "$2" "$3" ir $(file_options "$2/$3.k") "$3.k"
+}
+
+# check_llvm LABEL DIR NAME: `kjit llvm -O0 --target=cpu OPTIONS NAME.k`,
+# filtered, equals NAME.expected (a later --target wins). Without the
+# cache, which kjit llvm would otherwise fill with the GPU's code.
+check_llvm() {
+    local opts
+    opts=$(file_options "$2/$3.k")
+    case " $opts " in *" --target=cuda "*)
+        if [ -z "$fake_libcuda" ] || [ ! -f "$fake_libcuda" ]; then
+            fail "$1" "--target=cuda needs the fake CUDA driver (run.sh's 4th argument)"
+            return
+        fi ;;
+    esac
+    local compare=1
+    [ "$pin_cc" = gcc ] || compare=0
+    # shellcheck disable=SC2086 # the options are words
+    KJIT_LIBCUDA=$fake_libcuda KJIT_NO_CACHE=1 filter=llvm_filter \
+        check_text "$1" "$2" "$3" llvm -O0 --target=cpu $opts "$3.k"
 }
 
 # check_error LABEL DIR NAME: `kjit check --diag-format=short NAME.k` exits 1
@@ -162,6 +230,15 @@ for f in "$golden/ir"/*.k; do
     [ -e "$f" ] || continue
     name=$(basename "$f" .k)
     check_ir "ir/$name.k" "$golden/ir" "$name"
+done
+
+if [ "$pin_cc" != gcc ]; then
+    echo "golden: llvm/ programs compile but their IR is not compared: it is pinned from a gcc-built kjit, this one was built by $pin_cc (README.md)"
+fi
+for f in "$golden/llvm"/*.k; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .k)
+    check_llvm "llvm/$name.k" "$golden/llvm" "$name"
 done
 
 for f in "$golden/errors"/*.k; do
