@@ -135,38 +135,24 @@ static char *dup_or_null(const char *s)
 
 /* With boundscheck -1 the environment may force it, as NUMBA_BOUNDSCHECK
  * does: KJIT_BOUNDSCHECK=1/yes/true/on or 0/no/false/off (any case); unset
- * or empty leaves it to the decorators. Any other value is an error, even
- * where the option overrides it: a misspelt setting is never ignored. */
-static bool boundscheck_from_env(int *opt, kjit_error *err)
+ * or empty leaves it to the decorators. Any other value is refused by
+ * kj_api_check_env, even where the option overrides it. */
+static void boundscheck_from_env(int *opt)
 {
-    static const char *const on[] = {"1", "yes", "true", "on"};
-    static const char *const off[] = {"0", "no", "false", "off"};
-    const char *e = getenv("KJIT_BOUNDSCHECK");
-    if (!e || !*e) return true;
-    for (size_t i = 0; i < sizeof on / sizeof *on; i++) {
-        if (!strcasecmp(e, on[i]) || !strcasecmp(e, off[i])) {
-            if (*opt == -1) *opt = !strcasecmp(e, on[i]);
-            return true;
-        }
-    }
-    kj_api_set_error(err, KJIT_ERR_USAGE, NULL,
-                     "KJIT_BOUNDSCHECK=%.40s is not a known value (use 1/0, yes/no, true/false or on/off)", e);
-    return false;
+    if (*opt == -1 && getenv("KJIT_BOUNDSCHECK") && *getenv("KJIT_BOUNDSCHECK"))
+        *opt = kj_api_env_flag("KJIT_BOUNDSCHECK", false);
 }
 
-/* KJIT_NO_CACHE=1 (any value but "" and "0") turns the cache off. */
-static int cache_from_env(int opt)
-{
-    const char *e = getenv("KJIT_NO_CACHE");
-    return e && *e && strcmp(e, "0") ? 0 : opt;
-}
+/* KJIT_NO_CACHE=1 (or yes/true/on) turns the cache off. */
+static int cache_from_env(int opt) { return kj_api_env_flag("KJIT_NO_CACHE", false) ? 0 : opt; }
 
 kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
 {
     kjit_options o;
     if (opt) o = *opt;
     else kjit_options_init(&o);
-    if (!check_options(&o, err) || !boundscheck_from_env(&o.boundscheck, err)) return NULL;
+    if (!check_options(&o, err) || !kj_api_check_env(err)) return NULL;
+    boundscheck_from_env(&o.boundscheck);
     kjit_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) abort();
     ctx->arch = dup_or_null(o.arch);
@@ -276,8 +262,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->out = ctx->opt.out;
     kj_api_events_init(&m->events, &ctx->opt);
     m->check_only = ctx->opt.check_only != 0;
-    const char *nf = getenv("KJIT_NO_FUSE");
-    m->fuse = !(nf && *nf && strcmp(nf, "0"));
+    m->fuse = !kj_api_env_flag("KJIT_NO_FUSE", false);
     return m;
 }
 
