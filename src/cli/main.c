@@ -378,6 +378,17 @@ static int dispatch(cli *c)
     return run(c);
 }
 
+/* Whatever a command printed must have reached stdout: a full disk or
+ * /dev/full is an error (exit 1), not a silent success. */
+static int finish_output(int rc)
+{
+    errno = 0;
+    bool lost = fflush(stdout) != 0 || ferror(stdout);
+    if (!lost || rc != EXIT_OK) return rc; /* a failed command has said why already */
+    fprintf(stderr, "kjit: error: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+    return EXIT_ERRORS;
+}
+
 int main(int argc, char **argv)
 {
     cli c = {0};
@@ -389,5 +400,5 @@ int main(int argc, char **argv)
     int rc = parse_args(&c, argc, argv);
     if (rc < 0) rc = dispatch(&c);
     free(c.params);
-    return rc;
+    return finish_output(rc);
 }
