@@ -109,6 +109,16 @@ void kjit_options_init(kjit_options *opt)
     opt->out = NULL;
 }
 
+/* A GPU architecture as PTX names them: sm_ and 2 or 3 digits, then
+ * optionally a or f (sm_90a: the architecture-specific features). The same
+ * rule as `kjit --arch` (src/cli/main.c). */
+bool kj_api_arch_valid(const char *arch)
+{
+    size_t d = strncmp(arch, "sm_", 3) ? 0 : strspn(arch + 3, "0123456789");
+    const char *rest = arch + 3 + d;
+    return (d == 2 || d == 3) && (!*rest || ((*rest == 'a' || *rest == 'f') && !rest[1]));
+}
+
 /* Options out of range are a usage error naming the field. */
 static bool check_options(const kjit_options *o, kjit_error *err)
 {
@@ -120,6 +130,7 @@ static bool check_options(const kjit_options *o, kjit_error *err)
     else if (o->check_only < 0 || o->check_only > 1) bad = "check_only (0 or 1)";
     else if (o->cache < 0 || o->cache > 1) bad = "cache (0 or 1)";
     else if (o->keep & ~(unsigned)(KJIT_KEEP_LLVM_IR | KJIT_KEEP_ASM)) bad = "keep (KJIT_KEEP_* flags)";
+    else if (o->arch && !kj_api_arch_valid(o->arch)) bad = "arch (sm_XY: sm_ and 2 or 3 digits, then a or f, e.g. sm_90)";
     if (!bad) return true;
     kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "invalid option value: %s", bad);
     return false;
@@ -394,6 +405,13 @@ kjit_module *kjit_compile(kjit_ctx *ctx, const char *source, size_t len, const c
 {
     if (!ctx || (!source && len)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, filename, "kjit_compile: %s is NULL", ctx ? "source" : "ctx");
+        return NULL;
+    }
+    /* the limit files have: a huge len (a negative one cast, say) must not
+     * reach the copy, whose allocation fails and aborts the process */
+    if (len > MAX_SOURCE_BYTES) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, filename,
+                         "kjit_compile: len is %zu bytes; a program has at most 64 MB of source", len);
         return NULL;
     }
     pthread_mutex_lock(&ctx->lock);

@@ -125,6 +125,15 @@ static bool parse_count(const char *s, int *out)
     return true;
 }
 
+/* sm_ and 2 or 3 digits, then optionally a or f: the rule kjit_ctx_new
+ * applies to options.arch, checked here to say which option is wrong. */
+static bool valid_arch(const char *v)
+{
+    size_t d = strncmp(v, "sm_", 3) ? 0 : strspn(v + 3, "0123456789");
+    const char *rest = v + 3 + d;
+    return (d == 2 || d == 3) && (!*rest || ((*rest == 'a' || *rest == 'f') && !rest[1]));
+}
+
 /* The value of `--name=VALUE` or `--name VALUE` when arg is option `name`;
  * NULL when arg is another option. Consumes the next argument for the
  * second form (*i advances); *missing is set when there is none. */
@@ -186,8 +195,7 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         c->bench.csv = v;
         c->bench_opt = "--csv";
     } else if ((v = opt_value(arg, "--arch", argc, argv, i, &missing))) {
-        if (strncmp(v, "sm_", 3) || strlen(v) < 5 || strlen(v) > 7 || strspn(v + 3, "0123456789") < 2)
-            return usage_error("invalid --arch '%s' (expected sm_XY, e.g. sm_90)", v);
+        if (!valid_arch(v)) return usage_error("invalid --arch '%s' (expected sm_XY, e.g. sm_90)", v);
         c->opt.arch = v;
     } else if ((v = opt_value(arg, "--kernel", argc, argv, i, &missing))) {
         c->kernel = v;
