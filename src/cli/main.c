@@ -21,6 +21,7 @@
 #include <string.h>
 
 enum { MAX_STDIN_BYTES = 64 << 20 }; /* the same limit the library puts on files */
+enum { MAX_REPEAT = 1000 };          /* kjit bench --repeat */
 
 static const char usage_line[] = "usage: kjit <command> [options] FILE.k";
 
@@ -57,7 +58,8 @@ static const char help_text[] =
     "  --boundscheck                    check every array index (or $KJIT_BOUNDSCHECK=1)\n"
     "  --no-cache                       do not reuse compiled code (or $KJIT_NO_CACHE=1)\n"
     "  bench: --sweep NAME=v1,v2,...|NAME=start:stop:xF   values of main's parameter\n"
-    "         --repeat N (timed runs per value, default 3)  --tolerance REL (default 1e-5)\n"
+    "         --repeat N (timed runs per value, 1 to 1000, default 3)\n"
+    "         --tolerance REL (default 1e-5)\n"
     "         --plot out.svg  --json out.json  --csv out.csv\n"
     "  -h, --help                       show this help\n"
     "  --version                        print the version\n"
@@ -176,8 +178,10 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         c->bench.sweep = v;
         c->bench_opt = "--sweep";
     } else if ((v = opt_value(arg, "--repeat", argc, argv, i, &missing))) {
-        if (!parse_count(v, &c->bench.repeat))
-            return usage_error("invalid --repeat '%s' (expected a positive number)", v);
+        /* each run's samples are kept, per value and target: a bound keeps
+         * them in memory (calloc of 10^9 of them failed and aborted) */
+        if (!parse_count(v, &c->bench.repeat) || c->bench.repeat > MAX_REPEAT)
+            return usage_error("invalid --repeat '%s' (expected a number of runs from 1 to %d)", v, MAX_REPEAT);
         c->bench_opt = "--repeat";
     } else if ((v = opt_value(arg, "--tolerance", argc, argv, i, &missing))) {
         char *end;
