@@ -5,8 +5,9 @@
  * sees half a file, and no path can be the program: it is compiled again
  * per target after the paths are taken, and `--json prog.k` once replaced
  * the program with the report before it was read. A path naming something
- * that is not a regular file (/dev/stdout, a FIFO, /dev/full) is written
- * directly: renaming onto it would replace the device or pipe. */
+ * that is not a regular file (a FIFO, /dev/full), or the file stdout or
+ * stderr write to (/dev/stdout), is appended to directly: renaming onto it
+ * would replace the device or pipe, or unlink the report's file. */
 #include "bench.h"
 
 #include <errno.h>
@@ -67,6 +68,30 @@ static bool same_file(const bench_out *a, const bench_out *b)
            (a->exists || !strcmp(a->name, b->name));
 }
 
+/* Is st a device, FIFO or socket, or the file stdout or stderr is? */
+static bool direct(const struct stat *st)
+{
+    struct stat fd;
+    for (int k = 1; k <= 2; k++)
+        if (fstat(k, &fd) == 0 && fd.st_dev == st->st_dev && fd.st_ino == st->st_ino) return true;
+    return !S_ISREG(st->st_mode);
+}
+
+/* o's file: the path itself when it is to be written directly (the
+ * kernel's stat follows /dev/stdout's links into /proc, which reading them
+ * here cannot), else the file its links name. */
+static bool find_file(bench_out *o)
+{
+    struct stat st;
+    if (stat(o->path, &st) == 0 && direct(&st)) {
+        snprintf(o->file, sizeof o->file, "%s", o->path);
+        o->dev = st.st_dev, o->ino = st.st_ino, o->exists = true, o->regular = false;
+        o->name = NULL;
+        return true;
+    }
+    return resolve(o->path, o->file, sizeof o->file) && identify(o);
+}
+
 int bench_outs_check(bench_out *outs, int n, const char *program, char *why, size_t cap)
 {
     struct stat prog;
@@ -74,7 +99,7 @@ int bench_outs_check(bench_out *outs, int n, const char *program, char *why, siz
     for (int k = 0; k < n; k++) {
         bench_out *o = &outs[k];
         if (!o->path) continue;
-        if (!resolve(o->path, o->file, sizeof o->file) || !identify(o)) {
+        if (!find_file(o)) {
             snprintf(why, cap, "cannot write %s file '%s': %s", o->opt, o->path, strerror(errno));
             return 1;
         }
@@ -127,7 +152,7 @@ bool bench_out_open(bench_out *o)
 
 bool bench_out_commit(bench_out *o, bool (*write)(const bench_data *, FILE *), const bench_data *d)
 {
-    if (!o->f && !o->tmp[0] && !(o->f = fopen(o->file, "w"))) return false;
+    if (!o->f && !o->tmp[0] && !(o->f = fopen(o->file, "a"))) return false; /* after what stdout got */
     errno = 0;
     bool ok = write(d, o->f) && fflush(o->f) == 0 && !ferror(o->f);
     int e = errno;

@@ -140,6 +140,14 @@ expect "bench outputs" 0 "outputs: the same on every target that ran"
 grep -q '"kjit_bench": 1' "$tmp/res/r.json" || fail "bench --json LINK: not written through the link"
 [ "$(ls "$tmp/res" | tr '\n' ' ')" = "r.csv r.json r.svg " ] ||
     fail "bench outputs: the directory holds $(ls -a "$tmp/res" | tr '\n' ' ')"
+# /dev/stdout is appended to, after the report, into a file or a pipe
+k bench prog.k --repeat 1 --json /dev/stdout
+expect "bench --json /dev/stdout (a file)" 0 '"kjit_bench": 1'
+grep -qF "outputs: the same" "$tmp/out" || fail "bench --json /dev/stdout (a file): the report was lost"
+(cd "$tmp" && "$kjit" bench prog.k --repeat 1 --csv /dev/stdout | cat) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect "bench --csv /dev/stdout (a pipe)" 0 "target,status,param,value"
+grep -qF "outputs: the same" "$tmp/out" || fail "bench --csv /dev/stdout (a pipe): the report was lost"
 # a bench that stops after its outputs were checked (no directory for its
 # cache) leaves an existing file as it was
 echo old >"$tmp/res/r.json"
