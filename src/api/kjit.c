@@ -16,13 +16,13 @@
 #include "runtime/fault.h"
 #include "runtime/npy.h"
 #include "runtime/rt_host.h"
+#include "util/env.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #define STR_(x) #x
@@ -150,8 +150,9 @@ static char *dup_or_null(const char *s)
  * kj_api_check_env, even where the option overrides it. */
 static void boundscheck_from_env(int *opt)
 {
-    if (*opt == -1 && getenv("KJIT_BOUNDSCHECK") && *getenv("KJIT_BOUNDSCHECK"))
-        *opt = kj_api_env_flag("KJIT_BOUNDSCHECK", false);
+    bool on;
+    char why[160];
+    if (*opt == -1 && kj_env_flag("KJIT_BOUNDSCHECK", &on, why, sizeof why) == KJ_ENV_SET) *opt = on;
 }
 
 /* KJIT_NO_CACHE=1 (or yes/true/on) turns the cache off. */
