@@ -108,7 +108,7 @@ int bench_outs_check(bench_out *outs, int n, const char *program, char *why, siz
                      program);
             return 2;
         }
-        for (int j = 0; j < k; j++)
+        for (int j = 0; j < k && o->regular; j++) /* direct ones (/dev/stdout twice) append in turn */
             if (outs[j].path && same_file(&outs[j], o)) {
                 snprintf(why, cap, "%s file '%s' is the same file as %s '%s'", o->opt, o->path, outs[j].opt,
                          outs[j].path);
