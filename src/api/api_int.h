@@ -57,6 +57,17 @@ typedef struct kj_api_events {
 /* ev for opt's hook (ev must not move afterwards: sink.user points into it). */
 void kj_api_events_init(kj_api_events *ev, const kjit_options *opt);
 
+/* env.c: kjit_ctx_new's check of every environment variable the library
+ * reads (a usage error for a value one does not take); a switch's value
+ * (dflt when unset, or bad since the check); the device KJIT_DEVICE or the
+ * launcher's node-local rank picks (kj_gpu_open's ordinal: -1 - rank for a
+ * rank), false with the reason in err for a bad value. */
+bool kj_api_check_env(kjit_error *err);
+/* kjit.c: is `arch` a GPU architecture name (sm_90, sm_90a, sm_100f)? */
+bool kj_api_arch_valid(const char *arch);
+bool kj_api_env_flag(const char *name, bool dflt);
+bool kj_api_device_ordinal(int *out, char *err, size_t cap);
+
 struct kjit_ctx {
     kjit_options opt;
     kj_api_events events;

@@ -16,22 +16,7 @@
 /* KJIT_STATS=1: the GPU's counters go to stderr when it is closed. */
 static FILE *stats_stream(void)
 {
-    const char *e = getenv("KJIT_STATS");
-    return e && *e && strcmp(e, "0") ? stderr : NULL;
-}
-
-/* KJIT_DEVICE=N picks the device; else, under mpirun (or srun), local
- * rank r of the node gets device r % count (kj_gpu_open's -1 - r); else 0. */
-static int device_ordinal(void)
-{
-    const char *e = getenv("KJIT_DEVICE");
-    if (e && *e) return atoi(e);
-    static const char *const local_rank[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
-    for (size_t k = 0; k < sizeof local_rank / sizeof *local_rank; k++) {
-        const char *r = getenv(local_rank[k]);
-        if (r && *r && atoi(r) >= 0) return -1 - atoi(r);
-    }
-    return 0;
+    return kj_api_env_flag("KJIT_STATS", false) ? stderr : NULL;
 }
 
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
@@ -42,8 +27,17 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
     if (t == KJIT_TARGET_AUTO && !ctx->gpu && !kj_sema_has_kernels(m->sema)) t = KJIT_TARGET_CPU;
     if (t == KJIT_TARGET_AUTO || t == KJIT_TARGET_CUDA) {
         if (!ctx->gpu_tried) {
+            /* KJIT_DEVICE=N picks the device; else, under mpirun (or srun),
+             * local rank r of the node gets device r % count; else 0. A bad
+             * value (set since kjit_ctx_new checked it) is the usage error
+             * it was there. */
+            int ordinal = 0;
+            if (!kj_api_device_ordinal(&ordinal, ctx->gpu_err, sizeof ctx->gpu_err)) {
+                kj_api_set_error(err, KJIT_ERR_USAGE, m->src.path, "%s", ctx->gpu_err);
+                return false;
+            }
             ctx->gpu_tried = true;
-            ctx->gpu = kj_gpu_open(device_ordinal(), stats_stream(), ctx->gpu_err, sizeof ctx->gpu_err);
+            ctx->gpu = kj_gpu_open(ordinal, stats_stream(), ctx->gpu_err, sizeof ctx->gpu_err);
             if (ctx->gpu && kj_ev_on(&ctx->events.sink)) kj_gpu_set_sink(ctx->gpu, &ctx->events.sink);
         }
         if (ctx->gpu) t = KJIT_TARGET_CUDA;

@@ -16,13 +16,13 @@
 #include "runtime/fault.h"
 #include "runtime/npy.h"
 #include "runtime/rt_host.h"
+#include "util/env.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #define STR_(x) #x
@@ -109,6 +109,16 @@ void kjit_options_init(kjit_options *opt)
     opt->out = NULL;
 }
 
+/* A GPU architecture as PTX names them: sm_ and 2 or 3 digits, then
+ * optionally a or f (sm_90a: the architecture-specific features). The same
+ * rule as `kjit --arch` (src/cli/main.c). */
+bool kj_api_arch_valid(const char *arch)
+{
+    size_t d = strncmp(arch, "sm_", 3) ? 0 : strspn(arch + 3, "0123456789");
+    const char *rest = arch + 3 + d;
+    return (d == 2 || d == 3) && (!*rest || ((*rest == 'a' || *rest == 'f') && !rest[1]));
+}
+
 /* Options out of range are a usage error naming the field. */
 static bool check_options(const kjit_options *o, kjit_error *err)
 {
@@ -120,6 +130,7 @@ static bool check_options(const kjit_options *o, kjit_error *err)
     else if (o->check_only < 0 || o->check_only > 1) bad = "check_only (0 or 1)";
     else if (o->cache < 0 || o->cache > 1) bad = "cache (0 or 1)";
     else if (o->keep & ~(unsigned)(KJIT_KEEP_LLVM_IR | KJIT_KEEP_ASM)) bad = "keep (KJIT_KEEP_* flags)";
+    else if (o->arch && !kj_api_arch_valid(o->arch)) bad = "arch (sm_XY: sm_ and 2 or 3 digits, then a or f, e.g. sm_90)";
     if (!bad) return true;
     kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "invalid option value: %s", bad);
     return false;
@@ -135,38 +146,25 @@ static char *dup_or_null(const char *s)
 
 /* With boundscheck -1 the environment may force it, as NUMBA_BOUNDSCHECK
  * does: KJIT_BOUNDSCHECK=1/yes/true/on or 0/no/false/off (any case); unset
- * or empty leaves it to the decorators. Any other value is an error, even
- * where the option overrides it: a misspelt setting is never ignored. */
-static bool boundscheck_from_env(int *opt, kjit_error *err)
+ * or empty leaves it to the decorators. Any other value is refused by
+ * kj_api_check_env, even where the option overrides it. */
+static void boundscheck_from_env(int *opt)
 {
-    static const char *const on[] = {"1", "yes", "true", "on"};
-    static const char *const off[] = {"0", "no", "false", "off"};
-    const char *e = getenv("KJIT_BOUNDSCHECK");
-    if (!e || !*e) return true;
-    for (size_t i = 0; i < sizeof on / sizeof *on; i++) {
-        if (!strcasecmp(e, on[i]) || !strcasecmp(e, off[i])) {
-            if (*opt == -1) *opt = !strcasecmp(e, on[i]);
-            return true;
-        }
-    }
-    kj_api_set_error(err, KJIT_ERR_USAGE, NULL,
-                     "KJIT_BOUNDSCHECK=%.40s is not a known value (use 1/0, yes/no, true/false or on/off)", e);
-    return false;
+    bool on;
+    char why[160];
+    if (*opt == -1 && kj_env_flag("KJIT_BOUNDSCHECK", &on, why, sizeof why) == KJ_ENV_SET) *opt = on;
 }
 
-/* KJIT_NO_CACHE=1 (any value but "" and "0") turns the cache off. */
-static int cache_from_env(int opt)
-{
-    const char *e = getenv("KJIT_NO_CACHE");
-    return e && *e && strcmp(e, "0") ? 0 : opt;
-}
+/* KJIT_NO_CACHE=1 (or yes/true/on) turns the cache off. */
+static int cache_from_env(int opt) { return kj_api_env_flag("KJIT_NO_CACHE", false) ? 0 : opt; }
 
 kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
 {
     kjit_options o;
     if (opt) o = *opt;
     else kjit_options_init(&o);
-    if (!check_options(&o, err) || !boundscheck_from_env(&o.boundscheck, err)) return NULL;
+    if (!check_options(&o, err) || !kj_api_check_env(err)) return NULL;
+    boundscheck_from_env(&o.boundscheck);
     kjit_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) abort();
     ctx->arch = dup_or_null(o.arch);
@@ -276,8 +274,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->out = ctx->opt.out;
     kj_api_events_init(&m->events, &ctx->opt);
     m->check_only = ctx->opt.check_only != 0;
-    const char *nf = getenv("KJIT_NO_FUSE");
-    m->fuse = !(nf && *nf && strcmp(nf, "0"));
+    m->fuse = !kj_api_env_flag("KJIT_NO_FUSE", false);
     return m;
 }
 
@@ -409,6 +406,13 @@ kjit_module *kjit_compile(kjit_ctx *ctx, const char *source, size_t len, const c
 {
     if (!ctx || (!source && len)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, filename, "kjit_compile: %s is NULL", ctx ? "source" : "ctx");
+        return NULL;
+    }
+    /* the limit files have: a huge len (a negative one cast, say) must not
+     * reach the copy, whose allocation fails and aborts the process */
+    if (len > MAX_SOURCE_BYTES) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, filename,
+                         "kjit_compile: len is %zu bytes; a program has at most 64 MB of source", len);
         return NULL;
     }
     pthread_mutex_lock(&ctx->lock);

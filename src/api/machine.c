@@ -23,6 +23,8 @@
  * name, so the next process calling with the same types loads it. */
 #include "api_int.h"
 
+#include "ir/builtins.h"
+
 #include <llvm-c/TargetMachine.h>
 
 #include <dlfcn.h>
@@ -88,6 +90,20 @@ static void hash_host(kj_hasher *h)
     LLVMDisposeMessage(features);
 }
 
+/* The array type of each np.load of a constant path in km: read from the
+ * file's header at compile time and built into the code, so one source
+ * compiles to other code once the file holds another dtype, ndim or order
+ * (without it the cache served code that refused the new file). */
+static void hash_loads(kj_hasher *h, const kir_module *km)
+{
+    for (uint32_t k = 0; km && k < km->nfuncs; k++) {
+        const kir_func *f = km->funcs[k];
+        for (uint32_t r = 1; r < f->ninsts; r++)
+            if (f->insts[r].op == KIR_BUILTIN && f->insts[r].aux == KJ_B_NP_LOAD)
+                kj_hash_str(h, "np.load", kj_type_str(f->insts[r].type));
+    }
+}
+
 /* The key of a module's object file. The file name is left out: it is not
  * in the code (run-time errors get it from the kj_rt), so a program compiled
  * from two paths shares one entry. */
@@ -102,6 +118,7 @@ kj_hash kj_api_module_key(const kjit_module *m)
     kj_hash_u64(&h, "boundscheck", (uint64_t)(m->sopt.boundscheck + 1));
     kj_hash_u64(&h, "target", (uint64_t)m->target);
     kj_hash_u64(&h, "fuse", (uint64_t)m->fuse);
+    hash_loads(&h, m->kir);
     return kj_hash_final(&h);
 }
 
@@ -227,14 +244,16 @@ static kj_entry_fn find_loaded(kjit_module *m, const kir_func *kf)
 }
 
 /* The key of a specialisation's code: the module's key (source, options,
- * build, host) and the specialisation's name, which spells its argument
- * types; its code, and its callees', follow from these. */
-static kj_hash spec_key(const kjit_module *m, const kir_func *kf)
+ * build, host), the specialisation's name, which spells its argument types,
+ * and the files its np.loads read (km: it and its callees); its code, and
+ * its callees', follow from these. */
+static kj_hash spec_key(const kjit_module *m, const kir_func *kf, const kir_module *km)
 {
     kj_hasher h;
     kj_cache_key_init(&h);
     kj_hash_part(&h, "module", m->key.b, sizeof m->key.b);
     kj_hash_str(&h, "specialisation", kf->mangled);
+    hash_loads(&h, km);
     return kj_hash_final(&h);
 }
 
@@ -244,11 +263,11 @@ kj_entry_fn kj_api_entry(kjit_module *m, const kir_func *kf, kj_diags *d)
     if (e) return e;
     /* m->key is set when the module's own code went through the cache */
     bool cached = m->cache && m->cache->c && !m->cg.keep_ir && !m->cg.keep_asm;
-    kj_hash key = cached ? spec_key(m, kf) : (kj_hash){{0}};
+    kir_module *km = kir_module_new(&m->arena, &m->src);
+    add_closure(&m->arena, km, (kir_func *)(uintptr_t)kf);
+    kj_hash key = cached ? spec_key(m, kf, km) : (kj_hash){{0}};
     kj_jit *j = cached ? load_cached(m->cache, key, kf) : NULL;
     if (!j) {
-        kir_module *km = kir_module_new(&m->arena, &m->src);
-        add_closure(&m->arena, km, (kir_func *)(uintptr_t)kf);
         kj_codegen_opts o = m->cg;
         o.keep_ir = o.keep_asm = false;
         j = m->cache ? generate(m->cache, cached, key, km, o, d) : kj_codegen_host(km, &o, d);

@@ -9,8 +9,7 @@
 
 static FILE *stats_stream(void)
 {
-    const char *e = getenv("KJIT_STATS");
-    return e && *e && strcmp(e, "0") ? stderr : NULL;
+    return kj_api_env_flag("KJIT_STATS", false) ? stderr : NULL;
 }
 
 bool kj_api_mpi(kjit_ctx *ctx, kjit_module *m, kjit_error *err)

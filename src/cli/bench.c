@@ -33,7 +33,7 @@ typedef struct bench {
     const kjit_bench_args *a;
     bench_data d;
     bench_runner run[BENCH_MAX_TARGETS];
-    FILE *plot, *json, *csv;
+    bench_out out[3]; /* --plot, --json, --csv */
     char cache_dir[512];
     kjit_fn *main;    /* of the checked module */
     kjit_value *vals; /* main's arguments: defaults, NAME=VALUE, the swept value */
@@ -84,16 +84,23 @@ static int parse_targets(bench *b)
     return b->d.ntargets ? -1 : error(EXIT_USAGE, "--target: no target given");
 }
 
-/* Open --plot, --json, --csv now: an unwritable path is found before the runs. */
-static int open_outputs(bench *b)
+/* --plot, --json, --csv before the program is read: none may be the
+ * program, or one another. */
+static int check_outputs(bench *b)
 {
     const char *paths[3] = {b->a->plot, b->a->json, b->a->csv}, *opts[3] = {"--plot", "--json", "--csv"};
-    FILE **files[3] = {&b->plot, &b->json, &b->csv};
-    for (int k = 0; k < 3; k++) {
-        if (!paths[k]) continue;
-        *files[k] = fopen(paths[k], "w");
-        if (!*files[k]) return error(EXIT_ERRORS, "cannot write %s file '%s': %s", opts[k], paths[k], strerror(errno));
-    }
+    for (int k = 0; k < 3; k++) b->out[k] = (bench_out){.opt = opts[k], .path = paths[k]};
+    char why[2 * BENCH_PATH];
+    int bad = bench_outs_check(b->out, 3, b->a->file, why, sizeof why);
+    return bad ? error(bad == 2 ? EXIT_USAGE : EXIT_ERRORS, "%s", why) : -1;
+}
+
+/* Their temporary files now: an unwritable path is found before the runs. */
+static int open_outputs(bench *b)
+{
+    for (int k = 0; k < 3; k++)
+        if (b->out[k].path && !bench_out_open(&b->out[k]))
+            return error(EXIT_ERRORS, "cannot write %s file '%s': %s", b->out[k].opt, b->out[k].path, strerror(errno));
     return -1;
 }
 
@@ -393,22 +400,16 @@ static void find_crossovers(bench *b)
 
 /* ---- the files ---- */
 
-static int write_file(FILE **f, const char *opt, const char *path, bool (*write)(const bench_data *, FILE *),
-                      const bench_data *d)
-{
-    if (!*f) return -1;
-    bool ok = write(d, *f);
-    ok = fclose(*f) == 0 && ok;
-    *f = NULL;
-    return ok ? -1 : error(EXIT_ERRORS, "cannot write %s file '%s': %s", opt, path, strerror(errno));
-}
-
 static int write_files(bench *b)
 {
-    int rc = write_file(&b->plot, "--plot", b->a->plot, bench_write_svg, &b->d);
-    int r2 = write_file(&b->json, "--json", b->a->json, bench_write_json, &b->d);
-    int r3 = write_file(&b->csv, "--csv", b->a->csv, bench_write_csv, &b->d);
-    return rc >= 0 ? rc : r2 >= 0 ? r2 : r3;
+    bool (*const write[3])(const bench_data *, FILE *) = {bench_write_svg, bench_write_json, bench_write_csv};
+    int rc = -1;
+    for (int k = 0; k < 3; k++) {
+        bench_out *o = &b->out[k];
+        if (o->path && !bench_out_commit(o, write[k], &b->d) && rc < 0)
+            rc = error(EXIT_ERRORS, "cannot write %s file '%s': %s", o->opt, o->path, strerror(errno));
+    }
+    return rc;
 }
 
 static void set_up_data(bench *b)
@@ -454,9 +455,7 @@ static void release(bench *b, kjit_ctx *ctx, kjit_module *m)
         for (int i = 0; b->d.tg[t].cells && i < b->d.nvalues; i++) free(b->d.tg[t].cells[i].rep);
         free(b->d.tg[t].cells);
     }
-    FILE *files[3] = {b->plot, b->json, b->csv};
-    for (int k = 0; k < 3; k++)
-        if (files[k]) fclose(files[k]);
+    for (int k = 0; k < 3; k++) bench_out_discard(&b->out[k]);
     if (b->cache_dir[0]) nftw(b->cache_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     if (b->sw.param >= 0) free((void *)b->d.vtext);
     free(b->sw.text);
@@ -472,6 +471,7 @@ int kjit_cli_bench(const kjit_bench_args *a)
     kjit_ctx *ctx = NULL;
     kjit_module *m = NULL;
     int rc = parse_targets(&b);
+    if (rc < 0) rc = check_outputs(&b);
     if (rc < 0) rc = check_program(&b, &ctx, &m);
     if (rc < 0) rc = open_outputs(&b);
     if (rc < 0) rc = make_cache_dir(&b);
@@ -483,8 +483,8 @@ int kjit_cli_bench(const kjit_bench_args *a)
     if (rc < 0) {
         fit_targets(&b);
         find_crossovers(&b);
-        bench_report_text(&b.d, stdout);
-        rc = write_files(&b);
+        int lost = bench_report_text(&b.d, stdout);
+        rc = lost ? error(EXIT_ERRORS, "cannot write the report: %s", strerror(lost)) : write_files(&b);
         if (rc < 0) rc = outcome(&b.d);
     }
     release(&b, ctx, m);

@@ -98,6 +98,35 @@ typedef struct bench_data {
     int ncross;
 } bench_data;
 
+/* bench_out.c: an output file (--plot, --json, --csv), written through a
+ * temporary file beside the file its path names, renamed onto it at the end. */
+enum { BENCH_PATH = 4096 };
+typedef struct bench_out {
+    const char *opt, *path;   /* "--json" and the path as given; path NULL: not asked for */
+    char file[BENCH_PATH];    /* the file the path names, links followed */
+    char tmp[BENCH_PATH + 16]; /* the temporary file ("": none, or written directly) */
+    FILE *f;                  /* open on tmp */
+    /* which file: device and inode (of its directory, with name, when not made yet) */
+    unsigned long long dev, ino;
+    const char *name;
+    bool exists, regular;     /* regular: a file (or none yet), not a device or FIFO */
+    unsigned mode;            /* an existing file's, kept */
+} bench_out;
+
+/* Each asked-for output of outs[0..n): its file found (links followed) and
+ * compared with the program's and the others' (by device and inode, not by
+ * name). 0, else 1 (a path that cannot be written) or 2 (one that is the
+ * program or another output) with the message in why. */
+int bench_outs_check(bench_out *outs, int n, const char *program, char *why, size_t cap);
+/* Make o's temporary file (or, for a device or FIFO, check it is
+ * writable): false with errno set. */
+bool bench_out_open(bench_out *o);
+/* Write o with write(d, f), flush, close and rename it into place: false
+ * with errno set (the temporary file removed). */
+bool bench_out_commit(bench_out *o, bool (*write)(const bench_data *, FILE *), const bench_data *d);
+/* Remove o's temporary file, if any (a bench that stopped early). */
+void bench_out_discard(bench_out *o);
+
 /* bench_fit.c */
 bench_fit bench_fit_model(const bench_point *p, int n);
 double bench_fit_predict(const bench_fit *f, double x);
@@ -109,7 +138,8 @@ bool bench_cross_predicted(const bench_fit *a, const bench_fit *b, double lo, do
 double bench_median(double *v, int n); /* sorts v */
 
 /* bench_report.c */
-void bench_report_text(const bench_data *d, FILE *f);
+/* The report to f; 0, or the errno of a write that failed. */
+int bench_report_text(const bench_data *d, FILE *f);
 bool bench_write_json(const bench_data *d, FILE *f);
 bool bench_write_csv(const bench_data *d, FILE *f);
 /* "12.3 ms", "850 us", "1.20 s" */

@@ -2,6 +2,7 @@
  * schema is in docs/bench.md). */
 #include "bench.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +25,21 @@ const char *bench_fmt_bytes(double b, char *buf, size_t cap)
     else if (b >= 1e3) snprintf(buf, cap, "%.3g kB", b / 1e3);
     else snprintf(buf, cap, "%.0f B", b);
     return buf;
+}
+
+/* Did any target run (its status ok after the runs)? How many failed? */
+static bool ran(const bench_data *d)
+{
+    for (int t = 0; t < d->ntargets; t++)
+        if (d->tg[t].status == BENCH_OK) return true;
+    return false;
+}
+
+static int failed(const bench_data *d)
+{
+    int n = 0;
+    for (int t = 0; t < d->ntargets; t++) n += d->tg[t].status == BENCH_FAILED;
+    return n;
 }
 
 static const char *label(const bench_data *d) { return d->param ? d->param : "run"; }
@@ -58,6 +74,10 @@ static void intro(const bench_data *d, FILE *f)
         char first[300];
         snprintf(first, sizeof first, "%.*s", (int)strcspn(tg->reason, "\n"), tg->reason);
         fprintf(f, "%s: %s: %s\n", tg->name, tg->status == BENCH_SKIPPED ? "skipped" : "failed", first);
+    }
+    if (!ran(d)) {
+        fprintf(f, "outputs: none compared: %s\n", failed(d) == d->ntargets ? "every target failed" : "no target ran");
+        return;
     }
     fprintf(f, "outputs: %s (numbers within a relative tolerance of %g)\n\n",
             d->outputs_agree ? "the same on every target that ran" : "DIFFERENT", d->tol);
@@ -237,22 +257,26 @@ static void put_trimmed(const char *text, FILE *f)
     }
 }
 
-void bench_report_text(const bench_data *d, FILE *f)
+int bench_report_text(const bench_data *d, FILE *f)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
     if (!m) abort();
     intro(d, m);
-    times(d, m);
-    compiles(d, m);
-    breakdown(d, m);
-    model(d, m);
-    crossovers(d, m);
+    if (ran(d)) { /* else the tables would be empty */
+        times(d, m);
+        compiles(d, m);
+        breakdown(d, m);
+        model(d, m);
+        crossovers(d, m);
+    }
     fclose(m);
+    errno = 0;
     put_trimmed(text, f);
     free(text);
-    fflush(f);
+    bool lost = fflush(f) != 0 || ferror(f);
+    return lost ? (errno ? errno : EIO) : 0;
 }
 
 /* ---- JSON ---- */
@@ -392,7 +416,8 @@ bool bench_write_json(const bench_data *d, FILE *f)
     }
     fprintf(f, "],\n  \"repeat\": %d,\n  \"tolerance\": ", d->repeat);
     jnum(f, d->tol);
-    fprintf(f, ",\n  \"outputs_agree\": %s,\n  \"targets\": [\n", d->outputs_agree ? "true" : "false");
+    fprintf(f, ",\n  \"outputs_agree\": %s,\n  \"targets\": [\n",
+            !ran(d) ? "null" : d->outputs_agree ? "true" : "false"); /* null: nothing compared */
     for (int t = 0; t < d->ntargets; t++) {
         jtarget(f, d, &d->tg[t]);
         fputs(t + 1 < d->ntargets ? ",\n" : "\n", f);

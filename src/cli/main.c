@@ -21,6 +21,7 @@
 #include <string.h>
 
 enum { MAX_STDIN_BYTES = 64 << 20 }; /* the same limit the library puts on files */
+enum { MAX_REPEAT = 1000 };          /* kjit bench --repeat */
 
 static const char usage_line[] = "usage: kjit <command> [options] FILE.k";
 
@@ -57,7 +58,8 @@ static const char help_text[] =
     "  --boundscheck                    check every array index (or $KJIT_BOUNDSCHECK=1)\n"
     "  --no-cache                       do not reuse compiled code (or $KJIT_NO_CACHE=1)\n"
     "  bench: --sweep NAME=v1,v2,...|NAME=start:stop:xF   values of main's parameter\n"
-    "         --repeat N (timed runs per value, default 3)  --tolerance REL (default 1e-5)\n"
+    "         --repeat N (timed runs per value, 1 to 1000, default 3)\n"
+    "         --tolerance REL (default 1e-5)\n"
     "         --plot out.svg  --json out.json  --csv out.csv\n"
     "  -h, --help                       show this help\n"
     "  --version                        print the version\n"
@@ -125,6 +127,15 @@ static bool parse_count(const char *s, int *out)
     return true;
 }
 
+/* sm_ and 2 or 3 digits, then optionally a or f: the rule kjit_ctx_new
+ * applies to options.arch, checked here to say which option is wrong. */
+static bool valid_arch(const char *v)
+{
+    size_t d = strncmp(v, "sm_", 3) ? 0 : strspn(v + 3, "0123456789");
+    const char *rest = v + 3 + d;
+    return (d == 2 || d == 3) && (!*rest || ((*rest == 'a' || *rest == 'f') && !rest[1]));
+}
+
 /* The value of `--name=VALUE` or `--name VALUE` when arg is option `name`;
  * NULL when arg is another option. Consumes the next argument for the
  * second form (*i advances); *missing is set when there is none. */
@@ -167,8 +178,10 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         c->bench.sweep = v;
         c->bench_opt = "--sweep";
     } else if ((v = opt_value(arg, "--repeat", argc, argv, i, &missing))) {
-        if (!parse_count(v, &c->bench.repeat))
-            return usage_error("invalid --repeat '%s' (expected a positive number)", v);
+        /* each run's samples are kept, per value and target: a bound keeps
+         * them in memory (calloc of 10^9 of them failed and aborted) */
+        if (!parse_count(v, &c->bench.repeat) || c->bench.repeat > MAX_REPEAT)
+            return usage_error("invalid --repeat '%s' (expected a number of runs from 1 to %d)", v, MAX_REPEAT);
         c->bench_opt = "--repeat";
     } else if ((v = opt_value(arg, "--tolerance", argc, argv, i, &missing))) {
         char *end;
@@ -186,8 +199,7 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         c->bench.csv = v;
         c->bench_opt = "--csv";
     } else if ((v = opt_value(arg, "--arch", argc, argv, i, &missing))) {
-        if (strncmp(v, "sm_", 3) || strlen(v) < 5 || strlen(v) > 7 || strspn(v + 3, "0123456789") < 2)
-            return usage_error("invalid --arch '%s' (expected sm_XY, e.g. sm_90)", v);
+        if (!valid_arch(v)) return usage_error("invalid --arch '%s' (expected sm_XY, e.g. sm_90)", v);
         c->opt.arch = v;
     } else if ((v = opt_value(arg, "--kernel", argc, argv, i, &missing))) {
         c->kernel = v;
@@ -378,6 +390,17 @@ static int dispatch(cli *c)
     return run(c);
 }
 
+/* Whatever a command printed must have reached stdout: a full disk or
+ * /dev/full is an error (exit 1), not a silent success. */
+static int finish_output(int rc)
+{
+    errno = 0;
+    bool lost = fflush(stdout) != 0 || ferror(stdout);
+    if (!lost || rc != EXIT_OK) return rc; /* a failed command has said why already */
+    fprintf(stderr, "kjit: error: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+    return EXIT_ERRORS;
+}
+
 int main(int argc, char **argv)
 {
     cli c = {0};
@@ -389,5 +412,5 @@ int main(int argc, char **argv)
     int rc = parse_args(&c, argc, argv);
     if (rc < 0) rc = dispatch(&c);
     free(c.params);
-    return rc;
+    return finish_output(rc);
 }

@@ -4,12 +4,14 @@
  * Only <kjit.h> is used. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Python's name for the type of a default: int, float, bool, str (NumPy's
  * for other widths: a default np.int32(3) is an int32). */
@@ -82,17 +84,57 @@ static bool parse_int(const char *s, int64_t *out)
     return true;
 }
 
-/* A float as Python's float() reads it: decimal or exponent notation, inf,
- * nan (any case); no hexadecimal, no surrounding spaces. */
+/* Digits with single underscores between them (Python's digitpart) at
+ * *p, copied without the underscores to *o; false when there are none. */
+static bool digit_part(const char **p, char **o)
+{
+    const char *s = *p;
+    if (*s < '0' || *s > '9') return false;
+    for (; (*s >= '0' && *s <= '9') || (*s == '_' && s[1] >= '0' && s[1] <= '9'); s++)
+        if (*s != '_') *(*o)++ = *s;
+    *p = s;
+    return true;
+}
+
+/* A float as Python's float() reads a string: surrounding whitespace, a
+ * sign, then inf / infinity / nan in any case, or digits with `_` between
+ * them, a point, an exponent; no hexadecimal. Out of range is not an error
+ * there: 1e309 is inf, 1e-320 a subnormal, 1e-400 zero. */
 static bool parse_float(const char *s, double *out)
 {
-    if (!*s || strchr(s, 'x') || strchr(s, 'X') || strchr(s, ' ') || strchr(s, '(')) return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || (errno == ERANGE && v != 0)) return false; /* overflow; underflow to 0 is fine */
-    *out = v;
-    return true;
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    char *text = malloc(n + 2), *o = text;
+    if (!text) abort();
+    const char *p = s, *end = s + n;
+    if (*p == '+' || *p == '-') *o++ = *p++;
+    size_t word = (size_t)(end - p);
+    bool ok;
+    if ((word == 3 && (!strncasecmp(p, "inf", 3) || !strncasecmp(p, "nan", 3))) ||
+        (word == 8 && !strncasecmp(p, "infinity", 8))) {
+        memcpy(o, p, word);
+        o += word;
+        p = end;
+        ok = true;
+    } else {
+        bool whole = digit_part(&p, &o), frac = false;
+        if (*p == '.') {
+            *o++ = *p++;
+            frac = digit_part(&p, &o);
+        }
+        ok = whole || frac;
+        if (ok && (*p == 'e' || *p == 'E')) {
+            *o++ = *p++;
+            if (*p == '+' || *p == '-') *o++ = *p++;
+            ok = digit_part(&p, &o);
+        }
+    }
+    *o = 0;
+    ok = ok && p == end;
+    if (ok) *out = strtod(text, NULL); /* correctly rounded; ERANGE only says inf, subnormal or 0 */
+    free(text);
+    return ok;
 }
 
 static bool parse_bool(const char *s, bool *out)

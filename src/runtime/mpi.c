@@ -2,6 +2,7 @@
 #include "mpi.h"
 
 #include "../abi/abi_mpi.h"
+#include "../util/env.h"
 
 #include <dlfcn.h>
 #include <inttypes.h>
@@ -118,6 +119,31 @@ static bool resolve(kj_mpi *m, char *err, size_t cap)
     return true;
 }
 
+/* $KJIT_MPI_TIMEOUT (0: unset) and $KJIT_MPI_CUDA_AWARE (-1: unset); false
+ * with the reason in err for a value they do not take. */
+static bool read_env(double *timeout_s, int *force_aware, char *err, size_t cap)
+{
+    *timeout_s = 0;
+    *force_aware = -1;
+    if (kj_env_seconds("KJIT_MPI_TIMEOUT", timeout_s, err, cap) == KJ_ENV_BAD) return false;
+    const char *aware = getenv("KJIT_MPI_CUDA_AWARE");
+    if (!aware || !*aware) return true;
+    if (strcmp(aware, "0") && strcmp(aware, "1")) {
+        failf(err, cap, "KJIT_MPI_CUDA_AWARE=%.40s: expected 0 (stage device buffers through host memory) or 1 "
+              "(pass them to a CUDA-aware MPI)", aware);
+        return false;
+    }
+    *force_aware = aware[0] == '1';
+    return true;
+}
+
+bool kj_mpi_check_env(char *err, size_t cap)
+{
+    double t;
+    int a;
+    return read_env(&t, &a, err, cap);
+}
+
 kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap)
 {
     /* $KJIT_MPI_LIBRARY names another build of Open MPI (a CUDA-aware one) */
@@ -143,18 +169,9 @@ kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap)
     atomic_init(&m->refs, 1);
     m->stats = stats;
     m->size = 1;
-    const char *t = getenv("KJIT_MPI_TIMEOUT");
-    m->timeout_s = t && *t ? atof(t) : 0;
-    const char *aware = getenv("KJIT_MPI_CUDA_AWARE");
-    m->force_aware = -1;
-    if (aware && *aware) {
-        if (strcmp(aware, "0") && strcmp(aware, "1")) {
-            failf(err, cap, "KJIT_MPI_CUDA_AWARE=%s: expected 0 (stage device buffers through host memory) or 1 "
-                  "(pass them to a CUDA-aware MPI)", aware);
-            free(m);
-            return NULL; /* the library stays loaded, as at release */
-        }
-        m->force_aware = aware[0] == '1';
+    if (!read_env(&m->timeout_s, &m->force_aware, err, cap)) {
+        free(m);
+        return NULL; /* the library stays loaded, as at release */
     }
     return m;
 }

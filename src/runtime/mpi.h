@@ -35,6 +35,9 @@ typedef struct kj_mpi kj_mpi;
 /* Open the library (nothing is initialised yet). NULL with the reason in
  * err. `stats`: counters printed there at the last release, or NULL. */
 kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap);
+/* Are $KJIT_MPI_TIMEOUT and $KJIT_MPI_CUDA_AWARE unset or values they take?
+ * (kj_mpi_open refuses the others; kjit_ctx_new checks them up front.) */
+bool kj_mpi_check_env(char *err, size_t cap);
 kj_mpi *kj_mpi_retain(kj_mpi *m);
 void kj_mpi_release(kj_mpi *m);
 /* A run that used MPI ended with an error: abort the job at release. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NPY_MAGIC "\x93NUMPY"
@@ -396,16 +397,44 @@ static bool write_all(int fd, const char *p, size_t n)
     return true;
 }
 
-/* Create a fresh temporary file beside `path` (mode 0666 less umask, as a
- * plain open would give). */
+/* The file `path` names, following symbolic links (relative ones from the
+ * link's directory) into out: np.save, like Python's open(), writes through
+ * a link, and renaming onto the link itself would replace it. The last
+ * link may dangle: the file it names is made. False with errno set (ELOOP
+ * after 40 links, as the kernel). */
+static bool resolve_links(const char *path, char *out, size_t cap)
+{
+    if ((size_t)snprintf(out, cap, "%s", path) >= cap) return errno = ENAMETOOLONG, false;
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode)) return true; /* a file, or none yet */
+        char target[4096];
+        ssize_t n = readlink(out, target, sizeof target - 1);
+        if (n < 0) return false;
+        if ((size_t)n >= sizeof target - 1) return errno = ENAMETOOLONG, false;
+        target[n] = 0;
+        char *slash = strrchr(out, '/');
+        size_t dir = target[0] == '/' || !slash ? 0 : (size_t)(slash - out) + 1; /* keeps the '/' */
+        if (dir + (size_t)n >= cap) return errno = ENAMETOOLONG, false;
+        memcpy(out + dir, target, (size_t)n + 1);
+    }
+    errno = ELOOP;
+    return false;
+}
+
+/* Create a fresh temporary file beside `path` with the mode of the file it
+ * replaces, else 0666 less umask, as a plain open would give. */
 static int open_temp(const char *path, char *tmp, size_t cap)
 {
+    struct stat st;
+    bool keep_mode = stat(path, &st) == 0 && S_ISREG(st.st_mode);
     for (unsigned n = 0; n < 1000; n++) {
         if ((size_t)snprintf(tmp, cap, "%s.tmp%ld.%u", path, (long)getpid(), n) >= cap) {
             errno = ENAMETOOLONG;
             return -1;
         }
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 && keep_mode) (void)!fchmod(fd, st.st_mode & 07777); /* best effort, as cp */
         if (fd >= 0 || errno != EEXIST) return fd;
     }
     return -1;
@@ -421,8 +450,9 @@ static bool save_to(const char *path, const kj_array *a, kj_rt_error *err)
     }
     char hdr[1024];
     size_t hl = build_header(a, fortran, hdr, sizeof hdr);
-    char tmp[4096];
-    int fd = open_temp(path, tmp, sizeof tmp);
+    char tmp[4096], file[4096];
+    int fd = resolve_links(path, file, sizeof file) ? open_temp(file, tmp, sizeof tmp) : -1;
+    path = file;
     if (fd < 0) {
         kj_array_release(c);
         return kj_rt_errorf(err, "OSError", "%s", strerror(errno));

@@ -3,6 +3,8 @@
  * atomic counter, the caller working as worker 0. */
 #include "pool.h"
 
+#include "../util/env.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -47,17 +49,9 @@ static void oom(void)
 /* Parse one variable; 0: unset or empty, -1: bad (err filled). */
 static int parse_env(const char *name, char *err, size_t cap)
 {
-    const char *s = getenv(name);
-    if (!s || !*s) return 0;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 1 || v > KJ_POOL_MAX_THREADS) {
-        snprintf(err, cap, "%s='%s' is not a thread count (expected an integer from 1 to %d)", name, s,
-                 KJ_POOL_MAX_THREADS);
-        return -1;
-    }
-    return (int)v;
+    int64_t v = 0;
+    kj_env_status st = kj_env_int(name, 1, KJ_POOL_MAX_THREADS, "a thread count", &v, err, cap);
+    return st == KJ_ENV_BAD ? -1 : st == KJ_ENV_UNSET ? 0 : (int)v;
 }
 
 bool kj_pool_threads_from_env(int *out, char *err, size_t cap)

@@ -9,6 +9,7 @@
 
 #include "../abi/abi.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -118,13 +119,21 @@ const char *kj_rt_kind_name(kj_rt_kind kind)
 
 /* The end of an entry call: the outermost one releases the run's arrays,
  * flushes the output and tells the fault handler the thread is out of the
- * run (back in `outer`, usually none). */
-static void leave(kj_rt *rt, kj_rt *outer)
+ * run (back in `outer`, usually none). Output the flush loses (a full disk)
+ * is the run's error, an OSError, unless it already has one: false then. */
+static bool leave(kj_rt *rt, kj_rt *outer)
 {
-    if (--rt->depth > 0) return;
+    if (--rt->depth > 0) return true;
     kj_fault_leave(outer);
     release_all(rt);
-    if (rt->out && !rt->launch_only) fflush(rt->out);
+    if (!rt->out || rt->launch_only || fflush(rt->out) == 0) return true;
+    int errnum = errno ? errno : EIO;
+    if (rt->kind == KJ_RT_OK) {
+        rt->kind = KJ_RT_OS;
+        rt->line = rt->col = 0;
+        snprintf(rt->message, sizeof rt->message, "cannot write the output: %s", strerror(errnum));
+    }
+    return false;
 }
 
 /* The setjmp side. `fn` runs with rt->jb pointing at this frame's jmp_buf;
@@ -149,8 +158,8 @@ KJ_CALLS_JIT kj_rt_kind kj_rt_call_entry(kj_rt *rt, kj_entry_fn fn, void **args,
      * while an error can still be raised. */
     if (rt->depth == 1 && rt->gpu && !rt->launch_only) kj_rt_cuda_sync(rt, 0, 0);
     rt->jb = saved;
-    leave(rt, outer);
-    return KJ_RT_OK;
+    rt->kind = KJ_RT_OK;
+    return leave(rt, outer) ? KJ_RT_OK : rt->kind;
 }
 
 char *kj_rt_format_error(const kj_rt *rt, char *buf, size_t cap)

@@ -7,16 +7,34 @@
 #include "../util/buf.h"
 #include "format.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-static void put(kj_rt *rt, kj_buf *b)
+/* A write to rt->out failed (a full disk, /dev/full): an OSError where the
+ * program is, since output that is lost must not look like success. */
+static _Noreturn void write_failed(kj_rt *rt, int errnum)
 {
-    if (b->n) fwrite(b->s, 1, b->n, rt->out);
-    kj_buf_free(b);
+    char msg[200];
+    snprintf(msg, sizeof msg, "cannot write the output: %s", strerror(errnum ? errnum : EIO));
+    kj_rt_raise(rt, KJ_RT_OS, msg, 0, 0);
 }
 
-void kj_rt_print_str(kj_rt *rt, const char *s) { fputs(s, rt->out); }
+static void put(kj_rt *rt, kj_buf *b)
+{
+    bool ok = !b->n || fwrite(b->s, 1, b->n, rt->out) == b->n;
+    int errnum = errno;
+    kj_buf_free(b);
+    if (!ok) write_failed(rt, errnum);
+}
+
+static void put_str(kj_rt *rt, const char *s)
+{
+    if (fputs(s, rt->out) == EOF) write_failed(rt, errno);
+}
+
+void kj_rt_print_str(kj_rt *rt, const char *s) { put_str(rt, s); }
 
 /* repr(str): single quotes unless the text holds ' and no ", backslash
  * escapes for the quote, backslash and control characters. */
@@ -41,11 +59,17 @@ void kj_rt_print_repr_str(kj_rt *rt, const char *s)
     put(rt, &b);
 }
 
-void kj_rt_print_int(kj_rt *rt, int64_t v) { fprintf(rt->out, "%lld", (long long)v); }
+void kj_rt_print_int(kj_rt *rt, int64_t v)
+{
+    if (fprintf(rt->out, "%lld", (long long)v) < 0) write_failed(rt, errno);
+}
 
-void kj_rt_print_uint(kj_rt *rt, int64_t v) { fprintf(rt->out, "%llu", (unsigned long long)v); }
+void kj_rt_print_uint(kj_rt *rt, int64_t v)
+{
+    if (fprintf(rt->out, "%llu", (unsigned long long)v) < 0) write_failed(rt, errno);
+}
 
-void kj_rt_print_bool(kj_rt *rt, int32_t v) { fputs(v ? "True" : "False", rt->out); }
+void kj_rt_print_bool(kj_rt *rt, int32_t v) { put_str(rt, v ? "True" : "False"); }
 
 void kj_rt_print_f64(kj_rt *rt, double v)
 {

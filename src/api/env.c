@@ -1,0 +1,59 @@
+/* The environment variables the library reads (docs/cli.md has the table),
+ * each checked by kjit_ctx_new: a value a variable does not take is a usage
+ * error at once, never a silent default, even where an option overrides the
+ * variable or the program never needs it. Paths (KJIT_CACHE_DIR,
+ * KJIT_LIBCUDA, CUDA_HOME, ...) take any text: a bad one fails where it is
+ * used, with the path in the message. */
+#include "api_int.h"
+
+#include "util/env.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+/* Switches: 1/yes/true/on or 0/no/false/off (util/env.h). */
+static const char *const flags[] = {"KJIT_BOUNDSCHECK", "KJIT_NO_CACHE", "KJIT_NO_FUSE", "KJIT_STATS"};
+
+/* The launchers' node-local rank, in the order device_ordinal reads them. */
+static const char *const local_rank[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
+
+bool kj_api_env_flag(const char *name, bool dflt)
+{
+    char why[160];
+    bool v = dflt;
+    return kj_env_flag(name, &v, why, sizeof why) == KJ_ENV_SET ? v : dflt;
+}
+
+bool kj_api_device_ordinal(int *out, char *err, size_t cap)
+{
+    int64_t v = 0;
+    kj_env_status st = kj_env_int("KJIT_DEVICE", 0, INT_MAX, "a device ordinal", &v, err, cap);
+    if (st == KJ_ENV_BAD) return false;
+    if (st == KJ_ENV_SET) {
+        *out = (int)v;
+        return true;
+    }
+    for (size_t k = 0; k < sizeof local_rank / sizeof *local_rank; k++) {
+        st = kj_env_int(local_rank[k], 0, INT_MAX - 1, "a node-local rank", &v, err, cap);
+        if (st == KJ_ENV_BAD) return false;
+        if (st == KJ_ENV_SET) {
+            *out = -1 - (int)v; /* kj_gpu_open: rank r takes device r % count */
+            return true;
+        }
+    }
+    *out = 0;
+    return true;
+}
+
+bool kj_api_check_env(kjit_error *err)
+{
+    char why[256];
+    bool b, ok = true;
+    int n;
+    for (size_t k = 0; k < sizeof flags / sizeof *flags && ok; k++)
+        ok = kj_env_flag(flags[k], &b, why, sizeof why) != KJ_ENV_BAD;
+    ok = ok && kj_api_device_ordinal(&n, why, sizeof why) && kj_pool_threads_from_env(&n, why, sizeof why) &&
+         kj_mpi_check_env(why, sizeof why);
+    if (!ok) kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "%s", why);
+    return ok;
+}
