@@ -54,7 +54,8 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
         }
     }
     m->target = t;
-    m->cg.gpu_kernels = t == KJIT_TARGET_CUDA;
+    /* the one translation from the API's enum to the compiler's (target.h) */
+    m->cg.target = t == KJIT_TARGET_CUDA ? KJ_RUN_CUDA : t == KJIT_TARGET_PARALLEL ? KJ_RUN_PARALLEL : KJ_RUN_CPU;
     if (t == KJIT_TARGET_CUDA) m->gpu = kj_gpu_retain(ctx->gpu);
     if (ctx->opt.arch) snprintf(m->arch, sizeof m->arch, "%s", ctx->opt.arch);
     else if (m->gpu) kj_gpu_arch(m->gpu, m->arch, sizeof m->arch);

@@ -321,14 +321,13 @@ static void verify_kir(kjit_module *m, kj_diags *d)
 static bool has_parallel_fns(const kir_module *km)
 {
     for (uint32_t k = 0; k < km->nfuncs; k++)
-        if (km->funcs[k]->target && !strcmp(km->funcs[k]->target, "parallel")) return true;
+        if (km->funcs[k]->target == KJ_RUN_PARALLEL) return true;
     return false;
 }
 
 bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
 {
-    m->cg.parallel = m->target == KJIT_TARGET_PARALLEL;
-    if (!m->cg.parallel && !has_parallel_fns(m->kir)) return true;
+    if (m->cg.target != KJ_RUN_PARALLEL && !has_parallel_fns(m->kir)) return true;
     if (!ctx->pool) {
         int n = 1;
         char why[200];

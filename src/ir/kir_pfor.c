@@ -190,7 +190,7 @@ void kir_pfor_analyze(kj_arena *a, const kir_func *f, kir_ref pfor, kir_pfor_inf
 
 static bool runs_parallel(const kir_func *f, bool parallel)
 {
-    if (f->target && !strcmp(f->target, "parallel")) return true;
+    if (f->target == KJ_RUN_PARALLEL) return true;
     return parallel && (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST);
 }
 

@@ -506,7 +506,7 @@ static void test_launch_ufunc_and_options(void **state)
     const kj_type *pt[] = {x->f32, x->f32};
     kir_func *u = fn(x, KIR_FN_UFUNC, "add", "add[float32,float32]", x->f32, 2, pt, (const char *[]){"x", "y"});
     u->fastmath = true;
-    u->target = "cuda";
+    u->target = KJ_RUN_CUDA;
     kir_ref px = param(x, u, 0, 0), py = param(x, u, 0, 1);
     ret(x, u, 0, emit(x, u, 0, KIR_ADD, x->f32, px, py));
     kir_func *g = fn(x, KIR_FN_GUFUNC, "g", "g[float32]", x->none, 1, &x->f32, (const char *[]){"v"});
