@@ -499,6 +499,23 @@ static void test_constants_and_locals(void **state)
                  "  return\n");
 }
 
+/* The run target's names: parsed once (a decorator's target=), printed in
+ * the function header; a name that is no target parses as none. */
+static void test_run_target_names(void **state)
+{
+    (void)state;
+    const char *names[] = {"cpu", "parallel", "cuda"};
+    for (unsigned k = 0; k < 3; k++) {
+        kj_run_target t = kj_run_target_parse(names[k]);
+        assert_int_equal(t, KJ_RUN_CPU + (int)k);
+        assert_string_equal(kj_run_target_name(t), names[k]);
+    }
+    assert_int_equal(kj_run_target_parse("gpu"), KJ_RUN_DEFAULT);
+    assert_int_equal(kj_run_target_parse("Cuda"), KJ_RUN_DEFAULT);
+    assert_int_equal(kj_run_target_parse(NULL), KJ_RUN_DEFAULT);
+    assert_null(kj_run_target_name(KJ_RUN_DEFAULT));
+}
+
 /* Function options in the header; launch and ufunc call. */
 static void test_launch_ufunc_and_options(void **state)
 {
@@ -882,6 +899,7 @@ static void test_call_layout_relaxed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_target_names),
         cmocka_unit_test_setup_teardown(test_reserved_ref_and_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_insts_grow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_arith, setup, teardown),
