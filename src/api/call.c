@@ -334,7 +334,7 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
     kj_abi_block_fn block;
     memcpy(&block, &block_fn, sizeof block); /* object pointer → function pointer */
     return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), block_fn ? block : NULL,
-                           (int32_t)kf->nparams, m->target == KJIT_TARGET_PARALLEL, p};
+                           (int32_t)kf->nparams, kj_cg_run_of(m->cg.target)->parallel_blocks, p};
 }
 
 /* A kernel's code for kj_rt_launch: its GPU code on cuda, else its block
