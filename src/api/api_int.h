@@ -199,7 +199,8 @@ void kj_api_cache_release(kj_api_cache *ac);
  * are present, else cpu) and
  * open the GPU for cuda: false with "no CUDA driver found" / "no CUDA
  * device" (KJIT_ERR_RUNTIME) when cuda was asked for and cannot be had.
- * Sets m->target, m->arch and m->gpu. */
+ * Sets m->target (and m->cg.target, the compiler's), m->arch and m->gpu.
+ * The TARGET stage of kj_pipeline. */
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
 /* mpi.c: MPI for a program that imports mpi4py (m->mpi); false with err set
  * when the library cannot be opened. */

@@ -1,6 +1,6 @@
 /* The public C API (include/kjit.h) over the compiler's stages: options,
- * contexts, the compile pipeline, diagnostics and the texts a module can
- * show (KIR, LLVM IR, assembly). Calls are in call.c, machine code and the
+ * contexts, compiling (the stages themselves in pipeline.c), diagnostics and
+ * the texts a module can show (KIR, LLVM IR, assembly). Calls are in call.c, machine code and the
  * cache in machine.c, arrays in array.c (api_int.h has the map).
  *
  * A kjit_ctx holds the options and the diagnostics of its last compile; a
