@@ -1,11 +1,19 @@
-/* kj_pipeline: THE compile pipeline of src/ir/pipeline.h, whole — the
- * stages of KIR through kj_ir_stage, the C API's own (the target, the
- * thread pool, MPI, machine code for the host and the GPU) here. kjit_compile,
- * the specialisations made at call time and kjit_module_ptx all go
- * through it, each from its stage. */
+/* kj_pipeline: THE compile pipeline, whole. Its stages, in order (what each
+ * does: src/ir/pipeline.h):
+ *
+ *   PARSE → ANALYZE → FUSE → VERIFY → PFOR_CHECK → TARGET → POOL → MPI
+ *   → INLINE → UFUNCS → VERIFY_LOWERED → HOST_CODE → GPU_CODE
+ *
+ * The stages of KIR run through kj_ir_stage; the C API's own (the target,
+ * the thread pool, MPI, machine code for the host and the GPU) are here.
+ * kjit_compile, the specialisations made at call time and kjit_module_ptx
+ * all go through it, each from its stage. */
 #include "api_int.h"
 
 #include "runtime/rt_host.h"
+
+_Static_assert(KJ_STAGE_END == 13, "a stage was added or removed: update the lists (here, pipeline.h, "
+                                    "docs/architecture.md)");
 
 kj_run_target kj_api_run_target(kjit_target t)
 {
