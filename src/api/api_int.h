@@ -1,6 +1,8 @@
 /* Internal state of the public C API, shared by its files:
  *
- *   kjit.c     options, contexts, the compile pipeline, diagnostics, texts
+ *   kjit.c     options, contexts, compiling, diagnostics, texts
+ *   pipeline.c the compile pipeline (kj_pipeline; its stages in
+ *              src/ir/pipeline.h)
  *   machine.c  machine code for a module: codegen, the compile cache,
  *              code for specialisations made at call time
  *   call.c     functions of a module, kjit_call / kjit_launch, marshalling
@@ -21,6 +23,7 @@
 #include "frontend/ast.h"
 #include "frontend/diag.h"
 #include "ir/kir.h"
+#include "ir/pipeline.h"
 #include "ir/sema.h"
 #include "ir/types.h"
 #include "runtime/array.h"
@@ -162,6 +165,27 @@ void kj_api_clear_error(kjit_error *err);
 /* `err` from the first error in `d` (code `code`), or a generic message. */
 void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *d, const char *file);
 
+/* pipeline.c */
+/* How kj_pipeline runs. */
+typedef struct kj_pipeline_opts {
+    kjit_ctx *ctx;        /* kjit_compile's context (its lock held); NULL later */
+    kj_stage to;          /* the first stage not to run; 0: KJ_STAGE_END */
+    /* a specialisation made at call time (NULL: kjit_compile), and the
+     * first of the functions it added, which the stages work on */
+    const kir_func *spec;
+    uint32_t first;
+    kj_run_target target; /* DEFAULT: the module's (m->cg.target) */
+} kj_pipeline_opts;
+/* Run the stages [from, o->to) of src/ir/pipeline.h on m, in order:
+ * kjit_compile from PARSE (to UFUNCS for check_only), a specialisation
+ * made at call time from FUSE on the functions it added, kjit_module_ptx
+ * of a check_only module UFUNCS and VERIFY_LOWERED for cuda. False after
+ * reporting to d, or with err set (no diagnostics) when the target, the
+ * thread pool or MPI cannot be had. */
+bool kj_pipeline(kjit_module *m, kj_stage from, const kj_pipeline_opts *o, kj_diags *d, kjit_error *err);
+/* The compiler's run target for the API's (auto: DEFAULT, until resolved). */
+kj_run_target kj_api_run_target(kjit_target t);
+
 /* machine.c */
 /* The cache key of the module's compile-time code (source, options,
  * build, host). */
@@ -186,7 +210,8 @@ void kj_api_cache_release(kj_api_cache *ac);
  * are present, else cpu) and
  * open the GPU for cuda: false with "no CUDA driver found" / "no CUDA
  * device" (KJIT_ERR_RUNTIME) when cuda was asked for and cannot be had.
- * Sets m->target, m->arch and m->gpu. */
+ * Sets m->target (and m->cg.target, the compiler's), m->arch and m->gpu.
+ * The TARGET stage of kj_pipeline. */
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
 /* mpi.c: MPI for a program that imports mpi4py (m->mpi); false with err set
  * when the library cannot be opened. */
@@ -196,14 +221,6 @@ bool kj_api_mpi(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
  * @jit(parallel=True)): made at the first such compile with the thread
  * count of the environment (pool.h); a bad count fails the compile. */
 bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
-/* The ufunc work of funcs[from..] made ordinary KIR for the module's
- * target: on cuda, ufunc calls launch kernels written for them
- * (src/ir/kir_gpu_ufunc.h); everywhere, ufunc.reduce calls a function that
- * loops, or launches (src/ir/kir_reduce.h). */
-void kj_api_lower_ufuncs(kjit_module *m, uint32_t from);
-/* On the cpu and parallel targets, device functions with barriers or warp
- * operations inlined into the kernels among funcs[from..] (kir_inline.h). */
-bool kj_api_inline_device(kjit_module *m, uint32_t from, kj_diags *d);
 /* The module's kernels as PTX → cubin (through the cache) loaded on its
  * GPU (m->gpu_code). False after reporting to d. */
 bool kj_api_gpu_code(kjit_module *m, kj_diags *d);

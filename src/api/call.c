@@ -16,7 +16,6 @@
  * code concurrently. */
 #include "api_int.h"
 
-#include "ir/kir_fuse.h"
 
 #include "abi/abi.h"
 #include "runtime/rt.h"
@@ -280,20 +279,6 @@ static bool returnable(const kj_type *t)
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
 
-/* Check functions the specialisation added to the KIR, as kjit_compile
- * checks the first ones. */
-static bool verify_new(kjit_module *m, uint32_t from, kj_diags *d)
-{
-    for (uint32_t k = from; k < m->kir->nfuncs; k++) {
-        const kir_func *kf = m->kir->funcs[k];
-        const char *why = kir_verify(&m->arena, kf);
-        if (why)
-            kj_error(d, &m->src, kf->span, "internal compiler error: invalid KIR for '%s': %s", kf->mangled,
-                     why);
-    }
-    return !kj_has_errors(d);
-}
-
 /* The kir_func for these argument types. main called with the types of its
  * defaults is the main compiled with the program (its parameters were typed
  * from the defaults, as Python literals); anything else is specialised with
@@ -306,12 +291,10 @@ static const kir_func *specialise(kjit_fn *f, const kj_type *const *types, uint3
         return main;
     uint32_t before = m->kir->nfuncs;
     const kir_func *kf = kj_sema_specialize(m->sema, f->name, types, n, d);
-    if (kf) kir_fuse_from(&m->arena, m->types, m->kir, before, m->fuse);
-    if (kf && !kj_api_inline_device(m, before, d)) return NULL;
-    if (kf) kj_api_lower_ufuncs(m, before);
-    if (!kf || !verify_new(m, before, d)) return NULL;
-    /* host code's launches find their kernels in the module's GPU code */
-    if (kf->kind != KIR_FN_KERNEL && !kj_api_gpu_reload(m, before, d)) return NULL;
+    /* the rest of the pipeline on the functions it added, as kjit_compile
+     * ran it on the first ones */
+    kj_pipeline_opts po = {.first = before, .spec = kf};
+    if (!kf || !kj_pipeline(m, KJ_STAGE_FUSE, &po, d, NULL)) return NULL;
     return kf;
 }
 
@@ -351,7 +334,7 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
     kj_abi_block_fn block;
     memcpy(&block, &block_fn, sizeof block); /* object pointer → function pointer */
     return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), block_fn ? block : NULL,
-                           (int32_t)kf->nparams, m->target == KJIT_TARGET_PARALLEL, p};
+                           (int32_t)kf->nparams, kj_cg_run_of(m->cg.target)->parallel_blocks, p};
 }
 
 /* A kernel's code for kj_rt_launch: its GPU code on cuda, else its block

@@ -5,9 +5,6 @@
  * the driver's version (a new driver may assemble PTX differently). */
 #include "api_int.h"
 
-#include "ir/kir_gpu_ufunc.h"
-#include "ir/kir_inline.h"
-#include "ir/kir_reduce.h"
 #include "runtime/rt_host.h"
 
 #include <stdlib.h>
@@ -48,25 +45,13 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
         }
     }
     m->target = t;
-    m->cg.gpu_kernels = t == KJIT_TARGET_CUDA;
+    /* the one translation from the API's enum to the compiler's (target.h) */
+    m->cg.target = kj_api_run_target(t);
     if (t == KJIT_TARGET_CUDA) m->gpu = kj_gpu_retain(ctx->gpu);
     if (ctx->opt.arch) snprintf(m->arch, sizeof m->arch, "%s", ctx->opt.arch);
     else if (m->gpu) kj_gpu_arch(m->gpu, m->arch, sizeof m->arch);
     else snprintf(m->arch, sizeof m->arch, "sm_90");
     return true;
-}
-
-void kj_api_lower_ufuncs(kjit_module *m, uint32_t from)
-{
-    bool gpu = m->target == KJIT_TARGET_CUDA;
-    if (gpu) kir_gpu_ufuncs(&m->arena, m->types, m->kir, from);
-    kir_reduce_expand(&m->arena, m->types, m->kir, from, gpu);
-}
-
-bool kj_api_inline_device(kjit_module *m, uint32_t from, kj_diags *d)
-{
-    if (m->target == KJIT_TARGET_CUDA) return true; /* plain functions with intrinsics there */
-    return kir_inline_barriers(&m->arena, m->types, m->kir, from, d);
 }
 
 /* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda. */
@@ -98,11 +83,9 @@ char *kjit_module_ptx(kjit_module *m, const char *kernel, kjit_error *err)
     kj_diags d = {0};
     pthread_mutex_lock(&m->lock);
     /* kjit ptx: the program's ufunc calls as they would run on the GPU */
-    if (m->check_only) {
-        kir_gpu_ufuncs(&m->arena, m->types, m->kir, 0);
-        kir_reduce_expand(&m->arena, m->types, m->kir, 0, true);
-    }
-    char *ptx = ptx_of(m, kernel, NULL, NULL, &d);
+    kj_pipeline_opts po = {.to = KJ_STAGE_HOST_CODE, .target = KJ_RUN_CUDA};
+    bool ok = !m->check_only || kj_pipeline(m, KJ_STAGE_UFUNCS, &po, &d, NULL);
+    char *ptx = ok ? ptx_of(m, kernel, NULL, NULL, &d) : NULL;
     pthread_mutex_unlock(&m->lock);
     if (!ptx) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &d, m->src.path);
     else kj_api_clear_error(err);

@@ -1,6 +1,6 @@
 /* The public C API (include/kjit.h) over the compiler's stages: options,
- * contexts, the compile pipeline, diagnostics and the texts a module can
- * show (KIR, LLVM IR, assembly). Calls are in call.c, machine code and the
+ * contexts, compiling (the stages themselves in pipeline.c), diagnostics and
+ * the texts a module can show (KIR, LLVM IR, assembly). Calls are in call.c, machine code and the
  * cache in machine.c, arrays in array.c (api_int.h has the map).
  *
  * A kjit_ctx holds the options and the diagnostics of its last compile; a
@@ -9,8 +9,6 @@
  * contexts are independent, so distinct contexts may compile on different
  * threads at once. */
 #include "api_int.h"
-#include "ir/kir_fuse.h"
-#include "ir/kir_pfor.h"
 
 #include "frontend/parser.h"
 #include "runtime/fault.h"
@@ -270,6 +268,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
         .keep_asm = (ctx->opt.keep & KJIT_KEEP_ASM) != 0,
     };
     m->target = ctx->opt.target;
+    m->cg.target = kj_api_run_target(m->target); /* auto stays DEFAULT until the TARGET stage */
     if (ctx->opt.arch) snprintf(m->arch, sizeof m->arch, "%s", ctx->opt.arch);
     m->out = ctx->opt.out;
     kj_api_events_init(&m->events, &ctx->opt);
@@ -291,41 +290,17 @@ static void keep_diagnostics(kjit_ctx *ctx, const kjit_module *m)
         if (ctx->diags.v[k].src == &m->src) ctx->diags.v[k].src = &ctx->src;
 }
 
-/* Resolve, infer and lower to KIR, keeping the analysis alive so that
- * kjit_call can specialise functions for new argument types later. */
-static void analyze(kjit_module *m, kj_diags *d)
-{
-    m->sema = kj_sema_new(m->ast, &m->sopt, m->types, &m->arena);
-    m->kir = kj_sema_run(m->sema, d);
-    if (!m->kir && !kj_has_errors(d))
-        kj_error(d, &m->src, (kj_span){0}, "internal compiler error: analysis produced no IR");
-}
-
-/* Verify every function the analysis produced. A failure is a bug in the
- * compiler, not in the program, and is reported as such at the function. */
-static void verify_kir(kjit_module *m, kj_diags *d)
-{
-    for (uint32_t k = 0; k < m->kir->nfuncs; k++) {
-        const kir_func *f = m->kir->funcs[k];
-        const char *why = kir_verify(&m->arena, f);
-        if (why)
-            kj_error(d, &m->src, f->span, "internal compiler error: invalid KIR for '%s': %s",
-                     f->mangled ? f->mangled : f->name, why);
-    }
-}
-
 /* Does the module have functions that run in parallel on any target? */
 static bool has_parallel_fns(const kir_module *km)
 {
     for (uint32_t k = 0; k < km->nfuncs; k++)
-        if (km->funcs[k]->target && !strcmp(km->funcs[k]->target, "parallel")) return true;
+        if (km->funcs[k]->target == KJ_RUN_PARALLEL) return true;
     return false;
 }
 
 bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
 {
-    m->cg.parallel = m->target == KJIT_TARGET_PARALLEL;
-    if (!m->cg.parallel && !has_parallel_fns(m->kir)) return true;
+    if (m->cg.target != KJ_RUN_PARALLEL && !has_parallel_fns(m->kir)) return true;
     if (!ctx->pool) {
         int n = 1;
         char why[200];
@@ -339,60 +314,20 @@ bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
     return true;
 }
 
-/* Host machine code, reported as a COMPILE event: cached when the cache
- * answered and nothing was generated. ctx->lock is held. */
-static void machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
-{
-    if (!kj_ev_on(&m->events.sink)) {
-        kj_api_machine_code(ctx, m, d);
-        return;
-    }
-    double t0 = kj_rt_perf_counter();
-    uint64_t hits = ctx->cache ? atomic_load(&ctx->cache->hits) : 0;
-    uint64_t misses = ctx->cache ? atomic_load(&ctx->cache->misses) : 0;
-    kj_api_machine_code(ctx, m, d); /* makes ctx->cache at the first compile */
-    double dt = kj_rt_perf_counter() - t0;
-    bool cached = ctx->cache && atomic_load(&ctx->cache->hits) > hits && atomic_load(&ctx->cache->misses) == misses;
-    if (!kj_has_errors(d)) kj_ev_emit(&m->events.sink, KJ_EV_COMPILE, m->src.path, 0, dt, cached);
-}
-
-/* THE pipeline, one stage per line; each runs only when the previous ones
- * reported no error:
- *   copy the source → lex + parse → analyze (resolve, infer, lower to KIR)
- *   → verify KIR → the target (auto: cuda when there is a GPU)
- *   → device functions with barriers inlined into kernels (cpu, parallel)
- *   → ufunc calls on the GPU as kernels (cuda), ufunc.reduce as loops or
- *     kernels; verified again
- *   → machine code for the host (codegen, or the cache)
- *   → the kernels for the GPU (NVPTX → PTX → cubin, or the cache; cuda only)
- * The last three stages are skipped for check_only (kjit check, kjit ir,
- * kjit ptx), and the inlining unless the target is cpu or parallel. */
+/* kj_pipeline (pipeline.c) from the source, under ctx->lock. The analysis
+ * stays alive in the module, so that kjit_call can specialise functions for
+ * new argument types later. check_only (kjit check, kjit ir, kjit ptx) stops
+ * before UFUNCS and leaves out the runtime's stages. */
 static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
                                    kjit_error *err)
 {
     reset_last(ctx);
     kj_diags *d = &ctx->diags;
     kjit_module *m = module_new(ctx, source, len, filename);
-
-    m->ast = kj_parse(&m->src, &m->arena, d);
-    if (!kj_has_errors(d)) analyze(m, d);
-    /* array expressions of host code as one loop each (kir_fuse.h) */
-    if (!kj_has_errors(d)) kir_fuse_module(&m->arena, m->types, m->kir, m->fuse);
-    if (!kj_has_errors(d)) verify_kir(m, d);
-    /* prange loops that would race on a variable (parallel functions only) */
-    if (!kj_has_errors(d)) kir_pfor_check(&m->arena, m->kir, m->target == KJIT_TARGET_PARALLEL, d);
-    bool no_target = !kj_has_errors(d) && !m->check_only && !kj_api_target(ctx, m, err);
-    if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_pool(ctx, m, err);
-    if (!kj_has_errors(d) && !m->check_only && !no_target) no_target = !kj_api_mpi(ctx, m, err);
-    /* kjit check for cpu/parallel reports what the inliner refuses there too */
-    bool host_target = m->target == KJIT_TARGET_CPU || m->target == KJIT_TARGET_PARALLEL;
-    if (!kj_has_errors(d) && (m->check_only ? host_target : !no_target)) kj_api_inline_device(m, 0, d);
-    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_lower_ufuncs(m, 0), verify_kir(m, d);
-    if (!kj_has_errors(d) && !m->check_only && !no_target) machine_code(ctx, m, d);
-    if (!kj_has_errors(d) && !m->check_only && !no_target) kj_api_gpu_code(m, d);
-
+    kj_pipeline_opts po = {.ctx = ctx, .to = m->check_only ? KJ_STAGE_UFUNCS : KJ_STAGE_END};
+    bool ok = kj_pipeline(m, KJ_STAGE_PARSE, &po, d, err);
     keep_diagnostics(ctx, m);
-    if (kj_has_errors(d) || no_target) {
+    if (!ok) {
         if (kj_has_errors(d)) kj_api_error_from_diags(err, KJIT_ERR_COMPILE, &ctx->diags, ctx->src.path);
         kjit_module_free(m);
         return NULL;

@@ -38,10 +38,8 @@ typedef struct kj_codegen_opts {
     bool keep_ir;     /* keep the optimised LLVM IR as text: kj_jit_ir */
     bool keep_asm;    /* keep the assembly as text: kj_jit_asm */
     bool keep_object; /* keep the object file's bytes: kj_jit_object (for caching) */
-    bool gpu_kernels; /* kernels run on the GPU: none in the host code, whose arrays are
-                         coherence-checked (gpu.h) */
-    bool parallel;    /* the `parallel` target: ufunc loops and prange loops of every host
-                         function run on the thread pool (kj_rt_parallel_for) */
+    kj_run_target target; /* where the code runs (DEFAULT: cpu): picks the host table,
+                             kj_cg_run_of */
 } kj_codegen_opts;
 
 /* A loaded host program: owns its LLJIT and everything it compiled. */
@@ -234,6 +232,43 @@ typedef struct kj_cg_target {
 extern const kj_cg_target kj_target_host;  /* llvm_kernel.c */
 extern const kj_cg_target kj_target_nvptx; /* nvptx.c */
 
+/* What the host code does differently per run target (target.h): the
+ * other table, beside kj_cg_target's device code. Every host-side question
+ * that depends on the target is a row here, so a new target is a new
+ * table (llvm_host_builtins.c), not a set of `if`s. */
+typedef struct kj_cg_run {
+    const char *name;
+    /* kernels and device functions are compiled into the host module, their
+     * blocks run by the CPU (false: they are the GPU's, nvptx.c) */
+    bool host_kernels;
+    /* a launch runs its blocks on the thread pool (the `parallel` flag of
+     * the kernel descriptor, abi.h) */
+    bool parallel_blocks;
+    /* does host function f (or ufunc f called from host code) run its
+     * ufunc and prange loops on the thread pool (llvm_parallel.c)? */
+    bool (*parallel_loops)(const kir_func *f);
+    /* Coherence of arrays between host and device (gpu.h): a check before
+     * a statement touches an array's data in host code, and the checks of
+     * a loop hoisted in front of it (true: hoisted, kj_cg_hoist_end after
+     * it). NULL: host code needs none. llvm_launch.c. */
+    void (*host_access)(kj_cg *cg, const kir_inst *in);
+    bool (*hoist_access)(kj_cg *cg, const kir_inst *loop);
+    /* cuda.* in host code: cuda.stream(), s.synchronize(),
+     * cuda.synchronize() (the last two return nothing) */
+    LLVMValueRef (*stream_new)(kj_cg *cg);
+    void (*stream_sync)(kj_cg *cg, const kir_inst *in);
+    void (*synchronize)(kj_cg *cg, const kir_inst *in);
+    /* cuda.to_device(a), d.copy_to_host(ary=None), and the host array `arr`
+     * of cuda.device_array(_like) made the device's */
+    LLVMValueRef (*to_device)(kj_cg *cg, const kir_inst *in);
+    LLVMValueRef (*copy_to_host)(kj_cg *cg, const kir_inst *in);
+    LLVMValueRef (*device_array)(kj_cg *cg, const kir_inst *in, LLVMValueRef arr);
+} kj_cg_run;
+
+extern const kj_cg_run kj_run_cpu, kj_run_parallel, kj_run_cuda; /* llvm_host_builtins.c */
+/* The host table of target t (DEFAULT: the cpu's). */
+const kj_cg_run *kj_cg_run_of(kj_run_target t);
+
 typedef struct kj_cg_loop {
     LLVMBasicBlockRef brk, cont; /* BREAK / CONTINUE targets */
 } kj_cg_loop;
@@ -268,8 +303,7 @@ struct kj_cg {
     kj_cgfn *fn; /* the function being generated */
     LLVMTypeRef t_void, t_i1, t_i8, t_i32, t_i64, t_f32, t_f64, t_ptr;
     const kj_cg_target *tgt; /* kj_target_host unless set after kj_cg_init */
-    bool gpu_kernels;        /* host code whose kernels run on the GPU: arrays are coherence-checked */
-    bool parallel;           /* the parallel target (kj_codegen_opts.parallel) */
+    const kj_cg_run *run;    /* the host table of the run target (kj_codegen_opts.target) */
 };
 
 /* llvm_ctx.c */

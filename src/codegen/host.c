@@ -101,8 +101,7 @@ static bool generate(pipeline *p)
     kj_cg cg;
     kj_cg_init(&cg, p->parts[0].ctx, p->parts[0].mod, p->km, p->d, &a);
     cg.td = p->td;
-    cg.gpu_kernels = p->o.gpu_kernels;
-    cg.parallel = p->o.parallel;
+    cg.run = kj_cg_run_of(p->o.target);
     bool ok = kj_cg_module(&cg);
     if (ok) note_functions(p, &cg);
     kj_cg_dispose(&cg);
@@ -282,7 +281,7 @@ static void dispose(pipeline *p)
  * machine and an LLJIT would cost milliseconds of a cold start. */
 static bool gpu_only(const kir_module *m, const kj_codegen_opts *o)
 {
-    if (!o->gpu_kernels || o->keep_ir || o->keep_asm) return false;
+    if (kj_cg_run_of(o->target)->host_kernels || o->keep_ir || o->keep_asm) return false;
     for (uint32_t k = 0; k < m->nfuncs; k++)
         if (!kj_cg_device_side(m->funcs[k])) return false;
     return true;

@@ -76,6 +76,7 @@ void kj_cg_init(kj_cg *cg, LLVMContextRef ctx, LLVMModuleRef mod, const kir_modu
     cg->t_f64 = LLVMDoubleTypeInContext(ctx);
     cg->t_ptr = LLVMPointerTypeInContext(ctx, 0);
     cg->tgt = &kj_target_host;
+    cg->run = &kj_run_cpu;
 }
 
 void kj_cg_dispose(kj_cg *cg)

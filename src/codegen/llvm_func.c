@@ -342,14 +342,14 @@ static void gen_jump(kj_cg *cg, const kir_inst *in)
 void kj_cg_stmt(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
-    if (cg->gpu_kernels) kj_cg_host_access(cg, in);
+    if (cg->run->host_access) cg->run->host_access(cg, in);
     switch ((kir_op)in->op) {
     case KIR_NOP: break;
     case KIR_IF: gen_if(cg, in); break;
     case KIR_LOOP:
     case KIR_FOR:
     case KIR_PFOR: {
-        bool hoisted = cg->gpu_kernels && kj_cg_hoist_access(cg, in);
+        bool hoisted = cg->run->hoist_access && cg->run->hoist_access(cg, in);
         if (in->op == KIR_LOOP) gen_loop(cg, in);
         else gen_for(cg, in);
         if (hoisted) kj_cg_hoist_end(cg);
@@ -599,7 +599,7 @@ bool kj_cg_module(kj_cg *cg)
     for (uint32_t k = 0; k < km->nfuncs; k++) {
         const kir_func *f = km->funcs[k];
         if (is_host(f)) fns[k] = kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), false);
-        else if (kj_cg_device_side(f) && !cg->gpu_kernels) fns[k] = cg->tgt->kernel_declare(cg, f);
+        else if (kj_cg_device_side(f) && cg->run->host_kernels) fns[k] = cg->tgt->kernel_declare(cg, f);
     }
     for (uint32_t k = 0; k < km->nfuncs; k++) {
         if (!fns[k]) continue;

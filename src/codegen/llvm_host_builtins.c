@@ -390,13 +390,9 @@ static LLVMValueRef b_save(kj_cg *cg, const kir_inst *in)
 static LLVMValueRef b_cuda(kj_cg *cg, const kir_inst *in)
 {
     switch (in->aux) {
-    case KJ_B_CUDA_STREAM: /* a CUDA stream, or the default one (NULL) on the host */
-        return cg->gpu_kernels ? kj_cg_rtcall(cg, KJ_RTF_STREAM_NEW, &cg->fn->rt, 1) : LLVMConstNull(cg->t_ptr);
+    case KJ_B_CUDA_STREAM: return cg->run->stream_new(cg);
     case KJ_B_STREAM_SYNCHRONIZE:
-        if (cg->gpu_kernels) {
-            LLVMValueRef a[4] = {rt_arg(cg), argv(cg, in, 0), kj_cg_line(cg, in), kj_cg_col(cg, in)};
-            kj_cg_rtcall(cg, KJ_RTF_STREAM_SYNC, a, 4);
-        }
+        cg->run->stream_sync(cg, in);
         return kj_cg_zero(cg, in->type);
     case KJ_B_CUDA_EVENT: return kj_cg_rtcall(cg, KJ_RTF_EVENT_NEW, &cg->fn->rt, 1);
     case KJ_B_EVENT_RECORD: {
@@ -408,33 +404,32 @@ static LLVMValueRef b_cuda(kj_cg *cg, const kir_inst *in)
         LLVMValueRef a[5] = {rt_arg(cg), argv(cg, in, 0), argv(cg, in, 1), kj_cg_line(cg, in), kj_cg_col(cg, in)};
         return kj_cg_rtcall(cg, KJ_RTF_EVENT_ELAPSED, a, 5);
     }
-    default: /* synchronize: host code is synchronous, GPU code is not */
-        if (cg->gpu_kernels) {
-            LLVMValueRef a[3] = {rt_arg(cg), kj_cg_line(cg, in), kj_cg_col(cg, in)};
-            kj_cg_rtcall(cg, KJ_RTF_CUDA_SYNC, a, 3);
-        }
+    default: /* cuda.synchronize(), e.synchronize() */
+        cg->run->synchronize(cg, in);
         return kj_cg_zero(cg, in->type);
     }
 }
 
-/* d.copy_to_host(ary=None, stream=0): a new host array, or d copied into
- * ary, which is returned (Numba's semantics). With kernels on the GPU the
- * runtime copies straight from where d is current (rt_cuda.c). */
-static LLVMValueRef b_copy_to_host(kj_cg *cg, const kir_inst *in)
+/* The host table's cuda rows (kj_cg_run). On the host (cpu, parallel) a
+ * stream is the default one (NULL), code is synchronous, a device array is
+ * a host array and a copy between them an ordinary copy. */
+
+static LLVMValueRef host_stream_new(kj_cg *cg) { return LLVMConstNull(cg->t_ptr); }
+static void host_no_sync(kj_cg *cg, const kir_inst *in) { (void)cg, (void)in; }
+static LLVMValueRef host_device_array(kj_cg *cg, const kir_inst *in, LLVMValueRef arr)
 {
-    kir_ref ary = argref(cg, in, 1);
-    const kj_type *dt = argt(cg, in, 0);
-    if (!ary && !cg->gpu_kernels) return b_copy(cg, in);
-    if (!ary) return device_copy(cg, in, 0);
+    (void)cg, (void)in;
+    return arr;
+}
+
+/* d.copy_to_host(ary=None, stream=0): a new host array, or d copied into
+ * ary, which is returned (Numba's semantics). */
+static LLVMValueRef host_copy_to_host(kj_cg *cg, const kir_inst *in)
+{
+    if (!argref(cg, in, 1)) return b_copy(cg, in);
     LLVMValueRef dst = argv(cg, in, 1);
     LLVMValueRef d = kj_cg_spill(cg, dst), s = kj_cg_spill(cg, argv(cg, in, 0));
-    const kj_type *at = argt(cg, in, 1);
-    if (cg->gpu_kernels) {
-        LLVMValueRef a[8] = {rt_arg(cg), d, kj_cg_i32(cg, at->ndim), s, kj_cg_i32(cg, dt->ndim),
-                             kj_cg_i32(cg, kj_cg_dtype(dt->elem)), kj_cg_line(cg, in), kj_cg_col(cg, in)};
-        kj_cg_rtcall(cg, KJ_RTF_COPY_INTO, a, 8);
-        return dst;
-    }
+    const kj_type *dt = argt(cg, in, 0), *at = argt(cg, in, 1);
     int64_t isz = (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, dt->elem));
     LLVMValueRef a[8] = {rt_arg(cg), d, kj_cg_i32(cg, at->ndim), s, kj_cg_i32(cg, dt->ndim), kj_cg_i64(cg, isz),
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
@@ -442,15 +437,97 @@ static LLVMValueRef b_copy_to_host(kj_cg *cg, const kir_inst *in)
     return dst;
 }
 
-/* cuda.device_array(_like): the host array, then (kernels on the GPU) its
- * device copy at once, zeroed as the host copy is. */
-static LLVMValueRef b_device(kj_cg *cg, const kir_inst *in, LLVMValueRef arr)
+/* With kernels on the GPU the runtime makes streams, waits for the GPU,
+ * and copies straight from where an array is current (rt_cuda.c). */
+
+static LLVMValueRef gpu_stream_new(kj_cg *cg) { return kj_cg_rtcall(cg, KJ_RTF_STREAM_NEW, &cg->fn->rt, 1); }
+
+static void gpu_stream_sync(kj_cg *cg, const kir_inst *in)
 {
-    if (!cg->gpu_kernels) return arr;
+    LLVMValueRef a[4] = {rt_arg(cg), argv(cg, in, 0), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_STREAM_SYNC, a, 4);
+}
+
+static void gpu_synchronize(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[3] = {rt_arg(cg), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_CUDA_SYNC, a, 3);
+}
+
+static LLVMValueRef gpu_to_device(kj_cg *cg, const kir_inst *in) { return device_copy(cg, in, 1); }
+
+static LLVMValueRef gpu_copy_to_host(kj_cg *cg, const kir_inst *in)
+{
+    if (!argref(cg, in, 1)) return device_copy(cg, in, 0);
+    LLVMValueRef dst = argv(cg, in, 1);
+    LLVMValueRef d = kj_cg_spill(cg, dst), s = kj_cg_spill(cg, argv(cg, in, 0));
+    const kj_type *dt = argt(cg, in, 0), *at = argt(cg, in, 1);
+    LLVMValueRef a[8] = {rt_arg(cg), d, kj_cg_i32(cg, at->ndim), s, kj_cg_i32(cg, dt->ndim),
+                         kj_cg_i32(cg, kj_cg_dtype(dt->elem)), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_COPY_INTO, a, 8);
+    return dst;
+}
+
+/* cuda.device_array(_like): the host array's device copy made at once,
+ * zeroed as the host copy is. */
+static LLVMValueRef gpu_device_array(kj_cg *cg, const kir_inst *in, LLVMValueRef arr)
+{
     LLVMValueRef a[5] = {rt_arg(cg), LLVMBuildExtractValue(cg->b, arr, 3, "owner"), kj_cg_i32(cg, KJ_ABI_FILL_ZERO),
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_TO_DEVICE, a, 5);
     return arr;
+}
+
+/* ---- the host tables (codegen.h, kj_cg_run) ---- */
+
+/* cpu: the loops of functions marked parallel (target='parallel',
+ * parallel=True) on the pool; parallel: those of every host function;
+ * cuda: none (the GPU is the parallel machine there). */
+static bool marked_parallel(const kir_func *f) { return f->target == KJ_RUN_PARALLEL; }
+static bool all_parallel(const kir_func *f) { (void)f; return true; }
+static bool none_parallel(const kir_func *f) { (void)f; return false; }
+
+const kj_cg_run kj_run_cpu = {
+    .name = "cpu",
+    .host_kernels = true,
+    .parallel_loops = marked_parallel,
+    .stream_new = host_stream_new,
+    .stream_sync = host_no_sync,
+    .synchronize = host_no_sync,
+    .to_device = b_copy,
+    .copy_to_host = host_copy_to_host,
+    .device_array = host_device_array,
+};
+
+const kj_cg_run kj_run_parallel = {
+    .name = "parallel",
+    .host_kernels = true,
+    .parallel_blocks = true,
+    .parallel_loops = all_parallel,
+    .stream_new = host_stream_new,
+    .stream_sync = host_no_sync,
+    .synchronize = host_no_sync,
+    .to_device = b_copy,
+    .copy_to_host = host_copy_to_host,
+    .device_array = host_device_array,
+};
+
+const kj_cg_run kj_run_cuda = {
+    .name = "cuda",
+    .parallel_loops = none_parallel,
+    .host_access = kj_cg_host_access,
+    .hoist_access = kj_cg_hoist_access,
+    .stream_new = gpu_stream_new,
+    .stream_sync = gpu_stream_sync,
+    .synchronize = gpu_synchronize,
+    .to_device = gpu_to_device,
+    .copy_to_host = gpu_copy_to_host,
+    .device_array = gpu_device_array,
+};
+
+const kj_cg_run *kj_cg_run_of(kj_run_target t)
+{
+    return t == KJ_RUN_CUDA ? &kj_run_cuda : t == KJ_RUN_PARALLEL ? &kj_run_parallel : &kj_run_cpu;
 }
 
 /* ---- print ---- */
@@ -577,8 +654,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:
     case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
         return b_alloc(cg, in);
-    case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return b_device(cg, in, b_alloc(cg, in));
-    case KJ_B_CUDA_TO_DEVICE: return cg->gpu_kernels ? device_copy(cg, in, 1) : b_copy(cg, in);
+    case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return cg->run->device_array(cg, in, b_alloc(cg, in));
+    case KJ_B_CUDA_TO_DEVICE: return cg->run->to_device(cg, in);
     case KJ_B_NP_ARANGE: return b_arange(cg, in);
     case KJ_B_NP_LINSPACE: return b_linspace(cg, in);
     case KJ_B_NP_RANDOM_SEED: return b_seed(cg, in);
@@ -597,7 +674,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_PROD: case KJ_B_NP_VAR: case KJ_B_NP_ARGMIN: case KJ_B_NP_ARGMAX:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
         return b_reduce(cg, in);
-    case KJ_B_ARR_COPY_TO_HOST: return b_copy_to_host(cg, in);
+    case KJ_B_ARR_COPY_TO_HOST: return cg->run->copy_to_host(cg, in);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_CONVERT:
         return b_copy(cg, in);
     case KJ_B_ARR_RESHAPE: return b_reshape(cg, in);

@@ -1326,12 +1326,17 @@ static LLVMValueRef host_local_array(kj_cg *cg, const kir_inst *in)
     return kj_cg_c_array(cg, in->type, data, dims);
 }
 
-/* Barriers are region boundaries (kj_kn_block_stmt), never generated as
- * values; warp operations are not emulated yet. */
-static LLVMValueRef host_unsupported(kj_cg *cg, const kir_inst *in)
+/* Barriers and warp operations are emulated on the cpu, but as block-level
+ * statements of a kernel split into regions (kj_kn_block_stmt here, the
+ * warp exchanges in llvm_kernel_warp.c), never as values of a per-thread
+ * function: a function that has one is such a kernel or a device function
+ * inlined into one (kir_inline.c). These hooks are reached only by a
+ * compiler bug, and say so. */
+static LLVMValueRef host_block_level(kj_cg *cg, const kir_inst *in)
 {
     const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
-    kj_cg_fail(cg, in->span, "'%s' is not supported on the cpu target yet", bi ? bi->path : "?");
+    kj_cg_fail(cg, in->span, "internal compiler error: '%s' outside the block-level statements of a kernel",
+               bi ? bi->path : "?");
     return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
 }
 
@@ -1343,8 +1348,8 @@ const kj_cg_target kj_target_host = {
     .laneid = host_laneid,
     .shared_array = host_shared_array,
     .local_array = host_local_array,
-    .barrier = host_unsupported,
-    .warp = host_unsupported,
+    .barrier = host_block_level,
+    .warp = host_block_level,
     .body = kj_cg_kernel_body,
     .local_ptr = kj_cg_kernel_local,
     .ret = kj_cg_kernel_return,

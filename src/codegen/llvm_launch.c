@@ -60,7 +60,7 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 6, 0);
     LLVMValueRef v[6] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
                          block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)k->nparams),
-                         i32c(cg, cg->parallel), params};
+                         i32c(cg, cg->run->parallel_blocks), params};
     g = LLVMAddGlobal(cg->mod, kty, gname);
     LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 6, 0));
     LLVMSetGlobalConstant(g, 1);
@@ -185,7 +185,7 @@ static void access(kj_cg *cg, const kir_inst *in, kir_ref r, LLVMValueRef write)
 
 void kj_cg_host_access(kj_cg *cg, const kir_inst *in)
 {
-    if (!cg->gpu_kernels || cg->fn->kx || cg->fn->quiet_access || !touches_data(in)) return;
+    if (cg->fn->kx || cg->fn->quiet_access || !touches_data(in)) return;
     LLVMValueRef write = kj_cg_i32(cg, !reads_only(in));
     access(cg, in, in->a, write);
     if (in->op != KIR_ARRAY_STORE) access(cg, in, in->b, write); /* a store's b is the value */
@@ -331,7 +331,7 @@ static void mark_all(hoist *h, uint32_t ninsts)
 bool kj_cg_hoist_access(kj_cg *cg, const kir_inst *loop)
 {
     const kir_func *f = cg->fn->kf;
-    if (!cg->gpu_kernels || cg->fn->kx || block_may_launch(f, loop->blk[0], NULL)) return false;
+    if (cg->fn->kx || block_may_launch(f, loop->blk[0], NULL)) return false;
     bool *inside = KJ_NEWN(cg->a, bool, f->ninsts + 1);
     hoist h = {f, inside, KJ_NEWN(cg->a, uint8_t, f->nlocals + 1), KJ_NEWN(cg->a, uint8_t, f->ninsts + 1), false};
     mark_inside(f, loop->blk[0], inside);

@@ -8,13 +8,11 @@
  * "Parallel loops". */
 #include "codegen.h"
 
-#include <string.h>
 
 bool kj_cg_parallel_here(kj_cg *cg)
 {
-    if (cg->fn->kx || cg->gpu_kernels || cg->tgt != &kj_target_host) return false;
-    const char *t = cg->fn->kf->target;
-    return cg->parallel || (t && !strcmp(t, "parallel"));
+    if (cg->fn->kx || cg->tgt != &kj_target_host) return false;
+    return cg->run->parallel_loops(cg->fn->kf);
 }
 
 LLVMValueRef kj_cg_pack(kj_cg *cg, LLVMValueRef *const *vals, unsigned n, LLVMTypeRef *type)

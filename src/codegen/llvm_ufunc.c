@@ -252,8 +252,8 @@ static void uf_parallel(kj_cg *cg, uf_call *c, kj_cg_loop_body body, LLVMValueRe
 /* Does this ufunc call run in parallel? */
 static bool uf_parallel_call(kj_cg *cg, const uf_call *c)
 {
-    if (c->loop_ndim < 1 || cg->fn->kx || cg->gpu_kernels) return false;
-    return kj_cg_parallel_here(cg) || (c->f->target && !strcmp(c->f->target, "parallel"));
+    if (c->loop_ndim < 1 || cg->fn->kx) return false;
+    return kj_cg_parallel_here(cg) || cg->run->parallel_loops(c->f);
 }
 
 /* ---- the shapes: kj_rt_ufunc_prepare ---- */

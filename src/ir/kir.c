@@ -15,6 +15,20 @@ static const char *const op_names[KIR__COUNT] = {
 #undef X
 };
 
+static const char *const run_target_names[] = {NULL, "cpu", "parallel", "cuda"};
+
+const char *kj_run_target_name(kj_run_target t)
+{
+    return (unsigned)t < sizeof run_target_names / sizeof *run_target_names ? run_target_names[t] : NULL;
+}
+
+kj_run_target kj_run_target_parse(const char *s)
+{
+    for (unsigned k = 1; s && k < sizeof run_target_names / sizeof *run_target_names; k++)
+        if (!strcmp(s, run_target_names[k])) return (kj_run_target)k;
+    return KJ_RUN_DEFAULT;
+}
+
 const char *kir_op_name(kir_op op)
 {
     return (unsigned)op < KIR__COUNT ? op_names[op] : "?";

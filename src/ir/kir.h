@@ -70,6 +70,7 @@
 #include "../util/arena.h"
 #include "../util/buf.h"
 #include "../frontend/diag.h"
+#include "target.h"
 #include "types.h"
 
 typedef uint32_t kir_ref;   /* index into kir_func.insts; 0 = none */
@@ -217,7 +218,7 @@ struct kir_func {
      * operands at line L, column C), for NumPy's broadcast error message
      * at the operator that fails; else NULL. */
     const char *fuse_tree;
-    const char *target;        /* decorator's target= or NULL */
+    kj_run_target target;      /* decorator's target= (or parallel=True); DEFAULT: none */
     /* KERNEL written for ufunc calls on the GPU (kir_gpu_ufunc.c): the
      * @vectorize or @guvectorize function it applies, else NULL. */
     const kir_func *applies;

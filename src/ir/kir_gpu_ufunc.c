@@ -158,7 +158,7 @@ static kir_func *kernel_for(kj_arena *a, kj_types *ty, kir_module *m, const uker
     f->ret = kj_t_none(ty);
     f->fastmath = k->uf->fastmath;
     f->boundscheck = k->uf->boundscheck;
-    f->target = "cuda";
+    f->target = KJ_RUN_CUDA;
     kb b = {.a = a, .ty = ty, .f = f, .cur = 0, .sp = sp};
     define(&b, k);
     return f;
@@ -237,7 +237,7 @@ static bool gufunc_kernel(kj_arena *a, kj_types *ty, const kir_module *m, const 
 
 bool kir_ufunc_on_gpu(const kir_func *uf)
 {
-    return !uf->fuse_tree && (!uf->target || !strcmp(uf->target, "cuda"));
+    return !uf->fuse_tree && (uf->target == KJ_RUN_DEFAULT || uf->target == KJ_RUN_CUDA);
 }
 
 static void rewrite(kj_arena *a, kj_types *ty, kir_module *m, kir_func *f, kir_ref r)

@@ -190,7 +190,7 @@ void kir_pfor_analyze(kj_arena *a, const kir_func *f, kir_ref pfor, kir_pfor_inf
 
 static bool runs_parallel(const kir_func *f, bool parallel)
 {
-    if (f->target && !strcmp(f->target, "parallel")) return true;
+    if (f->target == KJ_RUN_PARALLEL) return true;
     return parallel && (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST);
 }
 
@@ -204,12 +204,12 @@ static bool reported(kj_span *seen, uint32_t *n, kj_span sp)
     return false;
 }
 
-bool kir_pfor_check(kj_arena *a, const kir_module *m, bool parallel, kj_diags *d)
+bool kir_pfor_check(kj_arena *a, const kir_module *m, uint32_t from, bool parallel, kj_diags *d)
 {
     bool ok = true;
     kj_span seen[64];
     uint32_t nseen = 0;
-    for (uint32_t k = 0; k < m->nfuncs; k++) {
+    for (uint32_t k = from; k < m->nfuncs; k++) {
         const kir_func *f = m->funcs[k];
         if (!runs_parallel(f, parallel)) continue;
         for (kir_ref r = 1; r < f->ninsts; r++) {

@@ -28,10 +28,10 @@ typedef struct kir_pfor_info {
 /* Analyse PFOR instruction `pfor` of f (arrays in arena a). */
 void kir_pfor_analyze(kj_arena *a, const kir_func *f, kir_ref pfor, kir_pfor_info *out);
 
-/* Report every prange loop of the parallel functions of m (those with
- * target "parallel", or all host functions when `parallel` — the parallel
- * target) that assigns a variable used after the loop without it being a
+/* Report every prange loop of the parallel functions among m->funcs[from..]
+ * (those with target "parallel", or all host functions when `parallel` —
+ * the parallel target) that assigns a variable used after the loop without it being a
  * reduction. Returns false when it reported. */
-bool kir_pfor_check(kj_arena *a, const kir_module *m, bool parallel, kj_diags *d);
+bool kir_pfor_check(kj_arena *a, const kir_module *m, uint32_t from, bool parallel, kj_diags *d);
 
 #endif

@@ -398,7 +398,7 @@ static void print_header(pctx *p)
     if (f->boundscheck) kj_buf_puts(out, " boundscheck");
     if (f->target) {
         kj_buf_puts(out, " target=");
-        print_quoted(out, f->target);
+        print_quoted(out, kj_run_target_name(f->target));
     }
     if (f->gu_layout) {
         kj_buf_puts(out, " layout=");

@@ -187,7 +187,7 @@ static kir_func *axis_kernel(kj_arena *a, kj_types *ty, kir_module *m, const red
     const kj_type *ps[2] = {rd->at, kj_t_array(ty, rd->r, rd->at->ndim - 1, KJ_LAYOUT_A)};
     k = new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 2, NULL, sp);
     k->applies = rd->uf;
-    k->target = "cuda";
+    k->target = KJ_RUN_CUDA;
     kir_builder b = {.a = a, .ty = ty, .f = k, .sp = sp};
     axis_ctx c = {.rd = rd, .a = kb_param(&b, 0), .out = kb_param(&b, 1)};
     c.n = kb_dim(&b, c.a, (uint32_t)rd->axis);
@@ -228,7 +228,7 @@ static kir_func *tree_kernel(kj_arena *a, kj_types *ty, kir_module *m, const red
     const kj_type *ps[2] = {xt, kj_t_array(ty, rd->r, 1, KJ_LAYOUT_A)};
     k = new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 2, NULL, sp);
     k->applies = rd->uf;
-    k->target = "cuda";
+    k->target = KJ_RUN_CUDA;
     kir_builder b = {.a = a, .ty = ty, .f = k, .sp = sp};
     tree_ctx c = {.rd = rd, .x = kb_param(&b, 0), .acc = kb_local(&b, rd->r)};
     kir_ref out = kb_param(&b, 1);

@@ -521,12 +521,16 @@ static void unknown_option(kj_sema *s, const kj_keyword *kw, const char *decor, 
     if (h) kj_diag_hint(dg, "did you mean '%s'?", h);
 }
 
-static bool check_target(kj_sema *s, const kj_expr *e, const char *t)
+/* The one place a decorator's target string is read (target.h). */
+static void set_target(kj_sema *s, kj_fn *fn, const kj_expr *e, const char *t)
 {
-    if (!strcmp(t, "cpu") || !strcmp(t, "parallel") || !strcmp(t, "cuda")) return true;
+    kj_run_target rt = kj_run_target_parse(t);
+    if (rt != KJ_RUN_DEFAULT) {
+        fn->target = rt;
+        return;
+    }
     kj_diag *dg = kj_error(s->d, s->src, e->span, "unknown target '%s'", t);
     kj_diag_hint(dg, "targets are 'cpu', 'parallel' and 'cuda'");
-    return false;
 }
 
 /* Numba's two error models: 'python' (the default) and 'numpy'. */
@@ -586,9 +590,9 @@ static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, opt_table 
     if (!strcmp(kw->name, "fastmath")) fn->fastmath = v.i;
     else if (!strcmp(kw->name, "boundscheck")) fn->boundscheck = v.i;
     else if (!strcmp(kw->name, "device") && v.i) fn->kind = FK_DEVICE;
-    else if (!strcmp(kw->name, "target") && check_target(s, kw->value, v.s)) fn->target = v.s;
+    else if (!strcmp(kw->name, "target")) set_target(s, fn, kw->value, v.s);
     /* @jit(parallel=True): its prange loops (and ufunc calls) run on the thread pool */
-    else if (!strcmp(kw->name, "parallel") && v.i) fn->target = "parallel";
+    else if (!strcmp(kw->name, "parallel") && v.i) fn->target = KJ_RUN_PARALLEL;
     else if (!strcmp(kw->name, "error_model") && check_error_model(s, kw->value, v.s))
         fn->numpy_errors = !strcmp(v.s, "numpy");
 }

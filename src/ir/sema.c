@@ -1,7 +1,6 @@
 /* Semantic analysis: the three stages in order, and run-time
  * specialisation for calls whose argument types are known only then. */
 #include "sema_int.h"
-#include "kir_reduce.h"
 
 #include <string.h>
 
@@ -25,14 +24,6 @@ kir_module *kj_sema_run(kj_sema *s, kj_diags *d)
     kir_module *km = kir_module_new(s->a, s->src);
     if (!kj_lower_all(s, km)) return NULL;
     s->kir = km;
-    return km;
-}
-
-kir_module *kj_analyze(const kj_module *m, const kj_sema_options *opt, kj_types *types,
-                       kj_arena *a, kj_diags *d)
-{
-    kir_module *km = kj_sema_run(kj_sema_new(m, opt, types, a), d);
-    if (km) kir_reduce_expand(a, types, km, 0, false); /* the host's loops */
     return km;
 }
 

@@ -28,15 +28,10 @@ typedef struct kj_sema_options {
     kj_npy_info_fn npy_info; /* NULL: np.load of a constant path is an error */
 } kj_sema_options;
 
-/* Returns the module's KIR, or NULL when errors were reported; its
- * ufunc.reduce calls already made host loops (kir_reduce.h), as the host
- * code generator wants them. */
-kir_module *kj_analyze(const kj_module *m, const kj_sema_options *opt, kj_types *types,
-                       kj_arena *a, kj_diags *d);
-
-/* The same in two steps, keeping the analysis alive so that functions can be
- * specialised later for argument types known only at run time (the C API's
- * calls of @jit functions, as Numba's dispatcher does). The sema lives in
+/* The analysis (the ANALYZE stage of src/ir/pipeline.h): the module's KIR,
+ * or NULL when errors were reported. The sema stays alive so that functions
+ * can be specialised later for argument types known only at run time (the
+ * C API's calls of @jit functions, as Numba's dispatcher does). The sema lives in
  * `a` and refers to `m`, `types` and `opt`: they must outlive it. */
 typedef struct kj_sema kj_sema;
 kj_sema *kj_sema_new(const kj_module *m, const kj_sema_options *opt, kj_types *types, kj_arena *a);

@@ -29,7 +29,7 @@ typedef struct kj_fn {
     const char *decorator; /* "cuda.jit", "vectorize", ... for messages */
     bool fastmath, boundscheck;
     bool numpy_errors;  /* error_model='numpy' */
-    const char *target; /* target= option or NULL */
+    kj_run_target target; /* target= option (or parallel=True); DEFAULT: none */
     kj_sig *sigs;       /* explicit signatures (eager compilation) */
     uint32_t nsigs;
     kj_span *sig_spans;

@@ -63,7 +63,7 @@ bool kj_sema_has_kernels(kj_sema *s)
         if (sym->kind != SYM_FUNC || sym->fn->bad) continue;
         if (sym->fn->kind == FK_KERNEL) return true;
         bool ufunc = sym->fn->kind == FK_VECTORIZE || sym->fn->kind == FK_GUVECTORIZE;
-        if (ufunc && sym->fn->target && !strcmp(sym->fn->target, "cuda")) return true;
+        if (ufunc && sym->fn->target == KJ_RUN_CUDA) return true;
     }
     return false;
 }

@@ -1,5 +1,6 @@
 /* The fixture the code-generation tests share: compile a kjit source
- * (kj_parse → kj_analyze → kj_codegen_host), call an entry point with its
+ * (the stages of KIR of the compile pipeline, src/ir/pipeline.h, for the cpu
+ * target → kj_codegen_host), call an entry point with its
  * print() output captured, and check what main prints or raises.
  * Included by one test file each (static functions). A file may define
  * FX_OPT_LEVEL before including it (default -O2). */
@@ -8,9 +9,7 @@
 
 #include "codegen/codegen.h"
 #include "frontend/parser.h"
-#include "ir/kir_fuse.h"
-#include "ir/kir_inline.h"
-#include "ir/sema.h"
+#include "ir/pipeline.h"
 #include "runtime/npy.h"
 #include "runtime/rt.h"
 
@@ -52,16 +51,25 @@ static int teardown(void **state)
     return 0;
 }
 
+/* x->src's KIR for the cpu target (NULL after reporting to x->d): every
+ * stage of KIR that kjit_compile runs, in its order, with the runtime's
+ * operators unfused (fuse_all false, as $KJIT_NO_FUSE=1: these tests call
+ * them). *ast gets the program's AST. */
+static kir_module *fx_pipeline(fx *x, kj_module **ast)
+{
+    static const kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
+    kj_ir_unit u = {.a = &x->a, .types = x->t, .src = &x->src, .sopt = &so, .target = KJ_RUN_CPU};
+    bool ok = kj_ir_stages(&u, KJ_STAGE_PARSE, KJ_STAGE_END, &x->d);
+    if (ast) *ast = u.ast;
+    return ok ? u.kir : NULL;
+}
+
 /* Compile `text` (file name `path`); NULL with the diagnostics printed
  * when it does not compile. */
 static kj_jit *compile_as(fx *x, const char *path, const char *text, const kj_codegen_opts *opts)
 {
     x->src = (kj_source){.path = path, .text = text, .len = strlen(text)};
-    kj_module *m = kj_parse(&x->src, &x->a, &x->d);
-    kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
-    x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
-    if (x->m) kir_fuse_module(&x->a, x->t, x->m, false); /* the runtime's operators, unfused */
-    if (x->m && !kir_inline_barriers(&x->a, x->t, x->m, 0, &x->d)) x->m = NULL; /* as on the cpu target */
+    x->m = fx_pipeline(x, NULL);
     kj_codegen_opts def = {.opt_level = FX_OPT_LEVEL, .verify = true};
     x->jit = x->m ? kj_codegen_host(x->m, opts ? opts : &def, &x->d) : NULL;
     if (!x->jit) kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);

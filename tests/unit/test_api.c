@@ -724,6 +724,35 @@ static void test_call_scalars(void **state)
     kjit_ctx_free(ctx);
 }
 
+/* A function specialised at call time goes through the compile pipeline's
+ * stages as kjit_compile's functions do (kj_pipeline from FUSE): a prange
+ * loop that races is refused there too (PFOR_CHECK), not run. */
+static void test_call_checks_prange(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    const char *src = "from numba import jit, prange\n"
+                      "@jit(parallel=True)\n"
+                      "def last(n):\n"
+                      "    x = 0\n"
+                      "    for i in prange(n):\n"
+                      "        x = i\n"
+                      "    return x\n"
+                      "def main():\n"
+                      "    pass\n";
+    kjit_error err;
+    kjit_module *m = kjit_compile(ctx, src, strlen(src), "t.k", &err);
+    assert_non_null(m);
+    kjit_value n = kjit_value_int(10), r;
+    assert_int_equal(kjit_call(kjit_module_get(m, "last"), &n, 1, &r, &err), KJIT_ERR_COMPILE);
+    assert_string_equal(err.message,
+                        "variable 'x' is assigned in a prange loop and used after it, but is not a reduction");
+    assert_int_equal(err.line, 6);
+    assert_int_equal(err.col, 9);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
 /* An explicit signature converts the arguments to its types. */
 static void test_call_signature(void **state)
 {
@@ -1974,6 +2003,7 @@ int main(void)
         cmocka_unit_test(test_io_errors),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_call_scalars),
+        cmocka_unit_test(test_call_checks_prange),
         cmocka_unit_test(test_call_signature),
         cmocka_unit_test(test_call_arrays_zero_copy),
         cmocka_unit_test(test_call_returns_array),

@@ -14,7 +14,7 @@
 #include "runtime/npy.h"
 #include "ir/builtins.h"
 #include "ir/kir.h"
-#include "ir/sema.h"
+#include "ir/pipeline.h"
 #include "ir/types.h"
 #include "runtime/rt.h"
 
@@ -977,9 +977,10 @@ static const char *program =
 static void analyze_source(fx *x, const char *text)
 {
     x->src = (kj_source){.path = "prog.k", .text = text, .len = strlen(text)};
-    kj_module *m = kj_parse(&x->src, &x->a, &x->d);
-    kj_sema_options o = {.boundscheck = -1, .npy_info = kj_npy_header_info};
-    x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &o, x->t, &x->a, &x->d);
+    /* the compile pipeline's stages of KIR, for the cpu (src/ir/pipeline.h) */
+    static const kj_sema_options o = {.boundscheck = -1, .npy_info = kj_npy_header_info};
+    kj_ir_unit u = {.a = &x->a, .types = x->t, .src = &x->src, .sopt = &o, .target = KJ_RUN_CPU};
+    x->m = kj_ir_stages(&u, KJ_STAGE_PARSE, KJ_STAGE_END, &x->d) ? u.kir : NULL;
     if (!x->m) {
         kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);
         fail_msg("the program does not analyze");
@@ -992,6 +993,27 @@ static const char *mangled(fx *x, const char *name)
         if (strcmp(x->m->funcs[k]->name, name) == 0) return x->m->funcs[k]->mangled;
     fail_msg("no function %s", name);
     return NULL;
+}
+
+/* The host tables (kj_cg_run): each target's is complete — every hook but
+ * the coherence checks, which only the GPU's has — and kj_cg_run_of picks
+ * it, the cpu's when none is named. */
+static void test_host_tables(void **state)
+{
+    (void)state;
+    /* (tables compared by name: the test may hold its own copy of them) */
+    const kj_run_target targets[] = {KJ_RUN_CPU, KJ_RUN_PARALLEL, KJ_RUN_CUDA};
+    for (unsigned k = 0; k < 3; k++) {
+        const kj_cg_run *r = kj_cg_run_of(targets[k]);
+        assert_string_equal(r->name, kj_run_target_name(targets[k]));
+        assert_true(r->parallel_loops && r->stream_new && r->stream_sync && r->synchronize && r->to_device &&
+                    r->copy_to_host && r->device_array);
+        assert_int_equal(r->host_access != NULL, targets[k] == KJ_RUN_CUDA);
+        assert_int_equal(r->hoist_access != NULL, targets[k] == KJ_RUN_CUDA);
+        assert_int_equal(r->host_kernels, targets[k] != KJ_RUN_CUDA);
+        assert_int_equal(r->parallel_blocks, targets[k] == KJ_RUN_PARALLEL);
+    }
+    assert_string_equal(kj_cg_run_of(KJ_RUN_DEFAULT)->name, "cpu");
 }
 
 static void test_source_program(void **state)
@@ -1057,6 +1079,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fastmath_unsigned_bools, setup, teardown),
         cmocka_unit_test_setup_teardown(test_source_program, setup, teardown),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_host_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /* The host built-ins, print, elementwise array operations, ufunc calls and
  * array lifetime of generated host code: small programs compiled from
- * source (kj_parse → kj_analyze → kj_codegen_host), run through their main
+ * source (the compile pipeline's stages of KIR → kj_codegen_host), run through their main
  * entry point with print() captured, compared with what CPython + NumPy +
  * Numba print for the same program (the expected text was produced by
  * running each program under python3 with NumPy 1.24 and Numba 0.56).
@@ -14,8 +14,6 @@
 #include "abi/abi.h"
 #include "codegen/codegen.h"
 #include "frontend/parser.h"
-#include "ir/kir_fuse.h"
-#include "ir/sema.h"
 #include "runtime/array.h"
 #include "runtime/npy.h"
 #include "runtime/rt.h"
@@ -646,11 +644,8 @@ static bool golden_one(const char *name)
     snprintf(path, sizeof path, "%s.k", name);
     x->text = text;
     x->src = (kj_source){.path = path, .text = text, .len = strlen(text)};
-    kj_module *m = kj_parse(&x->src, &x->a, &x->d);
-    kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
-    x->m = kj_has_errors(&x->d) ? NULL : kj_analyze(m, &so, x->t, &x->a, &x->d);
-    if (x->m) kir_fuse_module(&x->a, x->t, x->m, false); /* the runtime's operators, unfused */
-    if (x->m && !kir_inline_barriers(&x->a, x->t, x->m, 0, &x->d)) x->m = NULL; /* as on the cpu target */
+    kj_module *m = NULL;
+    x->m = fx_pipeline(x, &m);
     kj_codegen_opts o = {.opt_level = 1, .verify = true};
     x->jit = x->m ? kj_codegen_host(x->m, &o, &x->d) : NULL;
     if (!x->jit || !want) {

@@ -1,5 +1,5 @@
 /* Kernels on the cpu target (src/codegen/llvm_kernel.c, rt_launch.c):
- * programs compiled through kj_parse → kj_analyze → kj_codegen_host, main()
+ * programs compiled through the compile pipeline's stages of KIR → kj_codegen_host, main()
  * run with its print() output captured and compared with what the same
  * program prints under Numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1), and
  * the errors of launches CUDA rejects and of unsupported constructs. */

@@ -499,6 +499,23 @@ static void test_constants_and_locals(void **state)
                  "  return\n");
 }
 
+/* The run target's names: parsed once (a decorator's target=), printed in
+ * the function header; a name that is no target parses as none. */
+static void test_run_target_names(void **state)
+{
+    (void)state;
+    const char *names[] = {"cpu", "parallel", "cuda"};
+    for (unsigned k = 0; k < 3; k++) {
+        kj_run_target t = kj_run_target_parse(names[k]);
+        assert_int_equal(t, KJ_RUN_CPU + (int)k);
+        assert_string_equal(kj_run_target_name(t), names[k]);
+    }
+    assert_int_equal(kj_run_target_parse("gpu"), KJ_RUN_DEFAULT);
+    assert_int_equal(kj_run_target_parse("Cuda"), KJ_RUN_DEFAULT);
+    assert_int_equal(kj_run_target_parse(NULL), KJ_RUN_DEFAULT);
+    assert_null(kj_run_target_name(KJ_RUN_DEFAULT));
+}
+
 /* Function options in the header; launch and ufunc call. */
 static void test_launch_ufunc_and_options(void **state)
 {
@@ -506,7 +523,7 @@ static void test_launch_ufunc_and_options(void **state)
     const kj_type *pt[] = {x->f32, x->f32};
     kir_func *u = fn(x, KIR_FN_UFUNC, "add", "add[float32,float32]", x->f32, 2, pt, (const char *[]){"x", "y"});
     u->fastmath = true;
-    u->target = "cuda";
+    u->target = KJ_RUN_CUDA;
     kir_ref px = param(x, u, 0, 0), py = param(x, u, 0, 1);
     ret(x, u, 0, emit(x, u, 0, KIR_ADD, x->f32, px, py));
     kir_func *g = fn(x, KIR_FN_GUFUNC, "g", "g[float32]", x->none, 1, &x->f32, (const char *[]){"v"});
@@ -882,6 +899,7 @@ static void test_call_layout_relaxed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_target_names),
         cmocka_unit_test_setup_teardown(test_reserved_ref_and_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_insts_grow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_arith, setup, teardown),

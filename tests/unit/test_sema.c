@@ -1,5 +1,5 @@
 /* Unit tests for sema: name resolution, type inference, specialisation and
- * lowering to KIR, through kj_parse + kj_analyze. */
+ * lowering to KIR, through the compile pipeline's stages of KIR (src/ir/pipeline.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +12,7 @@
 
 #include "frontend/parser.h"
 #include "ir/kir.h"
-#include "ir/sema.h"
+#include "ir/pipeline.h"
 #include "ir/types.h"
 #include "runtime/array.h"
 #include "runtime/npy.h"
@@ -34,10 +34,11 @@ static void analyze(result *r, const char *text)
     r->src.path = "t.k";
     r->src.text = text;
     r->src.len = strlen(text);
-    kj_module *m = kj_parse(&r->src, &r->arena, &r->diags);
-    kj_types *types = kj_types_new(&r->arena);
-    kj_sema_options opt = {.boundscheck = -1, .npy_info = kj_npy_header_info};
-    if (!kj_has_errors(&r->diags)) r->kir = kj_analyze(m, &opt, types, &r->arena, &r->diags);
+    /* the compile pipeline's stages of KIR, for the cpu (src/ir/pipeline.h) */
+    static const kj_sema_options opt = {.boundscheck = -1, .npy_info = kj_npy_header_info};
+    kj_ir_unit u = {.a = &r->arena, .types = kj_types_new(&r->arena), .src = &r->src, .sopt = &opt,
+                    .target = KJ_RUN_CPU};
+    if (kj_ir_stages(&u, KJ_STAGE_PARSE, KJ_STAGE_END, &r->diags)) r->kir = u.kir;
     if (r->kir) {
         kj_buf b = {0};
         kir_print_module(r->kir, &b);
@@ -290,6 +291,44 @@ static void test_unknown_name_hint(void **state)
     done(&r);
 }
 
+/* The pipeline's INLINE stage runs for a target named cpu or parallel only:
+ * its refusal of recursion through a device function with warp operations
+ * comes for those, not for cuda (functions with intrinsics there) nor for
+ * none named (kjit check without --target). Stages [PARSE, END) as the
+ * unit tests run them. */
+static void test_pipeline_inline_per_target(void **state)
+{
+    (void)state;
+    const char *text = "from numba import cuda\n"
+                       "import numpy as np\n"
+                       "@cuda.jit(device=True)\n"
+                       "def tree(v, d):\n"
+                       "    if d == 0:\n"
+                       "        return v\n"
+                       "    return tree(v + cuda.shfl_xor_sync(0xffffffff, v, d), d // 2)\n"
+                       "@cuda.jit\n"
+                       "def k(a):\n"
+                       "    a[0] = tree(a[1], 16)\n"
+                       "def main():\n"
+                       "    a = np.zeros(4)\n"
+                       "    k[1, 32](a)\n";
+    static const kj_sema_options opt = {.boundscheck = -1, .npy_info = kj_npy_header_info};
+    const kj_run_target targets[] = {KJ_RUN_DEFAULT, KJ_RUN_CPU, KJ_RUN_PARALLEL, KJ_RUN_CUDA};
+    for (unsigned k = 0; k < 4; k++) {
+        kj_arena a;
+        kj_arena_init(&a);
+        kj_diags d = {0};
+        kj_source src = {.path = "t.k", .text = text, .len = strlen(text)};
+        kj_ir_unit u = {.a = &a, .types = kj_types_new(&a), .src = &src, .sopt = &opt, .target = targets[k]};
+        bool inlines = targets[k] == KJ_RUN_CPU || targets[k] == KJ_RUN_PARALLEL;
+        assert_int_equal(kj_ir_stages(&u, KJ_STAGE_PARSE, KJ_STAGE_END, &d), !inlines);
+        if (inlines) assert_non_null(strstr(d.v[0].msg, "recursion through device function 'tree'"));
+        else assert_int_equal(d.nerrors, 0);
+        kj_diags_free(&d);
+        kj_arena_free(&a);
+    }
+}
+
 /* The C API specialises @jit functions for argument types known at run time. */
 static void test_runtime_specialisation(void **state)
 {
@@ -457,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_ufunc_signature_selection),
         cmocka_unit_test(test_more_inference),
         cmocka_unit_test(test_error_model),
+        cmocka_unit_test(test_pipeline_inline_per_target),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,87 @@
+/* kj_pipeline: THE compile pipeline, whole. Its stages, in order (what each
+ * does: src/ir/pipeline.h):
+ *
+ *   PARSE → ANALYZE → FUSE → VERIFY → PFOR_CHECK → TARGET → POOL → MPI
+ *   → INLINE → UFUNCS → VERIFY_LOWERED → HOST_CODE → GPU_CODE
+ *
+ * The stages of KIR run through kj_ir_stage; the C API's own (the target,
+ * the thread pool, MPI, machine code for the host and the GPU) are here.
+ * kjit_compile, the specialisations made at call time and kjit_module_ptx
+ * all go through it, each from its stage. */
+#include "api_int.h"
+
+#include "runtime/rt_host.h"
+
+_Static_assert(KJ_STAGE_END == 13, "a stage was added or removed: update the lists (here, pipeline.h, "
+                                    "docs/architecture.md)");
+
+kj_run_target kj_api_run_target(kjit_target t)
+{
+    switch (t) {
+    case KJIT_TARGET_CPU: return KJ_RUN_CPU;
+    case KJIT_TARGET_PARALLEL: return KJ_RUN_PARALLEL;
+    case KJIT_TARGET_CUDA: return KJ_RUN_CUDA;
+    default: return KJ_RUN_DEFAULT; /* auto: resolved by the TARGET stage */
+    }
+}
+
+/* Host machine code, reported as a COMPILE event: cached when the cache
+ * answered and nothing was generated. ctx->lock is held. */
+static void machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
+{
+    if (!kj_ev_on(&m->events.sink)) {
+        kj_api_machine_code(ctx, m, d);
+        return;
+    }
+    double t0 = kj_rt_perf_counter();
+    uint64_t hits = ctx->cache ? atomic_load(&ctx->cache->hits) : 0;
+    uint64_t misses = ctx->cache ? atomic_load(&ctx->cache->misses) : 0;
+    kj_api_machine_code(ctx, m, d); /* makes ctx->cache at the first compile */
+    double dt = kj_rt_perf_counter() - t0;
+    bool cached = ctx->cache && atomic_load(&ctx->cache->hits) > hits && atomic_load(&ctx->cache->misses) == misses;
+    if (!kj_has_errors(d)) kj_ev_emit(&m->events.sink, KJ_EV_COMPILE, m->src.path, 0, dt, cached);
+}
+
+/* One stage of the C API's. The runtime's stages (TARGET, POOL, MPI) are
+ * settled once by kjit_compile: not for check_only, nor for the functions a
+ * specialisation adds. Those get their host machine code when first called
+ * (kj_api_entry), and only host code's launches need the GPU code made
+ * again (a kernel's own is made at its launch, kj_api_kernel_code). False
+ * with err set (the TARGET, POOL and MPI stages) or after reporting to d. */
+static bool api_stage(kjit_module *m, kj_stage s, const kj_pipeline_opts *o, kj_diags *d, kjit_error *err)
+{
+    bool settled = m->check_only || o->spec;
+    switch (s) {
+    case KJ_STAGE_TARGET: return settled || kj_api_target(o->ctx, m, err);
+    case KJ_STAGE_POOL: return settled || kj_api_pool(o->ctx, m, err);
+    case KJ_STAGE_MPI: return settled || kj_api_mpi(o->ctx, m, err);
+    case KJ_STAGE_HOST_CODE:
+        if (!settled) machine_code(o->ctx, m, d);
+        break;
+    case KJ_STAGE_GPU_CODE:
+        if (m->check_only) break;
+        if (!o->spec) kj_api_gpu_code(m, d);
+        else if (o->spec->kind != KIR_FN_KERNEL) kj_api_gpu_reload(m, o->first, d);
+        break;
+    default: break;
+    }
+    return !kj_has_errors(d);
+}
+
+bool kj_pipeline(kjit_module *m, kj_stage from, const kj_pipeline_opts *o, kj_diags *d, kjit_error *err)
+{
+    kj_ir_unit u = {.a = &m->arena, .types = m->types, .src = &m->src, .sopt = &m->sopt, .ast = m->ast,
+                    .sema = m->sema, .kir = m->kir, .first = o->first, .fuse_all = m->fuse};
+    kj_stage to = o->to ? o->to : KJ_STAGE_END;
+    for (kj_stage s = from; s < to; s++) {
+        if (!kj_stage_is_ir(s)) {
+            if (!api_stage(m, s, o, d, err)) return false;
+            continue;
+        }
+        u.target = o->target ? o->target : m->cg.target; /* as the TARGET stage left it */
+        bool ok = kj_ir_stage(&u, s, d);
+        m->ast = u.ast, m->sema = u.sema, m->kir = u.kir;
+        if (!ok) return false;
+    }
+    return true;
+}
