@@ -151,6 +151,8 @@ kj_array *kj_array_copy(const kj_array *a, kj_rt_error *err);               /* C
 /* Does writing `dst` element by element risk clobbering elements of `src`
  * not yet read? Identical layouts are safe (each element reads itself). */
 bool kj_array_may_clobber(const kj_array *dst, const kj_array *src);
+/* Do the byte ranges the elements of a and b span intersect? */
+bool kj_array_overlaps(const kj_array *a, const kj_array *b);
 kj_array *kj_array_astype(const kj_array *a, kj_dtype dt, kj_rt_error *err); /* C order */
 /* Copy src into dst (same shape after broadcasting src), casting. */
 bool kj_array_assign(kj_array *dst, const kj_array *src, kj_rt_error *err);
