@@ -136,6 +136,7 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(COPY, kj_rt_copy, "vppiiipii", 0)                                              \
     X(CUMULATE, kj_rt_cumulate, "vppiiipii", 0)                                      \
     X(RESHAPE, kj_rt_reshape, "vppiiippii", 0)                                       \
+    X(RAVEL, kj_rt_ravel, "vppiipii", 0)                                             \
     X(ALLCLOSE, kj_rt_allclose, "ippiipiiddii", 0)                                   \
     X(SAVE, kj_rt_save, "vpppiiii", 0)                                               \
     X(LOAD, kj_rt_load, "vppiiipii", 0)                                              \

@@ -621,10 +621,16 @@ static kir_ref lower_sign(lctx *lc, const kj_expr *e, const kj_type *t, const kj
 }
 
 /* np.copy(a): a.copy(); a.flatten(): a.copy() reshaped to one dimension;
- * a.ravel(), np.ravel(a): a reshaped to one dimension (a view where the
- * layout allows it, else a copy: NumPy's ravel). */
+ * a.ravel(), np.ravel(a): the runtime's ravel (a view of a C-contiguous
+ * array, else a copy: NumPy's ravel, which copies where reshape(-1) might
+ * still make a strided view). */
 static kir_ref lower_copy_ravel(lctx *lc, const kj_expr *e, int b, const kj_type *t, kir_ref a)
 {
+    if (b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL) {
+        kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){a}, 1);
+        kir_at(lc->f, r)->aux = KJ_B_ARR_RAVEL;
+        return r;
+    }
     if (b == KJ_B_NP_COPY || b == KJ_B_ARR_FLATTEN) {
         const kj_type *at = type_of(lc, a);
         a = emit_args(lc, KIR_BUILTIN, kj_t_array(lc->s->types, at->elem, at->ndim, KJ_LAYOUT_C), e->span,

@@ -654,6 +654,17 @@ kj_array *kj_array_reshape(kj_array *a, int ndim, const int64_t *shape, kj_rt_er
     return v;
 }
 
+kj_array *kj_array_ravel(kj_array *a, kj_rt_error *err)
+{
+    int64_t n = kj_array_size(a);
+    if (kj_array_is_c_contiguous(a)) return kj_array_reshape(a, 1, &n, err);
+    kj_array *c = kj_array_copy(a, err);
+    if (!c) return NULL;
+    kj_array *v = kj_array_reshape(c, 1, &n, err);
+    kj_array_release(c);
+    return v;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Copies and casts                                                          */
 /* ------------------------------------------------------------------------ */

@@ -90,6 +90,8 @@ void kj_rt_cumulate(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32
 /* a.reshape(shape): a view when NumPy makes one, else a copy. */
 void kj_rt_reshape(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t new_ndim,
                    const int64_t *shape, void *out, int32_t line, int32_t col);
+/* a.ravel(), np.ravel(a): a 1-d view of a C-contiguous array, else a copy. */
+void kj_rt_ravel(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, void *out, int32_t line, int32_t col);
 /* np.allclose(a, b, rtol, atol) for two operands (arrays or scalars). */
 int32_t kj_rt_allclose(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const void *b, int32_t bndim,
                        int32_t bdt, double rtol, double atol, int32_t line, int32_t col);
