@@ -577,7 +577,7 @@ static const kj_type *elem_of(const kj_type *t) { return t->kind == KJ_T_ARRAY ?
 
 /* f(a, b[, out=o]) for a @vectorize: scalar kernel per element, broadcast. */
 static kj_einfo *vectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn,
-                                const kj_type **args, uint32_t n, const kj_type *out)
+                                const kj_type **args, uint32_t n, const kj_type *out, kj_span out_sp)
 {
     const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
     int nd = 0;
@@ -594,7 +594,17 @@ static kj_einfo *vectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_
                  fn->def->name, kj_type_str(callee->ret));
         return ei_value(ei, NULL);
     }
-    if (out) return ei_value(ei, out);
+    if (out) {
+        /* NumPy casts the loop's result into out= under casting='same_kind' */
+        const kj_type *r = kj_strong(ic->s->types, callee->ret);
+        if (!kj_can_convert(r, out->elem)) {
+            kj_diag *dg = kj_ufunc_cast_error(ic, out_sp, fn->def->name, r, out->elem);
+            kj_diag_hint(dg, "pass an out= array of dtype %s, or assign the result: o[:] = %s(...)",
+                         kj_type_str(r), fn->def->name);
+            return ei_value(ei, NULL);
+        }
+        return ei_value(ei, out);
+    }
     if (nd == 0) return ei_value(ei, callee->ret);
     return ei_value(ei, kj_t_array(ic->s->types, callee->ret, nd, KJ_LAYOUT_C));
 }
@@ -678,6 +688,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     uint32_t n = e->call.nargs;
     const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
     const kj_type *out = NULL;
+    kj_span out_sp = e->span;
     for (uint32_t i = 0; i < n; i++) {
         kj_barg a;
         if (!(args[i] = type_arg(ic, e->call.args[i], &a))) return ei_value(ei, NULL);
@@ -702,6 +713,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
             return ei_value(ei, NULL);
         }
         out = t;
+        out_sp = kw->value->span;
     }
     if (fn->kind == FK_GUVECTORIZE) return guvectorize_call(ic, e, ei, fn, args, n);
     if (n != fn->def->nparams) {
@@ -709,7 +721,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
                  fn->def->name, fn->def->nparams, fn->def->nparams == 1 ? "" : "s", n);
         return ei_value(ei, NULL);
     }
-    return vectorize_call(ic, e, ei, fn, args, n, out);
+    return vectorize_call(ic, e, ei, fn, args, n, out, out_sp);
 }
 
 /* The axis= of f.reduce: a constant integer (negative counts from the end)

@@ -236,6 +236,11 @@ bool kj_type_slice_item(kj_ictx *ic, const kj_expr *it);
 kj_einfo *kj_type_index_arrays(kj_ictx *ic, const kj_expr *e, const kj_type *at, const kj_expr *const *items,
                                const kj_type *const *types, uint32_t n, kj_einfo *ei);
 bool kj_check_index_aug(kj_ictx *ic, kj_binop op, const kj_type *cur, const kj_type *res, kj_span sp);
+/* NumPy's name of the ufunc behind binary operator op ("add"), and its
+ * error for a result of type `from` written into an output of type `to`
+ * that casting='same_kind' refuses (a op= b, f(..., out=o)). */
+const char *kj_ufunc_name(kj_binop op);
+kj_diag *kj_ufunc_cast_error(kj_ictx *ic, kj_span sp, const char *ufunc, const kj_type *from, const kj_type *to);
 /* Is subscript e, typed in sp, one with index arrays? (infer_index.c) */
 bool kj_is_index_array_subscript(const kj_spec *sp, const kj_expr *e);
 uint32_t kj_report_spec(kj_sema *s, kj_spec *sp);
