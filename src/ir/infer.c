@@ -348,6 +348,7 @@ static void infer_aug_array(kj_ictx *ic, const kj_stmt *st, const kj_type *cur, 
     const kj_type *r = kj_binop_type(ic, st->aug.op, cur, v, st->span, &opt);
     ic->sp->ei[st->aug.value->id].optype = opt;
     if (!r) return;
+    kj_check_literal_fits(ic, st->aug.value, opt);
     const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
     ic->sp->ei[st->aug.value->id].restype = re;
     if (kind_rank(re) > kind_rank(cur->elem)) {
@@ -377,6 +378,7 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
         const kj_type *opt = NULL;
         const kj_type *r = kj_binop_type(ic, st->aug.op, cur, v, st->span, &opt);
         ic->sp->ei[st->aug.value->id].optype = opt;
+        if (r) kj_check_literal_fits(ic, st->aug.value, opt);
         if (r) kj_check_index_aug(ic, st->aug.op, cur, r, st->span);
         return;
     }
@@ -390,6 +392,7 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
      * slot we must keep the target's own type, so use the value's slot. */
     ic->sp->ei[st->aug.value->id].optype = opt;
     if (!r) return;
+    kj_check_literal_fits(ic, st->aug.value, opt); /* as for x + 300 */
     if (t->kind == KJ_E_NAME) {
         bool nn = false;
         kj_einfo *tv = &ic->sp->ei[t->id], *vv = &ic->sp->ei[st->aug.value->id];

@@ -228,6 +228,10 @@ bool kj_is_device_ctx(const kj_spec *sp);
 const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l, const kj_type *r,
                                const kj_type **optype);
 const kj_type *kj_unary_type(kj_ictx *ic, kj_unop op, const kj_type *x, kj_span sp);
+/* NEP 50: an int literal operand x of an operation computed in type opt
+ * must fit it (`np.uint8(1) + 300`, `u8 += 300`: NumPy 2's OverflowError,
+ * a compile error here) (infer_expr.c). */
+void kj_check_literal_fits(kj_ictx *ic, const kj_expr *x, const kj_type *opt);
 /* Subscripts (infer_expr.c): type a slice item of a subscript. */
 bool kj_type_slice_item(kj_ictx *ic, const kj_expr *it);
 /* A subscript of array type `at` with index arrays among its n items
