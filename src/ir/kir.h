@@ -112,7 +112,8 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(ARRAY_VIEW, "view", "a args")     /* slicing: args = per dim SLICE or index */       \
     X(SLICE, "slice", "a b c")          /* start, stop, step (0 = default), for VIEW */    \
     X(WRAP_INDEX, "wrap", "a b")        /* a < 0 ? a + b : a  (b = extent) */              \
-    X(BOUNDS_CHECK, "boundscheck", "a b i") /* 0 <= a < b, i = dimension; traps with loc */\
+    X(BOUNDS_CHECK, "boundscheck", "a b i") /* 0 <= a < b, i = dimension; traps with loc;  */\
+                                            /* aux 1: the index was unsigned (shown so) */   \
     /* calls */                                                                            \
     X(CALL, "call", "fn args")          /* another specialisation (kir_func) */            \
     X(BUILTIN, "builtin", "aux args")   /* aux = kj_builtin; args bound in table order, */ \

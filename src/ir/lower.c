@@ -214,7 +214,11 @@ static kir_ref lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t di
 {
     const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
     kir_ref v = lower_as(lc, ix, i64t);
-    bool nonneg = EI(lc, ix)->nonneg;
+    /* an unsigned index is never negative: no wrapping, and a uint64 of
+     * 2**63 or more (negative as int64) fails the check, shown unsigned */
+    const kj_type *it = EI(lc, ix)->type;
+    bool is_unsigned = it && it->kind == KJ_T_INT && !it->is_signed;
+    bool nonneg = EI(lc, ix)->nonneg || is_unsigned;
     if (nonneg && !lc->boundscheck) return v;
     kir_ref ext = emit(lc, KIR_ARRAY_DIM, i64t, ix->span);
     kir_at(lc->f, ext)->a = arr;
@@ -223,6 +227,7 @@ static kir_ref lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t di
     if (lc->boundscheck) {
         kir_ref c = emit2(lc, KIR_BOUNDS_CHECK, NULL, ix->span, v, ext);
         kir_at(lc->f, c)->i = dim;
+        kir_at(lc->f, c)->aux = is_unsigned;
     }
     return v;
 }

@@ -254,7 +254,9 @@ static void check_bounds(kj_rt *rt, const plan *p)
         bool is_signed = kj_dtype_is_signed(s->dtype);
         for (int64_t i = 0; i < n; i++) {
             int64_t x = kj_elem_load(s->data + offset_of(s, i), s->dtype).v.i;
-            if ((!is_signed && x < 0) || x < -size || x >= size) kj_rt_raise_index(rt, x, p->axis[j], size, p->line, p->col);
+            if (!is_signed && (x < 0 || x >= size)) /* a uint64 of 2**63 or more is negative here */
+                kj_rt_raise_index_unsigned(rt, x, p->axis[j], size, p->line, p->col);
+            if (x < -size || x >= size) kj_rt_raise_index(rt, x, p->axis[j], size, p->line, p->col);
         }
     }
 }
