@@ -2,6 +2,7 @@
  * kernel launches and ufunc calls. */
 #include "sema_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 
@@ -724,6 +725,32 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     return vectorize_call(ic, e, ei, fn, args, n, out, out_sp);
 }
 
+/* The reduction starts from the identity in the ufunc's result type r,
+ * which must hold it (NumPy refuses identity=1000 for an int8 loop rather
+ * than wrap it to -24): an error at the identity=, noting the reduction. */
+static bool identity_fits(kj_ictx *ic, const kj_fn *fn, const kj_type *r, const kj_expr *call)
+{
+    const kir_identity *id = &fn->identity;
+    if (!id->has || r->kind == KJ_T_FLOAT) return true;
+    int64_t lo = 0, hi = 1; /* bool */
+    if (r->kind == KJ_T_INT) {
+        lo = r->is_signed ? (r->bits >= 64 ? INT64_MIN : -(INT64_C(1) << (r->bits - 1))) : 0;
+        hi = r->is_signed ? (r->bits >= 64 ? INT64_MAX : (INT64_C(1) << (r->bits - 1)) - 1)
+                          : (r->bits >= 63 ? INT64_MAX : (INT64_C(1) << r->bits) - 1);
+    }
+    /* an int identity above INT64_MAX cannot be written; a uint64 holds every non-negative one */
+    if (id->integral && id->i >= lo && id->i <= hi) return true;
+    char val[64];
+    if (id->integral) snprintf(val, sizeof val, "%lld", (long long)id->i);
+    else snprintf(val, sizeof val, "%.17g", id->f);
+    kj_diag *dg = kj_error(ic->d, ic->s->src, fn->identity_span,
+                           "identity=%s of '%s' is %s %s, the type its reduction computes in", val,
+                           fn->def->name, id->integral ? "out of bounds for" : "not a whole number, as needed for",
+                           kj_type_str(r));
+    kj_diag_hint(dg, "the reduction is at line %u; give an identity %s holds", call->span.line, kj_type_str(r));
+    return false;
+}
+
 /* The axis= of f.reduce: a constant integer (negative counts from the end)
  * or None (-1); false after reporting. */
 static bool reduce_axis(kj_ictx *ic, const kj_expr *ax, int ndim, int32_t *axis)
@@ -798,6 +825,7 @@ static kj_einfo *ufunc_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, 
                  kj_type_str(callee->ret));
         return ei_value(ei, NULL);
     }
+    if (!identity_fits(ic, fn, kj_strong(ic->s->types, callee->ret), e)) return ei_value(ei, NULL);
     if (ei->axis < 0 || a->ndim == 1) return ei_value(ei, callee->ret);
     return ei_value(ei, kj_t_array(ic->s->types, callee->ret, a->ndim - 1, KJ_LAYOUT_C));
 }

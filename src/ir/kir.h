@@ -170,8 +170,9 @@ typedef struct kir_block {
 
 /* A @vectorize function's identity= (what its reduce starts from). */
 typedef struct kir_identity {
-    bool has;         /* a value: 0, 1, -1, 2.5 ... (i and f hold it) */
+    bool has;         /* a value: 0, 1, -1, 2.5 ... (f holds it; i too when integral) */
     bool reorderable; /* may reduce over several axes at once (any value, or 'reorderable') */
+    bool integral;    /* a whole number an int64 holds (i) */
     int64_t i;
     double f;
 } kir_identity;

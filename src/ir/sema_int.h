@@ -35,6 +35,7 @@ typedef struct kj_fn {
     kj_span *sig_spans;
     kj_gu_layout layout; /* FK_GUVECTORIZE */
     kir_identity identity; /* FK_VECTORIZE: identity= */
+    kj_span identity_span; /* its value, for the check against the reduction's type */
     const char *layout_str;
     KJ_VEC(kj_spec *) specs;
     bool bad; /* its decorator was invalid: do not specialise */
