@@ -369,6 +369,9 @@ static bool gpu_can(const red *rd)
 static kir_func *reducer(kj_arena *a, kj_types *ty, kir_module *m, const red *rd, bool gpu, kj_span sp)
 {
     const char *base = kj_arena_printf(a, "%s.reduce[%s, axis=%d]", rd->uf->mangled, kj_type_str(rd->at), rd->axis);
+    /* Without an identity the reducer raises (an empty reduction) at its
+     * call: one per call site, so that the error names the right one. */
+    if (!rd->uf->identity.has) base = kj_arena_printf(a, "%s@%u:%u", base, sp.line, sp.col);
     bool on_gpu = gpu && gpu_can(rd);
     const char *mangled = kj_arena_printf(a, "%s%s", base, on_gpu ? ".host" : "");
     kir_func *f = kir_module_find(m, mangled);
