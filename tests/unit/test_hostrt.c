@@ -417,7 +417,8 @@ static void test_runtime_errors(void **state)
      * cast it to intp, -1, and wrap; tests/golden/run/err_index_unsigned.k has the checked scalar form) */
     expect_error(x, HEADER "def main():\n    a = np.arange(4)\n"
                            "    i = np.zeros(2, dtype=np.uint64) + np.uint64(18446744073709551615)\n    print(a[i])\n",
-                 KJ_RT_INDEX, "prog.k:9:11: IndexError: index 18446744073709551615 is out of bounds for axis 0 with size 4");
+                 KJ_RT_INDEX,
+                 "prog.k:9:11: IndexError: index 18446744073709551615 is out of bounds for axis 0 with size 4");
 }
 
 /* Ufunc shape errors read as NumPy's. */
