@@ -110,6 +110,7 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     /* (v void, b i1, c i8, i i32, l i64, f float, d double, p ptr), flags      */ \
     X(RAISE, kj_rt_raise, "vpipii", KJ_RTF_NORETURN)                                 \
     X(RAISE_INDEX, kj_rt_raise_index, "vplllii", KJ_RTF_NORETURN)                    \
+    X(RAISE_INDEX_U, kj_rt_raise_index_unsigned, "vplllii", KJ_RTF_NORETURN)         \
     X(ASSIGN, kj_rt_assign, "vppipilii", 0)                                           \
     X(ROUND_NDIGITS, kj_rt_round_ndigits, "ddl", KJ_RTF_PURE)                        \
     X(ROUND_INT, kj_rt_round_int, "lll", KJ_RTF_PURE)                                \
@@ -134,6 +135,7 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(COPY, kj_rt_copy, "vppiiipii", 0)                                              \
     X(CUMULATE, kj_rt_cumulate, "vppiiipii", 0)                                      \
     X(RESHAPE, kj_rt_reshape, "vppiiippii", 0)                                       \
+    X(RAVEL, kj_rt_ravel, "vppiipii", 0)                                             \
     X(ALLCLOSE, kj_rt_allclose, "ippiipiiddii", 0)                                   \
     X(SAVE, kj_rt_save, "vpppiiii", 0)                                               \
     X(LOAD, kj_rt_load, "vppiiipii", 0)                                              \

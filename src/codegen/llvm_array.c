@@ -283,7 +283,8 @@ static LLVMValueRef to_i64(kj_cg *cg, const kj_type *t, LLVMValueRef v)
 }
 
 /* 0 <= a < b, else IndexError naming the index as written (before
- * wrapping, as NumPy reports it), the axis and the extent. */
+ * wrapping, as NumPy reports it; unsigned when it was: aux), the axis and
+ * the extent. */
 static void bounds_check(kj_cg *cg, const kir_inst *in)
 {
     const kj_type *t = type_of(cg, in->a);
@@ -295,7 +296,7 @@ static void bounds_check(kj_cg *cg, const kir_inst *in)
     LLVMValueRef shown = ai->op == KIR_WRAP_INDEX ? kj_cg_val(cg, ai->a) : a;
     LLVMValueRef args[6] = {cg->fn->rt, to_i64(cg, t, shown), kj_cg_i64(cg, in->i), to_i64(cg, t, n),
                             kj_cg_i32(cg, in->span.line), kj_cg_i32(cg, in->span.col)};
-    kj_cg_rtcall(cg, KJ_RTF_RAISE_INDEX, args, 6);
+    kj_cg_rtcall(cg, in->aux ? KJ_RTF_RAISE_INDEX_U : KJ_RTF_RAISE_INDEX, args, 6);
     LLVMBuildUnreachable(cg->b);
     LLVMPositionBuilderAtEnd(cg->b, ok);
 }

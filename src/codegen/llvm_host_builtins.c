@@ -340,6 +340,17 @@ static LLVMValueRef b_reshape(kj_cg *cg, const kir_inst *in)
     return load_desc(cg, out, nd);
 }
 
+/* a.ravel(), np.ravel(a) */
+static LLVMValueRef b_ravel(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[0], o);
+    LLVMValueRef out = kj_cg_out_desc(cg, 1);
+    LLVMValueRef a[7] = {rt_arg(cg), o[0], o[1], o[2], out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_RAVEL, a, 7);
+    return load_desc(cg, out, 1);
+}
+
 /* a.fill(v): a loop in generated code. */
 static LLVMValueRef b_fill(kj_cg *cg, const kir_inst *in)
 {
@@ -678,6 +689,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_CONVERT:
         return b_copy(cg, in);
     case KJ_B_ARR_RESHAPE: return b_reshape(cg, in);
+    case KJ_B_ARR_RAVEL: return b_ravel(cg, in);
     case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD:
         return b_cumulate(cg, in);
     case KJ_B_ARR_FILL: return b_fill(cg, in);

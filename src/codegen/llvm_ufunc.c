@@ -288,8 +288,8 @@ LLVMValueRef kj_cg_uf_prepare(kj_cg *cg, uf_call *c, LLVMValueRef *descp, int32_
     for (unsigned k = 0; k < n; k++) {
         uf_op *o = &c->op[k];
         if (!o->array) continue;
-        /* an assignment's input may now describe a copy (rt_ufunc.c) */
-        bool copied = layout && (layout[0] == '=' || layout[0] == '+') && k < (unsigned)c->nin;
+        /* an input an output overlaps now describes a copy (rt_ufunc.c) */
+        bool copied = k < (unsigned)c->nin;
         if ((alloc >> k & 1) || copied) o->desc = LLVMBuildLoad2(cg->b, kj_cg_array_type(cg, o->ndim), descp[k], "uf.out");
         o->data = LLVMBuildExtractValue(cg->b, o->desc, 0, "");
         for (unsigned d = 0; d < nd; d++) o->strides[d] = load_i64(cg, strides, n * nd, k * nd + d);

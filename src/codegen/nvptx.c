@@ -158,7 +158,7 @@ static LLVMValueRef nv_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigne
         device_raise(cg, (int32_t)LLVMConstIntGetSExtValue(args[1]), msg, none, none, none, args[3], args[4]);
         return NULL;
     }
-    case KJ_RTF_RAISE_INDEX: /* (rt, index, axis, size, line, col) */
+    case KJ_RTF_RAISE_INDEX: case KJ_RTF_RAISE_INDEX_U: /* (rt, index, axis, size, line, col) */
         device_raise(cg, KJ_RT_INDEX, NULL, args[1], args[2], args[3], args[4], args[5]);
         return NULL;
     case KJ_RTF_MARK: return kj_cg_i64(cg, 0); /* GPU code makes no runtime arrays to release */

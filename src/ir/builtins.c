@@ -790,6 +790,14 @@ static const kj_type *type_reduce(bctx *c, reduce_kind k)
 }
 
 /* a.reshape(n, m) or a.reshape((n, m)) */
+/* a.reshape(...)'s result: C-contiguous when `a` is, else whatever view
+ * NumPy's no-copy rule leaves (b[::2].reshape(-1) is strided), or a copy. */
+static const kj_type *reshaped(bctx *c, int nd)
+{
+    const kj_type *a = ty(c, 0);
+    return kj_t_array(c->t, a->elem, nd, a->layout == KJ_LAYOUT_C ? KJ_LAYOUT_C : KJ_LAYOUT_A);
+}
+
 static const kj_type *type_reshape(bctx *c)
 {
     uint32_t n = c->nargs - 1;
@@ -799,7 +807,7 @@ static const kj_type *type_reshape(bctx *c)
     }
     if (n == 1) {
         int nd = shape_arg(c, 1);
-        return nd ? arr(c, ty(c, 0)->elem, nd) : NULL;
+        return nd ? reshaped(c, nd) : NULL;
     }
     if (n > 4) {
         kj_error(c->d, c->src, span_of(c, 5), "%s() shape must have 1 to 4 dimensions, not %u",
@@ -808,7 +816,7 @@ static const kj_type *type_reshape(bctx *c)
     }
     for (uint32_t i = 1; i <= n; i++)
         if (!int_arg(c, i)) return NULL;
-    return arr(c, ty(c, 0)->elem, (int)n);
+    return reshaped(c, (int)n);
 }
 
 /* Array methods and attributes; the receiver is args[0]. */

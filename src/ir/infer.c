@@ -327,16 +327,6 @@ static void infer_for(kj_ictx *ic, const kj_stmt *st)
 }
 
 /* NumPy's ufunc for a binary operator, for its messages. */
-static const char *ufunc_name(kj_binop op)
-{
-    static const char *const names[KJ_OP__COUNT] = {
-        [KJ_OP_ADD] = "add", [KJ_OP_SUB] = "subtract", [KJ_OP_MUL] = "multiply", [KJ_OP_DIV] = "divide",
-        [KJ_OP_FLOORDIV] = "floor_divide", [KJ_OP_MOD] = "remainder", [KJ_OP_POW] = "power",
-        [KJ_OP_MATMUL] = "matmul", [KJ_OP_LSHIFT] = "left_shift", [KJ_OP_RSHIFT] = "right_shift",
-        [KJ_OP_BITAND] = "bitwise_and", [KJ_OP_BITOR] = "bitwise_or", [KJ_OP_BITXOR] = "bitwise_xor"};
-    return names[op];
-}
-
 /* a op= b on an array (a name or a slice of one): NumPy's op(a, b, out=a),
  * which writes a's memory. The operation's result must have a's element
  * type (NumPy would cast it 'same_kind'; a float result into an integer
@@ -358,12 +348,11 @@ static void infer_aug_array(kj_ictx *ic, const kj_stmt *st, const kj_type *cur, 
     const kj_type *r = kj_binop_type(ic, st->aug.op, cur, v, st->span, &opt);
     ic->sp->ei[st->aug.value->id].optype = opt;
     if (!r) return;
+    kj_check_literal_fits(ic, st->aug.value, opt);
     const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
     ic->sp->ei[st->aug.value->id].restype = re;
     if (kind_rank(re) > kind_rank(cur->elem)) {
-        kj_diag *dg = kj_error(ic->d, ic->s->src, st->span,
-                               "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
-                               "'same_kind'", ufunc_name(st->aug.op), kj_type_str(re), kj_type_str(cur->elem));
+        kj_diag *dg = kj_ufunc_cast_error(ic, st->span, kj_ufunc_name(st->aug.op), re, cur->elem);
         kj_diag_hint(dg, "write the operand in the array's type, or a = a %s b for a new array",
                      kj_binop_str(st->aug.op));
         return;
@@ -389,6 +378,7 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
         const kj_type *opt = NULL;
         const kj_type *r = kj_binop_type(ic, st->aug.op, cur, v, st->span, &opt);
         ic->sp->ei[st->aug.value->id].optype = opt;
+        if (r) kj_check_literal_fits(ic, st->aug.value, opt);
         if (r) kj_check_index_aug(ic, st->aug.op, cur, r, st->span);
         return;
     }
@@ -402,6 +392,7 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
      * slot we must keep the target's own type, so use the value's slot. */
     ic->sp->ei[st->aug.value->id].optype = opt;
     if (!r) return;
+    kj_check_literal_fits(ic, st->aug.value, opt); /* as for x + 300 */
     if (t->kind == KJ_E_NAME) {
         bool nn = false;
         kj_einfo *tv = &ic->sp->ei[t->id], *vv = &ic->sp->ei[st->aug.value->id];

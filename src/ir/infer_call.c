@@ -2,6 +2,7 @@
  * kernel launches and ufunc calls. */
 #include "sema_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 
@@ -577,7 +578,7 @@ static const kj_type *elem_of(const kj_type *t) { return t->kind == KJ_T_ARRAY ?
 
 /* f(a, b[, out=o]) for a @vectorize: scalar kernel per element, broadcast. */
 static kj_einfo *vectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn,
-                                const kj_type **args, uint32_t n, const kj_type *out)
+                                const kj_type **args, uint32_t n, const kj_type *out, kj_span out_sp)
 {
     const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
     int nd = 0;
@@ -594,7 +595,17 @@ static kj_einfo *vectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_
                  fn->def->name, kj_type_str(callee->ret));
         return ei_value(ei, NULL);
     }
-    if (out) return ei_value(ei, out);
+    if (out) {
+        /* NumPy casts the loop's result into out= under casting='same_kind' */
+        const kj_type *r = kj_strong(ic->s->types, callee->ret);
+        if (!kj_can_convert(r, out->elem)) {
+            kj_diag *dg = kj_ufunc_cast_error(ic, out_sp, fn->def->name, r, out->elem);
+            kj_diag_hint(dg, "pass an out= array of dtype %s, or assign the result: o[:] = %s(...)",
+                         kj_type_str(r), fn->def->name);
+            return ei_value(ei, NULL);
+        }
+        return ei_value(ei, out);
+    }
     if (nd == 0) return ei_value(ei, callee->ret);
     return ei_value(ei, kj_t_array(ic->s->types, callee->ret, nd, KJ_LAYOUT_C));
 }
@@ -678,6 +689,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     uint32_t n = e->call.nargs;
     const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
     const kj_type *out = NULL;
+    kj_span out_sp = e->span;
     for (uint32_t i = 0; i < n; i++) {
         kj_barg a;
         if (!(args[i] = type_arg(ic, e->call.args[i], &a))) return ei_value(ei, NULL);
@@ -702,6 +714,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
             return ei_value(ei, NULL);
         }
         out = t;
+        out_sp = kw->value->span;
     }
     if (fn->kind == FK_GUVECTORIZE) return guvectorize_call(ic, e, ei, fn, args, n);
     if (n != fn->def->nparams) {
@@ -709,7 +722,33 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
                  fn->def->name, fn->def->nparams, fn->def->nparams == 1 ? "" : "s", n);
         return ei_value(ei, NULL);
     }
-    return vectorize_call(ic, e, ei, fn, args, n, out);
+    return vectorize_call(ic, e, ei, fn, args, n, out, out_sp);
+}
+
+/* The reduction starts from the identity in the ufunc's result type r,
+ * which must hold it (NumPy refuses identity=1000 for an int8 loop rather
+ * than wrap it to -24): an error at the identity=, noting the reduction. */
+static bool identity_fits(kj_ictx *ic, const kj_fn *fn, const kj_type *r, const kj_expr *call)
+{
+    const kir_identity *id = &fn->identity;
+    if (!id->has || r->kind == KJ_T_FLOAT) return true;
+    int64_t lo = 0, hi = 1; /* bool */
+    if (r->kind == KJ_T_INT) {
+        lo = r->is_signed ? (r->bits >= 64 ? INT64_MIN : -(INT64_C(1) << (r->bits - 1))) : 0;
+        hi = r->is_signed ? (r->bits >= 64 ? INT64_MAX : (INT64_C(1) << (r->bits - 1)) - 1)
+                          : (r->bits >= 63 ? INT64_MAX : (INT64_C(1) << r->bits) - 1);
+    }
+    /* an int identity above INT64_MAX cannot be written; a uint64 holds every non-negative one */
+    if (id->integral && id->i >= lo && id->i <= hi) return true;
+    char val[64];
+    if (id->integral) snprintf(val, sizeof val, "%lld", (long long)id->i);
+    else snprintf(val, sizeof val, "%.17g", id->f);
+    kj_diag *dg = kj_error(ic->d, ic->s->src, fn->identity_span,
+                           "identity=%s of '%s' is %s %s, the type its reduction computes in", val,
+                           fn->def->name, id->integral ? "out of bounds for" : "not a whole number, as needed for",
+                           kj_type_str(r));
+    kj_diag_hint(dg, "the reduction is at line %u; give an identity %s holds", call->span.line, kj_type_str(r));
+    return false;
 }
 
 /* The axis= of f.reduce: a constant integer (negative counts from the end)
@@ -786,6 +825,7 @@ static kj_einfo *ufunc_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, 
                  kj_type_str(callee->ret));
         return ei_value(ei, NULL);
     }
+    if (!identity_fits(ic, fn, kj_strong(ic->s->types, callee->ret), e)) return ei_value(ei, NULL);
     if (ei->axis < 0 || a->ndim == 1) return ei_value(ei, callee->ret);
     return ei_value(ei, kj_t_array(ic->s->types, callee->ret, a->ndim - 1, KJ_LAYOUT_C));
 }

@@ -301,7 +301,7 @@ static bool nonneg_binop(kj_binop op, const kj_einfo *l, const kj_einfo *r)
 /* NEP 50: a Python int literal in arithmetic takes the other operand's
  * integer type, and NumPy 2 refuses one that type cannot hold
  * (OverflowError) rather than wrapping it: `np.int8(1) + 300`. */
-static void check_literal_fits(kj_ictx *ic, const kj_expr *x, const kj_type *opt)
+void kj_check_literal_fits(kj_ictx *ic, const kj_expr *x, const kj_type *opt)
 {
     const kj_einfo *xi = &ic->sp->ei[x->id];
     if (!opt || !xi->is_const || !xi->cval.type || xi->cval.type->kind != KJ_T_INT || !xi->cval.type->weak) return;
@@ -327,8 +327,8 @@ static kj_einfo *type_binop(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     const kj_type *opt = NULL;
     const kj_type *t = kj_binop_type(ic, e->bin.op, l, r, e->span, &opt);
     if (t) {
-        check_literal_fits(ic, e->bin.l, opt);
-        check_literal_fits(ic, e->bin.r, opt);
+        kj_check_literal_fits(ic, e->bin.l, opt);
+        kj_check_literal_fits(ic, e->bin.r, opt);
     }
     /* ei may have been cleared by typing the operands? No: they write their own ids. */
     ei_value(ei, t);

@@ -77,7 +77,7 @@ kj_einfo *kj_type_index_arrays(kj_ictx *ic, const kj_expr *e, const kj_type *at,
 }
 
 /* NumPy's name of the ufunc behind an in-place operator. */
-static const char *ufunc_name(kj_binop op)
+const char *kj_ufunc_name(kj_binop op)
 {
     switch (op) {
     case KJ_OP_ADD: return "add";
@@ -111,10 +111,15 @@ bool kj_check_index_aug(kj_ictx *ic, kj_binop op, const kj_type *cur, const kj_t
     }
     const kj_type *from = res->kind == KJ_T_ARRAY ? res->elem : res;
     if (kj_can_convert(from, cur->elem)) return true;
-    kj_error(ic->d, ic->s->src, sp,
-             "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule 'same_kind'",
-             ufunc_name(op), kj_type_str(from), kj_type_str(cur->elem));
+    kj_ufunc_cast_error(ic, sp, kj_ufunc_name(op), from, cur->elem);
     return false;
+}
+
+kj_diag *kj_ufunc_cast_error(kj_ictx *ic, kj_span sp, const char *ufunc, const kj_type *from, const kj_type *to)
+{
+    return kj_error(ic->d, ic->s->src, sp,
+                    "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule 'same_kind'",
+                    ufunc, kj_type_str(from), kj_type_str(to));
 }
 
 /* Is subscript e (typed) an advanced one: an index array among its items? */

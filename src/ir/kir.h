@@ -113,7 +113,8 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(ARRAY_VIEW, "view", "a args")     /* slicing: args = per dim SLICE or index */       \
     X(SLICE, "slice", "a b c")          /* start, stop, step (0 = default), for VIEW */    \
     X(WRAP_INDEX, "wrap", "a b")        /* a < 0 ? a + b : a  (b = extent) */              \
-    X(BOUNDS_CHECK, "boundscheck", "a b i") /* 0 <= a < b, i = dimension; traps with loc */\
+    X(BOUNDS_CHECK, "boundscheck", "a b i") /* 0 <= a < b, i = dimension; traps with loc;  */\
+                                            /* aux 1: the index was unsigned (shown so) */   \
     /* calls */                                                                            \
     X(CALL, "call", "fn args")          /* another specialisation (kir_func) */            \
     X(BUILTIN, "builtin", "aux args")   /* aux = kj_builtin; args bound in table order, */ \
@@ -170,8 +171,9 @@ typedef struct kir_block {
 
 /* A @vectorize function's identity= (what its reduce starts from). */
 typedef struct kir_identity {
-    bool has;         /* a value: 0, 1, -1, 2.5 ... (i and f hold it) */
+    bool has;         /* a value: 0, 1, -1, 2.5 ... (f holds it; i too when integral) */
     bool reorderable; /* may reduce over several axes at once (any value, or 'reorderable') */
+    bool integral;    /* a whole number an int64 holds (i) */
     int64_t i;
     double f;
 } kir_identity;

@@ -115,6 +115,43 @@ static void fold_out(kir_builder *b, void *ctx, const kir_ref *idx)
     kb_store(b, c->out, kb_get(b, c->acc), idx, nd - 1);
 }
 
+/* One row of a reduction over every axis without an identity: the fold of
+ * a[idx..., j] for j in range(start, n), start 1 in the first row (whose
+ * first element the accumulator starts from), else 0. */
+static void fold_row(kir_builder *b, void *ctx, const kir_ref *idx)
+{
+    host_ctx *c = ctx;
+    uint32_t nd = (uint32_t)c->rd->at->ndim;
+    kir_ref full[MAX_DIMS], first = kb_const(b, boolt(b), 1, 1.0);
+    for (uint32_t k = 0; k + 1 < nd; k++) {
+        full[k] = idx[k];
+        first = kb_binop(b, KIR_AND, boolt(b), first, kb_binop(b, KIR_EQ, boolt(b), idx[k], kb_int(b, 0)));
+    }
+    uint32_t j = kb_local(b, kb_i64(b));
+    kir_blkid saved = b->cur;
+    b->cur = kb_for(b, j, kb_select(b, first, kb_int(b, 1), kb_int(b, 0)), c->n);
+    full[nd - 1] = kb_get(b, j);
+    kb_set(b, c->acc, step(b, c->rd, kb_get(b, c->acc), kb_load(b, c->a, full, nd)));
+    b->cur = saved;
+}
+
+/* The fold of every element of `a` (any ndim, 'reorderable' without an
+ * identity), C order, from the first element: NumPy's error when empty. */
+static void fold_all_from_first(kir_builder *b, host_ctx *c)
+{
+    uint32_t nd = (uint32_t)c->rd->at->ndim;
+    kir_ref dims[MAX_DIMS], idx[MAX_DIMS], total = kb_int(b, 1);
+    for (uint32_t k = 0; k < nd; k++) {
+        dims[k] = kb_dim(b, c->a, k);
+        total = kb_binop(b, KIR_MUL, kb_i64(b), total, dims[k]);
+        idx[k] = kb_int(b, 0);
+    }
+    kb_check(b, kb_binop(b, KIR_GT, boolt(b), total, kb_int(b, 0)), no_identity(b, c->rd));
+    kb_set(b, c->acc, kb_cast(b, kb_load(b, c->a, idx, nd), c->rd->r));
+    c->n = dims[nd - 1];
+    nest(b, dims, nd - 1, idx, 0, fold_row, c);
+}
+
 static void host_body(kir_builder *b, const red *rd)
 {
     uint32_t nd = (uint32_t)rd->at->ndim;
@@ -125,10 +162,8 @@ static void host_body(kir_builder *b, const red *rd)
             kb_set(b, c.acc, identity(b, rd));
             for (uint32_t k = 0; k < nd; k++) dims[k] = kb_dim(b, a, k);
             nest(b, dims, nd, idx, 0, fold_all, &c);
-        } else { /* one dimension: from its first element */
-            kir_ref n = kb_dim(b, a, 0);
-            kb_check(b, kb_binop(b, KIR_GT, boolt(b), n, kb_int(b, 0)), no_identity(b, rd));
-            fold_axis(b, rd, a, NULL, 1, 0, n, c.acc);
+        } else { /* from the first element */
+            fold_all_from_first(b, &c);
         }
         kb_return(b, kb_get(b, c.acc));
         return;
@@ -334,6 +369,9 @@ static bool gpu_can(const red *rd)
 static kir_func *reducer(kj_arena *a, kj_types *ty, kir_module *m, const red *rd, bool gpu, kj_span sp)
 {
     const char *base = kj_arena_printf(a, "%s.reduce[%s, axis=%d]", rd->uf->mangled, kj_type_str(rd->at), rd->axis);
+    /* Without an identity the reducer raises (an empty reduction) at its
+     * call: one per call site, so that the error names the right one. */
+    if (!rd->uf->identity.has) base = kj_arena_printf(a, "%s@%u:%u", base, sp.line, sp.col);
     bool on_gpu = gpu && gpu_can(rd);
     const char *mangled = kj_arena_printf(a, "%s%s", base, on_gpu ? ".host" : "");
     kir_func *f = kir_module_find(m, mangled);

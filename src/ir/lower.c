@@ -214,7 +214,11 @@ static kir_ref lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t di
 {
     const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
     kir_ref v = lower_as(lc, ix, i64t);
-    bool nonneg = EI(lc, ix)->nonneg;
+    /* an unsigned index is never negative: no wrapping, and a uint64 of
+     * 2**63 or more (negative as int64) fails the check, shown unsigned */
+    const kj_type *it = EI(lc, ix)->type;
+    bool is_unsigned = it && it->kind == KJ_T_INT && !it->is_signed;
+    bool nonneg = EI(lc, ix)->nonneg || is_unsigned;
     if (nonneg && !lc->boundscheck) return v;
     kir_ref ext = emit(lc, KIR_ARRAY_DIM, i64t, ix->span);
     kir_at(lc->f, ext)->a = arr;
@@ -223,6 +227,7 @@ static kir_ref lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t di
     if (lc->boundscheck) {
         kir_ref c = emit2(lc, KIR_BOUNDS_CHECK, NULL, ix->span, v, ext);
         kir_at(lc->f, c)->i = dim;
+        kir_at(lc->f, c)->aux = is_unsigned;
     }
     return v;
 }
@@ -621,10 +626,16 @@ static kir_ref lower_sign(lctx *lc, const kj_expr *e, const kj_type *t, const kj
 }
 
 /* np.copy(a): a.copy(); a.flatten(): a.copy() reshaped to one dimension;
- * a.ravel(), np.ravel(a): a reshaped to one dimension (a view where the
- * layout allows it, else a copy: NumPy's ravel). */
+ * a.ravel(), np.ravel(a): the runtime's ravel (a view of a C-contiguous
+ * array, else a copy: NumPy's ravel, which copies where reshape(-1) might
+ * still make a strided view). */
 static kir_ref lower_copy_ravel(lctx *lc, const kj_expr *e, int b, const kj_type *t, kir_ref a)
 {
+    if (b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL) {
+        kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){a}, 1);
+        kir_at(lc->f, r)->aux = KJ_B_ARR_RAVEL;
+        return r;
+    }
     if (b == KJ_B_NP_COPY || b == KJ_B_ARR_FLATTEN) {
         const kj_type *at = type_of(lc, a);
         a = emit_args(lc, KIR_BUILTIN, kj_t_array(lc->s->types, at->elem, at->ndim, KJ_LAYOUT_C), e->span,

@@ -547,10 +547,14 @@ static bool check_error_model(kj_sema *s, const kj_expr *e, const char *m)
 static void set_identity(kj_sema *s, kj_fn *fn, const kj_keyword *kw, const kj_cval *v)
 {
     const kj_type *t = v->type;
+    fn->identity_span = kw->value->span;
     if (t && (t->kind == KJ_T_INT || t->kind == KJ_T_BOOL)) {
-        fn->identity = (kir_identity){.has = true, .reorderable = true, .i = v->i, .f = (double)v->i};
+        fn->identity = (kir_identity){.has = true, .reorderable = true, .integral = true, .i = v->i, .f = (double)v->i};
     } else if (t && t->kind == KJ_T_FLOAT) {
-        fn->identity = (kir_identity){.has = true, .reorderable = true, .i = (int64_t)v->f, .f = v->f};
+        /* whole and within int64 (converting any other to int64 is undefined) */
+        bool whole = isfinite(v->f) && v->f == trunc(v->f) && v->f >= -0x1p63 && v->f < 0x1p63;
+        fn->identity = (kir_identity){.has = true, .reorderable = true, .integral = whole,
+                                      .i = whole ? (int64_t)v->f : 0, .f = v->f};
     } else if (t && t->kind == KJ_T_STR && !strcmp(v->s, "reorderable")) {
         fn->identity = (kir_identity){.reorderable = true};
     } else if (!t || t->kind != KJ_T_NONE) {

@@ -35,6 +35,7 @@ typedef struct kj_fn {
     kj_span *sig_spans;
     kj_gu_layout layout; /* FK_GUVECTORIZE */
     kir_identity identity; /* FK_VECTORIZE: identity= */
+    kj_span identity_span; /* its value, for the check against the reduction's type */
     const char *layout_str;
     KJ_VEC(kj_spec *) specs;
     bool bad; /* its decorator was invalid: do not specialise */
@@ -228,6 +229,10 @@ bool kj_is_device_ctx(const kj_spec *sp);
 const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l, const kj_type *r,
                                const kj_type **optype);
 const kj_type *kj_unary_type(kj_ictx *ic, kj_unop op, const kj_type *x, kj_span sp);
+/* NEP 50: an int literal operand x of an operation computed in type opt
+ * must fit it (`np.uint8(1) + 300`, `u8 += 300`: NumPy 2's OverflowError,
+ * a compile error here) (infer_expr.c). */
+void kj_check_literal_fits(kj_ictx *ic, const kj_expr *x, const kj_type *opt);
 /* Subscripts (infer_expr.c): type a slice item of a subscript. */
 bool kj_type_slice_item(kj_ictx *ic, const kj_expr *it);
 /* A subscript of array type `at` with index arrays among its n items
@@ -236,6 +241,11 @@ bool kj_type_slice_item(kj_ictx *ic, const kj_expr *it);
 kj_einfo *kj_type_index_arrays(kj_ictx *ic, const kj_expr *e, const kj_type *at, const kj_expr *const *items,
                                const kj_type *const *types, uint32_t n, kj_einfo *ei);
 bool kj_check_index_aug(kj_ictx *ic, kj_binop op, const kj_type *cur, const kj_type *res, kj_span sp);
+/* NumPy's name of the ufunc behind binary operator op ("add"), and its
+ * error for a result of type `from` written into an output of type `to`
+ * that casting='same_kind' refuses (a op= b, f(..., out=o)). */
+const char *kj_ufunc_name(kj_binop op);
+kj_diag *kj_ufunc_cast_error(kj_ictx *ic, kj_span sp, const char *ufunc, const kj_type *from, const kj_type *to);
 /* Is subscript e, typed in sp, one with index arrays? (infer_index.c) */
 bool kj_is_index_array_subscript(const kj_spec *sp, const kj_expr *e);
 uint32_t kj_report_spec(kj_sema *s, kj_spec *sp);

@@ -654,6 +654,17 @@ kj_array *kj_array_reshape(kj_array *a, int ndim, const int64_t *shape, kj_rt_er
     return v;
 }
 
+kj_array *kj_array_ravel(kj_array *a, kj_rt_error *err)
+{
+    int64_t n = kj_array_size(a);
+    if (kj_array_is_c_contiguous(a)) return kj_array_reshape(a, 1, &n, err);
+    kj_array *c = kj_array_copy(a, err);
+    if (!c) return NULL;
+    kj_array *v = kj_array_reshape(c, 1, &n, err);
+    kj_array_release(c);
+    return v;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Copies and casts                                                          */
 /* ------------------------------------------------------------------------ */
@@ -703,12 +714,17 @@ static void mem_bounds(const kj_array *a, const char **lo, const char **hi)
     *hi = h;
 }
 
+bool kj_array_overlaps(const kj_array *a, const kj_array *b)
+{
+    const char *al, *ah, *bl, *bh;
+    mem_bounds(a, &al, &ah);
+    mem_bounds(b, &bl, &bh);
+    return al < bh && bl < ah;
+}
+
 bool kj_array_may_clobber(const kj_array *dst, const kj_array *src)
 {
-    const char *dl, *dh, *sl, *sh;
-    mem_bounds(dst, &dl, &dh);
-    mem_bounds(src, &sl, &sh);
-    if (dl >= sh || sl >= dh) return false;
+    if (!kj_array_overlaps(dst, src)) return false;
     if (dst->data == src->data && dst->ndim == src->ndim && dst->dtype == src->dtype &&
         !memcmp(dst->shape, src->shape, (size_t)dst->ndim * sizeof dst->shape[0]) &&
         !memcmp(dst->strides, src->strides, (size_t)dst->ndim * sizeof dst->strides[0]))

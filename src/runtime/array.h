@@ -145,12 +145,17 @@ kj_array *kj_array_view(kj_array *a, const kj_index *idx, int nidx, kj_rt_error 
  * negative as the unknown). A view when the strides allow it (NumPy's
  * no-copy reshape rule), else a C-order copy. */
 kj_array *kj_array_reshape(kj_array *a, int ndim, const int64_t *shape, kj_rt_error *err);
+/* a.ravel(): a 1-d view when `a` is C-contiguous, else a C-order copy
+ * (NumPy's ravel copies even where a strided 1-d view would do). */
+kj_array *kj_array_ravel(kj_array *a, kj_rt_error *err);
 
 /* --- Copies and casts --------------------------------------------------- */
 kj_array *kj_array_copy(const kj_array *a, kj_rt_error *err);               /* C order */
 /* Does writing `dst` element by element risk clobbering elements of `src`
  * not yet read? Identical layouts are safe (each element reads itself). */
 bool kj_array_may_clobber(const kj_array *dst, const kj_array *src);
+/* Do the byte ranges the elements of a and b span intersect? */
+bool kj_array_overlaps(const kj_array *a, const kj_array *b);
 kj_array *kj_array_astype(const kj_array *a, kj_dtype dt, kj_rt_error *err); /* C order */
 /* Copy src into dst (same shape after broadcasting src), casting. */
 bool kj_array_assign(kj_array *dst, const kj_array *src, kj_rt_error *err);

@@ -16,6 +16,16 @@ typedef struct {
 
 extern const dtype_info kj_dtype_info[KJ_DT_COUNT];
 
+/* var/std's divisor max(n - ddof, 0), with n - ddof computed as NumPy
+ * computes it, in intp arithmetic that wraps (a ddof near INT64_MIN makes it
+ * negative, so 0: the result is inf, as NumPy's) rather than C's undefined
+ * signed overflow. */
+static inline double kj_var_divisor(int64_t n, int64_t ddof)
+{
+    int64_t d = (int64_t)((uint64_t)n - (uint64_t)ddof);
+    return d > 0 ? (double)d : 0.0;
+}
+
 /* Float → integer conversion. C leaves out-of-range values undefined; NumPy
  * inherits what x86-64 compilers emit, which we reproduce so results match:
  * narrow types go through a 32-bit truncation (NaN and overflow give

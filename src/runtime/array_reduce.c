@@ -313,7 +313,7 @@ kj_scalar kj_array_var_on(const kj_array *a, int64_t ddof, const kj_tasks *tk)
         if (c.nbuf) sum_flush(&c);
         free(c.buf);
     }
-    double div = (double)(n - ddof > 0 ? n - ddof : 0);
+    double div = kj_var_divisor(n, ddof);
     if (f32) return (kj_scalar){KJ_DT_FLOAT32, {.f = (float)((double)c.acc32 / div)}};
     return kj_scalar_f64(c.acc / div);
 }

@@ -194,7 +194,7 @@ static double finish_mean(acc_kind k, double s, int64_t n)
 
 static double finish_var(const red_ctx *c, double s, int64_t n)
 {
-    double div = (double)(n - c->ddof > 0 ? n - c->ddof : 0), v = s / div;
+    double div = kj_var_divisor(n, c->ddof), v = s / div;
     if (c->acc == ACC_F32) {
         float f = (float)v;
         return c->op == KJ_REDUCE_STD ? (double)sqrtf(f) : (double)f;

@@ -223,6 +223,14 @@ _Noreturn void kj_rt_raise_index(kj_rt *rt, int64_t index, int64_t axis, int64_t
     jump(rt, KJ_RT_INDEX, line, col);
 }
 
+_Noreturn void kj_rt_raise_index_unsigned(kj_rt *rt, int64_t index, int64_t axis, int64_t size, int32_t line,
+                                          int32_t col)
+{
+    snprintf(rt->message, sizeof rt->message, "index %llu is out of bounds for axis %lld with size %lld",
+             (unsigned long long)(uint64_t)index, (long long)axis, (long long)size);
+    jump(rt, KJ_RT_INDEX, line, col);
+}
+
 /* ---- the recursion guard ---- */
 
 enum { STACK_MARGIN = 1 << 20 };

@@ -148,6 +148,10 @@ _Noreturn void kj_rt_raise(kj_rt *rt, int32_t kind, const char *msg, int32_t lin
 /* IndexError: index 10 is out of bounds for axis 0 with size 10 */
 _Noreturn void kj_rt_raise_index(kj_rt *rt, int64_t index, int64_t axis, int64_t size, int32_t line,
                                  int32_t col);
+/* The same for an unsigned index (its bits in `index`): a uint64 index of
+ * 2**64-1 is "index 18446744073709551615 ...", as NumPy shows it. */
+_Noreturn void kj_rt_raise_index_unsigned(kj_rt *rt, int64_t index, int64_t axis, int64_t size, int32_t line,
+                                          int32_t col);
 
 /* ---- array lifetime (called by generated code) ---- */
 

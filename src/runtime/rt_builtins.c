@@ -228,8 +228,9 @@ void kj_rt_cumulate(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32
     kj_rt_result(rt, kj_array_cumulate(&h, prod != 0, &err), &err, out, 1, line, col);
 }
 
-void kj_rt_reshape(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t new_ndim,
-                   const int64_t *shape, void *out, int32_t line, int32_t col)
+/* a.reshape(shape) (ravel false) or a.ravel() (new_ndim 1, shape unused) */
+static void reshape(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t new_ndim, const int64_t *shape,
+                    bool ravel, void *out, int32_t line, int32_t col)
 {
     kj_array h;
     kj_rt_header(&h, a, ndim, dtype);
@@ -240,7 +241,19 @@ void kj_rt_reshape(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_
         if (!src) kj_rt_raise_error(rt, &err, line, col);
         kj_rt_own(rt, src);
     }
-    kj_rt_result(rt, kj_array_reshape(src, new_ndim, shape, &err), &err, out, new_ndim, line, col);
+    kj_array *r = ravel ? kj_array_ravel(src, &err) : kj_array_reshape(src, new_ndim, shape, &err);
+    kj_rt_result(rt, r, &err, out, new_ndim, line, col);
+}
+
+void kj_rt_reshape(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t new_ndim,
+                   const int64_t *shape, void *out, int32_t line, int32_t col)
+{
+    reshape(rt, a, ndim, dtype, new_ndim, shape, false, out, line, col);
+}
+
+void kj_rt_ravel(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, void *out, int32_t line, int32_t col)
+{
+    reshape(rt, a, ndim, dtype, 1, NULL, true, out, line, col);
 }
 
 int32_t kj_rt_allclose(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const void *b, int32_t bndim,

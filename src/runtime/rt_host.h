@@ -90,6 +90,8 @@ void kj_rt_cumulate(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32
 /* a.reshape(shape): a view when NumPy makes one, else a copy. */
 void kj_rt_reshape(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t new_ndim,
                    const int64_t *shape, void *out, int32_t line, int32_t col);
+/* a.ravel(), np.ravel(a): a 1-d view of a C-contiguous array, else a copy. */
+void kj_rt_ravel(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, void *out, int32_t line, int32_t col);
 /* np.allclose(a, b, rtol, atol) for two operands (arrays or scalars). */
 int32_t kj_rt_allclose(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const void *b, int32_t bndim,
                        int32_t bdt, double rtol, double atol, int32_t line, int32_t col);
@@ -191,13 +193,15 @@ void kj_rt_unop(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32_t adt,
  * every array operand is C-contiguous with the loop shape (one flat loop
  * does), else 0. Raises ValueError like NumPy on mismatched shapes; `name`
  * and the gufunc's `layout` (NULL for @vectorize) are for its messages.
+ * An input array a given output overlaps (`f(a, a[::-1], out=a)`) is first
+ * copied, its descriptor at ops[k] replaced by the copy's, as NumPy does:
+ * for @vectorize only when the layouts differ (the very same view is safe
+ * elementwise), for a gufunc's core always.
  * A fused expression passes its tree as `layout`: '!' then the tree, or
  * '=' then the tree when it is assigned into its one output, a view
  * (`v[...] = a + b`): the inputs then broadcast into the view by the
- * assignment's rule, and an input the view overlaps is first copied, its
- * descriptor at ops[k] replaced by the copy's. '+' then the tree: an
- * in-place operator (`a += b`): NumPy's add(a, b, out=a), inputs the output
- * overlaps in another layout copied first as for '='. */
+ * assignment's rule. '+' then the tree: an in-place operator (`a += b`):
+ * NumPy's add(a, b, out=a). */
 int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int32_t nin, int32_t nops, void *const *ops, const int32_t *ndims,
                             const int32_t *dtypes, const int32_t *core, int32_t alloc, int32_t loop_ndim,
                             int64_t *loop_shape, int64_t *strides, int32_t line, int32_t col);

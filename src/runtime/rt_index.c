@@ -11,10 +11,11 @@
  *
  * a[mask] alone with a mask of the array's shape keeps NumPy's own boolean
  * path (the selected elements in C order; an assignment takes one value or
- * exactly one per selected element). Writes go in C order of the indexing
- * result, the last of repeated indices winning, and read a value that
- * overlaps the array as they go, as NumPy's loops do. Messages are NumPy
- * 2's. */
+ * exactly one per selected element; a value that overlaps the array is
+ * read as NumPy 1.24's copies of runs of true elements read it, see
+ * mask_set). Otherwise writes go in C order of the indexing result, the
+ * last of repeated indices winning, and read a value that overlaps the
+ * array as they go, as NumPy's loops do. Messages are NumPy 2's. */
 #include "rt_host.h"
 
 #include "array.h"
@@ -111,6 +112,39 @@ static kj_array *mask_get(kj_rt *rt, const kj_array *a, const kj_array *m, int32
     return o;
 }
 
+/* The length of the inner loop NumPy's iterator walks a and its mask m
+ * with (C order): the trailing dimensions both can merge into one, those
+ * of length 1 skipped. */
+static int64_t inner_length(const kj_array *a, const kj_array *m)
+{
+    const kj_array *ops[2] = {a, m};
+    int64_t len = 1, next[2] = {0, 0};
+    bool started = false;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        int64_t n = a->shape[d];
+        if (n == 1) continue;
+        for (int k = 0; k < 2 && started; k++)
+            if (ops[k]->strides[d] != next[k]) return len;
+        for (int k = 0; k < 2; k++) next[k] = ops[k]->strides[d] * n;
+        started = true;
+        len *= n;
+    }
+    return len;
+}
+
+/* a's byte stride along that inner loop (0 when it has one element). */
+static int64_t inner_stride(const kj_array *a)
+{
+    for (int d = a->ndim - 1; d >= 0; d--)
+        if (a->shape[d] != 1) return a->strides[d];
+    return 0;
+}
+
+/* a[mask] = v, as NumPy 1.24's boolean path does it, which a value that
+ * overlaps `a` shows (a[np.arange(8) >= 2] = a[:6] is [0 1 0 1 2 3 4 5]):
+ * each run of true elements within one inner loop of the iterator is one
+ * copy, a memmove when both sides are contiguous with one dtype, else
+ * element by element in order, reading the value as the writes go. */
 static void mask_set(kj_rt *rt, const kj_array *a, const kj_array *m, const kj_array *v, int32_t line, int32_t col)
 {
     int64_t n = mask_count(rt, a, 0, m, line, col), nv = kj_array_size(v), size = kj_array_size(a), k = 0;
@@ -122,11 +156,26 @@ static void mask_set(kj_rt *rt, const kj_array *a, const kj_array *m, const kj_a
                  (long long)nv, (long long)n);
         kj_rt_raise(rt, KJ_RT_VALUE, msg, line, col);
     }
-    for (int64_t i = 0; i < size; i++) {
-        if (!m->data[offset_of(m, i)]) continue;
-        const char *src = v->data + (nv == 1 ? offset_of(v, 0) : offset_of(v, k));
-        copy_elem(a->data + offset_of(a, i), a->dtype, src, v->dtype);
-        k++;
+    size_t isz = kj_dtype_size(a->dtype);
+    int64_t inner = inner_length(a, m);
+    bool block = v->dtype == a->dtype && nv > 1 && kj_array_is_c_contiguous(v) && inner_stride(a) == (int64_t)isz;
+    for (int64_t i = 0; i < size;) {
+        if (!m->data[offset_of(m, i)]) {
+            i++;
+            continue;
+        }
+        int64_t end = (i / inner + 1) * inner, j = i + 1;
+        while (j < end && m->data[offset_of(m, j)]) j++;
+        if (block) {
+            memmove(a->data + offset_of(a, i), v->data + offset_of(v, k), (size_t)(j - i) * isz);
+            k += j - i;
+            i = j;
+            continue;
+        }
+        for (; i < j; i++, k++) {
+            const char *src = v->data + (nv == 1 ? offset_of(v, 0) : offset_of(v, k));
+            copy_elem(a->data + offset_of(a, i), a->dtype, src, v->dtype);
+        }
     }
 }
 
@@ -205,7 +254,9 @@ static void check_bounds(kj_rt *rt, const plan *p)
         bool is_signed = kj_dtype_is_signed(s->dtype);
         for (int64_t i = 0; i < n; i++) {
             int64_t x = kj_elem_load(s->data + offset_of(s, i), s->dtype).v.i;
-            if ((!is_signed && x < 0) || x < -size || x >= size) kj_rt_raise_index(rt, x, p->axis[j], size, p->line, p->col);
+            if (!is_signed && (x < 0 || x >= size)) /* a uint64 of 2**63 or more is negative here */
+                kj_rt_raise_index_unsigned(rt, x, p->axis[j], size, p->line, p->col);
+            if (x < -size || x >= size) kj_rt_raise_index(rt, x, p->axis[j], size, p->line, p->col);
         }
     }
 }

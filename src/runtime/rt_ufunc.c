@@ -211,22 +211,38 @@ static void assign_shape(prep *p, int64_t *shape)
     memcpy(shape, t->shape, (size_t)nd * sizeof *shape);
 }
 
-/* An input the view overlaps (`a[1:] = a[:-1] + 1`) is read from a copy,
- * made before the loop writes anything: ops[k] then describes the copy. */
-static void assign_inputs(prep *p, void *const *ops)
+/* Must input `in` be read from a copy, given output `out`? When their
+ * memory overlaps, as NumPy decides: `a[1:] = a[:-1] + 1`, `f(a, a[::-1],
+ * out=a)`. The very same view is safe where each element is read before it
+ * is written in its place (an elementwise loop), not where a gufunc's core
+ * reads other elements of it (`rev(c, c)`). */
+static bool must_copy(const prep *p, const operand *out, const operand *in, const kj_array *o, const kj_array *i)
 {
-    operand *t = &p->op[p->nin];
-    kj_array view, in;
-    kj_rt_header(&view, ops[p->nin], t->ndim, (int32_t)t->dt);
-    for (int k = 0; k < p->nin; k++) {
-        operand *o = &p->op[k];
-        if (!o->array) continue;
-        kj_rt_header(&in, ops[k], o->ndim, (int32_t)o->dt);
-        if (!kj_array_may_clobber(&view, &in)) continue;
-        kj_rt_error err = {0};
-        kj_array *c = kj_array_copy(&in, &err);
-        kj_rt_result(p->rt, c, &err, ops[k], o->ndim, p->line, p->col);
-        memcpy(o->strides, c->strides, sizeof o->strides);
+    if (p->layout && (out->ncore || in->ncore)) return kj_array_overlaps(o, i);
+    return kj_array_may_clobber(o, i);
+}
+
+/* An input an output overlaps is read from a copy, made before the loop
+ * writes anything: ops[k] then describes the copy. With kernels on the GPU
+ * the copy is made from a current host copy, and uploaded by the launch. */
+static void copy_overlapping_inputs(prep *p, void *const *ops)
+{
+    for (int j = p->nin; j < p->nops; j++) {
+        operand *t = &p->op[j];
+        if (!t->array || t->alloc) continue;
+        kj_array out, in;
+        kj_rt_header(&out, ops[j], t->ndim, (int32_t)t->dt);
+        for (int k = 0; k < p->nin; k++) {
+            operand *o = &p->op[k];
+            if (!o->array) continue;
+            kj_rt_header(&in, ops[k], o->ndim, (int32_t)o->dt);
+            if (!must_copy(p, t, o, &out, &in)) continue;
+            if (p->rt->gpu) kj_rt_host_access(p->rt, in.base, 0, p->line, p->col);
+            kj_rt_error err = {0};
+            kj_array *c = kj_array_copy(&in, &err);
+            kj_rt_result(p->rt, c, &err, ops[k], o->ndim, p->line, p->col);
+            memcpy(o->strides, c->strides, sizeof o->strides);
+        }
     }
 }
 
@@ -282,7 +298,7 @@ int32_t kj_rt_ufunc_prepare(kj_rt *rt, const char *name, const char *layout, int
         if (p.op[k].array && !p.op[k].alloc) bind_core(&p, k);
     if (p.assign) assign_shape(&p, loop_shape);
     else broadcast(&p, loop_shape);
-    if (p.assign || p.inplace) assign_inputs(&p, ops);
+    copy_overlapping_inputs(&p, ops);
     bool contig = true;
     for (int k = 0; k < nops; k++) {
         operand *o = &p.op[k];

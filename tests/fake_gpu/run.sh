@@ -28,6 +28,11 @@ expect coherence.k "kjit stats: launches of inc: 5"
 expect ufunc "kjit stats: host->device 2 transfers, 16000 bytes"
 expect ufunc "kjit stats: device->host 1 transfers, 8000 bytes"
 expect ufunc "kjit stats: launches of f: 2"
+# out= overlapping an input: a comes back once for the copy, which goes up (a needs no upload again)
+"$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc_overlap.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect ufunc_overlap "kjit stats: host->device 2 transfers, 16000 bytes"
+expect ufunc_overlap "kjit stats: device->host 1 transfers, 8000 bytes"
+expect ufunc_overlap "kjit stats: launches of f: 2"
 # a kernel's read-only array keeps its host copy: a, b up; b back twice; a up again after the write
 "$kjit" run --target=cuda "$root/tests/fake_gpu/read_only.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect read_only "kjit stats: host->device 3 transfers, 24000 bytes"

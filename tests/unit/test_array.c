@@ -967,6 +967,29 @@ static bool close2(const double *x, int nx, const double *y, int ny, kj_dtype dt
     return r;
 }
 
+/* var/std with a ddof near INT64_MIN: n - ddof wraps as NumPy's intp
+ * arithmetic does (negative, so the divisor is 0 and the result inf), never
+ * a signed overflow (the ASan+UBSan build aborts on one). */
+static void test_var_extreme_ddof(void **state)
+{
+    (void)state;
+    kj_rt_error err = {0};
+    kj_array *a = kj_array_arange(0.0, 6.0, 1.0, KJ_DT_FLOAT64, &err);
+    kj_array *m = kj_array_reshape(a, 2, (int64_t[]){2, 3}, &err);
+    assert_true(isinf(kj_array_var(a, INT64_MIN).v.f));
+    assert_true(isinf(kj_array_std(a, -INT64_MAX).v.f));
+    assert_true(isinf(kj_array_var(a, INT64_MAX).v.f));
+    assert_true(kj_array_var(a, -6).v.f == 17.5 / 12.0);
+    kj_array *r = kj_array_reduce_axis(m, KJ_REDUCE_VAR, 0, INT64_MIN, &err);
+    assert_true(isinf(((double *)(void *)r->data)[1]));
+    kj_array_release(r);
+    r = kj_array_reduce_axis(m, KJ_REDUCE_STD, 1, -INT64_MAX + 1, &err);
+    assert_true(isinf(((double *)(void *)r->data)[0]));
+    kj_array_release(r);
+    kj_array_release(m);
+    kj_array_release(a);
+}
+
 static void test_allclose(void **state)
 {
     (void)state;
@@ -1081,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_pairwise_forms),
         cmocka_unit_test(test_reductions_on_tasks),
         cmocka_unit_test(test_reduce_axis_on_tasks),
+        cmocka_unit_test(test_var_extreme_ddof),
         cmocka_unit_test(test_allclose),
         cmocka_unit_test(test_arange),
         cmocka_unit_test(test_linspace),

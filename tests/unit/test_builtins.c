@@ -489,9 +489,13 @@ static void test_type_methods(void **state)
     OK(AC(f, f->i32, 2), call(f, KJ_B_ARR_ASTYPE, 2, a, DT(f, f->i32)));
     OK(AC(f, f->f32, 2), call(f, KJ_B_ARR_COPY, 1, a));
     OK(AC(f, f->f32, 2), call(f, KJ_B_ARR_COPY_TO_HOST, 1, a));
-    OK(AC(f, f->f32, 2), call(f, KJ_B_ARR_RESHAPE, 3, a, f->wi, f->wi));
-    OK(AC(f, f->f32, 3), call(f, KJ_B_ARR_RESHAPE, 2, a, TN(f, f->wi, 3)));
-    OK(AC(f, f->f32, 1), call(f, KJ_B_ARR_RESHAPE, 2, a, f->wi));
+    /* a reshaped A array may be a strided view (b[::2].reshape(-1)); a C one stays C */
+    OK(A(f, f->f32, 2, KJ_LAYOUT_A), call(f, KJ_B_ARR_RESHAPE, 3, a, f->wi, f->wi));
+    OK(A(f, f->f32, 3, KJ_LAYOUT_A), call(f, KJ_B_ARR_RESHAPE, 2, a, TN(f, f->wi, 3)));
+    OK(A(f, f->f32, 1, KJ_LAYOUT_A), call(f, KJ_B_ARR_RESHAPE, 2, a, f->wi));
+    OK(AC(f, f->f32, 1), call(f, KJ_B_ARR_RESHAPE, 2, AC(f, f->f32, 3), f->wi));
+    OK(A(f, f->f32, 1, KJ_LAYOUT_A), call(f, KJ_B_ARR_RESHAPE, 2, A(f, f->f32, 2, KJ_LAYOUT_F), f->wi));
+    OK(AC(f, f->f32, 1), call(f, KJ_B_ARR_RAVEL, 1, a));
     ERR("array.reshape() missing required argument 'shape'", 1, call(f, KJ_B_ARR_RESHAPE, 1, a));
     OK(f->f32, call(f, KJ_B_ARR_SUM, 1, a));
     OK(f->f32, call(f, KJ_B_ARR_MAX, 1, a));

@@ -410,6 +410,13 @@ static void test_runtime_errors(void **state)
     teardown(state), setup(state), x = *state;
     expect_error(x, HEADER "def main():\n    print(np.zeros(-1))\n", KJ_RT_VALUE,
                  "prog.k:7:11: ValueError: negative dimensions are not allowed");
+    teardown(state), setup(state), x = *state;
+    /* an unsigned index array is never negative: 2**64-1 is out of bounds, shown unsigned (NumPy 1.24 would
+     * cast it to intp, -1, and wrap; tests/golden/run/err_index_unsigned.k has the checked scalar form) */
+    expect_error(x, HEADER "def main():\n    a = np.arange(4)\n"
+                           "    i = np.zeros(2, dtype=np.uint64) + np.uint64(18446744073709551615)\n    print(a[i])\n",
+                 KJ_RT_INDEX,
+                 "prog.k:9:11: IndexError: index 18446744073709551615 is out of bounds for axis 0 with size 4");
 }
 
 /* Ufunc shape errors read as NumPy's. */
