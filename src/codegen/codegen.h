@@ -12,8 +12,8 @@
  *   llvm_ufunc.c   elementwise array operations and ufunc call loops
  *   host.c         the optimisation pipeline and ORC LLJIT
  *
- * The ABI of generated code is in abi.h; the run-time entry points it calls
- * in src/runtime/rt.h; how it all fits in docs/codegen.md. */
+ * The ABI of generated code is in abi.h; the run-time functions it calls
+ * are declared in src/abi/rtfns.def; how it all fits in docs/codegen.md. */
 #ifndef KJ_CODEGEN_H
 #define KJ_CODEGEN_H
 
@@ -106,81 +106,14 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
  * Internal: shared by the codegen files
  * ===================================================================== */
 
-/* Run-time functions generated code may call (rt.h and libm helpers). */
-#define KJ_RTFNS(X)                                                                  \
-    /* id, C function (rt.h), signature: the return type then the parameters   */ \
-    /* (v void, b i1, c i8, i i32, l i64, f float, d double, p ptr), flags      */ \
-    X(RAISE, kj_rt_raise, "vpipii", KJ_RTF_NORETURN)                                 \
-    X(RAISE_INDEX, kj_rt_raise_index, "vplllii", KJ_RTF_NORETURN)                    \
-    X(ASSIGN, kj_rt_assign, "vppipilii", 0)                                           \
-    X(ROUND_NDIGITS, kj_rt_round_ndigits, "ddl", KJ_RTF_PURE)                        \
-    X(ROUND_INT, kj_rt_round_int, "lll", KJ_RTF_PURE)                                \
-    X(LGAMMA, kj_rt_lgamma, "dd", KJ_RTF_PURE)                                       \
-    X(LGAMMAF, kj_rt_lgammaf, "ff", KJ_RTF_PURE)                                     \
-    /* array lifetime (rt.h) */                                                      \
-    X(MARK, kj_rt_mark, "lp", 0)                                                     \
-    X(COLLECT, kj_rt_collect, "vplpi", 0)                                            \
-    X(KEEP, kj_rt_keep, "vpp", 0)                                                    \
-    /* host built-ins (rt_host.h) */                                                 \
-    X(ALLOC, kj_rt_alloc, "vpiipppii", 0)                                            \
-    X(ARANGE_I, kj_rt_arange_i, "vplllipii", 0)                                      \
-    X(ARANGE_F, kj_rt_arange_f, "vpdddipii", 0)                                      \
-    X(LINSPACE, kj_rt_linspace, "vpddliipii", 0)                                     \
-    X(SEED, kj_rt_seed, "vplii", 0)                                                  \
-    X(RANDOM, kj_rt_random, "dp", 0)                                                 \
-    X(RAND, kj_rt_rand, "vpippii", 0)                                                \
-    X(RANDINT, kj_rt_randint, "lplliii", 0)                                          \
-    X(RANDINT_ARRAY, kj_rt_randint_array, "vplliippii", 0)                           \
-    X(REDUCE, kj_rt_reduce, "vpipiiipii", 0)                                         \
-    X(REDUCE_AXIS, kj_rt_reduce_axis, "vpipiiiillpiii", 0)                           \
-    X(COPY, kj_rt_copy, "vppiiipii", 0)                                              \
-    X(CUMULATE, kj_rt_cumulate, "vppiiipii", 0)                                      \
-    X(RESHAPE, kj_rt_reshape, "vppiiippii", 0)                                       \
-    X(ALLCLOSE, kj_rt_allclose, "ippiipiiddii", 0)                                   \
-    X(SAVE, kj_rt_save, "vpppiiii", 0)                                               \
-    X(LOAD, kj_rt_load, "vppiiipii", 0)                                              \
-    X(PERF_COUNTER, kj_rt_perf_counter, "d", 0)                                      \
-    X(EVENT_NEW, kj_rt_event_new, "pp", 0)                                           \
-    X(EVENT_RECORD, kj_rt_event_record, "vpp", 0)                                    \
-    X(EVENT_ELAPSED, kj_rt_event_elapsed, "fpppii", 0)                               \
-    X(PRINT_STR, kj_rt_print_str, "vpp", 0)                                          \
-    X(PRINT_REPR_STR, kj_rt_print_repr_str, "vpp", 0)                                \
-    X(PRINT_INT, kj_rt_print_int, "vpl", 0)                                          \
-    X(PRINT_UINT, kj_rt_print_uint, "vpl", 0)                                        \
-    X(PRINT_BOOL, kj_rt_print_bool, "vpi", 0)                                        \
-    X(PRINT_F64, kj_rt_print_f64, "vpd", 0)                                          \
-    X(PRINT_F32, kj_rt_print_f32, "vpf", 0)                                          \
-    X(PRINT_ARRAY, kj_rt_print_array, "vppiii", 0)                                    \
-    X(BINOP, kj_rt_binop, "vpipiipiiiipii", 0)                                       \
-    X(UNOP, kj_rt_unop, "vpipiiipii", 0)                                             \
-    X(INDEX_GET, kj_rt_index_get, "vppiippppiii", 0)                                 \
-    X(INDEX_SET, kj_rt_index_set, "vppiippppiiii", 0)                                \
-    X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)                     \
-    X(PARALLEL_FOR, kj_rt_parallel_for, "vppplllp", 0)                               \
-    /* kernel launches, every target (rt_launch.c); the GPU (rt_cuda.c) */         \
-    X(LAUNCH, kj_rt_launch, "vppppii", 0)                                            \
-    X(BLOCK_STORAGE, kj_rt_block_storage, "ppplii", 0)                               \
-    X(STACK_CHECK, kj_rt_stack_check, "vppii", 0)                                    \
-    X(HOST_ACCESS, kj_rt_host_access, "vppiii", 0)                                   \
-    X(TO_DEVICE, kj_rt_to_device, "vppiii", 0)                                       \
-    X(DEVICE_COPY, kj_rt_device_copy, "vppiiipiii", 0)                               \
-    X(COPY_INTO, kj_rt_copy_into, "vppipiiii", 0)                                    \
-    X(CUDA_SYNC, kj_rt_cuda_sync, "vpii", 0)                                         \
-    X(STREAM_NEW, kj_rt_stream_new, "pp", 0)                                         \
-    X(STREAM_SYNC, kj_rt_stream_sync, "vppii", 0)                                    \
-    /* mpi4py (rt_mpi.c) */                                                          \
-    X(MPI, kj_rt_mpi, "lpipiipiillllii", 0)                                          \
-    X(MPI_WTIME, kj_rt_mpi_wtime, "dpii", 0)                                         \
-    X(GPU_COUNT, kj_rt_gpu_count, "lp", 0)                                           \
-    X(SELECT_DEVICE, kj_rt_select_device, "vplii", 0)
-
-enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
-
+/* The run-time functions generated code may call, one per row of
+ * src/abi/rtfns.def (which declares them, C types and all): KJ_RTF_RAISE,
+ * KJ_RTF_ALLOC, ... Their flags (KJ_RTF_NORETURN, KJ_RTF_PURE) are in
+ * rtfns.h. */
 typedef enum {
-#define X(id, fn, sig, flags) KJ_RTF_##id,
-    KJ_RTFNS(X)
-#undef X
-        KJ_RTF__COUNT
+#define KJ_RTFN(id, fn, flags, ret, params) KJ_RTF_##id,
+#include "../abi/rtfns.def"
+    KJ_RTF__COUNT
 } kj_rtfn;
 
 /* A symbol the JIT resolves to an address in this library (or libm). */
@@ -288,6 +221,9 @@ LLVMValueRef kj_cg_intrinsic(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMVa
                              unsigned n);
 /* Call a runtime function of the table above. */
 LLVMValueRef kj_cg_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigned n);
+/* The host declaration of runtime function `id` in cg's module (made on
+ * first use, with its attributes): the LLVM form of its rtfns.def row. */
+LLVMValueRef kj_cg_rtfn_decl(kj_cg *cg, kj_rtfn id);
 /* Call a libm function `name` of one or two arguments of type `ty`. */
 LLVMValueRef kj_cg_libm(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n);
 /* A private constant C string. */
