@@ -144,7 +144,8 @@ typedef struct kj_cg_target {
     LLVMValueRef (*kernel_declare)(kj_cg *cg, const kir_func *f);
     void (*kernel_define)(kj_cg *cg, const kir_func *f, LLVMValueRef fn);
     /* cuda.* inside kernels (llvm_cuda.c asks): thread ids as i64, the
-     * lane, barriers, warp operations, shared and local arrays */
+     * lane, barriers (the built-ins with KJ_BF_BARRIER), warp operations
+     * (KJ_BF_WARP, syncwarp included), shared and local arrays */
     LLVMValueRef (*sreg)(kj_cg *cg, kj_sreg r, unsigned dim);
     LLVMValueRef (*laneid)(kj_cg *cg);
     LLVMValueRef (*barrier)(kj_cg *cg, const kir_inst *in);
@@ -369,7 +370,6 @@ LLVMValueRef kj_cg_line(kj_cg *cg, const kir_inst *in); /* i32 line of in */
 LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
 
 /* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
-bool kj_cg_is_mpi(unsigned builtin);
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 
 /* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */

@@ -144,4 +144,3 @@ LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in)
     return c.op == KJ_MPI_ISEND || c.op == KJ_MPI_IRECV ? as_request(cg, r) : kj_cg_zero(cg, in->type);
 }
 
-bool kj_cg_is_mpi(unsigned builtin) { return builtin >= KJ_B_CUDA_SELECT_DEVICE && builtin <= KJ_B_REQUEST_WAIT; }
