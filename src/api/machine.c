@@ -23,6 +23,8 @@
  * name, so the next process calling with the same types loads it. */
 #include "api_int.h"
 
+#include "util/alloc.h"
+
 #include <llvm-c/TargetMachine.h>
 
 #include <dlfcn.h>
@@ -279,13 +281,6 @@ void *kj_api_block_entry(kjit_module *m, const kir_func *kf, kj_diags *d)
 }
 
 /* ---- texts ---- */
-
-static char *xstrdup(const char *s)
-{
-    char *p = strdup(s ? s : "");
-    if (!p) abort();
-    return p;
-}
 
 /* Generate the module's code again, keeping both texts. */
 static bool regenerate_texts(kjit_module *m, kjit_error *err)

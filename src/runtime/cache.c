@@ -7,6 +7,8 @@
  * from the lock. */
 #include "cache.h"
 
+#include "../util/alloc.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -163,26 +165,6 @@ struct kj_cache {
     entry *oldest, *newest;
     kj_cache_stats st;
 };
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) abort(); /* out of memory: the one reason library code may abort */
-    return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(xmalloc(n), s, n);
-}
 
 /* Memory accounting counts the entry header too, so a flood of tiny
  * entries is bounded as well. */
