@@ -19,7 +19,6 @@
 #include "abi/abi.h"
 #include "codegen/codegen.h"
 #include "frontend/ast.h"
-#include "frontend/diag.h"
 #include "ir/kir.h"
 #include "ir/sema.h"
 #include "ir/types.h"
@@ -30,6 +29,7 @@
 #include "runtime/mpi.h"
 #include "runtime/pool.h"
 #include "util/arena.h"
+#include "util/diag.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -69,7 +69,7 @@
 
 #include "../util/arena.h"
 #include "../util/buf.h"
-#include "../frontend/diag.h"
+#include "../util/diag.h"
 #include "types.h"
 
 typedef uint32_t kir_ref;   /* index into kir_func.insts; 0 = none */
