@@ -17,13 +17,13 @@
 #include <kjit.h>
 
 #include "abi/abi.h"
+#include "cache/cache.h"
 #include "codegen/codegen.h"
 #include "frontend/ast.h"
 #include "ir/kir.h"
 #include "ir/sema.h"
 #include "ir/types.h"
 #include "runtime/array.h"
-#include "runtime/cache.h"
 #include "runtime/events.h"
 #include "runtime/gpu.h"
 #include "runtime/mpi.h"

@@ -3,7 +3,7 @@
  *
  * Compile time. The host functions of the module's KIR go through the host
  * code generator into one LLJIT (m->jit). With the cache on, the object
- * file is kept in the context's compile cache (src/runtime/cache.h) under a
+ * file is kept in the context's compile cache (src/cache/cache.h) under a
  * BLAKE3 key of everything that decides the code: the source text, the
  * options that change code generation, the kjit build and LLVM versions,
  * and the host's target triple, CPU name and features. A hit loads the

@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/cache.h"
+#include "cache/cache.h"
 
 /* --- helpers ------------------------------------------------------------ */
 
