@@ -96,7 +96,7 @@ static void hash_host(kj_hasher *h)
 kj_hash kj_api_module_key(const kjit_module *m)
 {
     kj_hasher h;
-    kj_cache_key_init(&h);
+    kj_cache_key_init(&h, kjit_version());
     hash_build(&h);
     hash_host(&h);
     kj_hash_part(&h, "source", m->src.text, m->src.len);
@@ -234,7 +234,7 @@ static kj_entry_fn find_loaded(kjit_module *m, const kir_func *kf)
 static kj_hash spec_key(const kjit_module *m, const kir_func *kf)
 {
     kj_hasher h;
-    kj_cache_key_init(&h);
+    kj_cache_key_init(&h, kjit_version());
     kj_hash_part(&h, "module", m->key.b, sizeof m->key.b);
     kj_hash_str(&h, "specialisation", kf->mangled);
     return kj_hash_final(&h);

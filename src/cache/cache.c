@@ -21,13 +21,6 @@
 
 #include <llvm-c/Core.h>
 
-#include "kjit.h"
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define KJIT_VERSION_STRING \
-    STR(KJIT_VERSION_MAJOR) "." STR(KJIT_VERSION_MINOR) "." STR(KJIT_VERSION_PATCH)
-
 /* Bumped whenever the disk format or the key recipe changes. */
 enum { CACHE_FORMAT = 1 };
 
@@ -118,13 +111,13 @@ void kj_hash_u64(kj_hasher *h, const char *label, uint64_t v)
     kj_hash_part(h, label, b, 8);
 }
 
-void kj_cache_key_init(kj_hasher *h)
+void kj_cache_key_init(kj_hasher *h, const char *version)
 {
     unsigned major, minor, patch;
     LLVMGetVersion(&major, &minor, &patch);
     kj_hash_init(h);
     kj_hash_u64(h, "kjit-cache-format", CACHE_FORMAT);
-    kj_hash_str(h, "kjit", KJIT_VERSION_STRING);
+    kj_hash_str(h, "kjit", version);
     kj_hash_u64(h, "llvm-major", major);
     kj_hash_u64(h, "llvm-minor", minor);
     kj_hash_u64(h, "llvm-patch", patch);
