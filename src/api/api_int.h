@@ -18,7 +18,7 @@
 
 #include "abi/abi.h"
 #include "cache/cache.h"
-#include "codegen/codegen.h"
+#include "codegen/codegen_api.h"
 #include "frontend/ast.h"
 #include "ir/kir.h"
 #include "ir/sema.h"

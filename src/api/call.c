@@ -276,7 +276,7 @@ static bool returnable(const kj_type *t)
             if (!returnable(t->elems[k])) return false;
         return true;
     }
-    return kj_cg_is_void(t) || kj_is_scalar(t) || t->kind == KJ_T_STR ||
+    return t->kind == KJ_T_NONE || kj_is_scalar(t) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
 

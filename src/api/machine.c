@@ -25,6 +25,7 @@
 
 #include "util/alloc.h"
 
+#include <llvm-c/Core.h> /* host triple and CPU of cache keys */
 #include <llvm-c/TargetMachine.h>
 
 #include <dlfcn.h>

@@ -1,21 +1,48 @@
-/* The host code generator: KIR → LLVM IR (through the LLVM-C API only) →
- * machine code loaded by ORC LLJIT.
+/* The code generator's internals, shared by the files of src/codegen/:
+ * KIR → LLVM IR (through the LLVM-C API only) → machine code loaded by ORC
+ * LLJIT, or PTX. What the rest of kjit may call is codegen_api.h.
  *
+ *   codegen_api.h  the public part: kj_codegen_host, kj_jit_*, kj_codegen_ptx
  *   llvm_ctx.c     LLVM initialisation (once), the host target machine, the
- *                  per-compile codegen state, intrinsics and runtime symbols
+ *                  per-compile codegen state, intrinsics, runtime functions
+ *                  (src/abi/rtfns.def) and the JIT's symbol table
  *   llvm_types.c   KIR types → LLVM types (value and memory forms)
- *   llvm_func.c    functions, entry wrappers, locals, structured control flow
+ *   llvm_func.c    functions, entry wrappers, locals, structured control
+ *                  flow, array lifetime
  *   llvm_expr.c    scalar instructions: arithmetic, casts, tuples, calls
  *   llvm_array.c   array descriptors: dims, element access, views, checks
  *   llvm_builtin.c built-in functions, one table row each
  *   llvm_host_builtins.c  host NumPy, print, time and cuda built-ins
+ *   llvm_mpi.c     cuda.select_device, cuda.gpus and mpi4py in host code
  *   llvm_ufunc.c   elementwise array operations and ufunc call loops
- *   host.c         the optimisation pipeline and ORC LLJIT
+ *   llvm_ufunc_gpu.c  a ufunc call's kernel launched on the GPU
+ *   llvm_ufunc.h   what those two share
+ *   llvm_parallel.c  outlined loop chunks for the thread pool
+ *   llvm_pfor.c    prange loops on the pool
+ *   llvm_launch.c  kernel launches in host code; lazy coherence checks
+ *   llvm_cuda.c    cuda.* inside kernels, the target-neutral part
+ *   llvm_kernel.c  kernels on the cpu (kj_target_host): thread loops,
+ *                  regions split at barriers
+ *   llvm_kernel_warp.c  their warp operations
+ *   llvm_kernel_div.c   divergence within a warp
+ *   kernel_int.h   what the three llvm_kernel*.c share
+ *   llvm_pipeline.c  the optimise and emit steps every target shares
+ *   host.c         the host pipeline (KIR → object file → ORC LLJIT)
+ *   host_split.c   a program compiled as several modules, one per thread
+ *   host_jit.c     ORC LLJIT: loading objects, resolving symbols
+ *   host.h         what the three host*.c share
+ *   vecmath.[ch]   libmvec's vector math for the loop vectoriser
+ *   nvptx.c        the NVPTX back end (kj_target_nvptx), PTX text
+ *   nvptx_cuda.c   cuda.* on the GPU
+ *   nvptx.h        what the two nvptx*.c share
+ *   libdevice.c    selective linking of NVIDIA's libdevice
  *
  * The ABI of generated code is in abi.h; the run-time functions it calls
  * are declared in src/abi/rtfns.def; how it all fits in docs/codegen.md. */
 #ifndef KJ_CODEGEN_H
 #define KJ_CODEGEN_H
+
+#include "codegen_api.h"
 
 #include "../ir/kir.h"
 #include "../runtime/rt.h"
@@ -28,83 +55,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* =====================================================================
- * Library-facing API
- * ===================================================================== */
-
-typedef struct kj_codegen_opts {
-    int opt_level;    /* 0..3: the default<On> pipeline and codegen level */
-    bool verify;      /* run LLVM's verifier on the generated IR (tests, debug) */
-    bool keep_ir;     /* keep the optimised LLVM IR as text: kj_jit_ir */
-    bool keep_asm;    /* keep the assembly as text: kj_jit_asm */
-    bool keep_object; /* keep the object file's bytes: kj_jit_object (for caching) */
-    bool gpu_kernels; /* kernels run on the GPU: none in the host code, whose arrays are
-                         coherence-checked (gpu.h) */
-    bool parallel;    /* the `parallel` target: ufunc loops and prange loops of every host
-                         function run on the thread pool (kj_rt_parallel_for) */
-} kj_codegen_opts;
-
-/* A loaded host program: owns its LLJIT and everything it compiled. */
-typedef struct kj_jit kj_jit;
-
-/* Compile the host functions of `m` (main, helpers, @jit, ufunc scalar
- * functions; kernels and device functions are skipped) and load them.
- * `opt` may be NULL (-O3, no verification, nothing kept). Returns NULL
- * after reporting to `d` (located at the offending KIR instruction when
- * the problem is an unsupported construct). Thread-safe: each call has its
- * own LLVM context. */
-kj_jit *kj_codegen_host(const kir_module *m, const kj_codegen_opts *opt, kj_diags *d);
-
-/* Load an object file produced earlier (kj_jit_object), e.g. from a cache.
- * Returns NULL with a message in `err` (cap bytes) on failure. */
-kj_jit *kj_jit_from_object(const void *obj, size_t size, char *err, size_t cap);
-
-/* The entry point of the function with KIR mangled name `mangled` (abi.h:
- * call it through kj_rt_call_entry), or NULL when there is none. */
-kj_entry_fn kj_jit_lookup(kj_jit *j, const char *mangled);
-
-/* The address of symbol `name` in j's code, or NULL. */
-void *kj_jit_address(kj_jit *j, const char *name);
-
-/* Text kept at compile time (NULL unless requested in the options). */
-const char *kj_jit_ir(const kj_jit *j);
-const char *kj_jit_asm(const kj_jit *j);
-const void *kj_jit_object(const kj_jit *j, size_t *size);
-
-void kj_jit_free(kj_jit *j);
-
-/* ---- the GPU (nvptx.c) ---- */
-
-typedef struct kj_ptx_opts {
-    const char *arch;      /* "sm_90" */
-    int opt_level;         /* 0..3 */
-    bool verify;           /* run LLVM's verifier first */
-    const char *libdevice; /* path of libdevice.10.bc */
-    const char *kernel;    /* only the kernels of this name (NULL: every kernel) */
-    const kir_func *only;  /* only this kernel specialisation (NULL: as `kernel` says) */
-    double *phases;        /* optional: seconds spent making the IR, linking libdevice,
-                              optimising and emitting PTX (KJ_PTX_PHASES entries) */
-} kj_ptx_opts;
-
-enum { KJ_PTX_PHASES = 4 };
-
-/* The PTX of every kernel of m (and the device and @jit functions they
- * call), malloc'd; NULL after reporting to d (also when o->kernel names no
- * kernel). No GPU or driver needed. */
-char *kj_codegen_ptx(const kir_module *m, const kj_ptx_opts *o, kj_diags *d);
-/* Does m have kernels (does it need PTX at all)? */
-bool kj_nvptx_has_kernels(const kir_module *m);
-/* The PTX entry name of the kernel specialisation with this mangled name
- * (valid PTX identifier, stable across compiles). */
-const char *kj_ptx_symbol(kj_arena *a, const char *mangled);
 /* libdevice.c: link the __nv_* functions mod declares (and only those,
  * with what they call) from the libdevice bitcode at `path`; they become
  * internal, for the optimiser to inline. */
 bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t cap);
-
-/* =====================================================================
- * Internal: shared by the codegen files
- * ===================================================================== */
 
 /* The run-time functions generated code may call, one per row of
  * src/abi/rtfns.def (which declares them, C types and all): KJ_RTF_RAISE,
