@@ -172,7 +172,7 @@ const struct kj_tasks *kj_rt_tasks(kj_rt *rt, struct kj_tasks *storage);
 /* ---- what generated code calls ----
  *
  * Raising, array lifetime, assignment, launches, parallel loops, the host
- * built-ins (rt_host.h tells their conventions): one prototype per row of
+ * built-ins (rtfns.def tells their conventions): one prototype per row of
  * src/abi/rtfns.def, where each is declared and described, so that the
  * code generator's declarations (made from the same rows) and these agree. */
 #define KJ_RTARG(letter, type, name) type name
