@@ -67,10 +67,14 @@ static void test_letters_agree_with_c_types(void **state)
     (void)state;
     for (unsigned i = 0; i < NROWS; i++) {
         const row *r = &rows[i];
-        if (r->ret.letter != r->ret.c_letter) fail_msg("%s: result is '%c' for a C '%c'", r->name, r->ret.letter, r->ret.c_letter);
-        for (unsigned k = 0; k < nparams(r); k++)
-            if (r->params[k].letter != r->params[k].c_letter)
-                fail_msg("%s: parameter %u is '%c' for a C '%c'", r->name, k, r->params[k].letter, r->params[k].c_letter);
+        const arg *ret = &r->ret;
+        if (ret->letter != ret->c_letter)
+            fail_msg("%s: result is '%c' for a C '%c'", r->name, ret->letter, ret->c_letter);
+        for (unsigned k = 0; k < nparams(r); k++) {
+            const arg *a = &r->params[k];
+            if (a->letter != a->c_letter)
+                fail_msg("%s: parameter %u is '%c' for a C '%c'", r->name, k, a->letter, a->c_letter);
+        }
     }
 }
 
