@@ -19,20 +19,20 @@
 #include <kjit.h>
 
 #include "abi/abi.h"
-#include "codegen/codegen.h"
+#include "cache/cache.h"
+#include "codegen/codegen_api.h"
 #include "frontend/ast.h"
-#include "frontend/diag.h"
 #include "ir/kir.h"
 #include "ir/pipeline.h"
 #include "ir/sema.h"
 #include "ir/types.h"
 #include "runtime/array.h"
-#include "runtime/cache.h"
 #include "runtime/events.h"
 #include "runtime/gpu.h"
 #include "runtime/mpi.h"
 #include "runtime/pool.h"
 #include "util/arena.h"
+#include "util/diag.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

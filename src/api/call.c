@@ -275,7 +275,7 @@ static bool returnable(const kj_type *t)
             if (!returnable(t->elems[k])) return false;
         return true;
     }
-    return kj_cg_is_void(t) || kj_is_scalar(t) || t->kind == KJ_T_STR ||
+    return t->kind == KJ_T_NONE || kj_is_scalar(t) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
 
@@ -334,7 +334,7 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
     kj_abi_block_fn block;
     memcpy(&block, &block_fn, sizeof block); /* object pointer → function pointer */
     return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), block_fn ? block : NULL,
-                           (int32_t)kf->nparams, kj_cg_run_of(m->cg.target)->parallel_blocks, p};
+                           (int32_t)kf->nparams, kj_codegen_parallel_blocks(m->cg.target), p};
 }
 
 /* A kernel's code for kj_rt_launch: its GPU code on cuda, else its block

@@ -100,7 +100,7 @@ static void *cubin_of(kjit_module *m, const kir_func *only, bool *hit, kj_diags 
     const kj_cu_props *p = kj_gpu_props(m->gpu);
     bool cached = m->cache && m->cache->c;
     kj_hasher h;
-    kj_cache_key_init(&h);
+    kj_cache_key_init(&h, kjit_version());
     kj_hash mk = kj_api_module_key(m);
     kj_hash_part(&h, "module", mk.b, sizeof mk.b);
     kj_hash_str(&h, "gpu-arch", m->arch);

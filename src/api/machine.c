@@ -3,7 +3,7 @@
  *
  * Compile time. The host functions of the module's KIR go through the host
  * code generator into one LLJIT (m->jit). With the cache on, the object
- * file is kept in the context's compile cache (src/runtime/cache.h) under a
+ * file is kept in the context's compile cache (src/cache/cache.h) under a
  * BLAKE3 key of everything that decides the code: the source text, the
  * options that change code generation, the kjit build and LLVM versions,
  * and the host's target triple, CPU name and features. A hit loads the
@@ -24,7 +24,9 @@
 #include "api_int.h"
 
 #include "ir/builtins.h"
+#include "util/alloc.h"
 
+#include <llvm-c/Core.h> /* host triple and CPU of cache keys */
 #include <llvm-c/TargetMachine.h>
 
 #include <dlfcn.h>
@@ -110,7 +112,7 @@ static void hash_loads(kj_hasher *h, const kir_module *km)
 kj_hash kj_api_module_key(const kjit_module *m)
 {
     kj_hasher h;
-    kj_cache_key_init(&h);
+    kj_cache_key_init(&h, kjit_version());
     hash_build(&h);
     hash_host(&h);
     kj_hash_part(&h, "source", m->src.text, m->src.len);
@@ -250,7 +252,7 @@ static kj_entry_fn find_loaded(kjit_module *m, const kir_func *kf)
 static kj_hash spec_key(const kjit_module *m, const kir_func *kf, const kir_module *km)
 {
     kj_hasher h;
-    kj_cache_key_init(&h);
+    kj_cache_key_init(&h, kjit_version());
     kj_hash_part(&h, "module", m->key.b, sizeof m->key.b);
     kj_hash_str(&h, "specialisation", kf->mangled);
     hash_loads(&h, km);
@@ -298,13 +300,6 @@ void *kj_api_block_entry(kjit_module *m, const kir_func *kf, kj_diags *d)
 }
 
 /* ---- texts ---- */
-
-static char *xstrdup(const char *s)
-{
-    char *p = strdup(s ? s : "");
-    if (!p) abort();
-    return p;
-}
 
 /* Generate the module's code again, keeping both texts. */
 static bool regenerate_texts(kjit_module *m, kjit_error *err)

@@ -107,7 +107,7 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
             if (!kj_api_to_mem(t->elems[k], &v->v.t->items[k], (char *)out + item_offset(t, k))) return false;
         return true;
     }
-    return kj_cg_is_void(t);
+    return !t || t->kind == KJ_T_NONE; /* nothing to store */
 }
 
 /* ---- memory → kjit_value ---- */

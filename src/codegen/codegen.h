@@ -1,21 +1,48 @@
-/* The host code generator: KIR → LLVM IR (through the LLVM-C API only) →
- * machine code loaded by ORC LLJIT.
+/* The code generator's internals, shared by the files of src/codegen/:
+ * KIR → LLVM IR (through the LLVM-C API only) → machine code loaded by ORC
+ * LLJIT, or PTX. What the rest of kjit may call is codegen_api.h.
  *
+ *   codegen_api.h  the public part: kj_codegen_host, kj_jit_*, kj_codegen_ptx
  *   llvm_ctx.c     LLVM initialisation (once), the host target machine, the
- *                  per-compile codegen state, intrinsics and runtime symbols
+ *                  per-compile codegen state, intrinsics, runtime functions
+ *                  (src/abi/rtfns.def) and the JIT's symbol table
  *   llvm_types.c   KIR types → LLVM types (value and memory forms)
- *   llvm_func.c    functions, entry wrappers, locals, structured control flow
+ *   llvm_func.c    functions, entry wrappers, locals, structured control
+ *                  flow, array lifetime
  *   llvm_expr.c    scalar instructions: arithmetic, casts, tuples, calls
  *   llvm_array.c   array descriptors: dims, element access, views, checks
  *   llvm_builtin.c built-in functions, one table row each
  *   llvm_host_builtins.c  host NumPy, print, time and cuda built-ins
+ *   llvm_mpi.c     cuda.select_device, cuda.gpus and mpi4py in host code
  *   llvm_ufunc.c   elementwise array operations and ufunc call loops
- *   host.c         the optimisation pipeline and ORC LLJIT
+ *   llvm_ufunc_gpu.c  a ufunc call's kernel launched on the GPU
+ *   llvm_ufunc.h   what those two share
+ *   llvm_parallel.c  outlined loop chunks for the thread pool
+ *   llvm_pfor.c    prange loops on the pool
+ *   llvm_launch.c  kernel launches in host code; lazy coherence checks
+ *   llvm_cuda.c    cuda.* inside kernels, the target-neutral part
+ *   llvm_kernel.c  kernels on the cpu (kj_target_host): thread loops,
+ *                  regions split at barriers
+ *   llvm_kernel_warp.c  their warp operations
+ *   llvm_kernel_div.c   divergence within a warp
+ *   kernel_int.h   what the three llvm_kernel*.c share
+ *   llvm_pipeline.c  the optimise and emit steps every target shares
+ *   host.c         the host pipeline (KIR → object file → ORC LLJIT)
+ *   host_split.c   a program compiled as several modules, one per thread
+ *   host_jit.c     ORC LLJIT: loading objects, resolving symbols
+ *   host.h         what the three host*.c share
+ *   vecmath.[ch]   libmvec's vector math for the loop vectoriser
+ *   nvptx.c        the NVPTX back end (kj_target_nvptx), PTX text
+ *   nvptx_cuda.c   cuda.* on the GPU
+ *   nvptx.h        what the two nvptx*.c share
+ *   libdevice.c    selective linking of NVIDIA's libdevice
  *
- * The ABI of generated code is in abi.h; the run-time entry points it calls
- * in src/runtime/rt.h; how it all fits in docs/codegen.md. */
+ * The ABI of generated code is in abi.h; the run-time functions it calls
+ * are declared in src/abi/rtfns.def; how it all fits in docs/codegen.md. */
 #ifndef KJ_CODEGEN_H
 #define KJ_CODEGEN_H
+
+#include "codegen_api.h"
 
 #include "../ir/kir.h"
 #include "../runtime/rt.h"
@@ -28,159 +55,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* =====================================================================
- * Library-facing API
- * ===================================================================== */
-
-typedef struct kj_codegen_opts {
-    int opt_level;    /* 0..3: the default<On> pipeline and codegen level */
-    bool verify;      /* run LLVM's verifier on the generated IR (tests, debug) */
-    bool keep_ir;     /* keep the optimised LLVM IR as text: kj_jit_ir */
-    bool keep_asm;    /* keep the assembly as text: kj_jit_asm */
-    bool keep_object; /* keep the object file's bytes: kj_jit_object (for caching) */
-    kj_run_target target; /* where the code runs (DEFAULT: cpu): picks the host table,
-                             kj_cg_run_of */
-} kj_codegen_opts;
-
-/* A loaded host program: owns its LLJIT and everything it compiled. */
-typedef struct kj_jit kj_jit;
-
-/* Compile the host functions of `m` (main, helpers, @jit, ufunc scalar
- * functions; kernels and device functions are skipped) and load them.
- * `opt` may be NULL (-O3, no verification, nothing kept). Returns NULL
- * after reporting to `d` (located at the offending KIR instruction when
- * the problem is an unsupported construct). Thread-safe: each call has its
- * own LLVM context. */
-kj_jit *kj_codegen_host(const kir_module *m, const kj_codegen_opts *opt, kj_diags *d);
-
-/* Load an object file produced earlier (kj_jit_object), e.g. from a cache.
- * Returns NULL with a message in `err` (cap bytes) on failure. */
-kj_jit *kj_jit_from_object(const void *obj, size_t size, char *err, size_t cap);
-
-/* The entry point of the function with KIR mangled name `mangled` (abi.h:
- * call it through kj_rt_call_entry), or NULL when there is none. */
-kj_entry_fn kj_jit_lookup(kj_jit *j, const char *mangled);
-
-/* The address of symbol `name` in j's code, or NULL. */
-void *kj_jit_address(kj_jit *j, const char *name);
-
-/* Text kept at compile time (NULL unless requested in the options). */
-const char *kj_jit_ir(const kj_jit *j);
-const char *kj_jit_asm(const kj_jit *j);
-const void *kj_jit_object(const kj_jit *j, size_t *size);
-
-void kj_jit_free(kj_jit *j);
-
-/* ---- the GPU (nvptx.c) ---- */
-
-typedef struct kj_ptx_opts {
-    const char *arch;      /* "sm_90" */
-    int opt_level;         /* 0..3 */
-    bool verify;           /* run LLVM's verifier first */
-    const char *libdevice; /* path of libdevice.10.bc */
-    const char *kernel;    /* only the kernels of this name (NULL: every kernel) */
-    const kir_func *only;  /* only this kernel specialisation (NULL: as `kernel` says) */
-    double *phases;        /* optional: seconds spent making the IR, linking libdevice,
-                              optimising and emitting PTX (KJ_PTX_PHASES entries) */
-} kj_ptx_opts;
-
-enum { KJ_PTX_PHASES = 4 };
-
-/* The PTX of every kernel of m (and the device and @jit functions they
- * call), malloc'd; NULL after reporting to d (also when o->kernel names no
- * kernel). No GPU or driver needed. */
-char *kj_codegen_ptx(const kir_module *m, const kj_ptx_opts *o, kj_diags *d);
-/* Does m have kernels (does it need PTX at all)? */
-bool kj_nvptx_has_kernels(const kir_module *m);
-/* The PTX entry name of the kernel specialisation with this mangled name
- * (valid PTX identifier, stable across compiles). */
-const char *kj_ptx_symbol(kj_arena *a, const char *mangled);
 /* libdevice.c: link the __nv_* functions mod declares (and only those,
  * with what they call) from the libdevice bitcode at `path`; they become
  * internal, for the optimiser to inline. */
 bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t cap);
 
-/* =====================================================================
- * Internal: shared by the codegen files
- * ===================================================================== */
-
-/* Run-time functions generated code may call (rt.h and libm helpers). */
-#define KJ_RTFNS(X)                                                                  \
-    /* id, C function (rt.h), signature: the return type then the parameters   */ \
-    /* (v void, b i1, c i8, i i32, l i64, f float, d double, p ptr), flags      */ \
-    X(RAISE, kj_rt_raise, "vpipii", KJ_RTF_NORETURN)                                 \
-    X(RAISE_INDEX, kj_rt_raise_index, "vplllii", KJ_RTF_NORETURN)                    \
-    X(RAISE_INDEX_U, kj_rt_raise_index_unsigned, "vplllii", KJ_RTF_NORETURN)         \
-    X(ASSIGN, kj_rt_assign, "vppipilii", 0)                                           \
-    X(ROUND_NDIGITS, kj_rt_round_ndigits, "ddl", KJ_RTF_PURE)                        \
-    X(ROUND_INT, kj_rt_round_int, "lll", KJ_RTF_PURE)                                \
-    X(LGAMMA, kj_rt_lgamma, "dd", KJ_RTF_PURE)                                       \
-    X(LGAMMAF, kj_rt_lgammaf, "ff", KJ_RTF_PURE)                                     \
-    /* array lifetime (rt.h) */                                                      \
-    X(MARK, kj_rt_mark, "lp", 0)                                                     \
-    X(COLLECT, kj_rt_collect, "vplpi", 0)                                            \
-    X(KEEP, kj_rt_keep, "vpp", 0)                                                    \
-    /* host built-ins (rt_host.h) */                                                 \
-    X(ALLOC, kj_rt_alloc, "vpiipppii", 0)                                            \
-    X(ARANGE_I, kj_rt_arange_i, "vplllipii", 0)                                      \
-    X(ARANGE_F, kj_rt_arange_f, "vpdddipii", 0)                                      \
-    X(LINSPACE, kj_rt_linspace, "vpddliipii", 0)                                     \
-    X(SEED, kj_rt_seed, "vplii", 0)                                                  \
-    X(RANDOM, kj_rt_random, "dp", 0)                                                 \
-    X(RAND, kj_rt_rand, "vpippii", 0)                                                \
-    X(RANDINT, kj_rt_randint, "lplliii", 0)                                          \
-    X(RANDINT_ARRAY, kj_rt_randint_array, "vplliippii", 0)                           \
-    X(REDUCE, kj_rt_reduce, "vpipiiipii", 0)                                         \
-    X(REDUCE_AXIS, kj_rt_reduce_axis, "vpipiiiillpiii", 0)                           \
-    X(COPY, kj_rt_copy, "vppiiipii", 0)                                              \
-    X(CUMULATE, kj_rt_cumulate, "vppiiipii", 0)                                      \
-    X(RESHAPE, kj_rt_reshape, "vppiiippii", 0)                                       \
-    X(RAVEL, kj_rt_ravel, "vppiipii", 0)                                             \
-    X(ALLCLOSE, kj_rt_allclose, "ippiipiiddii", 0)                                   \
-    X(SAVE, kj_rt_save, "vpppiiii", 0)                                               \
-    X(LOAD, kj_rt_load, "vppiiipii", 0)                                              \
-    X(PERF_COUNTER, kj_rt_perf_counter, "d", 0)                                      \
-    X(EVENT_NEW, kj_rt_event_new, "pp", 0)                                           \
-    X(EVENT_RECORD, kj_rt_event_record, "vpp", 0)                                    \
-    X(EVENT_ELAPSED, kj_rt_event_elapsed, "fpppii", 0)                               \
-    X(PRINT_STR, kj_rt_print_str, "vpp", 0)                                          \
-    X(PRINT_REPR_STR, kj_rt_print_repr_str, "vpp", 0)                                \
-    X(PRINT_INT, kj_rt_print_int, "vpl", 0)                                          \
-    X(PRINT_UINT, kj_rt_print_uint, "vpl", 0)                                        \
-    X(PRINT_BOOL, kj_rt_print_bool, "vpi", 0)                                        \
-    X(PRINT_F64, kj_rt_print_f64, "vpd", 0)                                          \
-    X(PRINT_F32, kj_rt_print_f32, "vpf", 0)                                          \
-    X(PRINT_ARRAY, kj_rt_print_array, "vppiii", 0)                                    \
-    X(BINOP, kj_rt_binop, "vpipiipiiiipii", 0)                                       \
-    X(UNOP, kj_rt_unop, "vpipiiipii", 0)                                             \
-    X(INDEX_GET, kj_rt_index_get, "vppiippppiii", 0)                                 \
-    X(INDEX_SET, kj_rt_index_set, "vppiippppiiii", 0)                                \
-    X(UFUNC_PREPARE, kj_rt_ufunc_prepare, "ipppiippppiippii", 0)                     \
-    X(PARALLEL_FOR, kj_rt_parallel_for, "vppplllp", 0)                               \
-    /* kernel launches, every target (rt_launch.c); the GPU (rt_cuda.c) */         \
-    X(LAUNCH, kj_rt_launch, "vppppii", 0)                                            \
-    X(BLOCK_STORAGE, kj_rt_block_storage, "ppplii", 0)                               \
-    X(STACK_CHECK, kj_rt_stack_check, "vppii", 0)                                    \
-    X(HOST_ACCESS, kj_rt_host_access, "vppiii", 0)                                   \
-    X(TO_DEVICE, kj_rt_to_device, "vppiii", 0)                                       \
-    X(DEVICE_COPY, kj_rt_device_copy, "vppiiipiii", 0)                               \
-    X(COPY_INTO, kj_rt_copy_into, "vppipiiii", 0)                                    \
-    X(CUDA_SYNC, kj_rt_cuda_sync, "vpii", 0)                                         \
-    X(STREAM_NEW, kj_rt_stream_new, "pp", 0)                                         \
-    X(STREAM_SYNC, kj_rt_stream_sync, "vppii", 0)                                    \
-    /* mpi4py (rt_mpi.c) */                                                          \
-    X(MPI, kj_rt_mpi, "lpipiipiillllii", 0)                                          \
-    X(MPI_WTIME, kj_rt_mpi_wtime, "dpii", 0)                                         \
-    X(GPU_COUNT, kj_rt_gpu_count, "lp", 0)                                           \
-    X(SELECT_DEVICE, kj_rt_select_device, "vplii", 0)
-
-enum { KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
-
+/* The run-time functions generated code may call, one per row of
+ * src/abi/rtfns.def (which declares them, C types and all): KJ_RTF_RAISE,
+ * KJ_RTF_ALLOC, ... Their flags (KJ_RTF_NORETURN, KJ_RTF_PURE) are in
+ * rtfns.h. */
 typedef enum {
-#define X(id, fn, sig, flags) KJ_RTF_##id,
-    KJ_RTFNS(X)
-#undef X
-        KJ_RTF__COUNT
+#define KJ_RTFN(id, fn, flags, ret, params) KJ_RTF_##id,
+#include "../abi/rtfns.def"
+    KJ_RTF__COUNT
 } kj_rtfn;
 
 /* A symbol the JIT resolves to an address in this library (or libm). */
@@ -211,7 +98,8 @@ typedef struct kj_cg_target {
     LLVMValueRef (*kernel_declare)(kj_cg *cg, const kir_func *f);
     void (*kernel_define)(kj_cg *cg, const kir_func *f, LLVMValueRef fn);
     /* cuda.* inside kernels (llvm_cuda.c asks): thread ids as i64, the
-     * lane, barriers, warp operations, shared and local arrays */
+     * lane, barriers (the built-ins with KJ_BF_BARRIER), warp operations
+     * (KJ_BF_WARP, syncwarp included), shared and local arrays */
     LLVMValueRef (*sreg)(kj_cg *cg, kj_sreg r, unsigned dim);
     LLVMValueRef (*laneid)(kj_cg *cg);
     LLVMValueRef (*barrier)(kj_cg *cg, const kir_inst *in);
@@ -324,6 +212,9 @@ LLVMValueRef kj_cg_intrinsic(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMVa
                              unsigned n);
 /* Call a runtime function of the table above. */
 LLVMValueRef kj_cg_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigned n);
+/* The host declaration of runtime function `id` in cg's module (made on
+ * first use, with its attributes): the LLVM form of its rtfns.def row. */
+LLVMValueRef kj_cg_rtfn_decl(kj_cg *cg, kj_rtfn id);
 /* Call a libm function `name` of one or two arguments of type `ty`. */
 LLVMValueRef kj_cg_libm(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n);
 /* A private constant C string. */
@@ -469,7 +360,6 @@ LLVMValueRef kj_cg_line(kj_cg *cg, const kir_inst *in); /* i32 line of in */
 LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
 
 /* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
-bool kj_cg_is_mpi(unsigned builtin);
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 
 /* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */

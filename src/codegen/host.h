@@ -5,22 +5,7 @@
 
 #include "codegen.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-static inline char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d) abort(); /* out of memory */
-    return d;
-}
-
-static inline void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort(); /* out of memory */
-    return p;
-}
+#include "../util/alloc.h"
 
 /* The most modules a program is split into (threads compiling it). */
 enum { KJ_HOST_MAX_PARTS = 64 };

@@ -116,8 +116,7 @@ LLVMValueRef kj_kn_per_thread(kj_cg *cg, LLVMTypeRef t, const char *name);
 LLVMValueRef kj_kn_state_ptr(kj_cg *cg, LLVMValueRef th);
 
 /* llvm_kernel_warp.c */
-void kj_kn_shuffle(kj_cg *cg, kir_ref r, const kir_inst *in);
-void kj_kn_vote(kj_cg *cg, kir_ref r, const kir_inst *in);
+void kj_kn_warp_op(kj_cg *cg, kir_ref r, const kir_inst *in);
 void kj_kn_warp_scope(kj_cg *cg, kir_ref r);
 
 /* llvm_kernel_div.c: divergence within a warp */

@@ -8,8 +8,8 @@
  * optional) and add its row to `rows` below. Built-ins without a row here
  * are the host ones (NumPy, print, time, cuda on the host): see
  * llvm_host_builtins.c; math on arrays goes to llvm_ufunc.c. A host
- * built-in implemented in C goes into the runtime table KJ_RTFNS
- * (codegen.h) and is called with kj_cg_rtcall. */
+ * built-in implemented in C is declared once, in src/abi/rtfns.def, and
+ * called with kj_cg_rtcall. */
 #include "codegen.h"
 
 #include "../ir/builtins.h"

@@ -131,14 +131,20 @@ LLVMValueRef kj_cg_intrinsic(kj_cg *cg, const char *name, LLVMTypeRef ty, LLVMVa
 
 /* ---- runtime functions ---- */
 
+/* The rows of src/abi/rtfns.def: symbol, signature letters (return type,
+ * then the parameters; rtfns.h) and flags. */
+#define KJ_UNPAREN(...) __VA_ARGS__
+#define KJ_RTARG(letter, type, name) letter
 static const struct {
-    const char *sym, *sig;
+    const char *sym;
+    char sig[KJ_RTSIG_MAX + 1];
     unsigned flags;
 } rtfns[KJ_RTF__COUNT] = {
-#define X(id, fn, sig, flags) [KJ_RTF_##id] = {#fn, sig, flags},
-    KJ_RTFNS(X)
-#undef X
+#define KJ_RTFN(id, fn, flags, ret, params) [KJ_RTF_##id] = {#fn, {ret, KJ_UNPAREN params}, KJ_RTF_##flags},
+#include "../abi/rtfns.def"
 };
+#undef KJ_RTARG
+#undef KJ_UNPAREN
 
 static LLVMTypeRef sig_type(kj_cg *cg, char c)
 {
@@ -154,24 +160,29 @@ static LLVMTypeRef sig_type(kj_cg *cg, char c)
     }
 }
 
+LLVMValueRef kj_cg_rtfn_decl(kj_cg *cg, kj_rtfn id)
+{
+    const char *sym = rtfns[id].sym, *sig = rtfns[id].sig;
+    LLVMValueRef f = LLVMGetNamedFunction(cg->mod, sym);
+    if (f) return f;
+    LLVMTypeRef params[KJ_RTSIG_MAX];
+    unsigned np = (unsigned)strlen(sig) - 1;
+    for (unsigned k = 0; k < np; k++) params[k] = sig_type(cg, sig[k + 1]);
+    f = LLVMAddFunction(cg->mod, sym, LLVMFunctionType(sig_type(cg, sig[0]), params, np, 0));
+    if (rtfns[id].flags & KJ_RTF_NORETURN) {
+        fn_attr(cg, f, "noreturn", 0);
+        fn_attr(cg, f, "cold", 0);
+        fn_attr(cg, f, "nounwind", 0);
+    }
+    if (rtfns[id].flags & KJ_RTF_PURE) mark_pure(cg, f);
+    if (!(rtfns[id].flags & (KJ_RTF_NORETURN | KJ_RTF_PURE))) fn_attr(cg, f, "nounwind", 0);
+    return f;
+}
+
 LLVMValueRef kj_cg_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigned n)
 {
     if (cg->tgt->rtcall) return cg->tgt->rtcall(cg, id, args, n);
-    const char *sym = rtfns[id].sym, *sig = rtfns[id].sig;
-    LLVMValueRef f = LLVMGetNamedFunction(cg->mod, sym);
-    if (!f) {
-        LLVMTypeRef params[16];
-        unsigned np = (unsigned)strlen(sig) - 1;
-        for (unsigned k = 0; k < np; k++) params[k] = sig_type(cg, sig[k + 1]);
-        f = LLVMAddFunction(cg->mod, sym, LLVMFunctionType(sig_type(cg, sig[0]), params, np, 0));
-        if (rtfns[id].flags & KJ_RTF_NORETURN) {
-            fn_attr(cg, f, "noreturn", 0);
-            fn_attr(cg, f, "cold", 0);
-            fn_attr(cg, f, "nounwind", 0);
-        }
-        if (rtfns[id].flags & KJ_RTF_PURE) mark_pure(cg, f);
-        if (!(rtfns[id].flags & (KJ_RTF_NORETURN | KJ_RTF_PURE))) fn_attr(cg, f, "nounwind", 0);
-    }
+    LLVMValueRef f = kj_cg_rtfn_decl(cg, id);
     return LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(f), f, args, n, "");
 }
 
@@ -216,9 +227,8 @@ static void k_sincos(double x, double *s, double *c) { sincos(x, s, c); }
 static void k_sincosf(float x, float *s, float *c) { sincosf(x, s, c); }
 
 static const kj_jit_symbol symbols[] = {
-#define X(id, fn, sig, flags) {#fn, FN(fn)},
-    KJ_RTFNS(X)
-#undef X
+#define KJ_RTFN(id, fn, flags, ret, params) {#fn, FN(fn)},
+#include "../abi/rtfns.def"
 #define X(n) {#n, FN(n)}, {#n "f", FN(n##f)},
     LIBM(X)
 #undef X

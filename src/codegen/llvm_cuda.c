@@ -115,6 +115,8 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
         kj_cg_fail(cg, in->span, "'%s' is only available inside kernels", bi ? bi->path : "?");
         return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
     }
+    if (kj_builtin_has(in->aux, KJ_BF_BARRIER)) return cg->tgt->barrier(cg, in);
+    if (kj_builtin_has(in->aux, KJ_BF_WARP)) return cg->tgt->warp(cg, in);
     switch ((kj_builtin)in->aux) {
     case KJ_B_TID_X: case KJ_B_TID_Y: case KJ_B_TID_Z: return dim_value(cg, in, KJ_SREG_TID, in->aux - KJ_B_TID_X);
     case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z: return dim_value(cg, in, KJ_SREG_BID, in->aux - KJ_B_BID_X);
@@ -130,12 +132,6 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
         return NULL;
     case KJ_B_SHARED_ARRAY: return cg->tgt->shared_array(cg, in);
     case KJ_B_LOCAL_ARRAY: return cg->tgt->local_array(cg, in);
-    case KJ_B_SYNCTHREADS: case KJ_B_SYNCTHREADS_COUNT: case KJ_B_SYNCTHREADS_AND: case KJ_B_SYNCTHREADS_OR:
-    case KJ_B_SYNCWARP:
-        return cg->tgt->barrier(cg, in);
-    case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC: case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC:
-    case KJ_B_ALL_SYNC: case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC: case KJ_B_ACTIVEMASK:
-        return cg->tgt->warp(cg, in);
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return bits(cg, in);
     case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
     case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:

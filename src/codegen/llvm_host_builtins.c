@@ -541,6 +541,8 @@ const kj_cg_run *kj_cg_run_of(kj_run_target t)
     return t == KJ_RUN_CUDA ? &kj_run_cuda : t == KJ_RUN_PARALLEL ? &kj_run_parallel : &kj_run_cpu;
 }
 
+bool kj_codegen_parallel_blocks(kj_run_target t) { return kj_cg_run_of(t)->parallel_blocks; }
+
 /* ---- print ---- */
 
 static void put_str(kj_cg *cg, LLVMValueRef s)
@@ -699,7 +701,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD: case KJ_B_EVENT_SYNCHRONIZE:
         return b_cuda(cg, in);
     default: {
-        if (kj_cg_is_mpi(in->aux)) return kj_cg_mpi(cg, in);
+        if (kj_builtin_has(in->aux, KJ_BF_MPI)) return kj_cg_mpi(cg, in);
         const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
         kj_cg_fail(cg, in->span, "built-in '%s' is not supported by the host code generator yet",
                    bi ? bi->path : "?");

@@ -131,9 +131,7 @@ static void zero_fill(kj_cg *cg, LLVMValueRef p, LLVMValueRef bytes)
 
 static bool is_block_barrier(const kir_inst *in)
 {
-    return in->op == KIR_BUILTIN &&
-           (in->aux == KJ_B_SYNCTHREADS || in->aux == KJ_B_SYNCTHREADS_COUNT ||
-            in->aux == KJ_B_SYNCTHREADS_AND || in->aux == KJ_B_SYNCTHREADS_OR);
+    return in->op == KIR_BUILTIN && kj_builtin_has(in->aux, KJ_BF_BARRIER);
 }
 
 /* Warp operations exchange values between the threads of a warp, so on
@@ -141,14 +139,7 @@ static bool is_block_barrier(const kir_inst *in)
  * kj_kn_warp_scope). */
 static bool is_warp_op(const kir_inst *in)
 {
-    if (in->op != KIR_BUILTIN) return false;
-    switch ((kj_builtin)in->aux) {
-    case KJ_B_SYNCWARP: case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC: case KJ_B_SHFL_DOWN_SYNC:
-    case KJ_B_SHFL_XOR_SYNC: case KJ_B_ALL_SYNC: case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC:
-    case KJ_B_ACTIVEMASK:
-        return true;
-    default: return false;
-    }
+    return in->op == KIR_BUILTIN && kj_builtin_has(in->aux, KJ_BF_WARP);
 }
 
 static bool is_barrier_builtin(const kir_inst *in) { return is_block_barrier(in) || is_warp_op(in); }
@@ -1183,10 +1174,8 @@ void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
     const kir_inst *in = &cg->fn->kf->insts[r];
     switch ((kir_op)in->op) {
     case KIR_BUILTIN: /* the region boundary is the barrier itself */
-        if (in->aux == KJ_B_SYNCWARP || (in->aux >= KJ_B_SHFL_SYNC && in->aux <= KJ_B_SHFL_XOR_SYNC))
-            kj_kn_shuffle(cg, r, in);
-        else if (is_warp_op(in))
-            kj_kn_vote(cg, r, in);
+        if (is_warp_op(in))
+            kj_kn_warp_op(cg, r, in);
         else if (in->aux != KJ_B_SYNCTHREADS)
             emit_sync_reduce(cg, r, in);
         break;

@@ -251,16 +251,6 @@ typedef struct uni {
     bool changed;
 } uni;
 
-static bool block_uniform_builtin(unsigned b)
-{
-    switch ((kj_builtin)b) {
-    case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z: case KJ_B_BDIM_X: case KJ_B_BDIM_Y: case KJ_B_BDIM_Z:
-    case KJ_B_GDIM_X: case KJ_B_GDIM_Y: case KJ_B_GDIM_Z: case KJ_B_WARPSIZE:
-        return true;
-    default: return false;
-    }
-}
-
 static bool value_uniform(const uni *u, kir_ref r)
 {
     if (!r) return true;
@@ -269,7 +259,7 @@ static bool value_uniform(const uni *u, kir_ref r)
     case KIR_CONST_INT: case KIR_CONST_FLOAT: case KIR_CONST_STR: case KIR_CONST_NONE: case KIR_PARAM:
         return true;
     case KIR_LOCAL_GET: return u->local[in->i];
-    case KIR_BUILTIN: return block_uniform_builtin(in->aux);
+    case KIR_BUILTIN: return kj_builtin_has(in->aux, KJ_BF_UNIFORM);
     case KIR_ADD: case KIR_SUB: case KIR_MUL: case KIR_DIV: case KIR_FLOORDIV: case KIR_MOD: case KIR_POW:
     case KIR_AND: case KIR_OR: case KIR_XOR: case KIR_SHL: case KIR_SHR: case KIR_NEG: case KIR_NOT:
     case KIR_INVERT: case KIR_EQ: case KIR_NE: case KIR_LT: case KIR_LE: case KIR_GT: case KIR_GE:

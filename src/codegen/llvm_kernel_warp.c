@@ -148,7 +148,7 @@ static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef t
 /* cuda.shfl_*_sync(mask, value, lane/delta); cuda.syncwarp(mask) (only
  * its checks: the region boundary is the synchronisation). Per warp of
  * the scope: which lanes run it, then every running thread's result. */
-void kj_kn_shuffle(kj_cg *cg, kir_ref r, const kir_inst *in)
+static void shuffle(kj_cg *cg, kir_ref r, const kir_inst *in)
 {
     kj_cg_kern *kn = cg->fn->kern;
     bool sync = in->aux == KJ_B_SYNCWARP, check = cg->fn->kf->boundscheck || kn->diverges;
@@ -198,7 +198,7 @@ static LLVMValueRef vote_result(kj_cg *cg, const kir_inst *in, LLVMValueRef th, 
 /* cuda.all_sync / any_sync / ballot_sync(mask, predicate), activemask():
  * per warp of the scope, the ballot of the running threads, then every
  * thread's result. */
-void kj_kn_vote(kj_cg *cg, kir_ref r, const kir_inst *in)
+static void vote(kj_cg *cg, kir_ref r, const kir_inst *in)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn->slot[r] && !cg->fn->kf->boundscheck && !kn->diverges) return; /* the result is unused */
@@ -242,6 +242,18 @@ void kj_kn_vote(kj_cg *cg, kir_ref r, const kir_inst *in)
     }
     kj_kn_loop_end(cg, &l);
     kj_kn_loop_end(cg, &w);
+}
+
+/* A warp operation (KJ_BF_WARP) at block level: every thread's result. */
+void kj_kn_warp_op(kj_cg *cg, kir_ref r, const kir_inst *in)
+{
+    switch ((kj_builtin)in->aux) {
+    case KJ_B_SYNCWARP: case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC: case KJ_B_SHFL_DOWN_SYNC:
+    case KJ_B_SHFL_XOR_SYNC:
+        shuffle(cg, r, in);
+        break;
+    default: vote(cg, r, in); break;
+    }
 }
 
 /* A statement with warp operations and no syncthreads (an if / for /

@@ -133,18 +133,7 @@ static bool reads_only(const kir_inst *in)
     case KIR_NEG: case KIR_NOT: case KIR_INVERT: case KIR_EQ: case KIR_NE: case KIR_LT: case KIR_LE:
     case KIR_GT: case KIR_GE:
         return true;
-    case KIR_BUILTIN:
-        switch ((kj_builtin)in->aux) {
-        case KJ_B_PRINT: case KJ_B_NP_SUM: case KJ_B_NP_MIN: case KJ_B_NP_MAX: case KJ_B_NP_MEAN:
-        case KJ_B_NP_STD: case KJ_B_ARR_SUM: case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN:
-        case KJ_B_ARR_STD: case KJ_B_NP_PROD: case KJ_B_NP_VAR: case KJ_B_NP_ARGMIN: case KJ_B_NP_ARGMAX:
-        case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX: case KJ_B_NP_ALLCLOSE: case KJ_B_ARR_COPY: case KJ_B_ARR_ASTYPE:
-        case KJ_B_ARR_COPY_TO_HOST: case KJ_B_NP_SAVE: case KJ_B_CUDA_TO_DEVICE: case KJ_B_CONVERT:
-        case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
-        case KJ_B_CUDA_DEVICE_ARRAY_LIKE: case KJ_B_INDEX_GET:
-            return true;
-        default: return false;
-        }
+    case KIR_BUILTIN: return kj_builtin_has(in->aux, KJ_BF_READS);
     default: return false;
     }
 }
@@ -162,14 +151,11 @@ static bool touches_data(const kir_inst *in)
     case KIR_ARRAY_DIM: case KIR_ARRAY_VIEW: case KIR_LAUNCH: case KIR_RETURN: case KIR_SELECT:
         return false;
     case KIR_BUILTIN:
-        switch ((kj_builtin)in->aux) {
-        case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_LEN:
-        case KJ_B_ARR_T: case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: /* a view, as ARRAY_VIEW */
-            return false;
-        case KJ_B_CUDA_TO_DEVICE: case KJ_B_ARR_COPY_TO_HOST: /* the runtime keeps their coherence */
-            return false;
-        default: return !kj_cg_is_mpi(in->aux); /* MPI buffers: rt_mpi.c, which may use the device copy */
-        }
+        if (kj_builtin_has(in->aux, KJ_BF_SHAPE | KJ_BF_VIEW)) return false; /* a view, as ARRAY_VIEW */
+        /* the runtime keeps the coherence of these: copies between the sides, and MPI buffers
+         * (rt_mpi.c, which may use the device copy) */
+        if (in->aux == KJ_B_CUDA_TO_DEVICE || in->aux == KJ_B_ARR_COPY_TO_HOST) return false;
+        return !kj_builtin_has(in->aux, KJ_BF_MPI);
     default: return true;
     }
 }
@@ -225,7 +211,7 @@ static bool block_may_launch(const kir_func *f, kir_blkid b, const fn_stack *st)
         if (kir_launches(in)) return true;
         /* cuda.to_device makes an array whose host copy is stale, as a launch does, and
          * so does an MPI receive into a device-resident buffer (rt_mpi.c) */
-        if (in->op == KIR_BUILTIN && (in->aux == KJ_B_CUDA_TO_DEVICE || kj_cg_is_mpi(in->aux))) return true;
+        if (in->op == KIR_BUILTIN && (in->aux == KJ_B_CUDA_TO_DEVICE || kj_builtin_has(in->aux, KJ_BF_MPI))) return true;
         if (in->op == KIR_CALL && in->fn && !kj_cg_device_side(in->fn) && func_may_launch(in->fn, st)) return true;
         if ((in->op == KIR_IF || in->op == KIR_LOOP || in->op == KIR_FOR || in->op == KIR_PFOR) &&
             block_may_launch(f, in->blk[0], st))

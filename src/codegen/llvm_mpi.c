@@ -1,5 +1,5 @@
 /* cuda.select_device, cuda.gpus and mpi4py's API in host code (docs/scale-out.md): each communicator method
- * is one call of kj_rt_mpi (rt_host.h) with the operation code of
+ * is one call of kj_rt_mpi (src/abi/rtfns.def) with the operation code of
  * abi_mpi.h. Values: a communicator is the constant KJ_ABI_MPI_COMM_WORLD,
  * an op (MPI.SUM) its KJ_MPI_OP_* code, a request the integer kj_rt_mpi
  * returned; all three are opaque pointers in registers. */
@@ -144,4 +144,3 @@ LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in)
     return c.op == KJ_MPI_ISEND || c.op == KJ_MPI_IRECV ? as_request(cg, r) : kj_cg_zero(cg, in->type);
 }
 
-bool kj_cg_is_mpi(unsigned builtin) { return builtin >= KJ_B_CUDA_SELECT_DEVICE && builtin <= KJ_B_REQUEST_WAIT; }

@@ -78,12 +78,6 @@ LLVMValueRef kj_nvptx_barrier(kj_cg *cg, const kir_inst *in)
     LLVMValueRef zero = kj_cg_i32(cg, 0);
     switch ((kj_builtin)in->aux) {
     case KJ_B_SYNCTHREADS: nvvm(cg, "llvm.nvvm.barrier.cta.sync.aligned.all", &zero, 1); return NULL;
-    case KJ_B_SYNCWARP: {
-        LLVMValueRef m = u32_arg(cg, in, 0, 0xffffffffu);
-        check_mask(cg, in, m);
-        nvvm(cg, "llvm.nvvm.bar.warp.sync", &m, 1);
-        return NULL;
-    }
     case KJ_B_SYNCTHREADS_COUNT: {
         LLVMValueRef a[2] = {zero, pred(cg, in, 0)};
         return kj_cg_cast(cg, nvvm(cg, "llvm.nvvm.barrier.cta.red.popc.aligned.all", a, 2), &T_I32, in->type);
@@ -142,6 +136,12 @@ static LLVMValueRef shuffle(kj_cg *cg, const kir_inst *in)
 LLVMValueRef kj_nvptx_warp(kj_cg *cg, const kir_inst *in)
 {
     switch ((kj_builtin)in->aux) {
+    case KJ_B_SYNCWARP: {
+        LLVMValueRef m = u32_arg(cg, in, 0, 0xffffffffu);
+        check_mask(cg, in, m);
+        nvvm(cg, "llvm.nvvm.bar.warp.sync", &m, 1);
+        return NULL;
+    }
     case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC: case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC:
         return shuffle(cg, in);
     case KJ_B_ACTIVEMASK: return kj_cg_cast(cg, nvvm(cg, "llvm.nvvm.activemask", NULL, 0), &T_U32, in->type);

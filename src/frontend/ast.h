@@ -6,7 +6,7 @@
 #ifndef KJ_AST_H
 #define KJ_AST_H
 
-#include "diag.h"
+#include "../util/diag.h"
 
 #include <stdbool.h>
 #include <stdint.h>

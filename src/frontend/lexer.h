@@ -5,7 +5,7 @@
 #define KJ_LEXER_H
 
 #include "../util/arena.h"
-#include "diag.h"
+#include "../util/diag.h"
 
 /* X(name, spelling) — spelling is what diagnostics print. */
 #define KJ_TOKENS(X)                                                                       \

@@ -41,6 +41,11 @@ const kj_builtin_info *kj_builtin_get(kj_builtin id)
     return (unsigned)id < KJ_B__COUNT ? &infos[id] : NULL;
 }
 
+bool kj_builtin_has(unsigned id, unsigned flags)
+{
+    return id < KJ_B__COUNT && (infos[id].flags & flags);
+}
+
 bool kj_builtin_operator(kj_builtin id, kj_opufunc *out)
 {
     static const struct {

@@ -6,7 +6,9 @@
  *            call (math.pi, cuda.threadIdx.x) have KJ_BF_ATTR.
  *   FLAGS  — where it may be used: KJ_BF_ANY (every function), KJ_BF_HOST
  *            (host code only: main, helpers, @jit on host), KJ_BF_DEV (kernels
- *            and device functions only), plus KJ_BF_ATTR / KJ_BF_METHOD.
+ *            and device functions only), plus KJ_BF_ATTR / KJ_BF_METHOD; and
+ *            the properties the passes ask (kj_builtin_has) instead of
+ *            listing built-ins, below.
  *   params — Python-style parameter list used to bind positional and keyword
  *            arguments: "a, b=, *args, sep=, end=". A name ending in '=' is
  *            optional. For methods the receiver is the implicit first argument
@@ -22,227 +24,246 @@ enum {
     KJ_BF_DEV = 1 << 1,
     KJ_BF_ATTR = 1 << 2,
     KJ_BF_METHOD = 1 << 3,
+    /* Properties. A new built-in that has one says so here, and every pass
+     * that cares follows. */
+    KJ_BF_BARRIER = 1 << 4, /* a barrier of the block (cuda.syncthreads*): the cpu's kernels split into
+                               regions there (llvm_kernel.c), device functions with one are inlined
+                               (kir_inline.c), targets lower it through their `barrier` hook */
+    KJ_BF_WARP = 1 << 5,    /* a warp operation (shuffles, votes, activemask, syncwarp): the same, of
+                               the warp (its `warp` hook; llvm_kernel_warp.c on the cpu) */
+    KJ_BF_UNIFORM = 1 << 6, /* the same value in every thread of a block (llvm_kernel_div.c) */
+    KJ_BF_SHAPE = 1 << 7,   /* reads an array's descriptor only, never its data (kir.c's read-only
+                               parameters; no coherence check with kernels on the GPU, llvm_launch.c) */
+    KJ_BF_VIEW = 1 << 8,    /* a view of its array argument (no coherence check either) */
+    KJ_BF_READS = 1 << 9,   /* host code that may read its arrays' data and writes none: the
+                               coherence check before it is a read (llvm_launch.c) */
+    KJ_BF_MPI = 1 << 10,    /* scale-out (cuda.gpus, MPI): lowered by llvm_mpi.c; the runtime
+                               handles its buffers' coherence (rt_mpi.c) */
+    KJ_BF_FMATH = 1 << 11,  /* a float function computed the same way on scalars and, elementwise,
+                               on arrays, in its float result type: fused (kir_fuse.c) */
+    KJ_BF_NONNEG = 1 << 12, /* its integer result (each element of a tuple) is never negative:
+                               indexing with it needs no wraparound (infer_call.c) */
 };
 
-#define KJ_BUILTINS(X)                                                                     \
-    /* Python built-ins */                                                                 \
-    X(RANGE, "range", KJ_BF_ANY, "*args")                                                  \
-    X(PRANGE, "prange", KJ_BF_ANY, "*args")                                                \
-    X(LEN, "len", KJ_BF_ANY, "obj")                                                        \
-    X(ABS, "abs", KJ_BF_ANY, "x")                                                          \
-    X(MIN, "min", KJ_BF_ANY, "*args")                                                      \
-    X(MAX, "max", KJ_BF_ANY, "*args")                                                      \
-    X(INT, "int", KJ_BF_ANY, "x")                                                          \
-    X(FLOAT, "float", KJ_BF_ANY, "x")                                                      \
-    X(BOOL, "bool", KJ_BF_ANY, "x")                                                        \
-    X(ROUND, "round", KJ_BF_ANY, "x, ndigits=")                                            \
-    X(PRINT, "print", KJ_BF_ANY, "*args, sep=, end=")                                      \
-    /* conversion to a scalar type: float32(x), np.int64(x); the target is the result type */ \
-    X(CONVERT, "convert", KJ_BF_ANY, "x")                                                  \
-    /* math.* (np.* aliases are in KJ_BUILTIN_ALIASES); on the host np.* also map arrays */ \
-    X(SIN, "math.sin", KJ_BF_ANY, "x") X(COS, "math.cos", KJ_BF_ANY, "x")                  \
-    X(TAN, "math.tan", KJ_BF_ANY, "x") X(ASIN, "math.asin", KJ_BF_ANY, "x")                \
-    X(ACOS, "math.acos", KJ_BF_ANY, "x") X(ATAN, "math.atan", KJ_BF_ANY, "x")              \
-    X(ATAN2, "math.atan2", KJ_BF_ANY, "y, x") X(SINH, "math.sinh", KJ_BF_ANY, "x")         \
-    X(COSH, "math.cosh", KJ_BF_ANY, "x") X(TANH, "math.tanh", KJ_BF_ANY, "x")              \
-    X(ASINH, "math.asinh", KJ_BF_ANY, "x") X(ACOSH, "math.acosh", KJ_BF_ANY, "x")          \
-    X(ATANH, "math.atanh", KJ_BF_ANY, "x") X(EXP, "math.exp", KJ_BF_ANY, "x")              \
-    X(EXPM1, "math.expm1", KJ_BF_ANY, "x") X(EXP2, "math.exp2", KJ_BF_ANY, "x")            \
-    X(LOG, "math.log", KJ_BF_ANY, "x") X(LOG1P, "math.log1p", KJ_BF_ANY, "x")              \
-    X(LOG2, "math.log2", KJ_BF_ANY, "x") X(LOG10, "math.log10", KJ_BF_ANY, "x")            \
-    X(SQRT, "math.sqrt", KJ_BF_ANY, "x") X(POW, "math.pow", KJ_BF_ANY, "x, y")             \
-    X(FABS, "math.fabs", KJ_BF_ANY, "x") X(FLOOR, "math.floor", KJ_BF_ANY, "x")            \
-    X(CEIL, "math.ceil", KJ_BF_ANY, "x") X(TRUNC, "math.trunc", KJ_BF_ANY, "x")            \
-    X(COPYSIGN, "math.copysign", KJ_BF_ANY, "x, y") X(FMOD, "math.fmod", KJ_BF_ANY, "x, y") \
-    X(HYPOT, "math.hypot", KJ_BF_ANY, "x, y") X(ERF, "math.erf", KJ_BF_ANY, "x")           \
-    X(ERFC, "math.erfc", KJ_BF_ANY, "x") X(GAMMA, "math.gamma", KJ_BF_ANY, "x")            \
-    X(LGAMMA, "math.lgamma", KJ_BF_ANY, "x") X(ISNAN, "math.isnan", KJ_BF_ANY, "x")        \
-    X(ISINF, "math.isinf", KJ_BF_ANY, "x") X(ISFINITE, "math.isfinite", KJ_BF_ANY, "x")    \
-    X(PI, "math.pi", KJ_BF_ATTR, "") X(E, "math.e", KJ_BF_ATTR, "")                        \
-    X(INF, "math.inf", KJ_BF_ATTR, "") X(NAN, "math.nan", KJ_BF_ATTR, "")                  \
-    X(NP_MINIMUM, "np.minimum", KJ_BF_ANY, "x, y")                                         \
-    X(NP_FMOD, "np.fmod", KJ_BF_ANY, "x1, x2")                                             \
-    X(NP_MAXIMUM, "np.maximum", KJ_BF_ANY, "x, y")                                         \
-    X(NP_WHERE, "np.where", KJ_BF_ANY, "condition, x, y")                                  \
-    X(NP_CLIP, "np.clip", KJ_BF_ANY, "a, a_min, a_max")                                    \
-    X(NP_SIGN, "np.sign", KJ_BF_ANY, "x") /* lowered to np.where (lower.c) */              \
-    /* NumPy's ufuncs that are Python operators (kj_builtin_operator) */                    \
-    X(NP_ADD, "np.add", KJ_BF_ANY, "x1, x2") X(NP_SUBTRACT, "np.subtract", KJ_BF_ANY, "x1, x2") \
-    X(NP_MULTIPLY, "np.multiply", KJ_BF_ANY, "x1, x2")                                     \
-    X(NP_DIVIDE, "np.divide", KJ_BF_ANY, "x1, x2")                                         \
-    X(NP_FLOOR_DIVIDE, "np.floor_divide", KJ_BF_ANY, "x1, x2")                             \
-    X(NP_REMAINDER, "np.remainder", KJ_BF_ANY, "x1, x2")                                   \
-    X(NP_LEFT_SHIFT, "np.left_shift", KJ_BF_ANY, "x1, x2")                                 \
-    X(NP_RIGHT_SHIFT, "np.right_shift", KJ_BF_ANY, "x1, x2")                               \
-    X(NP_BITWISE_AND, "np.bitwise_and", KJ_BF_ANY, "x1, x2")                               \
-    X(NP_BITWISE_OR, "np.bitwise_or", KJ_BF_ANY, "x1, x2")                                 \
-    X(NP_BITWISE_XOR, "np.bitwise_xor", KJ_BF_ANY, "x1, x2")                               \
-    X(NP_EQUAL, "np.equal", KJ_BF_ANY, "x1, x2") X(NP_NOT_EQUAL, "np.not_equal", KJ_BF_ANY, "x1, x2") \
-    X(NP_LESS, "np.less", KJ_BF_ANY, "x1, x2") X(NP_LESS_EQUAL, "np.less_equal", KJ_BF_ANY, "x1, x2") \
-    X(NP_GREATER, "np.greater", KJ_BF_ANY, "x1, x2")                                       \
-    X(NP_GREATER_EQUAL, "np.greater_equal", KJ_BF_ANY, "x1, x2")                           \
-    X(NP_NEGATIVE, "np.negative", KJ_BF_ANY, "x") X(NP_POSITIVE, "np.positive", KJ_BF_ANY, "x") \
-    X(NP_INVERT, "np.invert", KJ_BF_ANY, "x") X(NP_SQUARE, "np.square", KJ_BF_ANY, "x")    \
-    X(NP_LOGICAL_AND, "np.logical_and", KJ_BF_ANY, "x1, x2")                               \
-    X(NP_LOGICAL_OR, "np.logical_or", KJ_BF_ANY, "x1, x2")                                 \
-    X(NP_LOGICAL_XOR, "np.logical_xor", KJ_BF_ANY, "x1, x2")                               \
-    X(NP_LOGICAL_NOT, "np.logical_not", KJ_BF_ANY, "x")                                    \
-    /* a[index array] and a[index array] = value: made by lowering only */                 \
-    X(INDEX_GET, "a[array]", KJ_BF_HOST, "a, index")                                       \
-    X(INDEX_SET, "a[array] = value", KJ_BF_HOST, "a, index, value")                        \
-    /* host NumPy */                                                                       \
-    X(NP_ZEROS, "np.zeros", KJ_BF_HOST, "shape, dtype=")                                   \
-    X(NP_ONES, "np.ones", KJ_BF_HOST, "shape, dtype=")                                     \
-    X(NP_EMPTY, "np.empty", KJ_BF_HOST, "shape, dtype=")                                   \
-    X(NP_FULL, "np.full", KJ_BF_HOST, "shape, fill_value, dtype=")                         \
-    X(NP_ZEROS_LIKE, "np.zeros_like", KJ_BF_HOST, "a, dtype=")                             \
-    X(NP_ONES_LIKE, "np.ones_like", KJ_BF_HOST, "a, dtype=")                               \
-    X(NP_EMPTY_LIKE, "np.empty_like", KJ_BF_HOST, "a, dtype=")                             \
-    X(NP_FULL_LIKE, "np.full_like", KJ_BF_HOST, "a, fill_value, dtype=")                   \
-    X(NP_ARANGE, "np.arange", KJ_BF_HOST, "start, stop=, step=, dtype=")                   \
-    X(NP_LINSPACE, "np.linspace", KJ_BF_HOST, "start, stop, num=, endpoint=, dtype=")      \
-    X(NP_RANDOM_SEED, "np.random.seed", KJ_BF_HOST, "seed")                                \
-    X(NP_RANDOM_RAND, "np.random.rand", KJ_BF_HOST, "*args")                               \
-    X(NP_RANDOM_RANDOM, "np.random.random", KJ_BF_HOST, "size=")                           \
-    X(NP_RANDOM_RANDINT, "np.random.randint", KJ_BF_HOST, "low, high=, size=, dtype=")     \
-    X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                              \
-    X(NP_SAVE, "np.save", KJ_BF_HOST, "file, arr")                                         \
-    X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST, "a, b, rtol=, atol=")                        \
-    X(NP_SUM, "np.sum", KJ_BF_HOST, "a, axis=")                                            \
-    X(NP_MIN, "np.min", KJ_BF_HOST, "a, axis=")                                            \
-    X(NP_MAX, "np.max", KJ_BF_HOST, "a, axis=")                                            \
-    X(NP_MEAN, "np.mean", KJ_BF_HOST, "a, axis=")                                          \
-    X(NP_STD, "np.std", KJ_BF_HOST, "a, axis=, ddof=")                                     \
-    X(NP_PROD, "np.prod", KJ_BF_HOST, "a, axis=")                                          \
-    X(NP_VAR, "np.var", KJ_BF_HOST, "a, axis=, ddof=")                                     \
-    X(NP_ARGMIN, "np.argmin", KJ_BF_HOST, "a, axis=")                                      \
-    X(NP_ARGMAX, "np.argmax", KJ_BF_HOST, "a, axis=")                                      \
-    /* truth reductions: lowered to a comparison with 0 and a sum (lower.c) */               \
-    X(NP_ANY, "np.any", KJ_BF_HOST, "a, axis=") X(NP_ALL, "np.all", KJ_BF_HOST, "a, axis=") \
-    X(NP_COUNT_NONZERO, "np.count_nonzero", KJ_BF_HOST, "a")                               \
-    X(ARR_ANY, "array.any", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
-    X(ARR_ALL, "array.all", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
-    /* copies and 1-d forms: lowered to copy and reshape (lower.c) */                         \
-    X(NP_COPY, "np.copy", KJ_BF_HOST, "a") X(NP_RAVEL, "np.ravel", KJ_BF_HOST, "a")        \
-    X(ARR_RAVEL, "array.ravel", KJ_BF_HOST | KJ_BF_METHOD, "")                             \
-    X(ARR_FLATTEN, "array.flatten", KJ_BF_HOST | KJ_BF_METHOD, "")                         \
-    X(NP_CUMSUM, "np.cumsum", KJ_BF_HOST, "a") X(NP_CUMPROD, "np.cumprod", KJ_BF_HOST, "a") \
-    X(ARR_CUMSUM, "array.cumsum", KJ_BF_HOST | KJ_BF_METHOD, "")                           \
-    X(ARR_CUMPROD, "array.cumprod", KJ_BF_HOST | KJ_BF_METHOD, "")                         \
-    X(ARR_ASTYPE, "array.astype", KJ_BF_HOST | KJ_BF_METHOD, "dtype")                      \
-    X(ARR_COPY, "array.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                               \
-    X(ARR_RESHAPE, "array.reshape", KJ_BF_HOST | KJ_BF_METHOD, "*shape")                   \
-    X(ARR_SUM, "array.sum", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
-    X(ARR_MIN, "array.min", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
-    X(ARR_MAX, "array.max", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                            \
-    X(ARR_MEAN, "array.mean", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                          \
-    X(ARR_STD, "array.std", KJ_BF_HOST | KJ_BF_METHOD, "axis=, ddof=")                     \
-    X(ARR_PROD, "array.prod", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                          \
-    X(ARR_VAR, "array.var", KJ_BF_HOST | KJ_BF_METHOD, "axis=, ddof=")                     \
-    X(ARR_ARGMIN, "array.argmin", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                      \
-    X(ARR_ARGMAX, "array.argmax", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                      \
-    X(ARR_FILL, "array.fill", KJ_BF_HOST | KJ_BF_METHOD, "value")                          \
-    X(ARR_COPY_TO_HOST, "array.copy_to_host", KJ_BF_HOST | KJ_BF_METHOD, "ary=, stream=")  \
-    /* array attributes (receiver = the array) */                                          \
-    X(ARR_SHAPE, "array.shape", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                 \
-    X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                   \
-    X(ARR_NDIM, "array.ndim", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                   \
-    X(ARR_DTYPE, "array.dtype", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                 \
-    /* the transpose: a view with the axes reversed (no axes= yet) */                        \
-    X(ARR_T, "array.T", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                         \
-    X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD, "")                      \
-    X(NP_TRANSPOSE, "np.transpose", KJ_BF_ANY, "a")                                        \
-    X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                              \
-    /* host side of numba.cuda */                                                          \
-    X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST, "obj, stream=")                        \
-    X(CUDA_DEVICE_ARRAY, "cuda.device_array", KJ_BF_HOST, "shape, dtype=, stream=")        \
-    X(CUDA_DEVICE_ARRAY_LIKE, "cuda.device_array_like", KJ_BF_HOST, "ary, stream=")        \
-    X(CUDA_SYNCHRONIZE, "cuda.synchronize", KJ_BF_HOST, "")                                \
-    X(CUDA_STREAM, "cuda.stream", KJ_BF_HOST, "")                                          \
-    X(CUDA_EVENT, "cuda.event", KJ_BF_HOST, "timing=")                                     \
-    X(CUDA_EVENT_ELAPSED_TIME, "cuda.event_elapsed_time", KJ_BF_HOST, "evtstart, evtend")  \
-    X(STREAM_SYNCHRONIZE, "stream.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")             \
-    X(EVENT_RECORD, "event.record", KJ_BF_HOST | KJ_BF_METHOD, "stream=")                  \
-    X(EVENT_SYNCHRONIZE, "event.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")               \
-    /* scale-out (docs/scale-out.md): a GPU per rank; mpi4py's MPI, communicators,     */ \
-    /* requests                                                                        */ \
-    X(CUDA_SELECT_DEVICE, "cuda.select_device", KJ_BF_HOST, "device_id")                  \
-    X(CUDA_GPUS, "cuda.gpus", KJ_BF_HOST | KJ_BF_ATTR, "")                                 \
-    X(MPI_COMM_WORLD, "MPI.COMM_WORLD", KJ_BF_HOST | KJ_BF_ATTR, "")                       \
-    X(MPI_SUM, "MPI.SUM", KJ_BF_HOST | KJ_BF_ATTR, "")                                     \
-    X(MPI_MAX, "MPI.MAX", KJ_BF_HOST | KJ_BF_ATTR, "")                                     \
-    X(MPI_MIN, "MPI.MIN", KJ_BF_HOST | KJ_BF_ATTR, "")                                     \
-    X(MPI_ANY_SOURCE, "MPI.ANY_SOURCE", KJ_BF_HOST | KJ_BF_ATTR, "")                       \
-    X(MPI_ANY_TAG, "MPI.ANY_TAG", KJ_BF_HOST | KJ_BF_ATTR, "")                             \
-    X(MPI_PROC_NULL, "MPI.PROC_NULL", KJ_BF_HOST | KJ_BF_ATTR, "")                         \
-    X(MPI_WTIME, "MPI.Wtime", KJ_BF_HOST, "")                                              \
-    X(MPI_WAITALL, "MPI.Request.Waitall", KJ_BF_HOST, "requests")                          \
-    X(COMM_GET_RANK, "comm.Get_rank", KJ_BF_HOST | KJ_BF_METHOD, "")                       \
-    X(COMM_GET_SIZE, "comm.Get_size", KJ_BF_HOST | KJ_BF_METHOD, "")                       \
-    X(COMM_RANK, "comm.rank", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "")                  \
-    X(COMM_SIZE, "comm.size", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "")                  \
-    X(COMM_BARRIER, "comm.Barrier", KJ_BF_HOST | KJ_BF_METHOD, "")                         \
-    X(COMM_SEND, "comm.Send", KJ_BF_HOST | KJ_BF_METHOD, "buf, dest, tag=")                \
-    X(COMM_RECV, "comm.Recv", KJ_BF_HOST | KJ_BF_METHOD, "buf, source=, tag=")             \
-    X(COMM_ISEND, "comm.Isend", KJ_BF_HOST | KJ_BF_METHOD, "buf, dest, tag=")              \
-    X(COMM_IRECV, "comm.Irecv", KJ_BF_HOST | KJ_BF_METHOD, "buf, source=, tag=")           \
-    X(COMM_SENDRECV, "comm.Sendrecv", KJ_BF_HOST | KJ_BF_METHOD,                           \
-      "sendbuf, dest, sendtag=, recvbuf=, source=, recvtag=")                              \
-    X(COMM_BCAST, "comm.Bcast", KJ_BF_HOST | KJ_BF_METHOD, "buf, root=")                   \
-    X(COMM_ALLREDUCE, "comm.Allreduce", KJ_BF_HOST | KJ_BF_METHOD, "sendbuf, recvbuf, op=") \
-    X(COMM_REDUCE, "comm.Reduce", KJ_BF_HOST | KJ_BF_METHOD, "sendbuf, recvbuf, op=, root=") \
-    X(COMM_ALLREDUCE_OBJ, "comm.allreduce", KJ_BF_HOST | KJ_BF_METHOD, "sendobj, op=")     \
-    X(COMM_BCAST_OBJ, "comm.bcast", KJ_BF_HOST | KJ_BF_METHOD, "obj, root=")               \
-    X(REQUEST_WAIT, "request.Wait", KJ_BF_HOST | KJ_BF_METHOD, "")                         \
-    /* inside kernels */                                                                   \
-    X(CUDA_GRID, "cuda.grid", KJ_BF_DEV, "ndim")                                           \
-    X(CUDA_GRIDSIZE, "cuda.gridsize", KJ_BF_DEV, "ndim")                                   \
-    X(TID_X, "cuda.threadIdx.x", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
-    X(TID_Y, "cuda.threadIdx.y", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
-    X(TID_Z, "cuda.threadIdx.z", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
-    X(BID_X, "cuda.blockIdx.x", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
-    X(BID_Y, "cuda.blockIdx.y", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
-    X(BID_Z, "cuda.blockIdx.z", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
-    X(BDIM_X, "cuda.blockDim.x", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
-    X(BDIM_Y, "cuda.blockDim.y", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
-    X(BDIM_Z, "cuda.blockDim.z", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
-    X(GDIM_X, "cuda.gridDim.x", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
-    X(GDIM_Y, "cuda.gridDim.y", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
-    X(GDIM_Z, "cuda.gridDim.z", KJ_BF_DEV | KJ_BF_ATTR, "")                                \
-    X(LANEID, "cuda.laneid", KJ_BF_DEV | KJ_BF_ATTR, "")                                   \
-    X(WARPSIZE, "cuda.warpsize", KJ_BF_DEV | KJ_BF_ATTR, "")                               \
-    X(SYNCTHREADS, "cuda.syncthreads", KJ_BF_DEV, "")                                      \
-    X(SYNCTHREADS_COUNT, "cuda.syncthreads_count", KJ_BF_DEV, "predicate")                 \
-    X(SYNCTHREADS_AND, "cuda.syncthreads_and", KJ_BF_DEV, "predicate")                     \
-    X(SYNCTHREADS_OR, "cuda.syncthreads_or", KJ_BF_DEV, "predicate")                       \
-    X(SYNCWARP, "cuda.syncwarp", KJ_BF_DEV, "mask=")                                       \
-    X(THREADFENCE, "cuda.threadfence", KJ_BF_DEV, "")                                      \
-    X(THREADFENCE_BLOCK, "cuda.threadfence_block", KJ_BF_DEV, "")                          \
-    X(THREADFENCE_SYSTEM, "cuda.threadfence_system", KJ_BF_DEV, "")                        \
-    X(SHARED_ARRAY, "cuda.shared.array", KJ_BF_DEV, "shape, dtype")                        \
-    X(LOCAL_ARRAY, "cuda.local.array", KJ_BF_DEV, "shape, dtype")                          \
-    X(ATOMIC_ADD, "cuda.atomic.add", KJ_BF_DEV, "ary, idx, val")                           \
-    X(ATOMIC_SUB, "cuda.atomic.sub", KJ_BF_DEV, "ary, idx, val")                           \
-    X(ATOMIC_MAX, "cuda.atomic.max", KJ_BF_DEV, "ary, idx, val")                           \
-    X(ATOMIC_MIN, "cuda.atomic.min", KJ_BF_DEV, "ary, idx, val")                           \
-    X(ATOMIC_EXCH, "cuda.atomic.exch", KJ_BF_DEV, "ary, idx, val")                         \
-    X(ATOMIC_AND, "cuda.atomic.and_", KJ_BF_DEV, "ary, idx, val")                          \
-    X(ATOMIC_OR, "cuda.atomic.or_", KJ_BF_DEV, "ary, idx, val")                            \
-    X(ATOMIC_XOR, "cuda.atomic.xor", KJ_BF_DEV, "ary, idx, val")                           \
-    X(ATOMIC_CAS, "cuda.atomic.cas", KJ_BF_DEV, "ary, idx, old, val")                      \
-    X(ATOMIC_CAS2, "cuda.atomic.compare_and_swap", KJ_BF_DEV, "ary, old, val")             \
-    X(SHFL_SYNC, "cuda.shfl_sync", KJ_BF_DEV, "mask, value, src_lane")                     \
-    X(SHFL_UP_SYNC, "cuda.shfl_up_sync", KJ_BF_DEV, "mask, value, delta")                  \
-    X(SHFL_DOWN_SYNC, "cuda.shfl_down_sync", KJ_BF_DEV, "mask, value, delta")              \
-    X(SHFL_XOR_SYNC, "cuda.shfl_xor_sync", KJ_BF_DEV, "mask, value, lane_mask")            \
-    X(ALL_SYNC, "cuda.all_sync", KJ_BF_DEV, "mask, predicate")                             \
-    X(ANY_SYNC, "cuda.any_sync", KJ_BF_DEV, "mask, predicate")                             \
-    X(BALLOT_SYNC, "cuda.ballot_sync", KJ_BF_DEV, "mask, predicate")                       \
-    X(ACTIVEMASK, "cuda.activemask", KJ_BF_DEV, "")                                        \
-    X(POPC, "cuda.popc", KJ_BF_DEV, "x")                                                   \
-    X(CLZ, "cuda.clz", KJ_BF_DEV, "x")                                                     \
-    X(FFS, "cuda.ffs", KJ_BF_DEV, "x")                                                     \
-    X(BREV, "cuda.brev", KJ_BF_DEV, "x")                                                   \
+#define KJ_BUILTINS(X)                                                                                   \
+    /* Python built-ins */                                                                               \
+    X(RANGE, "range", KJ_BF_ANY, "*args")                                                                \
+    X(PRANGE, "prange", KJ_BF_ANY, "*args")                                                              \
+    X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
+    X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
+    X(MIN, "min", KJ_BF_ANY, "*args")                                                                    \
+    X(MAX, "max", KJ_BF_ANY, "*args")                                                                    \
+    X(INT, "int", KJ_BF_ANY, "x")                                                                        \
+    X(FLOAT, "float", KJ_BF_ANY, "x")                                                                    \
+    X(BOOL, "bool", KJ_BF_ANY, "x")                                                                      \
+    X(ROUND, "round", KJ_BF_ANY, "x, ndigits=")                                                          \
+    X(PRINT, "print", KJ_BF_READS, "*args, sep=, end=")                                                  \
+    /* conversion to a scalar type: float32(x), np.int64(x); the target is the result type */            \
+    X(CONVERT, "convert", KJ_BF_READS, "x")                                                              \
+    /* math.* (np.* aliases are in KJ_BUILTIN_ALIASES); on the host np.* also map arrays */              \
+    X(SIN, "math.sin", KJ_BF_FMATH, "x") X(COS, "math.cos", KJ_BF_FMATH, "x")                            \
+    X(TAN, "math.tan", KJ_BF_FMATH, "x") X(ASIN, "math.asin", KJ_BF_FMATH, "x")                          \
+    X(ACOS, "math.acos", KJ_BF_FMATH, "x") X(ATAN, "math.atan", KJ_BF_FMATH, "x")                        \
+    X(ATAN2, "math.atan2", KJ_BF_FMATH, "y, x") X(SINH, "math.sinh", KJ_BF_FMATH, "x")                   \
+    X(COSH, "math.cosh", KJ_BF_FMATH, "x") X(TANH, "math.tanh", KJ_BF_FMATH, "x")                        \
+    X(ASINH, "math.asinh", KJ_BF_FMATH, "x") X(ACOSH, "math.acosh", KJ_BF_FMATH, "x")                    \
+    X(ATANH, "math.atanh", KJ_BF_FMATH, "x") X(EXP, "math.exp", KJ_BF_FMATH, "x")                        \
+    X(EXPM1, "math.expm1", KJ_BF_FMATH, "x") X(EXP2, "math.exp2", KJ_BF_FMATH, "x")                      \
+    X(LOG, "math.log", KJ_BF_FMATH, "x") X(LOG1P, "math.log1p", KJ_BF_FMATH, "x")                        \
+    X(LOG2, "math.log2", KJ_BF_FMATH, "x") X(LOG10, "math.log10", KJ_BF_FMATH, "x")                      \
+    X(SQRT, "math.sqrt", KJ_BF_FMATH, "x") X(POW, "math.pow", KJ_BF_FMATH, "x, y")                       \
+    X(FABS, "math.fabs", KJ_BF_FMATH, "x") X(FLOOR, "math.floor", KJ_BF_ANY, "x")                        \
+    X(CEIL, "math.ceil", KJ_BF_ANY, "x") X(TRUNC, "math.trunc", KJ_BF_ANY, "x")                          \
+    X(COPYSIGN, "math.copysign", KJ_BF_FMATH, "x, y") X(FMOD, "math.fmod", KJ_BF_ANY, "x, y")            \
+    X(HYPOT, "math.hypot", KJ_BF_FMATH, "x, y") X(ERF, "math.erf", KJ_BF_FMATH, "x")                     \
+    X(ERFC, "math.erfc", KJ_BF_FMATH, "x") X(GAMMA, "math.gamma", KJ_BF_FMATH, "x")                      \
+    X(LGAMMA, "math.lgamma", KJ_BF_ANY, "x") X(ISNAN, "math.isnan", KJ_BF_ANY, "x")                      \
+    X(ISINF, "math.isinf", KJ_BF_ANY, "x") X(ISFINITE, "math.isfinite", KJ_BF_ANY, "x")                  \
+    X(PI, "math.pi", KJ_BF_ATTR, "") X(E, "math.e", KJ_BF_ATTR, "")                                      \
+    X(INF, "math.inf", KJ_BF_ATTR, "") X(NAN, "math.nan", KJ_BF_ATTR, "")                                \
+    X(NP_MINIMUM, "np.minimum", KJ_BF_ANY, "x, y")                                                       \
+    X(NP_FMOD, "np.fmod", KJ_BF_ANY, "x1, x2")                                                           \
+    X(NP_MAXIMUM, "np.maximum", KJ_BF_ANY, "x, y")                                                       \
+    X(NP_WHERE, "np.where", KJ_BF_ANY, "condition, x, y")                                                \
+    X(NP_CLIP, "np.clip", KJ_BF_ANY, "a, a_min, a_max")                                                  \
+    X(NP_SIGN, "np.sign", KJ_BF_ANY, "x") /* lowered to np.where (lower.c) */                            \
+    /* NumPy's ufuncs that are Python operators (kj_builtin_operator) */                                 \
+    X(NP_ADD, "np.add", KJ_BF_ANY, "x1, x2") X(NP_SUBTRACT, "np.subtract", KJ_BF_ANY, "x1, x2")          \
+    X(NP_MULTIPLY, "np.multiply", KJ_BF_ANY, "x1, x2")                                                   \
+    X(NP_DIVIDE, "np.divide", KJ_BF_ANY, "x1, x2")                                                       \
+    X(NP_FLOOR_DIVIDE, "np.floor_divide", KJ_BF_ANY, "x1, x2")                                           \
+    X(NP_REMAINDER, "np.remainder", KJ_BF_ANY, "x1, x2")                                                 \
+    X(NP_LEFT_SHIFT, "np.left_shift", KJ_BF_ANY, "x1, x2")                                               \
+    X(NP_RIGHT_SHIFT, "np.right_shift", KJ_BF_ANY, "x1, x2")                                             \
+    X(NP_BITWISE_AND, "np.bitwise_and", KJ_BF_ANY, "x1, x2")                                             \
+    X(NP_BITWISE_OR, "np.bitwise_or", KJ_BF_ANY, "x1, x2")                                               \
+    X(NP_BITWISE_XOR, "np.bitwise_xor", KJ_BF_ANY, "x1, x2")                                             \
+    X(NP_EQUAL, "np.equal", KJ_BF_ANY, "x1, x2") X(NP_NOT_EQUAL, "np.not_equal", KJ_BF_ANY, "x1, x2")    \
+    X(NP_LESS, "np.less", KJ_BF_ANY, "x1, x2") X(NP_LESS_EQUAL, "np.less_equal", KJ_BF_ANY, "x1, x2")    \
+    X(NP_GREATER, "np.greater", KJ_BF_ANY, "x1, x2")                                                     \
+    X(NP_GREATER_EQUAL, "np.greater_equal", KJ_BF_ANY, "x1, x2")                                         \
+    X(NP_NEGATIVE, "np.negative", KJ_BF_ANY, "x") X(NP_POSITIVE, "np.positive", KJ_BF_ANY, "x")          \
+    X(NP_INVERT, "np.invert", KJ_BF_ANY, "x") X(NP_SQUARE, "np.square", KJ_BF_ANY, "x")                  \
+    X(NP_LOGICAL_AND, "np.logical_and", KJ_BF_ANY, "x1, x2")                                             \
+    X(NP_LOGICAL_OR, "np.logical_or", KJ_BF_ANY, "x1, x2")                                               \
+    X(NP_LOGICAL_XOR, "np.logical_xor", KJ_BF_ANY, "x1, x2")                                             \
+    X(NP_LOGICAL_NOT, "np.logical_not", KJ_BF_ANY, "x")                                                  \
+    /* a[index array] and a[index array] = value: made by lowering only */                               \
+    X(INDEX_GET, "a[array]", KJ_BF_HOST | KJ_BF_READS, "a, index")                                       \
+    X(INDEX_SET, "a[array] = value", KJ_BF_HOST, "a, index, value")                                      \
+    /* host NumPy */                                                                                     \
+    X(NP_ZEROS, "np.zeros", KJ_BF_HOST, "shape, dtype=")                                                 \
+    X(NP_ONES, "np.ones", KJ_BF_HOST, "shape, dtype=")                                                   \
+    X(NP_EMPTY, "np.empty", KJ_BF_HOST, "shape, dtype=")                                                 \
+    X(NP_FULL, "np.full", KJ_BF_HOST, "shape, fill_value, dtype=")                                       \
+    X(NP_ZEROS_LIKE, "np.zeros_like", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")                             \
+    X(NP_ONES_LIKE, "np.ones_like", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")                               \
+    X(NP_EMPTY_LIKE, "np.empty_like", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")                             \
+    X(NP_FULL_LIKE, "np.full_like", KJ_BF_HOST | KJ_BF_READS, "a, fill_value, dtype=")                   \
+    X(NP_ARANGE, "np.arange", KJ_BF_HOST, "start, stop=, step=, dtype=")                                 \
+    X(NP_LINSPACE, "np.linspace", KJ_BF_HOST, "start, stop, num=, endpoint=, dtype=")                    \
+    X(NP_RANDOM_SEED, "np.random.seed", KJ_BF_HOST, "seed")                                              \
+    X(NP_RANDOM_RAND, "np.random.rand", KJ_BF_HOST, "*args")                                             \
+    X(NP_RANDOM_RANDOM, "np.random.random", KJ_BF_HOST, "size=")                                         \
+    X(NP_RANDOM_RANDINT, "np.random.randint", KJ_BF_HOST, "low, high=, size=, dtype=")                   \
+    X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                                            \
+    X(NP_SAVE, "np.save", KJ_BF_HOST | KJ_BF_READS, "file, arr")                                         \
+    X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST | KJ_BF_READS, "a, b, rtol=, atol=")                        \
+    X(NP_SUM, "np.sum", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                            \
+    X(NP_MIN, "np.min", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                            \
+    X(NP_MAX, "np.max", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                            \
+    X(NP_MEAN, "np.mean", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                          \
+    X(NP_STD, "np.std", KJ_BF_HOST | KJ_BF_READS, "a, axis=, ddof=")                                     \
+    X(NP_PROD, "np.prod", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                          \
+    X(NP_VAR, "np.var", KJ_BF_HOST | KJ_BF_READS, "a, axis=, ddof=")                                     \
+    X(NP_ARGMIN, "np.argmin", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                      \
+    X(NP_ARGMAX, "np.argmax", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                      \
+    /* truth reductions: lowered to a comparison with 0 and a sum (lower.c) */                           \
+    X(NP_ANY, "np.any", KJ_BF_HOST, "a, axis=") X(NP_ALL, "np.all", KJ_BF_HOST, "a, axis=")              \
+    X(NP_COUNT_NONZERO, "np.count_nonzero", KJ_BF_HOST, "a")                                             \
+    X(ARR_ANY, "array.any", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                                          \
+    X(ARR_ALL, "array.all", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                                          \
+    /* copies and 1-d forms: lowered to copy and reshape (lower.c) */                                    \
+    X(NP_COPY, "np.copy", KJ_BF_HOST, "a") X(NP_RAVEL, "np.ravel", KJ_BF_HOST, "a")                      \
+    X(ARR_RAVEL, "array.ravel", KJ_BF_HOST | KJ_BF_METHOD, "")                                           \
+    X(ARR_FLATTEN, "array.flatten", KJ_BF_HOST | KJ_BF_METHOD, "")                                       \
+    X(NP_CUMSUM, "np.cumsum", KJ_BF_HOST, "a") X(NP_CUMPROD, "np.cumprod", KJ_BF_HOST, "a")              \
+    X(ARR_CUMSUM, "array.cumsum", KJ_BF_HOST | KJ_BF_METHOD, "")                                         \
+    X(ARR_CUMPROD, "array.cumprod", KJ_BF_HOST | KJ_BF_METHOD, "")                                       \
+    X(ARR_ASTYPE, "array.astype", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "dtype")                      \
+    X(ARR_COPY, "array.copy", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "")                               \
+    X(ARR_RESHAPE, "array.reshape", KJ_BF_HOST | KJ_BF_METHOD, "*shape")                                 \
+    X(ARR_SUM, "array.sum", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=")                            \
+    X(ARR_MIN, "array.min", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=")                            \
+    X(ARR_MAX, "array.max", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=")                            \
+    X(ARR_MEAN, "array.mean", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=")                          \
+    X(ARR_STD, "array.std", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=, ddof=")                     \
+    X(ARR_PROD, "array.prod", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=")                          \
+    X(ARR_VAR, "array.var", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=, ddof=")                     \
+    X(ARR_ARGMIN, "array.argmin", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=")                      \
+    X(ARR_ARGMAX, "array.argmax", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=")                      \
+    X(ARR_FILL, "array.fill", KJ_BF_HOST | KJ_BF_METHOD, "value")                                        \
+    X(ARR_COPY_TO_HOST, "array.copy_to_host", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "ary=, stream=")  \
+    /* array attributes (receiver = the array) */                                                        \
+    X(ARR_SHAPE, "array.shape", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")  \
+    X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")    \
+    X(ARR_NDIM, "array.ndim", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                   \
+    X(ARR_DTYPE, "array.dtype", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                 \
+    /* the transpose: a view with the axes reversed (no axes= yet) */                                    \
+    X(ARR_T, "array.T", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_VIEW, "")                          \
+    X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD | KJ_BF_VIEW, "")                       \
+    X(NP_TRANSPOSE, "np.transpose", KJ_BF_VIEW, "a")                                                     \
+    X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
+    /* host side of numba.cuda */                                                                        \
+    X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \
+    X(CUDA_DEVICE_ARRAY, "cuda.device_array", KJ_BF_HOST, "shape, dtype=, stream=")                      \
+    X(CUDA_DEVICE_ARRAY_LIKE, "cuda.device_array_like", KJ_BF_HOST | KJ_BF_READS, "ary, stream=")        \
+    X(CUDA_SYNCHRONIZE, "cuda.synchronize", KJ_BF_HOST, "")                                              \
+    X(CUDA_STREAM, "cuda.stream", KJ_BF_HOST, "")                                                        \
+    X(CUDA_EVENT, "cuda.event", KJ_BF_HOST, "timing=")                                                   \
+    X(CUDA_EVENT_ELAPSED_TIME, "cuda.event_elapsed_time", KJ_BF_HOST, "evtstart, evtend")                \
+    X(STREAM_SYNCHRONIZE, "stream.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")                           \
+    X(EVENT_RECORD, "event.record", KJ_BF_HOST | KJ_BF_METHOD, "stream=")                                \
+    X(EVENT_SYNCHRONIZE, "event.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")                             \
+    /* scale-out (docs/scale-out.md): a GPU per rank; mpi4py's MPI, communicators,     */                \
+    /* requests                                                                        */                \
+    X(CUDA_SELECT_DEVICE, "cuda.select_device", KJ_BF_HOST | KJ_BF_MPI, "device_id")                     \
+    X(CUDA_GPUS, "cuda.gpus", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_MPI, "")                                   \
+    X(MPI_COMM_WORLD, "MPI.COMM_WORLD", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_MPI, "")                         \
+    X(MPI_SUM, "MPI.SUM", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_MPI, "")                                       \
+    X(MPI_MAX, "MPI.MAX", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_MPI, "")                                       \
+    X(MPI_MIN, "MPI.MIN", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_MPI, "")                                       \
+    X(MPI_ANY_SOURCE, "MPI.ANY_SOURCE", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_MPI, "")                         \
+    X(MPI_ANY_TAG, "MPI.ANY_TAG", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_MPI, "")                               \
+    X(MPI_PROC_NULL, "MPI.PROC_NULL", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_MPI, "")                           \
+    X(MPI_WTIME, "MPI.Wtime", KJ_BF_HOST | KJ_BF_MPI, "")                                                \
+    X(MPI_WAITALL, "MPI.Request.Waitall", KJ_BF_HOST | KJ_BF_MPI, "requests")                            \
+    X(COMM_GET_RANK, "comm.Get_rank", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "")                         \
+    X(COMM_GET_SIZE, "comm.Get_size", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "")                         \
+    X(COMM_RANK, "comm.rank", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_MPI, "")                    \
+    X(COMM_SIZE, "comm.size", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_MPI, "")                    \
+    X(COMM_BARRIER, "comm.Barrier", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "")                           \
+    X(COMM_SEND, "comm.Send", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "buf, dest, tag=")                  \
+    X(COMM_RECV, "comm.Recv", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "buf, source=, tag=")               \
+    X(COMM_ISEND, "comm.Isend", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "buf, dest, tag=")                \
+    X(COMM_IRECV, "comm.Irecv", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "buf, source=, tag=")             \
+    X(COMM_SENDRECV, "comm.Sendrecv", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI,                             \
+      "sendbuf, dest, sendtag=, recvbuf=, source=, recvtag=")                                            \
+    X(COMM_BCAST, "comm.Bcast", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "buf, root=")                     \
+    X(COMM_ALLREDUCE, "comm.Allreduce", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "sendbuf, recvbuf, op=")  \
+    X(COMM_REDUCE, "comm.Reduce", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "sendbuf, recvbuf, op=, root=") \
+    X(COMM_ALLREDUCE_OBJ, "comm.allreduce", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "sendobj, op=")       \
+    X(COMM_BCAST_OBJ, "comm.bcast", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "obj, root=")                 \
+    X(REQUEST_WAIT, "request.Wait", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_MPI, "")                           \
+    /* inside kernels */                                                                                 \
+    X(CUDA_GRID, "cuda.grid", KJ_BF_DEV | KJ_BF_NONNEG, "ndim")                                          \
+    X(CUDA_GRIDSIZE, "cuda.gridsize", KJ_BF_DEV | KJ_BF_NONNEG, "ndim")                                  \
+    X(TID_X, "cuda.threadIdx.x", KJ_BF_DEV | KJ_BF_ATTR, "")                                             \
+    X(TID_Y, "cuda.threadIdx.y", KJ_BF_DEV | KJ_BF_ATTR, "")                                             \
+    X(TID_Z, "cuda.threadIdx.z", KJ_BF_DEV | KJ_BF_ATTR, "")                                             \
+    X(BID_X, "cuda.blockIdx.x", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                              \
+    X(BID_Y, "cuda.blockIdx.y", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                              \
+    X(BID_Z, "cuda.blockIdx.z", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                              \
+    X(BDIM_X, "cuda.blockDim.x", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                             \
+    X(BDIM_Y, "cuda.blockDim.y", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                             \
+    X(BDIM_Z, "cuda.blockDim.z", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                             \
+    X(GDIM_X, "cuda.gridDim.x", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                              \
+    X(GDIM_Y, "cuda.gridDim.y", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                              \
+    X(GDIM_Z, "cuda.gridDim.z", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                              \
+    X(LANEID, "cuda.laneid", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_NONNEG, "")                                  \
+    X(WARPSIZE, "cuda.warpsize", KJ_BF_DEV | KJ_BF_ATTR | KJ_BF_UNIFORM, "")                             \
+    X(SYNCTHREADS, "cuda.syncthreads", KJ_BF_DEV | KJ_BF_BARRIER, "")                                    \
+    X(SYNCTHREADS_COUNT, "cuda.syncthreads_count", KJ_BF_DEV | KJ_BF_BARRIER, "predicate")               \
+    X(SYNCTHREADS_AND, "cuda.syncthreads_and", KJ_BF_DEV | KJ_BF_BARRIER, "predicate")                   \
+    X(SYNCTHREADS_OR, "cuda.syncthreads_or", KJ_BF_DEV | KJ_BF_BARRIER, "predicate")                     \
+    X(SYNCWARP, "cuda.syncwarp", KJ_BF_DEV | KJ_BF_WARP, "mask=")                                        \
+    X(THREADFENCE, "cuda.threadfence", KJ_BF_DEV, "")                                                    \
+    X(THREADFENCE_BLOCK, "cuda.threadfence_block", KJ_BF_DEV, "")                                        \
+    X(THREADFENCE_SYSTEM, "cuda.threadfence_system", KJ_BF_DEV, "")                                      \
+    X(SHARED_ARRAY, "cuda.shared.array", KJ_BF_DEV, "shape, dtype")                                      \
+    X(LOCAL_ARRAY, "cuda.local.array", KJ_BF_DEV, "shape, dtype")                                        \
+    X(ATOMIC_ADD, "cuda.atomic.add", KJ_BF_DEV, "ary, idx, val")                                         \
+    X(ATOMIC_SUB, "cuda.atomic.sub", KJ_BF_DEV, "ary, idx, val")                                         \
+    X(ATOMIC_MAX, "cuda.atomic.max", KJ_BF_DEV, "ary, idx, val")                                         \
+    X(ATOMIC_MIN, "cuda.atomic.min", KJ_BF_DEV, "ary, idx, val")                                         \
+    X(ATOMIC_EXCH, "cuda.atomic.exch", KJ_BF_DEV, "ary, idx, val")                                       \
+    X(ATOMIC_AND, "cuda.atomic.and_", KJ_BF_DEV, "ary, idx, val")                                        \
+    X(ATOMIC_OR, "cuda.atomic.or_", KJ_BF_DEV, "ary, idx, val")                                          \
+    X(ATOMIC_XOR, "cuda.atomic.xor", KJ_BF_DEV, "ary, idx, val")                                         \
+    X(ATOMIC_CAS, "cuda.atomic.cas", KJ_BF_DEV, "ary, idx, old, val")                                    \
+    X(ATOMIC_CAS2, "cuda.atomic.compare_and_swap", KJ_BF_DEV, "ary, old, val")                           \
+    X(SHFL_SYNC, "cuda.shfl_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value, src_lane")                      \
+    X(SHFL_UP_SYNC, "cuda.shfl_up_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value, delta")                   \
+    X(SHFL_DOWN_SYNC, "cuda.shfl_down_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value, delta")               \
+    X(SHFL_XOR_SYNC, "cuda.shfl_xor_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value, lane_mask")             \
+    X(ALL_SYNC, "cuda.all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, predicate")                              \
+    X(ANY_SYNC, "cuda.any_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, predicate")                              \
+    X(BALLOT_SYNC, "cuda.ballot_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, predicate")                        \
+    X(ACTIVEMASK, "cuda.activemask", KJ_BF_DEV | KJ_BF_WARP, "")                                         \
+    X(POPC, "cuda.popc", KJ_BF_DEV, "x")                                                                 \
+    X(CLZ, "cuda.clz", KJ_BF_DEV, "x")                                                                   \
+    X(FFS, "cuda.ffs", KJ_BF_DEV, "x")                                                                   \
+    X(BREV, "cuda.brev", KJ_BF_DEV, "x")                                                                 \
     X(FMA, "cuda.fma", KJ_BF_DEV, "a, b, c")
 
 /* Other spellings of the same built-in: X(path, ID). */
@@ -277,6 +298,10 @@ typedef struct kj_builtin_info {
 } kj_builtin_info;
 
 const kj_builtin_info *kj_builtin_get(kj_builtin id);
+
+/* Does built-in `id` have any of `flags` (KJ_BF_*)? False for an id that
+ * is not a built-in. */
+bool kj_builtin_has(unsigned id, unsigned flags);
 
 /* Look a dotted path up ("np.sin", "cuda.atomic.add"), aliases included.
  * Returns -1 when unknown. */

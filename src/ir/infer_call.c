@@ -248,8 +248,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     ei_bound(ei, b, bound, map, nb);
     ei->conv = conv;
     /* For a tuple (cuda.grid(2)), nonneg covers every element. */
-    ei->nonneg = t && (b == KJ_B_LEN || b == KJ_B_CUDA_GRID || b == KJ_B_CUDA_GRIDSIZE ||
-                       b == KJ_B_ARR_SIZE || b == KJ_B_ARR_SHAPE || b == KJ_B_LANEID);
+    ei->nonneg = t && kj_builtin_has(b, KJ_BF_NONNEG);
     return ei;
 }
 

@@ -121,9 +121,7 @@ static bool reads_only(const kir_inst *in, const bool *mark, int depth)
 {
     switch ((kir_op)in->op) {
     case KIR_ARRAY_DIM: return true;
-    case KIR_BUILTIN:
-        return in->aux == KJ_B_ARR_SHAPE || in->aux == KJ_B_ARR_SIZE || in->aux == KJ_B_ARR_NDIM ||
-               in->aux == KJ_B_LEN || in->aux == KJ_B_ARR_DTYPE;
+    case KIR_BUILTIN: return kj_builtin_has(in->aux, KJ_BF_SHAPE);
     case KIR_ARRAY_LOAD: /* as the array, not as an index */
         for (uint32_t k = 0; k < in->nargs; k++)
             if (mark[in->args[k]]) return false;

@@ -69,7 +69,7 @@
 
 #include "../util/arena.h"
 #include "../util/buf.h"
-#include "../frontend/diag.h"
+#include "../util/diag.h"
 #include "target.h"
 #include "types.h"
 

@@ -49,21 +49,6 @@ static bool is_numeric(const kj_type *t) { return t->kind == KJ_T_INT || t->kind
 
 /* ---- which instructions fuse ---- */
 
-/* Math built-ins computed in their (float) result type on arrays and on
- * scalars alike. */
-static bool float_math(kj_builtin b)
-{
-    switch (b) {
-    case KJ_B_SIN: case KJ_B_COS: case KJ_B_TAN: case KJ_B_ASIN: case KJ_B_ACOS: case KJ_B_ATAN:
-    case KJ_B_SINH: case KJ_B_COSH: case KJ_B_TANH: case KJ_B_ASINH: case KJ_B_ACOSH: case KJ_B_ATANH:
-    case KJ_B_EXP: case KJ_B_EXPM1: case KJ_B_EXP2: case KJ_B_LOG: case KJ_B_LOG1P: case KJ_B_LOG2:
-    case KJ_B_LOG10: case KJ_B_SQRT: case KJ_B_FABS: case KJ_B_ERF: case KJ_B_ERFC: case KJ_B_GAMMA:
-    case KJ_B_ATAN2: case KJ_B_POW: case KJ_B_COPYSIGN: case KJ_B_HYPOT:
-        return true;
-    default: return false;
-    }
-}
-
 /* The type a comparison compares in: a scalar operand already has it; two
  * arrays compare in their promoted type. NULL when the runtime's loops
  * would differ (int64 against uint64: NumPy compares those exactly). */
@@ -109,7 +94,7 @@ static uint32_t operands(fctx *c, kir_ref r, kir_ref *ops)
         if (!in->args[k]) return 0;
     for (uint32_t k = 0; k < n; k++) ops[k] = in->args[k];
     bool ok = false;
-    if (float_math(b)) ok = e->kind == KJ_T_FLOAT;
+    if (kj_builtin_has(b, KJ_BF_FMATH)) ok = e->kind == KJ_T_FLOAT; /* in their float result type */
     else if (b == KJ_B_ABS || b == KJ_B_NP_MINIMUM || b == KJ_B_NP_MAXIMUM) ok = is_numeric(e);
     else if (b == KJ_B_NP_WHERE || b == KJ_B_NP_CLIP) ok = true;
     else if (b == KJ_B_ISNAN || b == KJ_B_ISINF || b == KJ_B_ISFINITE)

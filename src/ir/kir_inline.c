@@ -23,17 +23,12 @@
 
 enum { MAX_DEPTH = 16 };
 
+/* A barrier or warp operation, or a shared array: what the cpu's kernels
+ * must see in their own body. */
 static bool is_sync_builtin(const kir_inst *in)
 {
-    if (in->op != KIR_BUILTIN) return false;
-    switch ((kj_builtin)in->aux) {
-    case KJ_B_SYNCTHREADS: case KJ_B_SYNCTHREADS_COUNT: case KJ_B_SYNCTHREADS_AND: case KJ_B_SYNCTHREADS_OR:
-    case KJ_B_SYNCWARP: case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC: case KJ_B_SHFL_DOWN_SYNC:
-    case KJ_B_SHFL_XOR_SYNC: case KJ_B_ALL_SYNC: case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC:
-    case KJ_B_ACTIVEMASK: case KJ_B_SHARED_ARRAY:
-        return true;
-    default: return false;
-    }
+    return in->op == KIR_BUILTIN &&
+           (kj_builtin_has(in->aux, KJ_BF_BARRIER | KJ_BF_WARP) || in->aux == KJ_B_SHARED_ARRAY);
 }
 
 static bool is_device_call(const kir_inst *in)

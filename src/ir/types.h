@@ -3,7 +3,7 @@
 #ifndef KJ_TYPES_H
 #define KJ_TYPES_H
 
-#include "../frontend/diag.h"
+#include "../util/diag.h"
 #include "../util/arena.h"
 #include "../util/buf.h"
 

@@ -16,6 +16,8 @@
 #include "array.h"
 #include "array_int.h"
 
+#include "../util/alloc.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,16 +138,6 @@ typedef struct {
     int64_t ddof;
     double *buf; /* runs: CHUNK values; rows: 4 rows of the inner length */
 } red_ctx;
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("kjit: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
 
 static float f32_of(const char *p) { float x; memcpy(&x, p, 4); return x; }
 

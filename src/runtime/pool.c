@@ -3,6 +3,7 @@
  * atomic counter, the caller working as worker 0. */
 #include "pool.h"
 
+#include "../util/alloc.h"
 #include "../util/env.h"
 
 #include <errno.h>
@@ -40,12 +41,6 @@ struct kj_pool {
     atomic_int_fast64_t next;
 };
 
-static void oom(void)
-{
-    fputs("kjit: out of memory\n", stderr);
-    abort();
-}
-
 /* Parse one variable; 0: unset or empty, -1: bad (err filled). */
 static int parse_env(const char *name, char *err, size_t cap)
 {
@@ -75,8 +70,7 @@ bool kj_pool_threads_from_env(int *out, char *err, size_t cap)
 
 kj_pool *kj_pool_new(int nthreads)
 {
-    kj_pool *p = calloc(1, sizeof *p);
-    if (!p) oom();
+    kj_pool *p = xcalloc(1, sizeof *p);
     atomic_init(&p->refs, 1);
     p->size = nthreads < 1 ? 1 : nthreads > KJ_POOL_MAX_THREADS ? KJ_POOL_MAX_THREADS : nthreads;
     atomic_init(&p->busy, false);
@@ -132,8 +126,7 @@ static void start_threads(kj_pool *p)
 {
     if (p->start_tried) return;
     p->start_tried = true;
-    p->workers = calloc((size_t)p->size, sizeof *p->workers);
-    if (!p->workers) oom();
+    p->workers = xcalloc((size_t)p->size, sizeof *p->workers);
     for (int k = 1; k < p->size; k++) {
         pool_worker *w = &p->workers[p->nstarted + 1];
         *w = (pool_worker){.p = p, .index = p->nstarted + 1};

@@ -22,6 +22,7 @@
 #ifndef KJ_RT_H
 #define KJ_RT_H
 
+#include "../abi/rtfns.h"
 #include "random.h"
 
 #include <setjmp.h>
@@ -141,71 +142,16 @@ const char *kj_rt_kind_name(kj_rt_kind kind);
  * left out) into buf. Returns buf. */
 char *kj_rt_format_error(const kj_rt *rt, char *buf, size_t cap);
 
-/* ---- called by generated code (never return) ---- */
-
-/* Raise `kind` with message `msg` (may be NULL) at line:col. */
-_Noreturn void kj_rt_raise(kj_rt *rt, int32_t kind, const char *msg, int32_t line, int32_t col);
-/* IndexError: index 10 is out of bounds for axis 0 with size 10 */
-_Noreturn void kj_rt_raise_index(kj_rt *rt, int64_t index, int64_t axis, int64_t size, int32_t line,
-                                 int32_t col);
-/* The same for an unsigned index (its bits in `index`): a uint64 index of
- * 2**64-1 is "index 18446744073709551615 ...", as NumPy shows it. */
-_Noreturn void kj_rt_raise_index_unsigned(kj_rt *rt, int64_t index, int64_t axis, int64_t size, int32_t line,
-                                          int32_t col);
-
-/* ---- array lifetime (called by generated code) ---- */
+/* ---- array lifetime (kj_rt_mark, kj_rt_collect, kj_rt_keep: rtfns.def) ---- */
 
 /* Register an array the runtime created for generated code: the context
  * holds its one reference until released. */
 void kj_rt_own(kj_rt *rt, kj_array *a);
-/* The registry's current size: arrays registered after this are the
- * temporaries of the scope (function call or loop) that asked. */
-int64_t kj_rt_mark(kj_rt *rt);
-/* Release the arrays registered since `mark` except those in keep[0..n)
- * (owners still reachable from live variables or a return value; NULLs
- * are ignored). */
-void kj_rt_collect(kj_rt *rt, int64_t mark, void *const *keep, int32_t nkeep);
-/* One more reference to `owner` (a kj_array*, or NULL) for the caller of
- * an entry point that returns it. */
-void kj_rt_keep(kj_rt *rt, void *owner);
 /* Fill the ABI descriptor `out` (abi.h) of an ndim-dimensional view of the
  * whole of `a`, owned by `a`. */
 void kj_rt_describe(void *out, const kj_array *a, int ndim);
 /* Raise the kj_rt_error `e` (its exception named by e->exc) at line:col. */
 _Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, int32_t col);
-
-/* ---- helpers called by generated code ---- */
-
-/* dst[...] = src with NumPy broadcasting of src's shape into dst's; both
- * are ABI descriptors (abi.h) of elements of `itemsize` bytes. Overlapping
- * memory is handled (the source is copied first). Raises ValueError when
- * the shapes do not broadcast. */
-void kj_rt_assign(kj_rt *rt, const void *dst, int32_t dst_ndim, const void *src, int32_t src_ndim,
-                  int64_t itemsize, int32_t line, int32_t col);
-
-/* The one launch entry (rt_launch.c; abi.h "kernels"): kernel `k` (a
- * kj_abi_kernel) over cfg = grid x, y, z, block x, y, z, stream, dynamic
- * shared bytes, with args[j] pointing to argument j in its memory form.
- * The configuration is checked first: RuntimeError
- * "CUDA_ERROR_INVALID_VALUE: ..." for one CUDA rejects (a dimension < 1,
- * a block of more than 1024 threads or a dimension over its limit, more
- * than 48 KiB of dynamic shared memory). With a GPU in the context
- * (rt->gpu) the kernel runs there (gpu.h); else its blocks run here, in
- * order z, y, x, through k->block. */
-void kj_rt_launch(kj_rt *rt, const void *k, const int64_t *cfg, void **args, int32_t line, int32_t col);
-
-/* Block storage of a cpu kernel launch (abi.h, kj_abi_kx): a buffer of at
- * least `bytes` bytes (64-byte aligned; `K.block` zeroes what it uses)
- * owned by kx (a kj_abi_kx*), grown when needed. MemoryError at line:col when it cannot
- * be had. Called once per block by `K.block`. */
-void *kj_rt_block_storage(kj_rt *rt, void *kx, int64_t bytes, int32_t line, int32_t col);
-
-/* Called by a recursive function at entry when the stack pointer is below
- * rt->stack_limit: computes the limit first if the run has none yet for
- * this thread, then raises "RecursionError: maximum recursion depth
- * exceeded in 'fn'" at line:col (the function's definition) if the stack
- * is really nearly exhausted; else returns. */
-void kj_rt_stack_check(kj_rt *rt, const char *fn, int32_t line, int32_t col);
 
 /* ---- parallel loops (the `parallel` target; docs/runtime.md "Thread pool") ---- */
 
@@ -217,32 +163,21 @@ typedef void (*kj_rt_chunk_fn)(kj_rt *rt, void *env, int64_t begin, int64_t end,
 /* Fold one chunk's `acc` into the loop's variables (through env). */
 typedef void (*kj_rt_combine_fn)(kj_rt *rt, void *env, void *acc);
 
-/* Run fn over [0, n) in chunks of at least min_chunk iterations on the
- * context's pool, the calling thread taking part; then, on the calling
- * thread, combine(rt, env, acc) for each chunk in chunk order when
- * acc_bytes > 0 (so a reduction's result depends only on the chunk count,
- * i.e. on n and the thread count). With one chunk (small n, no pool, one
- * thread, or inside another parallel loop) fn runs inline on rt. Each
- * worker runs its chunks with a context of its own (its own jmp_buf and
- * arrays): the first error, by chunk order, is kept, chunks not yet
- * started are skipped, and the error is raised again here after the join.
- * A pool that cannot be had is not an error: the loop runs serially. */
-void kj_rt_parallel_for(kj_rt *rt, kj_rt_chunk_fn fn, void *env, int64_t n, int64_t min_chunk,
-                        int64_t acc_bytes, kj_rt_combine_fn combine);
-
 /* The context's pool as tasks for the array layer (array.h kj_tasks: the
  * whole-array reductions), filled into *storage; NULL when there is nothing
  * to spread over: no pool, one thread, or a worker inside a parallel loop. */
 struct kj_tasks;
 const struct kj_tasks *kj_rt_tasks(kj_rt *rt, struct kj_tasks *storage);
 
-/* round(x, ndigits) for floats, correctly rounded as CPython does it. */
-double kj_rt_round_ndigits(double x, int64_t ndigits);
-/* round(x, ndigits) for an integer and ndigits < 0: round half to even at
- * 10**-ndigits. */
-int64_t kj_rt_round_int(int64_t x, int64_t ndigits);
-/* math.lgamma without the global `signgam` of C's lgamma. */
-double kj_rt_lgamma(double x);
-float kj_rt_lgammaf(float x);
+/* ---- what generated code calls ----
+ *
+ * Raising, array lifetime, assignment, launches, parallel loops, the host
+ * built-ins (rtfns.def tells their conventions): one prototype per row of
+ * src/abi/rtfns.def, where each is declared and described, so that the
+ * code generator's declarations (made from the same rows) and these agree. */
+#define KJ_RTARG(letter, type, name) type name
+#define KJ_RTFN(id, fn, flags, ret, params) KJ_RTATTR_##flags ret fn params;
+#include "../abi/rtfns.def"
+#undef KJ_RTARG
 
 #endif

@@ -1,4 +1,4 @@
-/* Host NumPy built-ins called by generated code (rt_host.h): constructors,
+/* Host NumPy built-ins called by generated code (src/abi/rtfns.def): constructors,
  * np.random, reductions, copies, reshape, allclose, np.save, perf_counter
  * and the host emulation of cuda events. Thin layers over array.c,
  * random.c and npy.c that translate ABI descriptors to kj_array headers,
@@ -18,7 +18,7 @@
 
 /* ---- descriptors and headers ---- */
 
-/* A kj_array header over an operand (rt_host.h: ndim 0 = a scalar at p).
+/* A kj_array header over an operand (rtfns.def: ndim 0 = a scalar at p).
  * It lives on the caller's stack and is never released; its base is the
  * descriptor's owner so that a view made from it (reshape) references the
  * array that really owns the memory. */

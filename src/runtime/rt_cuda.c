@@ -1,4 +1,4 @@
-/* Host code's side of the GPU (rt_host.h): coherence checks before host
+/* Host code's side of the GPU (src/abi/rtfns.def): coherence checks before host
  * code touches an array, cuda.to_device / device_array, cuda.synchronize.
  * On the cpu target generated code does not call them; they are no-ops
  * when the context has no GPU anyway. */

@@ -1,7 +1,7 @@
 /* mpi4py's API for generated code (docs/scale-out.md): kj_rt_mpi, one entry
  * for every communicator method, over the library binding of mpi.c.
  *
- * Buffers are operands (rt_host.h): an array descriptor of any dtype, or a
+ * Buffers are operands (src/abi/rtfns.def): an array descriptor of any dtype, or a
  * scalar in memory (comm.allreduce(x), comm.bcast(x)). A buffer that is not
  * C-contiguous (a halo column a[:, 0], a strided view) goes through a
  * contiguous temporary: packed before a send, unpacked after a receive (at

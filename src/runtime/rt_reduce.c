@@ -1,5 +1,5 @@
 /* Reductions with an axis, a ddof, or of prod/var/argmin/argmax, called by
- * generated code (rt_host.h): the axis is checked and normalised here,
+ * generated code (src/abi/rtfns.def): the axis is checked and normalised here,
  * array_reduce_axis.c and array_reduce.c compute. */
 #include "rt_host.h"
 

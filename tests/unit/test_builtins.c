@@ -660,6 +660,47 @@ static void test_every_builtin_has_a_rule(void **state)
     }
 }
 
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && !strcmp(s + n - k, tail);
+}
+
+/* The properties passes ask (kj_builtin_has) against what the built-ins'
+ * names and places say, so that a new row that forgets its flag fails
+ * here rather than miscompiling: every `*_sync`, syncwarp and activemask
+ * is a warp operation and only they are; every syncthreads* a barrier;
+ * mpi4py's names and cuda.gpus / select_device are KJ_BF_MPI; kernel-only
+ * properties only on device built-ins, host ones never on them. */
+static void test_properties(void **state)
+{
+    (void)state;
+    unsigned nwarp = 0, nbarrier = 0;
+    for (unsigned id = 0; id < KJ_B__COUNT; id++) {
+        const kj_builtin_info *bi = kj_builtin_get((kj_builtin)id);
+        const char *p = bi->path;
+        bool warp = !strncmp(p, "cuda.", 5) && (ends_with(p, "_sync") || !strcmp(p, "cuda.syncwarp") ||
+                                                !strcmp(p, "cuda.activemask"));
+        bool barrier = !strncmp(p, "cuda.syncthreads", 16);
+        bool mpi = !strncmp(p, "MPI.", 4) || !strncmp(p, "comm.", 5) || !strncmp(p, "request.", 8) ||
+                   !strcmp(p, "cuda.gpus") || !strcmp(p, "cuda.select_device");
+        if (kj_builtin_has(id, KJ_BF_WARP) != warp) fail_msg("%s: KJ_BF_WARP %s", p, warp ? "missing" : "set");
+        if (kj_builtin_has(id, KJ_BF_BARRIER) != barrier)
+            fail_msg("%s: KJ_BF_BARRIER %s", p, barrier ? "missing" : "set");
+        if (kj_builtin_has(id, KJ_BF_MPI) != mpi) fail_msg("%s: KJ_BF_MPI %s", p, mpi ? "missing" : "set");
+        if (kj_builtin_has(id, KJ_BF_WARP | KJ_BF_BARRIER | KJ_BF_UNIFORM) && !(bi->flags & KJ_BF_DEV))
+            fail_msg("%s: a kernel property on a built-in kernels cannot call", p);
+        if (kj_builtin_has(id, KJ_BF_READS | KJ_BF_MPI) && (bi->flags & KJ_BF_DEV))
+            fail_msg("%s: a host property on a device built-in", p);
+        if (kj_builtin_has(id, KJ_BF_FMATH) && strncmp(p, "math.", 5)) fail_msg("%s: KJ_BF_FMATH off math.*", p);
+        nwarp += warp, nbarrier += barrier;
+    }
+    assert_int_equal(nwarp, 9);
+    assert_int_equal(nbarrier, 4);
+    assert_false(kj_builtin_has(KJ_B__COUNT, ~0u)); /* not a built-in */
+    assert_true(kj_builtin_has(KJ_B_SYNCWARP, KJ_BF_BARRIER | KJ_BF_WARP));
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -677,6 +718,7 @@ int main(void)
         T(test_type_atomics),
         T(test_type_warp),
         T(test_every_builtin_has_a_rule),
+        T(test_properties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,9 +22,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/cache.h"
+#include "cache/cache.h"
 
 /* --- helpers ------------------------------------------------------------ */
+
+/* The compiler version the keys are made for (kjit_version() in the library). */
+#define VERSION "9.8.7"
 
 typedef struct {
     char dir[64];
@@ -84,7 +87,7 @@ static kj_cache *open_dir(const char *dir, size_t mem_limit)
 static kj_hash key_of(uint64_t i)
 {
     kj_hasher h;
-    kj_cache_key_init(&h);
+    kj_cache_key_init(&h, VERSION);
     kj_hash_u64(&h, "test-key", i);
     return kj_hash_final(&h);
 }
@@ -156,7 +159,7 @@ static void test_hash_incremental_equals_one_shot(void **state)
 static kj_hash two_parts(const char *l1, const char *s1, const char *l2, const char *s2)
 {
     kj_hasher h;
-    kj_cache_key_init(&h);
+    kj_cache_key_init(&h, VERSION);
     kj_hash_str(&h, l1, s1);
     kj_hash_str(&h, l2, s2);
     return kj_hash_final(&h);
@@ -183,10 +186,15 @@ static void test_key_parts_are_framed(void **state)
     a = kj_hash_final(&h1), b = kj_hash_final(&h2);
     assert_memory_equal(a.b, b.b, 32);
 
-    /* A key starts from the versions: it differs from a plain hash. */
-    kj_cache_key_init(&h1), kj_hash_init(&h2);
+    /* A key starts from the versions: it differs from a plain hash, and
+     * from the key of another compiler version. */
+    kj_cache_key_init(&h1, VERSION), kj_hash_init(&h2);
     a = kj_hash_final(&h1), b = kj_hash_final(&h2);
     assert_memory_not_equal(a.b, b.b, 32);
+    kj_hasher h3;
+    kj_cache_key_init(&h3, "0.0.1");
+    kj_hash c = kj_hash_final(&h3);
+    assert_memory_not_equal(a.b, c.b, 32);
     char hex[65];
     assert_int_equal(strlen(kj_hash_hex(b, hex)), 64);
     assert_string_equal(hex, "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262");

@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "frontend/diag.h"
+#include "util/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

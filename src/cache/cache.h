@@ -3,7 +3,7 @@
  * them.
  *
  *   kj_hasher h;
- *   kj_cache_key_init(&h);                       // format, kjit and LLVM versions
+ *   kj_cache_key_init(&h, kjit_version());       // format, kjit and LLVM versions
  *   kj_hash_str(&h, "source", text);
  *   kj_hash_str(&h, "options", "O3 boundscheck=0");
  *   kj_hash_str(&h, "fn", "saxpy(float32[:], float32[:], float32)");
@@ -64,11 +64,13 @@ void kj_hash_str(kj_hasher *h, const char *label, const char *s);
 void kj_hash_u64(kj_hasher *h, const char *label, uint64_t v);
 
 /* Start a cache key: kj_hash_init followed by the parts every key must
- * hold: the cache format version, the kjit version and the LLVM version
- * (LLVMGetVersion), so that upgrading either invalidates old entries. The
- * caller adds the source, options, target triple/CPU/features and the
- * function with its argument types. */
-void kj_cache_key_init(kj_hasher *h);
+ * hold: the cache format version, the compiler's version (kjit_version(),
+ * given by the caller: the cache is a service of the compiler and knows
+ * nothing of its public header) and the LLVM version (LLVMGetVersion), so
+ * that upgrading either invalidates old entries. The caller adds the
+ * source, options, target triple/CPU/features and the function with its
+ * argument types. */
+void kj_cache_key_init(kj_hasher *h, const char *version);
 
 /* Lower-case hex of the hash into out (65 bytes with the NUL). */
 char *kj_hash_hex(kj_hash key, char out[2 * KJ_HASH_LEN + 1]);

@@ -7,6 +7,8 @@
  * from the lock. */
 #include "cache.h"
 
+#include "../util/alloc.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,13 +20,6 @@
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
-
-#include "kjit.h"
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define KJIT_VERSION_STRING \
-    STR(KJIT_VERSION_MAJOR) "." STR(KJIT_VERSION_MINOR) "." STR(KJIT_VERSION_PATCH)
 
 /* Bumped whenever the disk format or the key recipe changes. */
 enum { CACHE_FORMAT = 1 };
@@ -116,13 +111,13 @@ void kj_hash_u64(kj_hasher *h, const char *label, uint64_t v)
     kj_hash_part(h, label, b, 8);
 }
 
-void kj_cache_key_init(kj_hasher *h)
+void kj_cache_key_init(kj_hasher *h, const char *version)
 {
     unsigned major, minor, patch;
     LLVMGetVersion(&major, &minor, &patch);
     kj_hash_init(h);
     kj_hash_u64(h, "kjit-cache-format", CACHE_FORMAT);
-    kj_hash_str(h, "kjit", KJIT_VERSION_STRING);
+    kj_hash_str(h, "kjit", version);
     kj_hash_u64(h, "llvm-major", major);
     kj_hash_u64(h, "llvm-minor", minor);
     kj_hash_u64(h, "llvm-patch", patch);
@@ -163,26 +158,6 @@ struct kj_cache {
     entry *oldest, *newest;
     kj_cache_stats st;
 };
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) abort(); /* out of memory: the one reason library code may abort */
-    return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(xmalloc(n), s, n);
-}
 
 /* Memory accounting counts the entry header too, so a flood of tiny
  * entries is bounded as well. */
