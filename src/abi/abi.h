@@ -135,13 +135,15 @@ static inline void *kj_abi_array_owner(const kj_abi_array *a, int ndim)
 /* The kernel context of the cpu target: which thread of which block runs,
  * and the block's shared memory (src/codegen/llvm_kernel.c).
  *
- * `store` is the heap storage of one block: its static and dynamic shared
- * memory and the per-thread state that lives across barriers. The
- * runner of the blocks owns it (one per launch and per worker, never
- * shared by blocks that run at once) and frees it after the launch;
+ * `store` is the heap storage of one block: its static shared memory, the
+ * per-thread state that lives across barriers and its dynamic shared
+ * memory. The runner of the blocks owns it (one per launch and per worker,
+ * never shared by blocks that run at once) and frees it after the launch;
  * `K.block` asks for it with kj_rt_block_storage (rt.h), which grows it
  * when a block needs more than `store_bytes`. None of it is on the stack,
- * so a block's size is bounded by memory, not by the thread's stack. */
+ * so a block's size is bounded by memory, not by the thread's stack. For a
+ * kernel with dynamic shared memory it is a mapping of its own followed by
+ * `store_guard` inaccessible bytes (else 0 and it is from malloc). */
 typedef struct kj_abi_kx {
     int64_t tid[3], bid[3], bdim[3], gdim[3];
     void *shared;      /* the block's static shared arrays */
@@ -149,6 +151,7 @@ typedef struct kj_abi_kx {
     int64_t dyn_bytes; /* the launch's dynamic shared bytes */
     void *store;       /* the block storage (see above); NULL until asked for */
     int64_t store_bytes;
+    int64_t store_guard; /* the guard's bytes after store + store_bytes; 0: none */
 } kj_abi_kx;
 
 /* Runs every thread of block kx->bid (cpu target): `K.block_entry`. */

@@ -159,7 +159,7 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(PARALLEL_FOR, kj_rt_parallel_for, "vppplllp", 0)                               \
     /* kernel launches, every target (rt_launch.c); the GPU (rt_cuda.c) */         \
     X(LAUNCH, kj_rt_launch, "vppppii", 0)                                            \
-    X(BLOCK_STORAGE, kj_rt_block_storage, "ppplii", 0)                               \
+    X(BLOCK_STORAGE, kj_rt_block_storage, "pppliii", 0)                              \
     X(STACK_CHECK, kj_rt_stack_check, "vppii", 0)                                    \
     X(HOST_ACCESS, kj_rt_host_access, "vppiii", 0)                                   \
     X(TO_DEVICE, kj_rt_to_device, "vppiii", 0)                                       \

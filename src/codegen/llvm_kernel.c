@@ -3,7 +3,7 @@
  * Every device-side function takes a hidden kernel context `kx` after `rt`:
  *
  *     struct kx { i64 tid[3], bid[3], bdim[3], gdim[3]; ptr shared; ptr dyn; i64 dyn_bytes;
- *                 ptr store; i64 store_bytes; }
+ *                 ptr store; i64 store_bytes; i64 store_guard; }
  *
  * A launch is a call of kj_rt_launch (llvm_launch.c), which checks the
  * configuration, then loops over the blocks (z, y, x) calling
@@ -50,7 +50,7 @@
 #include <string.h>
 
 enum { KX_TID = 0, KX_BID = 3, KX_BDIM = 6, KX_GDIM = 9 };
-enum { KXF_DIMS, KXF_SHARED, KXF_DYN, KXF_DYN_BYTES, KXF_STORE, KXF_STORE_BYTES };
+enum { KXF_DIMS, KXF_SHARED, KXF_DYN, KXF_DYN_BYTES, KXF_STORE, KXF_STORE_BYTES, KXF_STORE_GUARD };
 enum { SHARED_ALIGN = 16, MAX_STATIC_SHARED = 48 * 1024 };
 /* Scalar per-thread state up to this many bytes per thread (at most
  * 1 MiB of stack for a block of 1024 threads) stays on the stack. */
@@ -64,8 +64,9 @@ bool kj_cg_device_side(const kir_func *f) { return f->kind == KIR_FN_KERNEL || f
 
 static LLVMTypeRef kx_type(kj_cg *cg)
 {
-    LLVMTypeRef f[6] = {LLVMArrayType2(cg->t_i64, 12), cg->t_ptr, cg->t_ptr, cg->t_i64, cg->t_ptr, cg->t_i64};
-    return LLVMStructTypeInContext(cg->ctx, f, 6, 0);
+    LLVMTypeRef f[7] = {LLVMArrayType2(cg->t_i64, 12), cg->t_ptr, cg->t_ptr, cg->t_i64,
+                        cg->t_ptr, cg->t_i64, cg->t_i64};
+    return LLVMStructTypeInContext(cg->ctx, f, 7, 0);
 }
 
 static LLVMValueRef kx_field(kj_cg *cg, LLVMValueRef kx, unsigned field)
@@ -257,8 +258,11 @@ static LLVMValueRef block_threads(kj_cg *cg, LLVMValueRef kx)
  * its shared memory (zeroed, for deterministic programs) and, for a kernel
  * with barriers, the base of its per-thread state. All of it is one block
  * storage of the runtime's (kj_rt_block_storage, through kx_in, which
- * keeps it from block to block): static shared, dynamic shared, then
- * nthreads × the per-thread bytes. */
+ * keeps it from block to block): static shared, nthreads × the per-thread
+ * bytes, then dynamic shared, last, so that the runtime can end it at a
+ * guard page: a launch with too few shared bytes for what the kernel
+ * writes faults there (without boundscheck) instead of corrupting the
+ * heap. */
 static LLVMValueRef block_context(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef rt, LLVMValueRef kx_in)
 {
     LLVMTypeRef kt = kx_type(cg);
@@ -267,28 +271,30 @@ static LLVMValueRef block_context(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef rt, LL
     if (kn->regions) kn->nthreads = block_threads(cg, kx);
     if (!kn->shared_bytes && !kn->dyn_shared && !kn->regions) return kx;
     LLVMValueRef dyn = kj_cg_i64(cg, 0);
-    if (kn->dyn_shared) { /* rounded up, so that what follows stays aligned */
+    if (kn->dyn_shared) { /* rounded up, as every part is */
         LLVMValueRef n = LLVMBuildLoad2(cg->b, cg->t_i64, kx_field(cg, kx, KXF_DYN_BYTES), "");
         dyn = LLVMBuildAnd(cg->b, LLVMBuildAdd(cg->b, n, kj_cg_i64(cg, SHARED_ALIGN - 1), ""),
                            kj_cg_i64(cg, -SHARED_ALIGN), "");
     }
-    LLVMValueRef shared = kj_cg_i64(cg, kn->shared_bytes);
-    LLVMValueRef total = LLVMBuildAdd(cg->b, shared, dyn, "");
-    if (kn->regions) total = LLVMBuildAdd(cg->b, total, LLVMBuildMul(cg->b, kn->nthreads, thread_bytes(cg, kn), ""), "");
-    LLVMValueRef a[5] = {rt, kx_in, total, kj_cg_i32(cg, kn->kf->span.line), kj_cg_i32(cg, kn->kf->span.col)};
-    LLVMValueRef base = kj_cg_rtcall(cg, KJ_RTF_BLOCK_STORAGE, a, 5);
+    LLVMValueRef shared = kj_cg_i64(cg, kn->shared_bytes), threads = kj_cg_i64(cg, 0);
+    if (kn->regions) threads = LLVMBuildMul(cg->b, kn->nthreads, thread_bytes(cg, kn), "");
+    LLVMValueRef before_dyn = LLVMBuildAdd(cg->b, shared, threads, "");
+    LLVMValueRef total = LLVMBuildAdd(cg->b, before_dyn, dyn, "");
+    LLVMValueRef a[6] = {rt, kx_in, total, kj_cg_i32(cg, kn->dyn_shared),
+                         kj_cg_i32(cg, kn->kf->span.line), kj_cg_i32(cg, kn->kf->span.col)};
+    LLVMValueRef base = kj_cg_rtcall(cg, KJ_RTF_BLOCK_STORAGE, a, 6);
     /* as malloc's: nothing else the block reads or writes points into it */
     LLVMAddCallSiteAttribute(base, LLVMAttributeReturnIndex, kj_cg_attr(cg, "noalias", 0));
     if (kn->shared_bytes) {
         zero_fill(cg, base, shared);
         LLVMBuildStore(cg->b, base, kx_field(cg, kx, KXF_SHARED));
     }
+    if (kn->regions) kn->tstore = byte_gep(cg, base, shared);
     if (kn->dyn_shared) {
-        LLVMValueRef buf = byte_gep(cg, base, shared);
+        LLVMValueRef buf = byte_gep(cg, base, before_dyn);
         zero_fill(cg, buf, dyn);
         LLVMBuildStore(cg->b, buf, kx_field(cg, kx, KXF_DYN));
     }
-    if (kn->regions) kn->tstore = byte_gep(cg, base, LLVMBuildAdd(cg->b, shared, dyn, ""));
     return kx;
 }
 

@@ -196,9 +196,12 @@ void kj_rt_launch(kj_rt *rt, const void *k, const int64_t *cfg, void **args, int
 
 /* Block storage of a cpu kernel launch (abi.h, kj_abi_kx): a buffer of at
  * least `bytes` bytes (64-byte aligned; `K.block` zeroes what it uses)
- * owned by kx (a kj_abi_kx*), grown when needed. MemoryError at line:col when it cannot
- * be had. Called once per block by `K.block`. */
-void *kj_rt_block_storage(kj_rt *rt, void *kx, int64_t bytes, int32_t line, int32_t col);
+ * owned by kx (a kj_abi_kx*), grown when needed. `guarded` (a kernel with
+ * dynamic shared memory, which it puts last): the buffer ends at most 63
+ * bytes before an inaccessible guard region, so that writing past the
+ * launch's shared bytes faults instead of corrupting the heap. MemoryError
+ * at line:col when it cannot be had. Called once per block by `K.block`. */
+void *kj_rt_block_storage(kj_rt *rt, void *kx, int64_t bytes, int32_t guarded, int32_t line, int32_t col);
 
 /* Called by a recursive function at entry when the stack pointer is below
  * rt->stack_limit: computes the limit first if the run has none yet for

@@ -16,6 +16,8 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 enum {
     MAX_BLOCK_THREADS = 1024,
@@ -70,27 +72,71 @@ static void check_shared(kj_rt *rt, const int64_t *cfg, const char *kernel, int3
     }
 }
 
-enum { STORE_ALIGN = 64 };
+/* STORE_GUARD: the inaccessible address space after the block storage of
+ * a kernel with dynamic shared memory (reserved, never backed by memory):
+ * a launch with fewer shared bytes than the kernel writes (no
+ * boundscheck) faults there, reported by the fault handler, where it
+ * would have corrupted the heap; 1 MiB is 1024 threads writing 1 KiB each
+ * past the end. */
+enum { STORE_ALIGN = 64, STORE_GUARD = 1 << 20 };
 
-void *kj_rt_block_storage(kj_rt *rt, void *kxp, int64_t bytes, int32_t line, int32_t col)
+static void store_free(kj_abi_kx *kx)
+{
+    if (kx->store_guard) munmap(kx->store, (size_t)(kx->store_bytes + kx->store_guard));
+    else free(kx->store);
+    kx->store = NULL;
+    kx->store_bytes = kx->store_guard = 0;
+}
+
+/* n usable bytes (a multiple of the page size) followed by the guard, or
+ * NULL. */
+static void *map_guarded(size_t n)
+{
+    if (n > SIZE_MAX - STORE_GUARD) return NULL;
+    void *p = mmap(NULL, n + STORE_GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    if (mprotect(p, n, PROT_READ | PROT_WRITE) != 0) {
+        munmap(p, n + STORE_GUARD);
+        return NULL;
+    }
+    return p;
+}
+
+/* The storage's `bytes` at its end (64-byte aligned), so that with a guard
+ * the dynamic shared memory, last, ends at most 63 bytes before it. */
+static void *storage_tail(const kj_abi_kx *kx, int64_t bytes)
+{
+    if (!kx->store_guard) return kx->store;
+    uintptr_t end = (uintptr_t)kx->store + (uintptr_t)kx->store_bytes;
+    return (void *)((end - (uintptr_t)bytes) & ~(uintptr_t)(STORE_ALIGN - 1));
+}
+
+void *kj_rt_block_storage(kj_rt *rt, void *kxp, int64_t bytes, int32_t guarded, int32_t line, int32_t col)
 {
     kj_abi_kx *kx = kxp;
-    if (bytes <= kx->store_bytes) return kx->store;
-    /* aligned_alloc wants a multiple of the alignment */
-    size_t n = bytes < 0 || (uint64_t)bytes > SIZE_MAX - STORE_ALIGN
-                   ? 0
-                   : ((size_t)bytes + STORE_ALIGN - 1) / STORE_ALIGN * STORE_ALIGN;
-    void *p = n ? aligned_alloc(STORE_ALIGN, n) : NULL;
+    if (bytes <= kx->store_bytes - (kx->store_guard ? STORE_ALIGN : 0) && !kx->store_guard == !guarded)
+        return storage_tail(kx, bytes);
+    size_t unit = STORE_ALIGN;
+    if (guarded) {
+        long page = sysconf(_SC_PAGESIZE);
+        unit = page > STORE_ALIGN ? (size_t)page : STORE_ALIGN;
+    }
+    /* aligned_alloc wants a multiple of the alignment; a guarded storage
+     * whole pages, with room to align its tail */
+    size_t want = (size_t)bytes + (guarded ? STORE_ALIGN : 0);
+    size_t n = bytes < 0 || (uint64_t)bytes > SIZE_MAX - 2 * unit ? 0 : (want + unit - 1) / unit * unit;
+    void *p = !n ? NULL : guarded ? map_guarded(n) : aligned_alloc(STORE_ALIGN, n);
     if (!p) {
         char msg[200];
         snprintf(msg, sizeof msg,
                  "cannot allocate %" PRId64 " bytes for a block's shared memory and per-thread state", bytes);
         kj_rt_raise(rt, KJ_RT_MEMORY, msg, line, col);
     }
-    free(kx->store);
+    store_free(kx);
     kx->store = p;
     kx->store_bytes = (int64_t)n;
-    return p;
+    kx->store_guard = guarded ? STORE_GUARD : 0;
+    return storage_tail(kx, bytes);
 }
 
 /* Blocks first..last-1 of a launch on the host, in z, y, x order (block
@@ -125,7 +171,7 @@ static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, vo
         rt->jb = saved;
         rt->fn_name = outer;
         rt->fn_line = outer_line;
-        free(kx->store);
+        store_free(kx);
         longjmp(*saved, 1);
     }
     if (saved) rt->jb = &jb;
@@ -133,7 +179,7 @@ static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, vo
     rt->jb = saved;
     rt->fn_name = outer;
     rt->fn_line = outer_line;
-    free(kx->store);
+    store_free(kx);
 }
 
 static kj_abi_kx kx_of(const int64_t *cfg)
