@@ -394,6 +394,9 @@ LLVMValueRef kj_cg_trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, L
  * docs/kernels_cpu.md) */
 bool kj_cg_device_side(const kir_func *f); /* a kernel or device function */
 LLVMValueRef kj_cg_kernel_declare(kj_cg *cg, const kir_func *f);
+/* The bytes of a kernel's static shared arrays in its block storage (cpu
+ * target: the launch checks them with the dynamic ones). */
+int64_t kj_cg_kernel_static_shared(const kir_func *f);
 void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn);
 /* The body of a kernel with barriers (regions); false: generate it as usual. */
 bool kj_cg_kernel_body(kj_cg *cg);

@@ -199,30 +199,51 @@ static bool block_has_barrier(const kir_func *f, kir_blkid b) { return block_has
 
 static int64_t round_up(int64_t n) { return (n + SHARED_ALIGN - 1) / SHARED_ALIGN * SHARED_ALIGN; }
 
+/* The bytes of shared array `in` in the block (0: dynamic, sized by the
+ * launch), or -1 when its shape is not a constant. */
+static int64_t shared_array_bytes(const kir_func *f, const kir_inst *in)
+{
+    int64_t dims[KJ_ABI_MAX_DIMS];
+    unsigned nd = in->type->ndim;
+    if (!kj_cg_const_shape(f, in->args[0], dims, nd)) return -1;
+    const kj_type *e = in->type->elem;
+    int64_t n = kj_cg_elem_count(dims, nd), isz = e->kind == KJ_T_BOOL ? 1 : e->bits / 8; /* memory form */
+    return n == 0 ? 0 : round_up(n * isz);
+}
+
+static bool is_shared_array(const kir_inst *in) { return in->op == KIR_BUILTIN && in->aux == KJ_B_SHARED_ARRAY; }
+
+int64_t kj_cg_kernel_static_shared(const kir_func *f)
+{
+    int64_t total = 0;
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        int64_t b = is_shared_array(&f->insts[r]) ? shared_array_bytes(f, &f->insts[r]) : 0;
+        total += b > 0 ? b : 0;
+    }
+    return total;
+}
+
 static void layout_shared(kj_cg *cg, kj_cg_kern *kn)
 {
     const kir_func *f = kn->kf;
     kn->shoff = KJ_NEWN(cg->a, int64_t, f->ninsts + 1);
     for (uint32_t r = 1; r < f->ninsts; r++) {
         const kir_inst *in = &f->insts[r];
-        if (in->op != KIR_BUILTIN || in->aux != KJ_B_SHARED_ARRAY) continue;
-        int64_t dims[KJ_ABI_MAX_DIMS];
-        unsigned nd = in->type->ndim;
-        if (!kj_cg_const_shape(f, in->args[0], dims, nd)) {
+        if (!is_shared_array(in)) continue;
+        int64_t size = shared_array_bytes(f, in);
+        if (size < 0) {
             kj_cg_fail(cg, in->span, "the shape of cuda.shared.array must be a constant");
             continue;
         }
-        int64_t n = kj_cg_elem_count(dims, nd);
-        if (n == 0) {
+        if (size == 0) {
             kn->shoff[r] = -1;
             kn->dyn_shared = true;
             continue;
         }
-        int64_t size = n * (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
         kn->shoff[r] = kn->shared_bytes;
-        kn->shared_bytes += round_up(size);
+        kn->shared_bytes += size;
         /* each array is within the limit (sema); together they may not be */
-        if (kn->shared_bytes > MAX_STATIC_SHARED && kn->shared_bytes - round_up(size) <= MAX_STATIC_SHARED)
+        if (kn->shared_bytes > MAX_STATIC_SHARED && kn->shared_bytes - size <= MAX_STATIC_SHARED)
             kj_cg_fail(cg, in->span,
                        "the static shared arrays of kernel '%s' need %lld bytes or more per block, over "
                        "the %d-byte limit",

@@ -188,8 +188,11 @@ void kj_rt_assign(kj_rt *rt, const void *dst, int32_t dst_ndim, const void *src,
  * shared bytes, with args[j] pointing to argument j in its memory form.
  * The configuration is checked first: RuntimeError
  * "CUDA_ERROR_INVALID_VALUE: ..." for one CUDA rejects (a dimension < 1,
- * a block of more than 1024 threads or a dimension over its limit, more
- * than 48 KiB of dynamic shared memory). With a GPU in the context
+ * a block of more than 1024 threads or a dimension over its limit, a
+ * negative count of dynamic shared bytes; static plus dynamic shared memory
+ * over the device's opt-in limit, sm_90's 227 KiB on the cpu target, is
+ * "kernel 'k' needs S bytes of static and D bytes of dynamic shared memory
+ * per block; the device has at most N"). With a GPU in the context
  * (rt->gpu) the kernel runs there (gpu.h); else its blocks run here, in
  * order z, y, x, through k->block. */
 void kj_rt_launch(kj_rt *rt, const void *k, const int64_t *cfg, void **args, int32_t line, int32_t col);
