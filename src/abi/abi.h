@@ -48,6 +48,14 @@
 
 #define KJ_ABI_MAX_DIMS 4
 
+/* The version of this contract between generated code and the runtime
+ * (the structures here, the runtime functions generated code calls): part
+ * of every cache key (cache.c), so that code cached by a kjit with another
+ * contract is never loaded. Bump it with any change to either. 2: the block
+ * storage's guard (kj_abi_kx.store_guard, kj_rt_block_storage's `guarded`)
+ * and kj_abi_kernel.static_shared. */
+#define KJ_ABI_VERSION 2
+
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
     struct {                       \
@@ -182,6 +190,7 @@ typedef struct kj_abi_kernel {
     int32_t nparams;
     int32_t parallel;      /* 1: its blocks may run on the context's thread pool (the parallel target) */
     const kj_abi_param *params;
+    int64_t static_shared; /* cpu target: the bytes of its static shared arrays (launch check) */
 } kj_abi_kernel;
 
 /* What a raise inside GPU code leaves for the host: one record per PTX

@@ -7,6 +7,8 @@
  * from the lock. */
 #include "cache.h"
 
+#include "../abi/abi.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -123,6 +125,7 @@ void kj_cache_key_init(kj_hasher *h)
     kj_hash_init(h);
     kj_hash_u64(h, "kjit-cache-format", CACHE_FORMAT);
     kj_hash_str(h, "kjit", KJIT_VERSION_STRING);
+    kj_hash_u64(h, "kjit-abi", KJ_ABI_VERSION);
     kj_hash_u64(h, "llvm-major", major);
     kj_hash_u64(h, "llvm-minor", minor);
     kj_hash_u64(h, "llvm-patch", patch);
