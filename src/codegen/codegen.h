@@ -161,6 +161,7 @@ bool kj_libdevice_link(LLVMModuleRef mod, const char *path, char *err, size_t ca
     X(LAUNCH, kj_rt_launch, "vppppii", 0)                                            \
     X(BLOCK_STORAGE, kj_rt_block_storage, "pppliii", 0)                              \
     X(STACK_CHECK, kj_rt_stack_check, "vppii", 0)                                    \
+    X(SPIN_CHECK, kj_rt_spin_check, "vppii", 0)                                      \
     X(HOST_ACCESS, kj_rt_host_access, "vppiii", 0)                                   \
     X(TO_DEVICE, kj_rt_to_device, "vppiii", 0)                                       \
     X(DEVICE_COPY, kj_rt_device_copy, "vppiiipiii", 0)                               \
@@ -394,6 +395,12 @@ LLVMValueRef kj_cg_trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, L
  * docs/kernels_cpu.md) */
 bool kj_cg_device_side(const kir_func *f); /* a kernel or device function */
 LLVMValueRef kj_cg_kernel_declare(kj_cg *cg, const kir_func *f);
+/* A loop of a kernel that can only wait: its body (the condition
+ * included) reads memory and changes nothing but through atomics, no local
+ * and no other memory, and calls nothing. On the cpu target the other
+ * threads of its block do not run meanwhile, so it may wait forever: the
+ * function generator counts its iterations (kj_rt_spin_check). */
+bool kj_cg_loop_waits(const kir_func *f, kir_blkid body);
 /* The bytes of a kernel's static shared arrays in its block storage (cpu
  * target: the launch checks them with the dynamic ones). */
 int64_t kj_cg_kernel_static_shared(const kir_func *f);

@@ -184,6 +184,53 @@ static bool block_has(const kir_func *f, kir_blkid b, inst_pred p)
     return false;
 }
 
+/* ---- loops that only wait (docs/kernels_cpu.md, "Differences") ---- */
+
+static bool atomic_builtin(int b)
+{
+    switch (b) {
+    case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
+    case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
+    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: return true;
+    default: return false;
+    }
+}
+
+/* The builtins a waiting loop may call: atomics (a spin on a flag or a
+ * lock), fences and the thread's coordinates. */
+static bool wait_builtin(int b)
+{
+    switch (b) {
+    case KJ_B_THREADFENCE: case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM:
+    case KJ_B_TID_X: case KJ_B_TID_Y: case KJ_B_TID_Z: case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z:
+    case KJ_B_BDIM_X: case KJ_B_BDIM_Y: case KJ_B_BDIM_Z: case KJ_B_GDIM_X: case KJ_B_GDIM_Y: case KJ_B_GDIM_Z:
+    case KJ_B_CUDA_GRID: case KJ_B_CUDA_GRIDSIZE: case KJ_B_LANEID: case KJ_B_WARPSIZE: return true;
+    default: return atomic_builtin(b);
+    }
+}
+
+/* An instruction a waiting loop cannot have: one that changes a local, or
+ * memory other than through an atomic, or calls anything. */
+static bool not_waiting(const kir_inst *in)
+{
+    switch ((kir_op)in->op) {
+    case KIR_BUILTIN: return !wait_builtin(in->aux);
+    case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_CALL: case KIR_LAUNCH: case KIR_UFUNC_CALL:
+    case KIR_UFUNC_REDUCE: case KIR_FOR: case KIR_PFOR: return true;
+    default: return false;
+    }
+}
+
+static bool reads_memory(const kir_inst *in)
+{
+    return in->op == KIR_ARRAY_LOAD || (in->op == KIR_BUILTIN && atomic_builtin(in->aux));
+}
+
+bool kj_cg_loop_waits(const kir_func *f, kir_blkid body)
+{
+    return !block_has(f, body, not_waiting) && block_has(f, body, reads_memory);
+}
+
 /* A statement with warp operations and no syncthreads runs warp by warp
  * (kj_kn_warp_scope), and so do the block-level statements inside it. */
 static bool runs_warp_by_warp(const kir_func *f, kir_ref r)

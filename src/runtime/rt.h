@@ -213,6 +213,15 @@ void *kj_rt_block_storage(kj_rt *rt, void *kx, int64_t bytes, int32_t guarded, i
  * is really nearly exhausted; else returns. */
 void kj_rt_stack_check(kj_rt *rt, const char *fn, int32_t line, int32_t col);
 
+/* Called by a loop of a cpu kernel that can only wait for another thread
+ * (reads memory, changes nothing but through atomics) every 2^24
+ * iterations, with *since (0 at the loop's start) for its state: raises
+ * "RuntimeError: kernel 'k' waits in a loop that ..." at line:col (the
+ * loop) when it has waited too long: at once when the blocks run one
+ * after the other (nothing else can change what it reads), after 10 s
+ * when they run on the pool (another block may). Else returns. */
+void kj_rt_spin_check(kj_rt *rt, double *since, int32_t line, int32_t col);
+
 /* ---- parallel loops (the `parallel` target; docs/runtime.md "Thread pool") ---- */
 
 /* One chunk [begin, end) of a parallel loop's iteration space, with the

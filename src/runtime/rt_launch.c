@@ -155,6 +155,26 @@ void *kj_rt_block_storage(kj_rt *rt, void *kxp, int64_t bytes, int32_t guarded, 
     return storage_tail(kx, bytes);
 }
 
+/* How long a waiting loop (kj_rt_spin_check) may spin while blocks run on
+ * the pool, where another block may still change what it reads. */
+enum { SPIN_LIMIT_POOL_S = 10 };
+
+void kj_rt_spin_check(kj_rt *rt, double *since, int32_t line, int32_t col)
+{
+    double now = kj_rt_perf_counter();
+    if (*since == 0) *since = now;
+    /* a worker runs the blocks of a launch on the pool (parallel target) */
+    if (rt->in_parallel && now - *since < SPIN_LIMIT_POOL_S) return;
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             "kernel '%s' spins in a loop that changes nothing (it reads memory, or updates it only "
+             "atomically), waiting for another thread: on the cpu targets the threads of a block run one "
+             "after the other, so a thread that waits for another of its block waits forever "
+             "(docs/kernels_cpu.md)",
+             rt->fn_name ? rt->fn_name : "?");
+    kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
+}
+
 /* Blocks first..last-1 of a launch on the host, in z, y, x order (block
  * b is x = b % gx, y = b / gx % gy, z = b / (gx gy)). The blocks' storage
  * (kx->store, kj_rt_block_storage) is freed when they are done, and also
