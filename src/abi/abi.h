@@ -48,6 +48,14 @@
 
 #define KJ_ABI_MAX_DIMS 4
 
+/* The version of this contract between generated code and the runtime
+ * (the structures here, the runtime functions generated code calls): part
+ * of every cache key (cache.c), so that code cached by a kjit with another
+ * contract is never loaded. Bump it with any change to either. 2: the block
+ * storage's guard (kj_abi_kx.store_guard, kj_rt_block_storage's `guarded`)
+ * and kj_abi_kernel.static_shared. */
+#define KJ_ABI_VERSION 2
+
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
     struct {                       \
@@ -135,13 +143,15 @@ static inline void *kj_abi_array_owner(const kj_abi_array *a, int ndim)
 /* The kernel context of the cpu target: which thread of which block runs,
  * and the block's shared memory (src/codegen/llvm_kernel.c).
  *
- * `store` is the heap storage of one block: its static and dynamic shared
- * memory and the per-thread state that lives across barriers. The
- * runner of the blocks owns it (one per launch and per worker, never
- * shared by blocks that run at once) and frees it after the launch;
+ * `store` is the heap storage of one block: its static shared memory, the
+ * per-thread state that lives across barriers and its dynamic shared
+ * memory. The runner of the blocks owns it (one per launch and per worker,
+ * never shared by blocks that run at once) and frees it after the launch;
  * `K.block` asks for it with kj_rt_block_storage (rt.h), which grows it
  * when a block needs more than `store_bytes`. None of it is on the stack,
- * so a block's size is bounded by memory, not by the thread's stack. */
+ * so a block's size is bounded by memory, not by the thread's stack. For a
+ * kernel with dynamic shared memory it is a mapping of its own followed by
+ * `store_guard` inaccessible bytes (else 0 and it is from malloc). */
 typedef struct kj_abi_kx {
     int64_t tid[3], bid[3], bdim[3], gdim[3];
     void *shared;      /* the block's static shared arrays */
@@ -149,6 +159,7 @@ typedef struct kj_abi_kx {
     int64_t dyn_bytes; /* the launch's dynamic shared bytes */
     void *store;       /* the block storage (see above); NULL until asked for */
     int64_t store_bytes;
+    int64_t store_guard; /* the guard's bytes after store + store_bytes; 0: none */
 } kj_abi_kx;
 
 /* Runs every thread of block kx->bid (cpu target): `K.block_entry`. */
@@ -179,6 +190,7 @@ typedef struct kj_abi_kernel {
     int32_t nparams;
     int32_t parallel;      /* 1: its blocks may run on the context's thread pool (the parallel target) */
     const kj_abi_param *params;
+    int64_t static_shared; /* cpu target: the bytes of its static shared arrays (launch check) */
 } kj_abi_kernel;
 
 /* What a raise inside GPU code leaves for the host: one record per PTX

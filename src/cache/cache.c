@@ -7,6 +7,7 @@
  * from the lock. */
 #include "cache.h"
 
+#include "../abi/abi.h"
 #include "../util/alloc.h"
 
 #include <dirent.h>
@@ -118,6 +119,7 @@ void kj_cache_key_init(kj_hasher *h, const char *version)
     kj_hash_init(h);
     kj_hash_u64(h, "kjit-cache-format", CACHE_FORMAT);
     kj_hash_str(h, "kjit", version);
+    kj_hash_u64(h, "kjit-abi", KJ_ABI_VERSION);
     kj_hash_u64(h, "llvm-major", major);
     kj_hash_u64(h, "llvm-minor", minor);
     kj_hash_u64(h, "llvm-patch", patch);

@@ -285,6 +285,12 @@ LLVMValueRef kj_cg_trip_count(kj_cg *cg, const kj_type *t, LLVMValueRef start, L
  * docs/kernels_cpu.md) */
 bool kj_cg_device_side(const kir_func *f); /* a kernel or device function */
 LLVMValueRef kj_cg_kernel_declare(kj_cg *cg, const kir_func *f);
+/* A loop of a kernel that can only wait: its body (the condition
+ * included) reads memory and changes nothing but through atomics, no local
+ * and no other memory, and calls nothing. On the cpu target the other
+ * threads of its block do not run meanwhile, so it may wait forever: the
+ * function generator counts its iterations (kj_rt_spin_check). */
+bool kj_cg_loop_waits(const kir_func *f, kir_blkid body);
 void kj_cg_kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn);
 /* The body of a kernel with barriers (regions); false: generate it as usual. */
 bool kj_cg_kernel_body(kj_cg *cg);

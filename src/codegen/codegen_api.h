@@ -25,6 +25,9 @@ typedef struct kj_codegen_opts {
  * `parallel` flag of a kernel descriptor, abi.h)? The host table's answer,
  * for the descriptors the C API makes of kernels specialised at call time. */
 bool kj_codegen_parallel_blocks(kj_run_target t);
+/* The bytes of a kernel's static shared arrays in its block storage (cpu
+ * target: the launch checks them with the dynamic ones). */
+int64_t kj_cg_kernel_static_shared(const kir_func *f);
 
 /* A loaded host program: owns its LLJIT and everything it compiled. */
 typedef struct kj_jit kj_jit;

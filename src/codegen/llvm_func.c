@@ -197,10 +197,50 @@ static void gen_if(kj_cg *cg, const kir_inst *in)
     LLVMPositionBuilderAtEnd(cg->b, merge);
 }
 
+/* A loop of a kernel on the cpu target that can only wait for another
+ * thread (kj_cg_loop_waits) counts its iterations and, every 2^24, asks the
+ * runtime whether it has waited too long (kj_rt_spin_check): a spin on a
+ * thread of its own block, which does not run meanwhile, would hang. Its
+ * counter and the time of the first check, set to 0 where the loop
+ * starts; nothing of this in any other loop. */
+enum { SPIN_CHECK_EVERY = 1 << 24 };
+
+typedef struct spin_state {
+    LLVMValueRef count, since;
+} spin_state;
+
+static spin_state spin_start(kj_cg *cg, const kir_inst *in)
+{
+    spin_state s = {0};
+    if (!cg->fn->kx || cg->tgt->rtcall || !kj_cg_loop_waits(cg->fn->kf, in->blk[0])) return s;
+    s.count = kj_cg_alloca(cg, cg->t_i64, "spin.count");
+    s.since = kj_cg_alloca(cg, LLVMDoubleTypeInContext(cg->ctx), "spin.since");
+    LLVMBuildStore(cg->b, kj_cg_i64(cg, 0), s.count);
+    LLVMBuildStore(cg->b, LLVMConstReal(LLVMDoubleTypeInContext(cg->ctx), 0), s.since);
+    return s;
+}
+
+static void spin_tick(kj_cg *cg, const spin_state *s, const kir_inst *in)
+{
+    if (!s->count) return;
+    LLVMValueRef n = LLVMBuildAdd(cg->b, LLVMBuildLoad2(cg->b, cg->t_i64, s->count, ""), kj_cg_i64(cg, 1), "");
+    LLVMBuildStore(cg->b, n, s->count);
+    LLVMValueRef due = LLVMBuildICmp(cg->b, LLVMIntEQ, LLVMBuildAnd(cg->b, n, kj_cg_i64(cg, SPIN_CHECK_EVERY - 1), ""),
+                                     kj_cg_i64(cg, 0), "");
+    LLVMBasicBlockRef check = kj_cg_bb(cg, "spin.check"), on = kj_cg_bb(cg, "spin.on");
+    LLVMBuildCondBr(cg->b, due, check, on);
+    LLVMPositionBuilderAtEnd(cg->b, check);
+    LLVMValueRef a[4] = {cg->fn->rt, s->since, kj_cg_i32(cg, in->span.line), kj_cg_i32(cg, in->span.col)};
+    kj_cg_rtcall(cg, KJ_RTF_SPIN_CHECK, a, 4);
+    LLVMBuildBr(cg->b, on);
+    LLVMPositionBuilderAtEnd(cg->b, on);
+}
+
 /* LOOP { body } — left only by BREAK (or return). */
 static void gen_loop(kj_cg *cg, const kir_inst *in)
 {
     LLVMValueRef mark = block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
+    spin_state spin = spin_start(cg, in);
     LLVMBasicBlockRef body = kj_cg_bb(cg, "loop"), latch = kj_cg_bb(cg, "loop.next"),
                       exit = kj_cg_bb(cg, "endloop");
     LLVMBuildBr(cg->b, body);
@@ -212,8 +252,9 @@ static void gen_loop(kj_cg *cg, const kir_inst *in)
     LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
     LLVMPositionBuilderAtEnd(cg->b, latch);
     if (mark) gc_locals(cg, mark);
+    spin_tick(cg, &spin, in);
     LLVMBuildBr(cg->b, body);
-    LLVMMoveBasicBlockAfter(exit, latch);
+    LLVMMoveBasicBlockAfter(exit, LLVMGetInsertBlock(cg->b));
     LLVMPositionBuilderAtEnd(cg->b, exit);
 }
 

@@ -3,7 +3,7 @@
  * Every device-side function takes a hidden kernel context `kx` after `rt`:
  *
  *     struct kx { i64 tid[3], bid[3], bdim[3], gdim[3]; ptr shared; ptr dyn; i64 dyn_bytes;
- *                 ptr store; i64 store_bytes; }
+ *                 ptr store; i64 store_bytes; i64 store_guard; }
  *
  * A launch is a call of kj_rt_launch (llvm_launch.c), which checks the
  * configuration, then loops over the blocks (z, y, x) calling
@@ -50,7 +50,7 @@
 #include <string.h>
 
 enum { KX_TID = 0, KX_BID = 3, KX_BDIM = 6, KX_GDIM = 9 };
-enum { KXF_DIMS, KXF_SHARED, KXF_DYN, KXF_DYN_BYTES, KXF_STORE, KXF_STORE_BYTES };
+enum { KXF_DIMS, KXF_SHARED, KXF_DYN, KXF_DYN_BYTES, KXF_STORE, KXF_STORE_BYTES, KXF_STORE_GUARD };
 enum { SHARED_ALIGN = 16, MAX_STATIC_SHARED = 48 * 1024 };
 /* Scalar per-thread state up to this many bytes per thread (at most
  * 1 MiB of stack for a block of 1024 threads) stays on the stack. */
@@ -64,8 +64,9 @@ bool kj_cg_device_side(const kir_func *f) { return f->kind == KIR_FN_KERNEL || f
 
 static LLVMTypeRef kx_type(kj_cg *cg)
 {
-    LLVMTypeRef f[6] = {LLVMArrayType2(cg->t_i64, 12), cg->t_ptr, cg->t_ptr, cg->t_i64, cg->t_ptr, cg->t_i64};
-    return LLVMStructTypeInContext(cg->ctx, f, 6, 0);
+    LLVMTypeRef f[7] = {LLVMArrayType2(cg->t_i64, 12), cg->t_ptr, cg->t_ptr, cg->t_i64,
+                        cg->t_ptr, cg->t_i64, cg->t_i64};
+    return LLVMStructTypeInContext(cg->ctx, f, 7, 0);
 }
 
 static LLVMValueRef kx_field(kj_cg *cg, LLVMValueRef kx, unsigned field)
@@ -174,6 +175,53 @@ static bool block_has(const kir_func *f, kir_blkid b, inst_pred p)
     return false;
 }
 
+/* ---- loops that only wait (docs/kernels_cpu.md, "Differences") ---- */
+
+static bool atomic_builtin(int b)
+{
+    switch (b) {
+    case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
+    case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
+    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: return true;
+    default: return false;
+    }
+}
+
+/* The builtins a waiting loop may call: atomics (a spin on a flag or a
+ * lock), fences and the thread's coordinates. */
+static bool wait_builtin(int b)
+{
+    switch (b) {
+    case KJ_B_THREADFENCE: case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM:
+    case KJ_B_TID_X: case KJ_B_TID_Y: case KJ_B_TID_Z: case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z:
+    case KJ_B_BDIM_X: case KJ_B_BDIM_Y: case KJ_B_BDIM_Z: case KJ_B_GDIM_X: case KJ_B_GDIM_Y: case KJ_B_GDIM_Z:
+    case KJ_B_CUDA_GRID: case KJ_B_CUDA_GRIDSIZE: case KJ_B_LANEID: case KJ_B_WARPSIZE: return true;
+    default: return atomic_builtin(b);
+    }
+}
+
+/* An instruction a waiting loop cannot have: one that changes a local, or
+ * memory other than through an atomic, or calls anything. */
+static bool not_waiting(const kir_inst *in)
+{
+    switch ((kir_op)in->op) {
+    case KIR_BUILTIN: return !wait_builtin(in->aux);
+    case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_CALL: case KIR_LAUNCH: case KIR_UFUNC_CALL:
+    case KIR_UFUNC_REDUCE: case KIR_FOR: case KIR_PFOR: return true;
+    default: return false;
+    }
+}
+
+static bool reads_memory(const kir_inst *in)
+{
+    return in->op == KIR_ARRAY_LOAD || (in->op == KIR_BUILTIN && atomic_builtin(in->aux));
+}
+
+bool kj_cg_loop_waits(const kir_func *f, kir_blkid body)
+{
+    return !block_has(f, body, not_waiting) && block_has(f, body, reads_memory);
+}
+
 /* A statement with warp operations and no syncthreads runs warp by warp
  * (kj_kn_warp_scope), and so do the block-level statements inside it. */
 static bool runs_warp_by_warp(const kir_func *f, kir_ref r)
@@ -189,30 +237,51 @@ static bool block_has_barrier(const kir_func *f, kir_blkid b) { return block_has
 
 static int64_t round_up(int64_t n) { return (n + SHARED_ALIGN - 1) / SHARED_ALIGN * SHARED_ALIGN; }
 
+/* The bytes of shared array `in` in the block (0: dynamic, sized by the
+ * launch), or -1 when its shape is not a constant. */
+static int64_t shared_array_bytes(const kir_func *f, const kir_inst *in)
+{
+    int64_t dims[KJ_ABI_MAX_DIMS];
+    unsigned nd = in->type->ndim;
+    if (!kj_cg_const_shape(f, in->args[0], dims, nd)) return -1;
+    const kj_type *e = in->type->elem;
+    int64_t n = kj_cg_elem_count(dims, nd), isz = e->kind == KJ_T_BOOL ? 1 : e->bits / 8; /* memory form */
+    return n == 0 ? 0 : round_up(n * isz);
+}
+
+static bool is_shared_array(const kir_inst *in) { return in->op == KIR_BUILTIN && in->aux == KJ_B_SHARED_ARRAY; }
+
+int64_t kj_cg_kernel_static_shared(const kir_func *f)
+{
+    int64_t total = 0;
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        int64_t b = is_shared_array(&f->insts[r]) ? shared_array_bytes(f, &f->insts[r]) : 0;
+        total += b > 0 ? b : 0;
+    }
+    return total;
+}
+
 static void layout_shared(kj_cg *cg, kj_cg_kern *kn)
 {
     const kir_func *f = kn->kf;
     kn->shoff = KJ_NEWN(cg->a, int64_t, f->ninsts + 1);
     for (uint32_t r = 1; r < f->ninsts; r++) {
         const kir_inst *in = &f->insts[r];
-        if (in->op != KIR_BUILTIN || in->aux != KJ_B_SHARED_ARRAY) continue;
-        int64_t dims[KJ_ABI_MAX_DIMS];
-        unsigned nd = in->type->ndim;
-        if (!kj_cg_const_shape(f, in->args[0], dims, nd)) {
+        if (!is_shared_array(in)) continue;
+        int64_t size = shared_array_bytes(f, in);
+        if (size < 0) {
             kj_cg_fail(cg, in->span, "the shape of cuda.shared.array must be a constant");
             continue;
         }
-        int64_t n = kj_cg_elem_count(dims, nd);
-        if (n == 0) {
+        if (size == 0) {
             kn->shoff[r] = -1;
             kn->dyn_shared = true;
             continue;
         }
-        int64_t size = n * (int64_t)type_size(cg, kj_cg_memtype(cg, in->type->elem));
         kn->shoff[r] = kn->shared_bytes;
-        kn->shared_bytes += round_up(size);
+        kn->shared_bytes += size;
         /* each array is within the limit (sema); together they may not be */
-        if (kn->shared_bytes > MAX_STATIC_SHARED && kn->shared_bytes - round_up(size) <= MAX_STATIC_SHARED)
+        if (kn->shared_bytes > MAX_STATIC_SHARED && kn->shared_bytes - size <= MAX_STATIC_SHARED)
             kj_cg_fail(cg, in->span,
                        "the static shared arrays of kernel '%s' need %lld bytes or more per block, over "
                        "the %d-byte limit",
@@ -248,8 +317,11 @@ static LLVMValueRef block_threads(kj_cg *cg, LLVMValueRef kx)
  * its shared memory (zeroed, for deterministic programs) and, for a kernel
  * with barriers, the base of its per-thread state. All of it is one block
  * storage of the runtime's (kj_rt_block_storage, through kx_in, which
- * keeps it from block to block): static shared, dynamic shared, then
- * nthreads × the per-thread bytes. */
+ * keeps it from block to block): static shared, nthreads × the per-thread
+ * bytes, then dynamic shared, last, so that the runtime can end it at a
+ * guard page: a launch with too few shared bytes for what the kernel
+ * writes faults there (without boundscheck) instead of corrupting the
+ * heap. */
 static LLVMValueRef block_context(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef rt, LLVMValueRef kx_in)
 {
     LLVMTypeRef kt = kx_type(cg);
@@ -258,28 +330,30 @@ static LLVMValueRef block_context(kj_cg *cg, kj_cg_kern *kn, LLVMValueRef rt, LL
     if (kn->regions) kn->nthreads = block_threads(cg, kx);
     if (!kn->shared_bytes && !kn->dyn_shared && !kn->regions) return kx;
     LLVMValueRef dyn = kj_cg_i64(cg, 0);
-    if (kn->dyn_shared) { /* rounded up, so that what follows stays aligned */
+    if (kn->dyn_shared) { /* rounded up, as every part is */
         LLVMValueRef n = LLVMBuildLoad2(cg->b, cg->t_i64, kx_field(cg, kx, KXF_DYN_BYTES), "");
         dyn = LLVMBuildAnd(cg->b, LLVMBuildAdd(cg->b, n, kj_cg_i64(cg, SHARED_ALIGN - 1), ""),
                            kj_cg_i64(cg, -SHARED_ALIGN), "");
     }
-    LLVMValueRef shared = kj_cg_i64(cg, kn->shared_bytes);
-    LLVMValueRef total = LLVMBuildAdd(cg->b, shared, dyn, "");
-    if (kn->regions) total = LLVMBuildAdd(cg->b, total, LLVMBuildMul(cg->b, kn->nthreads, thread_bytes(cg, kn), ""), "");
-    LLVMValueRef a[5] = {rt, kx_in, total, kj_cg_i32(cg, kn->kf->span.line), kj_cg_i32(cg, kn->kf->span.col)};
-    LLVMValueRef base = kj_cg_rtcall(cg, KJ_RTF_BLOCK_STORAGE, a, 5);
+    LLVMValueRef shared = kj_cg_i64(cg, kn->shared_bytes), threads = kj_cg_i64(cg, 0);
+    if (kn->regions) threads = LLVMBuildMul(cg->b, kn->nthreads, thread_bytes(cg, kn), "");
+    LLVMValueRef before_dyn = LLVMBuildAdd(cg->b, shared, threads, "");
+    LLVMValueRef total = LLVMBuildAdd(cg->b, before_dyn, dyn, "");
+    LLVMValueRef a[6] = {rt, kx_in, total, kj_cg_i32(cg, kn->dyn_shared),
+                         kj_cg_i32(cg, kn->kf->span.line), kj_cg_i32(cg, kn->kf->span.col)};
+    LLVMValueRef base = kj_cg_rtcall(cg, KJ_RTF_BLOCK_STORAGE, a, 6);
     /* as malloc's: nothing else the block reads or writes points into it */
     LLVMAddCallSiteAttribute(base, LLVMAttributeReturnIndex, kj_cg_attr(cg, "noalias", 0));
     if (kn->shared_bytes) {
         zero_fill(cg, base, shared);
         LLVMBuildStore(cg->b, base, kx_field(cg, kx, KXF_SHARED));
     }
+    if (kn->regions) kn->tstore = byte_gep(cg, base, shared);
     if (kn->dyn_shared) {
-        LLVMValueRef buf = byte_gep(cg, base, shared);
+        LLVMValueRef buf = byte_gep(cg, base, before_dyn);
         zero_fill(cg, buf, dyn);
         LLVMBuildStore(cg->b, buf, kx_field(cg, kx, KXF_DYN));
     }
-    if (kn->regions) kn->tstore = byte_gep(cg, base, LLVMBuildAdd(cg->b, shared, dyn, ""));
     return kx;
 }
 

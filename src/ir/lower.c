@@ -208,28 +208,36 @@ static int32_t var_local(lctx *lc, const char *name)
 
 /* ---- array indexing ---- */
 
-/* One index of dimension `dim` as int64, wrapped when it may be negative and
- * checked when boundscheck is on. */
-static kir_ref lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t dim)
+/* Index v (int64) of dimension `dim`: wrapped unless known non-negative,
+ * and checked when boundscheck is on (is_unsigned: v holds a uint64,
+ * shown as such when it fails). */
+static kir_ref checked_index(lctx *lc, kir_ref arr, kir_ref v, bool nonneg, bool is_unsigned, kj_span sp,
+                             uint32_t dim)
 {
-    const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
-    kir_ref v = lower_as(lc, ix, i64t);
-    /* an unsigned index is never negative: no wrapping, and a uint64 of
-     * 2**63 or more (negative as int64) fails the check, shown unsigned */
-    const kj_type *it = EI(lc, ix)->type;
-    bool is_unsigned = it && it->kind == KJ_T_INT && !it->is_signed;
-    bool nonneg = EI(lc, ix)->nonneg || is_unsigned;
     if (nonneg && !lc->boundscheck) return v;
-    kir_ref ext = emit(lc, KIR_ARRAY_DIM, i64t, ix->span);
+    const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
+    kir_ref ext = emit(lc, KIR_ARRAY_DIM, i64t, sp);
     kir_at(lc->f, ext)->a = arr;
     kir_at(lc->f, ext)->i = dim;
-    if (!nonneg) v = emit2(lc, KIR_WRAP_INDEX, i64t, ix->span, v, ext);
+    if (!nonneg) v = emit2(lc, KIR_WRAP_INDEX, i64t, sp, v, ext);
     if (lc->boundscheck) {
-        kir_ref c = emit2(lc, KIR_BOUNDS_CHECK, NULL, ix->span, v, ext);
+        kir_ref c = emit2(lc, KIR_BOUNDS_CHECK, NULL, sp, v, ext);
         kir_at(lc->f, c)->i = dim;
         kir_at(lc->f, c)->aux = is_unsigned;
     }
     return v;
+}
+
+/* One index of dimension `dim` as int64, wrapped when it may be negative and
+ * checked when boundscheck is on. */
+static kir_ref lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t dim)
+{
+    kir_ref v = lower_as(lc, ix, kj_t_int(lc->s->types, 64, true));
+    /* an unsigned index is never negative: no wrapping, and a uint64 of
+     * 2**63 or more (negative as int64) fails the check, shown unsigned */
+    const kj_type *it = EI(lc, ix)->type;
+    bool is_unsigned = it && it->kind == KJ_T_INT && !it->is_signed;
+    return checked_index(lc, arr, v, EI(lc, ix)->nonneg || is_unsigned, is_unsigned, ix->span, dim);
 }
 
 /* The items of a subscript: a[i, j] has two, a[i] one. */
@@ -650,6 +658,39 @@ static kir_ref lower_copy_ravel(lctx *lc, const kj_expr *e, int b, const kj_type
     return r;
 }
 
+static bool is_atomic(int b)
+{
+    switch (b) {
+    case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
+    case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
+    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: return true;
+    default: return false;
+    }
+}
+
+/* The index of cuda.atomic.OP(arr, ix, ...): an int, or a tuple of ints
+ * with one per dimension (conv: int64 or a tuple of int64), each wrapped
+ * and checked as a subscript's index is (Numba wraps negative indices). */
+static kir_ref lower_atomic_index(lctx *lc, kir_ref arr, const kj_expr *ix, const kj_type *conv)
+{
+    const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
+    if (conv->kind != KJ_T_TUPLE) return lower_index(lc, arr, ix, 0);
+    kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, conv->n + 1);
+    bool literal = ix->kind == KJ_E_TUPLE || ix->kind == KJ_E_LIST;
+    kir_ref tup = literal ? 0 : lower_as(lc, ix, conv);
+    for (uint32_t k = 0; k < conv->n; k++) {
+        if (literal) {
+            el[k] = lower_index(lc, arr, ix->seq.v[k], k);
+            continue;
+        }
+        kir_ref g = emit(lc, KIR_TUPLE_GET, i64t, ix->span);
+        kir_at(lc->f, g)->a = tup;
+        kir_at(lc->f, g)->i = k;
+        el[k] = checked_index(lc, arr, g, false, false, ix->span, k);
+    }
+    return emit_args(lc, KIR_TUPLE, conv, ix->span, el, conv->n);
+}
+
 static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
 {
     kj_opufunc o;
@@ -678,8 +719,13 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
             continue;
         }
         const kj_expr *a = call_arg(e, m);
-        args[i] = a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
+        if (a && i == 1 && is_atomic(b) && b != KJ_B_ATOMIC_CAS2 && ei->conv && ei->conv[1])
+            args[i] = lower_atomic_index(lc, args[0], a, ei->conv[1]);
+        else
+            args[i] = a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
     }
+    if (b == KJ_B_ATOMIC_CAS2 && lc->boundscheck) /* it acts on arr[0] */
+        checked_index(lc, args[0], i64(lc, 0, e->span), true, false, e->span, 0);
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
         b == KJ_B_ARR_ALL)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);

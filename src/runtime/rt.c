@@ -301,8 +301,9 @@ static size_t nbytes_of(kj_dtype dt, int ndim, const int64_t *shape)
 }
 
 /* A large array that nothing but rt references any more gives its memory
- * to rt->spare instead of free(). Not in a worker's context, which ends
- * without kj_rt_dispose. */
+ * to rt->spare instead of free(). Not in a worker's context (worker_init):
+ * it is released after each chunk, and the memory is for the next result
+ * of the thread that runs the program. */
 static bool spare_memory(kj_rt *rt, kj_array *a)
 {
     enum { NSPARE = sizeof rt->spare / sizeof rt->spare[0] };
@@ -563,24 +564,29 @@ typedef struct par_run {
     char message[sizeof ((kj_rt *)0)->message];
 } par_run;
 
-/* A worker's context: the parent's settings (output, file, GPU, pool),
- * nothing of its state: no jmp_buf, arrays, events or streams. Its random
- * stream is seeded from OS entropy at first use (Numba: one independent
- * stream per thread). */
+/* A worker's context: a fresh one (kj_rt_init) with the parent's settings
+ * copied one by one: output, file, GPU and its code, pool, MPI
+ * communicator, fault-handler names, event sink. Nothing the parent owns
+ * for its run is copied (its arrays, spare memory, events, streams, MPI
+ * requests, jmp_buf): a chunk's entry call releases what its context holds
+ * when it returns (release_all), which must never be the parent's. Its
+ * random stream is seeded from OS entropy at first use (Numba: one
+ * independent stream per thread); its stack limit is computed again on its
+ * own stack. */
 static void worker_init(kj_rt *w, const kj_rt *parent)
 {
-    *w = *parent;
-    w->jb = NULL;
-    w->kind = KJ_RT_OK;
-    w->depth = 0;
-    w->arrays = NULL;
-    w->narrays = w->cap_arrays = w->peak_arrays = 0;
-    w->events = NULL;
-    w->streams = NULL;
-    w->nstreams = w->cap_streams = 0;
-    w->rng_seeded = false;
+    kj_rt_init(w, parent->file);
+    w->user = parent->user;
+    w->out = parent->out;
+    w->gpu = parent->gpu;
+    w->code = parent->code;
+    w->pool = parent->pool;
     w->in_parallel = true;
-    w->stack_limit = UINTPTR_MAX; /* the parent's is for its own stack: computed again on this one */
+    w->fn_name = parent->fn_name;
+    w->fn_line = parent->fn_line;
+    w->launch_only = parent->launch_only;
+    w->sink = parent->sink;
+    w->mpi = parent->mpi; /* the communicator: borrowed, as the parent borrows it */
 }
 
 /* Chunk c's bounds: n split into nchunks parts differing by at most one. */

@@ -16,10 +16,15 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 enum {
     MAX_BLOCK_THREADS = 1024,
-    MAX_DYN_SHARED = 48 * 1024, /* without the opt-in attribute */
+    /* shared memory per block, static plus dynamic, with the opt-in
+     * attribute: sm_90's (the GPU the cpu target stands in for: --arch's
+     * default), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+    MAX_SHARED_OPTIN = 227 * 1024,
 };
 
 /* CUDA's limits per dimension: block (1024, 1024, 64), grid (2^31-1,
@@ -55,42 +60,119 @@ static void check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t lin
         invalid(rt, kernel, "block", block, "a block has at most 1024 threads", line, col);
 }
 
-/* The cpu target's dynamic shared memory: what CUDA allows without the
- * opt-in attribute (on the GPU, gpu.c checks against the kernel and the
- * device instead). */
-static void check_shared(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col)
+/* A negative count of dynamic shared bytes, on every target. */
+static void check_dyn_bytes(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col)
 {
-    if (cfg[7] < 0 || cfg[7] > MAX_DYN_SHARED) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "CUDA_ERROR_INVALID_VALUE: kernel '%s' launched with %" PRId64
-                 " bytes of dynamic shared memory (at most 49152)",
-                 kernel, cfg[7]);
-        kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
-    }
+    if (cfg[7] >= 0) return;
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "CUDA_ERROR_INVALID_VALUE: kernel '%s' launched with %" PRId64 " bytes of dynamic shared memory",
+             kernel, cfg[7]);
+    kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
 }
 
-enum { STORE_ALIGN = 64 };
+/* The cpu target's shared memory, static plus dynamic, held to what the
+ * GPU path allows (gpu.c, fits): up to sm_90's opt-in limit, which it
+ * reaches by asking for more than the default 48 KiB with
+ * cuFuncSetAttribute, as CUDA C must; refused over it with gpu.c's
+ * message. */
+static void check_shared(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, int32_t line, int32_t col)
+{
+    int64_t dyn = cfg[7];
+    if (k->static_shared <= MAX_SHARED_OPTIN && dyn <= MAX_SHARED_OPTIN - k->static_shared) return;
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "CUDA_ERROR_INVALID_VALUE: kernel '%s' needs %" PRId64 " bytes of static and %" PRId64
+             " bytes of dynamic shared memory per block; the device has at most %d",
+             k->name, k->static_shared, dyn, (int)MAX_SHARED_OPTIN);
+    kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
+}
 
-void *kj_rt_block_storage(kj_rt *rt, void *kxp, int64_t bytes, int32_t line, int32_t col)
+/* STORE_GUARD: the inaccessible address space after the block storage of
+ * a kernel with dynamic shared memory (reserved, never backed by memory):
+ * a launch with fewer shared bytes than the kernel writes (no
+ * boundscheck) faults there, reported by the fault handler, where it
+ * would have corrupted the heap; 1 MiB is 1024 threads writing 1 KiB each
+ * past the end. */
+enum { STORE_ALIGN = 64, STORE_GUARD = 1 << 20 };
+
+static void store_free(kj_abi_kx *kx)
+{
+    if (kx->store_guard) munmap(kx->store, (size_t)(kx->store_bytes + kx->store_guard));
+    else free(kx->store);
+    kx->store = NULL;
+    kx->store_bytes = kx->store_guard = 0;
+}
+
+/* n usable bytes (a multiple of the page size) followed by the guard, or
+ * NULL. */
+static void *map_guarded(size_t n)
+{
+    if (n > SIZE_MAX - STORE_GUARD) return NULL;
+    void *p = mmap(NULL, n + STORE_GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    if (mprotect(p, n, PROT_READ | PROT_WRITE) != 0) {
+        munmap(p, n + STORE_GUARD);
+        return NULL;
+    }
+    return p;
+}
+
+/* The storage's `bytes` at its end (64-byte aligned), so that with a guard
+ * the dynamic shared memory, last, ends at most 63 bytes before it. */
+static void *storage_tail(const kj_abi_kx *kx, int64_t bytes)
+{
+    if (!kx->store_guard) return kx->store;
+    uintptr_t end = (uintptr_t)kx->store + (uintptr_t)kx->store_bytes;
+    return (void *)((end - (uintptr_t)bytes) & ~(uintptr_t)(STORE_ALIGN - 1));
+}
+
+void *kj_rt_block_storage(kj_rt *rt, void *kxp, int64_t bytes, int32_t guarded, int32_t line, int32_t col)
 {
     kj_abi_kx *kx = kxp;
-    if (bytes <= kx->store_bytes) return kx->store;
-    /* aligned_alloc wants a multiple of the alignment */
-    size_t n = bytes < 0 || (uint64_t)bytes > SIZE_MAX - STORE_ALIGN
-                   ? 0
-                   : ((size_t)bytes + STORE_ALIGN - 1) / STORE_ALIGN * STORE_ALIGN;
-    void *p = n ? aligned_alloc(STORE_ALIGN, n) : NULL;
+    if (bytes <= kx->store_bytes - (kx->store_guard ? STORE_ALIGN : 0) && !kx->store_guard == !guarded)
+        return storage_tail(kx, bytes);
+    size_t unit = STORE_ALIGN;
+    if (guarded) {
+        long page = sysconf(_SC_PAGESIZE);
+        unit = page > STORE_ALIGN ? (size_t)page : STORE_ALIGN;
+    }
+    /* aligned_alloc wants a multiple of the alignment; a guarded storage
+     * whole pages, with room to align its tail */
+    size_t want = (size_t)bytes + (guarded ? STORE_ALIGN : 0);
+    size_t n = bytes < 0 || (uint64_t)bytes > SIZE_MAX - 2 * unit ? 0 : (want + unit - 1) / unit * unit;
+    void *p = !n ? NULL : guarded ? map_guarded(n) : aligned_alloc(STORE_ALIGN, n);
     if (!p) {
         char msg[200];
         snprintf(msg, sizeof msg,
                  "cannot allocate %" PRId64 " bytes for a block's shared memory and per-thread state", bytes);
         kj_rt_raise(rt, KJ_RT_MEMORY, msg, line, col);
     }
-    free(kx->store);
+    store_free(kx);
     kx->store = p;
     kx->store_bytes = (int64_t)n;
-    return p;
+    kx->store_guard = guarded ? STORE_GUARD : 0;
+    return storage_tail(kx, bytes);
+}
+
+/* How long a waiting loop (kj_rt_spin_check) may spin while blocks run on
+ * the pool, where another block may still change what it reads. */
+enum { SPIN_LIMIT_POOL_S = 10 };
+
+void kj_rt_spin_check(kj_rt *rt, double *since, int32_t line, int32_t col)
+{
+    double now = kj_rt_perf_counter();
+    if (*since == 0) *since = now;
+    /* a worker runs the blocks of a launch on the pool (parallel target) */
+    if (rt->in_parallel && now - *since < SPIN_LIMIT_POOL_S) return;
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             "kernel '%s' spins in a loop that changes nothing (it reads memory, or updates it only "
+             "atomically), waiting for another thread: on the cpu targets the threads of a block run one "
+             "after the other, so a thread that waits for another of its block waits forever "
+             "(docs/kernels_cpu.md)",
+             rt->fn_name ? rt->fn_name : "?");
+    kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
 }
 
 /* Blocks first..last-1 of a launch on the host, in z, y, x order (block
@@ -125,7 +207,7 @@ static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, vo
         rt->jb = saved;
         rt->fn_name = outer;
         rt->fn_line = outer_line;
-        free(kx->store);
+        store_free(kx);
         longjmp(*saved, 1);
     }
     if (saved) rt->jb = &jb;
@@ -133,7 +215,7 @@ static void run_blocks(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, vo
     rt->jb = saved;
     rt->fn_name = outer;
     rt->fn_line = outer_line;
-    free(kx->store);
+    store_free(kx);
 }
 
 static kj_abi_kx kx_of(const int64_t *cfg)
@@ -192,7 +274,7 @@ static void launch_host(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, v
         snprintf(msg, sizeof msg, "kernel '%s' was compiled for the GPU, and this context has none", k->name);
         kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
     }
-    check_shared(rt, cfg, k->name, line, col);
+    check_shared(rt, k, cfg, line, col);
     int64_t nblocks = cfg[0] * cfg[1] * cfg[2];
     if (k->parallel && rt->pool && nblocks > 1) {
         blocks_run r = {k, cfg, args, line};
@@ -207,7 +289,7 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
 {
     const kj_abi_kernel *k = kernel;
     check(rt, cfg, k->name, line, col);
-    if (cfg[7] < 0) check_shared(rt, cfg, k->name, line, col);
+    check_dyn_bytes(rt, cfg, k->name, line, col);
     if (rt->gpu) {
         kj_rt_error e = {0};
         int32_t eline = line, ecol = col;

@@ -426,6 +426,59 @@ static void warp_loop_case(fx *x, const char *cond, bool per_lane)
 static void test_warp_uniform_loop(void **state) { warp_loop_case(*state, "d < 32", false); }
 static void test_warp_per_lane_loop(void **state) { warp_loop_case(*state, "d < 32 and d < lane + 32", true); }
 
+/* A loop that can only wait for another thread (it reads memory and
+ * changes nothing but atomically) counts its iterations and asks the
+ * runtime (kj_rt_spin_check), which stops a spin on a thread of the same
+ * block: the threads of a block run one after the other (issue 22, point
+ * 18). A loop that does work has none of it: ordinary kernels pay nothing. */
+static void spin_case(fx *x, const char *body, bool waits, const char *out)
+{
+    char p[1024];
+    snprintf(p, sizeof p,
+             "from numba import cuda\n"
+             "import numpy as np\n"
+             "@cuda.jit\n"
+             "def k(flag, a, out):\n"
+             "    t = cuda.threadIdx.x\n"
+             "    i = 0\n"
+             "    s = 0.0\n"
+             "%s"
+             "    out[t] = s + i\n"
+             "def main():\n"
+             "    flag = np.zeros(1, dtype=np.int32)\n"
+             "    a = np.ones(10)\n"
+             "    out = np.zeros(4)\n"
+             "    k[1, 4](flag, a, out)\n"
+             "    print(out[0], out[3])\n",
+             body);
+    assert_non_null(compile(x, p, true));
+    const char *ir = kj_jit_ir(x->jit);
+    assert_non_null(ir);
+    if (waits) assert_non_null(strstr(ir, "kj_rt_spin_check"));
+    else assert_null(strstr(ir, "kj_rt_spin_check"));
+    kj_jit_free(x->jit);
+    x->jit = NULL;
+    expect_output(x, p, out);
+    kj_jit_free(x->jit); /* the case after this one compiles again */
+    x->jit = NULL;
+}
+
+static void test_spin_checked(void **state)
+{
+    fx *x = *state;
+    /* threads 1..3 wait for thread 0, which has already run */
+    spin_case(x,
+              "    if t == 0:\n"
+              "        cuda.atomic.exch(flag, 0, 1)\n"
+              "    while cuda.atomic.add(flag, 0, 0) == 0:\n"
+              "        cuda.threadfence()\n",
+              true, "0.0 0.0\n");
+    spin_case(x, "    while flag[0] != 0:\n        pass\n", true, "0.0 0.0\n");
+    /* work: a sum, a search (a local changes) */
+    spin_case(x, "    while i < a.size:\n        s += a[i]\n        i += 1\n", false, "20.0 20.0\n");
+    spin_case(x, "    while a[i] > 0 and i < 9:\n        i += 1\n", false, "9.0 9.0\n");
+}
+
 /* A barrier-free kernel's thread loop is a plain loop that LLVM
  * vectorises (the per-thread function is inlined into K.block). */
 static void test_thread_loop_vectorises(void **state)
@@ -531,6 +584,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_warp_uniform_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_warp_per_lane_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thread_loop_vectorises, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_spin_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bounds_test_unmasked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_stride_lockstep, setup, teardown),
     };

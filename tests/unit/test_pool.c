@@ -266,6 +266,55 @@ static void test_parallel_for(void **state)
     kj_pool_release(pool);
 }
 
+/* A worker's context owns nothing of its parent's run (issue 22, point 1):
+ * the parent's spare memory, events, streams, arrays and MPI requests stay
+ * the parent's. Each worker's entry call releases what its context holds
+ * after every chunk, so a copied spare list was freed once per worker and
+ * again by the parent (a double free from a loop that dropped a large
+ * array before a prange). */
+typedef struct own_env {
+    const kj_rt *parent;
+    atomic_int foreign; /* chunks on a worker that saw any of the parent's state */
+    atomic_int on_workers;
+} own_env;
+
+static void own_chunk(kj_rt *rt, void *p, int64_t begin, int64_t end, void *acc)
+{
+    (void)begin, (void)end, (void)acc;
+    own_env *e = p;
+    if (rt == e->parent) return;
+    atomic_fetch_add(&e->on_workers, 1);
+    if (rt->nspare || rt->spare[0].data || rt->mpi_run || rt->events || rt->streams || rt->jb == e->parent->jb ||
+        (rt->arrays && rt->arrays == e->parent->arrays) || !rt->in_parallel || rt->pool != e->parent->pool ||
+        rt->out != e->parent->out || rt->file != e->parent->file)
+        atomic_fetch_add(&e->foreign, 1);
+}
+
+static void own_entry(kj_rt *rt, void **args, void *ret)
+{
+    (void)ret;
+    own_env *e = (own_env *)args;
+    rt->spare[0] = (struct kj_rt_spare){malloc(1 << 22), 1 << 22}; /* what kj_rt_collect leaves */
+    rt->nspare = 1;
+    for (int rep = 0; rep < 3; rep++) kj_rt_parallel_for(rt, own_chunk, e, 1000, 1, 0, NULL);
+}
+
+static void test_workers_own_nothing_of_parent(void **state)
+{
+    (void)state;
+    kj_pool *pool = kj_pool_new(4);
+    kj_rt rt;
+    kj_rt_init(&rt, "own.k");
+    rt.pool = pool;
+    own_env e = {.parent = &rt};
+    assert_int_equal(kj_rt_call_entry(&rt, own_entry, (void **)&e, NULL), KJ_RT_OK);
+    assert_true(atomic_load(&e.on_workers) > 0);
+    assert_int_equal(atomic_load(&e.foreign), 0);
+    assert_int_equal(rt.nspare, 0); /* freed once, by the parent's entry call */
+    kj_rt_dispose(&rt);
+    kj_pool_release(pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_shutdown),
         cmocka_unit_test(test_threads_from_env),
         cmocka_unit_test(test_parallel_for),
+        cmocka_unit_test(test_workers_own_nothing_of_parent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
