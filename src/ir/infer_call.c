@@ -133,7 +133,9 @@ static bool fold_dtype_args(kj_ictx *ic, const kj_expr *e, int b, kj_barg *bound
         if (!bound[j].type || bound[j].type->kind != KJ_T_STR || map[j] == INT32_MIN ||
             !param_named(kj_builtin_get(b)->params, j, "dtype"))
             continue;
-        const kj_type *d = fold_dtype_str(ic, call_arg_expr(e, map[j]));
+        const kj_expr *x = call_arg_expr(e, map[j]);
+        if (!ic->sp->ei[x->id].is_const) continue; /* not a constant: the table reports the str */
+        const kj_type *d = fold_dtype_str(ic, x);
         if (d) bound[j].type = d;
         else ok = false;
     }

@@ -40,7 +40,7 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
                                "%s is a type, known when the program compiles, not a value that "
                                "exists when it runs", ei->kind == EI_DTYPE ? kj_type_str(ei->dtype)
-                                                                            : "this Numba type object");
+                                                                            : "a Numba array type or signature");
         kj_diag_hint(dg, ei->kind == EI_DTYPE
                              ? "a type can be assigned to a name, passed to or returned from a function, given as "
                                "dtype=, or called to convert a value"
@@ -695,6 +695,10 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     kj_einfo *obj = kj_type_expr(ic, e->sub.obj);
     if (obj->kind == EI_FUNC) return kj_type_launch_config(ic, e, obj->fn);
     if (obj->kind == EI_NONE) return ei_value(ei, NULL);
+    if (obj->kind == EI_DTYPE) { /* float32[:]: an array type, for signatures only */
+        ei->kind = EI_TYPEOBJ;
+        return ei;
+    }
     if (obj->kind != EI_VALUE) {
         kj_error(ic->d, ic->s->src, e->span, "%s is not subscriptable", what_is(obj));
         return ei_value(ei, NULL);

@@ -190,6 +190,13 @@ static bool eval_sig(kj_sema *s, const kj_expr *e, kj_sig *out, kj_span *span, u
     if (e->kind == KJ_E_TUPLE) return eval_types(s, e->seq.v, e->seq.n, out, depth);
     const kj_expr *v = named_value(s, e);
     if (v && depth < MAX_DEPTH && v->kind != KJ_E_LIST) return eval_sig(s, v, out, span, depth + 1);
+    if (e->kind == KJ_E_NAME && !kj_sym_find(s, e->name)) {
+        kj_diag *dg = kj_error(s->d, s->src, e->span, "'%s' is not a module-level name defined here",
+                               e->name);
+        kj_diag_hint(dg, "kjit reads a decorator's function and signatures when it compiles: define "
+                         "them at module level, above a module-level decorator");
+        return false;
+    }
     kj_diag *dg = kj_error(s->d, s->src, e->span, "this is not a signature");
     kj_diag_hint(dg, "write a signature as a string such as 'void(float32[:])' or as Numba types "
                      "such as void(float32[:]); a tuple of types gives the argument types");
