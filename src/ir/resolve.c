@@ -850,7 +850,7 @@ static kj_fn *apply_decorator(kj_sema *s, const char *name, kj_span name_span, c
                        "defined above", dn, arg->name)
             : kj_error(s->d, s->src, arg->span, "%s() is applied to something that is not a "
                        "function", dn);
-        kj_diag_hint(dg, "a decorator applies to a function defined with def before this line: "
+        kj_diag_hint(dg, "a decorator applies to a function defined with def at module level: "
                          "k = %s(f)", dn);
         return NULL;
     }
