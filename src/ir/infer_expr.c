@@ -203,6 +203,11 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 ei->nonneg = !c; /* thread and block indices are never negative */
                 return ei;
             }
+            if (obj->kind == EI_FUNC && !strcmp(e->attr.name, "py_func")) {
+                ei->kind = EI_FUNC;
+                ei->fn = kj_py_func(ic->s, obj->fn);
+                return ei;
+            }
             if (obj->kind == EI_FUNC && obj->fn->kind == FK_VECTORIZE && !strcmp(e->attr.name, "reduce")) {
                 ei->kind = EI_UREDUCE;
                 ei->fn = obj->fn;

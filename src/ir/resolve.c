@@ -711,6 +711,41 @@ static bool decor_of(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_decor *
     return true;
 }
 
+/* k.py_func (Numba's dispatcher attribute): k's body as the plain Python
+ * function it was before decoration — here an undecorated host helper named
+ * k.py_func, made once. */
+kj_fn *kj_py_func(kj_sema *s, kj_fn *fn)
+{
+    if (fn->kind == FK_MAIN || fn->kind == FK_HELPER) return fn;
+    if (fn->py_func) return fn->py_func;
+    kj_funcdef *def = KJ_NEW(s->a, kj_funcdef);
+    *def = *fn->def;
+    def->name = kj_arena_printf(s->a, "%s.py_func", fn->def->name);
+    def->decorators = NULL;
+    def->ndecorators = 0;
+    kj_fn *p = KJ_NEW(s->a, kj_fn);
+    p->def = def;
+    p->kind = FK_HELPER;
+    p->decorator = "";
+    fn->py_func = p;
+    return p;
+}
+
+/* The function `e` names where a decorator takes one: f, a name a host
+ * function bound to a compiled function, k.py_func. NULL otherwise. */
+static kj_fn *function_arg(kj_sema *s, const kj_fn *host, const kj_expr *e)
+{
+    if (e->kind == KJ_E_ATTR && !strcmp(e->attr.name, "py_func")) {
+        kj_fn *f = function_arg(s, host, e->attr.obj);
+        return f ? kj_py_func(s, f) : NULL;
+    }
+    if (e->kind != KJ_E_NAME) return NULL;
+    const kj_static_local *l = host ? kj_static_local_find(host, e->name) : NULL;
+    if (l) return l->fn;
+    const kj_sym *sym = kj_sym_find(s, e->name);
+    return sym && sym->kind == SYM_FUNC ? sym->fn : NULL;
+}
+
 /* Is `e` a decorator applied to a function, as a call: cuda.jit(f),
  * njit(f, cache=True), cuda.jit(sig)(f), dec(f)? Fills the decorator and
  * the function's argument expression. A decorator name called with a
@@ -721,9 +756,8 @@ static bool decor_apply(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_deco
 {
     if (e->kind != KJ_E_CALL) return false;
     const kj_expr *callee = e->call.fn;
-    if (e->call.nargs >= 1 && e->call.args[0]->kind == KJ_E_NAME) {
-        const kj_sym *f = kj_sym_find(s, e->call.args[0]->name);
-        if (f && f->kind == SYM_FUNC && decor_of(s, host, callee, d, bad) && !d->called) {
+    if (e->call.nargs >= 1 && function_arg(s, host, e->call.args[0])) {
+        if (decor_of(s, host, callee, d, bad) && !d->called) {
             *arg = e->call.args[0];
             d->span = e->span;
             d->args = e->call.args + 1;
@@ -839,11 +873,12 @@ static void resolve_def(kj_sema *s, const kj_stmt *st)
 /* NAME = decorator(...)(f): a new function — f's definition under the
  * decorator, named NAME (messages and compiled symbols use that name) —
  * while f stays the plain function it was, as in Python. */
-static kj_fn *apply_decorator(kj_sema *s, const char *name, kj_span name_span, const kj_decor *d,
-                              const kj_expr *arg)
+static kj_fn *apply_decorator(kj_sema *s, const kj_fn *host, const char *name, kj_span name_span,
+                              const kj_decor *d, const kj_expr *arg)
 {
+    kj_fn *src = function_arg(s, host, arg);
     const kj_sym *f = arg->kind == KJ_E_NAME ? kj_sym_find(s, arg->name) : NULL;
-    if (!f || f->kind != SYM_FUNC) {
+    if (!src) {
         const char *dn = !strcmp(d->path, "cuda.jit") ? "cuda.jit" : d->path + strlen("numba.");
         kj_diag *dg = arg->kind == KJ_E_NAME && !f
             ? kj_error(s->d, s->src, arg->span, "%s() is applied to '%s', which is not a function "
@@ -855,7 +890,7 @@ static kj_fn *apply_decorator(kj_sema *s, const char *name, kj_span name_span, c
         return NULL;
     }
     kj_funcdef *def = KJ_NEW(s->a, kj_funcdef);
-    *def = *f->fn->def;
+    *def = *src->def;
     def->name = name;
     def->name_span = name_span;
     def->decorators = NULL;
@@ -867,6 +902,20 @@ static kj_fn *apply_decorator(kj_sema *s, const char *name, kj_span name_span, c
     resolve_decorator(s, fn, d);
     KJ_PUSH(s->a, s->fns, fn);
     return fn;
+}
+
+/* f = njit(f): the name now means the compiled function, as in Python; the
+ * undecorated one is left unreachable (nothing else can name it). */
+static void rebind_function(kj_sema *s, kj_sym *sym, kj_fn *fn)
+{
+    kj_fn *old = sym->fn;
+    sym->fn = fn;
+    for (uint32_t i = 0; i < s->fns.n; i++)
+        if (s->fns.v[i] == old) {
+            memmove(&s->fns.v[i], &s->fns.v[i + 1], (s->fns.n - i - 1) * sizeof *s->fns.v);
+            s->fns.n--;
+            break;
+        }
 }
 
 /* A configured decorator kept for later applications; its signatures are
@@ -896,7 +945,7 @@ static bool decorator_assign(kj_sema *s, const kj_fn *host, const char *name, co
     *fn = NULL;
     *decor = NULL;
     if (decor_apply(s, host, value, &d, &arg, &bad)) {
-        *fn = apply_decorator(s, name, t->span, &d, arg);
+        *fn = apply_decorator(s, host, name, t->span, &d, arg);
         return true;
     }
     if (!bad && decor_of(s, host, value, &d, &bad)) {
@@ -916,6 +965,13 @@ static void resolve_const(kj_sema *s, const kj_stmt *st)
     const kj_expr *t = st->assign.targets[0];
     kj_fn *fn;
     const kj_decor *dec;
+    kj_sym *old = kj_sym_find(s, t->name);
+    if (old && old->kind == SYM_FUNC && old->fn->kind != FK_MAIN &&
+        decorator_assign(s, NULL, t->name, t, st->assign.value, &fn, &dec)) {
+        if (fn) rebind_function(s, old, fn); /* f = njit(f) */
+        else if (dec) sym_add(s, t->name, SYM_DECOR, t->span); /* reports the redefinition */
+        return;
+    }
     if (decorator_assign(s, NULL, t->name, t, st->assign.value, &fn, &dec)) {
         kj_sym *sym = fn || dec ? sym_add(s, t->name, fn ? SYM_FUNC : SYM_DECOR, t->span) : NULL;
         if (sym && fn) sym->fn = fn;

@@ -62,6 +62,7 @@ typedef struct kj_fn {
     const char *layout_str;
     KJ_VEC(kj_spec *) specs;
     bool bad; /* its decorator was invalid: do not specialise */
+    struct kj_fn *py_func;           /* NAME.py_func: the undecorated body, made when first used */
     KJ_VEC(kj_static_local) statics; /* host functions: names bound to compiled functions */
     kj_strtab static_tab;            /* statics by name → index */
 } kj_fn;
@@ -202,6 +203,9 @@ bool kj_static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report);
 /* The compile-time object a host function's local name is bound to
  * (`k = cuda.jit(f)`), or NULL when the name is not such a binding. */
 const kj_static_local *kj_static_local_find(const kj_fn *fn, const char *name);
+/* fn.py_func: fn's body as an undecorated host helper (fn itself when it is
+ * one), made once. */
+kj_fn *kj_py_func(kj_sema *s, kj_fn *fn);
 /* Is `st` the assignment binding such a name (nothing to run)? */
 bool kj_is_static_assign(const kj_fn *fn, const kj_stmt *st);
 
