@@ -915,13 +915,19 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     case EI_NONE: return ei_value(ei, NULL);
     default: break;
     }
-    kj_diag *dg = kj_error(ic->d, ic->s->src, callee->span, "%s is not callable",
+    bool host = ic->sp->fn->kind == FK_MAIN || ic->sp->fn->kind == FK_HELPER;
+    if (ci->kind == EI_DECOR && host && kj_inline_decorator(ic->s, ic->sp->fn, e, ei)) return ei;
+    if (ci->kind == EI_DECOR) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "a decorator is applied here inside an expression");
+        kj_diag_hint(dg, host ? "apply it in an assignment of its own, k = cuda.jit(f), then use k"
+                              : "decorators are applied at module level or in host code (main and "
+                                "undecorated functions), not in compiled functions");
+        return ei_value(ei, NULL);
+    }
+    kj_error(ic->d, ic->s->src, callee->span, "%s is not callable",
              ci->kind == EI_VALUE ? kj_arena_printf(ic->s->a, "a value of type %s",
                                                     kj_type_str(ci->type))
              : ci->kind == EI_MODULE ? kj_arena_printf(ic->s->a, "module '%s'", ci->path)
-             : ci->kind == EI_DECOR ? "here a decorator"
              : ci->kind == EI_TYPEOBJ ? "a Numba type object" : "this built-in value");
-    if (ci->kind == EI_DECOR)
-        kj_diag_hint(dg, "apply a decorator in an assignment of its own, k = cuda.jit(f), then use k");
     return ei_value(ei, NULL);
 }

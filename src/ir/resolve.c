@@ -1017,6 +1017,37 @@ static void resolve_const(kj_sema *s, const kj_stmt *st)
 
 /* ---- names host functions bind to compiled functions ---- */
 
+bool kj_inline_decorator(kj_sema *s, kj_fn *host, const kj_expr *e, kj_einfo *out)
+{
+    const kj_inline_decor *l = NULL;
+    for (uint32_t i = 0; i < host->inline_decors.n && !l; i++)
+        if (host->inline_decors.v[i].at == e) l = &host->inline_decors.v[i];
+    if (!l) {
+        kj_decor d;
+        const kj_expr *arg;
+        bool bad = false;
+        kj_inline_decor n = {.at = e};
+        if (decor_apply(s, host, e, &d, &arg, &bad)) {
+            kj_fn *src = function_arg(s, host, arg);
+            const char *name = kj_arena_printf(s->a, "%s@%u:%u", src ? src->def->name : "?", e->span.line,
+                                               e->span.col);
+            n.fn = apply_decorator(s, host, name, e->span, &d, arg);
+        } else if (!bad && decor_of(s, host, e, &d, &bad) && d.called) {
+            n.decor = keep_decor(s, &d);
+        } else if (!bad) {
+            return false;
+        }
+        KJ_PUSH(s->a, host->inline_decors, n);
+        l = &host->inline_decors.v[host->inline_decors.n - 1];
+    }
+    memset(out, 0, sizeof *out);
+    out->kind = l->fn ? EI_FUNC : l->decor ? EI_DECOR : EI_NONE;
+    out->fn = l->fn;
+    out->decor = l->decor;
+    out->path = l->decor ? l->decor->path : NULL;
+    return true;
+}
+
 const kj_static_local *kj_static_local_find(const kj_fn *fn, const char *name)
 {
     uint32_t k;

@@ -37,6 +37,15 @@ typedef struct kj_decor {
     kj_span span;             /* the decorator expression, for messages */
 } kj_decor;
 
+/* A decorator applied inside an expression of a host function:
+ * cuda.jit(f)[1, 32](a) — the compiled function (or configured decorator)
+ * made for that call expression. */
+typedef struct kj_inline_decor {
+    const kj_expr *at;
+    struct kj_fn *fn;
+    const kj_decor *decor;
+} kj_inline_decor;
+
 /* A name an undecorated host function binds to a compile-time object:
  * `k = cuda.jit(f)` (fn) or `dec = cuda.jit(sig)` (decor). Such a name is
  * not a variable: it stands for the object wherever the function uses it. */
@@ -63,6 +72,7 @@ typedef struct kj_fn {
     KJ_VEC(kj_spec *) specs;
     bool bad; /* its decorator was invalid: do not specialise */
     struct kj_fn *py_func;           /* NAME.py_func: the undecorated body, made when first used */
+    KJ_VEC(kj_inline_decor) inline_decors; /* host functions: cuda.jit(f)[...](...) by call expression */
     KJ_VEC(kj_static_local) statics; /* host functions: names bound to compiled functions */
     kj_strtab static_tab;            /* statics by name → index */
 } kj_fn;
@@ -203,6 +213,11 @@ bool kj_static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report);
 /* The compile-time object a host function's local name is bound to
  * (`k = cuda.jit(f)`), or NULL when the name is not such a binding. */
 const kj_static_local *kj_static_local_find(const kj_fn *fn, const char *name);
+/* A decorator applied or configured inside an expression of host function
+ * `host` (cuda.jit(f)[1, 32](a), njit(sig)(f)(x)): fills `out` with the
+ * compiled function (EI_FUNC) or the configured decorator (EI_DECOR), made
+ * once per expression. False when `e` is neither (nothing reported). */
+bool kj_inline_decorator(kj_sema *s, kj_fn *host, const kj_expr *e, kj_einfo *out);
 /* fn.py_func: fn's body as an undecorated host helper (fn itself when it is
  * one), made once. */
 kj_fn *kj_py_func(kj_sema *s, kj_fn *fn);
