@@ -78,6 +78,14 @@ static void unknown_name(kj_ictx *ic, const kj_expr *e)
 static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     const kj_static_local *l = kj_static_local_find(ic->sp->fn, e->name);
+    if (l && l->expr) { /* sig = '...': a constant string, or a type object (used here) */
+        if (l->expr->kind == KJ_E_STR || l->expr->kind == KJ_E_LIST) {
+            *ei = *kj_type_expr(ic, l->expr);
+            return ei;
+        }
+        ei->kind = EI_TYPEOBJ;
+        return ei;
+    }
     if (l) { /* k = cuda.jit(f) in this function: k is that function */
         ei->kind = l->fn ? EI_FUNC : EI_DECOR;
         ei->fn = l->fn;

@@ -1027,6 +1027,7 @@ bool kj_inline_decorator(kj_sema *s, kj_fn *host, const kj_expr *e, kj_einfo *ou
         const kj_expr *arg;
         bool bad = false;
         kj_inline_decor n = {.at = e};
+        s->host = host;
         if (decor_apply(s, host, e, &d, &arg, &bad)) {
             kj_fn *src = function_arg(s, host, arg);
             const char *name = kj_arena_printf(s->a, "%s@%u:%u", src ? src->def->name : "?", e->span.line,
@@ -1035,8 +1036,10 @@ bool kj_inline_decorator(kj_sema *s, kj_fn *host, const kj_expr *e, kj_einfo *ou
         } else if (!bad && decor_of(s, host, e, &d, &bad) && d.called) {
             n.decor = keep_decor(s, &d);
         } else if (!bad) {
+            s->host = NULL;
             return false;
         }
+        s->host = NULL;
         KJ_PUSH(s->a, host->inline_decors, n);
         l = &host->inline_decors.v[host->inline_decors.n - 1];
     }
@@ -1066,6 +1069,68 @@ bool kj_is_static_assign(const kj_fn *fn, const kj_stmt *st)
  * undecorated host function (the numba-cuda test suite declares kernels so):
  * resolved here like their module-level forms, the compiled function named
  * HOST.k. */
+/* How many times the block assigns `name` (targets of =, op=, for). */
+static uint32_t count_assigns(const kj_block *b, const char *name);
+
+static uint32_t count_target(const kj_expr *t, const char *name)
+{
+    if (t->kind == KJ_E_TUPLE || t->kind == KJ_E_LIST) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < t->seq.n; i++) n += count_target(t->seq.v[i], name);
+        return n;
+    }
+    return t->kind == KJ_E_NAME && !strcmp(t->name, name);
+}
+
+static uint32_t count_assigns(const kj_block *b, const char *name)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        switch (st->kind) {
+        case KJ_S_ASSIGN:
+            for (uint32_t k = 0; k < st->assign.ntargets; k++) n += count_target(st->assign.targets[k], name);
+            break;
+        case KJ_S_AUGASSIGN: n += count_target(st->aug.target, name); break;
+        case KJ_S_FOR: n += count_target(st->for_.target, name) + count_assigns(&st->for_.body, name); break;
+        case KJ_S_IF: n += count_assigns(&st->if_.then, name) + count_assigns(&st->if_.els, name); break;
+        case KJ_S_WHILE: n += count_assigns(&st->while_.body, name); break;
+        default: break;
+        }
+    }
+    return n;
+}
+
+/* sig = 'void(int64[:], float64[:])', sig = (float32[::1], float32): a name a
+ * host function assigns once to a string or a Numba type object (how
+ * numba-cuda's tests hold signatures). It stands for that value in the whole
+ * body: a decorator may take it, and a string reads as the constant. */
+static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        switch (st->kind) {
+        case KJ_S_IF: scan_sig_locals(s, host, &st->if_.then); scan_sig_locals(s, host, &st->if_.els); break;
+        case KJ_S_WHILE: scan_sig_locals(s, host, &st->while_.body); break;
+        case KJ_S_FOR: scan_sig_locals(s, host, &st->for_.body); break;
+        case KJ_S_ASSIGN: {
+            const kj_expr *t = st->assign.targets[0], *v = st->assign.value;
+            if (st->assign.ntargets != 1 || t->kind != KJ_E_NAME) break;
+            bool strs = v->kind == KJ_E_LIST && v->seq.n;
+            for (uint32_t k = 0; strs && k < v->seq.n; k++) strs = v->seq.v[k]->kind == KJ_E_STR;
+            if (v->kind != KJ_E_STR && !strs && !kj_is_typeobj_expr(s, v)) break;
+            if (count_assigns(&host->def->body, t->name) != 1 ||
+                !kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n))
+                break;
+            kj_static_local l = {.name = t->name, .st = st, .expr = v};
+            KJ_PUSH(s->a, host->statics, l);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
 static void scan_statics(kj_sema *s, kj_fn *host, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
@@ -1080,6 +1145,7 @@ static void scan_statics(kj_sema *s, kj_fn *host, const kj_block *b)
             const char *name = kj_arena_printf(s->a, "%s.%s", host->def->name, t->name);
             kj_fn *fn;
             const kj_decor *dec;
+            if (kj_is_static_assign(host, st)) break; /* a signature local */
             if (!decorator_assign(s, host, name, t, st->assign.value, &fn, &dec) || (!fn && !dec)) break;
             kj_static_local l = {.name = t->name, .st = st, .fn = fn, .decor = dec};
             if (!kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n)) {
@@ -1135,7 +1201,10 @@ static void resolve_host_statics(kj_sema *s)
     for (uint32_t i = 0; i < n; i++) {
         kj_fn *fn = s->fns.v[i];
         if (fn->kind != FK_MAIN && fn->kind != FK_HELPER) continue;
+        s->host = fn;
+        scan_sig_locals(s, fn, &fn->def->body);
         scan_statics(s, fn, &fn->def->body);
+        s->host = NULL;
         if (!fn->statics.n) continue;
         check_rebinds(s, fn, &fn->def->body);
         for (uint32_t k = 0; k < fn->def->nparams; k++)

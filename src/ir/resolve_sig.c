@@ -20,6 +20,8 @@ enum { MAX_DIMS = 4, MAX_DEPTH = 32 };
 static const kj_expr *named_value(kj_sema *s, const kj_expr *e)
 {
     if (e->kind != KJ_E_NAME) return NULL;
+    const kj_static_local *l = s->host ? kj_static_local_find(s->host, e->name) : NULL;
+    if (l) return l->expr;
     const kj_sym *sym = kj_sym_find(s, e->name);
     if (!sym || !sym->expr) return NULL;
     if (sym->kind == SYM_TYPEOBJ) return sym->expr;
@@ -190,7 +192,8 @@ static bool eval_sig(kj_sema *s, const kj_expr *e, kj_sig *out, kj_span *span, u
     if (e->kind == KJ_E_TUPLE) return eval_types(s, e->seq.v, e->seq.n, out, depth);
     const kj_expr *v = named_value(s, e);
     if (v && depth < MAX_DEPTH && v->kind != KJ_E_LIST) return eval_sig(s, v, out, span, depth + 1);
-    if (e->kind == KJ_E_NAME && !kj_sym_find(s, e->name)) {
+    if (e->kind == KJ_E_NAME && !kj_sym_find(s, e->name) &&
+        !(s->host && kj_static_local_find(s->host, e->name))) {
         kj_diag *dg = kj_error(s->d, s->src, e->span, "'%s' is not a module-level name defined here",
                                e->name);
         kj_diag_hint(dg, "kjit reads a decorator's function and signatures when it compiles: define "

@@ -54,6 +54,7 @@ typedef struct kj_static_local {
     const kj_stmt *st; /* the one assignment binding it */
     struct kj_fn *fn;  /* a compiled function, or NULL */
     const kj_decor *decor; /* a configured decorator, or NULL */
+    const kj_expr *expr;   /* a signature or string assigned once (sig = 'void(f8[:])'), or NULL */
 } kj_static_local;
 
 typedef struct kj_fn {
@@ -196,6 +197,8 @@ struct kj_sema {
     kj_fn *main;
     uint32_t depth;          /* nested specialisation depth (runaway recursion guard) */
     kir_module *kir;         /* the lowered module, once kj_sema_run succeeded */
+    const struct kj_fn *host; /* while resolving decorators in a host function's body: that function,
+                                 whose signature locals (sig = '...') signatures may name */
 };
 
 /* resolve.c */
