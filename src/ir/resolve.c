@@ -669,11 +669,9 @@ static opt_table opts_for(kj_fkind k)
          : (k == FK_KERNEL || k == FK_DEVICE) ? OPT_TABLE(CUDA_OPTS) : OPT_TABLE(UFUNC_OPTS);
 }
 
-/* The decorator `e` denotes, when it is one: a decorator name
- * (cuda.jit, njit), a name bound to a configured decorator (dec =
- * cuda.jit(sig)), or a call of a decorator name with its signatures and
- * options. Reports unknown attributes of namespaces (returns false then, with
- * *bad set). */
+/* What a NAME/ATTR chain denotes for a decorator: in a host function's body
+ * (host != NULL) first the names it binds to compiled functions and
+ * decorators, then the module's names. */
 static bool decor_ref(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_einfo *ref, bool report)
 {
     const kj_static_local *l = host && e->kind == KJ_E_NAME ? kj_static_local_find(host, e->name) : NULL;
@@ -686,6 +684,11 @@ static bool decor_ref(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_einfo 
     return true;
 }
 
+/* The decorator `e` denotes, when it is one: a decorator name
+ * (cuda.jit, njit), a name bound to a configured decorator (dec =
+ * cuda.jit(sig)), or a call of a decorator name with its signatures and
+ * options. Reports unknown attributes of namespaces (returns false then, with
+ * *bad set). */
 static bool decor_of(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_decor *out, bool *bad)
 {
     memset(out, 0, sizeof *out);
@@ -805,12 +808,11 @@ static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
     for (uint32_t i = 0; i < dec->nkw; i++) apply_option(s, fn, &dec->kw[i], opts_for(fn->kind));
     if (fn->kind == FK_GUVECTORIZE) {
         const kj_expr *lay = dec->nargs >= 2 ? dec->args[1] : NULL;
-        kj_cval lv = {0};
         if (lay && lay->kind == KJ_E_NAME) { /* a layout held in a module constant */
             const kj_sym *ls = kj_sym_find(s, lay->name);
             if (ls && ls->kind == SYM_CONST && ls->expr && ls->expr->kind == KJ_E_STR) lay = ls->expr;
         }
-        if (!lay || lay->kind != KJ_E_STR || !kj_const_eval(s, lay, &lv)) {
+        if (!lay || lay->kind != KJ_E_STR) {
             kj_error(s->d, s->src, lay ? lay->span : dec->span,
                      "@guvectorize needs a layout string such as '(n),()->(n)'");
             fn->bad = true;
