@@ -105,6 +105,11 @@ static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo
     if (!strcmp(full, "numba.cuda")) full = "cuda";
     if (!strcmp(full, "mpi4py.MPI")) full = "MPI";
     if (!strcmp(full, "numba.types")) full = "types";
+    if (!strcmp(full, "types.Array")) { /* types.Array(types.float32, 2, 'C'): resolve_sig.c */
+        out->kind = EI_TYPEOBJ;
+        out->path = "types.Array";
+        return true;
+    }
     if (!strcmp(full, "np.dtype")) { /* np.dtype('float32'): folded where it is called */
         out->kind = EI_DTYPE_FN;
         return true;

@@ -43,6 +43,36 @@ static const kj_type *scalar_ref(kj_sema *s, const kj_expr *e)
 
 static bool is_type_expr(kj_sema *s, const kj_expr *e, uint32_t depth);
 
+/* Is `e` a call of numba.types.Array? */
+static bool is_array_ctor(kj_sema *s, const kj_expr *e)
+{
+    kj_einfo ref;
+    return e->kind == KJ_E_CALL && kj_static_ref(s, e->call.fn, &ref, false) && ref.kind == EI_TYPEOBJ &&
+           ref.path && !strcmp(ref.path, "types.Array");
+}
+
+/* types.Array(dtype, ndim, layout): Numba's array type constructor, layout
+ * 'C', 'F' or 'A'. NULL after reporting (when `report`). */
+static const kj_type *array_ctor(kj_sema *s, const kj_expr *e, bool report)
+{
+    const kj_type *el = e->call.nargs == 3 && !e->call.nkw ? scalar_ref(s, e->call.args[0]) : NULL;
+    const kj_expr *nd = el ? e->call.args[1] : NULL, *lay = el ? e->call.args[2] : NULL;
+    bool ok = el && el->kind != KJ_T_NONE && nd->kind == KJ_E_INT && !nd->int_.big && nd->int_.value >= 1 &&
+              nd->int_.value <= MAX_DIMS && lay->kind == KJ_E_STR && lay->str.len == 1 &&
+              strchr("CFA", lay->str.s[0]);
+    if (!ok) {
+        if (report) {
+            kj_diag *dg = kj_error(s->d, s->src, e->span, "types.Array takes a scalar type, 1 to %d "
+                                   "dimensions and a layout 'C', 'F' or 'A'", MAX_DIMS);
+            kj_diag_hint(dg, "types.Array(types.float32, 2, 'C') is float32[:, ::1]");
+        }
+        return NULL;
+    }
+    kj_layout l = lay->str.s[0] == 'C' ? KJ_LAYOUT_C : lay->str.s[0] == 'F' ? KJ_LAYOUT_F : KJ_LAYOUT_A;
+    if (nd->int_.value == 1 && l == KJ_LAYOUT_F) l = KJ_LAYOUT_C; /* one dimension: F is C */
+    return kj_t_array(s->types, el, (int)nd->int_.value, l);
+}
+
 /* One array dimension: ':' or '::1' (contiguous). */
 static bool dim_ok(const kj_expr *d, bool *contig)
 {
@@ -100,6 +130,7 @@ static const kj_type *eval_type(kj_sema *s, const kj_expr *e, bool report, uint3
     const kj_type *t = scalar_ref(s, e);
     if (t) return t;
     if (e->kind == KJ_E_SUBSCRIPT) return array_type(s, e, report);
+    if (is_array_ctor(s, e)) return array_ctor(s, e, report);
     const kj_expr *v = named_value(s, e);
     if (v && depth < MAX_DEPTH && is_type_expr(s, v, depth + 1)) return eval_type(s, v, report, depth + 1);
     if (report) {
@@ -114,6 +145,7 @@ static bool is_type_expr(kj_sema *s, const kj_expr *e, uint32_t depth)
 {
     if (scalar_ref(s, e)) return true;
     if (e->kind == KJ_E_SUBSCRIPT) return scalar_ref(s, e->sub.obj) != NULL;
+    if (is_array_ctor(s, e)) return true;
     const kj_expr *v = named_value(s, e);
     return v && depth < MAX_DEPTH && is_type_expr(s, v, depth + 1);
 }
@@ -153,7 +185,7 @@ bool kj_is_typeobj_expr(kj_sema *s, const kj_expr *e)
             if (!is_sig_expr(s, e->seq.v[i], 1)) return false;
         return true;
     }
-    return is_sig_call(s, e, 0) || (e->kind == KJ_E_SUBSCRIPT && is_type_expr(s, e, 0));
+    return is_sig_call(s, e, 0) || ((e->kind == KJ_E_SUBSCRIPT || is_array_ctor(s, e)) && is_type_expr(s, e, 0));
 }
 
 /* Types of a call's arguments or a tuple's items. */
@@ -247,8 +279,8 @@ bool kj_eval_sigs(kj_sema *s, const kj_expr *e, kj_sig **sigs, kj_span **spans, 
 
 void kj_check_typeobj(kj_sema *s, const kj_expr *e)
 {
-    if (e->kind == KJ_E_SUBSCRIPT) {
-        array_type(s, e, true);
+    if (e->kind == KJ_E_SUBSCRIPT || is_array_ctor(s, e)) {
+        eval_type(s, e, true, 0);
         return;
     }
     kj_sig *sigs;
