@@ -952,6 +952,14 @@ static bool decorator_assign(kj_sema *s, const kj_fn *host, const char *name, co
     *fn = NULL;
     *decor = NULL;
     if (decor_apply(s, host, value, &d, &arg, &bad)) {
+        if (host && arg->kind == KJ_E_NAME && !strcmp(arg->name, t->name)) {
+            /* f = njit(f) in a function: f is local there, so unbound (Python's UnboundLocalError) */
+            kj_diag *dg = kj_error(s->d, s->src, arg->span, "local variable '%s' is used before any value "
+                                   "is assigned to it", arg->name);
+            kj_diag_hint(dg, "assigning '%s' makes it local to the function; use another name for the "
+                             "compiled function", arg->name);
+            return true;
+        }
         *fn = apply_decorator(s, host, name, t->span, &d, arg);
         return true;
     }
