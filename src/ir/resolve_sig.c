@@ -15,7 +15,8 @@
 
 enum { MAX_DIMS = 4, MAX_DEPTH = 32 };
 
-/* A module-level name holding a signature (string or object): its value
+/* A name holding a signature (string or object) — module-level, or a
+ * signature local of the host function being resolved (s->host): its value
  * expression, else NULL. */
 static const kj_expr *named_value(kj_sema *s, const kj_expr *e)
 {
