@@ -39,7 +39,9 @@ static void collect_target(kj_sema *s, kj_spec *sp, const kj_expr *t)
         for (uint32_t i = 0; i < t->seq.n; i++) collect_target(s, sp, t->seq.v[i]);
         return;
     }
-    if (t->kind != KJ_E_NAME || !kj_strtab_put(s->a, &sp->vartab, t->name, sp->vars.n)) return;
+    if (t->kind != KJ_E_NAME || kj_static_local_find(sp->fn, t->name) ||
+        !kj_strtab_put(s->a, &sp->vartab, t->name, sp->vars.n))
+        return;
     kj_var v = {.name = t->name, .nonneg = true, .assigned = true, .first = t->span};
     KJ_PUSH(s->a, sp->vars, v);
 }
@@ -136,7 +138,7 @@ static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, boo
 {
     kj_var *v = kj_var_find(ic->sp, target->name);
     if (!v || !t) return;
-    if (t->kind == KJ_T_NONE || t->kind == KJ_T_STR || t->kind == KJ_T_DTYPE) {
+    if (t->kind == KJ_T_NONE || t->kind == KJ_T_STR) {
         if (t->kind != KJ_T_NONE || !v->type)
             kj_error(ic->d, ic->s->src, target->span, "cannot assign %s to a variable",
                      t->kind == KJ_T_NONE ? "None" : kj_type_str(t));
@@ -231,7 +233,11 @@ static void infer_block(kj_ictx *ic, const kj_block *b);
 static void infer_return(kj_ictx *ic, const kj_stmt *st)
 {
     kj_spec *sp = ic->sp;
-    const kj_type *t = st->ret.value ? kj_value_type(ic, st->ret.value) : kj_t_none(ic->s->types);
+    const kj_type *t = NULL;
+    kj_einfo *vi = st->ret.value ? kj_type_expr(ic, st->ret.value) : NULL;
+    if (!vi) t = kj_t_none(ic->s->types);
+    else if (vi->kind == EI_DTYPE) t = kj_t_dtype(ic->s->types, vi->dtype); /* return np.float32 */
+    else t = kj_value_type(ic, st->ret.value);
     if (!t) return;
     if (sp->fn->kind == FK_KERNEL || sp->fn->kind == FK_GUVECTORIZE) {
         if (t->kind != KJ_T_NONE)
@@ -418,9 +424,11 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         break;
     }
     case KJ_S_ASSIGN: {
+        if (kj_is_static_assign(ic->sp->fn, st)) break; /* k = cuda.jit(f): resolved already */
         kj_einfo *v = kj_type_expr(ic, st->assign.value);
         const kj_type *t = v->kind == EI_VALUE ? v->type : NULL;
-        if (v->kind != EI_VALUE && v->kind != EI_NONE) t = kj_value_type(ic, st->assign.value);
+        if (v->kind == EI_DTYPE) t = kj_t_dtype(ic->s->types, v->dtype); /* dt = np.int32 */
+        else if (v->kind != EI_VALUE && v->kind != EI_NONE) t = kj_value_type(ic, st->assign.value);
         bool nonneg = v->nonneg;
         for (uint32_t i = 0; i < st->assign.ntargets; i++)
             assign_target(ic, st->assign.targets[i], t, nonneg);

@@ -46,6 +46,103 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out)
     return out->type;
 }
 
+static const kj_expr *call_arg_expr(const kj_expr *call, int32_t m);
+
+/* ---- dtypes as values ---- */
+
+/* The scalar a NumPy dtype string names ('int32', 'float64', 'f4', 'i8',
+ * 'float', 'bool', ...), or NULL. */
+static const kj_type *dtype_by_str(kj_types *T, const char *s)
+{
+    static const struct { const char *code, *name; } codes[] = {
+        {"f4", "float32"}, {"f8", "float64"}, {"i1", "int8"}, {"i2", "int16"}, {"i4", "int32"},
+        {"i8", "int64"}, {"u1", "uint8"}, {"u2", "uint16"}, {"u4", "uint32"}, {"u8", "uint64"},
+        {"b1", "bool_"}, {"?", "bool_"}, {"float", "float64"}, {"int", "int64"}, {"bool", "bool_"},
+        {"d", "float64"}, {"f", "float32"}, {"l", "int64"}, {"i", "int32"}, {"B", "uint8"}};
+    if (*s == '<' || *s == '=' || *s == '|') s++; /* byte order of a little-endian machine */
+    for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
+        if (!strcmp(codes[i].code, s)) return kj_scalar_by_name(T, codes[i].name);
+    return kj_scalar_by_name(T, s);
+}
+
+/* A dtype given as a constant string where a dtype is expected: folded into
+ * the dtype (the expression then lowers as a dtype constant). NULL after an
+ * error (NumPy's TypeError: data type 'x' not understood). */
+static const kj_type *fold_dtype_str(kj_ictx *ic, const kj_expr *e)
+{
+    kj_einfo *ei = &ic->sp->ei[e->id];
+    if (!ei->is_const || !ei->cval.type || ei->cval.type->kind != KJ_T_STR) return NULL;
+    const kj_type *t = dtype_by_str(ic->s->types, ei->cval.s);
+    if (!t) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "data type '%s' not understood", ei->cval.s);
+        kj_diag_hint(dg, "name a NumPy dtype such as 'float32', 'int64' or 'f8'");
+        return NULL;
+    }
+    ei->kind = EI_DTYPE;
+    ei->dtype = t;
+    return kj_t_dtype(ic->s->types, t);
+}
+
+/* np.dtype(x): x is a dtype name ('float32'), a type (np.float32) or a dtype
+ * (a.dtype). The result is the dtype itself, a compile-time value. */
+static kj_einfo *dtype_fn_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    if (e->call.nargs != 1 || e->call.nkw) {
+        kj_error(ic->d, ic->s->src, e->span, "np.dtype() takes one argument here: a dtype name or a type");
+        return ei_value(ei, NULL);
+    }
+    const kj_expr *a = e->call.args[0];
+    kj_einfo *ai = kj_type_expr(ic, a);
+    const kj_type *t = ai->kind == EI_DTYPE ? ai->dtype
+                     : ai->kind == EI_VALUE && ai->type && ai->type->kind == KJ_T_DTYPE ? ai->type->elem
+                     : NULL;
+    if (!t && ai->kind == EI_VALUE && ai->type && ai->type->kind == KJ_T_STR) {
+        const kj_type *d = fold_dtype_str(ic, a);
+        if (!d) return ei_value(ei, NULL);
+        t = d->elem;
+    }
+    if (!t) {
+        if (ai->kind != EI_NONE)
+            kj_error(ic->d, ic->s->src, a->span, "np.dtype() takes a constant dtype name such as "
+                     "'float32' or a type such as np.float32");
+        return ei_value(ei, NULL);
+    }
+    ei->kind = EI_DTYPE;
+    ei->dtype = t;
+    return ei;
+}
+
+/* The name of the j-th parameter in a built-in's parameter list. */
+static bool param_named(const char *params, int j, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = params; *p;) {
+        while (*p == ' ' || *p == ',') p++;
+        if (*p == '*') return false; /* after *args, positions do not map */
+        if (!j--) return !strncmp(p, name, n) && (p[n] == '=' || p[n] == ',' || !p[n]);
+        while (*p && *p != ',') p++;
+    }
+    return false;
+}
+
+/* dtype='int32' in a built-in call: the string becomes the dtype. */
+static bool fold_dtype_args(kj_ictx *ic, const kj_expr *e, int b, kj_barg *bound, const int32_t *map,
+                            int nb)
+{
+    bool ok = true;
+    for (int j = 0; j < nb; j++) {
+        if (!bound[j].type || bound[j].type->kind != KJ_T_STR || map[j] == INT32_MIN ||
+            !param_named(kj_builtin_get(b)->params, j, "dtype"))
+            continue;
+        const kj_expr *x = call_arg_expr(e, map[j]);
+        if (!ic->sp->ei[x->id].is_const) continue; /* not a constant: the table reports the str */
+        const kj_type *d = fold_dtype_str(ic, x);
+        if (d) bound[j].type = d;
+        else ok = false;
+    }
+    return ok;
+}
+
 /* ---- built-ins ---- */
 
 /* The expression a bound argument came from (see kj_builtin_bind's argmap). */
@@ -224,7 +321,9 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     }
     int nb = kj_builtin_bind(b, pos, np, kwn, kw, nk, e->span, ic->s->src, ic->d, bound + off,
                              map + off, max - off);
-    if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb)) return ei_value(ei, NULL);
+    if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb) ||
+        !fold_dtype_args(ic, e, b, bound + off, map + off, nb))
+        return ei_value(ei, NULL);
     nb += (int)off;
     kj_opufunc o;
     if (kj_builtin_operator(b, &o)) return operator_call(ic, e, ei, b, &o, bound, map, nb);
@@ -851,13 +950,23 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     case EI_FUNC: return user_call(ic, e, ei, ci->fn);
     case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn);
     case EI_UREDUCE: return ufunc_reduce_call(ic, e, ei, ci->fn);
+    case EI_DTYPE_FN: return dtype_fn_call(ic, e, ei);
     case EI_NONE: return ei_value(ei, NULL);
     default: break;
+    }
+    bool host = ic->sp->fn->kind == FK_MAIN || ic->sp->fn->kind == FK_HELPER;
+    if (ci->kind == EI_DECOR && host && kj_inline_decorator(ic->s, ic->sp->fn, e, ei)) return ei;
+    if (ci->kind == EI_DECOR) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "a decorator is applied here inside an expression");
+        kj_diag_hint(dg, host ? "apply it in an assignment of its own, k = cuda.jit(f), then use k"
+                              : "decorators are applied at module level or in host code (main and "
+                                "undecorated functions), not in compiled functions");
+        return ei_value(ei, NULL);
     }
     kj_error(ic->d, ic->s->src, callee->span, "%s is not callable",
              ci->kind == EI_VALUE ? kj_arena_printf(ic->s->a, "a value of type %s",
                                                     kj_type_str(ci->type))
              : ci->kind == EI_MODULE ? kj_arena_printf(ic->s->a, "module '%s'", ci->path)
-             : ci->kind == EI_DECOR ? "a decorator" : "this built-in value");
+             : ci->kind == EI_TYPEOBJ ? "a Numba type object" : "this built-in value");
     return ei_value(ei, NULL);
 }

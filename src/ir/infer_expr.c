@@ -26,6 +26,8 @@ static const char *what_is(const kj_einfo *ei)
     case EI_LAUNCH: return "a kernel launch configuration";
     case EI_UREDUCE: return "a ufunc's reduce method";
     case EI_DECOR: return "a decorator";
+    case EI_TYPEOBJ: return "a Numba type object";
+    case EI_DTYPE_FN: return "np.dtype";
     default: return "not a value";
     }
 }
@@ -34,7 +36,16 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 {
     kj_einfo *ei = kj_type_expr(ic, e);
     if (ei->kind == EI_VALUE) return ei->type;
-    if (ei->kind != EI_NONE) {
+    if (ei->kind == EI_DTYPE || ei->kind == EI_TYPEOBJ) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
+                               "%s is a type, known when the program compiles, not a value that "
+                               "exists when it runs", ei->kind == EI_DTYPE ? kj_type_str(ei->dtype)
+                                                                            : "a Numba array type or signature");
+        kj_diag_hint(dg, ei->kind == EI_DTYPE
+                             ? "a type can be assigned to a name, passed to or returned from a function, given as "
+                               "dtype=, or called to convert a value"
+                             : "array types and signatures belong in decorators");
+    } else if (ei->kind != EI_NONE) {
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "%s cannot be used as a value here",
                                what_is(ei));
         if (ei->kind == EI_FUNC && ei->fn->kind == FK_KERNEL)
@@ -66,7 +77,27 @@ static void unknown_name(kj_ictx *ic, const kj_expr *e)
 
 static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
+    const kj_static_local *l = kj_static_local_find(ic->sp->fn, e->name);
+    if (l && l->expr) { /* sig = '...': a constant string, or a type object (used here) */
+        if (l->expr->kind == KJ_E_STR || l->expr->kind == KJ_E_LIST) {
+            *ei = *kj_type_expr(ic, l->expr);
+            return ei;
+        }
+        ei->kind = EI_TYPEOBJ;
+        return ei;
+    }
+    if (l) { /* k = cuda.jit(f) in this function: k is that function */
+        ei->kind = l->fn ? EI_FUNC : EI_DECOR;
+        ei->fn = l->fn;
+        ei->decor = l->decor;
+        return ei;
+    }
     kj_var *v = kj_var_find(ic->sp, e->name);
+    if (v && v->type && v->type->kind == KJ_T_DTYPE) { /* dt = np.int32: folded */
+        ei->kind = EI_DTYPE;
+        ei->dtype = v->type->elem;
+        return ei;
+    }
     if (v) {
         /* NULL type: assigned only later in the walk; the fixpoint fills it.
          * Still NULL in the reporting walk: nothing typed is ever assigned
@@ -178,6 +209,11 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 ei->is_const = c;
                 ei->cval = cv;
                 ei->nonneg = !c; /* thread and block indices are never negative */
+                return ei;
+            }
+            if (obj->kind == EI_FUNC && !strcmp(e->attr.name, "py_func")) {
+                ei->kind = EI_FUNC;
+                ei->fn = kj_py_func(ic->s, obj->fn);
                 return ei;
             }
             if (obj->kind == EI_FUNC && obj->fn->kind == FK_VECTORIZE && !strcmp(e->attr.name, "reduce")) {
@@ -672,6 +708,10 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     kj_einfo *obj = kj_type_expr(ic, e->sub.obj);
     if (obj->kind == EI_FUNC) return kj_type_launch_config(ic, e, obj->fn);
     if (obj->kind == EI_NONE) return ei_value(ei, NULL);
+    if (obj->kind == EI_DTYPE) { /* float32[:]: an array type, for signatures only */
+        ei->kind = EI_TYPEOBJ;
+        return ei;
+    }
     if (obj->kind != EI_VALUE) {
         kj_error(ic->d, ic->s->src, e->span, "%s is not subscriptable", what_is(obj));
         return ei_value(ei, NULL);

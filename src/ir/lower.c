@@ -1173,7 +1173,9 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         /* A bare name of a module or function is a no-op, as in Python. */
         if (st->expr->kind != KJ_E_STR && EI(lc, st->expr)->kind == EI_VALUE) lower_expr(lc, st->expr);
         break;
-    case KJ_S_ASSIGN: lower_assign(lc, st); break;
+    case KJ_S_ASSIGN:
+        if (!kj_is_static_assign(lc->sp->fn, st)) lower_assign(lc, st); /* k = cuda.jit(f): nothing to run */
+        break;
     case KJ_S_AUGASSIGN: lower_augassign(lc, st); break;
     case KJ_S_IF: lower_if(lc, st); break;
     case KJ_S_WHILE: lower_while(lc, st); break;

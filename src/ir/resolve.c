@@ -66,7 +66,7 @@ static kj_sym *sym_add(kj_sema *s, const char *name, kj_symkind kind, kj_span sp
 static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vectorize",
                                          "numba.guvectorize", "cuda.jit"};
 
-static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "numba", "cuda", "mpi4py",
+static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "numba", "cuda", "types", "mpi4py",
                                          "MPI", "MPI.Request",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
@@ -86,7 +86,7 @@ bool kj_path_is_namespace(const char *path)
 
 static bool is_dtype_namespace(const char *path)
 {
-    return !strcmp(path, "np") || !strcmp(path, "numba");
+    return !strcmp(path, "np") || !strcmp(path, "numba") || !strcmp(path, "types");
 }
 
 /* What `path.name` denotes. Fills `out` (kind + payload) and returns true,
@@ -104,6 +104,16 @@ static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo
     memset(out, 0, sizeof *out);
     if (!strcmp(full, "numba.cuda")) full = "cuda";
     if (!strcmp(full, "mpi4py.MPI")) full = "MPI";
+    if (!strcmp(full, "numba.types")) full = "types";
+    if (!strcmp(full, "types.Array")) { /* types.Array(types.float32, 2, 'C'): resolve_sig.c */
+        out->kind = EI_TYPEOBJ;
+        out->path = "types.Array";
+        return true;
+    }
+    if (!strcmp(full, "np.dtype")) { /* np.dtype('float32'): folded where it is called */
+        out->kind = EI_DTYPE_FN;
+        return true;
+    }
     for (size_t i = 0; i < sizeof DECORATORS / sizeof *DECORATORS; i++)
         if (!strcmp(DECORATORS[i], full)) {
             out->kind = EI_DECOR;
@@ -118,6 +128,9 @@ static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo
         }
     if (is_dtype_namespace(path)) {
         const kj_type *t = kj_scalar_by_name(s->types, name);
+        /* numba.void (numba.none): the return type of a signature object */
+        if (!t && strcmp(path, "np") && (!strcmp(name, "void") || !strcmp(name, "none")))
+            t = kj_t_none(s->types);
         if (t) {
             out->kind = EI_DTYPE;
             out->dtype = t;
@@ -175,7 +188,8 @@ static bool static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report)
         case SYM_MODULE: out->kind = EI_MODULE; out->path = sym->path; break;
         case SYM_BUILTIN: out->kind = EI_BUILTIN; out->builtin = sym->builtin; break;
         case SYM_DTYPE: out->kind = EI_DTYPE; out->dtype = sym->type; break;
-        case SYM_DECOR: out->kind = EI_DECOR; out->path = sym->path; break;
+        case SYM_DECOR: out->kind = EI_DECOR; out->path = sym->path; out->decor = sym->decor; break;
+        case SYM_TYPEOBJ: out->kind = EI_TYPEOBJ; break;
         case SYM_FUNC: out->kind = EI_FUNC; out->fn = sym->fn; break;
         case SYM_CONST:
             out->kind = EI_VALUE;
@@ -214,6 +228,7 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "time")) return "time";
     if (!strcmp(mod, "numba") || !strcmp(mod, "kjit")) return "numba";
     if (!strcmp(mod, "numba.cuda") || !strcmp(mod, "kjit.cuda")) return "cuda";
+    if (!strcmp(mod, "numba.types") || !strcmp(mod, "kjit.types")) return "types";
     if (!strcmp(mod, "mpi4py")) return "mpi4py";
     return NULL;
 }
@@ -257,7 +272,7 @@ static void resolve_from_import(kj_sema *s, const kj_stmt *st)
     for (uint32_t i = 0; i < st->import.n; i++) {
         const kj_alias *al = &st->import.names[i];
         kj_einfo ref;
-        if (!path_lookup(s, canon, al->name, &ref)) {
+        if (!path_lookup(s, canon, al->name, &ref) || ref.kind > EI_DECOR) {
             kj_diag *dg = kj_error(s->d, s->src, al->span, "cannot import name '%s' from '%s'",
                                    al->name, st->import.module);
             const char *h = kj_module_attr_hint(s, canon, al->name);
@@ -601,31 +616,10 @@ static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, opt_table 
         fn->numpy_errors = !strcmp(v.s, "numpy");
 }
 
-/* Signatures given as a string or a list/tuple of strings. */
+/* Signatures: strings, Numba type objects, lists of them (resolve_sig.c). */
 static void parse_sigs(kj_sema *s, kj_fn *fn, const kj_expr *e)
 {
-    const kj_expr *const *items = &e;
-    uint32_t n = 1;
-    if (e->kind == KJ_E_LIST || e->kind == KJ_E_TUPLE) {
-        items = (const kj_expr *const *)e->seq.v;
-        n = e->seq.n;
-    }
-    fn->sigs = KJ_NEWN(s->a, kj_sig, n ? n : 1);
-    fn->sig_spans = KJ_NEWN(s->a, kj_span, n ? n : 1);
-    for (uint32_t i = 0; i < n; i++) {
-        const kj_expr *it = items[i];
-        if (it->kind != KJ_E_STR) {
-            kj_error(s->d, s->src, it->span, "a signature must be a string such as 'void(float32[:])'");
-            fn->bad = true;
-            continue;
-        }
-        if (!kj_parse_sig(s->types, s->a, it->str.s, it->str.len, s->src, it->span, s->d,
-                          &fn->sigs[fn->nsigs])) {
-            fn->bad = true;
-            continue;
-        }
-        fn->sig_spans[fn->nsigs++] = it->span;
-    }
+    if (!kj_eval_sigs(s, e, &fn->sigs, &fn->sig_spans, &fn->nsigs)) fn->bad = true;
 }
 
 static uint32_t sig_ndim(const kj_type *t) { return t->kind == KJ_T_ARRAY ? t->ndim : 0; }
@@ -688,28 +682,131 @@ static opt_table opts_for(kj_fkind k)
          : (k == FK_KERNEL || k == FK_DEVICE) ? OPT_TABLE(CUDA_OPTS) : OPT_TABLE(UFUNC_OPTS);
 }
 
-/* decorator: '@' (jit|njit|cuda.jit|vectorize|guvectorize) ['(' sigs [, layout] options ')'] */
-static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_expr *dec)
+/* What a NAME/ATTR chain denotes for a decorator: in a host function's body
+ * (host != NULL) first the names it binds to compiled functions and
+ * decorators, then the module's names. */
+static bool decor_ref(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_einfo *ref, bool report)
 {
-    const kj_expr *callee = dec->kind == KJ_E_CALL ? dec->call.fn : dec;
+    const kj_static_local *l = host && e->kind == KJ_E_NAME ? kj_static_local_find(host, e->name) : NULL;
+    if (!l) return static_ref(s, e, ref, report);
+    memset(ref, 0, sizeof *ref);
+    ref->kind = l->fn ? EI_FUNC : EI_DECOR;
+    ref->fn = l->fn;
+    ref->decor = l->decor;
+    ref->path = l->decor ? l->decor->path : NULL;
+    return true;
+}
+
+/* The decorator `e` denotes, when it is one: a decorator name
+ * (cuda.jit, njit), a name bound to a configured decorator (dec =
+ * cuda.jit(sig)), or a call of a decorator name with its signatures and
+ * options. Reports unknown attributes of namespaces (returns false then, with
+ * *bad set). */
+static bool decor_of(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_decor *out, bool *bad)
+{
+    memset(out, 0, sizeof *out);
+    out->span = e->span;
+    const kj_expr *callee = e->kind == KJ_E_CALL ? e->call.fn : e;
     kj_einfo ref;
-    bool known = static_ref(s, callee, &ref, true);
-    if (known && ref.kind == EI_NONE) { /* unknown attribute, already reported */
-        fn->bad = true;
-        return;
+    bool known = decor_ref(s, host, callee, &ref, true);
+    if (known && ref.kind == EI_NONE) *bad = true; /* unknown attribute, already reported */
+    if (!known || ref.kind != EI_DECOR) return false;
+    if (ref.decor && ref.decor->called) {
+        if (e->kind == KJ_E_CALL) return false; /* dec(...) applies it: see decor_apply */
+        *out = *ref.decor;
+        return true;
     }
-    if (!known || ref.kind != EI_DECOR) {
-        kj_error(s->d, s->src, dec->span,
-                 "unsupported decorator: kjit knows @jit, @njit, @cuda.jit, @vectorize and @guvectorize");
-        fn->bad = true;
-        return;
+    out->path = ref.path;
+    if (e->kind == KJ_E_CALL) {
+        out->called = true;
+        out->args = e->call.args;
+        out->nargs = e->call.nargs;
+        out->kw = e->call.kw;
+        out->nkw = e->call.nkw;
     }
-    const char *p = ref.path;
+    return true;
+}
+
+/* k.py_func (Numba's dispatcher attribute): k's body as the plain Python
+ * function it was before decoration — here an undecorated host helper named
+ * k.py_func, made once. */
+kj_fn *kj_py_func(kj_sema *s, kj_fn *fn)
+{
+    if (fn->kind == FK_MAIN || fn->kind == FK_HELPER) return fn;
+    if (fn->py_func) return fn->py_func;
+    kj_funcdef *def = KJ_NEW(s->a, kj_funcdef);
+    *def = *fn->def;
+    def->name = kj_arena_printf(s->a, "%s.py_func", fn->def->name);
+    def->decorators = NULL;
+    def->ndecorators = 0;
+    kj_fn *p = KJ_NEW(s->a, kj_fn);
+    p->def = def;
+    p->kind = FK_HELPER;
+    p->decorator = "";
+    fn->py_func = p;
+    return p;
+}
+
+/* The function `e` names where a decorator takes one: f, a name a host
+ * function bound to a compiled function, k.py_func. NULL otherwise. */
+static kj_fn *function_arg(kj_sema *s, const kj_fn *host, const kj_expr *e)
+{
+    if (e->kind == KJ_E_ATTR && !strcmp(e->attr.name, "py_func")) {
+        kj_fn *f = function_arg(s, host, e->attr.obj);
+        return f ? kj_py_func(s, f) : NULL;
+    }
+    if (e->kind != KJ_E_NAME) return NULL;
+    const kj_static_local *l = host ? kj_static_local_find(host, e->name) : NULL;
+    if (l) return l->fn;
+    const kj_sym *sym = kj_sym_find(s, e->name);
+    return sym && sym->kind == SYM_FUNC ? sym->fn : NULL;
+}
+
+/* Is `e` a decorator applied to a function, as a call: cuda.jit(f),
+ * njit(f, cache=True), cuda.jit(sig)(f), dec(f)? Fills the decorator and
+ * the function's argument expression. A decorator name called with a
+ * function first is the function form; anything else called with one
+ * argument by a configured decorator is an application. */
+static bool decor_apply(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_decor *d, const kj_expr **arg,
+                        bool *bad)
+{
+    if (e->kind != KJ_E_CALL) return false;
+    const kj_expr *callee = e->call.fn;
+    if (e->call.nargs >= 1 && function_arg(s, host, e->call.args[0])) {
+        if (decor_of(s, host, callee, d, bad) && !d->called) {
+            *arg = e->call.args[0];
+            d->span = e->span;
+            d->args = e->call.args + 1;
+            d->nargs = e->call.nargs - 1;
+            d->kw = e->call.kw;
+            d->nkw = e->call.nkw;
+            d->called = e->call.nargs > 1 || e->call.nkw > 0;
+            return true;
+        }
+    }
+    kj_einfo ref;
+    bool configured = callee->kind == KJ_E_CALL ||
+                      (decor_ref(s, host, callee, &ref, false) && ref.kind == EI_DECOR && ref.decor &&
+                       ref.decor->called);
+    if (!configured || !decor_of(s, host, callee, d, bad)) return false;
+    if (e->call.nargs != 1 || e->call.nkw) {
+        kj_error(s->d, s->src, e->span, "a decorator is applied to exactly one function");
+        *bad = true;
+        return false;
+    }
+    *arg = e->call.args[0];
+    return true;
+}
+
+/* decorator: '@' (jit|njit|cuda.jit|vectorize|guvectorize) ['(' sigs [, layout] options ')'] */
+static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
+{
+    const char *p = dec->path;
     fn->decorator = !strcmp(p, "cuda.jit") ? "cuda.jit" : p + strlen("numba.");
     fn->kind = !strcmp(p, "cuda.jit") ? FK_KERNEL
              : !strcmp(p, "numba.vectorize") ? FK_VECTORIZE
              : !strcmp(p, "numba.guvectorize") ? FK_GUVECTORIZE : FK_JIT;
-    if (dec->kind != KJ_E_CALL) {
+    if (!dec->called) {
         if (fn->kind == FK_GUVECTORIZE) {
             kj_error(s->d, s->src, dec->span, "@guvectorize needs signatures and a layout string");
             fn->bad = true;
@@ -717,14 +814,17 @@ static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_expr *dec)
         return;
     }
     uint32_t maxpos = fn->kind == FK_GUVECTORIZE ? 2 : 1;
-    if (dec->call.nargs > maxpos) {
-        kj_error(s->d, s->src, dec->call.args[maxpos]->span, "too many arguments to @%s",
-                 fn->decorator);
+    if (dec->nargs > maxpos) {
+        kj_error(s->d, s->src, dec->args[maxpos]->span, "too many arguments to @%s", fn->decorator);
         fn->bad = true;
     }
-    for (uint32_t i = 0; i < dec->call.nkw; i++) apply_option(s, fn, &dec->call.kw[i], opts_for(fn->kind));
+    for (uint32_t i = 0; i < dec->nkw; i++) apply_option(s, fn, &dec->kw[i], opts_for(fn->kind));
     if (fn->kind == FK_GUVECTORIZE) {
-        const kj_expr *lay = dec->call.nargs >= 2 ? dec->call.args[1] : NULL;
+        const kj_expr *lay = dec->nargs >= 2 ? dec->args[1] : NULL;
+        if (lay && lay->kind == KJ_E_NAME) { /* a layout held in a module constant */
+            const kj_sym *ls = kj_sym_find(s, lay->name);
+            if (ls && ls->kind == SYM_CONST && ls->expr && ls->expr->kind == KJ_E_STR) lay = ls->expr;
+        }
         if (!lay || lay->kind != KJ_E_STR) {
             kj_error(s->d, s->src, lay ? lay->span : dec->span,
                      "@guvectorize needs a layout string such as '(n),()->(n)'");
@@ -736,12 +836,27 @@ static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_expr *dec)
             fn->bad = true;
         }
     }
-    if (dec->call.nargs >= 1) parse_sigs(s, fn, dec->call.args[0]);
+    if (dec->nargs >= 1) parse_sigs(s, fn, dec->args[0]);
     else if (fn->kind == FK_GUVECTORIZE) {
         kj_error(s->d, s->src, dec->span, "@guvectorize needs a list of signatures");
         fn->bad = true;
     }
     for (uint32_t i = 0; i < fn->nsigs; i++) check_sig(s, fn, &fn->sigs[i], fn->sig_spans[i]);
+}
+
+/* The `@decorator` line of a def. */
+static void resolve_def_decorator(kj_sema *s, kj_fn *fn, const kj_expr *e)
+{
+    kj_decor d;
+    bool bad = false;
+    if (decor_of(s, NULL, e, &d, &bad)) {
+        resolve_decorator(s, fn, &d);
+        return;
+    }
+    if (!bad)
+        kj_error(s->d, s->src, e->span,
+                 "unsupported decorator: kjit knows @jit, @njit, @cuda.jit, @vectorize and @guvectorize");
+    fn->bad = true;
 }
 
 static void resolve_def(kj_sema *s, const kj_stmt *st)
@@ -755,7 +870,7 @@ static void resolve_def(kj_sema *s, const kj_stmt *st)
         kj_error(s->d, s->src, def->decorators[1]->span, "a function takes at most one decorator");
         fn->bad = true;
     }
-    if (def->ndecorators >= 1) resolve_decorator(s, fn, def->decorators[0]);
+    if (def->ndecorators >= 1) resolve_def_decorator(s, fn, def->decorators[0]);
     kj_strtab params = {0}; /* hashed: a function may have thousands of parameters */
     for (uint32_t i = 0; i < def->nparams; i++)
         if (!kj_strtab_put(s->a, &params, def->params[i].name, i)) {
@@ -770,7 +885,99 @@ static void resolve_def(kj_sema *s, const kj_stmt *st)
     if (fn->kind == FK_MAIN && !fn->bad) s->main = fn;
 }
 
-/* A module-level assignment: NAME = constant expression (or a dtype alias). */
+/* NAME = decorator(...)(f): a new function — f's definition under the
+ * decorator, named NAME (messages and compiled symbols use that name) —
+ * while f stays the plain function it was, as in Python. */
+static kj_fn *apply_decorator(kj_sema *s, const kj_fn *host, const char *name, kj_span name_span,
+                              const kj_decor *d, const kj_expr *arg)
+{
+    kj_fn *src = function_arg(s, host, arg);
+    const kj_sym *f = arg->kind == KJ_E_NAME ? kj_sym_find(s, arg->name) : NULL;
+    if (!src) {
+        const char *dn = !strcmp(d->path, "cuda.jit") ? "cuda.jit" : d->path + strlen("numba.");
+        kj_diag *dg = arg->kind == KJ_E_NAME && !f
+            ? kj_error(s->d, s->src, arg->span, "%s() is applied to '%s', which is not a function "
+                       "defined above", dn, arg->name)
+            : kj_error(s->d, s->src, arg->span, "%s() is applied to something that is not a "
+                       "function", dn);
+        kj_diag_hint(dg, "a decorator applies to a function defined with def at module level: "
+                         "k = %s(f)", dn);
+        return NULL;
+    }
+    kj_funcdef *def = KJ_NEW(s->a, kj_funcdef);
+    *def = *src->def;
+    def->name = name;
+    def->name_span = name_span;
+    def->decorators = NULL;
+    def->ndecorators = 0;
+    kj_fn *fn = KJ_NEW(s->a, kj_fn);
+    fn->def = def;
+    fn->kind = FK_HELPER;
+    fn->decorator = "";
+    resolve_decorator(s, fn, d);
+    KJ_PUSH(s->a, s->fns, fn);
+    return fn;
+}
+
+/* f = njit(f): the name now means the compiled function, as in Python; the
+ * undecorated one is left unreachable (nothing else can name it). */
+static void rebind_function(kj_sema *s, kj_sym *sym, kj_fn *fn)
+{
+    kj_fn *old = sym->fn;
+    sym->fn = fn;
+    for (uint32_t i = 0; i < s->fns.n; i++)
+        if (s->fns.v[i] == old) {
+            memmove(&s->fns.v[i], &s->fns.v[i + 1], (s->fns.n - i - 1) * sizeof *s->fns.v);
+            s->fns.n--;
+            break;
+        }
+}
+
+/* A configured decorator kept for later applications; its signatures are
+ * checked now, where they are written. */
+static const kj_decor *keep_decor(kj_sema *s, const kj_decor *d)
+{
+    kj_decor *k = KJ_NEW(s->a, kj_decor);
+    *k = *d;
+    if (k->nargs >= 1) {
+        kj_sig *sigs;
+        kj_span *spans;
+        uint32_t n;
+        kj_eval_sigs(s, k->args[0], &sigs, &spans, &n);
+    }
+    return k;
+}
+
+/* The decorator forms of an assignment NAME = value: an application
+ * (bound to a new function) or a decorator object (dec = cuda.jit(sig)).
+ * Returns true when `value` was one (handled, errors included). */
+static bool decorator_assign(kj_sema *s, const kj_fn *host, const char *name, const kj_expr *t,
+                             const kj_expr *value, kj_fn **fn, const kj_decor **decor)
+{
+    kj_decor d;
+    const kj_expr *arg;
+    bool bad = false;
+    *fn = NULL;
+    *decor = NULL;
+    if (decor_apply(s, host, value, &d, &arg, &bad)) {
+        if (host && arg->kind == KJ_E_NAME && !strcmp(arg->name, t->name)) {
+            /* f = njit(f) in a function: f is local there, so unbound (Python's UnboundLocalError) */
+            kj_diag *dg = kj_error(s->d, s->src, arg->span, "local variable '%s' is used before any value "
+                                   "is assigned to it", arg->name);
+            kj_diag_hint(dg, "assigning '%s' makes it local to the function; use another name for the "
+                             "compiled function", arg->name);
+            return true;
+        }
+        *fn = apply_decorator(s, host, name, t->span, &d, arg);
+        return true;
+    }
+    if (!bad && decor_of(s, host, value, &d, &bad)) {
+        *decor = keep_decor(s, &d); /* called == false: jit2 = njit, another name */
+        return true;
+    }
+    return bad;
+}
+
 static void resolve_const(kj_sema *s, const kj_stmt *st)
 {
     if (st->assign.ntargets != 1 || st->assign.targets[0]->kind != KJ_E_NAME) {
@@ -779,6 +986,30 @@ static void resolve_const(kj_sema *s, const kj_stmt *st)
         return;
     }
     const kj_expr *t = st->assign.targets[0];
+    kj_fn *fn;
+    const kj_decor *dec;
+    kj_sym *old = kj_sym_find(s, t->name);
+    if (old && old->kind == SYM_FUNC && old->fn->kind != FK_MAIN &&
+        decorator_assign(s, NULL, t->name, t, st->assign.value, &fn, &dec)) {
+        if (fn) rebind_function(s, old, fn); /* f = njit(f) */
+        else if (dec) sym_add(s, t->name, SYM_DECOR, t->span); /* reports the redefinition */
+        return;
+    }
+    if (decorator_assign(s, NULL, t->name, t, st->assign.value, &fn, &dec)) {
+        kj_sym *sym = fn || dec ? sym_add(s, t->name, fn ? SYM_FUNC : SYM_DECOR, t->span) : NULL;
+        if (sym && fn) sym->fn = fn;
+        if (sym && dec) {
+            sym->path = dec->path;
+            sym->decor = dec->called ? dec : NULL;
+        }
+        return;
+    }
+    if (kj_is_typeobj_expr(s, st->assign.value)) { /* sig = void(float64[:]) */
+        kj_check_typeobj(s, st->assign.value);
+        kj_sym *sym = sym_add(s, t->name, SYM_TYPEOBJ, t->span);
+        if (sym) sym->expr = st->assign.value;
+        return;
+    }
     kj_einfo ref;
     if (static_ref(s, st->assign.value, &ref, true) && ref.kind == EI_DTYPE) {
         kj_sym *sym = sym_add(s, t->name, SYM_DTYPE, t->span);
@@ -802,7 +1033,209 @@ static void resolve_const(kj_sema *s, const kj_stmt *st)
         return;
     }
     kj_sym *sym = sym_add(s, t->name, SYM_CONST, t->span);
-    if (sym) sym->cval = v;
+    if (!sym) return;
+    sym->cval = v;
+    sym->expr = st->assign.value;
+}
+
+/* ---- names host functions bind to compiled functions ---- */
+
+bool kj_inline_decorator(kj_sema *s, kj_fn *host, const kj_expr *e, kj_einfo *out)
+{
+    const kj_inline_decor *l = NULL;
+    for (uint32_t i = 0; i < host->inline_decors.n && !l; i++)
+        if (host->inline_decors.v[i].at == e) l = &host->inline_decors.v[i];
+    if (!l) {
+        kj_decor d;
+        const kj_expr *arg;
+        bool bad = false;
+        kj_inline_decor n = {.at = e};
+        s->host = host;
+        if (decor_apply(s, host, e, &d, &arg, &bad)) {
+            kj_fn *src = function_arg(s, host, arg);
+            const char *name = kj_arena_printf(s->a, "%s@%u:%u", src ? src->def->name : "?", e->span.line,
+                                               e->span.col);
+            n.fn = apply_decorator(s, host, name, e->span, &d, arg);
+        } else if (!bad && decor_of(s, host, e, &d, &bad) && d.called) {
+            n.decor = keep_decor(s, &d);
+        } else if (!bad) {
+            s->host = NULL;
+            return false;
+        }
+        s->host = NULL;
+        KJ_PUSH(s->a, host->inline_decors, n);
+        l = &host->inline_decors.v[host->inline_decors.n - 1];
+    }
+    memset(out, 0, sizeof *out);
+    out->kind = l->fn ? EI_FUNC : l->decor ? EI_DECOR : EI_NONE;
+    out->fn = l->fn;
+    out->decor = l->decor;
+    out->path = l->decor ? l->decor->path : NULL;
+    return true;
+}
+
+const kj_static_local *kj_static_local_find(const kj_fn *fn, const char *name)
+{
+    uint32_t k;
+    return fn->statics.n && kj_strtab_get(&fn->static_tab, name, &k) ? &fn->statics.v[k] : NULL;
+}
+
+bool kj_is_static_assign(const kj_fn *fn, const kj_stmt *st)
+{
+    if (st->kind != KJ_S_ASSIGN || st->assign.ntargets != 1 || st->assign.targets[0]->kind != KJ_E_NAME)
+        return false;
+    const kj_static_local *l = kj_static_local_find(fn, st->assign.targets[0]->name);
+    return l && l->st == st;
+}
+
+/* `k = cuda.jit(f)`, `dec = cuda.jit(sig)`, `k = dec(f)` in the body of an
+ * undecorated host function (the numba-cuda test suite declares kernels so):
+ * resolved here like their module-level forms, the compiled function named
+ * HOST.k. */
+/* How many times the block assigns `name` (targets of =, op=, for). */
+static uint32_t count_assigns(const kj_block *b, const char *name);
+
+static uint32_t count_target(const kj_expr *t, const char *name)
+{
+    if (t->kind == KJ_E_TUPLE || t->kind == KJ_E_LIST) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < t->seq.n; i++) n += count_target(t->seq.v[i], name);
+        return n;
+    }
+    return t->kind == KJ_E_NAME && !strcmp(t->name, name);
+}
+
+static uint32_t count_assigns(const kj_block *b, const char *name)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        switch (st->kind) {
+        case KJ_S_ASSIGN:
+            for (uint32_t k = 0; k < st->assign.ntargets; k++) n += count_target(st->assign.targets[k], name);
+            break;
+        case KJ_S_AUGASSIGN: n += count_target(st->aug.target, name); break;
+        case KJ_S_FOR: n += count_target(st->for_.target, name) + count_assigns(&st->for_.body, name); break;
+        case KJ_S_IF: n += count_assigns(&st->if_.then, name) + count_assigns(&st->if_.els, name); break;
+        case KJ_S_WHILE: n += count_assigns(&st->while_.body, name); break;
+        default: break;
+        }
+    }
+    return n;
+}
+
+/* sig = 'void(int64[:], float64[:])', sig = (float32[::1], float32): a name a
+ * host function assigns once to a string or a Numba type object (how
+ * numba-cuda's tests hold signatures). It stands for that value in the whole
+ * body: a decorator may take it, and a string reads as the constant. */
+static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        switch (st->kind) {
+        case KJ_S_IF: scan_sig_locals(s, host, &st->if_.then); scan_sig_locals(s, host, &st->if_.els); break;
+        case KJ_S_WHILE: scan_sig_locals(s, host, &st->while_.body); break;
+        case KJ_S_FOR: scan_sig_locals(s, host, &st->for_.body); break;
+        case KJ_S_ASSIGN: {
+            const kj_expr *t = st->assign.targets[0], *v = st->assign.value;
+            if (st->assign.ntargets != 1 || t->kind != KJ_E_NAME) break;
+            bool strs = v->kind == KJ_E_LIST && v->seq.n;
+            for (uint32_t k = 0; strs && k < v->seq.n; k++) strs = v->seq.v[k]->kind == KJ_E_STR;
+            if (v->kind != KJ_E_STR && !strs && !kj_is_typeobj_expr(s, v)) break;
+            if (count_assigns(&host->def->body, t->name) != 1 ||
+                !kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n))
+                break;
+            kj_static_local l = {.name = t->name, .st = st, .expr = v};
+            KJ_PUSH(s->a, host->statics, l);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+static void scan_statics(kj_sema *s, kj_fn *host, const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        switch (st->kind) {
+        case KJ_S_IF: scan_statics(s, host, &st->if_.then); scan_statics(s, host, &st->if_.els); break;
+        case KJ_S_WHILE: scan_statics(s, host, &st->while_.body); break;
+        case KJ_S_FOR: scan_statics(s, host, &st->for_.body); break;
+        case KJ_S_ASSIGN: {
+            const kj_expr *t = st->assign.targets[0];
+            if (st->assign.ntargets != 1 || t->kind != KJ_E_NAME) break;
+            const char *name = kj_arena_printf(s->a, "%s.%s", host->def->name, t->name);
+            kj_fn *fn;
+            const kj_decor *dec;
+            if (kj_is_static_assign(host, st)) break; /* a signature local */
+            if (!decorator_assign(s, host, name, t, st->assign.value, &fn, &dec) || (!fn && !dec)) break;
+            kj_static_local l = {.name = t->name, .st = st, .fn = fn, .decor = dec};
+            if (!kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n)) {
+                kj_diag *dg = kj_error(s->d, s->src, t->span, "'%s' is bound to a %s twice", t->name,
+                                       fn ? "compiled function" : "decorator");
+                kj_diag_hint(dg, "use a new name for each compiled function");
+                break;
+            }
+            KJ_PUSH(s->a, host->statics, l);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+static void check_rebind(kj_sema *s, const kj_fn *host, const kj_expr *t, const kj_stmt *st)
+{
+    if (t->kind == KJ_E_TUPLE || t->kind == KJ_E_LIST) {
+        for (uint32_t i = 0; i < t->seq.n; i++) check_rebind(s, host, t->seq.v[i], st);
+        return;
+    }
+    const kj_static_local *l = t->kind == KJ_E_NAME ? kj_static_local_find(host, t->name) : NULL;
+    if (!l || l->st == st) return;
+    kj_diag *dg = kj_error(s->d, s->src, t->span, "'%s' names a compiled %s (line %u) and cannot be "
+                           "assigned another value", t->name, l->fn ? "function" : "decorator",
+                           l->st->span.line);
+    kj_diag_hint(dg, "use another name for the value");
+}
+
+/* A name bound to a compiled function is that function in the whole body:
+ * another assignment to it is an error (kjit has no function values yet). */
+static void check_rebinds(kj_sema *s, const kj_fn *host, const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        switch (st->kind) {
+        case KJ_S_ASSIGN:
+            for (uint32_t k = 0; k < st->assign.ntargets; k++) check_rebind(s, host, st->assign.targets[k], st);
+            break;
+        case KJ_S_AUGASSIGN: check_rebind(s, host, st->aug.target, st); break;
+        case KJ_S_FOR: check_rebind(s, host, st->for_.target, st); check_rebinds(s, host, &st->for_.body); break;
+        case KJ_S_IF: check_rebinds(s, host, &st->if_.then); check_rebinds(s, host, &st->if_.els); break;
+        case KJ_S_WHILE: check_rebinds(s, host, &st->while_.body); break;
+        default: break;
+        }
+    }
+}
+
+static void resolve_host_statics(kj_sema *s)
+{
+    uint32_t n = s->fns.n; /* the scan adds functions */
+    for (uint32_t i = 0; i < n; i++) {
+        kj_fn *fn = s->fns.v[i];
+        if (fn->kind != FK_MAIN && fn->kind != FK_HELPER) continue;
+        s->host = fn;
+        scan_sig_locals(s, fn, &fn->def->body);
+        scan_statics(s, fn, &fn->def->body);
+        s->host = NULL;
+        if (!fn->statics.n) continue;
+        check_rebinds(s, fn, &fn->def->body);
+        for (uint32_t k = 0; k < fn->def->nparams; k++)
+            if (kj_static_local_find(fn, fn->def->params[k].name))
+                kj_error(s->d, s->src, fn->def->params[k].span,
+                         "parameter '%s' is also bound to a compiled function in the body",
+                         fn->def->params[k].name);
+    }
 }
 
 /* `if __name__ == "__main__":` — accepted and ignored: kjit calls main. */
@@ -842,5 +1275,6 @@ bool kj_resolve(kj_sema *s)
             break;
         }
     }
+    resolve_host_statics(s);
     return !kj_has_errors(s->d);
 }

@@ -22,6 +22,40 @@ typedef enum {
 } kj_fkind;
 
 typedef struct kj_spec kj_spec;
+typedef struct kj_fn kj_fn;
+
+/* A decorator with its arguments, however it was written: `@cuda.jit(sig,
+ * fastmath=True)`, `cuda.jit(sig)(f)`, `dec = cuda.jit(sig)` then `dec(f)`,
+ * `njit(f, cache=True)` (the function's own argument left out). */
+typedef struct kj_decor {
+    const char *path;         /* "cuda.jit", "numba.jit", "numba.vectorize", ... */
+    kj_expr *const *args;     /* positional arguments (signatures, layout) */
+    uint32_t nargs;
+    const kj_keyword *kw;     /* options */
+    uint32_t nkw;
+    bool called;              /* written with arguments: @vectorize([...]) */
+    kj_span span;             /* the decorator expression, for messages */
+} kj_decor;
+
+/* A decorator applied inside an expression of a host function:
+ * cuda.jit(f)[1, 32](a) — the compiled function (or configured decorator)
+ * made for that call expression. */
+typedef struct kj_inline_decor {
+    const kj_expr *at;
+    struct kj_fn *fn;
+    const kj_decor *decor;
+} kj_inline_decor;
+
+/* A name an undecorated host function binds to a compile-time object:
+ * `k = cuda.jit(f)` (fn) or `dec = cuda.jit(sig)` (decor). Such a name is
+ * not a variable: it stands for the object wherever the function uses it. */
+typedef struct kj_static_local {
+    const char *name;
+    const kj_stmt *st; /* the one assignment binding it */
+    struct kj_fn *fn;  /* a compiled function, or NULL */
+    const kj_decor *decor; /* a configured decorator, or NULL */
+    const kj_expr *expr;   /* a signature or string assigned once (sig = 'void(f8[:])'), or NULL */
+} kj_static_local;
 
 typedef struct kj_fn {
     const kj_funcdef *def;
@@ -39,6 +73,10 @@ typedef struct kj_fn {
     const char *layout_str;
     KJ_VEC(kj_spec *) specs;
     bool bad; /* its decorator was invalid: do not specialise */
+    struct kj_fn *py_func;           /* NAME.py_func: the undecorated body, made when first used */
+    KJ_VEC(kj_inline_decor) inline_decors; /* host functions: cuda.jit(f)[...](...) by call expression */
+    KJ_VEC(kj_static_local) statics; /* host functions: names bound to compiled functions */
+    kj_strtab static_tab;            /* statics by name → index */
 } kj_fn;
 
 /* A compile-time constant value (module constants, literals, folded exprs). */
@@ -57,7 +95,8 @@ typedef enum {
     SYM_DTYPE,   /* a scalar type used as converter / dtype */
     SYM_CONST,   /* module constant */
     SYM_FUNC,    /* user function */
-    SYM_DECOR,   /* a decorator object: path "numba.jit", "cuda.jit", ... */
+    SYM_DECOR,   /* a decorator object: path "numba.jit", "cuda.jit", ...; decor when configured */
+    SYM_TYPEOBJ, /* a Numba type or signature object (float32[:], void(int32)): expr */
 } kj_symkind;
 
 typedef struct kj_sym {
@@ -69,6 +108,8 @@ typedef struct kj_sym {
     const kj_type *type; /* DTYPE */
     kj_cval cval;      /* CONST */
     kj_fn *fn;         /* FUNC */
+    const kj_decor *decor; /* DECOR: a configured decorator (dec = cuda.jit(sig)), or NULL */
+    const kj_expr *expr;   /* CONST, TYPEOBJ: the module-level value expression */
 } kj_sym;
 
 /* ---- per-specialisation state ---- */
@@ -83,7 +124,9 @@ typedef enum {
     EI_FUNC,    /* a user function: fn */
     EI_LAUNCH,  /* kernel[config]: fn */
     EI_UREDUCE, /* f.reduce of a @vectorize function f: fn */
-    EI_DECOR,   /* a decorator object (not callable in code) */
+    EI_DECOR,   /* a decorator object (not callable in code): path, decor */
+    EI_TYPEOBJ, /* a Numba array type or signature object (float32[:]): compile-time only */
+    EI_DTYPE_FN, /* np.dtype, which makes a dtype from a name or a dtype */
 } kj_eikind;
 
 typedef struct kj_einfo {
@@ -98,6 +141,7 @@ typedef struct kj_einfo {
     int builtin;
     const kj_type *dtype;
     kj_fn *fn;
+    const kj_decor *decor; /* EI_DECOR: a configured decorator, or NULL */
     kj_spec *callee;       /* CALL of a user function / launch / ufunc: the spec */
     int32_t axis;          /* f.reduce(a, axis=) call: the axis, -1 for None */
     const kj_type **conv;  /* builtin call: per bound argument conversion */
@@ -154,6 +198,8 @@ struct kj_sema {
     kj_fn *main;
     uint32_t depth;          /* nested specialisation depth (runaway recursion guard) */
     kir_module *kir;         /* the lowered module, once kj_sema_run succeeded */
+    const struct kj_fn *host; /* while resolving decorators in a host function's body: that function,
+                                 whose signature locals (sig = '...') signatures may name */
 };
 
 /* resolve.c */
@@ -168,6 +214,30 @@ bool kj_path_is_namespace(const char *path);
 /* Resolve a NAME/ATTR chain denoting something at module level. Returns
  * false when `e` is not such a chain (e.g. a local variable). */
 bool kj_static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report);
+/* The compile-time object a host function's local name is bound to
+ * (`k = cuda.jit(f)`), or NULL when the name is not such a binding. */
+const kj_static_local *kj_static_local_find(const kj_fn *fn, const char *name);
+/* A decorator applied or configured inside an expression of host function
+ * `host` (cuda.jit(f)[1, 32](a), njit(sig)(f)(x)): fills `out` with the
+ * compiled function (EI_FUNC) or the configured decorator (EI_DECOR), made
+ * once per expression. False when `e` is neither (nothing reported). */
+bool kj_inline_decorator(kj_sema *s, kj_fn *host, const kj_expr *e, kj_einfo *out);
+/* fn.py_func: fn's body as an undecorated host helper (fn itself when it is
+ * one), made once. */
+kj_fn *kj_py_func(kj_sema *s, kj_fn *fn);
+/* Is `st` the assignment binding such a name (nothing to run)? */
+bool kj_is_static_assign(const kj_fn *fn, const kj_stmt *st);
+
+/* resolve_sig.c: signatures given as Numba type objects or strings */
+/* Is `e` (quietly) a Numba type object or signature expression: float32[:],
+ * void(int32[:]), types.int64, a list or tuple of them? */
+bool kj_is_typeobj_expr(kj_sema *s, const kj_expr *e);
+/* The signatures `e` gives (a string, a type-object signature, a tuple of
+ * argument types, a list of any of them, or a module-level name holding
+ * one). Reports errors and returns false after one; fills *sigs, *spans. */
+bool kj_eval_sigs(kj_sema *s, const kj_expr *e, kj_sig **sigs, kj_span **spans, uint32_t *n);
+/* Report what is wrong with a module-level type object (kj_is_typeobj_expr). */
+void kj_check_typeobj(kj_sema *s, const kj_expr *e);
 
 /* infer.c */
 /* Report walks over every reachable specialisation not yet reported. */
