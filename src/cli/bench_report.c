@@ -91,7 +91,7 @@ static void times(const bench_data *d, FILE *f)
         fprintf(f, "%-16s", d->param ? d->vtext[i] : "defaults");
         for (int t = 0; t < d->ntargets; t++) {
             if (d->tg[t].status != BENCH_OK) continue;
-            char cell[64] = "-", a[24], b[24], c[24];
+            char cell[80] = "-", a[24], b[24], c[24]; /* three times, " (", "-", ")" */
             const bench_cell *x = &d->tg[t].cells[i];
             if (x->ran)
                 snprintf(cell, sizeof cell, "%s (%s-%s)", bench_fmt_time(x->med.total, a, sizeof a),

@@ -77,7 +77,9 @@ typedef void (*nest_fn)(kir_builder *b, void *ctx, const kir_ref *idx);
 
 static void nest(kir_builder *b, const kir_ref *dims, uint32_t nd, kir_ref *idx, uint32_t d, nest_fn body, void *ctx)
 {
-    if (d == nd) {
+    /* d < MAX_DIMS also tells the optimiser, which unrolls the recursion,
+     * that idx[d] stays in bounds (arrays have at most MAX_DIMS dims) */
+    if (d == nd || d >= MAX_DIMS) {
         body(b, ctx, idx);
         return;
     }
