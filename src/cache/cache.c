@@ -155,6 +155,7 @@ struct kj_cache {
     char dir_error[512];
     bool fsync;
     size_t mem_limit;
+    uint64_t disk_max;
     entry **buckets; /* power-of-two count */
     size_t nbuckets;
     entry *oldest, *newest;
@@ -346,6 +347,7 @@ kj_cache *kj_cache_open(const kj_cache_options *opt)
     pthread_mutex_init(&c->mu, NULL);
     c->fsync = opt->fsync;
     c->mem_limit = opt->mem_limit ? opt->mem_limit : KJ_CACHE_MEM_LIMIT;
+    c->disk_max = opt->disk_max ? opt->disk_max : KJ_CACHE_DISK_MAX;
     c->nbuckets = 64;
     c->buckets = xcalloc(c->nbuckets, sizeof *c->buckets);
     if (opt->memory_only) return c;
@@ -503,6 +505,10 @@ static disk_result disk_read(const char *dir, kj_hash key, void **data, size_t *
     if (fd >= 0 && fstat(fd, &st) == 0) {
         r = disk_read_fd(fd, &st, key, data, len);
         if (r == DISK_CORRUPT) remove_damaged(path, &st);
+        /* a hit is a use: the modification time orders entries for eviction
+         * (atime is unreliable: noatime/relatime mounts); failure (a
+         * read-only directory) only makes the order coarser */
+        if (r == DISK_HIT) (void)futimens(fd, NULL);
     }
     if (fd >= 0) close(fd);
     free(path);
@@ -587,9 +593,11 @@ bool kj_cache_put(kj_cache *c, kj_hash key, const void *data, size_t len)
     if (!c->dir) return false;
 
     bool ok = disk_write(c->dir, c->fsync, key, data, len);
+    uint64_t evicted = ok ? kj_cache_dir_evict(c->dir, c->disk_max) : 0;
     pthread_mutex_lock(&c->mu);
     if (ok) c->st.disk_writes++;
     else c->st.write_errors++;
+    c->st.disk_evictions += evicted;
     pthread_mutex_unlock(&c->mu);
     return ok;
 }
@@ -601,36 +609,12 @@ static bool is_hex(const char *s, size_t n)
     return s[n] == 0;
 }
 
-/* Remove the entry files and temporaries of one fan-out directory; other
- * files (not ours) stay. The directory itself stays too: a concurrent
- * writer may be about to create its temporary in it. */
-static void clear_fanout(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d) return;
-    for (struct dirent *de; (de = readdir(d));) {
-        const char *nm = de->d_name;
-        if (is_hex(nm, 2 * KJ_HASH_LEN - FANOUT_HEX) || strncmp(nm, ".tmp-", 5) == 0)
-            unlinkat(dirfd(d), nm, 0);
-    }
-    closedir(d);
-}
-
 void kj_cache_clear(kj_cache *c, bool disk)
 {
     pthread_mutex_lock(&c->mu);
     mem_clear(c);
     pthread_mutex_unlock(&c->mu);
-    if (!disk || !c->dir) return;
-    DIR *d = opendir(c->dir);
-    if (!d) return;
-    for (struct dirent *de; (de = readdir(d));) {
-        if (!is_hex(de->d_name, FANOUT_HEX)) continue;
-        char *sub = path_join(c->dir, de->d_name);
-        clear_fanout(sub);
-        free(sub);
-    }
-    closedir(d);
+    if (disk && c->dir) kj_cache_dir_clear(c->dir);
 }
 
 kj_cache_stats kj_cache_get_stats(kj_cache *c)
@@ -639,4 +623,114 @@ kj_cache_stats kj_cache_get_stats(kj_cache *c)
     kj_cache_stats s = c->st;
     pthread_mutex_unlock(&c->mu);
     return s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The directory as a whole: usage, eviction, clearing                       */
+/* ------------------------------------------------------------------------ */
+
+/* One entry file found by a scan. */
+typedef struct found {
+    char *path;
+    uint64_t size;
+    struct timespec used; /* modification time: written or last hit */
+} found;
+
+typedef struct scan {
+    found *v;
+    size_t n, cap;
+    uint64_t bytes;
+    bool keep; /* collect the files (eviction), or only count them */
+} scan;
+
+static bool is_entry_name(const char *nm)
+{
+    return is_hex(nm, 2 * KJ_HASH_LEN - FANOUT_HEX);
+}
+
+/* visit(dir_of_fanout, name, arg) for every file of every fan-out directory. */
+static void for_each_file(const char *dir, void (*visit)(int dfd, const char *sub, const char *nm, void *arg),
+                          void *arg)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (!is_hex(de->d_name, FANOUT_HEX)) continue;
+        char *sub = path_join(dir, de->d_name);
+        DIR *f = opendir(sub);
+        for (struct dirent *fe; f && (fe = readdir(f));) visit(dirfd(f), sub, fe->d_name, arg);
+        if (f) closedir(f);
+        free(sub);
+    }
+    closedir(d);
+}
+
+static void scan_visit(int dfd, const char *sub, const char *nm, void *arg)
+{
+    scan *s = arg;
+    struct stat st;
+    if (!is_entry_name(nm) || fstatat(dfd, nm, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) return;
+    s->bytes += (uint64_t)st.st_size;
+    if (!s->keep) {
+        s->n++;
+        return;
+    }
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->v = kj_oom_check(realloc(s->v, s->cap * sizeof *s->v));
+    }
+    s->v[s->n++] = (found){path_join(sub, nm), (uint64_t)st.st_size, st.st_mtim};
+}
+
+void kj_cache_dir_usage(const char *dir, uint64_t *entries, uint64_t *bytes)
+{
+    scan s = {0};
+    for_each_file(dir, scan_visit, &s);
+    *entries = s.n;
+    *bytes = s.bytes;
+}
+
+static int older_first(const void *a, const void *b)
+{
+    const struct timespec *x = &((const found *)a)->used, *y = &((const found *)b)->used;
+    if (x->tv_sec != y->tv_sec) return x->tv_sec < y->tv_sec ? -1 : 1;
+    return (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
+}
+
+uint64_t kj_cache_dir_evict(const char *dir, uint64_t max)
+{
+    uint64_t entries, bytes;
+    kj_cache_dir_usage(dir, &entries, &bytes);
+    if (bytes <= max) return 0; /* the common case: count only, no list */
+    scan s = {.keep = true};
+    for_each_file(dir, scan_visit, &s);
+    qsort(s.v, s.n, sizeof *s.v, older_first);
+    uint64_t removed = 0;
+    for (size_t k = 0; k < s.n; k++) {
+        /* ENOENT: another process evicted or cleared it first: as good */
+        if (s.bytes > max && (unlink(s.v[k].path) == 0 || errno == ENOENT)) {
+            s.bytes -= s.v[k].size;
+            removed++;
+        }
+        free(s.v[k].path);
+    }
+    free(s.v);
+    return removed;
+}
+
+/* Entry files and temporaries go; other files (not ours) stay, and so do
+ * the fan-out directories: a concurrent writer may be about to create its
+ * temporary in one. */
+static void clear_visit(int dfd, const char *sub, const char *nm, void *arg)
+{
+    (void)sub;
+    bool entry = is_entry_name(nm);
+    if ((entry || strncmp(nm, ".tmp-", 5) == 0) && unlinkat(dfd, nm, 0) == 0 && entry) ++*(uint64_t *)arg;
+}
+
+uint64_t kj_cache_dir_clear(const char *dir)
+{
+    uint64_t removed = 0;
+    for_each_file(dir, clear_visit, &removed);
+    return removed;
 }
