@@ -350,7 +350,8 @@ static int dispatch(cli *c)
 {
     if (c->help) {
         if (c->cmd && !kjit_cli_is_command(c->cmd)) return unknown("command", c->cmd, kjit_cli_closest_command(c->cmd));
-        kjit_cli_help(c->cmd && strcmp(c->cmd, "help") ? c->cmd : c->file);
+        /* kjit run --help: run's; kjit help run --help: run's; kjit help --help: help's */
+        kjit_cli_help(c->cmd && strcmp(c->cmd, "help") ? c->cmd : c->file ? c->file : c->cmd);
         return EXIT_OK;
     }
     if (!strcmp(c->cmd, "help")) {
