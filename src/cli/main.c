@@ -137,7 +137,9 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     const char *arg = argv[*i], *v;
     bool missing = false;
     if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) c->help = true;
-    else if (!strcmp(arg, "--json") && json_is_switch(c->cmd)) c->json_flag = true;
+    else if (!strcmp(arg, "--json") &&
+             (json_is_switch(c->cmd) || (!c->cmd && *i + 1 < argc && json_is_switch(argv[*i + 1]))))
+        c->json_flag = true; /* kjit sysinfo --json, kjit --json sysinfo */
     else if (!strcmp(arg, "--version")) c->cmd = "version";
     else if (arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) c->opt.opt_level = arg[2] - '0';
     else if (!strcmp(arg, "--boundscheck")) c->opt.boundscheck = 1;
@@ -218,6 +220,8 @@ static int parse_args(cli *c, int argc, char **argv)
     if (!strcmp(c->cmd, "help") && c->file && !kjit_cli_is_command(c->file))
         return unknown("command", c->file, kjit_cli_closest_command(c->file));
     if (!strcmp(c->cmd, "help") || !strcmp(c->cmd, "version")) return -1;
+    if (c->bench_opt && strcmp(c->cmd, "bench"))
+        return usage_error("option '%s' is for 'kjit bench' only", c->bench_opt);
     if (!strcmp(c->cmd, "cache")) {
         static const char *const actions[] = {"clear"};
         if (c->file && strcmp(c->file, "clear"))
@@ -229,7 +233,6 @@ static int parse_args(cli *c, int argc, char **argv)
         return -1;
     }
     if (!c->file) return usage_error("missing FILE.k argument for '%s'", c->cmd);
-    if (c->bench_opt && strcmp(c->cmd, "bench")) return usage_error("option '%s' is for 'kjit bench' only", c->bench_opt);
     if (c->targets && strchr(c->targets, ',') && strcmp(c->cmd, "bench"))
         return usage_error("invalid --target '%s' (a list of targets is for 'kjit bench' only)", c->targets);
     if (!strcmp(c->cmd, "bench") && !strcmp(c->file, "-"))

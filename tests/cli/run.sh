@@ -177,6 +177,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 text = [l.split(":", 1)[0] for l in open(sys.argv[2]) if l.strip()]
 assert list(d) == text, (list(d), text)' "$tmp/out" "$tmp/sys.txt" || fail "sysinfo --json: not every line"
+k --json sysinfo
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" || fail "kjit --json sysinfo: not JSON"
+k cache --json=x.json
+expect "cache --json=FILE" 2 "option '--json' is for 'kjit bench' only"
 KJIT_NUM_THREADS=3 k sysinfo
 expect "sysinfo threads" 0 "3 threads (from KJIT_NUM_THREADS)"
 NUMBA_NUM_THREADS=5 k sysinfo
