@@ -431,6 +431,7 @@ typedef struct kjit_cache_info {
     uint64_t bytes;     /* their total size */
     uint64_t max_bytes; /* the bound: $KJIT_CACHE_MAX, else 1 GiB; past it, least recently
                            used entries are removed after each write */
+    uint64_t hits;      /* entries read from it since it was created, by every process */
 } kjit_cache_info;
 
 /* Fill `info` for directory `dir` (NULL: the default one). KJIT_ERR_USAGE

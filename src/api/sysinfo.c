@@ -31,6 +31,7 @@ int kjit_cache_info_get(const char *dir, kjit_cache_info *info, kjit_error *err)
     if (use) {
         snprintf(info->dir, sizeof info->dir, "%s", use);
         kj_cache_dir_usage(use, &info->entries, &info->bytes);
+        info->hits = kj_cache_dir_hits(use);
     }
     free(d);
     kj_api_clear_error(err);
@@ -227,8 +228,8 @@ static void cache(lines *l)
         add(l, "cache", "not found (none of KJIT_CACHE_DIR, XDG_CACHE_HOME, HOME is set)");
         return;
     }
-    add(l, "cache", "%s, %llu entries, %.1f MiB of %.1f MiB", ci.dir, (unsigned long long)ci.entries,
-        ci.bytes / 1048576.0, ci.max_bytes / 1048576.0);
+    add(l, "cache", "%s, %llu entries, %.1f MiB of %.1f MiB, %llu hits", ci.dir, (unsigned long long)ci.entries,
+        ci.bytes / 1048576.0, ci.max_bytes / 1048576.0, (unsigned long long)ci.hits);
 }
 
 int kjit_sysinfo(kjit_sysinfo_line *v, int cap)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -559,6 +560,9 @@ static bool disk_write(const char *dir, bool do_fsync, kj_hash key, const void *
     return ok;
 }
 
+static void usage_note_hit(const char *dir);
+static uint64_t usage_note_write(const char *dir, uint64_t max, uint64_t size);
+
 /* ------------------------------------------------------------------------ */
 /* The API                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -572,6 +576,7 @@ bool kj_cache_get(kj_cache *c, kj_hash key, void **data, size_t *len)
     if (hit) return true;
 
     disk_result r = c->dir ? disk_read(c->dir, key, data, len) : DISK_MISS;
+    if (r == DISK_HIT) usage_note_hit(c->dir);
     pthread_mutex_lock(&c->mu);
     if (r == DISK_HIT) {
         c->st.disk_hits++;
@@ -593,7 +598,7 @@ bool kj_cache_put(kj_cache *c, kj_hash key, const void *data, size_t len)
     if (!c->dir) return false;
 
     bool ok = disk_write(c->dir, c->fsync, key, data, len);
-    uint64_t evicted = ok ? kj_cache_dir_evict(c->dir, c->disk_max) : 0;
+    uint64_t evicted = ok ? usage_note_write(c->dir, c->disk_max, HDR_SIZE + (uint64_t)len) : 0;
     pthread_mutex_lock(&c->mu);
     if (ok) c->st.disk_writes++;
     else c->st.write_errors++;
@@ -697,17 +702,15 @@ static int older_first(const void *a, const void *b)
     return (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
 }
 
-uint64_t kj_cache_dir_evict(const char *dir, uint64_t max)
+/* The eviction itself: a full scan (the caller holds the usage lock). */
+static uint64_t evict_scan(const char *dir, uint64_t max, uint64_t *left)
 {
-    uint64_t entries, bytes;
-    kj_cache_dir_usage(dir, &entries, &bytes);
-    if (bytes <= max) return 0; /* the common case: count only, no list */
     scan s = {.keep = true};
     for_each_file(dir, scan_visit, &s);
-    qsort(s.v, s.n, sizeof *s.v, older_first);
     uint64_t removed = 0;
+    if (s.bytes > max) qsort(s.v, s.n, sizeof *s.v, older_first);
     for (size_t k = 0; k < s.n; k++) {
-        /* ENOENT: another process evicted or cleared it first: as good */
+        /* ENOENT: another process removed it first (a clear): as good */
         if (s.bytes > max && (unlink(s.v[k].path) == 0 || errno == ENOENT)) {
             s.bytes -= s.v[k].size;
             removed++;
@@ -715,7 +718,107 @@ uint64_t kj_cache_dir_evict(const char *dir, uint64_t max)
         free(s.v[k].path);
     }
     free(s.v);
+    if (left) *left = s.bytes;
     return removed;
+}
+
+/* ---- DIR/usage: the entries' total size and the disk hits, shared ----
+ *
+ * Summing every entry file's size at each write costs a stat per entry
+ * (tens of ms for a full cache), so the total is kept in DIR/usage, a line
+ * "BYTES HITS", read and rewritten under flock(2) (released by the kernel
+ * if a process dies). A write adds its entry's size; only when the sum
+ * passes the bound is the directory scanned, entries evicted and the true
+ * total written back, which also corrects any drift (an entry replaced,
+ * removed as corrupt or by hand). A missing or unreadable usage file reads
+ * as unknown and triggers a scan. Where it cannot be opened (a read-only
+ * directory) every write scans. */
+
+static int usage_lock(const char *dir)
+{
+    char *p = path_join(dir, "usage");
+    int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    free(p);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+static void usage_unlock(int fd)
+{
+    close(fd); /* releases the lock */
+}
+
+static bool usage_read(int fd, uint64_t *bytes, uint64_t *hits)
+{
+    char buf[64];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0) return false;
+    buf[n] = 0;
+    unsigned long long b, h;
+    char nl;
+    if (sscanf(buf, "%llu %llu%c", &b, &h, &nl) != 3 || nl != '\n') return false;
+    *bytes = b;
+    *hits = h;
+    return true;
+}
+
+static void usage_write(int fd, uint64_t bytes, uint64_t hits)
+{
+    char buf[64];
+    int n = snprintf(buf, sizeof buf, "%llu %llu\n", (unsigned long long)bytes, (unsigned long long)hits);
+    if (pwrite(fd, buf, (size_t)n, 0) == n) (void)ftruncate(fd, n);
+}
+
+static void usage_note_hit(const char *dir)
+{
+    int fd = usage_lock(dir);
+    if (fd < 0) return;
+    uint64_t bytes = 0, hits = 0;
+    bool known = usage_read(fd, &bytes, &hits);
+    /* unknown bytes: UINT64_MAX makes the next write scan */
+    usage_write(fd, known ? bytes : UINT64_MAX, hits + 1);
+    usage_unlock(fd);
+}
+
+/* After writing an entry of `size` bytes: the entries evicted. */
+static uint64_t usage_note_write(const char *dir, uint64_t max, uint64_t size)
+{
+    int fd = usage_lock(dir);
+    if (fd < 0) return evict_scan(dir, max, NULL);
+    uint64_t bytes = 0, hits = 0, evicted = 0;
+    bool known = usage_read(fd, &bytes, &hits) && bytes != UINT64_MAX;
+    if (known && bytes <= max && size <= max - bytes) bytes += size;
+    else evicted = evict_scan(dir, max, &bytes);
+    usage_write(fd, bytes, hits);
+    usage_unlock(fd);
+    return evicted;
+}
+
+uint64_t kj_cache_dir_evict(const char *dir, uint64_t max)
+{
+    int fd = usage_lock(dir);
+    uint64_t bytes = 0, hits = 0;
+    if (fd >= 0) usage_read(fd, &bytes, &hits);
+    uint64_t evicted = evict_scan(dir, max, &bytes);
+    if (fd >= 0) {
+        usage_write(fd, bytes, hits);
+        usage_unlock(fd);
+    }
+    return evicted;
+}
+
+uint64_t kj_cache_dir_hits(const char *dir)
+{
+    char *p = path_join(dir, "usage");
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    free(p);
+    uint64_t bytes = 0, hits = 0;
+    if (fd >= 0 && flock(fd, LOCK_SH) == 0 && !usage_read(fd, &bytes, &hits)) hits = 0;
+    if (fd >= 0) close(fd);
+    return hits;
 }
 
 /* Entry files and temporaries go; other files (not ours) stay, and so do
@@ -728,9 +831,17 @@ static void clear_visit(int dfd, const char *sub, const char *nm, void *arg)
     if ((entry || strncmp(nm, ".tmp-", 5) == 0) && unlinkat(dfd, nm, 0) == 0 && entry) ++*(uint64_t *)arg;
 }
 
+/* Under the usage lock, so that no write's size is added between the
+ * removal and the reset (the hits are kept: they count since creation). */
 uint64_t kj_cache_dir_clear(const char *dir)
 {
-    uint64_t removed = 0;
+    uint64_t removed = 0, bytes = 0, hits = 0;
+    int fd = usage_lock(dir);
     for_each_file(dir, clear_visit, &removed);
+    if (fd >= 0) {
+        usage_read(fd, &bytes, &hits);
+        usage_write(fd, 0, hits);
+        usage_unlock(fd);
+    }
     return removed;
 }

@@ -93,9 +93,10 @@ typedef struct kj_cache_options {
                          loss, costs a few ms per entry (without it a crash can at worst
                          leave an entry that reads as corrupt, i.e. a miss) */
     size_t mem_limit; /* bytes kept in memory; 0: KJ_CACHE_MEM_LIMIT */
-    uint64_t disk_max; /* bytes of entry files kept on disk; 0: KJ_CACHE_DISK_MAX. After each
-                          disk write, least recently used entries (by modification time, which
-                          a disk hit refreshes) are removed until the directory is within it */
+    uint64_t disk_max; /* bytes of entry files kept on disk; 0: KJ_CACHE_DISK_MAX. After a disk
+                          write that takes the total (kept in DIR/usage) past it, least recently
+                          used entries (by modification time, which a disk hit refreshes) are
+                          removed until it fits */
 } kj_cache_options;
 
 /* The default cache directory, malloc'd: $KJIT_CACHE_DIR, else
@@ -157,6 +158,9 @@ uint64_t kj_cache_dir_evict(const char *dir, uint64_t max);
 /* Remove every entry file and leftover temporary of `dir` (other files
  * stay); returns how many entries were removed. */
 uint64_t kj_cache_dir_clear(const char *dir);
+/* Disk hits on `dir` since it was created, by every process (kept in
+ * DIR/usage with the entries' total size; docs/cache.md); 0 when unknown. */
+uint64_t kj_cache_dir_hits(const char *dir);
 
 /* The path of the disk file for `key` (whether or not it exists), malloc'd;
  * NULL when the disk layer is off. For tests and `kjit -v`. */

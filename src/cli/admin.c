@@ -24,32 +24,33 @@ int kjit_cli_cache(const char *sub, bool json)
 {
     kjit_error err = {0};
     kjit_cache_info ci;
+    /* first: KJIT_CACHE_MAX=garbage is refused by `clear` too, as by every command */
+    if (kjit_cache_info_get(NULL, &ci, &err) != KJIT_OK) {
+        fprintf(stderr, "kjit: error: %s\n", err.message);
+        return EXIT_USAGE;
+    }
     if (sub) { /* clear (main.c refuses other actions) */
         uint64_t n = 0;
         if (kjit_cache_clear(NULL, &n, &err) != KJIT_OK) {
             fprintf(stderr, "kjit: error: %s\n", err.message);
             return EXIT_USAGE;
         }
-        kjit_cache_info_get(NULL, &ci, &err);
         printf("removed %llu entries from %s\n", (unsigned long long)n, ci.dir);
         return EXIT_OK;
-    }
-    if (kjit_cache_info_get(NULL, &ci, &err) != KJIT_OK) {
-        fprintf(stderr, "kjit: error: %s\n", err.message);
-        return EXIT_USAGE;
     }
     if (json) {
         printf("{\"dir\": ");
         json_str(ci.dir);
-        printf(", \"entries\": %llu, \"bytes\": %llu, \"max_bytes\": %llu}\n", (unsigned long long)ci.entries,
-               (unsigned long long)ci.bytes, (unsigned long long)ci.max_bytes);
+        printf(", \"entries\": %llu, \"bytes\": %llu, \"max_bytes\": %llu, \"hits\": %llu}\n",
+               (unsigned long long)ci.entries, (unsigned long long)ci.bytes, (unsigned long long)ci.max_bytes,
+               (unsigned long long)ci.hits);
         return EXIT_OK;
     }
     printf("directory: %s\n", ci.dir[0] ? ci.dir : "none (no KJIT_CACHE_DIR, XDG_CACHE_HOME or HOME)");
     printf("entries:   %llu\n", (unsigned long long)ci.entries);
     printf("size:      %.1f MiB (%llu bytes)\n", mib(ci.bytes), (unsigned long long)ci.bytes);
     printf("bound:     %.1f MiB (KJIT_CACHE_MAX; least recently used entries go first)\n", mib(ci.max_bytes));
-    printf("hits:      not kept on disk (KJIT_STATS=1 prints a run's)\n");
+    printf("hits:      %llu (entries read from the directory since it was created)\n", (unsigned long long)ci.hits);
     return EXIT_OK;
 }
 

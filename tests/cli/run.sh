@@ -101,6 +101,10 @@ expect "cache json" 0 '"entries": 1,'
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["entries"]==1 and d["bytes"]>0 and d["max_bytes"]==1<<30' "$tmp/out" ||
     fail "cache --json is not the expected JSON"
 one=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bytes"])' "$tmp/out")
+k run "$tmp/p1.k"
+expect "p1 again" 0 "4"
+k cache
+expect "a disk hit is counted" 0 "hits:      1 "
 for bad in garbage 10X -5 0 1.5G 99999999999999999999999; do
     KJIT_CACHE_MAX=$bad k cache
     expect "KJIT_CACHE_MAX=$bad cache" 2 "KJIT_CACHE_MAX=$bad is not a size"
@@ -127,6 +131,9 @@ k cache clear
 expect "clear" 0 "removed"
 k cache
 expect "cleared" 0 "entries:   0"
+expect "hits kept over a clear" 0 "hits:      1 "
+KJIT_CACHE_MAX=garbage k cache clear
+expect "clear with a bad bound" 2 "KJIT_CACHE_MAX=garbage is not a size"
 
 # ---- 2. kjit cache clear while other processes compile ----
 # Compiles (each a new program, then the same again: a write then a read)

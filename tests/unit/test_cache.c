@@ -721,6 +721,7 @@ static void test_disk_bound_lru(void **state)
     size_t len;
     assert_true(kj_cache_get(c, key_of(1), &data, &len));
     free(data);
+    assert_int_equal(kj_cache_dir_hits(tdir(state)), 1);
     assert_true(kj_cache_put(c, key_of(4), buf, N));
     assert_false(on_disk(c, 2));
     assert_true(on_disk(c, 1) && on_disk(c, 3) && on_disk(c, 4));
@@ -737,6 +738,13 @@ static void test_disk_bound_lru(void **state)
     /* clearing counts what it removed; a missing directory has nothing */
     for (uint64_t k = 1; k <= 2; k++) assert_true(kj_cache_put(c, key_of(k), buf, N));
     assert_int_equal(kj_cache_dir_clear(tdir(state)), 2);
+    assert_int_equal(kj_cache_dir_hits(tdir(state)), 1); /* since creation: kept */
+    /* the total is kept in DIR/usage: after the clear it starts again from 0,
+     * so three entries fit without a scan and the fourth evicts one */
+    for (uint64_t k = 1; k <= 4; k++) assert_true(kj_cache_put(c, key_of(k), buf, N));
+    kj_cache_dir_usage(tdir(state), &entries, &bytes);
+    assert_int_equal(entries, 3);
+    assert_int_equal(kj_cache_dir_clear(tdir(state)), 3);
     kj_cache_dir_usage(sub(state, "nowhere"), &entries, &bytes);
     assert_int_equal(entries + bytes, 0);
     assert_int_equal(kj_cache_dir_evict(sub(state, "nowhere"), 1), 0);
