@@ -37,6 +37,11 @@ extern "C" {
 /* Version of the library actually linked, as "MAJOR.MINOR.PATCH". */
 const char *kjit_version(void);
 
+/* Since 0.5: the candidate closest to `name` by edit distance (at most 1
+ * edit for names of up to 3 characters, 2 up to 6, else 3), or NULL: for
+ * "did you mean" messages. */
+const char *kjit_suggest(const char *name, const char *const *candidates, size_t n);
+
 typedef enum kjit_status {
     KJIT_OK = 0,
     KJIT_ERR_COMPILE = 1, /* the program has errors: see kjit_error and kjit_diagnostics */
@@ -417,6 +422,40 @@ typedef struct kjit_cache_stats {
  * receives the cache directory in use, or NULL when there is none (cache
  * off, or only in memory). */
 kjit_cache_stats kjit_ctx_cache_stats(kjit_ctx *ctx, const char **dir);
+
+/* Since 0.5: the cache directory as a whole, without a context (kjit cache). */
+typedef struct kjit_cache_info {
+    char dir[4096];     /* the directory; "" when none can be named (no KJIT_CACHE_DIR,
+                           XDG_CACHE_HOME or HOME) */
+    uint64_t entries;   /* entry files in it */
+    uint64_t bytes;     /* their total size */
+    uint64_t max_bytes; /* the bound: $KJIT_CACHE_MAX, else 1 GiB; past it, least recently
+                           used entries are removed after each write */
+    uint64_t hits;      /* entries read from it since it was created, by every process */
+} kjit_cache_info;
+
+/* Fill `info` for directory `dir` (NULL: the default one). KJIT_ERR_USAGE
+ * when $KJIT_CACHE_MAX is set but not a size, naming the variable. A
+ * missing directory has no entries. */
+int kjit_cache_info_get(const char *dir, kjit_cache_info *info, kjit_error *err);
+/* Remove every entry of `dir` (NULL: the default one); *removed (may be
+ * NULL) receives how many. Safe while other processes use the cache: they
+ * miss and recompile. KJIT_ERR_USAGE when no directory can be named. */
+int kjit_cache_clear(const char *dir, uint64_t *removed, kjit_error *err);
+
+/* ---- what kjit finds on this machine (since 0.5; kjit sysinfo) ---- */
+
+typedef struct kjit_sysinfo_line {
+    char key[64];    /* "LLVM version", "GPU 0", ... (distinct) */
+    char value[448]; /* what was found, or "not found" and why */
+} kjit_sysinfo_line;
+
+/* Up to `cap` lines into `lines` (may be NULL with cap 0); returns how many
+ * there are (more than cap: call again with room for all). Never fails for
+ * what is absent (no CUDA driver, no GPU, no MPI): those lines say "not
+ * found". Opens the CUDA driver and each device's primary context to ask
+ * them, and the MPI library (without initialising MPI). */
+int kjit_sysinfo(kjit_sysinfo_line *lines, int cap);
 
 #ifdef __cplusplus
 }

@@ -213,6 +213,12 @@ void kj_api_cache_release(kj_api_cache *ac);
  * Sets m->target (and m->cg.target, the compiler's), m->arch and m->gpu.
  * The TARGET stage of kj_pipeline. */
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
+/* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda
+ * (into buf unless the variable names it). */
+const char *kj_api_libdevice_path(char *buf, size_t cap);
+/* env.c: $KJIT_CACHE_MAX in bytes (KJ_CACHE_DISK_MAX when unset); false
+ * with an error naming the variable when it is not a size. */
+bool kj_api_cache_max(uint64_t *out, char *err, size_t cap);
 /* mpi.c: MPI for a program that imports mpi4py (m->mpi); false with err set
  * when the library cannot be opened. */
 bool kj_api_mpi(kjit_ctx *ctx, kjit_module *m, kjit_error *err);

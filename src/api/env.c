@@ -9,6 +9,8 @@
 #include "util/env.h"
 
 #include <limits.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 /* Switches: 1/yes/true/on or 0/no/false/off (util/env.h). */
@@ -45,15 +47,51 @@ bool kj_api_device_ordinal(int *out, char *err, size_t cap)
     return true;
 }
 
+/* A size: decimal digits, optionally K, M, G or T (powers of 1024),
+ * optionally followed by "iB" or "B": 1073741824, 512M, 1G, 2GiB. */
+static bool parse_size(const char *s, uint64_t *out)
+{
+    const char *p = s;
+    uint64_t v = 0;
+    if (*p < '0' || *p > '9') return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (UINT64_MAX - 9) / 10) return false;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    static const char units[] = "KMGT";
+    const char *u = *p ? strchr(units, *p) : NULL;
+    int shift = u ? 10 * (int)(u - units + 1) : 0;
+    if (u) p++;
+    if (u && (!strcmp(p, "iB") || !strcmp(p, "B"))) p += strlen(p);
+    else if (!u && !strcmp(p, "B")) p++;
+    if (*p || v == 0 || (shift && v > UINT64_MAX >> shift)) return false;
+    *out = v << shift;
+    return true;
+}
+
+bool kj_api_cache_max(uint64_t *out, char *err, size_t cap)
+{
+    const char *v = getenv("KJIT_CACHE_MAX");
+    *out = KJ_CACHE_DISK_MAX;
+    if (!v || !*v || parse_size(v, out)) return true;
+    snprintf(err, cap,
+             "KJIT_CACHE_MAX=%s is not a size (expected a positive number of bytes, optionally with K, M, G or T, "
+             "e.g. 512M or 2G)",
+             v);
+    return false;
+}
+
 bool kj_api_check_env(kjit_error *err)
 {
     char why[256];
     bool b, ok = true;
     int n;
+    uint64_t max;
     for (size_t k = 0; k < sizeof flags / sizeof *flags && ok; k++)
         ok = kj_env_flag(flags[k], &b, why, sizeof why) != KJ_ENV_BAD;
     ok = ok && kj_api_device_ordinal(&n, why, sizeof why) && kj_pool_threads_from_env(&n, why, sizeof why) &&
-         kj_mpi_check_env(why, sizeof why);
+         kj_mpi_check_env(why, sizeof why) &&
+         kj_api_cache_max(&max, why, sizeof why);
     if (!ok) kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "%s", why);
     return ok;
 }

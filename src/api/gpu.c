@@ -55,7 +55,7 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
 }
 
 /* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda. */
-static const char *libdevice_path(char *buf, size_t cap)
+const char *kj_api_libdevice_path(char *buf, size_t cap)
 {
     const char *e = getenv("KJIT_LIBDEVICE");
     if (e && *e) return e;
@@ -68,7 +68,7 @@ static char *ptx_of(const kjit_module *m, const char *kernel, const kir_func *on
 {
     char path[512];
     kj_ptx_opts o = {.arch = m->arch[0] ? m->arch : "sm_90", .opt_level = m->cg.opt_level,
-                     .verify = m->cg.verify, .libdevice = libdevice_path(path, sizeof path),
+                     .verify = m->cg.verify, .libdevice = kj_api_libdevice_path(path, sizeof path),
                      .kernel = kernel, .only = only, .phases = phases};
     return kj_codegen_ptx(m->kir, &o, d);
 }

@@ -33,6 +33,11 @@ const char *kjit_version(void)
     return STR(KJIT_VERSION_MAJOR) "." STR(KJIT_VERSION_MINOR) "." STR(KJIT_VERSION_PATCH);
 }
 
+const char *kjit_suggest(const char *name, const char *const *candidates, size_t n)
+{
+    return name && candidates ? kj_closest(name, candidates, n) : NULL;
+}
+
 /* ---- errors ---- */
 
 static void copy_str(char *dst, size_t cap, const char *s)

@@ -42,6 +42,8 @@ static kj_api_cache *ctx_cache(kjit_ctx *ctx)
 {
     if (!ctx->cache) {
         kj_cache_options co = {.dir = ctx->cache_dir};
+        char why[256];
+        (void)kj_api_cache_max(&co.disk_max, why, sizeof why); /* checked by kjit_ctx_new */
         ctx->cache = calloc(1, sizeof *ctx->cache);
         if (!ctx->cache) abort();
         ctx->cache->c = ctx->opt.cache ? kj_cache_open(&co) : NULL;

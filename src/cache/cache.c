@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -155,6 +156,7 @@ struct kj_cache {
     char dir_error[512];
     bool fsync;
     size_t mem_limit;
+    uint64_t disk_max;
     entry **buckets; /* power-of-two count */
     size_t nbuckets;
     entry *oldest, *newest;
@@ -346,6 +348,7 @@ kj_cache *kj_cache_open(const kj_cache_options *opt)
     pthread_mutex_init(&c->mu, NULL);
     c->fsync = opt->fsync;
     c->mem_limit = opt->mem_limit ? opt->mem_limit : KJ_CACHE_MEM_LIMIT;
+    c->disk_max = opt->disk_max ? opt->disk_max : KJ_CACHE_DISK_MAX;
     c->nbuckets = 64;
     c->buckets = xcalloc(c->nbuckets, sizeof *c->buckets);
     if (opt->memory_only) return c;
@@ -503,6 +506,10 @@ static disk_result disk_read(const char *dir, kj_hash key, void **data, size_t *
     if (fd >= 0 && fstat(fd, &st) == 0) {
         r = disk_read_fd(fd, &st, key, data, len);
         if (r == DISK_CORRUPT) remove_damaged(path, &st);
+        /* a hit is a use: the modification time orders entries for eviction
+         * (atime is unreliable: noatime/relatime mounts); failure (a
+         * read-only directory) only makes the order coarser */
+        if (r == DISK_HIT) (void)futimens(fd, NULL);
     }
     if (fd >= 0) close(fd);
     free(path);
@@ -553,6 +560,9 @@ static bool disk_write(const char *dir, bool do_fsync, kj_hash key, const void *
     return ok;
 }
 
+static void usage_note_hit(const char *dir);
+static uint64_t usage_note_write(const char *dir, uint64_t max, uint64_t size);
+
 /* ------------------------------------------------------------------------ */
 /* The API                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -566,6 +576,7 @@ bool kj_cache_get(kj_cache *c, kj_hash key, void **data, size_t *len)
     if (hit) return true;
 
     disk_result r = c->dir ? disk_read(c->dir, key, data, len) : DISK_MISS;
+    if (r == DISK_HIT) usage_note_hit(c->dir);
     pthread_mutex_lock(&c->mu);
     if (r == DISK_HIT) {
         c->st.disk_hits++;
@@ -587,9 +598,11 @@ bool kj_cache_put(kj_cache *c, kj_hash key, const void *data, size_t len)
     if (!c->dir) return false;
 
     bool ok = disk_write(c->dir, c->fsync, key, data, len);
+    uint64_t evicted = ok ? usage_note_write(c->dir, c->disk_max, HDR_SIZE + (uint64_t)len) : 0;
     pthread_mutex_lock(&c->mu);
     if (ok) c->st.disk_writes++;
     else c->st.write_errors++;
+    c->st.disk_evictions += evicted;
     pthread_mutex_unlock(&c->mu);
     return ok;
 }
@@ -601,36 +614,12 @@ static bool is_hex(const char *s, size_t n)
     return s[n] == 0;
 }
 
-/* Remove the entry files and temporaries of one fan-out directory; other
- * files (not ours) stay. The directory itself stays too: a concurrent
- * writer may be about to create its temporary in it. */
-static void clear_fanout(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d) return;
-    for (struct dirent *de; (de = readdir(d));) {
-        const char *nm = de->d_name;
-        if (is_hex(nm, 2 * KJ_HASH_LEN - FANOUT_HEX) || strncmp(nm, ".tmp-", 5) == 0)
-            unlinkat(dirfd(d), nm, 0);
-    }
-    closedir(d);
-}
-
 void kj_cache_clear(kj_cache *c, bool disk)
 {
     pthread_mutex_lock(&c->mu);
     mem_clear(c);
     pthread_mutex_unlock(&c->mu);
-    if (!disk || !c->dir) return;
-    DIR *d = opendir(c->dir);
-    if (!d) return;
-    for (struct dirent *de; (de = readdir(d));) {
-        if (!is_hex(de->d_name, FANOUT_HEX)) continue;
-        char *sub = path_join(c->dir, de->d_name);
-        clear_fanout(sub);
-        free(sub);
-    }
-    closedir(d);
+    if (disk && c->dir) kj_cache_dir_clear(c->dir);
 }
 
 kj_cache_stats kj_cache_get_stats(kj_cache *c)
@@ -639,4 +628,220 @@ kj_cache_stats kj_cache_get_stats(kj_cache *c)
     kj_cache_stats s = c->st;
     pthread_mutex_unlock(&c->mu);
     return s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The directory as a whole: usage, eviction, clearing                       */
+/* ------------------------------------------------------------------------ */
+
+/* One entry file found by a scan. */
+typedef struct found {
+    char *path;
+    uint64_t size;
+    struct timespec used; /* modification time: written or last hit */
+} found;
+
+typedef struct scan {
+    found *v;
+    size_t n, cap;
+    uint64_t bytes;
+    bool keep; /* collect the files (eviction), or only count them */
+} scan;
+
+static bool is_entry_name(const char *nm)
+{
+    return is_hex(nm, 2 * KJ_HASH_LEN - FANOUT_HEX);
+}
+
+/* visit(dir_of_fanout, name, arg) for every file of every fan-out directory. */
+static void for_each_file(const char *dir, void (*visit)(int dfd, const char *sub, const char *nm, void *arg),
+                          void *arg)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (!is_hex(de->d_name, FANOUT_HEX)) continue;
+        char *sub = path_join(dir, de->d_name);
+        DIR *f = opendir(sub);
+        for (struct dirent *fe; f && (fe = readdir(f));) visit(dirfd(f), sub, fe->d_name, arg);
+        if (f) closedir(f);
+        free(sub);
+    }
+    closedir(d);
+}
+
+static void scan_visit(int dfd, const char *sub, const char *nm, void *arg)
+{
+    scan *s = arg;
+    struct stat st;
+    if (!is_entry_name(nm) || fstatat(dfd, nm, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) return;
+    s->bytes += (uint64_t)st.st_size;
+    if (!s->keep) {
+        s->n++;
+        return;
+    }
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->v = kj_oom_check(realloc(s->v, s->cap * sizeof *s->v));
+    }
+    s->v[s->n++] = (found){path_join(sub, nm), (uint64_t)st.st_size, st.st_mtim};
+}
+
+void kj_cache_dir_usage(const char *dir, uint64_t *entries, uint64_t *bytes)
+{
+    scan s = {0};
+    for_each_file(dir, scan_visit, &s);
+    *entries = s.n;
+    *bytes = s.bytes;
+}
+
+static int older_first(const void *a, const void *b)
+{
+    const struct timespec *x = &((const found *)a)->used, *y = &((const found *)b)->used;
+    if (x->tv_sec != y->tv_sec) return x->tv_sec < y->tv_sec ? -1 : 1;
+    return (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
+}
+
+/* The eviction itself: a full scan (the caller holds the usage lock). */
+static uint64_t evict_scan(const char *dir, uint64_t max, uint64_t *left)
+{
+    scan s = {.keep = true};
+    for_each_file(dir, scan_visit, &s);
+    uint64_t removed = 0;
+    if (s.bytes > max) qsort(s.v, s.n, sizeof *s.v, older_first);
+    for (size_t k = 0; k < s.n; k++) {
+        /* ENOENT: another process removed it first (a clear): as good */
+        if (s.bytes > max && (unlink(s.v[k].path) == 0 || errno == ENOENT)) {
+            s.bytes -= s.v[k].size;
+            removed++;
+        }
+        free(s.v[k].path);
+    }
+    free(s.v);
+    if (left) *left = s.bytes;
+    return removed;
+}
+
+/* ---- DIR/usage: the entries' total size and the disk hits, shared ----
+ *
+ * Summing every entry file's size at each write costs a stat per entry
+ * (tens of ms for a full cache), so the total is kept in DIR/usage, a line
+ * "BYTES HITS", read and rewritten under flock(2) (released by the kernel
+ * if a process dies). A write adds its entry's size; only when the sum
+ * passes the bound is the directory scanned, entries evicted and the true
+ * total written back, which also corrects any drift (an entry replaced,
+ * removed as corrupt or by hand). A missing or unreadable usage file reads
+ * as unknown and triggers a scan. Where it cannot be opened (a read-only
+ * directory) every write scans. */
+
+static int usage_lock(const char *dir)
+{
+    char *p = path_join(dir, "usage");
+    int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    free(p);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+static void usage_unlock(int fd)
+{
+    close(fd); /* releases the lock */
+}
+
+static bool usage_read(int fd, uint64_t *bytes, uint64_t *hits)
+{
+    char buf[64];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0) return false;
+    buf[n] = 0;
+    unsigned long long b, h;
+    char nl;
+    if (sscanf(buf, "%llu %llu%c", &b, &h, &nl) != 3 || nl != '\n') return false;
+    *bytes = b;
+    *hits = h;
+    return true;
+}
+
+static void usage_write(int fd, uint64_t bytes, uint64_t hits)
+{
+    char buf[64];
+    int n = snprintf(buf, sizeof buf, "%llu %llu\n", (unsigned long long)bytes, (unsigned long long)hits);
+    if (pwrite(fd, buf, (size_t)n, 0) == n) (void)ftruncate(fd, n);
+}
+
+static void usage_note_hit(const char *dir)
+{
+    int fd = usage_lock(dir);
+    if (fd < 0) return;
+    uint64_t bytes = 0, hits = 0;
+    bool known = usage_read(fd, &bytes, &hits);
+    /* unknown bytes: UINT64_MAX makes the next write scan */
+    usage_write(fd, known ? bytes : UINT64_MAX, hits + 1);
+    usage_unlock(fd);
+}
+
+/* After writing an entry of `size` bytes: the entries evicted. */
+static uint64_t usage_note_write(const char *dir, uint64_t max, uint64_t size)
+{
+    int fd = usage_lock(dir);
+    if (fd < 0) return evict_scan(dir, max, NULL);
+    uint64_t bytes = 0, hits = 0, evicted = 0;
+    bool known = usage_read(fd, &bytes, &hits) && bytes != UINT64_MAX;
+    if (known && bytes <= max && size <= max - bytes) bytes += size;
+    else evicted = evict_scan(dir, max, &bytes);
+    usage_write(fd, bytes, hits);
+    usage_unlock(fd);
+    return evicted;
+}
+
+uint64_t kj_cache_dir_evict(const char *dir, uint64_t max)
+{
+    int fd = usage_lock(dir);
+    uint64_t bytes = 0, hits = 0;
+    if (fd >= 0) usage_read(fd, &bytes, &hits);
+    uint64_t evicted = evict_scan(dir, max, &bytes);
+    if (fd >= 0) {
+        usage_write(fd, bytes, hits);
+        usage_unlock(fd);
+    }
+    return evicted;
+}
+
+uint64_t kj_cache_dir_hits(const char *dir)
+{
+    char *p = path_join(dir, "usage");
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    free(p);
+    uint64_t bytes = 0, hits = 0;
+    if (fd >= 0 && flock(fd, LOCK_SH) == 0 && !usage_read(fd, &bytes, &hits)) hits = 0;
+    if (fd >= 0) close(fd);
+    return hits;
+}
+
+/* Entry files and temporaries go; other files (not ours) stay, and so do
+ * the fan-out directories: a concurrent writer may be about to create its
+ * temporary in one. */
+static void clear_visit(int dfd, const char *sub, const char *nm, void *arg)
+{
+    (void)sub;
+    bool entry = is_entry_name(nm);
+    if ((entry || strncmp(nm, ".tmp-", 5) == 0) && unlinkat(dfd, nm, 0) == 0 && entry) ++*(uint64_t *)arg;
+}
+
+/* Under the usage lock, so that no write's size is added between the
+ * removal and the reset (the hits are kept: they count since creation). */
+uint64_t kj_cache_dir_clear(const char *dir)
+{
+    uint64_t removed = 0, bytes = 0, hits = 0;
+    int fd = usage_lock(dir);
+    for_each_file(dir, clear_visit, &removed);
+    if (fd >= 0) {
+        usage_read(fd, &bytes, &hits);
+        usage_write(fd, 0, hits);
+        usage_unlock(fd);
+    }
+    return removed;
 }

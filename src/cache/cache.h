@@ -82,6 +82,9 @@ typedef struct kj_cache kj_cache;
 /* Default bound of the memory layer. */
 #define KJ_CACHE_MEM_LIMIT ((size_t)256 << 20)
 
+/* Default bound of the disk layer (KJIT_CACHE_MAX overrides it in the API). */
+#define KJ_CACHE_DISK_MAX ((uint64_t)1 << 30)
+
 /* Zero-initialised = the defaults. */
 typedef struct kj_cache_options {
     const char *dir;  /* NULL: kj_cache_default_dir() */
@@ -90,6 +93,10 @@ typedef struct kj_cache_options {
                          loss, costs a few ms per entry (without it a crash can at worst
                          leave an entry that reads as corrupt, i.e. a miss) */
     size_t mem_limit; /* bytes kept in memory; 0: KJ_CACHE_MEM_LIMIT */
+    uint64_t disk_max; /* bytes of entry files kept on disk; 0: KJ_CACHE_DISK_MAX. After a disk
+                          write that takes the total (kept in DIR/usage) past it, least recently
+                          used entries (by modification time, which a disk hit refreshes) are
+                          removed until it fits */
 } kj_cache_options;
 
 /* The default cache directory, malloc'd: $KJIT_CACHE_DIR, else
@@ -132,10 +139,28 @@ typedef struct kj_cache_stats {
     uint64_t disk_writes;  /* entries written to disk */
     uint64_t write_errors; /* failed disk writes */
     uint64_t evictions;    /* memory entries dropped for the limit */
+    uint64_t disk_evictions; /* entry files removed for disk_max */
     size_t mem_entries, mem_bytes;
 } kj_cache_stats;
 
 kj_cache_stats kj_cache_get_stats(kj_cache *c);
+
+/* ---- a cache directory, without opening a cache (kjit cache) ---- */
+
+/* The entry files of `dir` (temporaries and foreign files not counted):
+ * their number and total size. A missing directory has none. */
+void kj_cache_dir_usage(const char *dir, uint64_t *entries, uint64_t *bytes);
+/* Remove least recently used entry files of `dir` until their total is at
+ * most `max` bytes; returns how many were removed. Safe beside other
+ * processes using the directory: an entry removed under a reader is a
+ * miss, one renamed in meanwhile is the newest and stays. */
+uint64_t kj_cache_dir_evict(const char *dir, uint64_t max);
+/* Remove every entry file and leftover temporary of `dir` (other files
+ * stay); returns how many entries were removed. */
+uint64_t kj_cache_dir_clear(const char *dir);
+/* Disk hits on `dir` since it was created, by every process (kept in
+ * DIR/usage with the entries' total size; docs/cache.md); 0 when unknown. */
+uint64_t kj_cache_dir_hits(const char *dir);
 
 /* The path of the disk file for `key` (whether or not it exists), malloc'd;
  * NULL when the disk layer is off. For tests and `kjit -v`. */

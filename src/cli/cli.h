@@ -49,4 +49,17 @@ typedef struct kjit_bench_args {
 
 int kjit_cli_bench(const kjit_bench_args *a);
 
+/* help.c: the overview (cmd NULL or unknown) or one command's help, to
+ * stdout; the commands; the closest command / option / target to a
+ * misspelt one, or NULL (for "did you mean"). */
+void kjit_cli_help(const char *cmd);
+bool kjit_cli_is_command(const char *cmd);
+const char *kjit_cli_closest_command(const char *cmd);
+const char *kjit_cli_closest_option(const char *arg);
+const char *kjit_cli_closest_target(const char *target);
+
+/* admin.c: `kjit cache [clear]` and `kjit sysinfo`; exit statuses. */
+int kjit_cli_cache(const char *sub, bool json);
+int kjit_cli_sysinfo(bool json);
+
 #endif

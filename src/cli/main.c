@@ -6,7 +6,8 @@
  *   kjit llvm FILE.k / asm FILE.k   the generated LLVM IR / assembly
  *   kjit ptx FILE.k [--arch sm_XY] [--kernel NAME]   the kernels' PTX
  *   kjit bench FILE.k [--target LIST] [--sweep ...]   main timed per target (bench.c)
- *   kjit help | --help   kjit version | --version
+ *   kjit cache [clear] / sysinfo [--json]   the compile cache, what kjit finds (admin.c)
+ *   kjit help [COMMAND] | [COMMAND] --help   kjit version | --version   (texts in help.c)
  *
  * Exit status: 0 success, 1 the program has errors or cannot be read,
  * 2 bad usage, 3 a run-time error. */
@@ -25,51 +26,6 @@ enum { MAX_REPEAT = 1000 };          /* kjit bench --repeat */
 
 static const char usage_line[] = "usage: kjit <command> [options] FILE.k";
 
-static const char help_text[] =
-    "usage: kjit <command> [options] FILE.k\n"
-    "\n"
-    "commands:\n"
-    "  check FILE.k    check a program for errors; prints nothing when it is valid\n"
-    "  ir FILE.k       print the typed IR (KIR) of every compiled function\n"
-    "  run FILE.k [NAME=VALUE ...]\n"
-    "                  compile the program and run its main(); NAME=VALUE overrides\n"
-    "                  the default of main's parameter NAME\n"
-    "  llvm FILE.k     print the optimised LLVM IR of the host code\n"
-    "  asm FILE.k      print the assembly of the host code\n"
-    "  ptx FILE.k      print the PTX of the kernels (no GPU needed)\n"
-    "  bench FILE.k [NAME=VALUE ...]\n"
-    "                  run main on each --target (a list: cpu,parallel,cuda), check\n"
-    "                  that they print the same, time and break down each run, fit\n"
-    "                  t = overhead + bytes/bandwidth + work/throughput, find where\n"
-    "                  the fastest target changes (docs/bench.md)\n"
-    "  help            show this help\n"
-    "  version         print the version\n"
-    "\n"
-    "options:\n"
-    "  --diag-format=human|short|json   how diagnostics are printed (default human,\n"
-    "                                   or $KJIT_DIAG_FORMAT)\n"
-    "  --max-errors=N                   report at most N errors (default 20)\n"
-    "  --target=cpu|parallel|cuda|auto  where kernels and ufuncs run (default auto: cuda\n"
-    "                                   when a CUDA driver and GPU are present, else cpu)\n"
-    "  --arch=sm_XY                     the GPU architecture of the PTX (default: the\n"
-    "                                   device's, else sm_90)\n"
-    "  --kernel=NAME                    ptx: only the kernel NAME\n"
-    "  -O0 -O1 -O2 -O3                  optimisation level (default -O3)\n"
-    "  --boundscheck                    check every array index (or $KJIT_BOUNDSCHECK=1)\n"
-    "  --no-cache                       do not reuse compiled code (or $KJIT_NO_CACHE=1)\n"
-    "  bench: --sweep NAME=v1,v2,...|NAME=start:stop:xF   values of main's parameter\n"
-    "         --repeat N (timed runs per value, 1 to 1000, default 3)\n"
-    "         --tolerance REL (default 1e-5)\n"
-    "         --plot out.svg  --json out.json  --csv out.csv\n"
-    "  -h, --help                       show this help\n"
-    "  --version                        print the version\n"
-    "\n"
-    "FILE.k may be '-' to read the program from standard input.\n"
-    "\n"
-    "exit status: 0 success; 1 the program has errors or cannot be read; 2 bad usage;\n"
-    "3 the program stopped with a run-time error (also: no CUDA driver or device for\n"
-    "--target=cuda).\n";
-
 typedef struct cli {
     const char *cmd;  /* check, ir, run, llvm, asm, help, version */
     const char *file;
@@ -82,6 +38,8 @@ typedef struct cli {
     const char *targets; /* --target as given (bench: a list) */
     kjit_bench_args bench; /* bench's own options */
     const char *bench_opt; /* the first bench-only option given, for other commands' error */
+    bool help;             /* --help / -h: the command's help */
+    bool json_flag;        /* cache/sysinfo --json */
 } cli;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -95,6 +53,26 @@ static int usage_error(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\n%s\nrun 'kjit help' for the commands and options\n", usage_line);
     return EXIT_USAGE;
+}
+
+/* "unknown WHAT 'name'", with "; did you mean 'x'?" when one is close. */
+static int unknown(const char *what, const char *name, const char *closest)
+{
+    if (closest) return usage_error("unknown %s '%s'; did you mean '%s'?", what, name, closest);
+    return usage_error("unknown %s '%s'", what, name);
+}
+
+static int bad_target(const char *v)
+{
+    const char *near = kjit_cli_closest_target(v);
+    if (near) return usage_error("invalid --target '%s'; did you mean '%s'?", v, near);
+    return usage_error("invalid --target '%s' (expected cpu, parallel, cuda or auto)", v);
+}
+
+/* Commands whose --json is a switch (bench's takes a file). */
+static bool json_is_switch(const char *cmd)
+{
+    return cmd && (!strcmp(cmd, "cache") || !strcmp(cmd, "sysinfo"));
 }
 
 static bool parse_format(const char *s, kjit_diag_format *out)
@@ -158,7 +136,10 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
 {
     const char *arg = argv[*i], *v;
     bool missing = false;
-    if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) c->cmd = "help";
+    if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) c->help = true;
+    else if (!strcmp(arg, "--json") &&
+             (json_is_switch(c->cmd) || (!c->cmd && *i + 1 < argc && json_is_switch(argv[*i + 1]))))
+        c->json_flag = true; /* kjit sysinfo --json, kjit --json sysinfo */
     else if (!strcmp(arg, "--version")) c->cmd = "version";
     else if (arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) c->opt.opt_level = arg[2] - '0';
     else if (!strcmp(arg, "--boundscheck")) c->opt.boundscheck = 1;
@@ -172,8 +153,7 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
             return usage_error("invalid --max-errors '%s' (expected a positive number)", v);
     } else if ((v = opt_value(arg, "--target", argc, argv, i, &missing))) {
         c->targets = v; /* bench checks its list itself */
-        if (!strchr(v, ',') && !parse_target(v, &c->opt.target))
-            return usage_error("invalid --target '%s' (expected cpu, parallel, cuda or auto)", v);
+        if (!strchr(v, ',') && !parse_target(v, &c->opt.target)) return bad_target(v);
     } else if ((v = opt_value(arg, "--sweep", argc, argv, i, &missing))) {
         c->bench.sweep = v;
         c->bench_opt = "--sweep";
@@ -206,17 +186,9 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     } else if (missing) {
         return usage_error("option '%s' needs a value", arg);
     } else {
-        return usage_error("unknown option '%s'", arg);
+        return unknown("option", arg, kjit_cli_closest_option(arg));
     }
     return -1;
-}
-
-static bool is_command(const char *cmd)
-{
-    static const char *const cmds[] = {"check", "ir", "run", "llvm", "asm", "ptx", "bench"};
-    for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++)
-        if (!strcmp(cmd, cmds[k])) return true;
-    return false;
 }
 
 /* The command line: options anywhere, then the command, its file and (for
@@ -234,7 +206,7 @@ static int parse_args(cli *c, int argc, char **argv)
         if (!only_files && arg[0] == '-' && arg[1]) {
             int rc = parse_option(c, argc, argv, &i);
             if (rc >= 0) return rc;
-            if (!strcmp(c->cmd ? c->cmd : "", "help") || !strcmp(c->cmd ? c->cmd : "", "version"))
+            if (c->help || !strcmp(c->cmd ? c->cmd : "", "version"))
                 return -1; /* --help / --version win over everything else */
             continue;
         }
@@ -244,10 +216,23 @@ static int parse_args(cli *c, int argc, char **argv)
         else return usage_error("unexpected argument '%s'", arg);
     }
     if (!c->cmd) return usage_error("missing command");
+    if (!kjit_cli_is_command(c->cmd)) return unknown("command", c->cmd, kjit_cli_closest_command(c->cmd));
+    if (!strcmp(c->cmd, "help") && c->file && !kjit_cli_is_command(c->file))
+        return unknown("command", c->file, kjit_cli_closest_command(c->file));
     if (!strcmp(c->cmd, "help") || !strcmp(c->cmd, "version")) return -1;
-    if (!is_command(c->cmd)) return usage_error("unknown command '%s'", c->cmd);
+    if (c->bench_opt && strcmp(c->cmd, "bench"))
+        return usage_error("option '%s' is for 'kjit bench' only", c->bench_opt);
+    if (!strcmp(c->cmd, "cache")) {
+        static const char *const actions[] = {"clear"};
+        if (c->file && strcmp(c->file, "clear"))
+            return unknown("'kjit cache' action", c->file, kjit_suggest(c->file, actions, 1));
+        return -1;
+    }
+    if (!strcmp(c->cmd, "sysinfo")) {
+        if (c->file) return usage_error("unexpected argument '%s' ('kjit sysinfo' takes none)", c->file);
+        return -1;
+    }
     if (!c->file) return usage_error("missing FILE.k argument for '%s'", c->cmd);
-    if (c->bench_opt && strcmp(c->cmd, "bench")) return usage_error("option '%s' is for 'kjit bench' only", c->bench_opt);
     if (c->targets && strchr(c->targets, ',') && strcmp(c->cmd, "bench"))
         return usage_error("invalid --target '%s' (a list of targets is for 'kjit bench' only)", c->targets);
     if (!strcmp(c->cmd, "bench") && !strcmp(c->file, "-"))
@@ -366,14 +351,22 @@ static int run(const cli *c)
 /* Everything after the arguments are parsed. */
 static int dispatch(cli *c)
 {
+    if (c->help) {
+        if (c->cmd && !kjit_cli_is_command(c->cmd)) return unknown("command", c->cmd, kjit_cli_closest_command(c->cmd));
+        /* kjit run --help: run's; kjit help run --help: run's; kjit help --help: help's */
+        kjit_cli_help(c->cmd && strcmp(c->cmd, "help") ? c->cmd : c->file ? c->file : c->cmd);
+        return EXIT_OK;
+    }
     if (!strcmp(c->cmd, "help")) {
-        fputs(help_text, stdout);
+        kjit_cli_help(c->file);
         return EXIT_OK;
     }
     if (!strcmp(c->cmd, "version")) {
         printf("kjit %s\n", kjit_version());
         return EXIT_OK;
     }
+    if (!strcmp(c->cmd, "cache")) return kjit_cli_cache(c->file, c->json_flag);
+    if (!strcmp(c->cmd, "sysinfo")) return kjit_cli_sysinfo(c->json_flag);
     const char *env = getenv("KJIT_DIAG_FORMAT");
     if (!c->fmt_given && env && *env && !parse_format(env, &c->fmt))
         return usage_error("invalid KJIT_DIAG_FORMAT '%s' (expected human, short or json)", env);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache/cache.h"
@@ -676,6 +678,79 @@ static void test_lru_eviction(void **state)
 }
 
 /* Too big for memory, but the disk has it. */
+/* Set an entry's modification time to `ago` seconds in the past. */
+static void age(kj_cache *c, uint64_t k, int ago)
+{
+    char *p = kj_cache_entry_path(c, key_of(k));
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= ago;
+    t[1] = t[0];
+    assert_int_equal(utimensat(AT_FDCWD, p, t, 0), 0);
+    free(p);
+}
+
+static bool on_disk(kj_cache *c, uint64_t k)
+{
+    char *p = kj_cache_entry_path(c, key_of(k));
+    bool e = file_exists(p);
+    free(p);
+    return e;
+}
+
+/* The disk bound: past disk_max, the least recently used entry files go
+ * (by modification time; a disk hit refreshes it), the newest stays. */
+static void test_disk_bound_lru(void **state)
+{
+    enum { N = 1000, ENTRY = N + 88 };
+    uint8_t buf[N];
+    fill(buf, N, 9);
+    kj_cache_options o = {.dir = tdir(state), .disk_max = 3 * ENTRY + ENTRY / 2};
+    kj_cache *c = kj_cache_open(&o);
+    for (uint64_t k = 1; k <= 3; k++) assert_true(kj_cache_put(c, key_of(k), buf, N));
+    uint64_t entries, bytes;
+    kj_cache_dir_usage(tdir(state), &entries, &bytes);
+    assert_int_equal(entries, 3);
+    assert_int_equal(bytes, 3 * ENTRY);
+    /* coarse file-system clocks: make the order explicit, 1 the oldest */
+    age(c, 1, 300), age(c, 2, 200), age(c, 3, 100);
+    kj_cache_close(c);
+    /* a new process reads 1 from disk: now 2 is the least recently used */
+    c = kj_cache_open(&o);
+    void *data;
+    size_t len;
+    assert_true(kj_cache_get(c, key_of(1), &data, &len));
+    free(data);
+    assert_int_equal(kj_cache_dir_hits(tdir(state)), 1);
+    assert_true(kj_cache_put(c, key_of(4), buf, N));
+    assert_false(on_disk(c, 2));
+    assert_true(on_disk(c, 1) && on_disk(c, 3) && on_disk(c, 4));
+    assert_int_equal(kj_cache_get_stats(c).disk_evictions, 1);
+    kj_cache_dir_usage(tdir(state), &entries, &bytes);
+    assert_true(bytes <= o.disk_max);
+    /* an entry larger than the bound evicts everything, itself included */
+    uint8_t *big = calloc(1, 4 * ENTRY);
+    assert_non_null(big);
+    kj_cache_put(c, key_of(5), big, 4 * ENTRY);
+    free(big);
+    kj_cache_dir_usage(tdir(state), &entries, &bytes);
+    assert_int_equal(entries, 0);
+    /* clearing counts what it removed; a missing directory has nothing */
+    for (uint64_t k = 1; k <= 2; k++) assert_true(kj_cache_put(c, key_of(k), buf, N));
+    assert_int_equal(kj_cache_dir_clear(tdir(state)), 2);
+    assert_int_equal(kj_cache_dir_hits(tdir(state)), 1); /* since creation: kept */
+    /* the total is kept in DIR/usage: after the clear it starts again from 0,
+     * so three entries fit without a scan and the fourth evicts one */
+    for (uint64_t k = 1; k <= 4; k++) assert_true(kj_cache_put(c, key_of(k), buf, N));
+    kj_cache_dir_usage(tdir(state), &entries, &bytes);
+    assert_int_equal(entries, 3);
+    assert_int_equal(kj_cache_dir_clear(tdir(state)), 3);
+    kj_cache_dir_usage(sub(state, "nowhere"), &entries, &bytes);
+    assert_int_equal(entries + bytes, 0);
+    assert_int_equal(kj_cache_dir_evict(sub(state, "nowhere"), 1), 0);
+    kj_cache_close(c);
+}
+
 static void test_large_entry_goes_to_disk(void **state)
 {
     size_t n = 1 << 20;
@@ -925,6 +1000,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_creates_missing_directories, setup, teardown),
         cmocka_unit_test_setup_teardown(test_env_resolution, setup, teardown),
         cmocka_unit_test(test_lru_eviction),
+        cmocka_unit_test_setup_teardown(test_disk_bound_lru, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_entry_goes_to_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear, setup, teardown),
         cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
