@@ -1326,9 +1326,11 @@ bool kj_resolve(kj_sema *s)
             if (script) kj_script_add(s, &sc, st);
             else if (st->kind == KJ_S_IF && kj_is_main_guard(st)) break;
             else
-                kj_error(s->d, s->src, st->span,
-                         "only imports, constants, functions and the `if __name__ == \"__main__\":` "
-                         "block are allowed at module level");
+                kj_diag_hint(kj_error(s->d, s->src, st->span,
+                                      "only imports, constants, functions and the `if __name__ == "
+                                      "\"__main__\":` block are allowed at module level"),
+                             "this file defines main(), which kjit runs; a file without main runs its "
+                             "module-level statements as a script");
             break;
         }
     }
