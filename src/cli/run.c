@@ -225,7 +225,10 @@ int kjit_cli_run(kjit_module *m, char **params, int nparams, kjit_diag_format fm
 {
     /* a file without main runs its module-level statements: <module> */
     kjit_fn *fn = kjit_module_get(m, "main");
-    if (!fn) fn = kjit_module_get(m, "<module>");
+    if (!fn && (fn = kjit_module_get(m, "<module>")) && nparams > 0) {
+        fprintf(stderr, "kjit: error: '%s': a program without main() takes no NAME=VALUE parameters\n", params[0]);
+        return EXIT_USAGE;
+    }
     if (!fn) {
         fprintf(stderr, "kjit: error: the program has no main() and no module-level statements to run\n");
         return EXIT_ERRORS;
