@@ -223,9 +223,14 @@ static int call_failed(kjit_module *m, const kjit_error *err, kjit_diag_format f
 
 int kjit_cli_run(kjit_module *m, char **params, int nparams, kjit_diag_format fmt)
 {
+    /* a file without main runs its module-level statements: <module> */
     kjit_fn *fn = kjit_module_get(m, "main");
+    if (!fn && (fn = kjit_module_get(m, "<module>")) && nparams > 0) {
+        fprintf(stderr, "kjit: error: '%s': a program without main() takes no NAME=VALUE parameters\n", params[0]);
+        return EXIT_USAGE;
+    }
     if (!fn) {
-        fprintf(stderr, "kjit: error: the program has no main() to run\n");
+        fprintf(stderr, "kjit: error: the program has no main() and no module-level statements to run\n");
         return EXIT_ERRORS;
     }
     int n = kjit_fn_param_count(fn);

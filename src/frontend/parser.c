@@ -366,7 +366,11 @@ static kj_stmt *simple_stmt(kjp *p)
     case KJ_TOK_KW_ASSERT: return assert_stmt(p, start);
     case KJ_TOK_KW_IMPORT: return import_stmt(p, start);
     case KJ_TOK_KW_FROM: return from_stmt(p, start);
-    case KJ_TOK_KW_GLOBAL: return unsupported_simple(p, "'global' is not supported", NULL);
+    case KJ_TOK_KW_GLOBAL:
+        /* Numba refuses STORE_GLOBAL in compiled code; kjit compiles host code too */
+        return unsupported_simple(p, "'global' is not supported",
+                                  "functions cannot rebind module-level names (Numba's compiled functions "
+                                  "cannot either): return the new value, and assign it where the name lives");
     case KJ_TOK_KW_NONLOCAL: return unsupported_simple(p, "'nonlocal' is not supported", NULL);
     case KJ_TOK_KW_DEL: return unsupported_simple(p, "'del' is not supported", NULL);
     case KJ_TOK_KW_RAISE:

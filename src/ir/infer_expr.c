@@ -58,6 +58,7 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 
 static void unknown_name(kj_ictx *ic, const kj_expr *e)
 {
+    if (kj_script_var_error(ic->s, ic->d, ic->sp->fn, e)) return;
     kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "unknown name '%s'", e->name);
     if (!dg) return; /* past the error limit (or a repeat): no hint to look for */
     const char *cands[512];

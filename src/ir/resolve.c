@@ -475,6 +475,27 @@ bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out)
         if (!kj_const_eval(s, e->ifexp.cond, &c) || !kj_is_scalar(c.type)) return false;
         return kj_const_eval(s, truthy(&c) ? e->ifexp.then : e->ifexp.els, out);
     }
+    case KJ_E_CALL: { /* len(T) of a constant tuple: N = len(SHAPE) */
+        kj_einfo ref;
+        kj_cval t;
+        if (e->call.nargs != 1 || e->call.nkw || !static_ref(s, e->call.fn, &ref, false) ||
+            ref.kind != EI_BUILTIN || ref.builtin != KJ_B_LEN || !kj_const_eval(s, e->call.args[0], &t) ||
+            t.type->kind != KJ_T_TUPLE)
+            return false;
+        out->type = kj_t_weak_int(s->types);
+        out->i = t.n;
+        return true;
+    }
+    case KJ_E_SUBSCRIPT: { /* SHAPE[1] of a constant tuple, as Python indexes it */
+        kj_cval t, k;
+        if (!kj_const_eval(s, e->sub.obj, &t) || t.type->kind != KJ_T_TUPLE ||
+            !kj_const_eval(s, e->sub.index, &k) || k.type->kind != KJ_T_INT)
+            return false;
+        int64_t i = k.i < 0 ? k.i + (int64_t)t.n : k.i;
+        if (i < 0 || i >= (int64_t)t.n) return false; /* the IndexError is infer's to report */
+        *out = t.elems[i];
+        return true;
+    }
     case KJ_E_TUPLE:
     case KJ_E_LIST: {
         uint32_t n = e->seq.n;
@@ -978,12 +999,39 @@ static bool decorator_assign(kj_sema *s, const kj_fn *host, const char *name, co
     return bad;
 }
 
-static void resolve_const(kj_sema *s, const kj_stmt *st)
+/* bpg, tpb = 2, 8: each name a module constant. Returns false (without
+ * reporting) when the value is not a constant tuple of the targets' length. */
+static bool resolve_unpack(kj_sema *s, const kj_expr *t, const kj_expr *value)
 {
+    kj_cval v;
+    if (!kj_const_eval(s, value, &v) || v.type->kind != KJ_T_TUPLE || v.n != t->seq.n) return false;
+    for (uint32_t i = 0; i < t->seq.n; i++)
+        if (t->seq.v[i]->kind != KJ_E_NAME) return false;
+    for (uint32_t i = 0; i < t->seq.n; i++) {
+        kj_sym *sym = sym_add(s, t->seq.v[i]->name, SYM_CONST, t->seq.v[i]->span);
+        if (!sym) continue;
+        sym->cval = v.elems[i];
+        /* the element's own expression where written in place (a layout string) */
+        sym->expr = value->kind == KJ_E_TUPLE ? value->seq.v[i] : NULL;
+    }
+    return true;
+}
+
+/* A module-level assignment binding compile-time objects: constants,
+ * decorators, compiled functions, type objects, dtypes. Returns true when it
+ * did (or reported why it cannot); false, without reporting, for a value
+ * known only when the program runs if `script` (a file without main, whose
+ * statements then run in <module>: resolve_script.c). */
+static bool resolve_const(kj_sema *s, const kj_stmt *st, bool script)
+{
+    if (st->assign.ntargets == 1 && st->assign.targets[0]->kind == KJ_E_TUPLE &&
+        resolve_unpack(s, st->assign.targets[0], st->assign.value))
+        return true;
     if (st->assign.ntargets != 1 || st->assign.targets[0]->kind != KJ_E_NAME) {
+        if (script) return false;
         kj_error(s->d, s->src, st->span,
-                 "module-level assignments must bind one name to a constant");
-        return;
+                 "module-level assignments must bind one name (or a tuple of names) to a constant");
+        return true;
     }
     const kj_expr *t = st->assign.targets[0];
     kj_fn *fn;
@@ -993,7 +1041,7 @@ static void resolve_const(kj_sema *s, const kj_stmt *st)
         decorator_assign(s, NULL, t->name, t, st->assign.value, &fn, &dec)) {
         if (fn) rebind_function(s, old, fn); /* f = njit(f) */
         else if (dec) sym_add(s, t->name, SYM_DECOR, t->span); /* reports the redefinition */
-        return;
+        return true;
     }
     if (decorator_assign(s, NULL, t->name, t, st->assign.value, &fn, &dec)) {
         kj_sym *sym = fn || dec ? sym_add(s, t->name, fn ? SYM_FUNC : SYM_DECOR, t->span) : NULL;
@@ -1002,19 +1050,19 @@ static void resolve_const(kj_sema *s, const kj_stmt *st)
             sym->path = dec->path;
             sym->decor = dec->called ? dec : NULL;
         }
-        return;
+        return true;
     }
     if (kj_is_typeobj_expr(s, st->assign.value)) { /* sig = void(float64[:]) */
         kj_check_typeobj(s, st->assign.value);
         kj_sym *sym = sym_add(s, t->name, SYM_TYPEOBJ, t->span);
         if (sym) sym->expr = st->assign.value;
-        return;
+        return true;
     }
     kj_einfo ref;
-    if (static_ref(s, st->assign.value, &ref, true) && ref.kind == EI_DTYPE) {
+    if (static_ref(s, st->assign.value, &ref, !script) && ref.kind == EI_DTYPE) {
         kj_sym *sym = sym_add(s, t->name, SYM_DTYPE, t->span);
         if (sym) sym->type = ref.dtype;
-        return;
+        return true;
     }
     kj_cval v;
     bool is_const = kj_const_eval(s, st->assign.value, &v);
@@ -1023,19 +1071,22 @@ static void resolve_const(kj_sema *s, const kj_stmt *st)
         /* comm = MPI.COMM_WORLD: another name for the value */
         kj_sym *sym = sym_add(s, t->name, SYM_BUILTIN, t->span);
         if (sym) sym->builtin = ref.builtin;
-        return;
+        return true;
     }
+    if (!is_const && script) return false;
     if (!is_const) {
         kj_diag *dg = kj_error(s->d, s->src, st->assign.value->span,
                                "module-level value of '%s' is not a constant expression", t->name);
         kj_diag_hint(dg, "module constants are int, float or bool literals, or expressions of them; "
-                         "create arrays inside main");
-        return;
+                         "create arrays inside main (a file without main runs its module-level "
+                         "statements instead)");
+        return true;
     }
     kj_sym *sym = sym_add(s, t->name, SYM_CONST, t->span);
-    if (!sym) return;
+    if (!sym) return true;
     sym->cval = v;
     sym->expr = st->assign.value;
+    return true;
 }
 
 /* ---- names host functions bind to compiled functions ---- */
@@ -1093,7 +1144,6 @@ bool kj_is_static_assign(const kj_fn *fn, const kj_stmt *st)
  * resolved here like their module-level forms, the compiled function named
  * HOST.k. */
 /* How many times the block assigns `name` (targets of =, op=, for). */
-static uint32_t count_assigns(const kj_block *b, const char *name);
 
 static uint32_t count_target(const kj_expr *t, const char *name)
 {
@@ -1105,7 +1155,7 @@ static uint32_t count_target(const kj_expr *t, const char *name)
     return t->kind == KJ_E_NAME && !strcmp(t->name, name);
 }
 
-static uint32_t count_assigns(const kj_block *b, const char *name)
+uint32_t kj_count_assigns(const kj_block *b, const char *name)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->n; i++) {
@@ -1115,9 +1165,9 @@ static uint32_t count_assigns(const kj_block *b, const char *name)
             for (uint32_t k = 0; k < st->assign.ntargets; k++) n += count_target(st->assign.targets[k], name);
             break;
         case KJ_S_AUGASSIGN: n += count_target(st->aug.target, name); break;
-        case KJ_S_FOR: n += count_target(st->for_.target, name) + count_assigns(&st->for_.body, name); break;
-        case KJ_S_IF: n += count_assigns(&st->if_.then, name) + count_assigns(&st->if_.els, name); break;
-        case KJ_S_WHILE: n += count_assigns(&st->while_.body, name); break;
+        case KJ_S_FOR: n += count_target(st->for_.target, name) + kj_count_assigns(&st->for_.body, name); break;
+        case KJ_S_IF: n += kj_count_assigns(&st->if_.then, name) + kj_count_assigns(&st->if_.els, name); break;
+        case KJ_S_WHILE: n += kj_count_assigns(&st->while_.body, name); break;
         default: break;
         }
     }
@@ -1142,7 +1192,7 @@ static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
             bool strs = v->kind == KJ_E_LIST && v->seq.n;
             for (uint32_t k = 0; strs && k < v->seq.n; k++) strs = v->seq.v[k]->kind == KJ_E_STR;
             if (v->kind != KJ_E_STR && !strs && !kj_is_typeobj_expr(s, v)) break;
-            if (count_assigns(&host->def->body, t->name) != 1 ||
+            if (kj_count_assigns(&host->def->body, t->name) != 1 ||
                 !kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n))
                 break;
             kj_static_local l = {.name = t->name, .st = st, .expr = v};
@@ -1239,7 +1289,7 @@ static void resolve_host_statics(kj_sema *s)
 }
 
 /* `if __name__ == "__main__":` — accepted and ignored: kjit calls main. */
-static bool is_main_guard(const kj_stmt *st)
+bool kj_is_main_guard(const kj_stmt *st)
 {
     const kj_expr *c = st->if_.cond;
     if (c->kind != KJ_E_COMPARE || c->cmp.n != 2 || c->cmp.ops[0] != KJ_CMP_EQ) return false;
@@ -1258,22 +1308,38 @@ bool kj_resolve(kj_sema *s)
         if (st->kind == KJ_S_IMPORT) resolve_import(s, st);
         else if (st->kind == KJ_S_FROM_IMPORT) resolve_from_import(s, st);
     }
+    kj_script sc;
+    bool script = kj_script_begin(s, &sc);
     for (uint32_t i = 0; i < body->n; i++) {
         const kj_stmt *st = body->v[i];
         switch (st->kind) {
         case KJ_S_IMPORT: case KJ_S_FROM_IMPORT: case KJ_S_PASS: break;
-        case KJ_S_ASSIGN: resolve_const(s, st); break;
+        case KJ_S_ASSIGN:
+            if (!script) resolve_const(s, st, false);
+            else if (!kj_script_binds_once(s, st) || !resolve_const(s, st, true)) kj_script_add(s, &sc, st);
+            break;
         case KJ_S_DEF: resolve_def(s, st); break;
         case KJ_S_EXPR:
             if (st->expr->kind == KJ_E_STR) break; /* docstring */
             /* fallthrough */
         default:
-            if (st->kind == KJ_S_IF && is_main_guard(st)) break;
-            kj_error(s->d, s->src, st->span,
-                     "only imports, constants, functions and the `if __name__ == \"__main__\":` "
-                     "block are allowed at module level");
+            if (script) kj_script_add(s, &sc, st);
+            else if (st->kind == KJ_S_IF && kj_is_main_guard(st)) break;
+            else
+                kj_diag_hint(kj_error(s->d, s->src, st->span,
+                                      "only imports, constants, functions and the `if __name__ == "
+                                      "\"__main__\":` block are allowed at module level"),
+                             "this file defines main(), which kjit runs; a file without main runs its "
+                             "module-level statements as a script");
             break;
         }
+    }
+    if (script && sc.body.n) { /* a library of functions alone has nothing to run */
+        kj_fn *fn = kj_script_end(s, &sc);
+        kj_sym *sym = sym_add(s, KJ_SCRIPT_NAME, SYM_FUNC, fn->def->name_span);
+        if (sym) sym->fn = fn;
+        KJ_PUSH(s->a, s->fns, fn);
+        s->main = fn;
     }
     resolve_host_statics(s);
     return !kj_has_errors(s->d);

@@ -198,12 +198,32 @@ struct kj_sema {
     kj_fn *main;
     uint32_t depth;          /* nested specialisation depth (runaway recursion guard) */
     kir_module *kir;         /* the lowered module, once kj_sema_run succeeded */
+    kj_fn *script;           /* a file without main: <module>, its module-level statements (resolve_script.c) */
     const struct kj_fn *host; /* while resolving decorators in a host function's body: that function,
                                  whose signature locals (sig = '...') signatures may name */
 };
 
 /* resolve.c */
 uint32_t kj_name_hash(const char *name);
+/* How many times the block assigns `name` (targets of =, op=, for). */
+uint32_t kj_count_assigns(const kj_block *b, const char *name);
+/* `if __name__ == "__main__":` with no else */
+bool kj_is_main_guard(const kj_stmt *st);
+
+/* resolve_script.c: a file without main runs its module-level statements as
+ * the body of the host function KJ_SCRIPT_NAME. */
+#define KJ_SCRIPT_NAME "<module>"
+typedef struct kj_script {
+    KJ_VEC(kj_stmt *) body;
+} kj_script;
+bool kj_script_begin(kj_sema *s, kj_script *sc); /* true: the file has no main */
+/* every name the assignment binds is bound nowhere else at module level */
+bool kj_script_binds_once(const kj_sema *s, const kj_stmt *st);
+void kj_script_add(kj_sema *s, kj_script *sc, const kj_stmt *st);
+kj_fn *kj_script_end(kj_sema *s, kj_script *sc);
+/* `e` (a NAME that `reader` does not bind) is a variable of <module>: reports
+ * that compiled functions cannot read it, and returns true. */
+bool kj_script_var_error(kj_sema *s, kj_diags *d, const kj_fn *reader, const kj_expr *e);
 bool kj_resolve(kj_sema *s);
 kj_sym *kj_sym_find(kj_sema *s, const char *name);
 /* Evaluate a constant expression over literals and module constants. Returns

@@ -70,7 +70,10 @@ static void check_expr(nctx *c, const kj_expr *e)
     kj_einfo ref;
     switch (e->kind) {
     case KJ_E_NAME:
-        if (!is_local(c, e->name) && !kj_static_ref(c->s, e, &ref, false)) {
+        /* a script's module variable is no error until a compiled function
+         * that reads it is called (infer reports it then) */
+        if (!is_local(c, e->name) && !kj_static_ref(c->s, e, &ref, false) &&
+            !(c->s->script && kj_count_assigns(&c->s->script->def->body, e->name))) {
             kj_diag *dg = kj_error(c->s->d, c->s->src, e->span, "unknown name '%s'", e->name);
             if (!dg) break; /* past the error limit: no hint to look for */
             const char *cands[256];

@@ -1098,6 +1098,38 @@ static void test_boundscheck_env_values(void **state)
     }
 }
 
+/* A file without main: its module-level statements are the function
+ * "<module>" (no parameters, kind MAIN), run by kjit_call as a script. */
+static void test_script_module(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_error err;
+    const char *src = "import numpy as np\n"
+                      "from numba import njit\n"
+                      "bpg, tpb = 2, 8\n"
+                      "@njit\n"
+                      "def tot(a):\n"
+                      "    return a.sum() + tpb\n"
+                      "a = np.arange(bpg * tpb)\n"
+                      "n = 0\n"
+                      "n = n + 1\n"
+                      "assert tot(a) == 128 + n, 'sum'\n";
+    kjit_module *m = kjit_compile(ctx, src, strlen(src), "script.k", &err);
+    assert_non_null(m);
+    assert_null(kjit_module_get(m, "main"));
+    kjit_fn *f = kjit_module_get(m, "<module>");
+    assert_non_null(f);
+    assert_int_equal(kjit_fn_get_kind(f), KJIT_FN_MAIN);
+    assert_int_equal(kjit_fn_param_count(f), 0);
+    /* 120 + 8 != 129: the assert of line 10 fails, located */
+    assert_int_equal(kjit_call(f, NULL, 0, NULL, &err), KJIT_ERR_RUNTIME);
+    assert_int_equal(err.line, 10);
+    assert_non_null(strstr(err.message, "sum"));
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
 static void test_main_params(void **state)
 {
     (void)state;
@@ -1993,6 +2025,7 @@ int main(void)
         cmocka_unit_test(test_options_defaults_and_validation),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_empty_program),
+        cmocka_unit_test(test_script_module),
         cmocka_unit_test(test_syntax_error_fields),
         cmocka_unit_test(test_diagnostic_formats),
         cmocka_unit_test(test_diagnostics_lifetime),

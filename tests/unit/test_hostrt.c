@@ -662,7 +662,8 @@ static bool golden_one(const char *name)
         void *args[8] = {0};
         int64_t vals[8] = {0};
         default_args(x, m, args, vals);
-        run r = call_captured(x, "main", args, NULL);
+        /* main, or <module> for a script without main */
+        run r = call_captured(x, x->m->main ? x->m->main->name : "main", args, NULL);
         char first[700] = "";
         if (want_err) sscanf(want_err, "%699[^\n]", first);
         ok = !strcmp(r.out, want) && (want_err ? r.kind != KJ_RT_OK && !strcmp(r.err, first) : r.kind == KJ_RT_OK);
