@@ -443,8 +443,8 @@ static const kj_sig *ufunc_sig(kj_fn *fn, const kj_type *const *args)
     return NULL;
 }
 
-/* Pick the explicit signature a call uses: an exact match, else the first
- * one all arguments convert to (as Numba's dispatcher does). */
+/* Pick the explicit signature a call uses: NumPy's loop selection for a
+ * @vectorize, else Numba's dispatcher's best match (dispatch.c). */
 static const kj_sig *match_sig(kj_ictx *ic, kj_fn *fn, const kj_type *const *args, kj_span sp)
 {
     if (fn->kind == FK_VECTORIZE) {
@@ -461,22 +461,9 @@ static const kj_sig *match_sig(kj_ictx *ic, kj_fn *fn, const kj_type *const *arg
                          "convert the inputs with .astype()");
         return NULL;
     }
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t s = 0; s < fn->nsigs; s++) {
-            const kj_sig *sig = &fn->sigs[s];
-            bool ok = true;
-            for (uint32_t i = 0; i < sig->nparams && ok; i++)
-                ok = pass == 0 ? kj_strong(ic->s->types, args[i]) == sig->params[i]
-                               : kj_can_convert(args[i], sig->params[i]);
-            if (ok) return sig;
-        }
-    kj_buf b = {0};
-    for (uint32_t i = 0; i < fn->def->nparams; i++)
-        kj_buf_printf(&b, "%s%s", i ? ", " : "", kj_type_str(args[i]));
-    kj_diag *dg = kj_error(ic->d, ic->s->src, sp, "no signature of '%s' matches arguments (%s)",
-                           fn->def->name, b.s ? b.s : "");
-    kj_buf_free(&b);
-    if (fn->nsigs) kj_diag_hint(dg, "declared on line %u", fn->sig_spans[0].line);
+    kj_dispatch r = kj_dispatch_sig(ic->s->types, fn, args, fn->def->nparams);
+    if (r.sig && !r.tie) return r.sig;
+    kj_dispatch_error(ic->d, ic->s->src, sp, ic->s->types, fn, args, fn->def->nparams, r);
     return NULL;
 }
 
