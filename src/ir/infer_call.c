@@ -431,13 +431,17 @@ static bool can_cast_safe(const kj_type *from, const kj_type *to)
 }
 
 /* The signature a @vectorize call uses: the first whose parameters every
- * argument casts to safely, as NumPy's (and Numba's) ufunc loop selection. */
-static const kj_sig *ufunc_sig(kj_fn *fn, const kj_type *const *args)
+ * argument casts to safely, as NumPy's (and Numba's) ufunc loop selection.
+ * When every input is a Python scalar none is weak (NEP 50: they take
+ * NumPy's default types, int64 and float64). */
+static const kj_sig *ufunc_sig(kj_types *t, kj_fn *fn, const kj_type *const *args)
 {
+    bool all_weak = true;
+    for (uint32_t i = 0; i < fn->def->nparams; i++) all_weak = all_weak && args[i]->weak;
     for (uint32_t s = 0; s < fn->nsigs; s++) {
         bool ok = true;
         for (uint32_t i = 0; i < fn->sigs[s].nparams && ok; i++)
-            ok = can_cast_safe(args[i], fn->sigs[s].params[i]);
+            ok = can_cast_safe(all_weak ? kj_strong(t, args[i]) : args[i], fn->sigs[s].params[i]);
         if (ok) return &fn->sigs[s];
     }
     return NULL;
@@ -448,7 +452,7 @@ static const kj_sig *ufunc_sig(kj_fn *fn, const kj_type *const *args)
 static const kj_sig *match_sig(kj_ictx *ic, kj_fn *fn, const kj_type *const *args, kj_span sp)
 {
     if (fn->kind == FK_VECTORIZE) {
-        const kj_sig *u = ufunc_sig(fn, args);
+        const kj_sig *u = ufunc_sig(ic->s->types, fn, args);
         if (u) return u;
         kj_buf b = {0};
         for (uint32_t i = 0; i < fn->def->nparams; i++)
