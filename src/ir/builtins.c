@@ -526,11 +526,37 @@ static const kj_type *type_abs(bctx *c)
     return i64(c);
 }
 
+/* max(a) / min(a) of a 1-d array: Python iterates it, keeping the first
+ * element that no later one is greater (less) than. For integers and bools
+ * that is np.max / np.min (lowered so); for floats it is not (a NaN first
+ * wins, later NaNs are skipped; the first of 0.0 and -0.0 stays), and a 2-d
+ * array's rows have no truth value: both are refused. */
+static const kj_type *type_minmax_array(bctx *c, const kj_type *x)
+{
+    if (x->ndim != 1) {
+        kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0),
+                               "%s() of a %d-d array compares its rows, whose truth value is ambiguous",
+                               c->name, x->ndim);
+        kj_diag_hint(dg, "use np.%s(a) for the %s of all elements", c->name, c->name);
+        return NULL;
+    }
+    if (x->elem->kind == KJ_T_FLOAT) {
+        kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0),
+                               "%s() of a float array (Python's element-by-element order, where the "
+                               "first NaN wins) is not supported",
+                               c->name);
+        kj_diag_hint(dg, "use np.%s(a): any NaN gives NaN", c->name);
+        return NULL;
+    }
+    return x->elem;
+}
+
 /* min(a, b, ...) / max(...): 2+ scalars promote; one tuple argument is the
- * same over its elements. */
+ * same over its elements; one array argument, its elements. */
 static const kj_type *type_minmax(bctx *c)
 {
     const kj_type *x = ty(c, 0);
+    if (c->nargs == 1 && is_array(x)) return type_minmax_array(c, x);
     if (c->nargs == 1 && x && x->kind == KJ_T_TUPLE && x->n > 0) {
         const kj_type *r = x->elems[0];
         for (uint32_t i = 0; i < x->n && r; i++)

@@ -729,6 +729,12 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
         b == KJ_B_ARR_ALL)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
+    if ((b == KJ_B_MAX || b == KJ_B_MIN) && ei->nbound == 1 && type_of(lc, args[0])->kind == KJ_T_ARRAY) {
+        /* max(a) of ints or bools (builtins.c's type_minmax_array): NumPy's reduction, no axis */
+        kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
+        kir_at(lc->f, r)->aux = b == KJ_B_MAX ? KJ_B_NP_MAX : KJ_B_NP_MIN;
+        return r;
+    }
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
         return lower_copy_ravel(lc, e, b, t, args[0]);
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);
