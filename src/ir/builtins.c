@@ -618,6 +618,11 @@ static const kj_type *type_sum(bctx *c)
 static const kj_type *type_round(bctx *c)
 {
     const kj_type *x = ty(c, 0);
+    if (is_array(x)) { /* CPython's ndarray.__round__; Numba compiles it nowhere */
+        kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0), "round() of an array is not supported");
+        kj_diag_hint(dg, "use np.round(a, decimals)");
+        return NULL;
+    }
     if (!kj_is_scalar(x)) return argerr(c, 0, "a number");
     if (!given(c, 1)) return i64(c);
     if (!int_arg(c, 1)) return NULL;
