@@ -87,6 +87,16 @@ static bool rate(kj_types *t, const kj_sig *sig, const kj_type *const *args, uin
     return true;
 }
 
+/* A signature listed twice is one overload (Numba keys them by argument
+ * types): not an ambiguity. Types are interned. */
+static bool same_params(const kj_sig *a, const kj_sig *b)
+{
+    if (a->nparams != b->nparams) return false;
+    for (uint32_t i = 0; i < a->nparams; i++)
+        if (a->params[i] != b->params[i]) return false;
+    return true;
+}
+
 kj_dispatch kj_dispatch_sig(kj_types *t, const kj_fn *fn, const kj_type *const *args, uint32_t n)
 {
     kj_dispatch r = {NULL, NULL};
@@ -98,7 +108,7 @@ kj_dispatch kj_dispatch_sig(kj_types *t, const kj_fn *fn, const kj_type *const *
         if (c < 0) {
             r = (kj_dispatch){&fn->sigs[s], NULL};
             best = cur;
-        } else if (c == 0 && !r.tie) {
+        } else if (c == 0 && !r.tie && !same_params(r.sig, &fn->sigs[s])) {
             r.tie = &fn->sigs[s];
         }
     }
