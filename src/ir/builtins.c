@@ -526,11 +526,37 @@ static const kj_type *type_abs(bctx *c)
     return i64(c);
 }
 
+/* max(a) / min(a) of a 1-d array: Python iterates it, keeping the first
+ * element that no later one is greater (less) than. For integers and bools
+ * that is np.max / np.min (lowered so); for floats it is not (a NaN first
+ * wins, later NaNs are skipped; the first of 0.0 and -0.0 stays), and a 2-d
+ * array's rows have no truth value: both are refused. */
+static const kj_type *type_minmax_array(bctx *c, const kj_type *x)
+{
+    if (x->ndim != 1) {
+        kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0),
+                               "%s() of a %d-d array compares its rows, whose truth value is ambiguous",
+                               c->name, x->ndim);
+        kj_diag_hint(dg, "use np.%s(a) for the %s of all elements", c->name, c->name);
+        return NULL;
+    }
+    if (x->elem->kind == KJ_T_FLOAT) {
+        kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0),
+                               "%s() of a float array (Python's element-by-element order, where the "
+                               "first NaN wins) is not supported",
+                               c->name);
+        kj_diag_hint(dg, "use np.%s(a): any NaN gives NaN", c->name);
+        return NULL;
+    }
+    return x->elem;
+}
+
 /* min(a, b, ...) / max(...): 2+ scalars promote; one tuple argument is the
- * same over its elements. */
+ * same over its elements; one array argument, its elements. */
 static const kj_type *type_minmax(bctx *c)
 {
     const kj_type *x = ty(c, 0);
+    if (c->nargs == 1 && is_array(x)) return type_minmax_array(c, x);
     if (c->nargs == 1 && x && x->kind == KJ_T_TUPLE && x->n > 0) {
         const kj_type *r = x->elems[0];
         for (uint32_t i = 0; i < x->n && r; i++)
@@ -556,10 +582,47 @@ static const kj_type *type_minmax(bctx *c)
     return r;
 }
 
+/* sum(iterable, start=0), Python's left-to-right start + x0 + x1 + ...
+ * (lowered as additions, lower.c): over a tuple of numbers, in the type
+ * that unifies start with the elements (bools add as ints); over a 1-d
+ * array of signed ints or bools, int64 (the order does not change an
+ * integer sum, so np.sum gives it). A float array's sum depends on the
+ * order, which np.sum's pairwise one is not: refused, as unsigned arrays
+ * (Numba's int64 start + uint64 is a float64). */
+static const kj_type *type_sum(bctx *c)
+{
+    const kj_type *x = ty(c, 0), *start = given(c, 1) ? ty(c, 1) : kj_t_weak_int(c->t);
+    if (!kj_is_scalar(start)) return argerr(c, 1, "a number");
+    if (x && x->kind == KJ_T_TUPLE) {
+        const kj_type *r = start;
+        for (uint32_t i = 0; i < x->n && r; i++)
+            r = kj_is_scalar(x->elems[i]) ? kj_promote(c->t, r, x->elems[i]) : NULL;
+        if (!r) return argerr(c, 0, "a tuple of numbers");
+        r = kj_strong(c->t, r);
+        return r->kind == KJ_T_BOOL ? i64(c) : r;
+    }
+    if (!is_array(x)) return argerr(c, 0, "a tuple or a 1-d array");
+    bool ints = x->elem->kind == KJ_T_BOOL || (x->elem->kind == KJ_T_INT && x->elem->is_signed);
+    if (x->ndim != 1 || !ints || !kj_is_int(start)) {
+        kj_diag *dg = kj_error(c->d, c->src, c->call,
+                               "sum() of %s%s is not supported (Python adds element by element)",
+                               kj_type_str(x), kj_is_int(start) ? "" : " from a non-integer start");
+        kj_diag_hint(dg, "use np.sum(a) (NumPy's pairwise order), or add in a loop");
+        return NULL;
+    }
+    convto(c, 1, i64(c));
+    return i64(c);
+}
+
 /* round(x) → int64; round(x, ndigits) → the type of x. */
 static const kj_type *type_round(bctx *c)
 {
     const kj_type *x = ty(c, 0);
+    if (is_array(x)) { /* CPython's ndarray.__round__; Numba compiles it nowhere */
+        kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0), "round() of an array is not supported");
+        kj_diag_hint(dg, "use np.round(a, decimals)");
+        return NULL;
+    }
     if (!kj_is_scalar(x)) return argerr(c, 0, "a number");
     if (!given(c, 1)) return i64(c);
     if (!int_arg(c, 1)) return NULL;
@@ -1243,6 +1306,7 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_FLOAT: return num_arg(c, 0, NULL) ? f64(c) : NULL;
     case KJ_B_BOOL: return num_arg(c, 0, NULL) ? kj_t_bool(c->t) : NULL;
     case KJ_B_ROUND: return type_round(c);
+    case KJ_B_SUM: return type_sum(c);
     case KJ_B_PRINT: return type_print(c);
     case KJ_B_CONVERT: return type_convert(c);
     case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: return type_math1(c, M_PRED);

@@ -335,6 +335,15 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     if ((b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY) && nb > 0 &&
         !check_array_size(ic, b, e, call_arg_expr(e, map[0]), t))
         t = NULL;
+    bool over_array = b == KJ_B_SUM || ((b == KJ_B_MAX || b == KJ_B_MIN) && nb == 1);
+    if (t && over_array && bound[0].type && bound[0].type->kind == KJ_T_ARRAY && kj_is_device_ctx(ic->sp)) {
+        /* lowered to np.sum / np.max / np.min, which are host reductions */
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
+                               "%s() of an array is supported in host code and @jit functions, not in device code",
+                               kj_builtin_get(b)->path);
+        kj_diag_hint(dg, "loop over the elements");
+        t = NULL;
+    }
     if (t && b == KJ_B_PRINT && kj_is_device_ctx(ic->sp))
         for (int i = 0; i < nb; i++)
             if (bound[i].type && bound[i].type->kind != KJ_T_STR && !kj_is_scalar(bound[i].type)) {
@@ -431,24 +440,28 @@ static bool can_cast_safe(const kj_type *from, const kj_type *to)
 }
 
 /* The signature a @vectorize call uses: the first whose parameters every
- * argument casts to safely, as NumPy's (and Numba's) ufunc loop selection. */
-static const kj_sig *ufunc_sig(kj_fn *fn, const kj_type *const *args)
+ * argument casts to safely, as NumPy's (and Numba's) ufunc loop selection.
+ * When every input is a Python scalar none is weak (NEP 50: they take
+ * NumPy's default types, int64 and float64). */
+static const kj_sig *ufunc_sig(kj_types *t, kj_fn *fn, const kj_type *const *args)
 {
+    bool all_weak = true;
+    for (uint32_t i = 0; i < fn->def->nparams; i++) all_weak = all_weak && args[i]->weak;
     for (uint32_t s = 0; s < fn->nsigs; s++) {
         bool ok = true;
         for (uint32_t i = 0; i < fn->sigs[s].nparams && ok; i++)
-            ok = can_cast_safe(args[i], fn->sigs[s].params[i]);
+            ok = can_cast_safe(all_weak ? kj_strong(t, args[i]) : args[i], fn->sigs[s].params[i]);
         if (ok) return &fn->sigs[s];
     }
     return NULL;
 }
 
-/* Pick the explicit signature a call uses: an exact match, else the first
- * one all arguments convert to (as Numba's dispatcher does). */
+/* Pick the explicit signature a call uses: NumPy's loop selection for a
+ * @vectorize, else Numba's dispatcher's best match (dispatch.c). */
 static const kj_sig *match_sig(kj_ictx *ic, kj_fn *fn, const kj_type *const *args, kj_span sp)
 {
     if (fn->kind == FK_VECTORIZE) {
-        const kj_sig *u = ufunc_sig(fn, args);
+        const kj_sig *u = ufunc_sig(ic->s->types, fn, args);
         if (u) return u;
         kj_buf b = {0};
         for (uint32_t i = 0; i < fn->def->nparams; i++)
@@ -461,22 +474,9 @@ static const kj_sig *match_sig(kj_ictx *ic, kj_fn *fn, const kj_type *const *arg
                          "convert the inputs with .astype()");
         return NULL;
     }
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t s = 0; s < fn->nsigs; s++) {
-            const kj_sig *sig = &fn->sigs[s];
-            bool ok = true;
-            for (uint32_t i = 0; i < sig->nparams && ok; i++)
-                ok = pass == 0 ? kj_strong(ic->s->types, args[i]) == sig->params[i]
-                               : kj_can_convert(args[i], sig->params[i]);
-            if (ok) return sig;
-        }
-    kj_buf b = {0};
-    for (uint32_t i = 0; i < fn->def->nparams; i++)
-        kj_buf_printf(&b, "%s%s", i ? ", " : "", kj_type_str(args[i]));
-    kj_diag *dg = kj_error(ic->d, ic->s->src, sp, "no signature of '%s' matches arguments (%s)",
-                           fn->def->name, b.s ? b.s : "");
-    kj_buf_free(&b);
-    if (fn->nsigs) kj_diag_hint(dg, "declared on line %u", fn->sig_spans[0].line);
+    kj_dispatch r = kj_dispatch_sig(ic->s->types, fn, args, fn->def->nparams);
+    if (r.sig && !r.tie) return r.sig;
+    kj_dispatch_error(ic->d, ic->s->src, sp, ic->s->types, fn, args, fn->def->nparams, r);
     return NULL;
 }
 

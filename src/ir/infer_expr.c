@@ -56,9 +56,29 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 
 /* ---- names ---- */
 
+/* Python built-ins over iterables that kjit does not compile yet (issue 23
+ * point 8): what to write instead. */
+static const char *unsupported_builtin(const char *name)
+{
+    static const char *const alt[][2] = {
+        {"any", "use np.any(a) or a.any()"},
+        {"all", "use np.all(a) or a.all()"},
+        {"sorted", "use np.sort(a) for an array (kjit has no lists)"},
+    };
+    for (size_t i = 0; i < sizeof alt / sizeof *alt; i++)
+        if (!strcmp(name, alt[i][0])) return alt[i][1];
+    return NULL;
+}
+
 static void unknown_name(kj_ictx *ic, const kj_expr *e)
 {
     if (kj_script_var_error(ic->s, ic->d, ic->sp->fn, e)) return;
+    const char *alt = unsupported_builtin(e->name);
+    if (alt) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "the built-in %s() is not supported", e->name);
+        kj_diag_hint(dg, "%s", alt);
+        return;
+    }
     kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "unknown name '%s'", e->name);
     if (!dg) return; /* past the error limit (or a repeat): no hint to look for */
     const char *cands[512];

@@ -609,6 +609,27 @@ static kir_ref lower_truth(lctx *lc, const kj_expr *e, int b, const kj_type *t, 
     return emit2(lc, all ? KIR_EQ : KIR_NE, t, e->span, n, const_int(lc, i64t, 0, e->span));
 }
 
+/* sum(iterable, start) as Python computes it (builtins.c's type_sum): a
+ * tuple's elements added to start one by one in the result type; a 1-d int
+ * array's np.sum added to start. */
+static kir_ref lower_sum(lctx *lc, const kj_expr *e, const kj_type *t, kir_ref it, kir_ref start)
+{
+    const kj_type *itt = type_of(lc, it);
+    kir_ref acc = start ? cast(lc, start, t, e->span) : const_num(lc, t, 0, e->span);
+    if (itt->kind == KJ_T_ARRAY) {
+        kir_ref n = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){it, 0}, 2);
+        kir_at(lc->f, n)->aux = KJ_B_NP_SUM;
+        return emit2(lc, KIR_ADD, t, e->span, acc, n);
+    }
+    for (uint32_t i = 0; i < itt->n; i++) {
+        kir_ref g = emit(lc, KIR_TUPLE_GET, itt->elems[i], e->span);
+        kir_at(lc->f, g)->a = it;
+        kir_at(lc->f, g)->i = i;
+        acc = emit2(lc, KIR_ADD, t, e->span, acc, cast(lc, g, t, e->span));
+    }
+    return acc;
+}
+
 static kir_ref where3(lctx *lc, const kj_type *t, kj_span sp, kir_ref cond, kir_ref a, kir_ref b)
 {
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, sp, (kir_ref[]){cond, a, b}, 3);
@@ -729,6 +750,13 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
         b == KJ_B_ARR_ALL)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
+    if ((b == KJ_B_MAX || b == KJ_B_MIN) && ei->nbound == 1 && type_of(lc, args[0])->kind == KJ_T_ARRAY) {
+        /* max(a) of ints or bools (builtins.c's type_minmax_array): NumPy's reduction, no axis */
+        kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
+        kir_at(lc->f, r)->aux = b == KJ_B_MAX ? KJ_B_NP_MAX : KJ_B_NP_MIN;
+        return r;
+    }
+    if (b == KJ_B_SUM) return lower_sum(lc, e, t, args[0], ei->nbound > 1 ? args[1] : 0);
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
         return lower_copy_ravel(lc, e, b, t, args[0]);
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);

@@ -48,7 +48,15 @@ kir_func *kj_sema_specialize(kj_sema *s, const char *name, const kj_type *const 
                  fn->def->nparams, fn->def->nparams == 1 ? "" : "s", nargs);
         return NULL;
     }
-    if (fn->nsigs) { /* explicit signatures: use the one that fits */
+    if (fn->nsigs && fn->kind != FK_VECTORIZE && fn->kind != FK_GUVECTORIZE) {
+        /* explicit signatures: the one Numba's dispatcher picks */
+        kj_dispatch r = kj_dispatch_sig(s->types, fn, args, nargs);
+        if (!r.sig || r.tie) {
+            kj_dispatch_error(d, s->src, fn->def->name_span, s->types, fn, args, nargs, r);
+            return NULL;
+        }
+        args = r.sig->params;
+    } else if (fn->nsigs) { /* ufuncs: the first signature every argument converts to */
         const kj_sig *sig = NULL;
         for (uint32_t k = 0; k < fn->nsigs && !sig; k++) {
             bool ok = true;

@@ -79,6 +79,23 @@ typedef struct kj_fn {
     kj_strtab static_tab;            /* statics by name → index */
 } kj_fn;
 
+/* ---- dispatch over explicit signatures (dispatch.c) ---- */
+
+/* Numba's kinds of conversion of an argument to a parameter, best first. */
+typedef enum { KJ_CONV_EXACT, KJ_CONV_PROMOTE, KJ_CONV_SAFE, KJ_CONV_UNSAFE, KJ_CONV_NONE } kj_conv;
+kj_conv kj_numba_conv(const kj_type *from, const kj_type *to);
+
+/* The signature Numba's dispatcher picks for `args` (weak literals typed as
+ * Python's values): sig NULL when none accepts them; tie set when another
+ * signature converts them equally well (an ambiguity). */
+typedef struct kj_dispatch {
+    const kj_sig *sig, *tie;
+} kj_dispatch;
+kj_dispatch kj_dispatch_sig(kj_types *t, const kj_fn *fn, const kj_type *const *args, uint32_t n);
+/* Numba's TypeError for a failed kj_dispatch_sig, naming the candidates. */
+void kj_dispatch_error(kj_diags *d, const kj_source *src, kj_span sp, kj_types *t, const kj_fn *fn,
+                       const kj_type *const *args, uint32_t n, kj_dispatch r);
+
 /* A compile-time constant value (module constants, literals, folded exprs). */
 typedef struct kj_cval {
     const kj_type *type; /* weak int/float, bool, str, or a tuple of constants */

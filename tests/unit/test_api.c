@@ -639,7 +639,19 @@ static const char calls_src[] = "from numba import jit, cuda\n"
                                 "\n"
                                 "@jit\n"
                                 "def rng(n):\n"
-                                "    return range(n)\n";
+                                "    return range(n)\n"
+                                "\n"
+                                "@jit(['float32(float32)', 'float64(float64)'])\n"
+                                "def ident(x):\n"
+                                "    return x\n"
+                                "\n"
+                                "@jit(['int32(int32)', 'int64(int64)'])\n"
+                                "def ident_i(x):\n"
+                                "    return x\n"
+                                "\n"
+                                "@cuda.jit(['void(int32[:], uint32)', 'void(int32[:], uint64)'])\n"
+                                "def popc(r, c):\n"
+                                "    r[0] = cuda.popc(c)\n";
 
 static kjit_module *compile_calls(kjit_ctx *ctx)
 {
@@ -765,11 +777,70 @@ static void test_call_signature(void **state)
     assert_int_equal(kjit_call(f, &a, 1, &r, &err), KJIT_OK);
     assert_int_equal(r.dtype, KJIT_INT32);
     assert_int_equal(r.v.i, 42);
-    a = kjit_value_float(1.5); /* float64 → int32 is not a safe conversion */
+    a = kjit_value_float(1.5); /* the only signature: an unsafe conversion, as Numba's int32(1.5) */
+    assert_int_equal(kjit_call(f, &a, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.dtype, KJIT_INT32);
+    assert_int_equal(r.v.i, 2);
+    a = kjit_value_str("x"); /* nothing converts a str to a number */
     assert_int_equal(kjit_call(f, &a, 1, &r, &err), KJIT_ERR_COMPILE);
-    assert_string_equal(err.message, "no signature of 'twice32' matches the arguments");
+    assert_string_equal(err.message, "No matching definition for argument type(s) str of 'twice32'");
     assert_string_equal(err.file, "calls.k");
     assert_int_equal(err.line, 44);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
+/* Several signatures: Numba's dispatcher picks the exact one, else the best
+ * conversion, and refuses an ambiguity (issue 23 point 3). */
+static void test_call_dispatch(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_module *m = compile_calls(ctx);
+    kjit_error err;
+    kjit_value r, a = kjit_value_float(0.1);
+    kjit_fn *ident = kjit_module_get(m, "ident");
+    assert_int_equal(kjit_call(ident, &a, 1, &r, &err), KJIT_OK); /* float64, not the first: float32 */
+    assert_int_equal(r.dtype, KJIT_FLOAT64);
+    assert_true(r.v.f == 0.1);
+    a = kjit_value_float32(0.5f);
+    assert_int_equal(kjit_call(ident, &a, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.dtype, KJIT_FLOAT32);
+    a = kjit_value_int(3); /* int64 → float64 is safe, → float32 unsafe */
+    assert_int_equal(kjit_call(ident, &a, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.dtype, KJIT_FLOAT64);
+    assert_true(r.v.f == 3.0);
+    a = kjit_value_int_as(7, KJIT_INT8); /* promotes to int32 and to int64 alike */
+    assert_int_equal(kjit_call(kjit_module_get(m, "ident_i"), &a, 1, &r, &err), KJIT_ERR_COMPILE);
+    assert_string_equal(err.message, "Ambiguous overloading for 'ident_i' (int8): (int32) -> int32 and "
+                                     "(int64) -> int64 convert equally well");
+    double xs[2] = {0, 5};
+    int64_t shape[1] = {2};
+    kjit_array *xa = kjit_array_wrap(ctx, xs, KJIT_FLOAT64, 1, shape, NULL, &err);
+    assert_non_null(xa);
+    a = kjit_value_array(xa);
+    assert_int_equal(kjit_call(ident, &a, 1, &r, &err), KJIT_ERR_COMPILE);
+    assert_string_equal(err.message, "No matching definition for argument type(s) array(float64, 1d, C) of 'ident'");
+    kjit_array_free(xa);
+
+    /* a kernel at kjit_launch: the uint64 signature for a uint64, not the first */
+    int32_t out[1] = {0};
+    kjit_array *oa = kjit_array_wrap(ctx, out, KJIT_INT32, 1, (int64_t[]){1}, NULL, &err);
+    assert_non_null(oa);
+    kjit_value args[2] = {kjit_value_array(oa), kjit_value_int_as((int64_t)0xF00000000000, KJIT_UINT64)};
+    kjit_dim3 one = {1, 1, 1};
+    kjit_fn *popc = kjit_module_get(m, "popc");
+    assert_int_equal(kjit_launch(popc, one, one, args, 2, &err), KJIT_OK);
+    assert_int_equal(kjit_sync(ctx, &err), KJIT_OK);
+    assert_int_equal(out[0], 4);
+    args[1] = kjit_value_int_as(0xF0, KJIT_UINT32);
+    assert_int_equal(kjit_launch(popc, one, one, args, 2, &err), KJIT_OK);
+    assert_int_equal(kjit_sync(ctx, &err), KJIT_OK);
+    assert_int_equal(out[0], 4);
+    args[1] = kjit_value_float(1.0); /* float64 → either unsigned width: unsafe alike */
+    assert_int_equal(kjit_launch(popc, one, one, args, 2, &err), KJIT_ERR_COMPILE);
+    assert_non_null(strstr(err.message, "Ambiguous overloading for 'popc'"));
+    kjit_array_free(oa);
     kjit_module_free(m);
     kjit_ctx_free(ctx);
 }
@@ -2039,6 +2110,7 @@ int main(void)
         cmocka_unit_test(test_call_scalars),
         cmocka_unit_test(test_call_checks_prange),
         cmocka_unit_test(test_call_signature),
+        cmocka_unit_test(test_call_dispatch),
         cmocka_unit_test(test_call_arrays_zero_copy),
         cmocka_unit_test(test_call_returns_array),
         cmocka_unit_test(test_call_usage_errors),

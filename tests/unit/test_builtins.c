@@ -353,8 +353,21 @@ static void test_type_python(void **state)
     OK(f->wi, call(f, KJ_B_MAX, 2, f->wi, f->wi));
     OK(f->i64, call(f, KJ_B_MIN, 1, T2(f, f->i32, f->i64)));
     assert_ptr_equal(f->conv[0], T2(f, f->i64, f->i64));
-    ERR("min() expects 2 or more arguments", 1, call(f, KJ_B_MIN, 1, AC(f, f->f32, 1)));
-    assert_string_equal(f->d.v[0].hint, "use np.min(a) for the min of an array");
+    /* one array (issue 23 point 8): its elements for ints and bools; floats and n-d arrays refused */
+    OK(f->i32, call(f, KJ_B_MIN, 1, AC(f, f->i32, 1)));
+    OK(f->b, call(f, KJ_B_MAX, 1, A(f, f->b, 1, KJ_LAYOUT_A)));
+    ERR("min() of a float array (Python's element-by-element order, where the first NaN wins) is not supported",
+        10, call(f, KJ_B_MIN, 1, AC(f, f->f32, 1)));
+    assert_string_equal(f->d.v[0].hint, "use np.min(a): any NaN gives NaN");
+    ERR("max() of a 2-d array compares its rows, whose truth value is ambiguous", 10,
+        call(f, KJ_B_MAX, 1, AC(f, f->i64, 2)));
+    /* sum(iterable, start=0): tuples unify with start, int arrays are int64 */
+    OK(f->f64, call(f, KJ_B_SUM, 1, T2(f, f->i32, f->f64)));
+    OK(f->i64, call(f, KJ_B_SUM, 2, AC(f, f->i32, 1), f->wi));
+    OK(f->i64, call(f, KJ_B_SUM, 1, T2(f, f->b, f->b)));
+    ERR("sum() of array(float32, 1d, C) is not supported (Python adds element by element)", 1,
+        call(f, KJ_B_SUM, 1, AC(f, f->f32, 1)));
+    ERR("round() of an array is not supported", 10, call(f, KJ_B_ROUND, 1, AC(f, f->f64, 1)));
     ERR("max() expects 2 or more arguments", 1, call(f, KJ_B_MAX, 1, f->f32));
     ERR("max() expects 2 or more arguments", 1, call(f, KJ_B_MAX, 0));
     ERR("max() argument must be a number, not array(float32, 1d, C)", 20,
