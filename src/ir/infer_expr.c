@@ -14,6 +14,11 @@ kj_var *kj_var_find(kj_spec *sp, const char *name)
     return kj_strtab_get(&sp->vartab, name, &k) ? &sp->vars.v[k] : NULL;
 }
 
+kj_var *kj_var_of(kj_spec *sp, const kj_expr *e)
+{
+    return kj_var_find(sp, kj_local_name(sp->fn, e));
+}
+
 bool kj_is_device_ctx(const kj_spec *sp) { return sp->device; }
 
 static const char *what_is(const kj_einfo *ei)
@@ -92,7 +97,7 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         ei->decor = l->decor;
         return ei;
     }
-    kj_var *v = kj_var_find(ic->sp, e->name);
+    kj_var *v = kj_var_of(ic->sp, e);
     if (v && v->type && v->type->kind == KJ_T_DTYPE) { /* dt = np.int32: folded */
         ei->kind = EI_DTYPE;
         ei->dtype = v->type->elem;
@@ -184,7 +189,7 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
      * local variable shadowing the module's name. */
     const kj_expr *base = e;
     while (base->kind == KJ_E_ATTR) base = base->attr.obj;
-    if (base->kind != KJ_E_NAME || !kj_var_find(ic->sp, base->name)) {
+    if (base->kind != KJ_E_NAME || !kj_var_of(ic->sp, base)) {
         kj_einfo ref;
         if (kj_static_ref(ic->s, e, &ref, false) || base->kind == KJ_E_NAME) {
             kj_einfo *obj = kj_type_expr(ic, e->attr.obj);
