@@ -171,8 +171,12 @@ static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, boo
         kj_diag *dg = kj_error(ic->d, ic->s->src, target->span,
                                "cannot unify %s and %s for '%s'", kj_type_str(v->type),
                                kj_type_str(t), target->name);
-        kj_diag_hint(dg, "both values reach one use (through a loop or an if/else); give one of them "
-                         "another name");
+        if (t->kind == KJ_T_FUNC && v->type->kind == KJ_T_FUNC)
+            kj_diag_hint(dg, "a variable holds one function: Numba's experimental first-class function "
+                             "types are not supported; call each function where it is chosen");
+        else
+            kj_diag_hint(dg, "both values reach one use (through a loop or an if/else); give one of them "
+                             "another name");
         return;
     }
     if (u != v->type) {
@@ -442,6 +446,7 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         kj_einfo *v = kj_type_expr(ic, st->assign.value);
         const kj_type *t = v->kind == EI_VALUE ? v->type : NULL;
         if (v->kind == EI_DTYPE) t = kj_t_dtype(ic->s->types, v->dtype); /* dt = np.int32 */
+        else if (kj_func_value_type(ic, v)) t = kj_func_value_type(ic, v); /* g = add */
         else if (v->kind != EI_VALUE && v->kind != EI_NONE) t = kj_value_type(ic, st->assign.value);
         bool nonneg = v->nonneg;
         for (uint32_t i = 0; i < st->assign.ntargets; i++)

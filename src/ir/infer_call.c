@@ -30,6 +30,7 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out)
         out->type = kj_t_dtype(ic->s->types, ei->dtype);
         return out->type;
     }
+    if ((out->type = kj_func_value_type(ic, ei))) return out->type; /* apply(add, x): specialised on add */
     if (ei->kind != EI_VALUE) {
         if (ei->kind != EI_NONE) kj_value_type(ic, e); /* reports what it is */
         return NULL;

@@ -37,6 +37,15 @@ static const char *what_is(const kj_einfo *ei)
     }
 }
 
+const kj_type *kj_func_value_type(kj_ictx *ic, const kj_einfo *ei)
+{
+    if (ei->kind == EI_FUNC && ei->fn && (ei->fn->kind == FK_JIT || ei->fn->kind == FK_DEVICE))
+        return kj_t_func(ic->s->types, ei->fn, -1, ei->fn->def->name);
+    if (ei->kind == EI_BUILTIN && !kj_builtin_has((unsigned)ei->builtin, KJ_BF_ATTR | KJ_BF_METHOD))
+        return kj_t_func(ic->s->types, NULL, ei->builtin, kj_builtin_get(ei->builtin)->path);
+    return NULL;
+}
+
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 {
     kj_einfo *ei = kj_type_expr(ic, e);
@@ -101,6 +110,12 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (v && v->type && v->type->kind == KJ_T_DTYPE) { /* dt = np.int32: folded */
         ei->kind = EI_DTYPE;
         ei->dtype = v->type->elem;
+        return ei;
+    }
+    if (v && v->type && v->type->kind == KJ_T_FUNC) { /* g = add, or a function parameter: folded */
+        ei->kind = v->type->ref ? EI_FUNC : EI_BUILTIN;
+        ei->fn = (kj_fn *)v->type->ref;
+        ei->builtin = v->type->builtin;
         return ei;
     }
     if (v) {

@@ -852,6 +852,12 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     const kj_type *t = strong(lc, ei->type);
     if (ei->kind == EI_DTYPE) /* np.float32 as a value (an argument): a compile-time dtype */
         return emit(lc, KIR_CONST_NONE, kj_t_dtype(lc->s->types, ei->dtype), e->span);
+    if (ei->kind == EI_FUNC || ei->kind == EI_BUILTIN) { /* a function as a value: compile-time too */
+        const kj_type *ft = ei->kind == EI_FUNC ? kj_t_func(lc->s->types, ei->fn, -1, ei->fn->def->name)
+                                                : kj_t_func(lc->s->types, NULL, ei->builtin,
+                                                            kj_builtin_get(ei->builtin)->path);
+        return emit(lc, KIR_CONST_NONE, ft, e->span);
+    }
     switch (e->kind) {
     case KJ_E_NAME: {
         int32_t l = var_local(lc, e);

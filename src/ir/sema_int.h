@@ -298,6 +298,9 @@ static inline kj_einfo *ei_value(kj_einfo *ei, const kj_type *t)
     ei->type = t;
     return ei;
 }
+/* The type of a function used as a value (a @jit or device function, a
+ * built-in function): function(NAME); NULL for anything else. */
+const kj_type *kj_func_value_type(kj_ictx *ic, const kj_einfo *ei);
 /* Type `e` and require a run-time value; NULL after an error. */
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
 kj_var *kj_var_find(kj_spec *sp, const char *name);
