@@ -22,8 +22,10 @@
  * unify (`x = 0; x += 0.5` makes x a float from the start), which changes
  * no printed value except a refused `x = 1; x += np.ones(3)`.
  *
- * Cost: a state is one slot per local name, copied at each branch and loop:
- * O(names × branches), and a union-find over the bindings. */
+ * Cost: one slot per local name, changed through a trail that an if's
+ * branches undo, so a branch costs what it binds (O(n²) only in the number
+ * of names one if binds); a loop costs the names its body binds, times its
+ * breaks and continues; then a union-find over the bindings. */
 #include "sema_int.h"
 
 #include "../util/alloc.h"
@@ -43,15 +45,20 @@ typedef struct vedge {
     int32_t from, next;
 } vedge;
 
-typedef struct vstate {
-    int32_t *rep; /* [nnames]: the node a use reads now, -1 when unbound */
-    bool dead;    /* after return/break/continue: merges ignore it */
-} vstate;
-
+/* A loop's names (those its body binds), and their nodes at each break
+ * and continue (a live path's only): per snapshot one node per name, -1
+ * unbound. */
 typedef struct vloop {
-    KJ_VEC(vstate) exits; /* break states */
-    KJ_VEC(vstate) backs; /* continue states */
+    uint32_t *names;
+    uint32_t n;
+    KJ_VEC(int32_t *) exits; /* break snapshots */
+    KJ_VEC(int32_t *) backs; /* continue snapshots */
 } vloop;
+
+typedef struct vtrail {
+    uint32_t name;
+    int32_t old;
+} vtrail;
 
 typedef struct vctx {
     kj_arena *a;      /* scratch: freed when the table is made */
@@ -61,7 +68,11 @@ typedef struct vctx {
     KJ_VEC(vnode) nodes;
     KJ_VEC(vedge) edges;
     int32_t *node_of; /* [nexprs]: the node a NAME defines or reads, -1 */
-    vstate cur;
+    int32_t *rep;     /* [nnames]: the node a use reads now, -1 when unbound */
+    bool dead;        /* after return/break/continue: joins ignore this path */
+    KJ_VEC(vtrail) trail; /* every change of rep, undone between an if's branches */
+    uint32_t *seen;   /* [nnames]: == stamp when seen by the current join */
+    uint32_t stamp;
     vloop *loop;
 } vctx;
 
@@ -138,38 +149,42 @@ static void names_block(vctx *c, const kj_block *b)
     }
 }
 
-/* ---- states ---- */
+/* ---- states: one slot per name, changed through a trail so that a
+ * branch costs what it binds, not the number of names ---- */
 
-static vstate copy_state(vctx *c, const vstate *s)
+static void set_rep(vctx *c, uint32_t k, int32_t n)
 {
-    vstate r = {.rep = KJ_NEWN(c->a, int32_t, c->name_of.n + 1), .dead = s->dead};
-    memcpy(r.rep, s->rep, c->name_of.n * sizeof *r.rep);
-    return r;
+    vtrail t = {.name = k, .old = c->rep[k]};
+    KJ_PUSH(c->a, c->trail, t);
+    c->rep[k] = n;
 }
 
-/* Merge `from` into `into` (a join point): where both bind a name to
- * different nodes, the name reads a phi of the two from here on. Phis made
- * since `mark` belong to this join point and take further incoming nodes. */
-static void merge_into(vctx *c, vstate *into, const vstate *from, uint32_t mark)
+static void undo_to(vctx *c, uint32_t mark)
 {
-    if (from->dead) return;
-    if (into->dead) {
-        memcpy(into->rep, from->rep, c->name_of.n * sizeof *into->rep);
-        into->dead = false;
+    while (c->trail.n > mark) {
+        vtrail t = c->trail.v[--c->trail.n];
+        c->rep[t.name] = t.old;
+    }
+}
+
+/* A join: name k, bound to rep[k] on this path, is bound to y on another.
+ * Where both are bound to different nodes it reads a phi of the two from
+ * here on; phis made since `mark` belong to this join and take more. */
+static void merge_slot(vctx *c, uint32_t k, int32_t y, uint32_t mark)
+{
+    int32_t x = c->rep[k];
+    if (y < 0 || x == y) return;
+    if (x < 0) {
+        set_rep(c, k, y);
         return;
     }
-    for (uint32_t k = 0; k < c->name_of.n; k++) {
-        int32_t x = into->rep[k], y = from->rep[k];
-        if (y < 0 || x == y) continue;
-        if (x < 0) { into->rep[k] = y; continue; }
-        if (c->nodes.v[x].kind != N_PHI || c->nodes.v[x].order < mark) { /* not this join's phi */
-            int32_t p = new_node(c, k, N_PHI);
-            add_in(c, p, x);
-            into->rep[k] = p;
-            x = p;
-        }
-        add_in(c, x, y);
+    if (c->nodes.v[x].kind != N_PHI || c->nodes.v[x].order < mark) {
+        int32_t p = new_node(c, k, N_PHI);
+        add_in(c, p, x);
+        set_rep(c, k, p);
+        x = p;
     }
+    add_in(c, x, y);
 }
 
 /* ---- the walk ---- */
@@ -180,8 +195,11 @@ static void use_name(vctx *c, const kj_expr *e)
 {
     uint32_t k;
     if (!local_index(c, e->name, &k)) return;
-    int32_t n = c->cur.rep[k];
-    if (n < 0) n = c->cur.rep[k] = new_node(c, k, N_UNDEF); /* read before any binding */
+    int32_t n = c->rep[k];
+    if (n < 0) { /* read before any binding */
+        n = new_node(c, k, N_UNDEF);
+        set_rep(c, k, n);
+    }
     c->nodes.v[n].live = true;
     c->node_of[e->id] = n;
 }
@@ -231,7 +249,7 @@ static void def_target(vctx *c, const kj_expr *t)
         for (uint32_t i = 0; i < t->seq.n; i++) def_target(c, t->seq.v[i]);
     } else if (t->kind == KJ_E_NAME && local_index(c, t->name, &k)) {
         int32_t n = new_node(c, k, N_DEF);
-        c->cur.rep[k] = n;
+        set_rep(c, k, n);
         c->node_of[t->id] = n;
     } else if (t->kind != KJ_E_NAME) {
         use_expr(c, t);
@@ -243,47 +261,94 @@ static void walk_block(vctx *c, const kj_block *b);
 static void walk_if(vctx *c, const kj_stmt *st)
 {
     use_expr(c, st->if_.cond);
-    vstate before = copy_state(c, &c->cur);
+    uint32_t mark = c->trail.n;
+    bool dead0 = c->dead;
     walk_block(c, &st->if_.then);
-    vstate then = c->cur;
-    c->cur = before;
+    /* The then branch's bindings (name, node), before they are undone. */
+    uint32_t nt = c->trail.n - mark;
+    uint32_t *tk = KJ_NEWN(c->a, uint32_t, nt + 1);
+    int32_t *tv = KJ_NEWN(c->a, int32_t, nt + 1);
+    for (uint32_t i = 0; i < nt; i++) {
+        tk[i] = c->trail.v[mark + i].name;
+        tv[i] = c->rep[tk[i]];
+    }
+    bool then_dead = c->dead;
+    undo_to(c, mark);
+    c->dead = dead0;
     walk_block(c, &st->if_.els);
-    merge_into(c, &c->cur, &then, c->nodes.n);
+    if (then_dead) return;
+    uint32_t join = c->nodes.n;
+    if (c->dead) { /* only the then branch goes on */
+        undo_to(c, mark);
+        for (uint32_t i = 0; i < nt; i++) set_rep(c, tk[i], tv[i]);
+        c->dead = false;
+        return;
+    }
+    /* Names the else branch bound and the then branch did not: the then
+     * side has their value from before the if (the trail's first old). */
+    uint32_t ne = c->trail.n, stamp = ++c->stamp;
+    for (uint32_t i = 0; i < nt; i++) c->seen[tk[i]] = stamp;
+    for (uint32_t i = mark; i < ne; i++) {
+        uint32_t k = c->trail.v[i].name;
+        if (c->seen[k] == stamp) continue;
+        c->seen[k] = stamp;
+        merge_slot(c, k, c->trail.v[i].old, join);
+    }
+    for (uint32_t i = 0; i < nt; i++) merge_slot(c, tk[i], tv[i], join);
+}
+
+static int32_t *snapshot(vctx *c, const vloop *lp)
+{
+    int32_t *v = KJ_NEWN(c->a, int32_t, lp->n + 1);
+    for (uint32_t i = 0; i < lp->n; i++) v[i] = c->rep[lp->names[i]];
+    return v;
+}
+
+static bool always_true(const kj_expr *e)
+{
+    return e && ((e->kind == KJ_E_BOOL && e->bool_) || (e->kind == KJ_E_INT && e->int_.value));
 }
 
 /* A loop's head: every name the body binds reads a phi of the value on
- * entry and the values at the end of the body and at each `continue`. */
+ * entry and the values at the end of the body and at each `continue`; after
+ * the loop, the head's value (the condition is false, the iterator done:
+ * never for `while True`) joins each `break`'s. */
 static void walk_loop(vctx *c, const kj_expr *cond, const kj_expr *target, const kj_block *body)
 {
     vctx names = {.a = c->a, .fn = c->fn};
     names_block(&names, body);
     if (target) names_target(&names, target);
-    int32_t *phis = KJ_NEWN(c->a, int32_t, c->name_of.n + 1);
-    for (uint32_t k = 0; k < c->name_of.n; k++) {
-        phis[k] = -1;
-        uint32_t j;
-        if (!kj_strtab_get(&names.names, c->name_of.v[k], &j)) continue;
-        phis[k] = new_node(c, k, N_PHI);
-        if (c->cur.rep[k] >= 0) add_in(c, phis[k], c->cur.rep[k]);
-        c->cur.rep[k] = phis[k];
+    vloop lp = {.names = KJ_NEWN(c->a, uint32_t, names.name_of.n + 1)}, *outer = c->loop;
+    int32_t *phis = KJ_NEWN(c->a, int32_t, names.name_of.n + 1);
+    for (uint32_t j = 0; j < names.name_of.n; j++) {
+        uint32_t k;
+        if (!local_index(c, names.name_of.v[j], &k)) continue;
+        phis[lp.n] = new_node(c, k, N_PHI);
+        if (c->rep[k] >= 0) add_in(c, phis[lp.n], c->rep[k]);
+        set_rep(c, k, phis[lp.n]);
+        lp.names[lp.n++] = k;
     }
     use_expr(c, cond);
-    vstate exit = copy_state(c, &c->cur); /* the condition is false / the iterator is done */
-    vloop lp = {0}, *outer = c->loop;
+    bool exit_dead = c->dead || always_true(cond);
     c->loop = &lp;
     if (target) def_target(c, target);
     walk_block(c, body);
     c->loop = outer;
-    KJ_PUSH(c->a, lp.backs, c->cur);
-    for (uint32_t i = 0; i < lp.backs.n; i++) {
-        if (lp.backs.v[i].dead) continue;
-        for (uint32_t k = 0; k < c->name_of.n; k++)
-            if (phis[k] >= 0 && lp.backs.v[i].rep[k] >= 0 && lp.backs.v[i].rep[k] != phis[k])
-                add_in(c, phis[k], lp.backs.v[i].rep[k]);
+    KJ_PUSH(c->a, lp.backs, snapshot(c, &lp));
+    for (uint32_t i = 0; i < lp.backs.n; i++)
+        for (uint32_t j = 0; j < lp.n; j++)
+            if (lp.backs.v[i][j] >= 0 && lp.backs.v[i][j] != phis[j]) add_in(c, phis[j], lp.backs.v[i][j]);
+    for (uint32_t j = 0; j < lp.n; j++) set_rep(c, lp.names[j], phis[j]);
+    c->dead = exit_dead;
+    uint32_t join = c->nodes.n;
+    for (uint32_t i = 0; i < lp.exits.n; i++) {
+        if (c->dead) { /* the first live break: the exit state is its state */
+            for (uint32_t j = 0; j < lp.n; j++) set_rep(c, lp.names[j], lp.exits.v[i][j]);
+            c->dead = false;
+            continue;
+        }
+        for (uint32_t j = 0; j < lp.n; j++) merge_slot(c, lp.names[j], lp.exits.v[i][j], join);
     }
-    c->cur = exit;
-    uint32_t mark = c->nodes.n;
-    for (uint32_t i = 0; i < lp.exits.n; i++) merge_into(c, &c->cur, &lp.exits.v[i], mark);
 }
 
 static void walk_stmt(vctx *c, const kj_stmt *st)
@@ -305,7 +370,7 @@ static void walk_stmt(vctx *c, const kj_stmt *st)
         use_name(c, t); /* x += v reads x and binds it again, as the same variable */
         int32_t read = c->node_of[t->id], n = new_node(c, k, N_DEF);
         join(c, n, read);
-        c->cur.rep[k] = n;
+        set_rep(c, k, n);
         c->node_of[t->id] = n;
         break;
     }
@@ -316,13 +381,13 @@ static void walk_stmt(vctx *c, const kj_stmt *st)
         walk_loop(c, NULL, st->for_.target, &st->for_.body);
         break;
     case KJ_S_BREAK: case KJ_S_CONTINUE:
-        if (c->loop) {
-            if (st->kind == KJ_S_BREAK) KJ_PUSH(c->a, c->loop->exits, copy_state(c, &c->cur));
-            else KJ_PUSH(c->a, c->loop->backs, copy_state(c, &c->cur));
+        if (c->loop && !c->dead) {
+            if (st->kind == KJ_S_BREAK) KJ_PUSH(c->a, c->loop->exits, snapshot(c, c->loop));
+            else KJ_PUSH(c->a, c->loop->backs, snapshot(c, c->loop));
         }
-        c->cur.dead = true;
+        c->dead = true;
         break;
-    case KJ_S_RETURN: use_expr(c, st->ret.value); c->cur.dead = true; break;
+    case KJ_S_RETURN: use_expr(c, st->ret.value); c->dead = true; break;
     case KJ_S_ASSERT: use_expr(c, st->assert_.cond); use_expr(c, st->assert_.msg); break;
     default: break;
     }
@@ -395,11 +460,15 @@ const char *const *kj_versions(kj_arena *out, const kj_fn *fn)
     names_block(&c, &def->body);
     c.node_of = KJ_NEWN(&scratch, int32_t, def->nexprs + 1);
     for (uint32_t i = 0; i <= def->nexprs; i++) c.node_of[i] = -1;
-    c.cur.rep = KJ_NEWN(&scratch, int32_t, c.name_of.n + 1);
-    for (uint32_t k = 0; k < c.name_of.n; k++) c.cur.rep[k] = -1;
+    c.rep = KJ_NEWN(&scratch, int32_t, c.name_of.n + 1);
+    c.seen = KJ_NEWN(&scratch, uint32_t, c.name_of.n + 1);
+    for (uint32_t k = 0; k < c.name_of.n; k++) {
+        c.rep[k] = -1;
+        c.seen[k] = 0;
+    }
     for (uint32_t i = 0; i < def->nparams; i++) {
         uint32_t k;
-        if (local_index(&c, def->params[i].name, &k)) c.cur.rep[k] = new_node(&c, k, N_DEF);
+        if (local_index(&c, def->params[i].name, &k)) c.rep[k] = new_node(&c, k, N_DEF);
     }
     walk_block(&c, &def->body);
     join_live_phis(&c);
