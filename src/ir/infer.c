@@ -39,10 +39,10 @@ static void collect_target(kj_sema *s, kj_spec *sp, const kj_expr *t)
         for (uint32_t i = 0; i < t->seq.n; i++) collect_target(s, sp, t->seq.v[i]);
         return;
     }
-    if (t->kind != KJ_E_NAME || kj_static_local_find(sp->fn, t->name) ||
-        !kj_strtab_put(s->a, &sp->vartab, t->name, sp->vars.n))
-        return;
-    kj_var v = {.name = t->name, .nonneg = true, .assigned = true, .first = t->span};
+    if (t->kind != KJ_E_NAME || kj_static_local_find(sp->fn, t->name)) return;
+    const char *name = kj_local_name(sp->fn, t);
+    if (!kj_strtab_put(s->a, &sp->vartab, name, sp->vars.n)) return;
+    kj_var v = {.name = name, .nonneg = true, .assigned = true, .first = t->span};
     KJ_PUSH(s->a, sp->vars, v);
 }
 
@@ -99,6 +99,10 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
         for (uint32_t k = 0; k < nargs && same; k++) same = sp->args[k] == args[k];
         if (same) return sp;
     }
+    if (!fn->versioned) {
+        fn->vnames = kj_versions(s->a, fn);
+        fn->versioned = true;
+    }
     kj_spec *sp = KJ_NEW(s->a, kj_spec);
     sp->fn = fn;
     sp->nargs = nargs;
@@ -127,6 +131,13 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
         KJ_PUSH(s->a, sp->vars, v);
     }
     collect_block(s, sp, &fn->def->body);
+    /* A version only read (`print(x)` before `x = 1`): a variable nothing
+     * assigns, reported as used before assignment. */
+    for (uint32_t i = 0; fn->vnames && i < fn->def->nexprs; i++)
+        if (fn->vnames[i] && kj_strtab_put(s->a, &sp->vartab, fn->vnames[i], sp->vars.n)) {
+            kj_var v = {.name = fn->vnames[i]};
+            KJ_PUSH(s->a, sp->vars, v);
+        }
     KJ_PUSH(s->a, fn->specs, sp);
     KJ_PUSH(s->a, s->specs, sp);
     return sp;
@@ -136,7 +147,7 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
 
 static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, bool nonneg)
 {
-    kj_var *v = kj_var_find(ic->sp, target->name);
+    kj_var *v = kj_var_of(ic->sp, target);
     if (!v || !t) return;
     if (t->kind == KJ_T_NONE || t->kind == KJ_T_STR) {
         if (t->kind != KJ_T_NONE || !v->type)
@@ -155,10 +166,17 @@ static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, boo
     }
     const kj_type *u = kj_unify(ic->s->types, v->type, t);
     if (!u) {
+        /* Numba's message: the bindings meet at a use (a loop or a join
+         * after if/else), so one variable must hold both. */
         kj_diag *dg = kj_error(ic->d, ic->s->src, target->span,
-                               "variable '%s' is %s here but %s elsewhere", v->name,
-                               kj_type_str(t), kj_type_str(v->type));
-        kj_diag_hint(dg, "a variable keeps one type; use a new name");
+                               "cannot unify %s and %s for '%s'", kj_type_str(v->type),
+                               kj_type_str(t), target->name);
+        if (t->kind == KJ_T_FUNC && v->type->kind == KJ_T_FUNC)
+            kj_diag_hint(dg, "a variable holds one function: Numba's experimental first-class function "
+                             "types are not supported; call each function where it is chosen");
+        else
+            kj_diag_hint(dg, "both values reach one use (through a loop or an if/else); give one of them "
+                             "another name");
         return;
     }
     if (u != v->type) {
@@ -428,6 +446,7 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         kj_einfo *v = kj_type_expr(ic, st->assign.value);
         const kj_type *t = v->kind == EI_VALUE ? v->type : NULL;
         if (v->kind == EI_DTYPE) t = kj_t_dtype(ic->s->types, v->dtype); /* dt = np.int32 */
+        else if (kj_func_value_type(ic, v)) t = kj_func_value_type(ic, v); /* g = add */
         else if (v->kind != EI_VALUE && v->kind != EI_NONE) t = kj_value_type(ic, st->assign.value);
         bool nonneg = v->nonneg;
         for (uint32_t i = 0; i < st->assign.ntargets; i++)

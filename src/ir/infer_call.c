@@ -6,9 +6,10 @@
 #include <string.h>
 
 
-/* An argument: a value, a dtype (np.float32 passed as dtype=), or a list
- * literal standing for a shape (np.zeros([n, m])). */
-static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out)
+/* An argument: a value, a dtype (np.float32 passed as dtype=), a list
+ * literal standing for a shape (np.zeros([n, m])), or, when `fns` (the
+ * argument of a user function), a function (apply(add, x)). */
+static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, bool fns)
 {
     memset(out, 0, sizeof *out);
     out->span = e->span;
@@ -30,6 +31,7 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out)
         out->type = kj_t_dtype(ic->s->types, ei->dtype);
         return out->type;
     }
+    if (fns && (out->type = kj_func_value_type(ic, ei))) return out->type; /* apply(add, x): specialised on add */
     if (ei->kind != EI_VALUE) {
         if (ei->kind != EI_NONE) kj_value_type(ic, e); /* reports what it is */
         return NULL;
@@ -303,9 +305,9 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     kj_barg *kw = KJ_NEWN(ic->s->a, kj_barg, nk + 1);
     const char **kwn = KJ_NEWN(ic->s->a, const char *, nk + 1);
     bool ok = true;
-    for (uint32_t i = 0; i < np; i++) ok = type_arg(ic, e->call.args[i], &pos[i]) && ok;
+    for (uint32_t i = 0; i < np; i++) ok = type_arg(ic, e->call.args[i], &pos[i], false) && ok;
     for (uint32_t i = 0; i < nk; i++) {
-        ok = type_arg(ic, e->call.kw[i].value, &kw[i]) && ok;
+        ok = type_arg(ic, e->call.kw[i].value, &kw[i], false) && ok;
         kwn[i] = e->call.kw[i].name;
     }
     if (!ok || !check_builtin_context(ic, b, e->span)) return ei_value(ei, NULL);
@@ -379,7 +381,7 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
     bool ok = true;
     for (uint32_t i = 0; i < e->call.nargs; i++) {
         kj_barg a;
-        types[i] = type_arg(ic, e->call.args[i], &a);
+        types[i] = type_arg(ic, e->call.args[i], &a, true);
         map[i] = (int32_t)i;
         ok = ok && types[i];
     }
@@ -400,7 +402,7 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
             continue;
         }
         kj_barg a;
-        types[i] = type_arg(ic, kw->value, &a);
+        types[i] = type_arg(ic, kw->value, &a, true);
         map[i] = -1 - (int32_t)k;
         ok = ok && types[i];
     }
@@ -790,7 +792,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     kj_span out_sp = e->span;
     for (uint32_t i = 0; i < n; i++) {
         kj_barg a;
-        if (!(args[i] = type_arg(ic, e->call.args[i], &a))) return ei_value(ei, NULL);
+        if (!(args[i] = type_arg(ic, e->call.args[i], &a, false))) return ei_value(ei, NULL);
         if (args[i]->kind != KJ_T_ARRAY && !kj_is_scalar(args[i])) {
             kj_error(ic->d, ic->s->src, e->call.args[i]->span,
                      "ufunc arguments must be arrays or numbers, not %s", kj_type_str(args[i]));
@@ -800,7 +802,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     for (uint32_t k = 0; k < e->call.nkw; k++) {
         const kj_keyword *kw = &e->call.kw[k];
         kj_barg a;
-        const kj_type *t = type_arg(ic, kw->value, &a);
+        const kj_type *t = type_arg(ic, kw->value, &a, false);
         if (strcmp(kw->name, "out") || fn->kind != FK_VECTORIZE) {
             kj_error(ic->d, ic->s->src, kw->span, "%s() got an unexpected keyword argument '%s'",
                      fn->def->name, kw->name);
@@ -899,7 +901,7 @@ static kj_einfo *ufunc_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, 
         return ei_value(ei, NULL);
     }
     kj_barg b;
-    const kj_type *a = type_arg(ic, e->call.args[0], &b);
+    const kj_type *a = type_arg(ic, e->call.args[0], &b, false);
     if (!a) return ei_value(ei, NULL);
     if (a->kind != KJ_T_ARRAY) {
         kj_error(ic->d, ic->s->src, e->call.args[0]->span, "%s.reduce() takes an array, not %s", name,

@@ -14,6 +14,11 @@ kj_var *kj_var_find(kj_spec *sp, const char *name)
     return kj_strtab_get(&sp->vartab, name, &k) ? &sp->vars.v[k] : NULL;
 }
 
+kj_var *kj_var_of(kj_spec *sp, const kj_expr *e)
+{
+    return kj_var_find(sp, kj_local_name(sp->fn, e));
+}
+
 bool kj_is_device_ctx(const kj_spec *sp) { return sp->device; }
 
 static const char *what_is(const kj_einfo *ei)
@@ -30,6 +35,15 @@ static const char *what_is(const kj_einfo *ei)
     case EI_DTYPE_FN: return "np.dtype";
     default: return "not a value";
     }
+}
+
+const kj_type *kj_func_value_type(kj_ictx *ic, const kj_einfo *ei)
+{
+    if (ei->kind == EI_FUNC && ei->fn && (ei->fn->kind == FK_JIT || ei->fn->kind == FK_DEVICE))
+        return kj_t_func(ic->s->types, ei->fn, -1, ei->fn->def->name);
+    if (ei->kind == EI_BUILTIN && !kj_builtin_has((unsigned)ei->builtin, KJ_BF_ATTR | KJ_BF_METHOD))
+        return kj_t_func(ic->s->types, NULL, ei->builtin, kj_builtin_get(ei->builtin)->path);
+    return NULL;
 }
 
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
@@ -113,10 +127,16 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         ei->decor = l->decor;
         return ei;
     }
-    kj_var *v = kj_var_find(ic->sp, e->name);
+    kj_var *v = kj_var_of(ic->sp, e);
     if (v && v->type && v->type->kind == KJ_T_DTYPE) { /* dt = np.int32: folded */
         ei->kind = EI_DTYPE;
         ei->dtype = v->type->elem;
+        return ei;
+    }
+    if (v && v->type && v->type->kind == KJ_T_FUNC) { /* g = add, or a function parameter: folded */
+        ei->kind = v->type->ref ? EI_FUNC : EI_BUILTIN;
+        ei->fn = (kj_fn *)v->type->ref;
+        ei->builtin = v->type->builtin;
         return ei;
     }
     if (v) {
@@ -205,7 +225,7 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
      * local variable shadowing the module's name. */
     const kj_expr *base = e;
     while (base->kind == KJ_E_ATTR) base = base->attr.obj;
-    if (base->kind != KJ_E_NAME || !kj_var_find(ic->sp, base->name)) {
+    if (base->kind != KJ_E_NAME || !kj_var_of(ic->sp, base)) {
         kj_einfo ref;
         if (kj_static_ref(ic->s, e, &ref, false) || base->kind == KJ_E_NAME) {
             kj_einfo *obj = kj_type_expr(ic, e->attr.obj);

@@ -141,8 +141,9 @@ static bool check_leaf(vctx *v, kir_ref r)
         return true;
     case KIR_CONST_NONE:
         /* A dtype passed as an argument (np.zeros(n, dtype=np.float32)) is a
-         * none constant whose type carries the dtype. */
-        if (in->type->kind != KJ_T_NONE && in->type->kind != KJ_T_DTYPE)
+         * none constant whose type carries the dtype; a function passed or
+         * stored (apply(add, x)) likewise. */
+        if (in->type->kind != KJ_T_NONE && in->type->kind != KJ_T_DTYPE && in->type->kind != KJ_T_FUNC)
             return fail(v, r, "none constant has type %s", ts(in->type));
         return true;
     case KIR_PARAM:

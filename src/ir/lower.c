@@ -200,9 +200,10 @@ static kir_ref emit_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_
     return r;
 }
 
-static int32_t var_local(lctx *lc, const char *name)
+/* The local of a NAME expression (its version: versions.c), -1 for none. */
+static int32_t var_local(lctx *lc, const kj_expr *e)
 {
-    kj_var *v = kj_var_find(lc->sp, name);
+    kj_var *v = kj_var_of(lc->sp, e);
     return v ? lc->local[v - lc->sp->vars.v] : -1;
 }
 
@@ -879,9 +880,15 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     const kj_type *t = strong(lc, ei->type);
     if (ei->kind == EI_DTYPE) /* np.float32 as a value (an argument): a compile-time dtype */
         return emit(lc, KIR_CONST_NONE, kj_t_dtype(lc->s->types, ei->dtype), e->span);
+    if (ei->kind == EI_FUNC || ei->kind == EI_BUILTIN) { /* a function as a value: compile-time too */
+        const kj_type *ft = ei->kind == EI_FUNC ? kj_t_func(lc->s->types, ei->fn, -1, ei->fn->def->name)
+                                                : kj_t_func(lc->s->types, NULL, ei->builtin,
+                                                            kj_builtin_get(ei->builtin)->path);
+        return emit(lc, KIR_CONST_NONE, ft, e->span);
+    }
     switch (e->kind) {
     case KJ_E_NAME: {
-        int32_t l = var_local(lc, e->name);
+        int32_t l = var_local(lc, e);
         if (l >= 0 && !ei->is_const) return get_local(lc, (uint32_t)l, e->span);
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
         break;
@@ -933,7 +940,7 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
 {
     switch (t->kind) {
     case KJ_E_NAME: {
-        int32_t l = var_local(lc, t->name);
+        int32_t l = var_local(lc, t);
         if (l >= 0) set_local(lc, (uint32_t)l, v, sp);
         return;
     }
@@ -989,8 +996,8 @@ static void lower_assign(lctx *lc, const kj_stmt *st)
      * variable, a[i] = 0 into a float32 array). */
     const kj_type *want = NULL;
     const kj_expr *t0 = st->assign.targets[0];
-    if (st->assign.ntargets == 1 && t0->kind == KJ_E_NAME && var_local(lc, t0->name) >= 0)
-        want = lc->f->locals[var_local(lc, t0->name)].type;
+    if (st->assign.ntargets == 1 && t0->kind == KJ_E_NAME && var_local(lc, t0) >= 0)
+        want = lc->f->locals[var_local(lc, t0)].type;
     else if (st->assign.ntargets == 1 && t0->kind == KJ_E_SUBSCRIPT && EI(lc, t0)->type &&
              kj_is_scalar(EI(lc, t0)->type) && kj_is_scalar(EI(lc, val)->type))
         want = strong(lc, EI(lc, t0)->type);
@@ -1050,7 +1057,7 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     const kj_type *opt = EI(lc, st->aug.value)->optype;
     const kj_type *res = strong(lc, kj_arith_type(lc->s->types, op, opt));
     if (t->kind == KJ_E_NAME) {
-        int32_t l = var_local(lc, t->name);
+        int32_t l = var_local(lc, t);
         if (l < 0) return;
         kir_ref r = aug_apply(lc, op, get_local(lc, (uint32_t)l, t->span), st->aug.value, res, st->span);
         set_local(lc, (uint32_t)l, r, st->span);
@@ -1132,7 +1139,7 @@ static void lower_for_tuple(lctx *lc, const kj_stmt *st, const kj_type *tt)
     in->i = ind, in->a = start, in->b = stop, in->c = step, in->blk[0] = body;
     lc->cur = body;
     kir_ref i = get_local(lc, ind, sp), v = 0;
-    int32_t var = var_local(lc, st->for_.target->name);
+    int32_t var = var_local(lc, st->for_.target);
     if (var >= 0) et = lc->f->locals[var].type; /* the elements' unified type */
     for (uint32_t k = tt->n; k-- > 0;) {
         kir_ref g = emit(lc, KIR_TUPLE_GET, tt->elems[k], sp);
@@ -1174,7 +1181,7 @@ static void lower_for(lctx *lc, const kj_stmt *st)
         stop = lower_as(lc, a1, rt);
     }
     step = a2 ? lower_as(lc, a2, rt) : const_int(lc, rt, 1, it->span);
-    int32_t var = var_local(lc, st->for_.target->name);
+    int32_t var = var_local(lc, st->for_.target);
     /* The loop counts in the range's type; a variable unified to a wider
      * type gets the counter converted at the top of each iteration. */
     bool direct = var >= 0 && lc->f->locals[var].type == rt;

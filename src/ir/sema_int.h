@@ -77,6 +77,9 @@ typedef struct kj_fn {
     KJ_VEC(kj_inline_decor) inline_decors; /* host functions: cuda.jit(f)[...](...) by call expression */
     KJ_VEC(kj_static_local) statics; /* host functions: names bound to compiled functions */
     kj_strtab static_tab;            /* statics by name → index */
+    const char *const *vnames;       /* by expression id: the variable a NAME of a local denotes
+                                        (versions.c); NULL when every local is one variable */
+    bool versioned;                  /* vnames computed */
 } kj_fn;
 
 /* ---- dispatch over explicit signatures (dispatch.c) ---- */
@@ -276,6 +279,17 @@ bool kj_eval_sigs(kj_sema *s, const kj_expr *e, kj_sig **sigs, kj_span **spans, 
 /* Report what is wrong with a module-level type object (kj_is_typeobj_expr). */
 void kj_check_typeobj(kj_sema *s, const kj_expr *e);
 
+/* versions.c: one variable per live range of a local name. The table by
+ * expression id (NULL entries: not a local), or NULL when no name splits. */
+const char *const *kj_versions(kj_arena *out, const kj_fn *fn);
+
+/* The variable name a NAME expression of fn's body denotes: NAME, or
+ * NAME.1, ... for a later binding whose live range meets no earlier one. */
+static inline const char *kj_local_name(const kj_fn *fn, const kj_expr *e)
+{
+    return fn->vnames && fn->vnames[e->id] ? fn->vnames[e->id] : e->name;
+}
+
 /* infer.c */
 /* Report walks over every reachable specialisation not yet reported. */
 void kj_report_reachable(kj_sema *s);
@@ -321,9 +335,14 @@ static inline kj_einfo *ei_value(kj_einfo *ei, const kj_type *t)
     ei->type = t;
     return ei;
 }
+/* The type of a function used as a value (a @jit or device function, a
+ * built-in function): function(NAME); NULL for anything else. */
+const kj_type *kj_func_value_type(kj_ictx *ic, const kj_einfo *ei);
 /* Type `e` and require a run-time value; NULL after an error. */
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
 kj_var *kj_var_find(kj_spec *sp, const char *name);
+/* The variable a NAME expression of sp's body denotes (its version). */
+kj_var *kj_var_of(kj_spec *sp, const kj_expr *e);
 /* Typing of calls (infer_call.c). */
 kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e);
 kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);

@@ -52,6 +52,7 @@ static uint64_t type_hash(const kj_type *k)
     h = mix(h, k->n);
     for (uint32_t i = 0; i < k->n; i++) h = mix(h, (uint64_t)(uintptr_t)k->elems[i]);
     if (k->kind == KJ_T_OPAQUE) h = hash_str(h, k->name);
+    if (k->kind == KJ_T_FUNC) h = mix(mix(h, (uint64_t)(uintptr_t)k->ref), (uint64_t)k->builtin);
     return h;
 }
 
@@ -63,6 +64,7 @@ static bool type_eq(const kj_type *x, const kj_type *y)
         return false;
     for (uint32_t i = 0; i < x->n; i++)
         if (x->elems[i] != y->elems[i]) return false;
+    if (x->kind == KJ_T_FUNC) return x->ref == y->ref && x->builtin == y->builtin;
     return x->kind != KJ_T_OPAQUE || !strcmp(x->name, y->name);
 }
 
@@ -102,7 +104,7 @@ static const char *make_name(kj_arena *a, const kj_type *k)
     case KJ_T_RANGE: return kj_arena_printf(a, "range(%s)", k->elem->name);
     case KJ_T_STR: return "str";
     case KJ_T_DTYPE: return kj_arena_printf(a, "dtype(%s)", k->elem->name);
-    case KJ_T_OPAQUE: return k->name;
+    case KJ_T_OPAQUE: case KJ_T_FUNC: return k->name;
     }
     return "?";
 }
@@ -141,7 +143,7 @@ static const kj_type *intern(kj_types *t, const kj_type *key)
     } else {
         ty->elems = NULL;
     }
-    ty->name = key->kind == KJ_T_OPAQUE ? kj_arena_strdup(t->a, key->name) : make_name(t->a, ty);
+    ty->name = key->kind == KJ_T_OPAQUE || key->kind == KJ_T_FUNC ? kj_arena_strdup(t->a, key->name) : make_name(t->a, ty);
     ty->id = t->count++;
     t->slots[j] = ty;
     return ty;
@@ -190,6 +192,13 @@ const kj_type *kj_t_range(kj_types *t, const kj_type *elem)
 const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar_ty)
 {
     kj_type k = {.kind = KJ_T_DTYPE, .elem = scalar_ty};
+    return intern(t, &k);
+}
+
+const kj_type *kj_t_func(kj_types *t, const void *fn, int32_t builtin, const char *name)
+{
+    kj_type k = {.kind = KJ_T_FUNC, .ref = fn, .builtin = fn ? -1 : builtin,
+                 .name = kj_arena_printf(t->a, "function(%s)", name)};
     return intern(t, &k);
 }
 

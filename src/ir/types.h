@@ -21,6 +21,9 @@ typedef enum {
     KJ_T_STR,    /* string literal (print, decorators) */
     KJ_T_DTYPE,  /* a dtype used as a value: np.float32 passed as dtype=; elem = the scalar */
     KJ_T_OPAQUE, /* runtime handles: "stream", "event", "slice" */
+    KJ_T_FUNC,   /* a function used as a value (passed, stored, called): a compile-time constant, one
+                    type per function (ref: its kj_fn, or builtin: a built-in's id), as Numba's
+                    dispatcher types; a value of it holds nothing at run time */
 } kj_type_kind;
 
 typedef enum { KJ_LAYOUT_A, KJ_LAYOUT_C, KJ_LAYOUT_F } kj_layout;
@@ -37,6 +40,8 @@ struct kj_type {
     const kj_type **elems;
     uint32_t n;
     const char *name; /* printed form, computed once at interning */
+    const void *ref;  /* FUNC: the user function (sema's kj_fn), or NULL for a built-in */
+    int32_t builtin;  /* FUNC: the built-in's id when ref is NULL */
     uint32_t id;      /* dense, for tables keyed by type */
 };
 
@@ -56,6 +61,8 @@ const kj_type *kj_t_range(kj_types *t, const kj_type *elem);
 const kj_type *kj_t_str(kj_types *t);
 const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar);
 const kj_type *kj_t_opaque(kj_types *t, const char *name);
+/* function(NAME): fn (a kj_fn) or, when fn is NULL, the built-in `builtin`. */
+const kj_type *kj_t_func(kj_types *t, const void *fn, int32_t builtin, const char *name);
 
 /* The strong type a weak literal type is stored as (int64/float64); other
  * types are returned unchanged. Tuples are strengthened element-wise. */

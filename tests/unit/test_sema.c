@@ -252,7 +252,10 @@ static void test_errors(void **state)
     expect_error(HDR "@jit\ndef f(a):\n    return a\ndef main():\n"
                      "    a = np.zeros(4)\n    f[1, 4](a)\n", 9, 5, "is not a @cuda.jit kernel");
     expect_error(HDR "def main():\n    a, b = (1, 2, 3)\n", 5, 5, "cannot unpack 3 values into 2");
-    expect_error(HDR "def main():\n    x = 1\n    x = np.zeros(3)\n", 6, 5, "variable 'x' is");
+    /* Two bindings whose live ranges meet (a loop carries x) must unify;
+     * `x = 1` then `x = np.zeros(3)` alone are two variables (versions.c). */
+    expect_error(HDR "def main():\n    x = 1\n    for i in range(2):\n        x = np.zeros(3)\n"
+                     "    print(x)\n", 7, 9, "cannot unify int and array(float64, 1d, C) for 'x'");
     expect_error(HDR "def main():\n    break\n", 5, 5, "'break' outside loop");
     expect_error("import scipy\n", 1, 8, "module 'scipy' is not supported");
     expect_error(HDR "@cuda.jit(fastmth=True)\ndef k(a):\n    a[0] = 1\n", 4, 11, "unknown option 'fastmth'");
