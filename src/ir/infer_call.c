@@ -644,7 +644,7 @@ kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *fn)
     return ei;
 }
 
-static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn, bool forall)
 {
     if (kj_is_device_ctx(ic->sp)) {
         kj_error(ic->d, ic->s->src, e->span,
@@ -664,6 +664,7 @@ static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn 
         }
     kj_spec *callee = specialise(ic, fn, args, true, e->span);
     if (!callee) return ei_value(ei, NULL);
+    if (forall && !kj_forall_check_1d(ic, e, callee)) return ei_value(ei, NULL);
     ei->callee = callee;
     ei->argmap = map;
     ei->nbound = (int)n;
@@ -948,7 +949,8 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
         return r;
     }
     case EI_FUNC: return user_call(ic, e, ei, ci->fn);
-    case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn);
+    case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn, ci->forall);
+    case EI_FORALL: return kj_type_forall_config(ic, e, ci->fn);
     case EI_UREDUCE: return ufunc_reduce_call(ic, e, ei, ci->fn);
     case EI_DTYPE_FN: return dtype_fn_call(ic, e, ei);
     case EI_NONE: return ei_value(ei, NULL);

@@ -25,6 +25,7 @@ static const char *what_is(const kj_einfo *ei)
     case EI_FUNC: return "a function";
     case EI_LAUNCH: return "a kernel launch configuration";
     case EI_UREDUCE: return "a ufunc's reduce method";
+    case EI_FORALL: return "a kernel's forall method";
     case EI_DECOR: return "a decorator";
     case EI_TYPEOBJ: return "a Numba type object";
     case EI_DTYPE_FN: return "np.dtype";
@@ -214,6 +215,11 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
             if (obj->kind == EI_FUNC && !strcmp(e->attr.name, "py_func")) {
                 ei->kind = EI_FUNC;
                 ei->fn = kj_py_func(ic->s, obj->fn);
+                return ei;
+            }
+            if (obj->kind == EI_FUNC && obj->fn->kind == FK_KERNEL && !strcmp(e->attr.name, "forall")) {
+                ei->kind = EI_FORALL;
+                ei->fn = obj->fn;
                 return ei;
             }
             if (obj->kind == EI_FUNC && obj->fn->kind == FK_VECTORIZE && !strcmp(e->attr.name, "reduce")) {

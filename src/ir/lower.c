@@ -782,8 +782,56 @@ static void launch_dims(lctx *lc, const kj_expr *d, kir_ref out[3])
     }
 }
 
+/* kernel.forall(ntasks, tpb=0, stream=0, sharedmem=0)(args), as Numba's
+ * ForAll does it: ValueError for a negative task count, nothing launched for
+ * none, else kernel[(ntasks + tpb - 1) // tpb, tpb, stream, sharedmem](args),
+ * tpb 0 meaning KJ_FORALL_DEFAULT_TPB (Numba asks the driver's occupancy
+ * calculator; docs/cuda.md says why a fixed size). */
+static kir_ref lower_forall(lctx *lc, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_type *i64t = kj_t_int(lc->s->types, 64, true), *bt = kj_t_bool(lc->s->types);
+    const kj_expr *fa[KJ_FORALL__N];
+    kj_forall_args(e->call.fn, fa);
+    kj_span sp = e->call.fn->span;
+    kir_ref n = lower_as(lc, fa[KJ_FORALL_NTASKS], i64t);
+    kir_ref ok = emit2(lc, KIR_GE, bt, sp, n, i64(lc, 0, sp));
+    kir_ref chk = emit(lc, KIR_ASSERT, NULL, sp);
+    kir_at(lc->f, chk)->a = ok;
+    kir_at(lc->f, chk)->s = "Can't create ForAll with negative task count";
+    kir_at(lc->f, chk)->aux = KIR_ASSERT_VALUE;
+    kir_ref tpb = i64(lc, KJ_FORALL_DEFAULT_TPB, sp);
+    if (fa[KJ_FORALL_TPB]) {
+        kir_ref t = lower_as(lc, fa[KJ_FORALL_TPB], i64t);
+        kir_ref z = emit2(lc, KIR_EQ, bt, sp, t, i64(lc, 0, sp));
+        kir_ref sel = emit(lc, KIR_SELECT, i64t, sp);
+        kir_at(lc->f, sel)->a = z;
+        kir_at(lc->f, sel)->b = tpb;
+        kir_at(lc->f, sel)->c = t;
+        tpb = sel;
+    }
+    const kj_expr *st = fa[KJ_FORALL_STREAM];
+    kir_ref stream = st && EI(lc, st)->type->kind == KJ_T_OPAQUE ? lower_expr(lc, st) : 0;
+    kir_ref shm = fa[KJ_FORALL_SHAREDMEM] ? lower_as(lc, fa[KJ_FORALL_SHAREDMEM], i64t) : 0;
+    kir_ref *args = user_args(lc, e, ei, ei->callee, 8);
+    kir_blkid then, els, saved = lc->cur;
+    emit_if(lc, emit2(lc, KIR_GT, bt, sp, n, i64(lc, 0, sp)), sp, &then, &els);
+    lc->cur = then;
+    kir_ref up = emit2(lc, KIR_SUB, i64t, sp, emit2(lc, KIR_ADD, i64t, sp, n, tpb), i64(lc, 1, sp));
+    args[0] = emit2(lc, KIR_FLOORDIV, i64t, sp, up, tpb);
+    kir_at(lc->f, args[0])->aux = KIR_AUX_NONZERO;
+    args[3] = tpb;
+    args[1] = args[2] = args[4] = args[5] = i64(lc, 1, sp);
+    args[6] = stream;
+    args[7] = shm;
+    kir_ref r = emit_args(lc, KIR_LAUNCH, NULL, e->span, args, ei->callee->nargs + 8);
+    kir_at(lc->f, r)->fn = ei->callee->kir;
+    lc->cur = saved;
+    return r;
+}
+
 static kir_ref lower_launch(lctx *lc, const kj_expr *e, kj_einfo *ei)
 {
+    if (EI(lc, e->call.fn)->forall) return lower_forall(lc, e, ei);
     const kj_expr *cfg = e->call.fn->sub.index;
     kj_expr *const *it = cfg->seq.v;
     kir_ref *args = user_args(lc, e, ei, ei->callee, 8);

@@ -122,7 +122,8 @@ typedef enum {
     EI_METHOD,  /* a bound method of a value: builtin, receiver = attr obj */
     EI_DTYPE,   /* a scalar type name: dtype */
     EI_FUNC,    /* a user function: fn */
-    EI_LAUNCH,  /* kernel[config]: fn */
+    EI_LAUNCH,  /* kernel[config] or kernel.forall(n): fn (forall set for the latter) */
+    EI_FORALL,  /* kernel.forall, the method itself: fn */
     EI_UREDUCE, /* f.reduce of a @vectorize function f: fn */
     EI_DECOR,   /* a decorator object (not callable in code): path, decor */
     EI_TYPEOBJ, /* a Numba array type or signature object (float32[:]): compile-time only */
@@ -133,6 +134,7 @@ typedef struct kj_einfo {
     uint8_t kind; /* kj_eikind */
     bool is_const;
     bool nonneg; /* an integer value known to be >= 0 (indices need no wrap) */
+    bool forall; /* EI_LAUNCH made by kernel.forall(ntasks, ...) */
     const kj_type *type;   /* EI_VALUE: the value's type (may be weak) */
     const kj_type *optype; /* BINOP/COMPARE/AUGASSIGN: the operation's type */
     const kj_type *restype; /* AUGASSIGN of an array (on its value): the operation's element type */
@@ -290,6 +292,16 @@ kj_var *kj_var_find(kj_spec *sp, const char *name);
 /* Typing of calls (infer_call.c). */
 kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e);
 kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
+/* kernel.forall(ntasks, tpb=0, stream=0, sharedmem=0) (infer_launch.c): the
+ * call's arguments in that order (NULL where absent); false (nothing
+ * reported) when they do not bind, which kj_type_forall_config reports. */
+enum { KJ_FORALL_NTASKS, KJ_FORALL_TPB, KJ_FORALL_STREAM, KJ_FORALL_SHAREDMEM, KJ_FORALL__N };
+bool kj_forall_args(const kj_expr *call, const kj_expr *out[KJ_FORALL__N]);
+kj_einfo *kj_type_forall_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
+/* false (reported at `launch`) when a forall's kernel indexes a 2-D or 3-D grid */
+bool kj_forall_check_1d(kj_ictx *ic, const kj_expr *launch, const kj_spec *kernel);
+/* The block size forall picks when tpb is 0 (docs/cuda.md says why). */
+enum { KJ_FORALL_DEFAULT_TPB = 256 };
 /* Operators (infer_expr.c), shared with augmented assignment. */
 const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
                              kj_span sp, const kj_type **optype);
