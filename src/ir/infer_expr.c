@@ -217,6 +217,9 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 ei->fn = kj_py_func(ic->s, obj->fn);
                 return ei;
             }
+            if (obj->kind == EI_FUNC && (obj->fn->kind == FK_VECTORIZE || obj->fn->kind == FK_GUVECTORIZE) &&
+                kj_is_ufunc_attr(e->attr.name))
+                return kj_ufunc_attr(ic, e, obj->fn, ei);
             if (obj->kind == EI_FUNC && obj->fn->kind == FK_KERNEL && !strcmp(e->attr.name, "forall")) {
                 ei->kind = EI_FORALL;
                 ei->fn = obj->fn;

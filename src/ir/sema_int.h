@@ -300,6 +300,10 @@ bool kj_forall_args(const kj_expr *call, const kj_expr *out[KJ_FORALL__N]);
 kj_einfo *kj_type_forall_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
 /* false (reported at `launch`) when a forall's kernel indexes a 2-D or 3-D grid */
 bool kj_forall_check_1d(kj_ictx *ic, const kj_expr *launch, const kj_spec *kernel);
+/* ufunc.nin/nout/nargs/ntypes/types/identity of a @vectorize or @guvectorize
+ * function (infer_ufunc_attr.c): a compile-time constant. */
+bool kj_is_ufunc_attr(const char *name);
+kj_einfo *kj_ufunc_attr(kj_ictx *ic, const kj_expr *e, kj_fn *fn, kj_einfo *ei);
 /* The block size forall picks when tpb is 0 (docs/cuda.md says why). */
 enum { KJ_FORALL_DEFAULT_TPB = 256 };
 /* Operators (infer_expr.c), shared with augmented assignment. */
