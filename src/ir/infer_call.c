@@ -498,6 +498,11 @@ static kj_spec *specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool de
     return callee;
 }
 
+kj_spec *kj_specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool device, kj_span sp)
+{
+    return specialise(ic, fn, args, device, sp);
+}
+
 static const char *fn_kind_name(kj_fkind k)
 {
     switch (k) {
@@ -506,6 +511,7 @@ static const char *fn_kind_name(kj_fkind k)
     case FK_VECTORIZE: return "@vectorize ufunc";
     case FK_GUVECTORIZE: return "@guvectorize gufunc";
     case FK_JIT: return "@jit function";
+    case FK_REDUCE: return "cuda.reduce function";
     default: return "host function";
     }
 }
@@ -549,6 +555,12 @@ static kj_einfo *user_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *f
         }
         break;
     case FK_JIT: break;
+    case FK_REDUCE:
+        if (dev) {
+            kj_error(ic->d, ic->s->src, e->span, "a cuda.reduce reduction is called from host code");
+            return ei_value(ei, NULL);
+        }
+        return kj_type_cuda_reduce_call(ic, e, ei, fn);
     }
     uint32_t n = fn->def->nparams;
     const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);

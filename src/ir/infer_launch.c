@@ -178,3 +178,111 @@ bool kj_forall_check_1d(kj_ictx *ic, const kj_expr *launch, const kj_spec *kerne
                  kernel->fn->def->name);
     return false;
 }
+
+/* ---- cuda.reduce ----
+ *
+ * r = cuda.reduce(f) (or @cuda.reduce, cuda.Reduce): r(arr, size=None,
+ * res=None, init=0, stream=0) folds f over arr[:size] from init, in arr's
+ * dtype (numba/cuda/kernels/reduction.py). f is specialised for the host as
+ * f(T, T); lower.c writes the loop. */
+
+static const char *const CRED_PARAM[KJ_CRED__N] = {"arr", "size", "res", "init", "stream"};
+
+/* Binds the call's arguments by name; NULL where absent. Returns the index
+ * of the first that does not bind (KJ_CRED__N: all did; -1: too many). */
+static int cred_bind(const kj_expr *call, const kj_expr *out[KJ_CRED__N])
+{
+    for (int i = 0; i < KJ_CRED__N; i++) out[i] = NULL;
+    if (call->call.nargs > KJ_CRED__N) return -1;
+    for (uint32_t i = 0; i < call->call.nargs; i++) out[i] = call->call.args[i];
+    for (uint32_t k = 0; k < call->call.nkw; k++) {
+        int i = 0;
+        while (i < KJ_CRED__N && strcmp(CRED_PARAM[i], call->call.kw[k].name)) i++;
+        if (i == KJ_CRED__N || out[i]) return (int)k;
+        out[i] = call->call.kw[k].value;
+    }
+    return KJ_CRED__N;
+}
+
+bool kj_cuda_reduce_args(const kj_expr *call, const kj_expr *out[KJ_CRED__N])
+{
+    return cred_bind(call, out) == KJ_CRED__N && out[KJ_CRED_ARR];
+}
+
+static bool cred_bind_ok(kj_ictx *ic, const kj_expr *e, const char *name, const kj_expr *a[KJ_CRED__N])
+{
+    int r = cred_bind(e, a);
+    if (r == -1) {
+        kj_error(ic->d, ic->s->src, e->span, "%s() takes at most 5 arguments (arr, size, res, init, stream) "
+                 "but %u were given", name, e->call.nargs);
+        return false;
+    }
+    if (r < KJ_CRED__N) {
+        const kj_keyword *kw = &e->call.kw[r];
+        kj_error(ic->d, ic->s->src, kw->span, "%s() got an unexpected or repeated keyword argument '%s'", name,
+                 kw->name);
+        return false;
+    }
+    if (!a[KJ_CRED_ARR]) {
+        kj_error(ic->d, ic->s->src, e->span, "%s() missing 1 required positional argument: 'arr'", name);
+        return false;
+    }
+    return true;
+}
+
+/* The optional arguments: size an int, res an array, init a number, stream
+ * a cuda.stream() or 0; None for any of them is as absent. */
+static bool cred_optional(kj_ictx *ic, const kj_expr *const a[KJ_CRED__N])
+{
+    bool ok = true;
+    for (int i = KJ_CRED_SIZE; i < KJ_CRED__N; i++) {
+        if (!a[i]) continue;
+        const kj_type *t = kj_value_type(ic, a[i]);
+        if (!t) {
+            ok = false;
+            continue;
+        }
+        bool good = t->kind == KJ_T_NONE ||
+                    (i == KJ_CRED_SIZE && t->kind == KJ_T_INT) ||
+                    (i == KJ_CRED_RES && t->kind == KJ_T_ARRAY && t->ndim == 1) ||
+                    (i == KJ_CRED_INIT && kj_is_scalar(t)) ||
+                    (i == KJ_CRED_STREAM && (t->kind == KJ_T_INT ||
+                                             (t->kind == KJ_T_OPAQUE && !strcmp(t->name, "stream"))));
+        if (!good) {
+            static const char *const want[KJ_CRED__N] = {"", "an int or None", "a 1-d array or None",
+                                                         "a number", "a cuda.stream() or 0"};
+            kj_error(ic->d, ic->s->src, a[i]->span, "the reduction's %s must be %s, not %s", CRED_PARAM[i],
+                     want[i], kj_type_str(t));
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+kj_einfo *kj_type_cuda_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+{
+    const char *name = fn->def->name;
+    const kj_expr *a[KJ_CRED__N];
+    if (!cred_bind_ok(ic, e, name, a)) return ei_value(ei, NULL);
+    const kj_type *at = kj_value_type(ic, a[KJ_CRED_ARR]);
+    bool ok = cred_optional(ic, a);
+    if (!at) return ei_value(ei, NULL);
+    if (at->kind != KJ_T_ARRAY || at->ndim != 1) {
+        kj_error(ic->d, ic->s->src, a[KJ_CRED_ARR]->span, "%s() reduces a 1-d array, not %s (Numba's "
+                 "TypeError: only support 1D array)", name, kj_type_str(at));
+        return ei_value(ei, NULL);
+    }
+    if (!ok) return ei_value(ei, NULL);
+    const kj_type *args[2] = {at->elem, at->elem};
+    kj_spec *callee = kj_specialise(ic, fn, args, false, e->span);
+    if (!callee || !callee->ret) return ei_value(ei, NULL);
+    if (!kj_is_scalar(callee->ret)) {
+        kj_error(ic->d, ic->s->src, e->span, "the reduction '%s' must return a number, not %s", name,
+                 kj_type_str(callee->ret));
+        return ei_value(ei, NULL);
+    }
+    ei->callee = callee;
+    const kj_expr *res = a[KJ_CRED_RES];
+    bool has_res = res && ic->sp->ei[res->id].type && ic->sp->ei[res->id].type->kind == KJ_T_ARRAY;
+    return ei_value(ei, has_res ? kj_t_none(ic->s->types) : at->elem);
+}

@@ -873,12 +873,79 @@ static kir_ref lower_reduce(lctx *lc, const kj_expr *e, kj_einfo *ei)
     return r;
 }
 
+/* arr[:size]'s length: Python's slice stop clamped to [0, n] */
+static kir_ref slice_stop(lctx *lc, kir_ref n, kir_ref s, kj_span sp)
+{
+    const kj_type *i64t = kj_t_int(lc->s->types, 64, true), *bt = kj_t_bool(lc->s->types);
+    kir_ref zero = i64(lc, 0, sp);
+    kir_ref neg = emit2(lc, KIR_LT, bt, sp, s, zero);
+    kir_ref from_end = emit2(lc, KIR_ADD, i64t, sp, s, n);
+    kir_ref v = emit2(lc, KIR_SELECT, i64t, sp, neg, from_end);
+    kir_at(lc->f, v)->c = s;
+    kir_ref lo = emit2(lc, KIR_SELECT, i64t, sp, emit2(lc, KIR_LT, bt, sp, v, zero), zero);
+    kir_at(lc->f, lo)->c = v;
+    kir_ref r = emit2(lc, KIR_SELECT, i64t, sp, emit2(lc, KIR_LT, bt, sp, lo, n), lo);
+    kir_at(lc->f, r)->c = n;
+    return r;
+}
+
+/* r(arr, size=None, res=None, init=0, stream=0) of a cuda.reduce function:
+ * acc = T(init); for x in arr[:size]: acc = T(f(acc, x)); in order, on the
+ * host (every target: docs/cuda.md). With res, res[0] = acc and the value is
+ * None. */
+static kir_ref lower_cuda_reduce(lctx *lc, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
+    const kir_func *f = ei->callee->kir;
+    const kj_expr *a[KJ_CRED__N];
+    kj_cuda_reduce_args(e, a);
+    kj_span sp = e->span;
+    kir_ref arr = lower_expr(lc, a[KJ_CRED_ARR]);
+    const kj_type *T = strong(lc, type_of(lc, arr)->elem);
+    kir_ref n = emit(lc, KIR_ARRAY_DIM, i64t, sp);
+    kir_at(lc->f, n)->a = arr;
+    const kj_expr *x;
+    if ((x = a[KJ_CRED_SIZE]) && EI(lc, x)->type->kind == KJ_T_INT)
+        n = slice_stop(lc, n, lower_as(lc, x, i64t), x->span);
+    kir_ref res = (x = a[KJ_CRED_RES]) && EI(lc, x)->type->kind == KJ_T_ARRAY ? lower_expr(lc, x) : 0;
+    kir_ref init = (x = a[KJ_CRED_INIT]) && EI(lc, x)->type->kind != KJ_T_NONE ? lower_as(lc, x, T)
+                                                                               : const_num(lc, T, 0, sp);
+    if ((x = a[KJ_CRED_STREAM]) && EI(lc, x)->type->kind == KJ_T_OPAQUE) lower_expr(lc, x);
+    uint32_t acc = temp_local(lc, T), ind = temp_local(lc, i64t);
+    set_local(lc, acc, init, sp);
+    kir_ref start = i64(lc, 0, sp), step = i64(lc, 1, sp);
+    kir_ref loop = emit(lc, KIR_FOR, NULL, sp);
+    kir_blkid body = kir_block_new(lc->s->a, lc->f), saved = lc->cur;
+    kir_inst *in = kir_at(lc->f, loop);
+    in->i = ind, in->a = start, in->b = n, in->c = step, in->blk[0] = body;
+    lc->cur = body;
+    kir_ref i = get_local(lc, ind, sp);
+    kir_ref el = emit_args(lc, KIR_ARRAY_LOAD, T, sp, &i, 1);
+    kir_at(lc->f, el)->a = arr;
+    kir_ref args[2] = {cast(lc, get_local(lc, acc, sp), f->params[0], sp), cast(lc, el, f->params[1], sp)};
+    kir_ref r = emit_args(lc, KIR_CALL, f->ret, sp, args, 2);
+    kir_at(lc->f, r)->fn = ei->callee->kir;
+    set_local(lc, acc, r, sp);
+    lc->cur = saved;
+    kir_ref v = get_local(lc, acc, sp);
+    if (!res) return v;
+    /* res[0] of an empty res is NumPy's IndexError, whatever boundscheck */
+    kir_ref zero = i64(lc, 0, sp), ext = emit(lc, KIR_ARRAY_DIM, i64t, sp);
+    kir_at(lc->f, ext)->a = res;
+    emit2(lc, KIR_BOUNDS_CHECK, NULL, a[KJ_CRED_RES]->span, zero, ext);
+    kir_ref st = emit_args(lc, KIR_ARRAY_STORE, NULL, sp, &zero, 1);
+    kir_at(lc->f, st)->a = res;
+    kir_at(lc->f, st)->b = cast(lc, v, type_of(lc, res)->elem, sp);
+    return emit(lc, KIR_CONST_NONE, NULL, sp);
+}
+
 static kir_ref lower_call(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
     kj_einfo *ci = EI(lc, e->call.fn);
     if (ci->kind == EI_LAUNCH) return lower_launch(lc, e, ei);
     if (ci->kind == EI_UREDUCE) return lower_reduce(lc, e, ei);
+    if (ei->callee && ei->callee->fn->kind == FK_REDUCE) return lower_cuda_reduce(lc, e, ei);
     if (ei->callee && (ei->callee->fn->kind == FK_VECTORIZE ||
                        ei->callee->fn->kind == FK_GUVECTORIZE))
         return lower_ufunc(lc, e, ei);

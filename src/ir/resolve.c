@@ -64,7 +64,8 @@ static kj_sym *sym_add(kj_sema *s, const char *name, kj_symkind kind, kj_span sp
 /* ---- namespaces: which dotted paths name what ---- */
 
 static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vectorize",
-                                         "numba.guvectorize", "cuda.jit"};
+                                         "numba.guvectorize", "cuda.jit", "cuda.reduce",
+                                         "cuda.Reduce"};
 
 static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "numba", "cuda", "types", "mpi4py",
                                          "MPI", "MPI.Request",
@@ -798,10 +799,34 @@ static bool decor_apply(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_deco
     return true;
 }
 
+/* @cuda.reduce, cuda.Reduce(f) (numba-cuda's reduction.rst): f is the
+ * reduction's binary function; the decorator takes nothing else. */
+static void resolve_reduce(kj_sema *s, kj_fn *fn, const kj_decor *dec)
+{
+    fn->kind = FK_REDUCE;
+    fn->decorator = dec->path;
+    if (dec->called) {
+        kj_error(s->d, s->src, dec->span, "%s takes the reduction's function and nothing else", dec->path);
+        fn->bad = true;
+        return;
+    }
+    if (fn->def->nparams != 2) {
+        kj_diag *dg = kj_error(s->d, s->src, dec->span, "%s needs a binary function, but '%s' takes %u "
+                               "argument%s", dec->path, fn->def->name, fn->def->nparams,
+                               fn->def->nparams == 1 ? "" : "s");
+        kj_diag_hint(dg, "a reduction combines two values: def f(a, b): return a + b");
+        fn->bad = true;
+    }
+}
+
 /* decorator: '@' (jit|njit|cuda.jit|vectorize|guvectorize) ['(' sigs [, layout] options ')'] */
 static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
 {
     const char *p = dec->path;
+    if (!strncmp(p, "cuda.", 5) && strcmp(p, "cuda.jit")) {
+        resolve_reduce(s, fn, dec);
+        return;
+    }
     fn->decorator = !strcmp(p, "cuda.jit") ? "cuda.jit" : p + strlen("numba.");
     fn->kind = !strcmp(p, "cuda.jit") ? FK_KERNEL
              : !strcmp(p, "numba.vectorize") ? FK_VECTORIZE
@@ -855,7 +880,7 @@ static void resolve_def_decorator(kj_sema *s, kj_fn *fn, const kj_expr *e)
     }
     if (!bad)
         kj_error(s->d, s->src, e->span,
-                 "unsupported decorator: kjit knows @jit, @njit, @cuda.jit, @vectorize and @guvectorize");
+                 "unsupported decorator: kjit knows @jit, @njit, @cuda.jit, @vectorize, @guvectorize and @cuda.reduce");
     fn->bad = true;
 }
 
@@ -894,7 +919,7 @@ static kj_fn *apply_decorator(kj_sema *s, const kj_fn *host, const char *name, k
     kj_fn *src = function_arg(s, host, arg);
     const kj_sym *f = arg->kind == KJ_E_NAME ? kj_sym_find(s, arg->name) : NULL;
     if (!src) {
-        const char *dn = !strcmp(d->path, "cuda.jit") ? "cuda.jit" : d->path + strlen("numba.");
+        const char *dn = !strncmp(d->path, "cuda.", 5) ? d->path : d->path + strlen("numba.");
         kj_diag *dg = arg->kind == KJ_E_NAME && !f
             ? kj_error(s->d, s->src, arg->span, "%s() is applied to '%s', which is not a function "
                        "defined above", dn, arg->name)

@@ -18,7 +18,8 @@ typedef enum {
     FK_KERNEL,     /* @cuda.jit */
     FK_DEVICE,     /* @cuda.jit(device=True) */
     FK_VECTORIZE,  /* @vectorize */
-    FK_GUVECTORIZE /* @guvectorize */
+    FK_GUVECTORIZE, /* @guvectorize */
+    FK_REDUCE      /* @cuda.reduce / cuda.Reduce(f): the binary function of a reduction */
 } kj_fkind;
 
 typedef struct kj_spec kj_spec;
@@ -304,6 +305,13 @@ bool kj_forall_check_1d(kj_ictx *ic, const kj_expr *launch, const kj_spec *kerne
  * function (infer_ufunc_attr.c): a compile-time constant. */
 bool kj_is_ufunc_attr(const char *name);
 kj_einfo *kj_ufunc_attr(kj_ictx *ic, const kj_expr *e, kj_fn *fn, kj_einfo *ei);
+/* specialise fn for args (device: for the device context) and type it */
+kj_spec *kj_specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool device, kj_span sp);
+/* r(arr, size=None, res=None, init=0, stream=0) of a cuda.reduce function r
+ * (infer_launch.c); kj_cuda_reduce_args gives the arguments in that order. */
+enum { KJ_CRED_ARR, KJ_CRED_SIZE, KJ_CRED_RES, KJ_CRED_INIT, KJ_CRED_STREAM, KJ_CRED__N };
+bool kj_cuda_reduce_args(const kj_expr *call, const kj_expr *out[KJ_CRED__N]);
+kj_einfo *kj_type_cuda_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn);
 /* The block size forall picks when tpb is 0 (docs/cuda.md says why). */
 enum { KJ_FORALL_DEFAULT_TPB = 256 };
 /* Operators (infer_expr.c), shared with augmented assignment. */
