@@ -662,10 +662,10 @@ static void check_sig(kj_sema *s, kj_fn *fn, const kj_sig *sig, kj_span sp)
             return;
         }
         for (uint32_t i = 0; i < sig->nparams; i++) {
-            /* Numba declares a scalar output '()' as a 1-element array. */
-            bool scalar_out = i >= fn->layout.nin && fn->layout.args[i].ndims == 0 &&
-                              sig_ndim(sig->params[i]) == 1;
-            if (sig_ndim(sig->params[i]) != fn->layout.args[i].ndims && !scalar_out) {
+            /* Numba declares a scalar '()' as a 1-element array, an output
+             * always, an input where the function reads it as w[0]. */
+            bool scalar_1d = fn->layout.args[i].ndims == 0 && sig_ndim(sig->params[i]) == 1;
+            if (sig_ndim(sig->params[i]) != fn->layout.args[i].ndims && !scalar_1d) {
                 kj_error(s->d, s->src, sp,
                          "argument %u has %u dimension%s in the signature but %u in layout '%s'",
                          i + 1, sig_ndim(sig->params[i]), sig_ndim(sig->params[i]) == 1 ? "" : "s",
