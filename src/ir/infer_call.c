@@ -744,6 +744,8 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
             return ei_value(ei, NULL);
         }
         if (nd - cd > loop_nd) loop_nd = nd - cd;
+        /* without signatures, a '()' output is Numba's 1-element array (out[0] = v) */
+        if (!cd && i >= L->nin && !fn->nsigs) cd = 1;
         core[i] = cd ? kj_t_array(ic->s->types, elem_of(args[i]), cd, KJ_LAYOUT_A) : elem_of(args[i]);
     }
     /* Outputs not passed: take the signature's (there must be one). */

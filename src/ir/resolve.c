@@ -844,8 +844,11 @@ static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
         fn->bad = true;
     }
     for (uint32_t i = 0; i < dec->nkw; i++) apply_option(s, fn, &dec->kw[i], opts_for(fn->kind));
+    /* Numba's guvectorize(layout) alone (one argument) is lazy: compiled for
+     * the argument types of each call, outputs passed (numba/np/ufunc/decorators.py). */
+    bool lazy_gu = fn->kind == FK_GUVECTORIZE && dec->nargs == 1;
     if (fn->kind == FK_GUVECTORIZE) {
-        const kj_expr *lay = dec->nargs >= 2 ? dec->args[1] : NULL;
+        const kj_expr *lay = dec->nargs >= 1 ? dec->args[dec->nargs >= 2 ? 1 : 0] : NULL;
         if (lay && lay->kind == KJ_E_NAME) { /* a layout held in a module constant */
             const kj_sym *ls = kj_sym_find(s, lay->name);
             if (ls && ls->kind == SYM_CONST && ls->expr && ls->expr->kind == KJ_E_STR) lay = ls->expr;
@@ -861,11 +864,7 @@ static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
             fn->bad = true;
         }
     }
-    if (dec->nargs >= 1) parse_sigs(s, fn, dec->args[0]);
-    else if (fn->kind == FK_GUVECTORIZE) {
-        kj_error(s->d, s->src, dec->span, "@guvectorize needs a list of signatures");
-        fn->bad = true;
-    }
+    if (dec->nargs >= 1 && !lazy_gu) parse_sigs(s, fn, dec->args[0]);
     for (uint32_t i = 0; i < fn->nsigs; i++) check_sig(s, fn, &fn->sigs[i], fn->sig_spans[i]);
 }
 
