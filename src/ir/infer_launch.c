@@ -157,6 +157,7 @@ static void nd_block(nd_walk *w, const kj_block *b)
         case KJ_S_AUGASSIGN: nd_expr(w, st->aug.target); nd_expr(w, st->aug.value); break;
         case KJ_S_IF: nd_expr(w, st->if_.cond); nd_block(w, &st->if_.then); nd_block(w, &st->if_.els); break;
         case KJ_S_WHILE: nd_expr(w, st->while_.cond); nd_block(w, &st->while_.body); break;
+        case KJ_S_WITH: nd_expr(w, st->with.ctx); nd_block(w, &st->with.body); break;
         case KJ_S_FOR: nd_expr(w, st->for_.iter); nd_block(w, &st->for_.body); break;
         case KJ_S_RETURN: nd_expr(w, st->ret.value); break;
         case KJ_S_ASSERT: nd_expr(w, st->assert_.cond); break;
@@ -285,4 +286,56 @@ kj_einfo *kj_type_cuda_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, 
     const kj_expr *res = a[KJ_CRED_RES];
     bool has_res = res && ic->sp->ei[res->id].type && ic->sp->ei[res->id].type->kind == KJ_T_ARRAY;
     return ei_value(ei, has_res ? kj_t_none(ic->s->types) : at->elem);
+}
+
+/* ---- with: Numba's CUDA context managers ----
+ *
+ * `with s.auto_synchronize():` synchronizes s when the block ends;
+ * `with cuda.pinned(a, ...):` page-locks the arrays for the block and
+ * `with cuda.defer_cleanup():` defers freeing device memory: kjit's arrays
+ * need neither (docs/cuda.md), so the block just runs. Host code only. */
+
+kj_with_kind kj_with_of(const kj_expr *ctx)
+{
+    if (ctx->kind != KJ_E_CALL || ctx->call.fn->kind != KJ_E_ATTR || ctx->call.nkw) return KJ_WITH_BAD;
+    const char *n = ctx->call.fn->attr.name;
+    if (!strcmp(n, "auto_synchronize") && !ctx->call.nargs) return KJ_WITH_AUTO_SYNC;
+    if (!strcmp(n, "pinned")) return KJ_WITH_PINNED;
+    if (!strcmp(n, "defer_cleanup") && !ctx->call.nargs) return KJ_WITH_DEFER_CLEANUP;
+    return KJ_WITH_BAD;
+}
+
+static bool with_ctx_ok(kj_ictx *ic, const kj_expr *ctx)
+{
+    kj_with_kind k = kj_with_of(ctx);
+    if (k == KJ_WITH_BAD) return false;
+    const kj_expr *obj = ctx->call.fn->attr.obj;
+    if (k == KJ_WITH_AUTO_SYNC) {
+        const kj_type *t = kj_value_type(ic, obj);
+        return t && t->kind == KJ_T_OPAQUE && !strcmp(t->name, "stream");
+    }
+    kj_einfo *m = kj_type_expr(ic, obj);
+    if (m->kind != EI_MODULE || strcmp(m->path, "cuda")) return false;
+    for (uint32_t i = 0; i < ctx->call.nargs; i++) {
+        const kj_type *t = kj_value_type(ic, ctx->call.args[i]);
+        if (t && t->kind != KJ_T_ARRAY) {
+            kj_error(ic->d, ic->s->src, ctx->call.args[i]->span, "cuda.pinned() takes arrays, not %s",
+                     kj_type_str(t));
+            return true; /* reported */
+        }
+    }
+    return true;
+}
+
+void kj_type_with(kj_ictx *ic, const kj_stmt *st)
+{
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_error(ic->d, ic->s->src, st->span, "'with' is only supported in host code");
+        return;
+    }
+    if (!with_ctx_ok(ic, st->with.ctx)) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, st->with.ctx->span,
+                               "'with' supports Numba's CUDA context managers only");
+        kj_diag_hint(dg, "with s.auto_synchronize():, with cuda.pinned(a, ...):, with cuda.defer_cleanup():");
+    }
 }

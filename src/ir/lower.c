@@ -1015,6 +1015,7 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
 /* ---- statements ---- */
 
 static void lower_block(lctx *lc, const kj_block *b);
+static void lower_with(lctx *lc, const kj_stmt *st);
 
 static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
 {
@@ -1294,6 +1295,7 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
     case KJ_S_AUGASSIGN: lower_augassign(lc, st); break;
     case KJ_S_IF: lower_if(lc, st); break;
     case KJ_S_WHILE: lower_while(lc, st); break;
+    case KJ_S_WITH: lower_with(lc, st); break;
     case KJ_S_FOR: lower_for(lc, st); break;
     case KJ_S_BREAK: emit(lc, KIR_BREAK, NULL, st->span); break;
     case KJ_S_CONTINUE: emit(lc, KIR_CONTINUE, NULL, st->span); break;
@@ -1320,6 +1322,23 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
 static void lower_block(lctx *lc, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) lower_stmt(lc, b->v[i]);
+}
+
+/* with s.auto_synchronize(): body, then s.synchronize() (where the body
+ * falls through: a return inside skips it, as kjit's end of main waits for
+ * the GPU anyway); cuda.pinned(arrays) and cuda.defer_cleanup() evaluate
+ * their arguments and run the body (infer_launch.c). */
+static void lower_with(lctx *lc, const kj_stmt *st)
+{
+    const kj_expr *ctx = st->with.ctx;
+    kj_with_kind k = kj_with_of(ctx);
+    kir_ref stream = 0;
+    if (k == KJ_WITH_AUTO_SYNC) stream = lower_expr(lc, ctx->call.fn->attr.obj);
+    for (uint32_t i = 0; k == KJ_WITH_PINNED && i < ctx->call.nargs; i++) lower_expr(lc, ctx->call.args[i]);
+    lower_block(lc, &st->with.body);
+    if (!stream) return;
+    kir_ref r = emit_args(lc, KIR_BUILTIN, NULL, st->span, &stream, 1);
+    kir_at(lc->f, r)->aux = KJ_B_STREAM_SYNCHRONIZE;
 }
 
 /* ---- functions ---- */

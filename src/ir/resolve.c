@@ -1142,6 +1142,7 @@ static uint32_t count_assigns(const kj_block *b, const char *name)
         case KJ_S_FOR: n += count_target(st->for_.target, name) + count_assigns(&st->for_.body, name); break;
         case KJ_S_IF: n += count_assigns(&st->if_.then, name) + count_assigns(&st->if_.els, name); break;
         case KJ_S_WHILE: n += count_assigns(&st->while_.body, name); break;
+        case KJ_S_WITH: n += count_assigns(&st->with.body, name); break;
         default: break;
         }
     }
@@ -1159,6 +1160,7 @@ static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
         switch (st->kind) {
         case KJ_S_IF: scan_sig_locals(s, host, &st->if_.then); scan_sig_locals(s, host, &st->if_.els); break;
         case KJ_S_WHILE: scan_sig_locals(s, host, &st->while_.body); break;
+        case KJ_S_WITH: scan_sig_locals(s, host, &st->with.body); break;
         case KJ_S_FOR: scan_sig_locals(s, host, &st->for_.body); break;
         case KJ_S_ASSIGN: {
             const kj_expr *t = st->assign.targets[0], *v = st->assign.value;
@@ -1185,6 +1187,7 @@ static void scan_statics(kj_sema *s, kj_fn *host, const kj_block *b)
         switch (st->kind) {
         case KJ_S_IF: scan_statics(s, host, &st->if_.then); scan_statics(s, host, &st->if_.els); break;
         case KJ_S_WHILE: scan_statics(s, host, &st->while_.body); break;
+        case KJ_S_WITH: scan_statics(s, host, &st->with.body); break;
         case KJ_S_FOR: scan_statics(s, host, &st->for_.body); break;
         case KJ_S_ASSIGN: {
             const kj_expr *t = st->assign.targets[0];
@@ -1237,6 +1240,7 @@ static void check_rebinds(kj_sema *s, const kj_fn *host, const kj_block *b)
         case KJ_S_FOR: check_rebind(s, host, st->for_.target, st); check_rebinds(s, host, &st->for_.body); break;
         case KJ_S_IF: check_rebinds(s, host, &st->if_.then); check_rebinds(s, host, &st->if_.els); break;
         case KJ_S_WHILE: check_rebinds(s, host, &st->while_.body); break;
+        case KJ_S_WITH: check_rebinds(s, host, &st->with.body); break;
         default: break;
         }
     }

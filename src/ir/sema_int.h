@@ -312,6 +312,11 @@ kj_spec *kj_specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool device
 enum { KJ_CRED_ARR, KJ_CRED_SIZE, KJ_CRED_RES, KJ_CRED_INIT, KJ_CRED_STREAM, KJ_CRED__N };
 bool kj_cuda_reduce_args(const kj_expr *call, const kj_expr *out[KJ_CRED__N]);
 kj_einfo *kj_type_cuda_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn);
+/* `with CTX:` (infer_launch.c): which of Numba's context managers CTX is
+ * (by its form; kj_type_with checks and reports). */
+typedef enum { KJ_WITH_BAD, KJ_WITH_AUTO_SYNC, KJ_WITH_PINNED, KJ_WITH_DEFER_CLEANUP } kj_with_kind;
+kj_with_kind kj_with_of(const kj_expr *ctx);
+void kj_type_with(kj_ictx *ic, const kj_stmt *st);
 /* The block size forall picks when tpb is 0 (docs/cuda.md says why). */
 enum { KJ_FORALL_DEFAULT_TPB = 256 };
 /* Operators (infer_expr.c), shared with augmented assignment. */
