@@ -99,7 +99,7 @@ struct kj_expr {
 
 #define KJ_STMT_KINDS(X)                                                                   \
     X(EXPR) X(ASSIGN) X(AUGASSIGN) X(IF) X(WHILE) X(FOR) X(BREAK) X(CONTINUE) X(RETURN)    \
-    X(PASS) X(ASSERT) X(DEF) X(IMPORT) X(FROM_IMPORT)
+    X(PASS) X(ASSERT) X(DEF) X(IMPORT) X(FROM_IMPORT) X(WITH)
 
 typedef enum {
 #define X(n) KJ_S_##n,
@@ -133,6 +133,7 @@ struct kj_stmt {
         struct { kj_binop op; kj_expr *target; kj_expr *value; } aug; /* AUGASSIGN */
         struct { kj_expr *cond; kj_block then, els; } if_; /* IF: elif is an IF alone in els */
         struct { kj_expr *cond; kj_block body; } while_;   /* WHILE */
+        struct { kj_expr *ctx; kj_block body; } with;      /* WITH: one item, no `as` */
         struct { kj_expr *target; kj_expr *iter; kj_block body; } for_; /* FOR */
         struct { kj_expr *value; } ret;                    /* RETURN: value may be NULL */
         struct { kj_expr *cond, *msg; } assert_;           /* ASSERT: msg may be NULL */

@@ -263,6 +263,12 @@ static void dump_stmt(const kj_stmt *s, int indent, kj_buf *out)
         kj_buf_putc(out, ')');
         return;
     case KJ_S_IF: dump_if(s, indent, out); return;
+    case KJ_S_WITH:
+        kj_buf_puts(out, "(with ");
+        dump_expr(s->with.ctx, out);
+        dump_block(&s->with.body, indent + 2, out);
+        kj_buf_putc(out, ')');
+        return;
     case KJ_S_WHILE:
         kj_buf_puts(out, "(while ");
         dump_expr(s->while_.cond, out);

@@ -484,6 +484,33 @@ static kj_stmt *while_stmt(kjp *p)
     return s;
 }
 
+/* Does the with statement at the cursor have one item and no `as`? (The
+ * others stay unsupported: Numba's context managers give nothing to bind.) */
+static bool with_is_simple(kjp *p)
+{
+    int depth = 0;
+    for (uint32_t k = p->pos + 1; k < p->ntok; k++) {
+        kj_tok_kind t = p->tok[k].kind;
+        if (t == KJ_TOK_LPAREN || t == KJ_TOK_LBRACK || t == KJ_TOK_LBRACE) depth++;
+        else if (t == KJ_TOK_RPAREN || t == KJ_TOK_RBRACK || t == KJ_TOK_RBRACE) depth--;
+        else if (t == KJ_TOK_NEWLINE || t == KJ_TOK_EOF || (t == KJ_TOK_COLON && depth <= 0)) return true;
+        else if (depth <= 0 && (t == KJ_TOK_KW_AS || t == KJ_TOK_COMMA)) return false;
+    }
+    return true;
+}
+
+/* with_stmt: 'with' expression block (the form Numba's context managers
+ * take: stream.auto_synchronize(), cuda.pinned(a), cuda.defer_cleanup()) */
+static kj_stmt *with_stmt(kjp *p)
+{
+    kj_token *kw = kjp_next(p);
+    kj_stmt *s = new_stmt(p, KJ_S_WITH, kw->span);
+    s->with.ctx = kjp_expr(p);
+    s->span = kjp_span_from(p, kw->span);
+    s->with.body = suite(p, "'with' statement", kw->span.line);
+    return s;
+}
+
 /* for_stmt: 'for' target_list 'in' testlist block */
 static kj_stmt *for_stmt(kjp *p)
 {
@@ -671,7 +698,13 @@ static void statement(kjp *p, stmt_vec *out)
     case KJ_TOK_KW_TRY: case KJ_TOK_KW_EXCEPT: case KJ_TOK_KW_FINALLY:
         unsupported_compound(p, "'try' is not supported");
         return;
-    case KJ_TOK_KW_WITH: unsupported_compound(p, "'with' is not supported"); return;
+    case KJ_TOK_KW_WITH:
+        if (!with_is_simple(p)) {
+            unsupported_compound(p, "'with' is not supported");
+            return;
+        }
+        s = with_stmt(p);
+        break;
     case KJ_TOK_KW_ASYNC: unsupported_compound(p, "'async' is not supported"); return;
     case KJ_TOK_NAME:
         if (is_match_stmt(p)) {

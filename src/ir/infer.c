@@ -65,6 +65,7 @@ static void collect_block(kj_sema *s, kj_spec *sp, const kj_block *b)
             collect_block(s, sp, &st->if_.els);
             break;
         case KJ_S_WHILE: collect_block(s, sp, &st->while_.body); break;
+        case KJ_S_WITH: collect_block(s, sp, &st->with.body); break;
         default: break;
         }
     }
@@ -82,6 +83,7 @@ static bool returns_value(const kj_block *b)
             if (returns_value(&st->if_.then) || returns_value(&st->if_.els)) return true;
             break;
         case KJ_S_WHILE: if (returns_value(&st->while_.body)) return true; break;
+        case KJ_S_WITH: if (returns_value(&st->with.body)) return true; break;
         case KJ_S_FOR: if (returns_value(&st->for_.body)) return true; break;
         default: break;
         }
@@ -458,6 +460,10 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         kj_cond_type(ic, st->if_.cond);
         infer_block(ic, &st->if_.then);
         infer_block(ic, &st->if_.els);
+        break;
+    case KJ_S_WITH:
+        kj_type_with(ic, st);
+        infer_block(ic, &st->with.body);
         break;
     case KJ_S_WHILE:
         kj_cond_type(ic, st->while_.cond);

@@ -500,6 +500,11 @@ static kj_spec *specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool de
     return callee;
 }
 
+kj_spec *kj_specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool device, kj_span sp)
+{
+    return specialise(ic, fn, args, device, sp);
+}
+
 static const char *fn_kind_name(kj_fkind k)
 {
     switch (k) {
@@ -508,6 +513,7 @@ static const char *fn_kind_name(kj_fkind k)
     case FK_VECTORIZE: return "@vectorize ufunc";
     case FK_GUVECTORIZE: return "@guvectorize gufunc";
     case FK_JIT: return "@jit function";
+    case FK_REDUCE: return "cuda.reduce function";
     default: return "host function";
     }
 }
@@ -551,6 +557,12 @@ static kj_einfo *user_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *f
         }
         break;
     case FK_JIT: break;
+    case FK_REDUCE:
+        if (dev) {
+            kj_error(ic->d, ic->s->src, e->span, "a cuda.reduce reduction is called from host code");
+            return ei_value(ei, NULL);
+        }
+        return kj_type_cuda_reduce_call(ic, e, ei, fn);
     }
     uint32_t n = fn->def->nparams;
     const kj_type **args = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
@@ -646,7 +658,7 @@ kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *fn)
     return ei;
 }
 
-static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn, bool forall)
 {
     if (kj_is_device_ctx(ic->sp)) {
         kj_error(ic->d, ic->s->src, e->span,
@@ -666,6 +678,7 @@ static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn 
         }
     kj_spec *callee = specialise(ic, fn, args, true, e->span);
     if (!callee) return ei_value(ei, NULL);
+    if (forall && !kj_forall_check_1d(ic, e, callee)) return ei_value(ei, NULL);
     ei->callee = callee;
     ei->argmap = map;
     ei->nbound = (int)n;
@@ -733,6 +746,8 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
             return ei_value(ei, NULL);
         }
         if (nd - cd > loop_nd) loop_nd = nd - cd;
+        /* without signatures, a '()' output is Numba's 1-element array (out[0] = v) */
+        if (!cd && i >= L->nin && !fn->nsigs) cd = 1;
         core[i] = cd ? kj_t_array(ic->s->types, elem_of(args[i]), cd, KJ_LAYOUT_A) : elem_of(args[i]);
     }
     /* Outputs not passed: take the signature's (there must be one). */
@@ -950,7 +965,8 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
         return r;
     }
     case EI_FUNC: return user_call(ic, e, ei, ci->fn);
-    case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn);
+    case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn, ci->forall);
+    case EI_FORALL: return kj_type_forall_config(ic, e, ci->fn);
     case EI_UREDUCE: return ufunc_reduce_call(ic, e, ei, ci->fn);
     case EI_DTYPE_FN: return dtype_fn_call(ic, e, ei);
     case EI_NONE: return ei_value(ei, NULL);

@@ -30,6 +30,7 @@ static const char *what_is(const kj_einfo *ei)
     case EI_FUNC: return "a function";
     case EI_LAUNCH: return "a kernel launch configuration";
     case EI_UREDUCE: return "a ufunc's reduce method";
+    case EI_FORALL: return "a kernel's forall method";
     case EI_DECOR: return "a decorator";
     case EI_TYPEOBJ: return "a Numba type object";
     case EI_DTYPE_FN: return "np.dtype";
@@ -255,6 +256,14 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
             if (obj->kind == EI_FUNC && !strcmp(e->attr.name, "py_func")) {
                 ei->kind = EI_FUNC;
                 ei->fn = kj_py_func(ic->s, obj->fn);
+                return ei;
+            }
+            if (obj->kind == EI_FUNC && (obj->fn->kind == FK_VECTORIZE || obj->fn->kind == FK_GUVECTORIZE) &&
+                kj_is_ufunc_attr(e->attr.name))
+                return kj_ufunc_attr(ic, e, obj->fn, ei);
+            if (obj->kind == EI_FUNC && obj->fn->kind == FK_KERNEL && !strcmp(e->attr.name, "forall")) {
+                ei->kind = EI_FORALL;
+                ei->fn = obj->fn;
                 return ei;
             }
             if (obj->kind == EI_FUNC && obj->fn->kind == FK_VECTORIZE && !strcmp(e->attr.name, "reduce")) {

@@ -93,7 +93,14 @@ static void gufunc_body(kb *b, const ukernel *k, const kir_ref *idx)
     kir_ref args[MAX_OPS];
     for (uint32_t j = 0; j < k->nops; j++) {
         const kj_type *want = k->uf->params[j];
-        if (want->kind == KJ_T_ARRAY) {
+        if (want->kind == KJ_T_ARRAY && k->pt[j]->kind != KJ_T_ARRAY) {
+            /* a scalar for a '()' parameter declared as a 1-d array (the
+             * intp[:] read as w[0] idiom): a 1-element local array */
+            kir_ref la[2] = {kb_int(b, 1), 0}, zero = kb_int(b, 0);
+            kir_ref one = kb_builtin(b, KJ_B_LOCAL_ARRAY, kj_t_array(b->ty, want->elem, 1, KJ_LAYOUT_C), la, 2);
+            kb_store(b, one, kb_cast(b, kb_param(b, j), want->elem), &zero, 1);
+            args[j] = kb_cast(b, one, want);
+        } else if (want->kind == KJ_T_ARRAY) {
             args[j] = core_view(b, k, j, idx);
             if (b->f->insts[args[j]].type->layout != want->layout && want->layout != KJ_LAYOUT_A)
                 args[j] = kb_cast(b, args[j], want);

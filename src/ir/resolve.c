@@ -64,7 +64,8 @@ static kj_sym *sym_add(kj_sema *s, const char *name, kj_symkind kind, kj_span sp
 /* ---- namespaces: which dotted paths name what ---- */
 
 static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vectorize",
-                                         "numba.guvectorize", "cuda.jit"};
+                                         "numba.guvectorize", "cuda.jit", "cuda.reduce",
+                                         "cuda.Reduce"};
 
 static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "numba", "cuda", "types", "mpi4py",
                                          "MPI", "MPI.Request",
@@ -682,10 +683,10 @@ static void check_sig(kj_sema *s, kj_fn *fn, const kj_sig *sig, kj_span sp)
             return;
         }
         for (uint32_t i = 0; i < sig->nparams; i++) {
-            /* Numba declares a scalar output '()' as a 1-element array. */
-            bool scalar_out = i >= fn->layout.nin && fn->layout.args[i].ndims == 0 &&
-                              sig_ndim(sig->params[i]) == 1;
-            if (sig_ndim(sig->params[i]) != fn->layout.args[i].ndims && !scalar_out) {
+            /* Numba declares a scalar '()' as a 1-element array, an output
+             * always, an input where the function reads it as w[0]. */
+            bool scalar_1d = fn->layout.args[i].ndims == 0 && sig_ndim(sig->params[i]) == 1;
+            if (sig_ndim(sig->params[i]) != fn->layout.args[i].ndims && !scalar_1d) {
                 kj_error(s->d, s->src, sp,
                          "argument %u has %u dimension%s in the signature but %u in layout '%s'",
                          i + 1, sig_ndim(sig->params[i]), sig_ndim(sig->params[i]) == 1 ? "" : "s",
@@ -819,10 +820,34 @@ static bool decor_apply(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_deco
     return true;
 }
 
+/* @cuda.reduce, cuda.Reduce(f) (numba-cuda's reduction.rst): f is the
+ * reduction's binary function; the decorator takes nothing else. */
+static void resolve_reduce(kj_sema *s, kj_fn *fn, const kj_decor *dec)
+{
+    fn->kind = FK_REDUCE;
+    fn->decorator = dec->path;
+    if (dec->called) {
+        kj_error(s->d, s->src, dec->span, "%s takes the reduction's function and nothing else", dec->path);
+        fn->bad = true;
+        return;
+    }
+    if (fn->def->nparams != 2) {
+        kj_diag *dg = kj_error(s->d, s->src, dec->span, "%s needs a binary function, but '%s' takes %u "
+                               "argument%s", dec->path, fn->def->name, fn->def->nparams,
+                               fn->def->nparams == 1 ? "" : "s");
+        kj_diag_hint(dg, "a reduction combines two values: def f(a, b): return a + b");
+        fn->bad = true;
+    }
+}
+
 /* decorator: '@' (jit|njit|cuda.jit|vectorize|guvectorize) ['(' sigs [, layout] options ')'] */
 static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
 {
     const char *p = dec->path;
+    if (!strncmp(p, "cuda.", 5) && strcmp(p, "cuda.jit")) {
+        resolve_reduce(s, fn, dec);
+        return;
+    }
     fn->decorator = !strcmp(p, "cuda.jit") ? "cuda.jit" : p + strlen("numba.");
     fn->kind = !strcmp(p, "cuda.jit") ? FK_KERNEL
              : !strcmp(p, "numba.vectorize") ? FK_VECTORIZE
@@ -840,8 +865,11 @@ static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
         fn->bad = true;
     }
     for (uint32_t i = 0; i < dec->nkw; i++) apply_option(s, fn, &dec->kw[i], opts_for(fn->kind));
+    /* Numba's guvectorize(layout) alone (one argument) is lazy: compiled for
+     * the argument types of each call, outputs passed (numba/np/ufunc/decorators.py). */
+    bool lazy_gu = fn->kind == FK_GUVECTORIZE && dec->nargs == 1;
     if (fn->kind == FK_GUVECTORIZE) {
-        const kj_expr *lay = dec->nargs >= 2 ? dec->args[1] : NULL;
+        const kj_expr *lay = dec->nargs >= 1 ? dec->args[dec->nargs >= 2 ? 1 : 0] : NULL;
         if (lay && lay->kind == KJ_E_NAME) { /* a layout held in a module constant */
             const kj_sym *ls = kj_sym_find(s, lay->name);
             if (ls && ls->kind == SYM_CONST && ls->expr && ls->expr->kind == KJ_E_STR) lay = ls->expr;
@@ -857,11 +885,7 @@ static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
             fn->bad = true;
         }
     }
-    if (dec->nargs >= 1) parse_sigs(s, fn, dec->args[0]);
-    else if (fn->kind == FK_GUVECTORIZE) {
-        kj_error(s->d, s->src, dec->span, "@guvectorize needs a list of signatures");
-        fn->bad = true;
-    }
+    if (dec->nargs >= 1 && !lazy_gu) parse_sigs(s, fn, dec->args[0]);
     for (uint32_t i = 0; i < fn->nsigs; i++) check_sig(s, fn, &fn->sigs[i], fn->sig_spans[i]);
 }
 
@@ -876,7 +900,7 @@ static void resolve_def_decorator(kj_sema *s, kj_fn *fn, const kj_expr *e)
     }
     if (!bad)
         kj_error(s->d, s->src, e->span,
-                 "unsupported decorator: kjit knows @jit, @njit, @cuda.jit, @vectorize and @guvectorize");
+                 "unsupported decorator: kjit knows @jit, @njit, @cuda.jit, @vectorize, @guvectorize and @cuda.reduce");
     fn->bad = true;
 }
 
@@ -915,7 +939,7 @@ static kj_fn *apply_decorator(kj_sema *s, const kj_fn *host, const char *name, k
     kj_fn *src = function_arg(s, host, arg);
     const kj_sym *f = arg->kind == KJ_E_NAME ? kj_sym_find(s, arg->name) : NULL;
     if (!src) {
-        const char *dn = !strcmp(d->path, "cuda.jit") ? "cuda.jit" : d->path + strlen("numba.");
+        const char *dn = !strncmp(d->path, "cuda.", 5) ? d->path : d->path + strlen("numba.");
         kj_diag *dg = arg->kind == KJ_E_NAME && !f
             ? kj_error(s->d, s->src, arg->span, "%s() is applied to '%s', which is not a function "
                        "defined above", dn, arg->name)
@@ -1168,6 +1192,7 @@ uint32_t kj_count_assigns(const kj_block *b, const char *name)
         case KJ_S_FOR: n += count_target(st->for_.target, name) + kj_count_assigns(&st->for_.body, name); break;
         case KJ_S_IF: n += kj_count_assigns(&st->if_.then, name) + kj_count_assigns(&st->if_.els, name); break;
         case KJ_S_WHILE: n += kj_count_assigns(&st->while_.body, name); break;
+        case KJ_S_WITH: n += kj_count_assigns(&st->with.body, name); break;
         default: break;
         }
     }
@@ -1185,6 +1210,7 @@ static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
         switch (st->kind) {
         case KJ_S_IF: scan_sig_locals(s, host, &st->if_.then); scan_sig_locals(s, host, &st->if_.els); break;
         case KJ_S_WHILE: scan_sig_locals(s, host, &st->while_.body); break;
+        case KJ_S_WITH: scan_sig_locals(s, host, &st->with.body); break;
         case KJ_S_FOR: scan_sig_locals(s, host, &st->for_.body); break;
         case KJ_S_ASSIGN: {
             const kj_expr *t = st->assign.targets[0], *v = st->assign.value;
@@ -1211,6 +1237,7 @@ static void scan_statics(kj_sema *s, kj_fn *host, const kj_block *b)
         switch (st->kind) {
         case KJ_S_IF: scan_statics(s, host, &st->if_.then); scan_statics(s, host, &st->if_.els); break;
         case KJ_S_WHILE: scan_statics(s, host, &st->while_.body); break;
+        case KJ_S_WITH: scan_statics(s, host, &st->with.body); break;
         case KJ_S_FOR: scan_statics(s, host, &st->for_.body); break;
         case KJ_S_ASSIGN: {
             const kj_expr *t = st->assign.targets[0];
@@ -1263,6 +1290,7 @@ static void check_rebinds(kj_sema *s, const kj_fn *host, const kj_block *b)
         case KJ_S_FOR: check_rebind(s, host, st->for_.target, st); check_rebinds(s, host, &st->for_.body); break;
         case KJ_S_IF: check_rebinds(s, host, &st->if_.then); check_rebinds(s, host, &st->if_.els); break;
         case KJ_S_WHILE: check_rebinds(s, host, &st->while_.body); break;
+        case KJ_S_WITH: check_rebinds(s, host, &st->with.body); break;
         default: break;
         }
     }

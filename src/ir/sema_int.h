@@ -18,7 +18,8 @@ typedef enum {
     FK_KERNEL,     /* @cuda.jit */
     FK_DEVICE,     /* @cuda.jit(device=True) */
     FK_VECTORIZE,  /* @vectorize */
-    FK_GUVECTORIZE /* @guvectorize */
+    FK_GUVECTORIZE, /* @guvectorize */
+    FK_REDUCE      /* @cuda.reduce / cuda.Reduce(f): the binary function of a reduction */
 } kj_fkind;
 
 typedef struct kj_spec kj_spec;
@@ -142,7 +143,8 @@ typedef enum {
     EI_METHOD,  /* a bound method of a value: builtin, receiver = attr obj */
     EI_DTYPE,   /* a scalar type name: dtype */
     EI_FUNC,    /* a user function: fn */
-    EI_LAUNCH,  /* kernel[config]: fn */
+    EI_LAUNCH,  /* kernel[config] or kernel.forall(n): fn (forall set for the latter) */
+    EI_FORALL,  /* kernel.forall, the method itself: fn */
     EI_UREDUCE, /* f.reduce of a @vectorize function f: fn */
     EI_DECOR,   /* a decorator object (not callable in code): path, decor */
     EI_TYPEOBJ, /* a Numba array type or signature object (float32[:]): compile-time only */
@@ -153,6 +155,7 @@ typedef struct kj_einfo {
     uint8_t kind; /* kj_eikind */
     bool is_const;
     bool nonneg; /* an integer value known to be >= 0 (indices need no wrap) */
+    bool forall; /* EI_LAUNCH made by kernel.forall(ntasks, ...) */
     const kj_type *type;   /* EI_VALUE: the value's type (may be weak) */
     const kj_type *optype; /* BINOP/COMPARE/AUGASSIGN: the operation's type */
     const kj_type *restype; /* AUGASSIGN of an array (on its value): the operation's element type */
@@ -346,6 +349,32 @@ kj_var *kj_var_of(kj_spec *sp, const kj_expr *e);
 /* Typing of calls (infer_call.c). */
 kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e);
 kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
+/* kernel.forall(ntasks, tpb=0, stream=0, sharedmem=0) (infer_launch.c): the
+ * call's arguments in that order (NULL where absent); false (nothing
+ * reported) when they do not bind, which kj_type_forall_config reports. */
+enum { KJ_FORALL_NTASKS, KJ_FORALL_TPB, KJ_FORALL_STREAM, KJ_FORALL_SHAREDMEM, KJ_FORALL__N };
+bool kj_forall_args(const kj_expr *call, const kj_expr *out[KJ_FORALL__N]);
+kj_einfo *kj_type_forall_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
+/* false (reported at `launch`) when a forall's kernel indexes a 2-D or 3-D grid */
+bool kj_forall_check_1d(kj_ictx *ic, const kj_expr *launch, const kj_spec *kernel);
+/* ufunc.nin/nout/nargs/ntypes/types/identity of a @vectorize or @guvectorize
+ * function (infer_ufunc_attr.c): a compile-time constant. */
+bool kj_is_ufunc_attr(const char *name);
+kj_einfo *kj_ufunc_attr(kj_ictx *ic, const kj_expr *e, kj_fn *fn, kj_einfo *ei);
+/* specialise fn for args (device: for the device context) and type it */
+kj_spec *kj_specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool device, kj_span sp);
+/* r(arr, size=None, res=None, init=0, stream=0) of a cuda.reduce function r
+ * (infer_launch.c); kj_cuda_reduce_args gives the arguments in that order. */
+enum { KJ_CRED_ARR, KJ_CRED_SIZE, KJ_CRED_RES, KJ_CRED_INIT, KJ_CRED_STREAM, KJ_CRED__N };
+bool kj_cuda_reduce_args(const kj_expr *call, const kj_expr *out[KJ_CRED__N]);
+kj_einfo *kj_type_cuda_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn);
+/* `with CTX:` (infer_launch.c): which of Numba's context managers CTX is
+ * (by its form; kj_type_with checks and reports). */
+typedef enum { KJ_WITH_BAD, KJ_WITH_AUTO_SYNC, KJ_WITH_PINNED, KJ_WITH_DEFER_CLEANUP } kj_with_kind;
+kj_with_kind kj_with_of(const kj_expr *ctx);
+void kj_type_with(kj_ictx *ic, const kj_stmt *st);
+/* The block size forall picks when tpb is 0 (docs/cuda.md says why). */
+enum { KJ_FORALL_DEFAULT_TPB = 256 };
 /* Operators (infer_expr.c), shared with augmented assignment. */
 const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r,
                              kj_span sp, const kj_type **optype);

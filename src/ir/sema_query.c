@@ -17,6 +17,7 @@ static kj_sema_fn_kind public_kind(kj_fkind k)
     case FK_DEVICE: return KJ_SEMA_FN_DEVICE;
     case FK_VECTORIZE: return KJ_SEMA_FN_VECTORIZE;
     case FK_GUVECTORIZE: return KJ_SEMA_FN_GUVECTORIZE;
+    case FK_REDUCE: return KJ_SEMA_FN_JIT;
     }
     return KJ_SEMA_FN_HELPER;
 }

@@ -45,6 +45,7 @@ static void collect(nctx *c, const kj_block *b)
         case KJ_S_FOR: add_target(c, st->for_.target); collect(c, &st->for_.body); break;
         case KJ_S_IF: collect(c, &st->if_.then); collect(c, &st->if_.els); break;
         case KJ_S_WHILE: collect(c, &st->while_.body); break;
+        case KJ_S_WITH: collect(c, &st->with.body); break;
         default: break;
         }
     }
@@ -125,6 +126,7 @@ static void check_block(nctx *c, const kj_block *b)
         case KJ_S_AUGASSIGN: check_expr(c, st->aug.target); check_expr(c, st->aug.value); break;
         case KJ_S_IF: check_expr(c, st->if_.cond); check_block(c, &st->if_.then); check_block(c, &st->if_.els); break;
         case KJ_S_WHILE: check_expr(c, st->while_.cond); check_block(c, &st->while_.body); break;
+        case KJ_S_WITH: check_expr(c, st->with.ctx); check_block(c, &st->with.body); break;
         case KJ_S_FOR: check_expr(c, st->for_.iter); check_block(c, &st->for_.body); break;
         case KJ_S_RETURN: check_expr(c, st->ret.value); break;
         case KJ_S_ASSERT: check_expr(c, st->assert_.cond); break;

@@ -144,6 +144,7 @@ static void names_block(vctx *c, const kj_block *b)
         case KJ_S_FOR: names_target(c, st->for_.target); names_block(c, &st->for_.body); break;
         case KJ_S_IF: names_block(c, &st->if_.then); names_block(c, &st->if_.els); break;
         case KJ_S_WHILE: names_block(c, &st->while_.body); break;
+        case KJ_S_WITH: names_block(c, &st->with.body); break;
         default: break;
         }
     }
@@ -376,6 +377,7 @@ static void walk_stmt(vctx *c, const kj_stmt *st)
     }
     case KJ_S_IF: walk_if(c, st); break;
     case KJ_S_WHILE: walk_loop(c, st->while_.cond, NULL, &st->while_.body); break;
+    case KJ_S_WITH: use_expr(c, st->with.ctx); walk_block(c, &st->with.body); break; /* runs once, in line */
     case KJ_S_FOR:
         use_expr(c, st->for_.iter);
         walk_loop(c, NULL, st->for_.target, &st->for_.body);
