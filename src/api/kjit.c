@@ -177,6 +177,7 @@ kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
     o.cache = cache_from_env(o.cache);
     ctx->opt = o;
     kj_api_events_init(&ctx->events, &o);
+    ctx->stats = kj_api_stats_new();
     pthread_mutex_init(&ctx->lock, NULL);
     kj_api_clear_error(err);
     return ctx;
@@ -200,6 +201,7 @@ void kjit_ctx_free(kjit_ctx *ctx)
     kj_gpu_release(ctx->gpu);
     kj_mpi_release(ctx->mpi); /* after the modules: MPI_Finalize, when kjit initialised MPI */
     kj_pool_release(ctx->pool); /* joins its threads unless a module still holds it */
+    kj_api_stats_release(ctx->stats);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->arch);
     free(ctx->cache_dir);
@@ -249,6 +251,7 @@ void kjit_module_free(kjit_module *m)
     if (!m) return;
     kj_api_free_code(m);
     kj_pool_release(m->pool);
+    kj_api_stats_release(m->stats);
     pthread_mutex_destroy(&m->lock);
     kj_arena_free(&m->arena);
     free(m);
@@ -277,6 +280,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     if (ctx->opt.arch) snprintf(m->arch, sizeof m->arch, "%s", ctx->opt.arch);
     m->out = ctx->opt.out;
     kj_api_events_init(&m->events, &ctx->opt);
+    m->stats = kj_api_stats_retain(ctx->stats);
     m->check_only = ctx->opt.check_only != 0;
     m->fuse = !kj_api_env_flag("KJIT_NO_FUSE", false);
     return m;
@@ -316,6 +320,7 @@ bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
         ctx->pool = kj_pool_new(n);
     }
     m->pool = kj_pool_retain(ctx->pool);
+    if (ctx->stats) kj_api_stats_pool(ctx->stats, ctx->pool);
     return true;
 }
 

@@ -54,4 +54,8 @@ int kj_pool_size(const kj_pool *p);
  * the threads there are (at worst all inline). */
 void kj_pool_run(kj_pool *p, int64_t ntasks, kj_pool_fn fn, void *ctx);
 
+/* For KJIT_STATS: the runs spread over the threads so far (parallel
+ * regions; runs done inline are not counted) and their wall time. */
+void kj_pool_stats(const kj_pool *p, uint64_t *regions, double *seconds);
+
 #endif
