@@ -98,6 +98,9 @@ bool kj_api_check_env(kjit_error *err);
 /* kjit.c: is `arch` a GPU architecture name (sm_90, sm_90a, sm_100f)? */
 bool kj_api_arch_valid(const char *arch);
 bool kj_api_env_flag(const char *name, bool dflt);
+/* The optimisation level KJIT_OPT, else NUMBA_OPT, gives (dflt when unset,
+ * or bad since the check). */
+int kj_api_opt_level_from_env(int dflt);
 bool kj_api_device_ordinal(int *out, char *err, size_t cap);
 
 struct kjit_ctx {

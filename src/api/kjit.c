@@ -103,7 +103,7 @@ void kjit_options_init(kjit_options *opt)
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
     opt->target = KJIT_TARGET_AUTO;
-    opt->opt_level = 3;
+    opt->opt_level = kj_api_opt_level_from_env(3); /* KJIT_OPT, NUMBA_OPT: the default, an option wins */
     opt->max_errors = 0;
     opt->boundscheck = -1;
     opt->check_only = 0;
@@ -148,14 +148,16 @@ static char *dup_or_null(const char *s)
 }
 
 /* With boundscheck -1 the environment may force it, as NUMBA_BOUNDSCHECK
- * does: KJIT_BOUNDSCHECK=1/yes/true/on or 0/no/false/off (any case); unset
- * or empty leaves it to the decorators. Any other value is refused by
- * kj_api_check_env, even where the option overrides it. */
+ * does: KJIT_BOUNDSCHECK (else NUMBA_BOUNDSCHECK) =1/yes/true/on or
+ * 0/no/false/off (any case); unset or empty leaves it to the decorators.
+ * Any other value is refused by kj_api_check_env, even where the option
+ * overrides it. */
 static void boundscheck_from_env(int *opt)
 {
     bool on;
     char why[160];
-    if (*opt == -1 && kj_env_flag("KJIT_BOUNDSCHECK", &on, why, sizeof why) == KJ_ENV_SET) *opt = on;
+    const char *name = kj_env_either("KJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK");
+    if (*opt == -1 && kj_env_flag(name, &on, why, sizeof why) == KJ_ENV_SET) *opt = on;
 }
 
 /* KJIT_NO_CACHE=1 (or yes/true/on) turns the cache off. */

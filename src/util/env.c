@@ -15,6 +15,8 @@ static const char *value(const char *name)
     return s && *s ? s : NULL;
 }
 
+const char *kj_env_either(const char *kjit, const char *numba) { return value(kjit) ? kjit : numba; }
+
 kj_env_status kj_env_flag(const char *name, bool *out, char *err, size_t cap)
 {
     static const char *const on[] = {"1", "yes", "true", "on"};

@@ -50,4 +50,51 @@ has "stats cache" err '^kjit stats: host code: 1 modules \(1 from the cache\)$'
 k run --target parallel "$here/stats.k"
 if [ -s "$tmp/err" ]; then fail "no stats: stderr not empty: $(head -c 300 "$tmp/err")"; fi
 
+# ---- Numba's variables (point 6): honoured, KJIT_* wins, garbage refused ----
+# CASE PATTERN ENV...: `kjit ir index.k` under ENV has (or, with !PATTERN,
+# has not) main's boundscheck
+bc() {
+    local case=$1 want=$2
+    shift 2
+    env "$@" "$kjit" ir "$here/index.k" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    status "$case" 0
+    if [ "$want" = on ]; then has "$case" out '^main main\[int\].* boundscheck$'
+    elif grep -q 'boundscheck' "$tmp/out"; then fail "$case: boundscheck on: $(head -1 "$tmp/out")"; fi
+}
+bc "NUMBA_BOUNDSCHECK=1" on NUMBA_BOUNDSCHECK=1
+bc "NUMBA_BOUNDSCHECK=yes" on NUMBA_BOUNDSCHECK=yes
+bc "no variable" off
+bc "KJIT_BOUNDSCHECK=0 wins" off KJIT_BOUNDSCHECK=0 NUMBA_BOUNDSCHECK=1
+bc "KJIT_BOUNDSCHECK empty: NUMBA's" on KJIT_BOUNDSCHECK= NUMBA_BOUNDSCHECK=1
+# NUMBA_OPT: the default of -O; KJIT_OPT wins over it, -O over both
+k llvm -O0 "$here/index.k" && cp "$tmp/out" "$tmp/o0"
+k llvm -O3 "$here/index.k" && cp "$tmp/out" "$tmp/o3"
+cmp -s "$tmp/o0" "$tmp/o3" && fail "NUMBA_OPT: -O0 and -O3 give the same LLVM IR"
+NUMBA_OPT=0 k llvm "$here/index.k"
+cmp -s "$tmp/out" "$tmp/o0" || fail "NUMBA_OPT=0 is not -O0"
+NUMBA_OPT=max k llvm "$here/index.k"
+cmp -s "$tmp/out" "$tmp/o3" || fail "NUMBA_OPT=max is not -O3"
+KJIT_OPT=3 NUMBA_OPT=0 k llvm "$here/index.k"
+cmp -s "$tmp/out" "$tmp/o3" || fail "KJIT_OPT=3 does not win over NUMBA_OPT=0"
+NUMBA_OPT=0 k llvm -O3 "$here/index.k"
+cmp -s "$tmp/out" "$tmp/o3" || fail "-O3 does not win over NUMBA_OPT=0"
+# NUMBA_CACHE_DIR: the cache's directory when KJIT_CACHE_DIR is not set
+(unset KJIT_CACHE_DIR; NUMBA_CACHE_DIR=$tmp/numba-cache "$kjit" run "$here/index.k" >/dev/null 2>&1)
+[ -n "$(ls -A "$tmp/numba-cache" 2>/dev/null)" ] || fail "NUMBA_CACHE_DIR: nothing cached there"
+NUMBA_CACHE_DIR=$tmp/numba-cache2 k run "$here/index.k"
+[ -e "$tmp/numba-cache2" ] && fail "NUMBA_CACHE_DIR used though KJIT_CACHE_DIR is set"
+# garbage, named, exit 2, even where kjit's variable or an option wins
+for v in NUMBA_BOUNDSCHECK=maybe NUMBA_OPT=4 NUMBA_OPT=fast KJIT_OPT=-1 KJIT_OPT=2x; do
+    env "$v" "$kjit" check "$here/index.k" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    status "$v" 2
+    has "$v" err "^kjit: error: ${v%%=*}="
+done
+KJIT_BOUNDSCHECK=1 NUMBA_BOUNDSCHECK=maybe k check --boundscheck "$here/index.k"
+status "NUMBA_BOUNDSCHECK=maybe under KJIT_BOUNDSCHECK" 2
+KJIT_OPT=2 NUMBA_OPT=9 k check -O1 "$here/index.k"
+status "NUMBA_OPT=9 under KJIT_OPT and -O1" 2
+has "NUMBA_OPT=9" err "NUMBA_OPT='9' is not an optimisation level"
+
 exit $((failed > 0))
