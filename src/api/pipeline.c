@@ -97,12 +97,54 @@ static bool stage(kjit_module *m, kj_ir_unit *u, kj_stage s, const kj_pipeline_o
     return ok;
 }
 
+/* What a stage does, for the progress line. */
+static const char *stage_doing(kj_stage s)
+{
+    switch (s) {
+    case KJ_STAGE_PARSE: return "parsing";
+    case KJ_STAGE_ANALYZE: return "type inference";
+    case KJ_STAGE_TARGET: return "opening the target";
+    case KJ_STAGE_POOL: return "starting the thread pool";
+    case KJ_STAGE_MPI: return "opening MPI";
+    case KJ_STAGE_HOST_CODE: return "host code (LLVM)";
+    case KJ_STAGE_GPU_CODE: return "GPU code (PTX, cubin, load)";
+    default: return "KIR passes";
+    }
+}
+
+/* kjit_options.progress: a compile still running after a second says, at
+ * the boundary of its stages (no timer, no thread: a check costs a clock
+ * read), which file and stage it is at; then again at most once a second.
+ * A single long stage is announced when the stage before it ends past the
+ * second, and every compile that took a second says when it is done. */
+typedef struct progress {
+    FILE *f;
+    double start, said;
+} progress;
+
+static void progress_check(progress *p, const kjit_module *m, kj_stage next)
+{
+    double t = kj_rt_perf_counter();
+    bool done = next == KJ_STAGE_END; /* said once the compile took a second, whatever was said before */
+    if (t - p->start < 1.0 || (!done && t - p->said < 1.0)) return;
+    if (next == KJ_STAGE_GPU_CODE && !m->gpu) return; /* nothing to do there */
+    p->said = t;
+    if (!done) fprintf(p->f, "kjit: compiling %s: %s (%.1f s so far)\n", m->src.path, stage_doing(next), t - p->start);
+    else fprintf(p->f, "kjit: compiled %s in %.1f s\n", m->src.path, t - p->start);
+    fflush(p->f);
+}
+
 bool kj_pipeline(kjit_module *m, kj_stage from, const kj_pipeline_opts *o, kj_diags *d, kjit_error *err)
 {
     kj_ir_unit u = {.a = &m->arena, .types = m->types, .src = &m->src, .sopt = &m->sopt, .ast = m->ast,
                     .sema = m->sema, .kir = m->kir, .first = o->first, .fuse_all = m->fuse};
     kj_stage to = o->to ? o->to : KJ_STAGE_END;
-    for (kj_stage s = from; s < to; s++)
+    progress p = {.f = o->ctx ? o->ctx->opt.progress : NULL};
+    if (p.f) p.start = kj_rt_perf_counter(), p.said = p.start - 1.0;
+    for (kj_stage s = from; s < to; s++) {
+        if (s > from && p.f) progress_check(&p, m, s);
         if (!stage(m, &u, s, o, d, err)) return false;
+    }
+    if (p.f) progress_check(&p, m, KJ_STAGE_END);
     return true;
 }

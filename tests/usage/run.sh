@@ -50,6 +50,47 @@ has "stats cache" err '^kjit stats: host code: 1 modules \(1 from the cache\)$'
 k run --target parallel "$here/stats.k"
 if [ -s "$tmp/err" ]; then fail "no stats: stderr not empty: $(head -c 300 "$tmp/err")"; fi
 
+# ---- progress on a terminal, nothing elsewhere (point 5) ----
+# a program whose compile takes seconds: 600 functions through LLVM
+python3 - "$tmp/big.k" <<'PY'
+import sys
+n = 600
+src = ["import numpy as np", ""]
+for i in range(n):
+    src += [f"def f{i}(a, k):", "    s = 0.0", "    for j in range(a.shape[0]):",
+            f"        s += np.sin(a[j] * k + {i}) * np.cos(a[j] - k) / (1.0 + a[j] * a[j])", "    return s", ""]
+src += ["def main(n=10):", "    a = np.arange(n) * 0.5", "    t = 0.0"]
+src += [f"    t += f{i}(a, {i}.0)" for i in range(n)]
+src += ["    print(t > -1e300)"]
+open(sys.argv[1], "w").write("\n".join(src) + "\n")
+PY
+# 400 runs of 5 to 20 ms: past the second after which the line shows
+bench=(bench --target cpu,parallel --sweep n=2000000,4000000 --repeat 100 "$here/stats.k")
+k "${bench[@]}"
+status "bench, not a terminal" 0
+grep -q 'kjit bench:' "$tmp/err" && fail "bench: a progress line on a stderr that is not a terminal"
+grep -q $'\r' "$tmp/out" "$tmp/err" && fail "bench: a carriage return in output that is not a terminal"
+k run --no-cache "$tmp/big.k"
+status "long compile, not a terminal" 0
+[ -s "$tmp/err" ] && fail "long compile: stderr not empty on a non-terminal: $(head -c 300 "$tmp/err")"
+if script -qec true /dev/null >/dev/null 2>&1; then
+    # on a terminal (script(1) gives the command one; stdout and stderr both land in its output)
+    script -qec "$(printf '%q ' "$kjit" "${bench[@]}")" /dev/null >"$tmp/out" 2>&1 </dev/null
+    rc=$?
+    status "bench on a terminal" 0
+    has "bench on a terminal" out $'\r\033\\[Kkjit bench: (cpu|parallel) on n=[0-9]+, repeat [0-9]+/100 \\([0-9]+/400 runs, [0-9]+ s, about [0-9]+ s left\\)'
+    script -qec "$(printf '%q ' "$kjit" run --no-cache "$tmp/big.k")" /dev/null >"$tmp/out" 2>&1 </dev/null
+    rc=$?
+    status "long compile on a terminal" 0
+    has "long compile on a terminal" out "^kjit: compiled $tmp/big.k in [0-9]+\\.[0-9] s"
+    has "long compile on a terminal" out '^True'
+    # a short compile on a terminal says nothing
+    script -qec "$(printf '%q ' "$kjit" run "$here/index.k")" /dev/null >"$tmp/out" 2>&1 </dev/null
+    grep -q 'kjit: compil' "$tmp/out" && fail "short compile on a terminal: $(head -c 300 "$tmp/out")"
+else
+    echo "note: no script(1): progress on a terminal not tested"
+fi
+
 # ---- Numba's variables (point 6): honoured, KJIT_* wins, garbage refused ----
 # CASE PATTERN ENV...: `kjit ir index.k` under ENV has (or, with !PATTERN,
 # has not) main's boundscheck
