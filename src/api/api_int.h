@@ -7,6 +7,7 @@
  *              code for specialisations made at call time
  *   call.c     functions of a module, kjit_call / kjit_launch, marshalling
  *   array.c    kjit_array over the runtime's kj_array, dtypes, values
+ *   stats.c    KJIT_STATS=1's counters of compiles, the pool, host launches
  *
  * Locking: a context's mutex serialises its compiles (they share its
  * diagnostics); a module's mutex serialises everything that changes it
