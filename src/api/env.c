@@ -118,6 +118,9 @@ bool kj_api_check_env(kjit_error *err)
         ok = kj_env_flag(flags[k], &b, why, sizeof why) != KJ_ENV_BAD;
     for (size_t k = 0; k < sizeof opt_vars / sizeof *opt_vars && ok; k++)
         ok = opt_level(opt_vars[k], &n, why, sizeof why) != KJ_ENV_BAD;
+    int64_t threads; /* Numba's, also where KJIT_NUM_THREADS wins and the pool reads it not */
+    ok = ok && kj_env_int("NUMBA_NUM_THREADS", 1, KJ_POOL_MAX_THREADS, "a thread count", &threads, why, sizeof why) !=
+                   KJ_ENV_BAD;
     ok = ok && kj_api_device_ordinal(&n, why, sizeof why) && kj_pool_threads_from_env(&n, why, sizeof why) &&
          kj_mpi_check_env(why, sizeof why) &&
          kj_api_cache_max(&max, why, sizeof why);

@@ -43,6 +43,11 @@ done
 # blocks, the prange loop)
 KJIT_STATS=1 KJIT_NUM_THREADS=3 k run --target parallel "$here/stats.k"
 has "stats pool" err "^kjit stats: thread pool: 3 threads, [1-9][0-9]* parallel regions, $ms$"
+# NUMBA_NUM_THREADS, and KJIT_NUM_THREADS over it (point 6)
+KJIT_STATS=1 NUMBA_NUM_THREADS=4 k run --target parallel "$here/stats.k"
+has "NUMBA_NUM_THREADS=4" err "^kjit stats: thread pool: 4 threads,"
+KJIT_STATS=1 KJIT_NUM_THREADS=2 NUMBA_NUM_THREADS=4 k run --target parallel "$here/stats.k"
+has "KJIT_NUM_THREADS=2 wins" err "^kjit stats: thread pool: 2 threads,"
 # the second run of the same program finds its code in the cache
 KJIT_STATS=1 k run --target cpu "$here/stats.k"
 has "stats cache" err '^kjit stats: host code: 1 modules \(1 from the cache\)$'
@@ -126,6 +131,9 @@ cmp -s "$tmp/out" "$tmp/o3" || fail "-O3 does not win over NUMBA_OPT=0"
 NUMBA_CACHE_DIR=$tmp/numba-cache2 k run "$here/index.k"
 [ -e "$tmp/numba-cache2" ] && fail "NUMBA_CACHE_DIR used though KJIT_CACHE_DIR is set"
 # garbage, named, exit 2, even where kjit's variable or an option wins
+KJIT_NUM_THREADS=2 NUMBA_NUM_THREADS=abc k check "$here/index.k"
+status "NUMBA_NUM_THREADS=abc under KJIT_NUM_THREADS" 2
+has "NUMBA_NUM_THREADS=abc" err "^kjit: error: NUMBA_NUM_THREADS='abc' is not a thread count"
 for v in NUMBA_BOUNDSCHECK=maybe NUMBA_OPT=4 NUMBA_OPT=fast KJIT_OPT=-1 KJIT_OPT=2x; do
     env "$v" "$kjit" check "$here/index.k" >"$tmp/out" 2>"$tmp/err"
     rc=$?
