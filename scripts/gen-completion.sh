@@ -17,6 +17,11 @@ opts=$(printf '%s\n' "$help" | awk '/^options:$/ {s = 1; next} /^$/ {s = 0} s' |
 values() {
     printf '%s\n' "$help" | grep -oE -- "--$1=[a-z|]+" | head -1 | sed "s/^--$1=//; s/|/ /g"
 }
+# a command's word argument as the help shows it: "  cache [clear]"
+subwords() {
+    printf '%s\n' "$help" | awk -v c="$1" '$1 == c && $2 ~ /^\[[a-z]+\]$/ {gsub(/[][]/, "", $2); print $2; exit}'
+}
+cache_words=$(subwords cache)
 targets=$(values target)
 formats=$(values diag-format)
 [ -n "$cmds" ] && [ -n "$opts" ] || { echo "gen-completion.sh: no commands or options in $kjit --help" >&2; exit 1; }
@@ -39,8 +44,10 @@ _kjit() {
     -*) COMPREPLY=(\$(compgen -W "$opts" -- "\$cur")); compopt -o nospace 2>/dev/null
         [[ \${COMPREPLY[*]} == *= ]] || compopt +o nospace 2>/dev/null; return ;;
     esac
-    if [ -z "\$cmd" ]; then
+    if [ -z "\$cmd" ] || [ "\$cmd" = help ]; then
         COMPREPLY=(\$(compgen -W "$cmds" -- "\$cur"))
+    elif [ "\$cmd" = cache ]; then
+        COMPREPLY=(\$(compgen -W "$cache_words" -- "\$cur"))
     else
         COMPREPLY=(\$(compgen -f -X '!*.k' -- "\$cur") \$(compgen -d -- "\$cur"))
     fi

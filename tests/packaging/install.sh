@@ -61,5 +61,7 @@ complete_words() {
 [ "$(complete_words kjit run --target = par)" = parallel ] ||
     fail "completion of '--target=par': $(complete_words kjit run --target = par)"
 [ "$(complete_words kjit bench --diag-format j)" = json ] || fail "completion of '--diag-format j'"
+[ "$(complete_words kjit help sy)" = sysinfo ] || fail "completion of 'kjit help sy': $(complete_words kjit help sy)"
+[ "$(complete_words kjit cache c)" = clear ] || fail "completion of 'kjit cache c': $(complete_words kjit cache c)"
 
 exit $((failed > 0))
