@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit — a JIT compiler for a Numba-style array language.
  *
  * The public C API. Everything the `kjit` command does goes through this

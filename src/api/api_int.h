@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internal state of the public C API, shared by its files:
  *
  *   kjit.c     options, contexts, compiling, diagnostics, texts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The environment variables the library reads (docs/cli.md has the table),
  * each checked by kjit_ctx_new: a value a variable does not take is a usage
  * error at once, never a silent default, even where an option overrides the

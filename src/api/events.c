@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The C API's events (kjit_options.on_event, docs/embedding.md "Timing"):
  * the runtime reports launches and copies to a kj_ev_sink (events.h); the
  * sink here turns them into kjit_events for the application's hook. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The public C API (include/kjit.h) over the compiler's stages: options,
  * contexts, compiling (the stages themselves in pipeline.c), diagnostics and
  * the texts a module can show (KIR, LLVM IR, assembly). Calls are in call.c, machine code and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kj_pipeline: THE compile pipeline, whole. Its stages, in order (what each
  * does: src/ir/pipeline.h):
  *

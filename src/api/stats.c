@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* KJIT_STATS=1 on every target (docs/cli.md "Environment"): the compile
  * time of each stage of kj_pipeline, the host code made or loaded from the
  * cache, the thread pool (threads, parallel regions and their time) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The compile cache: a bounded LRU map in memory over one file per key on
  * disk. See cache.h for the contract and docs/cache.md for the layout.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench FILE.k` (docs/bench.md): main on each target, for each value
  * of one swept parameter; the outputs compared, each run's time broken down
  * from the runtime's events, the time model fitted per target and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `kjit` command: a thin client of the public API (kjit.h) only.
  *
  *   kjit check FILE.k               errors, if any, to stderr

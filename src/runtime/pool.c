@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The thread pool of the `parallel` target (pool.h): pthreads sleeping on
  * a condition variable, one generation number per run, tasks taken from an
  * atomic counter, the caller working as worker 0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A thread pool for the `parallel` target (docs/runtime.md "Thread pool").
  *
  * One pool per kjit context, shared (reference counted) with the modules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Strict readers of environment variables (env.h). */
 #include "env.h"
 

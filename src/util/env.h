@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit's environment variables, read strictly: unset or empty means "not
  * given"; any other value the variable does not take is an error naming the
  * variable, the value and what it takes, never a silent default
