@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit — a JIT compiler for a Numba-style array language.
  *
  * The public C API. Everything the `kjit` command does goes through this
@@ -126,6 +127,9 @@ typedef struct kjit_options {
     /* Since 0.4: */
     kjit_event_hook on_event; /* NULL (default): no events */
     void *event_user;         /* passed to on_event */
+    /* Since 0.5: */
+    FILE *progress; /* NULL (default): silent; else a compile still running after a second writes there which
+                       file and stage it is at, a line at most a second (kjit sets stderr on a terminal) */
 } kjit_options;
 
 /* Defaults for every field: target auto, -O3, decorators decide boundscheck,

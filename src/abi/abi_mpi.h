@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What generated code and the runtime share for mpi4py's API (docs/scale-out.md):
  * the operation codes of kj_rt_mpi (rt_host.h) and the reduction operators.
  * Communicators are the constant KJ_ABI_MPI_COMM_WORLD (only MPI.COMM_WORLD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run-time functions that generated code calls are each declared once,
  * in rtfns.def, with their C types. From that one declaration come
  *

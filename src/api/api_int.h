@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internal state of the public C API, shared by its files:
  *
  *   kjit.c     options, contexts, compiling, diagnostics, texts
@@ -7,6 +8,7 @@
  *              code for specialisations made at call time
  *   call.c     functions of a module, kjit_call / kjit_launch, marshalling
  *   array.c    kjit_array over the runtime's kj_array, dtypes, values
+ *   stats.c    KJIT_STATS=1's counters of compiles, the pool, host launches
  *
  * Locking: a context's mutex serialises its compiles (they share its
  * diagnostics); a module's mutex serialises everything that changes it
@@ -48,17 +50,46 @@ typedef struct kj_api_cache {
     atomic_uint_least64_t hits, disk_hits, misses;
 } kj_api_cache;
 
+/* KJIT_STATS=1 (stats.c): counters shared, reference counted, by a
+ * context and the modules it compiled, printed to stderr by the last
+ * release. NULL everywhere when KJIT_STATS is off. */
+enum { KJ_API_MAX_KSTATS = 64 };
+typedef struct kj_api_stats {
+    atomic_uint refs;
+    pthread_mutex_t lock; /* modules specialise and launch concurrently */
+    double stage_s[KJ_STAGE_END];
+    unsigned host_modules, host_cached;
+    kj_pool *pool; /* a reference, once a module runs parallel code */
+    unsigned nk;
+    struct {
+        char name[64];
+        uint64_t launches;
+        double seconds;
+    } k[KJ_API_MAX_KSTATS];
+} kj_api_stats;
+
+kj_api_stats *kj_api_stats_new(void); /* NULL unless KJIT_STATS is on */
+kj_api_stats *kj_api_stats_retain(kj_api_stats *s);
+void kj_api_stats_release(kj_api_stats *s);
+void kj_api_stats_stage(kj_api_stats *s, kj_stage stage, double seconds);
+void kj_api_stats_host_code(kj_api_stats *s, bool cached);
+void kj_api_stats_pool(kj_api_stats *s, kj_pool *p);
+void kj_api_stats_launch(kj_api_stats *s, const char *kernel, double seconds);
+
 /* The application's event hook (kjit_options.on_event) and the runtime's
  * sink that forwards to it (sink.user points at the hook): a context and
  * each of its modules hold one, since a module may outlive its context. */
 typedef struct kj_api_events {
     kjit_event_hook hook;
     void *user;
-    kj_ev_sink sink; /* sink.fn NULL when there is no hook */
+    kj_api_stats *stats; /* launches on the host counted there (not a reference) */
+    kj_ev_sink sink;     /* sink.fn NULL when there is no hook and no stats */
 } kj_api_events;
 
 /* ev for opt's hook (ev must not move afterwards: sink.user points into it). */
 void kj_api_events_init(kj_api_events *ev, const kjit_options *opt);
+/* Count ev's launches in s too (a module whose kernels run on the host). */
+void kj_api_events_count(kj_api_events *ev, kj_api_stats *s);
 
 /* env.c: kjit_ctx_new's check of every environment variable the library
  * reads (a usage error for a value one does not take); a switch's value
@@ -69,6 +100,9 @@ bool kj_api_check_env(kjit_error *err);
 /* kjit.c: is `arch` a GPU architecture name (sm_90, sm_90a, sm_100f)? */
 bool kj_api_arch_valid(const char *arch);
 bool kj_api_env_flag(const char *name, bool dflt);
+/* The optimisation level KJIT_OPT, else NUMBA_OPT, gives (dflt when unset,
+ * or bad since the check). */
+int kj_api_opt_level_from_env(int dflt);
 bool kj_api_device_ordinal(int *out, char *err, size_t cap);
 
 struct kjit_ctx {
@@ -94,6 +128,7 @@ struct kjit_ctx {
     /* The thread pool of the parallel target (runtime/pool.h), made at the
      * first compile that needs it (kj_api_pool); modules hold references. */
     kj_pool *pool;
+    kj_api_stats *stats; /* KJIT_STATS (a reference), else NULL */
 };
 
 /* One specialisation a kjit_fn has been called with: argument types
@@ -155,6 +190,7 @@ struct kjit_module {
     kj_hash key;
     char *llvm_ir, *asm_text; /* generated again on request when not kept (malloc'd) */
     KJ_VEC(kjit_fn *) fns;
+    kj_api_stats *stats; /* the context's (a reference), else NULL */
     pthread_mutex_t lock;
 };
 

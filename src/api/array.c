@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit_array: the runtime's reference-counted kj_array (src/runtime/array.h)
  * seen through the public API. A kjit_array* IS a kj_array*: no wrapper
  * object, so arrays pass between the API and generated code as they are. */

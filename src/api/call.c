@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Calling compiled code: functions of a module (kjit_module_get and their
  * parameters), kjit_call with arguments whose types are known only at run
  * time, kjit_launch.

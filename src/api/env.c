@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The environment variables the library reads (docs/cli.md has the table),
  * each checked by kjit_ctx_new: a value a variable does not take is a usage
  * error at once, never a silent default, even where an option overrides the
@@ -12,9 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <strings.h>
 
-/* Switches: 1/yes/true/on or 0/no/false/off (util/env.h). */
-static const char *const flags[] = {"KJIT_BOUNDSCHECK", "KJIT_NO_CACHE", "KJIT_NO_FUSE", "KJIT_STATS"};
+/* Switches: 1/yes/true/on or 0/no/false/off (util/env.h). Numba's
+ * variables of the same meaning are checked too (docs/cli.md "Numba's
+ * variables"), even where kjit's, set, wins over them. */
+static const char *const flags[] = {"KJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK", "KJIT_NO_CACHE", "KJIT_NO_FUSE",
+                                    "KJIT_STATS"};
+static const char *const opt_vars[] = {"KJIT_OPT", "NUMBA_OPT"};
 
 /* The launchers' node-local rank, in the order device_ordinal reads them. */
 static const char *const local_rank[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
@@ -24,6 +30,28 @@ bool kj_api_env_flag(const char *name, bool dflt)
     char why[160];
     bool v = dflt;
     return kj_env_flag(name, &v, why, sizeof why) == KJ_ENV_SET ? v : dflt;
+}
+
+/* One of opt_vars: 0..3, or Numba's "max" (its 3 with more loop passes;
+ * here 3). */
+static kj_env_status opt_level(const char *name, int *out, char *err, size_t cap)
+{
+    const char *v = getenv(name);
+    if (v && !strcasecmp(v, "max")) {
+        *out = 3;
+        return KJ_ENV_SET;
+    }
+    int64_t n = 0;
+    kj_env_status st = kj_env_int(name, 0, 3, "an optimisation level (or max)", &n, err, cap);
+    if (st == KJ_ENV_SET) *out = (int)n;
+    return st;
+}
+
+int kj_api_opt_level_from_env(int dflt)
+{
+    char why[200];
+    int v = dflt;
+    return opt_level(kj_env_either(opt_vars[0], opt_vars[1]), &v, why, sizeof why) == KJ_ENV_SET ? v : dflt;
 }
 
 bool kj_api_device_ordinal(int *out, char *err, size_t cap)
@@ -89,6 +117,11 @@ bool kj_api_check_env(kjit_error *err)
     uint64_t max;
     for (size_t k = 0; k < sizeof flags / sizeof *flags && ok; k++)
         ok = kj_env_flag(flags[k], &b, why, sizeof why) != KJ_ENV_BAD;
+    for (size_t k = 0; k < sizeof opt_vars / sizeof *opt_vars && ok; k++)
+        ok = opt_level(opt_vars[k], &n, why, sizeof why) != KJ_ENV_BAD;
+    int64_t threads; /* Numba's, also where KJIT_NUM_THREADS wins and the pool reads it not */
+    ok = ok && kj_env_int("NUMBA_NUM_THREADS", 1, KJ_POOL_MAX_THREADS, "a thread count", &threads, why, sizeof why) !=
+                   KJ_ENV_BAD;
     ok = ok && kj_api_device_ordinal(&n, why, sizeof why) && kj_pool_threads_from_env(&n, why, sizeof why) &&
          kj_mpi_check_env(why, sizeof why) &&
          kj_api_cache_max(&max, why, sizeof why);

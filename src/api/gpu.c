@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The GPU for the C API (docs/cuda.md): a context's device, opened at the
  * first compile that may use it; the target a module runs on; its kernels
  * as PTX (kjit_module_ptx) and as a cubin loaded on the device, through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The public C API (include/kjit.h) over the compiler's stages: options,
  * contexts, compiling (the stages themselves in pipeline.c), diagnostics and
  * the texts a module can show (KIR, LLVM IR, assembly). Calls are in call.c, machine code and the
@@ -103,7 +104,7 @@ void kjit_options_init(kjit_options *opt)
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
     opt->target = KJIT_TARGET_AUTO;
-    opt->opt_level = 3;
+    opt->opt_level = kj_api_opt_level_from_env(3); /* KJIT_OPT, NUMBA_OPT: the default, an option wins */
     opt->max_errors = 0;
     opt->boundscheck = -1;
     opt->check_only = 0;
@@ -148,14 +149,16 @@ static char *dup_or_null(const char *s)
 }
 
 /* With boundscheck -1 the environment may force it, as NUMBA_BOUNDSCHECK
- * does: KJIT_BOUNDSCHECK=1/yes/true/on or 0/no/false/off (any case); unset
- * or empty leaves it to the decorators. Any other value is refused by
- * kj_api_check_env, even where the option overrides it. */
+ * does: KJIT_BOUNDSCHECK (else NUMBA_BOUNDSCHECK) =1/yes/true/on or
+ * 0/no/false/off (any case); unset or empty leaves it to the decorators.
+ * Any other value is refused by kj_api_check_env, even where the option
+ * overrides it. */
 static void boundscheck_from_env(int *opt)
 {
     bool on;
     char why[160];
-    if (*opt == -1 && kj_env_flag("KJIT_BOUNDSCHECK", &on, why, sizeof why) == KJ_ENV_SET) *opt = on;
+    const char *name = kj_env_either("KJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK");
+    if (*opt == -1 && kj_env_flag(name, &on, why, sizeof why) == KJ_ENV_SET) *opt = on;
 }
 
 /* KJIT_NO_CACHE=1 (or yes/true/on) turns the cache off. */
@@ -177,6 +180,7 @@ kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
     o.cache = cache_from_env(o.cache);
     ctx->opt = o;
     kj_api_events_init(&ctx->events, &o);
+    ctx->stats = kj_api_stats_new();
     pthread_mutex_init(&ctx->lock, NULL);
     kj_api_clear_error(err);
     return ctx;
@@ -200,6 +204,7 @@ void kjit_ctx_free(kjit_ctx *ctx)
     kj_gpu_release(ctx->gpu);
     kj_mpi_release(ctx->mpi); /* after the modules: MPI_Finalize, when kjit initialised MPI */
     kj_pool_release(ctx->pool); /* joins its threads unless a module still holds it */
+    kj_api_stats_release(ctx->stats);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->arch);
     free(ctx->cache_dir);
@@ -249,6 +254,7 @@ void kjit_module_free(kjit_module *m)
     if (!m) return;
     kj_api_free_code(m);
     kj_pool_release(m->pool);
+    kj_api_stats_release(m->stats);
     pthread_mutex_destroy(&m->lock);
     kj_arena_free(&m->arena);
     free(m);
@@ -277,6 +283,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     if (ctx->opt.arch) snprintf(m->arch, sizeof m->arch, "%s", ctx->opt.arch);
     m->out = ctx->opt.out;
     kj_api_events_init(&m->events, &ctx->opt);
+    m->stats = kj_api_stats_retain(ctx->stats);
     m->check_only = ctx->opt.check_only != 0;
     m->fuse = !kj_api_env_flag("KJIT_NO_FUSE", false);
     return m;
@@ -316,6 +323,7 @@ bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
         ctx->pool = kj_pool_new(n);
     }
     m->pool = kj_pool_retain(ctx->pool);
+    if (ctx->stats) kj_api_stats_pool(ctx->stats, ctx->pool);
     return true;
 }
 

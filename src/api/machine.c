@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Machine code for a module: the last stage of kjit_compile, the code of
  * specialisations made at call time, and the LLVM IR / assembly texts.
  *

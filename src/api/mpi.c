@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MPI for the C API (docs/scale-out.md): a context opens the MPI library at
  * the first compile of a program that imports mpi4py (a failure is
  * remembered and reported for every such program); modules hold

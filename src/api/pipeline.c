@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kj_pipeline: THE compile pipeline, whole. Its stages, in order (what each
  * does: src/ir/pipeline.h):
  *
@@ -29,7 +30,7 @@ kj_run_target kj_api_run_target(kjit_target t)
  * answered and nothing was generated. ctx->lock is held. */
 static void machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
 {
-    if (!kj_ev_on(&m->events.sink)) {
+    if (!kj_ev_on(&m->events.sink) && !m->stats) {
         kj_api_machine_code(ctx, m, d);
         return;
     }
@@ -39,7 +40,19 @@ static void machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d)
     kj_api_machine_code(ctx, m, d); /* makes ctx->cache at the first compile */
     double dt = kj_rt_perf_counter() - t0;
     bool cached = ctx->cache && atomic_load(&ctx->cache->hits) > hits && atomic_load(&ctx->cache->misses) == misses;
-    if (!kj_has_errors(d)) kj_ev_emit(&m->events.sink, KJ_EV_COMPILE, m->src.path, 0, dt, cached);
+    if (kj_has_errors(d)) return;
+    kj_ev_emit(&m->events.sink, KJ_EV_COMPILE, m->src.path, 0, dt, cached);
+    if (m->stats) kj_api_stats_host_code(m->stats, cached);
+}
+
+/* The TARGET stage, then: a module whose kernels run on the host counts
+ * their launches for KJIT_STATS (on the GPU, the GPU's counters do; timing
+ * each launch there would make it wait for the kernel). */
+static bool target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
+{
+    if (!kj_api_target(ctx, m, err)) return false;
+    if (m->stats && !m->gpu) kj_api_events_count(&m->events, m->stats);
+    return true;
 }
 
 /* One stage of the C API's. The runtime's stages (TARGET, POOL, MPI) are
@@ -52,7 +65,7 @@ static bool api_stage(kjit_module *m, kj_stage s, const kj_pipeline_opts *o, kj_
 {
     bool settled = m->check_only || o->spec;
     switch (s) {
-    case KJ_STAGE_TARGET: return settled || kj_api_target(o->ctx, m, err);
+    case KJ_STAGE_TARGET: return settled || target(o->ctx, m, err);
     case KJ_STAGE_POOL: return settled || kj_api_pool(o->ctx, m, err);
     case KJ_STAGE_MPI: return settled || kj_api_mpi(o->ctx, m, err);
     case KJ_STAGE_HOST_CODE:
@@ -68,20 +81,71 @@ static bool api_stage(kjit_module *m, kj_stage s, const kj_pipeline_opts *o, kj_
     return !kj_has_errors(d);
 }
 
+/* One stage, timed for KJIT_STATS when it is on. */
+static bool stage(kjit_module *m, kj_ir_unit *u, kj_stage s, const kj_pipeline_opts *o, kj_diags *d,
+                  kjit_error *err)
+{
+    double t0 = m->stats ? kj_rt_perf_counter() : 0;
+    bool ok;
+    if (!kj_stage_is_ir(s)) {
+        ok = api_stage(m, s, o, d, err);
+    } else {
+        u->target = o->target ? o->target : m->cg.target; /* as the TARGET stage left it */
+        ok = kj_ir_stage(u, s, d);
+        m->ast = u->ast, m->sema = u->sema, m->kir = u->kir;
+    }
+    if (m->stats) kj_api_stats_stage(m->stats, s, kj_rt_perf_counter() - t0);
+    return ok;
+}
+
+/* What a stage does, for the progress line. */
+static const char *stage_doing(kj_stage s)
+{
+    switch (s) {
+    case KJ_STAGE_PARSE: return "parsing";
+    case KJ_STAGE_ANALYZE: return "type inference";
+    case KJ_STAGE_TARGET: return "opening the target";
+    case KJ_STAGE_POOL: return "starting the thread pool";
+    case KJ_STAGE_MPI: return "opening MPI";
+    case KJ_STAGE_HOST_CODE: return "host code (LLVM)";
+    case KJ_STAGE_GPU_CODE: return "GPU code (PTX, cubin, load)";
+    default: return "KIR passes";
+    }
+}
+
+/* kjit_options.progress: a compile still running after a second says, at
+ * the boundary of its stages (no timer, no thread: a check costs a clock
+ * read), which file and stage it is at; then again at most once a second.
+ * A single long stage is announced when the stage before it ends past the
+ * second, and every compile that took a second says when it is done. */
+typedef struct progress {
+    FILE *f;
+    double start, said;
+} progress;
+
+static void progress_check(progress *p, const kjit_module *m, kj_stage next)
+{
+    double t = kj_rt_perf_counter();
+    bool done = next == KJ_STAGE_END; /* said once the compile took a second, whatever was said before */
+    if (t - p->start < 1.0 || (!done && t - p->said < 1.0)) return;
+    if (next == KJ_STAGE_GPU_CODE && !m->gpu) return; /* nothing to do there */
+    p->said = t;
+    if (!done) fprintf(p->f, "kjit: compiling %s: %s (%.1f s so far)\n", m->src.path, stage_doing(next), t - p->start);
+    else fprintf(p->f, "kjit: compiled %s in %.1f s\n", m->src.path, t - p->start);
+    fflush(p->f);
+}
+
 bool kj_pipeline(kjit_module *m, kj_stage from, const kj_pipeline_opts *o, kj_diags *d, kjit_error *err)
 {
     kj_ir_unit u = {.a = &m->arena, .types = m->types, .src = &m->src, .sopt = &m->sopt, .ast = m->ast,
                     .sema = m->sema, .kir = m->kir, .first = o->first, .fuse_all = m->fuse};
     kj_stage to = o->to ? o->to : KJ_STAGE_END;
+    progress p = {.f = o->ctx ? o->ctx->opt.progress : NULL};
+    if (p.f) p.start = kj_rt_perf_counter(), p.said = p.start - 1.0;
     for (kj_stage s = from; s < to; s++) {
-        if (!kj_stage_is_ir(s)) {
-            if (!api_stage(m, s, o, d, err)) return false;
-            continue;
-        }
-        u.target = o->target ? o->target : m->cg.target; /* as the TARGET stage left it */
-        bool ok = kj_ir_stage(&u, s, d);
-        m->ast = u.ast, m->sema = u.sema, m->kir = u.kir;
-        if (!ok) return false;
+        if (s > from && p.f) progress_check(&p, m, s);
+        if (!stage(m, &u, s, o, d, err)) return false;
     }
+    if (p.f) progress_check(&p, m, KJ_STAGE_END);
     return true;
 }

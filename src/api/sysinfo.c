@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What kjit finds on this machine (kjit_sysinfo: `kjit sysinfo`, as
  * `numba -s`) and the cache directory as a whole (kjit_cache_info_get,
  * kjit_cache_clear: `kjit cache`). Nothing absent is an error here: each

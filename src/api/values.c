@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Values between the C API and compiled code: a kjit_value in the memory
  * form of a kj type (src/abi/abi.h) and back.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The compile cache: a bounded LRU map in memory over one file per key on
  * disk. See cache.h for the contract and docs/cache.md for the layout.
  *
@@ -294,11 +295,13 @@ static const char *env_nonempty(const char *name)
     return v && *v ? v : NULL;
 }
 
-/* $KJIT_CACHE_DIR | $XDG_CACHE_HOME/kjit | $HOME/.cache/kjit. The XDG base
- * directory spec says a relative XDG_CACHE_HOME is invalid and ignored. */
+/* $KJIT_CACHE_DIR | $NUMBA_CACHE_DIR (Numba's, of the same meaning) |
+ * $XDG_CACHE_HOME/kjit | $HOME/.cache/kjit. The XDG base directory spec
+ * says a relative XDG_CACHE_HOME is invalid and ignored. */
 char *kj_cache_default_dir(void)
 {
     const char *v = env_nonempty("KJIT_CACHE_DIR");
+    if (!v) v = env_nonempty("NUMBA_CACHE_DIR");
     if (v) return xstrdup(v);
     v = env_nonempty("XDG_CACHE_HOME");
     if (v && v[0] == '/') return path_join(v, "kjit");

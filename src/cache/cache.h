@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The compile cache: compiled objects (host object files, cubins) kept in
  * memory and on disk, keyed by a BLAKE3 hash of everything that determines
  * them.

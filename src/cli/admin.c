@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit cache [clear]` and `kjit sysinfo [--json]`: clients of the C API's
  * kjit_cache_info_get / kjit_cache_clear / kjit_sysinfo. */
 #include "cli.h"

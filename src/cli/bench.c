@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench FILE.k` (docs/bench.md): main on each target, for each value
  * of one swept parameter; the outputs compared, each run's time broken down
  * from the runtime's events, the time model fitted per target and the
@@ -242,12 +243,19 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return 0;
 }
 
-static void progress(bench *b, int value, int target, int done, int total)
+/* On a terminal (stderr), once the bench has run a second: one line,
+ * rewritten in place, with the target, the sweep value, the repeat and the
+ * time left (from the mean time of the runs so far). Nothing otherwise. */
+static void progress(bench *b, int value, int target, int repeat, int done, int total)
 {
-    if (!isatty(STDERR_FILENO) || now() - b->started < 1.0) return;
+    if (!isatty(STDERR_FILENO)) return;
+    double t = now() - b->started;
+    if (t < 1.0) return;
     const char *p = b->sw.param >= 0 ? kjit_fn_param_name(b->main, b->sw.param) : NULL;
-    fprintf(stderr, "\r\033[Kkjit bench: %s%s%s on %s (%d/%d runs, %.0f s)", p ? p : "", p ? "=" : "defaults",
-            p ? b->sw.text[value] : "", b->d.tg[target].name, done, total, now() - b->started);
+    char eta[32] = "";
+    if (done > 0) snprintf(eta, sizeof eta, ", about %.0f s left", t / done * (total - done));
+    fprintf(stderr, "\r\033[Kkjit bench: %s on %s%s%s, repeat %d/%d (%d/%d runs, %.0f s%s)", b->d.tg[target].name,
+            p ? p : "defaults", p ? "=" : "", p ? b->sw.text[value] : "", repeat + 1, b->d.repeat, done, total, t, eta);
     fflush(stderr);
 }
 
@@ -299,7 +307,7 @@ static int run_value(bench *b, int i, int *done, int total)
         c->rep = calloc((size_t)b->d.repeat, sizeof *c->rep);
         if (!c->rep) abort();
         for (int r = 0; ok && r < b->d.repeat; r++, ++*done) {
-            progress(b, i, t, *done, total);
+            progress(b, i, t, r, *done, total);
             ok = bench_run_once(&b->run[t], tg, b->vals, b->nparams, &c->rep[r], NULL, b->a->fmt);
             c->nrep = r + 1;
         }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench` inside (docs/bench.md): the measurements of one bench, the
  * time model fitted to them, and the files written from them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The time model of `kjit bench` (docs/bench.md "The model"):
  *
  *     t(x) = overhead + bytes(x) / bandwidth + work(x) / throughput

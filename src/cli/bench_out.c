@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench`'s files (--plot, --json, --csv): checked before anything
  * runs, written at the end through a temporary file beside the file each
  * path names (symbolic links followed), renamed onto it once complete. So a

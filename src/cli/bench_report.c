@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench`'s report on stdout, and its JSON and CSV files (the JSON's
  * schema is in docs/bench.md). */
 #include "bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench`: running main on one target. In-process, through the public
  * API: each target has a context of its own (compiled with its own target
  * option), its print() output goes to a temporary file that is read back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench`: one target's compiled program and its runs (bench_run.c),
  * for bench.c. */
 #ifndef KJ_BENCH_RUN_H

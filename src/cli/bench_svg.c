@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench --plot`: an SVG a browser renders. Left, time against the
  * swept parameter on log-log axes, one line per target (the median, a bar
  * from the fastest to the slowest run, the fitted model dashed) with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared by the `kjit` command's files (main.c: arguments and the
  * compile-only commands; run.c: `kjit run`). Both use only <kjit.h>. */
 #ifndef KJ_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The help of the `kjit` command: the overview (`kjit --help`), one text
  * per command (`kjit COMMAND --help`, `kjit help COMMAND`), and the names
  * of commands, options and targets that "did you mean" suggestions pick

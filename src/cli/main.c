@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `kjit` command: a thin client of the public API (kjit.h) only.
  *
  *   kjit check FILE.k               errors, if any, to stderr
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAX_STDIN_BYTES = 64 << 20 }; /* the same limit the library puts on files */
 enum { MAX_REPEAT = 1000 };          /* kjit bench --repeat */
@@ -398,6 +400,7 @@ int main(int argc, char **argv)
 {
     cli c = {0};
     kjit_options_init(&c.opt);
+    if (isatty(STDERR_FILENO)) c.opt.progress = stderr; /* a compile over a second says what it compiles */
     c.bench.repeat = 3;
     c.bench.tol = 1e-5;
     c.params = calloc((size_t)argc + 1, sizeof *c.params);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit run FILE.k [NAME=VALUE ...]`: call the program's main with its
  * parameters' defaults, each overridden by a NAME=VALUE argument whose
  * VALUE is read as the type of the default (int, float, bool, str).

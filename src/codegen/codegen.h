@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The code generator's internals, shared by the files of src/codegen/:
  * KIR → LLVM IR (through the LLVM-C API only) → machine code loaded by ORC
  * LLJIT, or PTX. What the rest of kjit may call is codegen_api.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The code generator as the rest of kjit sees it (src/api/): host machine
  * code for a KIR module, loaded by ORC LLJIT or from a cached object file,
  * and the PTX of its kernels. No LLVM type appears here; everything else

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host pipeline: KIR → LLVM IR → verify → default<On> with the host
  * target machine (so loops vectorise for this CPU) → object file → ORC
  * LLJIT.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host pipeline's files, for each other: host.c (the pipeline),
  * host_split.c (a program compiled as several modules), host_jit.c (ORC). */
 #ifndef KJ_HOST_H

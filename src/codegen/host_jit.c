@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ORC LLJIT for the host pipeline (host.c): a kj_jit loads the object
  * files of a program (one, or the parts of a split program), resolves
  * the runtime's and libm's symbols from a table of addresses (kj_jit_symbols),

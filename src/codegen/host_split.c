@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Splitting a program into parts (host.c's pipeline): when its functions
  * fall into independent groups (no calls or addresses between them), the
  * module is compiled as up to one part per core, each on its own thread to

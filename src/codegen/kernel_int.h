@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the two halves of the kernel generator for the host share
  * (llvm_kernel.c: thread loops, regions, lockstep loops;
  * llvm_kernel_warp.c: warp operations; llvm_kernel_div.c: divergence

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Selective libdevice linking: the math of GPU code is NVIDIA's libdevice
  * bitcode (__nv_sinf, ...). Linking all of it and letting the optimiser
  * drop the rest costs ~60 ms a module; instead the functions the module

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Arrays in generated code: the by-value descriptor of abi.h
  *   { ptr data, [N x i64] shape, [N x i64] strides (bytes), ptr owner }
  * and the KIR instructions that read it: dimensions, element loads and

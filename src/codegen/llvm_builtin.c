@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Built-in functions in host code: one table row per kj_builtin, naming the
  * function that generates it and, for math, the LLVM intrinsic and/or the
  * libm function (double name; the float32 one appends 'f').

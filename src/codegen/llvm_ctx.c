@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LLVM setup shared by every compile: one-time initialisation, the host
  * target machine, the per-module codegen state, and the small helpers that
  * declare what generated code calls (intrinsics, the runtime, libm). */

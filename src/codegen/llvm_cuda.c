@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cuda.* inside kernels and device functions, on every target: what is
  * the same everywhere (cuda.grid, bit operations, atomics, the arrays over
  * shared and local memory) is here; thread ids, barriers, warp operations

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Scalar instructions: constants, arithmetic with Python/NumPy semantics,
  * comparisons, conversions, tuples and direct calls.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Functions: declarations, bodies, entry wrappers, locals and KIR's
  * structured control flow.
  *

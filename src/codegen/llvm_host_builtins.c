@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host built-ins in generated code: NumPy constructors and reductions,
  * np.random, copies and reshape, np.allclose/np.save, print,
  * time.perf_counter and the host side of numba.cuda. Almost all of them are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* @cuda.jit kernels and device functions on the host CPU (docs/kernels_cpu.md).
  *
  * Every device-side function takes a hidden kernel context `kx` after `rt`:

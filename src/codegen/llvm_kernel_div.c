@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Divergence within a warp on the host CPU (docs/kernels_cpu.md § Warp
  * operations): the block-level if / for / while of a statement run warp by
  * warp (llvm_kernel_warp.c) when its lanes may disagree.

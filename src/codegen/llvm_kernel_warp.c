@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Warp operations of kernels on the host CPU (docs/kernels_cpu.md § Warp
  * operations): block-level statements of the region generator
  * (llvm_kernel.c) that exchange values among the 32 threads of each warp. */

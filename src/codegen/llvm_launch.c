@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Kernel launches in host code, the same on every target.
  *
  * `k[grid, block, stream, shared](args)` becomes one call of the runtime's

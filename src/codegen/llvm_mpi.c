@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cuda.select_device, cuda.gpus and mpi4py's API in host code (docs/scale-out.md): each communicator method
  * is one call of kj_rt_mpi (src/abi/rtfns.def) with the operation code of
  * abi_mpi.h. Values: a communicator is the constant KJ_ABI_MPI_COMM_WORLD,

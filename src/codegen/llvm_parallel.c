@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Outlining for the `parallel` target: a loop's body becomes a chunk
  * function `void chunk(ptr rt, ptr env, i64 begin, i64 end, ptr acc)` that
  * kj_rt_parallel_for (rt.h) runs on the context's thread pool. The values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* prange loops on the thread pool (the parallel target, @jit(parallel=True)).
  *
  * The body of a KIR_PFOR becomes a chunk function (llvm_parallel.c) that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The optimise and emit steps every target shares: the host pipeline
  * (host.c, object files for ORC) and the GPU's (nvptx.c, PTX text). */
 #include "codegen.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* KIR types → LLVM types. A value has two forms (abi.h): in registers
  * (bool is i1) and in memory (bool is one byte, as C's _Bool and NumPy's
  * bool_); tuples and arrays are literal structs of their parts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Elementwise work on host arrays.
  *
  * Array operators (a + b, a < b, -a, a & b) and math functions on arrays

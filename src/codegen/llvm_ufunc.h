@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Ufunc calls in host code, shared by the host loop (llvm_ufunc.c) and the
  * launch of a ufunc's kernel on the GPU (llvm_ufunc_gpu.c): the operands as
  * the generated code sees them, and the runtime's shape work. */

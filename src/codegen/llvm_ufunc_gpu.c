@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A ufunc call on the GPU, in host code: the runtime works out the
  * broadcast shape and makes the outputs (kj_rt_ufunc_prepare, as for the
  * host loop), then the call's kernel (src/ir/kir_gpu_ufunc.c) is launched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The NVPTX back end: kernels, device functions and the @jit functions they
  * call, from the same KIR the host back end reads, to PTX text.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The NVPTX back end's files (nvptx.c: the target table, kernel entries,
  * the pipeline; nvptx_cuda.c: cuda.* on the GPU), for each other. */
 #ifndef KJ_NVPTX_H

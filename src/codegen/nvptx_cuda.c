@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cuda.* on the GPU: the NVPTX answers to the target table's kernel
  * questions (thread ids from the sreg intrinsics, barriers, warp
  * operations, shared memory in address space 3, local arrays, device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Vector math for the host pipeline: tell LLVM's loop vectoriser that
  * glibc's libmvec has vector forms of the libm functions, so that a loop
  * (a @vectorize body, a @jit loop, a kernel on the CPU) calling sin, exp or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Vector math for the host pipeline (vecmath.c): libmvec's vector forms of
  * the libm functions, offered to LLVM's loop vectoriser. */
 #ifndef KJ_VECMATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AST: tagged unions with the common fields first; kinds from X-macros.
  * Every node carries its span. Expressions carry an `id`, unique within the
  * enclosing function (or within the module's top level), so that each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* AST printing: an S-expression per statement, one statement per line,
  * children of compound statements indented by two spaces. Stable, so that
  * parser tests can compare it as text:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Lexer: source bytes → tokens, following CPython's tokenizer (Python 3.11)
  * for the subset kjit reads.
  *

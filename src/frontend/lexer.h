@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Lexer: source bytes → tokens, with CPython's layout rules (INDENT/DEDENT
  * from a stack of indentation widths, no NEWLINE inside brackets, backslash
  * continuation). The whole file is tokenised up front into one array. */

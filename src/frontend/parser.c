@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parser, statements: recursive descent over the lexer's token array,
  * following Python 3.11's grammar for the subset kjit reads (expressions
  * are in parser_expr.c; the error model is described in parser_impl.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parser: tokens → AST (recursive descent, Python's grammar and precedence).
  * Unsupported Python constructs are parsed far enough to name them in an
  * error ("classes are not supported"); recovery skips to the next statement. */

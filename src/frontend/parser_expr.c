@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parser, expressions: Python 3.11's expression grammar and precedence for
  * the subset kjit reads. From loosest to tightest:
  *

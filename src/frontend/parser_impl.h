@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internal to the parser (parser.c: statements, parser_expr.c: expressions).
  *
  * Error model: the first error in a statement sets `panic`; further errors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The built-in table (builtins.h): lookup by dotted path, argument binding
  * and the typing rule of every built-in (Numba/NumPy semantics, NEP 50
  * literals). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The built-in functions, methods and attributes of the language, one table.
  *
  * X(ID, "path", FLAGS, "params")

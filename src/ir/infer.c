@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* infer — type inference per specialisation.
  *
  * A specialisation is (function, argument types, host or device side).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* infer — typing of calls: built-ins, user functions (specialisation),
  * kernel launches and ufunc calls. */
 #include "sema_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* infer — typing of expressions (calls are in infer_call.c).
  *
  * Each expression's result goes to the specialisation's table,

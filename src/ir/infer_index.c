@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Typing of NumPy's advanced indexing in host code: a subscript with at
  * least one index array (a bool mask or an integer array of any dtype),
  * together with integers and slices: a[mask], a[idx], a[:, idx],

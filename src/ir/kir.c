@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* KIR construction: modules, functions, blocks, locals and instructions.
  *
  * Every array grows inside the compilation's arena (kj_arena_grow abandons

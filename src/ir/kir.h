@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* KIR — kjit's typed, target-neutral IR.
  *
  * One kir_func per specialisation (function × argument types × where it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Writing KIR by hand (kir_build.h). */
 #include "kir_build.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Writing KIR by hand, for the passes that make functions of their own
  * (kir_gpu_ufunc.c: ufunc kernels; kir_reduce.c: ufunc.reduce). A builder
  * appends to one block of one function; nested blocks are entered by

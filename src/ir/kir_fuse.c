@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fusion of host array expressions into synthesised ufuncs (kir_fuse.h).
  *
  * Per block, from its last instruction back: an elementwise array

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fusion of host array expressions (docs/codegen.md, "Fused array
  * expressions").
  *

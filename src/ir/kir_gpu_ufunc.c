@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Ufunc calls on the GPU: a grid-stride kernel per ufunc and operand types,
  * written in KIR (see kir_gpu_ufunc.h for the shape of it). */
 #include "kir_gpu_ufunc.h"

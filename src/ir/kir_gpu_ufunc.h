@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Ufunc calls on the GPU (docs/cuda.md "Ufuncs on the GPU").
  *
  * On the cuda target, a @vectorize or @guvectorize call over arrays in host

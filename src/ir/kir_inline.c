@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Inlining device functions with barriers into kernels (kir_inline.h).
  *
  * The kernel is copied instruction by instruction, in block order, into a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Device functions with barriers, warp operations or shared arrays,
  * inlined into the kernels that call them (docs/kernels_cpu.md § Device
  * functions). On the cpu and parallel targets a kernel with barriers is

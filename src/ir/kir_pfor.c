@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Prange loops: which locals a KIR_PFOR body reads and writes, which of
  * them are reductions (`s += x`, `s *= x`, `s = s + x`, `s = x & s`,
  * `s = min(s, x)`, ...: every assignment of s in the body combines s with

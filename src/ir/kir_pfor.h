@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What a prange loop (KIR_PFOR) does with the function's locals, for
  * running it in parallel (src/codegen/llvm_pfor.c) and for the check that
  * rejects a loop whose iterations would race on a variable (kir_pfor.c;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* KIR as text: what `kjit ir` prints and golden tests pin.
  *
  *   kernel scale[array(float32, 1d, C), float32](x: array(float32, 1d, C), k: float32) -> none

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ufunc.reduce made loops or kernels (kir_reduce.h). */
 #include "kir_reduce.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ufunc.reduce (KIR_UFUNC_REDUCE) made ordinary KIR: each reduce in a host
  * function becomes a call of a host function written here, one per ufunc,
  * array type and axis, that

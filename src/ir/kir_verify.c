@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The KIR verifier: structural and type invariants of one function.
  *
  * The walk follows the structured control flow from block 0. An instruction

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lower — each reachable specialisation to a kir_func.
  *
  * Lowering re-walks the AST with the types inference settled on (sp->ei,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stages of KIR of the compile pipeline (pipeline.h has the list). */
 #include "pipeline.h"
 

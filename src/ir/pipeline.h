@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* THE compile pipeline: its stages, in the one order every compile runs
  * them (docs/architecture.md, "The pipeline"). Each runs only when the ones
  * before it reported no error.

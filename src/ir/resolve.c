@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* resolve — the module level: imports, module constants, functions and
  * their decorators. After this stage every top-level name is a kj_sym and
  * every function a kj_fn with its kind, options and parsed signatures. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* resolve — signatures written as Numba type objects, as well as strings:
  *
  *   @cuda.jit(void(float32[:, ::1], int64))          a signature object

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Semantic analysis: the three stages in order, and run-time
  * specialisation for calls whose argument types are known only then. */
 #include "sema_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Semantic analysis: AST → typed KIR.
  *
  *   resolve  — imports, module constants (folded), functions and their

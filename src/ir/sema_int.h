@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internal state shared by the three sema stages (resolve.c, infer*.c,
  * lower*.c). Nothing here is visible outside src/ir/. */
 #ifndef KJ_SEMA_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Queries the C API asks of a finished analysis: what a module-level name
  * is (which decides how kjit_call may call it) and the values of parameter
  * defaults (main's, for `kjit run name=value`). They read sema's resolved

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Numba signature strings and gufunc layout strings.
  *
  *   signature := [type] '(' [type (',' type)* [',']] ')'

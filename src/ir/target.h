@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run target: where a program's code runs. Named once, where it is
  * written — a decorator's target= (or parallel=True) parsed by resolve.c,
  * the C API's kjit_target resolved by kj_api_target (auto: cuda when the

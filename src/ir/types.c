@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit types: the interning table, NumPy 2 (NEP 50) promotion, unification
  * and implicit conversion.
  *

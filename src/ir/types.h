@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit types. Types are interned in a kj_types table: two types are equal
  * exactly when their pointers are equal. */
 #ifndef KJ_TYPES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Names in functions nothing calls.
  *
  * Type inference only reaches functions called from a root (main, explicit

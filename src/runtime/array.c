@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit's host arrays (see array.h). NumPy is the specification: where a
  * function mirrors a NumPy routine, the routine is named above it. */
 #include "array.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit's host arrays: reference-counted n-d arrays with NumPy's semantics.
  *
  * A kj_array is a runtime object (malloc'd, not arena data): JIT-compiled

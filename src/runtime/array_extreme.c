@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* np.minimum / np.maximum folds of float runs, the inner loops of min and
  * max over whole arrays and along axes, in the widest vectors the CPU has.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internal to the array runtime (array.c, array_reduce.c): the dtype table,
  * element loads and stores in any dtype, and the strided iterator. */
 #ifndef KJ_ARRAY_INT_H

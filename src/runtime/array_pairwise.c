@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* NumPy's pairwise summation of floats, the kernel of sum, mean, var and
  * std: the recursion, and a form that sums four of its leaves at once.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit's host arrays: reductions (sum, min, max, mean, std), allclose,
  * arange and linspace. NumPy is the specification, bit for bit where the
  * result depends on the order of operations. */

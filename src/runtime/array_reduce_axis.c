@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit's host arrays: NumPy's reductions along one axis (np.sum(a, axis=k),
  * prod, min, max, mean, var, std, argmin, argmax) and the whole-array prod,
  * argmin and argmax. NumPy is the specification, bit for bit.

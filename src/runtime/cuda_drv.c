@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CUDA driver, opened at run time (see cuda_drv.h).
  *
  * libcuda is dlopened and every entry point comes from cuGetProcAddress

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CUDA driver, opened at run time.
  *
  * kjit never links libcuda: `kj_cu_open` dlopens libcuda.so.1, takes

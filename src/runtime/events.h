@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Run-time events for an application that times itself (kjit_options'
  * on_event, docs/embedding.md; `kjit bench` is one): each kernel launch,
  * each copy between host and device, each compile. The runtime reports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The fault handler of compiled code (fault.h): sigaction on an alternate
  * signal stack, a message written with write(2), _exit.
  *

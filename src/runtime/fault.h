@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The fault handler: a SIGSEGV, SIGBUS, SIGFPE or SIGILL raised while a
  * thread runs compiled code (inside kj_rt_call_entry) prints
  *

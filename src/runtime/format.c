@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Printing as Python and NumPy do (see format.h).
  *
  * The float digits come from Dragon4 as NumPy implements it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Printing values as Python and NumPy print them (print(x), print(a)).
  *
  * Floats go through Dragon4 (Steele & White / Burger & Dybvig, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The GPU side of the runtime (gpu.h): the device context, loaded code,
  * launches with argument marshalling, lazy coherence of host arrays and
  * events, and the KJIT_STATS counters; host arrays' mirrors and the copies

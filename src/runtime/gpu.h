@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The GPU side of the runtime: one device context, the program's loaded
  * code, kernel launches and the coherence of host arrays with their device
  * mirrors (docs/cuda.md).

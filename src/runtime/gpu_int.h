@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Inside the GPU runtime: the context and mirror structures shared by
  * gpu.c (the context, code, launches, streams, events) and gpu_mem.c
  * (mirrors and the copies between host and device). Nothing outside those

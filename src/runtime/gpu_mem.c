@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host arrays on the GPU (gpu.h, docs/cuda.md): mirrors, lazy coherence,
  * and the copies between host and device memory.
  *

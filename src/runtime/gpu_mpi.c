@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MPI buffers on the GPU (gpu.h, docs/scale-out.md): the device side of
  * the array views that rt_mpi.c hands to MPI.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Open MPI opened at run time (see mpi.h for the ABI this file assumes). */
 #include "mpi.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MPI, opened at run time (docs/scale-out.md).
  *
  * kjit links no MPI library: Open MPI's libmpi.so.40 (Debian's libopenmpi3)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libmvec's functions (mvec.h). They are referenced weakly: meson links
  * libmvec, and a glibc without the newer ones (2.35 added tan, erf, ...)
  * leaves their address NULL, so that their loops stay scalar. Their names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* glibc's vector math library, libmvec (x86-64): its functions, for the
  * JIT (src/codegen/vecmath.c offers them to LLVM's loop vectoriser) and
  * for the runtime's own elementwise loops (rt_elementwise.c). */

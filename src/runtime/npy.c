@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* .npy load/save, after NumPy's numpy/lib/format.py (format versions 1.0,
  * 2.0, 3.0; see the NEP 1 description of the format). */
 #include "npy.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* NumPy's .npy files (np.load / np.save).
  *
  * Reads format versions 1.0, 2.0 and 3.0 with little- or big-endian (byte-

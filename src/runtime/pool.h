@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A thread pool for the `parallel` target (docs/runtime.md "Thread pool").
  *
  * One pool per kjit context, shared (reference counted) with the modules
@@ -53,5 +54,9 @@ int kj_pool_size(const kj_pool *p);
  * ntasks <= 0 does nothing. If threads cannot be started the tasks run on
  * the threads there are (at worst all inline). */
 void kj_pool_run(kj_pool *p, int64_t ntasks, kj_pool_fn fn, void *ctx);
+
+/* For KJIT_STATS: the runs spread over the threads so far (parallel
+ * regions; runs done inline are not counted) and their wall time. */
+void kj_pool_stats(const kj_pool *p, uint64_t *regions, double *seconds);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* NumPy's legacy MT19937 stream (numpy/random/src/mt19937/ and
  * distributions.c), reimplemented from the published algorithms: Matsumoto
  * & Nishimura's MT19937 with init_genrand/init_by_array, NumPy's 53-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* NumPy's legacy random stream (np.random.seed / rand / random / randint):
  * the MT19937 generator with NumPy's seeding, double and bounded-integer
  * algorithms, bit for bit. The state lives in a caller-owned struct (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Run-time entry points of JIT-compiled host code: the error mechanism
  * (setjmp in kj_rt_call_entry, longjmp in kj_rt_raise*) and small helpers
  * that are simpler in C than as generated IR. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run-time entry points that JIT-compiled host code calls, and the run
  * context it carries.
  *

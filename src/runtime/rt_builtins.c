@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host NumPy built-ins called by generated code (src/abi/rtfns.def): constructors,
  * np.random, reductions, copies, reshape, allclose, np.save, perf_counter
  * and the host emulation of cuda events. Thin layers over array.c,

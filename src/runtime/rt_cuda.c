@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host code's side of the GPU (src/abi/rtfns.def): coherence checks before host
  * code touches an array, cuda.to_device / device_array, cuda.synchronize.
  * On the cpu target generated code does not call them; they are no-ops

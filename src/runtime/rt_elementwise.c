@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Elementwise array operations of host code with NumPy broadcasting:
  * arithmetic and comparisons go to array.c (kj_array_binop_out, NumPy's
  * loop selection and semantics, bit for bit); bitwise operations, shifts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* NumPy's broadcast error for a fused array expression (src/ir/kir_fuse.c).
  *
  * A fused expression checks the shapes of all its operands at once, but

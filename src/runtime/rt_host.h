@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the runtime's host built-ins share: the helpers of their files, and
  * the operation codes generated code passes them (kj_rt_reduce_op,
  * kj_rt_eop). The built-ins themselves (NumPy constructors, reductions,

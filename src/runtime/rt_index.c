@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Indexing host arrays with arrays, as NumPy's advanced indexing does.
  *
  * Generated code hands over a view of the array (the subscript's slices

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one launch entry, kj_rt_launch: every kernel launch of generated
  * host code and of the C API's kjit_launch comes here (abi.h "kernels").
  * It checks the configuration as the CUDA driver does (cuLaunchKernel

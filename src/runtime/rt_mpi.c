@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mpi4py's API for generated code (docs/scale-out.md): kj_rt_mpi, one entry
  * for every communicator method, over the library binding of mpi.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* print() in host code: Python's formatting of scalars and strings, NumPy's
  * str() of arrays (format.c), written to the context's FILE* (rt->out).
  * Generated code prints one value per call and the separators itself, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reductions with an axis, a ddof, or of prod/var/argmin/argmax, called by
  * generated code (src/abi/rtfns.def): the axis is checked and normalised here,
  * array_reduce_axis.c and array_reduce.c compute. */

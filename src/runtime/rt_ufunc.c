@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shape work of @vectorize and @guvectorize calls in host code: NumPy's
  * broadcasting of the operands' loop dimensions, the binding of a gufunc's
  * core dimension symbols, the creation of the outputs and the strides the

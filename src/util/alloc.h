@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* malloc, calloc and strdup that do not return NULL. Out of memory is the
  * one failure library code does not report as a value (docs/architecture.md,
  * "Errors are values"): it says so on stderr and aborts. For memory that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Arena allocation: one arena per compilation unit, freed in one go (QBE's
  * per-function pool). Every allocation is zeroed and 16-byte aligned. */
 #ifndef KJ_ARENA_H

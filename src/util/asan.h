@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* KJ_ASAN: 1 when this translation unit is built with AddressSanitizer
  * (gcc defines __SANITIZE_ADDRESS__, clang answers __has_feature), else 0.
  * The fault handler defers to ASan's own; tests skip what ASan aborts on. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A malloc-backed growable string, for output that outlives an arena
  * (printed IR, formatted diagnostics). */
 #ifndef KJ_BUF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Diagnostics: collected, not exit-on-first. Every error carries the source
  * span it is about; printing adds the source line and a caret (c3c style). */
 #ifndef KJ_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Strict readers of environment variables (env.h). */
 #include "env.h"
 
@@ -14,6 +15,8 @@ static const char *value(const char *name)
     const char *s = getenv(name);
     return s && *s ? s : NULL;
 }
+
+const char *kj_env_either(const char *kjit, const char *numba) { return value(kjit) ? kjit : numba; }
 
 kj_env_status kj_env_flag(const char *name, bool *out, char *err, size_t cap)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kjit's environment variables, read strictly: unset or empty means "not
  * given"; any other value the variable does not take is an error naming the
  * variable, the value and what it takes, never a silent default
@@ -19,6 +20,10 @@ kj_env_status kj_env_flag(const char *name, bool *out, char *err, size_t cap);
  * ordinal"). */
 kj_env_status kj_env_int(const char *name, int64_t lo, int64_t hi, const char *what, int64_t *out, char *err,
                          size_t cap);
+/* Of kjit's variable and Numba's of the same meaning (KJIT_BOUNDSCHECK,
+ * NUMBA_BOUNDSCHECK): the name to read, kjit's when it is set (not empty),
+ * else Numba's. */
+const char *kj_env_either(const char *kjit, const char *numba);
 /* A positive, finite number of seconds (decimal or exponent notation). */
 kj_env_status kj_env_seconds(const char *name, double *out, char *err, size_t cap);
 

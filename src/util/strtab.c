@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* String-keyed hash table in an arena (see strtab.h). */
 #include "strtab.h"
 

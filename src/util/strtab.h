@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A string-keyed hash table in an arena: name → uint32_t, open addressing
  * with linear probing (FNV-1a). The front end uses it wherever names are
  * looked up as they are collected (parameters, keywords, local variables),

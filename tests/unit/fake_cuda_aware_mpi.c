@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Debian's Open MPI, saying it is CUDA-aware: `KJIT_MPI_LIBRARY=.../libfakeawarempi.so`
  * makes kjit open this library, which links libmpi (every other MPI symbol
  * comes from there, as dlsym searches a library's dependencies), so that

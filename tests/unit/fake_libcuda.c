@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A fake CUDA driver for tests without a GPU: `KJIT_LIBCUDA=.../libfakecuda.so`
  * makes kjit's driver layer (src/runtime/cuda_drv.c) find one device whose
  * memory is host memory. Launches do nothing (no code runs), so what such a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The fixture the code-generation tests share: compile a kjit source
  * (the stages of KIR of the compile pipeline, src/ir/pipeline.h, for the cpu
  * target → kj_codegen_host), call an entry point with its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The public C API (include/kjit.h): contexts and options, compiling from
  * memory and from files, error values, formatted diagnostics, IR text, and
  * independent contexts on several threads. Only <kjit.h> is used, as an

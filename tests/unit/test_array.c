@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kj_array: creation, views, reshape, casts, broadcasting, elementwise
  * operations, reductions, allclose, arange/linspace. Expected values that
  * are not obvious were computed once with numpy 1.24 (snippet alongside). */

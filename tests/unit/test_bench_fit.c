@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `kjit bench`'s time model (src/cli/bench_fit.c): known terms come back
  * from synthetic timings, and crossovers are found where they are, measured
  * and predicted, and not where there are none. */

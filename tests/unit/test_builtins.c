@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Built-ins: lookup, aliases, children, argument binding and the typing
  * rule of each group. */
 #include <setjmp.h>

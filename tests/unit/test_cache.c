@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The compile cache: BLAKE3 keys, memory and disk hits, misses, damaged
  * entries of every kind, unusable directories, environment variables,
  * LRU eviction, clearing, four threads on one cache and two processes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host code generator: KIR functions built by hand (and, where the front
  * end is complete enough, from source), compiled through LLVM and ORC, and
  * called through their entry points. Checks Python's arithmetic semantics,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CUDA driver layer (src/runtime/cuda_drv.c) over a fake driver: each
  * test fills a kj_cu by hand with the static fakes below, so the logic
  * above the driver (error texts, device set-up, PTX linking, logs) runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Diagnostics (src/frontend/diag.c): the three output formats, caret
  * placement, hints, the error cap and spelling suggestions. */
 #include <stdarg.h>

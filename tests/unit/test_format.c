@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Printing as Python and NumPy do. Every expected string was produced once
  * with Python 3.11 / numpy 1.24 (default print options) from the expression
  * in the comment above it: repr(x) for Python floats, str(np.float32(x)) for

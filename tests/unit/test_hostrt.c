@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host built-ins, print, elementwise array operations, ufunc calls and
  * array lifetime of generated host code: small programs compiled from
  * source (the compile pipeline's stages of KIR → kj_codegen_host), run through their main

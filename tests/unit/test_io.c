@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The C API at its edges with the system (issue 22): a source length no
  * program has, an options.arch that is no GPU architecture, print output
  * lost to a full device, environment variables that are garbage. Only

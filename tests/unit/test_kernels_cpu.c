@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Kernels on the cpu target (src/codegen/llvm_kernel.c, rt_launch.c):
  * programs compiled through the compile pipeline's stages of KIR → kj_codegen_host, main()
  * run with its print() output captured and compared with what the same

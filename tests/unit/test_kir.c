@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* KIR: building functions by hand, verifying them, printing them; and the
  * verifier rejecting each class of malformed IR with a precise message. */
 #include <stdarg.h>

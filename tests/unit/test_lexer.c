@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Lexer tests: layout (INDENT/DEDENT, brackets, continuation, tabs), every
  * literal form, every lexer error with its line:col, spans, and robustness
  * (binary garbage, deep nesting, huge inputs). */

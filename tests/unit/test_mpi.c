@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MPI without the library (docs/scale-out.md): kjit runs where MPI is
  * absent, and only a program that imports mpi4py fails, with a clear error,
  * when it is compiled to run (checking it needs no MPI). The library is

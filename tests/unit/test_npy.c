@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* .npy load/save: fixtures written by NumPy, round trips, byte-identical
  * output, errors, and (when python3 with numpy is available) NumPy loading
  * what kjit wrote.

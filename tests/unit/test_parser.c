@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parser tests: the precedence table, every statement kind, ids and spans,
  * every syntax error and unsupported construct with its line:col, error
  * recovery, deep nesting and huge inputs, and Numba-style programs. */

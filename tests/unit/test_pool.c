@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The thread pool (src/runtime/pool.h): every task runs exactly once with a
  * worker index in range, many small tasks, nested runs go inline, the
  * pool shuts down with its last reference, the thread count from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* NumPy's legacy random stream: every expected value below was computed
  * once with numpy 1.24's global RandomState (the Python one-liner is next
  * to it) and must match bit for bit. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one declaration of each run-time function (src/abi/rtfns.def): the
  * signature letter of every parameter and result agrees with its C type;
  * the code generator's LLVM declaration of every row has the C

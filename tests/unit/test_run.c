@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `kjit` command's code-running side, tested by spawning the built
  * binary: `kjit run` with NAME=VALUE parameters, its exit codes (0 ok,
  * 1 compile errors, 2 usage, 3 run-time error) and messages, run-time

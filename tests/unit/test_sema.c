@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for sema: name resolution, type inference, specialisation and
  * lowering to KIR, through the compile pipeline's stages of KIR (src/ir/pipeline.h). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Types: interning, names, NumPy 2 / NEP 50 promotion, unification,
  * conversion, signature and layout parsing. */
 #include <setjmp.h>

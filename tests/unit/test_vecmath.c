@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Vector math (src/codegen/vecmath.c): loops calling math functions
  * vectorise into libmvec's functions, whose results stay within 4 ULP
  * (glibc's documented bound for libmvec) of the exact value, over many

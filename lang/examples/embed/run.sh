@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build embed.c against a kjit build tree the way an application would,
-# through pkg-config (meson's uninstalled kjit.pc), then run it and check
+# through pkg-config (the build tree's kjit-uninstalled.pc), then run it and check
 # what it prints.
 #
 #   run.sh BUILDDIR SANITIZE CC [CC ARGS...]
@@ -22,7 +22,11 @@ trap 'rm -rf "$tmp"' EXIT
 san=""
 [ "$sanitize" = none ] || san="-fsanitize=$sanitize"
 # The literal command of docs/embedding.md, with the build tree's .pc file.
-flags=$(PKG_CONFIG_PATH="$build/meson-uninstalled" pkg-config --cflags --libs kjit)
+flags=$(PKG_CONFIG_PATH="$build" pkg-config --cflags --libs kjit)
+# only the public header's directory: none of the source tree's internals
+case " $(PKG_CONFIG_PATH="$build" pkg-config --cflags kjit) " in
+*/src\ * | *cuda*) echo "embed: kjit's Cflags expose internal directories: $flags" >&2; exit 1 ;;
+esac
 # shellcheck disable=SC2086 # flags are words
 "$@" -std=c17 -Wall -Wextra -Werror $san -o "$tmp/embed" "$here/embed.c" $flags -lm \
     -Wl,-rpath,"$build"
