@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Choosing among a function's explicit signatures, as Numba's dispatcher
  * does (numba/core/typeconv: rules.py, typeconv.cpp's selectOverload).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Numba's 1-D launch helper, kernel.forall(ntasks, tpb=0, stream=0,
  * sharedmem=0)(args) (numba/cuda/dispatcher.py, class ForAll): typed here as
  * a launch configuration (EI_LAUNCH with forall set), lowered by lower.c to

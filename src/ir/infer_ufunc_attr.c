@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The attributes of a @vectorize / @guvectorize function as NumPy's ufunc
  * (and Numba's DUFunc/GUFunc) has them: nin, nout, nargs, ntypes, types,
  * identity. All are compile-time constants here. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A file without `main` is a script: its module-level statements run in
  * order, as `python3 file.py` runs them (most of Numba's documentation
  * examples are such scripts). They become the body of an implicit host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* versions — a local name split into one variable per live range (issue 23
  * point 4), as Numba's SSA form does.
  *
