@@ -129,7 +129,8 @@ typedef struct kjit_options {
     void *event_user;         /* passed to on_event */
     /* Since 0.5: */
     FILE *progress; /* NULL (default): silent; else a compile still running after a second writes there which
-                       file and stage it is at, a line at most a second (kjit sets stderr on a terminal) */
+                       file and stage it is at (a watcher thread, made only when this is set, speaks once
+                       the second has passed), then a line at most a second (kjit sets stderr on a terminal) */
 } kjit_options;
 
 /* Defaults for every field: target auto, -O3, decorators decide boundscheck,

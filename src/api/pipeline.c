@@ -13,6 +13,10 @@
 
 #include "runtime/rt_host.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+
 _Static_assert(KJ_STAGE_END == 13, "a stage was added or removed: update the lists (here, pipeline.h, "
                                     "docs/architecture.md)");
 
@@ -113,26 +117,85 @@ static const char *stage_doing(kj_stage s)
     }
 }
 
-/* kjit_options.progress: a compile still running after a second says, at
- * the boundary of its stages (no timer, no thread: a check costs a clock
- * read), which file and stage it is at; then again at most once a second.
- * A single long stage is announced when the stage before it ends past the
- * second, and every compile that took a second says when it is done. */
+/* kjit_options.progress: a compile still running after a second says which
+ * file and stage it is at, then again at most once a second at the
+ * boundaries of its stages, and "compiled FILE in T s" at the end. A single
+ * long stage (LLVM, mostly) has no boundary for a second: a watcher thread,
+ * made only when progress is asked for (a terminal), speaks for it once
+ * the second has passed. The stage runs on the compiling thread as ever;
+ * the watcher only reads `stage` and prints, under `lock`. */
 typedef struct progress {
     FILE *f;
+    const kjit_module *m;
     double start, said;
+    kj_stage stage; /* the stage running now (under lock) */
+    bool done, watching;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    pthread_t watcher;
 } progress;
 
-static void progress_check(progress *p, const kjit_module *m, kj_stage next)
+/* Say where the compile is, at time t (p->lock held). */
+static void progress_say(progress *p, double t)
 {
+    p->said = t;
+    fprintf(p->f, "kjit: compiling %s: %s (%.1f s so far)\n", p->m->src.path, stage_doing(p->stage), t - p->start);
+    fflush(p->f);
+}
+
+/* The watcher: one line when the compile passes its first second inside a
+ * stage that has not said anything yet. */
+static void *progress_watch(void *arg)
+{
+    progress *p = arg;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    pthread_mutex_lock(&p->lock);
+    int rc = 0;
+    while (!p->done && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&p->cond, &p->lock, &until);
+    double t = kj_rt_perf_counter();
+    if (!p->done && t - p->said >= 1.0) progress_say(p, t);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static void progress_start(progress *p)
+{
+    p->start = kj_rt_perf_counter();
+    p->said = p->start - 1.0;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    p->watching = pthread_create(&p->watcher, NULL, progress_watch, p) == 0; /* none: boundaries only */
+}
+
+/* The compile enters stage `next` (KJ_STAGE_END: it is over; `ok`: it
+ * compiled, else its errors say the rest). */
+static void progress_check(progress *p, kj_stage next, bool ok)
+{
+    pthread_mutex_lock(&p->lock);
     double t = kj_rt_perf_counter();
     bool done = next == KJ_STAGE_END; /* said once the compile took a second, whatever was said before */
-    if (t - p->start < 1.0 || (!done && t - p->said < 1.0)) return;
-    if (next == KJ_STAGE_GPU_CODE && !m->gpu) return; /* nothing to do there */
-    p->said = t;
-    if (!done) fprintf(p->f, "kjit: compiling %s: %s (%.1f s so far)\n", m->src.path, stage_doing(next), t - p->start);
-    else fprintf(p->f, "kjit: compiled %s in %.1f s\n", m->src.path, t - p->start);
-    fflush(p->f);
+    p->stage = next;
+    p->done = done;
+    bool gpu_idle = next == KJ_STAGE_GPU_CODE && !p->m->gpu; /* nothing to do there */
+    if (t - p->start >= 1.0 && !gpu_idle) {
+        if (done && ok) {
+            fprintf(p->f, "kjit: compiled %s in %.1f s\n", p->m->src.path, t - p->start);
+            fflush(p->f);
+        } else if (!done && t - p->said >= 1.0) {
+            progress_say(p, t);
+        }
+    }
+    pthread_cond_signal(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void progress_end(progress *p)
+{
+    if (p->watching) pthread_join(p->watcher, NULL);
+    pthread_cond_destroy(&p->cond);
+    pthread_mutex_destroy(&p->lock);
 }
 
 bool kj_pipeline(kjit_module *m, kj_stage from, const kj_pipeline_opts *o, kj_diags *d, kjit_error *err)
@@ -140,12 +203,16 @@ bool kj_pipeline(kjit_module *m, kj_stage from, const kj_pipeline_opts *o, kj_di
     kj_ir_unit u = {.a = &m->arena, .types = m->types, .src = &m->src, .sopt = &m->sopt, .ast = m->ast,
                     .sema = m->sema, .kir = m->kir, .first = o->first, .fuse_all = m->fuse};
     kj_stage to = o->to ? o->to : KJ_STAGE_END;
-    progress p = {.f = o->ctx ? o->ctx->opt.progress : NULL};
-    if (p.f) p.start = kj_rt_perf_counter(), p.said = p.start - 1.0;
-    for (kj_stage s = from; s < to; s++) {
-        if (s > from && p.f) progress_check(&p, m, s);
-        if (!stage(m, &u, s, o, d, err)) return false;
+    progress p = {.f = o->ctx ? o->ctx->opt.progress : NULL, .m = m, .stage = from};
+    if (p.f) progress_start(&p);
+    bool ok = true;
+    for (kj_stage s = from; s < to && ok; s++) {
+        if (s > from && p.f) progress_check(&p, s, true);
+        ok = stage(m, &u, s, o, d, err);
     }
-    if (p.f) progress_check(&p, m, KJ_STAGE_END);
-    return true;
+    if (p.f) {
+        progress_check(&p, KJ_STAGE_END, ok);
+        progress_end(&p);
+    }
+    return ok;
 }

@@ -87,6 +87,7 @@ if script -qec true /dev/null >/dev/null 2>&1; then
     script -qec "$(printf '%q ' "$kjit" run --no-cache "$tmp/big.k")" /dev/null >"$tmp/out" 2>&1 </dev/null
     rc=$?
     status "long compile on a terminal" 0
+    has "long compile on a terminal" out "^kjit: compiling $tmp/big.k: [a-zA-Z ()]+ \\([0-9]+\\.[0-9] s so far\\)"
     has "long compile on a terminal" out "^kjit: compiled $tmp/big.k in [0-9]+\\.[0-9] s"
     has "long compile on a terminal" out '^True'
     # a short compile on a terminal says nothing
