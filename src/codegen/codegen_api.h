@@ -28,7 +28,7 @@ typedef struct kj_codegen_opts {
 bool kj_codegen_parallel_blocks(kj_run_target t);
 /* The bytes of a kernel's static shared arrays in its block storage (cpu
  * target: the launch checks them with the dynamic ones). */
-int64_t kj_cg_kernel_static_shared(const kir_func *f);
+int64_t kj_codegen_kernel_static_shared(const kir_func *f);
 
 /* A loaded host program: owns its LLJIT and everything it compiled. */
 typedef struct kj_jit kj_jit;

@@ -252,7 +252,7 @@ static int64_t shared_array_bytes(const kir_func *f, const kir_inst *in)
 
 static bool is_shared_array(const kir_inst *in) { return in->op == KIR_BUILTIN && in->aux == KJ_B_SHARED_ARRAY; }
 
-int64_t kj_cg_kernel_static_shared(const kir_func *f)
+int64_t kj_codegen_kernel_static_shared(const kir_func *f)
 {
     int64_t total = 0;
     for (uint32_t r = 1; r < f->ninsts; r++) {

@@ -62,7 +62,7 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     LLVMValueRef v[7] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
                          block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)k->nparams),
                          i32c(cg, cg->run->parallel_blocks), params,
-                         kj_cg_i64(cg, block ? kj_cg_kernel_static_shared(k) : 0)};
+                         kj_cg_i64(cg, block ? kj_codegen_kernel_static_shared(k) : 0)};
     g = LLVMAddGlobal(cg->mod, kty, gname);
     LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 7, 0));
     LLVMSetGlobalConstant(g, 1);
