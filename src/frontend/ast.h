@@ -171,6 +171,35 @@ typedef struct kj_module {
     uint32_t nexprs; /* ids of top-level expressions (incl. decorators, defaults) */
 } kj_module;
 
+/* The walkers over a function's statements (which names it binds, how
+ * often, ...) go through these two, so that a new compound statement is a
+ * case here rather than one in every walker. */
+
+/* The targets statement st binds directly (ASSIGN's, AUGASSIGN's, FOR's),
+ * in source order, at *out; their count (0 for any other statement). */
+static inline uint32_t kj_stmt_targets(const kj_stmt *st, kj_expr *const **out)
+{
+    switch (st->kind) {
+    case KJ_S_ASSIGN: *out = st->assign.targets; return st->assign.ntargets;
+    case KJ_S_AUGASSIGN: *out = &st->aug.target; return 1;
+    case KJ_S_FOR: *out = &st->for_.target; return 1;
+    default: return 0;
+    }
+}
+
+/* The blocks nested in compound statement st (FOR, IF, WHILE, WITH; not a
+ * nested def), in source order, into out; their count. */
+static inline uint32_t kj_stmt_blocks(const kj_stmt *st, const kj_block *out[2])
+{
+    switch (st->kind) {
+    case KJ_S_FOR: out[0] = &st->for_.body; return 1;
+    case KJ_S_IF: out[0] = &st->if_.then, out[1] = &st->if_.els; return 2;
+    case KJ_S_WHILE: out[0] = &st->while_.body; return 1;
+    case KJ_S_WITH: out[0] = &st->with.body; return 1;
+    default: return 0;
+    }
+}
+
 const char *kj_binop_str(kj_binop op);
 const char *kj_unop_str(kj_unop op);
 const char *kj_cmpop_str(kj_cmpop op);

@@ -50,25 +50,10 @@ static void collect_target(kj_sema *s, kj_spec *sp, const kj_expr *t)
 static void collect_block(kj_sema *s, kj_spec *sp, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
-        const kj_stmt *st = b->v[i];
-        switch (st->kind) {
-        case KJ_S_ASSIGN:
-            for (uint32_t k = 0; k < st->assign.ntargets; k++)
-                collect_target(s, sp, st->assign.targets[k]);
-            break;
-        case KJ_S_AUGASSIGN: collect_target(s, sp, st->aug.target); break;
-        case KJ_S_FOR:
-            collect_target(s, sp, st->for_.target);
-            collect_block(s, sp, &st->for_.body);
-            break;
-        case KJ_S_IF:
-            collect_block(s, sp, &st->if_.then);
-            collect_block(s, sp, &st->if_.els);
-            break;
-        case KJ_S_WHILE: collect_block(s, sp, &st->while_.body); break;
-        case KJ_S_WITH: collect_block(s, sp, &st->with.body); break;
-        default: break;
-        }
+        kj_expr *const *t;
+        const kj_block *in[2];
+        for (uint32_t k = 0, nt = kj_stmt_targets(b->v[i], &t); k < nt; k++) collect_target(s, sp, t[k]);
+        for (uint32_t k = 0, nb = kj_stmt_blocks(b->v[i], in); k < nb; k++) collect_block(s, sp, in[k]);
     }
 }
 

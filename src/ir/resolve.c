@@ -1184,18 +1184,10 @@ uint32_t kj_count_assigns(const kj_block *b, const char *name)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->n; i++) {
-        const kj_stmt *st = b->v[i];
-        switch (st->kind) {
-        case KJ_S_ASSIGN:
-            for (uint32_t k = 0; k < st->assign.ntargets; k++) n += count_target(st->assign.targets[k], name);
-            break;
-        case KJ_S_AUGASSIGN: n += count_target(st->aug.target, name); break;
-        case KJ_S_FOR: n += count_target(st->for_.target, name) + kj_count_assigns(&st->for_.body, name); break;
-        case KJ_S_IF: n += kj_count_assigns(&st->if_.then, name) + kj_count_assigns(&st->if_.els, name); break;
-        case KJ_S_WHILE: n += kj_count_assigns(&st->while_.body, name); break;
-        case KJ_S_WITH: n += kj_count_assigns(&st->with.body, name); break;
-        default: break;
-        }
+        kj_expr *const *t;
+        const kj_block *in[2];
+        for (uint32_t k = 0, nt = kj_stmt_targets(b->v[i], &t); k < nt; k++) n += count_target(t[k], name);
+        for (uint32_t k = 0, nb = kj_stmt_blocks(b->v[i], in); k < nb; k++) n += kj_count_assigns(in[k], name);
     }
     return n;
 }
@@ -1208,11 +1200,9 @@ static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
         const kj_stmt *st = b->v[i];
+        const kj_block *in[2];
+        for (uint32_t k = 0, nb = kj_stmt_blocks(st, in); k < nb; k++) scan_sig_locals(s, host, in[k]);
         switch (st->kind) {
-        case KJ_S_IF: scan_sig_locals(s, host, &st->if_.then); scan_sig_locals(s, host, &st->if_.els); break;
-        case KJ_S_WHILE: scan_sig_locals(s, host, &st->while_.body); break;
-        case KJ_S_WITH: scan_sig_locals(s, host, &st->with.body); break;
-        case KJ_S_FOR: scan_sig_locals(s, host, &st->for_.body); break;
         case KJ_S_ASSIGN: {
             const kj_expr *t = st->assign.targets[0], *v = st->assign.value;
             if (st->assign.ntargets != 1 || t->kind != KJ_E_NAME) break;
@@ -1235,11 +1225,9 @@ static void scan_statics(kj_sema *s, kj_fn *host, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
         const kj_stmt *st = b->v[i];
+        const kj_block *in[2];
+        for (uint32_t k = 0, nb = kj_stmt_blocks(st, in); k < nb; k++) scan_statics(s, host, in[k]);
         switch (st->kind) {
-        case KJ_S_IF: scan_statics(s, host, &st->if_.then); scan_statics(s, host, &st->if_.els); break;
-        case KJ_S_WHILE: scan_statics(s, host, &st->while_.body); break;
-        case KJ_S_WITH: scan_statics(s, host, &st->with.body); break;
-        case KJ_S_FOR: scan_statics(s, host, &st->for_.body); break;
         case KJ_S_ASSIGN: {
             const kj_expr *t = st->assign.targets[0];
             if (st->assign.ntargets != 1 || t->kind != KJ_E_NAME) break;
@@ -1282,18 +1270,10 @@ static void check_rebind(kj_sema *s, const kj_fn *host, const kj_expr *t, const 
 static void check_rebinds(kj_sema *s, const kj_fn *host, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
-        const kj_stmt *st = b->v[i];
-        switch (st->kind) {
-        case KJ_S_ASSIGN:
-            for (uint32_t k = 0; k < st->assign.ntargets; k++) check_rebind(s, host, st->assign.targets[k], st);
-            break;
-        case KJ_S_AUGASSIGN: check_rebind(s, host, st->aug.target, st); break;
-        case KJ_S_FOR: check_rebind(s, host, st->for_.target, st); check_rebinds(s, host, &st->for_.body); break;
-        case KJ_S_IF: check_rebinds(s, host, &st->if_.then); check_rebinds(s, host, &st->if_.els); break;
-        case KJ_S_WHILE: check_rebinds(s, host, &st->while_.body); break;
-        case KJ_S_WITH: check_rebinds(s, host, &st->with.body); break;
-        default: break;
-        }
+        kj_expr *const *t;
+        const kj_block *in[2];
+        for (uint32_t k = 0, nt = kj_stmt_targets(b->v[i], &t); k < nt; k++) check_rebind(s, host, t[k], b->v[i]);
+        for (uint32_t k = 0, nb = kj_stmt_blocks(b->v[i], in); k < nb; k++) check_rebinds(s, host, in[k]);
     }
 }
 

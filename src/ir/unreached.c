@@ -37,18 +37,10 @@ static void add_target(nctx *c, const kj_expr *t)
 static void collect(nctx *c, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
-        const kj_stmt *st = b->v[i];
-        switch (st->kind) {
-        case KJ_S_ASSIGN:
-            for (uint32_t k = 0; k < st->assign.ntargets; k++) add_target(c, st->assign.targets[k]);
-            break;
-        case KJ_S_AUGASSIGN: add_target(c, st->aug.target); break;
-        case KJ_S_FOR: add_target(c, st->for_.target); collect(c, &st->for_.body); break;
-        case KJ_S_IF: collect(c, &st->if_.then); collect(c, &st->if_.els); break;
-        case KJ_S_WHILE: collect(c, &st->while_.body); break;
-        case KJ_S_WITH: collect(c, &st->with.body); break;
-        default: break;
-        }
+        kj_expr *const *t;
+        const kj_block *in[2];
+        for (uint32_t k = 0, nt = kj_stmt_targets(b->v[i], &t); k < nt; k++) add_target(c, t[k]);
+        for (uint32_t k = 0, nb = kj_stmt_blocks(b->v[i], in); k < nb; k++) collect(c, in[k]);
     }
 }
 

@@ -136,18 +136,10 @@ static void names_target(vctx *c, const kj_expr *t)
 static void names_block(vctx *c, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
-        const kj_stmt *st = b->v[i];
-        switch (st->kind) {
-        case KJ_S_ASSIGN:
-            for (uint32_t k = 0; k < st->assign.ntargets; k++) names_target(c, st->assign.targets[k]);
-            break;
-        case KJ_S_AUGASSIGN: names_target(c, st->aug.target); break;
-        case KJ_S_FOR: names_target(c, st->for_.target); names_block(c, &st->for_.body); break;
-        case KJ_S_IF: names_block(c, &st->if_.then); names_block(c, &st->if_.els); break;
-        case KJ_S_WHILE: names_block(c, &st->while_.body); break;
-        case KJ_S_WITH: names_block(c, &st->with.body); break;
-        default: break;
-        }
+        kj_expr *const *t;
+        const kj_block *in[2];
+        for (uint32_t k = 0, nt = kj_stmt_targets(b->v[i], &t); k < nt; k++) names_target(c, t[k]);
+        for (uint32_t k = 0, nb = kj_stmt_blocks(b->v[i], in); k < nb; k++) names_block(c, in[k]);
     }
 }
 
