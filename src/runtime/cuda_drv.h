@@ -75,7 +75,16 @@
     X(cuEventDestroy, 4000)                          \
     X(cuEventRecord, 2000)                           \
     X(cuEventSynchronize, 2000)                      \
-    X(cuEventElapsedTime, 2000)
+    X(cuEventElapsedTime, 2000)                      \
+    X(cuStreamWaitEvent, 3020)                       \
+    X(cuMemcpyDtoDAsync, 3020)                       \
+    X(cuMemcpyDtoHAsync, 3020)                       \
+    X(cuMemGetAddressRange, 3020)                    \
+    X(cuIpcGetMemHandle, 4010)                       \
+    X(cuIpcOpenMemHandle, 11000)                     \
+    X(cuIpcCloseMemHandle, 4010)                     \
+    X(cuIpcGetEventHandle, 4010)                     \
+    X(cuIpcOpenEventHandle, 4010)
 
 /* The driver's entry points. `opened` is false until kj_cu_open succeeds
  * (or a test fills the table by hand and sets it). */

@@ -139,6 +139,30 @@ void kj_gpu_mpi_received(kj_array *a);
  * that it stays so). */
 bool kj_gpu_view_download(kj_gpu *g, const kj_array *a, void *h, kj_rt_error *e);
 bool kj_gpu_view_upload(kj_gpu *g, kj_array *a, const void *h, kj_rt_error *e);
+/* ---- device buffers GPU to GPU between ranks of one node (gpu_ipc.c) ----
+ * What a sender tells the receiver of a device-resident view: the IPC
+ * handle of the allocation holding it, where the view is in it, an event
+ * that follows every launch made before the send, and the sender's machine. */
+typedef struct kj_gpu_ipc_desc {
+    CUipcMemHandle mem;
+    CUipcEventHandle ev;
+    uint64_t offset, bytes;
+    char node[40];
+} kj_gpu_ipc_desc;
+/* Export device-resident view a into d: an event slot to release once the
+ * receiver has copied (kj_gpu_ipc_release), or -1 with e. */
+int kj_gpu_ipc_export(kj_gpu *g, const kj_array *a, kj_gpu_ipc_desc *d, kj_rt_error *e);
+/* An event after every launch made so far (posted receives wait for it
+ * before writing their buffer): its slot, or -1 with e. */
+int kj_gpu_ipc_fence(kj_gpu *g, kj_rt_error *e);
+void kj_gpu_ipc_release(kj_gpu *g, int slot);
+/* Copy what d describes into device-resident view dst, or into host memory
+ * `host` when not NULL, after the sender's event and fence (a slot, or -1),
+ * and wait for that copy: 1 when done, 0 when this GPU cannot reach the
+ * peer's (another machine, no peer access: the sender must send the bytes),
+ * -1 with e on a failure. */
+int kj_gpu_ipc_pull(kj_gpu *g, const kj_gpu_ipc_desc *d, kj_array *dst, void *host, int fence, kj_rt_error *e);
+
 /* Page-locked host memory of n bytes (cuMemHostAlloc), and its release. */
 void *kj_gpu_pinned_alloc(kj_gpu *g, size_t n, kj_rt_error *e);
 void kj_gpu_pinned_free(kj_gpu *g, void *p);

@@ -73,6 +73,7 @@ struct kj_gpu {
     host_block hpool[HOST_BLOCKS];
     unsigned nhpool;
     size_t hpool_bytes;
+    struct kj_gpu_ipc *ipc; /* CUDA IPC with peer ranks (gpu_ipc.c); NULL until used */
     double open_s, ptx_s[4], link_s, load_s;
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
@@ -121,6 +122,8 @@ bool kj_gpu_copy_d2h(kj_gpu *g, void *h, CUdeviceptr d, size_t n, const char *wh
 size_t kj_gpu_default_pin_cap(void);
 /* Free every block of the device memory pool (g's context current). */
 void kj_gpu_pool_drain(kj_gpu *g);
+/* Close what CUDA IPC opened and free its events and stream (gpu_ipc.c). */
+void kj_gpu_ipc_free(kj_gpu *g);
 /* Free every block of the host memory pool (unregistering pinned ones). */
 void kj_gpu_host_pool_drain(kj_gpu *g);
 

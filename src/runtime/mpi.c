@@ -36,6 +36,7 @@ enum { MPI_SUCCESS = 0, MPI_MAX_ERROR_STRING = 256 };
     X(MPI_Comm_rank, int, (MPI_Comm, int *))                                                               \
     X(MPI_Comm_size, int, (MPI_Comm, int *))                                                               \
     X(MPI_Comm_set_errhandler, int, (MPI_Comm, MPI_Errhandler))                                            \
+    X(MPI_Comm_dup, int, (MPI_Comm, MPI_Comm *))                                                           \
     X(MPI_Error_string, int, (int, char *, int *))                                                         \
     X(MPI_Isend, int, (const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *))                \
     X(MPI_Irecv, int, (void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *))                      \
@@ -66,6 +67,7 @@ struct kj_mpi {
 #undef X
     int (*query_cuda)(void); /* MPIX_Query_cuda_support, absent from builds without CUDA */
     MPI_Comm world;
+    MPI_Comm data; /* the header protocol's payloads and acks (a duplicate of world), or NULL */
     MPI_Errhandler errors_return;
     MPI_Op ops[4]; /* by KJ_MPI_OP_* */
     MPI_Datatype dtypes[KJ_DT_COUNT];
@@ -74,6 +76,7 @@ struct kj_mpi {
     int rank, size;
     double timeout_s; /* $KJIT_MPI_TIMEOUT, 0 when unset */
     int force_aware;  /* $KJIT_MPI_CUDA_AWARE: 0, 1, or -1 when unset */
+    int ipc;          /* $KJIT_MPI_IPC: 0 (no header protocol, no CUDA IPC), or -1 when unset */
     bool aware;       /* MPIX_Query_cuda_support() said 1 (asked once, at MPI_Init) */
     FILE *stats;
     /* KJIT_STATS counters: buffers and bytes per kj_mpi_path */
@@ -120,13 +123,20 @@ static bool resolve(kj_mpi *m, char *err, size_t cap)
     return true;
 }
 
-/* $KJIT_MPI_TIMEOUT (0: unset) and $KJIT_MPI_CUDA_AWARE (-1: unset); false
+/* $KJIT_MPI_TIMEOUT (0: unset), $KJIT_MPI_CUDA_AWARE and $KJIT_MPI_IPC (-1: unset); false
  * with the reason in err for a value they do not take. */
-static bool read_env(double *timeout_s, int *force_aware, char *err, size_t cap)
+static bool read_env(double *timeout_s, int *force_aware, int *ipc, char *err, size_t cap)
 {
     *timeout_s = 0;
-    *force_aware = -1;
+    *force_aware = *ipc = -1;
     if (kj_env_seconds("KJIT_MPI_TIMEOUT", timeout_s, err, cap) == KJ_ENV_BAD) return false;
+    const char *v = getenv("KJIT_MPI_IPC");
+    if (v && *v && strcmp(v, "0") && strcmp(v, "1")) {
+        failf(err, cap, "KJIT_MPI_IPC=%.40s: expected 0 (device buffers between ranks through host memory) or 1 "
+              "(GPU to GPU through CUDA IPC where the GPUs can, the default)", v);
+        return false;
+    }
+    if (v && *v) *ipc = v[0] == '1';
     const char *aware = getenv("KJIT_MPI_CUDA_AWARE");
     if (!aware || !*aware) return true;
     if (strcmp(aware, "0") && strcmp(aware, "1")) {
@@ -141,8 +151,8 @@ static bool read_env(double *timeout_s, int *force_aware, char *err, size_t cap)
 bool kj_mpi_check_env(char *err, size_t cap)
 {
     double t;
-    int a;
-    return read_env(&t, &a, err, cap);
+    int a, i;
+    return read_env(&t, &a, &i, err, cap);
 }
 
 kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap)
@@ -170,7 +180,7 @@ kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap)
     atomic_init(&m->refs, 1);
     m->stats = stats;
     m->size = 1;
-    if (!read_env(&m->timeout_s, &m->force_aware, err, cap)) {
+    if (!read_env(&m->timeout_s, &m->force_aware, &m->ipc, err, cap)) {
         free(m);
         return NULL; /* the library stays loaded, as at release */
     }
@@ -193,11 +203,11 @@ static void print_stats(kj_mpi *m)
 #define P(k) (long long)m->path_n[k], (long long)m->path_bytes[k]
     fprintf(m->stats,
             "kjit stats: mpi rank %d of %d: %lld messages, %lld bytes; device buffers: direct %lld (%lld bytes), "
-            "pinned staging %lld (%lld bytes), through the host copy %lld (%lld bytes); host buffers %lld (%lld "
-            "bytes); the library is %sCUDA-aware%s\n",
-            m->rank, m->size, (long long)m->messages, (long long)m->bytes, P(KJ_MPI_DIRECT), P(KJ_MPI_PINNED),
-            P(KJ_MPI_HOST_COPY), P(KJ_MPI_HOST), kj_mpi_cuda_aware(m) ? "" : "not ",
-            m->force_aware == 0 ? " (KJIT_MPI_CUDA_AWARE=0)" : "");
+            "peer to peer %lld (%lld bytes), pinned staging %lld (%lld bytes), through the host copy %lld (%lld "
+            "bytes); host buffers %lld (%lld bytes); the library is %sCUDA-aware%s%s\n",
+            m->rank, m->size, (long long)m->messages, (long long)m->bytes, P(KJ_MPI_DIRECT), P(KJ_MPI_IPC),
+            P(KJ_MPI_PINNED), P(KJ_MPI_HOST_COPY), P(KJ_MPI_HOST), kj_mpi_cuda_aware(m) ? "" : "not ",
+            m->force_aware == 0 ? " (KJIT_MPI_CUDA_AWARE=0)" : "", m->ipc == 0 ? " (KJIT_MPI_IPC=0)" : "");
 #undef P
 }
 
@@ -236,7 +246,7 @@ static bool check_forced(const kj_mpi *m, kj_rt_error *e)
                         m->query_cuda ? "0" : "absent");
 }
 
-bool kj_mpi_ensure(kj_mpi *m, kj_rt_error *e)
+bool kj_mpi_ensure(kj_mpi *m, bool headers, kj_rt_error *e)
 {
     if (m->ready) return check_forced(m, e);
     int init = 0, fin = 0;
@@ -253,6 +263,12 @@ bool kj_mpi_ensure(kj_mpi *m, kj_rt_error *e)
     m->MPI_Comm_rank(m->world, &m->rank);
     m->MPI_Comm_size(m->world, &m->size);
     m->aware = m->query_cuda && m->query_cuda() == 1;
+    /* Collective, as MPI_Init is: every rank of a run asks the same (they
+     * run one program on one target), at its first MPI call. */
+    if (headers && m->ipc != 0 && !(m->force_aware != 0 && m->aware)) {
+        int rc = m->MPI_Comm_dup(m->world, &m->data);
+        if (rc != MPI_SUCCESS) return mpi_fail(m, rc, "MPI_Comm_dup", e);
+    }
     m->ready = true;
     return check_forced(m, e);
 }
@@ -263,6 +279,7 @@ double kj_mpi_wtime(const kj_mpi *m) { return m->MPI_Wtime(); }
 double kj_mpi_timeout(const kj_mpi *m, bool checked) { return m->timeout_s > 0 ? m->timeout_s : checked ? 60 : 0; }
 bool kj_mpi_cuda_aware(kj_mpi *m) { return m->ready && m->aware; }
 bool kj_mpi_direct(kj_mpi *m) { return m->force_aware != 0 && kj_mpi_cuda_aware(m); }
+bool kj_mpi_headers(const kj_mpi *m) { return m->data != NULL; }
 
 void kj_mpi_count(kj_mpi *m, int64_t bytes, kj_mpi_path path)
 {
@@ -296,24 +313,59 @@ static bool check_tag(int64_t tag, bool any, const char *what, kj_rt_error *e)
     return kj_rt_errorf(e, "ValueError", "%s: tag %" PRId64 " is not in [0, 32767]", what, tag);
 }
 
-bool kj_mpi_isend(kj_mpi *m, const kj_mpi_buf *b, int64_t dest, int64_t tag, kj_mpi_req *r, kj_rt_error *e)
+/* A channel's communicator and tag: the program's messages (and the header
+ * protocol's headers) on world, payloads and acks on the duplicate, acks
+ * above every tag a program may use (check_tag). */
+static MPI_Comm comm_of(const kj_mpi *m, kj_mpi_chan ch, int64_t *tag)
+{
+    if (ch == KJ_MPI_CH_ACK && *tag >= 0) *tag += 1 << 16;
+    return ch == KJ_MPI_CH_USER ? m->world : m->data;
+}
+
+bool kj_mpi_isend_on(kj_mpi *m, kj_mpi_chan ch, const kj_mpi_buf *b, int64_t dest, int64_t tag, kj_mpi_req *r,
+                     kj_rt_error *e)
 {
     int n = 0;
     if (!count_of(b, "MPI_Isend", &n, e) || !check_rank(m, dest, false, "MPI_Isend", "dest", e) ||
         !check_tag(tag, false, "MPI_Isend", e))
         return false;
-    int rc = m->MPI_Isend(b->data, n, m->dtypes[b->dtype], (int)dest, (int)tag, m->world, r);
+    MPI_Comm c = comm_of(m, ch, &tag);
+    int rc = m->MPI_Isend(b->data, n, m->dtypes[b->dtype], (int)dest, (int)tag, c, r);
     return rc == MPI_SUCCESS || mpi_fail(m, rc, "MPI_Isend", e);
 }
 
-bool kj_mpi_irecv(kj_mpi *m, const kj_mpi_buf *b, int64_t source, int64_t tag, kj_mpi_req *r, kj_rt_error *e)
+bool kj_mpi_irecv_on(kj_mpi *m, kj_mpi_chan ch, const kj_mpi_buf *b, int64_t source, int64_t tag, kj_mpi_req *r,
+                     kj_rt_error *e)
 {
     int n = 0;
     if (!count_of(b, "MPI_Irecv", &n, e) || !check_rank(m, source, true, "MPI_Irecv", "source", e) ||
         !check_tag(tag, true, "MPI_Irecv", e))
         return false;
-    int rc = m->MPI_Irecv(b->data, n, m->dtypes[b->dtype], (int)source, (int)tag, m->world, r);
+    MPI_Comm c = comm_of(m, ch, &tag);
+    int rc = m->MPI_Irecv(b->data, n, m->dtypes[b->dtype], (int)source, (int)tag, c, r);
     return rc == MPI_SUCCESS || mpi_fail(m, rc, "MPI_Irecv", e);
+}
+
+bool kj_mpi_isend(kj_mpi *m, const kj_mpi_buf *b, int64_t dest, int64_t tag, kj_mpi_req *r, kj_rt_error *e)
+{
+    return kj_mpi_isend_on(m, KJ_MPI_CH_USER, b, dest, tag, r, e);
+}
+
+bool kj_mpi_irecv(kj_mpi *m, const kj_mpi_buf *b, int64_t source, int64_t tag, kj_mpi_req *r, kj_rt_error *e)
+{
+    return kj_mpi_irecv_on(m, KJ_MPI_CH_USER, b, source, tag, r, e);
+}
+
+bool kj_mpi_test(kj_mpi *m, kj_mpi_req *r, bool *done, int *source, int *tag, kj_rt_error *e)
+{
+    MPI_Status st = {0};
+    int flag = 0;
+    int rc = m->MPI_Test(r, &flag, &st);
+    if (rc != MPI_SUCCESS) return mpi_fail(m, rc, NULL, e);
+    *done = flag != 0;
+    if (flag && source) *source = st.source;
+    if (flag && tag) *tag = st.tag;
+    return true;
 }
 
 bool kj_mpi_ibarrier(kj_mpi *m, kj_mpi_req *r, kj_rt_error *e)

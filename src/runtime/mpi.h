@@ -44,8 +44,14 @@ void kj_mpi_release(kj_mpi *m);
 /* A run that used MPI ended with an error: abort the job at release. */
 void kj_mpi_note_failure(kj_mpi *m);
 
-/* MPI_Init (once) and the error handler; false with the reason in e. */
-bool kj_mpi_ensure(kj_mpi *m, kj_rt_error *e);
+/* MPI_Init (once) and the error handler; false with the reason in e.
+ * `headers`: this run's point-to-point messages use the header protocol
+ * (rt_mpi_p2p.c: device buffers GPU to GPU through CUDA IPC), unless device
+ * pointers go to a CUDA-aware library; asked at the first call only, and
+ * the same on every rank (one program, one target). */
+bool kj_mpi_ensure(kj_mpi *m, bool headers, kj_rt_error *e);
+/* Does this run use the header protocol? */
+bool kj_mpi_headers(const kj_mpi *m);
 int kj_mpi_rank(const kj_mpi *m);
 int kj_mpi_size(const kj_mpi *m);
 /* Does the library take device pointers (MPIX_Query_cuda_support)? */
@@ -72,6 +78,16 @@ typedef void *kj_mpi_req; /* an MPI_Request */
 bool kj_mpi_isend(kj_mpi *m, const kj_mpi_buf *b, int64_t dest, int64_t tag, kj_mpi_req *r, kj_rt_error *e);
 bool kj_mpi_irecv(kj_mpi *m, const kj_mpi_buf *b, int64_t source, int64_t tag, kj_mpi_req *r, kj_rt_error *e);
 bool kj_mpi_ibarrier(kj_mpi *m, kj_mpi_req *r, kj_rt_error *e);
+/* The channels of the header protocol: the program's messages and the
+ * headers; the payloads that follow a header; the receivers' acks. */
+typedef enum { KJ_MPI_CH_USER, KJ_MPI_CH_DATA, KJ_MPI_CH_ACK } kj_mpi_chan;
+bool kj_mpi_isend_on(kj_mpi *m, kj_mpi_chan ch, const kj_mpi_buf *b, int64_t dest, int64_t tag, kj_mpi_req *r,
+                     kj_rt_error *e);
+bool kj_mpi_irecv_on(kj_mpi *m, kj_mpi_chan ch, const kj_mpi_buf *b, int64_t source, int64_t tag, kj_mpi_req *r,
+                     kj_rt_error *e);
+/* Has r completed (then it is freed, and *source and *tag, either of them
+ * may be NULL, say what matched)? False with e on an error. */
+bool kj_mpi_test(kj_mpi *m, kj_mpi_req *r, bool *done, int *source, int *tag, kj_rt_error *e);
 bool kj_mpi_ibcast(kj_mpi *m, const kj_mpi_buf *b, int64_t root, kj_mpi_req *r, kj_rt_error *e);
 bool kj_mpi_iallreduce(kj_mpi *m, const void *send, const kj_mpi_buf *recv, int op, kj_mpi_req *r,
                        kj_rt_error *e);
@@ -94,7 +110,7 @@ bool kj_mpi_probe(kj_mpi *m, int64_t source, int64_t tag, const char *what, doub
 /* How a buffer's bytes went, for KJIT_STATS: a host array's memory; a
  * device array's as device pointers (CUDA-aware MPI), through a page-locked
  * staging buffer, or through its host copy (a strided view). */
-typedef enum { KJ_MPI_HOST, KJ_MPI_DIRECT, KJ_MPI_PINNED, KJ_MPI_HOST_COPY, KJ_MPI_NPATHS } kj_mpi_path;
+typedef enum { KJ_MPI_HOST, KJ_MPI_DIRECT, KJ_MPI_PINNED, KJ_MPI_HOST_COPY, KJ_MPI_IPC, KJ_MPI_NPATHS } kj_mpi_path;
 void kj_mpi_count(kj_mpi *m, int64_t bytes, kj_mpi_path path);
 
 #endif

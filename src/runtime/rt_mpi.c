@@ -9,7 +9,7 @@
  * the Wait of an Irecv). mpi4py refuses such buffers; kjit accepts them,
  * a deliberate extension. Requests live in the run's table and are freed
  * with the run. */
-#include "mpi.h"
+#include "rt_mpi_int.h"
 
 #include "../abi/abi.h"
 #include "../abi/abi_mpi.h"
@@ -20,55 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { KJ_MPI_CHECKED = 0x100 }; /* in op: the call's function has boundscheck */
-
-/* What MPI does with a buffer on this rank: reads it, writes it, both (a
- * reduction in place), or nothing (MPI.PROC_NULL as the peer, the receive
- * buffer of Reduce away from its root). */
-typedef enum { B_SEND, B_RECV, B_BOTH, B_NONE } bmode;
-
-/* A buffer as MPI sees it: the array's memory (host or device), a packed
- * temporary, or a page-locked staging block (docs/scale-out.md). */
-typedef struct rbuf {
-    kj_mpi_buf b;
-    void *tmp;         /* owned: the packed copy of a strided array */
-    kj_abi_array desc; /* the array, to unpack into */
-    kj_array view;     /* the same as the GPU runtime sees it */
-    int nd;
-    bool is_array;
-    bmode mode;
-    kj_mpi_path path;
-    int pin; /* its staging block in the run's (pin_block), -1: none */
-} rbuf;
-
-typedef struct mpi_req {
-    kj_mpi_req req;
-    bool live;
-    const char *what;
-    rbuf buf; /* the receive buffer (unpacked at the wait), or the send's temporary */
-    bool recv;
-} mpi_req;
-
-/* Page-locked host memory that device buffers are staged through, kept for
- * the run and grown as needed: one block per buffer in flight. */
-typedef struct pin_block {
-    void *p;
-    size_t bytes;
-    bool busy;
-} pin_block;
-
-typedef struct kj_rt_mpi_state {
-    mpi_req *v;
-    size_t n, cap;
-    pin_block *pins;
-    size_t npins, cap_pins;
-} kj_rt_mpi_state;
-
 void kj_rt_mpi_free(kj_rt *rt)
 {
     kj_rt_mpi_state *s = rt->mpi_run;
     if (!s) return;
-    for (size_t k = 0; k < s->n; k++) free(s->v[k].buf.tmp);
+    for (size_t k = 0; k < s->n; k++) {
+        free(s->v[k].buf.tmp);
+        kj_rtm_p2p_free(&s->v[k]);
+    }
+    free(s->no_ipc);
     for (size_t k = 0; k < s->npins; k++) kj_gpu_pinned_free(rt->gpu, s->pins[k].p);
     free(s->v);
     free(s->pins);
@@ -76,7 +36,7 @@ void kj_rt_mpi_free(kj_rt *rt)
     rt->mpi_run = NULL;
 }
 
-_Noreturn static void fail(kj_rt *rt, const char *what, const kj_rt_error *e, int32_t line, int32_t col)
+_Noreturn void kj_rtm_fail(kj_rt *rt, const char *what, const kj_rt_error *e, int32_t line, int32_t col)
 {
     kj_rt_error x = {.exc = e->exc};
     /* the call's name, then as much of the message as fits */
@@ -88,7 +48,7 @@ _Noreturn static void fail(kj_rt *rt, const char *what, const kj_rt_error *e, in
 /* ---- staging blocks ---- */
 
 /* A free block of at least n bytes (its index, -1 with e on failure). */
-static int pin_take(kj_rt *rt, size_t n, kj_rt_error *e)
+int kj_rtm_pin_take(kj_rt *rt, size_t n, kj_rt_error *e)
 {
     kj_rt_mpi_state *s = rt->mpi_run;
     size_t k = s->npins;
@@ -154,7 +114,7 @@ static size_t nbytes(const rbuf *b) { return (size_t)b->b.count * kj_dtype_size(
 
 /* The operand (p, nd, dt) as a buffer: its elements, not yet where MPI
  * takes them (prepare does that). */
-static void buf_of(const void *p, int32_t nd, int32_t dt, rbuf *out)
+void kj_rtm_buf_of(const void *p, int32_t nd, int32_t dt, rbuf *out)
 {
     memset(out, 0, sizeof *out);
     out->b.dtype = (kj_dtype)dt;
@@ -184,7 +144,7 @@ static bool prepare_device(kj_rt *rt, rbuf *o, kj_rt_error *e)
         return kj_gpu_mpi_device_ptr(rt->gpu, &o->view, &o->b.data, e);
     }
     o->path = KJ_MPI_PINNED;
-    if ((o->pin = pin_take(rt, nbytes(o), e)) < 0) return false;
+    if ((o->pin = kj_rtm_pin_take(rt, nbytes(o), e)) < 0) return false;
     o->b.data = rt->mpi_run->pins[o->pin].p;
     return o->mode == B_RECV || kj_gpu_view_download(rt->gpu, &o->view, o->b.data, e);
 }
@@ -193,7 +153,7 @@ static bool prepare_device(kj_rt *rt, rbuf *o, kj_rt_error *e)
  * device-resident view on the device (gpu.h), any other array through its
  * host copy, made current (and the device copy stale, for a receive) as for
  * host code; a strided one through a packed temporary. */
-static bool prepare(kj_rt *rt, rbuf *o, bmode mode, kj_rt_error *e)
+bool kj_rtm_prepare(kj_rt *rt, rbuf *o, bmode mode, kj_rt_error *e)
 {
     o->mode = mode;
     o->path = KJ_MPI_HOST;
@@ -217,14 +177,14 @@ static void buf_with(kj_rt *rt, const void *p, int32_t nd, int32_t dt, bmode mod
                      int32_t line, int32_t col)
 {
     kj_rt_error e = {0};
-    buf_of(p, nd, dt, out);
-    if (!prepare(rt, out, mode, &e)) fail(rt, what, &e, line, col);
+    kj_rtm_buf_of(p, nd, dt, out);
+    if (!kj_rtm_prepare(rt, out, mode, &e)) kj_rtm_fail(rt, what, &e, line, col);
 }
 
 /* After MPI is done with b (`ok`: it succeeded): what it received into the
  * array (unpacked, uploaded, or the device copy marked the valid one), and
  * the temporary and staging block given back. */
-static bool buf_done(kj_rt *rt, rbuf *b, bool ok, kj_rt_error *e)
+bool kj_rtm_buf_done(kj_rt *rt, rbuf *b, bool ok, kj_rt_error *e)
 {
     bool received = ok && (b->mode == B_RECV || b->mode == B_BOTH);
     bool done = true;
@@ -239,7 +199,7 @@ static bool buf_done(kj_rt *rt, rbuf *b, bool ok, kj_rt_error *e)
     return done;
 }
 
-static const char *describe(const rbuf *b, char *s, size_t cap)
+const char *kj_rtm_describe(const rbuf *b, char *s, size_t cap)
 {
     snprintf(s, cap, "%" PRId64 " %s (%" PRId64 " bytes)", b->b.count, kj_dtype_name(b->b.dtype),
              b->b.count * (int64_t)kj_dtype_size(b->b.dtype));
@@ -253,9 +213,9 @@ static kj_mpi *need(kj_rt *rt, const char *what, int32_t line, int32_t col)
     kj_rt_error e = {0};
     if (!rt->mpi) {
         kj_rt_errorf(&e, "RuntimeError", "MPI is not available here (the program does not import mpi4py)");
-        fail(rt, what, &e, line, col);
+        kj_rtm_fail(rt, what, &e, line, col);
     }
-    if (!kj_mpi_ensure(rt->mpi, &e)) fail(rt, what, &e, line, col);
+    if (!kj_mpi_ensure(rt->mpi, rt->gpu != NULL, &e)) kj_rtm_fail(rt, what, &e, line, col);
     if (!rt->mpi_run) {
         rt->mpi_run = calloc(1, sizeof *rt->mpi_run);
         if (!rt->mpi_run) abort();
@@ -277,7 +237,7 @@ static int64_t new_req(kj_rt *rt)
     return (int64_t)++s->n;
 }
 
-static void count(kj_rt *rt, const rbuf *b)
+void kj_rtm_count(kj_rt *rt, const rbuf *b)
 {
     kj_mpi_count(rt->mpi, (int64_t)nbytes(b), b->path);
 }
@@ -290,42 +250,50 @@ static void wait_req(kj_rt *rt, int64_t h, double timeout, int32_t line, int32_t
     if (h < 1 || (size_t)h > s->n) {
         kj_rt_error e;
         kj_rt_errorf(&e, "RuntimeError", "not a request of this run");
-        fail(rt, "Request.Wait", &e, line, col);
+        kj_rtm_fail(rt, "Request.Wait", &e, line, col);
     }
     if (!s->v[h - 1].live) return;
     mpi_req *q = &s->v[h - 1];
     kj_rt_error e = {0};
     q->live = false;
+    if (q->p2p) {
+        kj_rtm_p2p_wait(rt, q, timeout, line, col);
+        return;
+    }
     bool ok = kj_mpi_wait(rt->mpi, &q->req, q->what, timeout, q->buf.b.dtype, NULL, &e);
-    if (!buf_done(rt, &q->buf, ok, ok ? &e : &(kj_rt_error){0})) ok = false;
+    if (!kj_rtm_buf_done(rt, &q->buf, ok, ok ? &e : &(kj_rt_error){0})) ok = false;
     if (!ok) {
         char d[96];
         if (q->recv && strstr(e.message, "truncat"))
             snprintf(e.message + strlen(e.message), sizeof e.message - strlen(e.message),
-                     " (the message is larger than the receive buffer of %s)", describe(&q->buf, d, sizeof d));
-        fail(rt, q->what, &e, line, col);
+                     " (the message is larger than the receive buffer of %s)", kj_rtm_describe(&q->buf, d, sizeof d));
+        kj_rtm_fail(rt, q->what, &e, line, col);
     }
 }
 
 /* Start a send or receive of the operand as a request of the run's table. */
 static int64_t start(kj_rt *rt, bool recv, const char *what, const void *p, int32_t nd, int32_t dt, int64_t peer,
-                     int64_t tag, int32_t line, int32_t col)
+                     int64_t tag, bool checked, int32_t line, int32_t col)
 {
     int64_t h = new_req(rt);
     mpi_req *q = &rt->mpi_run->v[h - 1];
     q->what = what;
     q->recv = recv;
+    if (kj_mpi_headers(rt->mpi) && peer != -2) {
+        kj_rtm_p2p_start(rt, q, p, nd, dt, peer, tag, checked, line, col);
+        return h;
+    }
     /* MPI.PROC_NULL: nothing moves, so nothing is staged or made current */
     buf_with(rt, p, nd, dt, peer == -2 ? B_NONE : recv ? B_RECV : B_SEND, &q->buf, what, line, col);
     kj_rt_error e = {0};
     bool ok = recv ? kj_mpi_irecv(rt->mpi, &q->buf.b, peer, tag, &q->req, &e)
                    : kj_mpi_isend(rt->mpi, &q->buf.b, peer, tag, &q->req, &e);
     if (!ok) {
-        buf_done(rt, &q->buf, false, &(kj_rt_error){0});
-        fail(rt, what, &e, line, col);
+        kj_rtm_buf_done(rt, &q->buf, false, &(kj_rt_error){0});
+        kj_rtm_fail(rt, what, &e, line, col);
     }
     q->live = true;
-    count(rt, &q->buf);
+    kj_rtm_count(rt, &q->buf);
     return h;
 }
 
@@ -339,15 +307,15 @@ static int64_t check_incoming(kj_rt *rt, const char *what, const void *p, int32_
     int64_t bytes = 0;
     int from = 0;
     kj_rt_error e = {0};
-    if (!kj_mpi_probe(rt->mpi, source, tag, what, timeout, &bytes, &from, &e)) fail(rt, what, &e, line, col);
+    if (!kj_mpi_probe(rt->mpi, source, tag, what, timeout, &bytes, &from, &e)) kj_rtm_fail(rt, what, &e, line, col);
     if (source == -2) return source; /* MPI_PROC_NULL: nothing comes */
-    buf_of(p, nd, dt, &b);
+    kj_rtm_buf_of(p, nd, dt, &b);
     int64_t want = b.b.count * (int64_t)kj_dtype_size(b.b.dtype);
     if (bytes == want) return from;
     char d[96];
     kj_rt_errorf(&e, "ValueError", "the message from rank %d is %" PRId64 " bytes but the receive buffer is %s",
-                 from, bytes, describe(&b, d, sizeof d));
-    fail(rt, what, &e, line, col);
+                 from, bytes, kj_rtm_describe(&b, d, sizeof d));
+    kj_rtm_fail(rt, what, &e, line, col);
 }
 
 /* A collective: start it, then wait. */
@@ -378,7 +346,7 @@ static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32
             if (send.b.count != recv.b.count || send.b.dtype != recv.b.dtype) {
                 char s1[96], s2[96];
                 kj_rt_errorf(&e, "ValueError", "the send buffer is %s but the receive buffer is %s",
-                             describe(&send, s1, sizeof s1), describe(&recv, s2, sizeof s2));
+                             kj_rtm_describe(&send, s1, sizeof s1), kj_rtm_describe(&recv, s2, sizeof s2));
                 ok = false;
             }
         }
@@ -387,12 +355,12 @@ static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32
                                   : kj_mpi_ireduce(m, in_place ? NULL : send.b.data, &recv.b, (int)i0, i1, &r, &e);
     }
     if (ok) {
-        count(rt, &recv);
+        kj_rtm_count(rt, &recv);
         ok = kj_mpi_wait(m, &r, what, timeout, recv.b.dtype, NULL, &e);
     }
-    buf_done(rt, &send, false, &(kj_rt_error){0});
-    if (!buf_done(rt, &recv, ok, ok ? &e : &(kj_rt_error){0})) ok = false;
-    if (!ok) fail(rt, what, &e, line, col);
+    kj_rtm_buf_done(rt, &send, false, &(kj_rt_error){0});
+    if (!kj_rtm_buf_done(rt, &recv, ok, ok ? &e : &(kj_rt_error){0})) ok = false;
+    if (!ok) kj_rtm_fail(rt, what, &e, line, col);
 }
 
 static const char *const NAMES[] = {
@@ -414,17 +382,17 @@ int64_t kj_rt_mpi(kj_rt *rt, int32_t op, const void *a, int32_t a_nd, int32_t ad
     switch ((kj_abi_mpi_op)op) {
     case KJ_MPI_GET_RANK: return kj_mpi_rank(m);
     case KJ_MPI_GET_SIZE: return kj_mpi_size(m);
-    case KJ_MPI_SEND: wait_req(rt, start(rt, false, what, a, a_nd, adt, i0, i1, line, col), timeout, line, col); return 0;
+    case KJ_MPI_SEND: wait_req(rt, start(rt, false, what, a, a_nd, adt, i0, i1, false, line, col), timeout, line, col); return 0;
     case KJ_MPI_RECV:
-        if (checked) i0 = check_incoming(rt, what, a, a_nd, adt, i0, i1, timeout, line, col);
-        wait_req(rt, start(rt, true, what, a, a_nd, adt, i0, i1, line, col), timeout, line, col);
+        if (checked && !kj_mpi_headers(m)) i0 = check_incoming(rt, what, a, a_nd, adt, i0, i1, timeout, line, col);
+        wait_req(rt, start(rt, true, what, a, a_nd, adt, i0, i1, checked, line, col), timeout, line, col);
         return 0;
-    case KJ_MPI_ISEND: return start(rt, false, what, a, a_nd, adt, i0, i1, line, col);
-    case KJ_MPI_IRECV: return start(rt, true, what, a, a_nd, adt, i0, i1, line, col);
+    case KJ_MPI_ISEND: return start(rt, false, what, a, a_nd, adt, i0, i1, false, line, col);
+    case KJ_MPI_IRECV: return start(rt, true, what, a, a_nd, adt, i0, i1, checked, line, col);
     case KJ_MPI_SENDRECV: {
-        int64_t s = start(rt, false, what, a, a_nd, adt, i0, i1, line, col);
-        if (checked) i2 = check_incoming(rt, what, b, bnd, bdt, i2, i3, timeout, line, col);
-        int64_t r = start(rt, true, what, b, bnd, bdt, i2, i3, line, col);
+        int64_t s = start(rt, false, what, a, a_nd, adt, i0, i1, false, line, col);
+        if (checked && !kj_mpi_headers(m)) i2 = check_incoming(rt, what, b, bnd, bdt, i2, i3, timeout, line, col);
+        int64_t r = start(rt, true, what, b, bnd, bdt, i2, i3, checked, line, col);
         wait_req(rt, r, timeout, line, col);
         wait_req(rt, s, timeout, line, col);
         return 0;
@@ -461,12 +429,12 @@ void kj_rt_select_device(kj_rt *rt, int64_t i, int32_t line, int32_t col)
     if (i < 0 || i >= n) {
         kj_rt_errorf(&e, "RuntimeError", "no CUDA device %" PRId64 " (there %s %" PRId64 ")", i,
                      n == 1 ? "is" : "are", n);
-        fail(rt, "cuda.select_device", &e, line, col);
+        kj_rtm_fail(rt, "cuda.select_device", &e, line, col);
     }
     if (i == have) return;
     kj_rt_errorf(&e, "RuntimeError",
                  "kjit opened device %" PRId64 " before main ran (local rank %% GPUs, or $KJIT_DEVICE); "
                  "run with KJIT_DEVICE=%" PRId64 " to use device %" PRId64,
                  have, i, i);
-    fail(rt, "cuda.select_device", &e, line, col);
+    kj_rtm_fail(rt, "cuda.select_device", &e, line, col);
 }

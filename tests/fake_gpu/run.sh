@@ -89,8 +89,24 @@ if command -v mpirun >/dev/null 2>&1; then
     # up: the grid, then the received row; down: the sent row, then the grid for host code
     expect mpi-staged "kjit stats: host->device 2 transfers, 40000 bytes"
     expect mpi-staged "kjit stats: device->host 2 transfers, 40000 bytes"
-    expect mpi-staged "device buffers: direct 0 (0 bytes), pinned staging 2 (16000 bytes), through the host copy 1 (32 bytes); host buffers 3 (16032 bytes); the library is not CUDA-aware"
+    expect mpi-staged "device buffers: direct 0 (0 bytes), peer to peer 0 (0 bytes), pinned staging 2 (16000 bytes), through the host copy 1 (32 bytes); host buffers 3 (16032 bytes); the library is not CUDA-aware"
     printf "$want" | cmp -s - "$tmp/out" || { echo "FAIL mpi-staged: printed $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+    # two ranks: device buffers GPU to GPU (the fake device memory is shared memory the peer maps), the
+    # same bytes through pinned staging with KJIT_MPI_IPC=0 or when the peer cannot map it
+    ipc=$root/tests/fake_gpu/mpi_ipc.k
+    for how in ipc KJIT_MPI_IPC=0 FAKE_CUDA_NO_PEER=1; do
+        [ "$how" = ipc ] && set -- || set -- "$how"
+        env "$@" timeout 120 mpirun -n 2 "$kjit" run --target=cuda "$ipc" >"$tmp/out" 2>"$tmp/err" ||
+            failed=$((failed + 1))
+        printf '11000.0 11999.0 11005.0 1000.0 1001.0\n' | cmp -s - "$tmp/out" ||
+            { echo "FAIL mpi-$how: printed $(tr '\n' '|' <"$tmp/out") $(tail -n 3 "$tmp/err" | tr '\n' '|')"; failed=$((failed + 1)); }
+        if [ "$how" = ipc ]; then
+            expect mpi-ipc "mpi rank 1 of 2: 6 messages, 32032 bytes; device buffers: direct 0 (0 bytes), peer to peer 4 (32000 bytes), pinned staging 0 (0 bytes)"
+            expect mpi-ipc "kjit stats: host->device 1 transfers, 32000 bytes"
+        else
+            expect "mpi-$how" "mpi rank 0 of 2: 6 messages, 32032 bytes; device buffers: direct 0 (0 bytes), peer to peer 0 (0 bytes), pinned staging 3 (24000 bytes)"
+        fi
+    done
     KJIT_MPI_CUDA_AWARE=0 "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
     expect mpi-forced-0 "pinned staging 2 (16000 bytes)"
     KJIT_MPI_CUDA_AWARE=1 "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))
@@ -102,7 +118,7 @@ if command -v mpirun >/dev/null 2>&1; then
         KJIT_MPI_LIBRARY=$aware_mpi "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
         expect mpi-direct "kjit stats: host->device 1 transfers, 32000 bytes"
         expect mpi-direct "kjit stats: device->host 1 transfers, 32000 bytes"
-        expect mpi-direct "device buffers: direct 2 (16000 bytes), pinned staging 0 (0 bytes)"
+        expect mpi-direct "device buffers: direct 2 (16000 bytes), peer to peer 0 (0 bytes), pinned staging 0 (0 bytes)"
         expect mpi-direct "the library is CUDA-aware"
         printf "$want" | cmp -s - "$tmp/out" || { echo "FAIL mpi-direct: printed $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
         KJIT_MPI_CUDA_AWARE=0 KJIT_MPI_LIBRARY=$aware_mpi "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" ||

@@ -47,7 +47,7 @@ EOF
 # ---- 17: environment variables that are garbage are refused ----
 for v in KJIT_MPI_TIMEOUT=abc KJIT_MPI_TIMEOUT=-1 KJIT_MPI_TIMEOUT=0 KJIT_MPI_TIMEOUT=nan KJIT_DEVICE=abc \
     KJIT_DEVICE=-1 KJIT_DEVICE=1x KJIT_NO_CACHE=abc KJIT_NO_FUSE=2 KJIT_STATS=maybe KJIT_NUM_THREADS=abc \
-    KJIT_BOUNDSCHECK=abc KJIT_MPI_CUDA_AWARE=2 OMPI_COMM_WORLD_LOCAL_RANK=x SLURM_LOCALID=-2; do
+    KJIT_BOUNDSCHECK=abc KJIT_MPI_CUDA_AWARE=2 KJIT_MPI_IPC=on OMPI_COMM_WORLD_LOCAL_RANK=x SLURM_LOCALID=-2; do
     (cd "$tmp" && env "$v" "$kjit" run hello.k) >"$tmp/out" 2>"$tmp/err"
     rc=$?
     expect "env $v" 2 "kjit: error: ${v%%=*}="

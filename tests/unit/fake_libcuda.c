@@ -6,8 +6,12 @@
  * coherence makes (KJIT_STATS), errors, the module cache. */
 #include <cuda.h>
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Every entry point kjit asks for has its own function of its own type
  * (calling through a pointer of another type is undefined, and UBSan says
@@ -67,14 +71,116 @@ static CUresult retain(CUcontext *c, CUdevice d) { return (void)d, *c = (CUconte
 static CUresult version(int *v) { return *v = 13000, CUDA_SUCCESS; }
 enum { DEVICE_BYTES = 64 << 20 }; /* a small device: tests can run out of it */
 
+/* Device memory is shared memory (a memfd per block), so that another
+ * process can map a block through an IPC handle as it can on a real GPU:
+ * the handle carries the owner's pid and the block's fd, opened through
+ * /proc. A fake driver may keep state as the real one does: the blocks,
+ * for cuMemGetAddressRange and cuMemFree. */
+enum { MAX_BLOCKS = 4096 };
+typedef struct block {
+    char *p;
+    size_t n;
+    int fd;
+} block;
+static block blocks[MAX_BLOCKS];
+
+static block *block_of(CUdeviceptr d)
+{
+    char *p = (char *)(uintptr_t)d;
+    for (int k = 0; k < MAX_BLOCKS; k++)
+        if (blocks[k].p && p >= blocks[k].p && p < blocks[k].p + blocks[k].n) return &blocks[k];
+    return NULL;
+}
+
 static CUresult mem_alloc(CUdeviceptr *p, size_t n)
 {
     if (n > DEVICE_BYTES) return CUDA_ERROR_OUT_OF_MEMORY;
-    void *m = malloc(n ? n : 1);
-    *p = (CUdeviceptr)(uintptr_t)m;
-    return m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    n = n ? n : 1;
+    for (int k = 0; k < MAX_BLOCKS; k++) {
+        if (blocks[k].p) continue;
+        int fd = memfd_create("fake-device", MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)n) != 0) return CUDA_ERROR_OUT_OF_MEMORY;
+        void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (m == MAP_FAILED) return close(fd), CUDA_ERROR_OUT_OF_MEMORY;
+        blocks[k] = (block){m, n, fd};
+        *p = (CUdeviceptr)(uintptr_t)m;
+        return CUDA_SUCCESS;
+    }
+    return CUDA_ERROR_OUT_OF_MEMORY;
 }
-static CUresult mem_free(CUdeviceptr p) { return free((void *)(uintptr_t)p), CUDA_SUCCESS; }
+static CUresult mem_free(CUdeviceptr p)
+{
+    block *b = block_of(p);
+    if (!b) return CUDA_ERROR_INVALID_VALUE;
+    munmap(b->p, b->n);
+    close(b->fd);
+    *b = (block){0};
+    return CUDA_SUCCESS;
+}
+static CUresult address_range(CUdeviceptr *base, size_t *n, CUdeviceptr d)
+{
+    block *b = block_of(d);
+    if (!b) return CUDA_ERROR_NOT_FOUND;
+    if (base) *base = (CUdeviceptr)(uintptr_t)b->p;
+    if (n) *n = b->n;
+    return CUDA_SUCCESS;
+}
+typedef struct fake_handle {
+    int pid, fd;
+    size_t n;
+} fake_handle;
+static CUresult ipc_get(CUipcMemHandle *h, CUdeviceptr d)
+{
+    block *b = block_of(d);
+    if (!b || (char *)(uintptr_t)d != b->p) return CUDA_ERROR_INVALID_VALUE;
+    fake_handle f = {getpid(), b->fd, b->n};
+    memset(h, 0, sizeof *h);
+    memcpy(h->reserved, &f, sizeof f);
+    return CUDA_SUCCESS;
+}
+static CUresult ipc_open(CUdeviceptr *d, CUipcMemHandle h, unsigned flags)
+{
+    fake_handle f;
+    char path[64];
+    (void)flags;
+    memcpy(&f, h.reserved, sizeof f);
+    if (f.pid == getpid()) return CUDA_ERROR_INVALID_CONTEXT; /* as the driver: not in the exporting process */
+    if (getenv("FAKE_CUDA_NO_PEER")) return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; /* GPUs that cannot map each other's memory */
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", f.pid, f.fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return CUDA_ERROR_INVALID_HANDLE;
+    void *m = mmap(NULL, f.n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return CUDA_ERROR_INVALID_HANDLE;
+    for (int k = 0; k < MAX_BLOCKS; k++)
+        if (!blocks[k].p) {
+            blocks[k] = (block){m, f.n, -1};
+            *d = (CUdeviceptr)(uintptr_t)m;
+            return CUDA_SUCCESS;
+        }
+    munmap(m, f.n);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+}
+static CUresult ipc_close(CUdeviceptr d)
+{
+    block *b = block_of(d);
+    if (!b || b->fd != -1) return CUDA_ERROR_INVALID_VALUE;
+    munmap(b->p, b->n);
+    *b = (block){0};
+    return CUDA_SUCCESS;
+}
+/* Copies and launches are synchronous here: events need carry nothing. */
+static CUresult ipc_event_get(CUipcEventHandle *h, CUevent e) { return (void)e, memset(h, 0, sizeof *h), CUDA_SUCCESS; }
+static CUresult ipc_event_open(CUevent *e, CUipcEventHandle h) { return (void)h, *e = (CUevent)malloc(1), CUDA_SUCCESS; }
+static CUresult stream_wait(CUstream s, CUevent e, unsigned f) { return (void)s, (void)e, (void)f, CUDA_SUCCESS; }
+static CUresult dtod_async(CUdeviceptr a, CUdeviceptr b, size_t n, CUstream s)
+{
+    return (void)s, memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n), CUDA_SUCCESS;
+}
+static CUresult d2h_async(void *h, CUdeviceptr d, size_t n, CUstream s)
+{
+    return (void)s, memcpy(h, (void *)(uintptr_t)d, n), CUDA_SUCCESS;
+}
 static CUresult host_register(void *p, size_t n, unsigned f) { return (void)p, (void)n, (void)f, CUDA_SUCCESS; }
 static CUresult host_unregister(void *p) { return (void)p, CUDA_SUCCESS; }
 static CUresult host_alloc(void **p, size_t n, unsigned f) { return (void)f, (*p = malloc(n ? n : 1)) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY; }
@@ -131,7 +237,11 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
         {"cuLinkAddData", link_add},         {"cuLinkDestroy", link_destroy},
         {"cuStreamCreate", stream_create},   {"cuStreamDestroy", stream_destroy},
         {"cuStreamSynchronize", stream_sync}, {"cuEventRecord", event_record},
-        {"cuEventSynchronize", event_sync},
+        {"cuEventSynchronize", event_sync},  {"cuStreamWaitEvent", stream_wait},
+        {"cuMemcpyDtoDAsync", dtod_async},   {"cuMemcpyDtoHAsync", d2h_async},
+        {"cuMemGetAddressRange", address_range}, {"cuIpcGetMemHandle", ipc_get},
+        {"cuIpcOpenMemHandle", ipc_open},    {"cuIpcCloseMemHandle", ipc_close},
+        {"cuIpcGetEventHandle", ipc_event_get}, {"cuIpcOpenEventHandle", ipc_event_open},
     };
     (void)ver, (void)flags;
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)

@@ -144,6 +144,7 @@ static void test_env_garbage(void **state)
         {"KJIT_NO_CACHE", "abc"},     {"KJIT_NO_FUSE", "2"},      {"KJIT_STATS", "verbose"},
         {"KJIT_NUM_THREADS", "abc"},  {"NUMBA_NUM_THREADS", "0"}, {"KJIT_MPI_CUDA_AWARE", "yes"},
         {"MPI_LOCALRANKID", "one"},   {"SLURM_LOCALID", "-1"},    {"KJIT_BOUNDSCHECK", "2"},
+        {"KJIT_MPI_IPC", "yes"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         setenv(bad[k][0], bad[k][1], 1);
