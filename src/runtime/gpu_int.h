@@ -124,6 +124,8 @@ size_t kj_gpu_default_pin_cap(void);
 void kj_gpu_pool_drain(kj_gpu *g);
 /* Close what CUDA IPC opened and free its events and stream (gpu_ipc.c). */
 void kj_gpu_ipc_free(kj_gpu *g);
+/* Device allocation d is being freed: forget its exported handle. */
+void kj_gpu_ipc_forget(kj_gpu *g, CUdeviceptr d);
 /* Free every block of the host memory pool (unregistering pinned ones). */
 void kj_gpu_host_pool_drain(kj_gpu *g);
 

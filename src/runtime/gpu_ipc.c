@@ -21,7 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { IPC_EVENTS = 64, IPC_MAPS = 64, IPC_OPENED_EVENTS = 256 };
+enum { IPC_EVENTS = 64, IPC_MAPS = 64, IPC_OPENED_EVENTS = 256, IPC_EXPORTS = 64 };
+
+/* An allocation of ours with its handle (cuIpcGetMemHandle is a call into
+ * the kernel driver: asked once per allocation, forgotten when it is freed). */
+typedef struct ipc_export {
+    CUdeviceptr base;
+    CUipcMemHandle h;
+} ipc_export;
 
 typedef struct ipc_event {
     CUevent ev;
@@ -44,6 +51,8 @@ typedef struct kj_gpu_ipc {
     CUstream copy;              /* non-blocking */
     ipc_event ev[IPC_EVENTS];   /* ours: exports and fences */
     unsigned nev;
+    ipc_export ex[IPC_EXPORTS]; /* ours, handles asked for */
+    unsigned nex;
     ipc_map maps[IPC_MAPS];     /* peers' allocations mapped here */
     unsigned nmaps;
     ipc_opened_event oev[IPC_OPENED_EVENTS]; /* peers' events opened here */
@@ -116,6 +125,25 @@ void kj_gpu_ipc_release(kj_gpu *g, int slot)
     if (g->ipc && slot >= 0 && (unsigned)slot < g->ipc->nev) g->ipc->ev[slot].busy = false;
 }
 
+static CUresult handle_of(kj_gpu *g, kj_gpu_ipc *s, CUdeviceptr base, CUipcMemHandle *h)
+{
+    for (unsigned k = 0; k < s->nex; k++)
+        if (s->ex[k].base == base) return *h = s->ex[k].h, CUDA_SUCCESS;
+    CUresult r = g->cu.cuIpcGetMemHandle(h, base);
+    if (r != CUDA_SUCCESS) return r;
+    if (s->nex == IPC_EXPORTS) s->nex--; /* full: the newest replaces the last */
+    s->ex[s->nex++] = (ipc_export){base, *h};
+    return CUDA_SUCCESS;
+}
+
+void kj_gpu_ipc_forget(kj_gpu *g, CUdeviceptr d)
+{
+    kj_gpu_ipc *s = g->ipc;
+    if (!s) return;
+    for (unsigned k = 0; k < s->nex; k++)
+        if (s->ex[k].base == d) s->ex[k--] = s->ex[--s->nex];
+}
+
 int kj_gpu_ipc_export(kj_gpu *g, const kj_array *a, kj_gpu_ipc_desc *d, kj_rt_error *e)
 {
     kj_gpu_ipc *s = state(g, e);
@@ -125,7 +153,7 @@ int kj_gpu_ipc_export(kj_gpu *g, const kj_array *a, kj_gpu_ipc_desc *d, kj_rt_er
     CUdeviceptr at = m->d + (CUdeviceptr)(a->data - m->lo), base = 0;
     memset(d, 0, sizeof *d);
     CUresult r = g->cu.cuMemGetAddressRange(&base, NULL, at);
-    if (r == CUDA_SUCCESS) r = g->cu.cuIpcGetMemHandle(&d->mem, base);
+    if (r == CUDA_SUCCESS) r = handle_of(g, s, base, &d->mem);
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuIpcGetMemHandle", e), -1;
     d->offset = at - base;
     d->bytes = (uint64_t)kj_array_size(a) * kj_array_itemsize(a);

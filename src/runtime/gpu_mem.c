@@ -100,13 +100,13 @@ static void pool_put(kj_gpu *g, CUdeviceptr d, size_t n)
         g->pool_bytes += n;
     }
     pthread_mutex_unlock(&g->lock);
-    if (!keep) g->cu.cuMemFree(d);
+    if (!keep) kj_gpu_ipc_forget(g, d), g->cu.cuMemFree(d);
 }
 
 void kj_gpu_pool_drain(kj_gpu *g)
 {
     pthread_mutex_lock(&g->lock);
-    for (unsigned k = 0; k < g->npool; k++) g->cu.cuMemFree(g->pool[k].d);
+    for (unsigned k = 0; k < g->npool; k++) kj_gpu_ipc_forget(g, g->pool[k].d), g->cu.cuMemFree(g->pool[k].d);
     g->npool = 0;
     g->pool_bytes = 0;
     pthread_mutex_unlock(&g->lock);

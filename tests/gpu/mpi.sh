@@ -10,7 +10,9 @@
 # 4. device buffers (tests/fake_gpu/mpi_halo.k, one rank): a halo row of a
 #    device grid moves only its bytes, through page-locked staging (or as a
 #    device pointer where the library is CUDA-aware), and so do the heat
-#    solver's device send buffers under mpirun -n 2 (KJIT_STATS lines printed).
+#    solver's device buffers under mpirun -n 2 go peer to peer (KJIT_STATS lines printed);
+# 5. tests/fake_gpu/mpi_ipc.k on two ranks: device buffers through CUDA IPC,
+#    and through pinned staging with KJIT_MPI_IPC=0, the same answer.
 # Exits 77 (skipped) without a GPU or without mpirun.
 set -uo pipefail
 kjit=$(realpath "$1")
@@ -100,12 +102,29 @@ else
 fi
 # shellcheck disable=SC2086
 if KJIT_STATS=1 timeout 600 mpirun -n 2 "$kjit" run --target cuda lang/examples/mpi_heat.k $big >"$tmp/out" \
-    2>"$tmp/err" && [ "$(grep -c 'kjit stats: mpi rank .*pinned staging [1-9]\|kjit stats: mpi rank .*direct [1-9]' "$tmp/err")" -eq 2 ]; then
+    2>"$tmp/err" && [ "$(grep -c 'kjit stats: mpi rank .*peer to peer [1-9]\|kjit stats: mpi rank .*direct [1-9]' "$tmp/err")" -eq 2 ]; then
     passed=$((passed + 1))
     grep 'kjit stats: mpi rank' "$tmp/err"
 else
-    fail "mpi_heat.k $big: each rank's device send buffers staged or direct (KJIT_STATS)" "$tmp/err"
+    fail "mpi_heat.k $big: each rank's device buffers peer to peer or direct (KJIT_STATS)" "$tmp/err"
 fi
+
+# 5. device buffers GPU to GPU through CUDA IPC (two ranks: on two GPUs where there are, else sharing one),
+# and the same answer through pinned staging (KJIT_MPI_IPC=0)
+for how in 1 0; do
+    if KJIT_MPI_IPC=$how KJIT_STATS=1 timeout 300 mpirun -n 2 "$kjit" run --target cuda tests/fake_gpu/mpi_ipc.k \
+        >"$tmp/out" 2>"$tmp/err" && printf '11000.0 11999.0 11005.0 1000.0 1001.0\n' | cmp -s - "$tmp/out"; then
+        want="peer to peer 4 (32000 bytes)"
+        [ "$how" = 1 ] || want="pinned staging 3 (24000 bytes)"
+        if [ "$(grep -c "kjit stats: mpi rank .*$want" "$tmp/err")" -eq 2 ] || grep -q 'the library is CUDA-aware' "$tmp/err"; then
+            passed=$((passed + 1))
+        else
+            fail "mpi_ipc.k, KJIT_MPI_IPC=$how: expected '$want' on both ranks" "$tmp/err"
+        fi
+    else
+        fail "mpi_ipc.k on cuda, two ranks, KJIT_MPI_IPC=$how" "$tmp/err"
+    fi
+done
 
 echo "gpu-mpi: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
