@@ -390,6 +390,19 @@ typedef struct kjit_dim3 {
  * the GPU (kjit_sync, kjit_array_data, a launch of a kernel that can raise). */
 int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
                 kjit_error *err);
+/* Since 0.5: a prepared launch, for a kernel launched many times with
+ * arguments of the same types. kjit_launch_prepare checks `args` and finds
+ * (compiles) the specialisation once; kjit_launch_prepared then launches
+ * with arguments of the same kinds, dtypes, ranks and (for arrays whose
+ * code assumes it) contiguity as at prepare, different values allowed, and
+ * does no type dispatch, takes no lock and allocates nothing. An argument
+ * of another type is KJIT_ERR_USAGE naming it. Otherwise as kjit_launch.
+ * A plan belongs to one thread at a time; free it before its module. */
+typedef struct kjit_launch_plan kjit_launch_plan;
+kjit_launch_plan *kjit_launch_prepare(kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err);
+int kjit_launch_prepared(kjit_launch_plan *p, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args,
+                         kjit_error *err);
+void kjit_launch_plan_free(kjit_launch_plan *p);
 /* Wait for the GPU's work and report a fault of it (KJIT_ERR_RUNTIME);
  * KJIT_OK at once without a GPU. */
 int kjit_sync(kjit_ctx *ctx, kjit_error *err);

@@ -11,7 +11,9 @@
  *          then one synchronise: µs per launch (asynchronous submit),
  *          through kjit_launch and through cuLaunchKernel on the same PTX
  *          (what kjit_module_ptx gives) loaded by the driver, same
- *          arguments; 11 rounds of each, alternating, medians.
+ *          arguments, and through a prepared launch (kjit_launch_prepare
+ *          once, kjit_launch_prepared each time); 11 rounds of each,
+ *          alternating, medians.
  *
  * Prints "name value" rows. Build: cc -O2 -I include launch_api.c libkjit.so -ldl */
 #include <kjit.h>
@@ -162,6 +164,18 @@ static double kjit_round(kjit_ctx *ctx, kjit_fn *f, kjit_value *arg, int reps)
     return (now() - t0) / reps * 1e6;
 }
 
+/* the same through a prepared launch (kjit_launch_prepare once) */
+static double plan_round(kjit_ctx *ctx, kjit_launch_plan *p, kjit_value *arg, int reps)
+{
+    kjit_error err;
+    kjit_dim3 g1 = {1, 1, 1}, b32 = {32, 1, 1};
+    double t0 = now();
+    for (int k = 0; k < reps; k++)
+        if (kjit_launch_prepared(p, g1, b32, arg, &err)) die("kjit_launch_prepared", &err);
+    if (kjit_sync(ctx, &err)) die("kjit_sync", &err);
+    return (now() - t0) / reps * 1e6;
+}
+
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 10000;
@@ -211,16 +225,22 @@ int main(int argc, char **argv)
     raw r;
     raw_open(&r, ptx);
     enum { ROUNDS = 11 };
-    double tk[ROUNDS], tr[ROUNDS];
+    double tk[ROUNDS], tr[ROUNDS], tp[ROUNDS];
+    kjit_launch_plan *plan = kjit_launch_prepare(touch, &arg, 1, &err);
+    if (!plan) die("kjit_launch_prepare", &err);
     raw_round(&r, reps / 10);
     for (int k = 0; k < ROUNDS; k++) {
         tk[k] = kjit_round(ctx, touch, &arg, reps);
         tr[k] = raw_round(&r, reps);
+        tp[k] = plan_round(ctx, plan, &arg, reps);
     }
-    double best = median(tk, ROUNDS), rawv = median(tr, ROUNDS);
+    kjit_launch_plan_free(plan);
+    double best = median(tk, ROUNDS), rawv = median(tr, ROUNDS), prep = median(tp, ROUNDS);
     printf("kjit_launch-us %.3f\n", best);
+    printf("kjit_launch_prepared-us %.3f\n", prep);
     printf("cuLaunchKernel-us %.3f\n", rawv);
     printf("kjit_launch/raw %.3f\n", best / rawv);
+    printf("kjit_launch_prepared/raw %.3f\n", prep / rawv);
     /* the driver's JIT of the stencil's PTX (specialised by a main that
      * launches it), through the linker and loaded directly */
     static const char with_main[] = "import numpy as np\n\n"

@@ -171,6 +171,8 @@ def table(kj, ref, nb, cu, out):
     row("h2d 256 MiB", kj.get("h2d-GBps"), fmad.get("h2d-pinned-GBps"), "pinned GB/s", "≥ 0.80", nb.get("h2d-GBps"), unit="GB/s")
     row("d2h 256 MiB", kj.get("d2h-GBps"), fmad.get("d2h-pinned-GBps"), "pinned GB/s", "≥ 0.80", nb.get("d2h-GBps"), unit="GB/s")
     row("launch, C API", kj.get("kjit_launch-us"), kj.get("cuLaunchKernel-us"), "cuLaunchKernel", "≤ 1.1", unit="µs")
+    row("launch, C API prepared", kj.get("kjit_launch_prepared-us"), kj.get("cuLaunchKernel-us"), "cuLaunchKernel",
+        "≤ 1.05", unit="µs")
     row("launch, .k host loop", kj.get("launch-us"), kj.get("cuLaunchKernel-us"), "cuLaunchKernel", "≤ 1.2",
         nb.get("launch-us"), unit="µs")
     row("cold stencil → launched (C API, caches off)", kj.get("cold-stencil-ms"), 15.0, "target", "≤ 15 ms")

@@ -1011,6 +1011,55 @@ static void test_call_usage_errors(void **state)
     kjit_ctx_free(ctx);
 }
 
+/* A prepared launch: types fixed once, values free; another type refused. */
+static void test_launch_prepared(void **state)
+{
+    (void)state;
+    const char *src = "from numba import cuda\n"
+                      "@cuda.jit\n"
+                      "def axpy(a, x, y):\n"
+                      "    i = cuda.grid(1)\n"
+                      "    if i < x.size:\n"
+                      "        y[i] += a * x[i]\n";
+    kjit_ctx *ctx = new_ctx(NULL);
+    kjit_error err;
+    kjit_module *m = compile_str(ctx, src, "p.k", &err);
+    assert_non_null(m);
+    double xs[8], ys[8] = {0}, zs[4] = {0}, *strided = calloc(16, sizeof *strided);
+    for (int k = 0; k < 8; k++) xs[k] = k;
+    int64_t n8[1] = {8}, n4[1] = {4}, every_other[1] = {16};
+    kjit_array *x = kjit_array_wrap(ctx, xs, KJIT_FLOAT64, 1, n8, NULL, &err);
+    kjit_array *y = kjit_array_wrap(ctx, ys, KJIT_FLOAT64, 1, n8, NULL, &err);
+    kjit_array *z = kjit_array_wrap(ctx, zs, KJIT_FLOAT64, 1, n4, NULL, &err);
+    kjit_array *s = kjit_array_wrap(ctx, strided, KJIT_FLOAT64, 1, n4, every_other, &err);
+    assert_true(x && y && z && s);
+    kjit_value args[3] = {kjit_value_float(2.0), kjit_value_array(x), kjit_value_array(y)};
+    kjit_launch_plan *p = kjit_launch_prepare(kjit_module_get(m, "axpy"), args, 3, &err);
+    assert_non_null(p);
+    kjit_dim3 grid = {1, 1, 1}, block = {8, 1, 1};
+    for (int rep = 0; rep < 3; rep++) assert_int_equal(kjit_launch_prepared(p, grid, block, args, &err), KJIT_OK);
+    assert_true(ys[0] == 0 && ys[7] == 42.0);
+    args[0] = kjit_value_float(-1.0); /* other values, other arrays of the same type */
+    args[2] = kjit_value_array(z);
+    assert_int_equal(kjit_launch_prepared(p, grid, block, args, &err), KJIT_OK);
+    assert_true(zs[3] == -3.0);
+    args[0] = kjit_value_int(1);
+    assert_int_equal(kjit_launch_prepared(p, grid, block, args, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "argument 1 of 'axpy': not of the type the launch was prepared for (prepare "
+                                     "another plan, or use kjit_launch)");
+    args[0] = kjit_value_float(1.0);
+    args[2] = kjit_value_array(s); /* compiled for a contiguous y */
+    assert_int_equal(kjit_launch_prepared(p, grid, block, args, &err), KJIT_ERR_USAGE);
+    assert_int_equal(kjit_launch_prepared(NULL, grid, block, args, &err), KJIT_ERR_USAGE);
+    kjit_launch_plan_free(p);
+    assert_null(kjit_launch_prepare(kjit_module_get(m, "axpy"), args, 2, &err));
+    assert_int_equal(err.code, KJIT_ERR_USAGE);
+    kjit_array_free(x), kjit_array_free(y), kjit_array_free(z), kjit_array_free(s);
+    free(strided);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
 /* A @vectorize function called with scalars runs its scalar kernel. */
 static void test_call_ufunc_scalars(void **state)
 {
@@ -2133,6 +2182,7 @@ int main(void)
         cmocka_unit_test(test_threads_own_contexts),
         cmocka_unit_test(test_fault_handler_opt_in),
         cmocka_unit_test(test_events),
+        cmocka_unit_test(test_launch_prepared),
     };
     return cmocka_run_group_tests(tests, setup_cache_dir, teardown_cache_dir);
 }
