@@ -579,6 +579,15 @@ static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     }
     ei_value(ei, ok ? res : NULL);
     ei->optype = first_opt; /* per-pair types are recomputed by lowering */
+    if (ok && e->cmp.n == 2 && (e->cmp.ops[0] == KJ_CMP_IS || e->cmp.ops[0] == KJ_CMP_ISNOT)) {
+        /* `x is None`: known from x's type (a value of type none is None, no other value is) */
+        bool same = kj_value_type(ic, e->cmp.operands[0])->kind == KJ_T_NONE &&
+                    kj_value_type(ic, e->cmp.operands[1])->kind == KJ_T_NONE;
+        ei->is_const = true;
+        ei->cval.type = res;
+        ei->cval.i = e->cmp.ops[0] == KJ_CMP_IS ? same : !same;
+        return ei;
+    }
     kj_cval cv;
     bool all_const = true;
     for (uint32_t i = 0; i < e->cmp.n; i++) all_const = all_const && ic->sp->ei[e->cmp.operands[i]->id].is_const;

@@ -1370,7 +1370,10 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
 
 static void lower_block(lctx *lc, const kj_block *b)
 {
-    for (uint32_t i = 0; i < b->n; i++) lower_stmt(lc, b->v[i]);
+    for (uint32_t i = 0; i < b->n; i++) {
+        lower_stmt(lc, b->v[i]);
+        if (b->v[i]->kind == KJ_S_IF && kj_if_returns_pruned(b->v[i], EI(lc, b->v[i]->if_.cond))) break;
+    }
 }
 
 /* with s.auto_synchronize(): body, then s.synchronize() (where the body

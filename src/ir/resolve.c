@@ -418,6 +418,7 @@ bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out)
     case KJ_E_FLOAT: out->type = kj_t_weak_float(s->types); out->f = e->float_; return true;
     case KJ_E_BOOL: out->type = kj_t_bool(s->types); out->i = e->bool_; return true;
     case KJ_E_STR: out->type = kj_t_str(s->types); out->s = e->str.s; return true;
+    case KJ_E_NONE: out->type = kj_t_none(s->types); return true; /* def f(a, b=None) */
     case KJ_E_NAME:
     case KJ_E_ATTR: {
         kj_einfo ref;
