@@ -248,9 +248,16 @@ static LLVMValueRef cx_value(kj_cg *cg, const kir_inst *in)
         LLVMValueRef b = argv(cg, in, 1);
         return join(cg, in->type, (cx){a ? a : zero, b ? b : zero});
     }
+    const kj_type *t0 = cg->fn->kf->insts[in->args[0]].type;
+    if (t0->kind != KJ_T_COMPLEX) { /* np.real/imag/conj/angle of a real number */
+        if (in->aux == KJ_B_NP_IMAG) return kj_cg_zero(cg, in->type);
+        if (in->aux != KJ_B_NP_ANGLE) return a;
+        return m2(cg, "atan2", LLVMConstReal(LLVMTypeOf(a), 0.0), a);
+    }
     cx z = split(cg, a);
-    if (in->aux == KJ_B_CPX_REAL) return z.re;
-    if (in->aux == KJ_B_CPX_IMAG) return z.im;
+    if (in->aux == KJ_B_CPX_REAL || in->aux == KJ_B_NP_REAL) return z.re;
+    if (in->aux == KJ_B_CPX_IMAG || in->aux == KJ_B_NP_IMAG) return z.im;
+    if (in->aux == KJ_B_NP_ANGLE) return m2(cg, "atan2", z.im, z.re);
     return join(cg, in->type, (cx){z.re, kj_cg_fm(cg, LLVMBuildFNeg(cg->b, z.im, ""))});
 }
 
@@ -301,6 +308,6 @@ bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in)
 
 LLVMValueRef kj_cg_complex_builtin(kj_cg *cg, const kir_inst *in)
 {
-    if (in->aux <= KJ_B_CPX_CONJ && in->aux >= KJ_B_COMPLEX) return cx_value(cg, in);
+    if (in->aux <= KJ_B_NP_ANGLE && in->aux >= KJ_B_COMPLEX) return cx_value(cg, in);
     return cmath(cg, in);
 }

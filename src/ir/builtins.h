@@ -68,6 +68,8 @@ enum {
     X(CPX_REAL, "complex.real", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                               \
     X(CPX_IMAG, "complex.imag", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                               \
     X(CPX_CONJ, "complex.conjugate", KJ_BF_ANY | KJ_BF_METHOD, "")                                       \
+    X(NP_REAL, "np.real", KJ_BF_ANY, "val") X(NP_IMAG, "np.imag", KJ_BF_ANY, "val")                      \
+    X(NP_CONJ, "np.conj", KJ_BF_ANY, "x") X(NP_ANGLE, "np.angle", KJ_BF_ANY, "z")                        \
     X(CMATH_SQRT, "cmath.sqrt", KJ_BF_ANY, "z") X(CMATH_EXP, "cmath.exp", KJ_BF_ANY, "z")                \
     X(CMATH_LOG, "cmath.log", KJ_BF_ANY, "z, base=") X(CMATH_LOG10, "cmath.log10", KJ_BF_ANY, "z")       \
     X(CMATH_SIN, "cmath.sin", KJ_BF_ANY, "z") X(CMATH_COS, "cmath.cos", KJ_BF_ANY, "z")                  \
@@ -299,7 +301,7 @@ enum {
     X("np.isfinite", ISFINITE) X("np.pi", PI) X("np.e", E) X("np.inf", INF)                \
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
     X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
-    X("cmath.inf", INF) X("cmath.nan", NAN)
+    X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ)
 
 typedef enum {
 #define X(id, path, flags, params) KJ_B_##id,

@@ -97,6 +97,22 @@ static const kj_type *type_cmath(const cctx *c)
     }
 }
 
+/* np.real/np.imag/np.conj/np.angle of a scalar: of a complex its part, its
+ * conjugate, its phase; of a real number the number, 0, itself, 0 or pi (as
+ * float64 from an int, as NumPy). Arrays: not yet. */
+static const kj_type *type_np_part(const cctx *c)
+{
+    const kj_type *x = arg_ty(c, 0);
+    if (!kj_is_scalar(x)) return bad(c, 0, "a number (complex arrays are not supported yet)");
+    if (kj_is_complex(x)) return c->id == KJ_B_NP_CONJ ? x : kj_complex_part(c->t, x);
+    const kj_type *f = x->kind == KJ_T_FLOAT && !x->weak ? x : kj_t_float(c->t, 64);
+    if (c->id == KJ_B_NP_ANGLE) {
+        conv_to(c, 0, f);
+        return f;
+    }
+    return kj_strong(c->t, x);
+}
+
 static bool own_builtin(kj_builtin id) { return id >= KJ_B_COMPLEX && id <= KJ_B_CMATH_ISFINITE; }
 
 /* A built-in that is not complex-aware, given a complex scalar argument. */
@@ -132,6 +148,7 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
             *out = kj_is_complex(arg_ty(&c, 0)) ? kj_complex_part(t, arg_ty(&c, 0)) : bad(&c, 0, "complex");
             break;
         case KJ_B_CPX_CONJ: *out = kj_is_complex(arg_ty(&c, 0)) ? arg_ty(&c, 0) : bad(&c, 0, "complex"); break;
+        case KJ_B_NP_REAL: case KJ_B_NP_IMAG: case KJ_B_NP_CONJ: case KJ_B_NP_ANGLE: *out = type_np_part(&c); break;
         default: *out = type_cmath(&c); break;
         }
         return true;
