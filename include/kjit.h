@@ -205,6 +205,8 @@ typedef enum kjit_dtype {
     KJIT_UINT64,
     KJIT_FLOAT32,
     KJIT_FLOAT64,
+    KJIT_COMPLEX64,  /* two float32, real then imaginary (NumPy's complex64) */
+    KJIT_COMPLEX128, /* two float64 (NumPy's complex128, Python's complex) */
 } kjit_dtype;
 
 enum { KJIT_MAX_DIMS = 8 }; /* arrays passed to compiled code may have 1 to 4 */

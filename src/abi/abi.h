@@ -55,7 +55,7 @@
  * contract is never loaded. Bump it with any change to either. 2: the block
  * storage's guard (kj_abi_kx.store_guard, kj_rt_block_storage's `guarded`)
  * and kj_abi_kernel.static_shared. */
-#define KJ_ABI_VERSION 2
+#define KJ_ABI_VERSION 3
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

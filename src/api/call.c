@@ -234,6 +234,11 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
     case KJIT_VALUE_FLOAT: return kj_t_float(t, v->dtype == KJIT_FLOAT32 ? 32 : 64);
     case KJIT_VALUE_ARRAY: {
         const kj_array *a = kj_api_arr(v->v.a);
+        if (a->dtype == KJ_DT_COMPLEX64 || a->dtype == KJ_DT_COMPLEX128) { /* complex arrays: no scalar kjit_value */
+            kj_layout lay = a->flags & KJ_ARR_C_CONTIGUOUS ? KJ_LAYOUT_C : a->flags & KJ_ARR_F_CONTIGUOUS ? KJ_LAYOUT_F
+                                                                                                    : KJ_LAYOUT_A;
+            return kj_t_array(t, kj_t_complex(t, a->dtype == KJ_DT_COMPLEX64 ? 64 : 128), a->ndim, lay);
+        }
         kjit_value elem = {.kind = KJIT_VALUE_FLOAT, .dtype = kj_api_public_dtype(a->dtype)};
         if (a->dtype == KJ_DT_BOOL) elem.kind = KJIT_VALUE_BOOL;
         else if (kj_dtype_is_int(a->dtype)) elem.kind = KJIT_VALUE_INT;
@@ -276,7 +281,8 @@ static bool returnable(const kj_type *t)
             if (!returnable(t->elems[k])) return false;
         return true;
     }
-    return t->kind == KJ_T_NONE || kj_is_scalar(t) || t->kind == KJ_T_STR ||
+    /* a complex scalar has no kjit_value (complex arrays do pass) */
+    return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
 

@@ -366,6 +366,15 @@ LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, in
 LLVMValueRef kj_cg_line(kj_cg *cg, const kir_inst *in); /* i32 line of in */
 LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
 
+/* llvm_complex.c: complex numbers (+ - * / ** on complex scalars, ==/!=,
+ * conversions to and from complex, complex(), .real/.imag, cmath) */
+LLVMValueRef kj_cg_complex_arith(kj_cg *cg, const kir_inst *in, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef kj_cg_complex_neg(kj_cg *cg, const kir_inst *in, LLVMValueRef v);
+LLVMValueRef kj_cg_complex_compare(kj_cg *cg, const kir_inst *in, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef kj_cg_complex_cast(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj_type *to);
+bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_cg_complex_builtin(kj_cg *cg, const kir_inst *in);
+
 /* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 

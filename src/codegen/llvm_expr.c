@@ -224,6 +224,7 @@ static LLVMValueRef arith(kj_cg *cg, const kir_inst *in)
 {
     if (in->type->kind == KJ_T_ARRAY) return kj_cg_array_arith(cg, in); /* elementwise */
     LLVMValueRef a = kj_cg_val(cg, in->a), b = kj_cg_val(cg, in->b);
+    if (in->type->kind == KJ_T_COMPLEX) return kj_cg_complex_arith(cg, in, a, b);
     return is_float(in->type) ? float_arith(cg, in, a, b) : int_arith(cg, in, a, b);
 }
 
@@ -233,6 +234,7 @@ static LLVMValueRef unary(kj_cg *cg, const kir_inst *in)
     if (in->type->kind == KJ_T_ARRAY) return kj_cg_array_arith(cg, in); /* elementwise */
     LLVMValueRef a = kj_cg_val(cg, in->a);
     if (in->op == KIR_NEG) {
+        if (in->type->kind == KJ_T_COMPLEX) return kj_cg_complex_neg(cg, in, a);
         if (is_float(in->type)) return kj_cg_fm(cg, LLVMBuildFNeg(cg->b, a, ""));
         return LLVMBuildNeg(cg->b, a, "");
     }
@@ -250,6 +252,7 @@ static LLVMValueRef compare(kj_cg *cg, const kir_inst *in)
                    kir_op_name((kir_op)in->op), kj_type_str(t));
         return LLVMGetUndef(kj_cg_type(cg, in->type));
     }
+    if (t->kind == KJ_T_COMPLEX) return kj_cg_complex_compare(cg, in, a, b);
     int k = in->op - KIR_EQ; /* EQ NE LT LE GT GE */
     if (is_float(t)) {
         static const LLVMRealPredicate fp[6] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
@@ -301,6 +304,7 @@ LLVMValueRef kj_cg_cast(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj
 {
     LLVMBuilderRef B = cg->b;
     if (from == to || !kj_is_scalar(from) || !kj_is_scalar(to)) return v;
+    if (from->kind == KJ_T_COMPLEX || to->kind == KJ_T_COMPLEX) return kj_cg_complex_cast(cg, v, from, to);
     LLVMTypeRef ty = kj_cg_type(cg, to);
     if (is_bool(to)) {
         if (is_float(from)) return LLVMBuildFCmp(B, LLVMRealUNE, v, fconst(v, 0.0), ""); /* nan is true */

@@ -24,6 +24,7 @@ int32_t kj_cg_dtype(const kj_type *t)
     switch (t->kind) {
     case KJ_T_BOOL: return KJ_DT_BOOL;
     case KJ_T_FLOAT: return t->bits == 32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
+    case KJ_T_COMPLEX: return t->bits == 64 ? KJ_DT_COMPLEX64 : KJ_DT_COMPLEX128;
     case KJ_T_INT:
         switch (t->bits) {
         case 8: return t->is_signed ? KJ_DT_INT8 : KJ_DT_UINT8;
@@ -586,6 +587,16 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
     }
     case KJ_T_FLOAT: put_call(cg, t->bits == 32 ? KJ_RTF_PRINT_F32 : KJ_RTF_PRINT_F64, v); break;
     case KJ_T_NONE: put_cstr(cg, "None"); break;
+    case KJ_T_COMPLEX: {
+        LLVMValueRef re = LLVMBuildExtractValue(cg->b, v, 0, ""), im = LLVMBuildExtractValue(cg->b, v, 1, "");
+        if (t->bits == 64) {
+            re = LLVMBuildFPExt(cg->b, re, cg->t_f64, "");
+            im = LLVMBuildFPExt(cg->b, im, cg->t_f64, "");
+        }
+        LLVMValueRef a[4] = {cg->fn->rt, re, im, kj_cg_i32(cg, t->bits == 64)};
+        kj_cg_rtcall(cg, KJ_RTF_PRINT_COMPLEX, a, 4);
+        break;
+    }
     case KJ_T_DTYPE: {
         const char *name = kj_dtype_name((kj_dtype)kj_cg_dtype(t->elem));
         put_cstr(cg, repr ? kj_arena_printf(cg->a, "dtype('%s')", name) : name);

@@ -26,6 +26,10 @@ static LLVMTypeRef lower(kj_cg *cg, const kj_type *t, bool mem)
     case KJ_T_INT: return int_type(cg, t->bits ? t->bits : 64);
     case KJ_T_FLOAT: return t->bits == 32 ? cg->t_f32 : cg->t_f64;
     case KJ_T_ARRAY: return kj_cg_array_type(cg, t->ndim);
+    case KJ_T_COMPLEX: { /* NumPy's layout: real, then imaginary */
+        LLVMTypeRef part = t->bits == 64 ? cg->t_f32 : cg->t_f64, el[2] = {part, part};
+        return LLVMStructTypeInContext(cg->ctx, el, 2, 0);
+    }
     case KJ_T_TUPLE: {
         LLVMTypeRef *el = KJ_NEWN(cg->a, LLVMTypeRef, t->n + 1);
         for (uint32_t k = 0; k < t->n; k++) el[k] = lower(cg, t->elems[k], mem);

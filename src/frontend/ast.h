@@ -14,7 +14,7 @@
 
 #define KJ_EXPR_KINDS(X)                                                                   \
     X(INT) X(FLOAT) X(STR) X(BOOL) X(NONE) X(NAME) X(ATTR) X(CALL) X(SUBSCRIPT) X(SLICE)   \
-    X(TUPLE) X(LIST) X(BINOP) X(UNARY) X(BOOLOP) X(COMPARE) X(IFEXP)
+    X(TUPLE) X(LIST) X(BINOP) X(UNARY) X(BOOLOP) X(COMPARE) X(IFEXP) X(IMAG)
 
 typedef enum {
 #define X(n) KJ_E_##n,
@@ -71,7 +71,7 @@ struct kj_expr {
     uint32_t id;
     union {
         struct { uint64_t value; bool big; } int_;     /* INT: big = over 64 bits */
-        double float_;                                 /* FLOAT */
+        double float_;                                 /* FLOAT; IMAG: the imaginary part */
         struct { const char *s; uint32_t len; } str;  /* STR: adjacent literals joined */
         bool bool_;                                    /* BOOL */
         const char *name;                              /* NAME (arena string) */

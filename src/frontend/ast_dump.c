@@ -104,6 +104,11 @@ static void dump_expr(const kj_expr *e, kj_buf *out)
         dump_float(e->float_, out);
         kj_buf_putc(out, ')');
         return;
+    case KJ_E_IMAG:
+        kj_buf_puts(out, "(imag ");
+        dump_float(e->float_, out);
+        kj_buf_putc(out, ')');
+        return;
     case KJ_E_STR:
         kj_buf_puts(out, "(str ");
         dump_str(e->str.s, e->str.len, out);

@@ -441,8 +441,8 @@ static void lex_radix_int(lexer *L)
     t->big = big;
 }
 
-/* Decimal integer, float (1.5, 1., .5, 1e-3, 1_000.5) or, rejected,
- * imaginary (1j). */
+/* Decimal integer, float (1.5, 1., .5, 1e-3, 1_000.5) or imaginary (1j,
+ * 2.5e3J). */
 static void lex_number(lexer *L)
 {
     uint32_t st = L->pos, p = st, bad = UINT32_MAX;
@@ -474,10 +474,13 @@ static void lex_number(lexer *L)
     if (bad != UINT32_MAX || (is_alnum(at(L, p)) && (at(L, p) | 32) != 'j' && !keyword_follows(L, p))) {
         lex_error(L, span_at(L, bad != UINT32_MAX ? bad : st, 1), "invalid decimal literal");
         p = skip_word(L, p);
-    } else if ((at(L, p) | 32) == 'j') {
-        lex_error(L, span_at(L, st, p + 1 - st), "complex numbers are not supported");
+    } else if ((at(L, p) | 32) == 'j' && is_alnum(at(L, p + 1)) && !keyword_follows(L, p + 1)) {
+        lex_error(L, span_at(L, st, p + 1 - st), "invalid imaginary literal");
         p = skip_word(L, p + 1);
-        is_float = true;
+    } else if ((at(L, p) | 32) == 'j') { /* an imaginary literal: 2j, 1.5e3J */
+        L->pos = p + 1;
+        emit(L, KJ_TOK_IMAG, span_at(L, st, p + 1 - st))->v.f = float_value(L, st, end);
+        return;
     } else if (!is_float && L->s[st] == '0') {
         for (uint32_t q = st; q < int_end; q++) {
             if (L->s[q] != '0' && L->s[q] != '_') {

@@ -12,7 +12,7 @@
 #define KJ_TOKENS(X)                                                                       \
     X(EOF, "end of file") X(NEWLINE, "newline") X(INDENT, "indent") X(DEDENT, "dedent")    \
     X(NAME, "name") X(INT, "integer literal") X(FLOAT, "float literal")                    \
-    X(STRING, "string literal")                                                            \
+    X(STRING, "string literal") X(IMAG, "imaginary literal")                               \
     X(LPAREN, "(") X(RPAREN, ")") X(LBRACK, "[") X(RBRACK, "]") X(LBRACE, "{")             \
     X(RBRACE, "}") X(COMMA, ",") X(COLON, ":") X(DOT, ".") X(SEMI, ";") X(AT, "@")         \
     X(ARROW, "->") X(ASSIGN, "=") X(WALRUS, ":=") X(ELLIPSIS, "...")                       \
@@ -44,7 +44,7 @@ typedef struct kj_token {
     kj_span span; /* INDENT/DEDENT/NEWLINE/EOF have len 0 at a sensible place */
     union {
         uint64_t i; /* INT: the value; `big` set when it does not fit in 64 bits */
-        double f;   /* FLOAT */
+        double f;   /* FLOAT; IMAG: the imaginary part of 2.5j */
         struct {    /* STRING: decoded contents (escapes processed), arena-owned */
             const char *s;
             uint32_t n;

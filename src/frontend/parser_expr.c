@@ -37,7 +37,7 @@ static kj_expr *error_expr(kjp *p) { return kjp_new_expr(p, KJ_E_NONE, kjp_cur(p
 bool kjp_starts_expr(kj_tok_kind k)
 {
     switch (k) {
-    case KJ_TOK_NAME: case KJ_TOK_INT: case KJ_TOK_FLOAT: case KJ_TOK_STRING:
+    case KJ_TOK_NAME: case KJ_TOK_INT: case KJ_TOK_FLOAT: case KJ_TOK_IMAG: case KJ_TOK_STRING:
     case KJ_TOK_LPAREN: case KJ_TOK_LBRACK: case KJ_TOK_LBRACE: case KJ_TOK_MINUS:
     case KJ_TOK_PLUS: case KJ_TOK_TILDE: case KJ_TOK_STAR: case KJ_TOK_ELLIPSIS:
     case KJ_TOK_KW_NOT: case KJ_TOK_KW_TRUE: case KJ_TOK_KW_FALSE: case KJ_TOK_KW_NONE:
@@ -198,7 +198,7 @@ static kj_expr *bad_atom(kjp *p)
     return error_expr(p);
 }
 
-/* atom: NAME | INT | FLOAT | STRING+ | 'True' | 'False' | 'None'
+/* atom: NAME | INT | FLOAT | IMAG | STRING+ | 'True' | 'False' | 'None'
  *     | '(' ... ')' | '[' ... ']' */
 static kj_expr *atom(kjp *p)
 {
@@ -215,7 +215,8 @@ static kj_expr *atom(kjp *p)
         e->int_.big = t->big;
         break;
     case KJ_TOK_FLOAT:
-        e = kjp_new_expr(p, KJ_E_FLOAT, t->span);
+    case KJ_TOK_IMAG:
+        e = kjp_new_expr(p, t->kind == KJ_TOK_IMAG ? KJ_E_IMAG : KJ_E_FLOAT, t->span);
         e->float_ = t->v.f;
         break;
     case KJ_TOK_KW_TRUE:
@@ -601,7 +602,7 @@ static const char *target_kind(const kj_expr *e)
 {
     switch (e->kind) {
     case KJ_E_CALL: return "function call";
-    case KJ_E_INT: case KJ_E_FLOAT: case KJ_E_STR: return "literal";
+    case KJ_E_INT: case KJ_E_FLOAT: case KJ_E_IMAG: case KJ_E_STR: return "literal";
     case KJ_E_BOOL: return e->bool_ ? "True" : "False";
     case KJ_E_NONE: return "None";
     case KJ_E_COMPARE: return "comparison";

@@ -1347,5 +1347,8 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     c.nvar = c.var >= 0 && nargs > fixed ? nargs - fixed : 0;
     if (conv)
         for (uint32_t i = 0; i < nargs; i++) conv[i] = NULL;
-    return type_any(&c);
+    const kj_type *cx;
+    if (kj_complex_builtin_type(t, id, target, args, nargs, call_span, src, d, conv, &cx)) return cx;
+    const kj_type *r = type_any(&c);
+    return r && !kj_complex_arrays_ok(id, args, nargs, r, call_span, src, d) ? NULL : r;
 }

@@ -62,6 +62,22 @@ enum {
     X(PRINT, "print", KJ_BF_READS, "*args, sep=, end=")                                                  \
     /* conversion to a scalar type: float32(x), np.int64(x); the target is the result type */            \
     X(CONVERT, "convert", KJ_BF_READS, "x")                                                              \
+    /* complex numbers (builtins_complex.c, llvm_complex.c): Python's complex, its attributes and    */  \
+    /* cmath; abs, isnan, isinf and isfinite of a complex are there too                             */  \
+    X(COMPLEX, "complex", KJ_BF_ANY, "real=, imag=")                                                     \
+    X(CPX_REAL, "complex.real", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                               \
+    X(CPX_IMAG, "complex.imag", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD, "")                               \
+    X(CPX_CONJ, "complex.conjugate", KJ_BF_ANY | KJ_BF_METHOD, "")                                       \
+    X(NP_REAL, "np.real", KJ_BF_ANY, "val") X(NP_IMAG, "np.imag", KJ_BF_ANY, "val")                      \
+    X(NP_CONJ, "np.conj", KJ_BF_ANY, "x") X(NP_ANGLE, "np.angle", KJ_BF_ANY, "z")                        \
+    X(CMATH_SQRT, "cmath.sqrt", KJ_BF_ANY, "z") X(CMATH_EXP, "cmath.exp", KJ_BF_ANY, "z")                \
+    X(CMATH_LOG, "cmath.log", KJ_BF_ANY, "z, base=") X(CMATH_LOG10, "cmath.log10", KJ_BF_ANY, "z")       \
+    X(CMATH_SIN, "cmath.sin", KJ_BF_ANY, "z") X(CMATH_COS, "cmath.cos", KJ_BF_ANY, "z")                  \
+    X(CMATH_SINH, "cmath.sinh", KJ_BF_ANY, "z") X(CMATH_COSH, "cmath.cosh", KJ_BF_ANY, "z")              \
+    X(CMATH_PHASE, "cmath.phase", KJ_BF_ANY, "z") X(CMATH_POLAR, "cmath.polar", KJ_BF_ANY, "z")          \
+    X(CMATH_RECT, "cmath.rect", KJ_BF_ANY, "r, phi")                                                     \
+    X(CMATH_ISNAN, "cmath.isnan", KJ_BF_ANY, "z") X(CMATH_ISINF, "cmath.isinf", KJ_BF_ANY, "z")          \
+    X(CMATH_ISFINITE, "cmath.isfinite", KJ_BF_ANY, "z")                                                  \
     /* math.* (np.* aliases are in KJ_BUILTIN_ALIASES); on the host np.* also map arrays */              \
     X(SIN, "math.sin", KJ_BF_FMATH, "x") X(COS, "math.cos", KJ_BF_FMATH, "x")                            \
     X(TAN, "math.tan", KJ_BF_FMATH, "x") X(ASIN, "math.asin", KJ_BF_FMATH, "x")                          \
@@ -284,7 +300,8 @@ enum {
     X("np.hypot", HYPOT) X("np.isnan", ISNAN) X("np.isinf", ISINF)                         \
     X("np.isfinite", ISFINITE) X("np.pi", PI) X("np.e", E) X("np.inf", INF)                \
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
-    X("cuda.atomic.compare_and_swap", ATOMIC_CAS2)
+    X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
+    X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ)
 
 typedef enum {
 #define X(id, path, flags, params) KJ_B_##id,
@@ -317,13 +334,26 @@ int kj_builtin_lookup(const char *path);
 uint32_t kj_builtin_children(const char *prefix, const char **out, uint32_t max, kj_arena *a);
 
 /* One argument of a call to a built-in, as the type checker sees it. */
-typedef struct kj_barg {
+typedef struct kj_barg kj_barg;
+struct kj_barg {
     const kj_type *type; /* NULL: the optional parameter was not given */
     kj_span span;
     bool is_const;       /* a compile-time constant (literal, module constant, ...) */
     int64_t ival;        /* its value when is_const and integral */
     double fval;         /* its value when is_const and float */
-} kj_barg;
+};
+
+/* builtins_complex.c: the complex built-ins (complex, .real, cmath.*, abs of a
+ * complex), and the refusal of a complex argument by every other built-in.
+ * True when it decided: *out is the result type, NULL after an error. */
+bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, const kj_barg *args,
+                             uint32_t nargs, kj_span call, const kj_source *src, kj_diags *d,
+                             const kj_type **conv, const kj_type **out);
+/* May built-in `id` take or make arrays of complex numbers (creation, shape,
+ * transposes, GPU transfers; not yet the runtime's NumPy functions)? False
+ * after reporting why not. */
+bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, const kj_type *result, kj_span call,
+                          const kj_source *src, kj_diags *d);
 
 /* Bind call arguments to the parameters of built-in `id` (after the receiver
  * for methods): `pos` positional, then `kwnames`/`kw` keywords. On success

@@ -137,10 +137,8 @@ static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, boo
 {
     kj_var *v = kj_var_of(ic->sp, target);
     if (!v || !t) return;
-    if (t->kind == KJ_T_NONE || t->kind == KJ_T_STR) {
-        if (t->kind != KJ_T_NONE || !v->type)
-            kj_error(ic->d, ic->s->src, target->span, "cannot assign %s to a variable",
-                     t->kind == KJ_T_NONE ? "None" : kj_type_str(t));
+    if (t->kind == KJ_T_STR) {
+        kj_error(ic->d, ic->s->src, target->span, "cannot assign %s to a variable", kj_type_str(t));
         return;
     }
     if (!nonneg && v->nonneg) {
@@ -208,12 +206,17 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
             return;
         }
         const kj_type *src_el = t->kind == KJ_T_ARRAY ? t->elem : t;
+        if (kj_is_complex(src_el) || kj_is_complex(dst->elem)) {
+            kj_error(ic->d, ic->s->src, target->span, "slice assignment of complex values is not supported; "
+                     "write a loop");
+            return;
+        }
         if (!kj_is_scalar(src_el) || (t->kind == KJ_T_ARRAY && t->ndim > dst->ndim))
             kj_error(ic->d, ic->s->src, target->span, "cannot assign %s to %s", kj_type_str(t),
                      kj_type_str(dst));
         return;
     }
-    if (!kj_is_scalar(t))
+    if (!kj_is_scalar(t) || (kj_is_complex(t) && !kj_is_complex(arr->elem)))
         kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",
                  kj_type_str(t), kj_type_str(arr));
 }
@@ -442,11 +445,17 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         break;
     }
     case KJ_S_AUGASSIGN: infer_augassign(ic, st); break;
-    case KJ_S_IF:
+    case KJ_S_IF: {
         kj_cond_type(ic, st->if_.cond);
-        infer_block(ic, &st->if_.then);
-        infer_block(ic, &st->if_.els);
+        /* A constant condition (`b is None` of a None default, a module flag): only the taken
+         * branch is typed, as lowering compiles only it (Numba's dead branch pruning). */
+        const kj_einfo *ci = &ic->sp->ei[st->if_.cond->id];
+        bool known = ci->is_const && ci->cval.type && kj_is_scalar(ci->cval.type);
+        bool taken = known && (ci->cval.type->kind == KJ_T_FLOAT ? ci->cval.f != 0 : ci->cval.i != 0);
+        if (!known || taken) infer_block(ic, &st->if_.then);
+        if (!known || !taken) infer_block(ic, &st->if_.els);
         break;
+    }
     case KJ_S_WITH:
         kj_type_with(ic, st);
         infer_block(ic, &st->with.body);
@@ -481,11 +490,6 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
     }
 }
 
-static void infer_block(kj_ictx *ic, const kj_block *b)
-{
-    for (uint32_t i = 0; i < b->n; i++) infer_stmt(ic, b->v[i]);
-}
-
 /* Does a block end every path with a return? */
 static bool block_returns(const kj_block *b)
 {
@@ -494,6 +498,21 @@ static bool block_returns(const kj_block *b)
     if (last->kind == KJ_S_RETURN) return true;
     if (last->kind == KJ_S_IF) return block_returns(&last->if_.then) && block_returns(&last->if_.els);
     return false;
+}
+
+bool kj_if_returns_pruned(const kj_stmt *st, const kj_einfo *ci)
+{
+    if (st->kind != KJ_S_IF || !ci->is_const || !ci->cval.type || !kj_is_scalar(ci->cval.type)) return false;
+    bool taken = ci->cval.type->kind == KJ_T_FLOAT ? ci->cval.f != 0 : ci->cval.i != 0;
+    return block_returns(taken ? &st->if_.then : &st->if_.els);
+}
+
+static void infer_block(kj_ictx *ic, const kj_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        infer_stmt(ic, b->v[i]);
+        if (b->v[i]->kind == KJ_S_IF && kj_if_returns_pruned(b->v[i], &ic->sp->ei[b->v[i]->if_.cond->id])) break;
+    }
 }
 
 static void walk(kj_sema *s, kj_spec *sp, kj_ictx *ic)

@@ -28,6 +28,14 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, bool
     } else {
         ei = kj_type_expr(ic, e);
     }
+    if (!fns && ei->kind == EI_BUILTIN && (ei->builtin == KJ_B_COMPLEX || ei->builtin == KJ_B_FLOAT ||
+                                           ei->builtin == KJ_B_INT || ei->builtin == KJ_B_BOOL)) {
+        /* dtype=complex, dtype=float: Python's types as NumPy reads them */
+        kj_types *T = ic->s->types;
+        ei->dtype = ei->builtin == KJ_B_COMPLEX ? kj_t_complex(T, 128) : ei->builtin == KJ_B_FLOAT ? kj_t_float(T, 64)
+                  : ei->builtin == KJ_B_INT ? kj_t_int(T, 64, true) : kj_t_bool(T);
+        ei->kind = EI_DTYPE;
+    }
     if (ei->kind == EI_DTYPE) {
         out->type = kj_t_dtype(ic->s->types, ei->dtype);
         return out->type;
@@ -61,7 +69,8 @@ static const kj_type *dtype_by_str(kj_types *T, const char *s)
         {"f4", "float32"}, {"f8", "float64"}, {"i1", "int8"}, {"i2", "int16"}, {"i4", "int32"},
         {"i8", "int64"}, {"u1", "uint8"}, {"u2", "uint16"}, {"u4", "uint32"}, {"u8", "uint64"},
         {"b1", "bool_"}, {"?", "bool_"}, {"float", "float64"}, {"int", "int64"}, {"bool", "bool_"},
-        {"d", "float64"}, {"f", "float32"}, {"l", "int64"}, {"i", "int32"}, {"B", "uint8"}};
+        {"d", "float64"}, {"f", "float32"}, {"l", "int64"}, {"i", "int32"}, {"B", "uint8"},
+        {"complex", "complex128"}, {"D", "complex128"}, {"F", "complex64"}};
     if (*s == '<' || *s == '=' || *s == '|') s++; /* byte order of a little-endian machine */
     for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
         if (!strcmp(codes[i].code, s)) return kj_scalar_by_name(T, codes[i].name);

@@ -189,6 +189,7 @@ static const char *const ARRAY_ATTRS[] = {"shape", "size", "ndim", "dtype", "ast
 static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
 {
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
+                     : t->kind == KJ_T_COMPLEX ? "complex"
                      : t->kind == KJ_T_OPAQUE ? t->name : NULL;
     int b = recv ? kj_builtin_lookup(kj_arena_printf(ic->s->a, "%s.%s", recv, e->attr.name)) : -1;
     if (b < 0) {
@@ -301,6 +302,12 @@ const kj_type *kj_arith_type(kj_types *T, kj_binop op, const kj_type *p)
     return p;
 }
 
+/* + - * / ** of complex numbers (Python refuses //, % and the bitwise ones). */
+static bool kj_complex_op_ok(kj_binop op)
+{
+    return op == KJ_OP_ADD || op == KJ_OP_SUB || op == KJ_OP_MUL || op == KJ_OP_DIV || op == KJ_OP_POW;
+}
+
 static bool is_bitwise(kj_binop op)
 {
     return op == KJ_OP_LSHIFT || op == KJ_OP_RSHIFT || op == KJ_OP_BITAND || op == KJ_OP_BITOR ||
@@ -330,8 +337,8 @@ static const kj_type *array_binop(kj_ictx *ic, kj_binop op, const kj_type *l, co
     const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
     if (!kj_is_scalar(le) || !kj_is_scalar(re)) return bad_operands(ic, op, l, r, sp);
     const kj_type *p = kj_promote(ic->s->types, le, re);
-    if (!p || (is_bitwise(op) && kj_is_float(p)) || op == KJ_OP_MATMUL)
-        return bad_operands(ic, op, l, r, sp);
+    if (!p || (is_bitwise(op) && kj_is_float(p)) || op == KJ_OP_MATMUL || kj_is_complex(p))
+        return bad_operands(ic, op, l, r, sp); /* complex arrays: not in host array code yet */
     if (p->kind == KJ_T_BOOL) {
         /* NumPy on bool arrays: + * & | ^ stay bool (logical), / is float64,
          * // % ** give int8, and - is an error. */
@@ -371,6 +378,7 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
     const kj_type *p = kj_promote(ic->s->types, l, r);
     if (!p) return bad_operands(ic, op, l, r, sp);
     if (is_bitwise(op) && kj_is_float(p)) return bad_operands(ic, op, l, r, sp);
+    if (kj_is_complex(p) && !kj_complex_op_ok(op)) return bad_operands(ic, op, l, r, sp);
     if (optype) *optype = p;
     return kj_arith_type(ic->s->types, op, p);
 }
@@ -453,7 +461,7 @@ const kj_type *kj_unary_type(kj_ictx *ic, kj_unop op, const kj_type *x, kj_span 
         t = el->kind == KJ_T_BOOL ? kj_t_int(T, 64, true) : el;
         break;
     case KJ_UOP_INVERT:
-        if (kj_is_float(el)) {
+        if (kj_is_float(el) || kj_is_complex(el)) {
             kj_error(ic->d, ic->s->src, sp, "bad operand type for unary ~: '%s'", kj_type_str(x));
             return NULL;
         }
@@ -538,6 +546,12 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         return NULL;
     }
     *optype = kj_promote(T, l, r);
+    if (kj_is_complex(*optype) && op != KJ_CMP_EQ && op != KJ_CMP_NE) {
+        /* Python's TypeError: complex numbers have no order */
+        kj_error(ic->d, ic->s->src, e->span, "'%s' not supported between instances of '%s' and '%s'",
+                 kj_cmpop_str(op), kj_type_str(l), kj_type_str(r));
+        return NULL;
+    }
     return kj_t_bool(T);
 }
 
@@ -565,6 +579,15 @@ static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     }
     ei_value(ei, ok ? res : NULL);
     ei->optype = first_opt; /* per-pair types are recomputed by lowering */
+    if (ok && e->cmp.n == 2 && (e->cmp.ops[0] == KJ_CMP_IS || e->cmp.ops[0] == KJ_CMP_ISNOT)) {
+        /* `x is None`: known from x's type (a value of type none is None, no other value is) */
+        bool same = kj_value_type(ic, e->cmp.operands[0])->kind == KJ_T_NONE &&
+                    kj_value_type(ic, e->cmp.operands[1])->kind == KJ_T_NONE;
+        ei->is_const = true;
+        ei->cval.type = res;
+        ei->cval.i = e->cmp.ops[0] == KJ_CMP_IS ? same : !same;
+        return ei;
+    }
     kj_cval cv;
     bool all_const = true;
     for (uint32_t i = 0; i < e->cmp.n; i++) all_const = all_const && ic->sp->ei[e->cmp.operands[i]->id].is_const;
@@ -806,6 +829,8 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
         ei->cval.type = ei->type;
         ei->cval.f = e->float_;
         return ei;
+    case KJ_E_IMAG: /* 2j: complex128, as in Numba (not a folded constant) */
+        return ei_value(ei, kj_t_complex(T, 128));
     case KJ_E_BOOL:
         ei_value(ei, kj_t_bool(T));
         ei->is_const = true;

@@ -48,7 +48,7 @@ static bool is_int(const kj_type *t) { return t && t->kind == KJ_T_INT; }
 static bool is_int64(const kj_type *t) { return is_int(t) && t->bits == 64 && t->is_signed; }
 static bool is_scalar(const kj_type *t)
 {
-    return t && (t->kind == KJ_T_BOOL || t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT);
+    return t && (t->kind == KJ_T_BOOL || t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT || t->kind == KJ_T_COMPLEX);
 }
 
 /* Statements produce no value and may never be operands. */
@@ -201,9 +201,12 @@ static bool check_arith(vctx *v, kir_ref r)
         return fail(v, r, "%s operands are %s but the result is %s", name(in), ts(ta), ts(in->type));
     if (!is_scalar(in->type)) return true; /* host array arithmetic */
     kj_type_kind k = in->type->kind;
+    if (k == KJ_T_COMPLEX && in->op != KIR_ADD && in->op != KIR_SUB && in->op != KIR_MUL && in->op != KIR_DIV &&
+        in->op != KIR_POW)
+        return fail(v, r, "%s on %s", name(in), ts(in->type));
     switch ((kir_op)in->op) {
     case KIR_DIV:
-        if (k != KJ_T_FLOAT) return fail(v, r, "div on %s (true division is float)", ts(in->type));
+        if (k != KJ_T_FLOAT && k != KJ_T_COMPLEX) return fail(v, r, "div on %s (true division is float)", ts(in->type));
         break;
     case KIR_AND: case KIR_OR: case KIR_XOR:
         if (k == KJ_T_FLOAT) return fail(v, r, "%s on %s", name(in), ts(in->type));
@@ -244,6 +247,8 @@ static bool check_compare(vctx *v, kir_ref r)
     }
     if (ta != tb) return fail(v, r, "%s operands %s and %s differ", name(in), ts(ta), ts(tb));
     if (!is_bool(in->type)) return fail(v, r, "%s has type %s, expected bool", name(in), ts(in->type));
+    if (ta->kind == KJ_T_COMPLEX && in->op != KIR_EQ && in->op != KIR_NE)
+        return fail(v, r, "%s of %s (complex numbers have no order)", name(in), ts(ta));
     return true;
 }
 

@@ -65,8 +65,11 @@ static kir_ref const_float(lctx *lc, const kj_type *t, double v, kj_span sp)
 }
 
 /* A small whole number (0, 1, -1) of scalar type t, float or integer. */
+static kir_ref cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp);
+
 static kir_ref const_num(lctx *lc, const kj_type *t, int v, kj_span sp)
 {
+    if (t->kind == KJ_T_COMPLEX) return cast(lc, const_float(lc, kj_complex_part(lc->s->types, t), v, sp), t, sp);
     return t->kind == KJ_T_FLOAT ? const_float(lc, t, v, sp) : const_int(lc, t, v, sp);
 }
 
@@ -80,6 +83,8 @@ static kir_ref const_as(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span s
 {
     t = strong(lc, t);
     switch (t->kind) {
+    case KJ_T_COMPLEX: /* a real constant where a complex is wanted: its real part */
+        return cast(lc, const_as(lc, cv, kj_complex_part(lc->s->types, t), sp), t, sp);
     case KJ_T_FLOAT:
         return const_float(lc, t, cv->type->kind == KJ_T_FLOAT ? cv->f : (double)cv->i, sp);
     case KJ_T_INT:
@@ -156,6 +161,7 @@ static kir_ref truthy(lctx *lc, kir_ref v, kj_span sp)
 {
     const kj_type *t = type_of(lc, v);
     if (t->kind == KJ_T_BOOL) return v;
+    if (t->kind == KJ_T_COMPLEX) return cast(lc, v, kj_t_bool(lc->s->types), sp);
     kir_ref zero = t->kind == KJ_T_FLOAT ? const_float(lc, t, 0, sp) : const_int(lc, t, 0, sp);
     return emit2(lc, KIR_NE, kj_t_bool(lc->s->types), sp, v, zero);
 }
@@ -1030,6 +1036,13 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
         }
     case KJ_E_INT: case KJ_E_FLOAT: case KJ_E_BOOL: case KJ_E_STR: case KJ_E_NONE:
         return const_as(lc, &ei->cval, t, e->span);
+    case KJ_E_IMAG: { /* 2.5j: complex(0.0, 2.5) */
+        const kj_type *f64 = kj_t_float(lc->s->types, 64);
+        kir_ref parts[2] = {const_float(lc, f64, 0.0, e->span), const_float(lc, f64, e->float_, e->span)};
+        kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, parts, 2);
+        kir_at(lc->f, r)->aux = KJ_B_COMPLEX;
+        return r;
+    }
     case KJ_E_CALL: return lower_call(lc, e);
     case KJ_E_SUBSCRIPT: return lower_subscript(lc, e);
     case KJ_E_TUPLE: return lower_tuple(lc, e);
@@ -1357,7 +1370,10 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
 
 static void lower_block(lctx *lc, const kj_block *b)
 {
-    for (uint32_t i = 0; i < b->n; i++) lower_stmt(lc, b->v[i]);
+    for (uint32_t i = 0; i < b->n; i++) {
+        lower_stmt(lc, b->v[i]);
+        if (b->v[i]->kind == KJ_S_IF && kj_if_returns_pruned(b->v[i], EI(lc, b->v[i]->if_.cond))) break;
+    }
 }
 
 /* with s.auto_synchronize(): body, then s.synchronize() (where the body

@@ -68,7 +68,7 @@ static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vecto
                                          "numba.guvectorize", "cuda.jit", "cuda.reduce",
                                          "cuda.Reduce"};
 
-static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "numba", "cuda", "types", "mpi4py",
+static const char *const NAMESPACES[] = {"np", "np.random", "math", "cmath", "time", "numba", "cuda", "types", "mpi4py",
                                          "MPI", "MPI.Request",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
@@ -77,7 +77,8 @@ static const char *const NAMESPACES[] = {"np", "np.random", "math", "time", "num
 static const char *const DTYPE_NAMES[] = {
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "single", "int_", "boolean",
-    "byte", "ubyte", "short", "ushort", "intc", "uintc", "longlong", "ulonglong"};
+    "byte", "ubyte", "short", "ushort", "intc", "uintc", "longlong", "ulonglong",
+    "complex64", "complex128", "csingle", "cdouble", "complex_"};
 
 bool kj_path_is_namespace(const char *path)
 {
@@ -227,6 +228,7 @@ static const char *canonical_module(const char *mod)
 {
     if (!strcmp(mod, "numpy")) return "np";
     if (!strcmp(mod, "math")) return "math";
+    if (!strcmp(mod, "cmath")) return "cmath";
     if (!strcmp(mod, "time")) return "time";
     if (!strcmp(mod, "numba") || !strcmp(mod, "kjit")) return "numba";
     if (!strcmp(mod, "numba.cuda") || !strcmp(mod, "kjit.cuda")) return "cuda";
@@ -416,6 +418,7 @@ bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out)
     case KJ_E_FLOAT: out->type = kj_t_weak_float(s->types); out->f = e->float_; return true;
     case KJ_E_BOOL: out->type = kj_t_bool(s->types); out->i = e->bool_; return true;
     case KJ_E_STR: out->type = kj_t_str(s->types); out->s = e->str.s; return true;
+    case KJ_E_NONE: out->type = kj_t_none(s->types); return true; /* def f(a, b=None) */
     case KJ_E_NAME:
     case KJ_E_ATTR: {
         kj_einfo ref;

@@ -409,6 +409,10 @@ uint32_t kj_report_spec(kj_sema *s, kj_spec *sp);
 void kj_mark_reachable(kj_sema *s, kj_spec *callee);
 /* Type a condition (if/while/assert/and/or): any scalar is truthy. */
 const kj_type *kj_cond_type(kj_ictx *ic, const kj_expr *e);
+/* Is st an if whose condition is a constant (info ci) and whose taken branch
+ * returns on every path? The statements after it are then dead: typing and
+ * lowering stop there (Numba prunes them: `if b is None: return ...`). */
+bool kj_if_returns_pruned(const kj_stmt *st, const kj_einfo *ci);
 /* The type an arithmetic operator computes in, given its operands' promoted
  * type: true division of ints is float64, bool arithmetic is int64. */
 const kj_type *kj_arith_type(kj_types *T, kj_binop op, const kj_type *promoted);

@@ -106,6 +106,7 @@ static const char *make_name(kj_arena *a, const kj_type *k)
     case KJ_T_STR: return "str";
     case KJ_T_DTYPE: return kj_arena_printf(a, "dtype(%s)", k->elem->name);
     case KJ_T_OPAQUE: case KJ_T_FUNC: return k->name;
+    case KJ_T_COMPLEX: return k->bits == 64 ? "complex64" : "complex128";
     }
     return "?";
 }
@@ -166,6 +167,10 @@ const kj_type *kj_t_float(kj_types *t, int bits)
 {
     return scalar(t, KJ_T_FLOAT, bits, true, false);
 }
+const kj_type *kj_t_complex(kj_types *t, int bits)
+{
+    return scalar(t, KJ_T_COMPLEX, bits, true, false);
+}
 const kj_type *kj_t_weak_int(kj_types *t) { return scalar(t, KJ_T_INT, 64, true, true); }
 const kj_type *kj_t_weak_float(kj_types *t) { return scalar(t, KJ_T_FLOAT, 64, true, true); }
 const kj_type *kj_t_str(kj_types *t) { return scalar(t, KJ_T_STR, 0, false, false); }
@@ -213,7 +218,13 @@ const kj_type *kj_t_opaque(kj_types *t, const char *name)
 
 bool kj_is_scalar(const kj_type *ty)
 {
-    return ty && (ty->kind == KJ_T_BOOL || ty->kind == KJ_T_INT || ty->kind == KJ_T_FLOAT);
+    return ty && (ty->kind == KJ_T_BOOL || ty->kind == KJ_T_INT || ty->kind == KJ_T_FLOAT ||
+                  ty->kind == KJ_T_COMPLEX);
+}
+bool kj_is_complex(const kj_type *ty) { return ty && ty->kind == KJ_T_COMPLEX; }
+const kj_type *kj_complex_part(kj_types *t, const kj_type *c)
+{
+    return kj_t_float(t, c->bits == 64 ? 32 : 64);
 }
 bool kj_is_numeric(const kj_type *ty)
 {
@@ -271,9 +282,22 @@ static const kj_type *promote_weak(kj_types *t, const kj_type *w, const kj_type 
     return s->kind == KJ_T_FLOAT ? s : kj_t_float(t, 64);
 }
 
+/* NumPy with a complex operand: complex64 stays complex64 only beside
+ * bool, int8/16, float32, weak Python ints and floats, and complex64; every
+ * other mix is complex128 (complex64 + float64 → complex128). */
+static const kj_type *promote_complex(kj_types *t, const kj_type *a, const kj_type *b)
+{
+    const kj_type *c = a->kind == KJ_T_COMPLEX ? a : b, *o = c == a ? b : a;
+    if (c->bits == 128 || o->weak || o->kind == KJ_T_BOOL) return o->kind == KJ_T_COMPLEX && o->bits > c->bits ? o : c;
+    if (o->kind == KJ_T_COMPLEX) return o->bits > c->bits ? o : c;
+    if ((o->kind == KJ_T_FLOAT && o->bits == 32) || (o->kind == KJ_T_INT && o->bits <= 16)) return c;
+    return kj_t_complex(t, 128);
+}
+
 const kj_type *kj_promote(kj_types *t, const kj_type *a, const kj_type *b)
 {
     if (!kj_is_scalar(a) || !kj_is_scalar(b)) return NULL;
+    if (a->kind == KJ_T_COMPLEX || b->kind == KJ_T_COMPLEX) return promote_complex(t, a, b);
     if (a->weak && b->weak) return a->kind == KJ_T_FLOAT ? a : b; /* weak float wins */
     if (a->weak) return promote_weak(t, a, b);
     if (b->weak) return promote_weak(t, b, a);
@@ -321,6 +345,8 @@ static bool same_kind_cast(const kj_type *from, const kj_type *to)
 {
     if (from->kind == KJ_T_BOOL) return true;
     if (to->kind == KJ_T_BOOL) return false;
+    if (to->kind == KJ_T_COMPLEX) return true;
+    if (from->kind == KJ_T_COMPLEX) return false; /* complex → real drops the imaginary part */
     if (to->kind == KJ_T_FLOAT) return true;
     if (from->kind == KJ_T_FLOAT) return false;
     /* int → int: NumPy's kinds are 'i' and 'u'; u → i is same_kind (u is
@@ -333,7 +359,7 @@ bool kj_can_convert(const kj_type *from, const kj_type *to)
     if (!from || !to) return false;
     if (from == to) return true;
     if (kj_is_scalar(from) && kj_is_scalar(to)) {
-        if (from->weak) return to->kind != KJ_T_BOOL;
+        if (from->weak) return to->kind != KJ_T_BOOL && from->kind != KJ_T_COMPLEX;
         if (to->weak) return false;
         return same_kind_cast(from, to);
     }
@@ -369,6 +395,8 @@ static const struct {
     {"float_", 'f', 64},  {"double", 'f', 64},   {"single", 'f', 32},   {"intp", 'i', 64},
     {"int_", 'i', 64},    {"uintp", 'u', 64},    {"intc", 'i', 32},     {"uintc", 'u', 32},
     {"short", 'i', 16},   {"ushort", 'u', 16},   {"longlong", 'i', 64}, {"ulonglong", 'u', 64},
+    {"complex64", 'c', 64}, {"complex128", 'c', 128}, {"c8", 'c', 64}, {"c16", 'c', 128},
+    {"csingle", 'c', 64}, {"cdouble", 'c', 128}, {"complex_", 'c', 128},
 };
 
 const kj_type *kj_scalar_by_name(kj_types *t, const char *name)
@@ -379,6 +407,7 @@ const kj_type *kj_scalar_by_name(kj_types *t, const char *name)
         case 'b': return kj_t_bool(t);
         case 'i': return kj_t_int(t, scalar_names[i].bits, true);
         case 'u': return kj_t_int(t, scalar_names[i].bits, false);
+        case 'c': return kj_t_complex(t, scalar_names[i].bits);
         default: return kj_t_float(t, scalar_names[i].bits);
         }
     }

@@ -25,6 +25,7 @@ typedef enum {
     KJ_T_FUNC,   /* a function used as a value (passed, stored, called): a compile-time constant, one
                     type per function (ref: its kj_fn, or builtin: a built-in's id), as Numba's
                     dispatcher types; a value of it holds nothing at run time */
+    KJ_T_COMPLEX, /* bits 64 (complex64: two float32) / 128 (complex128: two float64) */
 } kj_type_kind;
 
 typedef enum { KJ_LAYOUT_A, KJ_LAYOUT_C, KJ_LAYOUT_F } kj_layout;
@@ -54,6 +55,7 @@ const kj_type *kj_t_none(kj_types *t);
 const kj_type *kj_t_bool(kj_types *t);
 const kj_type *kj_t_int(kj_types *t, int bits, bool is_signed);
 const kj_type *kj_t_float(kj_types *t, int bits);
+const kj_type *kj_t_complex(kj_types *t, int bits); /* 64 or 128 */
 const kj_type *kj_t_weak_int(kj_types *t);   /* stored as int64 */
 const kj_type *kj_t_weak_float(kj_types *t); /* stored as float64 */
 const kj_type *kj_t_array(kj_types *t, const kj_type *elem, int ndim, kj_layout layout);
@@ -69,7 +71,10 @@ const kj_type *kj_t_func(kj_types *t, const void *fn, int32_t builtin, const cha
  * types are returned unchanged. Tuples are strengthened element-wise. */
 const kj_type *kj_strong(kj_types *t, const kj_type *ty);
 
-bool kj_is_scalar(const kj_type *ty); /* bool, int, float */
+bool kj_is_scalar(const kj_type *ty); /* bool, int, float, complex */
+bool kj_is_complex(const kj_type *ty);
+/* The float type of a complex type's parts (float32 / float64). */
+const kj_type *kj_complex_part(kj_types *t, const kj_type *c);
 bool kj_is_numeric(const kj_type *ty); /* int, float (bool excluded) */
 bool kj_is_int(const kj_type *ty);
 bool kj_is_float(const kj_type *ty);

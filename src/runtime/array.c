@@ -28,6 +28,8 @@ const dtype_info kj_dtype_info[KJ_DT_COUNT] = {
     [KJ_DT_UINT64] = {8, "uint64", "<u8", 'u'},
     [KJ_DT_FLOAT32] = {4, "float32", "<f4", 'f'},
     [KJ_DT_FLOAT64] = {8, "float64", "<f8", 'f'},
+    [KJ_DT_COMPLEX64] = {8, "complex64", "<c8", 'c'},
+    [KJ_DT_COMPLEX128] = {16, "complex128", "<c16", 'c'},
 };
 
 size_t kj_dtype_size(kj_dtype dt) { return kj_dtype_info[dt].size; }

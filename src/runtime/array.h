@@ -37,6 +37,8 @@ typedef enum kj_dtype {
     KJ_DT_UINT64,
     KJ_DT_FLOAT32,
     KJ_DT_FLOAT64,
+    KJ_DT_COMPLEX64,  /* two float32: real, imaginary (NumPy's layout) */
+    KJ_DT_COMPLEX128, /* two float64 */
     KJ_DT_COUNT
 } kj_dtype;
 

@@ -12,7 +12,7 @@
 typedef struct {
     size_t size;
     const char *name, *descr;
-    char kind; /* 'b' bool, 'i' signed, 'u' unsigned, 'f' float */
+    char kind; /* 'b' bool, 'i' signed, 'u' unsigned, 'f' float, 'c' complex */
 } dtype_info;
 
 extern const dtype_info kj_dtype_info[KJ_DT_COUNT];

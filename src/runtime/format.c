@@ -306,6 +306,7 @@ typedef struct {
     int min_digits;       /* -1: none */
     trim_mode trim;
     int pad_left, pad_right, exp_digits; /* -1: none / default */
+    bool plus;            /* a '+' before non-negative values (NumPy's sign='+', complex imaginary parts) */
 } fmt_opts;
 
 /* Trailing-zero and point trimming shared by both layouts; `s` holds the
@@ -333,7 +334,7 @@ static int format_positional(char *s, const fparts *f, const fmt_opts *o)
     d4_cutoff c = {o->fraction_cutoff, o->precision, o->min_digits};
     int pexp, n = dragon4(f, &c, d, &pexp);
     int len = 0, whole, nfrac = 0;
-    if (f->negative) s[len++] = '-';
+    if (f->negative || o->plus) s[len++] = f->negative ? '-' : '+';
     if (pexp >= 0) {
         whole = pexp + 1;
         if (n <= whole) {
@@ -366,7 +367,7 @@ static int format_positional(char *s, const fparts *f, const fmt_opts *o)
         if (o->trim == TRIM_DPT_ZEROS && nfrac == 0) s[len++] = ' ';
         len = fill(s, len, ' ', o->pad_right - nfrac);
     }
-    int left = whole + (f->negative ? 1 : 0);
+    int left = whole + (f->negative || o->plus ? 1 : 0);
     if (o->pad_left > left) {
         int shift = o->pad_left - left;
         memmove(s + shift, s, (size_t)len);
@@ -378,9 +379,9 @@ static int format_positional(char *s, const fparts *f, const fmt_opts *o)
 
 static int format_scientific(char *s, const fparts *f, const fmt_opts *o)
 {
-    int len = 0, left = 1 + (f->negative ? 1 : 0);
+    int len = 0, left = 1 + (f->negative || o->plus ? 1 : 0);
     if (o->pad_left > left) len = fill(s, len, ' ', o->pad_left - left);
-    if (f->negative) s[len++] = '-';
+    if (f->negative || o->plus) s[len++] = f->negative ? '-' : '+';
     char d[D4_BUFSIZE + 8];
     d4_cutoff c = {false, o->precision < 0 ? -1 : o->precision + 1,
                    o->min_digits < 0 ? -1 : o->min_digits + 1};
@@ -435,7 +436,7 @@ void kj_fmt_f64(kj_buf *b, double x)
     kj_dragon4_shortest(x, false, digits, &e10);
     bool positional = x == 0 || (e10 >= -4 && e10 < 16);
     fmt_opts o = {!positional, false, false, -1, -1, positional ? TRIM_ONE_ZERO : TRIM_DPT_ZEROS,
-                  -1, -1, -1};
+                  -1, -1, -1, false};
     char s[512];
     format_float(s, x, &o);
     kj_buf_puts(b, s);
@@ -449,7 +450,7 @@ void kj_fmt_f32(kj_buf *b, float x)
     long double ax = fabsl((long double)x);
     bool positional = x == 0 || (ax >= 1.e-4L && ax < 1.e16L);
     fmt_opts o = {!positional, true, false, -1, -1, positional ? TRIM_ONE_ZERO : TRIM_DPT_ZEROS,
-                  -1, -1, -1};
+                  -1, -1, -1, false};
     char s[512];
     format_float(s, x, &o);
     kj_buf_puts(b, s);
@@ -490,6 +491,7 @@ typedef struct {
     const kj_array *a;
     bool summarise;
     elem_fmt ef;
+    elem_fmt ef_im;  /* complex: the imaginary parts' FloatingFormat (sign='+'); ef is the real parts' */
     const char *sep; /* between elements: " " for str, ", " for repr */
 } print_ctx;
 
@@ -566,8 +568,9 @@ static void scan_widths(void *vctx, const char *p)
     if (e && (int)strlen(e + 1) - 1 > c->exp_size) c->exp_size = (int)strlen(e + 1) - 1;
 }
 
-/* FloatingFormat(data, precision=8, floatmode='maxprec', suppress=False). */
-static void float_format_init(const kj_array *a, bool summarise, elem_fmt *ef)
+/* FloatingFormat(data, precision=8, floatmode='maxprec', suppress=False,
+ * sign='+' when `plus`). */
+static void float_format_init(const kj_array *a, bool summarise, elem_fmt *ef, bool plus)
 {
     scan_ctx c = {.dt = a->dtype};
     visit_shown(a, summarise, 0, a->data, scan_range, &c);
@@ -579,7 +582,7 @@ static void float_format_init(const kj_array *a, bool summarise, elem_fmt *ef)
                               : c.max_abs / c.min_abs;
         exp_format = c.max_abs >= 1e8 || c.min_abs < 0.0001 || ratio > 1000.0;
     }
-    fmt_opts o = {exp_format, is_f32, true, PRECISION, -1, TRIM_ZEROS, -1, -1, -1};
+    fmt_opts o = {exp_format, is_f32, true, PRECISION, -1, TRIM_ZEROS, -1, -1, -1, plus};
     c.probe = o;
     c.exp_size = -1;
     c.precision = 0;
@@ -596,13 +599,14 @@ static void float_format_init(const kj_array *a, bool summarise, elem_fmt *ef)
         o.min_digits = 0;
     }
     if (c.any_nonfinite) { /* room for nan / inf / -inf */
-        int offset = c.pad_right + 1, inflen = 3 + (c.neg_inf ? 1 : 0);
+        int offset = c.pad_right + 1, inflen = 3 + (c.neg_inf || plus ? 1 : 0);
         if (3 - offset > c.pad_left) c.pad_left = 3 - offset;
         if (inflen - offset > c.pad_left) c.pad_left = inflen - offset;
     }
     o.pad_left = c.pad_left;
     o.pad_right = exp_format ? -1 : c.pad_right;
     ef->fo = o;
+    ef->dt = a->dtype;
     ef->pad_left = c.pad_left;
     ef->pad_right = c.pad_right;
 }
@@ -623,8 +627,44 @@ static void int_format_init(const kj_array *a, bool summarise, elem_fmt *ef)
     }
 }
 
+/* One float with its FloatingFormat; nan and inf right-aligned in the
+ * field, signed when the format is (sign='+'). */
+static void format_part(const elem_fmt *ef, double x, kj_buf *out)
+{
+    if (!isfinite(x)) {
+        const char *r = isnan(x) ? (ef->fo.plus ? "+nan" : "nan") : x < 0 ? "-inf" : ef->fo.plus ? "+inf" : "inf";
+        kj_buf_printf(out, "%*s", ef->pad_left + ef->pad_right + 1, r);
+        return;
+    }
+    char str[512];
+    format_float(str, x, &ef->fo);
+    kj_buf_puts(out, str);
+}
+
+/* ComplexFloatingFormat: the real part, then the imaginary part with 'j'
+ * before its trailing padding. */
+static void format_complex_elem(const print_ctx *c, const char *p, kj_buf *out)
+{
+    bool f32 = c->a->dtype == KJ_DT_COMPLEX64;
+    double re = f32 ? ((const float *)(const void *)p)[0] : ((const double *)(const void *)p)[0];
+    double im = f32 ? ((const float *)(const void *)p)[1] : ((const double *)(const void *)p)[1];
+    format_part(&c->ef, re, out);
+    kj_buf b = {0};
+    format_part(&c->ef_im, im, &b);
+    size_t n = b.n;
+    while (n > 0 && b.s[n - 1] == ' ') n--;
+    kj_buf_putn(out, b.s, n);
+    kj_buf_putc(out, 'j');
+    kj_buf_putn(out, b.s + n, b.n - n);
+    kj_buf_free(&b);
+}
+
 static void format_elem(const print_ctx *c, const char *p, kj_buf *out)
 {
+    if (c->a->dtype == KJ_DT_COMPLEX64 || c->a->dtype == KJ_DT_COMPLEX128) {
+        format_complex_elem(c, p, out);
+        return;
+    }
     const elem_fmt *ef = &c->ef;
     kj_scalar s = kj_elem_load(p, ef->dt);
     if (ef->dt == KJ_DT_BOOL) {
@@ -741,9 +781,19 @@ static void recurse(const print_ctx *c, int axis, const char *p, int indent, int
  * (1 for "[", plus the prefix's length), `width` the line width. */
 static void array2string(kj_buf *b, const kj_array *a, const char *sep, int indent, int width)
 {
-    print_ctx c = {a, kj_array_size(a) > THRESHOLD, {.dt = a->dtype}, sep};
-    if (kj_dtype_is_float(a->dtype)) float_format_init(a, c.summarise, &c.ef);
+    print_ctx c = {a, kj_array_size(a) > THRESHOLD, {.dt = a->dtype}, {.dt = a->dtype}, sep};
+    if (kj_dtype_is_float(a->dtype)) float_format_init(a, c.summarise, &c.ef, false);
     else if (kj_dtype_is_int(a->dtype)) int_format_init(a, c.summarise, &c.ef);
+    else if (a->dtype == KJ_DT_COMPLEX64 || a->dtype == KJ_DT_COMPLEX128) {
+        /* the real and the imaginary parts as float arrays of the same strides */
+        kj_array part = {.data = a->data, .ndim = a->ndim,
+                         .dtype = a->dtype == KJ_DT_COMPLEX64 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64};
+        memcpy(part.shape, a->shape, sizeof part.shape);
+        memcpy(part.strides, a->strides, sizeof part.strides);
+        float_format_init(&part, c.summarise, &c.ef, false);
+        part.data += kj_dtype_size(part.dtype);
+        float_format_init(&part, c.summarise, &c.ef_im, true);
+    }
     recurse(&c, 0, a->data, indent, width, b);
 }
 
@@ -764,13 +814,14 @@ void kj_fmt_array(kj_buf *b, const kj_array *a)
  * (continuation lines indented under the "[", the line width less the
  * closing suffix) + ")", and ", dtype=T)" unless T is implied (float64,
  * int64, bool) for a non-empty array; the dtype goes on a line of its own
- * when it would pass the line width. */
+ * when it would pass the line width. complex128 is implied too. */
 void kj_fmt_array_repr(kj_buf *b, const kj_array *a)
 {
     static const char prefix[] = "array(";
     int plen = (int)sizeof prefix - 1;
     int64_t size = kj_array_size(a);
-    bool implied = size > 0 && (a->dtype == KJ_DT_FLOAT64 || a->dtype == KJ_DT_INT64 || a->dtype == KJ_DT_BOOL);
+    bool implied = size > 0 && (a->dtype == KJ_DT_FLOAT64 || a->dtype == KJ_DT_INT64 || a->dtype == KJ_DT_BOOL ||
+                                a->dtype == KJ_DT_COMPLEX128);
     size_t start = b->n;
     kj_buf_puts(b, prefix);
     if (a->ndim == 0) {

@@ -24,6 +24,9 @@ void kj_fmt_f64(kj_buf *b, double x);
  * positional when 1e-4 <= |x| < 1e16 or x == 0 ("0.1", "16777216.0"), else
  * scientific with at least two exponent digits ("1e-05"). */
 void kj_fmt_f32(kj_buf *b, float x);
+/* repr(complex(re, im)): "1j", "(1+2j)", "(-0-1j)" (format_complex.c);
+ * is_f32: the parts are complex64's, with float32's shortest digits. */
+void kj_fmt_complex(kj_buf *b, double re, double im, bool is_f32);
 void kj_fmt_i64(kj_buf *b, int64_t x);
 void kj_fmt_u64(kj_buf *b, uint64_t x);
 void kj_fmt_bool(kj_buf *b, bool x); /* "True" / "False" */

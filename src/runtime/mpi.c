@@ -57,7 +57,8 @@ static const char *const DTYPE_SYMS[KJ_DT_COUNT] = {
     [KJ_DT_INT64] = "ompi_mpi_int64_t",   [KJ_DT_UINT8] = "ompi_mpi_uint8_t",
     [KJ_DT_UINT16] = "ompi_mpi_uint16_t", [KJ_DT_UINT32] = "ompi_mpi_uint32_t",
     [KJ_DT_UINT64] = "ompi_mpi_uint64_t", [KJ_DT_FLOAT32] = "ompi_mpi_float",
-    [KJ_DT_FLOAT64] = "ompi_mpi_double",
+    [KJ_DT_FLOAT64] = "ompi_mpi_double",  [KJ_DT_COMPLEX64] = "ompi_mpi_c_float_complex",
+    [KJ_DT_COMPLEX128] = "ompi_mpi_c_double_complex",
 };
 
 struct kj_mpi {

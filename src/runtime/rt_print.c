@@ -79,6 +79,13 @@ void kj_rt_print_f64(kj_rt *rt, double v)
     put(rt, &b);
 }
 
+void kj_rt_print_complex(kj_rt *rt, double re, double im, int32_t is_f32)
+{
+    kj_buf b = {0};
+    kj_fmt_complex(&b, re, im, is_f32 != 0);
+    put(rt, &b);
+}
+
 void kj_rt_print_f32(kj_rt *rt, float v)
 {
     kj_buf b = {0};

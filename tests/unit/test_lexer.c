@@ -308,8 +308,9 @@ static void test_number_errors(void **state)
     want_error("x = 012\n",
                  "1:5: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal "
                  "integers\n");
-    want_error("x = 1j\n", "1:5: complex numbers are not supported\n");
-    want_error("x = 1.5J\n", "1:5: complex numbers are not supported\n");
+    want_error("x = 1jx\n", "1:5: invalid imaginary literal\n");
+    want_kinds("x = 1j + 1.5J - 2e3j\n", "NAME ASSIGN IMAG PLUS IMAG MINUS IMAG NEWLINE EOF");
+    want_kinds("y = 1j if c else 2j\n", "NAME ASSIGN IMAG KW_IF NAME KW_ELSE IMAG NEWLINE EOF");
     /* Recovery: the bad literal is one token, the rest of the line lexes. */
     lexed *L = lex("x = 1abc + 2\ny = 0b2 + 1\n");
     assert_string_equal(L->kinds, "NAME ASSIGN INT PLUS INT NEWLINE NAME ASSIGN INT PLUS INT NEWLINE EOF");

@@ -208,6 +208,32 @@ static void test_promote_strong(void **state)
 
 /* NEP 50, checked against NumPy 1.24 with np._set_promotion_state("weak"):
  * np.array(1, dtype=T)[()] + 1 and + 1.0 for every T. */
+/* NumPy with complex: complex64 stays beside float32, int8/16, bool and
+ * Python scalars; float64 and wider ints make complex128; complex → real is
+ * no implicit conversion. */
+static void test_promote_complex(void **state)
+{
+    fix *f = *state;
+    kj_types *t = f->t;
+    const kj_type *c64 = kj_t_complex(t, 64), *c128 = kj_t_complex(t, 128);
+    assert_string_equal(kj_type_str(c64), "complex64");
+    assert_ptr_equal(kj_scalar_by_name(t, "complex128"), c128);
+    assert_ptr_equal(kj_scalar_by_name(t, "c8"), c64);
+    assert_ptr_equal(kj_promote(t, c64, kj_t_float(t, 32)), c64);
+    assert_ptr_equal(kj_promote(t, kj_t_int(t, 16, true), c64), c64);
+    assert_ptr_equal(kj_promote(t, c64, kj_t_float(t, 64)), c128);
+    assert_ptr_equal(kj_promote(t, kj_t_int(t, 32, true), c64), c128);
+    assert_ptr_equal(kj_promote(t, c64, kj_t_weak_float(t)), c64);
+    assert_ptr_equal(kj_promote(t, c64, c128), c128);
+    assert_ptr_equal(kj_promote(t, kj_t_bool(t), c128), c128);
+    assert_ptr_equal(kj_unify(t, kj_t_weak_int(t), c128), c128);
+    assert_true(kj_can_convert(kj_t_float(t, 64), c128));
+    assert_true(kj_can_convert(c128, c64)); /* same kind */
+    assert_false(kj_can_convert(c128, kj_t_float(t, 64)));
+    assert_false(kj_can_convert(c64, kj_t_int(t, 64, true)));
+    assert_ptr_equal(kj_complex_part(t, c64), kj_t_float(t, 32));
+}
+
 static void test_promote_weak(void **state)
 {
     fix *f = *state;
@@ -493,6 +519,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_interning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interning_many, setup, teardown),
         cmocka_unit_test_setup_teardown(test_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_promote_complex, setup, teardown),
         cmocka_unit_test_setup_teardown(test_predicates_strong, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scalar_by_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_promote_strong, setup, teardown),

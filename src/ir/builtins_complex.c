@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Typing of the complex-number built-ins: Python's complex(re, im), a
+ * complex's .real/.imag/.conjugate(), abs and the predicates of a complex,
+ * and the cmath module (Numba's reference/pysupported.rst, "cmath"). Every
+ * other built-in refuses a complex argument here, with Python's message
+ * where Python has one (int(z), float(z)), so that no complex value is ever
+ * converted to a real one behind the user's back. Their code is
+ * llvm_complex.c's. */
+#include "builtins.h"
+
+#include <string.h>
+
+typedef struct cctx {
+    kj_types *t;
+    kj_builtin id;
+    const kj_barg *args;
+    uint32_t nargs;
+    kj_span call;
+    const kj_source *src;
+    kj_diags *d;
+    const kj_type **conv;
+} cctx;
+
+static const kj_type *arg_ty(const cctx *c, uint32_t i) { return i < c->nargs ? c->args[i].type : NULL; }
+
+static kj_span arg_span(const cctx *c, uint32_t i) { return i < c->nargs && c->args[i].type ? c->args[i].span : c->call; }
+
+static void conv_to(const cctx *c, uint32_t i, const kj_type *to)
+{
+    if (c->conv && i < c->nargs && c->args[i].type && c->args[i].type != to) c->conv[i] = to;
+}
+
+static const kj_type *c128(const cctx *c) { return kj_t_complex(c->t, 128); }
+
+/* A real (bool, int, float) scalar argument. */
+static bool is_real(const kj_type *x) { return kj_is_scalar(x) && !kj_is_complex(x); }
+
+static const kj_type *bad(const cctx *c, uint32_t i, const char *what)
+{
+    kj_error(c->d, c->src, arg_span(c, i), "%s() argument must be %s, not %s", kj_builtin_get(c->id)->path, what,
+             kj_type_str(arg_ty(c, i)));
+    return NULL;
+}
+
+/* z of a cmath function: a complex keeps its type, a real number becomes
+ * complex128 (cmath.sqrt(4.0) is 2+0j). */
+static const kj_type *z_arg(const cctx *c, uint32_t i)
+{
+    const kj_type *z = arg_ty(c, i);
+    if (kj_is_complex(z)) return z;
+    if (!is_real(z)) return bad(c, i, "a number");
+    conv_to(c, i, c128(c));
+    return c128(c);
+}
+
+/* complex(), complex(re), complex(re, im): complex128 from real numbers
+ * (complex(z) of a complex is z as complex128). */
+static const kj_type *type_complex(const cctx *c)
+{
+    const kj_type *re = arg_ty(c, 0), *im = arg_ty(c, 1);
+    if (re && kj_is_complex(re) && !im) {
+        conv_to(c, 0, c128(c));
+        return c128(c);
+    }
+    if (re && !is_real(re)) return bad(c, 0, "a real number");
+    if (im && !is_real(im)) return bad(c, 1, "a real number");
+    conv_to(c, 0, kj_t_float(c->t, 64));
+    conv_to(c, 1, kj_t_float(c->t, 64));
+    return c128(c);
+}
+
+static const kj_type *type_cmath(const cctx *c)
+{
+    if (c->id == KJ_B_CMATH_RECT) {
+        for (uint32_t i = 0; i < 2; i++) {
+            if (!is_real(arg_ty(c, i))) return bad(c, i, "a real number");
+            conv_to(c, i, kj_t_float(c->t, 64));
+        }
+        return c128(c);
+    }
+    const kj_type *z = z_arg(c, 0);
+    if (!z) return NULL;
+    if (c->id == KJ_B_CMATH_LOG && arg_ty(c, 1)) {
+        const kj_type *b = arg_ty(c, 1);
+        if (!kj_is_scalar(b)) return bad(c, 1, "a number");
+        conv_to(c, 1, z);
+    }
+    const kj_type *part = kj_complex_part(c->t, z);
+    switch (c->id) {
+    case KJ_B_CMATH_PHASE: return part;
+    case KJ_B_CMATH_POLAR: {
+        const kj_type *el[2] = {part, part};
+        return kj_t_tuple(c->t, el, 2);
+    }
+    case KJ_B_CMATH_ISNAN: case KJ_B_CMATH_ISINF: case KJ_B_CMATH_ISFINITE: return kj_t_bool(c->t);
+    default: return z;
+    }
+}
+
+/* np.real/np.imag/np.conj/np.angle of a scalar: of a complex its part, its
+ * conjugate, its phase; of a real number the number, 0, itself, 0 or pi (as
+ * float64 from an int, as NumPy). Arrays: not yet. */
+static const kj_type *type_np_part(const cctx *c)
+{
+    const kj_type *x = arg_ty(c, 0);
+    if (!kj_is_scalar(x)) return bad(c, 0, "a number (complex arrays are not supported yet)");
+    if (kj_is_complex(x)) return c->id == KJ_B_NP_CONJ ? x : kj_complex_part(c->t, x);
+    const kj_type *f = x->kind == KJ_T_FLOAT && !x->weak ? x : kj_t_float(c->t, 64);
+    if (c->id == KJ_B_NP_ANGLE) {
+        conv_to(c, 0, f);
+        return f;
+    }
+    return kj_strong(c->t, x);
+}
+
+static bool own_builtin(kj_builtin id) { return id >= KJ_B_COMPLEX && id <= KJ_B_CMATH_ISFINITE; }
+
+/* A built-in that is not complex-aware, given a complex scalar argument. */
+static const kj_type *refuse(const cctx *c, uint32_t i)
+{
+    const char *name = kj_builtin_get(c->id)->path;
+    const char *got = kj_type_str(arg_ty(c, i));
+    if (c->id == KJ_B_INT) {
+        kj_error(c->d, c->src, arg_span(c, i),
+                 "int() argument must be a string, a bytes-like object or a real number, not '%s'", got);
+        return NULL;
+    }
+    if (c->id == KJ_B_FLOAT) {
+        kj_error(c->d, c->src, arg_span(c, i), "float() argument must be a string or a real number, not '%s'", got);
+        return NULL;
+    }
+    kj_diag *dg = kj_error(c->d, c->src, arg_span(c, i), "%s() does not accept a complex argument (%s)",
+                           c->id == KJ_B_CONVERT ? "conversion to a real type" : name, got);
+    if (!strncmp(name, "math.", 5)) kj_diag_hint(dg, "cmath.%s works on complex numbers", name + 5);
+    else if (c->id == KJ_B_CONVERT) kj_diag_hint(dg, "take z.real or abs(z)");
+    return NULL;
+}
+
+bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, const kj_barg *args, uint32_t nargs,
+                             kj_span call, const kj_source *src, kj_diags *d, const kj_type **conv,
+                             const kj_type **out)
+{
+    cctx c = {.t = t, .id = id, .args = args, .nargs = nargs, .call = call, .src = src, .d = d, .conv = conv};
+    if (own_builtin(id)) {
+        switch (id) {
+        case KJ_B_COMPLEX: *out = type_complex(&c); break;
+        case KJ_B_CPX_REAL: case KJ_B_CPX_IMAG:
+            *out = kj_is_complex(arg_ty(&c, 0)) ? kj_complex_part(t, arg_ty(&c, 0)) : bad(&c, 0, "complex");
+            break;
+        case KJ_B_CPX_CONJ: *out = kj_is_complex(arg_ty(&c, 0)) ? arg_ty(&c, 0) : bad(&c, 0, "complex"); break;
+        case KJ_B_NP_REAL: case KJ_B_NP_IMAG: case KJ_B_NP_CONJ: case KJ_B_NP_ANGLE: *out = type_np_part(&c); break;
+        default: *out = type_cmath(&c); break;
+        }
+        return true;
+    }
+    int32_t zi = -1;
+    for (uint32_t i = 0; i < nargs && zi < 0; i++)
+        if (kj_is_complex(args[i].type)) zi = (int32_t)i;
+    if (zi < 0) return false;
+    if (target && target->kind == KJ_T_DTYPE) target = target->elem;
+    switch (id) {
+    case KJ_B_ABS: *out = nargs == 1 ? kj_complex_part(t, args[0].type) : NULL; return nargs == 1;
+    case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: *out = kj_t_bool(t); return nargs == 1;
+    case KJ_B_PRINT: case KJ_B_BOOL: return false; /* every scalar prints and is truthy */
+    case KJ_B_CONVERT:
+        if (kj_is_complex(target) || (target && target->kind == KJ_T_BOOL)) return false;
+        break;
+    default: break;
+    }
+    *out = refuse(&c, (uint32_t)zi);
+    return true;
+}
+
+static bool complex_array(const kj_type *t) { return t && t->kind == KJ_T_ARRAY && kj_is_complex(t->elem); }
+
+bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, const kj_type *result, kj_span call,
+                          const kj_source *src, kj_diags *d)
+{
+    switch (id) {
+    case KJ_B_NP_ZEROS: case KJ_B_NP_EMPTY: case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_LEN:
+    case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_T:
+    case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY:
+    case KJ_B_CUDA_DEVICE_ARRAY_LIKE: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_SHARED_ARRAY: case KJ_B_LOCAL_ARRAY:
+    case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_PRINT:
+        return true;
+    default: break;
+    }
+    bool cx = complex_array(result);
+    kj_span sp = call;
+    for (uint32_t i = 0; i < nargs && !cx; i++)
+        if (complex_array(args[i].type)) {
+            cx = true;
+            sp = args[i].span;
+        }
+    if (!cx) return true;
+    kj_diag *dg = kj_error(d, src, sp, "%s() of a complex array is not supported yet", kj_builtin_get(id)->path);
+    kj_diag_hint(dg, "complex arrays are created with np.zeros/np.empty and read and written element by element");
+    return false;
+}
