@@ -688,7 +688,8 @@ static const kj_type *type_len(bctx *c)
 {
     const kj_type *x = ty(c, 0);
     bool gpus = x && x->kind == KJ_T_OPAQUE && !strcmp(x->name, "gpus"); /* len(cuda.gpus) */
-    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE) && !gpus) return argerr(c, 0, "an array or a tuple");
+    bool range = x && x->kind == KJ_T_RANGE; /* len(r) of r = range(...): lower_iter.c */
+    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE) && !gpus && !range) return argerr(c, 0, "an array or a tuple");
     return i64(c);
 }
 
@@ -1300,6 +1301,10 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_RANGE:
     case KJ_B_PRANGE: return type_range(c);
     case KJ_B_LEN: return type_len(c);
+    case KJ_B_ENUMERATE:
+    case KJ_B_ZIP: /* the iterable of a for loop is typed by infer_iter.c, never here */
+        kj_error(c->d, c->src, c->call, "%s() is only supported as the iterable of a for loop", c->name);
+        return NULL;
     case KJ_B_ABS: return type_abs(c);
     case KJ_B_MIN:
     case KJ_B_MAX: return type_minmax(c);

@@ -50,6 +50,8 @@ enum {
     /* Python built-ins */                                                                               \
     X(RANGE, "range", KJ_BF_ANY, "*args")                                                                \
     X(PRANGE, "prange", KJ_BF_ANY, "*args")                                                              \
+    X(ENUMERATE, "enumerate", KJ_BF_ANY, "iterable, start=")  /* for loops only: infer_iter.c */          \
+    X(ZIP, "zip", KJ_BF_ANY, "*args")                         /* for loops only: infer_iter.c */          \
     X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
     X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
     X(MIN, "min", KJ_BF_ANY, "*args")                                                                    \

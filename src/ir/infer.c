@@ -301,6 +301,14 @@ static void infer_for_tuple(kj_ictx *ic, const kj_stmt *st, const kj_type *tt)
 static void infer_for(kj_ictx *ic, const kj_stmt *st)
 {
     const kj_expr *it = st->for_.iter;
+    const kj_type *elem;
+    if (kj_infer_for_iter(ic, it, &elem)) { /* arrays, enumerate, zip, range values */
+        if (elem) assign_target(ic, st->for_.target, elem, false);
+        ic->loops++;
+        infer_block(ic, &st->for_.body);
+        ic->loops--;
+        return;
+    }
     kj_einfo *ei = kj_type_expr(ic, it);
     bool is_range = it->kind == KJ_E_CALL && ei->kind == EI_VALUE && ei->type &&
                     ei->type->kind == KJ_T_RANGE;

@@ -5,18 +5,9 @@
  * sp->vars) and makes every implicit conversion explicit: after this stage
  * no KIR value has a weak literal type, and every operator's operands have
  * the operator's type. */
-#include "sema_int.h"
+#include "lower_int.h"
 
 #include <string.h>
-
-typedef struct lctx {
-    kj_sema *s;
-    kj_spec *sp;
-    kir_func *f;
-    kir_blkid cur;   /* the block being appended to */
-    int32_t *local;  /* var index → KIR local, -1 for untyped variables */
-    bool boundscheck;
-} lctx;
 
 static kir_ref lower_expr(lctx *lc, const kj_expr *e);
 
@@ -761,6 +752,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_SUM) return lower_sum(lc, e, t, args[0], ei->nbound > 1 ? args[1] : 0);
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
         return lower_copy_ravel(lc, e, b, t, args[0]);
+    if (b == KJ_B_RANGE || (b == KJ_B_LEN && type_of(lc, args[0])->kind == KJ_T_RANGE))
+        return kj_lower_range_builtin(lc, b, t, args, (uint32_t)ei->nbound, e->span); /* lower_iter.c */
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);
     kir_at(lc->f, r)->aux = (uint16_t)b;
     return r;
@@ -1280,6 +1273,7 @@ static void lower_for_tuple(lctx *lc, const kj_stmt *st, const kj_type *tt)
 static void lower_for(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *it = st->for_.iter;
+    if (kj_lower_for_iter(lc, st)) return; /* arrays, enumerate, zip, range values: lower_iter.c */
     kj_einfo *ei = EI(lc, it);
     if (ei->type->kind == KJ_T_TUPLE) {
         lower_for_tuple(lc, st, strong(lc, ei->type));
@@ -1450,3 +1444,16 @@ bool kj_lower_all(kj_sema *s, kir_module *m)
     for (uint32_t i = 0; i < todo.n; i++) define(s, todo.v[i]);
     return true;
 }
+
+/* ---- for the lowering files beside this one (lower_int.h) ---- */
+
+kir_ref kj_lw_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp) { return emit(lc, op, t, sp); }
+kir_ref kj_lw_expr(lctx *lc, const kj_expr *e) { return lower_expr(lc, e); }
+kir_ref kj_lw_as(lctx *lc, const kj_expr *e, const kj_type *t) { return lower_as(lc, e, t); }
+kir_ref kj_lw_cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp) { return cast(lc, v, t, sp); }
+kir_ref kj_lw_i64(lctx *lc, int64_t v, kj_span sp) { return i64(lc, v, sp); }
+uint32_t kj_lw_temp(lctx *lc, const kj_type *t) { return temp_local(lc, t); }
+kir_ref kj_lw_get(lctx *lc, uint32_t l, kj_span sp) { return get_local(lc, l, sp); }
+void kj_lw_set(lctx *lc, uint32_t l, kir_ref v, kj_span sp) { set_local(lc, l, v, sp); }
+void kj_lw_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp) { store_target(lc, t, v, sp); }
+void kj_lw_block(lctx *lc, const kj_block *b) { lower_block(lc, b); }
