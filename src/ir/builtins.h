@@ -52,6 +52,12 @@ enum {
     X(PRANGE, "prange", KJ_BF_ANY, "*args")                                                              \
     X(ENUMERATE, "enumerate", KJ_BF_ANY, "iterable, start=")  /* for loops only: infer_iter.c */          \
     X(ZIP, "zip", KJ_BF_ANY, "*args")                         /* for loops only: infer_iter.c */          \
+    /* reflected lists (infer_list.c, lower_list.c, llvm_list.c); the first three are lowering's own */  \
+    X(LIST_NEW, "list.<new>", KJ_BF_HOST, "*args")                                                       \
+    X(LIST_GET, "list.<get>", KJ_BF_HOST, "i")                                                          \
+    X(LIST_SET, "list.<set>", KJ_BF_HOST, "i, x")                                                       \
+    X(LIST_APPEND, "list.append", KJ_BF_HOST | KJ_BF_METHOD, "x")                                       \
+    X(LIST_POP, "list.pop", KJ_BF_HOST | KJ_BF_METHOD, "index=")                                        \
     X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
     X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
     X(MIN, "min", KJ_BF_ANY, "*args")                                                                    \

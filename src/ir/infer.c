@@ -196,6 +196,12 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
     const kj_type *dst = kj_value_type(ic, target);
     const kj_type *arr = ic->sp->ei[target->sub.obj->id].type;
     if (!dst || !arr) return;
+    if (arr->kind == KJ_T_LIST) { /* lst[i] = x (infer_list.c typed lst[i]) */
+        if (!kj_can_convert(t, dst))
+            kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",
+                     kj_type_str(t), kj_type_str(arr));
+        return;
+    }
     if (arr->kind != KJ_T_ARRAY) {
         kj_error(ic->d, ic->s->src, target->span, "'%s' does not support item assignment",
                  kj_type_str(arr));

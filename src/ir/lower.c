@@ -114,6 +114,10 @@ static kir_ref cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp)
     const kj_type *from = type_of(lc, v);
     t = strong(lc, t);
     if (from == t) return v;
+    if (from->kind == KJ_T_LIST && !from->elem && t->kind == KJ_T_LIST) { /* `[]`, typed by its appends */
+        kir_at(lc->f, v)->type = t;
+        return v;
+    }
     if (t->kind == KJ_T_TUPLE && from->kind == KJ_T_TUPLE && from->n == t->n) {
         kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, t->n + 1);
         for (uint32_t i = 0; i < t->n; i++) {
@@ -338,6 +342,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
     const kj_type *ot = strong(lc, EI(lc, e->sub.obj)->type);
+    if (ot->kind == KJ_T_LIST) return kj_lower_list_item(lc, e, 0, e->span); /* lower_list.c */
     if (ot->kind == KJ_T_TUPLE) {
         if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
         int64_t i = EI(lc, e->sub.index)->cval.i;
@@ -415,6 +420,10 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
 {
     kj_types *T = lc->s->types;
     const kj_type *lt = EI(lc, le)->type, *rt = EI(lc, re)->type;
+    if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) { /* x in lst: lower_list.c */
+        *r_out = lower_expr(lc, re);
+        return kj_lower_list_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
+    }
     if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
         bool same = lt->kind == KJ_T_NONE && rt->kind == KJ_T_NONE;
         *r_out = 0;
@@ -528,6 +537,7 @@ static kir_ref lower_builtin_arg(lctx *lc, const kj_expr *a, const kj_type *conv
     kj_einfo *ai = EI(lc, a);
     if (ai->kind == EI_DTYPE)
         return emit(lc, KIR_CONST_NONE, kj_t_dtype(lc->s->types, ai->dtype), a->span);
+    if (a->kind == KJ_E_LIST && ai->type->kind == KJ_T_LIST) return kj_lower_list_literal(lc, a);
     if (a->kind == KJ_E_LIST) {
         const kj_type *t = strong(lc, ai->type);
         kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, a->seq.n + 1);
@@ -1065,6 +1075,10 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
         return;
     }
     case KJ_E_SUBSCRIPT: {
+        if (EI(lc, t->sub.obj)->type->kind == KJ_T_LIST) { /* lst[i] = v: lower_list.c */
+            kj_lower_list_item(lc, t, v, sp);
+            return;
+        }
         kir_ref arr = lower_expr(lc, t->sub.obj);
         if (index_array(lc, t)) { /* a[mask] = v, a[idx] = v, a[:, idx] = v */
             kir_ref args[2 + MAX_INDEX_DIMS];

@@ -37,4 +37,13 @@ bool kj_lower_for_iter(lctx *lc, const kj_stmt *st);
 kir_ref kj_lower_range_builtin(lctx *lc, int b, const kj_type *t, const kir_ref *args, uint32_t n, kj_span sp);
 kir_ref kj_lower_range_len(lctx *lc, const kj_type *it, kir_ref start, kir_ref stop, kir_ref step, kj_span sp);
 
+/* lower_list.c: a list display as a list value; lst[i] (v 0) or lst[i] = v
+ * of the subscript e. */
+kir_ref kj_lower_list_literal(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
+/* x in lst (not_in: x not in lst) of the comparison e: a scan for an equal element. */
+kir_ref kj_lower_list_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref l);
+kir_ref kj_lower_list_len(lctx *lc, kir_ref l, kj_span sp);
+kir_ref kj_lower_list_get(lctx *lc, kir_ref l, kir_ref i, kj_span sp);
+
 #endif

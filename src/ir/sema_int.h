@@ -349,6 +349,12 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
  * *elem (NULL after an error); false for what infer.c types itself
  * (range() calls, tuples). */
 bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem);
+/* infer_list.c: a list display [a, b, ...] (Numba's reflected list of the
+ * elements' unified type; `[]` of a type an append settles), lst[i], and
+ * the refinement of an empty list's variable by lst.append(x). */
+kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+kj_einfo *kj_type_list_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *lt, kj_einfo *ei);
+void kj_list_append_refine(kj_ictx *ic, const kj_expr *call);
 /* KJ_B_ENUMERATE or KJ_B_ZIP when e is a call of one, else -1. */
 int kj_iter_call(kj_ictx *ic, const kj_expr *e);
 /* One step over an array of type at: its element, or a view a[i]. */
