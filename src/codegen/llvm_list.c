@@ -111,6 +111,27 @@ LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in)
         return NULL;
     }
     case KJ_B_LIST_POP: return list_pop(cg, in);
+    case KJ_B_LIST_INSERT: {
+        LLVMValueRef a[3] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1])};
+        store(cg, lt->elem, kj_cg_rtcall(cg, KJ_RTF_LIST_INSERT, a, 3), kj_cg_val(cg, in->args[2]));
+        return NULL;
+    }
+    case KJ_B_LIST_REPEAT: {
+        LLVMValueRef a[3] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1])};
+        return kj_cg_rtcall(cg, KJ_RTF_LIST_REPEAT, a, 3);
+    }
+    case KJ_B_LIST_EXTEND: {
+        LLVMValueRef a[3] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1])};
+        kj_cg_rtcall(cg, KJ_RTF_LIST_EXTEND, a, 3);
+        return NULL;
+    }
+    case KJ_B_LIST_CLEAR: case KJ_B_LIST_REVERSE: case KJ_B_LIST_COPY: {
+        LLVMValueRef a[2] = {cg->fn->rt, l};
+        kj_rtfn f = in->aux == KJ_B_LIST_CLEAR ? KJ_RTF_LIST_CLEAR
+                    : in->aux == KJ_B_LIST_REVERSE ? KJ_RTF_LIST_REVERSE : KJ_RTF_LIST_COPY;
+        LLVMValueRef r = kj_cg_rtcall(cg, f, a, 2);
+        return in->aux == KJ_B_LIST_COPY ? r : NULL;
+    }
     default: return NULL;
     }
 }

@@ -699,10 +699,26 @@ static const kj_type *type_len(bctx *c)
 static const kj_type *type_list_method(bctx *c)
 {
     const kj_type *l = ty(c, 0);
-    if (!l || l->kind != KJ_T_LIST || c->id == KJ_B_LIST_NEW || c->id == KJ_B_LIST_GET || c->id == KJ_B_LIST_SET) {
+    if (!l || l->kind != KJ_T_LIST || c->id == KJ_B_LIST_NEW || c->id == KJ_B_LIST_GET || c->id == KJ_B_LIST_SET ||
+        c->id == KJ_B_LIST_REPEAT) {
         /* list.<new>/<get>/<set> are made by lowering (lower_list.c), never called */
         kj_error(c->d, c->src, c->call, "%s() takes a list as its receiver", c->name);
         return NULL;
+    }
+    switch (c->id) {
+    case KJ_B_LIST_CLEAR: case KJ_B_LIST_REVERSE: return none(c);
+    case KJ_B_LIST_COPY: return l;
+    case KJ_B_LIST_EXTEND: /* lst.extend(other): a list of the same elements */
+        if (!ty(c, 1) || ty(c, 1)->kind != KJ_T_LIST || (l->elem && ty(c, 1)->elem && ty(c, 1)->elem != l->elem))
+            return argerr(c, 1, "a list of the same elements");
+        return none(c);
+    case KJ_B_LIST_INSERT:
+        if (!kj_is_int(ty(c, 1))) return argerr(c, 1, "an integer");
+        convto(c, 1, i64(c));
+        if (!ty(c, 2) || !l->elem || !kj_can_convert(ty(c, 2), l->elem)) return argerr(c, 2, "an element of the list");
+        convto(c, 2, l->elem);
+        return none(c);
+    default: break;
     }
     if (c->id == KJ_B_LIST_APPEND) {
         if (!ty(c, 1)) return argerr(c, 1, "a value");
@@ -1329,6 +1345,8 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_PRANGE: return type_range(c);
     case KJ_B_LEN: return type_len(c);
     case KJ_B_LIST_APPEND: case KJ_B_LIST_POP: case KJ_B_LIST_NEW: case KJ_B_LIST_GET: case KJ_B_LIST_SET:
+    case KJ_B_LIST_INSERT: case KJ_B_LIST_EXTEND: case KJ_B_LIST_CLEAR: case KJ_B_LIST_COPY: case KJ_B_LIST_REVERSE:
+    case KJ_B_LIST_REPEAT:
         return type_list_method(c);
     case KJ_B_ENUMERATE:
     case KJ_B_ZIP: /* the iterable of a for loop is typed by infer_iter.c, never here */

@@ -58,6 +58,12 @@ enum {
     X(LIST_SET, "list.<set>", KJ_BF_HOST, "i, x")                                                       \
     X(LIST_APPEND, "list.append", KJ_BF_HOST | KJ_BF_METHOD, "x")                                       \
     X(LIST_POP, "list.pop", KJ_BF_HOST | KJ_BF_METHOD, "index=")                                        \
+    X(LIST_INSERT, "list.insert", KJ_BF_HOST | KJ_BF_METHOD, "index, x")                                \
+    X(LIST_EXTEND, "list.extend", KJ_BF_HOST | KJ_BF_METHOD, "other")                                   \
+    X(LIST_CLEAR, "list.clear", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
+    X(LIST_COPY, "list.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
+    X(LIST_REVERSE, "list.reverse", KJ_BF_HOST | KJ_BF_METHOD, "")                                      \
+    X(LIST_REPEAT, "list.<repeat>", KJ_BF_HOST, "n")                                                    \
     X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
     X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
     X(MIN, "min", KJ_BF_ANY, "*args")                                                                    \

@@ -358,6 +358,10 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
                              kj_span sp, const kj_type **optype)
 {
     if (!l || !r) return NULL;
+    if (l->kind == KJ_T_LIST || r->kind == KJ_T_LIST) { /* lst + lst, lst * n: infer_list.c */
+        *optype = NULL;
+        return kj_list_binop_type(ic, op, l, r, sp);
+    }
     if (op == KJ_OP_MATMUL) {
         kj_error(ic->d, ic->s->src, sp, "the @ operator is not supported");
         return NULL;

@@ -81,3 +81,16 @@ void kj_list_append_refine(kj_ictx *ic, const kj_expr *call)
     v->type = kj_t_list(ic->s->types, x);
     ic->changed = true;
 }
+
+const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp)
+{
+    if (op == KJ_OP_ADD && l->kind == KJ_T_LIST && r->kind == KJ_T_LIST) {
+        const kj_type *u = kj_unify(ic->s->types, l, r);
+        if (u) return u;
+    }
+    if (op == KJ_OP_MUL && ((l->kind == KJ_T_LIST && kj_is_int(r)) || (r->kind == KJ_T_LIST && kj_is_int(l))))
+        return l->kind == KJ_T_LIST ? l : r;
+    kj_error(ic->d, ic->s->src, sp, "unsupported operand type(s) for %s: '%s' and '%s'", kj_binop_str(op),
+             kj_type_str(l), kj_type_str(r));
+    return NULL;
+}

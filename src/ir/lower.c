@@ -408,6 +408,7 @@ static kir_ref binop_of(lctx *lc, const kj_expr *e, kj_binop op, const kj_expr *
 
 static kir_ref lower_binop(lctx *lc, const kj_expr *e)
 {
+    if (EI(lc, e)->type->kind == KJ_T_LIST) return kj_lower_list_binop(lc, e); /* lower_list.c */
     return binop_of(lc, e, e->bin.op, e->bin.l, e->bin.r);
 }
 

@@ -82,3 +82,20 @@ kir_ref kj_lower_list_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir
     kir_at(lc->f, nr)->a = r;
     return nr;
 }
+
+kir_ref kj_lower_list_binop(lctx *lc, const kj_expr *e)
+{
+    const kj_type *t = lc->sp->ei[e->id].type, *i64 = kj_t_int(lc->s->types, 64, true);
+    bool lfirst = lc->sp->ei[e->bin.l->id].type->kind == KJ_T_LIST;
+    if (e->bin.op == KJ_OP_MUL) { /* a new list of n copies, n <= 0: empty */
+        const kj_expr *le = lfirst ? e->bin.l : e->bin.r, *ne = lfirst ? e->bin.r : e->bin.l;
+        kir_ref args[2] = {kj_lw_expr(lc, le), kj_lw_as(lc, ne, i64)};
+        return builtin(lc, KJ_B_LIST_REPEAT, t, e->span, args, 2);
+    }
+    kir_ref l = kj_lw_cast(lc, kj_lw_expr(lc, e->bin.l), t, e->span);
+    kir_ref r = kj_lw_cast(lc, kj_lw_expr(lc, e->bin.r), t, e->span);
+    kir_ref c = builtin(lc, KJ_B_LIST_COPY, t, e->span, &l, 1);
+    kir_ref ext[2] = {c, r};
+    builtin(lc, KJ_B_LIST_EXTEND, NULL, e->span, ext, 2);
+    return c;
+}

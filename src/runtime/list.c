@@ -100,3 +100,68 @@ void kj_rt_list_free_all(kj_rt *rt)
     rt->lists = NULL;
     rt->nlists = rt->cap_lists = 0;
 }
+
+static void retain_all(kj_list *l, int64_t from)
+{
+    if (l->owner_off >= 0)
+        for (int64_t i = from; i < l->len; i++) kj_array_retain(owner_at(l, i));
+}
+
+void *kj_rt_list_insert(kj_rt *rt, void *list, int64_t i)
+{
+    (void)rt;
+    kj_list *l = list;
+    if (i < 0) i = i + l->len < 0 ? 0 : i + l->len;
+    if (i > l->len) i = l->len;
+    reserve(l, l->len + 1);
+    char *p = l->data + i * l->itemsize;
+    memmove(p + l->itemsize, p, (size_t)((l->len - i) * l->itemsize));
+    l->len++;
+    return p;
+}
+
+void kj_rt_list_extend(kj_rt *rt, void *list, void *other)
+{
+    (void)rt;
+    kj_list *l = list, *o = other;
+    int64_t n = o->len, at = l->len; /* read before growing: o may be l */
+    reserve(l, at + n);
+    memcpy(l->data + at * l->itemsize, o->data, (size_t)(n * l->itemsize));
+    l->len = at + n;
+    retain_all(l, at);
+}
+
+void kj_rt_list_clear(kj_rt *rt, void *list)
+{
+    kj_list *l = list;
+    if (l->owner_off >= 0)
+        for (int64_t i = 0; i < l->len; i++) kj_rt_list_drop(rt, owner_at(l, i));
+    l->len = 0;
+}
+
+void kj_rt_list_reverse(kj_rt *rt, void *list)
+{
+    (void)rt;
+    kj_list *l = list;
+    for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) {
+        memcpy(l->tmp, l->data + i * l->itemsize, (size_t)l->itemsize);
+        memcpy(l->data + i * l->itemsize, l->data + j * l->itemsize, (size_t)l->itemsize);
+        memcpy(l->data + j * l->itemsize, l->tmp, (size_t)l->itemsize);
+    }
+}
+
+void *kj_rt_list_copy(kj_rt *rt, void *list)
+{
+    kj_list *l = list;
+    kj_list *c = kj_rt_list_new(rt, l->itemsize, 0, l->owner_off);
+    kj_rt_list_extend(rt, c, l);
+    return c;
+}
+
+void *kj_rt_list_repeat(kj_rt *rt, void *list, int64_t n)
+{
+    kj_list *l = list;
+    kj_list *c = kj_rt_list_new(rt, l->itemsize, 0, l->owner_off);
+    for (int64_t k = 0; k < n; k++) kj_rt_list_extend(rt, c, l);
+    return c;
+}
