@@ -352,6 +352,12 @@ LLVMValueRef kj_cg_array_transpose(kj_cg *cg, const kj_type *at, LLVMValueRef ar
 
 /* llvm_host_builtins.c: host NumPy, print, time and cuda built-ins */
 LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in);
+/* llvm_list.c: the list BUILTINs (NULL for another built-in), and print's
+ * [a, b] of a list with the elements' printer `put` and a text printer. */
+LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in);
+void kj_cg_print_list(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l,
+                      void (*put)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool),
+                      void (*text)(kj_cg *, const char *));
 int32_t kj_cg_dtype(const kj_type *elem); /* the runtime's kj_dtype of a scalar type */
 /* Store v in a fresh entry-block temporary; returns its address. */
 LLVMValueRef kj_cg_spill(kj_cg *cg, LLVMValueRef v);

@@ -41,6 +41,7 @@ static LLVMTypeRef lower(kj_cg *cg, const kj_type *t, bool mem)
         return LLVMStructTypeInContext(cg->ctx, el, 3, 0);
     }
     case KJ_T_STR:
+    case KJ_T_LIST: /* a kj_list* (llvm_list.c) */
     case KJ_T_OPAQUE: return cg->t_ptr;
     case KJ_T_NONE:
     case KJ_T_DTYPE:

@@ -688,8 +688,52 @@ static const kj_type *type_len(bctx *c)
 {
     const kj_type *x = ty(c, 0);
     bool gpus = x && x->kind == KJ_T_OPAQUE && !strcmp(x->name, "gpus"); /* len(cuda.gpus) */
-    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE) && !gpus) return argerr(c, 0, "an array or a tuple");
+    bool range = x && (x->kind == KJ_T_RANGE || x->kind == KJ_T_LIST); /* lower_iter.c, lower_list.c */
+    if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE) && !gpus && !range) return argerr(c, 0, "an array or a tuple");
     return i64(c);
+}
+
+/* list.append(x), list.pop(index=) of a reflected list: x converts to the
+ * elements' type (an empty list's type comes from its first append:
+ * infer_list.c); pop gives an element. */
+static const kj_type *type_list_method(bctx *c)
+{
+    const kj_type *l = ty(c, 0);
+    if (!l || l->kind != KJ_T_LIST || c->id == KJ_B_LIST_NEW || c->id == KJ_B_LIST_GET || c->id == KJ_B_LIST_SET ||
+        c->id == KJ_B_LIST_REPEAT) {
+        /* list.<new>/<get>/<set> are made by lowering (lower_list.c), never called */
+        kj_error(c->d, c->src, c->call, "%s() takes a list as its receiver", c->name);
+        return NULL;
+    }
+    switch (c->id) {
+    case KJ_B_LIST_CLEAR: case KJ_B_LIST_REVERSE: return none(c);
+    case KJ_B_LIST_COPY: return l;
+    case KJ_B_LIST_EXTEND: /* lst.extend(other): a list of the same elements */
+        if (!ty(c, 1) || ty(c, 1)->kind != KJ_T_LIST || (l->elem && ty(c, 1)->elem && ty(c, 1)->elem != l->elem))
+            return argerr(c, 1, "a list of the same elements");
+        return none(c);
+    case KJ_B_LIST_INSERT:
+        if (!kj_is_int(ty(c, 1))) return argerr(c, 1, "an integer");
+        convto(c, 1, i64(c));
+        if (!ty(c, 2) || !l->elem || !kj_can_convert(ty(c, 2), l->elem)) return argerr(c, 2, "an element of the list");
+        convto(c, 2, l->elem);
+        return none(c);
+    default: break;
+    }
+    if (c->id == KJ_B_LIST_APPEND) {
+        if (!ty(c, 1)) return argerr(c, 1, "a value");
+        const kj_type *x = kj_strong(c->t, ty(c, 1));
+        if (l->elem && !kj_can_convert(ty(c, 1), l->elem)) {
+            kj_error(c->d, c->src, span_of(c, 1), "cannot append %s to %s", kj_type_str(x), kj_type_str(l));
+            return NULL;
+        }
+        if (l->elem) convto(c, 1, l->elem);
+        return none(c);
+    }
+    if (given(c, 1) && !kj_is_int(ty(c, 1))) return argerr(c, 1, "an integer");
+    if (given(c, 1)) convto(c, 1, i64(c));
+    if (!l->elem) kj_error(c->d, c->src, c->call, "pop() of an empty list whose element type is unknown");
+    return l->elem;
 }
 
 /* ---- typing: host NumPy ------------------------------------------------------ */
@@ -1300,6 +1344,14 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_RANGE:
     case KJ_B_PRANGE: return type_range(c);
     case KJ_B_LEN: return type_len(c);
+    case KJ_B_LIST_APPEND: case KJ_B_LIST_POP: case KJ_B_LIST_NEW: case KJ_B_LIST_GET: case KJ_B_LIST_SET:
+    case KJ_B_LIST_INSERT: case KJ_B_LIST_EXTEND: case KJ_B_LIST_CLEAR: case KJ_B_LIST_COPY: case KJ_B_LIST_REVERSE:
+    case KJ_B_LIST_REPEAT:
+        return type_list_method(c);
+    case KJ_B_ENUMERATE:
+    case KJ_B_ZIP: /* the iterable of a for loop is typed by infer_iter.c, never here */
+        kj_error(c->d, c->src, c->call, "%s() is only supported as the iterable of a for loop", c->name);
+        return NULL;
     case KJ_B_ABS: return type_abs(c);
     case KJ_B_MIN:
     case KJ_B_MAX: return type_minmax(c);

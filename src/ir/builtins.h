@@ -50,6 +50,20 @@ enum {
     /* Python built-ins */                                                                               \
     X(RANGE, "range", KJ_BF_ANY, "*args")                                                                \
     X(PRANGE, "prange", KJ_BF_ANY, "*args")                                                              \
+    X(ENUMERATE, "enumerate", KJ_BF_ANY, "iterable, start=")  /* for loops only: infer_iter.c */          \
+    X(ZIP, "zip", KJ_BF_ANY, "*args")                         /* for loops only: infer_iter.c */          \
+    /* reflected lists (infer_list.c, lower_list.c, llvm_list.c); the first three are lowering's own */  \
+    X(LIST_NEW, "list.<new>", KJ_BF_HOST, "*args")                                                       \
+    X(LIST_GET, "list.<get>", KJ_BF_HOST, "i")                                                          \
+    X(LIST_SET, "list.<set>", KJ_BF_HOST, "i, x")                                                       \
+    X(LIST_APPEND, "list.append", KJ_BF_HOST | KJ_BF_METHOD, "x")                                       \
+    X(LIST_POP, "list.pop", KJ_BF_HOST | KJ_BF_METHOD, "index=")                                        \
+    X(LIST_INSERT, "list.insert", KJ_BF_HOST | KJ_BF_METHOD, "index, x")                                \
+    X(LIST_EXTEND, "list.extend", KJ_BF_HOST | KJ_BF_METHOD, "other")                                   \
+    X(LIST_CLEAR, "list.clear", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
+    X(LIST_COPY, "list.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
+    X(LIST_REVERSE, "list.reverse", KJ_BF_HOST | KJ_BF_METHOD, "")                                      \
+    X(LIST_REPEAT, "list.<repeat>", KJ_BF_HOST, "n")                                                    \
     X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
     X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
     X(MIN, "min", KJ_BF_ANY, "*args")                                                                    \

@@ -194,6 +194,12 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
     const kj_type *dst = kj_value_type(ic, target);
     const kj_type *arr = ic->sp->ei[target->sub.obj->id].type;
     if (!dst || !arr) return;
+    if (arr->kind == KJ_T_LIST) { /* lst[i] = x (infer_list.c typed lst[i]) */
+        if (!kj_can_convert(t, dst))
+            kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",
+                     kj_type_str(t), kj_type_str(arr));
+        return;
+    }
     if (arr->kind != KJ_T_ARRAY) {
         kj_error(ic->d, ic->s->src, target->span, "'%s' does not support item assignment",
                  kj_type_str(arr));
@@ -304,6 +310,14 @@ static void infer_for_tuple(kj_ictx *ic, const kj_stmt *st, const kj_type *tt)
 static void infer_for(kj_ictx *ic, const kj_stmt *st)
 {
     const kj_expr *it = st->for_.iter;
+    const kj_type *elem;
+    if (kj_infer_for_iter(ic, it, &elem)) { /* arrays, enumerate, zip, range values */
+        if (elem) assign_target(ic, st->for_.target, elem, false);
+        ic->loops++;
+        infer_block(ic, &st->for_.body);
+        ic->loops--;
+        return;
+    }
     kj_einfo *ei = kj_type_expr(ic, it);
     bool is_range = it->kind == KJ_E_CALL && ei->kind == EI_VALUE && ei->type &&
                     ei->type->kind == KJ_T_RANGE;

@@ -10,12 +10,23 @@
 /* An argument: a value, a dtype (np.float32 passed as dtype=), a list
  * literal standing for a shape (np.zeros([n, m])), or, when `fns` (the
  * argument of a user function), a function (apply(add, x)). */
-static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, bool fns)
+enum { ARG_FNS = 1, ARG_LISTS = 2 }; /* type_arg's modes: functions as values; list displays as lists */
+
+/* Does built-in b take a list display as a list (print, len, list methods),
+ * not as the tuple a NumPy shape or np.array's data is? */
+static int list_args(int b)
+{
+    const char *p = kj_builtin_get((kj_builtin)b)->path;
+    return strncmp(p, "np.", 3) && strncmp(p, "cuda.", 5) ? ARG_LISTS : 0;
+}
+
+static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, int mode)
 {
     memset(out, 0, sizeof *out);
     out->span = e->span;
+    bool fns = mode & ARG_FNS;
     kj_einfo *ei;
-    if (e->kind == KJ_E_LIST) {
+    if (e->kind == KJ_E_LIST && !(mode & ARG_LISTS)) {
         ei = &ic->sp->ei[e->id];
         memset(ei, 0, sizeof *ei);
         uint32_t n = e->seq.n;
@@ -315,9 +326,9 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     kj_barg *kw = KJ_NEWN(ic->s->a, kj_barg, nk + 1);
     const char **kwn = KJ_NEWN(ic->s->a, const char *, nk + 1);
     bool ok = true;
-    for (uint32_t i = 0; i < np; i++) ok = type_arg(ic, e->call.args[i], &pos[i], false) && ok;
+    for (uint32_t i = 0; i < np; i++) ok = type_arg(ic, e->call.args[i], &pos[i], list_args(b)) && ok;
     for (uint32_t i = 0; i < nk; i++) {
-        ok = type_arg(ic, e->call.kw[i].value, &kw[i], false) && ok;
+        ok = type_arg(ic, e->call.kw[i].value, &kw[i], list_args(b)) && ok;
         kwn[i] = e->call.kw[i].name;
     }
     if (!ok || !check_builtin_context(ic, b, e->span)) return ei_value(ei, NULL);
@@ -391,7 +402,7 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
     bool ok = true;
     for (uint32_t i = 0; i < e->call.nargs; i++) {
         kj_barg a;
-        types[i] = type_arg(ic, e->call.args[i], &a, true);
+        types[i] = type_arg(ic, e->call.args[i], &a, ARG_FNS | ARG_LISTS);
         map[i] = (int32_t)i;
         ok = ok && types[i];
     }
@@ -412,7 +423,7 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
             continue;
         }
         kj_barg a;
-        types[i] = type_arg(ic, kw->value, &a, true);
+        types[i] = type_arg(ic, kw->value, &a, ARG_FNS | ARG_LISTS);
         map[i] = -1 - (int32_t)k;
         ok = ok && types[i];
     }
@@ -817,7 +828,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     kj_span out_sp = e->span;
     for (uint32_t i = 0; i < n; i++) {
         kj_barg a;
-        if (!(args[i] = type_arg(ic, e->call.args[i], &a, false))) return ei_value(ei, NULL);
+        if (!(args[i] = type_arg(ic, e->call.args[i], &a, 0))) return ei_value(ei, NULL);
         if (args[i]->kind != KJ_T_ARRAY && !kj_is_scalar(args[i])) {
             kj_error(ic->d, ic->s->src, e->call.args[i]->span,
                      "ufunc arguments must be arrays or numbers, not %s", kj_type_str(args[i]));
@@ -827,7 +838,7 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
     for (uint32_t k = 0; k < e->call.nkw; k++) {
         const kj_keyword *kw = &e->call.kw[k];
         kj_barg a;
-        const kj_type *t = type_arg(ic, kw->value, &a, false);
+        const kj_type *t = type_arg(ic, kw->value, &a, 0);
         if (strcmp(kw->name, "out") || fn->kind != FK_VECTORIZE) {
             kj_error(ic->d, ic->s->src, kw->span, "%s() got an unexpected keyword argument '%s'",
                      fn->def->name, kw->name);
@@ -926,7 +937,7 @@ static kj_einfo *ufunc_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, 
         return ei_value(ei, NULL);
     }
     kj_barg b;
-    const kj_type *a = type_arg(ic, e->call.args[0], &b, false);
+    const kj_type *a = type_arg(ic, e->call.args[0], &b, 0);
     if (!a) return ei_value(ei, NULL);
     if (a->kind != KJ_T_ARRAY) {
         kj_error(ic->d, ic->s->src, e->call.args[0]->span, "%s.reduce() takes an array, not %s", name,
@@ -968,7 +979,9 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
         if (bi->flags & KJ_BF_ATTR) break;
         return builtin_call(ic, e, ei, ci->builtin, NULL, NULL);
     }
-    case EI_METHOD: return builtin_call(ic, e, ei, ci->builtin, callee->attr.obj, NULL);
+    case EI_METHOD:
+        if (ci->builtin == KJ_B_LIST_APPEND) kj_list_append_refine(ic, e); /* `[]` then append: infer_list.c */
+        return builtin_call(ic, e, ei, ci->builtin, callee->attr.obj, NULL);
     case EI_DTYPE: {
         const kj_type *target = ci->dtype;
         kj_einfo *r = builtin_call(ic, e, ei, KJ_B_CONVERT, NULL, target);

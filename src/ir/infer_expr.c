@@ -190,6 +190,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
 {
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
+                     : t->kind == KJ_T_LIST ? "list"
                      : t->kind == KJ_T_OPAQUE ? t->name : NULL;
     int b = recv ? kj_builtin_lookup(kj_arena_printf(ic->s->a, "%s.%s", recv, e->attr.name)) : -1;
     if (b < 0) {
@@ -364,6 +365,10 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
                              kj_span sp, const kj_type **optype)
 {
     if (!l || !r) return NULL;
+    if (l->kind == KJ_T_LIST || r->kind == KJ_T_LIST) { /* lst + lst, lst * n: infer_list.c */
+        *optype = NULL;
+        return kj_list_binop_type(ic, op, l, r, sp);
+    }
     if (op == KJ_OP_MATMUL) {
         kj_error(ic->d, ic->s->src, sp, "the @ operator is not supported");
         return NULL;
@@ -516,6 +521,11 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
                                const kj_type **optype)
 {
     kj_types *T = ic->s->types;
+    if ((op == KJ_CMP_IN || op == KJ_CMP_NOTIN) && r->kind == KJ_T_LIST && r->elem && kj_is_scalar(r->elem) &&
+        kj_is_scalar(l)) { /* x in lst: lower_list.c */
+        *optype = kj_strong(T, kj_promote(T, l, r->elem));
+        return kj_t_bool(T);
+    }
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) {
         kj_error(ic->d, ic->s->src, e->span, "the '%s' operator is not supported",
                  kj_cmpop_str(op));
@@ -793,6 +803,7 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     const kj_type *t = obj->type;
     if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
+    if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
     kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));
     return ei_value(ei, NULL);
 }
@@ -857,11 +868,7 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
         kj_error(ic->d, ic->s->src, e->span, "a slice is only allowed inside an array subscript");
         return ei_value(ei, NULL);
     case KJ_E_TUPLE: return type_tuple(ic, e, ei);
-    case KJ_E_LIST: {
-        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "lists are not supported");
-        kj_diag_hint(dg, "use a tuple, or np.array shapes like np.zeros((n, m))");
-        return ei_value(ei, NULL);
-    }
+    case KJ_E_LIST: return kj_type_list_literal(ic, e, ei); /* infer_list.c */
     case KJ_E_BINOP: return type_binop(ic, e, ei);
     case KJ_E_UNARY: return type_unary(ic, e, ei);
     case KJ_E_BOOLOP: return type_boolop(ic, e, ei);

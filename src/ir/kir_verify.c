@@ -278,12 +278,20 @@ static bool check_tuple(vctx *v, kir_ref r)
     if (in->op == KIR_TUPLE_GET) {
         const kj_type *t = use(v, r, in->a);
         if (!t) return false;
+        if (t->kind == KJ_T_RANGE) /* a range value is the 3-tuple (start, stop, step) */
+            return in->i >= 0 && in->i < 3 && in->type == t->elem ? true
+                   : fail(v, r, "tuple_get %lld of %s", (long long)in->i, ts(t));
         if (t->kind != KJ_T_TUPLE) return fail(v, r, "tuple_get of %s, not a tuple", ts(t));
         if (in->i < 0 || in->i >= t->n)
             return fail(v, r, "tuple_get index %lld out of range for %s", (long long)in->i, ts(t));
         if (in->type != t->elems[in->i])
             return fail(v, r, "tuple_get has type %s, element is %s", ts(in->type), ts(t->elems[in->i]));
         return true;
+    }
+    if (in->type->kind == KJ_T_RANGE) { /* range(start, stop, step) as a value (lower_iter.c) */
+        for (uint32_t k = 0; k < 3 && in->nargs == 3; k++)
+            if (!use_typed(v, r, in->args[k], in->type->elem, "range part")) return false;
+        return in->nargs == 3 ? true : fail(v, r, "range of %u values", in->nargs);
     }
     if (in->type->kind != KJ_T_TUPLE) return fail(v, r, "tuple has non-tuple type %s", ts(in->type));
     if (in->nargs != in->type->n)

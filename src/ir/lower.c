@@ -5,18 +5,9 @@
  * sp->vars) and makes every implicit conversion explicit: after this stage
  * no KIR value has a weak literal type, and every operator's operands have
  * the operator's type. */
-#include "sema_int.h"
+#include "lower_int.h"
 
 #include <string.h>
-
-typedef struct lctx {
-    kj_sema *s;
-    kj_spec *sp;
-    kir_func *f;
-    kir_blkid cur;   /* the block being appended to */
-    int32_t *local;  /* var index → KIR local, -1 for untyped variables */
-    bool boundscheck;
-} lctx;
 
 static kir_ref lower_expr(lctx *lc, const kj_expr *e);
 
@@ -128,6 +119,10 @@ static kir_ref cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp)
     const kj_type *from = type_of(lc, v);
     t = strong(lc, t);
     if (from == t) return v;
+    if (from->kind == KJ_T_LIST && !from->elem && t->kind == KJ_T_LIST) { /* `[]`, typed by its appends */
+        kir_at(lc->f, v)->type = t;
+        return v;
+    }
     if (t->kind == KJ_T_TUPLE && from->kind == KJ_T_TUPLE && from->n == t->n) {
         kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, t->n + 1);
         for (uint32_t i = 0; i < t->n; i++) {
@@ -353,6 +348,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
     const kj_type *ot = strong(lc, EI(lc, e->sub.obj)->type);
+    if (ot->kind == KJ_T_LIST) return kj_lower_list_item(lc, e, 0, e->span); /* lower_list.c */
     if (ot->kind == KJ_T_TUPLE) {
         if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
         int64_t i = EI(lc, e->sub.index)->cval.i;
@@ -418,6 +414,7 @@ static kir_ref binop_of(lctx *lc, const kj_expr *e, kj_binop op, const kj_expr *
 
 static kir_ref lower_binop(lctx *lc, const kj_expr *e)
 {
+    if (EI(lc, e)->type->kind == KJ_T_LIST) return kj_lower_list_binop(lc, e); /* lower_list.c */
     return binop_of(lc, e, e->bin.op, e->bin.l, e->bin.r);
 }
 
@@ -430,6 +427,10 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
 {
     kj_types *T = lc->s->types;
     const kj_type *lt = EI(lc, le)->type, *rt = EI(lc, re)->type;
+    if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) { /* x in lst: lower_list.c */
+        *r_out = lower_expr(lc, re);
+        return kj_lower_list_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
+    }
     if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
         bool same = lt->kind == KJ_T_NONE && rt->kind == KJ_T_NONE;
         *r_out = 0;
@@ -543,6 +544,7 @@ static kir_ref lower_builtin_arg(lctx *lc, const kj_expr *a, const kj_type *conv
     kj_einfo *ai = EI(lc, a);
     if (ai->kind == EI_DTYPE)
         return emit(lc, KIR_CONST_NONE, kj_t_dtype(lc->s->types, ai->dtype), a->span);
+    if (a->kind == KJ_E_LIST && ai->type->kind == KJ_T_LIST) return kj_lower_list_literal(lc, a);
     if (a->kind == KJ_E_LIST) {
         const kj_type *t = strong(lc, ai->type);
         kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, a->seq.n + 1);
@@ -767,6 +769,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_SUM) return lower_sum(lc, e, t, args[0], ei->nbound > 1 ? args[1] : 0);
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
         return lower_copy_ravel(lc, e, b, t, args[0]);
+    if (b == KJ_B_RANGE || (b == KJ_B_LEN && type_of(lc, args[0])->kind == KJ_T_RANGE))
+        return kj_lower_range_builtin(lc, b, t, args, (uint32_t)ei->nbound, e->span); /* lower_iter.c */
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);
     kir_at(lc->f, r)->aux = (uint16_t)b;
     return r;
@@ -1085,6 +1089,10 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
         return;
     }
     case KJ_E_SUBSCRIPT: {
+        if (EI(lc, t->sub.obj)->type->kind == KJ_T_LIST) { /* lst[i] = v: lower_list.c */
+            kj_lower_list_item(lc, t, v, sp);
+            return;
+        }
         kir_ref arr = lower_expr(lc, t->sub.obj);
         if (index_array(lc, t)) { /* a[mask] = v, a[idx] = v, a[:, idx] = v */
             kir_ref args[2 + MAX_INDEX_DIMS];
@@ -1293,6 +1301,7 @@ static void lower_for_tuple(lctx *lc, const kj_stmt *st, const kj_type *tt)
 static void lower_for(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *it = st->for_.iter;
+    if (kj_lower_for_iter(lc, st)) return; /* arrays, enumerate, zip, range values: lower_iter.c */
     kj_einfo *ei = EI(lc, it);
     if (ei->type->kind == KJ_T_TUPLE) {
         lower_for_tuple(lc, st, strong(lc, ei->type));
@@ -1466,3 +1475,16 @@ bool kj_lower_all(kj_sema *s, kir_module *m)
     for (uint32_t i = 0; i < todo.n; i++) define(s, todo.v[i]);
     return true;
 }
+
+/* ---- for the lowering files beside this one (lower_int.h) ---- */
+
+kir_ref kj_lw_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp) { return emit(lc, op, t, sp); }
+kir_ref kj_lw_expr(lctx *lc, const kj_expr *e) { return lower_expr(lc, e); }
+kir_ref kj_lw_as(lctx *lc, const kj_expr *e, const kj_type *t) { return lower_as(lc, e, t); }
+kir_ref kj_lw_cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp) { return cast(lc, v, t, sp); }
+kir_ref kj_lw_i64(lctx *lc, int64_t v, kj_span sp) { return i64(lc, v, sp); }
+uint32_t kj_lw_temp(lctx *lc, const kj_type *t) { return temp_local(lc, t); }
+kir_ref kj_lw_get(lctx *lc, uint32_t l, kj_span sp) { return get_local(lc, l, sp); }
+void kj_lw_set(lctx *lc, uint32_t l, kir_ref v, kj_span sp) { set_local(lc, l, v, sp); }
+void kj_lw_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp) { store_target(lc, t, v, sp); }
+void kj_lw_block(lctx *lc, const kj_block *b) { lower_block(lc, b); }

@@ -344,6 +344,23 @@ static inline kj_einfo *ei_value(kj_einfo *ei, const kj_type *t)
 const kj_type *kj_func_value_type(kj_ictx *ic, const kj_einfo *ei);
 /* Type `e` and require a run-time value; NULL after an error. */
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
+/* infer_iter.c: a for loop over an array, a range value, enumerate() or
+ * zip() (or an error for a scalar): true, with the type of one step at
+ * *elem (NULL after an error); false for what infer.c types itself
+ * (range() calls, tuples). */
+bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem);
+/* infer_list.c: a list display [a, b, ...] (Numba's reflected list of the
+ * elements' unified type; `[]` of a type an append settles), lst[i], and
+ * the refinement of an empty list's variable by lst.append(x). */
+kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+kj_einfo *kj_type_list_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *lt, kj_einfo *ei);
+void kj_list_append_refine(kj_ictx *ic, const kj_expr *call);
+/* lst + lst (a new list of both), lst * n and n * lst (repeated): the list type. */
+const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp);
+/* KJ_B_ENUMERATE or KJ_B_ZIP when e is a call of one, else -1. */
+int kj_iter_call(kj_ictx *ic, const kj_expr *e);
+/* One step over an array of type at: its element, or a view a[i]. */
+const kj_type *kj_iter_array_elem(kj_types *T, const kj_type *at);
 kj_var *kj_var_find(kj_spec *sp, const char *name);
 /* The variable a NAME expression of sp's body denotes (its version). */
 kj_var *kj_var_of(kj_spec *sp, const kj_expr *e);

@@ -103,6 +103,7 @@ static const char *make_name(kj_arena *a, const kj_type *k)
         return s;
     }
     case KJ_T_RANGE: return kj_arena_printf(a, "range(%s)", k->elem->name);
+    case KJ_T_LIST: return kj_arena_printf(a, "list(%s)", k->elem ? k->elem->name : "undefined");
     case KJ_T_STR: return "str";
     case KJ_T_DTYPE: return kj_arena_printf(a, "dtype(%s)", k->elem->name);
     case KJ_T_OPAQUE: case KJ_T_FUNC: return k->name;
@@ -192,6 +193,12 @@ const kj_type *kj_t_tuple(kj_types *t, const kj_type *const *elems, uint32_t n)
 const kj_type *kj_t_range(kj_types *t, const kj_type *elem)
 {
     kj_type k = {.kind = KJ_T_RANGE, .elem = elem};
+    return intern(t, &k);
+}
+
+const kj_type *kj_t_list(kj_types *t, const kj_type *elem)
+{
+    kj_type k = {.kind = KJ_T_LIST, .elem = elem};
     return intern(t, &k);
 }
 
@@ -331,6 +338,8 @@ const kj_type *kj_unify(kj_types *t, const kj_type *a, const kj_type *b)
         const kj_type *e = kj_unify(t, a->elem, b->elem);
         return e && kj_is_int(e) ? kj_t_range(t, kj_strong(t, e)) : NULL;
     }
+    case KJ_T_LIST: /* `[]` takes the type of the list it meets; lists are otherwise invariant */
+        return !a->elem ? b : !b->elem ? a : NULL;
     default: return NULL;
     }
 }
@@ -373,6 +382,7 @@ bool kj_can_convert(const kj_type *from, const kj_type *to)
         for (uint32_t i = 0; i < from->n; i++)
             if (!kj_can_convert(from->elems[i], to->elems[i])) return false;
         return true;
+    case KJ_T_LIST: return !from->elem; /* `[]` into any list */
     default: return false;
     }
 }

@@ -26,6 +26,8 @@ typedef enum {
                     type per function (ref: its kj_fn, or builtin: a built-in's id), as Numba's
                     dispatcher types; a value of it holds nothing at run time */
     KJ_T_COMPLEX, /* bits 64 (complex64: two float32) / 128 (complex128: two float64) */
+    KJ_T_LIST,   /* Numba's reflected list: elem (strong), or NULL for `[]` before an append says
+                    what it holds; a pointer to the runtime's kj_list (src/runtime/list.c) */
 } kj_type_kind;
 
 typedef enum { KJ_LAYOUT_A, KJ_LAYOUT_C, KJ_LAYOUT_F } kj_layout;
@@ -61,6 +63,7 @@ const kj_type *kj_t_weak_float(kj_types *t); /* stored as float64 */
 const kj_type *kj_t_array(kj_types *t, const kj_type *elem, int ndim, kj_layout layout);
 const kj_type *kj_t_tuple(kj_types *t, const kj_type *const *elems, uint32_t n);
 const kj_type *kj_t_range(kj_types *t, const kj_type *elem);
+const kj_type *kj_t_list(kj_types *t, const kj_type *elem); /* elem NULL: `[]`, not yet known */
 const kj_type *kj_t_str(kj_types *t);
 const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar);
 const kj_type *kj_t_opaque(kj_types *t, const char *name);

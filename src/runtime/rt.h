@@ -105,6 +105,10 @@ typedef struct kj_rt {
      * requests (rt_mpi.c), freed with its arrays */
     struct kj_mpi *mpi;
     struct kj_rt_mpi_state *mpi_run;
+    /* reflected lists made by generated code (list.c), freed with the arrays;
+     * last, so that generated code's offsets of the fields above stay */
+    struct kj_list **lists;
+    size_t nlists, cap_lists;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
@@ -153,6 +157,9 @@ void kj_rt_own(kj_rt *rt, kj_array *a);
 void kj_rt_describe(void *out, const kj_array *a, int ndim);
 /* Raise the kj_rt_error `e` (its exception named by e->exc) at line:col. */
 _Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, int32_t col);
+
+/* Free the run's lists (list.c; with its arrays, at the end of a run). */
+void kj_rt_list_free_all(kj_rt *rt);
 
 /* ---- parallel loops (the `parallel` target; docs/runtime.md "Thread pool") ---- */
 

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* infer_iter — the iterables of a for loop beyond range() calls and tuples
+ * (infer.c keeps those): arrays (over the first axis: an element of a 1-d
+ * array, a view of the rest of an n-d one), range objects held in
+ * variables, and enumerate(x, start=) and zip(a, b, ...) of any iterable,
+ * nested. Numba's reference/pysupported.rst ("Built-in functions":
+ * enumerate, zip, range) and numpysupported.rst ("iteration over arrays").
+ * enumerate and zip are typed here only as the iterable of a for loop;
+ * lower_iter.c lowers the same shapes to one counted loop. */
+#include "sema_int.h"
+#include "builtins.h"
+
+/* enumerate or zip, when `e` is a call of one of them; else -1. */
+int kj_iter_call(kj_ictx *ic, const kj_expr *e)
+{
+    if (e->kind != KJ_E_CALL) return -1;
+    kj_einfo *f = kj_type_expr(ic, e->call.fn);
+    if (f->kind != EI_BUILTIN || (f->builtin != KJ_B_ENUMERATE && f->builtin != KJ_B_ZIP)) return -1;
+    return f->builtin;
+}
+
+/* The type of one step over an array: its element, or the view a[i]. */
+const kj_type *kj_iter_array_elem(kj_types *T, const kj_type *at)
+{
+    if (at->ndim == 1) return at->elem;
+    return kj_t_array(T, at->elem, at->ndim - 1, at->layout == KJ_LAYOUT_C ? KJ_LAYOUT_C : KJ_LAYOUT_A);
+}
+
+static const kj_type *iter_elem(kj_ictx *ic, const kj_expr *it);
+
+/* A tuple iterated: its elements' one type (arrays of one element type and
+ * ndim unify across layouts). */
+static const kj_type *tuple_elem(kj_ictx *ic, const kj_expr *it, const kj_type *tt)
+{
+    const kj_type *et = tt->n > 0 ? kj_strong(ic->s->types, tt->elems[0]) : NULL;
+    for (uint32_t k = 1; k < tt->n && et; k++)
+        et = kj_unify(ic->s->types, et, kj_strong(ic->s->types, tt->elems[k]));
+    if (!et)
+        kj_error(ic->d, ic->s->src, it->span, "cannot iterate over %s: its elements have different types",
+                 kj_type_str(tt));
+    return et;
+}
+
+static const kj_type *enumerate_elem(kj_ictx *ic, const kj_expr *it)
+{
+    if (it->call.nkw > 1 || (it->call.nkw == 1 && strcmp(it->call.kw[0].name, "start")) ||
+        it->call.nargs + it->call.nkw < 1 || it->call.nargs + it->call.nkw > 2) {
+        kj_error(ic->d, ic->s->src, it->span, "enumerate() takes an iterable and an optional start");
+        return NULL;
+    }
+    if (it->call.nargs < 1) {
+        kj_error(ic->d, ic->s->src, it->span, "enumerate() missing required argument 'iterable'");
+        return NULL;
+    }
+    const kj_expr *start = it->call.nargs == 2 ? it->call.args[1] : it->call.nkw ? it->call.kw[0].value : NULL;
+    if (start) {
+        const kj_type *st = kj_value_type(ic, start);
+        if (st && !kj_is_int(st)) {
+            kj_error(ic->d, ic->s->src, start->span, "enumerate() start must be an integer, not %s",
+                     kj_type_str(st));
+            return NULL;
+        }
+    }
+    const kj_type *el[2] = {kj_t_int(ic->s->types, 64, true), iter_elem(ic, it->call.args[0])};
+    return el[1] ? kj_t_tuple(ic->s->types, el, 2) : NULL;
+}
+
+static const kj_type *zip_elem(kj_ictx *ic, const kj_expr *it)
+{
+    if (it->call.nkw || it->call.nargs < 1 || it->call.nargs > 8) {
+        kj_error(ic->d, ic->s->src, it->span, "zip() takes 1 to 8 iterables and no keywords");
+        return NULL;
+    }
+    const kj_type *el[8];
+    bool ok = true;
+    for (uint32_t k = 0; k < it->call.nargs; k++) ok = (el[k] = iter_elem(ic, it->call.args[k])) && ok;
+    return ok ? kj_t_tuple(ic->s->types, el, it->call.nargs) : NULL;
+}
+
+/* The element type of iterating `it`, NULL after an error. */
+static const kj_type *iter_elem(kj_ictx *ic, const kj_expr *it)
+{
+    int b = kj_iter_call(ic, it);
+    if (b >= 0) {
+        ei_reset(ic, it);
+        return b == KJ_B_ENUMERATE ? enumerate_elem(ic, it) : zip_elem(ic, it);
+    }
+    const kj_type *t = kj_value_type(ic, it);
+    if (!t) return NULL;
+    switch (t->kind) {
+    case KJ_T_ARRAY: return kj_iter_array_elem(ic->s->types, t);
+    case KJ_T_RANGE: return t->elem;
+    case KJ_T_TUPLE: return tuple_elem(ic, it, t);
+    case KJ_T_LIST:
+        if (!t->elem) kj_error(ic->d, ic->s->src, it->span, "iterating an empty list whose element type is unknown");
+        return t->elem;
+    default: break;
+    }
+    kj_diag *dg = kj_error(ic->d, ic->s->src, it->span, "'%s' object is not iterable",
+                           kj_type_str(kj_strong(ic->s->types, t)));
+    kj_diag_hint(dg, "for loops iterate over arrays, tuples, range(), enumerate() and zip()");
+    return NULL;
+}
+
+bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem)
+{
+    *elem = NULL;
+    if (kj_iter_call(ic, it) < 0) {
+        const kj_type *t = kj_value_type(ic, it);
+        bool range_value = t && t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL;
+        if (!t || (t->kind != KJ_T_ARRAY && t->kind != KJ_T_LIST && !range_value && !kj_is_scalar(t)))
+            return false;
+    }
+    *elem = iter_elem(ic, it);
+    return true;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* infer_list — Numba's reflected lists (reference/pysupported.rst, "list"):
+ * a display [a, b, c] is a list of its elements' unified (strong) type, as
+ * Numba's typeof gives list(int64) for [1, 2]; `[]` is a list whose element
+ * type the first lst.append(x) of its variable settles (Numba's "undefined"
+ * list refined by append). Elements: scalars, tuples of them, arrays, lists. Lists are
+ * host-side objects: Numba's CUDA target has none, so a list in a kernel or
+ * device function is a located error naming the construct. */
+#include "sema_int.h"
+#include "builtins.h"
+
+static bool list_elem_ok(const kj_type *t)
+{
+    if (kj_is_scalar(t) || t->kind == KJ_T_ARRAY || (t->kind == KJ_T_LIST && t->elem)) return true;
+    if (t->kind != KJ_T_TUPLE) return false;
+    for (uint32_t k = 0; k < t->n; k++) /* a list keeps array elements alive, not arrays inside tuples */
+        if (!kj_is_scalar(t->elems[k])) return false;
+    return true;
+}
+
+kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    kj_types *T = ic->s->types;
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "lists are not supported in CUDA kernels and device functions");
+        kj_diag_hint(dg, "Numba's CUDA target has no lists: use a tuple, a local array (cuda.local.array) or a "
+                         "device array argument");
+        return ei_value(ei, NULL);
+    }
+    const kj_type *el = NULL;
+    for (uint32_t k = 0; k < e->seq.n; k++) {
+        const kj_type *t = kj_value_type(ic, e->seq.v[k]);
+        if (!t) return ei_value(ei, NULL);
+        t = kj_strong(T, t);
+        if (!list_elem_ok(t)) {
+            kj_error(ic->d, ic->s->src, e->seq.v[k]->span,
+                     "a list holds numbers, tuples of numbers, arrays or lists, not %s", kj_type_str(t));
+            return ei_value(ei, NULL);
+        }
+        const kj_type *u = el ? kj_unify(T, el, t) : t;
+        if (!u) { /* Numba: "Cannot unify ... for 'list'" at the display */
+            kj_error(ic->d, ic->s->src, e->seq.v[k]->span, "can't unify %s and %s in a list display: a list holds "
+                     "one type", kj_type_str(el), kj_type_str(t));
+            return ei_value(ei, NULL);
+        }
+        el = u;
+    }
+    return ei_value(ei, kj_t_list(T, el));
+}
+
+kj_einfo *kj_type_list_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *lt, kj_einfo *ei)
+{
+    const kj_expr *ix = e->sub.index;
+    if (ix->kind == KJ_E_SLICE) {
+        kj_error(ic->d, ic->s->src, ix->span, "slicing a list is not supported yet; index it or loop over it");
+        return ei_value(ei, NULL);
+    }
+    const kj_type *it = kj_value_type(ic, ix);
+    if (!it) return ei_value(ei, NULL);
+    if (!kj_is_int(it)) {
+        kj_error(ic->d, ic->s->src, ix->span, "list indices must be integers, not %s", kj_type_str(it));
+        return ei_value(ei, NULL);
+    }
+    if (!lt->elem) {
+        kj_error(ic->d, ic->s->src, e->span, "indexing an empty list whose element type is unknown");
+        return ei_value(ei, NULL);
+    }
+    return ei_value(ei, lt->elem);
+}
+
+void kj_list_append_refine(kj_ictx *ic, const kj_expr *call)
+{
+    const kj_expr *recv = call->call.fn->attr.obj;
+    if (recv->kind != KJ_E_NAME || call->call.nargs != 1) return;
+    kj_var *v = kj_var_of(ic->sp, recv);
+    if (!v || !v->type || v->type->kind != KJ_T_LIST || v->type->elem) return;
+    const kj_type *x = kj_value_type(ic, call->call.args[0]);
+    if (!x) return;
+    x = kj_strong(ic->s->types, x);
+    if (!list_elem_ok(x)) return; /* the append's own typing reports it */
+    v->type = kj_t_list(ic->s->types, x);
+    ic->changed = true;
+}
+
+const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp)
+{
+    if (op == KJ_OP_ADD && l->kind == KJ_T_LIST && r->kind == KJ_T_LIST) {
+        const kj_type *u = kj_unify(ic->s->types, l, r);
+        if (u) return u;
+    }
+    if (op == KJ_OP_MUL && ((l->kind == KJ_T_LIST && kj_is_int(r)) || (r->kind == KJ_T_LIST && kj_is_int(l))))
+        return l->kind == KJ_T_LIST ? l : r;
+    kj_error(ic->d, ic->s->src, sp, "unsupported operand type(s) for %s: '%s' and '%s'", kj_binop_str(op),
+             kj_type_str(l), kj_type_str(r));
+    return NULL;
+}

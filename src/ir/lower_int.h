@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What lower.c shares with the lowering files beside it (lower_iter.c):
+ * its context and the helpers they build on. */
+#ifndef KJ_LOWER_INT_H
+#define KJ_LOWER_INT_H
+
+#include "sema_int.h"
+
+typedef struct lctx {
+    kj_sema *s;
+    kj_spec *sp;
+    kir_func *f;
+    kir_blkid cur;   /* the block being appended to */
+    int32_t *local;  /* var index → KIR local, -1 for untyped variables */
+    bool boundscheck;
+} lctx;
+
+/* lower.c's helpers: an instruction at the end of the current block, an
+ * expression (as type t), a conversion, an int64 constant, temporaries and
+ * locals, an assignment to a target (names, tuples, subscripts), a block. */
+kir_ref kj_lw_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp);
+kir_ref kj_lw_expr(lctx *lc, const kj_expr *e);
+kir_ref kj_lw_as(lctx *lc, const kj_expr *e, const kj_type *t);
+kir_ref kj_lw_cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp);
+kir_ref kj_lw_i64(lctx *lc, int64_t v, kj_span sp);
+uint32_t kj_lw_temp(lctx *lc, const kj_type *t);
+kir_ref kj_lw_get(lctx *lc, uint32_t l, kj_span sp);
+void kj_lw_set(lctx *lc, uint32_t l, kir_ref v, kj_span sp);
+void kj_lw_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp);
+void kj_lw_block(lctx *lc, const kj_block *b);
+
+/* lower_iter.c: a for loop over an array, a range value, enumerate() or
+ * zip() (what infer_iter.c typed); false for any other loop. */
+bool kj_lower_for_iter(lctx *lc, const kj_stmt *st);
+/* range(...) as a value (b = KJ_B_RANGE, of type t, from its n arguments)
+ * or len() of one (b = KJ_B_LEN, args[0] the range). */
+kir_ref kj_lower_range_builtin(lctx *lc, int b, const kj_type *t, const kir_ref *args, uint32_t n, kj_span sp);
+kir_ref kj_lower_range_len(lctx *lc, const kj_type *it, kir_ref start, kir_ref stop, kir_ref step, kj_span sp);
+
+/* lower_list.c: a list display as a list value; lst[i] (v 0) or lst[i] = v
+ * of the subscript e. */
+kir_ref kj_lower_list_literal(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
+/* x in lst (not_in: x not in lst) of the comparison e: a scan for an equal element. */
+kir_ref kj_lower_list_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref l);
+kir_ref kj_lower_list_binop(lctx *lc, const kj_expr *e); /* lst + lst, lst * n */
+kir_ref kj_lower_list_len(lctx *lc, kir_ref l, kj_span sp);
+kir_ref kj_lower_list_get(lctx *lc, kir_ref l, kir_ref i, kj_span sp);
+
+#endif
