@@ -366,6 +366,9 @@ LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, in
 LLVMValueRef kj_cg_line(kj_cg *cg, const kir_inst *in); /* i32 line of in */
 LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
 
+/* llvm_np_manip.c: np.array/asarray, the joins (np.concatenate, ...), np.flip */
+LLVMValueRef kj_cg_np_manip(kj_cg *cg, const kir_inst *in);
+
 /* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 

@@ -1249,6 +1249,10 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_ALL: return type_reduce(c, R_TRUTH);
     case KJ_B_NP_COUNT_NONZERO: return type_reduce(c, R_COUNT);
     case KJ_B_TIME_PERF_COUNTER: return f64(c);
+    case KJ_B_NP_ARRAY: case KJ_B_NP_ASARRAY: case KJ_B_NP_ASCONTIGUOUSARRAY: case KJ_B_NP_CONCATENATE:
+    case KJ_B_NP_STACK: case KJ_B_NP_HSTACK: case KJ_B_NP_VSTACK: case KJ_B_NP_DSTACK: case KJ_B_NP_COLUMN_STACK:
+    case KJ_B_NP_FLIP: case KJ_B_NP_FLIPLR: case KJ_B_NP_FLIPUD:
+        return kj_type_np_manip(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_SUM:
     case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:

@@ -175,6 +175,19 @@ enum {
     X(ARR_T, "array.T", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_VIEW, "")                          \
     X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD | KJ_BF_VIEW, "")                       \
     X(NP_TRANSPOSE, "np.transpose", KJ_BF_VIEW, "a")                                                     \
+    /* array creation from sequences, joining, flipping (builtins_np_manip.c) */                         \
+    X(NP_ARRAY, "np.array", KJ_BF_HOST | KJ_BF_READS, "object, dtype=")                                  \
+    X(NP_ASARRAY, "np.asarray", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")                                   \
+    X(NP_ASCONTIGUOUSARRAY, "np.ascontiguousarray", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")               \
+    X(NP_CONCATENATE, "np.concatenate", KJ_BF_HOST | KJ_BF_READS, "arrays, axis=")                       \
+    X(NP_STACK, "np.stack", KJ_BF_HOST | KJ_BF_READS, "arrays, axis=")                                   \
+    X(NP_HSTACK, "np.hstack", KJ_BF_HOST | KJ_BF_READS, "tup")                                           \
+    X(NP_VSTACK, "np.vstack", KJ_BF_HOST | KJ_BF_READS, "tup")                                           \
+    X(NP_DSTACK, "np.dstack", KJ_BF_HOST | KJ_BF_READS, "tup")                                           \
+    X(NP_COLUMN_STACK, "np.column_stack", KJ_BF_HOST | KJ_BF_READS, "tup")                               \
+    X(NP_FLIP, "np.flip", KJ_BF_HOST | KJ_BF_VIEW, "m, axis=")                                           \
+    X(NP_FLIPLR, "np.fliplr", KJ_BF_HOST | KJ_BF_VIEW, "m")                                              \
+    X(NP_FLIPUD, "np.flipud", KJ_BF_HOST | KJ_BF_VIEW, "m")                                              \
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
     /* host side of numba.cuda */                                                                        \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \
@@ -359,6 +372,9 @@ bool kj_builtin_operator(kj_builtin id, kj_opufunc *out);
  * built-in and the offending argument. `conv`, when not NULL, receives for
  * each bound argument the type it must be converted to before the call
  * (NULL: passed unchanged), e.g. math.sin(int) converts to float64. */
+/* The typing of np.array/asarray, the joins and the flips (builtins_np_manip.c). */
+const kj_type *kj_type_np_manip(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                                const kj_source *src, kj_diags *d, const kj_type **conv);
 const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target,
                                const kj_barg *args, uint32_t nargs, kj_span call_span,
                                const kj_source *src, kj_diags *d, const kj_type **conv);

@@ -7,6 +7,24 @@
 #include <string.h>
 
 
+/* A list display written as a built-in's argument (np.zeros([n, m]),
+ * np.array([[1, 2], [3, 4]])): typed as a tuple, nested displays too. */
+static const kj_type *type_list_display(kj_ictx *ic, const kj_expr *e)
+{
+    kj_einfo *ei = &ic->sp->ei[e->id];
+    memset(ei, 0, sizeof *ei);
+    uint32_t n = e->seq.n;
+    const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_expr *v = e->seq.v[i];
+        if (!(el[i] = v->kind == KJ_E_LIST ? type_list_display(ic, v) : kj_value_type(ic, v))) return NULL;
+    }
+    ei->kind = EI_VALUE;
+    ei->type = kj_t_tuple(ic->s->types, el, n);
+    ei->is_const = kj_const_eval(ic->s, e, &ei->cval);
+    return ei->type;
+}
+
 /* An argument: a value, a dtype (np.float32 passed as dtype=), a list
  * literal standing for a shape (np.zeros([n, m])), or, when `fns` (the
  * argument of a user function), a function (apply(add, x)). */
@@ -16,15 +34,8 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, bool
     out->span = e->span;
     kj_einfo *ei;
     if (e->kind == KJ_E_LIST) {
+        if (!type_list_display(ic, e)) return NULL;
         ei = &ic->sp->ei[e->id];
-        memset(ei, 0, sizeof *ei);
-        uint32_t n = e->seq.n;
-        const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n ? n : 1);
-        for (uint32_t i = 0; i < n; i++)
-            if (!(el[i] = kj_value_type(ic, e->seq.v[i]))) return NULL;
-        ei->kind = EI_VALUE;
-        ei->type = kj_t_tuple(ic->s->types, el, n);
-        ei->is_const = kj_const_eval(ic->s, e, &ei->cval);
     } else {
         ei = kj_type_expr(ic, e);
     }
