@@ -54,8 +54,8 @@
  * of every cache key (cache.c), so that code cached by a kjit with another
  * contract is never loaded. Bump it with any change to either. 2: the block
  * storage's guard (kj_abi_kx.store_guard, kj_rt_block_storage's `guarded`)
- * and kj_abi_kernel.static_shared. 3: kj_rt_ascontig, kj_rt_join, kj_rt_flip
- * (np.ascontiguousarray, the joins, np.flip). */
+ * and kj_abi_kernel.static_shared. 3: kj_rt_ascontig, kj_rt_join, kj_rt_flip,
+ * kj_rt_nonzero, kj_rt_repeat, kj_rt_eye, kj_rt_restride (issue 25's creation and manipulation). */
 #define KJ_ABI_VERSION 3
 
 /* The C mirror of an array argument of static ndim N. */

@@ -105,7 +105,7 @@ static void put(kj_cg *cg, LLVMTypeRef elt, LLVMValueRef p, unsigned n, unsigned
     LLVMBuildStore(cg->b, v, LLVMBuildInBoundsGEP2(cg->b, LLVMArrayType2(elt, n), p, idx, 2, ""));
 }
 
-/* The axis argument k as int64, or 0 when absent (NumPy's default). */
+/* Integer argument k (an axis, a size) as int64, or 0 when absent. */
 static LLVMValueRef axis_val(kj_cg *cg, const kir_inst *in, uint32_t k, bool *given)
 {
     static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
@@ -156,11 +156,129 @@ static LLVMValueRef b_flip(kj_cg *cg, const kir_inst *in)
     return load_desc(cg, out, nd);
 }
 
+/* ---- nonzero, repeat, eye ---- */
+
+static LLVMValueRef b_nonzero(kj_cg *cg, const kir_inst *in)
+{
+    int mode = in->aux == KJ_B_NP_FLATNONZERO ? KJ_NONZERO_FLAT
+               : in->aux == KJ_B_NP_ARGWHERE  ? KJ_NONZERO_ARGWHERE
+                                               : KJ_NONZERO;
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[0], o);
+    unsigned n = mode == KJ_NONZERO ? (unsigned)in->type->n : 1;
+    int ond = mode == KJ_NONZERO_ARGWHERE ? 2 : 1;
+    LLVMTypeRef dt = kj_cg_array_type(cg, ond);
+    LLVMValueRef out = kj_cg_alloca(cg, LLVMArrayType2(dt, n ? n : 1), "nz.out");
+    LLVMValueRef a[8] = {cg->fn->rt, o[0], o[1], o[2], kj_cg_i32(cg, mode), out, kj_cg_line(cg, in),
+                         kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_NONZERO, a, 8);
+    if (mode != KJ_NONZERO) return load_desc(cg, out, ond);
+    LLVMValueRef tup = LLVMGetUndef(kj_cg_type(cg, in->type));
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef idx[2] = {kj_cg_i64(cg, 0), kj_cg_i64(cg, k)};
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(cg->b, LLVMArrayType2(dt, n), out, idx, 2, "");
+        tup = LLVMBuildInsertValue(cg->b, tup, load_desc(cg, p, 1), k, "");
+    }
+    return tup;
+}
+
+static LLVMValueRef b_repeat(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef o[3], r[3];
+    kj_cg_operand(cg, in->args[0], o);
+    kj_cg_operand(cg, in->args[1], r);
+    bool given;
+    LLVMValueRef axis = axis_val(cg, in, 2, &given);
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[13] = {cg->fn->rt, o[0], o[1], o[2], r[0], r[1], r[2], kj_cg_i32(cg, given), axis, out,
+                          kj_cg_i32(cg, nd), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_REPEAT, a, 13);
+    return load_desc(cg, out, nd);
+}
+
+static LLVMValueRef b_eye(kj_cg *cg, const kir_inst *in)
+{
+    bool eye = in->aux == KJ_B_NP_EYE, has_n, has_m = false, has_k;
+    LLVMValueRef n = axis_val(cg, in, 0, &has_n);
+    LLVMValueRef m = eye ? axis_val(cg, in, 1, &has_m) : n;
+    LLVMValueRef k = eye ? axis_val(cg, in, 2, &has_k) : kj_cg_i64(cg, 0);
+    if (eye && !has_m) m = n;
+    LLVMValueRef out = kj_cg_out_desc(cg, 2);
+    LLVMValueRef a[8] = {cg->fn->rt, n, m, k, kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), out, kj_cg_line(cg, in),
+                         kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_EYE, a, 8);
+    return load_desc(cg, out, 2);
+}
+
+/* ---- views that move, add or repeat dimensions ---- */
+
+/* The int64s of r, an int or a tuple of ints, into v; their count. */
+static int ints_of(kj_cg *cg, kir_ref r, LLVMValueRef *v)
+{
+    static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+    const kj_type *st = type_of(cg, r);
+    LLVMValueRef sv = kj_cg_val(cg, r);
+    if (st->kind != KJ_T_TUPLE) {
+        v[0] = kj_cg_cast(cg, sv, st, &T_I64);
+        return 1;
+    }
+    for (uint32_t k = 0; k < st->n && k < KJ_ABI_MAX_DIMS; k++)
+        v[k] = kj_cg_cast(cg, LLVMBuildExtractValue(cg->b, sv, k, ""), st->elems[k], &T_I64);
+    return (int)st->n;
+}
+
+static LLVMValueRef b_restride(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef v[KJ_ABI_MAX_DIMS] = {0};
+    int np = 0, op;
+    bool given;
+    switch (in->aux) {
+    case KJ_B_NP_EXPAND_DIMS: op = KJ_RS_EXPAND; v[np++] = axis_val(cg, in, 1, &given); break;
+    case KJ_B_NP_SWAPAXES: case KJ_B_ARR_SWAPAXES: case KJ_B_NP_MOVEAXIS:
+        op = in->aux == KJ_B_NP_MOVEAXIS ? KJ_RS_MOVE : KJ_RS_SWAP;
+        v[np++] = axis_val(cg, in, 1, &given);
+        v[np++] = axis_val(cg, in, 2, &given);
+        break;
+    case KJ_B_NP_ATLEAST_1D: case KJ_B_NP_ATLEAST_2D: case KJ_B_NP_ATLEAST_3D:
+        op = KJ_RS_ATLEAST;
+        v[np++] = kj_cg_i64(cg, 1 + (int)(in->aux - KJ_B_NP_ATLEAST_1D));
+        break;
+    case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE:
+        op = KJ_RS_PERM;
+        if (type_of(cg, in->args[1])->kind == KJ_T_TUPLE) np = ints_of(cg, in->args[1], v);
+        else /* a.transpose(1, 0) */
+            for (uint32_t k = 1; k < in->nargs && np < KJ_ABI_MAX_DIMS; k++) v[np++] = axis_val(cg, in, k, &given);
+        break;
+    default: /* broadcast_to(a, shape): an int or a tuple of ints */
+        op = KJ_RS_BROADCAST;
+        np = ints_of(cg, in->args[1], v);
+    }
+    LLVMValueRef pa = LLVMGetUndef(LLVMArrayType2(cg->t_i64, KJ_ABI_MAX_DIMS));
+    for (int k = 0; k < np; k++) pa = LLVMBuildInsertValue(cg->b, pa, v[k], (unsigned)k, "");
+    LLVMValueRef o[3];
+    kj_cg_operand(cg, in->args[0], o);
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[11] = {cg->fn->rt, o[0], o[1], o[2], kj_cg_i32(cg, op), kj_cg_spill(cg, pa), kj_cg_i32(cg, np),
+                          out, kj_cg_i32(cg, nd), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_RESTRIDE, a, 11);
+    return load_desc(cg, out, nd);
+}
+
 LLVMValueRef kj_cg_np_manip(kj_cg *cg, const kir_inst *in)
 {
     switch (in->aux) {
     case KJ_B_NP_ARRAY: case KJ_B_NP_ASARRAY: case KJ_B_NP_ASCONTIGUOUSARRAY: return b_asarray(cg, in);
     case KJ_B_NP_FLIP: case KJ_B_NP_FLIPLR: case KJ_B_NP_FLIPUD: return b_flip(cg, in);
+    case KJ_B_NP_NONZERO: case KJ_B_ARR_NONZERO: case KJ_B_NP_FLATNONZERO: case KJ_B_NP_ARGWHERE:
+        return b_nonzero(cg, in);
+    case KJ_B_NP_REPEAT: case KJ_B_ARR_REPEAT: return b_repeat(cg, in);
+    case KJ_B_NP_EYE: case KJ_B_NP_IDENTITY: return b_eye(cg, in);
+    case KJ_B_NP_EXPAND_DIMS: case KJ_B_NP_SWAPAXES: case KJ_B_ARR_SWAPAXES: case KJ_B_NP_MOVEAXIS:
+    case KJ_B_NP_ATLEAST_1D: case KJ_B_NP_ATLEAST_2D: case KJ_B_NP_ATLEAST_3D: case KJ_B_NP_BROADCAST_TO:
+    case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE:
+        return b_restride(cg, in);
     default: return b_join(cg, in);
     }
 }

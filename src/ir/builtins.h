@@ -171,10 +171,10 @@ enum {
     X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")    \
     X(ARR_NDIM, "array.ndim", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                   \
     X(ARR_DTYPE, "array.dtype", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                 \
-    /* the transpose: a view with the axes reversed (no axes= yet) */                                    \
+    /* the transpose: a view with the axes reversed, or permuted by axes (host code) */                                    \
     X(ARR_T, "array.T", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_VIEW, "")                          \
-    X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD | KJ_BF_VIEW, "")                       \
-    X(NP_TRANSPOSE, "np.transpose", KJ_BF_VIEW, "a")                                                     \
+    X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD | KJ_BF_VIEW, "*axes")                  \
+    X(NP_TRANSPOSE, "np.transpose", KJ_BF_VIEW, "a, axes=")                                              \
     /* array creation from sequences, joining, flipping (builtins_np_manip.c) */                         \
     X(NP_ARRAY, "np.array", KJ_BF_HOST | KJ_BF_READS, "object, dtype=")                                  \
     X(NP_ASARRAY, "np.asarray", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")                                   \
@@ -188,6 +188,22 @@ enum {
     X(NP_FLIP, "np.flip", KJ_BF_HOST | KJ_BF_VIEW, "m, axis=")                                           \
     X(NP_FLIPLR, "np.fliplr", KJ_BF_HOST | KJ_BF_VIEW, "m")                                              \
     X(NP_FLIPUD, "np.flipud", KJ_BF_HOST | KJ_BF_VIEW, "m")                                              \
+    X(NP_NONZERO, "np.nonzero", KJ_BF_HOST | KJ_BF_READS, "a")                                           \
+    X(ARR_NONZERO, "array.nonzero", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "")                         \
+    X(NP_FLATNONZERO, "np.flatnonzero", KJ_BF_HOST | KJ_BF_READS, "a")                                   \
+    X(NP_ARGWHERE, "np.argwhere", KJ_BF_HOST | KJ_BF_READS, "a")                                         \
+    X(NP_REPEAT, "np.repeat", KJ_BF_HOST | KJ_BF_READS, "a, repeats, axis=")                             \
+    X(ARR_REPEAT, "array.repeat", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "repeats, axis=")             \
+    X(NP_EYE, "np.eye", KJ_BF_HOST, "N, M=, k=, dtype=")                                                 \
+    X(NP_IDENTITY, "np.identity", KJ_BF_HOST, "n, dtype=")                                               \
+    X(NP_EXPAND_DIMS, "np.expand_dims", KJ_BF_HOST | KJ_BF_VIEW, "a, axis")                              \
+    X(NP_SWAPAXES, "np.swapaxes", KJ_BF_HOST | KJ_BF_VIEW, "a, axis1, axis2")                            \
+    X(ARR_SWAPAXES, "array.swapaxes", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_VIEW, "axis1, axis2")            \
+    X(NP_MOVEAXIS, "np.moveaxis", KJ_BF_HOST | KJ_BF_VIEW, "a, source, destination")                     \
+    X(NP_ATLEAST_1D, "np.atleast_1d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
+    X(NP_ATLEAST_2D, "np.atleast_2d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
+    X(NP_ATLEAST_3D, "np.atleast_3d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
+    X(NP_BROADCAST_TO, "np.broadcast_to", KJ_BF_HOST | KJ_BF_VIEW, "array, shape")                       \
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
     /* host side of numba.cuda */                                                                        \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \

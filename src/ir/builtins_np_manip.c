@@ -258,6 +258,154 @@ static const kj_type *type_flip(const mctx *c)
     return arr(c, a->elem, a->ndim, KJ_LAYOUT_A); /* negative strides */
 }
 
+/* ---- nonzero, repeat, eye ---- */
+
+static const kj_type *i64t(const mctx *c) { return kj_t_int(c->t, 64, true); }
+
+/* np.nonzero(a), a.nonzero(), np.where(a): a tuple of a.ndim int64 arrays;
+ * np.flatnonzero: one; np.argwhere: a (count, ndim) array. */
+static const kj_type *type_nonzero(const mctx *c)
+{
+    const kj_type *a = ty(c, 0);
+    if (!is_array(a)) return fail(c, 0, "%s() argument '%s' must be an array, not %s", "a");
+    const kj_type *v = arr(c, i64t(c), 1, KJ_LAYOUT_C);
+    if (c->id == KJ_B_NP_FLATNONZERO) return v;
+    if (c->id == KJ_B_NP_ARGWHERE) return arr(c, i64t(c), 2, KJ_LAYOUT_C);
+    const kj_type *el[MAX_ND] = {v, v, v, v};
+    return kj_t_tuple(c->t, el, (uint32_t)a->ndim);
+}
+
+/* An int argument (converted to int64); `opt`: may be absent. */
+static bool int_arg(const mctx *c, uint32_t i, const char *name, bool opt)
+{
+    if (opt && !given(c, i)) return true;
+    if (!kj_is_int(ty(c, i))) {
+        fail(c, i, "%s() argument '%s' must be an integer, not %s", name);
+        return false;
+    }
+    if (c->conv && ty(c, i) != i64t(c)) c->conv[i] = i64t(c);
+    return true;
+}
+
+static const kj_type *type_repeat(const mctx *c)
+{
+    const kj_type *a = ty(c, 0), *r = ty(c, 1);
+    if (!is_array(a)) return fail(c, 0, "%s() argument '%s' must be an array, not %s", "a");
+    if (is_array(r)) {
+        if (r->ndim != 1 || !kj_is_int(r->elem))
+            return fail(c, 1, "%s() argument '%s' must be an int or a 1-d array of ints, not %s", "repeats");
+    } else if (!int_arg(c, 1, "repeats", false)) {
+        return NULL;
+    }
+    if (!given(c, 2)) return arr(c, a->elem, 1, KJ_LAYOUT_C);
+    return axis_arg(c, 2, a->ndim) ? arr(c, a->elem, a->ndim, KJ_LAYOUT_C) : NULL;
+}
+
+static const kj_type *type_eye(const mctx *c)
+{
+    const kj_type *e = kj_t_float(c->t, 64);
+    bool eye = c->id == KJ_B_NP_EYE;
+    uint32_t dt = eye ? 3 : 1;
+    if (!int_arg(c, 0, eye ? "N" : "n", false) || (eye && (!int_arg(c, 1, "M", true) || !int_arg(c, 2, "k", true))) ||
+        !dtype_arg(c, dt, &e))
+        return NULL;
+    return arr(c, e, 2, KJ_LAYOUT_C);
+}
+
+/* ---- views that move, add or repeat dimensions ---- */
+
+/* A constant axis checked against [-n, n) as NumPy checks it ("source: "
+ * before moveaxis's); a variable one is converted and checked at run time. */
+static bool axis_named(const mctx *c, uint32_t i, int n, const char *what, const char *param)
+{
+    if (!int_arg(c, i, param, false)) return false;
+    const kj_barg *a = &c->args[i];
+    if (a->is_const && (a->ival < -n || a->ival >= n)) {
+        kj_error(c->d, c->src, a->span, "%saxis %lld is out of bounds for array of dimension %d", what,
+                 (long long)a->ival, n);
+        return false;
+    }
+    return true;
+}
+
+/* broadcast_to's shape: an int or a tuple of ints (converted to int64s). */
+static int shape_arg(const mctx *c, uint32_t i)
+{
+    const kj_type *s = ty(c, i);
+    if (kj_is_int(s)) return int_arg(c, i, "shape", false) ? 1 : 0;
+    bool ok = s && s->kind == KJ_T_TUPLE && s->n >= 1 && s->n <= MAX_ND;
+    for (uint32_t k = 0; ok && k < s->n; k++) ok = kj_is_int(s->elems[k]);
+    if (!ok) {
+        fail(c, i, "%s() argument '%s' must be an int or a tuple of 1 to 4 ints, not %s", "shape");
+        return 0;
+    }
+    const kj_type *el[MAX_ND] = {i64t(c), i64t(c), i64t(c), i64t(c)};
+    if (c->conv) c->conv[i] = kj_t_tuple(c->t, el, s->n);
+    return (int)s->n;
+}
+
+static const kj_type *type_restride(const mctx *c)
+{
+    const kj_type *a = ty(c, 0);
+    if (!is_array(a)) return fail(c, 0, "%s() argument '%s' must be an array, not %s", "a");
+    int nd = a->ndim, rnd = nd;
+    switch (c->id) {
+    case KJ_B_NP_EXPAND_DIMS:
+        if (!axis_named(c, 1, nd + 1, "", "axis")) return NULL;
+        rnd = nd + 1;
+        break;
+    case KJ_B_NP_SWAPAXES: case KJ_B_ARR_SWAPAXES:
+        if (!axis_named(c, 1, nd, "axis1: ", "axis1") || !axis_named(c, 2, nd, "axis2: ", "axis2")) return NULL;
+        break;
+    case KJ_B_NP_MOVEAXIS:
+        if (!axis_named(c, 1, nd, "source: ", "source") || !axis_named(c, 2, nd, "destination: ", "destination"))
+            return NULL;
+        break;
+    case KJ_B_NP_ATLEAST_1D: case KJ_B_NP_ATLEAST_2D: case KJ_B_NP_ATLEAST_3D: {
+        int n = 1 + (int)(c->id - KJ_B_NP_ATLEAST_1D);
+        rnd = nd < n ? n : nd;
+        break;
+    }
+    default: /* broadcast_to */
+        if (!(rnd = shape_arg(c, 1))) return NULL;
+        if (rnd < nd) {
+            kj_error(c->d, c->src, span_of(c, 1), "input operand has more dimensions than allowed by the axis "
+                     "remapping");
+            return NULL;
+        }
+    }
+    if (rnd > MAX_ND) {
+        kj_error(c->d, c->src, c->call, "%s() makes an array of %d dimensions; kjit arrays have 1 to %d", c->name,
+                 rnd, MAX_ND);
+        return NULL;
+    }
+    return arr(c, a->elem, rnd, rnd == nd && c->id >= KJ_B_NP_ATLEAST_1D && c->id <= KJ_B_NP_ATLEAST_3D ? a->layout
+                                                                                                       : KJ_LAYOUT_A);
+}
+
+/* np.transpose(a, axes), a.transpose(axes), a.transpose(*axes): axes a
+ * tuple of a.ndim ints or a.ndim int arguments (each converted to int64);
+ * a repeated axis is found at run time. */
+static const kj_type *type_transpose_axes(const mctx *c)
+{
+    const kj_type *a = ty(c, 0), *x = ty(c, 1);
+    uint32_t n = x->kind == KJ_T_TUPLE && c->nargs == 2 ? x->n : c->nargs - 1;
+    if (n != (uint32_t)a->ndim) {
+        kj_error(c->d, c->src, span_of(c, 1), "axes don't match array");
+        return NULL;
+    }
+    if (x->kind == KJ_T_TUPLE) {
+        for (uint32_t k = 0; k < n; k++)
+            if (!kj_is_int(x->elems[k])) return fail(c, 1, "%s() argument '%s' must be a tuple of ints, not %s", "axes");
+        const kj_type *el[MAX_ND] = {i64t(c), i64t(c), i64t(c), i64t(c)};
+        if (c->conv) c->conv[1] = kj_t_tuple(c->t, el, n);
+    } else {
+        for (uint32_t k = 1; k <= n; k++)
+            if (!int_arg(c, k, "axes", false)) return NULL;
+    }
+    return arr(c, a->elem, a->ndim, KJ_LAYOUT_A);
+}
+
 const kj_type *kj_type_np_manip(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                 const kj_source *src, kj_diags *d, const kj_type **conv)
 {
@@ -268,6 +416,14 @@ const kj_type *kj_type_np_manip(kj_types *t, kj_builtin id, const kj_barg *args,
     case KJ_B_NP_CONCATENATE: case KJ_B_NP_STACK: case KJ_B_NP_HSTACK: case KJ_B_NP_VSTACK:
     case KJ_B_NP_DSTACK: case KJ_B_NP_COLUMN_STACK: return type_join(&c);
     case KJ_B_NP_FLIP: case KJ_B_NP_FLIPLR: case KJ_B_NP_FLIPUD: return type_flip(&c);
+    case KJ_B_NP_NONZERO: case KJ_B_ARR_NONZERO: case KJ_B_NP_FLATNONZERO: case KJ_B_NP_ARGWHERE:
+        return type_nonzero(&c);
+    case KJ_B_NP_REPEAT: case KJ_B_ARR_REPEAT: return type_repeat(&c);
+    case KJ_B_NP_EYE: case KJ_B_NP_IDENTITY: return type_eye(&c);
+    case KJ_B_NP_EXPAND_DIMS: case KJ_B_NP_SWAPAXES: case KJ_B_ARR_SWAPAXES: case KJ_B_NP_MOVEAXIS:
+    case KJ_B_NP_ATLEAST_1D: case KJ_B_NP_ATLEAST_2D: case KJ_B_NP_ATLEAST_3D: case KJ_B_NP_BROADCAST_TO:
+        return type_restride(&c);
+    case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: return type_transpose_axes(&c);
     default:
         kj_error(d, src, call, "internal error: no typing rule for %s()", c.name);
         return NULL;

@@ -323,6 +323,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
         kwn[i] = e->call.kw[i].name;
     }
     if (!ok || !check_builtin_context(ic, b, e->span)) return ei_value(ei, NULL);
+    if (b == KJ_B_NP_WHERE && np == 1 && nk == 0) b = KJ_B_NP_NONZERO; /* np.where(condition) */
     uint32_t max = np + nk + 8;
     kj_barg *bound = KJ_NEWN(ic->s->a, kj_barg, max + 1);
     int32_t *map = KJ_NEWN(ic->s->a, int32_t, max + 1);
@@ -339,6 +340,11 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
         !fold_dtype_args(ic, e, b, bound + off, map + off, nb))
         return ei_value(ei, NULL);
     nb += (int)off;
+    if ((b == KJ_B_ARR_TRANSPOSE || b == KJ_B_NP_TRANSPOSE) && nb > 1 && bound[1].type &&
+        bound[1].type->kind != KJ_T_NONE && kj_is_device_ctx(ic->sp)) { /* a view made by the runtime */
+        kj_error(ic->d, ic->s->src, e->span, "transpose with axes is supported in host code, not in device code");
+        return ei_value(ei, NULL);
+    }
     kj_opufunc o;
     if (kj_builtin_operator(b, &o)) return operator_call(ic, e, ei, b, &o, bound, map, nb);
     if (b == KJ_B_NP_LOAD && !(target = npy_file_type(ic, call_arg_expr(e, map[0]))))

@@ -60,3 +60,42 @@ void kj_rt_flip(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t a
     kj_rt_result(rt, kj_array_flip(viewable(rt, &h, line, col), all_axes != 0, axis, &err), &err, out, ndim, line,
                  col);
 }
+
+void kj_rt_nonzero(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t mode, void *out, int32_t line,
+                   int32_t col)
+{
+    kj_array h, *outs[KJ_MAX_DIMS];
+    kj_rt_header(&h, a, ndim, dtype);
+    kj_rt_error err = {0};
+    if (!kj_array_nonzero(&h, (kj_nonzero_mode)mode, outs, &err)) kj_rt_raise_error(rt, &err, line, col);
+    int n = mode == KJ_NONZERO ? ndim : 1, out_nd = mode == KJ_NONZERO_ARGWHERE ? 2 : 1;
+    for (int k = 0; k < n; k++) /* np.nonzero: a tuple of 1-d descriptors, one after the other */
+        kj_rt_result(rt, outs[k], &err, (char *)out + (size_t)k * sizeof(kj_abi_array1), out_nd, line, col);
+}
+
+void kj_rt_repeat(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, const void *reps, int32_t reps_ndim,
+                  int32_t reps_dtype, int32_t has_axis, int64_t axis, void *out, int32_t out_ndim, int32_t line,
+                  int32_t col)
+{
+    kj_array h, r;
+    kj_rt_header(&h, a, ndim, dtype);
+    kj_rt_header(&r, reps, reps_ndim, reps_dtype);
+    kj_rt_error err = {0};
+    kj_rt_result(rt, kj_array_repeat(&h, &r, has_axis != 0, axis, &err), &err, out, out_ndim, line, col);
+}
+
+void kj_rt_eye(kj_rt *rt, int64_t n, int64_t m, int64_t k, int32_t dtype, void *out, int32_t line, int32_t col)
+{
+    kj_rt_error err = {0};
+    kj_rt_result(rt, kj_array_eye(n, m, k, (kj_dtype)dtype, &err), &err, out, 2, line, col);
+}
+
+void kj_rt_restride(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t op, const int64_t *p, int32_t np,
+                    void *out, int32_t out_ndim, int32_t line, int32_t col)
+{
+    kj_array h;
+    kj_rt_header(&h, a, ndim, dtype);
+    kj_rt_error err = {0};
+    kj_array *v = kj_array_restride(viewable(rt, &h, line, col), (kj_restride_op)op, p, np, &err);
+    kj_rt_result(rt, v, &err, out, out_ndim, line, col);
+}
