@@ -39,6 +39,14 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, bool
     } else {
         ei = kj_type_expr(ic, e);
     }
+    if (!fns && ei->kind == EI_BUILTIN && (ei->builtin == KJ_B_FLOAT || ei->builtin == KJ_B_INT ||
+                                           ei->builtin == KJ_B_BOOL)) {
+        /* a Python type as a built-in's dtype (np.zeros(n, dtype=float)): NumPy's float64, int64, bool */
+        ei->kind = EI_DTYPE;
+        ei->dtype = kj_scalar_by_name(ic->s->types, ei->builtin == KJ_B_FLOAT ? "float64"
+                                                    : ei->builtin == KJ_B_INT ? "int64"
+                                                                              : "bool_");
+    }
     if (ei->kind == EI_DTYPE) {
         out->type = kj_t_dtype(ic->s->types, ei->dtype);
         return out->type;
