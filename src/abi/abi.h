@@ -56,8 +56,10 @@
  * storage's guard (kj_abi_kx.store_guard, kj_rt_block_storage's `guarded`)
  * and kj_abi_kernel.static_shared. 3: complex dtypes. 4: reflected lists
  * (kj_rt_list_*, a list value is a pointer to the runtime's kj_list: len at
- * offset 0, data at 16). */
-#define KJ_ABI_VERSION 4
+ * offset 0, data at 16). 5: kj_rt_ascontig, kj_rt_join, kj_rt_flip,
+ * kj_rt_nonzero, kj_rt_repeat, kj_rt_eye, kj_rt_restride (NumPy creation
+ * and manipulation). */
+#define KJ_ABI_VERSION 5
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

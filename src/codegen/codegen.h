@@ -380,6 +380,8 @@ LLVMValueRef kj_cg_complex_compare(kj_cg *cg, const kir_inst *in, LLVMValueRef a
 LLVMValueRef kj_cg_complex_cast(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj_type *to);
 bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_complex_builtin(kj_cg *cg, const kir_inst *in);
+/* llvm_np_manip.c: np.array/asarray, the joins (np.concatenate, ...), np.flip */
+LLVMValueRef kj_cg_np_manip(kj_cg *cg, const kir_inst *in);
 
 /* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);

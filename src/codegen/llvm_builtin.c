@@ -306,6 +306,8 @@ static LLVMValueRef b_fma(kj_cg *cg, const kir_inst *in, const bi_row *row)
 static LLVMValueRef b_transpose(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
     (void)row;
+    if (in->nargs > 1 && in->args[1] && arg_type(cg, in, 1)->kind != KJ_T_NONE)
+        return kj_cg_np_manip(cg, in); /* with axes: host code only (infer_call.c) */
     return kj_cg_array_transpose(cg, arg_type(cg, in, 0), arg(cg, in, 0));
 }
 

@@ -709,6 +709,13 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD:
         return b_cumulate(cg, in);
     case KJ_B_ARR_FILL: return b_fill(cg, in);
+    case KJ_B_NP_ARRAY: case KJ_B_NP_ASARRAY: case KJ_B_NP_ASCONTIGUOUSARRAY: case KJ_B_NP_CONCATENATE:
+    case KJ_B_NP_STACK: case KJ_B_NP_HSTACK: case KJ_B_NP_VSTACK: case KJ_B_NP_DSTACK: case KJ_B_NP_COLUMN_STACK:
+    case KJ_B_NP_FLIP: case KJ_B_NP_FLIPLR: case KJ_B_NP_FLIPUD: case KJ_B_NP_NONZERO: case KJ_B_ARR_NONZERO:
+    case KJ_B_NP_FLATNONZERO: case KJ_B_NP_ARGWHERE: case KJ_B_NP_REPEAT: case KJ_B_ARR_REPEAT: case KJ_B_NP_EYE:
+    case KJ_B_NP_IDENTITY: case KJ_B_NP_EXPAND_DIMS: case KJ_B_NP_SWAPAXES: case KJ_B_ARR_SWAPAXES: case KJ_B_NP_MOVEAXIS:
+    case KJ_B_NP_ATLEAST_1D: case KJ_B_NP_ATLEAST_2D: case KJ_B_NP_ATLEAST_3D: case KJ_B_NP_BROADCAST_TO:
+        return kj_cg_np_manip(cg, in);
     case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: return b_index(cg, in);
     case KJ_B_TIME_PERF_COUNTER: return kj_cg_rtcall(cg, KJ_RTF_PERF_COUNTER, NULL, 0);
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT: case KJ_B_CUDA_EVENT_ELAPSED_TIME:

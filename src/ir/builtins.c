@@ -954,6 +954,8 @@ static const kj_type *type_array_method(bctx *c)
     }
     case KJ_B_ARR_COPY: return arr(c, a->elem, a->ndim);
     case KJ_B_ARR_T: case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE:
+        if (c->id != KJ_B_ARR_T && given(c, 1)) /* axes given (builtins_np_manip.c) */
+            return kj_type_np_manip(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
         return transposed(c, a);
     case KJ_B_NP_COPY: return arr(c, a->elem, a->ndim);
     case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL: case KJ_B_ARR_FLATTEN: return arr(c, a->elem, 1);
@@ -1293,6 +1295,13 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_ALL: return type_reduce(c, R_TRUTH);
     case KJ_B_NP_COUNT_NONZERO: return type_reduce(c, R_COUNT);
     case KJ_B_TIME_PERF_COUNTER: return f64(c);
+    case KJ_B_NP_ARRAY: case KJ_B_NP_ASARRAY: case KJ_B_NP_ASCONTIGUOUSARRAY: case KJ_B_NP_CONCATENATE:
+    case KJ_B_NP_STACK: case KJ_B_NP_HSTACK: case KJ_B_NP_VSTACK: case KJ_B_NP_DSTACK: case KJ_B_NP_COLUMN_STACK:
+    case KJ_B_NP_FLIP: case KJ_B_NP_FLIPLR: case KJ_B_NP_FLIPUD: case KJ_B_NP_NONZERO: case KJ_B_ARR_NONZERO:
+    case KJ_B_NP_FLATNONZERO: case KJ_B_NP_ARGWHERE: case KJ_B_NP_REPEAT: case KJ_B_ARR_REPEAT: case KJ_B_NP_EYE:
+    case KJ_B_NP_IDENTITY: case KJ_B_NP_EXPAND_DIMS: case KJ_B_NP_SWAPAXES: case KJ_B_ARR_SWAPAXES: case KJ_B_NP_MOVEAXIS:
+    case KJ_B_NP_ATLEAST_1D: case KJ_B_NP_ATLEAST_2D: case KJ_B_NP_ATLEAST_3D: case KJ_B_NP_BROADCAST_TO:
+        return kj_type_np_manip(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_SUM:
     case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:

@@ -201,10 +201,39 @@ enum {
     X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")    \
     X(ARR_NDIM, "array.ndim", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                   \
     X(ARR_DTYPE, "array.dtype", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                 \
-    /* the transpose: a view with the axes reversed (no axes= yet) */                                    \
+    /* the transpose: a view with the axes reversed, or permuted by axes (host code) */                                    \
     X(ARR_T, "array.T", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_VIEW, "")                          \
-    X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD | KJ_BF_VIEW, "")                       \
-    X(NP_TRANSPOSE, "np.transpose", KJ_BF_VIEW, "a")                                                     \
+    X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD | KJ_BF_VIEW, "*axes")                  \
+    X(NP_TRANSPOSE, "np.transpose", KJ_BF_VIEW, "a, axes=")                                              \
+    /* array creation from sequences, joining, flipping (builtins_np_manip.c) */                         \
+    X(NP_ARRAY, "np.array", KJ_BF_HOST | KJ_BF_READS, "object, dtype=")                                  \
+    X(NP_ASARRAY, "np.asarray", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")                                   \
+    X(NP_ASCONTIGUOUSARRAY, "np.ascontiguousarray", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")               \
+    X(NP_CONCATENATE, "np.concatenate", KJ_BF_HOST | KJ_BF_READS, "arrays, axis=")                       \
+    X(NP_STACK, "np.stack", KJ_BF_HOST | KJ_BF_READS, "arrays, axis=")                                   \
+    X(NP_HSTACK, "np.hstack", KJ_BF_HOST | KJ_BF_READS, "tup")                                           \
+    X(NP_VSTACK, "np.vstack", KJ_BF_HOST | KJ_BF_READS, "tup")                                           \
+    X(NP_DSTACK, "np.dstack", KJ_BF_HOST | KJ_BF_READS, "tup")                                           \
+    X(NP_COLUMN_STACK, "np.column_stack", KJ_BF_HOST | KJ_BF_READS, "tup")                               \
+    X(NP_FLIP, "np.flip", KJ_BF_HOST | KJ_BF_VIEW, "m, axis=")                                           \
+    X(NP_FLIPLR, "np.fliplr", KJ_BF_HOST | KJ_BF_VIEW, "m")                                              \
+    X(NP_FLIPUD, "np.flipud", KJ_BF_HOST | KJ_BF_VIEW, "m")                                              \
+    X(NP_NONZERO, "np.nonzero", KJ_BF_HOST | KJ_BF_READS, "a")                                           \
+    X(ARR_NONZERO, "array.nonzero", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "")                         \
+    X(NP_FLATNONZERO, "np.flatnonzero", KJ_BF_HOST | KJ_BF_READS, "a")                                   \
+    X(NP_ARGWHERE, "np.argwhere", KJ_BF_HOST | KJ_BF_READS, "a")                                         \
+    X(NP_REPEAT, "np.repeat", KJ_BF_HOST | KJ_BF_READS, "a, repeats, axis=")                             \
+    X(ARR_REPEAT, "array.repeat", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "repeats, axis=")             \
+    X(NP_EYE, "np.eye", KJ_BF_HOST, "N, M=, k=, dtype=")                                                 \
+    X(NP_IDENTITY, "np.identity", KJ_BF_HOST, "n, dtype=")                                               \
+    X(NP_EXPAND_DIMS, "np.expand_dims", KJ_BF_HOST | KJ_BF_VIEW, "a, axis")                              \
+    X(NP_SWAPAXES, "np.swapaxes", KJ_BF_HOST | KJ_BF_VIEW, "a, axis1, axis2")                            \
+    X(ARR_SWAPAXES, "array.swapaxes", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_VIEW, "axis1, axis2")            \
+    X(NP_MOVEAXIS, "np.moveaxis", KJ_BF_HOST | KJ_BF_VIEW, "a, source, destination")                     \
+    X(NP_ATLEAST_1D, "np.atleast_1d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
+    X(NP_ATLEAST_2D, "np.atleast_2d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
+    X(NP_ATLEAST_3D, "np.atleast_3d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
+    X(NP_BROADCAST_TO, "np.broadcast_to", KJ_BF_HOST | KJ_BF_VIEW, "array, shape")                       \
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
     /* host side of numba.cuda */                                                                        \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \
@@ -403,6 +432,9 @@ bool kj_builtin_operator(kj_builtin id, kj_opufunc *out);
  * built-in and the offending argument. `conv`, when not NULL, receives for
  * each bound argument the type it must be converted to before the call
  * (NULL: passed unchanged), e.g. math.sin(int) converts to float64. */
+/* The typing of np.array/asarray, the joins and the flips (builtins_np_manip.c). */
+const kj_type *kj_type_np_manip(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                                const kj_source *src, kj_diags *d, const kj_type **conv);
 const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target,
                                const kj_barg *args, uint32_t nargs, kj_span call_span,
                                const kj_source *src, kj_diags *d, const kj_type **conv);

@@ -7,6 +7,24 @@
 #include <string.h>
 
 
+/* A list display written as a built-in's argument (np.zeros([n, m]),
+ * np.array([[1, 2], [3, 4]])): typed as a tuple, nested displays too. */
+static const kj_type *type_list_display(kj_ictx *ic, const kj_expr *e)
+{
+    kj_einfo *ei = &ic->sp->ei[e->id];
+    memset(ei, 0, sizeof *ei);
+    uint32_t n = e->seq.n;
+    const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_expr *v = e->seq.v[i];
+        if (!(el[i] = v->kind == KJ_E_LIST ? type_list_display(ic, v) : kj_value_type(ic, v))) return NULL;
+    }
+    ei->kind = EI_VALUE;
+    ei->type = kj_t_tuple(ic->s->types, el, n);
+    ei->is_const = kj_const_eval(ic->s, e, &ei->cval);
+    return ei->type;
+}
+
 /* An argument: a value, a dtype (np.float32 passed as dtype=), a list
  * literal standing for a shape (np.zeros([n, m])), or, when `fns` (the
  * argument of a user function), a function (apply(add, x)). */
@@ -27,15 +45,8 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, int 
     bool fns = mode & ARG_FNS;
     kj_einfo *ei;
     if (e->kind == KJ_E_LIST && !(mode & ARG_LISTS)) {
+        if (!type_list_display(ic, e)) return NULL;
         ei = &ic->sp->ei[e->id];
-        memset(ei, 0, sizeof *ei);
-        uint32_t n = e->seq.n;
-        const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n ? n : 1);
-        for (uint32_t i = 0; i < n; i++)
-            if (!(el[i] = kj_value_type(ic, e->seq.v[i]))) return NULL;
-        ei->kind = EI_VALUE;
-        ei->type = kj_t_tuple(ic->s->types, el, n);
-        ei->is_const = kj_const_eval(ic->s, e, &ei->cval);
     } else {
         ei = kj_type_expr(ic, e);
     }
@@ -332,6 +343,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
         kwn[i] = e->call.kw[i].name;
     }
     if (!ok || !check_builtin_context(ic, b, e->span)) return ei_value(ei, NULL);
+    if (b == KJ_B_NP_WHERE && np == 1 && nk == 0) b = KJ_B_NP_NONZERO; /* np.where(condition) */
     uint32_t max = np + nk + 8;
     kj_barg *bound = KJ_NEWN(ic->s->a, kj_barg, max + 1);
     int32_t *map = KJ_NEWN(ic->s->a, int32_t, max + 1);
@@ -348,6 +360,11 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
         !fold_dtype_args(ic, e, b, bound + off, map + off, nb))
         return ei_value(ei, NULL);
     nb += (int)off;
+    if ((b == KJ_B_ARR_TRANSPOSE || b == KJ_B_NP_TRANSPOSE) && nb > 1 && bound[1].type &&
+        bound[1].type->kind != KJ_T_NONE && kj_is_device_ctx(ic->sp)) { /* a view made by the runtime */
+        kj_error(ic->d, ic->s->src, e->span, "transpose with axes is supported in host code, not in device code");
+        return ei_value(ei, NULL);
+    }
     kj_opufunc o;
     if (kj_builtin_operator(b, &o)) return operator_call(ic, e, ei, b, &o, bound, map, nb);
     if (b == KJ_B_NP_LOAD && !(target = npy_file_type(ic, call_arg_expr(e, map[0]))))

@@ -539,18 +539,28 @@ static const kj_expr *call_arg(const kj_expr *call, int32_t m)
     return m >= 0 ? call->call.args[m] : call->call.kw[-1 - m].value;
 }
 
+/* A list display as a built-in's argument: a tuple of type t (nested
+ * displays too; np.array converts the leaves to its dtype). */
+static kir_ref lower_list_as(lctx *lc, const kj_expr *a, const kj_type *t)
+{
+    kj_einfo *ai = EI(lc, a);
+    t = strong(lc, t);
+    if (ai->is_const && ai->cval.type && const_fits(&ai->cval, t)) return const_as(lc, &ai->cval, t, a->span);
+    kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, a->seq.n + 1);
+    for (uint32_t i = 0; i < a->seq.n; i++) {
+        const kj_expr *v = a->seq.v[i];
+        el[i] = v->kind == KJ_E_LIST ? lower_list_as(lc, v, t->elems[i]) : lower_as(lc, v, t->elems[i]);
+    }
+    return emit_args(lc, KIR_TUPLE, t, a->span, el, a->seq.n);
+}
+
 static kir_ref lower_builtin_arg(lctx *lc, const kj_expr *a, const kj_type *conv)
 {
     kj_einfo *ai = EI(lc, a);
     if (ai->kind == EI_DTYPE)
         return emit(lc, KIR_CONST_NONE, kj_t_dtype(lc->s->types, ai->dtype), a->span);
     if (a->kind == KJ_E_LIST && ai->type->kind == KJ_T_LIST) return kj_lower_list_literal(lc, a);
-    if (a->kind == KJ_E_LIST) {
-        const kj_type *t = strong(lc, ai->type);
-        kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, a->seq.n + 1);
-        for (uint32_t i = 0; i < a->seq.n; i++) el[i] = lower_as(lc, a->seq.v[i], t->elems[i]);
-        return emit_args(lc, KIR_TUPLE, t, a->span, el, a->seq.n);
-    }
+    if (a->kind == KJ_E_LIST) return lower_list_as(lc, a, conv ? conv : ai->type);
     return conv ? lower_as(lc, a, conv) : lower_as(lc, a, ai->type);
 }
 
