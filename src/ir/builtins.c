@@ -1186,6 +1186,38 @@ static const kj_type *type_fma(bctx *c)
     return r;
 }
 
+/* numba.cuda.random: the states are an (n, 2) uint64 array (s0, s1 per
+ * generator), where Numba has a 1-d array of xoroshiro128p_dtype records. */
+static bool xoro_states(bctx *c, uint32_t i)
+{
+    const kj_type *x = ty(c, i);
+    if (is_array(x) && x->ndim == 2 && x->elem->kind == KJ_T_INT && x->elem->bits == 64) return true;
+    return bad_arg(c, i, "an array of xoroshiro128p states (create_xoroshiro128p_states)");
+}
+
+static const kj_type *type_xoro(bctx *c)
+{
+    const kj_type *u64 = kj_t_int(c->t, 64, false);
+    switch (c->id) {
+    case KJ_B_XORO_CREATE:
+    case KJ_B_XORO_INIT:
+        if (c->id == KJ_B_XORO_CREATE ? !int_arg(c, 0) : !xoro_states(c, 0)) return NULL;
+        if (!kj_is_int(ty(c, 1))) return argerr(c, 1, "an integer");
+        convto(c, 1, u64);
+        if (given(c, 2) && !int_arg(c, 2)) return NULL;
+        if (!stream_arg(c, 3)) return NULL;
+        return c->id == KJ_B_XORO_CREATE ? arr(c, u64, 2) : none(c);
+    default:
+        if (!xoro_states(c, 0) || !int_arg(c, 1)) return NULL;
+        switch (c->id) {
+        case KJ_B_XORO_NEXT: return u64;
+        case KJ_B_XORO_JUMP: return none(c);
+        case KJ_B_XORO_UNIFORM32: case KJ_B_XORO_NORMAL32: return kj_t_float(c->t, 32);
+        default: return f64(c);
+        }
+    }
+}
+
 /* Barriers, votes, fences, special registers. */
 static const kj_type *type_sync(bctx *c)
 {
@@ -1284,6 +1316,9 @@ static const kj_type *type_kernel(bctx *c)
     case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC: return type_shfl(c);
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return type_bits(c);
     case KJ_B_FMA: return type_fma(c);
+    case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: case KJ_B_XORO_NEXT: case KJ_B_XORO_JUMP:
+    case KJ_B_XORO_UNIFORM32: case KJ_B_XORO_UNIFORM64: case KJ_B_XORO_NORMAL32:
+    case KJ_B_XORO_NORMAL64: return type_xoro(c);
     case KJ_B_SYNCTHREADS: case KJ_B_SYNCTHREADS_COUNT: case KJ_B_SYNCTHREADS_AND:
     case KJ_B_SYNCTHREADS_OR: case KJ_B_SYNCWARP: case KJ_B_THREADFENCE:
     case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM: case KJ_B_ALL_SYNC:

@@ -266,7 +266,18 @@ enum {
     X(CLZ, "cuda.clz", KJ_BF_DEV, "x")                                                                   \
     X(FFS, "cuda.ffs", KJ_BF_DEV, "x")                                                                   \
     X(BREV, "cuda.brev", KJ_BF_DEV, "x")                                                                 \
-    X(FMA, "cuda.fma", KJ_BF_DEV, "a, b, c")
+    X(FMA, "cuda.fma", KJ_BF_DEV, "a, b, c")                                                             \
+    /* numba.cuda.random (cuda_random.c, llvm_cuda_random.c): states as (n, 2) uint64 arrays */           \
+    X(XORO_CREATE, "cuda.random.create_xoroshiro128p_states", KJ_BF_HOST,                                 \
+      "n, seed, subsequence_start=, stream=")                                                            \
+    X(XORO_INIT, "cuda.random.init_xoroshiro128p_states", KJ_BF_HOST,                                     \
+      "states, seed, subsequence_start=, stream=")                                                       \
+    X(XORO_NEXT, "cuda.random.xoroshiro128p_next", KJ_BF_DEV, "states, index")                            \
+    X(XORO_JUMP, "cuda.random.xoroshiro128p_jump", KJ_BF_DEV, "states, index")                            \
+    X(XORO_UNIFORM32, "cuda.random.xoroshiro128p_uniform_float32", KJ_BF_DEV, "states, index")            \
+    X(XORO_UNIFORM64, "cuda.random.xoroshiro128p_uniform_float64", KJ_BF_DEV, "states, index")            \
+    X(XORO_NORMAL32, "cuda.random.xoroshiro128p_normal_float32", KJ_BF_DEV, "states, index")              \
+    X(XORO_NORMAL64, "cuda.random.xoroshiro128p_normal_float64", KJ_BF_DEV, "states, index")
 
 /* Other spellings of the same built-in: X(path, ID). */
 #define KJ_BUILTIN_ALIASES(X)                                                              \
