@@ -1121,9 +1121,12 @@ static bool atomic_index(bctx *c, uint32_t i, const kj_type *ary)
  * compare_and_swap(ary, old, val) on 1-d arrays. */
 static const kj_type *type_atomic(bctx *c)
 {
-    bool floats = c->id == KJ_B_ATOMIC_ADD || c->id == KJ_B_ATOMIC_SUB ||
-                  c->id == KJ_B_ATOMIC_MAX || c->id == KJ_B_ATOMIC_MIN;
+    bool floats = c->id == KJ_B_ATOMIC_ADD || c->id == KJ_B_ATOMIC_SUB || c->id == KJ_B_ATOMIC_MAX ||
+                  c->id == KJ_B_ATOMIC_MIN || c->id == KJ_B_ATOMIC_NANMAX || c->id == KJ_B_ATOMIC_NANMIN;
+    bool wrap = c->id == KJ_B_ATOMIC_INC || c->id == KJ_B_ATOMIC_DEC; /* Numba: unsigned only */
     const kj_type *a = ty(c, 0);
+    if (wrap && !(is_array(a) && atomic_elem_ok(a->elem, false) && !a->elem->is_signed))
+        return argerr(c, 0, "an array of uint32 or uint64");
     if (!is_array(a) || !atomic_elem_ok(a->elem, floats))
         return argerr(c, 0, floats ? "an array of int32, uint32, int64, uint64, float32 or float64"
                                    : "an array of int32, uint32, int64 or uint64");
@@ -1184,6 +1187,37 @@ static const kj_type *type_fma(bctx *c)
     r = float_of(c, r);
     for (uint32_t i = 0; i < 3; i++) convto(c, i, r);
     return r;
+}
+
+/* cuda.cbrt(float32|float64), cuda.selp(test, a, b) with a and b of one
+ * type (Numba: the same type, a 16- to 64-bit int or a float),
+ * cuda.nanosleep(uint32), cuda.lanemask_lt() -> uint32. */
+static const kj_type *type_cuda_misc(bctx *c)
+{
+    switch (c->id) {
+    case KJ_B_CBRT: {
+        if (!kj_is_scalar(ty(c, 0)) || ty(c, 0)->kind == KJ_T_BOOL) return argerr(c, 0, "a number");
+        const kj_type *r = float_of(c, ty(c, 0));
+        convto(c, 0, r);
+        return r;
+    }
+    case KJ_B_SELP: {
+        if (!kj_is_scalar(ty(c, 0))) return argerr(c, 0, "a bool or a number");
+        convto(c, 0, kj_t_bool(c->t));
+        for (uint32_t i = 1; i < 3; i++)
+            if (!kj_is_scalar(ty(c, i)) || ty(c, i)->kind == KJ_T_BOOL) return argerr(c, i, "a number");
+        const kj_type *r = kj_strong(c->t, kj_promote(c->t, ty(c, 1), ty(c, 2)));
+        if (r->kind == KJ_T_INT && r->bits < 16) r = kj_t_int(c->t, 16, r->is_signed);
+        convto(c, 1, r);
+        convto(c, 2, r);
+        return r;
+    }
+    case KJ_B_NANOSLEEP:
+        if (!kj_is_int(ty(c, 0))) return argerr(c, 0, "an integer");
+        convto(c, 0, u32(c));
+        return none(c);
+    default: return u32(c);
+    }
 }
 
 /* numba.cuda.random: the states are an (n, 2) uint64 array (s0, s1 per
@@ -1311,7 +1345,9 @@ static const kj_type *type_kernel(bctx *c)
     case KJ_B_LOCAL_ARRAY: return type_local_array(c);
     case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
     case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
-    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: return type_atomic(c);
+    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: case KJ_B_ATOMIC_INC: case KJ_B_ATOMIC_DEC:
+    case KJ_B_ATOMIC_NANMAX: case KJ_B_ATOMIC_NANMIN: return type_atomic(c);
+    case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return type_cuda_misc(c);
     case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC:
     case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC: return type_shfl(c);
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return type_bits(c);
