@@ -302,6 +302,12 @@ LLVMValueRef kj_cg_device_call(kj_cg *cg, const kir_inst *in);
 
 /* llvm_cuda.c: cuda.* inside kernels, every target */
 LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in);
+/* cuda.cbrt, selp, nanosleep, lanemask_lt (llvm_cuda_intrin.c) */
+LLVMValueRef kj_cg_cuda_misc(kj_cg *cg, const kir_inst *in);
+/* numba.cuda.random (llvm_cuda_random.c): the generators in device code, and
+ * create/init_xoroshiro128p_states in host code. */
+LLVMValueRef kj_cg_xoroshiro(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_cg_xoroshiro_host(kj_cg *cg, const kir_inst *in);
 /* The constant shape of cuda.shared/local.array (an int or a tuple of
  * ints) into dims; false when it is not constant. */
 bool kj_cg_const_shape(const kir_func *f, kir_ref r, int64_t *dims, unsigned nd);

@@ -302,6 +302,13 @@ static LLVMValueRef b_fma(kj_cg *cg, const kir_inst *in, const bi_row *row)
     return kj_cg_intrinsic(cg, "llvm.fma", kj_cg_type(cg, in->type), a, 3);
 }
 
+/* numba.cuda.random's generators (llvm_cuda_random.c) */
+static LLVMValueRef b_xoro(kj_cg *cg, const kir_inst *in, const bi_row *row)
+{
+    (void)row;
+    return kj_cg_xoroshiro(cg, in);
+}
+
 /* a.T, a.transpose(), np.transpose(a): a view (llvm_array.c) */
 static LLVMValueRef b_transpose(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
@@ -398,6 +405,12 @@ static const bi_row rows[KJ_B__COUNT] = {
     [KJ_B_INF] = {b_const, NULL, NULL},
     [KJ_B_NAN] = {b_const, NULL, NULL},
     [KJ_B_FMA] = {b_fma, NULL, NULL},
+    [KJ_B_XORO_NEXT] = {b_xoro, NULL, NULL},
+    [KJ_B_XORO_JUMP] = {b_xoro, NULL, NULL},
+    [KJ_B_XORO_UNIFORM32] = {b_xoro, NULL, NULL},
+    [KJ_B_XORO_UNIFORM64] = {b_xoro, NULL, NULL},
+    [KJ_B_XORO_NORMAL32] = {b_xoro, NULL, NULL},
+    [KJ_B_XORO_NORMAL64] = {b_xoro, NULL, NULL},
     [KJ_B_LEN] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_SHAPE] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_SIZE] = {b_array_attr, NULL, NULL},

@@ -136,8 +136,10 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return bits(cg, in);
     case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
     case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
-    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2:
+    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: case KJ_B_ATOMIC_INC: case KJ_B_ATOMIC_DEC:
+    case KJ_B_ATOMIC_NANMAX: case KJ_B_ATOMIC_NANMIN:
         return atomic(cg, in);
+    case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return kj_cg_cuda_misc(cg, in);
     default:
         kj_cg_fail(cg, in->span, "'%s' is not supported on the cpu target yet", bi ? bi->path : "?");
         return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
@@ -176,6 +178,12 @@ static LLVMAtomicRMWBinOp rmw_op(kj_builtin b, const kj_type *et)
     case KJ_B_ATOMIC_AND: return LLVMAtomicRMWBinOpAnd;
     case KJ_B_ATOMIC_OR: return LLVMAtomicRMWBinOpOr;
     case KJ_B_ATOMIC_XOR: return LLVMAtomicRMWBinOpXor;
+    /* Numba's inc: old >= val ? 0 : old + 1; dec: old == 0 || old > val ? val : old - 1 */
+    case KJ_B_ATOMIC_INC: return LLVMAtomicRMWBinOpUIncWrap;
+    case KJ_B_ATOMIC_DEC: return LLVMAtomicRMWBinOpUDecWrap;
+    /* LLVM's fmax/fmin are maxnum/minnum: a NaN operand is ignored, as np.nanmax */
+    case KJ_B_ATOMIC_NANMAX: return fl ? LLVMAtomicRMWBinOpFMax : sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+    case KJ_B_ATOMIC_NANMIN: return fl ? LLVMAtomicRMWBinOpFMin : sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
     default: return LLVMAtomicRMWBinOpXchg;
     }
 }

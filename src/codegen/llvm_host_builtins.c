@@ -683,6 +683,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
         return b_alloc(cg, in);
     case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return cg->run->device_array(cg, in, b_alloc(cg, in));
     case KJ_B_CUDA_TO_DEVICE: return cg->run->to_device(cg, in);
+    case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: return kj_cg_xoroshiro_host(cg, in);
     case KJ_B_NP_ARANGE: return b_arange(cg, in);
     case KJ_B_NP_LINSPACE: return b_linspace(cg, in);
     case KJ_B_NP_RANDOM_SEED: return b_seed(cg, in);

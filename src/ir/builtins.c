@@ -1167,9 +1167,12 @@ static bool atomic_index(bctx *c, uint32_t i, const kj_type *ary)
  * compare_and_swap(ary, old, val) on 1-d arrays. */
 static const kj_type *type_atomic(bctx *c)
 {
-    bool floats = c->id == KJ_B_ATOMIC_ADD || c->id == KJ_B_ATOMIC_SUB ||
-                  c->id == KJ_B_ATOMIC_MAX || c->id == KJ_B_ATOMIC_MIN;
+    bool floats = c->id == KJ_B_ATOMIC_ADD || c->id == KJ_B_ATOMIC_SUB || c->id == KJ_B_ATOMIC_MAX ||
+                  c->id == KJ_B_ATOMIC_MIN || c->id == KJ_B_ATOMIC_NANMAX || c->id == KJ_B_ATOMIC_NANMIN;
+    bool wrap = c->id == KJ_B_ATOMIC_INC || c->id == KJ_B_ATOMIC_DEC; /* Numba: unsigned only */
     const kj_type *a = ty(c, 0);
+    if (wrap && !(is_array(a) && atomic_elem_ok(a->elem, false) && !a->elem->is_signed))
+        return argerr(c, 0, "an array of uint32 or uint64");
     if (!is_array(a) || !atomic_elem_ok(a->elem, floats))
         return argerr(c, 0, floats ? "an array of int32, uint32, int64, uint64, float32 or float64"
                                    : "an array of int32, uint32, int64 or uint64");
@@ -1230,6 +1233,69 @@ static const kj_type *type_fma(bctx *c)
     r = float_of(c, r);
     for (uint32_t i = 0; i < 3; i++) convto(c, i, r);
     return r;
+}
+
+/* cuda.cbrt(float32|float64), cuda.selp(test, a, b) with a and b of one
+ * type (Numba: the same type, a 16- to 64-bit int or a float),
+ * cuda.nanosleep(uint32), cuda.lanemask_lt() -> uint32. */
+static const kj_type *type_cuda_misc(bctx *c)
+{
+    switch (c->id) {
+    case KJ_B_CBRT: {
+        if (!kj_is_scalar(ty(c, 0)) || ty(c, 0)->kind == KJ_T_BOOL) return argerr(c, 0, "a number");
+        const kj_type *r = float_of(c, ty(c, 0));
+        convto(c, 0, r);
+        return r;
+    }
+    case KJ_B_SELP: {
+        if (!kj_is_scalar(ty(c, 0))) return argerr(c, 0, "a bool or a number");
+        convto(c, 0, kj_t_bool(c->t));
+        for (uint32_t i = 1; i < 3; i++)
+            if (!kj_is_scalar(ty(c, i)) || ty(c, i)->kind == KJ_T_BOOL) return argerr(c, i, "a number");
+        const kj_type *r = kj_strong(c->t, kj_promote(c->t, ty(c, 1), ty(c, 2)));
+        if (r->kind == KJ_T_INT && r->bits < 16) r = kj_t_int(c->t, 16, r->is_signed);
+        convto(c, 1, r);
+        convto(c, 2, r);
+        return r;
+    }
+    case KJ_B_NANOSLEEP:
+        if (!kj_is_int(ty(c, 0))) return argerr(c, 0, "an integer");
+        convto(c, 0, u32(c));
+        return none(c);
+    default: return u32(c);
+    }
+}
+
+/* numba.cuda.random: the states are an (n, 2) uint64 array (s0, s1 per
+ * generator), where Numba has a 1-d array of xoroshiro128p_dtype records. */
+static bool xoro_states(bctx *c, uint32_t i)
+{
+    const kj_type *x = ty(c, i);
+    if (is_array(x) && x->ndim == 2 && x->elem->kind == KJ_T_INT && x->elem->bits == 64) return true;
+    return bad_arg(c, i, "an array of xoroshiro128p states (create_xoroshiro128p_states)");
+}
+
+static const kj_type *type_xoro(bctx *c)
+{
+    const kj_type *u64 = kj_t_int(c->t, 64, false);
+    switch (c->id) {
+    case KJ_B_XORO_CREATE:
+    case KJ_B_XORO_INIT:
+        if (c->id == KJ_B_XORO_CREATE ? !int_arg(c, 0) : !xoro_states(c, 0)) return NULL;
+        if (!kj_is_int(ty(c, 1))) return argerr(c, 1, "an integer");
+        convto(c, 1, u64);
+        if (given(c, 2) && !int_arg(c, 2)) return NULL;
+        if (!stream_arg(c, 3)) return NULL;
+        return c->id == KJ_B_XORO_CREATE ? arr(c, u64, 2) : none(c);
+    default:
+        if (!xoro_states(c, 0) || !int_arg(c, 1)) return NULL;
+        switch (c->id) {
+        case KJ_B_XORO_NEXT: return u64;
+        case KJ_B_XORO_JUMP: return none(c);
+        case KJ_B_XORO_UNIFORM32: case KJ_B_XORO_NORMAL32: return kj_t_float(c->t, 32);
+        default: return f64(c);
+        }
+    }
 }
 
 /* Barriers, votes, fences, special registers. */
@@ -1332,11 +1398,16 @@ static const kj_type *type_kernel(bctx *c)
     case KJ_B_LOCAL_ARRAY: return type_local_array(c);
     case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
     case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
-    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: return type_atomic(c);
+    case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: case KJ_B_ATOMIC_INC: case KJ_B_ATOMIC_DEC:
+    case KJ_B_ATOMIC_NANMAX: case KJ_B_ATOMIC_NANMIN: return type_atomic(c);
+    case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return type_cuda_misc(c);
     case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC:
     case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC: return type_shfl(c);
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return type_bits(c);
     case KJ_B_FMA: return type_fma(c);
+    case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: case KJ_B_XORO_NEXT: case KJ_B_XORO_JUMP:
+    case KJ_B_XORO_UNIFORM32: case KJ_B_XORO_UNIFORM64: case KJ_B_XORO_NORMAL32:
+    case KJ_B_XORO_NORMAL64: return type_xoro(c);
     case KJ_B_SYNCTHREADS: case KJ_B_SYNCTHREADS_COUNT: case KJ_B_SYNCTHREADS_AND:
     case KJ_B_SYNCTHREADS_OR: case KJ_B_SYNCWARP: case KJ_B_THREADFENCE:
     case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM: case KJ_B_ALL_SYNC:

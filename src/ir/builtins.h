@@ -313,6 +313,10 @@ enum {
     X(ATOMIC_XOR, "cuda.atomic.xor", KJ_BF_DEV, "ary, idx, val")                                         \
     X(ATOMIC_CAS, "cuda.atomic.cas", KJ_BF_DEV, "ary, idx, old, val")                                    \
     X(ATOMIC_CAS2, "cuda.atomic.compare_and_swap", KJ_BF_DEV, "ary, old, val")                           \
+    X(ATOMIC_INC, "cuda.atomic.inc", KJ_BF_DEV, "ary, idx, val")                                         \
+    X(ATOMIC_DEC, "cuda.atomic.dec", KJ_BF_DEV, "ary, idx, val")                                         \
+    X(ATOMIC_NANMAX, "cuda.atomic.nanmax", KJ_BF_DEV, "ary, idx, val")                                   \
+    X(ATOMIC_NANMIN, "cuda.atomic.nanmin", KJ_BF_DEV, "ary, idx, val")                                   \
     X(SHFL_SYNC, "cuda.shfl_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value, src_lane")                      \
     X(SHFL_UP_SYNC, "cuda.shfl_up_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value, delta")                   \
     X(SHFL_DOWN_SYNC, "cuda.shfl_down_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value, delta")               \
@@ -325,7 +329,22 @@ enum {
     X(CLZ, "cuda.clz", KJ_BF_DEV, "x")                                                                   \
     X(FFS, "cuda.ffs", KJ_BF_DEV, "x")                                                                   \
     X(BREV, "cuda.brev", KJ_BF_DEV, "x")                                                                 \
-    X(FMA, "cuda.fma", KJ_BF_DEV, "a, b, c")
+    X(FMA, "cuda.fma", KJ_BF_DEV, "a, b, c")                                                             \
+    X(CBRT, "cuda.cbrt", KJ_BF_DEV, "a")                                                                 \
+    X(SELP, "cuda.selp", KJ_BF_DEV, "test, a, b")                                                        \
+    X(NANOSLEEP, "cuda.nanosleep", KJ_BF_DEV, "ns")                                                      \
+    X(LANEMASK_LT, "cuda.lanemask_lt", KJ_BF_DEV, "")                                                    \
+    /* numba.cuda.random (cuda_random.c, llvm_cuda_random.c): states as (n, 2) uint64 arrays */           \
+    X(XORO_CREATE, "cuda.random.create_xoroshiro128p_states", KJ_BF_HOST,                                 \
+      "n, seed, subsequence_start=, stream=")                                                            \
+    X(XORO_INIT, "cuda.random.init_xoroshiro128p_states", KJ_BF_HOST,                                     \
+      "states, seed, subsequence_start=, stream=")                                                       \
+    X(XORO_NEXT, "cuda.random.xoroshiro128p_next", KJ_BF_DEV, "states, index")                            \
+    X(XORO_JUMP, "cuda.random.xoroshiro128p_jump", KJ_BF_DEV, "states, index")                            \
+    X(XORO_UNIFORM32, "cuda.random.xoroshiro128p_uniform_float32", KJ_BF_DEV, "states, index")            \
+    X(XORO_UNIFORM64, "cuda.random.xoroshiro128p_uniform_float64", KJ_BF_DEV, "states, index")            \
+    X(XORO_NORMAL32, "cuda.random.xoroshiro128p_normal_float32", KJ_BF_DEV, "states, index")              \
+    X(XORO_NORMAL64, "cuda.random.xoroshiro128p_normal_float64", KJ_BF_DEV, "states, index")
 
 /* Other spellings of the same built-in: X(path, ID). */
 #define KJ_BUILTIN_ALIASES(X)                                                              \

@@ -356,6 +356,8 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     }
     int nb = kj_builtin_bind(b, pos, np, kwn, kw, nk, e->span, ic->s->src, ic->d, bound + off,
                              map + off, max - off);
+    if (nb >= 1 && (b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY) && !bound[off].is_const && map[off] != INT32_MAX)
+        kj_local_const_shape(ic, call_arg_expr(e, map[off]), &bound[off]); /* N = 100; shared.array(N, t) */
     if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb) ||
         !fold_dtype_args(ic, e, b, bound + off, map + off, nb))
         return ei_value(ei, NULL);

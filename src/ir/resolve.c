@@ -72,7 +72,7 @@ static const char *const NAMESPACES[] = {"np", "np.random", "math", "cmath", "ti
                                          "MPI", "MPI.Request",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
-                                         "cuda.atomic"};
+                                         "cuda.atomic", "cuda.random"};
 
 static const char *const DTYPE_NAMES[] = {
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -232,6 +232,7 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "time")) return "time";
     if (!strcmp(mod, "numba") || !strcmp(mod, "kjit")) return "numba";
     if (!strcmp(mod, "numba.cuda") || !strcmp(mod, "kjit.cuda")) return "cuda";
+    if (!strcmp(mod, "numba.cuda.random") || !strcmp(mod, "kjit.cuda.random")) return "cuda.random";
     if (!strcmp(mod, "numba.types") || !strcmp(mod, "kjit.types")) return "types";
     if (!strcmp(mod, "mpi4py")) return "mpi4py";
     return NULL;

@@ -322,6 +322,9 @@ typedef struct kj_ictx {
 } kj_ictx;
 
 kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e);
+/* A shape argument `e` of cuda.shared/local.array that names a local bound
+ * once to an int constant: marks that use constant (infer_local_const.c). */
+bool kj_local_const_shape(kj_ictx *ic, const kj_expr *e, struct kj_barg *arg);
 
 /* The expression's slot in the specialisation's table, cleared for a new
  * typing; and setting it to a value of type t (NULL: no value, after an
