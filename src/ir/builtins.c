@@ -1347,5 +1347,6 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     c.nvar = c.var >= 0 && nargs > fixed ? nargs - fixed : 0;
     if (conv)
         for (uint32_t i = 0; i < nargs; i++) conv[i] = NULL;
+    if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
     return type_any(&c);
 }

@@ -18,6 +18,7 @@
 #define KJ_BUILTINS_H
 
 #include "types.h"
+#include "builtins_npsort.h"
 
 enum {
     KJ_BF_ANY = 0,
@@ -266,7 +267,8 @@ enum {
     X(CLZ, "cuda.clz", KJ_BF_DEV, "x")                                                                   \
     X(FFS, "cuda.ffs", KJ_BF_DEV, "x")                                                                   \
     X(BREV, "cuda.brev", KJ_BF_DEV, "x")                                                                 \
-    X(FMA, "cuda.fma", KJ_BF_DEV, "a, b, c")
+    X(FMA, "cuda.fma", KJ_BF_DEV, "a, b, c")                                                             \
+    KJ_BUILTINS_NPSORT(X)
 
 /* Other spellings of the same built-in: X(path, ID). */
 #define KJ_BUILTIN_ALIASES(X)                                                              \
@@ -301,6 +303,10 @@ typedef struct kj_builtin_info {
 
 const kj_builtin_info *kj_builtin_get(kj_builtin id);
 
+/* Is `id` one of KJ_BUILTINS_NPSORT (typed and lowered by their own files)? */
+static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_PTP; }
+
+
 /* Does built-in `id` have any of `flags` (KJ_BF_*)? False for an id that
  * is not a built-in. */
 bool kj_builtin_has(unsigned id, unsigned flags);
@@ -323,7 +329,14 @@ typedef struct kj_barg {
     bool is_const;       /* a compile-time constant (literal, module constant, ...) */
     int64_t ival;        /* its value when is_const and integral */
     double fval;         /* its value when is_const and float */
+    const char *sval;    /* its value when is_const and a string (kind=, side=) */
 } kj_barg;
+
+/* The typing rule of those (builtins_npsort.c), kj_builtin_type's
+ * parameters with `recv` 1 for methods. */
+const kj_type *kj_builtin_type_npsort(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                      uint32_t recv, kj_span call_span, const kj_source *src, kj_diags *d,
+                                      const kj_type **conv);
 
 /* Bind call arguments to the parameters of built-in `id` (after the receiver
  * for methods): `pos` positional, then `kwnames`/`kw` keywords. On success
