@@ -109,7 +109,7 @@ static const kj_type *type_sorting(sctx *c)
     case KJ_B_ARR_ARGSORT: return array_arg(c, 0, 0) && kind_arg(c, 1) ? arr(c, i64(c), a->ndim) : NULL;
     case KJ_B_NP_SEARCHSORTED: {
         static const char *const sides[] = {"left", "right", NULL};
-        if (!array_arg(c, 0, 1) || !str_choice(c, 2, sides, "side must be 'left' or 'right' (got '%s')"))
+        if (!array_arg(c, 0, 1) || !str_choice(c, 2, sides, "search side must be 'left' or 'right' (got '%s')"))
             return NULL;
         const kj_type *v = ty(c, 1);
         if (is_array(v)) return arr(c, i64(c), v->ndim);

@@ -370,35 +370,55 @@ kj_array *kj_array_unique(const kj_array *a, kj_rt_error *err)
 
 /* ---- order statistics ---- */
 
-/* Rearrange v so that v[k] is the k-th smallest, smaller before, larger
- * after (no NaN in v). */
-static void select_kth(double *v, int64_t n, int64_t k)
+static void swap_d(double *v, int64_t i, int64_t j)
 {
-    int64_t lo = 0, hi = n - 1;
-    while (hi > lo) {
-        int64_t mid = lo + (hi - lo) / 2;
-        double a = v[lo], b = v[mid], c = v[hi];
-        double piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-        int64_t i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] < piv) i++;
-            while (v[j] > piv) j--;
-            if (i <= j) {
-                double t = v[i];
-                v[i++] = v[j];
-                v[j--] = t;
-            }
+    double t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+}
+
+/* Rearrange v[left..right] so that v[k] is the k-th smallest, smaller
+ * before, larger after (no NaN in v): Floyd and Rivest's SELECT, which
+ * first narrows the range around k by selecting in a sample (about 1.5 n
+ * comparisons, fewer than a quickselect's 2 to 3 n). */
+static void fr_select(double *v, int64_t left, int64_t right, int64_t k)
+{
+    while (right > left) {
+        if (right - left > 600) {
+            double n = (double)(right - left + 1), i = (double)(k - left + 1), z = log(n);
+            double s = 0.5 * exp(2 * z / 3), sd = 0.5 * sqrt(z * s * (n - s) / n) * (i - n / 2 < 0 ? -1 : 1);
+            int64_t nl = (int64_t)((double)k - i * s / n + sd), nr = (int64_t)((double)k + (n - i) * s / n + sd);
+            fr_select(v, nl > left ? nl : left, nr < right ? nr : right, k);
         }
-        if (k <= j) hi = j;
-        else if (k >= i) lo = i;
-        else return;
+        double t = v[k];
+        int64_t i = left, j = right;
+        swap_d(v, left, k);
+        if (v[right] > t) swap_d(v, right, left);
+        while (i < j) {
+            swap_d(v, i, j);
+            i++, j--;
+            while (v[i] < t) i++;
+            while (v[j] > t) j--;
+        }
+        if (v[left] == t) {
+            swap_d(v, left, j);
+        } else {
+            j++;
+            swap_d(v, j, right);
+        }
+        if (j <= k) left = j + 1;
+        if (k <= j) right = j - 1;
     }
 }
+
+static void select_kth(double *v, int64_t n, int64_t k) { fr_select(v, 0, n - 1, k); }
 
 /* The elements as float64, NaNs dropped (skip_nan) or reported in *has_nan. */
 static double *as_f64(const kj_array *a, bool skip_nan, int64_t *n, bool *has_nan, kj_rt_error *err)
 {
-    kj_array *c = kj_array_astype(a, KJ_DT_FLOAT64, err);
+    /* a float64 C-ordered array is read in place: one copy, not two */
+    bool direct = a->dtype == KJ_DT_FLOAT64 && kj_array_is_c_contiguous(a);
+    kj_array *c = direct ? (kj_array *)a : kj_array_astype(a, KJ_DT_FLOAT64, err);
     if (!c) return NULL;
     int64_t m = kj_array_size(c), w = 0;
     double *v = malloc((size_t)(m ? m : 1) * 8);
@@ -412,7 +432,7 @@ static double *as_f64(const kj_array *a, bool skip_nan, int64_t *n, bool *has_na
         }
         v[w++] = x;
     }
-    kj_array_release(c);
+    if (!direct) kj_array_release(c);
     *n = w;
     return v;
 }
