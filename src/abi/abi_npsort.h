@@ -18,7 +18,13 @@ typedef enum kj_npsort_op {
     KJ_NPS_DIFF,         /* np.diff(a, n=i0) */
     KJ_NPS_DIGITIZE,     /* np.digitize(a, bins=b, right=i0) */
     KJ_NPS_HISTOGRAM,    /* np.histogram(a, bins=i0 or the edges b, range=(f0, f1) when i1): out, out2 */
-    KJ_NPS_NANREDUCE     /* np.nansum/...(a): i0 = kj_nan_op (array_sort.h), i1 = ddof */
+    KJ_NPS_NANREDUCE,    /* np.nansum/...(a): i0 = kj_nan_op (array_sort.h), i1 = ddof */
+    KJ_NPS_PARTITION,    /* np.partition(a, kth=i0), np.argpartition (i1 = 1) */
+    KJ_NPS_SETOP,        /* np.union1d/.../isin(a, b): i0 = kj_setop (array_sort.h) */
+    KJ_NPS_EDIFF1D,      /* np.ediff1d(a) */
+    KJ_NPS_TRAPZ,        /* np.trapz(a, x=b or none, dx=f0) */
+    KJ_NPS_INTERP,       /* np.interp(a, xp=b, fp=c) */
+    KJ_NPS_AVERAGE       /* np.average(a, weights=b or none) */
 } kj_npsort_op;
 
 #endif

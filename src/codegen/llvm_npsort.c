@@ -12,6 +12,7 @@
 #include <string.h>
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+static const kj_type T_F64 = {.kind = KJ_T_FLOAT, .bits = 64};
 
 static const kir_inst *inst_at(kj_cg *cg, kir_ref r) { return &cg->fn->kf->insts[r]; }
 
@@ -37,7 +38,7 @@ static bool str_is(kj_cg *cg, const kir_inst *in, uint32_t k, const char *s)
 
 typedef struct {
     int op;
-    kir_ref b;            /* the second operand, or 0 */
+    kir_ref b, c;         /* the second and third operands, or 0 */
     LLVMValueRef i0, i1, f0, f1;
 } call_args;
 
@@ -105,9 +106,50 @@ static void stats_args(kj_cg *cg, const kir_inst *in, call_args *c)
     }
 }
 
+static int set_op(int id)
+{
+    switch (id) {
+    case KJ_B_NP_UNION1D: return KJ_SET_UNION;
+    case KJ_B_NP_INTERSECT1D: return KJ_SET_INTERSECT;
+    case KJ_B_NP_SETDIFF1D: return KJ_SET_DIFF;
+    case KJ_B_NP_SETXOR1D: return KJ_SET_XOR;
+    case KJ_B_NP_IN1D: return KJ_SET_IN1D;
+    default: return KJ_SET_ISIN;
+    }
+}
+
+/* Partitions, sets, ediff1d, trapz, interp, average. */
+static void more_args(kj_cg *cg, const kir_inst *in, call_args *c)
+{
+    int id = in->aux;
+    switch (id) {
+    case KJ_B_NP_PARTITION: case KJ_B_NP_ARGPARTITION:
+        c->op = KJ_NPS_PARTITION;
+        c->i0 = i64_or(cg, in, 1, 0);
+        c->i1 = kj_cg_i64(cg, id == KJ_B_NP_ARGPARTITION);
+        break;
+    case KJ_B_NP_EDIFF1D: c->op = KJ_NPS_EDIFF1D; break;
+    case KJ_B_NP_TRAPZ: {
+        c->op = KJ_NPS_TRAPZ;
+        c->b = arg(cg, in, 1);
+        kir_ref dx = arg(cg, in, 2);
+        if (dx) c->f0 = kj_cg_cast(cg, kj_cg_val(cg, dx), inst_at(cg, dx)->type, &T_F64);
+        else c->f0 = LLVMConstReal(cg->t_f64, 1.0);
+        break;
+    }
+    case KJ_B_NP_INTERP: c->op = KJ_NPS_INTERP, c->b = in->args[1], c->c = in->args[2]; break;
+    case KJ_B_NP_AVERAGE: c->op = KJ_NPS_AVERAGE, c->b = arg(cg, in, 1); break;
+    default:
+        c->op = KJ_NPS_SETOP;
+        c->b = in->args[1];
+        c->i0 = kj_cg_i64(cg, set_op(id));
+        break;
+    }
+}
+
 static void fill_args(kj_cg *cg, const kir_inst *in, call_args *c)
 {
-    c->b = 0;
+    c->b = c->c = 0;
     c->i0 = c->i1 = kj_cg_i64(cg, 0);
     c->f0 = c->f1 = LLVMConstReal(cg->t_f64, 0);
     switch (in->aux) {
@@ -120,7 +162,10 @@ static void fill_args(kj_cg *cg, const kir_inst *in, call_args *c)
         c->i0 = kj_cg_i64(cg, str_is(cg, in, 2, "right"));
         break;
     case KJ_B_NP_UNIQUE: c->op = KJ_NPS_UNIQUE; break;
-    default: stats_args(cg, in, c); break;
+    default:
+        if (in->aux >= KJ_B_NP_PARTITION) more_args(cg, in, c);
+        else stats_args(cg, in, c);
+        break;
     }
 }
 
@@ -128,9 +173,11 @@ LLVMValueRef kj_cg_npsort(kj_cg *cg, const kir_inst *in)
 {
     call_args c;
     fill_args(cg, in, &c);
-    LLVMValueRef a[3], b[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, -1), kj_cg_i32(cg, 0)};
+    LLVMValueRef a[3], b[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, -1), kj_cg_i32(cg, 0)}, d[3];
+    memcpy(d, b, sizeof d);
     kj_cg_operand(cg, in->args[0], a);
     if (c.b) kj_cg_operand(cg, c.b, b);
+    if (c.c) kj_cg_operand(cg, c.c, d);
     const kj_type *t = in->type;
     bool tuple = t->kind == KJ_T_TUPLE, none = t->kind == KJ_T_NONE;
     const kj_type *rt = tuple ? t->elems[0] : t;
@@ -140,10 +187,10 @@ LLVMValueRef kj_cg_npsort(kj_cg *cg, const kir_inst *in)
                             : kj_cg_alloca(cg, kj_cg_memtype(cg, rt), "res");
     LLVMValueRef out2 = tuple ? kj_cg_out_desc(cg, 1) : LLVMConstNull(cg->t_ptr);
     int rdt = none ? 0 : kj_cg_dtype(nd ? rt->elem : rt);
-    LLVMValueRef args[18] = {cg->fn->rt, kj_cg_i32(cg, c.op), a[0], a[1], a[2], b[0], b[1], b[2],
+    LLVMValueRef args[21] = {cg->fn->rt, kj_cg_i32(cg, c.op), a[0], a[1], a[2], b[0], b[1], b[2], d[0], d[1], d[2],
                              c.i0, c.i1, c.f0, c.f1, kj_cg_i32(cg, rdt), out,
                              kj_cg_i32(cg, nd), out2, kj_cg_line(cg, in), kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_NPSORT, args, 18);
+    kj_cg_rtcall(cg, KJ_RTF_NPSORT, args, 21);
     if (none) return kj_cg_zero(cg, t);
     if (!nd) return kj_cg_from_mem(cg, rt, LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, rt), out, ""));
     LLVMValueRef v = LLVMBuildLoad2(cg->b, kj_cg_array_type(cg, nd), out, "arr");

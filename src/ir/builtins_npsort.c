@@ -180,6 +180,37 @@ static const kj_type *type_stats(sctx *c)
     }
 }
 
+/* Partitions, sets, ediff1d, trapz, interp, average. */
+static const kj_type *type_more(sctx *c)
+{
+    const kj_type *a = ty(c, 0), *b = ty(c, 1);
+    switch (c->id) {
+    case KJ_B_NP_PARTITION: case KJ_B_NP_ARGPARTITION:
+        if (!array_arg(c, 0, 0) || !int_arg(c, 1)) return NULL;
+        return arr(c, c->id == KJ_B_NP_PARTITION ? a->elem : i64(c), a->ndim);
+    case KJ_B_NP_UNION1D: case KJ_B_NP_INTERSECT1D: case KJ_B_NP_SETXOR1D:
+        return array_arg(c, 0, 0) && array_arg(c, 1, 0) ? arr(c, kj_promote(c->t, a->elem, b->elem), 1) : NULL;
+    case KJ_B_NP_SETDIFF1D: return array_arg(c, 0, 0) && array_arg(c, 1, 0) ? arr(c, a->elem, 1) : NULL;
+    case KJ_B_NP_IN1D: case KJ_B_NP_ISIN:
+        if (!array_arg(c, 0, 0) || !array_arg(c, 1, 0)) return NULL;
+        return arr(c, kj_t_bool(c->t), c->id == KJ_B_NP_IN1D ? 1 : a->ndim);
+    case KJ_B_NP_EDIFF1D: return array_arg(c, 0, 0) ? arr(c, a->elem, 1) : NULL;
+    case KJ_B_NP_TRAPZ:
+        if (!array_arg(c, 0, 1) || (given(c, 1) && !array_arg(c, 1, 1)) || (given(c, 2) && !num_arg(c, 2, f64(c))))
+            return NULL;
+        return a->elem->kind == KJ_T_FLOAT && a->elem->bits == 32 && !given(c, 1) ? a->elem : f64(c);
+    case KJ_B_NP_INTERP:
+        if (!array_arg(c, 1, 1) || !array_arg(c, 2, 1)) return NULL;
+        if (is_array(a)) return arr(c, f64(c), a->ndim);
+        return num_arg(c, 0, f64(c)) ? f64(c) : NULL;
+    case KJ_B_NP_AVERAGE:
+        if (!array_arg(c, 0, 0)) return NULL;
+        if (!given(c, 1)) return stat_float(c, a->elem);
+        return array_arg(c, 1, 0) ? f64(c) : NULL;
+    default: return NULL;
+    }
+}
+
 const kj_type *kj_builtin_type_npsort(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                       uint32_t recv, kj_span call_span, const kj_source *src, kj_diags *d,
                                       const kj_type **conv)
@@ -189,6 +220,6 @@ const kj_type *kj_builtin_type_npsort(kj_types *t, kj_builtin id, const kj_barg 
     switch (id) {
     case KJ_B_NP_SORT: case KJ_B_ARR_SORT: case KJ_B_NP_ARGSORT: case KJ_B_ARR_ARGSORT:
     case KJ_B_NP_SEARCHSORTED: case KJ_B_NP_UNIQUE: return type_sorting(&c);
-    default: return type_stats(&c);
+    default: return id >= KJ_B_NP_PARTITION ? type_more(&c) : type_stats(&c);
     }
 }

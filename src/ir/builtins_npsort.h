@@ -3,8 +3,8 @@
  * histograms and nan reductions (docs/language.md), rows of KJ_BUILTINS
  * (builtins.h): typed by builtins_npsort.c, lowered by llvm_npsort.c to
  * kj_rt_npsort. Host code only, as every host NumPy function. NP_SORT
- * comes first and NP_PTP last: kj_builtin_npsort tells the family by its
- * range. */
+ * comes first and NP_AVERAGE last: kj_builtin_npsort tells the family by
+ * its range. */
 #ifndef KJ_BUILTINS_NPSORT_H
 #define KJ_BUILTINS_NPSORT_H
 
@@ -34,6 +34,18 @@
     X(NP_NANMAX, "np.nanmax", KJ_BF_HOST | KJ_BF_READS, "a")                                             \
     X(NP_NANARGMIN, "np.nanargmin", KJ_BF_HOST | KJ_BF_READS, "a")                                       \
     X(NP_NANARGMAX, "np.nanargmax", KJ_BF_HOST | KJ_BF_READS, "a")                                       \
-    X(NP_PTP, "np.ptp", KJ_BF_HOST | KJ_BF_READS, "a")
+    X(NP_PTP, "np.ptp", KJ_BF_HOST | KJ_BF_READS, "a")                                                   \
+    X(NP_PARTITION, "np.partition", KJ_BF_HOST | KJ_BF_READS, "a, kth")                                  \
+    X(NP_ARGPARTITION, "np.argpartition", KJ_BF_HOST | KJ_BF_READS, "a, kth")                            \
+    X(NP_UNION1D, "np.union1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                                    \
+    X(NP_INTERSECT1D, "np.intersect1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                            \
+    X(NP_SETDIFF1D, "np.setdiff1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                                \
+    X(NP_SETXOR1D, "np.setxor1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                                  \
+    X(NP_IN1D, "np.in1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                                          \
+    X(NP_ISIN, "np.isin", KJ_BF_HOST | KJ_BF_READS, "element, test_elements")                            \
+    X(NP_EDIFF1D, "np.ediff1d", KJ_BF_HOST | KJ_BF_READS, "ary")                                         \
+    X(NP_TRAPZ, "np.trapz", KJ_BF_HOST | KJ_BF_READS, "y, x=, dx=")                                      \
+    X(NP_INTERP, "np.interp", KJ_BF_HOST | KJ_BF_READS, "x, xp, fp")                                     \
+    X(NP_AVERAGE, "np.average", KJ_BF_HOST | KJ_BF_READS, "a, weights=")
 
 #endif

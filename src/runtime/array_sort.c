@@ -528,3 +528,136 @@ kj_array *kj_array_quantile(const kj_array *a, const kj_array *q, bool skip_nan,
     kj_array_release(qc);
     return r;
 }
+
+/* ---- partitions and sets ---- */
+
+/* np.partition(a, kth) / np.argpartition: a full (stable) sort along the
+ * last axis is one of the valid partitions for every kth; kth is checked
+ * as NumPy does. */
+kj_array *kj_array_partition(const kj_array *a, int64_t kth, bool arg, kj_rt_error *err)
+{
+    int64_t m = a->ndim ? a->shape[a->ndim - 1] : 1;
+    if (kth < -m || kth >= m)
+        return kj_rt_errorf(err, "ValueError", "kth(=%lld) out of bounds (%lld)", (long long)kth, (long long)m), NULL;
+    return arg ? kj_array_argsort(a, err) : kj_array_sorted(a, err);
+}
+
+static bool is_nan_key(uint64_t k, kj_dtype dt) { return k == UINT64_MAX && kj_dtype_is_float(dt); }
+
+/* The sorted distinct keys of a in dtype dt, and their values (a 1-d array
+ * of dt). */
+static kj_array *unique_as(const kj_array *a, kj_dtype dt, kj_rt_error *err)
+{
+    kj_array *c = kj_array_astype(a, dt, err);
+    kj_array *u = c ? kj_array_unique(c, err) : NULL;
+    kj_array_release(c);
+    return u;
+}
+
+static uint64_t key_at(const kj_array *a, int64_t i)
+{
+    bool exact = true;
+    return key_of(a->data + i * (int64_t)kj_array_itemsize(a), a->dtype, &exact);
+}
+
+/* Is key k among the n sorted keys of u (NaN never is: NaN != NaN)? */
+static bool contains(const kj_array *u, int64_t n, uint64_t k)
+{
+    if (is_nan_key(k, u->dtype)) return false;
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (key_at(u, mid) < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && key_at(u, lo) == k;
+}
+
+/* Elements i of x (1-d) with keep[i], as a new 1-d array. */
+static kj_array *select_where(const kj_array *x, const bool *keep, kj_rt_error *err)
+{
+    int64_t n = kj_array_size(x), w = 0;
+    for (int64_t i = 0; i < n; i++) w += keep[i];
+    kj_array *r = kj_array_empty(x->dtype, 1, &w, err);
+    size_t isz = kj_array_itemsize(x);
+    for (int64_t i = 0, j = 0; r && i < n; i++)
+        if (keep[i]) memcpy(r->data + j++ * (int64_t)isz, x->data + i * (int64_t)isz, isz);
+    return r;
+}
+
+/* a's elements in b (equal values; NaN never), a bool array of a's shape. */
+static kj_array *isin(const kj_array *a, const kj_array *b, kj_rt_error *err)
+{
+    kj_dtype dt = search_dtype(a->dtype, b->dtype);
+    kj_array *ub = unique_as(b, dt, err), *ac = ub ? kj_array_astype(a, dt, err) : NULL;
+    kj_array *r = ac ? kj_array_empty(KJ_DT_BOOL, a->ndim, a->shape, err) : NULL;
+    int64_t n = kj_array_size(a), nb = ub ? kj_array_size(ub) : 0;
+    for (int64_t i = 0; r && i < n; i++) r->data[i] = contains(ub, nb, key_at(ac, i));
+    kj_array_release(ub);
+    kj_array_release(ac);
+    return r;
+}
+
+/* union1d, intersect1d, setxor1d over the unique elements of both, in the
+ * common dtype, sorted together: union keeps the first of equal keys (its
+ * NaNs collapse, as NumPy's unique of the concatenation), intersect1d a
+ * value both have, setxor1d a value one has; NaN equals nothing there (NumPy
+ * compares with ==): never in an intersection, twice in a setxor1d. */
+static kj_array *merge_sets(const kj_array *a, const kj_array *b, kj_setop op, kj_rt_error *err)
+{
+    kj_dtype dt = kj_dtype_promote(a->dtype, b->dtype);
+    kj_array *ua = unique_as(a, dt, err), *ub = ua ? unique_as(b, dt, err) : NULL;
+    if (!ub) {
+        kj_array_release(ua);
+        return NULL;
+    }
+    int64_t na = kj_array_size(ua), nb = kj_array_size(ub), n = na + nb;
+    kj_array *all = kj_array_empty(dt, 1, &n, err);
+    bool *keep = all ? malloc((size_t)(n ? n : 1)) : NULL;
+    kj_array *r = NULL;
+    if (keep) {
+        size_t isz = kj_array_itemsize(all);
+        memcpy(all->data, ua->data, (size_t)na * isz);
+        memcpy(all->data + na * (int64_t)isz, ub->data, (size_t)nb * isz);
+        if (sort_rows(all, err)) {
+            for (int64_t i = 0; i < n; i++) {
+                uint64_t k = key_at(all, i);
+                bool nan = is_nan_key(k, dt);
+                bool prev = i > 0 && !nan && key_at(all, i - 1) == k, next = i + 1 < n && !nan && key_at(all, i + 1) == k;
+                if (op == KJ_SET_UNION) keep[i] = !(i > 0 && key_at(all, i - 1) == k);
+                else if (op == KJ_SET_INTERSECT) keep[i] = next;
+                else keep[i] = !prev && !next;
+            }
+            r = select_where(all, keep, err);
+        }
+    }
+    free(keep);
+    kj_array_release(all);
+    kj_array_release(ua);
+    kj_array_release(ub);
+    return r;
+}
+
+kj_array *kj_array_setop(const kj_array *a, const kj_array *b, kj_setop op, kj_rt_error *err)
+{
+    switch (op) {
+    case KJ_SET_IN1D: {
+        kj_array *r = isin(a, b, err);
+        if (r) r->ndim = 1, r->shape[0] = kj_array_size(a), r->strides[0] = 1, kj_array_update_flags(r);
+        return r;
+    }
+    case KJ_SET_ISIN: return isin(a, b, err);
+    case KJ_SET_DIFF: { /* unique(a)[~in1d(unique(a), b)] */
+        kj_array *ua = kj_array_unique(a, err), *in = ua ? isin(ua, b, err) : NULL, *r = NULL;
+        if (in) {
+            int64_t n = kj_array_size(in);
+            for (int64_t i = 0; i < n; i++) in->data[i] = !in->data[i];
+            r = select_where(ua, (const bool *)(void *)in->data, err);
+        }
+        kj_array_release(ua);
+        kj_array_release(in);
+        return r;
+    }
+    default: return merge_sets(a, b, op, err);
+    }
+}

@@ -32,6 +32,16 @@ kj_array *kj_array_median(const kj_array *a, bool skip_nan, kj_rt_error *err);
 kj_array *kj_array_quantile(const kj_array *a, const kj_array *q, bool skip_nan, const char *what,
                             kj_rt_error *err);
 
+/* np.partition(a, kth) / np.argpartition (arg) along the last axis. */
+kj_array *kj_array_partition(const kj_array *a, int64_t kth, bool arg, kj_rt_error *err);
+typedef enum kj_setop {
+    KJ_SET_UNION, KJ_SET_INTERSECT, KJ_SET_DIFF, KJ_SET_XOR, KJ_SET_IN1D, KJ_SET_ISIN
+} kj_setop;
+/* np.union1d/intersect1d/setdiff1d/setxor1d(a, b) (1-d, sorted, unique),
+ * np.in1d(a, b) (1-d bool) and np.isin(a, b) (bool of a's shape), values
+ * compared in the common dtype (NaN equals nothing, as NumPy's ==). */
+kj_array *kj_array_setop(const kj_array *a, const kj_array *b, kj_setop op, kj_rt_error *err);
+
 /* ---- array_stats.c ---- */
 
 /* np.bincount(x, weights=, minlength=): int64 counts, float64 sums when
@@ -46,6 +56,16 @@ kj_array *kj_array_digitize(const kj_array *x, const kj_array *bins, bool right,
  * *out_edges (float64). */
 bool kj_array_histogram(const kj_array *a, int64_t nbins, const kj_array *edges, bool has_range, double lo,
                         double hi, kj_array **hist, kj_array **out_edges, kj_rt_error *err);
+
+/* np.ediff1d(a): the differences of the flattened array. */
+kj_array *kj_array_ediff1d(const kj_array *a, kj_rt_error *err);
+/* np.trapz(y, x=, dx=) of a 1-d y: a 0-d array (float64; float32 for
+ * float32 y without x). */
+kj_array *kj_array_trapz(const kj_array *y, const kj_array *x, double dx, kj_rt_error *err);
+/* np.interp(x, xp, fp): float64 of x's shape (NumPy's compiled loop). */
+kj_array *kj_array_interp(const kj_array *x, const kj_array *xp, const kj_array *fp, kj_rt_error *err);
+/* np.average(a, weights=w or NULL) of the whole array: a 0-d array. */
+kj_array *kj_array_average(const kj_array *a, const kj_array *w, kj_rt_error *err);
 
 typedef enum kj_nan_op {
     KJ_NAN_SUM, KJ_NAN_PROD, KJ_NAN_MEAN, KJ_NAN_VAR, KJ_NAN_STD, KJ_NAN_MIN, KJ_NAN_MAX,

@@ -387,3 +387,124 @@ kj_array *kj_array_nanreduce(const kj_array *a, kj_nan_op op, int64_t ddof, kj_r
     kj_array_release(c);
     return r;
 }
+
+/* ---- ediff1d, trapz, interp, average ---- */
+
+kj_array *kj_array_ediff1d(const kj_array *a, kj_rt_error *err)
+{
+    kj_array *c = kj_array_copy(a, err);
+    if (!c) return NULL;
+    c->ndim = 1;
+    c->shape[0] = kj_array_size(a);
+    c->strides[0] = (int64_t)kj_array_itemsize(c);
+    kj_array_update_flags(c);
+    kj_array *r = kj_array_diff(c, 1, err);
+    kj_array_release(c);
+    return r;
+}
+
+/* NumPy: add.reduce(d * (y[1:] + y[:-1]) / 2.0), d = dx or diff(x): the
+ * terms in an array, then the pairwise sum. The sum y[i+1] + y[i] is in y's
+ * type (integers wrap), then float. */
+kj_array *kj_array_trapz(const kj_array *y, const kj_array *x, double dx, kj_rt_error *err)
+{
+    int64_t n = kj_array_size(y), m = n > 1 ? n - 1 : 0;
+    if (x && kj_array_size(x) != n)
+        return kj_rt_errorf(err, "ValueError", "operands could not be broadcast together with shapes (%lld,) (%lld,) ",
+                            (long long)m, (long long)(kj_array_size(x) > 0 ? kj_array_size(x) - 1 : 0)), NULL;
+    bool f32 = y->dtype == KJ_DT_FLOAT32 && !x;
+    kj_array *yc = kj_array_copy(y, err), *xc = x ? kj_array_astype(x, KJ_DT_FLOAT64, err) : NULL;
+    kj_array *t = yc && (!x || xc) ? kj_array_empty(f32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64, 1, &m, err) : NULL;
+    kj_array *r = NULL;
+    if (t) {
+        size_t isz = kj_array_itemsize(yc);
+        for (int64_t i = 0; i < m; i++) {
+            kj_scalar a = kj_elem_load(yc->data + i * (int64_t)isz, yc->dtype);
+            kj_scalar b = kj_elem_load(yc->data + (i + 1) * (int64_t)isz, yc->dtype);
+            double s = yc->dtype == KJ_DT_FLOAT32 ? (double)((float)b.v.f + (float)a.v.f)
+                       : kj_dtype_is_float(yc->dtype) ? b.v.f + a.v.f
+                       : yc->dtype == KJ_DT_BOOL ? (double)(a.v.i || b.v.i)
+                       : kj_dtype_is_signed(yc->dtype) ? (double)kj_scalar_cast(kj_scalar_i64((int64_t)(a.v.u + b.v.u)), yc->dtype).v.i
+                                                       : (double)kj_scalar_cast(kj_scalar_i64((int64_t)(a.v.u + b.v.u)), yc->dtype).v.u;
+            double d = xc ? f64_data(xc)[i + 1] - f64_data(xc)[i] : dx;
+            if (f32) ((float *)(void *)t->data)[i] = (float)dx * (float)s / 2.0f;
+            else ((double *)(void *)t->data)[i] = d * s / 2.0;
+        }
+        r = kj_array_from_scalar(kj_array_sum(t));
+    }
+    kj_array_release(yc);
+    kj_array_release(xc);
+    kj_array_release(t);
+    return r;
+}
+
+/* binary_search_with_guess's answer without the guess: -1 below xp[0], n
+ * above xp[n-1], else the j with xp[j] <= x < xp[j+1] (n-1 at the end). */
+static int64_t interp_index(double x, const double *xp, int64_t n)
+{
+    if (x < xp[0]) return -1;
+    if (x > xp[n - 1]) return n;
+    int64_t lo = 0, hi = n; /* first index with xp > x, minus one */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (xp[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo - 1;
+}
+
+/* One value of NumPy's arr_interp loop. */
+static double interp1(double x, const double *xp, const double *fp, int64_t n)
+{
+    if (n == 1) return fp[0]; /* left, right and the one value are all fp[0] */
+    if (x != x) return x;
+    int64_t j = interp_index(x, xp, n);
+    if (j == -1) return fp[0];
+    if (j == n) return fp[n - 1];
+    if (j == n - 1 || xp[j] == x) return fp[j];
+    double slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]);
+    double r = slope * (x - xp[j]) + fp[j];
+    if (r != r) {
+        r = slope * (x - xp[j + 1]) + fp[j + 1];
+        if (r != r && fp[j] == fp[j + 1]) r = fp[j];
+    }
+    return r;
+}
+
+kj_array *kj_array_interp(const kj_array *x, const kj_array *xp, const kj_array *fp, kj_rt_error *err)
+{
+    int64_t n = kj_array_size(xp);
+    if (kj_array_size(fp) != n) return kj_rt_errorf(err, "ValueError", "fp and xp are not of the same length."), NULL;
+    if (n == 0) return kj_rt_errorf(err, "ValueError", "array of sample points is empty"), NULL;
+    kj_array *xc = kj_array_astype(x, KJ_DT_FLOAT64, err), *xpc = xc ? kj_array_astype(xp, KJ_DT_FLOAT64, err) : NULL;
+    kj_array *fpc = xpc ? kj_array_astype(fp, KJ_DT_FLOAT64, err) : NULL;
+    kj_array *r = fpc ? kj_array_empty(KJ_DT_FLOAT64, x->ndim, x->shape, err) : NULL;
+    int64_t m = r ? kj_array_size(r) : 0;
+    for (int64_t i = 0; i < m; i++)
+        ((double *)(void *)r->data)[i] = interp1(f64_data(xc)[i], f64_data(xpc), f64_data(fpc), n);
+    kj_array_release(xc);
+    kj_array_release(xpc);
+    kj_array_release(fpc);
+    return r;
+}
+
+/* NumPy: mean(a) without weights; else (a * w).sum() / w.sum() in float64,
+ * both pairwise, ZeroDivisionError when the weights sum to zero. */
+kj_array *kj_array_average(const kj_array *a, const kj_array *w, kj_rt_error *err)
+{
+    if (!w) return kj_array_from_scalar(kj_array_mean(a));
+    if (w->ndim != a->ndim || memcmp(w->shape, a->shape, (size_t)a->ndim * sizeof *a->shape))
+        return kj_rt_errorf(err, "TypeError", "Axis must be specified when shapes of a and weights differ."), NULL;
+    kj_array *ac = kj_array_astype(a, KJ_DT_FLOAT64, err), *wc = ac ? kj_array_astype(w, KJ_DT_FLOAT64, err) : NULL;
+    kj_array *r = NULL;
+    if (wc) {
+        double scl = kj_array_sum(wc).v.f;
+        int64_t n = kj_array_size(ac);
+        for (int64_t i = 0; i < n; i++) ((double *)(void *)ac->data)[i] *= f64_data(wc)[i];
+        if (scl == 0.0) kj_rt_errorf(err, "ZeroDivisionError", "Weights sum to zero, can't be normalized");
+        else r = kj_array_from_scalar(kj_scalar_f64(kj_array_sum(ac).v.f / scl));
+    }
+    kj_array_release(ac);
+    kj_array_release(wc);
+    return r;
+}

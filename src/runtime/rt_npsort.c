@@ -37,10 +37,16 @@ static kj_array *quantile(const kj_array *a, const kj_array *q, bool skip_nan, b
     return r;
 }
 
-static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, int64_t i0, int64_t i1, double f0,
-                     double f1, void *out2, int32_t line, int32_t col, kj_rt_error *err)
+static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, const kj_array *c, int64_t i0,
+                     int64_t i1, double f0, double f1, void *out2, int32_t line, int32_t col, kj_rt_error *err)
 {
     switch ((kj_npsort_op)op) {
+    case KJ_NPS_PARTITION: return kj_array_partition(a, i0, i1 != 0, err);
+    case KJ_NPS_SETOP: return kj_array_setop(a, b, (kj_setop)i0, err);
+    case KJ_NPS_EDIFF1D: return kj_array_ediff1d(a, err);
+    case KJ_NPS_TRAPZ: return kj_array_trapz(a, b, f0, err);
+    case KJ_NPS_INTERP: return kj_array_interp(a, b, c, err);
+    case KJ_NPS_AVERAGE: return kj_array_average(a, b, err);
     case KJ_NPS_SORT: return kj_array_sorted(a, err);
     case KJ_NPS_SORT_INPLACE: {
         if (!kj_array_sort_inplace(a, err)) return NULL;
@@ -67,14 +73,15 @@ static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, int6
 }
 
 void kj_rt_npsort(kj_rt *rt, int32_t op, const void *a, int32_t andim, int32_t adtype, const void *b, int32_t bndim,
-                  int32_t bdtype, int64_t i0, int64_t i1, double f0, double f1, int32_t rdtype, void *out,
+                  int32_t bdtype, const void *c, int32_t cndim, int32_t cdtype, int64_t i0, int64_t i1, double f0, double f1, int32_t rdtype, void *out,
                   int32_t out_ndim, void *out2, int32_t line, int32_t col)
 {
-    kj_array ha, hb;
+    kj_array ha, hb, hc;
     kj_rt_header(&ha, a, andim, adtype);
     if (b) kj_rt_header(&hb, b, bndim, bdtype);
+    if (c) kj_rt_header(&hc, c, cndim, cdtype);
     kj_rt_error err = {0};
-    kj_array *r = run(rt, op, &ha, b ? &hb : NULL, i0, i1, f0, f1, out2, line, col, &err);
+    kj_array *r = run(rt, op, &ha, b ? &hb : NULL, c ? &hc : NULL, i0, i1, f0, f1, out2, line, col, &err);
     if (op == KJ_NPS_SORT_INPLACE && r) {
         kj_array_release(r);
         return;
