@@ -24,7 +24,8 @@ typedef enum kj_npsort_op {
     KJ_NPS_EDIFF1D,      /* np.ediff1d(a) */
     KJ_NPS_TRAPZ,        /* np.trapz(a, x=b or none, dx=f0) */
     KJ_NPS_INTERP,       /* np.interp(a, xp=b, fp=c) */
-    KJ_NPS_AVERAGE       /* np.average(a, weights=b or none) */
+    KJ_NPS_AVERAGE,      /* np.average(a, weights=b or none) */
+    KJ_NPS_ROUND         /* np.round/around(a, decimals=i0) */
 } kj_npsort_op;
 
 #endif

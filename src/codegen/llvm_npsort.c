@@ -139,6 +139,7 @@ static void more_args(kj_cg *cg, const kir_inst *in, call_args *c)
     }
     case KJ_B_NP_INTERP: c->op = KJ_NPS_INTERP, c->b = in->args[1], c->c = in->args[2]; break;
     case KJ_B_NP_AVERAGE: c->op = KJ_NPS_AVERAGE, c->b = arg(cg, in, 1); break;
+    case KJ_B_NP_AROUND: c->op = KJ_NPS_ROUND, c->i0 = i64_or(cg, in, 1, 0); break;
     default:
         c->op = KJ_NPS_SETOP;
         c->b = in->args[1];

@@ -286,7 +286,7 @@ enum {
     X("np.hypot", HYPOT) X("np.isnan", ISNAN) X("np.isinf", ISINF)                         \
     X("np.isfinite", ISFINITE) X("np.pi", PI) X("np.e", E) X("np.inf", INF)                \
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
-    X("cuda.atomic.compare_and_swap", ATOMIC_CAS2)
+    X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("np.round", NP_AROUND) X("np.round_", NP_AROUND)
 
 typedef enum {
 #define X(id, path, flags, params) KJ_B_##id,
@@ -304,7 +304,7 @@ typedef struct kj_builtin_info {
 const kj_builtin_info *kj_builtin_get(kj_builtin id);
 
 /* Is `id` one of KJ_BUILTINS_NPSORT (typed and lowered by their own files)? */
-static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_AVERAGE; }
+static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_AROUND; }
 
 
 /* Does built-in `id` have any of `flags` (KJ_BF_*)? False for an id that

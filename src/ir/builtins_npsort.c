@@ -207,6 +207,15 @@ static const kj_type *type_more(sctx *c)
         if (!array_arg(c, 0, 0)) return NULL;
         if (!given(c, 1)) return stat_float(c, a->elem);
         return array_arg(c, 1, 0) ? f64(c) : NULL;
+    case KJ_B_NP_AROUND: {
+        if (given(c, 1) && !int_arg(c, 1)) return NULL;
+        const kj_type *e = is_array(a) ? a->elem : a;
+        if (!kj_is_scalar(e) || e->kind == KJ_T_BOOL) return argerr(c, 0, "a number or an array of numbers");
+        if (is_array(a)) return arr(c, e, a->ndim);
+        const kj_type *s = kj_strong(c->t, a);
+        convto(c, 0, s);
+        return s;
+    }
     default: return NULL;
     }
 }

@@ -64,6 +64,8 @@ kj_array *kj_array_ediff1d(const kj_array *a, kj_rt_error *err);
 kj_array *kj_array_trapz(const kj_array *y, const kj_array *x, double dx, kj_rt_error *err);
 /* np.interp(x, xp, fp): float64 of x's shape (NumPy's compiled loop). */
 kj_array *kj_array_interp(const kj_array *x, const kj_array *xp, const kj_array *fp, kj_rt_error *err);
+/* np.round/np.around(a, decimals) (a copy; a may be 0-d). */
+kj_array *kj_array_round(const kj_array *a, int64_t decimals, kj_rt_error *err);
 /* np.average(a, weights=w or NULL) of the whole array: a 0-d array. */
 kj_array *kj_array_average(const kj_array *a, const kj_array *w, kj_rt_error *err);
 

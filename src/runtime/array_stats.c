@@ -508,3 +508,27 @@ kj_array *kj_array_average(const kj_array *a, const kj_array *w, kj_rt_error *er
     kj_array_release(wc);
     return r;
 }
+
+/* NumPy's PyArray_Round: multiply by 10**decimals (divide for negative
+ * decimals), rint, divide back, in the float's own type; integers are
+ * copied for decimals >= 0, else rounded through float64 and cast back. */
+kj_array *kj_array_round(const kj_array *a, int64_t decimals, kj_rt_error *err)
+{
+    kj_array *r = kj_array_copy(a, err);
+    if (!r || (!kj_dtype_is_float(r->dtype) && decimals >= 0)) return r;
+    double f = pow(10.0, (double)(decimals >= 0 ? decimals : -decimals));
+    int64_t n = kj_array_size(r);
+    size_t isz = kj_array_itemsize(r);
+    for (int64_t i = 0; i < n; i++) {
+        char *p = r->data + i * (int64_t)isz;
+        if (r->dtype == KJ_DT_FLOAT32) {
+            float x = *(float *)(void *)p, ff = (float)f;
+            *(float *)(void *)p = decimals >= 0 ? rintf(x * ff) / ff : rintf(x / ff) * ff;
+        } else {
+            double x = kj_scalar_as_f64(kj_elem_load(p, r->dtype));
+            x = decimals >= 0 ? rint(x * f) / f : rint(x / f) * f;
+            kj_elem_store(p, r->dtype, kj_scalar_cast(kj_scalar_f64(x), r->dtype));
+        }
+    }
+    return r;
+}

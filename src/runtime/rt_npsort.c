@@ -47,6 +47,7 @@ static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, cons
     case KJ_NPS_TRAPZ: return kj_array_trapz(a, b, f0, err);
     case KJ_NPS_INTERP: return kj_array_interp(a, b, c, err);
     case KJ_NPS_AVERAGE: return kj_array_average(a, b, err);
+    case KJ_NPS_ROUND: return kj_array_round(a, i0, err);
     case KJ_NPS_SORT: return kj_array_sorted(a, err);
     case KJ_NPS_SORT_INPLACE: {
         if (!kj_array_sort_inplace(a, err)) return NULL;
