@@ -6,19 +6,24 @@
  * with their sign bit flipped, floats with the usual sign-magnitude flip,
  * -0.0 as +0.0 and every NaN as UINT64_MAX. Equal keys are exactly the
  * elements NumPy's comparison (`a < b || (b != b && a == a)`) calls equal,
- * so an LSD radix sort of the keys (stable, 8 bits a pass, passes whose
- * digit is the same everywhere skipped) is one of NumPy's valid sorts and
+ * so an LSD radix sort of the keys (stable, 11 bits a pass: 6 passes over
+ * the data, the counts of a pass fit the L2 cache; passes whose digit is
+ * the same everywhere skipped) is one of NumPy's valid sorts and
  * its stable one. When the keys are a bijection of the values (no NaN, no
  * -0.0) the sorted values are rebuilt from the keys; otherwise (key, index)
  * pairs are sorted and the values gathered, so NaN payloads and the sign of
  * zero stay where a stable sort leaves them. */
 #include "array_sort.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { SMALL_ROW = 48 }; /* rows this short: insertion sort, no radix histograms */
+enum { DBITS = 11, NDIG = 6, NBUCKET = 1 << DBITS };
+
+static unsigned digit(uint64_t k, int d) { return (unsigned)(k >> (DBITS * d)) & (NBUCKET - 1); }
 
 typedef struct {
     uint64_t k;
@@ -99,45 +104,48 @@ static void value_of(uint64_t k, kj_dtype dt, char *p)
 
 /* ---- the radix sorts ---- */
 
-/* Histograms of the 8 digits; returns a mask of the passes that move
+/* Histograms of the NDIG digits; returns a mask of the passes that move
  * anything (a digit that is the same in every key sorts nothing). */
-static unsigned digit_counts(const void *base, size_t step, int64_t n, int64_t (*cnt)[256])
+static unsigned digit_counts(const void *base, size_t step, int64_t n, int64_t (*cnt)[NBUCKET])
 {
-    memset(cnt, 0, 8 * sizeof *cnt);
+    memset(cnt, 0, NDIG * sizeof *cnt);
     const char *p = base;
     for (int64_t i = 0; i < n; i++, p += step) {
         uint64_t k;
         memcpy(&k, p, 8);
-        for (int d = 0; d < 8; d++) cnt[d][(k >> (8 * d)) & 0xff]++;
+        for (int d = 0; d < NDIG; d++) cnt[d][digit(k, d)]++;
     }
     unsigned mask = 0;
     uint64_t k0 = 0;
     if (n) memcpy(&k0, base, 8);
-    for (int d = 0; d < 8; d++)
-        if (cnt[d][(k0 >> (8 * d)) & 0xff] != n) mask |= 1u << d;
+    for (int d = 0; d < NDIG; d++)
+        if (cnt[d][digit(k0, d)] != n) mask |= 1u << d;
     return mask;
 }
 
 static void offsets(int64_t *c)
 {
     int64_t s = 0;
-    for (int b = 0; b < 256; b++) {
+    for (int b = 0; b < NBUCKET; b++) {
         int64_t t = c[b];
         c[b] = s;
         s += t;
     }
 }
 
-/* Stable sort of n keys; tmp holds n. */
-static void radix_keys(uint64_t *k, uint64_t *tmp, int64_t n)
+typedef int64_t counts[NDIG][NBUCKET];
+
+/* Stable sort of n keys; tmp holds n, cnt the passes' counts. */
+static void radix_keys(uint64_t *k, uint64_t *tmp, int64_t n, counts *cp)
 {
-    int64_t cnt[8][256];
+    static_assert(DBITS * NDIG >= 64, "the digits cover the key");
+    int64_t(*cnt)[NBUCKET] = *cp;
     unsigned mask = digit_counts(k, 8, n, cnt);
     uint64_t *src = k, *dst = tmp;
-    for (int d = 0; d < 8; d++) {
+    for (int d = 0; d < NDIG; d++) {
         if (!(mask >> d & 1)) continue;
         offsets(cnt[d]);
-        for (int64_t i = 0; i < n; i++) dst[cnt[d][(src[i] >> (8 * d)) & 0xff]++] = src[i];
+        for (int64_t i = 0; i < n; i++) dst[cnt[d][digit(src[i], d)]++] = src[i];
         uint64_t *t = src;
         src = dst;
         dst = t;
@@ -145,15 +153,15 @@ static void radix_keys(uint64_t *k, uint64_t *tmp, int64_t n)
     if (src != k) memcpy(k, src, (size_t)n * 8);
 }
 
-static void radix_pairs(kv *k, kv *tmp, int64_t n)
+static void radix_pairs(kv *k, kv *tmp, int64_t n, counts *cp)
 {
-    int64_t cnt[8][256];
+    int64_t(*cnt)[NBUCKET] = *cp;
     unsigned mask = digit_counts(k, sizeof(kv), n, cnt);
     kv *src = k, *dst = tmp;
-    for (int d = 0; d < 8; d++) {
+    for (int d = 0; d < NDIG; d++) {
         if (!(mask >> d & 1)) continue;
         offsets(cnt[d]);
-        for (int64_t i = 0; i < n; i++) dst[cnt[d][(src[i].k >> (8 * d)) & 0xff]++] = src[i];
+        for (int64_t i = 0; i < n; i++) dst[cnt[d][digit(src[i].k, d)]++] = src[i];
         kv *t = src;
         src = dst;
         dst = t;
@@ -171,10 +179,10 @@ static void insertion_pairs(kv *k, int64_t n)
     }
 }
 
-static void sort_pairs(kv *k, kv *tmp, int64_t n)
+static void sort_pairs(kv *k, kv *tmp, int64_t n, counts *cnt)
 {
     if (n < SMALL_ROW) insertion_pairs(k, n);
-    else radix_pairs(k, tmp, n);
+    else radix_pairs(k, tmp, n, cnt);
 }
 
 /* Scratch for one row of m elements. */
@@ -182,10 +190,12 @@ typedef struct {
     uint64_t *keys, *ktmp;
     kv *pairs, *ptmp;
     char *row;
+    counts *cnt;
 } scratch;
 
 static void scratch_free(scratch *s)
 {
+    free(s->cnt);
     free(s->keys);
     free(s->ktmp);
     free(s->pairs);
@@ -200,11 +210,12 @@ static bool scratch_init(scratch *s, int64_t m, size_t isz, bool want_keys, kj_r
     s->pairs = malloc(n * sizeof(kv));
     s->ptmp = malloc(n * sizeof(kv));
     s->row = malloc(n * isz);
+    s->cnt = malloc(sizeof *s->cnt);
     if (want_keys) {
         s->keys = malloc(n * 8);
         s->ktmp = malloc(n * 8);
     }
-    if (s->pairs && s->ptmp && s->row && (!want_keys || (s->keys && s->ktmp))) return true;
+    if (s->pairs && s->ptmp && s->row && s->cnt && (!want_keys || (s->keys && s->ktmp))) return true;
     scratch_free(s);
     return kj_rt_errorf(err, "MemoryError", "Unable to allocate memory for a sort of %lld elements",
                         (long long)m);
@@ -217,13 +228,13 @@ static void sort_row(char *p, int64_t m, kj_dtype dt, size_t isz, scratch *s)
     if (m >= SMALL_ROW) {
         for (int64_t i = 0; i < m; i++) s->keys[i] = key_of(p + i * (int64_t)isz, dt, &exact);
         if (exact) {
-            radix_keys(s->keys, s->ktmp, m);
+            radix_keys(s->keys, s->ktmp, m, s->cnt);
             for (int64_t i = 0; i < m; i++) value_of(s->keys[i], dt, p + i * (int64_t)isz);
             return;
         }
     }
     for (int64_t i = 0; i < m; i++) s->pairs[i] = (kv){key_of(p + i * (int64_t)isz, dt, &exact), i};
-    sort_pairs(s->pairs, s->ptmp, m);
+    sort_pairs(s->pairs, s->ptmp, m, s->cnt);
     memcpy(s->row, p, (size_t)m * isz);
     for (int64_t i = 0; i < m; i++) memcpy(p + i * (int64_t)isz, s->row + s->pairs[i].i * (int64_t)isz, isz);
 }
@@ -277,7 +288,7 @@ kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
         bool exact = true;
         for (int64_t off = 0; off < n; off += m) {
             for (int64_t i = 0; i < m; i++) s.pairs[i] = (kv){key_of(c->data + (off + i) * (int64_t)isz, c->dtype, &exact), i};
-            sort_pairs(s.pairs, s.ptmp, m);
+            sort_pairs(s.pairs, s.ptmp, m, s.cnt);
             for (int64_t i = 0; i < m; i++) out[off + i] = s.pairs[i].i;
         }
         scratch_free(&s);
