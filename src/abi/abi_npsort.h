@@ -25,7 +25,8 @@ typedef enum kj_npsort_op {
     KJ_NPS_TRAPZ,        /* np.trapz(a, x=b or none, dx=f0) */
     KJ_NPS_INTERP,       /* np.interp(a, xp=b, fp=c) */
     KJ_NPS_AVERAGE,      /* np.average(a, weights=b or none) */
-    KJ_NPS_ROUND         /* np.round/around(a, decimals=i0) */
+    KJ_NPS_ROUND,        /* np.round/around(a, decimals=i0) */
+    KJ_NPS_BIN_EDGES     /* np.histogram_bin_edges: np.histogram's edges alone (its parameters) */
 } kj_npsort_op;
 
 #endif

@@ -98,6 +98,7 @@ static void stats_args(kj_cg *cg, const kir_inst *in, call_args *c)
         c->i0 = i64_or(cg, in, 2, 0);
         break;
     case KJ_B_NP_HISTOGRAM: c->op = KJ_NPS_HISTOGRAM, histogram_args(cg, in, c); break;
+    case KJ_B_NP_HISTOGRAM_BIN_EDGES: c->op = KJ_NPS_BIN_EDGES, histogram_args(cg, in, c); break;
     default:
         c->op = KJ_NPS_NANREDUCE;
         c->i0 = kj_cg_i64(cg, nan_op(id));
@@ -164,7 +165,7 @@ static void fill_args(kj_cg *cg, const kir_inst *in, call_args *c)
         break;
     case KJ_B_NP_UNIQUE: c->op = KJ_NPS_UNIQUE; break;
     default:
-        if (in->aux >= KJ_B_NP_PARTITION) more_args(cg, in, c);
+        if (in->aux >= KJ_B_NP_PARTITION && in->aux != KJ_B_NP_HISTOGRAM_BIN_EDGES) more_args(cg, in, c);
         else stats_args(cg, in, c);
         break;
     }

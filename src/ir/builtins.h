@@ -304,7 +304,7 @@ typedef struct kj_builtin_info {
 const kj_builtin_info *kj_builtin_get(kj_builtin id);
 
 /* Is `id` one of KJ_BUILTINS_NPSORT (typed and lowered by their own files)? */
-static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_AROUND; }
+static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_HISTOGRAM_BIN_EDGES; }
 
 
 /* Does built-in `id` have any of `flags` (KJ_BF_*)? False for an id that

@@ -170,6 +170,10 @@ static const kj_type *type_stats(sctx *c)
         return arr(c, given(c, 1) ? f64(c) : i64(c), 1);
     case KJ_B_NP_DIFF: return !given(c, 1) || int_arg(c, 1) ? arr(c, e, ty(c, 0)->ndim) : NULL;
     case KJ_B_NP_HISTOGRAM: return type_histogram(c);
+    case KJ_B_NP_HISTOGRAM_BIN_EDGES: { /* the edges of np.histogram's tuple */
+        const kj_type *h = type_histogram(c);
+        return h ? h->elems[1] : NULL;
+    }
     case KJ_B_NP_NANSUM: case KJ_B_NP_NANPROD: return sum_type(c, e);
     case KJ_B_NP_NANMEAN: return stat_float(c, e);
     case KJ_B_NP_NANVAR: case KJ_B_NP_NANSTD:
@@ -229,6 +233,6 @@ const kj_type *kj_builtin_type_npsort(kj_types *t, kj_builtin id, const kj_barg 
     switch (id) {
     case KJ_B_NP_SORT: case KJ_B_ARR_SORT: case KJ_B_NP_ARGSORT: case KJ_B_ARR_ARGSORT:
     case KJ_B_NP_SEARCHSORTED: case KJ_B_NP_UNIQUE: return type_sorting(&c);
-    default: return id >= KJ_B_NP_PARTITION ? type_more(&c) : type_stats(&c);
+    default: return id >= KJ_B_NP_PARTITION && id != KJ_B_NP_HISTOGRAM_BIN_EDGES ? type_more(&c) : type_stats(&c);
     }
 }

@@ -3,7 +3,7 @@
  * histograms and nan reductions (docs/language.md), rows of KJ_BUILTINS
  * (builtins.h): typed by builtins_npsort.c, lowered by llvm_npsort.c to
  * kj_rt_npsort. Host code only, as every host NumPy function. NP_SORT
- * comes first and NP_AROUND last: kj_builtin_npsort tells the family by
+ * comes first and NP_HISTOGRAM_BIN_EDGES last: kj_builtin_npsort tells the family by
  * its range. */
 #ifndef KJ_BUILTINS_NPSORT_H
 #define KJ_BUILTINS_NPSORT_H
@@ -47,6 +47,7 @@
     X(NP_TRAPZ, "np.trapz", KJ_BF_HOST | KJ_BF_READS, "y, x=, dx=")                                      \
     X(NP_INTERP, "np.interp", KJ_BF_HOST | KJ_BF_READS, "x, xp, fp")                                     \
     X(NP_AVERAGE, "np.average", KJ_BF_HOST | KJ_BF_READS, "a, weights=")                                \
-    X(NP_AROUND, "np.around", KJ_BF_HOST | KJ_BF_READS, "a, decimals=")
+    X(NP_AROUND, "np.around", KJ_BF_HOST | KJ_BF_READS, "a, decimals=")                                 \
+    X(NP_HISTOGRAM_BIN_EDGES, "np.histogram_bin_edges", KJ_BF_HOST | KJ_BF_READS, "a, bins=, range=")
 
 #endif

@@ -48,6 +48,12 @@ static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, cons
     case KJ_NPS_INTERP: return kj_array_interp(a, b, c, err);
     case KJ_NPS_AVERAGE: return kj_array_average(a, b, err);
     case KJ_NPS_ROUND: return kj_array_round(a, i0, err);
+    case KJ_NPS_BIN_EDGES: {
+        kj_array *h, *e;
+        if (!kj_array_histogram(a, i0, b, i1 != 0, f0, f1, &h, &e, err)) return NULL;
+        kj_array_release(h);
+        return e;
+    }
     case KJ_NPS_SORT: return kj_array_sorted(a, err);
     case KJ_NPS_SORT_INPLACE: {
         if (!kj_array_sort_inplace(a, err)) return NULL;
