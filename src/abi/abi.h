@@ -58,8 +58,9 @@
  * (kj_rt_list_*, a list value is a pointer to the runtime's kj_list: len at
  * offset 0, data at 16). 5: kj_rt_ascontig, kj_rt_join, kj_rt_flip,
  * kj_rt_nonzero, kj_rt_repeat, kj_rt_eye, kj_rt_restride (NumPy creation
- * and manipulation). 6: kj_rt_xoro_create/init (numba.cuda.random). */
-#define KJ_ABI_VERSION 6
+ * and manipulation). 6: kj_rt_xoro_create/init (numba.cuda.random). 7:
+ * kj_rt_npsort (sorting, sets, statistics: abi_npsort.h). */
+#define KJ_ABI_VERSION 7
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

@@ -34,7 +34,7 @@
 
 /* The most signature letters (return type and parameters) of a row, and
  * the flags as values. */
-enum { KJ_RTSIG_MAX = 16 };
+enum { KJ_RTSIG_MAX = 24 };
 enum { KJ_RTF_NONE = 0, KJ_RTF_NORETURN = 1, KJ_RTF_PURE = 2 };
 
 /* The C function specifier each flag gives the prototype. */

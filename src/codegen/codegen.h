@@ -391,6 +391,8 @@ LLVMValueRef kj_cg_np_manip(kj_cg *cg, const kir_inst *in);
 
 /* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
+/* np.sort, np.median, np.histogram, ... (builtins_npsort.h; llvm_npsort.c) */
+LLVMValueRef kj_cg_npsort(kj_cg *cg, const kir_inst *in);
 
 /* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */
 LLVMValueRef kj_cg_array_arith(kj_cg *cg, const kir_inst *in);  /* ADD..GE, NEG/NOT/INVERT */

@@ -18,6 +18,7 @@
 #define KJ_BUILTINS_H
 
 #include "types.h"
+#include "builtins_npsort.h"
 
 enum {
     KJ_BF_ANY = 0,
@@ -344,7 +345,8 @@ enum {
     X(XORO_UNIFORM32, "cuda.random.xoroshiro128p_uniform_float32", KJ_BF_DEV, "states, index")            \
     X(XORO_UNIFORM64, "cuda.random.xoroshiro128p_uniform_float64", KJ_BF_DEV, "states, index")            \
     X(XORO_NORMAL32, "cuda.random.xoroshiro128p_normal_float32", KJ_BF_DEV, "states, index")              \
-    X(XORO_NORMAL64, "cuda.random.xoroshiro128p_normal_float64", KJ_BF_DEV, "states, index")
+    X(XORO_NORMAL64, "cuda.random.xoroshiro128p_normal_float64", KJ_BF_DEV, "states, index") \
+    KJ_BUILTINS_NPSORT(X)
 
 /* Other spellings of the same built-in: X(path, ID). */
 #define KJ_BUILTIN_ALIASES(X)                                                              \
@@ -363,7 +365,8 @@ enum {
     X("np.isfinite", ISFINITE) X("np.pi", PI) X("np.e", E) X("np.inf", INF)                \
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
     X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
-    X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ)
+    X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ) \
+    X("np.round", NP_AROUND) X("np.round_", NP_AROUND)
 
 typedef enum {
 #define X(id, path, flags, params) KJ_B_##id,
@@ -379,6 +382,10 @@ typedef struct kj_builtin_info {
 } kj_builtin_info;
 
 const kj_builtin_info *kj_builtin_get(kj_builtin id);
+
+/* Is `id` one of KJ_BUILTINS_NPSORT (typed and lowered by their own files)? */
+static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_HISTOGRAM_BIN_EDGES; }
+
 
 /* Does built-in `id` have any of `flags` (KJ_BF_*)? False for an id that
  * is not a built-in. */
@@ -403,6 +410,7 @@ struct kj_barg {
     bool is_const;       /* a compile-time constant (literal, module constant, ...) */
     int64_t ival;        /* its value when is_const and integral */
     double fval;         /* its value when is_const and float */
+    const char *sval;    /* its value when is_const and a string (kind=, side=) */
 };
 
 /* builtins_complex.c: the complex built-ins (complex, .real, cmath.*, abs of a
@@ -416,6 +424,12 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
  * after reporting why not. */
 bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, const kj_type *result, kj_span call,
                           const kj_source *src, kj_diags *d);
+
+/* The typing rule of those (builtins_npsort.c), kj_builtin_type's
+ * parameters with `recv` 1 for methods. */
+const kj_type *kj_builtin_type_npsort(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                      uint32_t recv, kj_span call_span, const kj_source *src, kj_diags *d,
+                                      const kj_type **conv);
 
 /* Bind call arguments to the parameters of built-in `id` (after the receiver
  * for methods): `pos` positional, then `kwnames`/`kw` keywords. On success

@@ -75,6 +75,7 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, int 
         /* ival of a float constant only when it converts (not nan/inf/huge). */
         out->ival = !is_float ? ei->cval.i : (f > -9.2e18 && f < 9.2e18) ? (int64_t)f : 0;
         out->fval = is_float ? f : (double)ei->cval.i;
+        if (ei->cval.type->kind == KJ_T_STR) out->sval = ei->cval.s;
     }
     return out->type;
 }
