@@ -77,8 +77,6 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 static const char *unsupported_builtin(const char *name)
 {
     static const char *const alt[][2] = {
-        {"any", "use np.any(a) or a.any()"},
-        {"all", "use np.all(a) or a.all()"},
         {"sorted", "use np.sort(a) for an array (kjit has no lists)"},
     };
     for (size_t i = 0; i < sizeof alt / sizeof *alt; i++)
