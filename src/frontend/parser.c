@@ -198,6 +198,7 @@ static kj_stmt *expr_stmt(kjp *p, kj_span start)
             lhs = kjp_testlist(p);
             if (p->panic) return NULL;
         }
+        if (targets.n == 1 && kjp_lambda_named(p, targets.v[0], lhs)) return NULL; /* f = lambda ...: def f */
         kj_stmt *s = new_stmt(p, KJ_S_ASSIGN, kjp_span_from(p, start));
         s->assign.targets = targets.v;
         s->assign.ntargets = targets.n;
@@ -638,10 +639,12 @@ static kj_stmt *def_stmt(kjp *p)
     uint32_t *ids = p->ids, loops = p->loops;
     p->ids = &fd->nexprs;
     p->in_def = true;
+    p->def = fd;
     p->loops = 0;
     fd->body = suite(p, "function definition", kw->span.line);
     p->ids = ids;
     p->in_def = false;
+    p->def = NULL;
     p->loops = loops;
 
     kj_stmt *s = new_stmt(p, KJ_S_DEF, fd->span);
@@ -719,6 +722,18 @@ static void statement(kjp *p, stmt_vec *out)
     if (s) KJP_PUSH(p->a, *out, s);
 }
 
+/* The module-level lambdas of the statement(s) just parsed (parser_lambda.c)
+ * become DEF statements in front of them, at body[at]. */
+static void hoist_lambdas(kjp *p, stmt_vec *body, uint32_t at)
+{
+    uint32_t k = p->lambdas.n;
+    if (!k) return;
+    for (uint32_t i = 0; i < k; i++) KJP_PUSH(p->a, *body, NULL);
+    memmove(body->v + at + k, body->v + at, (body->n - k - at) * sizeof *body->v);
+    memcpy(body->v + at, p->lambdas.v, k * sizeof *body->v);
+    p->lambdas.n = 0;
+}
+
 /* The lexer's errors come before the parser's: put this file's
  * diagnostics d->v[first..] in source order (stable, so that an error and
  * what follows from it stay in order). */
@@ -760,7 +775,11 @@ kj_module *kj_parse(const kj_source *src, kj_arena *a, kj_diags *d)
     m->src = src;
     p.ids = &m->nexprs;
     stmt_vec body = {0};
-    while (!kjp_at(&p, KJ_TOK_EOF)) statement(&p, &body);
+    while (!kjp_at(&p, KJ_TOK_EOF)) {
+        uint32_t at = body.n;
+        statement(&p, &body);
+        hoist_lambdas(&p, &body, at);
+    }
     m->body = to_block(body);
     free(toks.v);
     sort_diags(d, lex_first);

@@ -84,6 +84,22 @@ static const char *unsupported_builtin(const char *name)
     return NULL;
 }
 
+/* A name a lambda written in a function reads from that function: a
+ * closure (parser_lambda.c), which Numba inlines and kjit refuses. */
+static bool closure_error(kj_ictx *ic, const kj_expr *e)
+{
+    const kj_funcdef *encl = ic->sp->fn->def->encl;
+    if (!encl) return false;
+    bool local = kj_count_assigns(&encl->body, e->name) > 0;
+    for (uint32_t i = 0; i < encl->nparams && !local; i++) local = !strcmp(encl->params[i].name, e->name);
+    if (!local) return false;
+    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
+                           "the lambda reads '%s', a variable of the enclosing function %s(): closures are "
+                           "not supported", e->name, encl->name);
+    kj_diag_hint(dg, "give the lambda '%s' as a parameter", e->name);
+    return true;
+}
+
 static void unknown_name(kj_ictx *ic, const kj_expr *e)
 {
     if (kj_script_var_error(ic->s, ic->d, ic->sp->fn, e)) return;
@@ -153,6 +169,7 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         ei->nonneg = v->nonneg;
         return ei_value(ei, v->type);
     }
+    if (closure_error(ic, e)) return ei_value(ei, NULL); /* before a module name it would hide */
     if (kj_static_ref(ic->s, e, ei, true)) {
         if (ei->kind == EI_BUILTIN) {
             const kj_builtin_info *bi = kj_builtin_get(ei->builtin);
