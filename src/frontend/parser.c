@@ -642,6 +642,7 @@ static kj_stmt *def_stmt(kjp *p)
     p->def = fd;
     p->loops = 0;
     fd->body = suite(p, "function definition", kw->span.line);
+    kjp_lift_closures(p, fd);
     p->ids = ids;
     p->in_def = false;
     p->def = NULL;

@@ -84,6 +84,9 @@ kj_expr *kjp_lambda(kjp *p);
 /* `target = value` where value is the lambda just made: it becomes the
  * function named target (true), and the assignment is dropped */
 bool kjp_lambda_named(kjp *p, const kj_expr *target, const kj_expr *value);
+/* parser_closure.c: the lambdas written in encl (just parsed) that read its
+ * variables get them as parameters, passed at each call in encl */
+void kjp_lift_closures(kjp *p, kj_funcdef *encl);
 
 /* parser_expr.c */
 kj_expr *kjp_new_expr(kjp *p, kj_expr_kind k, kj_span sp);

@@ -84,8 +84,9 @@ static const char *unsupported_builtin(const char *name)
     return NULL;
 }
 
-/* A name a lambda written in a function reads from that function: a
- * closure (parser_lambda.c), which Numba inlines and kjit refuses. */
+/* A name a lambda written in a function reads from that function, which
+ * the parser's lambda lifting (parser_closure.c) did not make a parameter:
+ * a backstop, so that such a name is never read as a module-level one. */
 static bool closure_error(kj_ictx *ic, const kj_expr *e)
 {
     const kj_funcdef *encl = ic->sp->fn->def->encl;
@@ -94,8 +95,8 @@ static bool closure_error(kj_ictx *ic, const kj_expr *e)
     for (uint32_t i = 0; i < encl->nparams && !local; i++) local = !strcmp(encl->params[i].name, e->name);
     if (!local) return false;
     kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
-                           "the lambda reads '%s', a variable of the enclosing function %s(): closures are "
-                           "not supported", e->name, encl->name);
+                           "the lambda reads '%s', a variable of the enclosing function %s(), which kjit "
+                           "cannot pass to it here", e->name, encl->name);
     kj_diag_hint(dg, "give the lambda '%s' as a parameter", e->name);
     return true;
 }
