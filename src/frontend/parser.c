@@ -602,23 +602,22 @@ static void decorators(kjp *p, kj_funcdef *fd)
 }
 
 /* funcdef: [decorators] 'def' NAME params ['->' expression] block
- * Only at module level (or in a module-level if/for/while): kjit has no
- * closures. */
+ * At module level (or in a module-level if/for/while); a def inside a
+ * function is made a module-level one as a lambda is (parser_lambda.c). */
 static kj_stmt *def_stmt(kjp *p)
 {
     kj_funcdef *fd = KJ_NEW(p->a, kj_funcdef);
+    uint32_t *ids = p->ids, loops = p->loops;
+    bool in_def = p->in_def;
+    const kj_funcdef *outer = p->def;
+    p->ids = p->mod_ids; /* decorators and defaults are module-level expressions, an inner def's too */
     decorators(p, fd);
     kj_token *kw = kjp_cur(p);
     if (kw->kind != KJ_TOK_KW_DEF) {
         if (kw->kind == KJ_TOK_KW_CLASS) kjp_error(p, kw->span, "classes are not supported");
         else kj_diag_hint(kjp_unexpected(p), "a decorator must be followed by a function definition");
         skip_compound(p);
-        return NULL;
-    }
-    if (p->in_def) {
-        kj_diag *dg = kjp_error(p, kw->span, "nested functions are not supported");
-        kj_diag_hint(dg, "define the function at the top level of the file");
-        skip_compound(p);
+        p->ids = ids;
         return NULL;
     }
     kjp_next(p);
@@ -636,7 +635,6 @@ static kj_stmt *def_stmt(kjp *p)
     fd->span = kj_span_join(kw->span, fd->name_span);
     if (!p->panic && kjp_at(p, KJ_TOK_ARROW)) kjp_error(p, kjp_cur(p)->span, "annotations are not supported");
 
-    uint32_t *ids = p->ids, loops = p->loops;
     p->ids = &fd->nexprs;
     p->in_def = true;
     p->def = fd;
@@ -644,9 +642,10 @@ static kj_stmt *def_stmt(kjp *p)
     fd->body = suite(p, "function definition", kw->span.line);
     kjp_lift_closures(p, fd);
     p->ids = ids;
-    p->in_def = false;
-    p->def = NULL;
+    p->in_def = in_def;
+    p->def = outer;
     p->loops = loops;
+    if (in_def) return kjp_inner_def(p, fd, outer);
 
     kj_stmt *s = new_stmt(p, KJ_S_DEF, fd->span);
     s->def = fd;
@@ -774,7 +773,7 @@ kj_module *kj_parse(const kj_source *src, kj_arena *a, kj_diags *d)
     };
     kj_module *m = KJ_NEW(a, kj_module);
     m->src = src;
-    p.ids = &m->nexprs;
+    p.ids = p.mod_ids = &m->nexprs;
     stmt_vec body = {0};
     while (!kjp_at(&p, KJ_TOK_EOF)) {
         uint32_t at = body.n;

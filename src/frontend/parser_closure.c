@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Closures (issue 23 point 6): a lambda written in a function that reads the
- * function's variables. Numba inlines such a lambda where it is called, so
+/* Closures (issue 23 point 6): a lambda or def written in a function that
+ * reads the function's variables. Numba inlines such a lambda where it is called, so
  * that the call reads the variables' values at that moment (Python's late
  * binding); a lambda that escapes (passed on, returned) is Numba's
  * "Cannot capture the non-constant value ... in a function that will
@@ -123,7 +123,7 @@ typedef struct freevars {
 static void find_free(kj_expr *e, void *ctx)
 {
     freevars *fv = ctx;
-    if (e->kind != KJ_E_NAME || is_param(fv->lam, e->name)) return;
+    if (e->kind != KJ_E_NAME || is_param(fv->lam, e->name) || count_binds(&fv->lam->body, e->name)) return;
     if (!is_param(fv->encl, e->name) && !count_binds(&fv->encl->body, e->name)) return;
     for (uint32_t i = 0; i < fv->v.n; i++)
         if (!strcmp(fv->v.v[i]->name, e->name)) return;
@@ -173,7 +173,7 @@ static void find_escape(kj_expr *e, void *ctx)
         if (u->callees.v[i] == e) return;
     kj_diag *dg = kjp_error(u->p, e->span, "Cannot capture the non-constant value associated with variable "
                                            "'%s' in a function that will escape", u->fv->v.v[0]->name);
-    kj_diag_hint(dg, "the lambda reads '%s' of %s(): call it there, or pass '%s' as a parameter",
+    kj_diag_hint(dg, "%s reads '%s' of %s(): call it there, or pass '%s' as a parameter", u->lam->name,
                  u->fv->v.v[0]->name, u->fv->encl->name, u->fv->v.v[0]->name);
     u->callees.n = 0; /* one error per lambda */
     KJP_PUSH(u->p->a, u->callees, e);

@@ -27,6 +27,7 @@ typedef struct kjp {
     kj_token *tok;
     uint32_t ntok, pos;
     uint32_t *ids;       /* the expression id counter in use */
+    uint32_t *mod_ids;   /* the module's: an inner def's decorators and defaults */
     uint32_t depth;      /* nesting budget spent, see KJP_LIMIT */
     bool too_deep;       /* "too deeply nested" was reported */
     bool panic;          /* this statement already has an error */
@@ -84,6 +85,10 @@ kj_expr *kjp_lambda(kjp *p);
 /* `target = value` where value is the lambda just made: it becomes the
  * function named target (true), and the assignment is dropped */
 bool kjp_lambda_named(kjp *p, const kj_expr *target, const kj_expr *value);
+/* a def (fd, parsed) inside the function outer: made a module-level function
+ * named OUTER.NAME, its DEF in p->lambdas, and the statement NAME =
+ * OUTER.NAME returned, which binds it in outer (NULL when outer is a lambda) */
+kj_stmt *kjp_inner_def(kjp *p, kj_funcdef *fd, const kj_funcdef *outer);
 /* parser_closure.c: the lambdas written in encl (just parsed) that read its
  * variables get them as parameters, passed at each call in encl */
 void kjp_lift_closures(kjp *p, kj_funcdef *encl);

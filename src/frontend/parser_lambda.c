@@ -117,3 +117,27 @@ bool kjp_lambda_named(kjp *p, const kj_expr *target, const kj_expr *value)
     p->nlambdas--; /* its in-place name is free again */
     return true;
 }
+
+kj_stmt *kjp_inner_def(kjp *p, kj_funcdef *fd, const kj_funcdef *outer)
+{
+    kj_expr *target = kjp_new_expr(p, KJ_E_NAME, fd->name_span);
+    target->name = fd->name;
+    fd->encl = outer;
+    fd->name = kj_arena_printf(p->a, "%s.%s", outer->name, fd->name);
+    kj_stmt *def = KJ_NEW(p->a, kj_stmt);
+    def->kind = KJ_S_DEF;
+    def->span = fd->span;
+    def->def = fd;
+    KJP_PUSH(p->a, p->lambdas, def);
+    kj_expr *value = kjp_new_expr(p, KJ_E_NAME, fd->name_span);
+    value->name = fd->name;
+    kj_stmt *st = KJ_NEW(p->a, kj_stmt);
+    st->kind = KJ_S_ASSIGN;
+    st->span = fd->span;
+    kj_expr **ts = KJ_NEWN(p->a, kj_expr *, 1);
+    ts[0] = target;
+    st->assign.targets = ts;
+    st->assign.ntargets = 1;
+    st->assign.value = value;
+    return st;
+}

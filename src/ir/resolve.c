@@ -905,8 +905,8 @@ static void resolve_def_decorator(kj_sema *s, kj_fn *fn, const kj_expr *e)
     fn->bad = true;
 }
 
-/* A lambda written in a decorated function (parser_lambda.c) is compiled as
- * Numba inlines it there: a @jit function in a @jit function (or a ufunc's
+/* A lambda or undecorated def written in a decorated function
+ * (parser_lambda.c) is compiled as Numba inlines it there: a @jit function in a @jit function (or a ufunc's
  * body), a device function in a kernel or device function, with the
  * enclosing decorator's fastmath and boundscheck. */
 static void lambda_kind(kj_sema *s, kj_fn *fn)
@@ -914,7 +914,9 @@ static void lambda_kind(kj_sema *s, kj_fn *fn)
     const kj_funcdef *encl = fn->def->encl;
     kj_decor d;
     bool bad = false;
-    if (!encl || encl->ndecorators != 1 || !decor_of(s, NULL, encl->decorators[0], &d, &bad)) return;
+    if (!encl || fn->def->ndecorators || encl->ndecorators != 1 ||
+        !decor_of(s, NULL, encl->decorators[0], &d, &bad))
+        return;
     kj_fn e = {.def = encl};
     resolve_decorator(s, &e, &d);
     bool dev = e.kind == FK_KERNEL || e.kind == FK_DEVICE || e.kind == FK_REDUCE;
@@ -1241,13 +1243,14 @@ static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
     }
 }
 
-/* f = lambda x: ... in a host function (parser_lambda.c made the lambda a
- * module-level function): f stands for it, as k = cuda.jit(g) does. */
+/* f = lambda x: ... or def f(x): ... in a host function (parser_lambda.c
+ * made it a module-level function): f stands for it, as k = cuda.jit(g)
+ * does. */
 static bool lambda_local(kj_sema *s, kj_fn *host, const kj_expr *t, const kj_stmt *st)
 {
     const kj_expr *v = st->assign.value;
     const kj_sym *sym = v->kind == KJ_E_NAME ? kj_sym_find(s, v->name) : NULL;
-    if (!sym || sym->kind != SYM_FUNC || !sym->fn->def->encl || strncmp(v->name, "<lambda", 7)) return false;
+    if (!sym || sym->kind != SYM_FUNC || !sym->fn->def->encl) return false;
     if (kj_count_assigns(&host->def->body, t->name) != 1 ||
         !kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n))
         return false;
