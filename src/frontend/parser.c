@@ -637,10 +637,11 @@ static kj_stmt *def_stmt(kjp *p)
 
     p->ids = &fd->nexprs;
     p->in_def = true;
+    fd->encl = in_def ? outer : NULL;
     p->def = fd;
     p->loops = 0;
     fd->body = suite(p, "function definition", kw->span.line);
-    kjp_lift_closures(p, fd);
+    if (!in_def) kjp_lift_closures(p);
     p->ids = ids;
     p->in_def = in_def;
     p->def = outer;

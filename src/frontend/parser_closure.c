@@ -124,7 +124,10 @@ static void find_free(kj_expr *e, void *ctx)
 {
     freevars *fv = ctx;
     if (e->kind != KJ_E_NAME || is_param(fv->lam, e->name) || count_binds(&fv->lam->body, e->name)) return;
-    if (!is_param(fv->encl, e->name) && !count_binds(&fv->encl->body, e->name)) return;
+    bool bound = false; /* in the enclosing function, or one around it */
+    for (const kj_funcdef *f = fv->encl; f && !bound; f = f->encl)
+        bound = is_param(f, e->name) || count_binds(&f->body, e->name);
+    if (!bound) return;
     for (uint32_t i = 0; i < fv->v.n; i++)
         if (!strcmp(fv->v.v[i]->name, e->name)) return;
     KJP_PUSH(fv->p->a, fv->v, e);
@@ -196,8 +199,18 @@ static void find_alias(const kj_block *b, uses *u)
     }
 }
 
+/* def NAME inside a function (named OUTER.NAME): NAME in its own body is
+ * the function itself (recursion), not the enclosing function's variable */
+static void self_name(kj_expr *e, void *ctx)
+{
+    const kj_funcdef *lam = ctx;
+    const char *dot = strrchr(lam->name, '.');
+    if (e->kind == KJ_E_NAME && dot && !strcmp(e->name, dot + 1)) e->name = lam->name;
+}
+
 static void lift(kjp *p, kj_funcdef *encl, kj_funcdef *lam)
 {
+    if (strchr(lam->name, '.')) walk_block(&lam->body, self_name, lam);
     freevars fv = {.p = p, .encl = encl, .lam = lam};
     walk_block(&lam->body, find_free, &fv);
     if (!fv.v.n) return;
@@ -209,15 +222,25 @@ static void lift(kjp *p, kj_funcdef *encl, kj_funcdef *lam)
     uses u = {.p = p, .lam = lam, .fv = &fv};
     find_alias(&encl->body, &u);
     if (u.alias && count_binds(&encl->body, u.alias) != 1) u.alias = NULL; /* rebound: every use escapes */
+    uint32_t *ids = p->ids;
+    p->ids = &encl->nexprs; /* the names passed are expressions of encl's body */
     walk_block(&encl->body, pass_free, &u);
     walk_block(&encl->body, find_escape, &u);
+    p->ids = &lam->nexprs; /* and of its own, when it calls itself */
+    u.alias = NULL;
+    walk_block(&lam->body, pass_free, &u);
+    walk_block(&lam->body, find_escape, &u);
+    p->ids = ids;
 }
 
-void kjp_lift_closures(kjp *p, kj_funcdef *encl)
+void kjp_lift_closures(kjp *p)
 {
+    /* innermost first (each is pushed when its parse ends): what an inner
+     * function reads of an outer one is passed through the ones between */
     for (uint32_t i = 0; i < p->lambdas.n; i++) {
         kj_funcdef *lam = p->lambdas.v[i]->def;
-        if (lam->encl != encl) continue;
+        kj_funcdef *encl = (kj_funcdef *)lam->encl; /* arena-owned, being parsed */
+        if (!encl) continue;
         bool panic = p->panic;
         p->panic = false; /* its own errors, whatever the function's last statement left */
         lift(p, encl, lam);

@@ -89,9 +89,10 @@ bool kjp_lambda_named(kjp *p, const kj_expr *target, const kj_expr *value);
  * named OUTER.NAME, its DEF in p->lambdas, and the statement NAME =
  * OUTER.NAME returned, which binds it in outer (NULL when outer is a lambda) */
 kj_stmt *kjp_inner_def(kjp *p, kj_funcdef *fd, const kj_funcdef *outer);
-/* parser_closure.c: the lambdas written in encl (just parsed) that read its
- * variables get them as parameters, passed at each call in encl */
-void kjp_lift_closures(kjp *p, kj_funcdef *encl);
+/* parser_closure.c: once a module-level def is parsed, the lambdas and defs
+ * written in it that read its (or an enclosing function's) variables get
+ * them as parameters, passed at each call */
+void kjp_lift_closures(kjp *p);
 
 /* parser_expr.c */
 kj_expr *kjp_new_expr(kjp *p, kj_expr_kind k, kj_span sp);
