@@ -158,7 +158,7 @@ static void pass_free(kj_expr *e, void *ctx)
     KJP_PUSH(u->p->a, u->callees, e->call.fn);
     uint32_t n = e->call.nkw + u->fv->v.n;
     kj_keyword *kw = KJ_NEWN(u->p->a, kj_keyword, n);
-    memcpy(kw, e->call.kw, e->call.nkw * sizeof *kw);
+    if (e->call.nkw) memcpy(kw, e->call.kw, e->call.nkw * sizeof *kw); /* kw is NULL when none */
     for (uint32_t i = 0; i < u->fv->v.n; i++) {
         kj_expr *x = kjp_new_expr(u->p, KJ_E_NAME, e->span);
         x->name = u->fv->v.v[i]->name;
@@ -215,7 +215,7 @@ static void lift(kjp *p, kj_funcdef *encl, kj_funcdef *lam)
     walk_block(&lam->body, find_free, &fv);
     if (!fv.v.n) return;
     kj_param *ps = KJ_NEWN(p->a, kj_param, lam->nparams + fv.v.n);
-    memcpy(ps, lam->params, lam->nparams * sizeof *ps);
+    if (lam->nparams) memcpy(ps, lam->params, lam->nparams * sizeof *ps); /* NULL when none */
     for (uint32_t i = 0; i < fv.v.n; i++) ps[lam->nparams + i] = (kj_param){fv.v.v[i]->name, fv.v.v[i]->span, NULL};
     lam->params = ps;
     lam->nparams += fv.v.n;
