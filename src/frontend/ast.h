@@ -163,6 +163,7 @@ struct kj_funcdef {
     uint32_t nparams;
     kj_block body;
     uint32_t nexprs; /* expression ids in the body are 0 .. nexprs-1 */
+    const kj_funcdef *encl; /* a lambda written in a function: that function (parser_lambda.c), else NULL */
 };
 
 typedef struct kj_module {

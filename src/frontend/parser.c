@@ -198,6 +198,7 @@ static kj_stmt *expr_stmt(kjp *p, kj_span start)
             lhs = kjp_testlist(p);
             if (p->panic) return NULL;
         }
+        if (targets.n == 1 && kjp_lambda_named(p, targets.v[0], lhs)) return NULL; /* f = lambda ...: def f */
         kj_stmt *s = new_stmt(p, KJ_S_ASSIGN, kjp_span_from(p, start));
         s->assign.targets = targets.v;
         s->assign.ntargets = targets.n;
@@ -601,23 +602,22 @@ static void decorators(kjp *p, kj_funcdef *fd)
 }
 
 /* funcdef: [decorators] 'def' NAME params ['->' expression] block
- * Only at module level (or in a module-level if/for/while): kjit has no
- * closures. */
+ * At module level (or in a module-level if/for/while); a def inside a
+ * function is made a module-level one as a lambda is (parser_lambda.c). */
 static kj_stmt *def_stmt(kjp *p)
 {
     kj_funcdef *fd = KJ_NEW(p->a, kj_funcdef);
+    uint32_t *ids = p->ids, loops = p->loops;
+    bool in_def = p->in_def;
+    const kj_funcdef *outer = p->def;
+    p->ids = p->mod_ids; /* decorators and defaults are module-level expressions, an inner def's too */
     decorators(p, fd);
     kj_token *kw = kjp_cur(p);
     if (kw->kind != KJ_TOK_KW_DEF) {
         if (kw->kind == KJ_TOK_KW_CLASS) kjp_error(p, kw->span, "classes are not supported");
         else kj_diag_hint(kjp_unexpected(p), "a decorator must be followed by a function definition");
         skip_compound(p);
-        return NULL;
-    }
-    if (p->in_def) {
-        kj_diag *dg = kjp_error(p, kw->span, "nested functions are not supported");
-        kj_diag_hint(dg, "define the function at the top level of the file");
-        skip_compound(p);
+        p->ids = ids;
         return NULL;
     }
     kjp_next(p);
@@ -635,14 +635,18 @@ static kj_stmt *def_stmt(kjp *p)
     fd->span = kj_span_join(kw->span, fd->name_span);
     if (!p->panic && kjp_at(p, KJ_TOK_ARROW)) kjp_error(p, kjp_cur(p)->span, "annotations are not supported");
 
-    uint32_t *ids = p->ids, loops = p->loops;
     p->ids = &fd->nexprs;
     p->in_def = true;
+    fd->encl = in_def ? outer : NULL;
+    p->def = fd;
     p->loops = 0;
     fd->body = suite(p, "function definition", kw->span.line);
+    if (!in_def) kjp_lift_closures(p);
     p->ids = ids;
-    p->in_def = false;
+    p->in_def = in_def;
+    p->def = outer;
     p->loops = loops;
+    if (in_def) return kjp_inner_def(p, fd, outer);
 
     kj_stmt *s = new_stmt(p, KJ_S_DEF, fd->span);
     s->def = fd;
@@ -719,6 +723,18 @@ static void statement(kjp *p, stmt_vec *out)
     if (s) KJP_PUSH(p->a, *out, s);
 }
 
+/* The module-level lambdas of the statement(s) just parsed (parser_lambda.c)
+ * become DEF statements in front of them, at body[at]. */
+static void hoist_lambdas(kjp *p, stmt_vec *body, uint32_t at)
+{
+    uint32_t k = p->lambdas.n;
+    if (!k) return;
+    for (uint32_t i = 0; i < k; i++) KJP_PUSH(p->a, *body, NULL);
+    memmove(body->v + at + k, body->v + at, (body->n - k - at) * sizeof *body->v);
+    memcpy(body->v + at, p->lambdas.v, k * sizeof *body->v);
+    p->lambdas.n = 0;
+}
+
 /* The lexer's errors come before the parser's: put this file's
  * diagnostics d->v[first..] in source order (stable, so that an error and
  * what follows from it stay in order). */
@@ -758,9 +774,13 @@ kj_module *kj_parse(const kj_source *src, kj_arena *a, kj_diags *d)
     };
     kj_module *m = KJ_NEW(a, kj_module);
     m->src = src;
-    p.ids = &m->nexprs;
+    p.ids = p.mod_ids = &m->nexprs;
     stmt_vec body = {0};
-    while (!kjp_at(&p, KJ_TOK_EOF)) statement(&p, &body);
+    while (!kjp_at(&p, KJ_TOK_EOF)) {
+        uint32_t at = body.n;
+        statement(&p, &body);
+        hoist_lambdas(&p, &body, at);
+    }
     m->body = to_block(body);
     free(toks.v);
     sort_diags(d, lex_first);

@@ -12,7 +12,7 @@
  *   power        primary ['**' factor]
  *   primary      atom ('.' NAME | '(' args ')' | '[' slices ']')*
  *
- * Constructs kjit does not support (lambda, comprehensions, dicts, sets,
+ * Constructs kjit does not support (comprehensions, dicts, sets,
  * starred expressions, ':=', yield, await) are recognised far enough to be
  * named in the error. */
 #include "parser_impl.h"
@@ -183,9 +183,9 @@ static kj_expr *bad_atom(kjp *p)
     kj_diag *dg;
     switch (kjp_kind(p)) {
     case KJ_TOK_ELLIPSIS: kjp_error(p, sp, "'...' (Ellipsis) is not supported"); break;
-    case KJ_TOK_KW_LAMBDA:
-        dg = kjp_error(p, sp, "lambda is not supported");
-        kj_diag_hint(dg, "define a function with 'def' instead");
+    case KJ_TOK_KW_LAMBDA: /* where Python's grammar has no lambda: `2 * lambda: 1` */
+        dg = kjp_error(p, sp, "a lambda here needs parentheses");
+        kj_diag_hint(dg, "write (lambda ...: ...)");
         break;
     case KJ_TOK_KW_YIELD: kjp_error(p, sp, "'yield' is not supported"); break;
     case KJ_TOK_KW_AWAIT: kjp_error(p, sp, "'await' is not supported"); break;
@@ -554,6 +554,7 @@ static kj_expr *boolop(kjp *p, kj_boolop op)
  * (':=' after it is rejected here too.) */
 kj_expr *kjp_expr(kjp *p)
 {
+    if (kjp_at(p, KJ_TOK_KW_LAMBDA)) return kjp_lambda(p); /* expression: lambdef too */
     if (!kjp_enter(p, KJP_NEST)) return error_expr(p);
     kj_span start = kjp_cur(p)->span;
     kj_expr *e = boolop(p, KJ_BOOL_OR);

@@ -27,6 +27,7 @@ typedef struct kjp {
     kj_token *tok;
     uint32_t ntok, pos;
     uint32_t *ids;       /* the expression id counter in use */
+    uint32_t *mod_ids;   /* the module's: an inner def's decorators and defaults */
     uint32_t depth;      /* nesting budget spent, see KJP_LIMIT */
     bool too_deep;       /* "too deeply nested" was reported */
     bool panic;          /* this statement already has an error */
@@ -36,6 +37,9 @@ typedef struct kjp {
     uint32_t quiet_to;
     uint32_t loops;      /* enclosing loops in this function */
     bool in_def;
+    const kj_funcdef *def; /* the function being parsed (in_def), for its lambdas */
+    KJ_VEC(kj_stmt *) lambdas; /* module-level lambdas made into DEFs, not yet in a block (parser_lambda.c) */
+    uint32_t nlambdas;         /* in place so far: their names */
 } kjp;
 
 static inline kj_token *kjp_cur(kjp *p) { return &p->tok[p->pos]; }
@@ -74,6 +78,21 @@ kj_diag *kjp_unexpected(kjp *p); /* "invalid syntax: unexpected X" at the curren
 const char *kjp_name(kjp *p, const kj_token *t);
 bool kjp_enter(kjp *p, uint32_t cost);
 static inline void kjp_leave(kjp *p, uint32_t cost) { p->depth -= cost; }
+
+/* parser_lambda.c: `lambda ...: expr` at the current token; at module level
+ * a DEF in p->lambdas and a NAME of it */
+kj_expr *kjp_lambda(kjp *p);
+/* `target = value` where value is the lambda just made: it becomes the
+ * function named target (true), and the assignment is dropped */
+bool kjp_lambda_named(kjp *p, const kj_expr *target, const kj_expr *value);
+/* a def (fd, parsed) inside the function outer: made a module-level function
+ * named OUTER.NAME, its DEF in p->lambdas, and the statement NAME =
+ * OUTER.NAME returned, which binds it in outer (NULL when outer is a lambda) */
+kj_stmt *kjp_inner_def(kjp *p, kj_funcdef *fd, const kj_funcdef *outer);
+/* parser_closure.c: once a module-level def is parsed, the lambdas and defs
+ * written in it that read its (or an enclosing function's) variables get
+ * them as parameters, passed at each call */
+void kjp_lift_closures(kjp *p);
 
 /* parser_expr.c */
 kj_expr *kjp_new_expr(kjp *p, kj_expr_kind k, kj_span sp);

@@ -529,9 +529,9 @@ static const kj_type *type_abs(bctx *c)
 
 /* max(a) / min(a) of a 1-d array: Python iterates it, keeping the first
  * element that no later one is greater (less) than. For integers and bools
- * that is np.max / np.min (lowered so); for floats it is not (a NaN first
- * wins, later NaNs are skipped; the first of 0.0 and -0.0 stays), and a 2-d
- * array's rows have no truth value: both are refused. */
+ * that is np.max / np.min (lowered so); floats are scanned in Python's
+ * order (lower_pyiter.c: a NaN first wins, later NaNs are skipped). A 2-d
+ * array's rows have no truth value: refused. */
 static const kj_type *type_minmax_array(bctx *c, const kj_type *x)
 {
     if (x->ndim != 1) {
@@ -541,15 +541,28 @@ static const kj_type *type_minmax_array(bctx *c, const kj_type *x)
         kj_diag_hint(dg, "use np.%s(a) for the %s of all elements", c->name, c->name);
         return NULL;
     }
-    if (x->elem->kind == KJ_T_FLOAT) {
+    return x->elem;
+}
+
+/* any(x) / all(x) of a tuple of numbers or a 1-d array (lower_pyiter.c):
+ * each element's truth, NaN true. */
+static const kj_type *type_anyall(bctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    if (x && x->kind == KJ_T_TUPLE) {
+        for (uint32_t i = 0; i < x->n; i++)
+            if (!kj_is_scalar(x->elems[i])) return argerr(c, 0, "a tuple of numbers");
+        return kj_t_bool(c->t);
+    }
+    if (!is_array(x)) return argerr(c, 0, "a tuple or a 1-d array");
+    if (x->ndim != 1) {
         kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0),
-                               "%s() of a float array (Python's element-by-element order, where the "
-                               "first NaN wins) is not supported",
-                               c->name);
-        kj_diag_hint(dg, "use np.%s(a): any NaN gives NaN", c->name);
+                               "%s() of a %d-d array takes the truth of its rows, which is ambiguous",
+                               c->name, x->ndim);
+        kj_diag_hint(dg, "use np.%s(a) over all elements", c->name);
         return NULL;
     }
-    return x->elem;
+    return kj_t_bool(c->t);
 }
 
 /* min(a, b, ...) / max(...): 2+ scalars promote; one tuple argument is the
@@ -587,8 +600,9 @@ static const kj_type *type_minmax(bctx *c)
  * (lowered as additions, lower.c): over a tuple of numbers, in the type
  * that unifies start with the elements (bools add as ints); over a 1-d
  * array of signed ints or bools, int64 (the order does not change an
- * integer sum, so np.sum gives it). A float array's sum depends on the
- * order, which np.sum's pairwise one is not: refused, as unsigned arrays
+ * integer sum, so np.sum gives it); over a 1-d float array, in that type
+ * (or float64 from a float64 start), added in Python's order
+ * (lower_pyiter.c), not np.sum's pairwise one. Unsigned arrays are refused
  * (Numba's int64 start + uint64 is a float64). */
 static const kj_type *type_sum(bctx *c)
 {
@@ -603,6 +617,11 @@ static const kj_type *type_sum(bctx *c)
         return r->kind == KJ_T_BOOL ? i64(c) : r;
     }
     if (!is_array(x)) return argerr(c, 0, "a tuple or a 1-d array");
+    if (x->ndim == 1 && x->elem->kind == KJ_T_FLOAT) {
+        const kj_type *r = kj_strong(c->t, kj_promote(c->t, start, x->elem));
+        convto(c, 1, r);
+        return r;
+    }
     bool ints = x->elem->kind == KJ_T_BOOL || (x->elem->kind == KJ_T_INT && x->elem->is_signed);
     if (x->ndim != 1 || !ints || !kj_is_int(start)) {
         kj_diag *dg = kj_error(c->d, c->src, c->call,
@@ -1440,6 +1459,7 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_BOOL: return num_arg(c, 0, NULL) ? kj_t_bool(c->t) : NULL;
     case KJ_B_ROUND: return type_round(c);
     case KJ_B_SUM: return type_sum(c);
+    case KJ_B_ANY: case KJ_B_ALL: return type_anyall(c);
     case KJ_B_PRINT: return type_print(c);
     case KJ_B_CONVERT: return type_convert(c);
     case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: return type_math1(c, M_PRED);

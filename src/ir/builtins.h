@@ -74,6 +74,7 @@ enum {
     X(BOOL, "bool", KJ_BF_ANY, "x")                                                                      \
     X(ROUND, "round", KJ_BF_ANY, "x, ndigits=")                                                          \
     X(SUM, "sum", KJ_BF_ANY, "iterable, start=")                                                         \
+    X(ANY, "any", KJ_BF_ANY, "iterable") X(ALL, "all", KJ_BF_ANY, "iterable")                            \
     X(PRINT, "print", KJ_BF_READS, "*args, sep=, end=")                                                  \
     /* conversion to a scalar type: float32(x), np.int64(x); the target is the result type */            \
     X(CONVERT, "convert", KJ_BF_READS, "x")                                                              \

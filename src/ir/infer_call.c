@@ -378,7 +378,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     if ((b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY) && nb > 0 &&
         !check_array_size(ic, b, e, call_arg_expr(e, map[0]), t))
         t = NULL;
-    bool over_array = b == KJ_B_SUM || ((b == KJ_B_MAX || b == KJ_B_MIN) && nb == 1);
+    bool over_array = b == KJ_B_SUM || b == KJ_B_ANY || b == KJ_B_ALL || ((b == KJ_B_MAX || b == KJ_B_MIN) && nb == 1);
     if (t && over_array && bound[0].type && bound[0].type->kind == KJ_T_ARRAY && kj_is_device_ctx(ic->sp)) {
         /* lowered to np.sum / np.max / np.min, which are host reductions */
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,

@@ -77,13 +77,28 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 static const char *unsupported_builtin(const char *name)
 {
     static const char *const alt[][2] = {
-        {"any", "use np.any(a) or a.any()"},
-        {"all", "use np.all(a) or a.all()"},
         {"sorted", "use np.sort(a) for an array (kjit has no lists)"},
     };
     for (size_t i = 0; i < sizeof alt / sizeof *alt; i++)
         if (!strcmp(name, alt[i][0])) return alt[i][1];
     return NULL;
+}
+
+/* A name a lambda written in a function reads from that function, which
+ * the parser's lambda lifting (parser_closure.c) did not make a parameter:
+ * a backstop, so that such a name is never read as a module-level one. */
+static bool closure_error(kj_ictx *ic, const kj_expr *e)
+{
+    const kj_funcdef *encl = ic->sp->fn->def->encl;
+    if (!encl) return false;
+    bool local = kj_count_assigns(&encl->body, e->name) > 0;
+    for (uint32_t i = 0; i < encl->nparams && !local; i++) local = !strcmp(encl->params[i].name, e->name);
+    if (!local) return false;
+    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span,
+                           "the lambda reads '%s', a variable of the enclosing function %s(), which kjit "
+                           "cannot pass to it here", e->name, encl->name);
+    kj_diag_hint(dg, "give the lambda '%s' as a parameter", e->name);
+    return true;
 }
 
 static void unknown_name(kj_ictx *ic, const kj_expr *e)
@@ -155,6 +170,7 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         ei->nonneg = v->nonneg;
         return ei_value(ei, v->type);
     }
+    if (closure_error(ic, e)) return ei_value(ei, NULL); /* before a module name it would hide */
     if (kj_static_ref(ic->s, e, ei, true)) {
         if (ei->kind == EI_BUILTIN) {
             const kj_builtin_info *bi = kj_builtin_get(ei->builtin);

@@ -6,6 +6,8 @@
  * no KIR value has a weak literal type, and every operator's operands have
  * the operator's type. */
 #include "lower_int.h"
+#include "sema_int.h"
+#include "lower_pyiter.h"
 
 #include <string.h>
 
@@ -629,6 +631,15 @@ static kir_ref lower_truth(lctx *lc, const kj_expr *e, int b, const kj_type *t, 
     return emit2(lc, all ? KIR_EQ : KIR_NE, t, e->span, n, const_int(lc, i64t, 0, e->span));
 }
 
+/* max/min/sum of a float array, any/all: CPython's scan (lower_pyiter.c) */
+static bool pyiter_loop(lctx *lc, int b, const kj_einfo *ei, const kir_ref *args)
+{
+    if (b == KJ_B_ANY || b == KJ_B_ALL) return true;
+    if (b != KJ_B_MAX && b != KJ_B_MIN && b != KJ_B_SUM) return false;
+    const kj_type *x = type_of(lc, args[0]);
+    return (b == KJ_B_SUM || ei->nbound == 1) && x->kind == KJ_T_ARRAY && x->elem->kind == KJ_T_FLOAT;
+}
+
 /* sum(iterable, start) as Python computes it (builtins.c's type_sum): a
  * tuple's elements added to start one by one in the result type; a 1-d int
  * array's np.sum added to start. */
@@ -770,6 +781,9 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
         b == KJ_B_ARR_ALL)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
+    if (pyiter_loop(lc, b, ei, args))
+        return kj_lower_pyiter(lc->s->a, lc->s->types, lc->f, lc->cur, e->span, b, t, args[0],
+                               ei->nbound > 1 ? args[1] : 0);
     if ((b == KJ_B_MAX || b == KJ_B_MIN) && ei->nbound == 1 && type_of(lc, args[0])->kind == KJ_T_ARRAY) {
         /* max(a) of ints or bools (builtins.c's type_minmax_array): NumPy's reduction, no axis */
         kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);

@@ -909,6 +909,27 @@ static void resolve_def_decorator(kj_sema *s, kj_fn *fn, const kj_expr *e)
     fn->bad = true;
 }
 
+/* A lambda or undecorated def written in a decorated function
+ * (parser_lambda.c) is compiled as Numba inlines it there: a @jit function in a @jit function (or a ufunc's
+ * body), a device function in a kernel or device function, with the
+ * enclosing decorator's fastmath and boundscheck. */
+static void lambda_kind(kj_sema *s, kj_fn *fn)
+{
+    const kj_funcdef *encl = fn->def->encl;
+    kj_decor d;
+    bool bad = false;
+    if (!encl || fn->def->ndecorators || encl->ndecorators != 1 ||
+        !decor_of(s, NULL, encl->decorators[0], &d, &bad))
+        return;
+    kj_fn e = {.def = encl};
+    resolve_decorator(s, &e, &d);
+    bool dev = e.kind == FK_KERNEL || e.kind == FK_DEVICE || e.kind == FK_REDUCE;
+    fn->kind = dev ? FK_DEVICE : FK_JIT;
+    fn->decorator = dev ? "cuda.jit" : "njit";
+    fn->fastmath = e.fastmath;
+    fn->boundscheck = e.boundscheck;
+}
+
 static void resolve_def(kj_sema *s, const kj_stmt *st)
 {
     const kj_funcdef *def = st->def;
@@ -921,6 +942,7 @@ static void resolve_def(kj_sema *s, const kj_stmt *st)
         fn->bad = true;
     }
     if (def->ndecorators >= 1) resolve_def_decorator(s, fn, def->decorators[0]);
+    lambda_kind(s, fn);
     kj_strtab params = {0}; /* hashed: a function may have thousands of parameters */
     for (uint32_t i = 0; i < def->nparams; i++)
         if (!kj_strtab_put(s->a, &params, def->params[i].name, i)) {
@@ -1225,6 +1247,22 @@ static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
     }
 }
 
+/* f = lambda x: ... or def f(x): ... in a host function (parser_lambda.c
+ * made it a module-level function): f stands for it, as k = cuda.jit(g)
+ * does. */
+static bool lambda_local(kj_sema *s, kj_fn *host, const kj_expr *t, const kj_stmt *st)
+{
+    const kj_expr *v = st->assign.value;
+    const kj_sym *sym = v->kind == KJ_E_NAME ? kj_sym_find(s, v->name) : NULL;
+    if (!sym || sym->kind != SYM_FUNC || !sym->fn->def->encl) return false;
+    if (kj_count_assigns(&host->def->body, t->name) != 1 ||
+        !kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n))
+        return false;
+    kj_static_local l = {.name = t->name, .st = st, .fn = sym->fn};
+    KJ_PUSH(s->a, host->statics, l);
+    return true;
+}
+
 static void scan_statics(kj_sema *s, kj_fn *host, const kj_block *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
@@ -1239,6 +1277,7 @@ static void scan_statics(kj_sema *s, kj_fn *host, const kj_block *b)
             kj_fn *fn;
             const kj_decor *dec;
             if (kj_is_static_assign(host, st)) break; /* a signature local */
+            if (lambda_local(s, host, t, st)) break;
             if (!decorator_assign(s, host, name, t, st->assign.value, &fn, &dec) || (!fn && !dec)) break;
             kj_static_local l = {.name = t->name, .st = st, .fn = fn, .decor = dec};
             if (!kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n)) {

@@ -308,8 +308,6 @@ void kj_check_unreached(kj_sema *s);
 /* lower.c */
 bool kj_lower_all(kj_sema *s, kir_module *m);
 
-#endif
-
 /* ---- inference context (infer.c, infer_expr.c, infer_call.c) ---- */
 
 typedef struct kj_ictx {
@@ -436,3 +434,5 @@ bool kj_if_returns_pruned(const kj_stmt *st, const kj_einfo *ci);
 /* The type an arithmetic operator computes in, given its operands' promoted
  * type: true division of ints is float64, bool arithmetic is int64. */
 const kj_type *kj_arith_type(kj_types *T, kj_binop op, const kj_type *promoted);
+
+#endif

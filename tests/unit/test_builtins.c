@@ -356,20 +356,25 @@ static void test_type_python(void **state)
     OK(f->wi, call(f, KJ_B_MAX, 2, f->wi, f->wi));
     OK(f->i64, call(f, KJ_B_MIN, 1, T2(f, f->i32, f->i64)));
     assert_ptr_equal(f->conv[0], T2(f, f->i64, f->i64));
-    /* one array (issue 23 point 8): its elements for ints and bools; floats and n-d arrays refused */
+    /* one array (issue 23 point 8): its elements; n-d arrays refused */
     OK(f->i32, call(f, KJ_B_MIN, 1, AC(f, f->i32, 1)));
     OK(f->b, call(f, KJ_B_MAX, 1, A(f, f->b, 1, KJ_LAYOUT_A)));
-    ERR("min() of a float array (Python's element-by-element order, where the first NaN wins) is not supported",
-        10, call(f, KJ_B_MIN, 1, AC(f, f->f32, 1)));
-    assert_string_equal(f->d.v[0].hint, "use np.min(a): any NaN gives NaN");
+    OK(f->f32, call(f, KJ_B_MIN, 1, AC(f, f->f32, 1)));
     ERR("max() of a 2-d array compares its rows, whose truth value is ambiguous", 10,
         call(f, KJ_B_MAX, 1, AC(f, f->i64, 2)));
     /* sum(iterable, start=0): tuples unify with start, int arrays are int64 */
     OK(f->f64, call(f, KJ_B_SUM, 1, T2(f, f->i32, f->f64)));
     OK(f->i64, call(f, KJ_B_SUM, 2, AC(f, f->i32, 1), f->wi));
     OK(f->i64, call(f, KJ_B_SUM, 1, T2(f, f->b, f->b)));
-    ERR("sum() of array(float32, 1d, C) is not supported (Python adds element by element)", 1,
-        call(f, KJ_B_SUM, 1, AC(f, f->f32, 1)));
+    OK(f->f32, call(f, KJ_B_SUM, 1, AC(f, f->f32, 1)));
+    OK(f->f64, call(f, KJ_B_SUM, 2, AC(f, f->f32, 1), f->f64));
+    ERR("sum() of array(uint8, 1d, C) is not supported (Python adds element by element)", 1,
+        call(f, KJ_B_SUM, 1, AC(f, f->u8, 1)));
+    /* any/all: a 1-d array or a tuple of numbers, bool */
+    OK(f->b, call(f, KJ_B_ANY, 1, AC(f, f->f64, 1)));
+    OK(f->b, call(f, KJ_B_ALL, 1, T2(f, f->i32, f->f64)));
+    ERR("all() of a 2-d array takes the truth of its rows, which is ambiguous", 10,
+        call(f, KJ_B_ALL, 1, AC(f, f->i64, 2)));
     ERR("round() of an array is not supported", 10, call(f, KJ_B_ROUND, 1, AC(f, f->f64, 1)));
     ERR("max() expects 2 or more arguments", 1, call(f, KJ_B_MAX, 1, f->f32));
     ERR("max() expects 2 or more arguments", 1, call(f, KJ_B_MAX, 0));

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Python's built-ins over an iterable, as CPython runs them (issue 23
+ * point 8): max(a), min(a) and sum(a) of a 1-d float array, any(x) and
+ * all(x) of a 1-d array or a tuple. CPython iterates and compares element
+ * by element, which NumPy's reductions do not (a NaN first stays the max; a
+ * later NaN is skipped; floats add left to right): the loop is written in
+ * KIR, in the block being lowered, so that the order is Python's. */
+#include "lower_pyiter.h"
+
+#include "builtins.h"
+#include "kir_build.h"
+
+/* the truth of x (NaN is true, as bool(float('nan'))) */
+static kir_ref truth(kir_builder *b, kir_ref x)
+{
+    const kj_type *t = b->f->insts[x].type, *bt = kj_t_bool(b->ty);
+    if (t->kind == KJ_T_BOOL) return x;
+    return kb_binop(b, KIR_NE, bt, x, kb_const(b, t, 0, 0.0));
+}
+
+/* one step of the scan: the new accumulator from acc and element x */
+static kir_ref step(kir_builder *b, int builtin, const kj_type *t, kir_ref acc, kir_ref x)
+{
+    const kj_type *bt = kj_t_bool(b->ty);
+    switch (builtin) {
+    case KJ_B_MAX: return kb_select(b, kb_binop(b, KIR_GT, bt, x, acc), x, acc); /* `if x > acc` */
+    case KJ_B_MIN: return kb_select(b, kb_binop(b, KIR_LT, bt, x, acc), x, acc);
+    case KJ_B_SUM: return kb_binop(b, KIR_ADD, t, acc, kb_cast(b, x, t));
+    case KJ_B_ANY: return kb_select(b, truth(b, x), kb_const(b, bt, 1, 0), acc);
+    default: return kb_select(b, truth(b, x), acc, kb_const(b, bt, 0, 0)); /* all */
+    }
+}
+
+static kir_ref over_tuple(kir_builder *b, int builtin, const kj_type *t, kir_ref tup, kir_ref acc)
+{
+    const kj_type *tt = b->f->insts[tup].type;
+    for (uint32_t i = 0; i < tt->n; i++) {
+        kir_ref g = kb_emit(b, KIR_TUPLE_GET, tt->elems[i]);
+        kir_at(b->f, g)->a = tup;
+        kir_at(b->f, g)->i = i;
+        acc = step(b, builtin, t, acc, g);
+    }
+    return acc;
+}
+
+kir_ref kj_lower_pyiter(kj_arena *a, kj_types *ty, kir_func *f, kir_blkid cur, kj_span sp, int builtin,
+                        const kj_type *t, kir_ref it, kir_ref start)
+{
+    kir_builder b = {.a = a, .ty = ty, .f = f, .cur = cur, .sp = sp};
+    bool extreme = builtin == KJ_B_MAX || builtin == KJ_B_MIN;
+    kir_ref acc = builtin == KJ_B_SUM ? (start ? kb_cast(&b, start, t) : kb_const(&b, t, 0, 0.0))
+                  : builtin == KJ_B_ANY ? kb_const(&b, t, 0, 0)
+                  : builtin == KJ_B_ALL ? kb_const(&b, t, 1, 0)
+                                        : 0;
+    if (f->insts[it].type->kind == KJ_T_TUPLE) return over_tuple(&b, builtin, t, it, acc);
+    kir_ref n = kb_dim(&b, it, 0);
+    kir_ref first = kb_int(&b, 0);
+    if (extreme) { /* the first element starts the scan; none is CPython's ValueError */
+        kb_check(&b, kb_binop(&b, KIR_GT, kj_t_bool(ty), n, kb_int(&b, 0)),
+                 builtin == KJ_B_MAX ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
+        acc = kb_load(&b, it, &first, 1);
+        first = kb_int(&b, 1);
+    }
+    uint32_t acc_l = kb_local(&b, t), i_l = kb_local(&b, kb_i64(&b));
+    kb_set(&b, acc_l, acc);
+    b.cur = kb_for(&b, i_l, first, n);
+    kir_ref i = kb_get(&b, i_l);
+    kb_set(&b, acc_l, step(&b, builtin, t, kb_get(&b, acc_l), kb_load(&b, it, &i, 1)));
+    b.cur = cur;
+    return kb_get(&b, acc_l);
+}
