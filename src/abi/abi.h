@@ -54,8 +54,9 @@
  * of every cache key (cache.c), so that code cached by a kjit with another
  * contract is never loaded. Bump it with any change to either. 2: the block
  * storage's guard (kj_abi_kx.store_guard, kj_rt_block_storage's `guarded`)
- * and kj_abi_kernel.static_shared. */
-#define KJ_ABI_VERSION 2
+ * and kj_abi_kernel.static_shared. 3: the exception kinds of exc.h past AxisError
+ * (raise statements), and try statements' frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). */
+#define KJ_ABI_VERSION 3
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
@@ -209,5 +210,13 @@ typedef struct kj_abi_gpu_error {
     int64_t index, axis, size; /* IndexError's values (index < 0: none) */
     uint64_t msg;              /* the device address of the message, or 0 */
 } kj_abi_gpu_error;
+
+/* The frame of one `try` statement running in host code (rt_exc.c): generated
+ * code reserves KJ_ABI_TRY_SIZE bytes aligned to 16 for it and calls
+ * _setjmp on its start, the jmp_buf, which kj_rt_try_enter makes the
+ * context's innermost; a caught exception is kept here while its handlers
+ * run (they may raise and catch others). */
+#define KJ_ABI_TRY_SIZE 1024
+#define KJ_ABI_TRY_MESSAGE 512
 
 #endif

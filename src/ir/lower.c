@@ -5,18 +5,9 @@
  * sp->vars) and makes every implicit conversion explicit: after this stage
  * no KIR value has a weak literal type, and every operator's operands have
  * the operator's type. */
-#include "sema_int.h"
+#include "lower_int.h"
 
 #include <string.h>
-
-typedef struct lctx {
-    kj_sema *s;
-    kj_spec *sp;
-    kir_func *f;
-    kir_blkid cur;   /* the block being appended to */
-    int32_t *local;  /* var index → KIR local, -1 for untyped variables */
-    bool boundscheck;
-} lctx;
 
 static kir_ref lower_expr(lctx *lc, const kj_expr *e);
 
@@ -1340,6 +1331,7 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         const kj_type *ret = lc->f->ret;
         if (st->ret.value && ret->kind != KJ_T_NONE) v = lower_as(lc, st->ret.value, ret);
         else if (st->ret.value) lower_expr(lc, st->ret.value);
+        kj_lower_leave_tries(lc, st->span);
         kir_ref r = emit(lc, KIR_RETURN, NULL, st->span);
         kir_at(lc->f, r)->a = v;
         break;
@@ -1351,6 +1343,8 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         kir_at(lc->f, r)->s = st->assert_.msg ? st->assert_.msg->str.s : NULL;
         break;
     }
+    case KJ_S_RAISE: kj_lower_raise(lc, st); break;
+    case KJ_S_TRY: kj_lower_try(lc, st); break;
     default: break;
     }
 }
@@ -1433,6 +1427,13 @@ static void define(kj_sema *s, kj_spec *sp)
     }
     lower_block(&lc, &sp->fn->def->body);
 }
+
+kir_ref kj_lower_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp) { return emit(lc, op, t, sp); }
+kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blkid *els)
+{
+    return emit_if(lc, cond, sp, then, els);
+}
+void kj_lower_block(lctx *lc, const kj_block *b) { lower_block(lc, b); }
 
 /* Lower every reported specialisation not lowered yet: all of them the
  * first time, the new ones after a run-time specialisation. Declarations
