@@ -179,3 +179,26 @@ void kj_check_except(kj_ictx *ic, const kj_stmt *st)
     }
     for (uint32_t i = 0; i < t->seq.n; i++) check_class(ic, t->seq.v[i]);
 }
+
+static bool binds_exception(const kj_block *b, const char *name)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const kj_stmt *st = b->v[i];
+        if (st->kind == KJ_S_EXCEPT && st->except.name && !strcmp(st->except.name, name)) return true;
+        const kj_block *in[2];
+        for (uint32_t k = 0, nb = kj_stmt_blocks(st, in); k < nb; k++)
+            if (binds_exception(in[k], name)) return true;
+    }
+    return false;
+}
+
+bool kj_except_name_error(kj_ictx *ic, const kj_expr *e)
+{
+    const kj_funcdef *def = ic->sp->fn->def;
+    if (!def || !binds_exception(&def->body, e->name)) return false;
+    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "the exception bound to '%s' cannot be used", e->name);
+    kj_diag_hint(dg, "compiled code does not materialise exception objects (Numba's either): 'except ... as %s' "
+                     "binds nothing",
+                 e->name);
+    return true;
+}

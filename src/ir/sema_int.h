@@ -337,6 +337,9 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e);
  * finally clause */
 bool kj_check_try(kj_ictx *ic, const kj_stmt *st);
 void kj_check_except(kj_ictx *ic, const kj_stmt *st);
+/* An unknown NAME that an `except ... as NAME` of the function names:
+ * reported (the exception object is not a value), true */
+bool kj_except_name_error(kj_ictx *ic, const kj_expr *e);
 
 
 /* The expression's slot in the specialisation's table, cleared for a new
