@@ -59,8 +59,10 @@
  * offset 0, data at 16). 5: kj_rt_ascontig, kj_rt_join, kj_rt_flip,
  * kj_rt_nonzero, kj_rt_repeat, kj_rt_eye, kj_rt_restride (NumPy creation
  * and manipulation). 6: kj_rt_xoro_create/init (numba.cuda.random). 7:
- * kj_rt_npsort (sorting, sets, statistics: abi_npsort.h). */
-#define KJ_ABI_VERSION 7
+ * kj_rt_npsort (sorting, sets, statistics: abi_npsort.h). 8: the exception
+ * kinds of exc.h past AxisError (raise statements), and try statements'
+ * frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). */
+#define KJ_ABI_VERSION 8
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
@@ -214,5 +216,13 @@ typedef struct kj_abi_gpu_error {
     int64_t index, axis, size; /* IndexError's values (index < 0: none) */
     uint64_t msg;              /* the device address of the message, or 0 */
 } kj_abi_gpu_error;
+
+/* The frame of one `try` statement running in host code (rt_exc.c): generated
+ * code reserves KJ_ABI_TRY_SIZE bytes aligned to 16 for it and calls
+ * _setjmp on its start, the jmp_buf, which kj_rt_try_enter makes the
+ * context's innermost; a caught exception is kept here while its handlers
+ * run (they may raise and catch others). */
+#define KJ_ABI_TRY_SIZE 1024
+#define KJ_ABI_TRY_MESSAGE 512
 
 #endif

@@ -179,6 +179,8 @@ typedef struct kj_cgfn {
     LLVMValueRef kx;      /* kernels and device functions: the kernel context (llvm_kernel.c) */
     struct kj_cg_kern *kern; /* kernels: their block-level state (llvm_kernel.c) */
     unsigned quiet_access;   /* inside loops whose coherence checks were hoisted (llvm_launch.c) */
+    LLVMValueRef *frames;    /* by kir_ref of a TRY: its frame (llvm_exc.c); NULL: none yet */
+    bool volatile_locals;    /* the function has a TRY: locals are volatile (llvm_exc.c) */
 } kj_cgfn;
 
 /* State of one module's generation. */
@@ -265,6 +267,9 @@ LLVMValueRef kj_cg_i64(kj_cg *cg, int64_t v);
 typedef struct kj_cg_kern kj_cg_kern;
 LLVMValueRef kj_cg_declare(kj_cg *cg, const kir_func *f, const char *name, bool kx);
 void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *kern);
+/* llvm_exc.c: TRY, TRY_END, EXC_MATCH, RERAISE; whether f has a TRY */
+void kj_cg_exc(kj_cg *cg, kir_ref r);
+bool kj_cg_volatile_locals(const kir_func *f);
 void kj_cg_stmt(kj_cg *cg, kir_ref r);                /* one instruction of a block */
 LLVMValueRef kj_cg_local_ptr(kj_cg *cg, uint32_t k); /* where local k lives now */
 /* FOR/PFOR `in`: its start and step, the check that the step is not 0, and

@@ -400,14 +400,18 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
     case KIR_BREAK:
     case KIR_CONTINUE: gen_jump(cg, in); break;
     case KIR_RETURN: gen_return(cg, in); break;
-    case KIR_LOCAL_SET:
-        LLVMBuildStore(cg->b, kj_cg_val(cg, in->a), kj_cg_local_ptr(cg, (uint32_t)in->i));
+    case KIR_LOCAL_SET: {
+        LLVMValueRef st = LLVMBuildStore(cg->b, kj_cg_val(cg, in->a), kj_cg_local_ptr(cg, (uint32_t)in->i));
+        if (cg->fn->volatile_locals) LLVMSetVolatile(st, 1);
         break;
+    }
     case KIR_LOCAL_GET:
         cg->fn->vals[r] =
             LLVMBuildLoad2(cg->b, kj_cg_type(cg, in->type), kj_cg_local_ptr(cg, (uint32_t)in->i),
                            cg->fn->kf->locals[in->i].name ? cg->fn->kf->locals[in->i].name : "");
+        if (cg->fn->volatile_locals) LLVMSetVolatile(cg->fn->vals[r], 1);
         break;
+    case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE: kj_cg_exc(cg, r); break;
     case KIR_PARAM: /* after rt (and the kernel context on the device side) */
         cg->fn->vals[r] = LLVMGetParam(cg->fn->fn, (unsigned)in->i + (cg->fn->kx ? 2 : 1));
         break;
@@ -421,7 +425,10 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
         break;
     case KIR_ASSERT:
         kj_cg_raise_if(cg, LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), ""),
-                       in->aux == KIR_ASSERT_VALUE ? KJ_RT_VALUE : KJ_RT_ASSERTION, in->s, in->span);
+                       in->aux >= KIR_ASSERT_RAISE  ? (kj_rt_kind)(in->aux - KIR_ASSERT_RAISE)
+                       : in->aux == KIR_ASSERT_VALUE ? KJ_RT_VALUE
+                                                     : KJ_RT_ASSERTION,
+                       in->s, in->span);
         break;
     default: cg->fn->vals[r] = kj_cg_inst(cg, r); break;
     }
@@ -574,7 +581,8 @@ static void stack_guard(kj_cg *cg, const kir_func *f)
 void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *kern)
 {
     kj_cgfn fn = {.kf = f, .fn = llfn, .rt = LLVMGetParam(llfn, 0), .fastmath = f->fastmath,
-                  .kx = kj_cg_device_side(f) ? LLVMGetParam(llfn, 1) : NULL, .kern = kern};
+                  .kx = kj_cg_device_side(f) ? LLVMGetParam(llfn, 1) : NULL, .kern = kern,
+                  .volatile_locals = kj_cg_volatile_locals(f)};
     fn.vals = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
     cg->fn = &fn;
     fn.entry = kj_cg_bb(cg, "entry");

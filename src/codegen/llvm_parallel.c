@@ -44,7 +44,7 @@ void kj_cg_chunk_begin(kj_cg *cg, kj_cg_chunk *ch, const char *name)
     ch->saved_fn = cg->fn;
     ch->saved_bb = LLVMGetInsertBlock(cg->b);
     ch->fn = (kj_cgfn){.kf = cg->fn->kf, .fn = ch->llfn, .rt = LLVMGetParam(ch->llfn, 0),
-                       .fastmath = cg->fn->fastmath};
+                       .fastmath = cg->fn->fastmath, .volatile_locals = cg->fn->volatile_locals};
     ch->fn.vals = KJ_NEWN(cg->a, LLVMValueRef, ch->fn.kf->ninsts + 1);
     cg->fn = &ch->fn;
     ch->fn.entry = kj_cg_bb(cg, "entry");

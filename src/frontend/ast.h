@@ -100,7 +100,8 @@ struct kj_expr {
 
 #define KJ_STMT_KINDS(X)                                                                   \
     X(EXPR) X(ASSIGN) X(AUGASSIGN) X(IF) X(WHILE) X(FOR) X(BREAK) X(CONTINUE) X(RETURN)    \
-    X(PASS) X(ASSERT) X(DEF) X(IMPORT) X(FROM_IMPORT) X(WITH)
+    X(PASS) X(ASSERT) X(DEF) X(IMPORT) X(FROM_IMPORT) X(WITH) X(RAISE) X(TRY)    \
+    X(EXCEPT)
 
 typedef enum {
 #define X(n) KJ_S_##n,
@@ -108,6 +109,8 @@ typedef enum {
 #undef X
         KJ_S__COUNT
 } kj_stmt_kind;
+
+typedef enum { KJ_EXCEPT_HANDLER, KJ_EXCEPT_ELSE, KJ_EXCEPT_FINALLY } kj_except_kind;
 
 typedef struct kj_block {
     kj_stmt **v;
@@ -138,6 +141,17 @@ struct kj_stmt {
         struct { kj_expr *target; kj_expr *iter; kj_block body; } for_; /* FOR */
         struct { kj_expr *value; } ret;                    /* RETURN: value may be NULL */
         struct { kj_expr *cond, *msg; } assert_;           /* ASSERT: msg may be NULL */
+        struct { kj_expr *exc; } raise; /* RAISE: a class or a call of one (ir/raise.c) */
+        /* TRY: its clauses, in source order, are EXCEPT statements: the
+         * handlers, then the else and finally clauses when present */
+        struct { kj_block body, clauses; } try_;
+        struct {                        /* EXCEPT: one clause of a TRY */
+            kj_expr *type;              /* `except TYPE`: a class or a tuple; NULL: bare, else, finally */
+            const char *name;           /* `as NAME`, or NULL */
+            kj_span name_span;
+            kj_block body;
+            kj_except_kind clause;
+        } except;
         kj_funcdef *def;                                   /* DEF */
         struct {                                           /* IMPORT, FROM_IMPORT */
             const char *module; /* FROM_IMPORT: the dotted module; IMPORT: NULL */
@@ -188,8 +202,8 @@ static inline uint32_t kj_stmt_targets(const kj_stmt *st, kj_expr *const **out)
     }
 }
 
-/* The blocks nested in compound statement st (FOR, IF, WHILE, WITH; not a
- * nested def), in source order, into out; their count. */
+/* The blocks nested in compound statement st (FOR, IF, WHILE, WITH, TRY and
+ * its EXCEPT clauses; not a nested def), in source order, into out; their count. */
 static inline uint32_t kj_stmt_blocks(const kj_stmt *st, const kj_block *out[2])
 {
     switch (st->kind) {
@@ -197,6 +211,8 @@ static inline uint32_t kj_stmt_blocks(const kj_stmt *st, const kj_block *out[2])
     case KJ_S_IF: out[0] = &st->if_.then, out[1] = &st->if_.els; return 2;
     case KJ_S_WHILE: out[0] = &st->while_.body; return 1;
     case KJ_S_WITH: out[0] = &st->with.body; return 1;
+    case KJ_S_TRY: out[0] = &st->try_.body, out[1] = &st->try_.clauses; return 2;
+    case KJ_S_EXCEPT: out[0] = &st->except.body; return 1;
     default: return 0;
     }
 }

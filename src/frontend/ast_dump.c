@@ -300,6 +300,29 @@ static void dump_stmt(const kj_stmt *s, int indent, kj_buf *out)
         }
         kj_buf_putc(out, ')');
         return;
+    case KJ_S_TRY:
+        kj_buf_puts(out, "(try");
+        dump_block(&s->try_.body, indent + 2, out);
+        dump_block(&s->try_.clauses, indent + 2, out);
+        kj_buf_putc(out, ')');
+        return;
+    case KJ_S_EXCEPT:
+        kj_buf_puts(out, s->except.clause == KJ_EXCEPT_HANDLER ? "(except"
+                         : s->except.clause == KJ_EXCEPT_ELSE  ? "(else"
+                                                               : "(finally");
+        if (s->except.type) {
+            kj_buf_putc(out, ' ');
+            dump_expr(s->except.type, out);
+        }
+        if (s->except.name) kj_buf_printf(out, " as %s", s->except.name);
+        dump_block(&s->except.body, indent + 2, out);
+        kj_buf_putc(out, ')');
+        return;
+    case KJ_S_RAISE:
+        kj_buf_puts(out, "(raise ");
+        dump_expr(s->raise.exc, out);
+        kj_buf_putc(out, ')');
+        return;
     case KJ_S_ASSERT:
         kj_buf_puts(out, "(assert ");
         dump_expr(s->assert_.cond, out);

@@ -340,6 +340,27 @@ static kj_stmt *assert_stmt(kjp *p, kj_span start)
     return s;
 }
 
+/* 'raise' expression: a class or a call of one (inference checks which).
+ * A bare `raise` re-raises the exception being handled, and `raise X from Y`
+ * chains: Numba supports neither. */
+static kj_stmt *raise_stmt(kjp *p, kj_span start)
+{
+    kjp_next(p);
+    kj_tok_kind k = kjp_kind(p);
+    if (k == KJ_TOK_NEWLINE || k == KJ_TOK_SEMI || k == KJ_TOK_EOF) {
+        kjp_error(p, start, "a bare 'raise' (re-raising) is not supported");
+        return NULL;
+    }
+    kj_expr *exc = kjp_expr(p);
+    if (!p->panic && kjp_at(p, KJ_TOK_KW_FROM)) {
+        kjp_error(p, kjp_cur(p)->span, "'raise ... from ...' is not supported");
+        return NULL;
+    }
+    kj_stmt *s = new_stmt(p, KJ_S_RAISE, kjp_span_from(p, start));
+    s->raise.exc = exc;
+    return s;
+}
+
 /* 'break' | 'continue' */
 static kj_stmt *loop_jump(kjp *p, kj_span start)
 {
@@ -375,9 +396,7 @@ static kj_stmt *simple_stmt(kjp *p)
                                   "cannot either): return the new value, and assign it where the name lives");
     case KJ_TOK_KW_NONLOCAL: return unsupported_simple(p, "'nonlocal' is not supported", NULL);
     case KJ_TOK_KW_DEL: return unsupported_simple(p, "'del' is not supported", NULL);
-    case KJ_TOK_KW_RAISE:
-        return unsupported_simple(p, "'raise' is not supported",
-                                  "use 'assert condition, \"message\"' to stop with an error");
+    case KJ_TOK_KW_RAISE: return raise_stmt(p, start);
     case KJ_TOK_ELLIPSIS: {
         kj_tok_kind k = kjp_peek(p, 1);
         if (k == KJ_TOK_NEWLINE || k == KJ_TOK_SEMI || k == KJ_TOK_EOF) {
@@ -483,6 +502,56 @@ static kj_stmt *while_stmt(kjp *p)
     s->while_.body = suite(p, "'while' statement", kw->span.line);
     p->loops--;
     loop_else(p, "while");
+    return s;
+}
+
+/* One clause of a try statement: `except [TYPE [as NAME]]:`, `else:` or
+ * `finally:`, with its block. */
+static kj_stmt *except_clause(kjp *p, kj_except_kind clause)
+{
+    kj_token *kw = kjp_next(p);
+    kj_stmt *s = new_stmt(p, KJ_S_EXCEPT, kw->span);
+    s->except.clause = clause;
+    if (clause == KJ_EXCEPT_HANDLER && !kjp_at(p, KJ_TOK_COLON)) {
+        s->except.type = kjp_expr(p);
+        if (!p->panic && kjp_accept(p, KJ_TOK_KW_AS)) {
+            kj_token *n = kjp_cur(p);
+            if (n->kind != KJ_TOK_NAME) {
+                kjp_unexpected(p);
+            } else {
+                s->except.name = kjp_name(p, n);
+                s->except.name_span = n->span;
+                kjp_next(p);
+            }
+        }
+    }
+    s->span = kjp_span_from(p, kw->span);
+    s->except.body = suite(p, clause == KJ_EXCEPT_HANDLER ? "'except' clause"
+                              : clause == KJ_EXCEPT_ELSE  ? "'else' clause"
+                                                          : "'finally' clause",
+                           kw->span.line);
+    return s;
+}
+
+/* try_stmt: 'try' block (except_clause+ ['else' block] ['finally' block]
+ * | 'finally' block) */
+static kj_stmt *try_stmt(kjp *p)
+{
+    kj_token *kw = kjp_next(p);
+    kj_stmt *s = new_stmt(p, KJ_S_TRY, kw->span);
+    s->try_.body = suite(p, "'try' statement", kw->span.line);
+    stmt_vec v = {0};
+    bool bare = false;
+    while (kjp_at(p, KJ_TOK_KW_EXCEPT)) {
+        if (bare) kjp_error(p, kjp_cur(p)->span, "default 'except:' must be last");
+        kj_stmt *c = except_clause(p, KJ_EXCEPT_HANDLER);
+        bare = !c->except.type;
+        KJP_PUSH(p->a, v, c);
+    }
+    if (v.n && kjp_at(p, KJ_TOK_KW_ELSE)) KJP_PUSH(p->a, v, except_clause(p, KJ_EXCEPT_ELSE));
+    if (kjp_at(p, KJ_TOK_KW_FINALLY)) KJP_PUSH(p->a, v, except_clause(p, KJ_EXCEPT_FINALLY));
+    if (!v.n) kjp_error(p, kjp_cur(p)->span, "expected 'except' or 'finally' block");
+    s->try_.clauses = (kj_block){v.v, v.n};
     return s;
 }
 
@@ -653,15 +722,12 @@ static kj_stmt *def_stmt(kjp *p)
     return s;
 }
 
-/* class, try, with, async, match: named at their keyword, then skipped with
- * their block (and, for try, the except/else/finally clauses after it). */
+/* class, with, async, match: named at their keyword, then skipped with
+ * their block. */
 static void unsupported_compound(kjp *p, const char *msg)
 {
     kjp_error(p, kjp_cur(p)->span, "%s", msg);
-    bool is_try = kjp_at(p, KJ_TOK_KW_TRY);
     skip_compound(p);
-    while (is_try && (kjp_at(p, KJ_TOK_KW_EXCEPT) || kjp_at(p, KJ_TOK_KW_ELSE) || kjp_at(p, KJ_TOK_KW_FINALLY)))
-        skip_compound(p);
 }
 
 /* `match` is a soft keyword: a match statement is `match` followed by an
@@ -700,8 +766,10 @@ static void statement(kjp *p, stmt_vec *out)
     case KJ_TOK_KW_FOR: s = for_stmt(p); break;
     case KJ_TOK_KW_DEF: case KJ_TOK_AT: s = def_stmt(p); break;
     case KJ_TOK_KW_CLASS: unsupported_compound(p, "classes are not supported"); return;
-    case KJ_TOK_KW_TRY: case KJ_TOK_KW_EXCEPT: case KJ_TOK_KW_FINALLY:
-        unsupported_compound(p, "'try' is not supported");
+    case KJ_TOK_KW_TRY: s = try_stmt(p); break;
+    case KJ_TOK_KW_EXCEPT: case KJ_TOK_KW_FINALLY:
+        kjp_error(p, kjp_cur(p)->span, "'%s' without 'try'", kjp_at(p, KJ_TOK_KW_EXCEPT) ? "except" : "finally");
+        skip_compound(p);
         return;
     case KJ_TOK_KW_WITH:
         if (!with_is_simple(p)) {

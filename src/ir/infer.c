@@ -70,6 +70,10 @@ static bool returns_value(const kj_block *b)
             break;
         case KJ_S_WHILE: if (returns_value(&st->while_.body)) return true; break;
         case KJ_S_WITH: if (returns_value(&st->with.body)) return true; break;
+        case KJ_S_TRY:
+            if (returns_value(&st->try_.body) || returns_value(&st->try_.clauses)) return true;
+            break;
+        case KJ_S_EXCEPT: if (returns_value(&st->except.body)) return true; break;
         case KJ_S_FOR: if (returns_value(&st->for_.body)) return true; break;
         default: break;
         }
@@ -482,11 +486,32 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         break;
     case KJ_S_FOR: infer_for(ic, st); break;
     case KJ_S_BREAK: case KJ_S_CONTINUE:
+        if (ic->loops && ic->try_loops == ic->loops)
+            kj_error(ic->d, ic->s->src, st->span, "'%s' out of a 'try' statement is not supported",
+                     st->kind == KJ_S_BREAK ? "break" : "continue");
         if (!ic->loops)
             kj_error(ic->d, ic->s->src, st->span, "'%s' outside loop",
                      st->kind == KJ_S_BREAK ? "break" : "continue");
         break;
-    case KJ_S_RETURN: infer_return(ic, st); break;
+    case KJ_S_RETURN:
+        if (ic->try_finally)
+            kj_error(ic->d, ic->s->src, st->span, "'return' inside a 'try' statement with 'finally' is not supported");
+        infer_return(ic, st);
+        break;
+    case KJ_S_TRY: {
+        uint32_t loops = ic->try_loops;
+        bool fin = ic->try_finally;
+        ic->try_finally = fin || kj_check_try(ic, st);
+        ic->try_loops = ic->loops;
+        infer_block(ic, &st->try_.body);
+        infer_block(ic, &st->try_.clauses);
+        ic->try_loops = loops, ic->try_finally = fin;
+        break;
+    }
+    case KJ_S_EXCEPT:
+        kj_check_except(ic, st);
+        infer_block(ic, &st->except.body);
+        break;
     case KJ_S_PASS: break;
     case KJ_S_ASSERT:
         kj_cond_type(ic, st->assert_.cond);
@@ -494,6 +519,12 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
             kj_error(ic->d, ic->s->src, st->assert_.msg->span,
                      "an assert message must be a string literal");
         break;
+    case KJ_S_RAISE: {
+        int kind;
+        const char *msg;
+        kj_raise_eval(ic->s, ic->d, ic->sp, st->raise.exc, &kind, &msg);
+        break;
+    }
     case KJ_S_DEF:
         kj_error(ic->d, ic->s->src, st->span, "nested functions are not supported");
         break;
@@ -509,8 +540,17 @@ static bool block_returns(const kj_block *b)
 {
     if (!b->n) return false;
     const kj_stmt *last = b->v[b->n - 1];
-    if (last->kind == KJ_S_RETURN) return true;
+    if (last->kind == KJ_S_RETURN || last->kind == KJ_S_RAISE) return true;
     if (last->kind == KJ_S_IF) return block_returns(&last->if_.then) && block_returns(&last->if_.els);
+    if (last->kind == KJ_S_TRY) { /* the body (or else clause) and every handler return */
+        bool body = block_returns(&last->try_.body);
+        for (uint32_t k = 0; k < last->try_.clauses.n; k++) {
+            const kj_stmt *c = last->try_.clauses.v[k];
+            if (c->except.clause == KJ_EXCEPT_ELSE) body = body || block_returns(&c->except.body);
+            else if (c->except.clause == KJ_EXCEPT_HANDLER && !block_returns(&c->except.body)) return false;
+        }
+        return body;
+    }
     return false;
 }
 

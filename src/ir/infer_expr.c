@@ -104,6 +104,7 @@ static bool closure_error(kj_ictx *ic, const kj_expr *e)
 static void unknown_name(kj_ictx *ic, const kj_expr *e)
 {
     if (kj_script_var_error(ic->s, ic->d, ic->sp->fn, e)) return;
+    if (kj_except_name_error(ic, e)) return;
     const char *alt = unsupported_builtin(e->name);
     if (alt) {
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "the built-in %s() is not supported", e->name);

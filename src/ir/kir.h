@@ -51,7 +51,13 @@
  *   On the GPU `fn` is instead a kernel whose `applies` is the ufunc
  *   (kir_gpu_ufunc.h): the call launches it over the broadcast shape.
  * - ASSERT with aux KIR_ASSERT_VALUE raises ValueError with message s (the
- *   compiler's own checks, e.g. an empty reduction without identity).
+ *   compiler's own checks, e.g. an empty reduction without identity); with
+ *   aux KIR_ASSERT_RAISE + k the exception class of kind k (abi/exc.h): a
+ *   `raise` statement, whose condition is the constant False.
+ * - TRY starts a try statement: `IF TRY { body; TRY_END } else { handlers }`.
+ *   The exception raised in the body, anywhere below it, makes the TRY
+ *   return again, false; EXC_MATCH and RERAISE of the handlers name it by
+ *   its TRY. Every way out of the body (its end, a return) passes a TRY_END.
  * - FLOORDIV/MOD on integers with aux KIR_AUX_NONZERO: the divisor is known
  *   not to be zero, and no ZeroDivisionError check is made (code the
  *   compiler writes itself, e.g. index arithmetic in kir_gpu_ufunc.c).
@@ -129,6 +135,11 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(RETURN, "return", "a")            /* a = value or 0 */                               \
     X(BREAK, "break", "")                                                                  \
     X(CONTINUE, "continue", "")                                                            \
+    /* try statements (host code; kir.h's notes, lower_try.c) */                           \
+    X(TRY, "try", "")                   /* bool: true into the body, false when caught */  \
+    X(TRY_END, "try_end", "a")          /* a = TRY: its body is left without exception */  \
+    X(EXC_MATCH, "exc_match", "a")      /* bool: a's exception is of class aux (exc.h) */  \
+    X(RERAISE, "reraise", "a")          /* raise a's exception again */                    \
     /* structured control flow */                                                          \
     X(IF, "if", "a then else")          /* a = bool condition */                           \
     X(LOOP, "loop", "body")             /* loop { body } until BREAK (while loops) */     \
@@ -137,7 +148,10 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
 
 enum { KIR_AUX_NONZERO = 1 }; /* FLOORDIV/MOD: the divisor is never zero */
 enum { KIR_AUX_INPLACE = 1 };  /* whole ARRAY_STORE of `a op= b`: `b` is `a op b`, NumPy's op(a, b, out=a) */
-enum { KIR_ASSERT_VALUE = 1 }; /* ASSERT: raises ValueError (not AssertionError) */
+/* ASSERT: aux 0 raises AssertionError; VALUE: ValueError; RAISE + k: the
+ * class whose kind (abi/exc.h) is k, a `raise` statement's (ir/raise.c) */
+enum { KIR_ASSERT_VALUE = 1, KIR_ASSERT_RAISE = 2 };
+const char *kir_exc_name(int kind); /* the class of kind k (ir/raise.c) */
 
 typedef enum {
 #define X(name, str, operands) KIR_##name,

@@ -112,7 +112,7 @@ static bool barrier(fctx *c, kir_ref r)
     switch ((kir_op)c->f->insts[r].op) {
     case KIR_ARRAY_STORE: case KIR_CALL: case KIR_LAUNCH: case KIR_UFUNC_CALL: case KIR_ASSERT:
     case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE: case KIR_IF: case KIR_LOOP: case KIR_FOR:
-    case KIR_PFOR: case KIR_BOUNDS_CHECK:
+    case KIR_PFOR: case KIR_BOUNDS_CHECK: case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE:
         return true;
     case KIR_BUILTIN: return operands(c, r, ops) == 0;
     default: return false;

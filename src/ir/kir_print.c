@@ -138,7 +138,7 @@ static bool is_value(const kir_inst *in)
     switch ((kir_op)in->op) {
     case KIR_NOP: case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_BOUNDS_CHECK:
     case KIR_ASSERT: case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE:
-    case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR:
+    case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR: case KIR_TRY_END: case KIR_RERAISE:
         return false;
     case KIR_CALL: case KIR_BUILTIN: case KIR_LAUNCH: case KIR_UFUNC_CALL:
         return in->type && in->type->kind != KJ_T_NONE;
@@ -268,6 +268,11 @@ static void print_operands(pctx *p, const kir_inst *in)
         if (in->aux) kj_buf_printf(out, ", axis=%d)", in->aux - 1);
         else kj_buf_puts(out, ", axis=None)");
         break;
+    case KIR_EXC_MATCH:
+        kj_buf_putc(out, ' ');
+        print_ref(p, in->a);
+        kj_buf_printf(out, ", %s", kir_exc_name(in->aux));
+        break;
     case KIR_ASSERT:
         kj_buf_putc(out, ' ');
         print_ref(p, in->a);
@@ -275,6 +280,7 @@ static void print_operands(pctx *p, const kir_inst *in)
             kj_buf_puts(out, ", ");
             print_quoted(out, in->s);
         }
+        if (in->aux >= KIR_ASSERT_RAISE) kj_buf_printf(out, ", raise %s", kir_exc_name(in->aux - KIR_ASSERT_RAISE));
         break;
     case KIR_RETURN:
         if (in->a) {

@@ -57,7 +57,7 @@ static bool is_stmt_op(kir_op op)
     switch (op) {
     case KIR_NOP: case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_BOUNDS_CHECK:
     case KIR_ASSERT: case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE:
-    case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR:
+    case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR: case KIR_TRY_END: case KIR_RERAISE:
         return true;
     default:
         return false;
@@ -540,6 +540,19 @@ static bool check_result(vctx *v, kir_ref r)
     return true;
 }
 
+/* TRY is a bool; the others name a TRY of the function (and are bools,
+ * EXC_MATCH, or statements) */
+static bool check_try(vctx *v, kir_ref r)
+{
+    const kir_inst *in = at(v, r);
+    bool value = in->op == KIR_TRY || in->op == KIR_EXC_MATCH;
+    if (value && !is_bool(in->type)) return fail(v, r, "%s has type %s, not bool", name(in), ts(in->type));
+    if (in->op == KIR_TRY) return true;
+    if (!in->a || in->a >= v->f->ninsts || at(v, in->a)->op != KIR_TRY)
+        return fail(v, r, "%s does not name a try", name(in));
+    return true;
+}
+
 static bool check_inst(vctx *v, kir_ref r)
 {
     if (!check_result(v, r)) return false;
@@ -569,6 +582,8 @@ static bool check_inst(vctx *v, kir_ref r)
         return check_reduce(v, r);
     case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR:
         return check_control(v, r);
+    case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE:
+        return check_try(v, r);
     default:
         return fail(v, r, "unknown op %u", at(v, r)->op);
     }

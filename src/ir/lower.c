@@ -1386,6 +1386,7 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         const kj_type *ret = lc->f->ret;
         if (st->ret.value && ret->kind != KJ_T_NONE) v = lower_as(lc, st->ret.value, ret);
         else if (st->ret.value) lower_expr(lc, st->ret.value);
+        kj_lower_leave_tries(lc, st->span);
         kir_ref r = emit(lc, KIR_RETURN, NULL, st->span);
         kir_at(lc->f, r)->a = v;
         break;
@@ -1397,6 +1398,8 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         kir_at(lc->f, r)->s = st->assert_.msg ? st->assert_.msg->str.s : NULL;
         break;
     }
+    case KJ_S_RAISE: kj_lower_raise(lc, st); break;
+    case KJ_S_TRY: kj_lower_try(lc, st); break;
     default: break;
     }
 }
@@ -1482,6 +1485,13 @@ static void define(kj_sema *s, kj_spec *sp)
     }
     lower_block(&lc, &sp->fn->def->body);
 }
+
+kir_ref kj_lower_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp) { return emit(lc, op, t, sp); }
+kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blkid *els)
+{
+    return emit_if(lc, cond, sp, then, els);
+}
+void kj_lower_block(lctx *lc, const kj_block *b) { lower_block(lc, b); }
 
 /* Lower every reported specialisation not lowered yet: all of them the
  * first time, the new ones after a run-time specialisation. Declarations

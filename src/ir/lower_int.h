@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* What lower.c shares with the lowering files beside it (lower_iter.c):
- * its context and the helpers they build on. */
+/* What lower.c shares with the lowering files beside it (lower_iter.c,
+ * lower_list.c, lower_try.c, ...): its context and the helpers they build on. */
 #ifndef KJ_LOWER_INT_H
 #define KJ_LOWER_INT_H
 
@@ -13,6 +13,7 @@ typedef struct lctx {
     kir_blkid cur;   /* the block being appended to */
     int32_t *local;  /* var index → KIR local, -1 for untyped variables */
     bool boundscheck;
+    KJ_VEC(kir_ref) tries; /* the TRYs whose bodies enclose the statement (lower_try.c) */
 } lctx;
 
 /* lower.c's helpers: an instruction at the end of the current block, an
@@ -46,5 +47,16 @@ kir_ref kj_lower_list_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir
 kir_ref kj_lower_list_binop(lctx *lc, const kj_expr *e); /* lst + lst, lst * n */
 kir_ref kj_lower_list_len(lctx *lc, kir_ref l, kj_span sp);
 kir_ref kj_lower_list_get(lctx *lc, kir_ref l, kir_ref i, kj_span sp);
+
+kir_ref kj_lower_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp);
+/* IF cond { then } else { els }: the caller fills the blocks (lc->cur) */
+kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blkid *els);
+void kj_lower_block(lctx *lc, const kj_block *b);
+
+/* lower_try.c */
+void kj_lower_raise(lctx *lc, const kj_stmt *st);
+void kj_lower_try(lctx *lc, const kj_stmt *st);
+/* Before a return: leave the bodies of the enclosing try statements. */
+void kj_lower_leave_tries(lctx *lc, kj_span sp);
 
 #endif

@@ -305,6 +305,14 @@ bool kj_infer_all(kj_sema *s);
 /* unreached.c: unknown names in functions no root reaches */
 void kj_check_unreached(kj_sema *s);
 
+/* raise.c: the built-in exception classes (abi/exc.h) a program may name:
+ * a class's kind, -1 for none; whether kind is base or derives from it */
+int kj_exc_class(const char *name);
+bool kj_exc_is_subclass(int kind, int base);
+/* `raise exc`: the kind and message (NULL: none) it raises; errors go to d
+ * (NULL: none); false after one */
+bool kj_raise_eval(kj_sema *s, kj_diags *d, kj_spec *sp, const kj_expr *exc, int *kind, const char **msg);
+
 /* lower.c */
 bool kj_lower_all(kj_sema *s, kir_module *m);
 
@@ -317,12 +325,23 @@ typedef struct kj_ictx {
     bool report;   /* the final walk: errors are real, callees are marked reachable */
     bool changed;  /* a variable or return type widened during this walk */
     uint32_t loops; /* loop nesting, for break/continue */
+    uint32_t try_loops; /* the loop nesting at the innermost enclosing try statement */
+    bool try_finally;   /* inside a try statement with a finally clause */
 } kj_ictx;
 
 kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e);
 /* A shape argument `e` of cuda.shared/local.array that names a local bound
  * once to an int constant: marks that use constant (infer_local_const.c). */
 bool kj_local_const_shape(kj_ictx *ic, const kj_expr *e, struct kj_barg *arg);
+/* raise.c: try statements: report what is refused (in kernels, device functions and
+ * ufuncs; an except clause's classes); kj_check_try is true when st has a
+ * finally clause */
+bool kj_check_try(kj_ictx *ic, const kj_stmt *st);
+void kj_check_except(kj_ictx *ic, const kj_stmt *st);
+/* An unknown NAME that an `except ... as NAME` of the function names:
+ * reported (the exception object is not a value), true */
+bool kj_except_name_error(kj_ictx *ic, const kj_expr *e);
+
 
 /* The expression's slot in the specialisation's table, cleared for a new
  * typing; and setting it to a value of type t (NULL: no value, after an

@@ -345,6 +345,30 @@ static void walk_loop(vctx *c, const kj_expr *cond, const kj_expr *target, const
     }
 }
 
+/* A try statement: an exception may leave its body after any statement, so
+ * a handler may see any binding the body made. Every name bound anywhere in
+ * the statement is one variable throughout it, joined with its binding
+ * before it: the clauses are walked one after another, then every node they
+ * made joins its name's first. */
+static void walk_try(vctx *c, const kj_stmt *st)
+{
+    uint32_t first = c->nodes.n, nnames = c->name_of.n;
+    int32_t *anchor = KJ_NEWN(c->a, int32_t, nnames + 1);
+    for (uint32_t k = 0; k < nnames; k++) anchor[k] = c->rep[k];
+    bool dead = c->dead;
+    walk_block(c, &st->try_.body);
+    for (uint32_t i = 0; i < st->try_.clauses.n; i++) {
+        c->dead = dead;
+        walk_block(c, &st->try_.clauses.v[i]->except.body);
+    }
+    c->dead = dead;
+    for (uint32_t n = first; n < c->nodes.n; n++) {
+        uint32_t k = c->nodes.v[n].name;
+        if (anchor[k] < 0) anchor[k] = (int32_t)n;
+        else join(c, anchor[k], (int32_t)n);
+    }
+}
+
 static void walk_stmt(vctx *c, const kj_stmt *st)
 {
     switch (st->kind) {
@@ -383,6 +407,8 @@ static void walk_stmt(vctx *c, const kj_stmt *st)
         c->dead = true;
         break;
     case KJ_S_RETURN: use_expr(c, st->ret.value); c->dead = true; break;
+    case KJ_S_RAISE: c->dead = true; break;
+    case KJ_S_TRY: walk_try(c, st); break;
     case KJ_S_ASSERT: use_expr(c, st->assert_.cond); use_expr(c, st->assert_.msg); break;
     default: break;
     }

@@ -349,12 +349,7 @@ static bool check_raise(kj_gpu *g, kj_gpu_code *c, kj_rt_error *e, int32_t *elin
             if (g->cu.cuMemcpyDtoH(msg + k, (CUdeviceptr)rec.msg + k, 1) != CUDA_SUCCESS || !msg[k]) break;
         }
     }
-    static const char *const exc[KJ_RT__COUNT] = {
-        [KJ_RT_ZERO_DIVISION] = "ZeroDivisionError", [KJ_RT_INDEX] = "IndexError",
-        [KJ_RT_ASSERTION] = "AssertionError",        [KJ_RT_VALUE] = "ValueError",
-        [KJ_RT_OVERFLOW] = "OverflowError",          [KJ_RT_RUNTIME] = "RuntimeError",
-    };
-    const char *name = rec.kind > 0 && rec.kind < KJ_RT__COUNT && exc[rec.kind] ? exc[rec.kind] : "RuntimeError";
+    const char *name = rec.kind > 0 ? kj_rt_kind_name((kj_rt_kind)rec.kind) : "RuntimeError";
     if (rec.kind == KJ_RT_INDEX && rec.index >= 0 && !msg[0])
         kj_rt_errorf(e, name, "index %" PRId64 " is out of bounds for axis %" PRId64 " with size %" PRId64,
                      rec.index, rec.axis, rec.size);

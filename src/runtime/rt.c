@@ -22,19 +22,9 @@
 #include <string.h>
 
 static const char *const kind_names[KJ_RT__COUNT] = {
-    [KJ_RT_OK] = "no error",
-    [KJ_RT_ZERO_DIVISION] = "ZeroDivisionError",
-    [KJ_RT_INDEX] = "IndexError",
-    [KJ_RT_ASSERTION] = "AssertionError",
-    [KJ_RT_VALUE] = "ValueError",
-    [KJ_RT_OVERFLOW] = "OverflowError",
-    [KJ_RT_MEMORY] = "MemoryError",
-    [KJ_RT_RUNTIME] = "RuntimeError",
-    [KJ_RT_TYPE] = "TypeError",
-    [KJ_RT_OS] = "OSError",
-    [KJ_RT_FILE_NOT_FOUND] = "FileNotFoundError",
-    [KJ_RT_RECURSION] = "RecursionError",
-    [KJ_RT_AXIS] = "AxisError",
+#define KJ_EXC_NAME(id, name, base, raisable) [KJ_RT_##id] = name,
+    KJ_EXC_CLASSES(KJ_EXC_NAME)
+#undef KJ_EXC_NAME
 };
 
 void kj_rt_init(kj_rt *rt, const char *file)

@@ -23,6 +23,7 @@
 #ifndef KJ_RT_H
 #define KJ_RT_H
 
+#include "../abi/exc.h"
 #include "../abi/rtfns.h"
 #include "random.h"
 
@@ -33,21 +34,12 @@
 #include <stdio.h>
 
 /* Kinds of run-time error, named after the Python exception they stand
- * for. 0 means no error. */
+ * for (../abi/exc.h lists them, with each one's base class). 0 means no
+ * error; RuntimeError stands for anything else. */
 typedef enum kj_rt_kind {
-    KJ_RT_OK = 0,
-    KJ_RT_ZERO_DIVISION, /* ZeroDivisionError */
-    KJ_RT_INDEX,         /* IndexError */
-    KJ_RT_ASSERTION,     /* AssertionError */
-    KJ_RT_VALUE,         /* ValueError */
-    KJ_RT_OVERFLOW,      /* OverflowError */
-    KJ_RT_MEMORY,        /* MemoryError */
-    KJ_RT_RUNTIME,       /* RuntimeError: anything else */
-    KJ_RT_TYPE,          /* TypeError (NumPy: bool - bool) */
-    KJ_RT_OS,            /* OSError (np.save to an unwritable path) */
-    KJ_RT_FILE_NOT_FOUND, /* FileNotFoundError (np.load) */
-    KJ_RT_RECURSION,     /* RecursionError: the stack is nearly exhausted */
-    KJ_RT_AXIS,          /* AxisError (numpy.exceptions): an axis out of bounds */
+#define KJ_EXC_KIND(id, name, base, raisable) KJ_RT_##id,
+    KJ_EXC_CLASSES(KJ_EXC_KIND)
+#undef KJ_EXC_KIND
     KJ_RT__COUNT
 } kj_rt_kind;
 
