@@ -437,6 +437,7 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         else if (kj_func_value_type(ic, v)) t = kj_func_value_type(ic, v); /* g = add */
         else if (v->kind != EI_VALUE && v->kind != EI_NONE) t = kj_value_type(ic, st->assign.value);
         bool nonneg = v->nonneg;
+        kj_note_const_local(ic, st, v);
         for (uint32_t i = 0; i < st->assign.ntargets; i++)
             assign_target(ic, st->assign.targets[i], t, nonneg);
         break;

@@ -312,6 +312,9 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
         kwn[i] = e->call.kw[i].name;
     }
     if (!ok || !check_builtin_context(ic, b, e->span)) return ei_value(ei, NULL);
+    if ((b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY) && np > 0) kj_fold_const_local(ic, e->call.args[0], &pos[0]);
+    for (uint32_t i = 0; i < nk && (b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY); i++)
+        if (!strcmp(kwn[i], "shape")) kj_fold_const_local(ic, e->call.kw[i].value, &kw[i]);
     uint32_t max = np + nk + 8;
     kj_barg *bound = KJ_NEWN(ic->s->a, kj_barg, max + 1);
     int32_t *map = KJ_NEWN(ic->s->a, int32_t, max + 1);

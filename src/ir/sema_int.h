@@ -181,6 +181,8 @@ typedef struct kj_var {
     bool nonneg;         /* every assignment is a non-negative integer */
     bool assigned;       /* assigned somewhere in the body */
     kj_span first;       /* first assignment, for messages */
+    bool has_cval;       /* bound once, to cval (infer_const_local.c) */
+    kj_cval cval;
 } kj_var;
 
 typedef enum { SPEC_NEW, SPEC_INFERRING, SPEC_DONE, SPEC_FAILED } kj_spec_state;
@@ -322,6 +324,10 @@ typedef struct kj_ictx {
 } kj_ictx;
 
 kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e);
+/* infer_const_local.c: a local bound once to an integer constant, folded
+ * where an array shape needs a constant */
+void kj_note_const_local(kj_ictx *ic, const kj_stmt *st, const kj_einfo *v);
+void kj_fold_const_local(kj_ictx *ic, const kj_expr *x, kj_barg *arg);
 
 /* The expression's slot in the specialisation's table, cleared for a new
  * typing; and setting it to a value of type t (NULL: no value, after an
