@@ -111,8 +111,10 @@ if [ "$check" = 1 ]; then
     if [ -f "exact.$target" ]; then
         while read -r name _; do
             case "$name" in ''|'#'*) continue ;; esac
-            if [ "${class[$name]:-missing}" != exact ]; then
-                echo "FAIL: $name is listed in exact.$target but is ${class[$name]:-missing}"
+            [ -f "$name.py" ] || { echo "FAIL: exact.$target lists $name, which has no $name.py"; status=1; continue; }
+            [ -n "${class[$name]:-}" ] || continue # not among the NAMEs run
+            if [ "${class[$name]}" != exact ]; then
+                echo "FAIL: $name is listed in exact.$target but is ${class[$name]}"
                 status=1
             fi
         done <"exact.$target"
