@@ -226,14 +226,14 @@ int kjit_cli_run(kjit_module *m, char **params, int nparams, kjit_diag_format fm
 {
     /* a file without main runs its module-level statements: <module> */
     kjit_fn *fn = kjit_module_get(m, "main");
-    if (!fn && (fn = kjit_module_get(m, "<module>")) && nparams > 0) {
+    if (!fn) fn = kjit_module_get(m, "<module>");
+    if ((!fn || !strcmp(kjit_fn_name(fn), "<module>")) && nparams > 0) {
         fprintf(stderr, "kjit: error: '%s': a program without main() takes no NAME=VALUE parameters\n", params[0]);
         return EXIT_USAGE;
     }
-    if (!fn) {
-        fprintf(stderr, "kjit: error: the program has no main() and no module-level statements to run\n");
-        return EXIT_ERRORS;
-    }
+    /* only imports and definitions (a library, or a doc example that only
+     * defines a function): nothing to run, as `python3 file.py` runs nothing */
+    if (!fn) return EXIT_OK;
     int n = kjit_fn_param_count(fn);
     kjit_value *vals = calloc((size_t)n + 1, sizeof *vals);
     if (!vals) abort();

@@ -161,10 +161,12 @@ static bool is_sig_call(kj_sema *s, const kj_expr *e, uint32_t depth)
     return true;
 }
 
-/* A tuple of types: Numba's argument-types-only signature. */
+/* A tuple of types: Numba's argument-types-only signature. Not `()`: a
+ * tuple of empty tuples, x = ((), (), ()), is a value (numba-cuda's
+ * test_array_args.test_tuple_of_empty_tuples), not a list of signatures. */
 static bool is_arg_tuple(kj_sema *s, const kj_expr *e, uint32_t depth)
 {
-    if (e->kind != KJ_E_TUPLE) return false;
+    if (e->kind != KJ_E_TUPLE || !e->seq.n) return false;
     for (uint32_t i = 0; i < e->seq.n; i++)
         if (!is_type_expr(s, e->seq.v[i], depth + 1)) return false;
     return true;

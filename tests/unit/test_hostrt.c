@@ -659,6 +659,10 @@ static bool golden_one(const char *name)
     if (!x->jit || !want) {
         kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);
         fprintf(stderr, "golden %s: %s\n", name, want ? "does not compile" : "no .expected");
+    } else if (!x->m->main) {
+        /* only definitions (script_only_defs.k): nothing runs, nothing prints */
+        ok = !*want && !want_err;
+        if (!ok) fprintf(stderr, "golden %s: nothing to run, but an output is expected\n", name);
     } else {
         void *args[8] = {0};
         int64_t vals[8] = {0};

@@ -215,7 +215,10 @@ static void test_compile_errors(void **state)
     write_file(fx, "bad.k", "def main():\n    total = qqqq + 1\n");
     expect(fx, "", "run --diag-format=short bad.k", 1, "", "bad.k:2:13: error: unknown name 'qqqq'\n");
     write_file(fx, "nomain.k", "def f(x):\n    return x\n");
-    expect(fx, "", "run nomain.k", 1, "", "kjit: error: the program has no main() and no module-level statements to run\n");
+    /* only definitions: nothing to run, as python3 runs nothing */
+    expect(fx, "", "run nomain.k", 0, "", "");
+    expect(fx, "", "run nomain.k n=1", 2, "",
+           "kjit: error: 'n=1': a program without main() takes no NAME=VALUE parameters\n");
     /* a script (no main) runs its module-level statements, and takes no parameters */
     write_file(fx, "script.k", "import numpy as np\nk = 3\nk = k + 1\nprint(np.arange(k))\n");
     expect(fx, "", "run script.k", 0, "[0 1 2 3]\n", "");

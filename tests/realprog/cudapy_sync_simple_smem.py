@@ -1,0 +1,26 @@
+# Source: numba 0.56.4 (github:numba/numba), numba/cuda/tests/cudapy/test_sync.py,
+#   TestCudaSync.test_simple_smem.
+# Changed: the test body is the module's statements, with the kernel function it uses;
+#   self.assertTrue(...) prints its value.
+import numpy as np
+from numba import cuda, int32
+
+
+def simple_smem(ary):
+    N = 100
+    sm = cuda.shared.array(N, int32)
+    i = cuda.grid(1)
+    if i == 0:
+        for j in range(N):
+            sm[j] = j
+    cuda.syncthreads()
+    ary[i] = sm[i]
+
+
+compiled = cuda.jit("void(int32[::1])")(simple_smem)
+
+nelem = 100
+ary = np.empty(nelem, dtype=np.int32)
+compiled[1, nelem](ary)
+
+print(np.all(ary == np.arange(nelem, dtype=np.int32)))

@@ -1,0 +1,21 @@
+# Source: numba 0.56.4 (github:numba/numba), numba/tests/doc_examples/test_rec_array.py,
+#   TestExample.test_documentation_example2.
+# Changed: the test body is the module's statements; each self.assert*(a, b) prints its
+#   values.
+# magictoken.ex_rec_arr_lit_unroll_index.begin
+import numpy as np
+from numba import njit, literal_unroll
+
+arr = np.array([(1, 2)], dtype=[('a1', 'f8'), ('a2', 'f8')])
+fields_gl = ('a1', 'a2')
+
+@njit
+def get_field_sum(rec):
+    out = 0
+    for f in literal_unroll(fields_gl):
+        out += rec[f]
+    return out
+
+get_field_sum(arr[0])   # returns 3
+# magictoken.ex_rec_arr_lit_unroll_index.end
+print(get_field_sum(arr[0]), 3)
