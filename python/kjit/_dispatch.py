@@ -1,0 +1,258 @@
+"""Dispatchers: what @jit, @vectorize, @guvectorize and @cuda.jit return.
+
+The first call compiles a unit (the function, the decorated functions it reaches, the imports and frozen
+module values: _source.py) with kjit_compile; kjit_call / kjit_launch then specialise for the arguments'
+types as Numba's dispatcher does, caching each specialisation (in memory and in kjit's disk cache)."""
+
+import ctypes
+import functools
+import re
+import sys
+import threading
+
+from . import _lib, config
+from ._lib import lib, take_string
+from ._source import SourceError, build_unit, function_piece, Piece
+from ._values import Args, to_python, runtime_exception
+from .errors import TypingError, UnsupportedError, KjitUsageError
+
+_lock = threading.RLock()
+_contexts = {}  # (target, opt, boundscheck, cache_dir) -> kjit_ctx*
+
+
+def _context():
+    target = config.TARGET
+    if target not in _lib.TARGETS:
+        raise KjitUsageError(f"kjit.config.TARGET is {target!r}; expected one of {', '.join(_lib.TARGETS)}")
+    key = (target, config.OPT, config.BOUNDSCHECK, config.CACHE_DIR)
+    with _lock:
+        ctx = _contexts.get(key)
+        if ctx is None:
+            opt = _lib.Options()
+            lib.kjit_options_init(ctypes.byref(opt))
+            opt.target = _lib.TARGETS[target]
+            opt.opt_level = config.OPT
+            if config.BOUNDSCHECK is not None:
+                opt.boundscheck = int(bool(config.BOUNDSCHECK))
+            if config.CACHE_DIR:
+                opt._cache_dir = config.CACHE_DIR.encode()
+                opt.cache_dir = opt._cache_dir
+            err = _lib.Error()
+            ctx = lib.kjit_ctx_new(ctypes.byref(opt), ctypes.byref(err))
+            if not ctx:
+                raise KjitUsageError(err.message.decode())
+            _contexts[key] = ctx
+        return ctx
+
+
+_LOC = re.compile(r"^(?P<file>[^\n]*?):(?P<line>\d+):(?P<col>\d+):", re.M)
+
+
+def _remap(text, unit):
+    """kjit's diagnostics with the unit's lines mapped back to the original files."""
+    def sub(m):
+        if m.group("file") != unit.unit_name:
+            return m.group(0)
+        where = unit.locate(int(m.group("line")))
+        if where is None:
+            return m.group(0)
+        f, line, shift = where
+        return f"{f}:{line}:{int(m.group('col')) + shift}:"
+    return _LOC.sub(sub, text)
+
+
+class Compiled:
+    """A kjit module made from a unit."""
+
+    def __init__(self, unit, module, target):
+        self.unit = unit
+        self.module = module
+        self.target = target
+        self.fns = {}
+        self.prints = "print" in unit.text
+
+    def fn(self, name):
+        f = self.fns.get(name)
+        if f is None:
+            f = lib.kjit_module_get(self.module, name.encode())
+            if not f:
+                raise KjitUsageError(f"kjit: no function '{name}' in the compiled unit")
+            self.fns[name] = f
+        return f
+
+    def raise_error(self, code, err):
+        """The Python exception for a failed kjit_call / kjit_launch."""
+        msg = err.message.decode("utf-8", "replace")
+        if code == _lib.KJIT_ERR_RUNTIME:
+            exc = runtime_exception(msg)
+            where = self.unit.locate(err.line) if err.line else None
+            if where is not None:
+                exc.add_note(f"raised by compiled code at {where[0]}:{where[1]}")
+            raise exc
+        if code == _lib.KJIT_ERR_COMPILE:
+            text = take_string(lib.kjit_error_format(self.module, ctypes.byref(err), _lib.DIAG_HUMAN))
+            raise TypingError(_remap(text or msg, self.unit).rstrip())
+        raise TypingError(_remap(msg, self.unit)) if code == _lib.KJIT_ERR_USAGE else RuntimeError(msg)
+
+    def __del__(self, free=lib.kjit_module_free):
+        if self.module:
+            free(self.module)
+            self.module = None
+
+
+_TARGET_OPTIONS = {
+    "jit": {"nopython", "nogil", "cache", "parallel", "fastmath", "boundscheck", "inline", "error_model",
+            "forceobj", "looplift", "locals", "debug", "no_rewrites", "no_cpython_wrapper", "no_cfunc_wrapper",
+            "_nrt", "pipeline_class"},
+    "vectorize": {"target", "cache", "nopython", "fastmath", "identity", "forceobj", "boundscheck"},
+    "cuda": {"device", "inline", "fastmath", "debug", "opt", "lineinfo", "cache", "link", "max_registers",
+             "boundscheck"},
+}
+
+
+def check_options(family, options):
+    bad = set(options) - _TARGET_OPTIONS[family]
+    if bad:
+        raise KeyError(f"Unrecognized options: {sorted(bad)}. Known options are {sorted(_TARGET_OPTIONS[family])}")
+
+
+def is_dispatcher(obj):
+    return isinstance(obj, Dispatcher)
+
+
+class Dispatcher:
+    """A decorated function: compiled from its source at its first call."""
+
+    def __init__(self, py_func, sigs, options):
+        self.py_func = py_func
+        self.targetoptions = dict(options)
+        self._sigs = sigs
+        self._compiled = None
+        self._types_seen = []
+        self.kjit_name = py_func.__name__
+        self._piece = None
+        functools.update_wrapper(self, py_func)
+        if sigs:
+            self.compile_now()
+
+    # --- what the unit takes from this function ---
+    def source_piece(self):
+        if self._piece is None:
+            self._piece = function_piece(self.py_func)
+            if not self._piece.text.lstrip().startswith("@"):
+                self._piece = self._undecorated_piece(self._piece)
+        return self._piece
+
+    def _undecorated_piece(self, piece):
+        """`k = jit(f)`: kjit sees `f` and the assignment that made `k` from it."""
+        from ._source import _assignment_piece  # the module's `NAME = decorator(f)`
+        module = sys.modules.get(self.py_func.__module__)
+        for name, value in self.py_func.__globals__.items():
+            if value is self and module is not None:
+                hit = _assignment_piece(module, name)
+                if hit is not None:
+                    self.kjit_name = name
+                    self._assign_piece = hit[0]
+                    return piece
+        raise UnsupportedError(f"kjit compiles '{self.py_func.__qualname__}' from source, but it is not "
+                               "decorated there and no module-level `NAME = decorator(function)` makes it")
+
+    def extra_pieces(self):
+        p = getattr(self, "_assign_piece", None)
+        return [p] if p is not None else []
+
+    def extra_names(self):
+        return set()
+
+    # --- compiling ---
+    def compile_now(self):
+        target = config.TARGET
+        c = self._compiled
+        if c is not None and c.target == target:
+            return c
+        with _lock:
+            try:
+                unit, _ = build_unit(self, is_dispatcher)
+            except SourceError as e:
+                raise UnsupportedError(str(e)) from None
+            ctx = _context()
+            err = _lib.Error()
+            text = unit.text.encode()
+            m = lib.kjit_compile(ctx, text, len(text), unit.unit_name.encode(), ctypes.byref(err))
+            if not m:
+                diags = take_string(lib.kjit_ctx_diagnostics(ctx, _lib.DIAG_HUMAN))
+                raise TypingError(_remap(diags or err.message.decode(), unit).rstrip())
+            self._compiled = Compiled(unit, m, target)
+            return self._compiled
+
+    @property
+    def signatures(self):
+        return list(self._types_seen)
+
+    def _note_types(self, args):
+        key = tuple(_type_name(a) for a in args)
+        if key not in self._types_seen:
+            self._types_seen.append(key)
+
+    def inspect_ir(self):
+        """kjit's typed IR (KIR) of every specialisation compiled so far."""
+        return take_string(lib.kjit_module_ir(self.compile_now().module))
+
+    def inspect_llvm(self):
+        err = _lib.Error()
+        return take_string(lib.kjit_module_llvm_ir(self.compile_now().module, ctypes.byref(err)))
+
+    def inspect_asm(self):
+        err = _lib.Error()
+        return take_string(lib.kjit_module_asm(self.compile_now().module, ctypes.byref(err)))
+
+    def _call(self, name, args):
+        c = self._compiled
+        if c is None or c.target != config.TARGET:
+            c = self.compile_now()
+        f = c.fn(name)
+        a = Args(args, None)
+        err = _lib.Error()
+        result = _lib.Value()
+        if c.prints:
+            sys.stdout.flush()
+        try:
+            code = lib.kjit_call(f, a.values, a.n, ctypes.byref(result), ctypes.byref(err))
+        finally:
+            a.free()
+        if code:
+            c.raise_error(code, err)
+        try:
+            return to_python(result)
+        finally:
+            lib.kjit_value_release(ctypes.byref(result))
+
+
+def _type_name(a):
+    import numpy as np
+    if isinstance(a, np.ndarray):
+        layout = "C" if a.flags.c_contiguous else "F" if a.flags.f_contiguous else "A"
+        return f"array({a.dtype}, {a.ndim}d, {layout})"
+    if isinstance(a, np.generic):
+        return str(a.dtype)
+    if isinstance(a, tuple):
+        return "(" + ", ".join(_type_name(x) for x in a) + ")"
+    return {bool: "bool", int: "int64", float: "float64", str: "unicode_type"}.get(type(a), type(a).__name__)
+
+
+class CPUDispatcher(Dispatcher):
+    """@jit / @njit."""
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            args = _bind(self.py_func, args, kwargs)
+        if len(self._types_seen) < 64:
+            self._note_types(args)
+        return self._call(self.kjit_name, args)
+
+
+def _bind(py_func, args, kwargs):
+    import inspect
+    ba = inspect.signature(py_func).bind(*args, **kwargs)
+    ba.apply_defaults()
+    return tuple(ba.arguments.values())
