@@ -3,8 +3,8 @@
 Host code runs in CPython; functions decorated with numba's decorators compile with kjit."""
 
 import os
-import runpy
 import sys
+import types
 
 
 def alias_numba():
@@ -30,8 +30,30 @@ def main(argv):
     alias_numba()
     sys.argv = list(argv)
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    runpy.run_path(script, run_name="__main__")
+    run_script(script, call_main=script.endswith(".k") and not _has_main_guard(script))
     return 0
+
+
+def run_script(path, call_main):
+    """Run `path` as the __main__ module (as `python3 path` does), kept in sys.modules so that kjit finds
+    its source and globals at every later call; then `main()` when `call_main` (`kjit run` calls a .k file's
+    main itself, guard or not)."""
+    with open(path, "rb") as f:
+        code = compile(f.read(), path, "exec")
+    mod = types.ModuleType("__main__")
+    mod.__file__ = path
+    mod.__builtins__ = __builtins__
+    sys.modules["__main__"] = mod
+    exec(code, mod.__dict__)
+    if call_main and callable(mod.__dict__.get("main")):
+        mod.main()
+
+
+def _has_main_guard(path):
+    import ast
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    return any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body)
 
 
 if __name__ == "__main__":

@@ -10,9 +10,11 @@ import re
 import sys
 import threading
 
+import numpy as _np
+
 from . import _lib, config
 from ._lib import lib, take_string
-from ._source import SourceError, build_unit, function_piece, Piece
+from ._source import SourceError, build_unit, function_piece, _names, Piece
 from ._values import Args, to_python, runtime_exception
 from .errors import TypingError, UnsupportedError, KjitUsageError
 
@@ -132,8 +134,16 @@ class Dispatcher:
         self.kjit_name = py_func.__name__
         self._piece = None
         functools.update_wrapper(self, py_func)
-        if sigs:
+        # Signatures given: compile now, as Numba does; except for `k = jit(sig)(f)`, whose name kjit
+        # learns only once the assignment has run (then at the first call).
+        if sigs and self._decorated_in_source():
             self.compile_now()
+
+    def _decorated_in_source(self):
+        try:
+            return function_piece(self.py_func).text.lstrip().startswith("@")
+        except SourceError:
+            return True  # compile_now reports it
 
     # --- what the unit takes from this function ---
     def source_piece(self):
@@ -152,17 +162,47 @@ class Dispatcher:
                 hit = _assignment_piece(module, name)
                 if hit is not None:
                     self.kjit_name = name
-                    self._assign_piece = hit[0]
+                    self._assign_piece, self._assign_node = hit
                     return piece
-        raise UnsupportedError(f"kjit compiles '{self.py_func.__qualname__}' from source, but it is not "
-                               "decorated there and no module-level `NAME = decorator(function)` makes it")
+        # Decorated by a call kjit cannot see (inside a function, in an expression): write the decorator.
+        self._synth = True
+        return Piece(self.decorator_text() + "\n" + piece.text, piece.filename, piece.first_line - 1,
+                     piece.col_shift)
+
+    def decorator_text(self):
+        """The decorator, as source, that makes this dispatcher from its function."""
+        raise NotImplementedError
+
+    def _sig_text(self):
+        sigs = self._sigs
+        if sigs is None:
+            return None
+        if isinstance(sigs, (list, tuple)) and not all(isinstance(x, (str,)) for x in sigs) and \
+                not all(hasattr(x, "return_type") for x in sigs):
+            return None  # a tuple of argument types: compiled lazily from the arguments
+        return repr(sigs) if isinstance(sigs, str) else (
+            "[" + ", ".join(repr(x) if isinstance(x, str) else repr(str(x)) for x in sigs) + "]"
+            if isinstance(sigs, (list, tuple)) else repr(str(sigs)))
+
+    def _opts_text(self, names):
+        return "".join(f", {k}={self.targetoptions[k]!r}" for k in names
+                       if self.targetoptions.get(k) not in (None, False))
 
     def extra_pieces(self):
         p = getattr(self, "_assign_piece", None)
-        return [p] if p is not None else []
+        out = [p] if p is not None else []
+        if getattr(self, "_synth", False):
+            out.append(Piece("import numba as _kjit_numba\n", None, 0))
+        return out
+
+    def _ready(self):
+        """Compiled for the current target (the names of the unit's functions known)."""
+        c = self._compiled
+        return c if c is not None and c.target == config.TARGET else self.compile_now()
 
     def extra_names(self):
-        return set()
+        node = getattr(self, "_assign_node", None)
+        return _names(node.value) if node is not None else set()
 
     # --- compiling ---
     def compile_now(self):
@@ -206,7 +246,7 @@ class Dispatcher:
         err = _lib.Error()
         return take_string(lib.kjit_module_asm(self.compile_now().module, ctypes.byref(err)))
 
-    def _call(self, name, args):
+    def _call(self, name, args, raw=False):
         c = self._compiled
         if c is None or c.target != config.TARGET:
             c = self.compile_now()
@@ -223,7 +263,10 @@ class Dispatcher:
         if code:
             c.raise_error(code, err)
         try:
-            return to_python(result)
+            r = to_python(result)
+            if raw and result.kind in (_lib.VALUE_INT, _lib.VALUE_FLOAT, _lib.VALUE_BOOL):
+                return r, _np.dtype(_lib.DTYPES[result.dtype] if result.kind != _lib.VALUE_BOOL else "bool")
+            return r
         finally:
             lib.kjit_value_release(ctypes.byref(result))
 
@@ -242,6 +285,12 @@ def _type_name(a):
 
 class CPUDispatcher(Dispatcher):
     """@jit / @njit."""
+
+    def decorator_text(self):
+        sig = self._sig_text()
+        head = f"@_kjit_numba.njit({sig}" if sig else "@_kjit_numba.njit(" 
+        opts = self._opts_text(["parallel", "fastmath", "boundscheck", "nogil", "inline", "error_model"])
+        return (head + opts.lstrip(", ") if not sig else head + opts) + ")"
 
     def __call__(self, *args, **kwargs):
         if kwargs:

@@ -190,7 +190,10 @@ def build_unit(root, is_dispatcher):
         piece = d.source_piece()
         bodies.append(piece)
         for extra in d.extra_pieces():
-            bodies.append(extra)
+            if extra.filename is None and extra.text.startswith("import "):
+                header.setdefault((None, extra.text), extra)
+            else:
+                bodies.append(extra)
         try:
             tree = ast.parse(piece.text)
         except SyntaxError as e:
@@ -208,15 +211,18 @@ def build_unit(root, is_dispatcher):
             wanted.add(name)
             if isinstance(value, pytypes.ModuleType) or name in consts:
                 continue
-            _freeze(name, value, module, consts, d)
+            _freeze(name, value, module, consts, d, wanted)
         if module is not None:
             for p in _import_pieces(module, wanted):
                 header.setdefault((p.filename, p.first_line), p)
-    pieces = list(header.values()) + list(consts.values()) + bodies[::-1]
+    unique = {}
+    for p in bodies:
+        unique.setdefault((p.filename, p.first_line, p.text), p)
+    pieces = list(header.values()) + list(consts.values()) + list(unique.values())
     return Unit(pieces, root.py_func.__code__.co_filename), seen
 
 
-def _freeze(name, value, module, consts, d):
+def _freeze(name, value, module, consts, d, wanted):
     """Add the module-level value `name` to `consts` when kjit must see it."""
     text = _constant_text(value)
     if text is not None:
@@ -233,7 +239,8 @@ def _freeze(name, value, module, consts, d):
         # Names the assignment reads that kjit must see too (T = float32[:] reads float32).
         for n in _names(node.value):
             if n in d.py_func.__globals__ and n not in consts and n != name:
+                wanted.add(n)
                 v = d.py_func.__globals__[n]
                 if not isinstance(v, pytypes.ModuleType):
-                    _freeze(n, v, module, consts, d)
+                    _freeze(n, v, module, consts, d, wanted)
         consts[name] = piece

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _lib
 from ._dispatch import Dispatcher, check_options, _bind
+from ._source import Piece
 from ._lib import lib
 from ._values import Args, _DTYPE_CODE
 from .errors import KjitUsageError, TypingError
@@ -101,6 +102,23 @@ class CUDADispatcher(Dispatcher):
                              "[blocks, threads, stream, shared_bytes]")
         return _Launch(self, config)
 
+    def decorator_text(self):
+        sig = self._sig_text()
+        opts = self._opts_text(["device", "fastmath", "inline", "debug", "lineinfo", "max_registers"])
+        return f"@_kjit_numba.cuda.jit({sig or ''}{opts if sig else opts.lstrip(', ')})"
+
+    def extra_pieces(self):
+        out = super().extra_pieces()
+        if not self.targetoptions.get("device"):
+            # Launches with dynamic shared memory go through compiled host code: kjit_launch has no such
+            # argument, a launch written in the source does.
+            import inspect
+            n = self.kjit_name
+            ps = [f"a{i}" for i in range(len(inspect.signature(self.py_func).parameters))]
+            out.append(Piece(f"def _kjit_launch_{n}(grid, block, shared, {', '.join(ps)}):\n"
+                             f"    {n}[grid, block, 0, shared]({', '.join(ps)})\n", None, 0))
+        return out
+
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         tpb = tpb or 128
         return self[max(1, math.ceil(ntasks / tpb)), tpb, stream, sharedmem]
@@ -124,13 +142,18 @@ class _Launch:
         self.grid = _dim3(config[0], "the grid")
         self.block = _dim3(config[1], "the block")
         self.stream = config[2] if len(config) > 2 else 0
-        if len(config) > 3 and config[3]:
-            raise KjitUsageError("kjit: dynamic shared memory (the 4th launch argument) is not supported yet")
+        self.shared = int(config[3]) if len(config) > 3 else 0
+        self.dims = (tuple(config[0]) if isinstance(config[0], tuple) else int(config[0]),
+                     tuple(config[1]) if isinstance(config[1], tuple) else int(config[1]))
 
     def __call__(self, *args, **kwargs):
         k = self.kernel
         if kwargs:
             args = _bind(k.py_func, args, kwargs)
+        if self.shared:
+            k._ready()
+            k._call(f"_kjit_launch_{k.kjit_name}", (self.dims[0], self.dims[1], self.shared) + tuple(args))
+            return
         c = k._compiled
         if c is None or c.target != _target_name():
             c = k.compile_now()
@@ -167,6 +190,51 @@ def jit(func_or_sig=None, device=False, **options):
     def wrap(f):
         return CUDADispatcher(f, sigs, options)
     return wrap
+
+
+class ReduceDispatcher(Dispatcher):
+    """cuda.reduce / cuda.Reduce: a binary function folded over a 1-d array (host or device)."""
+
+    def decorator_text(self):
+        return "@_kjit_numba.cuda.reduce"
+
+    def extra_pieces(self):
+        n = self.kjit_name
+        return super().extra_pieces() + [
+            Piece(f"def _kjit_fold_{n}(a, init):\n    return {n}(a, init=init)\n", None, 0)]
+
+    def __call__(self, arr, size=None, res=None, init=0, stream=0):
+        self._ready()
+        if size is not None:
+            arr = arr[:size]
+        r = self._call(f"_kjit_fold_{self.kjit_name}", (arr, init), raw=True)
+        value = r[1].type(r[0]) if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], np.dtype) else r
+        if res is not None:
+            res[0] = value
+            return None
+        return value
+
+
+def reduce(fn):
+    return ReduceDispatcher(fn, None, {})
+
+
+Reduce = reduce
+
+
+def pinned(*arrays):
+    """Numba page-locks the arrays inside this block; kjit's copies do not need it."""
+    import contextlib
+    return contextlib.nullcontext()
+
+
+mapped = pinned
+
+
+def defer_cleanup():
+    """Numba defers freeing device memory inside this block; kjit frees when Python drops the array."""
+    import contextlib
+    return contextlib.nullcontext()
 
 
 # ---- device arrays ----
@@ -234,7 +302,12 @@ class DeviceNDArray:
         self._sync_host()[idx] = value
 
     def __repr__(self):
-        return f"<kjit.cuda.DeviceNDArray shape={self.shape} dtype={self.dtype}>"
+        # As Numba's simulator and `kjit run` print a device array: its values.
+        return str(self._sync_host())
+
+    def __array__(self, dtype=None):
+        h = self._sync_host()
+        return h if dtype is None else h.astype(dtype)
 
     def __del__(self):
         a = getattr(self, "_args", None)

@@ -46,7 +46,13 @@ class Type:
 
 class Array(Type):
     def __init__(self, dtype, ndim, layout="A", readonly=False):
-        super().__init__(f"array({dtype}, {ndim}d, {layout})")
+        # Numba's spelling of the type in a signature string: float32[:, ::1]
+        dims = [":"] * ndim
+        if layout == "C":
+            dims[-1] = "::1"
+        elif layout == "F":
+            dims[0] = "::1"
+        super().__init__(f"{dtype}[{', '.join(dims)}]")
         self.elem, self.ndim, self.layout = dtype, ndim, layout
 
 
