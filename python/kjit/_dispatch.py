@@ -293,8 +293,8 @@ class CPUDispatcher(Dispatcher):
         return (head + opts.lstrip(", ") if not sig else head + opts) + ")"
 
     def __call__(self, *args, **kwargs):
-        if kwargs:
-            args = _bind(self.py_func, args, kwargs)
+        if kwargs or len(args) != self.py_func.__code__.co_argcount:
+            args = _bind(self.py_func, args, kwargs)  # keywords and defaults, as Python binds them
         if len(self._types_seen) < 64:
             self._note_types(args)
         return self._call(self.kjit_name, args)

@@ -103,8 +103,12 @@ def _candidates():
         return
     here = os.path.dirname(os.path.abspath(__file__))
     yield os.path.join(here, "libkjit.so")
+    try:  # written by `meson install`
+        from ._paths import LIBDIR
+        yield os.path.join(LIBDIR, "libkjit.so")
+    except ImportError:
+        pass
     yield os.path.join(here, "..", "..", "build", "libkjit.so")
-    yield os.path.join(here, "..", "..", "..", "..", "lib", "libkjit.so")  # a prefix/lib/pythonX/site-packages
     try:
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "kjit"], capture_output=True,
                                 text=True, timeout=10).stdout.strip()

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# meson test `python`: pytest over python/tests with the given libkjit.so.
+# Uses /usr/bin/python3 (Debian's, with NumPy, Numba and pytest) when it has
+# them, else python3 on PATH; exit 77 (skip) when neither has numpy and pytest.
+set -euo pipefail
+lib=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+for py in /usr/bin/python3 python3; do
+    if "$py" -c 'import numpy, pytest' 2>/dev/null; then
+        export KJIT_LIBRARY=$lib
+        exec "$py" -m pytest -q -p no:cacheprovider "$here"
+    fi
+done
+echo "python tests skipped: no python3 with numpy and pytest (Debian: python3-numpy python3-pytest)"
+exit 77
