@@ -131,6 +131,7 @@ class Dispatcher:
         self._sigs = sigs
         self._compiled = None
         self._types_seen = []
+        self._keys_seen = set()
         self.kjit_name = py_func.__name__
         self._piece = None
         functools.update_wrapper(self, py_func)
@@ -230,9 +231,11 @@ class Dispatcher:
         return list(self._types_seen)
 
     def _note_types(self, args):
-        key = tuple(_type_name(a) for a in args)
-        if key not in self._types_seen:
-            self._types_seen.append(key)
+        # A cheap key first (type, dtype, ndim): the spelled-out types only for a new one.
+        key = tuple((type(a), getattr(a, "dtype", None), getattr(a, "ndim", 0)) for a in args)
+        if key not in self._keys_seen:
+            self._keys_seen.add(key)
+            self._types_seen.append(tuple(_type_name(a) for a in args))
 
     def inspect_ir(self):
         """kjit's typed IR (KIR) of every specialisation compiled so far."""

@@ -19,6 +19,7 @@ DIAG_HUMAN, DIAG_SHORT, DIAG_JSON = range(3)
 (VALUE_NONE, VALUE_BOOL, VALUE_INT, VALUE_FLOAT, VALUE_STR, VALUE_ARRAY, VALUE_TUPLE) = range(7)
 (FN_MAIN, FN_HELPER, FN_JIT, FN_KERNEL, FN_DEVICE, FN_UFUNC, FN_GUFUNC) = range(7)
 
+MAX_DIMS = 8
 # kjit_dtype, in the enum's order, by NumPy's names.
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]

@@ -124,6 +124,12 @@ def _import_pieces(module, wanted):
     return pieces
 
 
+def _bound_by(text):
+    """Names an import statement binds."""
+    node = ast.parse(textwrap.dedent(text)).body[0]
+    return {(a.asname or a.name.split(".")[0]) for a in node.names}
+
+
 def _constant_text(value):
     """Python source of a frozen global, or None when kjit cannot take it."""
     if isinstance(value, bool) or value is None:
@@ -212,9 +218,21 @@ def build_unit(root, is_dispatcher):
             if isinstance(value, pytypes.ModuleType) or name in consts:
                 continue
             _freeze(name, value, module, consts, d, wanted)
+        bound = set()
         if module is not None:
             for p in _import_pieces(module, wanted):
                 header.setdefault((p.filename, p.first_line), p)
+                bound |= _bound_by(p.text)
+        for name in sorted(wanted - bound):
+            # A module bound otherwise (inside an `if`, by an assignment): import it under that name.
+            value = g[name]
+            if isinstance(value, pytypes.ModuleType):
+                real = {"kjit": "numba", "kjit.cuda": "numba.cuda", "kjit.types": "numba.types"}.get(
+                    value.__name__, value.__name__)
+                if real.split(".")[0] in KNOWN_MODULES:
+                    text = f"import {real} as {name}\n" if "." not in real else \
+                        f"from {real.rsplit('.', 1)[0]} import {real.rsplit('.', 1)[1]} as {name}\n"
+                    header.setdefault((None, text), Piece(text, None, 0))
     unique = {}
     for p in bodies:
         unique.setdefault((p.filename, p.first_line, p.text), p)

@@ -14,6 +14,9 @@ _CODE_DTYPE = [np.dtype(n) for n in _lib.DTYPES]
 _INT_KINDS = {np.dtype(n) for n in _lib.DTYPES[1:9]}
 
 
+_SHAPES = [ctypes.c_int64 * n for n in range(_lib.MAX_DIMS + 1)]
+
+
 class KjitArrayOwner:
     """Owns a kjit_array that a call returned; NumPy arrays made from it keep it alive."""
 
@@ -94,15 +97,21 @@ class Args:
         """kjit_array_wrap of the array's own buffer (a copy only when NumPy's is misaligned)."""
         if a.dtype not in _DTYPE_CODE:
             raise TypingError(f"argument {i}: arrays of dtype {a.dtype} are not supported by kjit")
-        if not a.flags.aligned or any(s % a.itemsize for s in a.strides):
+        flags = a.flags
+        if not flags.aligned:
             a = np.ascontiguousarray(a)
-        if a.ndim == 0:
-            raise TypingError(f"argument {i}: 0-d arrays are not supported by kjit")
         nd = a.ndim
-        shape = (ctypes.c_int64 * nd)(*a.shape)
-        strides = (ctypes.c_int64 * nd)(*a.strides)
+        if nd == 0:
+            raise TypingError(f"argument {i}: 0-d arrays are not supported by kjit")
+        # NumPy's shape and strides are npy_intp arrays: int64 here, passed as they are
+        shape = strides = None
+        if flags.c_contiguous:
+            shape = _SHAPES[nd](*a.shape)
+        else:
+            shape = _SHAPES[nd](*a.shape)
+            strides = _SHAPES[nd](*a.strides)
         err = _lib.Error()
-        data = a.ctypes.data if a.size else a.ctypes.data or 1  # an empty array may have no buffer
+        data = a.__array_interface__["data"][0] or 1  # an empty array may have no buffer
         p = lib.kjit_array_wrap(self.ctx, data, _DTYPE_CODE[a.dtype], nd, shape, strides, ctypes.byref(err))
         if not p:
             raise TypingError(f"argument {i}: {err.message.decode()}")
