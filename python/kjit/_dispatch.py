@@ -19,6 +19,33 @@ from ._values import Args, to_python, runtime_exception
 from .errors import TypingError, UnsupportedError, KjitUsageError
 
 _lock = threading.RLock()
+
+
+def _load_fast():
+    """The C fast path (kjit/_fast.c): installed beside the package, or in the build tree next to the
+    library (build/python/); None where it was not built ($KJIT_NO_FAST=1 turns it off)."""
+    import glob
+    import importlib.machinery
+    import importlib.util
+    import os
+    if os.environ.get("KJIT_NO_FAST") == "1":
+        return None
+    try:
+        from . import _fast as mod
+    except ImportError:
+        suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+        found = glob.glob(os.path.join(os.path.dirname(os.path.abspath(lib.path)), "python", "_fast" + suffix))
+        if not found:
+            return None
+        spec = importlib.util.spec_from_file_location("kjit._fast", found[0])
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    addr = lambda f: ctypes.cast(f, ctypes.c_void_p).value  # noqa: E731
+    mod.init(addr(lib.kjit_call), addr(lib.kjit_array_wrap), addr(lib.kjit_array_free), _np.ndarray)
+    return mod
+
+
+_fast = _load_fast()
 _contexts = {}  # (target, opt, boundscheck, cache_dir) -> kjit_ctx*
 
 
@@ -71,6 +98,7 @@ class Compiled:
         self.module = module
         self.target = target
         self.fns = {}
+        self.addrs = {}
         self.prints = "print" in unit.text
 
     def fn(self, name):
@@ -81,6 +109,12 @@ class Compiled:
                 raise KjitUsageError(f"kjit: no function '{name}' in the compiled unit")
             self.fns[name] = f
         return f
+
+    def fn_addr(self, name):
+        a = self.addrs.get(name)
+        if a is None:
+            a = self.addrs[name] = self.fn(name)
+        return a
 
     def raise_error(self, code, err):
         """The Python exception for a failed kjit_call / kjit_launch."""
@@ -300,6 +334,24 @@ class CPUDispatcher(Dispatcher):
             args = _bind(self.py_func, args, kwargs)  # keywords and defaults, as Python binds them
         if len(self._types_seen) < 64:
             self._note_types(args)
+        c = self._compiled
+        if _fast is not None and c is not None and c.target == config.TARGET:
+            if c.prints:
+                sys.stdout.flush()
+            r = _fast.call(c.fn_addr(self.kjit_name), args)
+            if r is NotImplemented:
+                return self._call(self.kjit_name, args)
+            t = type(r)
+            if t is tuple:
+                err = _lib.Error(r[0], r[1], r[2], r[3], r[4])
+                c.raise_error(r[0], err)
+            if t is bytes:
+                v = _lib.Value.from_buffer_copy(r)
+                try:
+                    return to_python(v)
+                finally:
+                    lib.kjit_value_release(ctypes.byref(v))
+            return r
         return self._call(self.kjit_name, args)
 
 

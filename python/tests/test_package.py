@@ -157,3 +157,13 @@ def test_library_found_and_versioned():
     assert kjit.__version__.startswith("0.")
     assert os.path.exists(kjit._lib_handle.path) or "/" not in kjit._lib_handle.path
     assert ctypes.sizeof(kjit._lib.Value) == 16
+
+
+def test_fast_path_loaded_where_built():
+    # meson builds kjit/_fast.c beside the library (build/python/); the ctypes path runs with KJIT_NO_FAST=1
+    lib_dir = os.path.dirname(os.path.abspath(kjit._lib_handle.path))
+    built = any(f.startswith("_fast") for f in os.listdir(os.path.join(lib_dir, "python"))) \
+        if os.path.isdir(os.path.join(lib_dir, "python")) else False
+    if os.environ.get("KJIT_NO_FAST") == "1" or not built:
+        pytest.skip("no fast path here")
+    assert kjit._dispatch._fast is not None
