@@ -122,7 +122,7 @@ class Compiled:
         if code == _lib.KJIT_ERR_RUNTIME:
             exc = runtime_exception(msg)
             where = self.unit.locate(err.line) if err.line else None
-            if where is not None:
+            if where is not None and hasattr(exc, "add_note"):  # Python 3.11+
                 exc.add_note(f"raised by compiled code at {where[0]}:{where[1]}")
             raise exc
         if code == _lib.KJIT_ERR_COMPILE:
