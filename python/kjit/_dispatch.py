@@ -41,7 +41,8 @@ def _load_fast():
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
     addr = lambda f: ctypes.cast(f, ctypes.c_void_p).value  # noqa: E731
-    mod.init(addr(lib.kjit_call), addr(lib.kjit_array_wrap), addr(lib.kjit_array_free), _np.ndarray)
+    mod.init(addr(lib.kjit_call), addr(lib.kjit_array_wrap), addr(lib.kjit_array_free), _np.ndarray,
+             addr(lib.kjit_launch), addr(lib.kjit_array_data))
     return mod
 
 
@@ -99,6 +100,7 @@ class Compiled:
         self.target = target
         self.fns = {}
         self.addrs = {}
+        self.on_gpu = None  # kernels run on the GPU (kjit_module_target), asked at the first launch
         self.prints = "print" in unit.text
 
     def fn(self, name):

@@ -18,11 +18,15 @@ typedef int (*call_fn)(kjit_fn *, const kjit_value *, int, kjit_value *, kjit_er
 typedef kjit_array *(*wrap_fn)(kjit_ctx *, void *, kjit_dtype, int, const int64_t *, const int64_t *,
                                kjit_error *);
 typedef void (*free_fn)(kjit_array *);
+typedef int (*launch_fn)(kjit_fn *, kjit_dim3, kjit_dim3, const kjit_value *, int, kjit_error *);
+typedef void *(*data_fn)(const kjit_array *);
 
 typedef struct fast_state {
     call_fn call;
     wrap_fn wrap;
     free_fn free_array;
+    launch_fn launch;
+    data_fn data;
     PyTypeObject *ndarray;
 } fast_state;
 
@@ -117,6 +121,23 @@ static bool scalar_arg(PyObject *o, kjit_value *v)
     return false;
 }
 
+/* Arguments for the fast path into ca: false (nothing held) when one is not for it. */
+static bool fast_args(fast_state *st, call_args *ca, PyObject *tuple)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    ca->nviews = ca->narrays = 0;
+    if (n > MAX_ARGS) return false;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyTuple_GET_ITEM(tuple, i);
+        bool ok = Py_TYPE(o) == st->ndarray ? array_arg(st, ca, o, &ca->values[i]) : scalar_arg(o, &ca->values[i]);
+        if (!ok) {
+            release_args(st, ca);
+            return false;
+        }
+    }
+    return true;
+}
+
 static PyObject *result_object(const kjit_value *r)
 {
     switch (r->kind) {
@@ -143,17 +164,8 @@ static PyObject *fast_call(PyObject *module, PyObject *const *args, Py_ssize_t n
     kjit_fn *fn = PyLong_AsVoidPtr(args[0]);
     if (PyErr_Occurred()) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(args[1]);
-    if (n > MAX_ARGS) Py_RETURN_NOTIMPLEMENTED;
     call_args ca;
-    ca.nviews = ca.narrays = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = PyTuple_GET_ITEM(args[1], i);
-        bool ok = Py_TYPE(o) == st->ndarray ? array_arg(st, &ca, o, &ca.values[i]) : scalar_arg(o, &ca.values[i]);
-        if (!ok) {
-            release_args(st, &ca);
-            Py_RETURN_NOTIMPLEMENTED;
-        }
-    }
+    if (!fast_args(st, &ca, args[1])) Py_RETURN_NOTIMPLEMENTED;
     kjit_value result;
     kjit_error err;
     memset(&result, 0, sizeof result);
@@ -166,16 +178,71 @@ static PyObject *fast_call(PyObject *module, PyObject *const *args, Py_ssize_t n
     return PyBytes_FromStringAndSize((const char *)&result, sizeof result);
 }
 
-/* init(call_addr, wrap_addr, free_addr, ndarray_type) */
+static bool dim3_of(PyObject *o, kjit_dim3 *d)
+{
+    unsigned long v[3] = {1, 1, 1};
+    if (PyLong_CheckExact(o)) {
+        v[0] = PyLong_AsUnsignedLong(o);
+    } else if (PyTuple_CheckExact(o) && PyTuple_GET_SIZE(o) >= 1 && PyTuple_GET_SIZE(o) <= 3) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
+            PyObject *x = PyTuple_GET_ITEM(o, i);
+            if (!PyLong_CheckExact(x)) return false;
+            v[i] = PyLong_AsUnsignedLong(x);
+        }
+    } else {
+        return false;
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    for (int i = 0; i < 3; i++)
+        if (v[i] > UINT32_MAX) return false;
+    d->x = (uint32_t)v[0];
+    d->y = (uint32_t)v[1];
+    d->z = (uint32_t)v[2];
+    return true;
+}
+
+/* launch(fn, grid, block, args, copy_back): None; NotImplemented when the configuration or an argument is
+ * not for the fast path (nothing launched); (status, message, file, line, col) when the launch failed.
+ * copy_back: bring each host array's data back from the device (kjit_array_data) after the launch. */
+static PyObject *fast_launch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    fast_state *st = state_of(module);
+    if (nargs != 5 || !PyTuple_Check(args[3]) || !st->launch) {
+        PyErr_SetString(PyExc_TypeError, "_fast.launch(fn, grid, block, args, copy_back) after init()");
+        return NULL;
+    }
+    kjit_fn *fn = PyLong_AsVoidPtr(args[0]);
+    if (PyErr_Occurred()) return NULL;
+    kjit_dim3 grid, block;
+    if (!dim3_of(args[1], &grid) || !dim3_of(args[2], &block)) Py_RETURN_NOTIMPLEMENTED;
+    call_args ca;
+    if (!fast_args(st, &ca, args[3])) Py_RETURN_NOTIMPLEMENTED;
+    kjit_error err;
+    int code = st->launch(fn, grid, block, ca.values, (int)PyTuple_GET_SIZE(args[3]), &err);
+    if (code == KJIT_OK && PyObject_IsTrue(args[4]))
+        for (int i = 0; i < ca.narrays; i++) st->data(ca.arrays[i]);
+    release_args(st, &ca);
+    if (code != KJIT_OK)
+        return Py_BuildValue("(iyyii)", code, err.message, err.file, err.line, err.col);
+    Py_RETURN_NONE;
+}
+
+/* init(call_addr, wrap_addr, free_addr, ndarray_type, launch_addr, data_addr) */
 static PyObject *fast_init(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     fast_state *st = state_of(module);
-    if (nargs != 4 || !PyType_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "_fast.init(call_addr, wrap_addr, free_addr, ndarray)");
+    if (nargs != 6 || !PyType_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "_fast.init(call_addr, wrap_addr, free_addr, ndarray, launch_addr, data_addr)");
         return NULL;
     }
     void *c = PyLong_AsVoidPtr(args[0]), *w = PyLong_AsVoidPtr(args[1]), *f = PyLong_AsVoidPtr(args[2]);
+    void *l = PyLong_AsVoidPtr(args[4]), *d = PyLong_AsVoidPtr(args[5]);
     if (PyErr_Occurred()) return NULL;
+    memcpy(&st->launch, &l, sizeof l);
+    memcpy(&st->data, &d, sizeof d);
     /* Function pointers from integers: the addresses ctypes read from the loaded library. */
     memcpy(&st->call, &c, sizeof c);
     memcpy(&st->wrap, &w, sizeof w);
@@ -188,6 +255,7 @@ static PyObject *fast_init(PyObject *module, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef fast_methods[] = {
     {"call", (PyCFunction)(void (*)(void))fast_call, METH_FASTCALL, "Call a kjit function (fast path)."},
+    {"launch", (PyCFunction)(void (*)(void))fast_launch, METH_FASTCALL, "Launch a kernel (fast path)."},
     {"init", (PyCFunction)(void (*)(void))fast_init, METH_FASTCALL, "Give the library's entry points."},
     {NULL, NULL, 0, NULL},
 };

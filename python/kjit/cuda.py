@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from . import _lib
+from . import _dispatch, _lib
 from ._dispatch import Dispatcher, check_options, _bind
 from ._source import Piece
 from ._lib import lib
@@ -97,10 +97,21 @@ class CUDADispatcher(Dispatcher):
     def __getitem__(self, config):
         if self.targetoptions.get("device"):
             raise KjitUsageError(f"device function '{self.__name__}' cannot be launched")
+        launches = self.__dict__.setdefault("_launches", {})
+        try:
+            return launches[config]  # launches from a loop: the configuration checked once
+        except (KeyError, TypeError):
+            pass
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise ValueError("kjit: a launch takes [blocks, threads], [blocks, threads, stream] or "
                              "[blocks, threads, stream, shared_bytes]")
-        return _Launch(self, config)
+        launch = _Launch(self, config)
+        if len(launches) < 256:
+            try:
+                launches[config] = launch
+            except TypeError:
+                pass
+        return launch
 
     def decorator_text(self):
         sig = self._sig_text()
@@ -143,8 +154,7 @@ class _Launch:
         self.block = _dim3(config[1], "the block")
         self.stream = config[2] if len(config) > 2 else 0
         self.shared = int(config[3]) if len(config) > 3 else 0
-        self.dims = (tuple(config[0]) if isinstance(config[0], tuple) else int(config[0]),
-                     tuple(config[1]) if isinstance(config[1], tuple) else int(config[1]))
+        self.dims = tuple(tuple(int(x) for x in c) if isinstance(c, tuple) else int(c) for c in config[:2])
 
     def __call__(self, *args, **kwargs):
         k = self.kernel
@@ -157,8 +167,20 @@ class _Launch:
         c = k._compiled
         if c is None or c.target != _target_name():
             c = k.compile_now()
+        on_gpu = c.on_gpu
+        if on_gpu is None:
+            on_gpu = c.on_gpu = lib.kjit_module_target(c.module) == _lib.TARGETS["cuda"]
+        fast = _dispatch._fast
+        if fast is not None:
+            if c.prints:
+                import sys
+                sys.stdout.flush()
+            r = fast.launch(c.fn_addr(k.kjit_name), self.dims[0], self.dims[1], args, on_gpu)
+            if r is None:
+                return
+            if r is not NotImplemented:
+                c.raise_error(r[0], _lib.Error(r[0], r[1], r[2], r[3], r[4]))
         f = c.fn(k.kjit_name)
-        on_gpu = lib.kjit_module_target(c.module) == _lib.TARGETS["cuda"]
         a = Args(args, None, for_kernel=on_gpu)
         err = _lib.Error()
         if c.prints:

@@ -110,6 +110,11 @@ def block_sum(a, out):
         out[cuda.blockIdx.x] = s
 
 
+@cuda.jit(boundscheck=True)
+def poke(a, i):
+    a[i] = 1.0
+
+
 def plain(x):
     return x * 2
 

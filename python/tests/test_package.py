@@ -103,6 +103,16 @@ def test_kernel_on_cpu_target():
     assert sums.tolist() == [32.0, 8.0]
 
 
+def test_kernel_errors_and_configurations():
+    a = np.zeros(4)
+    funcs.poke[np.int64(1), (1, 1)](a, 2)  # NumPy ints and tuples as the configuration
+    assert a.tolist() == [0.0, 0.0, 1.0, 0.0]
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 4"):
+        funcs.poke[1, 1](a, 9)
+    with pytest.raises(ValueError):
+        funcs.poke[1](a, 0)
+
+
 def test_device_arrays():
     h = np.arange(8.0)
     d = kjit.cuda.to_device(h)
