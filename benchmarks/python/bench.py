@@ -8,6 +8,7 @@ from before the import of the JIT to the return of that first call; kjit with an
 has none unless cache=True). The same for a kernel on kjit's cpu target (Numba 0.56 has no CPU target for
 kernels; its CUDA simulator is an interpreter, so none is timed). Call overhead: the per-call time of an
 @njit function with two array arguments that returns at once, over many calls from a Python loop.
+Kernel launch: a 32-thread kernel launched from a Python loop on kjit's cpu target (its run included).
 Medians of N runs (default 5)."""
 
 import argparse
@@ -74,6 +75,33 @@ for _ in range(5):
 print(best)
 '''
 
+LAUNCH = r'''
+import sys, time
+import numpy as np
+import kjit as jit_pkg
+jit_pkg.config.TARGET = "cpu"
+from_ = jit_pkg
+# PROGRAM
+a = np.zeros(32)
+k[1, 32](a)
+n = 50000
+best = 1e9
+for _ in range(5):
+    t0 = time.perf_counter()
+    for _ in range(n):
+        k[1, 32](a)
+    best = min(best, (time.perf_counter() - t0) / n)
+print(best)
+'''
+
+LAUNCH_PROGRAM = r'''
+@from_.cuda.jit
+def k(a):
+    i = from_.cuda.grid(1)
+    if i < a.size:
+        a[i] += 1
+'''
+
 OVERHEAD_PROGRAM = r'''
 @from_.njit
 def f(x, y):
@@ -117,11 +145,13 @@ def main():
         rows.append((label, kc, kw, nb))
     ko = median(lambda: run(OVERHEAD, ["kjit", OVERHEAD_PROGRAM], env))
     no = median(lambda: run(OVERHEAD, ["numba", OVERHEAD_PROGRAM], env))
+    kl = median(lambda: run(LAUNCH, ["kjit", LAUNCH_PROGRAM], env))
 
     print(f"{'':32} {'kjit cold':>10} {'kjit warm':>10} {'Numba':>10}")
     for label, kc, kw, nb in rows:
         print(f"{label:32} {kc * 1e3:8.1f}ms {kw * 1e3:8.1f}ms " + (f"{nb * 1e3:8.1f}ms" if nb else f"{'-':>10}"))
     print(f"{'call overhead, 2 arrays':32} {ko * 1e6:8.2f}us {'':>10} {no * 1e6:8.2f}us")
+    print(f"{'launch from a loop (kjit cpu)':32} {kl * 1e6:8.2f}us {'':>10} {'-':>10}")
 
 
 if __name__ == "__main__":
