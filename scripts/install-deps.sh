@@ -14,6 +14,8 @@ pkgs=(
     python3-numba                       # differential tests: programs run under CPython + Numba
     openmpi-bin libopenmpi3             # MPI programs (tests/mpi/run.sh); kjit dlopens libmpi.so.40
     python3-mpi4py                      # the same MPI programs under CPython + Numba
+    python3-pytest python3-venv python3-pip # the Python package: its tests (python/tests), pip install ./python
+    python3-dev                         # its C fast path (python/kjit/_fast.c)
 )
 
 missing=()

@@ -8,6 +8,7 @@
 #      KJIT_FUZZ_SECONDS (default 60)
 #   4. the valid programs under CPython + Numba (scripts/check-numba.sh)
 #   5. MPI programs under mpirun, kjit against one rank and mpi4py (tests/mpi/run.sh)
+#   6. the Python package (python/tests, pytest; also the meson test `python`) and `pip install ./python`
 #
 # A meson test counts as one test (the golden runner is one meson test and
 # prints its own per-program counts); a build that fails counts as one
@@ -16,7 +17,7 @@
 #
 # Knobs: KJIT_JOBS (parallel jobs, default nproc), KJIT_FUZZ_SECONDS,
 # KJIT_ASAN_CC (compiler of the sanitizer build, default clang-22),
-# KJIT_SKIP_ASAN=1, KJIT_SKIP_FUZZ=1, KJIT_SKIP_NUMBA=1, KJIT_SKIP_MPI=1.
+# KJIT_SKIP_ASAN=1, KJIT_SKIP_FUZZ=1, KJIT_SKIP_NUMBA=1, KJIT_SKIP_MPI=1, KJIT_SKIP_PYTHON=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -135,6 +136,22 @@ if [ "${KJIT_SKIP_MPI:-0}" != 1 ]; then
     rc=$?
     set -e
     record "MPI programs (tests/mpi/run.sh)" "$rc"
+fi
+
+if [ "${KJIT_SKIP_PYTHON:-0}" != 1 ]; then
+    step "the Python package: pip install ./python into a venv, then python3 -m kjit from it"
+    # (its pytest suite ran above as the meson test `python`)
+    set +e
+    venv=$(mktemp -d)
+    root=$PWD
+    /usr/bin/python3 -m venv --system-site-packages "$venv" &&
+        "$venv/bin/pip" install -q --no-index ./python &&
+        (cd tests/golden/run && KJIT_LIBRARY="$root/build/libkjit.so" KJIT_TARGET=cpu \
+            "$venv/bin/python" -m kjit builtin_sum.k | cmp - builtin_sum.expected)
+    rc=$?
+    rm -rf "$venv"
+    set -e
+    record "pip install ./python and python3 -m kjit" "$rc"
 fi
 
 step "summary"

@@ -29,6 +29,15 @@ for f in bin/kjit include/kjit.h share/man/man1/kjit.1 share/bash-completion/com
 done
 
 # kjit.pc: Cflags only -I${includedir}
+# The Python package (python/meson.build), with _paths.py naming the installed library.
+pkg=$(find "$root" -path '*/kjit/__init__.py' | head -1)
+if [ -z "$pkg" ]; then
+    python3 -c 'import sys' 2>/dev/null && fail "the Python package kjit is not installed"
+else
+    grep -q "^LIBDIR = \"$prefix/" "$(dirname "$pkg")/_paths.py" || fail "kjit/_paths.py: $(cat "$(dirname "$pkg")/_paths.py")"
+    [ -f "$(dirname "$pkg")/__main__.py" ] || fail "kjit/__main__.py not installed"
+fi
+
 pc=$(find "$root" -name kjit.pc | head -1)
 [ -n "$pc" ] || fail "no kjit.pc installed"
 if [ -n "$pc" ]; then

@@ -1,0 +1,493 @@
+"""numba.cuda's names for kjit: kernels, device arrays, streams and events.
+
+Kernels launch through kjit_launch on the unit's target: the GPU for `cuda` (auto with a GPU), else the CPU
+(blocks in turn, GPU semantics kept), which is what CI runs. Host NumPy arrays given to a kernel are used in
+place on the CPU; on the GPU kjit copies them to the device and back around the launch, as Numba does.
+The names used only inside kernels (grid, threadIdx, shared.array, atomic.add, syncthreads, ...) exist so
+that code referring to them imports; kjit compiles them, CPython never runs them."""
+
+import ctypes
+import math
+import time
+
+import numpy as np
+
+from . import _dispatch, _lib
+from ._dispatch import Dispatcher, check_options, _bind
+from ._source import Piece
+from ._lib import lib
+from ._values import Args, _DTYPE_CODE
+from .errors import KjitUsageError, TypingError
+
+
+def _kernel_only(name):
+    def f(*args, **kwargs):
+        raise KjitUsageError(f"cuda.{name} is only available inside a kernel compiled by kjit")
+    f.__name__ = name
+    return f
+
+
+class _KernelOnlyNamespace:
+    def __init__(self, prefix, names):
+        for n in names:
+            setattr(self, n, _kernel_only(f"{prefix}.{n}"))
+
+
+class _Dim3Name:
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        if attr in ("x", "y", "z"):
+            raise KjitUsageError(f"cuda.{self._name}.{attr} is only available inside a kernel compiled by kjit")
+        raise AttributeError(attr)
+
+
+threadIdx, blockIdx, blockDim, gridDim = (_Dim3Name(n) for n in ("threadIdx", "blockIdx", "blockDim", "gridDim"))
+laneid = warpsize = None  # values inside kernels only
+grid = _kernel_only("grid")
+gridsize = _kernel_only("gridsize")
+syncthreads = _kernel_only("syncthreads")
+syncthreads_count = _kernel_only("syncthreads_count")
+syncthreads_and = _kernel_only("syncthreads_and")
+syncthreads_or = _kernel_only("syncthreads_or")
+syncwarp = _kernel_only("syncwarp")
+threadfence = _kernel_only("threadfence")
+threadfence_block = _kernel_only("threadfence_block")
+shfl_sync = _kernel_only("shfl_sync")
+shfl_down_sync = _kernel_only("shfl_down_sync")
+shfl_up_sync = _kernel_only("shfl_up_sync")
+shfl_xor_sync = _kernel_only("shfl_xor_sync")
+all_sync = _kernel_only("all_sync")
+any_sync = _kernel_only("any_sync")
+ballot_sync = _kernel_only("ballot_sync")
+activemask = _kernel_only("activemask")
+popc = _kernel_only("popc")
+clz = _kernel_only("clz")
+ffs = _kernel_only("ffs")
+fma = _kernel_only("fma")
+shared = _KernelOnlyNamespace("shared", ["array"])
+local = _KernelOnlyNamespace("local", ["array"])
+const = _KernelOnlyNamespace("const", ["array_like"])
+atomic = _KernelOnlyNamespace("atomic", ["add", "sub", "max", "min", "and_", "or_", "xor", "exch", "inc", "dec",
+                                         "compare_and_swap", "cas", "nanmax", "nanmin"])
+
+
+def _dim3(v, what):
+    if isinstance(v, (int, np.integer)):
+        v = (int(v),)
+    v = tuple(int(x) for x in v)
+    if not 1 <= len(v) <= 3:
+        raise ValueError(f"kjit: {what} must have 1 to 3 dimensions, got {v}")
+    if any(x < 0 or x >= 2**32 for x in v):
+        raise ValueError(f"kjit: {what} {v} out of range")
+    v = v + (1,) * (3 - len(v))
+    return _lib.Dim3(*v)
+
+
+class CUDADispatcher(Dispatcher):
+    """@cuda.jit: a kernel, launched `k[blocks, threads](args)`; or a device function (device=True)."""
+
+    def __call__(self, *args, **kwargs):
+        if self.targetoptions.get("device"):
+            raise KjitUsageError(f"device function '{self.__name__}' can only be called from kernels")
+        raise KjitUsageError(f"kernel '{self.__name__}' is launched, not called: "
+                             f"{self.__name__}[blocks, threads](...) (missing launch configuration)")
+
+    def __getitem__(self, config):
+        if self.targetoptions.get("device"):
+            raise KjitUsageError(f"device function '{self.__name__}' cannot be launched")
+        launches = self.__dict__.setdefault("_launches", {})
+        try:
+            return launches[config]  # launches from a loop: the configuration checked once
+        except (KeyError, TypeError):
+            pass
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError("kjit: a launch takes [blocks, threads], [blocks, threads, stream] or "
+                             "[blocks, threads, stream, shared_bytes]")
+        launch = _Launch(self, config)
+        if len(launches) < 256:
+            try:
+                launches[config] = launch
+            except TypeError:
+                pass
+        return launch
+
+    def decorator_text(self):
+        sig = self._sig_text()
+        opts = self._opts_text(["device", "fastmath", "inline", "debug", "lineinfo", "max_registers"])
+        return f"@_kjit_numba.cuda.jit({sig or ''}{opts if sig else opts.lstrip(', ')})"
+
+    def extra_pieces(self):
+        out = super().extra_pieces()
+        if not self.targetoptions.get("device"):
+            # Launches with dynamic shared memory go through compiled host code: kjit_launch has no such
+            # argument, a launch written in the source does.
+            import inspect
+            n = self.kjit_name
+            ps = [f"a{i}" for i in range(len(inspect.signature(self.py_func).parameters))]
+            out.append(Piece(f"def _kjit_launch_{n}(grid, block, shared, {', '.join(ps)}):\n"
+                             f"    {n}[grid, block, 0, shared]({', '.join(ps)})\n", None, 0))
+        return out
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        tpb = tpb or 128
+        return self[max(1, math.ceil(ntasks / tpb)), tpb, stream, sharedmem]
+
+    def launch(self, args, griddim, blockdim, stream=0, sharedmem=0):
+        return self[griddim, blockdim, stream, sharedmem](*args)
+
+    def inspect_ptx(self):
+        err = _lib.Error()
+        from ._lib import take_string
+        text = take_string(lib.kjit_module_ptx(self.compile_now().module, self.kjit_name.encode(),
+                                               ctypes.byref(err)))
+        if not text:
+            raise TypingError(err.message.decode())
+        return text
+
+
+class _Launch:
+    def __init__(self, kernel, config):
+        self.kernel = kernel
+        self.grid = _dim3(config[0], "the grid")
+        self.block = _dim3(config[1], "the block")
+        self.stream = config[2] if len(config) > 2 else 0
+        self.shared = int(config[3]) if len(config) > 3 else 0
+        self.dims = tuple(tuple(int(x) for x in c) if isinstance(c, tuple) else int(c) for c in config[:2])
+
+    def __call__(self, *args, **kwargs):
+        k = self.kernel
+        if kwargs:
+            args = _bind(k.py_func, args, kwargs)
+        if self.shared:
+            k._ready()
+            k._call(f"_kjit_launch_{k.kjit_name}", (self.dims[0], self.dims[1], self.shared) + tuple(args))
+            return
+        c = k._compiled
+        if c is None or c.target != _target_name():
+            c = k.compile_now()
+        on_gpu = c.on_gpu
+        if on_gpu is None:
+            on_gpu = c.on_gpu = lib.kjit_module_target(c.module) == _lib.TARGETS["cuda"]
+        fast = _dispatch._fast
+        if fast is not None:
+            if c.prints:
+                import sys
+                sys.stdout.flush()
+            r = fast.launch(c.fn_addr(k.kjit_name), self.dims[0], self.dims[1], args, on_gpu)
+            if r is None:
+                return
+            if r is not NotImplemented:
+                c.raise_error(r[0], _lib.Error(r[0], r[1], r[2], r[3], r[4]))
+        f = c.fn(k.kjit_name)
+        a = Args(args, None, for_kernel=on_gpu)
+        err = _lib.Error()
+        if c.prints:
+            import sys
+            sys.stdout.flush()
+        try:
+            code = lib.kjit_launch(f, self.grid, self.block, a.values, a.n, ctypes.byref(err))
+            if not code:
+                a.copy_back()
+        finally:
+            a.free()
+        if code:
+            c.raise_error(code, err)
+
+
+def _target_name():
+    from . import config
+    return config.TARGET
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """numba.cuda.jit: @cuda.jit, @cuda.jit(device=True), @cuda.jit('void(float32[:])', ...)."""
+    check_options("cuda", options)
+    options["device"] = device
+    if callable(func_or_sig) and not hasattr(func_or_sig, "return_type"):
+        return CUDADispatcher(func_or_sig, None, options)
+    sigs = func_or_sig
+
+    def wrap(f):
+        return CUDADispatcher(f, sigs, options)
+    return wrap
+
+
+class ReduceDispatcher(Dispatcher):
+    """cuda.reduce / cuda.Reduce: a binary function folded over a 1-d array (host or device)."""
+
+    def decorator_text(self):
+        return "@_kjit_numba.cuda.reduce"
+
+    def extra_pieces(self):
+        n = self.kjit_name
+        return super().extra_pieces() + [
+            Piece(f"def _kjit_fold_{n}(a, init):\n    return {n}(a, init=init)\n", None, 0)]
+
+    def __call__(self, arr, size=None, res=None, init=0, stream=0):
+        self._ready()
+        if size is not None:
+            arr = arr[:size]
+        r = self._call(f"_kjit_fold_{self.kjit_name}", (arr, init), raw=True)
+        value = r[1].type(r[0]) if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], np.dtype) else r
+        if res is not None:
+            res[0] = value
+            return None
+        return value
+
+
+def reduce(fn):
+    return ReduceDispatcher(fn, None, {})
+
+
+Reduce = reduce
+
+
+def pinned(*arrays):
+    """Numba page-locks the arrays inside this block; kjit's copies do not need it."""
+    import contextlib
+    return contextlib.nullcontext()
+
+
+mapped = pinned
+
+
+def defer_cleanup():
+    """Numba defers freeing device memory inside this block; kjit frees when Python drops the array."""
+    import contextlib
+    return contextlib.nullcontext()
+
+
+# ---- device arrays ----
+
+def _context_ptr():
+    from ._dispatch import _context
+    return _context()
+
+
+class DeviceNDArray:
+    """An array on the device: host memory of its own and a kjit_array that kjit keeps on the GPU between
+    launches (on the cpu target the two are the same memory). Values go in and out through
+    copy_to_device / copy_to_host, as with Numba."""
+
+    def __init__(self, shape, dtype, strides=None, order="C", _host=None):
+        if _host is None:
+            _host = np.zeros(shape, dtype=dtype, order=order)
+        if _host.dtype not in _DTYPE_CODE:
+            raise TypingError(f"kjit: device arrays of dtype {_host.dtype} are not supported")
+        self._host = _host
+        self._args = Args([_host], _context_ptr())
+        self._ptr = self._args.wrapped[0]
+
+    def _kjit_array(self):
+        return self._ptr
+
+    def _sync_host(self):
+        """The host copy made current (kjit brings the device's back; it then counts as stale there)."""
+        lib.kjit_array_data(self._ptr)
+        return self._host
+
+    shape = property(lambda self: self._host.shape)
+    dtype = property(lambda self: self._host.dtype)
+    strides = property(lambda self: self._host.strides)
+    ndim = property(lambda self: self._host.ndim)
+    size = property(lambda self: self._host.size)
+    nbytes = property(lambda self: self._host.nbytes)
+    alloc_size = nbytes
+
+    def __len__(self):
+        return len(self._host)
+
+    def copy_to_host(self, ary=None, stream=0):
+        h = self._sync_host()
+        if ary is None:
+            return h.copy()
+        ary[...] = h
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        src = ary._sync_host() if isinstance(ary, DeviceNDArray) else np.asarray(ary)
+        self._sync_host()[...] = src
+
+    def is_c_contiguous(self):
+        return self._host.flags.c_contiguous
+
+    def is_f_contiguous(self):
+        return self._host.flags.f_contiguous
+
+    def __getitem__(self, idx):
+        r = self._sync_host()[idx]
+        return r if not isinstance(r, np.ndarray) else DeviceNDArray(None, None, _host=r)
+
+    def __setitem__(self, idx, value):
+        self._sync_host()[idx] = value
+
+    def __repr__(self):
+        # As Numba's simulator and `kjit run` print a device array: its values.
+        return str(self._sync_host())
+
+    def __array__(self, dtype=None):
+        h = self._sync_host()
+        return h if dtype is None else h.astype(dtype)
+
+    def __del__(self):
+        a = getattr(self, "_args", None)
+        if a is not None:
+            a.free()
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    h = np.array(obj, copy=True, order="K")
+    if to is not None:
+        to.copy_to_device(h)
+        return to
+    return DeviceNDArray(None, None, _host=h)
+
+
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    return DeviceNDArray(shape, dtype, order=order)
+
+
+def device_array_like(ary, stream=0):
+    return DeviceNDArray(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and ary.ndim > 1 else "C")
+
+
+def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
+    return np.empty(shape, dtype=dtype, order=order)
+
+
+mapped_array = pinned_array
+
+
+def pinned_array_like(ary):
+    return np.empty_like(ary)
+
+
+def is_cuda_array(obj):
+    return isinstance(obj, DeviceNDArray)
+
+
+def synchronize():
+    err = _lib.Error()
+    if lib.kjit_sync(_context_ptr(), ctypes.byref(err)):
+        raise RuntimeError(err.message.decode())
+
+
+class Stream:
+    """kjit's launches are ordered on one stream per context: a stream is accepted and synchronises all."""
+
+    def synchronize(self):
+        synchronize()
+
+    def auto_synchronize(self):
+        import contextlib
+
+        @contextlib.contextmanager
+        def cm():
+            yield self
+            self.synchronize()
+        return cm()
+
+
+def stream():
+    return Stream()
+
+
+default_stream = per_thread_default_stream = legacy_default_stream = stream
+
+
+class Event:
+    """Times host-side: record() waits for the device, so elapsed_time is the work between two records."""
+
+    def __init__(self, timing=True):
+        self._t = None
+
+    def record(self, stream=0):
+        synchronize()
+        self._t = time.perf_counter()
+
+    def synchronize(self):
+        synchronize()
+
+    def wait(self, stream=0):
+        synchronize()
+
+    def query(self):
+        return True
+
+    def elapsed_time(self, end):
+        return (end._t - self._t) * 1000.0
+
+
+def event(timing=True):
+    return Event(timing)
+
+
+def event_elapsed_time(start, end):
+    return start.elapsed_time(end)
+
+
+def _sysinfo():
+    n = lib.kjit_sysinfo(None, 0)
+    lines = (_lib.SysinfoLine * n)()
+    lib.kjit_sysinfo(lines, n)
+    return [(ln.key.decode(), ln.value.decode()) for ln in lines]
+
+
+def _gpu_lines():
+    return [(k, v) for k, v in _sysinfo() if k.startswith("GPU ") and not v.startswith("not found")]
+
+
+def is_available():
+    return bool(_gpu_lines())
+
+
+def detect():
+    gpus_ = _gpu_lines()
+    print(f"Found {len(gpus_)} CUDA devices")
+    for k, v in gpus_:
+        print(f"id {k[4:]}    {v}")
+    return bool(gpus_)
+
+
+class _Device:
+    def __init__(self, i, desc):
+        self.id = i
+        self.name = desc
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+
+class _Gpus(list):
+    @property
+    def current(self):
+        return self[0] if self else None
+
+
+def __getattr__(name):
+    # `gpus` asks the driver: only when used, not at import.
+    if name == "gpus":
+        return _Gpus(_Device(int(k[4:]), v) for k, v in _gpu_lines())
+    raise AttributeError(f"module 'kjit.cuda' has no attribute '{name}'")
+
+
+def select_device(i):
+    if i != 0:
+        raise KjitUsageError("kjit uses device 0 only")
+    g = __getattr__("gpus")
+    return g[0] if g else _Device(0, "cpu target")
+
+
+def get_current_device():
+    return select_device(0)
+
+
+def close():
+    synchronize()
