@@ -12,6 +12,7 @@
 #include "codegen.h"
 
 #include "../ir/builtins.h"
+#include "../ir/builtins_random.h"
 #include "../abi/abi.h"
 
 #include <string.h>
@@ -227,6 +228,33 @@ static LLVMValueRef b_randint(kj_cg *cg, const kir_inst *in)
     LLVMValueRef a[9] = {rt_arg(cg), low, high, dt, kj_cg_i32(cg, nd), shape_of(cg, size, nd), out,
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_RANDINT_ARRAY, a, 9);
+    return load_desc(cg, out, nd);
+}
+
+/* np.random's legacy distributions (builtins_random.h): the parameters as
+ * float64 (defaults where not given), then one value or an array of size=.
+ * randn(d0, ...) is standard_normal(size=(d0, ...)). */
+static LLVMValueRef b_rdist(kj_cg *cg, const kir_inst *in, const kj_rdist_spec *sp, LLVMValueRef shape)
+{
+    LLVMValueRef a[10] = {rt_arg(cg), kj_cg_i32(cg, sp->dist)};
+    for (int i = 0; i < 3; i++) {
+        kir_ref r = i < sp->nparams ? argref(cg, in, (uint32_t)i) : 0;
+        a[2 + i] = r ? to_f64(cg, r) : LLVMConstReal(cg->t_f64, sp->defaults[i]);
+    }
+    if (!shape && in->type->kind != KJ_T_ARRAY) {
+        a[5] = kj_cg_line(cg, in);
+        a[6] = kj_cg_col(cg, in);
+        if (!sp->int_result) return kj_cg_rtcall(cg, KJ_RTF_RDIST, a, 7);
+        return kj_cg_cast(cg, kj_cg_rtcall(cg, KJ_RTF_RDIST_I, a, 7), &T_I64, in->type);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    a[5] = kj_cg_i32(cg, nd);
+    a[6] = shape ? shape : shape_of(cg, argref(cg, in, (uint32_t)sp->nparams), nd);
+    a[7] = out;
+    a[8] = kj_cg_line(cg, in);
+    a[9] = kj_cg_col(cg, in);
+    kj_cg_rtcall(cg, KJ_RTF_RDIST_ARRAY, a, 10);
     return load_desc(cg, out, nd);
 }
 
@@ -663,6 +691,8 @@ static LLVMValueRef b_index(kj_cg *cg, const kir_inst *in)
 
 LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
 {
+    const kj_rdist_spec *rd = kj_rdist_spec_of((kj_builtin)in->aux);
+    if (rd) return b_rdist(cg, in, rd, NULL);
     switch (in->aux) {
     case KJ_B_PRINT: return b_print(cg, in);
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:
@@ -675,7 +705,10 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_RANDOM_SEED: return b_seed(cg, in);
     case KJ_B_NP_RANDOM_RAND:
         return random_values(cg, in, in->nargs ? shape_list(cg, in, 0, (int)in->nargs) : NULL);
-    case KJ_B_NP_RANDOM_RANDOM: {
+    case KJ_B_NP_RANDOM_RANDN:
+        return b_rdist(cg, in, kj_rdist_spec_of(KJ_B_NP_RANDOM_STANDARD_NORMAL),
+                       in->nargs ? shape_list(cg, in, 0, (int)in->nargs) : NULL);
+    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: {
         kir_ref size = argref(cg, in, 0);
         return random_values(cg, in, size ? shape_of(cg, size, in->type->ndim) : NULL);
     }

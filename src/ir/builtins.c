@@ -3,6 +3,7 @@
  * and the typing rule of every built-in (Numba/NumPy semantics, NEP 50
  * literals). */
 #include "builtins.h"
+#include "builtins_random.h"
 #include "../frontend/ast.h" /* the operators of kj_builtin_operator */
 
 #include <stdio.h>
@@ -786,6 +787,19 @@ static const kj_type *type_randint(bctx *c)
     return nd ? arr(c, e, nd) : NULL;
 }
 
+/* np.random's distributions (builtins_random.h): float parameters (binomial's
+ * n an integer), then size=. */
+static const kj_type *type_rdist(bctx *c, const kj_rdist_spec *sp)
+{
+    for (int i = 0; i < sp->nparams; i++)
+        if (given(c, (uint32_t)i) && !(i == 0 && sp->int_first ? int_arg(c, 0) : num_arg(c, (uint32_t)i, f64(c))))
+            return NULL;
+    const kj_type *e = sp->int_result ? i64(c) : f64(c);
+    if (!given(c, (uint32_t)sp->nparams)) return e;
+    int nd = shape_arg(c, (uint32_t)sp->nparams);
+    return nd ? arr(c, e, nd) : NULL;
+}
+
 /* np.load(file): its type must come from the caller (`target`). */
 static const kj_type *type_load(bctx *c)
 {
@@ -1218,6 +1232,8 @@ static const kj_type *no_rule(bctx *c)
 
 static const kj_type *type_numpy(bctx *c)
 {
+    const kj_rdist_spec *rd = kj_rdist_spec_of(c->id);
+    if (rd) return type_rdist(c, rd);
     switch (c->id) {
     case KJ_B_NP_ZEROS:
     case KJ_B_NP_ONES:
@@ -1231,7 +1247,8 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_LINSPACE: return type_linspace(c);
     case KJ_B_NP_RANDOM_SEED: return int_arg(c, 0) ? none(c) : NULL;
     case KJ_B_NP_RANDOM_RAND: return type_rand(c);
-    case KJ_B_NP_RANDOM_RANDOM: return type_random(c);
+    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: return type_random(c);
+    case KJ_B_NP_RANDOM_RANDN: return type_rand(c);
     case KJ_B_NP_RANDOM_RANDINT: return type_randint(c);
     case KJ_B_NP_LOAD: return type_load(c);
     case KJ_B_NP_SAVE: return type_save(c);

@@ -25,6 +25,8 @@ static void init_genrand(kj_mt19937 *st, uint32_t s)
         st->key[i] = 1812433253u * (prev ^ (prev >> 30)) + (uint32_t)i;
     }
     st->pos = KJ_MT19937_N;
+    st->has_gauss = 0;
+    st->gauss = 0.0;
 }
 
 bool kj_mt19937_seed(kj_mt19937 *st, int64_t seed, kj_rt_error *err)

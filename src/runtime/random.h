@@ -16,6 +16,10 @@
 typedef struct kj_mt19937 {
     uint32_t key[KJ_MT19937_N];
     int pos;
+    /* legacy_gauss's second polar-method value, kept for the next draw;
+     * seeding drops it (RandomState._reset_gauss). */
+    int has_gauss;
+    double gauss;
 } kj_mt19937;
 
 /* np.random.seed(s) for an integer s: 0 <= s <= 2**32-1 (init_genrand);
