@@ -258,6 +258,78 @@ static LLVMValueRef b_rdist(kj_cg *cg, const kir_inst *in, const kj_rdist_spec *
     return load_desc(cg, out, nd);
 }
 
+/* shuffle(x) in place; permutation(n) or permutation(x). */
+static LLVMValueRef b_shuffle(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef x[3];
+    kj_cg_operand(cg, in->args[0], x);
+    if (in->aux == KJ_B_NP_RANDOM_SHUFFLE) {
+        LLVMValueRef a[6] = {rt_arg(cg), x[0], x[1], x[2], kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_SHUFFLE, a, 6);
+        return kj_cg_zero(cg, in->type);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    if (argt(cg, in, 0)->kind != KJ_T_ARRAY) {
+        LLVMValueRef a[5] = {rt_arg(cg), to_i64(cg, in->args[0]), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_PERMUTATION_N, a, 5);
+    } else {
+        LLVMValueRef a[7] = {rt_arg(cg), x[0], x[1], x[2], out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_PERMUTATION, a, 7);
+    }
+    return load_desc(cg, out, nd);
+}
+
+/* choice(a, size=None, replace=True, p=None): a an int (the population
+ * range(a)) or a 1-D array; without size= one value, which choice1 hands
+ * back as int64 bits. */
+static LLVMValueRef b_choice(kj_cg *cg, const kir_inst *in)
+{
+    static const kj_type T_I32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = true};
+    LLVMValueRef x[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)}, pop = kj_cg_i64(cg, 0);
+    if (argt(cg, in, 0)->kind == KJ_T_ARRAY) kj_cg_operand(cg, in->args[0], x);
+    else pop = to_i64(cg, in->args[0]);
+    kir_ref size = argref(cg, in, 1), rep = argref(cg, in, 2), p = argref(cg, in, 3);
+    LLVMValueRef pv[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, -1)};
+    if (p) kj_cg_operand(cg, p, pv);
+    LLVMValueRef replace = rep ? kj_cg_cast(cg, kj_cg_val(cg, rep), type_of(cg, rep), &T_I32) : kj_cg_i32(cg, 1);
+    LLVMValueRef a[13] = {rt_arg(cg), x[0], x[1], pop, x[2], replace, pv[0], pv[2]};
+    if (!size) {
+        a[8] = kj_cg_line(cg, in);
+        a[9] = kj_cg_col(cg, in);
+        LLVMValueRef bits = kj_cg_rtcall(cg, KJ_RTF_CHOICE1, a, 10);
+        const kj_type *e = in->type;
+        if (e->kind == KJ_T_FLOAT && e->bits == 64) return LLVMBuildBitCast(cg->b, bits, cg->t_f64, "choice");
+        if (e->kind == KJ_T_FLOAT && e->bits == 32)
+            return LLVMBuildBitCast(cg->b, LLVMBuildTrunc(cg->b, bits, cg->t_i32, ""), cg->t_f32, "choice");
+        return kj_cg_cast(cg, bits, &T_I64, e);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    a[8] = kj_cg_i32(cg, nd);
+    a[9] = shape_of(cg, size, nd);
+    a[10] = out;
+    a[11] = kj_cg_line(cg, in);
+    a[12] = kj_cg_col(cg, in);
+    kj_cg_rtcall(cg, KJ_RTF_CHOICE, a, 13);
+    return load_desc(cg, out, nd);
+}
+
+/* multinomial(n, pvals, size=None) */
+static LLVMValueRef b_multinomial(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef pv[3];
+    kj_cg_operand(cg, in->args[1], pv);
+    kir_ref size = argref(cg, in, 2);
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[9] = {rt_arg(cg), to_i64(cg, in->args[0]), pv[0], pv[2], kj_cg_i32(cg, nd),
+                         size ? shape_of(cg, size, nd - 1) : LLVMConstNull(cg->t_ptr), out,
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_MULTINOMIAL, a, 9);
+    return load_desc(cg, out, nd);
+}
+
 static LLVMValueRef b_seed(kj_cg *cg, const kir_inst *in)
 {
     LLVMValueRef a[4] = {rt_arg(cg), to_i64(cg, in->args[0]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
@@ -713,6 +785,9 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
         return random_values(cg, in, size ? shape_of(cg, size, in->type->ndim) : NULL);
     }
     case KJ_B_NP_RANDOM_RANDINT: return b_randint(cg, in);
+    case KJ_B_NP_RANDOM_SHUFFLE: case KJ_B_NP_RANDOM_PERMUTATION: return b_shuffle(cg, in);
+    case KJ_B_NP_RANDOM_CHOICE: return b_choice(cg, in);
+    case KJ_B_NP_RANDOM_MULTINOMIAL: return b_multinomial(cg, in);
     case KJ_B_NP_SAVE: return b_save(cg, in);
     case KJ_B_NP_LOAD: return b_load(cg, in);
     case KJ_B_NP_ALLCLOSE: return b_allclose(cg, in);

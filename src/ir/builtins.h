@@ -151,6 +151,10 @@ enum {
     X(NP_RANDOM_BINOMIAL, "np.random.binomial", KJ_BF_HOST, "n, p, size=")                               \
     X(NP_RANDOM_POISSON, "np.random.poisson", KJ_BF_HOST, "lam=, size=")                                 \
     X(NP_RANDOM_GEOMETRIC, "np.random.geometric", KJ_BF_HOST, "p, size=")                                \
+    X(NP_RANDOM_SHUFFLE, "np.random.shuffle", KJ_BF_HOST, "x")                                           \
+    X(NP_RANDOM_PERMUTATION, "np.random.permutation", KJ_BF_HOST | KJ_BF_READS, "x")                     \
+    X(NP_RANDOM_CHOICE, "np.random.choice", KJ_BF_HOST | KJ_BF_READS, "a, size=, replace=, p=")          \
+    X(NP_RANDOM_MULTINOMIAL, "np.random.multinomial", KJ_BF_HOST | KJ_BF_READS, "n, pvals, size=")       \
     X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                                            \
     X(NP_SAVE, "np.save", KJ_BF_HOST | KJ_BF_READS, "file, arr")                                         \
     X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST | KJ_BF_READS, "a, b, rtol=, atol=")                        \
