@@ -226,10 +226,43 @@ static double draw_f(kj_mt19937 *st, kj_rdist d, const double p[3])
     }
 }
 
-/* The standard normal fill, the hot one: a loop without the switch. */
+/* The normal fill, the hot one: legacy_gauss's pairs written two at a time
+ * (f * x2, then the cached f * x1), the same values in the same order as
+ * n calls; an odd last pair leaves its second value cached. */
 static void fill_gauss(kj_mt19937 *st, double loc, double scale, double *out, int64_t n)
 {
-    for (int64_t i = 0; i < n; i++) out[i] = loc + scale * kj_rdist_gauss(st);
+    int64_t i = 0;
+    if (n > 0 && st->has_gauss) out[i++] = loc + scale * kj_rdist_gauss(st);
+    while (i + 1 < n) {
+        double x1, x2, r2;
+        do {
+            x1 = 2.0 * next_double(st) - 1.0;
+            x2 = 2.0 * next_double(st) - 1.0;
+            r2 = x1 * x1 + x2 * x2;
+        } while (r2 >= 1.0 || r2 == 0.0);
+        double f = sqrt(-2.0 * log(r2) / r2);
+        out[i++] = loc + scale * (f * x2);
+        out[i++] = loc + scale * (f * x1);
+    }
+    if (i < n) out[i] = loc + scale * kj_rdist_gauss(st);
+}
+
+static void fill_std_gauss(kj_mt19937 *st, double *out, int64_t n)
+{
+    int64_t i = 0;
+    if (n > 0 && st->has_gauss) out[i++] = kj_rdist_gauss(st);
+    while (i + 1 < n) {
+        double x1, x2, r2;
+        do {
+            x1 = 2.0 * next_double(st) - 1.0;
+            x2 = 2.0 * next_double(st) - 1.0;
+            r2 = x1 * x1 + x2 * x2;
+        } while (r2 >= 1.0 || r2 == 0.0);
+        double f = sqrt(-2.0 * log(r2) / r2);
+        out[i++] = f * x2;
+        out[i++] = f * x1;
+    }
+    if (i < n) out[i] = kj_rdist_gauss(st);
 }
 
 void kj_rdist_fill(kj_mt19937 *st, kj_rdist d, const double p[3], void *out, int64_t n)
@@ -244,7 +277,7 @@ void kj_rdist_fill(kj_mt19937 *st, kj_rdist d, const double p[3], void *out, int
     }
     double *o = out;
     if (d == KJ_RD_STD_NORMAL) {
-        for (int64_t i = 0; i < n; i++) o[i] = kj_rdist_gauss(st);
+        fill_std_gauss(st, o, n);
     } else if (d == KJ_RD_NORMAL) {
         fill_gauss(st, p[0], p[1], o, n);
     } else {
