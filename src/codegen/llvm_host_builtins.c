@@ -330,6 +330,45 @@ static LLVMValueRef b_multinomial(kj_cg *cg, const kir_inst *in)
     return load_desc(cg, out, nd);
 }
 
+/* np.random.default_rng(seed), and its Generator's random(size=),
+ * uniform(low=0, high=1, size=), integers(low, high=, size=): one value
+ * through a temporary, or an array. */
+static LLVMValueRef b_generator(kj_cg *cg, const kir_inst *in)
+{
+    if (in->aux == KJ_B_NP_RANDOM_DEFAULT_RNG) {
+        LLVMValueRef a[4] = {rt_arg(cg), to_i64(cg, in->args[0]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        return kj_cg_rtcall(cg, KJ_RTF_DEFAULT_RNG, a, 4);
+    }
+    bool ints = in->aux == KJ_B_GEN_INTEGERS, arr = in->type->kind == KJ_T_ARRAY;
+    kir_ref size = argref(cg, in, in->aux == KJ_B_GEN_RANDOM ? 1 : 3);
+    int nd = arr ? in->type->ndim : 0;
+    LLVMValueRef out = arr ? kj_cg_out_desc(cg, nd) : kj_cg_alloca(cg, ints ? cg->t_i64 : cg->t_f64, "draw");
+    LLVMValueRef shape = size ? shape_of(cg, size, nd) : LLVMConstNull(cg->t_ptr);
+    LLVMValueRef a[10] = {rt_arg(cg), argv(cg, in, 0)};
+    int n = 0;
+    if (ints) {
+        kir_ref hi = argref(cg, in, 2);
+        a[2] = hi ? to_i64(cg, in->args[1]) : kj_cg_i64(cg, 0);
+        a[3] = hi ? to_i64(cg, hi) : to_i64(cg, in->args[1]);
+        n = 4;
+    } else {
+        kir_ref lo = in->aux == KJ_B_GEN_UNIFORM ? argref(cg, in, 1) : 0;
+        kir_ref hi = in->aux == KJ_B_GEN_UNIFORM ? argref(cg, in, 2) : 0;
+        a[2] = lo ? to_f64(cg, lo) : LLVMConstReal(cg->t_f64, 0.0);
+        a[3] = hi ? to_f64(cg, hi) : LLVMConstReal(cg->t_f64, 1.0);
+        a[4] = kj_cg_i32(cg, in->aux == KJ_B_GEN_RANDOM);
+        n = 5;
+    }
+    a[n++] = kj_cg_i32(cg, nd);
+    a[n++] = shape;
+    a[n++] = out;
+    a[n++] = kj_cg_line(cg, in);
+    a[n++] = kj_cg_col(cg, in);
+    kj_cg_rtcall(cg, ints ? KJ_RTF_GEN_INTEGERS : KJ_RTF_GEN_UNIFORM, a, (unsigned)n);
+    if (arr) return load_desc(cg, out, nd);
+    return LLVMBuildLoad2(cg->b, ints ? cg->t_i64 : cg->t_f64, out, "draw");
+}
+
 static LLVMValueRef b_seed(kj_cg *cg, const kir_inst *in)
 {
     LLVMValueRef a[4] = {rt_arg(cg), to_i64(cg, in->args[0]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
@@ -788,6 +827,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_RANDOM_SHUFFLE: case KJ_B_NP_RANDOM_PERMUTATION: return b_shuffle(cg, in);
     case KJ_B_NP_RANDOM_CHOICE: return b_choice(cg, in);
     case KJ_B_NP_RANDOM_MULTINOMIAL: return b_multinomial(cg, in);
+    case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
+        return b_generator(cg, in);
     case KJ_B_NP_SAVE: return b_save(cg, in);
     case KJ_B_NP_LOAD: return b_load(cg, in);
     case KJ_B_NP_ALLCLOSE: return b_allclose(cg, in);

@@ -853,6 +853,21 @@ static const kj_type *type_multinomial(bctx *c)
     return nd ? arr(c, i64(c), nd + 1) : NULL;
 }
 
+/* np.random.default_rng(seed) and its Generator's methods (receiver: argument 0). */
+static const kj_type *type_generator(bctx *c)
+{
+    if (c->id == KJ_B_NP_RANDOM_DEFAULT_RNG) return int_arg(c, 0) ? kj_t_opaque(c->t, "Generator") : NULL;
+    uint32_t size = c->id == KJ_B_GEN_RANDOM ? 1 : 3;
+    if (c->id == KJ_B_GEN_INTEGERS && (!int_arg(c, 1) || (given(c, 2) && !int_arg(c, 2)))) return NULL;
+    if (c->id == KJ_B_GEN_UNIFORM)
+        for (uint32_t i = 1; i < 3; i++)
+            if (given(c, i) && !num_arg(c, i, f64(c))) return NULL;
+    const kj_type *e = c->id == KJ_B_GEN_INTEGERS ? i64(c) : f64(c);
+    if (!given(c, size)) return e;
+    int nd = shape_arg(c, size);
+    return nd ? arr(c, e, nd) : NULL;
+}
+
 /* np.load(file): its type must come from the caller (`target`). */
 static const kj_type *type_load(bctx *c)
 {
@@ -1306,6 +1321,8 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_RANDOM_PERMUTATION: return type_permutation(c);
     case KJ_B_NP_RANDOM_CHOICE: return type_choice(c);
     case KJ_B_NP_RANDOM_MULTINOMIAL: return type_multinomial(c);
+    case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
+        return type_generator(c);
     case KJ_B_NP_RANDOM_RANDINT: return type_randint(c);
     case KJ_B_NP_LOAD: return type_load(c);
     case KJ_B_NP_SAVE: return type_save(c);

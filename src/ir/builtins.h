@@ -155,6 +155,10 @@ enum {
     X(NP_RANDOM_PERMUTATION, "np.random.permutation", KJ_BF_HOST | KJ_BF_READS, "x")                     \
     X(NP_RANDOM_CHOICE, "np.random.choice", KJ_BF_HOST | KJ_BF_READS, "a, size=, replace=, p=")          \
     X(NP_RANDOM_MULTINOMIAL, "np.random.multinomial", KJ_BF_HOST | KJ_BF_READS, "n, pvals, size=")       \
+    X(NP_RANDOM_DEFAULT_RNG, "np.random.default_rng", KJ_BF_HOST, "seed")                                \
+    X(GEN_RANDOM, "Generator.random", KJ_BF_HOST | KJ_BF_METHOD, "size=")                                \
+    X(GEN_UNIFORM, "Generator.uniform", KJ_BF_HOST | KJ_BF_METHOD, "low=, high=, size=")                 \
+    X(GEN_INTEGERS, "Generator.integers", KJ_BF_HOST | KJ_BF_METHOD, "low, high=, size=")                \
     X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                                            \
     X(NP_SAVE, "np.save", KJ_BF_HOST | KJ_BF_READS, "file, arr")                                         \
     X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST | KJ_BF_READS, "a, b, rtol=, atol=")                        \
