@@ -330,6 +330,24 @@ static LLVMValueRef b_multinomial(kj_cg *cg, const kir_inst *in)
     return load_desc(cg, out, nd);
 }
 
+/* Generator.shuffle(x) / permutation(n or x) */
+static LLVMValueRef gen_shuffle(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef x[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)}, n = kj_cg_i64(cg, 0);
+    if (argt(cg, in, 1)->kind == KJ_T_ARRAY) kj_cg_operand(cg, in->args[1], x);
+    else n = to_i64(cg, in->args[1]);
+    if (in->aux == KJ_B_GEN_SHUFFLE) {
+        LLVMValueRef a[7] = {rt_arg(cg), argv(cg, in, 0), x[0], x[1], x[2], kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_GEN_SHUFFLE, a, 7);
+        return kj_cg_zero(cg, in->type);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[9] = {rt_arg(cg), argv(cg, in, 0), n, x[0], x[1], x[2], out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_GEN_PERMUTATION, a, 9);
+    return load_desc(cg, out, nd);
+}
+
 /* np.random.default_rng(seed), and its Generator's random(size=),
  * uniform(low=0, high=1, size=), integers(low, high=, size=): one value
  * through a temporary, or an array. */
@@ -339,6 +357,7 @@ static LLVMValueRef b_generator(kj_cg *cg, const kir_inst *in)
         LLVMValueRef a[4] = {rt_arg(cg), to_i64(cg, in->args[0]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
         return kj_cg_rtcall(cg, KJ_RTF_DEFAULT_RNG, a, 4);
     }
+    if (in->aux == KJ_B_GEN_SHUFFLE || in->aux == KJ_B_GEN_PERMUTATION) return gen_shuffle(cg, in);
     bool ints = in->aux == KJ_B_GEN_INTEGERS, arr = in->type->kind == KJ_T_ARRAY;
     kir_ref size = argref(cg, in, in->aux == KJ_B_GEN_RANDOM ? 1 : 3);
     int nd = arr ? in->type->ndim : 0;
@@ -828,6 +847,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_RANDOM_CHOICE: return b_choice(cg, in);
     case KJ_B_NP_RANDOM_MULTINOMIAL: return b_multinomial(cg, in);
     case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
+    case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
         return b_generator(cg, in);
     case KJ_B_NP_SAVE: return b_save(cg, in);
     case KJ_B_NP_LOAD: return b_load(cg, in);

@@ -857,6 +857,12 @@ static const kj_type *type_multinomial(bctx *c)
 static const kj_type *type_generator(bctx *c)
 {
     if (c->id == KJ_B_NP_RANDOM_DEFAULT_RNG) return int_arg(c, 0) ? kj_t_opaque(c->t, "Generator") : NULL;
+    const kj_type *x = ty(c, 1);
+    if (c->id == KJ_B_GEN_SHUFFLE) return is_array(x) ? none(c) : argerr(c, 1, "an array");
+    if (c->id == KJ_B_GEN_PERMUTATION) {
+        if (is_array(x)) return arr(c, x->elem, x->ndim);
+        return int_arg(c, 1) ? arr(c, i64(c), 1) : NULL;
+    }
     uint32_t size = c->id == KJ_B_GEN_RANDOM ? 1 : 3;
     if (c->id == KJ_B_GEN_INTEGERS && (!int_arg(c, 1) || (given(c, 2) && !int_arg(c, 2)))) return NULL;
     if (c->id == KJ_B_GEN_UNIFORM)
@@ -1322,6 +1328,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_RANDOM_CHOICE: return type_choice(c);
     case KJ_B_NP_RANDOM_MULTINOMIAL: return type_multinomial(c);
     case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
+    case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
         return type_generator(c);
     case KJ_B_NP_RANDOM_RANDINT: return type_randint(c);
     case KJ_B_NP_LOAD: return type_load(c);

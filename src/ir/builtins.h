@@ -159,6 +159,8 @@ enum {
     X(GEN_RANDOM, "Generator.random", KJ_BF_HOST | KJ_BF_METHOD, "size=")                                \
     X(GEN_UNIFORM, "Generator.uniform", KJ_BF_HOST | KJ_BF_METHOD, "low=, high=, size=")                 \
     X(GEN_INTEGERS, "Generator.integers", KJ_BF_HOST | KJ_BF_METHOD, "low, high=, size=")                \
+    X(GEN_SHUFFLE, "Generator.shuffle", KJ_BF_HOST | KJ_BF_METHOD, "x")                                  \
+    X(GEN_PERMUTATION, "Generator.permutation", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "x")            \
     X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                                            \
     X(NP_SAVE, "np.save", KJ_BF_HOST | KJ_BF_READS, "file, arr")                                         \
     X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST | KJ_BF_READS, "a, b, rtol=, atol=")                        \

@@ -51,6 +51,9 @@ double kj_rdist_gauss(kj_mt19937 *st);
 /* random_interval(max): a value in [0, max] by masked rejection
  * (shuffle/permutation's draws). */
 uint64_t kj_random_interval(kj_mt19937 *st, uint64_t max);
+/* Swap rows i and j of h (sub-arrays of its trailing dimensions): shuffle's
+ * step (random_pick.c). */
+void kj_random_swap_rows(const kj_array *h, int64_t i, int64_t j);
 /* legacy binomial(n, p) (parameters checked): multinomial's draws. */
 int64_t kj_rdist_binomial(kj_mt19937 *st, int64_t n, double p);
 

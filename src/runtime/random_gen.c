@@ -8,6 +8,7 @@
 
 #include "array.h"
 #include "pcg64.h"
+#include "random_dist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,4 +123,56 @@ void kj_rt_gen_integers(kj_rt *rt, void *gen, int64_t low, int64_t high, int32_t
     bounded_fill(gen, (uint64_t)low, rng, (int64_t *)(void *)a->data, kj_array_size(a));
     kj_rt_error err = {0};
     kj_rt_result(rt, kj_array_retain(a), &err, out, ndim, line, col);
+}
+
+/* random_interval over PCG64: [0, max] by masked rejection. */
+static uint64_t gen_interval(kj_pcg64 *g, uint64_t max)
+{
+    if (max == 0) return 0;
+    uint64_t mask = max, v;
+    for (int s = 1; s < 64; s *= 2) mask |= mask >> s;
+    if (max <= 0xffffffffu)
+        while ((v = (kj_pcg64_next32(g) & mask)) > max) {}
+    else
+        while ((v = (kj_pcg64_next64(g) & mask)) > max) {}
+    return v;
+}
+
+/* Generator.shuffle: Fisher-Yates from the end along axis 0, as legacy. */
+static void gen_shuffle_rows(kj_pcg64 *g, const kj_array *h)
+{
+    if (h->ndim < 1 || kj_array_size(h) == 0) return;
+    for (int64_t i = h->shape[0] - 1; i >= 1; i--) {
+        int64_t j = (int64_t)gen_interval(g, (uint64_t)i);
+        if (i != j) kj_random_swap_rows(h, i, j);
+    }
+}
+
+void kj_rt_gen_shuffle(kj_rt *rt, void *gen, const void *a, int32_t ndim, int32_t dtype, int32_t line,
+                       int32_t col)
+{
+    (void)rt, (void)line, (void)col;
+    kj_array h;
+    kj_rt_header(&h, a, ndim, dtype);
+    gen_shuffle_rows(gen, &h);
+}
+
+/* Generator.permutation(n) (a != NULL: permutation(a), a shuffled copy). */
+void kj_rt_gen_permutation(kj_rt *rt, void *gen, int64_t n, const void *a, int32_t ndim, int32_t dtype,
+                           void *out, int32_t line, int32_t col)
+{
+    kj_rt_error err = {0};
+    kj_array *r;
+    if (a) {
+        kj_array h;
+        kj_rt_header(&h, a, ndim, dtype);
+        r = kj_array_copy(&h, &err);
+    } else {
+        int64_t len = n > 0 ? n : 0;
+        r = kj_array_empty(KJ_DT_INT64, 1, &len, &err);
+        for (int64_t i = 0; r && i < len; i++) ((int64_t *)(void *)r->data)[i] = i;
+        ndim = 1;
+    }
+    if (r) gen_shuffle_rows(gen, r);
+    kj_rt_result(rt, r, &err, out, ndim, line, col);
 }

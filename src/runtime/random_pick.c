@@ -18,8 +18,7 @@ static _Noreturn void fail(kj_rt *rt, const char *exc, const char *msg, int32_t 
     kj_rt_raise_error(rt, &err, line, col);
 }
 
-/* Swap rows i and j of h (sub-arrays of its ndim-1 trailing dimensions). */
-static void swap_rows(const kj_array *h, int64_t i, int64_t j)
+void kj_random_swap_rows(const kj_array *h, int64_t i, int64_t j)
 {
     size_t sz = kj_dtype_size(h->dtype);
     int64_t inner = 1, idx[KJ_MAX_DIMS] = {0};
@@ -41,7 +40,7 @@ static void shuffle_rows(kj_mt19937 *st, const kj_array *h)
     if (h->ndim < 1) return;
     for (int64_t i = h->shape[0] - 1; i >= 1; i--) {
         int64_t j = (int64_t)kj_random_interval(st, (uint64_t)i);
-        if (i != j) swap_rows(h, i, j);
+        if (i != j) kj_random_swap_rows(h, i, j);
     }
 }
 
