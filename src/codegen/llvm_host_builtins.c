@@ -12,6 +12,7 @@
 #include "codegen.h"
 
 #include "../ir/builtins.h"
+#include "../ir/builtins_random.h"
 #include "../abi/abi.h"
 
 #include <string.h>
@@ -229,6 +230,163 @@ static LLVMValueRef b_randint(kj_cg *cg, const kir_inst *in)
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_RANDINT_ARRAY, a, 9);
     return load_desc(cg, out, nd);
+}
+
+/* np.random's legacy distributions (builtins_random.h): the parameters as
+ * float64 (defaults where not given), then one value or an array of size=.
+ * randn(d0, ...) is standard_normal(size=(d0, ...)). */
+static LLVMValueRef b_rdist(kj_cg *cg, const kir_inst *in, const kj_rdist_spec *sp, LLVMValueRef shape)
+{
+    LLVMValueRef a[10] = {rt_arg(cg), kj_cg_i32(cg, sp->dist)};
+    for (int i = 0; i < 3; i++) {
+        kir_ref r = i < sp->nparams ? argref(cg, in, (uint32_t)i) : 0;
+        a[2 + i] = r ? to_f64(cg, r) : LLVMConstReal(cg->t_f64, sp->defaults[i]);
+    }
+    if (!shape && in->type->kind != KJ_T_ARRAY) {
+        a[5] = kj_cg_line(cg, in);
+        a[6] = kj_cg_col(cg, in);
+        if (!sp->int_result) return kj_cg_rtcall(cg, KJ_RTF_RDIST, a, 7);
+        return kj_cg_cast(cg, kj_cg_rtcall(cg, KJ_RTF_RDIST_I, a, 7), &T_I64, in->type);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    a[5] = kj_cg_i32(cg, nd);
+    a[6] = shape ? shape : shape_of(cg, argref(cg, in, (uint32_t)sp->nparams), nd);
+    a[7] = out;
+    a[8] = kj_cg_line(cg, in);
+    a[9] = kj_cg_col(cg, in);
+    kj_cg_rtcall(cg, KJ_RTF_RDIST_ARRAY, a, 10);
+    return load_desc(cg, out, nd);
+}
+
+/* shuffle(x) in place; permutation(n) or permutation(x). */
+static LLVMValueRef b_shuffle(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef x[3];
+    kj_cg_operand(cg, in->args[0], x);
+    if (in->aux == KJ_B_NP_RANDOM_SHUFFLE) {
+        LLVMValueRef a[6] = {rt_arg(cg), x[0], x[1], x[2], kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_SHUFFLE, a, 6);
+        return kj_cg_zero(cg, in->type);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    if (argt(cg, in, 0)->kind != KJ_T_ARRAY) {
+        LLVMValueRef a[5] = {rt_arg(cg), to_i64(cg, in->args[0]), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_PERMUTATION_N, a, 5);
+    } else {
+        LLVMValueRef a[7] = {rt_arg(cg), x[0], x[1], x[2], out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_PERMUTATION, a, 7);
+    }
+    return load_desc(cg, out, nd);
+}
+
+/* choice(a, size=None, replace=True, p=None): a an int (the population
+ * range(a)) or a 1-D array; without size= one value, which choice1 hands
+ * back as int64 bits. */
+static LLVMValueRef b_choice(kj_cg *cg, const kir_inst *in)
+{
+    static const kj_type T_I32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = true};
+    LLVMValueRef x[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)}, pop = kj_cg_i64(cg, 0);
+    if (argt(cg, in, 0)->kind == KJ_T_ARRAY) kj_cg_operand(cg, in->args[0], x);
+    else pop = to_i64(cg, in->args[0]);
+    kir_ref size = argref(cg, in, 1), rep = argref(cg, in, 2), p = argref(cg, in, 3);
+    LLVMValueRef pv[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, -1)};
+    if (p) kj_cg_operand(cg, p, pv);
+    LLVMValueRef replace = rep ? kj_cg_cast(cg, kj_cg_val(cg, rep), type_of(cg, rep), &T_I32) : kj_cg_i32(cg, 1);
+    LLVMValueRef a[13] = {rt_arg(cg), x[0], x[1], pop, x[2], replace, pv[0], pv[2]};
+    if (!size) {
+        a[8] = kj_cg_line(cg, in);
+        a[9] = kj_cg_col(cg, in);
+        LLVMValueRef bits = kj_cg_rtcall(cg, KJ_RTF_CHOICE1, a, 10);
+        const kj_type *e = in->type;
+        if (e->kind == KJ_T_FLOAT && e->bits == 64) return LLVMBuildBitCast(cg->b, bits, cg->t_f64, "choice");
+        if (e->kind == KJ_T_FLOAT && e->bits == 32)
+            return LLVMBuildBitCast(cg->b, LLVMBuildTrunc(cg->b, bits, cg->t_i32, ""), cg->t_f32, "choice");
+        return kj_cg_cast(cg, bits, &T_I64, e);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    a[8] = kj_cg_i32(cg, nd);
+    a[9] = shape_of(cg, size, nd);
+    a[10] = out;
+    a[11] = kj_cg_line(cg, in);
+    a[12] = kj_cg_col(cg, in);
+    kj_cg_rtcall(cg, KJ_RTF_CHOICE, a, 13);
+    return load_desc(cg, out, nd);
+}
+
+/* multinomial(n, pvals, size=None) */
+static LLVMValueRef b_multinomial(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef pv[3];
+    kj_cg_operand(cg, in->args[1], pv);
+    kir_ref size = argref(cg, in, 2);
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[9] = {rt_arg(cg), to_i64(cg, in->args[0]), pv[0], pv[2], kj_cg_i32(cg, nd),
+                         size ? shape_of(cg, size, nd - 1) : LLVMConstNull(cg->t_ptr), out,
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_MULTINOMIAL, a, 9);
+    return load_desc(cg, out, nd);
+}
+
+/* Generator.shuffle(x) / permutation(n or x) */
+static LLVMValueRef gen_shuffle(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef x[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)}, n = kj_cg_i64(cg, 0);
+    if (argt(cg, in, 1)->kind == KJ_T_ARRAY) kj_cg_operand(cg, in->args[1], x);
+    else n = to_i64(cg, in->args[1]);
+    if (in->aux == KJ_B_GEN_SHUFFLE) {
+        LLVMValueRef a[7] = {rt_arg(cg), argv(cg, in, 0), x[0], x[1], x[2], kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_GEN_SHUFFLE, a, 7);
+        return kj_cg_zero(cg, in->type);
+    }
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[9] = {rt_arg(cg), argv(cg, in, 0), n, x[0], x[1], x[2], out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_GEN_PERMUTATION, a, 9);
+    return load_desc(cg, out, nd);
+}
+
+/* np.random.default_rng(seed), and its Generator's random(size=),
+ * uniform(low=0, high=1, size=), integers(low, high=, size=): one value
+ * through a temporary, or an array. */
+static LLVMValueRef b_generator(kj_cg *cg, const kir_inst *in)
+{
+    if (in->aux == KJ_B_NP_RANDOM_DEFAULT_RNG) {
+        LLVMValueRef a[4] = {rt_arg(cg), to_i64(cg, in->args[0]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        return kj_cg_rtcall(cg, KJ_RTF_DEFAULT_RNG, a, 4);
+    }
+    if (in->aux == KJ_B_GEN_SHUFFLE || in->aux == KJ_B_GEN_PERMUTATION) return gen_shuffle(cg, in);
+    bool ints = in->aux == KJ_B_GEN_INTEGERS, arr = in->type->kind == KJ_T_ARRAY;
+    kir_ref size = argref(cg, in, in->aux == KJ_B_GEN_RANDOM ? 1 : 3);
+    int nd = arr ? in->type->ndim : 0;
+    LLVMValueRef out = arr ? kj_cg_out_desc(cg, nd) : kj_cg_alloca(cg, ints ? cg->t_i64 : cg->t_f64, "draw");
+    LLVMValueRef shape = size ? shape_of(cg, size, nd) : LLVMConstNull(cg->t_ptr);
+    LLVMValueRef a[10] = {rt_arg(cg), argv(cg, in, 0)};
+    int n = 0;
+    if (ints) {
+        kir_ref hi = argref(cg, in, 2);
+        a[2] = hi ? to_i64(cg, in->args[1]) : kj_cg_i64(cg, 0);
+        a[3] = hi ? to_i64(cg, hi) : to_i64(cg, in->args[1]);
+        n = 4;
+    } else {
+        kir_ref lo = in->aux == KJ_B_GEN_UNIFORM ? argref(cg, in, 1) : 0;
+        kir_ref hi = in->aux == KJ_B_GEN_UNIFORM ? argref(cg, in, 2) : 0;
+        a[2] = lo ? to_f64(cg, lo) : LLVMConstReal(cg->t_f64, 0.0);
+        a[3] = hi ? to_f64(cg, hi) : LLVMConstReal(cg->t_f64, 1.0);
+        a[4] = kj_cg_i32(cg, in->aux == KJ_B_GEN_RANDOM);
+        n = 5;
+    }
+    a[n++] = kj_cg_i32(cg, nd);
+    a[n++] = shape;
+    a[n++] = out;
+    a[n++] = kj_cg_line(cg, in);
+    a[n++] = kj_cg_col(cg, in);
+    kj_cg_rtcall(cg, ints ? KJ_RTF_GEN_INTEGERS : KJ_RTF_GEN_UNIFORM, a, (unsigned)n);
+    if (arr) return load_desc(cg, out, nd);
+    return LLVMBuildLoad2(cg->b, ints ? cg->t_i64 : cg->t_f64, out, "draw");
 }
 
 static LLVMValueRef b_seed(kj_cg *cg, const kir_inst *in)
@@ -676,6 +834,8 @@ static LLVMValueRef b_index(kj_cg *cg, const kir_inst *in)
 LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
 {
     if (in->aux >= KJ_B_LIST_NEW && in->aux <= KJ_B_LIST_REPEAT) return kj_cg_list_builtin(cg, in); /* llvm_list.c */
+    const kj_rdist_spec *rd = kj_rdist_spec_of((kj_builtin)in->aux);
+    if (rd) return b_rdist(cg, in, rd, NULL);
     switch (in->aux) {
     case KJ_B_PRINT: return b_print(cg, in);
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:
@@ -689,11 +849,20 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_RANDOM_SEED: return b_seed(cg, in);
     case KJ_B_NP_RANDOM_RAND:
         return random_values(cg, in, in->nargs ? shape_list(cg, in, 0, (int)in->nargs) : NULL);
-    case KJ_B_NP_RANDOM_RANDOM: {
+    case KJ_B_NP_RANDOM_RANDN:
+        return b_rdist(cg, in, kj_rdist_spec_of(KJ_B_NP_RANDOM_STANDARD_NORMAL),
+                       in->nargs ? shape_list(cg, in, 0, (int)in->nargs) : NULL);
+    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: {
         kir_ref size = argref(cg, in, 0);
         return random_values(cg, in, size ? shape_of(cg, size, in->type->ndim) : NULL);
     }
     case KJ_B_NP_RANDOM_RANDINT: return b_randint(cg, in);
+    case KJ_B_NP_RANDOM_SHUFFLE: case KJ_B_NP_RANDOM_PERMUTATION: return b_shuffle(cg, in);
+    case KJ_B_NP_RANDOM_CHOICE: return b_choice(cg, in);
+    case KJ_B_NP_RANDOM_MULTINOMIAL: return b_multinomial(cg, in);
+    case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
+    case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
+        return b_generator(cg, in);
     case KJ_B_NP_SAVE: return b_save(cg, in);
     case KJ_B_NP_LOAD: return b_load(cg, in);
     case KJ_B_NP_ALLCLOSE: return b_allclose(cg, in);

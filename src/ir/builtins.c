@@ -3,6 +3,7 @@
  * and the typing rule of every built-in (Numba/NumPy semantics, NEP 50
  * literals). */
 #include "builtins.h"
+#include "builtins_random.h"
 #include "../frontend/ast.h" /* the operators of kj_builtin_operator */
 
 #include <stdio.h>
@@ -849,6 +850,93 @@ static const kj_type *type_randint(bctx *c)
     return nd ? arr(c, e, nd) : NULL;
 }
 
+/* np.random's distributions (builtins_random.h): float parameters (binomial's
+ * n an integer), then size=. */
+static const kj_type *type_rdist(bctx *c, const kj_rdist_spec *sp)
+{
+    for (int i = 0; i < sp->nparams; i++)
+        if (given(c, (uint32_t)i) && !(i == 0 && sp->int_first ? int_arg(c, 0) : num_arg(c, (uint32_t)i, f64(c))))
+            return NULL;
+    const kj_type *e = sp->int_result ? i64(c) : f64(c);
+    if (!given(c, (uint32_t)sp->nparams)) return e;
+    int nd = shape_arg(c, (uint32_t)sp->nparams);
+    return nd ? arr(c, e, nd) : NULL;
+}
+
+/* np.random.shuffle(x): x an array, shuffled in place along axis 0. */
+static const kj_type *type_shuffle(bctx *c)
+{
+    return is_array(ty(c, 0)) ? none(c) : argerr(c, 0, "an array");
+}
+
+/* np.random.permutation(x): an int (a shuffled arange) or an array (a shuffled copy). */
+static const kj_type *type_permutation(bctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    if (is_array(x)) return arr(c, x->elem, x->ndim);
+    return int_arg(c, 0) ? arr(c, i64(c), 1) : NULL;
+}
+
+static bool vector_arg(bctx *c, uint32_t i)
+{
+    const kj_type *x = ty(c, i);
+    if (is_array(x) && x->ndim == 1 && kj_is_scalar(x->elem)) return true;
+    return bad_arg(c, i, "a 1-dimensional array");
+}
+
+/* np.random.choice(a, size=None, replace=True, p=None): a an int or a 1-D array. */
+static const kj_type *type_choice(bctx *c)
+{
+    const kj_type *a = ty(c, 0), *e = i64(c);
+    if (is_array(a)) {
+        if (a->ndim != 1) return argerr(c, 0, "1-dimensional or an integer");
+        e = a->elem;
+    } else if (!kj_is_int(a)) {
+        return argerr(c, 0, "1-dimensional or an integer");
+    } else {
+        convto(c, 0, i64(c));
+    }
+    if (given(c, 2) && !num_arg(c, 2, kj_t_bool(c->t))) return NULL;
+    if (given(c, 3) && !vector_arg(c, 3)) return NULL;
+    if (!given(c, 1)) return e;
+    int nd = shape_arg(c, 1);
+    return nd ? arr(c, e, nd) : NULL;
+}
+
+/* np.random.multinomial(n, pvals, size=None): int64 counts, shape size + (len(pvals),). */
+static const kj_type *type_multinomial(bctx *c)
+{
+    if (!int_arg(c, 0) || !vector_arg(c, 1)) return NULL;
+    if (!given(c, 2)) return arr(c, i64(c), 1);
+    int nd = shape_arg(c, 2);
+    if (nd == 4) {
+        kj_error(c->d, c->src, span_of(c, 2), "%s() size must have 1 to 3 dimensions", c->name);
+        return NULL;
+    }
+    return nd ? arr(c, i64(c), nd + 1) : NULL;
+}
+
+/* np.random.default_rng(seed) and its Generator's methods (receiver: argument 0). */
+static const kj_type *type_generator(bctx *c)
+{
+    if (c->id == KJ_B_NP_RANDOM_DEFAULT_RNG) return int_arg(c, 0) ? kj_t_opaque(c->t, "Generator") : NULL;
+    const kj_type *x = ty(c, 1);
+    if (c->id == KJ_B_GEN_SHUFFLE) return is_array(x) ? none(c) : argerr(c, 1, "an array");
+    if (c->id == KJ_B_GEN_PERMUTATION) {
+        if (is_array(x)) return arr(c, x->elem, x->ndim);
+        return int_arg(c, 1) ? arr(c, i64(c), 1) : NULL;
+    }
+    uint32_t size = c->id == KJ_B_GEN_RANDOM ? 1 : 3;
+    if (c->id == KJ_B_GEN_INTEGERS && (!int_arg(c, 1) || (given(c, 2) && !int_arg(c, 2)))) return NULL;
+    if (c->id == KJ_B_GEN_UNIFORM)
+        for (uint32_t i = 1; i < 3; i++)
+            if (given(c, i) && !num_arg(c, i, f64(c))) return NULL;
+    const kj_type *e = c->id == KJ_B_GEN_INTEGERS ? i64(c) : f64(c);
+    if (!given(c, size)) return e;
+    int nd = shape_arg(c, size);
+    return nd ? arr(c, e, nd) : NULL;
+}
+
 /* np.load(file): its type must come from the caller (`target`). */
 static const kj_type *type_load(bctx *c)
 {
@@ -1349,6 +1437,8 @@ static const kj_type *no_rule(bctx *c)
 
 static const kj_type *type_numpy(bctx *c)
 {
+    const kj_rdist_spec *rd = kj_rdist_spec_of(c->id);
+    if (rd) return type_rdist(c, rd);
     switch (c->id) {
     case KJ_B_NP_ZEROS:
     case KJ_B_NP_ONES:
@@ -1362,7 +1452,15 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_LINSPACE: return type_linspace(c);
     case KJ_B_NP_RANDOM_SEED: return int_arg(c, 0) ? none(c) : NULL;
     case KJ_B_NP_RANDOM_RAND: return type_rand(c);
-    case KJ_B_NP_RANDOM_RANDOM: return type_random(c);
+    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: return type_random(c);
+    case KJ_B_NP_RANDOM_RANDN: return type_rand(c);
+    case KJ_B_NP_RANDOM_SHUFFLE: return type_shuffle(c);
+    case KJ_B_NP_RANDOM_PERMUTATION: return type_permutation(c);
+    case KJ_B_NP_RANDOM_CHOICE: return type_choice(c);
+    case KJ_B_NP_RANDOM_MULTINOMIAL: return type_multinomial(c);
+    case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
+    case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
+        return type_generator(c);
     case KJ_B_NP_RANDOM_RANDINT: return type_randint(c);
     case KJ_B_NP_LOAD: return type_load(c);
     case KJ_B_NP_SAVE: return type_save(c);

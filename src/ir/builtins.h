@@ -160,6 +160,39 @@ enum {
     X(NP_RANDOM_RAND, "np.random.rand", KJ_BF_HOST, "*args")                                             \
     X(NP_RANDOM_RANDOM, "np.random.random", KJ_BF_HOST, "size=")                                         \
     X(NP_RANDOM_RANDINT, "np.random.randint", KJ_BF_HOST, "low, high=, size=, dtype=")                   \
+    /* np.random's legacy distributions (random_dist.c; typing: builtins.c type_rdist) */ \
+    X(NP_RANDOM_RANDOM_SAMPLE, "np.random.random_sample", KJ_BF_HOST, "size=")                           \
+    X(NP_RANDOM_RANDN, "np.random.randn", KJ_BF_HOST, "*args")                                           \
+    X(NP_RANDOM_STANDARD_NORMAL, "np.random.standard_normal", KJ_BF_HOST, "size=")                       \
+    X(NP_RANDOM_NORMAL, "np.random.normal", KJ_BF_HOST, "loc=, scale=, size=")                           \
+    X(NP_RANDOM_UNIFORM, "np.random.uniform", KJ_BF_HOST, "low=, high=, size=")                          \
+    X(NP_RANDOM_STANDARD_EXPONENTIAL, "np.random.standard_exponential", KJ_BF_HOST, "size=")             \
+    X(NP_RANDOM_EXPONENTIAL, "np.random.exponential", KJ_BF_HOST, "scale=, size=")                       \
+    X(NP_RANDOM_STANDARD_GAMMA, "np.random.standard_gamma", KJ_BF_HOST, "shape, size=")                  \
+    X(NP_RANDOM_GAMMA, "np.random.gamma", KJ_BF_HOST, "shape, scale=, size=")                            \
+    X(NP_RANDOM_BETA, "np.random.beta", KJ_BF_HOST, "a, b, size=")                                       \
+    X(NP_RANDOM_CHISQUARE, "np.random.chisquare", KJ_BF_HOST, "df, size=")                               \
+    X(NP_RANDOM_LOGNORMAL, "np.random.lognormal", KJ_BF_HOST, "mean=, sigma=, size=")                    \
+    X(NP_RANDOM_LAPLACE, "np.random.laplace", KJ_BF_HOST, "loc=, scale=, size=")                         \
+    X(NP_RANDOM_LOGISTIC, "np.random.logistic", KJ_BF_HOST, "loc=, scale=, size=")                       \
+    X(NP_RANDOM_GUMBEL, "np.random.gumbel", KJ_BF_HOST, "loc=, scale=, size=")                           \
+    X(NP_RANDOM_PARETO, "np.random.pareto", KJ_BF_HOST, "a, size=")                                      \
+    X(NP_RANDOM_WEIBULL, "np.random.weibull", KJ_BF_HOST, "a, size=")                                    \
+    X(NP_RANDOM_TRIANGULAR, "np.random.triangular", KJ_BF_HOST, "left, mode, right, size=")              \
+    X(NP_RANDOM_STANDARD_T, "np.random.standard_t", KJ_BF_HOST, "df, size=")                             \
+    X(NP_RANDOM_BINOMIAL, "np.random.binomial", KJ_BF_HOST, "n, p, size=")                               \
+    X(NP_RANDOM_POISSON, "np.random.poisson", KJ_BF_HOST, "lam=, size=")                                 \
+    X(NP_RANDOM_GEOMETRIC, "np.random.geometric", KJ_BF_HOST, "p, size=")                                \
+    X(NP_RANDOM_SHUFFLE, "np.random.shuffle", KJ_BF_HOST, "x")                                           \
+    X(NP_RANDOM_PERMUTATION, "np.random.permutation", KJ_BF_HOST | KJ_BF_READS, "x")                     \
+    X(NP_RANDOM_CHOICE, "np.random.choice", KJ_BF_HOST | KJ_BF_READS, "a, size=, replace=, p=")          \
+    X(NP_RANDOM_MULTINOMIAL, "np.random.multinomial", KJ_BF_HOST | KJ_BF_READS, "n, pvals, size=")       \
+    X(NP_RANDOM_DEFAULT_RNG, "np.random.default_rng", KJ_BF_HOST, "seed")                                \
+    X(GEN_RANDOM, "Generator.random", KJ_BF_HOST | KJ_BF_METHOD, "size=")                                \
+    X(GEN_UNIFORM, "Generator.uniform", KJ_BF_HOST | KJ_BF_METHOD, "low=, high=, size=")                 \
+    X(GEN_INTEGERS, "Generator.integers", KJ_BF_HOST | KJ_BF_METHOD, "low, high=, size=")                \
+    X(GEN_SHUFFLE, "Generator.shuffle", KJ_BF_HOST | KJ_BF_METHOD, "x")                                  \
+    X(GEN_PERMUTATION, "Generator.permutation", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "x")            \
     X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                                            \
     X(NP_SAVE, "np.save", KJ_BF_HOST | KJ_BF_READS, "file, arr")                                         \
     X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST | KJ_BF_READS, "a, b, rtol=, atol=")                        \

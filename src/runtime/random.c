@@ -25,6 +25,8 @@ static void init_genrand(kj_mt19937 *st, uint32_t s)
         st->key[i] = 1812433253u * (prev ^ (prev >> 30)) + (uint32_t)i;
     }
     st->pos = KJ_MT19937_N;
+    st->has_gauss = 0;
+    st->gauss = 0.0;
 }
 
 bool kj_mt19937_seed(kj_mt19937 *st, int64_t seed, kj_rt_error *err)
@@ -97,8 +99,7 @@ void kj_mt19937_seed_entropy(kj_mt19937 *st)
     init_by_array(st, key, KJ_MT19937_N);
 }
 
-/* Regenerate the 624 words (the "twist"). */
-static void mt_generate(kj_mt19937 *st)
+void kj_mt19937_twist(kj_mt19937 *st)
 {
     uint32_t *mt = st->key, y;
     int i;
@@ -115,29 +116,10 @@ static void mt_generate(kj_mt19937 *st)
     st->pos = 0;
 }
 
-/* Next word, tempered. */
-uint32_t kj_mt19937_next32(kj_mt19937 *st)
-{
-    if (st->pos >= KJ_MT19937_N) mt_generate(st);
-    uint32_t y = st->key[st->pos++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= y >> 18;
-    return y;
-}
-
 uint64_t kj_mt19937_next64(kj_mt19937 *st)
 {
     uint64_t hi = kj_mt19937_next32(st);
     return hi << 32 | kj_mt19937_next32(st);
-}
-
-/* 27 high bits of one word and 26 of the next make a 53-bit fraction. */
-double kj_mt19937_double(kj_mt19937 *st)
-{
-    int32_t a = (int32_t)(kj_mt19937_next32(st) >> 5), b = (int32_t)(kj_mt19937_next32(st) >> 6);
-    return (a * 67108864.0 + b) / 9007199254740992.0;
 }
 
 void kj_random_fill(kj_mt19937 *st, double *out, int64_t n)

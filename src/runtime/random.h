@@ -16,6 +16,10 @@
 typedef struct kj_mt19937 {
     uint32_t key[KJ_MT19937_N];
     int pos;
+    /* legacy_gauss's second polar-method value, kept for the next draw;
+     * seeding drops it (RandomState._reset_gauss). */
+    int has_gauss;
+    double gauss;
 } kj_mt19937;
 
 /* np.random.seed(s) for an integer s: 0 <= s <= 2**32-1 (init_genrand);
@@ -27,10 +31,30 @@ bool kj_mt19937_seed_array(kj_mt19937 *st, const int64_t *keys, int n, kj_rt_err
  * not reproducible, by design. */
 void kj_mt19937_seed_entropy(kj_mt19937 *st);
 
-uint32_t kj_mt19937_next32(kj_mt19937 *st);
+/* Regenerate the 624 words (the "twist"); pos goes back to 0. */
+void kj_mt19937_twist(kj_mt19937 *st);
+
+/* The next word, tempered: inline, as the distributions draw millions. */
+static inline uint32_t kj_mt19937_next32(kj_mt19937 *st)
+{
+    if (st->pos >= KJ_MT19937_N) kj_mt19937_twist(st);
+    uint32_t y = st->key[st->pos++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
 uint64_t kj_mt19937_next64(kj_mt19937 *st); /* (first << 32) | second */
-/* random_sample: a 53-bit double in [0, 1). */
-double kj_mt19937_double(kj_mt19937 *st);
+
+/* random_sample: a 53-bit double in [0, 1): 27 high bits of one word and
+ * 26 of the next. */
+static inline double kj_mt19937_double(kj_mt19937 *st)
+{
+    int32_t a = (int32_t)(kj_mt19937_next32(st) >> 5), b = (int32_t)(kj_mt19937_next32(st) >> 6);
+    return (a * 67108864.0 + b) / 9007199254740992.0;
+}
 
 /* np.random.rand(d0, ...) / np.random.random(size): fill n doubles. */
 void kj_random_fill(kj_mt19937 *st, double *out, int64_t n);

@@ -103,7 +103,7 @@ void kj_rt_linspace(kj_rt *rt, double start, double stop, int64_t num, int32_t e
 /* NumPy seeds its global RandomState from the operating system's entropy
  * when the module is imported; an unseeded kjit run does the same at the
  * first draw (so unseeded numbers differ from run to run). */
-static kj_mt19937 *rng(kj_rt *rt)
+kj_mt19937 *kj_rt_rng(kj_rt *rt)
 {
     if (!rt->rng_seeded) {
         kj_mt19937_seed_entropy(&rt->rng);
@@ -111,6 +111,8 @@ static kj_mt19937 *rng(kj_rt *rt)
     }
     return &rt->rng;
 }
+
+static kj_mt19937 *rng(kj_rt *rt) { return kj_rt_rng(rt); }
 
 void kj_rt_seed(kj_rt *rt, int64_t seed, int32_t line, int32_t col)
 {

@@ -25,6 +25,9 @@ kj_array *kj_rt_spare_array(kj_rt *rt, kj_dtype dt, int ndim, const int64_t *sha
 /* Register `a` and describe it into `out`; a is NULL: raise `err`. */
 void kj_rt_result(kj_rt *rt, kj_array *a, const kj_rt_error *err, void *out, int32_t ndim, int32_t line,
                   int32_t col);
+/* np.random's stream of this context (per worker in prange bodies), seeded
+ * from OS entropy at first use unless np.random.seed was called. */
+kj_mt19937 *kj_rt_rng(kj_rt *rt);
 /* cuda events (rt.c): freed with the run. */
 kj_rt_event *kj_rt_event_alloc(kj_rt *rt);
 void kj_rt_event_set(kj_rt_event *e, double t);
