@@ -14,6 +14,9 @@ pkgs=(
     python3-numba                       # differential tests: programs run under CPython + Numba
     openmpi-bin libopenmpi3             # MPI programs (tests/mpi/run.sh); kjit dlopens libmpi.so.40
     python3-mpi4py                      # the same MPI programs under CPython + Numba
+    libopenblas0 liblapacke             # np.dot/@/np.linalg: kjit dlopens libopenblas.so.0 and
+                                        # liblapacke.so.3 (src/runtime/linalg.c); OpenBLAS is also
+                                        # then the libblas.so.3 that NumPy uses
 )
 
 missing=()

@@ -54,8 +54,8 @@
  * of every cache key (cache.c), so that code cached by a kjit with another
  * contract is never loaded. Bump it with any change to either. 2: the block
  * storage's guard (kj_abi_kx.store_guard, kj_rt_block_storage's `guarded`)
- * and kj_abi_kernel.static_shared. */
-#define KJ_ABI_VERSION 2
+ * and kj_abi_kernel.static_shared. 3: kj_rt_linalg. */
+#define KJ_ABI_VERSION 3
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

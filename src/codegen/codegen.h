@@ -368,6 +368,8 @@ LLVMValueRef kj_cg_col(kj_cg *cg, const kir_inst *in);
 
 /* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
+/* KJ_BF_LINALG built-ins: one kj_rt_linalg call (llvm_linalg.c) */
+LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in);
 
 /* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */
 LLVMValueRef kj_cg_array_arith(kj_cg *cg, const kir_inst *in);  /* ADD..GE, NEG/NOT/INVERT */

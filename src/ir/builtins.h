@@ -44,6 +44,8 @@ enum {
                                on arrays, in its float result type: fused (kir_fuse.c) */
     KJ_BF_NONNEG = 1 << 12, /* its integer result (each element of a tuple) is never negative:
                                indexing with it needs no wraparound (infer_call.c) */
+    KJ_BF_LINALG = 1 << 13, /* linear algebra through BLAS/LAPACK: typed by builtins_linalg.c,
+                               lowered by llvm_linalg.c to one kj_rt_linalg call */
 };
 
 #define KJ_BUILTINS(X)                                                                                   \
@@ -175,6 +177,25 @@ enum {
     X(ARR_T, "array.T", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_VIEW, "")                          \
     X(ARR_TRANSPOSE, "array.transpose", KJ_BF_ANY | KJ_BF_METHOD | KJ_BF_VIEW, "")                       \
     X(NP_TRANSPOSE, "np.transpose", KJ_BF_VIEW, "a")                                                     \
+    /* linear algebra (builtins_linalg.c, llvm_linalg.c, rt_linalg.c) */                                 \
+    X(NP_DOT, "np.dot", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                                 \
+    X(NP_MATMUL, "np.matmul", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                           \
+    X(NP_VDOT, "np.vdot", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                               \
+    X(NP_INNER, "np.inner", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                             \
+    X(NP_OUTER, "np.outer", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                             \
+    X(NP_KRON, "np.kron", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                               \
+    X(NP_TRACE, "np.trace", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                                \
+    X(LA_SOLVE, "np.linalg.solve", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                      \
+    X(LA_INV, "np.linalg.inv", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                             \
+    X(LA_DET, "np.linalg.det", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                             \
+    X(LA_SLOGDET, "np.linalg.slogdet", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                     \
+    X(LA_EIGH, "np.linalg.eigh", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                           \
+    X(LA_EIGVALSH, "np.linalg.eigvalsh", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                   \
+    X(LA_SVD, "np.linalg.svd", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, full_matrices=")             \
+    X(LA_NORM, "np.linalg.norm", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "x")                           \
+    X(LA_CHOLESKY, "np.linalg.cholesky", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                   \
+    X(LA_QR, "np.linalg.qr", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                               \
+    X(LA_MATRIX_POWER, "np.linalg.matrix_power", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, n")        \
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
     /* host side of numba.cuda */                                                                        \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \
@@ -324,6 +345,11 @@ typedef struct kj_barg {
     int64_t ival;        /* its value when is_const and integral */
     double fval;         /* its value when is_const and float */
 } kj_barg;
+
+/* The typing rule of a KJ_BF_LINALG built-in (builtins_linalg.c), as
+ * kj_builtin_type's. */
+const kj_type *kj_linalg_type(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                              kj_span call_span, const kj_source *src, kj_diags *d);
 
 /* Bind call arguments to the parameters of built-in `id` (after the receiver
  * for methods): `pos` positional, then `kwnames`/`kw` keywords. On success

@@ -7,6 +7,7 @@
 #include "fault.h"
 #include "gpu.h"
 #include "pool.h"
+#include "linalg.h"
 
 #include "../abi/abi.h"
 
@@ -35,6 +36,7 @@ static const char *const kind_names[KJ_RT__COUNT] = {
     [KJ_RT_FILE_NOT_FOUND] = "FileNotFoundError",
     [KJ_RT_RECURSION] = "RecursionError",
     [KJ_RT_AXIS] = "AxisError",
+    [KJ_RT_LINALG] = "LinAlgError",
 };
 
 void kj_rt_init(kj_rt *rt, const char *file)
@@ -70,6 +72,8 @@ static void release_all(kj_rt *rt)
     rt->nspare = 0;
     free(rt->arrays);
     rt->arrays = NULL;
+    kj_linalg_close(rt->linalg);
+    rt->linalg = NULL;
     rt->narrays = rt->cap_arrays = 0;
     for (size_t k = 0; k < rt->nstreams; k++) kj_gpu_stream_free(rt->gpu, rt->streams[k]);
     free(rt->streams);

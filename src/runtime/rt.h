@@ -48,6 +48,7 @@ typedef enum kj_rt_kind {
     KJ_RT_FILE_NOT_FOUND, /* FileNotFoundError (np.load) */
     KJ_RT_RECURSION,     /* RecursionError: the stack is nearly exhausted */
     KJ_RT_AXIS,          /* AxisError (numpy.exceptions): an axis out of bounds */
+    KJ_RT_LINALG,        /* LinAlgError (numpy.linalg): singular matrix, no convergence (rt_linalg.c) */
     KJ_RT__COUNT
 } kj_rt_kind;
 
@@ -105,6 +106,9 @@ typedef struct kj_rt {
      * requests (rt_mpi.c), freed with its arrays */
     struct kj_mpi *mpi;
     struct kj_rt_mpi_state *mpi_run;
+    /* OpenBLAS and LAPACKE (linalg.h), opened by the run's first linear
+     * algebra and closed with its arrays; NULL until then */
+    struct kj_linalg_lib *linalg;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
