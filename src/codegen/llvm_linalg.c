@@ -31,6 +31,12 @@ static int op_of(unsigned id)
     case KJ_B_LA_CHOLESKY: return KJ_LA_CHOLESKY;
     case KJ_B_LA_QR: return KJ_LA_QR;
     case KJ_B_LA_MATRIX_POWER: return KJ_LA_MATRIX_POWER;
+    case KJ_B_LA_EIG: return KJ_LA_EIG;
+    case KJ_B_LA_EIGVALS: return KJ_LA_EIGVALS;
+    case KJ_B_LA_PINV: return KJ_LA_PINV;
+    case KJ_B_LA_COND: return KJ_LA_COND;
+    case KJ_B_LA_MATRIX_RANK: return KJ_LA_MATRIX_RANK;
+    case KJ_B_LA_LSTSQ: return KJ_LA_LSTSQ;
     default: return -1;
     }
 }
@@ -56,11 +62,20 @@ static LLVMValueRef int_arg(kj_cg *cg, const kir_inst *in)
     return kj_cg_cast(cg, kj_cg_val(cg, in->args[1]), t, &T_I64);
 }
 
+/* rcond= (argument k), as a double: NumPy's/Numba's default when absent */
+static LLVMValueRef float_arg(kj_cg *cg, const kir_inst *in, uint32_t k, double dflt)
+{
+    static const kj_type T_F64 = {.kind = KJ_T_FLOAT, .bits = 64};
+    const kj_type *t = k < in->nargs && in->args[k] ? cg->fn->kf->insts[in->args[k]].type : NULL;
+    if (!t || t->kind == KJ_T_NONE) return LLVMConstReal(LLVMDoubleTypeInContext(cg->ctx), dflt);
+    return kj_cg_cast(cg, kj_cg_val(cg, in->args[k]), t, &T_F64);
+}
+
 LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in)
 {
     int op = op_of(in->aux);
     bool two = op == KJ_LA_DOT || op == KJ_LA_MATMUL || op == KJ_LA_VDOT || op == KJ_LA_INNER ||
-               op == KJ_LA_OUTER || op == KJ_LA_KRON || op == KJ_LA_SOLVE;
+               op == KJ_LA_OUTER || op == KJ_LA_KRON || op == KJ_LA_SOLVE || op == KJ_LA_LSTSQ;
     LLVMValueRef a[3], b[3] = {LLVMConstNull(LLVMPointerTypeInContext(cg->ctx, 0)), kj_cg_i32(cg, 0),
                                kj_cg_i32(cg, 0)};
     kj_cg_operand(cg, in->args[0], a);
@@ -68,15 +83,20 @@ LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in)
     const kj_type *rt = in->type;
     unsigned n = rt->kind == KJ_T_TUPLE ? rt->n : 1;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(cg->ctx, 0);
-    LLVMValueRef outs = kj_cg_alloca(cg, LLVMArrayType(ptr, n), "la_outs"), slots[3];
+    LLVMValueRef outs = kj_cg_alloca(cg, LLVMArrayType(ptr, n), "la_outs"), slots[4];
     for (unsigned k = 0; k < n; k++) {
         slots[k] = slot(cg, n > 1 ? rt->elems[k] : rt);
         LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, (int32_t)k)};
         LLVMBuildStore(cg->b, slots[k], LLVMBuildGEP2(cg->b, LLVMArrayType(ptr, n), outs, idx, 2, ""));
     }
-    LLVMValueRef args[12] = {cg->fn->rt, kj_cg_i32(cg, op), a[0], a[1], a[2], b[0], b[1], b[2],
-                             two ? kj_cg_i64(cg, 0) : int_arg(cg, in), outs, kj_cg_line(cg, in), kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_LINALG, args, 12);
+    LLVMValueRef x = op == KJ_LA_PINV    ? float_arg(cg, in, 1, 1e-15)
+                     : op == KJ_LA_LSTSQ ? float_arg(cg, in, 2, -1.0)
+                                         : LLVMConstReal(LLVMDoubleTypeInContext(cg->ctx), 0.0);
+    bool has_n = op == KJ_LA_SVD || op == KJ_LA_MATRIX_POWER;
+    LLVMValueRef args[13] = {cg->fn->rt, kj_cg_i32(cg, op), a[0], a[1], a[2], b[0], b[1], b[2],
+                             has_n ? int_arg(cg, in) : kj_cg_i64(cg, 0), x, outs, kj_cg_line(cg, in),
+                             kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_LINALG, args, 13);
     if (n == 1) return load(cg, rt, slots[0]);
     LLVMValueRef t = LLVMGetUndef(kj_cg_type(cg, rt));
     for (unsigned k = 0; k < n; k++) t = LLVMBuildInsertValue(cg->b, t, load(cg, rt->elems[k], slots[k]), k, "");

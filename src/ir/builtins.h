@@ -196,6 +196,12 @@ enum {
     X(LA_CHOLESKY, "np.linalg.cholesky", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                   \
     X(LA_QR, "np.linalg.qr", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                               \
     X(LA_MATRIX_POWER, "np.linalg.matrix_power", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, n")        \
+    X(LA_EIG, "np.linalg.eig", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                             \
+    X(LA_EIGVALS, "np.linalg.eigvals", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                     \
+    X(LA_PINV, "np.linalg.pinv", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, rcond=")                   \
+    X(LA_COND, "np.linalg.cond", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "x")                           \
+    X(LA_MATRIX_RANK, "np.linalg.matrix_rank", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")             \
+    X(LA_LSTSQ, "np.linalg.lstsq", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b, rcond=")              \
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
     /* host side of numba.cuda */                                                                        \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \

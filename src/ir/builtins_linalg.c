@@ -22,7 +22,8 @@ typedef struct {
 static const char *param_name(kj_builtin id, uint32_t i)
 {
     static const char *const ab[] = {"a", "b"};
-    return id == KJ_B_LA_NORM ? "x" : id == KJ_B_LA_MATRIX_POWER && i == 1 ? "n" : ab[i];
+    if (id == KJ_B_LA_NORM || id == KJ_B_LA_COND) return "x";
+    return id == KJ_B_LA_MATRIX_POWER && i == 1 ? "n" : i < 2 ? ab[i] : "rcond";
 }
 
 /* Argument i: an array of float32/float64 with lo <= ndim <= hi. */
@@ -84,6 +85,16 @@ static const kj_type *type_product(lctx *c)
     }
 }
 
+/* rcond= (argument i): a number, or absent */
+static bool rcond(lctx *c, uint32_t i)
+{
+    const kj_type *x = i < c->nargs ? c->args[i].type : NULL;
+    if (!x || x->kind == KJ_T_NONE || x->kind == KJ_T_FLOAT || x->kind == KJ_T_INT) return true;
+    kj_error(c->d, c->src, c->args[i].span, "%s() argument 'rcond' must be a number, not %s", c->name,
+             kj_type_str(x));
+    return false;
+}
+
 static const kj_type *type_decomp(lctx *c)
 {
     const kj_type *a = float_array(c, 0, 2, 2);
@@ -93,7 +104,11 @@ static const kj_type *type_decomp(lctx *c)
     case KJ_B_NP_TRACE: case KJ_B_LA_DET: return e;
     case KJ_B_LA_SLOGDET: return tuple(c, e, e, NULL);
     case KJ_B_LA_EIGH: return tuple(c, v, m, NULL);
-    case KJ_B_LA_EIGVALSH: return v;
+    case KJ_B_LA_EIGVALSH: case KJ_B_LA_EIGVALS: return v;
+    case KJ_B_LA_EIG: return tuple(c, v, m, NULL);
+    case KJ_B_LA_COND: return e;
+    case KJ_B_LA_MATRIX_RANK: return kj_t_int(c->t, 64, true);
+    case KJ_B_LA_PINV: return rcond(c, 1) ? m : NULL;
     case KJ_B_LA_QR: return tuple(c, m, m, NULL);
     case KJ_B_LA_SVD:
         if (c->nargs > 1 && c->args[1].type && c->args[1].type->kind != KJ_T_NONE &&
@@ -126,6 +141,13 @@ const kj_type *kj_linalg_type(kj_types *t, kj_builtin id, const kj_barg *args, u
     case KJ_B_LA_SOLVE: {
         const kj_type *a, *b;
         return pair(&c, 2, 2, 1, 2, &a, &b) ? arr(&c, a->elem, b->ndim) : NULL;
+    }
+    case KJ_B_LA_LSTSQ: {
+        const kj_type *a, *b;
+        if (!pair(&c, 2, 2, 1, 2, &a, &b) || !rcond(&c, 2)) return NULL;
+        const kj_type *el[4] = {arr(&c, a->elem, b->ndim), arr(&c, a->elem, 1), kj_t_int(t, 64, true),
+                                arr(&c, a->elem, 1)};
+        return kj_t_tuple(t, el, 4);
     }
     case KJ_B_LA_NORM: {
         const kj_type *x = float_array(&c, 0, 1, 2);

@@ -33,6 +33,12 @@ typedef enum kj_linalg_op {
     KJ_LA_CHOLESKY,     /* np.linalg.cholesky(a) */
     KJ_LA_QR,           /* np.linalg.qr(a): (q, r), mode 'reduced' */
     KJ_LA_MATRIX_POWER, /* np.linalg.matrix_power(a, n) */
+    KJ_LA_EIG,          /* np.linalg.eig(a): (w, v), real results only (as Numba) */
+    KJ_LA_EIGVALS,      /* np.linalg.eigvals(a) */
+    KJ_LA_PINV,         /* np.linalg.pinv(a, rcond=x) */
+    KJ_LA_COND,         /* np.linalg.cond(a): the 2-norm condition number */
+    KJ_LA_MATRIX_RANK,  /* np.linalg.matrix_rank(a): an int64 */
+    KJ_LA_LSTSQ,        /* np.linalg.lstsq(a, b, rcond=x): (x, residuals, rank, s) */
     KJ_LA__COUNT
 } kj_linalg_op;
 
@@ -59,7 +65,12 @@ enum { KJ_CBLAS_ROW = 101, KJ_CBLAS_COL = 102, KJ_CBLAS_NOTRANS = 111, KJ_CBLAS_
       (int, char, kj_lapack_int, kj_lapack_int, T *, kj_lapack_int, T *, T *, kj_lapack_int, T *,            \
        kj_lapack_int))                                                                                      \
     X(P##geqrf, kj_lapack_int, (int, kj_lapack_int, kj_lapack_int, T *, kj_lapack_int, T *))                \
-    X(P##orgqr, kj_lapack_int, (int, kj_lapack_int, kj_lapack_int, kj_lapack_int, T *, kj_lapack_int, T *))
+    X(P##orgqr, kj_lapack_int, (int, kj_lapack_int, kj_lapack_int, kj_lapack_int, T *, kj_lapack_int, T *))    \
+    X(P##geev, kj_lapack_int,                                                                               \
+      (int, char, char, kj_lapack_int, T *, kj_lapack_int, T *, T *, T *, kj_lapack_int, T *, kj_lapack_int)) \
+    X(P##gelsd, kj_lapack_int,                                                                              \
+      (int, kj_lapack_int, kj_lapack_int, kj_lapack_int, T *, kj_lapack_int, T *, kj_lapack_int, T *, T,     \
+       kj_lapack_int *))
 
 /* The loaded libraries: one per run context (kj_rt.linalg), opened at the
  * first linear-algebra call and closed with the run's arrays. */

@@ -17,6 +17,7 @@
 
 #include "../abi/abi.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,11 @@ static operand transposed(const operand *b)
 }
 
 
+static operand of_array(const kj_array *x)
+{
+    return (operand){.h = *x, .isz = kj_array_itemsize(x), .f32 = x->dtype == KJ_DT_FLOAT32};
+}
+
 /* ---- LAPACK ---- */
 
 #define LAPACK(l, f32, name, ...) ((f32) ? (l)->LAPACKE_s##name(__VA_ARGS__) : (l)->LAPACKE_d##name(__VA_ARGS__))
@@ -429,12 +435,157 @@ static bool qr(const kj_linalg_lib *l, const operand *a, kj_array *out[2], kj_rt
     return ok;
 }
 
-/* ---- the rest: NumPy's own loops (no heavy work) ---- */
-
-static operand of_array(const kj_array *x)
+/* np.linalg.eig / eigvals (vectors NULL): geev. Numba returns real
+ * results for real input and refuses complex eigenvalues (a ValueError). */
+static kj_array *eig(const kj_linalg_lib *l, const operand *a, kj_array **vectors, kj_rt_error *err)
 {
-    return (operand){.h = *x, .isz = kj_array_itemsize(x), .f32 = x->dtype == KJ_DT_FLOAT32};
+    int64_t n = rows(&a->h);
+    if (!square(a, err)) return NULL;
+    kj_array *w = new_array(a, 1, n, 0, false, err);
+    kj_array *v = w && vectors ? new_array(a, 2, n, n, false, err) : NULL;
+    void *A = w && (v || !vectors) ? fortran_copy(a, 0, err) : NULL;
+    void *wi = A ? malloc((size_t)(n > 0 ? n : 1) * a->isz) : NULL;
+    void *vr = wi && vectors ? malloc((size_t)(n * n > 0 ? n * n : 1) * a->isz) : NULL;
+    bool ok = wi && (vr || !vectors);
+    if (!ok && A) kj_rt_errorf(err, "MemoryError", "unable to allocate LAPACK workspace");
+    if (ok && n > 0 &&
+        LAPACK(l, a->f32, geev, KJ_CBLAS_COL, 'N', vectors ? 'V' : 'N', (int)n, A, lead(n), (void *)w->data, wi,
+               NULL, 1, vr ? vr : wi, lead(n)) > 0)
+        ok = kj_rt_errorf(err, "LinAlgError", "Eigenvalues did not converge");
+    for (int64_t i = 0; ok && i < n; i++)
+        if (get(wi, i, a->f32) != 0.0)
+            ok = kj_rt_errorf(err, "ValueError", "%s() argument must not cause a domain change.",
+                              vectors ? "eig" : "eigvals");
+    if (ok && v) from_fortran(v, vr, n, a->isz);
+    free(A);
+    free(wi);
+    free(vr);
+    if (!ok) {
+        kj_array_release(w);
+        kj_array_release(v);
+        return NULL;
+    }
+    if (vectors) *vectors = v;
+    return w;
 }
+
+/* The singular values alone (gesdd 'N'), into a new 1-d array. */
+static kj_array *singular_values(const kj_linalg_lib *l, const operand *a, kj_rt_error *err)
+{
+    int64_t m = rows(&a->h), n = cols(&a->h), k = m < n ? m : n;
+    kj_array *s = new_array(a, 1, k, 0, false, err);
+    void *A = s ? fortran_copy(a, 0, err) : NULL;
+    bool ok = A != NULL;
+    if (ok && k > 0 &&
+        LAPACK(l, a->f32, gesdd, KJ_CBLAS_COL, 'N', (int)m, (int)n, A, lead(m), (void *)s->data, NULL, 1, NULL, 1) > 0)
+        ok = kj_rt_errorf(err, "LinAlgError", "SVD did not converge");
+    free(A);
+    if (!ok) kj_array_release(s);
+    return ok ? s : NULL;
+}
+
+/* np.linalg.cond(x) (p None): the largest singular value over the smallest */
+static bool cond(const kj_linalg_lib *l, const operand *a, void *out, kj_rt_error *err)
+{
+    kj_array *s = singular_values(l, a, err);
+    if (!s) return false;
+    int64_t k = s->shape[0];
+    double c = k ? get(s->data, 0, a->f32) / get(s->data, k - 1, a->f32) : NAN;
+    if (a->f32) *(float *)out = k ? (float)get(s->data, 0, true) / (float)get(s->data, k - 1, true) : NAN;
+    else *(double *)out = c;
+    kj_array_release(s);
+    return true;
+}
+
+/* np.linalg.matrix_rank(A) (tol None): singular values above
+ * S.max() * max(M, N) * eps */
+static bool matrix_rank(const kj_linalg_lib *l, const operand *a, int64_t *out, kj_rt_error *err)
+{
+    kj_array *s = singular_values(l, a, err);
+    if (!s) return false;
+    int64_t k = s->shape[0], m = rows(&a->h), n = cols(&a->h), rank = 0;
+    double smax = 0.0;
+    for (int64_t i = 0; i < k; i++) smax = fmax(smax, get(s->data, i, a->f32));
+    double tol = smax * (double)(m > n ? m : n) * (a->f32 ? (double)FLT_EPSILON : DBL_EPSILON);
+    if (a->f32) tol = (float)tol;
+    for (int64_t i = 0; i < k; i++) rank += get(s->data, i, a->f32) > tol;
+    *out = rank;
+    kj_array_release(s);
+    return true;
+}
+
+/* np.linalg.pinv(a, rcond): NumPy's vh.T @ (1/s cut at rcond*max(s)) u.T
+ * from the reduced SVD */
+static kj_array *pinv(const kj_linalg_lib *l, const operand *a, double rcond, kj_rt_error *err)
+{
+    int64_t m = rows(&a->h), n = cols(&a->h), k = m < n ? m : n;
+    kj_array *f[3];
+    if (!svd(l, a, false, f, err)) return NULL;
+    double smax = 0.0;
+    for (int64_t i = 0; i < k; i++) smax = fmax(smax, get(f[1]->data, i, a->f32));
+    double cut = rcond * smax;
+    for (int64_t i = 0; i < k; i++) { /* u[:, i] *= 1/s[i] (0 below the cut) */
+        double si = get(f[1]->data, i, a->f32);
+        double inv = si > cut ? (a->f32 ? (double)(1.0f / (float)si) : 1.0 / si) : 0.0;
+        for (int64_t r = 0; r < m; r++) {
+            double x = get(f[0]->data, r * k + i, a->f32);
+            set(f[0]->data, r * k + i, a->f32 ? (double)((float)x * (float)inv) : x * inv, a->f32);
+        }
+    }
+    operand v = of_array(f[2]), u = of_array(f[0]);
+    operand vt = transposed(&v), ut = transposed(&u);
+    kj_array *res = m && n ? product(l, &vt, &ut, NULL, err) : new_array(a, 2, n, m, true, err);
+    for (int i = 0; i < 3; i++) kj_array_release(f[i]);
+    return res;
+}
+
+/* np.linalg.lstsq(a, b, rcond): gelsd, as NumPy; out = {x, residuals,
+ * (rank in *rank), s}. Residuals: the squared norms of b's rows past n when
+ * a has full column rank and more rows than columns, else none. */
+static bool lstsq(const kj_linalg_lib *l, const operand *a, const operand *b, double rcond, kj_array *out[3],
+                  int64_t *rank, kj_rt_error *err)
+{
+    int64_t m = rows(&a->h), n = cols(&a->h), k = m < n ? m : n, nrhs = cols(&b->h), ldb = m > n ? m : n;
+    out[0] = out[1] = out[2] = NULL;
+    if (rows(&b->h) != m) return kj_rt_errorf(err, "LinAlgError", "Incompatible dimensions");
+    void *A = fortran_copy(a, 0, err);
+    char *B = A ? calloc((size_t)(ldb > 0 ? ldb : 1) * (size_t)(nrhs > 0 ? nrhs : 1), a->isz) : NULL;
+    out[2] = B ? new_array(a, 1, k, 0, false, err) : NULL;
+    if (A && !B) kj_rt_errorf(err, "MemoryError", "unable to allocate LAPACK workspace");
+    bool ok = out[2] != NULL;
+    for (int64_t j = 0; ok && j < nrhs; j++)
+        for (int64_t i = 0; i < m; i++) memcpy(B + (size_t)(i + j * ldb) * a->isz, at(&b->h, i, j), a->isz);
+    kj_lapack_int r = 0;
+    if (ok && k > 0 && nrhs > 0 &&
+        (a->f32 ? l->LAPACKE_sgelsd(KJ_CBLAS_COL, (int)m, (int)n, (int)nrhs, A, lead(m), (float *)(void *)B, lead(ldb),
+                                    (float *)(void *)out[2]->data, (float)rcond, &r)
+                : l->LAPACKE_dgelsd(KJ_CBLAS_COL, (int)m, (int)n, (int)nrhs, A, lead(m), (double *)(void *)B,
+                                    lead(ldb), (double *)(void *)out[2]->data, rcond, &r)) > 0)
+        ok = kj_rt_errorf(err, "LinAlgError", "SVD did not converge in Linear Least Squares");
+    bool resid = ok && r == n && m > n;
+    if (ok) out[0] = new_array(a, b->h.ndim, n, nrhs, false, err);
+    if (out[0]) out[1] = new_array(a, 1, resid ? nrhs : 0, 0, false, err);
+    ok = out[1] != NULL;
+    if (ok) {
+        from_fortran(out[0], B, ldb, a->isz);
+        for (int64_t j = 0; resid && j < nrhs; j++) {
+            double acc = 0.0;
+            for (int64_t i = n; i < m; i++) {
+                double x = get(B, i + j * ldb, a->f32);
+                acc = a->f32 ? (double)((float)acc + (float)x * (float)x) : acc + x * x;
+            }
+            set(out[1]->data, j, acc, a->f32);
+        }
+    }
+    *rank = r;
+    free(A);
+    free(B);
+    if (!ok)
+        for (int i = 0; i < 3; i++) kj_array_release(out[i]), out[i] = NULL;
+    return ok;
+}
+
+/* ---- the rest: NumPy's own loops (no heavy work) ---- */
 
 /* np.linalg.matrix_power(a, n): NumPy's square-and-multiply (n < 0: of inv(a)) */
 static kj_array *matrix_power(kj_rt *rt, const kj_linalg_lib *l, const operand *a, int64_t n, kj_rt_error *err)
@@ -554,7 +705,7 @@ static void products(kj_rt *rt, const kj_linalg_lib *l, int32_t op, const operan
 }
 
 void kj_rt_linalg(kj_rt *rt, int32_t op, const void *pa, int32_t andim, int32_t adtype, const void *pb, int32_t bndim,
-                  int32_t bdtype, int64_t n, void **outs, int32_t line, int32_t col)
+                  int32_t bdtype, int64_t n, double x, void **outs, int32_t line, int32_t col)
 {
     operand a = {.isz = kj_dtype_size((kj_dtype)adtype), .f32 = adtype == KJ_DT_FLOAT32}, b = a;
     kj_rt_header(&a.h, pa, andim, adtype);
@@ -597,6 +748,26 @@ void kj_rt_linalg(kj_rt *rt, int32_t op, const void *pa, int32_t andim, int32_t 
     case KJ_LA_NORM:
         if (!norm(l, &a, outs[0], &err)) kj_rt_raise_error(rt, &err, line, col);
         return;
+    case KJ_LA_COND:
+        if (!cond(l, &a, outs[0], &err)) kj_rt_raise_error(rt, &err, line, col);
+        return;
+    case KJ_LA_MATRIX_RANK:
+        if (!matrix_rank(l, &a, outs[0], &err)) kj_rt_raise_error(rt, &err, line, col);
+        return;
+    case KJ_LA_EIGVALS: r[0] = eig(l, &a, NULL, &err); break;
+    case KJ_LA_EIG:
+        r[0] = eig(l, &a, &r[1], &err);
+        return results(rt, r, 2, outs, &err, line, col);
+    case KJ_LA_PINV: r[0] = pinv(l, &a, x, &err); break;
+    case KJ_LA_LSTSQ: {
+        kj_array *f[3];
+        int64_t rank = 0;
+        if (!lstsq(l, &a, &b, x, f, &rank, &err)) kj_rt_raise_error(rt, &err, line, col);
+        void *arr_outs[3] = {outs[0], outs[1], outs[3]};
+        results(rt, f, 3, arr_outs, &err, line, col);
+        *(int64_t *)outs[2] = rank;
+        return;
+    }
     default: kj_rt_errorf(&err, "RuntimeError", "unknown linear-algebra operation %d", (int)op);
     }
     results(rt, r, 1, outs, &err, line, col);
