@@ -59,24 +59,27 @@ kj_linalg_lib *kj_linalg_open(char *err, size_t cap)
         return NULL;
     }
     l->blas = open_lib(BLAS.soname, BLAS.package, err, cap);
-    if (l->blas) l->lapacke = open_lib(LAPACKE.soname, LAPACKE.package, err, cap);
-    if (!l->blas || !l->lapacke) {
-        kj_linalg_close(l);
-        return NULL;
-    }
-    const char *miss = resolve_blas(l);
-    const char *lib = BLAS.soname;
-    if (!miss) {
-        miss = resolve_lapacke(l);
-        lib = LAPACKE.soname;
-    }
-    if (miss) {
-        snprintf(err, cap, "%s lacks %s: install a current Debian package %s", lib, miss,
-                 lib == BLAS.soname ? BLAS.package : LAPACKE.package);
+    const char *miss = l->blas ? resolve_blas(l) : NULL;
+    if (miss) snprintf(err, cap, "%s lacks %s: install a current Debian package %s", BLAS.soname, miss, BLAS.package);
+    if (!l->blas || miss) {
         kj_linalg_close(l);
         return NULL;
     }
     return l;
+}
+
+bool kj_linalg_open_lapack(kj_linalg_lib *l, char *err, size_t cap)
+{
+    if (l->lapacke) return true;
+    l->lapacke = open_lib(LAPACKE.soname, LAPACKE.package, err, cap);
+    const char *miss = l->lapacke ? resolve_lapacke(l) : NULL;
+    if (miss) {
+        snprintf(err, cap, "%s lacks %s: install a current Debian package %s", LAPACKE.soname, miss,
+                 LAPACKE.package);
+        dlclose(l->lapacke);
+        l->lapacke = NULL;
+    }
+    return l->lapacke != NULL;
 }
 
 void kj_linalg_close(kj_linalg_lib *l)

@@ -84,9 +84,12 @@ typedef struct kj_linalg_lib {
 #undef KJ_LA_FIELD
 } kj_linalg_lib;
 
-/* Open OpenBLAS and LAPACKE. NULL on failure with the reason in err
- * (which library, which Debian package provides it). */
+/* Open OpenBLAS (the products need nothing else). NULL on failure with
+ * the reason in err (which library, which Debian package provides it). */
 kj_linalg_lib *kj_linalg_open(char *err, size_t cap);
+/* Open LAPACKE too, once (the LAPACKE_* fields are unset until then);
+ * false with the reason in err. */
+bool kj_linalg_open_lapack(kj_linalg_lib *l, char *err, size_t cap);
 void kj_linalg_close(kj_linalg_lib *lib);
 
 #endif

@@ -29,14 +29,14 @@ typedef struct {
     bool f32;
 } operand;
 
-/* The run's libraries, opened at the first call (RuntimeError when absent). */
-static const kj_linalg_lib *lib(kj_rt *rt, int32_t line, int32_t col)
+/* The run's libraries, opened at the first call that needs them (a
+ * RuntimeError when absent): BLAS always, LAPACKE when `lapack`. */
+static const kj_linalg_lib *lib(kj_rt *rt, bool lapack, int32_t line, int32_t col)
 {
-    if (!rt->linalg) {
-        kj_rt_error err = {.exc = "RuntimeError"};
-        rt->linalg = kj_linalg_open(err.message, sizeof err.message);
-        if (!rt->linalg) kj_rt_raise_error(rt, &err, line, col);
-    }
+    kj_rt_error err = {.exc = "RuntimeError"};
+    if (!rt->linalg) rt->linalg = kj_linalg_open(err.message, sizeof err.message);
+    if (!rt->linalg || (lapack && !kj_linalg_open_lapack(rt->linalg, err.message, sizeof err.message)))
+        kj_rt_raise_error(rt, &err, line, col);
     return rt->linalg;
 }
 
@@ -88,7 +88,8 @@ static void from_fortran(kj_array *out, const char *buf, int64_t ld, size_t isz)
 {
     int64_t r = out->shape[0], c = out->ndim > 1 ? out->shape[1] : 1;
     for (int64_t i = 0; i < r; i++)
-        for (int64_t j = 0; j < c; j++) memcpy(out->data + (size_t)(i * c + j) * isz, buf + (size_t)(i + j * ld) * isz, isz);
+        for (int64_t j = 0; j < c; j++)
+            memcpy(out->data + (size_t)(i * c + j) * isz, buf + (size_t)(i + j * ld) * isz, isz);
 }
 
 /* A C-contiguous copy of o (or o itself when it is one). */
@@ -191,10 +192,14 @@ static kj_array *product(const kj_linalg_lib *l, const operand *a, const operand
         if (blas_matrix(mat, &M, err) && (x = blas_vector(vec, &inc, &tb, err))) {
             /* op(M)·x with op = transpose when the vector is on the left */
             bool t = M.trans != (a->h.ndim == 1);
-            int mr = (int)(M.trans ? cols(&mat->h) : rows(&mat->h)), mc = (int)(M.trans ? rows(&mat->h) : cols(&mat->h));
+            int mr = (int)(M.trans ? cols(&mat->h) : rows(&mat->h));
+            int mc = (int)(M.trans ? rows(&mat->h) : cols(&mat->h));
             int tr = t ? KJ_CBLAS_TRANS : KJ_CBLAS_NOTRANS;
-            if (f32) l->cblas_sgemv(KJ_CBLAS_ROW, tr, mr, mc, 1.0f, (const float *)M.p, M.ld, (const float *)x, inc, 0.0f, (float *)(void *)res->data, 1);
-            else l->cblas_dgemv(KJ_CBLAS_ROW, tr, mr, mc, 1.0, (const double *)M.p, M.ld, (const double *)x, inc, 0.0, (double *)(void *)res->data, 1);
+            void *y = res->data;
+            if (f32)
+                l->cblas_sgemv(KJ_CBLAS_ROW, tr, mr, mc, 1.0f, (const void *)M.p, M.ld, (const void *)x, inc, 0, y, 1);
+            else
+                l->cblas_dgemv(KJ_CBLAS_ROW, tr, mr, mc, 1.0, (const void *)M.p, M.ld, (const void *)x, inc, 0.0, y, 1);
         }
         free(M.tmp);
         free(tb);
@@ -205,8 +210,12 @@ static kj_array *product(const kj_linalg_lib *l, const operand *a, const operand
     bool ok = blas_matrix(a, &A, err) && blas_matrix(b, &B, err);
     if (ok) {
         int ta_ = A.trans ? KJ_CBLAS_TRANS : KJ_CBLAS_NOTRANS, tb_ = B.trans ? KJ_CBLAS_TRANS : KJ_CBLAS_NOTRANS;
-        if (f32) l->cblas_sgemm(KJ_CBLAS_ROW, ta_, tb_, (int)m, (int)n, (int)k, 1.0f, (const float *)A.p, A.ld, (const float *)B.p, B.ld, 0.0f, (float *)(void *)res->data, lead(n));
-        else l->cblas_dgemm(KJ_CBLAS_ROW, ta_, tb_, (int)m, (int)n, (int)k, 1.0, (const double *)A.p, A.ld, (const double *)B.p, B.ld, 0.0, (double *)(void *)res->data, lead(n));
+        const void *pa = A.p, *pb = B.p;
+        void *c = res->data;
+        if (f32)
+            l->cblas_sgemm(KJ_CBLAS_ROW, ta_, tb_, (int)m, (int)n, (int)k, 1.0f, pa, A.ld, pb, B.ld, 0.0f, c, lead(n));
+        else
+            l->cblas_dgemm(KJ_CBLAS_ROW, ta_, tb_, (int)m, (int)n, (int)k, 1.0, pa, A.ld, pb, B.ld, 0.0, c, lead(n));
     }
     free(A.tmp);
     free(B.tmp);
@@ -660,8 +669,9 @@ static bool norm(const kj_linalg_lib *l, const operand *a, void *out, kj_rt_erro
     const char *p = c_data(a, &tmp, err);
     if (!p) return false;
     int n = (int)(rows(&a->h) * cols(&a->h));
-    if (a->f32) *(float *)out = sqrtf(l->cblas_sdot(n, (const float *)(const void *)p, 1, (const float *)(const void *)p, 1));
-    else *(double *)out = sqrt(l->cblas_ddot(n, (const double *)(const void *)p, 1, (const double *)(const void *)p, 1));
+    const void *x = p;
+    if (a->f32) *(float *)out = sqrtf(l->cblas_sdot(n, x, 1, x, 1));
+    else *(double *)out = sqrt(l->cblas_ddot(n, x, 1, x, 1));
     free(tmp);
     return true;
 }
@@ -720,7 +730,9 @@ void kj_rt_linalg(kj_rt *rt, int32_t op, const void *pa, int32_t andim, int32_t 
         r[0] = outer_kron(&a, &b, op == KJ_LA_KRON, &err);
         return results(rt, r, 1, outs, &err, line, col);
     }
-    const kj_linalg_lib *l = lib(rt, line, col);
+    bool products_only = op == KJ_LA_DOT || op == KJ_LA_MATMUL || op == KJ_LA_VDOT || op == KJ_LA_INNER ||
+                         op == KJ_LA_NORM;
+    const kj_linalg_lib *l = lib(rt, !products_only, line, col);
     switch (op) {
     case KJ_LA_DOT: case KJ_LA_MATMUL: case KJ_LA_VDOT: case KJ_LA_INNER:
         return products(rt, l, op, &a, &b, outs, line, col);
