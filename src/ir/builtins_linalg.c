@@ -39,8 +39,10 @@ static const kj_type *float_array(lctx *c, uint32_t i, int lo, int hi)
     if (x->ndim < lo || x->ndim > hi) {
         kj_diag *dg = kj_error(c->d, c->src, sp, "%s() argument '%s' must be %s, not %d-d", c->name,
                                param_name(c->id, i),
-                               lo == hi ? (lo == 1 ? "a 1-d array" : "a 2-d array") : "a 1-d or 2-d array", x->ndim);
-        if (c->id == KJ_B_NP_MATMUL && x->ndim > 2) kj_diag_hint(dg, "batched (3-d) matmul is not supported yet");
+                               lo == hi ? (lo == 1 ? "a 1-d array" : "a 2-d array")
+                               : hi == 3 ? "a 1-d, 2-d or 3-d array" : "a 1-d or 2-d array", x->ndim);
+        if (c->id == KJ_B_NP_MATMUL && x->ndim > 3)
+            kj_diag_hint(dg, "batches of more than one dimension are not supported yet");
         return NULL;
     }
     return x;
@@ -75,8 +77,16 @@ static const kj_type *tuple(lctx *c, const kj_type *x, const kj_type *y, const k
 static const kj_type *type_product(lctx *c)
 {
     const kj_type *a, *b;
-    bool vdot = c->id == KJ_B_NP_VDOT;
-    if (!pair(c, 1, vdot ? 1 : 2, 1, vdot ? 1 : 2, &a, &b)) return NULL;
+    bool vdot = c->id == KJ_B_NP_VDOT, mm = c->id == KJ_B_NP_MATMUL;
+    int hi = vdot ? 1 : mm ? 3 : 2;
+    if (!pair(c, 1, hi, 1, hi, &a, &b)) return NULL;
+    if (mm && (a->ndim == 3 || b->ndim == 3)) { /* batched: the other operand a matrix or a batch */
+        if (a->ndim == 1 || b->ndim == 1) {
+            kj_error(c->d, c->src, c->call, "np.matmul() of a 1-d and a 3-d array is not supported");
+            return NULL;
+        }
+        return arr(c, a->elem, 3);
+    }
     switch (c->id) {
     case KJ_B_NP_VDOT: return a->elem;
     case KJ_B_NP_OUTER: return arr(c, a->elem, 2);

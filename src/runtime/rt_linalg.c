@@ -159,6 +159,23 @@ static const char *shape_str(const kj_array *h, char *buf, size_t cap)
     return buf;
 }
 
+/* c (C-contiguous m x n) = a·b of 2-d operands, none of m, n, k zero */
+static bool gemm_into(const kj_linalg_lib *l, const operand *a, const operand *b, void *c, kj_rt_error *err)
+{
+    int m = (int)rows(&a->h), n = (int)cols(&b->h), k = (int)cols(&a->h);
+    blas_mat A = {0}, B = {0};
+    bool ok = blas_matrix(a, &A, err) && blas_matrix(b, &B, err);
+    if (ok) {
+        int ta = A.trans ? KJ_CBLAS_TRANS : KJ_CBLAS_NOTRANS, tb = B.trans ? KJ_CBLAS_TRANS : KJ_CBLAS_NOTRANS;
+        const void *pa = A.p, *pb = B.p;
+        if (a->f32) l->cblas_sgemm(KJ_CBLAS_ROW, ta, tb, m, n, k, 1.0f, pa, A.ld, pb, B.ld, 0.0f, c, lead(n));
+        else l->cblas_dgemm(KJ_CBLAS_ROW, ta, tb, m, n, k, 1.0, pa, A.ld, pb, B.ld, 0.0, c, lead(n));
+    }
+    free(A.tmp);
+    free(B.tmp);
+    return ok;
+}
+
 /* c = a·b of 1-d/2-d operands (shapes checked), into `out`: a scalar at
  * out when both are 1-d, else a new array described there. */
 static kj_array *product(const kj_linalg_lib *l, const operand *a, const operand *b, void *scalar,
@@ -206,21 +223,11 @@ static kj_array *product(const kj_linalg_lib *l, const operand *a, const operand
         if (!x) kj_array_release(res);
         return x ? res : NULL;
     }
-    blas_mat A = {0}, B = {0};
-    bool ok = blas_matrix(a, &A, err) && blas_matrix(b, &B, err);
-    if (ok) {
-        int ta_ = A.trans ? KJ_CBLAS_TRANS : KJ_CBLAS_NOTRANS, tb_ = B.trans ? KJ_CBLAS_TRANS : KJ_CBLAS_NOTRANS;
-        const void *pa = A.p, *pb = B.p;
-        void *c = res->data;
-        if (f32)
-            l->cblas_sgemm(KJ_CBLAS_ROW, ta_, tb_, (int)m, (int)n, (int)k, 1.0f, pa, A.ld, pb, B.ld, 0.0f, c, lead(n));
-        else
-            l->cblas_dgemm(KJ_CBLAS_ROW, ta_, tb_, (int)m, (int)n, (int)k, 1.0, pa, A.ld, pb, B.ld, 0.0, c, lead(n));
+    if (!gemm_into(l, a, b, res->data, err)) {
+        kj_array_release(res);
+        return NULL;
     }
-    free(A.tmp);
-    free(B.tmp);
-    if (!ok) kj_array_release(res);
-    return ok ? res : NULL;
+    return res;
 }
 
 /* ---- the shape checks of the products ---- */
@@ -243,6 +250,54 @@ static bool matmul_aligned(const operand *a, const operand *b, kj_rt_error *err)
                         "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                         "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)",
                         (long long)kb, (long long)ka);
+}
+
+/* Matrix i of a 3-d operand's batch (a 2-d operand: itself). */
+static operand batch_item(const operand *o, int64_t i)
+{
+    if (o->h.ndim == 2) return *o;
+    operand t = *o;
+    t.h.ndim = 2;
+    t.h.data = o->h.data + (o->h.shape[0] == 1 ? 0 : i) * o->h.strides[0];
+    t.h.shape[0] = o->h.shape[1], t.h.shape[1] = o->h.shape[2];
+    t.h.strides[0] = o->h.strides[1], t.h.strides[1] = o->h.strides[2];
+    kj_array_update_flags(&t.h);
+    return t;
+}
+
+/* a @ b with a 3-d operand (the other 2-d or 3-d): one gemm per matrix,
+ * the batch dimension broadcast as NumPy's (equal, or 1) */
+static kj_array *batched(const kj_linalg_lib *l, const operand *a, const operand *b, kj_rt_error *err)
+{
+    int64_t ba = a->h.ndim == 3 ? a->h.shape[0] : 1, bb = b->h.ndim == 3 ? b->h.shape[0] : 1;
+    int64_t m = a->h.shape[a->h.ndim - 2], k = a->h.shape[a->h.ndim - 1], kb = b->h.shape[b->h.ndim - 2];
+    int64_t n = b->h.shape[b->h.ndim - 1];
+    if (ba != bb && ba != 1 && bb != 1) {
+        kj_rt_errorf(err, "ValueError",
+                     "operands could not be broadcast together with remapped shapes [original->remapped]: "
+                     "(%lld,%lld,%lld)->(%lld,newaxis,newaxis) (%lld,%lld,%lld)->(%lld,newaxis,newaxis)  and "
+                     "requested shape (%lld,%lld)",
+                     (long long)ba, (long long)m, (long long)k, (long long)ba, (long long)bb, (long long)kb,
+                     (long long)n, (long long)bb, (long long)m, (long long)n);
+        return NULL;
+    }
+    if (k != kb) {
+        kj_rt_errorf(err, "ValueError",
+                     "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                     "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)",
+                     (long long)kb, (long long)k);
+        return NULL;
+    }
+    int64_t nb = ba > bb ? ba : bb, shape[3] = {nb, m, n};
+    kj_array *res = kj_array_zeros(a->f32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64, 3, shape, err);
+    for (int64_t i = 0; res && k > 0 && m > 0 && n > 0 && i < nb; i++) {
+        operand ai = batch_item(a, i), bi = batch_item(b, i);
+        if (!gemm_into(l, &ai, &bi, res->data + (size_t)(i * m * n) * a->isz, err)) {
+            kj_array_release(res);
+            return NULL;
+        }
+    }
+    return res;
 }
 
 /* b viewed transposed (np.inner multiplies by rows of b) */
@@ -700,6 +755,10 @@ static void products(kj_rt *rt, const kj_linalg_lib *l, int32_t op, const operan
 {
     kj_rt_error err = {0};
     bool ok = true;
+    if (a->h.ndim == 3 || b->h.ndim == 3) {
+        kj_array *r = batched(l, a, b, &err);
+        return results(rt, &r, 1, outs, &err, line, col);
+    }
     if (op == KJ_LA_MATMUL) ok = matmul_aligned(a, b, &err);
     else if (op == KJ_LA_VDOT && a->h.shape[0] != b->h.shape[0])
         ok = kj_rt_errorf(&err, "ValueError", "vectors have different lengths");
