@@ -16,6 +16,9 @@ pkgs=(
     python3-mpi4py                      # the same MPI programs under CPython + Numba
     python3-pytest python3-venv python3-pip # the Python package: its tests (python/tests), pip install ./python
     python3-dev                         # its C fast path (python/kjit/_fast.c)
+    libopenblas0 liblapacke             # np.dot/@/np.linalg: kjit dlopens libopenblas.so.0 and
+                                        # liblapacke.so.3 (src/runtime/linalg.c); OpenBLAS is also
+                                        # then the libblas.so.3 that NumPy uses
 )
 
 missing=()

@@ -62,8 +62,9 @@
  * kj_rt_npsort (sorting, sets, statistics: abi_npsort.h). 8: the exception
  * kinds of exc.h past AxisError (raise statements), and try statements'
  * frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). 9: np.random's distributions
- * (kj_rt_rdist*) and the cached Gaussian in kj_rt. */
-#define KJ_ABI_VERSION 9
+ * (kj_rt_rdist*) and the cached Gaussian in kj_rt. 10: kj_rt_linalg and
+ * the LinAlgError kind (exc.h). */
+#define KJ_ABI_VERSION 10
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

@@ -34,6 +34,7 @@
     X(UNICODE, "UnicodeError", VALUE, 1)                             \
     X(STOP_ITERATION, "StopIteration", EXCEPTION, 1)                 \
     X(NAME, "NameError", EXCEPTION, 1)                               \
-    X(PERMISSION, "PermissionError", OS, 1)
+    X(PERMISSION, "PermissionError", OS, 1)                          \
+    X(LINALG, "LinAlgError", VALUE, 0)
 
 #endif

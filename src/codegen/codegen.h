@@ -398,6 +398,8 @@ LLVMValueRef kj_cg_np_manip(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 /* np.sort, np.median, np.histogram, ... (builtins_npsort.h; llvm_npsort.c) */
 LLVMValueRef kj_cg_npsort(kj_cg *cg, const kir_inst *in);
+/* KJ_BF_LINALG built-ins: one kj_rt_linalg call (llvm_linalg.c) */
+LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in);
 
 /* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */
 LLVMValueRef kj_cg_array_arith(kj_cg *cg, const kir_inst *in);  /* ADD..GE, NEG/NOT/INVERT */

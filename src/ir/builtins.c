@@ -1588,6 +1588,11 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
                                const kj_source *src, kj_diags *d, const kj_type **conv)
 {
     if ((unsigned)id >= KJ_B__COUNT) return NULL;
+    if (infos[id].flags & KJ_BF_LINALG) {
+        if (conv)
+            for (uint32_t i = 0; i < nargs; i++) conv[i] = NULL;
+        return kj_linalg_type(t, id, args, nargs, call_span, src, d);
+    }
     bctx c = {.t = t, .id = id, .name = infos[id].path, .args = args, .nargs = nargs,
               .recv = (infos[id].flags & KJ_BF_METHOD) ? 1 : 0, .call = call_span, .src = src,
               .d = d, .conv = conv, .target = target};

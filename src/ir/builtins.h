@@ -45,6 +45,8 @@ enum {
                                on arrays, in its float result type: fused (kir_fuse.c) */
     KJ_BF_NONNEG = 1 << 12, /* its integer result (each element of a tuple) is never negative:
                                indexing with it needs no wraparound (infer_call.c) */
+    KJ_BF_LINALG = 1 << 13, /* linear algebra through BLAS/LAPACK: typed by builtins_linalg.c,
+                               lowered by llvm_linalg.c to one kj_rt_linalg call */
 };
 
 #define KJ_BUILTINS(X)                                                                                   \
@@ -269,6 +271,31 @@ enum {
     X(NP_ATLEAST_2D, "np.atleast_2d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
     X(NP_ATLEAST_3D, "np.atleast_3d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
     X(NP_BROADCAST_TO, "np.broadcast_to", KJ_BF_HOST | KJ_BF_VIEW, "array, shape")                       \
+    /* linear algebra (builtins_linalg.c, llvm_linalg.c, rt_linalg.c) */                                 \
+    X(NP_DOT, "np.dot", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                                 \
+    X(NP_MATMUL, "np.matmul", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                           \
+    X(NP_VDOT, "np.vdot", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                               \
+    X(NP_INNER, "np.inner", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                             \
+    X(NP_OUTER, "np.outer", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                             \
+    X(NP_KRON, "np.kron", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                               \
+    X(NP_TRACE, "np.trace", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                                \
+    X(LA_SOLVE, "np.linalg.solve", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                      \
+    X(LA_INV, "np.linalg.inv", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                             \
+    X(LA_DET, "np.linalg.det", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                             \
+    X(LA_SLOGDET, "np.linalg.slogdet", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                     \
+    X(LA_EIGH, "np.linalg.eigh", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                           \
+    X(LA_EIGVALSH, "np.linalg.eigvalsh", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                   \
+    X(LA_SVD, "np.linalg.svd", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, full_matrices=")             \
+    X(LA_NORM, "np.linalg.norm", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "x")                           \
+    X(LA_CHOLESKY, "np.linalg.cholesky", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                   \
+    X(LA_QR, "np.linalg.qr", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                               \
+    X(LA_MATRIX_POWER, "np.linalg.matrix_power", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, n")        \
+    X(LA_EIG, "np.linalg.eig", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                             \
+    X(LA_EIGVALS, "np.linalg.eigvals", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")                     \
+    X(LA_PINV, "np.linalg.pinv", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, rcond=")                   \
+    X(LA_COND, "np.linalg.cond", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "x")                           \
+    X(LA_MATRIX_RANK, "np.linalg.matrix_rank", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a")             \
+    X(LA_LSTSQ, "np.linalg.lstsq", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b, rcond=")              \
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
     /* host side of numba.cuda */                                                                        \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \
@@ -464,6 +491,11 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
 const kj_type *kj_builtin_type_npsort(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                       uint32_t recv, kj_span call_span, const kj_source *src, kj_diags *d,
                                       const kj_type **conv);
+
+/* The typing rule of a KJ_BF_LINALG built-in (builtins_linalg.c), as
+ * kj_builtin_type's. */
+const kj_type *kj_linalg_type(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                              kj_span call_span, const kj_source *src, kj_diags *d);
 
 /* Bind call arguments to the parameters of built-in `id` (after the receiver
  * for methods): `pos` positional, then `kwnames`/`kw` keywords. On success

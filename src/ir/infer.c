@@ -403,6 +403,10 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
         kj_error(ic->d, ic->s->src, t->span, "cannot use augmented assignment on this target");
         return;
     }
+    if (st->aug.op == KJ_OP_MATMUL) { /* NumPy refuses in-place matmul too */
+        kj_error(ic->d, ic->s->src, st->span, "the @= operator is not supported: write a = a @ b");
+        return;
+    }
     const kj_type *cur = kj_value_type(ic, t);
     const kj_type *v = kj_value_type(ic, st->aug.value);
     if (!cur || !v) return;

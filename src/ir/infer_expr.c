@@ -386,9 +386,10 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
         *optype = NULL;
         return kj_list_binop_type(ic, op, l, r, sp);
     }
-    if (op == KJ_OP_MATMUL) {
-        kj_error(ic->d, ic->s->src, sp, "the @ operator is not supported");
-        return NULL;
+    if (op == KJ_OP_MATMUL) { /* np.matmul (builtins_linalg.c); lowered as its call */
+        if (optype) *optype = NULL;
+        kj_barg args[2] = {{.type = l, .span = sp}, {.type = r, .span = sp}};
+        return kj_linalg_type(ic->s->types, KJ_B_NP_MATMUL, args, 2, sp, ic->s->src, ic->d);
     }
     if (l->kind == KJ_T_ARRAY || r->kind == KJ_T_ARRAY) {
         if ((l->kind != KJ_T_ARRAY && !kj_is_scalar(l)) ||

@@ -410,6 +410,13 @@ static kir_ref operand(lctx *lc, const kj_expr *x, const kj_type *res)
 static kir_ref binop_of(lctx *lc, const kj_expr *e, kj_binop op, const kj_expr *l, const kj_expr *r)
 {
     const kj_type *res = strong(lc, EI(lc, e)->type);
+    if (op == KJ_OP_MATMUL) { /* a @ b: np.matmul(a, b) */
+        kir_ref ab[2] = {lower_expr(lc, l), 0};
+        ab[1] = lower_expr(lc, r); /* after l, as Python evaluates */
+        kir_ref m = emit_args(lc, KIR_BUILTIN, res, e->span, ab, 2);
+        kir_at(lc->f, m)->aux = KJ_B_NP_MATMUL;
+        return m;
+    }
     kir_ref a = operand(lc, l, res);
     return emit2(lc, BINOP_KIR[op], res, e->span, a, operand(lc, r, res));
 }

@@ -68,8 +68,8 @@ static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vecto
                                          "numba.guvectorize", "cuda.jit", "cuda.reduce",
                                          "cuda.Reduce"};
 
-static const char *const NAMESPACES[] = {"np", "np.random", "math", "cmath", "time", "numba", "cuda", "types", "mpi4py",
-                                         "MPI", "MPI.Request",
+static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math", "cmath", "time", "numba", "cuda",
+                                         "types", "mpi4py", "MPI", "MPI.Request",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
                                          "cuda.atomic", "cuda.random"};

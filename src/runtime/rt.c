@@ -7,6 +7,7 @@
 #include "fault.h"
 #include "gpu.h"
 #include "pool.h"
+#include "linalg.h"
 
 #include "../abi/abi.h"
 
@@ -61,6 +62,8 @@ static void release_all(kj_rt *rt)
     rt->nspare = 0;
     free(rt->arrays);
     rt->arrays = NULL;
+    kj_linalg_close(rt->linalg);
+    rt->linalg = NULL;
     rt->narrays = rt->cap_arrays = 0;
     for (size_t k = 0; k < rt->nstreams; k++) kj_gpu_stream_free(rt->gpu, rt->streams[k]);
     free(rt->streams);

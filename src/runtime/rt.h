@@ -101,6 +101,9 @@ typedef struct kj_rt {
      * last, so that generated code's offsets of the fields above stay */
     struct kj_list **lists;
     size_t nlists, cap_lists;
+    /* OpenBLAS and LAPACKE (linalg.h), opened by the run's first linear
+     * algebra and closed with its arrays; NULL until then */
+    struct kj_linalg_lib *linalg;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
