@@ -61,8 +61,9 @@
  * and manipulation). 6: kj_rt_xoro_create/init (numba.cuda.random). 7:
  * kj_rt_npsort (sorting, sets, statistics: abi_npsort.h). 8: the exception
  * kinds of exc.h past AxisError (raise statements), and try statements'
- * frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). */
-#define KJ_ABI_VERSION 8
+ * frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). 9: kj_abi_kernel.cooperative and
+ * kj_rt_grid_sync (grid.sync()). */
+#define KJ_ABI_VERSION 9
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
@@ -199,6 +200,8 @@ typedef struct kj_abi_kernel {
     int32_t parallel;      /* 1: its blocks may run on the context's thread pool (the parallel target) */
     const kj_abi_param *params;
     int64_t static_shared; /* cpu target: the bytes of its static shared arrays (launch check) */
+    int32_t cooperative;   /* 1: it (or a device function it calls) uses grid.sync(): launched with
+                              cuLaunchCooperativeKernel, all blocks resident at once */
 } kj_abi_kernel;
 
 /* What a raise inside GPU code leaves for the host: one record per PTX

@@ -79,6 +79,7 @@ LLVMValueRef kj_nvptx_barrier(kj_cg *cg, const kir_inst *in)
     LLVMValueRef zero = kj_cg_i32(cg, 0);
     switch ((kj_builtin)in->aux) {
     case KJ_B_SYNCTHREADS: nvvm(cg, "llvm.nvvm.barrier.cta.sync.aligned.all", &zero, 1); return NULL;
+    case KJ_B_GRID_SYNC: return kj_nvptx_grid_sync(cg, in);
     case KJ_B_SYNCTHREADS_COUNT: {
         LLVMValueRef a[2] = {zero, pred(cg, in, 0)};
         return kj_cg_cast(cg, nvvm(cg, "llvm.nvvm.barrier.cta.red.popc.aligned.all", a, 2), &T_I32, in->type);

@@ -1427,6 +1427,8 @@ static const kj_type *type_kernel(bctx *c)
     case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: case KJ_B_XORO_NEXT: case KJ_B_XORO_JUMP:
     case KJ_B_XORO_UNIFORM32: case KJ_B_XORO_UNIFORM64: case KJ_B_XORO_NORMAL32:
     case KJ_B_XORO_NORMAL64: return type_xoro(c);
+    case KJ_B_CG_THIS_GRID: return kj_t_opaque(c->t, "grid_group");
+    case KJ_B_GRID_SYNC: return opaque_arg(c, 0, "grid_group") ? none(c) : NULL;
     case KJ_B_SYNCTHREADS: case KJ_B_SYNCTHREADS_COUNT: case KJ_B_SYNCTHREADS_AND:
     case KJ_B_SYNCTHREADS_OR: case KJ_B_SYNCWARP: case KJ_B_THREADFENCE:
     case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM: case KJ_B_ALL_SYNC:

@@ -101,6 +101,9 @@ typedef struct kj_rt {
      * last, so that generated code's offsets of the fields above stay */
     struct kj_list **lists;
     size_t nlists, cap_lists;
+    /* the cooperative launch (grid.sync()) whose block this context runs
+     * on the cpu targets (rt_grid.c), else NULL */
+    struct kj_grid_run *grid;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
