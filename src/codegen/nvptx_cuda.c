@@ -152,10 +152,12 @@ LLVMValueRef kj_nvptx_warp(kj_cg *cg, const kir_inst *in)
         check_mask(cg, in, a[0]);
         return kj_cg_cast(cg, nvvm(cg, "llvm.nvvm.vote.ballot.sync", a, 2), &T_U32, in->type);
     }
-    default: { /* all / any */
+    default: { /* all / any / eq (uni) */
         LLVMValueRef a[2] = {u32_arg(cg, in, 0, 0xffffffffu), pred(cg, in, 1)};
         check_mask(cg, in, a[0]);
-        const char *name = in->aux == KJ_B_ALL_SYNC ? "llvm.nvvm.vote.all.sync" : "llvm.nvvm.vote.any.sync";
+        const char *name = in->aux == KJ_B_ALL_SYNC ? "llvm.nvvm.vote.all.sync"
+                         : in->aux == KJ_B_EQ_SYNC ? "llvm.nvvm.vote.uni.sync"
+                                                   : "llvm.nvvm.vote.any.sync";
         LLVMValueRef r = LLVMBuildZExt(cg->b, nvvm(cg, name, a, 2), cg->t_i32, "");
         return kj_cg_cast(cg, r, &T_I32, in->type);
     }
