@@ -293,18 +293,6 @@ static bool coop_fits(kj_gpu *g, code_fn *fn, const kj_abi_kernel *k, const int6
                         k->name, cfg[0], cfg[1], cfg[2], nblocks, limit, threads, per_sm, g->props.sm_count);
 }
 
-int64_t kj_gpu_max_coop_blocks(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, int64_t threads,
-                               int64_t dyn_shared, kj_rt_error *e)
-{
-    if (!kj_gpu_current(g, e)) return -1;
-    code_fn *fn = function(c, k->symbol, e);
-    int per_sm = 0;
-    if (!fn) return -1;
-    CUresult r = g->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn->f, (int)threads, (size_t)dyn_shared);
-    if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", e), -1;
-    return (int64_t)per_sm * g->props.sm_count;
-}
-
 bool kj_gpu_has(kj_gpu_code *c, const char *symbol)
 {
     kj_rt_error e = {0};

@@ -71,11 +71,6 @@ void kj_gpu_note_compile(kj_gpu *g, const double *ptx_phases, double link_second
 bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, const int64_t *cfg,
                    void **args, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
                    int32_t *ecol);
-/* kernel.max_cooperative_grid_blocks(threads): the blocks of `threads`
- * threads (and dyn_shared dynamic shared bytes) resident at once on the
- * device, from the occupancy; -1 with e on failure. */
-int64_t kj_gpu_max_coop_blocks(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, int64_t threads,
-                               int64_t dyn_shared, kj_rt_error *e);
 /* Wait for every launch; errors as kj_gpu_launch reports them. */
 bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e);
 

@@ -61,7 +61,7 @@ typedef struct grid_block {
     pthread_t th;
 } grid_block;
 
-int64_t kj_rt_coop_max_blocks(int64_t threads, int64_t shared_bytes)
+static int64_t coop_max_blocks(int64_t threads, int64_t shared_bytes)
 {
     int64_t warps = (threads + 31) / 32;
     int64_t per_sm = warps > 0 ? SM_THREADS / (warps * 32) : SM_BLOCKS;
@@ -149,7 +149,7 @@ static void *block_thread(void *p)
 static void check_fits(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, int32_t line, int32_t col)
 {
     int64_t threads = cfg[3] * cfg[4] * cfg[5], nblocks = cfg[0] * cfg[1] * cfg[2];
-    int64_t limit = kj_rt_coop_max_blocks(threads, k->static_shared + cfg[7]);
+    int64_t limit = coop_max_blocks(threads, k->static_shared + cfg[7]);
     if (nblocks <= limit) return;
     char msg[400];
     snprintf(msg, sizeof msg,
