@@ -63,8 +63,9 @@
  * kinds of exc.h past AxisError (raise statements), and try statements'
  * frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). 9: np.random's distributions
  * (kj_rt_rdist*) and the cached Gaussian in kj_rt. 10: kj_rt_linalg and
- * the LinAlgError kind (exc.h). */
-#define KJ_ABI_VERSION 10
+ * the LinAlgError kind (exc.h). 11: kj_abi_kernel.cooperative and
+ * kj_rt_grid_sync (grid.sync()). */
+#define KJ_ABI_VERSION 11
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
@@ -201,6 +202,8 @@ typedef struct kj_abi_kernel {
     int32_t parallel;      /* 1: its blocks may run on the context's thread pool (the parallel target) */
     const kj_abi_param *params;
     int64_t static_shared; /* cpu target: the bytes of its static shared arrays (launch check) */
+    int32_t cooperative;   /* 1: it (or a device function it calls) uses grid.sync(): launched with
+                              cuLaunchCooperativeKernel, all blocks resident at once */
 } kj_abi_kernel;
 
 /* What a raise inside GPU code leaves for the host: one record per PTX

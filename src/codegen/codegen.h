@@ -313,6 +313,9 @@ LLVMValueRef kj_cg_cuda_misc(kj_cg *cg, const kir_inst *in);
  * create/init_xoroshiro128p_states in host code. */
 LLVMValueRef kj_cg_xoroshiro(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_xoroshiro_host(kj_cg *cg, const kir_inst *in);
+/* Cooperative groups (llvm_cuda_cg.c; kj_cg_uses_grid_sync in codegen_api.h):
+ * grid.sync()'s block-level part on the cpu targets. */
+void kj_cg_grid_sync_host(kj_cg *cg, const kir_inst *in);
 /* The constant shape of cuda.shared/local.array (an int or a tuple of
  * ints) into dims; false when it is not constant. */
 bool kj_cg_const_shape(const kir_func *f, kir_ref r, int64_t *dims, unsigned nd);

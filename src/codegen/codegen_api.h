@@ -29,6 +29,9 @@ bool kj_codegen_parallel_blocks(kj_run_target t);
 /* The bytes of a kernel's static shared arrays in its block storage (cpu
  * target: the launch checks them with the dynamic ones). */
 int64_t kj_codegen_kernel_static_shared(const kir_func *f);
+/* Does kernel f (or a function it calls) use grid.sync() (llvm_cuda_cg.c):
+ * its launches are cooperative. */
+bool kj_cg_uses_grid_sync(const kir_func *f);
 
 /* A loaded host program: owns its LLJIT and everything it compiled. */
 typedef struct kj_jit kj_jit;

@@ -1251,6 +1251,8 @@ void kj_kn_block_stmt(kj_cg *cg, kir_ref r)
     case KIR_BUILTIN: /* the region boundary is the barrier itself */
         if (is_warp_op(in))
             kj_kn_warp_op(cg, r, in);
+        else if (in->aux == KJ_B_GRID_SYNC)
+            kj_cg_grid_sync_host(cg, in);
         else if (in->aux != KJ_B_SYNCTHREADS)
             emit_sync_reduce(cg, r, in);
         break;

@@ -188,6 +188,11 @@ static LLVMValueRef vote_result(kj_cg *cg, const kir_inst *in, LLVMValueRef th, 
     case KJ_B_ACTIVEMASK: return kj_cg_cast(cg, live, &T_U32, in->type);
     case KJ_B_BALLOT_SYNC: return kj_cg_cast(cg, LLVMBuildAnd(cg->b, ballot, mask, ""), &T_U32, in->type);
     case KJ_B_ANY_SYNC: r = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildAnd(cg->b, ballot, mask, ""), zero, ""); break;
+    case KJ_B_EQ_SYNC: { /* the running lanes of the mask all have it, or none */
+        LLVMValueRef m = LLVMBuildAnd(cg->b, mask, live, ""), b = LLVMBuildAnd(cg->b, ballot, m, "");
+        r = LLVMBuildOr(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, b, zero, ""), LLVMBuildICmp(cg->b, LLVMIntEQ, b, m, ""), "");
+        break;
+    }
     default: { /* all: every running lane of the mask */
         LLVMValueRef m = LLVMBuildAnd(cg->b, mask, live, "");
         r = LLVMBuildICmp(cg->b, LLVMIntEQ, LLVMBuildAnd(cg->b, ballot, m, ""), m, "");

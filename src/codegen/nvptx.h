@@ -10,6 +10,7 @@
 LLVMValueRef kj_nvptx_sreg(kj_cg *cg, kj_sreg r, unsigned d);
 LLVMValueRef kj_nvptx_laneid(kj_cg *cg);
 LLVMValueRef kj_nvptx_barrier(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_nvptx_grid_sync(kj_cg *cg, const kir_inst *in); /* llvm_cuda_cg.c */
 LLVMValueRef kj_nvptx_warp(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_nvptx_shared_array(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_nvptx_local_array(kj_cg *cg, const kir_inst *in);

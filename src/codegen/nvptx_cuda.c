@@ -79,6 +79,7 @@ LLVMValueRef kj_nvptx_barrier(kj_cg *cg, const kir_inst *in)
     LLVMValueRef zero = kj_cg_i32(cg, 0);
     switch ((kj_builtin)in->aux) {
     case KJ_B_SYNCTHREADS: nvvm(cg, "llvm.nvvm.barrier.cta.sync.aligned.all", &zero, 1); return NULL;
+    case KJ_B_GRID_SYNC: return kj_nvptx_grid_sync(cg, in);
     case KJ_B_SYNCTHREADS_COUNT: {
         LLVMValueRef a[2] = {zero, pred(cg, in, 0)};
         return kj_cg_cast(cg, nvvm(cg, "llvm.nvvm.barrier.cta.red.popc.aligned.all", a, 2), &T_I32, in->type);
@@ -151,10 +152,12 @@ LLVMValueRef kj_nvptx_warp(kj_cg *cg, const kir_inst *in)
         check_mask(cg, in, a[0]);
         return kj_cg_cast(cg, nvvm(cg, "llvm.nvvm.vote.ballot.sync", a, 2), &T_U32, in->type);
     }
-    default: { /* all / any */
+    default: { /* all / any / eq (uni) */
         LLVMValueRef a[2] = {u32_arg(cg, in, 0, 0xffffffffu), pred(cg, in, 1)};
         check_mask(cg, in, a[0]);
-        const char *name = in->aux == KJ_B_ALL_SYNC ? "llvm.nvvm.vote.all.sync" : "llvm.nvvm.vote.any.sync";
+        const char *name = in->aux == KJ_B_ALL_SYNC ? "llvm.nvvm.vote.all.sync"
+                         : in->aux == KJ_B_EQ_SYNC ? "llvm.nvvm.vote.uni.sync"
+                                                   : "llvm.nvvm.vote.any.sync";
         LLVMValueRef r = LLVMBuildZExt(cg->b, nvvm(cg, name, a, 2), cg->t_i32, "");
         return kj_cg_cast(cg, r, &T_I32, in->type);
     }

@@ -1415,6 +1415,7 @@ static const kj_type *type_sync(bctx *c)
     case KJ_B_SYNCWARP: return !given(c, 0) || num_arg(c, 0, u32(c)) ? none(c) : NULL;
     case KJ_B_ALL_SYNC:
     case KJ_B_ANY_SYNC:
+    case KJ_B_EQ_SYNC:
         /* Numba returns the vote's predicate: a bool. */
         return num_arg(c, 0, u32(c)) && num_arg(c, 1, kj_t_bool(c->t)) ? kj_t_bool(c->t) : NULL;
     case KJ_B_BALLOT_SYNC:
@@ -1525,10 +1526,12 @@ static const kj_type *type_kernel(bctx *c)
     case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: case KJ_B_XORO_NEXT: case KJ_B_XORO_JUMP:
     case KJ_B_XORO_UNIFORM32: case KJ_B_XORO_UNIFORM64: case KJ_B_XORO_NORMAL32:
     case KJ_B_XORO_NORMAL64: return type_xoro(c);
+    case KJ_B_CG_THIS_GRID: return kj_t_opaque(c->t, "grid_group");
+    case KJ_B_GRID_SYNC: return opaque_arg(c, 0, "grid_group") ? none(c) : NULL;
     case KJ_B_SYNCTHREADS: case KJ_B_SYNCTHREADS_COUNT: case KJ_B_SYNCTHREADS_AND:
     case KJ_B_SYNCTHREADS_OR: case KJ_B_SYNCWARP: case KJ_B_THREADFENCE:
     case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM: case KJ_B_ALL_SYNC:
-    case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC: case KJ_B_ACTIVEMASK: return type_sync(c);
+    case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC: case KJ_B_ACTIVEMASK: case KJ_B_EQ_SYNC: return type_sync(c);
     default: return type_numpy(c);
     }
 }

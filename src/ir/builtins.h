@@ -406,7 +406,11 @@ enum {
     X(XORO_UNIFORM32, "cuda.random.xoroshiro128p_uniform_float32", KJ_BF_DEV, "states, index")            \
     X(XORO_UNIFORM64, "cuda.random.xoroshiro128p_uniform_float64", KJ_BF_DEV, "states, index")            \
     X(XORO_NORMAL32, "cuda.random.xoroshiro128p_normal_float32", KJ_BF_DEV, "states, index")              \
-    X(XORO_NORMAL64, "cuda.random.xoroshiro128p_normal_float64", KJ_BF_DEV, "states, index") \
+    X(XORO_NORMAL64, "cuda.random.xoroshiro128p_normal_float64", KJ_BF_DEV, "states, index")                \
+    /* cooperative groups (llvm_cuda_cg.c): the grid group and its barrier over every block */         \
+    X(CG_THIS_GRID, "cuda.cg.this_grid", KJ_BF_DEV | KJ_BF_UNIFORM, "")                                  \
+    X(GRID_SYNC, "grid_group.sync", KJ_BF_DEV | KJ_BF_METHOD | KJ_BF_BARRIER, "")                              \
+    X(EQ_SYNC, "cuda.eq_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, predicate") \
     KJ_BUILTINS_NPSORT(X)
 
 /* Other spellings of the same built-in: X(path, ID). */

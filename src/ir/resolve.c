@@ -72,7 +72,7 @@ static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math",
                                          "types", "mpi4py", "MPI", "MPI.Request",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
-                                         "cuda.atomic", "cuda.random"};
+                                         "cuda.atomic", "cuda.random", "cuda.cg"};
 
 static const char *const DTYPE_NAMES[] = {
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

@@ -64,6 +64,8 @@
     X(cuFuncGetAttribute, 2020)                      \
     X(cuFuncSetAttribute, 9000)                      \
     X(cuLaunchKernel, 4000)                          \
+    X(cuLaunchCooperativeKernel, 9000)               \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050) \
     X(cuLinkCreate, 6050)                            \
     X(cuLinkAddData, 6050)                           \
     X(cuLinkComplete, 5050)                          \

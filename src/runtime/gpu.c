@@ -274,6 +274,25 @@ static bool fits(kj_gpu *g, code_fn *fn, const kj_abi_kernel *k, const int64_t *
     return true;
 }
 
+/* A cooperative launch (grid.sync()) needs every block resident at once:
+ * at most the occupancy's blocks per SM times the SMs, checked before
+ * launching (the driver would answer
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, without the numbers). */
+static bool coop_fits(kj_gpu *g, code_fn *fn, const kj_abi_kernel *k, const int64_t *cfg, kj_rt_error *e)
+{
+    int per_sm = 0;
+    int64_t threads = cfg[3] * cfg[4] * cfg[5], nblocks = cfg[0] * cfg[1] * cfg[2];
+    CUresult r = g->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn->f, (int)threads, (size_t)cfg[7]);
+    if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", e);
+    int64_t limit = (int64_t)per_sm * g->props.sm_count;
+    if (nblocks <= limit) return true;
+    return kj_rt_errorf(e, "RuntimeError",
+                        "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: kernel '%s' uses grid.sync() and was launched "
+                        "with grid (%" PRId64 ", %" PRId64 ", %" PRId64 ") of %" PRId64 " blocks; at most %" PRId64
+                        " blocks of %" PRId64 " threads can be resident at once (%d per SM x %d SMs)",
+                        k->name, cfg[0], cfg[1], cfg[2], nblocks, limit, threads, per_sm, g->props.sm_count);
+}
+
 bool kj_gpu_has(kj_gpu_code *c, const char *symbol)
 {
     kj_rt_error e = {0};
@@ -370,7 +389,7 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
 {
     if (!kj_gpu_current(g, e)) return false;
     code_fn *fn = function(c, k->symbol, e);
-    if (!fn || !fits(g, fn, k, cfg, e)) return false;
+    if (!fn || !fits(g, fn, k, cfg, e) || (k->cooperative && !coop_fits(g, fn, k, cfg, e))) return false;
     uint64_t dptr[MAX_SLOTS];
     void *slot[MAX_SLOTS];
     kj_mirror *written[MAX_SLOTS];
@@ -397,10 +416,16 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         if (p->kind == KJ_ABI_PARAM_ARRAY) written[nw++] = m;
     }
     count_launch(g, k, cfg, file, line);
-    CUresult r = g->cu.cuLaunchKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2], (unsigned)cfg[3],
-                                      (unsigned)cfg[4], (unsigned)cfg[5], (unsigned)cfg[7],
-                                      (CUstream)(uintptr_t)cfg[6], slot, NULL);
-    if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuLaunchKernel", e), with_launch(g, e);
+    CUresult r = k->cooperative
+                     ? g->cu.cuLaunchCooperativeKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
+                                                       (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5],
+                                                       (unsigned)cfg[7], (CUstream)(uintptr_t)cfg[6], slot)
+                     : g->cu.cuLaunchKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
+                                            (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5], (unsigned)cfg[7],
+                                            (CUstream)(uintptr_t)cfg[6], slot, NULL);
+    if (r != CUDA_SUCCESS)
+        return kj_gpu_fail(g, r, k->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", e),
+               with_launch(g, e);
     /* the kernel may have written any array argument it does not only read */
     for (unsigned w = 0; w < nw; w++) written[w]->host_valid = false;
     if (c->err) return check_raise(g, c, e, eline, ecol);

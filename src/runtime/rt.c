@@ -584,6 +584,8 @@ static void worker_init(kj_rt *w, const kj_rt *parent)
     w->mpi = parent->mpi; /* the communicator: borrowed, as the parent borrows it */
 }
 
+void kj_rt_worker_init(kj_rt *w, const kj_rt *parent) { worker_init(w, parent); }
+
 /* Chunk c's bounds: n split into nchunks parts differing by at most one. */
 static void chunk_bounds(const par_run *r, int64_t c, int64_t *begin, int64_t *end)
 {

@@ -104,6 +104,9 @@ typedef struct kj_rt {
     /* OpenBLAS and LAPACKE (linalg.h), opened by the run's first linear
      * algebra and closed with its arrays; NULL until then */
     struct kj_linalg_lib *linalg;
+    /* the cooperative launch (grid.sync()) whose block this context runs
+     * on the cpu targets (rt_grid.c), else NULL */
+    struct kj_grid_run *grid;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's

@@ -10,6 +10,7 @@
 #define KJ_RT_HOST_H
 
 #include "rt.h"
+#include "../abi/abi.h"
 
 #include <stdint.h>
 
@@ -73,5 +74,12 @@ bool kj_rt_fused_broadcast_error(const char *tree, int nops, const int32_t *ndim
 
 /* mpi4py (rt_mpi.c): the run's requests, freed at the end of a run (rt.c). */
 void kj_rt_mpi_free(kj_rt *rt);
+
+/* Cooperative launches on the cpu targets (rt_grid.c, rt_launch.c). */
+void kj_rt_worker_init(kj_rt *w, const kj_rt *parent);
+void kj_rt_run_block_range(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args, int32_t line,
+                           int64_t first, int64_t last);
+void kj_rt_launch_cooperative(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args, int32_t line,
+                              int32_t col);
 
 #endif

@@ -229,6 +229,13 @@ static kj_abi_kx kx_of(const int64_t *cfg)
     return kx;
 }
 
+void kj_rt_run_block_range(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args, int32_t line,
+                           int64_t first, int64_t last)
+{
+    kj_abi_kx kx = kx_of(cfg);
+    run_blocks(rt, k, cfg, args, &kx, line, first, last);
+}
+
 /* The parallel target: chunks of a launch's blocks on the thread pool
  * (kj_rt_parallel_for), each worker with a kx, and so a block storage, of
  * its own. Blocks are independent in CUDA's model (only atomics, which are
@@ -277,6 +284,10 @@ static void launch_host(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, v
     }
     check_shared(rt, k, cfg, line, col);
     int64_t nblocks = cfg[0] * cfg[1] * cfg[2];
+    if (k->cooperative) {
+        kj_rt_launch_cooperative(rt, k, cfg, args, line, col);
+        return;
+    }
     if (k->parallel && rt->pool && nblocks > 1) {
         blocks_run r = {k, cfg, args, line};
         kj_rt_parallel_for(rt, block_chunk, &r, nblocks, 1, 0, NULL);

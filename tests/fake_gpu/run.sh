@@ -23,6 +23,10 @@ expect coherence.k "kjit stats: host->device 3 transfers, 24000 bytes"
 expect coherence.k "kjit stats: device->host 2 transfers, 16000 bytes"
 expect coherence.k "kjit stats: device->device 1 copies, 8000 bytes"
 expect coherence.k "kjit stats: launches of inc: 5"
+# grid.sync(): a cooperative launch within the occupancy's limit, then one over it
+"$kjit" run --target=cuda "$root/tests/fake_gpu/grid_sync.k" >"$tmp/out" 2>"$tmp/err"
+expect grid_sync "kjit stats: launches of step: 1"
+expect grid_sync "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: kernel 'step' uses grid.sync() and was launched with grid (529, 1, 1) of 529 blocks; at most 528 blocks of 256 threads can be resident at once (4 per SM x 132 SMs)"
 # ufuncs: inputs go up, outputs made on the device do not; c comes back once
 "$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect ufunc "kjit stats: host->device 2 transfers, 16000 bytes"

@@ -36,6 +36,16 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
     (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)params, (void)extra;
     return CUDA_SUCCESS; /* no code runs */
 }
+static CUresult coop_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                            unsigned bz, unsigned shared, CUstream s, void **params)
+{
+    return launch(f, gx, gy, gz, bx, by, bz, shared, s, params, NULL);
+}
+/* 4 blocks per SM of the fake device, whatever the block */
+static CUresult occupancy(int *n, CUfunction f, int threads, size_t shared)
+{
+    return (void)f, (void)threads, (void)shared, *n = 4, CUDA_SUCCESS;
+}
 static CUresult link_add(CUlinkState s, CUjitInputType t, void *data, size_t n, const char *name, unsigned no,
                          CUjit_option *o, void **v)
 {
@@ -242,6 +252,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
         {"cuMemGetAddressRange", address_range}, {"cuIpcGetMemHandle", ipc_get},
         {"cuIpcOpenMemHandle", ipc_open},    {"cuIpcCloseMemHandle", ipc_close},
         {"cuIpcGetEventHandle", ipc_event_get}, {"cuIpcOpenEventHandle", ipc_event_open},
+        {"cuLaunchCooperativeKernel", coop_launch},
+        {"cuOccupancyMaxActiveBlocksPerMultiprocessor", occupancy},
     };
     (void)ver, (void)flags;
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)

@@ -691,7 +691,8 @@ static bool ends_with(const char *s, const char *tail)
 /* The properties passes ask (kj_builtin_has) against what the built-ins'
  * names and places say, so that a new row that forgets its flag fails
  * here rather than miscompiling: every `*_sync`, syncwarp and activemask
- * is a warp operation and only they are; every syncthreads* a barrier;
+ * is a warp operation and only they are; every syncthreads* (and the grid
+ * group's sync) a barrier;
  * mpi4py's names and cuda.gpus / select_device are KJ_BF_MPI; kernel-only
  * properties only on device built-ins, host ones never on them. */
 static void test_properties(void **state)
@@ -703,7 +704,7 @@ static void test_properties(void **state)
         const char *p = bi->path;
         bool warp = !strncmp(p, "cuda.", 5) && (ends_with(p, "_sync") || !strcmp(p, "cuda.syncwarp") ||
                                                 !strcmp(p, "cuda.activemask"));
-        bool barrier = !strncmp(p, "cuda.syncthreads", 16);
+        bool barrier = !strncmp(p, "cuda.syncthreads", 16) || !strcmp(p, "grid_group.sync");
         bool mpi = !strncmp(p, "MPI.", 4) || !strncmp(p, "comm.", 5) || !strncmp(p, "request.", 8) ||
                    !strcmp(p, "cuda.gpus") || !strcmp(p, "cuda.select_device");
         if (kj_builtin_has(id, KJ_BF_WARP) != warp) fail_msg("%s: KJ_BF_WARP %s", p, warp ? "missing" : "set");
@@ -717,8 +718,8 @@ static void test_properties(void **state)
         if (kj_builtin_has(id, KJ_BF_FMATH) && strncmp(p, "math.", 5)) fail_msg("%s: KJ_BF_FMATH off math.*", p);
         nwarp += warp, nbarrier += barrier;
     }
-    assert_int_equal(nwarp, 9);
-    assert_int_equal(nbarrier, 4);
+    assert_int_equal(nwarp, 10);
+    assert_int_equal(nbarrier, 5);
     assert_false(kj_builtin_has(KJ_B__COUNT, ~0u)); /* not a built-in */
     assert_true(kj_builtin_has(KJ_B_SYNCWARP, KJ_BF_BARRIER | KJ_BF_WARP));
 }

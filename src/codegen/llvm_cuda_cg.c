@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Cooperative groups: `g = cuda.cg.this_grid(); g.sync()`.
+ *
+ * The grid group is a value with nothing in it (a null pointer); its sync()
+ * is a barrier of the whole grid:
+ * - on the GPU, a barrier of the block, then the block's thread 0 adds to a
+ *   counter in global memory (the module's `__kjit_grid_bar`) and spins
+ *   until every block has added, then a barrier of the block again. Block
+ *   (0, 0, 0) adds 2^31 - (nblocks - 1) and the others 1, so the counter's
+ *   top bit flips exactly when the last block arrives and the low bits are
+ *   back to what they were: the counter never needs resetting (CUDA's own
+ *   cooperative groups do the same). The launch must have every block
+ *   resident at once: gpu.c launches such kernels with
+ *   cuLaunchCooperativeKernel after checking the occupancy;
+ * - on the cpu targets, a barrier of the block (regions, llvm_kernel.c), then
+ *   one call of kj_rt_grid_sync per block, whose blocks each run on a
+ *   thread of their own (rt_grid.c). */
+#include "codegen.h"
+#include "nvptx.h"
+
+#include "../ir/builtins.h"
+
+#include <string.h>
+
+enum { MAX_DEPTH = 16 };
+
+static bool uses(const kir_func *f, const kir_func **stack, unsigned depth)
+{
+    if (depth >= MAX_DEPTH) return false;
+    for (unsigned k = 0; k < depth; k++)
+        if (stack[k] == f) return false;
+    stack[depth] = f;
+    for (uint32_t r = 1; r < f->ninsts; r++) {
+        const kir_inst *in = &f->insts[r];
+        if (in->op == KIR_BUILTIN && in->aux == KJ_B_GRID_SYNC) return true;
+        if (in->op == KIR_CALL && in->fn && uses(in->fn, stack, depth + 1)) return true;
+    }
+    return false;
+}
+
+bool kj_cg_uses_grid_sync(const kir_func *f)
+{
+    const kir_func *stack[MAX_DEPTH];
+    return uses(f, stack, 0);
+}
+
+/* cpu: the block-level part of grid.sync(), once per block. */
+void kj_cg_grid_sync_host(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[3] = {cg->fn->rt, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_GRID_SYNC, a, 3);
+}
+
+static LLVMValueRef grid_counter(kj_cg *cg)
+{
+    const char *name = "__kjit_grid_bar";
+    LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
+    if (g) return g;
+    g = LLVMAddGlobalInAddressSpace(cg->mod, cg->t_i32, name, 1);
+    LLVMSetInitializer(g, LLVMConstNull(cg->t_i32));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, 4);
+    return g;
+}
+
+static LLVMValueRef is_zero3(kj_cg *cg, kj_sreg r)
+{
+    LLVMValueRef v = kj_nvptx_sreg(cg, r, 0);
+    v = LLVMBuildOr(cg->b, v, kj_nvptx_sreg(cg, r, 1), "");
+    v = LLVMBuildOr(cg->b, v, kj_nvptx_sreg(cg, r, 2), "");
+    return LLVMBuildICmp(cg->b, LLVMIntEQ, v, kj_cg_i64(cg, 0), "");
+}
+
+static void block_barrier(kj_cg *cg)
+{
+    const char *name = "llvm.nvvm.barrier.cta.sync.aligned.all";
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(cg->mod, id, NULL, 0), zero = kj_cg_i32(cg, 0);
+    LLVMBuildCall2(cg->b, LLVMIntrinsicGetType(cg->ctx, id, NULL, 0), f, &zero, 1, "");
+}
+
+/* GPU: grid.sync() (see the top of the file). */
+LLVMValueRef kj_nvptx_grid_sync(kj_cg *cg, const kir_inst *in)
+{
+    (void)in;
+    LLVMValueRef ctr = grid_counter(cg);
+    block_barrier(cg);
+    LLVMBasicBlockRef lead = kj_cg_bb(cg, "gsync.lead"), spin = kj_cg_bb(cg, "gsync.spin");
+    LLVMBasicBlockRef out = kj_cg_bb(cg, "gsync.out"), after = kj_cg_bb(cg, "gsync.after");
+    LLVMBuildCondBr(cg->b, is_zero3(cg, KJ_SREG_TID), lead, after);
+    LLVMPositionBuilderAtEnd(cg->b, lead);
+    LLVMValueRef nb = LLVMBuildMul(cg->b, kj_nvptx_sreg(cg, KJ_SREG_GDIM, 0), kj_nvptx_sreg(cg, KJ_SREG_GDIM, 1), "");
+    nb = LLVMBuildTrunc(cg->b, LLVMBuildMul(cg->b, nb, kj_nvptx_sreg(cg, KJ_SREG_GDIM, 2), ""), cg->t_i32, "");
+    LLVMValueRef top = LLVMConstInt(cg->t_i32, 0x80000000u, 0);
+    LLVMValueRef master = LLVMBuildAdd(cg->b, LLVMBuildSub(cg->b, top, nb, ""), kj_cg_i32(cg, 1), "");
+    LLVMValueRef inc = LLVMBuildSelect(cg->b, is_zero3(cg, KJ_SREG_BID), master, kj_cg_i32(cg, 1), "");
+    LLVMBuildFence(cg->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+    LLVMValueRef old = LLVMBuildAtomicRMW(cg->b, LLVMAtomicRMWBinOpAdd, ctr, inc, LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildBr(cg->b, spin);
+    LLVMPositionBuilderAtEnd(cg->b, spin);
+    LLVMValueRef cur = LLVMBuildLoad2(cg->b, cg->t_i32, ctr, "");
+    LLVMSetVolatile(cur, 1);
+    LLVMValueRef flip = LLVMBuildAnd(cg->b, LLVMBuildXor(cg->b, old, cur, ""), top, "");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntNE, flip, kj_cg_i32(cg, 0), ""), out, spin);
+    LLVMPositionBuilderAtEnd(cg->b, out);
+    LLVMBuildFence(cg->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+    LLVMBuildBr(cg->b, after);
+    LLVMPositionBuilderAtEnd(cg->b, after);
+    block_barrier(cg);
+    return NULL;
+}
