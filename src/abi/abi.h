@@ -61,8 +61,10 @@
  * and manipulation). 6: kj_rt_xoro_create/init (numba.cuda.random). 7:
  * kj_rt_npsort (sorting, sets, statistics: abi_npsort.h). 8: the exception
  * kinds of exc.h past AxisError (raise statements), and try statements'
- * frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). */
-#define KJ_ABI_VERSION 8
+ * frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). 9: dicts and sets (kj_rt_dict_*,
+ * kj_rt_set_op; a dict value is a pointer to the runtime's kj_dict: len at
+ * offset 0). */
+#define KJ_ABI_VERSION 9
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
