@@ -68,8 +68,9 @@ static LLVMValueRef dict_new(kj_cg *cg, const kj_type *t)
     LLVMValueRef vsize = set ? kj_cg_i64(cg, 0) : t->elem ? LLVMSizeOf(kj_cg_memtype(cg, t->elems[0])) : kj_cg_i64(cg, 8);
     const kj_type *vt = !set && t->elem ? t->elems[0] : NULL;
     int32_t owner = vt && vt->kind == KJ_T_ARRAY ? (int32_t)kj_abi_array_bytes(vt->ndim) - 8 : -1;
-    LLVMValueRef a[4] = {cg->fn->rt, ksize, vsize, kj_cg_i32(cg, owner)};
-    return kj_cg_rtcall(cg, KJ_RTF_DICT_NEW, a, 4);
+    bool int_key = t->elem && (t->elem->kind == KJ_T_INT || t->elem->kind == KJ_T_BOOL);
+    LLVMValueRef a[5] = {cg->fn->rt, ksize, vsize, kj_cg_i32(cg, owner), kj_cg_i32(cg, int_key)};
+    return kj_cg_rtcall(cg, KJ_RTF_DICT_NEW, a, 5);
 }
 
 static void put(kj_cg *cg, const kj_type *t, LLVMValueRef d, LLVMValueRef k, LLVMValueRef v)

@@ -22,14 +22,23 @@ static bool live(const char *e) { return e[8] != 0; }
 static char *key_of(char *e) { return e + HDR; }
 static char *val_of(const kj_dict *d, char *e) { return e + d->voff; }
 
-static uint64_t hash_bytes(const char *k, int64_t n)
+/* A key's hash: an integer key is its own hash (sequential keys fill
+ * sequential slots, as in CPython; the perturbed probe below copes with
+ * strides), other keys mix their bytes (splitmix64's finaliser per word). */
+static uint64_t hash_key(const kj_dict *d, const char *k)
 {
+    int64_t n = d->ksize;
+    if (d->int_key) {
+        uint64_t w = 0;
+        memcpy(&w, k, (size_t)(n < 8 ? n : 8));
+        return w;
+    }
     uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)n;
     for (int64_t i = 0; i < n; i += 8) {
         uint64_t w = 0;
         memcpy(&w, k + i, (size_t)(n - i < 8 ? n - i : 8));
         h ^= w;
-        h *= 0xbf58476d1ce4e5b9u; /* splitmix64's finaliser, per word */
+        h *= 0xbf58476d1ce4e5b9u;
         h ^= h >> 31;
     }
     h *= 0x94d049bb133111ebu;
@@ -63,10 +72,10 @@ void kj_rt_dict_free_all(kj_rt *rt)
     rt->ndicts = rt->cap_dicts = 0;
 }
 
-void *kj_rt_dict_new(kj_rt *rt, int64_t ksize, int64_t vsize, int32_t owner_off)
+void *kj_rt_dict_new(kj_rt *rt, int64_t ksize, int64_t vsize, int32_t owner_off, int32_t int_key)
 {
     kj_dict *d = xcalloc(1, sizeof *d);
-    d->ksize = ksize, d->vsize = vsize, d->owner_off = owner_off;
+    d->ksize = ksize, d->vsize = vsize, d->owner_off = owner_off, d->int_key = int_key != 0;
     d->voff = HDR + round8(ksize);
     d->esz = d->voff + round8(vsize);
     d->tmp = xcalloc(1, (size_t)(vsize > 0 ? vsize : 1));
@@ -84,12 +93,14 @@ void *kj_rt_dict_new(kj_rt *rt, int64_t ksize, int64_t vsize, int32_t owner_off)
 }
 
 /* The index slot of key k (hash h): where it is, or where it would go
- * (the first DELETED slot met, else the EMPTY that ended the probe). */
+ * (the first DELETED slot met, else the EMPTY that ended the probe).
+ * CPython's probe sequence: j = 5j + 1 + perturb, the hash's high bits
+ * shifted in 5 at a time, so every slot is reached. */
 static int64_t probe(const kj_dict *d, const char *k, uint64_t h, bool *found)
 {
-    uint64_t mask = (uint64_t)d->nindex - 1;
+    uint64_t mask = (uint64_t)d->nindex - 1, perturb = h;
     int64_t free_at = -1;
-    for (uint64_t j = h & mask;; j = (j + 1) & mask) {
+    for (uint64_t j = h & mask;; perturb >>= 5, j = (j * 5 + perturb + 1) & mask) {
         int64_t ix = d->index[j];
         if (ix == EMPTY) {
             *found = false;
@@ -143,14 +154,14 @@ static void rebuild(kj_dict *d, int64_t need)
 static char *lookup(const kj_dict *d, const char *k)
 {
     bool f;
-    int64_t j = probe(d, k, hash_bytes(k, d->ksize), &f);
+    int64_t j = probe(d, k, hash_key(d, k), &f);
     return f ? entry(d, d->index[j]) : NULL;
 }
 
 /* The entry of k, inserted (value zeroed) when missing (*added). */
 static char *insert(kj_dict *d, const char *k, bool *added)
 {
-    uint64_t h = hash_bytes(k, d->ksize);
+    uint64_t h = hash_key(d, k);
     bool f;
     int64_t j = probe(d, k, h, &f);
     *added = !f;
@@ -247,7 +258,7 @@ void *kj_rt_dict_pop(kj_rt *rt, void *dict, const void *key, int32_t must, int64
                      int32_t col)
 {
     kj_dict *d = dict;
-    uint64_t h = hash_bytes(key, d->ksize);
+    uint64_t h = hash_key(d, key);
     bool f;
     int64_t j = probe(d, key, h, &f);
     if (!f) {
@@ -288,7 +299,7 @@ void *kj_rt_dict_list(kj_rt *rt, void *dict, int32_t which, int64_t itemsize, in
 void *kj_rt_set_op(kj_rt *rt, void *a, void *b, int32_t op)
 {
     kj_dict *x = a, *y = b;
-    kj_dict *r = kj_rt_dict_new(rt, x->ksize, 0, -1);
+    kj_dict *r = kj_rt_dict_new(rt, x->ksize, 0, -1, x->int_key);
     bool added;
     for (int64_t i = 0; i < x->used; i++) {
         char *e = entry(x, i);

@@ -11,6 +11,7 @@
 #ifndef KJ_DICT_H
 #define KJ_DICT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct kj_dict {
@@ -21,6 +22,7 @@ typedef struct kj_dict {
     int64_t nindex;        /* a power of two */
     int64_t ksize, vsize, esz, voff;
     int32_t owner_off;     /* array values: the owner's byte offset in a value; -1: none */
+    bool int_key;          /* the key is one integer: its own hash */
     char *tmp;             /* one value: what pop() hands back */
 } kj_dict;
 
