@@ -372,6 +372,12 @@ LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in);
 void kj_cg_print_list(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l,
                       void (*put)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool),
                       void (*text)(kj_cg *, const char *));
+/* llvm_dict.c: the dict and set BUILTINs (NULL for another built-in), and
+ * print's {k: v} / {x} of a dict or set with the elements' printer. */
+LLVMValueRef kj_cg_dict_builtin(kj_cg *cg, const kir_inst *in);
+void kj_cg_print_dict(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef d,
+                      void (*putv)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool),
+                      void (*text)(kj_cg *, const char *));
 int32_t kj_cg_dtype(const kj_type *elem); /* the runtime's kj_dtype of a scalar type */
 /* Store v in a fresh entry-block temporary; returns its address. */
 LLVMValueRef kj_cg_spill(kj_cg *cg, LLVMValueRef v);

@@ -762,6 +762,7 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
     }
     case KJ_T_TUPLE: print_tuple(cg, in, t, v); break;
     case KJ_T_LIST: kj_cg_print_list(cg, in, t, v, print_value, put_cstr); break; /* llvm_list.c */
+    case KJ_T_DICT: case KJ_T_SET: kj_cg_print_dict(cg, in, t, v, print_value, put_cstr); break; /* llvm_dict.c */
     case KJ_T_ARRAY: {
         LLVMValueRef a[5] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),
                              kj_cg_i32(cg, kj_cg_dtype(t->elem)), kj_cg_i32(cg, repr)};
@@ -836,6 +837,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     if (in->aux >= KJ_B_LIST_NEW && in->aux <= KJ_B_LIST_REPEAT) return kj_cg_list_builtin(cg, in); /* llvm_list.c */
     const kj_rdist_spec *rd = kj_rdist_spec_of((kj_builtin)in->aux);
     if (rd) return b_rdist(cg, in, rd, NULL);
+    if (in->aux >= KJ_B_DICT_NEW && in->aux <= KJ_B_SET) return kj_cg_dict_builtin(cg, in); /* llvm_dict.c */
     switch (in->aux) {
     case KJ_B_PRINT: return b_print(cg, in);
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:

@@ -14,7 +14,8 @@
 
 #define KJ_EXPR_KINDS(X)                                                                   \
     X(INT) X(FLOAT) X(STR) X(BOOL) X(NONE) X(NAME) X(ATTR) X(CALL) X(SUBSCRIPT) X(SLICE)   \
-    X(TUPLE) X(LIST) X(BINOP) X(UNARY) X(BOOLOP) X(COMPARE) X(IFEXP) X(IMAG)
+    X(TUPLE) X(LIST) X(BINOP) X(UNARY) X(BOOLOP) X(COMPARE) X(IFEXP) X(IMAG)        \
+    X(DICT) X(SET)
 
 typedef enum {
 #define X(n) KJ_E_##n,
@@ -85,7 +86,7 @@ struct kj_expr {
         } call;
         struct { kj_expr *obj; kj_expr *index; } sub;  /* SUBSCRIPT: a[i, j] → index is TUPLE */
         struct { kj_expr *lo, *hi, *step; } slice;     /* SLICE: any part may be NULL */
-        struct { kj_expr **v; uint32_t n; } seq;       /* TUPLE, LIST */
+        struct { kj_expr **v; uint32_t n; } seq;       /* TUPLE, LIST, SET; DICT: k0, v0, k1, v1, ... */
         struct { kj_binop op; kj_expr *l, *r; } bin;   /* BINOP */
         struct { kj_unop op; kj_expr *x; } un;         /* UNARY */
         struct { kj_boolop op; kj_expr *l, *r; } boolop; /* BOOLOP: a and b and c nests left */

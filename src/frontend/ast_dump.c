@@ -141,6 +141,8 @@ static void dump_expr(const kj_expr *e, kj_buf *out)
         return;
     case KJ_E_TUPLE: dump_list("tuple", e->seq.v, e->seq.n, out); return;
     case KJ_E_LIST: dump_list("list", e->seq.v, e->seq.n, out); return;
+    case KJ_E_DICT: dump_list("dict", e->seq.v, e->seq.n, out); return;
+    case KJ_E_SET: dump_list("set", e->seq.v, e->seq.n, out); return;
     case KJ_E_BINOP:
         kj_buf_printf(out, "(binop %s ", kj_binop_str(e->bin.op));
         dump_expr(e->bin.l, out);

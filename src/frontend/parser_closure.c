@@ -39,7 +39,7 @@ static void walk_expr(kj_expr *e, expr_fn fn, void *ctx)
         walk_expr(e->slice.hi, fn, ctx);
         walk_expr(e->slice.step, fn, ctx);
         break;
-    case KJ_E_TUPLE: case KJ_E_LIST:
+    case KJ_E_TUPLE: case KJ_E_LIST: case KJ_E_DICT: case KJ_E_SET:
         for (uint32_t i = 0; i < e->seq.n; i++) walk_expr(e->seq.v[i], fn, ctx);
         break;
     case KJ_E_BINOP: walk_expr(e->bin.l, fn, ctx); walk_expr(e->bin.r, fn, ctx); break;

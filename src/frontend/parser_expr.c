@@ -151,29 +151,37 @@ static kj_expr *list(kjp *p)
     return e;
 }
 
-/* '{' ... '}': a dict, a set or a comprehension of either; all rejected.
- * Tell them apart by what sits at the top level inside the braces. */
+/* '{' ... '}': a dict display {k: v, ...} (KJ_E_DICT, keys and values
+ * alternating in seq), `{}` (an empty dict) or a set display {a, b}
+ * (KJ_E_SET); a comprehension of either is rejected at its `for`. */
 static kj_expr *brace(kjp *p)
 {
-    kj_token *open = kjp_cur(p);
-    const char *what = "dicts are not supported";
-    if (p->tok[p->pos + 1].kind != KJ_TOK_RBRACE) {
-        what = "sets are not supported";
-        int level = 0;
-        for (uint32_t i = p->pos + 1; i < p->ntok; i++) {
-            kj_tok_kind k = p->tok[i].kind;
-            if (k == KJ_TOK_LPAREN || k == KJ_TOK_LBRACK || k == KJ_TOK_LBRACE) level++;
-            else if (k == KJ_TOK_RPAREN || k == KJ_TOK_RBRACK || k == KJ_TOK_RBRACE) level--;
-            else if (level == 0 && k == KJ_TOK_COLON) what = "dicts are not supported";
-            else if (level == 0 && k == KJ_TOK_KW_FOR) {
-                what = "comprehensions are not supported";
-                break;
+    kj_span open = kjp_next(p)->span;
+    expr_vec v = {0};
+    int dict = -1; /* unknown until the first element: 1 dict, 0 set */
+    while (!kjp_at(p, KJ_TOK_RBRACE)) {
+        KJP_PUSH(p->a, v, kjp_expr(p));
+        if (p->panic) return v.v[0];
+        if (dict < 0) dict = kjp_at(p, KJ_TOK_COLON);
+        if (dict) {
+            if (!kjp_accept(p, KJ_TOK_COLON)) {
+                kjp_error(p, kjp_cur(p)->span, "expected ':' after a dict key");
+                return error_expr(p);
             }
-            if (level < 0 || k == KJ_TOK_NEWLINE) break;
+            KJP_PUSH(p->a, v, kjp_expr(p));
+            if (p->panic) return v.v[0];
         }
+        if (kjp_at(p, KJ_TOK_KW_FOR)) {
+            kjp_error(p, open, "comprehensions are not supported");
+            return error_expr(p);
+        }
+        if (!kjp_accept(p, KJ_TOK_COMMA)) break;
     }
-    kjp_error(p, open->span, "%s", what);
-    return error_expr(p);
+    close_bracket(p, KJ_TOK_RBRACE);
+    kj_expr *e = kjp_new_expr(p, dict == 0 ? KJ_E_SET : KJ_E_DICT, kjp_span_from(p, open));
+    e->seq.v = v.v;
+    e->seq.n = v.n;
+    return e;
 }
 
 /* A token that cannot start an expression. */

@@ -708,7 +708,7 @@ static const kj_type *type_len(bctx *c)
 {
     const kj_type *x = ty(c, 0);
     bool gpus = x && x->kind == KJ_T_OPAQUE && !strcmp(x->name, "gpus"); /* len(cuda.gpus) */
-    bool range = x && (x->kind == KJ_T_RANGE || x->kind == KJ_T_LIST); /* lower_iter.c, lower_list.c */
+    bool range = x && (x->kind == KJ_T_RANGE || x->kind == KJ_T_LIST || x->kind == KJ_T_DICT || x->kind == KJ_T_SET); /* lower_iter.c, lower_list.c */
     if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE) && !gpus && !range) return argerr(c, 0, "an array or a tuple");
     return i64(c);
 }
@@ -1548,6 +1548,11 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_LIST_INSERT: case KJ_B_LIST_EXTEND: case KJ_B_LIST_CLEAR: case KJ_B_LIST_COPY: case KJ_B_LIST_REVERSE:
     case KJ_B_LIST_REPEAT:
         return type_list_method(c);
+    case KJ_B_DICT_NEW: case KJ_B_DICT_GETITEM: case KJ_B_DICT_SETITEM: case KJ_B_DICT_CONTAINS: case KJ_B_DICT_GET:
+    case KJ_B_DICT_SETDEFAULT: case KJ_B_DICT_POP: case KJ_B_DICT_KEYS: case KJ_B_DICT_VALUES: case KJ_B_DICT_ITEMS:
+    case KJ_B_SET_NEW: case KJ_B_SET_ADD: case KJ_B_SET_DISCARD: case KJ_B_SET_REMOVE: case KJ_B_SET_UNION:
+    case KJ_B_SET_INTERSECTION: case KJ_B_SET_DIFFERENCE: case KJ_B_DICT: case KJ_B_SET: /* builtins_dict.c */
+        return kj_type_dict_builtin(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
     case KJ_B_ENUMERATE:
     case KJ_B_ZIP: /* the iterable of a for loop is typed by infer_iter.c, never here */
         kj_error(c->d, c->src, c->call, "%s() is only supported as the iterable of a for loop", c->name);

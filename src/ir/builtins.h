@@ -67,6 +67,26 @@ enum {
     X(LIST_COPY, "list.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
     X(LIST_REVERSE, "list.reverse", KJ_BF_HOST | KJ_BF_METHOD, "")                                      \
     X(LIST_REPEAT, "list.<repeat>", KJ_BF_HOST, "n")                                                    \
+    /* dicts and sets (infer_dict.c, builtins_dict.c, lower_dict.c, llvm_dict.c); <...>: lowering's */   \
+    X(DICT_NEW, "dict.<new>", KJ_BF_HOST, "*args")                                                       \
+    X(DICT_GETITEM, "dict.<get>", KJ_BF_HOST, "key")                                                     \
+    X(DICT_SETITEM, "dict.<set>", KJ_BF_HOST, "key, value")                                              \
+    X(DICT_CONTAINS, "dict.<in>", KJ_BF_HOST, "key")                                                     \
+    X(DICT_GET, "dict.get", KJ_BF_HOST | KJ_BF_METHOD, "key, default=")                                 \
+    X(DICT_SETDEFAULT, "dict.setdefault", KJ_BF_HOST | KJ_BF_METHOD, "key, default=")                   \
+    X(DICT_POP, "dict.pop", KJ_BF_HOST | KJ_BF_METHOD, "key, default=")                                 \
+    X(DICT_KEYS, "dict.keys", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
+    X(DICT_VALUES, "dict.values", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
+    X(DICT_ITEMS, "dict.items", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
+    X(SET_NEW, "set.<new>", KJ_BF_HOST, "*args")                                                         \
+    X(SET_ADD, "set.add", KJ_BF_HOST | KJ_BF_METHOD, "x")                                               \
+    X(SET_DISCARD, "set.discard", KJ_BF_HOST | KJ_BF_METHOD, "x")                                       \
+    X(SET_REMOVE, "set.remove", KJ_BF_HOST | KJ_BF_METHOD, "x")                                         \
+    X(SET_UNION, "set.union", KJ_BF_HOST | KJ_BF_METHOD, "other")                                       \
+    X(SET_INTERSECTION, "set.intersection", KJ_BF_HOST | KJ_BF_METHOD, "other")                         \
+    X(SET_DIFFERENCE, "set.difference", KJ_BF_HOST | KJ_BF_METHOD, "other")                             \
+    X(DICT, "dict", KJ_BF_HOST, "")                                                                      \
+    X(SET, "set", KJ_BF_HOST, "")                                                                        \
     X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
     X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
     X(MIN, "min", KJ_BF_ANY, "*args")                                                                    \
@@ -536,6 +556,9 @@ bool kj_builtin_operator(kj_builtin id, kj_opufunc *out);
  * each bound argument the type it must be converted to before the call
  * (NULL: passed unchanged), e.g. math.sin(int) converts to float64. */
 /* The typing of np.array/asarray, the joins and the flips (builtins_np_manip.c). */
+/* builtins_dict.c: the dict and set built-ins (KJ_B_DICT_NEW..KJ_B_SET). */
+const kj_type *kj_type_dict_builtin(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                                    const kj_source *src, kj_diags *d, const kj_type **conv);
 const kj_type *kj_type_np_manip(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                 const kj_source *src, kj_diags *d, const kj_type **conv);
 const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target,

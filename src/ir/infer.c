@@ -195,6 +195,11 @@ static void assign_unpack(kj_ictx *ic, const kj_expr *target, const kj_type *t, 
 /* a[i] = v, a[1:-1] = v */
 static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *t)
 {
+    const kj_type *ot = kj_value_type(ic, target->sub.obj);
+    if (ot && ot->kind == KJ_T_DICT) { /* d[k] = v, of `{}` too: infer_dict.c */
+        kj_dict_store(ic, target, t);
+        return;
+    }
     const kj_type *dst = kj_value_type(ic, target);
     const kj_type *arr = ic->sp->ei[target->sub.obj->id].type;
     if (!dst || !arr) return;

@@ -1001,6 +1001,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     }
     case EI_METHOD:
         if (ci->builtin == KJ_B_LIST_APPEND) kj_list_append_refine(ic, e); /* `[]` then append: infer_list.c */
+        if (ci->builtin == KJ_B_SET_ADD) kj_set_add_refine(ic, e); /* set() then add: infer_dict.c */
         return builtin_call(ic, e, ei, ci->builtin, callee->attr.obj, NULL);
     case EI_DTYPE: {
         const kj_type *target = ci->dtype;

@@ -208,6 +208,8 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
                      : t->kind == KJ_T_LIST ? "list"
+                     : t->kind == KJ_T_DICT ? "dict"
+                     : t->kind == KJ_T_SET ? "set"
                      : t->kind == KJ_T_OPAQUE ? t->name : NULL;
     int b = recv ? kj_builtin_lookup(kj_arena_printf(ic->s->a, "%s.%s", recv, e->attr.name)) : -1;
     if (b < 0) {
@@ -544,6 +546,11 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         *optype = kj_strong(T, kj_promote(T, l, r->elem));
         return kj_t_bool(T);
     }
+    if ((op == KJ_CMP_IN || op == KJ_CMP_NOTIN) && (r->kind == KJ_T_DICT || r->kind == KJ_T_SET) && r->elem &&
+        kj_can_convert(l, r->elem)) { /* k in d, x in s: lower_dict.c */
+        *optype = r->elem;
+        return kj_t_bool(T);
+    }
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) {
         kj_error(ic->d, ic->s->src, e->span, "the '%s' operator is not supported",
                  kj_cmpop_str(op));
@@ -822,6 +829,7 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
+    if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) return kj_type_dict_subscript(ic, e, t, ei); /* infer_dict.c */
     kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));
     return ei_value(ei, NULL);
 }
@@ -887,6 +895,7 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
         return ei_value(ei, NULL);
     case KJ_E_TUPLE: return type_tuple(ic, e, ei);
     case KJ_E_LIST: return kj_type_list_literal(ic, e, ei); /* infer_list.c */
+    case KJ_E_DICT: case KJ_E_SET: return kj_type_dict_literal(ic, e, ei); /* infer_dict.c */
     case KJ_E_BINOP: return type_binop(ic, e, ei);
     case KJ_E_UNARY: return type_unary(ic, e, ei);
     case KJ_E_BOOLOP: return type_boolop(ic, e, ei);

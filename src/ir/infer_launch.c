@@ -135,7 +135,7 @@ static void nd_expr(nd_walk *w, const kj_expr *e)
     case KJ_E_ATTR: nd_expr(w, e->attr.obj); break;
     case KJ_E_SUBSCRIPT: nd_expr(w, e->sub.obj); nd_expr(w, e->sub.index); break;
     case KJ_E_SLICE: nd_expr(w, e->slice.lo); nd_expr(w, e->slice.hi); nd_expr(w, e->slice.step); break;
-    case KJ_E_TUPLE: case KJ_E_LIST: nd_exprs(w, e->seq.v, e->seq.n); break;
+    case KJ_E_TUPLE: case KJ_E_LIST: case KJ_E_DICT: case KJ_E_SET: nd_exprs(w, e->seq.v, e->seq.n); break;
     case KJ_E_BINOP: nd_expr(w, e->bin.l); nd_expr(w, e->bin.r); break;
     case KJ_E_UNARY: nd_expr(w, e->un.x); break;
     case KJ_E_BOOLOP: nd_expr(w, e->boolop.l); nd_expr(w, e->boolop.r); break;

@@ -121,7 +121,8 @@ static kir_ref cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp)
     const kj_type *from = type_of(lc, v);
     t = strong(lc, t);
     if (from == t) return v;
-    if (from->kind == KJ_T_LIST && !from->elem && t->kind == KJ_T_LIST) { /* `[]`, typed by its appends */
+    if ((from->kind == KJ_T_LIST || from->kind == KJ_T_DICT || from->kind == KJ_T_SET) && !from->elem &&
+        t->kind == from->kind) { /* `[]`, `{}`, set(), typed by their appends and stores */
         kir_at(lc->f, v)->type = t;
         return v;
     }
@@ -351,6 +352,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     kj_einfo *ei = EI(lc, e);
     const kj_type *ot = strong(lc, EI(lc, e->sub.obj)->type);
     if (ot->kind == KJ_T_LIST) return kj_lower_list_item(lc, e, 0, e->span); /* lower_list.c */
+    if (ot->kind == KJ_T_DICT) return kj_lower_dict_item(lc, e, 0, e->span); /* lower_dict.c */
     if (ot->kind == KJ_T_TUPLE) {
         if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
         int64_t i = EI(lc, e->sub.index)->cval.i;
@@ -438,6 +440,8 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
     const kj_type *lt = EI(lc, le)->type, *rt = EI(lc, re)->type;
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) { /* x in lst: lower_list.c */
         *r_out = lower_expr(lc, re);
+        if (rt->kind == KJ_T_DICT || rt->kind == KJ_T_SET) /* lower_dict.c */
+            return kj_lower_dict_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
         return kj_lower_list_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
     }
     if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
@@ -1082,6 +1086,7 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     case KJ_E_SUBSCRIPT: return lower_subscript(lc, e);
     case KJ_E_TUPLE: return lower_tuple(lc, e);
     case KJ_E_LIST: return lower_builtin_arg(lc, e, NULL);
+    case KJ_E_DICT: case KJ_E_SET: return kj_lower_dict_literal(lc, e); /* lower_dict.c */
     case KJ_E_BINOP:
         if (ei->is_const && kj_is_scalar(t)) return const_as(lc, &ei->cval, t, e->span);
         return lower_binop(lc, e);
@@ -1120,6 +1125,10 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
         return;
     }
     case KJ_E_SUBSCRIPT: {
+        if (EI(lc, t->sub.obj)->type->kind == KJ_T_DICT) { /* d[k] = v: lower_dict.c */
+            kj_lower_dict_item(lc, t, v, sp);
+            return;
+        }
         if (EI(lc, t->sub.obj)->type->kind == KJ_T_LIST) { /* lst[i] = v: lower_list.c */
             kj_lower_list_item(lc, t, v, sp);
             return;

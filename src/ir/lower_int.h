@@ -46,6 +46,12 @@ kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
 kir_ref kj_lower_list_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref l);
 kir_ref kj_lower_list_binop(lctx *lc, const kj_expr *e); /* lst + lst, lst * n */
 kir_ref kj_lower_list_len(lctx *lc, kir_ref l, kj_span sp);
+/* lower_dict.c: a dict or set display; d[k] (v 0) or d[k] = v of the
+ * subscript e; k in d / x in s; the list of keys iteration walks. */
+kir_ref kj_lower_dict_literal(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_dict_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
+kir_ref kj_lower_dict_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref d);
+kir_ref kj_lower_dict_keys(lctx *lc, kir_ref d, kj_span sp);
 kir_ref kj_lower_list_get(lctx *lc, kir_ref l, kir_ref i, kj_span sp);
 
 kir_ref kj_lower_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp);

@@ -113,6 +113,9 @@ static void open_seq(lctx *lc, const kj_expr *e, seq *q)
         q->kind = SQ_ARRAY, q->v = v;
     } else if (t->kind == KJ_T_LIST) {
         q->kind = SQ_LIST, q->v = v;
+    } else if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) { /* its keys, in insertion order: lower_dict.c */
+        q->kind = SQ_LIST, q->v = kj_lower_dict_keys(lc, v, e->span);
+        q->type = lc->f->insts[q->v].type;
     } else if (t->kind == KJ_T_RANGE) {
         q->kind = SQ_RANGE, q->type = t->elem;
         q->v = tuple_get(lc, v, t->elem, 0, e->span);
@@ -221,7 +224,7 @@ static bool mine(lctx *lc, const kj_expr *it)
 {
     if (iter_call(lc, it) >= 0) return true;
     const kj_type *t = EI(lc, it)->type;
-    return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL));
+    return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL));
 }
 
 bool kj_lower_for_iter(lctx *lc, const kj_stmt *st)

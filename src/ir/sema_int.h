@@ -375,6 +375,14 @@ bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem);
 kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 kj_einfo *kj_type_list_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *lt, kj_einfo *ei);
 void kj_list_append_refine(kj_ictx *ic, const kj_expr *call);
+/* infer_dict.c: dict and set displays, d[k], d[k] = v (an empty dict's
+ * variable refined by its first store), s.add(x) refining set(); a dict or
+ * set in a kernel (true after reporting it). */
+kj_einfo *kj_type_dict_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+kj_einfo *kj_type_dict_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *dt, kj_einfo *ei);
+void kj_dict_store(kj_ictx *ic, const kj_expr *target, const kj_type *vt);
+void kj_set_add_refine(kj_ictx *ic, const kj_expr *call);
+bool kj_dict_in_kernel(kj_ictx *ic, kj_span sp, const char *what);
 /* lst + lst (a new list of both), lst * n and n * lst (repeated): the list type. */
 const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp);
 /* KJ_B_ENUMERATE or KJ_B_ZIP when e is a call of one, else -1. */

@@ -104,6 +104,9 @@ static const char *make_name(kj_arena *a, const kj_type *k)
     }
     case KJ_T_RANGE: return kj_arena_printf(a, "range(%s)", k->elem->name);
     case KJ_T_LIST: return kj_arena_printf(a, "list(%s)", k->elem ? k->elem->name : "undefined");
+    case KJ_T_DICT:
+        return k->elem ? kj_arena_printf(a, "DictType[%s,%s]", k->elem->name, k->elems[0]->name) : "DictType[undefined,undefined]";
+    case KJ_T_SET: return kj_arena_printf(a, "set(%s)", k->elem ? k->elem->name : "undefined");
     case KJ_T_STR: return "str";
     case KJ_T_DTYPE: return kj_arena_printf(a, "dtype(%s)", k->elem->name);
     case KJ_T_OPAQUE: case KJ_T_FUNC: return k->name;
@@ -199,6 +202,18 @@ const kj_type *kj_t_range(kj_types *t, const kj_type *elem)
 const kj_type *kj_t_list(kj_types *t, const kj_type *elem)
 {
     kj_type k = {.kind = KJ_T_LIST, .elem = elem};
+    return intern(t, &k);
+}
+
+const kj_type *kj_t_dict(kj_types *t, const kj_type *key, const kj_type *value)
+{
+    kj_type k = {.kind = KJ_T_DICT, .elem = key, .elems = key ? &value : NULL, .n = key ? 1 : 0};
+    return intern(t, &k);
+}
+
+const kj_type *kj_t_set(kj_types *t, const kj_type *elem)
+{
+    kj_type k = {.kind = KJ_T_SET, .elem = elem};
     return intern(t, &k);
 }
 
@@ -340,6 +355,8 @@ const kj_type *kj_unify(kj_types *t, const kj_type *a, const kj_type *b)
     }
     case KJ_T_LIST: /* `[]` takes the type of the list it meets; lists are otherwise invariant */
         return !a->elem ? b : !b->elem ? a : NULL;
+    case KJ_T_DICT: case KJ_T_SET: /* `{}` / set() take the type they meet */
+        return !a->elem ? b : !b->elem ? a : NULL;
     default: return NULL;
     }
 }
@@ -383,6 +400,7 @@ bool kj_can_convert(const kj_type *from, const kj_type *to)
             if (!kj_can_convert(from->elems[i], to->elems[i])) return false;
         return true;
     case KJ_T_LIST: return !from->elem; /* `[]` into any list */
+    case KJ_T_DICT: case KJ_T_SET: return !from->elem;
     default: return false;
     }
 }

@@ -28,6 +28,9 @@ typedef enum {
     KJ_T_COMPLEX, /* bits 64 (complex64: two float32) / 128 (complex128: two float64) */
     KJ_T_LIST,   /* Numba's reflected list: elem (strong), or NULL for `[]` before an append says
                     what it holds; a pointer to the runtime's kj_list (src/runtime/list.c) */
+    KJ_T_DICT,   /* numba.typed.Dict: key elem, value elems[0] (n 1); elem NULL (n 0) for `{}` before a
+                    store says what it holds; a pointer to the runtime's kj_dict (src/runtime/dict.c) */
+    KJ_T_SET,    /* a set of elem (NULL: `set()` before an add); a kj_dict with no values */
 } kj_type_kind;
 
 typedef enum { KJ_LAYOUT_A, KJ_LAYOUT_C, KJ_LAYOUT_F } kj_layout;
@@ -64,6 +67,8 @@ const kj_type *kj_t_array(kj_types *t, const kj_type *elem, int ndim, kj_layout 
 const kj_type *kj_t_tuple(kj_types *t, const kj_type *const *elems, uint32_t n);
 const kj_type *kj_t_range(kj_types *t, const kj_type *elem);
 const kj_type *kj_t_list(kj_types *t, const kj_type *elem); /* elem NULL: `[]`, not yet known */
+const kj_type *kj_t_dict(kj_types *t, const kj_type *key, const kj_type *value); /* NULLs: `{}` */
+const kj_type *kj_t_set(kj_types *t, const kj_type *elem); /* elem NULL: `set()` */
 const kj_type *kj_t_str(kj_types *t);
 const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar);
 const kj_type *kj_t_opaque(kj_types *t, const char *name);

@@ -95,7 +95,7 @@ static void check_expr(nctx *c, const kj_expr *e)
         break;
     case KJ_E_SUBSCRIPT: check_expr(c, e->sub.obj); check_expr(c, e->sub.index); break;
     case KJ_E_SLICE: check_expr(c, e->slice.lo); check_expr(c, e->slice.hi); check_expr(c, e->slice.step); break;
-    case KJ_E_TUPLE: case KJ_E_LIST: check_list(c, e->seq.v, e->seq.n); break;
+    case KJ_E_TUPLE: case KJ_E_LIST: case KJ_E_DICT: case KJ_E_SET: check_list(c, e->seq.v, e->seq.n); break;
     case KJ_E_BINOP: check_expr(c, e->bin.l); check_expr(c, e->bin.r); break;
     case KJ_E_UNARY: check_expr(c, e->un.x); break;
     case KJ_E_BOOLOP: check_expr(c, e->boolop.l); check_expr(c, e->boolop.r); break;

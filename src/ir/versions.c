@@ -220,7 +220,7 @@ static void use_expr(vctx *c, const kj_expr *e)
         use_expr(c, e->slice.hi);
         use_expr(c, e->slice.step);
         break;
-    case KJ_E_TUPLE: case KJ_E_LIST: use_exprs(c, e->seq.v, e->seq.n); break;
+    case KJ_E_TUPLE: case KJ_E_LIST: case KJ_E_DICT: case KJ_E_SET: use_exprs(c, e->seq.v, e->seq.n); break;
     case KJ_E_BINOP: use_expr(c, e->bin.l); use_expr(c, e->bin.r); break;
     case KJ_E_UNARY: use_expr(c, e->un.x); break;
     case KJ_E_BOOLOP: use_expr(c, e->boolop.l); use_expr(c, e->boolop.r); break;

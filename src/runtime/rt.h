@@ -107,6 +107,9 @@ typedef struct kj_rt {
     /* the cooperative launch (grid.sync()) whose block this context runs
      * on the cpu targets (rt_grid.c), else NULL */
     struct kj_grid_run *grid;
+    /* dicts and sets made by generated code (dict.c), freed with the lists */
+    struct kj_dict **dicts;
+    size_t ndicts, cap_dicts;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
@@ -158,6 +161,8 @@ _Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, 
 
 /* Free the run's lists (list.c; with its arrays, at the end of a run). */
 void kj_rt_list_free_all(kj_rt *rt);
+/* Free the run's dicts and sets (dict.c). */
+void kj_rt_dict_free_all(kj_rt *rt);
 
 /* ---- parallel loops (the `parallel` target; docs/runtime.md "Thread pool") ---- */
 
