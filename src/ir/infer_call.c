@@ -1003,6 +1003,7 @@ static kj_einfo *ufunc_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, 
 kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
 {
     const kj_expr *callee = e->call.fn;
+    if (kj_is_isinstance_call(e)) return kj_type_isinstance(ic, e, ei_reset(ic, e));
     kj_einfo *ci = kj_type_expr(ic, callee);
     kj_einfo *ei = ei_reset(ic, e);
     switch (ci->kind) {

@@ -1006,6 +1006,7 @@ static kir_ref lower_cuda_reduce(lctx *lc, const kj_expr *e, kj_einfo *ei)
 static kir_ref lower_call(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
+    if (kj_is_isinstance_call(e)) return const_as(lc, &ei->cval, ei->type, e->span); /* decided statically */
     kj_einfo *ci = EI(lc, e->call.fn);
     if (ci->kind == EI_LAUNCH) return lower_launch(lc, e, ei);
     if (ci->kind == EI_UREDUCE) return lower_reduce(lc, e, ei);
