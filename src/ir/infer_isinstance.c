@@ -102,3 +102,41 @@ kj_einfo *kj_type_isinstance(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     ei->cval.i = m;
     return ei;
 }
+
+/* tuple() and tuple(t) of a tuple (Numba's tuple constructor over a tuple):
+ * the empty tuple, or t itself. An array's length is not in its type, so
+ * tuple(array) has no static type: refused with the alternative. */
+bool kj_is_tuple_call(const kj_expr *e)
+{
+    return e->kind == KJ_E_CALL && e->call.fn->kind == KJ_E_NAME && !strcmp(e->call.fn->name, "tuple");
+}
+
+kj_einfo *kj_type_tuple_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    if (e->call.nargs > 1 || e->call.nkw) {
+        kj_error(ic->d, ic->s->src, e->span, "tuple() takes at most 1 positional argument");
+        return ei_value(ei, NULL);
+    }
+    if (e->call.nargs == 0) {
+        const kj_type *t = kj_t_tuple(ic->s->types, NULL, 0);
+        ei_value(ei, t);
+        ei->is_const = true;
+        ei->cval.type = t;
+        return ei;
+    }
+    const kj_type *t = kj_value_type(ic, e->call.args[0]);
+    if (!t) return ei_value(ei, NULL);
+    if (t->kind != KJ_T_TUPLE) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->call.args[0]->span,
+                               "tuple() of %s: its length is not known at compile time", kj_type_str(t));
+        kj_diag_hint(dg, "write the tuple out, (a[0], a[1], ...), or pass a tuple");
+        return ei_value(ei, NULL);
+    }
+    kj_einfo *ai = &ic->sp->ei[e->call.args[0]->id];
+    ei_value(ei, t);
+    if (ai->is_const) {
+        ei->is_const = true;
+        ei->cval = ai->cval;
+    }
+    return ei;
+}
