@@ -345,6 +345,13 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
                            block_fn ? kj_codegen_kernel_static_shared(kf) : 0, kj_cg_uses_grid_sync(kf)};
 }
 
+static bool kj_api_has_tuple_param(const kir_func *kf)
+{
+    for (uint32_t k = 0; k < kf->nparams; k++)
+        if (kf->params[k]->kind == KJ_T_TUPLE) return true;
+    return false;
+}
+
 /* A kernel's code for kj_rt_launch: its GPU code on cuda, else its block
  * function; and its descriptor. */
 static bool kernel_code(kjit_module *m, const kir_func *kf, kj_api_spec *spec, kj_diags *d)
@@ -365,7 +372,12 @@ static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uin
     kjit_module *m = f->m;
     kj_diags d = {0};
     const kir_func *kf = specialise(f, types, n, &d);
-    if (kf && f->kind == KJIT_FN_KERNEL) {
+    if (kf && f->kind == KJIT_FN_KERNEL && kj_api_has_tuple_param(kf)) {
+        /* compiled code takes a tuple as its leaves (codegen/llvm_kargs.c); marshal passes it whole */
+        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "kernel '%s': kjit_launch cannot pass a tuple argument yet",
+                         f->name);
+        kf = NULL;
+    } else if (kf && f->kind == KJIT_FN_KERNEL) {
         if (!kernel_code(m, kf, spec, &d)) kf = NULL;
     } else if (kf && !returnable(kf->ret)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "'%s' returns %s, which kjit_call cannot return yet",

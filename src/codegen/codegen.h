@@ -333,6 +333,15 @@ void kj_cg_launch(kj_cg *cg, const kir_inst *in);
 void kj_cg_launch_kernel(kj_cg *cg, const kir_func *k, const LLVMValueRef *cfgv, const LLVMValueRef *vals,
                          const kir_inst *at);
 void kj_cg_host_access(kj_cg *cg, const kir_inst *in);
+/* llvm_kargs.c: tuple kernel parameters pass as their leaves (arrays and
+ * numbers, in order); a parameter that is not a tuple is its own leaf. */
+uint32_t kj_kargs_count(const kj_type *t);
+uint32_t kj_kargs_total(const kir_func *f);
+/* The leaf types of f's parameters; owner[i]: the parameter of leaf i. */
+const kj_type **kj_kargs_leaf_types(kj_cg *cg, const kir_func *f, uint32_t *n, uint32_t **owner);
+/* v of type t into its leaves out[*n...]; leaves back into a value of t. */
+void kj_kargs_split(kj_cg *cg, const kj_type *t, LLVMValueRef v, LLVMValueRef *out, uint32_t *n);
+LLVMValueRef kj_kargs_join(kj_cg *cg, const kj_type *t, const LLVMValueRef *leaf, uint32_t *n);
 /* Before loop statement `loop`: when nothing in it can launch a kernel,
  * check its arrays once here and silence the checks inside (true; call
  * kj_cg_hoist_end after the loop). */

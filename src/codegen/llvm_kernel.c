@@ -384,12 +384,16 @@ static void define_block_entry(kj_cg *cg, const kir_func *f, LLVMValueRef block)
     LLVMValueRef *a = KJ_NEWN(cg->a, LLVMValueRef, f->nparams + 2);
     a[0] = LLVMGetParam(fn, 0);
     a[1] = LLVMGetParam(fn, 1);
-    for (uint32_t k = 0; k < f->nparams; k++) {
+    uint32_t nl, used = 0;
+    const kj_type **leaf = kj_kargs_leaf_types(cg, f, &nl, NULL);
+    LLVMValueRef *lv = KJ_NEWN(cg->a, LLVMValueRef, nl + 1);
+    for (uint32_t k = 0; k < nl; k++) { /* args holds the leaves (llvm_kargs.c) */
         LLVMValueRef idx = kj_cg_i64(cg, k);
         LLVMValueRef slot = LLVMBuildInBoundsGEP2(cg->b, cg->t_ptr, LLVMGetParam(fn, 2), &idx, 1, "");
         LLVMValueRef p = LLVMBuildLoad2(cg->b, cg->t_ptr, slot, "");
-        a[k + 2] = kj_cg_from_mem(cg, f->params[k], LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, f->params[k]), p, ""));
+        lv[k] = kj_cg_from_mem(cg, leaf[k], LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, leaf[k]), p, ""));
     }
+    for (uint32_t k = 0; k < f->nparams; k++) a[k + 2] = kj_kargs_join(cg, f->params[k], lv, &used);
     LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(block), block, a, f->nparams + 2, "");
     LLVMBuildRetVoid(cg->b);
 }

@@ -19,12 +19,13 @@
 
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 
-/* How parameter j of kernel k reaches the GPU. */
-static kj_abi_param param_of(kj_cg *cg, const kir_func *k, uint32_t j)
+/* How leaf t of parameter j of kernel k reaches the GPU (an array inside a
+ * tuple counts as written: the read-only analysis is per parameter). */
+static kj_abi_param param_of(kj_cg *cg, const kir_func *k, uint32_t j, const kj_type *t)
 {
-    const kj_type *t = k->params[j];
     if (t->kind == KJ_T_ARRAY) {
-        int32_t kind = kir_param_read_only(k, j) ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY;
+        bool ro = k->params[j] == t && kir_param_read_only(k, j);
+        int32_t kind = ro ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY;
         return (kj_abi_param){kind, (int32_t)t->ndim, 0, kj_cg_dtype(t->elem)};
     }
     int32_t size = (int32_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t));
@@ -42,15 +43,17 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     if (g) return g;
     LLVMTypeRef pf[4] = {cg->t_i32, cg->t_i32, cg->t_i32, cg->t_i32};
     LLVMTypeRef pty = LLVMStructTypeInContext(cg->ctx, pf, 4, 0);
-    LLVMValueRef *ps = KJ_NEWN(cg->a, LLVMValueRef, k->nparams + 1);
-    for (uint32_t j = 0; j < k->nparams; j++) {
-        kj_abi_param p = param_of(cg, k, j);
+    uint32_t nl, *owner;
+    const kj_type **leaf = kj_kargs_leaf_types(cg, k, &nl, &owner);
+    LLVMValueRef *ps = KJ_NEWN(cg->a, LLVMValueRef, nl + 1);
+    for (uint32_t j = 0; j < nl; j++) {
+        kj_abi_param p = param_of(cg, k, owner[j], leaf[j]);
         LLVMValueRef f[4] = {i32c(cg, p.kind), i32c(cg, p.ndim), i32c(cg, p.size), i32c(cg, p.dtype)};
         ps[j] = LLVMConstNamedStruct(pty, f, 4);
     }
     LLVMValueRef params = LLVMConstNull(cg->t_ptr);
-    if (k->nparams) {
-        LLVMValueRef init = LLVMConstArray2(pty, ps, k->nparams);
+    if (nl) {
+        LLVMValueRef init = LLVMConstArray2(pty, ps, nl);
         params = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), kj_arena_printf(cg->a, "%s.params", k->mangled));
         LLVMSetInitializer(params, init);
         LLVMSetGlobalConstant(params, 1);
@@ -60,7 +63,7 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     LLVMTypeRef kf[8] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_i32, cg->t_ptr, cg->t_i64, cg->t_i32};
     LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 8, 0);
     LLVMValueRef v[8] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
-                         block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)k->nparams),
+                         block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)nl),
                          i32c(cg, cg->run->parallel_blocks), params,
                          kj_cg_i64(cg, block ? kj_codegen_kernel_static_shared(k) : 0),
                          i32c(cg, kj_cg_uses_grid_sync(k))};
@@ -93,11 +96,14 @@ void kj_cg_launch_kernel(kj_cg *cg, const kir_func *k, const LLVMValueRef *cfgv,
         LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, j)};
         LLVMBuildStore(cg->b, cfgv[j], LLVMBuildInBoundsGEP2(cg->b, ct, cfg, idx, 2, ""));
     }
-    uint32_t n = k->nparams;
+    uint32_t n = 0, nl;
+    const kj_type **leaf = kj_kargs_leaf_types(cg, k, &nl, NULL);
+    LLVMValueRef *lv = KJ_NEWN(cg->a, LLVMValueRef, nl + 1);
+    for (uint32_t j = 0; j < k->nparams; j++) kj_kargs_split(cg, k->params[j], vals[j], lv, &n);
     LLVMTypeRef aty = LLVMArrayType2(cg->t_ptr, n ? n : 1);
     LLVMValueRef args = kj_cg_alloca(cg, aty, "args");
     for (uint32_t j = 0; j < n; j++) {
-        LLVMValueRef p = kj_cg_spill(cg, kj_cg_to_mem(cg, k->params[j], vals[j]));
+        LLVMValueRef p = kj_cg_spill(cg, kj_cg_to_mem(cg, leaf[j], lv[j]));
         LLVMValueRef idx[2] = {kj_cg_i32(cg, 0), kj_cg_i32(cg, (int64_t)j)};
         LLVMBuildStore(cg->b, p, LLVMBuildInBoundsGEP2(cg->b, aty, args, idx, 2, ""));
     }

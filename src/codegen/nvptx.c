@@ -182,10 +182,11 @@ static LLVMValueRef kernel_declare(kj_cg *cg, const kir_func *f)
     LLVMValueRef body = kj_cg_declare(cg, f, kj_arena_printf(cg->a, "%s.thread", f->mangled), true);
     LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "alwaysinline", 0));
     /* the entry: parameters as the launch passes them */
-    uint32_t np = 0;
-    LLVMTypeRef *p = KJ_NEWN(cg->a, LLVMTypeRef, 2 * KJ_ABI_MAX_DIMS * f->nparams + f->nparams + 1);
-    for (uint32_t k = 0; k < f->nparams; k++) {
-        const kj_type *t = f->params[k];
+    uint32_t np = 0, nl;
+    const kj_type **leaf = kj_kargs_leaf_types(cg, f, &nl, NULL); /* tuples pass as leaves */
+    LLVMTypeRef *p = KJ_NEWN(cg->a, LLVMTypeRef, 2 * KJ_ABI_MAX_DIMS * nl + nl + 1);
+    for (uint32_t k = 0; k < nl; k++) {
+        const kj_type *t = leaf[k];
         if (t->kind == KJ_T_ARRAY) {
             p[np++] = cg->t_ptr;
             for (unsigned d = 0; d < 2 * t->ndim; d++) p[np++] = cg->t_i64;
@@ -211,10 +212,13 @@ static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef body)
     LLVMValueRef *a = KJ_NEWN(cg->a, LLVMValueRef, f->nparams + 2);
     a[0] = a[1] = LLVMConstNull(cg->t_ptr);
     unsigned np = 0;
-    for (uint32_t k = 0; k < f->nparams; k++) {
-        const kj_type *t = f->params[k];
+    uint32_t nl, used = 0;
+    const kj_type **leaf = kj_kargs_leaf_types(cg, f, &nl, NULL);
+    LLVMValueRef *lv = KJ_NEWN(cg->a, LLVMValueRef, nl + 1);
+    for (uint32_t k = 0; k < nl; k++) {
+        const kj_type *t = leaf[k];
         if (t->kind != KJ_T_ARRAY) {
-            a[k + 2] = kj_cg_from_mem(cg, t, LLVMGetParam(e, np++));
+            lv[k] = kj_cg_from_mem(cg, t, LLVMGetParam(e, np++));
             continue;
         }
         LLVMValueRef v = LLVMConstNull(kj_cg_type(cg, t));
@@ -224,8 +228,9 @@ static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef body)
             for (unsigned d = 0; d < t->ndim; d++) arr = LLVMBuildInsertValue(cg->b, arr, LLVMGetParam(e, np++), d, "");
             v = LLVMBuildInsertValue(cg->b, v, arr, part, "");
         }
-        a[k + 2] = v;
+        lv[k] = v;
     }
+    for (uint32_t k = 0; k < f->nparams; k++) a[k + 2] = kj_kargs_join(cg, f->params[k], lv, &used);
     LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, a, f->nparams + 2, "");
     LLVMBuildRetVoid(cg->b);
 }

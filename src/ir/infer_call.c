@@ -699,6 +699,18 @@ kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *fn)
     return ei;
 }
 
+/* What a kernel may take: an array, a number, or a tuple (nested) of them,
+ * which passes as its leaves (codegen/llvm_kargs.c). */
+static bool kernel_arg_ok(const kj_type *t)
+{
+    if (t->kind == KJ_T_TUPLE) {
+        for (uint32_t k = 0; k < t->n; k++)
+            if (!kernel_arg_ok(t->elems[k])) return false;
+        return true;
+    }
+    return t->kind == KJ_T_ARRAY || kj_is_scalar(t);
+}
+
 static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn, bool forall)
 {
     if (kj_is_device_ctx(ic->sp)) {
@@ -712,9 +724,9 @@ static kj_einfo *launch_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn 
     int32_t *map = KJ_NEWN(ic->s->a, int32_t, n + 1);
     if (!bind_user_args(ic, e, fn->def, args, map)) return ei_value(ei, NULL);
     for (uint32_t i = 0; i < n; i++)
-        if (args[i]->kind != KJ_T_ARRAY && !kj_is_scalar(args[i])) {
-            kj_error(ic->d, ic->s->src, e->span, "kernel argument '%s' must be an array or a "
-                     "number, not %s", fn->def->params[i].name, kj_type_str(args[i]));
+        if (!kernel_arg_ok(args[i])) {
+            kj_error(ic->d, ic->s->src, e->span, "kernel argument '%s' must be an array, a "
+                     "number or a tuple of them, not %s", fn->def->params[i].name, kj_type_str(args[i]));
             return ei_value(ei, NULL);
         }
     kj_spec *callee = specialise(ic, fn, args, true, e->span);
@@ -991,6 +1003,8 @@ static kj_einfo *ufunc_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, 
 kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
 {
     const kj_expr *callee = e->call.fn;
+    if (kj_is_isinstance_call(e)) return kj_type_isinstance(ic, e, ei_reset(ic, e));
+    if (kj_is_tuple_call(e)) return kj_type_tuple_call(ic, e, ei_reset(ic, e));
     kj_einfo *ci = kj_type_expr(ic, callee);
     kj_einfo *ei = ei_reset(ic, e);
     switch (ci->kind) {

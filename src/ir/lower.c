@@ -1017,6 +1017,9 @@ static kir_ref lower_cuda_reduce(lctx *lc, const kj_expr *e, kj_einfo *ei)
 static kir_ref lower_call(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
+    if (kj_is_isinstance_call(e)) return const_as(lc, &ei->cval, ei->type, e->span); /* decided statically */
+    if (kj_is_tuple_call(e))
+        return e->call.nargs ? lower_expr(lc, e->call.args[0]) : const_as(lc, &ei->cval, ei->type, e->span);
     kj_einfo *ci = EI(lc, e->call.fn);
     if (ci->kind == EI_LAUNCH) return lower_launch(lc, e, ei);
     if (ci->kind == EI_UREDUCE) return lower_reduce(lc, e, ei);

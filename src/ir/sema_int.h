@@ -394,6 +394,12 @@ kj_var *kj_var_find(kj_spec *sp, const char *name);
 kj_var *kj_var_of(kj_spec *sp, const kj_expr *e);
 /* Typing of calls (infer_call.c). */
 kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e);
+/* infer_isinstance.c: isinstance(x, T), a constant bool from x's static type */
+bool kj_is_isinstance_call(const kj_expr *e);
+kj_einfo *kj_type_isinstance(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+/* tuple() and tuple(t) of a tuple t (infer_isinstance.c) */
+bool kj_is_tuple_call(const kj_expr *e);
+kj_einfo *kj_type_tuple_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
 /* kernel.forall(ntasks, tpb=0, stream=0, sharedmem=0) (infer_launch.c): the
  * call's arguments in that order (NULL where absent); false (nothing

@@ -89,6 +89,14 @@ static void check_expr(nctx *c, const kj_expr *e)
         break;
     }
     case KJ_E_CALL:
+        if (kj_is_isinstance_call(e) && e->call.nargs == 2) { /* isinstance(x, CLASS): names no value */
+            check_expr(c, e->call.args[0]);
+            break;
+        }
+        if (kj_is_tuple_call(e)) { /* the tuple constructor */
+            check_list(c, e->call.args, e->call.nargs);
+            break;
+        }
         check_expr(c, e->call.fn);
         check_list(c, e->call.args, e->call.nargs);
         for (uint32_t i = 0; i < e->call.nkw; i++) check_expr(c, e->call.kw[i].value);
