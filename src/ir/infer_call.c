@@ -35,7 +35,9 @@ enum { ARG_FNS = 1, ARG_LISTS = 2 }; /* type_arg's modes: functions as values; l
 static int list_args(int b)
 {
     const char *p = kj_builtin_get((kj_builtin)b)->path;
-    return strncmp(p, "np.", 3) && strncmp(p, "cuda.", 5) ? ARG_LISTS : 0;
+    /* mpi4py's MPI.Request.Waitall([r1, r2]) takes requests, which no list holds */
+    bool tuples = !strncmp(p, "np.", 3) || !strncmp(p, "cuda.", 5) || kj_builtin_has(b, KJ_BF_MPI);
+    return tuples ? 0 : ARG_LISTS;
 }
 
 static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, int mode)
