@@ -62,7 +62,7 @@
  * kj_rt_npsort (sorting, sets, statistics: abi_npsort.h). 8: the exception
  * kinds of exc.h past AxisError (raise statements), and try statements'
  * frames (KJ_ABI_TRY_SIZE, kj_rt_try_*). */
-#define KJ_ABI_VERSION 8
+#define KJ_ABI_VERSION 9
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

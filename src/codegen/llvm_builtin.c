@@ -328,6 +328,7 @@ static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *ro
         if (in->aux == KJ_B_LEN && t && t->kind == KJ_T_OPAQUE) /* len(cuda.gpus): the count it holds */
             return LLVMBuildPtrToInt(cg->b, arg(cg, in, 0), cg->t_i64, "gpus");
         if (in->aux == KJ_B_LEN && t && t->kind == KJ_T_LIST) return kj_cg_list_builtin(cg, in); /* llvm_list.c */
+        if (in->aux == KJ_B_LEN && t && t->kind == KJ_T_STR) return kj_cg_str_builtin(cg, in); /* llvm_str.c */
         return unsupported(cg, in);
     }
     LLVMValueRef a = arg(cg, in, 0);

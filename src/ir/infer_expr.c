@@ -208,6 +208,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
                      : t->kind == KJ_T_LIST ? "list"
+                     : t->kind == KJ_T_STR ? "str"
                      : t->kind == KJ_T_OPAQUE ? t->name : NULL;
     int b = recv ? kj_builtin_lookup(kj_arena_printf(ic->s->a, "%s.%s", recv, e->attr.name)) : -1;
     if (b < 0) {
@@ -386,6 +387,10 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
         *optype = NULL;
         return kj_list_binop_type(ic, op, l, r, sp);
     }
+    if (kj_str_involved(l, r)) { /* s + t, s * n: infer_str.c */
+        *optype = NULL;
+        return kj_str_binop_type(ic, op, l, r, sp);
+    }
     if (op == KJ_OP_MATMUL) {
         kj_error(ic->d, ic->s->src, sp, "the @ operator is not supported");
         return NULL;
@@ -542,6 +547,10 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         kj_is_scalar(l)) { /* x in lst: lower_list.c */
         *optype = kj_strong(T, kj_promote(T, l, r->elem));
         return kj_t_bool(T);
+    }
+    if (kj_str_involved(l, r) && !(l->kind == KJ_T_NONE || r->kind == KJ_T_NONE)) { /* infer_str.c */
+        *optype = NULL;
+        return kj_str_compare_type(ic, e, op, l, r);
     }
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) {
         kj_error(ic->d, ic->s->src, e->span, "the '%s' operator is not supported",
@@ -821,6 +830,7 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
+    if (t->kind == KJ_T_STR) return kj_type_str_subscript(ic, e, ei);       /* infer_str.c */
     kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));
     return ei_value(ei, NULL);
 }

@@ -101,6 +101,9 @@ typedef struct kj_rt {
      * last, so that generated code's offsets of the fields above stay */
     struct kj_list **lists;
     size_t nlists, cap_lists;
+    /* strings made by generated code (str.c), freed with the arrays */
+    char **strs;
+    size_t nstrs, cap_strs;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
@@ -152,6 +155,8 @@ _Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, 
 
 /* Free the run's lists (list.c; with its arrays, at the end of a run). */
 void kj_rt_list_free_all(kj_rt *rt);
+/* Free the run's strings (str.c; with its arrays, at the end of a run). */
+void kj_rt_str_free_all(kj_rt *rt);
 
 /* ---- parallel loops (the `parallel` target; docs/runtime.md "Thread pool") ---- */
 
