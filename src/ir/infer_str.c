@@ -26,7 +26,7 @@ const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, con
     if ((op == KJ_OP_ADD && is_str(l) && is_str(r)) ||
         (op == KJ_OP_MUL && ((is_str(l) && kj_is_int(r)) || (is_str(r) && kj_is_int(l)))))
         return kj_t_str(ic->s->types);
-    kj_error(ic->d, ic->s->src, sp, "unsupported operand type(s) for %s: '%s' and '%s'", kj_binop_str(op),
+    kj_error(ic->d, ic->s->src, sp, "unsupported operand types for %s: '%s' and '%s'", kj_binop_str(op),
              kj_type_str(l), kj_type_str(r));
     return NULL;
 }
