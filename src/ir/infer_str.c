@@ -12,7 +12,7 @@ static bool is_str(const kj_type *t) { return t && t->kind == KJ_T_STR; }
 
 bool kj_str_involved(const kj_type *l, const kj_type *r) { return is_str(l) || is_str(r); }
 
-static bool refuse_device(kj_ictx *ic, kj_span sp)
+bool kj_device_str_refused(kj_ictx *ic, kj_span sp)
 {
     if (!kj_is_device_ctx(ic->sp)) return false;
     kj_diag *dg = kj_error(ic->d, ic->s->src, sp, "strings are not supported in CUDA kernels and device functions");
@@ -22,7 +22,7 @@ static bool refuse_device(kj_ictx *ic, kj_span sp)
 
 const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp)
 {
-    if (refuse_device(ic, sp)) return NULL;
+    if (kj_device_str_refused(ic, sp)) return NULL;
     if ((op == KJ_OP_ADD && is_str(l) && is_str(r)) ||
         (op == KJ_OP_MUL && ((is_str(l) && kj_is_int(r)) || (is_str(r) && kj_is_int(l)))))
         return kj_t_str(ic->s->types);
@@ -34,7 +34,7 @@ const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, con
 const kj_type *kj_str_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
                                    const kj_type *r)
 {
-    if (refuse_device(ic, e->span)) return NULL;
+    if (kj_device_str_refused(ic, e->span)) return NULL;
     bool ok = is_str(l) && is_str(r) && op != KJ_CMP_IS && op != KJ_CMP_ISNOT;
     if (!ok) {
         kj_error(ic->d, ic->s->src, e->span, "'%s' not supported between instances of '%s' and '%s'",
@@ -57,7 +57,7 @@ static bool int_part(kj_ictx *ic, const kj_expr *p)
 kj_einfo *kj_type_str_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     const kj_expr *ix = e->sub.index;
-    if (refuse_device(ic, e->span)) return ei_value(ei, NULL);
+    if (kj_device_str_refused(ic, e->span)) return ei_value(ei, NULL);
     if (ix->kind == KJ_E_SLICE) {
         if (!int_part(ic, ix->slice.lo) || !int_part(ic, ix->slice.hi) || !int_part(ic, ix->slice.step))
             return ei_value(ei, NULL);

@@ -75,3 +75,15 @@ kir_ref kj_lower_str_item(lctx *lc, const kj_expr *e)
     kir_ref a[5] = {s, lo, hi, step, kj_lw_i64(lc, has & 3, e->span)};
     return builtin(lc, KJ_B_STR_SLICE, st, e->span, a, 5);
 }
+
+/* For lower_iter.c: `for c in s` reads s[i] for i < len(s). */
+kir_ref kj_lower_str_len(lctx *lc, kir_ref s, kj_span sp)
+{
+    return builtin(lc, KJ_B_LEN, i64t(lc), sp, &s, 1);
+}
+
+kir_ref kj_lower_str_get(lctx *lc, kir_ref s, kir_ref i, kj_span sp)
+{
+    kir_ref a[2] = {s, i};
+    return builtin(lc, KJ_B_STR_GET, kj_t_str(lc->s->types), sp, a, 2);
+}

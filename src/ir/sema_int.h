@@ -379,6 +379,7 @@ void kj_list_append_refine(kj_ictx *ic, const kj_expr *call);
 const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp);
 /* strings (infer_str.c) */
 bool kj_str_involved(const kj_type *l, const kj_type *r);
+bool kj_device_str_refused(kj_ictx *ic, kj_span sp); /* reports a string in a kernel */
 const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp);
 const kj_type *kj_str_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
                                    const kj_type *r);
