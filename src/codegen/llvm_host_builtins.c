@@ -676,7 +676,7 @@ static LLVMValueRef b_index(kj_cg *cg, const kir_inst *in)
 LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
 {
     if (in->aux >= KJ_B_LIST_NEW && in->aux <= KJ_B_LIST_REPEAT) return kj_cg_list_builtin(cg, in); /* llvm_list.c */
-    if (in->aux >= KJ_B_STR && in->aux <= KJ_B_STR_RJUST) return kj_cg_str_builtin(cg, in); /* llvm_str.c */
+    if (in->aux >= KJ_B_STR && in->aux <= KJ_B_STR_FMT1) return kj_cg_str_builtin(cg, in); /* llvm_str.c */
     switch (in->aux) {
     case KJ_B_PRINT: return b_print(cg, in);
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:

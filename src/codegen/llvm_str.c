@@ -32,6 +32,25 @@ static LLVMValueRef str_of(kj_cg *cg, const kir_inst *in)
     return kj_cg_rtcall(cg, KJ_RTF_STR_OF_NUM, a, 4);
 }
 
+/* str.<fmt1>(x, spec): format(x, spec) through the runtime. */
+static LLVMValueRef fmt1(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *t = arg_type(cg, in, 0);
+    LLVMValueRef x = val(cg, in, 0), i = kj_cg_i64(cg, 0), f = LLVMConstReal(cg->t_f64, 0), s = val(cg, in, 1);
+    int kind = 5;
+    if (t->kind == KJ_T_STR) {
+        s = x;
+    } else if (t->kind == KJ_T_FLOAT) {
+        kind = t->bits == 32 ? 3 : 2;
+        f = t->bits == 32 ? LLVMBuildFPExt(cg->b, x, cg->t_f64, "") : x;
+    } else {
+        kind = t->kind == KJ_T_BOOL ? 1 : (!t->is_signed && t->bits == 64) ? 4 : 0;
+        i = LLVMBuildIntCast2(cg->b, x, cg->t_i64, t->kind != KJ_T_BOOL && t->is_signed, "");
+    }
+    LLVMValueRef a[6] = {cg->fn->rt, i, f, s, kj_cg_i32(cg, kind), val(cg, in, 1)};
+    return kj_cg_rtcall(cg, KJ_RTF_STR_FORMAT, a, 6);
+}
+
 static LLVMValueRef call2(kj_cg *cg, kj_rtfn f, LLVMValueRef s, LLVMValueRef x)
 {
     LLVMValueRef a[3] = {cg->fn->rt, s, x};
@@ -66,6 +85,7 @@ LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in)
 {
     switch (in->aux) {
     case KJ_B_STR: return str_of(cg, in);
+    case KJ_B_STR_FMT1: return fmt1(cg, in);
     case KJ_B_LEN: {
         LLVMValueRef a[2] = {cg->fn->rt, val(cg, in, 0)};
         return kj_cg_rtcall(cg, KJ_RTF_STR_LEN, a, 2);

@@ -769,6 +769,13 @@ static const kj_type *type_str_method(bctx *c)
         kj_error(c->d, c->src, c->call, "%s() takes a string as its receiver", c->name);
         return NULL;
     }
+    if (c->id == KJ_B_STR_FORMAT || c->id == KJ_B_STR_FMT1) { /* "{} {:.2f}".format(a, b): lower_str.c */
+        if (!c->args[0].sval) return argerr(c, 0, "a constant format string");
+        for (uint32_t i = 1; i < c->nargs; i++)
+            if (!ty(c, i) || ((!kj_is_scalar(ty(c, i)) || kj_is_complex(ty(c, i))) && ty(c, i)->kind != KJ_T_STR))
+                return argerr(c, i, "a number or a string");
+        return st;
+    }
     for (uint32_t i = 1; i < c->nargs; i++) {
         bool want_int = c->id == KJ_B_STR_REPEAT || c->id == KJ_B_STR_GET || c->id == KJ_B_STR_SLICE ||
                         c->id >= KJ_B_STR_ZFILL;
@@ -1469,7 +1476,7 @@ static const kj_type *type_kernel(bctx *c)
  * NumPy and cuda host groups. */
 static const kj_type *type_any(bctx *c)
 {
-    if (c->id >= KJ_B_STR && c->id <= KJ_B_STR_RJUST) return type_str_method(c); /* strings */
+    if (c->id >= KJ_B_STR && c->id <= KJ_B_STR_FMT1) return type_str_method(c); /* strings */
     switch (c->id) {
     case KJ_B_RANGE:
     case KJ_B_PRANGE: return type_range(c);

@@ -1026,6 +1026,7 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
         kir_at(lc->f, r)->fn = ei->callee->kir;
         return r;
     }
+    if (ei->builtin == KJ_B_STR_FORMAT) return kj_lower_str_format(lc, e); /* lower_str.c */
     return lower_builtin(lc, e, ei);
 }
 

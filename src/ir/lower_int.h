@@ -51,6 +51,7 @@ kir_ref kj_lower_list_get(lctx *lc, kir_ref l, kir_ref i, kj_span sp);
 kir_ref kj_lower_str_binop(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_str_compare(lctx *lc, const kj_expr *e, kj_cmpop op, kir_ref l, kir_ref r);
 kir_ref kj_lower_str_item(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_str_format(lctx *lc, const kj_expr *call); /* "...".format(...) */
 kir_ref kj_lower_str_len(lctx *lc, kir_ref s, kj_span sp);
 kir_ref kj_lower_str_get(lctx *lc, kir_ref s, kir_ref i, kj_span sp);
 

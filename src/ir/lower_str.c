@@ -5,6 +5,8 @@
 #include "lower_int.h"
 #include "builtins.h"
 
+#include <string.h>
+
 static kir_ref builtin(lctx *lc, int b, const kj_type *t, kj_span sp, const kir_ref *args, uint32_t n)
 {
     kir_ref r = kj_lw_emit(lc, KIR_BUILTIN, t, sp);
@@ -86,4 +88,59 @@ kir_ref kj_lower_str_get(lctx *lc, kir_ref s, kir_ref i, kj_span sp)
 {
     kir_ref a[2] = {s, i};
     return builtin(lc, KJ_B_STR_GET, kj_t_str(lc->s->types), sp, a, 2);
+}
+
+static kir_ref cstr(lctx *lc, const char *s, size_t n, kj_span sp)
+{
+    char *c = kj_arena_alloc(lc->s->a, n + 1);
+    memcpy(c, s, n);
+    c[n] = 0;
+    kir_ref r = kj_lw_emit(lc, KIR_CONST_STR, kj_t_str(lc->s->types), sp);
+    kir_at(lc->f, r)->s = c;
+    return r;
+}
+
+static kir_ref cat(lctx *lc, kir_ref acc, kir_ref x, kj_span sp)
+{
+    if (!acc) return x;
+    kir_ref a[2] = {acc, x};
+    return builtin(lc, KJ_B_STR_CAT, kj_t_str(lc->s->types), sp, a, 2);
+}
+
+/* "{} {:>8.2f} {0}".format(a, b): the format string (a constant, typed by
+ * builtins.c) split here into literal text ({{ and }} unescaped) and fields,
+ * each a str.<fmt1>(arg, spec) joined by concatenation. A field names its
+ * argument by position or takes the next one. */
+kir_ref kj_lower_str_format(lctx *lc, const kj_expr *call)
+{
+    const char *f = lc->sp->ei[call->call.fn->attr.obj->id].cval.s;
+    kj_span sp = call->span;
+    kir_ref acc = 0;
+    uint32_t next = 0;
+    const char *lit = f;
+    for (const char *p = f; *p;) {
+        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+            acc = cat(lc, acc, cstr(lc, lit, (size_t)(p - lit) + 1, sp), sp);
+            lit = p += 2;
+            continue;
+        }
+        if (*p != '{') { p++; continue; }
+        if (p > lit) acc = cat(lc, acc, cstr(lc, lit, (size_t)(p - lit), sp), sp);
+        const char *q = ++p;
+        uint32_t k = next;
+        if (*q >= '0' && *q <= '9')
+            for (k = 0; *q >= '0' && *q <= '9'; q++) k = k * 10 + (uint32_t)(*q - '0');
+        else next++;
+        const char *spec = *q == ':' ? q + 1 : q, *end = strchr(spec, '}');
+        if (!end || k >= call->call.nargs) {
+            kj_error(lc->s->d, lc->s->src, call->span, "format string '%s' does not match its %u argument(s)", f,
+                     call->call.nargs);
+            return cstr(lc, "", 0, sp);
+        }
+        kir_ref a[2] = {kj_lw_expr(lc, call->call.args[k]), cstr(lc, spec, (size_t)(end - spec), sp)};
+        acc = cat(lc, acc, builtin(lc, KJ_B_STR_FMT1, kj_t_str(lc->s->types), sp, a, 2), sp);
+        lit = p = end + 1;
+    }
+    if (*lit || !acc) acc = cat(lc, acc, cstr(lc, lit, strlen(lit), sp), sp);
+    return acc;
 }

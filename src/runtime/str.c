@@ -13,6 +13,7 @@
 #include "../util/buf.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,5 +254,83 @@ void *kj_rt_str_pad(kj_rt *rt, const char *s, int64_t width, int32_t which)
     fill(&o, ' ', left);
     kj_buf_puts(&o, s);
     fill(&o, ' ', pad - left);
+    return own_buf(rt, &o);
+}
+
+/* format(x, spec) of one value (kind as kj_rt_str_of_num; 5: the string s)
+ * with the common part of Python's format-spec mini-language:
+ * [[fill]align][sign][0][width][.precision][type], types d x X o b f F e E g G s %. */
+typedef struct spec {
+    char fill, align, sign, type;
+    int64_t width, prec;
+} spec;
+
+static const char *parse_spec(const char *p, spec *o)
+{
+    *o = (spec){.fill = ' ', .prec = -1};
+    if (p[0] && (p[1] == '<' || p[1] == '>' || p[1] == '^' || p[1] == '=')) o->fill = p[0], o->align = p[1], p += 2;
+    else if (*p == '<' || *p == '>' || *p == '^' || *p == '=') o->align = *p++;
+    if (*p == '+' || *p == '-' || *p == ' ') o->sign = *p++;
+    if (*p == '0' && !o->align) o->fill = '0', o->align = '=', p++;
+    while (*p >= '0' && *p <= '9') o->width = o->width * 10 + (*p++ - '0');
+    if (*p == '.')
+        for (o->prec = 0, p++; *p >= '0' && *p <= '9';) o->prec = o->prec * 10 + (*p++ - '0');
+    if (*p) o->type = *p++;
+    return p;
+}
+
+static void digits_of(kj_buf *o, const spec *sp, int64_t i, double f, int32_t kind)
+{
+    char t = sp->type, cf[16];
+    if (kind == 2 || kind == 3 || t == 'f' || t == 'F' || t == 'e' || t == 'E' || t == 'g' || t == 'G' || t == '%') {
+        double x = kind == 2 || kind == 3 ? f : (double)i;
+        if (!t || (t == 'g' && sp->prec < 0)) { /* no type: str(x); a precision: 'g' with it */
+            if (sp->prec < 0) {
+                if (kind == 3) kj_fmt_f32(o, (float)x); else kj_fmt_f64(o, x);
+                return;
+            }
+            t = 'g';
+        }
+        if (t == '%') x *= 100, t = 'f';
+        snprintf(cf, sizeof cf, "%%.%d%c", (int)(sp->prec < 0 ? 6 : sp->prec), t);
+        kj_buf_printf(o, cf, x);
+        if (sp->type == '%') kj_buf_putc(o, '%');
+        return;
+    }
+    if (kind == 1 && !t) { kj_fmt_bool(o, i != 0); return; }
+    if (t == 'x' || t == 'X' || t == 'o' || t == 'b') {
+        uint64_t u = i < 0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i;
+        char tmp[72];
+        int n = 0, base = t == 'o' ? 8 : t == 'b' ? 2 : 16;
+        do tmp[n++] = "0123456789abcdef0123456789ABCDEF"[u % (unsigned)base + (t == 'X' ? 16 : 0)];
+        while ((u /= (unsigned)base) > 0);
+        if (i < 0) kj_buf_putc(o, '-');
+        while (n > 0) kj_buf_putc(o, tmp[--n]);
+        return;
+    }
+    if (kind == 4) kj_fmt_u64(o, (uint64_t)i); else kj_fmt_i64(o, i);
+}
+
+void *kj_rt_str_format(kj_rt *rt, int64_t i, double f, const char *s, int32_t kind, const char *fmt)
+{
+    spec sp;
+    parse_spec(fmt, &sp);
+    kj_buf body = {0};
+    if (kind == 5) kj_buf_putn(&body, s, sp.prec >= 0 ? cp_offset(s, sp.prec) : strlen(s));
+    else digits_of(&body, &sp, i, f, kind);
+    if (!body.s) kj_buf_puts(&body, "");
+    const char *b = body.s;
+    bool neg = kind != 5 && b[0] == '-';
+    kj_buf o = {0};
+    char sign = neg ? '-' : sp.sign == '+' ? '+' : sp.sign == ' ' ? ' ' : 0;
+    int64_t n = cp_count(b, strlen(b)) - neg + (sign != 0), pad = sp.width > n ? sp.width - n : 0;
+    char align = sp.align ? sp.align : kind == 5 ? '<' : '>';
+    int64_t left = align == '<' ? 0 : align == '^' ? pad / 2 : pad;
+    if (align != '=') fill(&o, sp.fill, left);
+    if (sign) kj_buf_putc(&o, sign);
+    if (align == '=') fill(&o, sp.fill, pad);
+    kj_buf_puts(&o, b + neg);
+    if (align != '=') fill(&o, sp.fill, pad - left);
+    kj_buf_free(&body);
     return own_buf(rt, &o);
 }
