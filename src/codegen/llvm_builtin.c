@@ -330,6 +330,7 @@ static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *ro
         if (in->aux == KJ_B_LEN && t && t->kind == KJ_T_LIST) return kj_cg_list_builtin(cg, in); /* llvm_list.c */
         if (in->aux == KJ_B_LEN && t && (t->kind == KJ_T_DICT || t->kind == KJ_T_SET))
             return kj_cg_dict_builtin(cg, in); /* llvm_dict.c */
+        if (in->aux == KJ_B_LEN && t && t->kind == KJ_T_STR) return kj_cg_str_builtin(cg, in); /* llvm_str.c */
         return unsupported(cg, in);
     }
     LLVMValueRef a = arg(cg, in, 0);

@@ -708,7 +708,8 @@ static const kj_type *type_len(bctx *c)
 {
     const kj_type *x = ty(c, 0);
     bool gpus = x && x->kind == KJ_T_OPAQUE && !strcmp(x->name, "gpus"); /* len(cuda.gpus) */
-    bool range = x && (x->kind == KJ_T_RANGE || x->kind == KJ_T_LIST || x->kind == KJ_T_DICT || x->kind == KJ_T_SET); /* lower_iter.c, lower_list.c */
+    bool range = x && (x->kind == KJ_T_RANGE || x->kind == KJ_T_LIST || x->kind == KJ_T_DICT || x->kind == KJ_T_SET ||
+                       x->kind == KJ_T_STR); /* lower_iter.c, lower_list.c */
     if (!is_array(x) && !(x && x->kind == KJ_T_TUPLE) && !gpus && !range) return argerr(c, 0, "an array or a tuple");
     return i64(c);
 }
@@ -754,6 +755,43 @@ static const kj_type *type_list_method(bctx *c)
     if (given(c, 1)) convto(c, 1, i64(c));
     if (!l->elem) kj_error(c->d, c->src, c->call, "pop() of an empty list whose element type is unknown");
     return l->elem;
+}
+
+/* str(x) of a number or string and the str methods (Numba's unicode type):
+ * a receiver and string arguments of type str, widths and indices int64. */
+static const kj_type *type_str_method(bctx *c)
+{
+    const kj_type *st = kj_t_str(c->t), *x = ty(c, 0);
+    if (c->id == KJ_B_STR) {
+        if (!x || (!kj_is_scalar(x) && x->kind != KJ_T_STR) || kj_is_complex(x))
+            return argerr(c, 0, "a number or a string");
+        return st;
+    }
+    if (!x || x->kind != KJ_T_STR) {
+        kj_error(c->d, c->src, c->call, "%s() takes a string as its receiver", c->name);
+        return NULL;
+    }
+    if (c->id == KJ_B_STR_FORMAT || c->id == KJ_B_STR_FMT1) { /* "{} {:.2f}".format(a, b): lower_str.c */
+        if (!c->args[0].sval) return argerr(c, 0, "a constant format string");
+        for (uint32_t i = 1; i < c->nargs; i++)
+            if (!ty(c, i) || ((!kj_is_scalar(ty(c, i)) || kj_is_complex(ty(c, i))) && ty(c, i)->kind != KJ_T_STR))
+                return argerr(c, i, "a number or a string");
+        return st;
+    }
+    for (uint32_t i = 1; i < c->nargs; i++) {
+        bool want_int = c->id == KJ_B_STR_REPEAT || c->id == KJ_B_STR_GET || c->id == KJ_B_STR_SLICE ||
+                        c->id >= KJ_B_STR_ZFILL;
+        if (c->id == KJ_B_STR_SLICE && !given(c, i)) continue;
+        if (want_int ? !kj_is_int(ty(c, i)) : (!ty(c, i) || ty(c, i)->kind != KJ_T_STR))
+            return argerr(c, i, want_int ? "an integer" : "a string");
+        if (want_int) convto(c, i, i64(c));
+    }
+    switch (c->id) {
+    case KJ_B_STR_FIND: case KJ_B_STR_RFIND: case KJ_B_STR_COUNT: case KJ_B_STR_CMP: return i64(c);
+    case KJ_B_STR_IN: case KJ_B_STR_STARTSWITH: case KJ_B_STR_ENDSWITH: case KJ_B_STR_ISDIGIT:
+    case KJ_B_STR_ISALPHA: case KJ_B_STR_ISSPACE: return kj_t_bool(c->t);
+    default: return st;
+    }
 }
 
 /* ---- typing: host NumPy ------------------------------------------------------ */
@@ -1540,6 +1578,7 @@ static const kj_type *type_kernel(bctx *c)
  * NumPy and cuda host groups. */
 static const kj_type *type_any(bctx *c)
 {
+    if (c->id >= KJ_B_STR && c->id <= KJ_B_STR_FMT1) return type_str_method(c); /* strings */
     switch (c->id) {
     case KJ_B_RANGE:
     case KJ_B_PRANGE: return type_range(c);

@@ -87,6 +87,34 @@ enum {
     X(SET_DIFFERENCE, "set.difference", KJ_BF_HOST | KJ_BF_METHOD, "other")                             \
     X(DICT, "dict", KJ_BF_HOST, "")                                                                      \
     X(SET, "set", KJ_BF_HOST, "")                                                                        \
+    /* strings (infer_str.c, lower_str.c, llvm_str.c); <...> are lowering's own */                     \
+    X(STR, "str", KJ_BF_HOST, "x")                                                                      \
+    X(STR_CAT, "str.<cat>", KJ_BF_HOST, "b")                                                            \
+    X(STR_REPEAT, "str.<repeat>", KJ_BF_HOST, "n")                                                      \
+    X(STR_CMP, "str.<cmp>", KJ_BF_HOST, "b")                                                            \
+    X(STR_GET, "str.<get>", KJ_BF_HOST, "i")                                                            \
+    X(STR_SLICE, "str.<slice>", KJ_BF_HOST, "start, stop, step")                                        \
+    X(STR_FIND, "str.find", KJ_BF_HOST | KJ_BF_METHOD, "sub")                                           \
+    X(STR_RFIND, "str.rfind", KJ_BF_HOST | KJ_BF_METHOD, "sub")                                         \
+    X(STR_COUNT, "str.count", KJ_BF_HOST | KJ_BF_METHOD, "sub")                                         \
+    X(STR_IN, "str.<in>", KJ_BF_HOST, "sub")                                                            \
+    X(STR_STARTSWITH, "str.startswith", KJ_BF_HOST | KJ_BF_METHOD, "prefix")                            \
+    X(STR_ENDSWITH, "str.endswith", KJ_BF_HOST | KJ_BF_METHOD, "suffix")                                \
+    X(STR_UPPER, "str.upper", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
+    X(STR_LOWER, "str.lower", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
+    X(STR_STRIP, "str.strip", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
+    X(STR_LSTRIP, "str.lstrip", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
+    X(STR_RSTRIP, "str.rstrip", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
+    X(STR_ISDIGIT, "str.isdigit", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
+    X(STR_ISALPHA, "str.isalpha", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
+    X(STR_ISSPACE, "str.isspace", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
+    X(STR_REPLACE, "str.replace", KJ_BF_HOST | KJ_BF_METHOD, "old, new")                                \
+    X(STR_ZFILL, "str.zfill", KJ_BF_HOST | KJ_BF_METHOD, "width")                                       \
+    X(STR_CENTER, "str.center", KJ_BF_HOST | KJ_BF_METHOD, "width")                                     \
+    X(STR_LJUST, "str.ljust", KJ_BF_HOST | KJ_BF_METHOD, "width")                                       \
+    X(STR_RJUST, "str.rjust", KJ_BF_HOST | KJ_BF_METHOD, "width")                                       \
+    X(STR_FORMAT, "str.format", KJ_BF_HOST | KJ_BF_METHOD, "*args")                                     \
+    X(STR_FMT1, "str.<fmt1>", KJ_BF_HOST, "x, spec")                                                    \
     X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
     X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
     X(MIN, "min", KJ_BF_ANY, "*args")                                                                    \

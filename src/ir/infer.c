@@ -141,8 +141,8 @@ static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, boo
 {
     kj_var *v = kj_var_of(ic->sp, target);
     if (!v || !t) return;
-    if (t->kind == KJ_T_STR) {
-        kj_error(ic->d, ic->s->src, target->span, "cannot assign %s to a variable", kj_type_str(t));
+    if (t->kind == KJ_T_STR && kj_is_device_ctx(ic->sp)) { /* host strings: infer_str.c */
+        kj_error(ic->d, ic->s->src, target->span, "strings are not supported in CUDA kernels and device functions");
         return;
     }
     if (!nonneg && v->nonneg) {

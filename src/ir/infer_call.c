@@ -354,6 +354,8 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     if (recv) { /* the receiver of a method is its first bound argument */
         bound[0].type = ic->sp->ei[recv->id].type;
         bound[0].span = recv->span;
+        if (ic->sp->ei[recv->id].is_const && bound[0].type && bound[0].type->kind == KJ_T_STR) /* "{}".format */
+            bound[0].is_const = true, bound[0].sval = ic->sp->ei[recv->id].cval.s;
         map[0] = INT32_MAX; /* marks the receiver */
         off = 1;
     }

@@ -210,6 +210,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
                      : t->kind == KJ_T_LIST ? "list"
                      : t->kind == KJ_T_DICT ? "dict"
                      : t->kind == KJ_T_SET ? "set"
+                     : t->kind == KJ_T_STR ? "str"
                      : t->kind == KJ_T_OPAQUE ? t->name : NULL;
     int b = recv ? kj_builtin_lookup(kj_arena_printf(ic->s->a, "%s.%s", recv, e->attr.name)) : -1;
     if (b < 0) {
@@ -388,6 +389,10 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
         *optype = NULL;
         return kj_list_binop_type(ic, op, l, r, sp);
     }
+    if (kj_str_involved(l, r)) { /* s + t, s * n: infer_str.c */
+        *optype = NULL;
+        return kj_str_binop_type(ic, op, l, r, sp);
+    }
     if (op == KJ_OP_MATMUL) { /* np.matmul (builtins_linalg.c); lowered as its call */
         if (optype) *optype = NULL;
         kj_barg args[2] = {{.type = l, .span = sp}, {.type = r, .span = sp}};
@@ -550,6 +555,10 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         kj_can_convert(l, r->elem)) { /* k in d, x in s: lower_dict.c */
         *optype = r->elem;
         return kj_t_bool(T);
+    }
+    if (kj_str_involved(l, r) && !(l->kind == KJ_T_NONE || r->kind == KJ_T_NONE)) { /* infer_str.c */
+        *optype = NULL;
+        return kj_str_compare_type(ic, e, op, l, r);
     }
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) {
         kj_error(ic->d, ic->s->src, e->span, "the '%s' operator is not supported",
@@ -830,6 +839,7 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
     if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) return kj_type_dict_subscript(ic, e, t, ei); /* infer_dict.c */
+    if (t->kind == KJ_T_STR) return kj_type_str_subscript(ic, e, ei);       /* infer_str.c */
     kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));
     return ei_value(ei, NULL);
 }

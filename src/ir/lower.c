@@ -353,6 +353,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     const kj_type *ot = strong(lc, EI(lc, e->sub.obj)->type);
     if (ot->kind == KJ_T_LIST) return kj_lower_list_item(lc, e, 0, e->span); /* lower_list.c */
     if (ot->kind == KJ_T_DICT) return kj_lower_dict_item(lc, e, 0, e->span); /* lower_dict.c */
+    if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
     if (ot->kind == KJ_T_TUPLE) {
         if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
         int64_t i = EI(lc, e->sub.index)->cval.i;
@@ -426,6 +427,7 @@ static kir_ref binop_of(lctx *lc, const kj_expr *e, kj_binop op, const kj_expr *
 static kir_ref lower_binop(lctx *lc, const kj_expr *e)
 {
     if (EI(lc, e)->type->kind == KJ_T_LIST) return kj_lower_list_binop(lc, e); /* lower_list.c */
+    if (EI(lc, e)->type->kind == KJ_T_STR) return kj_lower_str_binop(lc, e);   /* lower_str.c */
     return binop_of(lc, e, e->bin.op, e->bin.l, e->bin.r);
 }
 
@@ -438,6 +440,11 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
 {
     kj_types *T = lc->s->types;
     const kj_type *lt = EI(lc, le)->type, *rt = EI(lc, re)->type;
+    if (lt->kind == KJ_T_STR && rt->kind == KJ_T_STR) { /* lower_str.c */
+        if (!l) l = lower_expr(lc, le);
+        *r_out = lower_expr(lc, re);
+        return kj_lower_str_compare(lc, e, op, l, *r_out);
+    }
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) { /* x in lst: lower_list.c */
         *r_out = lower_expr(lc, re);
         if (rt->kind == KJ_T_DICT || rt->kind == KJ_T_SET) /* lower_dict.c */
@@ -1033,6 +1040,7 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
         kir_at(lc->f, r)->fn = ei->callee->kir;
         return r;
     }
+    if (ei->builtin == KJ_B_STR_FORMAT) return kj_lower_str_format(lc, e); /* lower_str.c */
     return lower_builtin(lc, e, ei);
 }
 

@@ -53,6 +53,13 @@ kir_ref kj_lower_dict_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
 kir_ref kj_lower_dict_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref d);
 kir_ref kj_lower_dict_keys(lctx *lc, kir_ref d, kj_span sp);
 kir_ref kj_lower_list_get(lctx *lc, kir_ref l, kir_ref i, kj_span sp);
+/* strings (lower_str.c) */
+kir_ref kj_lower_str_binop(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_str_compare(lctx *lc, const kj_expr *e, kj_cmpop op, kir_ref l, kir_ref r);
+kir_ref kj_lower_str_item(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_str_format(lctx *lc, const kj_expr *call); /* "...".format(...) */
+kir_ref kj_lower_str_len(lctx *lc, kir_ref s, kj_span sp);
+kir_ref kj_lower_str_get(lctx *lc, kir_ref s, kir_ref i, kj_span sp);
 
 kir_ref kj_lower_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp);
 /* IF cond { then } else { els }: the caller fills the blocks (lc->cur) */

@@ -18,7 +18,7 @@
 
 #define MAX_ZIP 8
 
-typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST } sq_kind;
+typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR } sq_kind;
 
 typedef struct seq {
     sq_kind kind;
@@ -116,6 +116,8 @@ static void open_seq(lctx *lc, const kj_expr *e, seq *q)
     } else if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) { /* its keys, in insertion order: lower_dict.c */
         q->kind = SQ_LIST, q->v = kj_lower_dict_keys(lc, v, e->span);
         q->type = lc->f->insts[q->v].type;
+    } else if (t->kind == KJ_T_STR) { /* its characters: lower_str.c */
+        q->kind = SQ_STR, q->v = v;
     } else if (t->kind == KJ_T_RANGE) {
         q->kind = SQ_RANGE, q->type = t->elem;
         q->v = tuple_get(lc, v, t->elem, 0, e->span);
@@ -156,6 +158,7 @@ static kir_ref seq_len(lctx *lc, const seq *q, kj_span sp)
     }
     case SQ_TUPLE: return kj_lw_i64(lc, (int64_t)q->type->n, sp);
     case SQ_LIST: return kj_lower_list_len(lc, q->v, sp);
+    case SQ_STR: return kj_lower_str_len(lc, q->v, sp);
     case SQ_RANGE: return kj_lower_range_len(lc, q->type, q->v, q->stop, q->step, sp);
     case SQ_ENUMERATE: return seq_len(lc, q->sub, sp);
     case SQ_ZIP: {
@@ -197,6 +200,7 @@ static kir_ref seq_get(lctx *lc, const seq *q, kir_ref i, kj_span sp)
         return v;
     }
     case SQ_LIST: return kj_lower_list_get(lc, q->v, i, sp);
+    case SQ_STR: return kj_lower_str_get(lc, q->v, i, sp);
     case SQ_RANGE: {
         kir_ref ii = kj_lw_cast(lc, i, q->type, sp);
         return emit2(lc, KIR_ADD, q->type, sp, q->v, emit2(lc, KIR_MUL, q->type, sp, ii, q->step));
@@ -224,7 +228,7 @@ static bool mine(lctx *lc, const kj_expr *it)
 {
     if (iter_call(lc, it) >= 0) return true;
     const kj_type *t = EI(lc, it)->type;
-    return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL));
+    return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET || t->kind == KJ_T_STR || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL));
 }
 
 bool kj_lower_for_iter(lctx *lc, const kj_stmt *st)

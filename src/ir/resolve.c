@@ -715,7 +715,7 @@ static opt_table opts_for(kj_fkind k)
 static bool decor_ref(kj_sema *s, const kj_fn *host, const kj_expr *e, kj_einfo *ref, bool report)
 {
     const kj_static_local *l = host && e->kind == KJ_E_NAME ? kj_static_local_find(host, e->name) : NULL;
-    if (!l) return static_ref(s, e, ref, report);
+    if (!l || (!l->fn && !l->decor)) return static_ref(s, e, ref, report); /* a signature local: a string */
     memset(ref, 0, sizeof *ref);
     ref->kind = l->fn ? EI_FUNC : EI_DECOR;
     ref->fn = l->fn;

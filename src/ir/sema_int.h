@@ -385,6 +385,13 @@ void kj_set_add_refine(kj_ictx *ic, const kj_expr *call);
 bool kj_dict_in_kernel(kj_ictx *ic, kj_span sp, const char *what);
 /* lst + lst (a new list of both), lst * n and n * lst (repeated): the list type. */
 const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp);
+/* strings (infer_str.c) */
+bool kj_str_involved(const kj_type *l, const kj_type *r);
+bool kj_device_str_refused(kj_ictx *ic, kj_span sp); /* reports a string in a kernel */
+const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp);
+const kj_type *kj_str_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
+                                   const kj_type *r);
+kj_einfo *kj_type_str_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 /* KJ_B_ENUMERATE or KJ_B_ZIP when e is a call of one, else -1. */
 int kj_iter_call(kj_ictx *ic, const kj_expr *e);
 /* One step over an array of type at: its element, or a view a[i]. */

@@ -110,6 +110,9 @@ typedef struct kj_rt {
     /* dicts and sets made by generated code (dict.c), freed with the lists */
     struct kj_dict **dicts;
     size_t ndicts, cap_dicts;
+    /* strings made by generated code (str.c), freed with the arrays */
+    char **strs;
+    size_t nstrs, cap_strs;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
@@ -163,6 +166,8 @@ _Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, 
 void kj_rt_list_free_all(kj_rt *rt);
 /* Free the run's dicts and sets (dict.c). */
 void kj_rt_dict_free_all(kj_rt *rt);
+/* Free the run's strings (str.c; with its arrays, at the end of a run). */
+void kj_rt_str_free_all(kj_rt *rt);
 
 /* ---- parallel loops (the `parallel` target; docs/runtime.md "Thread pool") ---- */
 

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* lower_str — string operators to KIR (infer_str.c typed them): each is a
+ * BUILTIN instruction (str.<cat>, <repeat>, <cmp>, <in>, <get>, <slice>)
+ * that llvm_str.c lowers to a runtime call (src/runtime/str.c). */
+#include "lower_int.h"
+#include "builtins.h"
+
+#include <string.h>
+
+static kir_ref builtin(lctx *lc, int b, const kj_type *t, kj_span sp, const kir_ref *args, uint32_t n)
+{
+    kir_ref r = kj_lw_emit(lc, KIR_BUILTIN, t, sp);
+    kir_inst *in = kir_at(lc->f, r);
+    in->aux = (uint16_t)b;
+    in->args = kir_refs(lc->s->a, args, n);
+    in->nargs = n;
+    return r;
+}
+
+static const kj_type *i64t(lctx *lc) { return kj_t_int(lc->s->types, 64, true); }
+
+kir_ref kj_lower_str_binop(lctx *lc, const kj_expr *e)
+{
+    const kj_type *st = kj_t_str(lc->s->types);
+    if (e->bin.op == KJ_OP_ADD) {
+        kir_ref a[2] = {kj_lw_expr(lc, e->bin.l), kj_lw_expr(lc, e->bin.r)};
+        return builtin(lc, KJ_B_STR_CAT, st, e->span, a, 2);
+    }
+    bool lfirst = lc->sp->ei[e->bin.l->id].type->kind == KJ_T_STR;
+    const kj_expr *se = lfirst ? e->bin.l : e->bin.r, *ne = lfirst ? e->bin.r : e->bin.l;
+    kir_ref a[2] = {kj_lw_expr(lc, se), kj_lw_as(lc, ne, i64t(lc))};
+    return builtin(lc, KJ_B_STR_REPEAT, st, e->span, a, 2);
+}
+
+static const kir_op CMP[] = {[KJ_CMP_EQ] = KIR_EQ, [KJ_CMP_NE] = KIR_NE, [KJ_CMP_LT] = KIR_LT,
+                             [KJ_CMP_LE] = KIR_LE, [KJ_CMP_GT] = KIR_GT, [KJ_CMP_GE] = KIR_GE};
+
+/* l op r of two strings (r already lowered when the caller has it: a chain). */
+kir_ref kj_lower_str_compare(lctx *lc, const kj_expr *e, kj_cmpop op, kir_ref l, kir_ref r)
+{
+    const kj_type *bt = kj_t_bool(lc->s->types);
+    if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) {
+        kir_ref a[2] = {r, l};
+        kir_ref in = builtin(lc, KJ_B_STR_IN, bt, e->span, a, 2);
+        if (op == KJ_CMP_IN) return in;
+        kir_ref n = kj_lw_emit(lc, KIR_NOT, bt, e->span);
+        kir_at(lc->f, n)->a = in;
+        return n;
+    }
+    kir_ref a[2] = {l, r};
+    kir_ref c = builtin(lc, KJ_B_STR_CMP, i64t(lc), e->span, a, 2);
+    kir_ref zero = kj_lw_i64(lc, 0, e->span);
+    kir_ref x = kj_lw_emit(lc, CMP[op], bt, e->span);
+    kir_at(lc->f, x)->a = c, kir_at(lc->f, x)->b = zero;
+    return x;
+}
+
+static kir_ref part(lctx *lc, const kj_expr *p, int64_t dflt, int32_t bit, int32_t *has)
+{
+    if (!p || lc->sp->ei[p->id].type->kind == KJ_T_NONE) return kj_lw_i64(lc, dflt, p ? p->span : (kj_span){0});
+    *has |= bit;
+    return kj_lw_as(lc, p, i64t(lc));
+}
+
+kir_ref kj_lower_str_item(lctx *lc, const kj_expr *e)
+{
+    const kj_type *st = kj_t_str(lc->s->types);
+    const kj_expr *ix = e->sub.index;
+    kir_ref s = kj_lw_expr(lc, e->sub.obj);
+    if (ix->kind != KJ_E_SLICE) {
+        kir_ref a[2] = {s, kj_lw_as(lc, ix, i64t(lc))};
+        return builtin(lc, KJ_B_STR_GET, st, e->span, a, 2);
+    }
+    int32_t has = 0;
+    kir_ref lo = part(lc, ix->slice.lo, 0, 1, &has), hi = part(lc, ix->slice.hi, 0, 2, &has);
+    kir_ref step = part(lc, ix->slice.step, 1, 4, &has);
+    kir_ref a[5] = {s, lo, hi, step, kj_lw_i64(lc, has & 3, e->span)};
+    return builtin(lc, KJ_B_STR_SLICE, st, e->span, a, 5);
+}
+
+/* For lower_iter.c: `for c in s` reads s[i] for i < len(s). */
+kir_ref kj_lower_str_len(lctx *lc, kir_ref s, kj_span sp)
+{
+    return builtin(lc, KJ_B_LEN, i64t(lc), sp, &s, 1);
+}
+
+kir_ref kj_lower_str_get(lctx *lc, kir_ref s, kir_ref i, kj_span sp)
+{
+    kir_ref a[2] = {s, i};
+    return builtin(lc, KJ_B_STR_GET, kj_t_str(lc->s->types), sp, a, 2);
+}
+
+static kir_ref cstr(lctx *lc, const char *s, size_t n, kj_span sp)
+{
+    char *c = kj_arena_alloc(lc->s->a, n + 1);
+    memcpy(c, s, n);
+    c[n] = 0;
+    kir_ref r = kj_lw_emit(lc, KIR_CONST_STR, kj_t_str(lc->s->types), sp);
+    kir_at(lc->f, r)->s = c;
+    return r;
+}
+
+static kir_ref cat(lctx *lc, kir_ref acc, kir_ref x, kj_span sp)
+{
+    if (!acc) return x;
+    kir_ref a[2] = {acc, x};
+    return builtin(lc, KJ_B_STR_CAT, kj_t_str(lc->s->types), sp, a, 2);
+}
+
+/* "{} {:>8.2f} {0}".format(a, b): the format string (a constant, typed by
+ * builtins.c) split here into literal text ({{ and }} unescaped) and fields,
+ * each a str.<fmt1>(arg, spec) joined by concatenation. A field names its
+ * argument by position or takes the next one. */
+kir_ref kj_lower_str_format(lctx *lc, const kj_expr *call)
+{
+    const char *f = lc->sp->ei[call->call.fn->attr.obj->id].cval.s;
+    kj_span sp = call->span;
+    kir_ref acc = 0;
+    uint32_t next = 0;
+    const char *lit = f;
+    for (const char *p = f; *p;) {
+        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+            acc = cat(lc, acc, cstr(lc, lit, (size_t)(p - lit) + 1, sp), sp);
+            lit = p += 2;
+            continue;
+        }
+        if (*p != '{') { p++; continue; }
+        if (p > lit) acc = cat(lc, acc, cstr(lc, lit, (size_t)(p - lit), sp), sp);
+        const char *q = ++p;
+        uint32_t k = next;
+        if (*q >= '0' && *q <= '9')
+            for (k = 0; *q >= '0' && *q <= '9'; q++) k = k * 10 + (uint32_t)(*q - '0');
+        else next++;
+        const char *spec = *q == ':' ? q + 1 : q, *end = strchr(spec, '}');
+        if (!end || k >= call->call.nargs) {
+            kj_error(lc->s->d, lc->s->src, call->span, "format string '%s' does not match its %u argument(s)", f,
+                     call->call.nargs);
+            return cstr(lc, "", 0, sp);
+        }
+        kir_ref a[2] = {kj_lw_expr(lc, call->call.args[k]), cstr(lc, spec, (size_t)(end - spec), sp)};
+        acc = cat(lc, acc, builtin(lc, KJ_B_STR_FMT1, kj_t_str(lc->s->types), sp, a, 2), sp);
+        lit = p = end + 1;
+    }
+    if (*lit || !acc) acc = cat(lc, acc, cstr(lc, lit, strlen(lit), sp), sp);
+    return acc;
+}
