@@ -1513,12 +1513,10 @@ static void define(kj_sema *s, kj_spec *sp)
     lower_block(&lc, &sp->fn->def->body);
 }
 
-kir_ref kj_lower_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp) { return emit(lc, op, t, sp); }
 kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blkid *els)
 {
     return emit_if(lc, cond, sp, then, els);
 }
-void kj_lower_block(lctx *lc, const kj_block *b) { lower_block(lc, b); }
 
 /* Lower every reported specialisation not lowered yet: all of them the
  * first time, the new ones after a run-time specialisation. Declarations

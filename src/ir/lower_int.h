@@ -61,10 +61,8 @@ kir_ref kj_lower_str_format(lctx *lc, const kj_expr *call); /* "...".format(...)
 kir_ref kj_lower_str_len(lctx *lc, kir_ref s, kj_span sp);
 kir_ref kj_lower_str_get(lctx *lc, kir_ref s, kir_ref i, kj_span sp);
 
-kir_ref kj_lower_emit(lctx *lc, kir_op op, const kj_type *t, kj_span sp);
 /* IF cond { then } else { els }: the caller fills the blocks (lc->cur) */
 kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blkid *els);
-void kj_lower_block(lctx *lc, const kj_block *b);
 
 /* lower_try.c */
 void kj_lower_raise(lctx *lc, const kj_stmt *st);

@@ -22,20 +22,20 @@ void kj_lower_raise(lctx *lc, const kj_stmt *st)
     int kind = 0;
     const char *msg = NULL;
     kj_raise_eval(lc->s, NULL, lc->sp, st->raise.exc, &kind, &msg);
-    kir_ref c = kj_lower_emit(lc, KIR_CONST_INT, kj_t_bool(lc->s->types), st->span); /* False */
-    kir_ref r = kj_lower_emit(lc, KIR_ASSERT, NULL, st->span);
+    kir_ref c = kj_lw_emit(lc, KIR_CONST_INT, kj_t_bool(lc->s->types), st->span); /* False */
+    kir_ref r = kj_lw_emit(lc, KIR_ASSERT, NULL, st->span);
     kir_inst *in = kir_at(lc->f, r);
     in->a = c, in->s = msg, in->aux = (uint16_t)(KIR_ASSERT_RAISE + kind);
 }
 
 void kj_lower_leave_tries(lctx *lc, kj_span sp)
 {
-    for (uint32_t k = lc->tries.n; k-- > 0;) kir_at(lc->f, kj_lower_emit(lc, KIR_TRY_END, NULL, sp))->a = lc->tries.v[k];
+    for (uint32_t k = lc->tries.n; k-- > 0;) kir_at(lc->f, kj_lw_emit(lc, KIR_TRY_END, NULL, sp))->a = lc->tries.v[k];
 }
 
 static kir_ref match(lctx *lc, kir_ref t, const kj_expr *cls)
 {
-    kir_ref m = kj_lower_emit(lc, KIR_EXC_MATCH, kj_t_bool(lc->s->types), cls->span);
+    kir_ref m = kj_lw_emit(lc, KIR_EXC_MATCH, kj_t_bool(lc->s->types), cls->span);
     kir_at(lc->f, m)->a = t;
     kir_at(lc->f, m)->aux = (uint16_t)kj_exc_class(cls->name);
     return m;
@@ -45,13 +45,13 @@ static kir_ref match(lctx *lc, kir_ref t, const kj_expr *cls)
 static void dispatch(lctx *lc, kir_ref t, const kj_block *cl, uint32_t k, kj_span sp)
 {
     if (k == cl->n || cl->v[k]->except.clause != KJ_EXCEPT_HANDLER) {
-        kir_at(lc->f, kj_lower_emit(lc, KIR_RERAISE, NULL, sp))->a = t;
+        kir_at(lc->f, kj_lw_emit(lc, KIR_RERAISE, NULL, sp))->a = t;
         return;
     }
     const kj_stmt *h = cl->v[k];
     const kj_expr *ty = h->except.type;
     if (!ty || (ty->kind == KJ_E_NAME && kj_exc_class(ty->name) == kj_exc_class("Exception"))) {
-        kj_lower_block(lc, &h->except.body);
+        kj_lw_block(lc, &h->except.body);
         return;
     }
     kir_ref cond = 0;
@@ -62,14 +62,14 @@ static void dispatch(lctx *lc, kir_ref t, const kj_block *cl, uint32_t k, kj_spa
             cond = m;
             continue;
         }
-        kir_ref o = kj_lower_emit(lc, KIR_OR, kj_t_bool(lc->s->types), ty->span);
+        kir_ref o = kj_lw_emit(lc, KIR_OR, kj_t_bool(lc->s->types), ty->span);
         kir_at(lc->f, o)->a = cond, kir_at(lc->f, o)->b = m;
         cond = o;
     }
     kir_blkid then, els, saved = lc->cur;
     kj_lower_if(lc, cond, h->span, &then, &els);
     lc->cur = then;
-    kj_lower_block(lc, &h->except.body);
+    kj_lw_block(lc, &h->except.body);
     lc->cur = els;
     dispatch(lc, t, cl, k + 1, sp);
     lc->cur = saved;
@@ -81,18 +81,18 @@ static void try_except(lctx *lc, const kj_stmt *st, const kj_stmt *els)
 {
     const kj_block *cl = &st->try_.clauses;
     if (!cl->n || cl->v[0]->except.clause != KJ_EXCEPT_HANDLER) {
-        kj_lower_block(lc, &st->try_.body);
+        kj_lw_block(lc, &st->try_.body);
         return;
     }
-    kir_ref t = kj_lower_emit(lc, KIR_TRY, kj_t_bool(lc->s->types), st->span);
+    kir_ref t = kj_lw_emit(lc, KIR_TRY, kj_t_bool(lc->s->types), st->span);
     kir_blkid then, other, saved = lc->cur;
     kj_lower_if(lc, t, st->span, &then, &other);
     lc->cur = then;
     KJ_PUSH(lc->s->a, lc->tries, t);
-    kj_lower_block(lc, &st->try_.body);
+    kj_lw_block(lc, &st->try_.body);
     lc->tries.n--;
-    kir_at(lc->f, kj_lower_emit(lc, KIR_TRY_END, NULL, st->span))->a = t;
-    if (els) kj_lower_block(lc, &els->except.body);
+    kir_at(lc->f, kj_lw_emit(lc, KIR_TRY_END, NULL, st->span))->a = t;
+    if (els) kj_lw_block(lc, &els->except.body);
     lc->cur = other;
     dispatch(lc, t, cl, 0, st->span);
     lc->cur = saved;
@@ -110,15 +110,15 @@ void kj_lower_try(lctx *lc, const kj_stmt *st)
         try_except(lc, st, els);
         return;
     }
-    kir_ref t = kj_lower_emit(lc, KIR_TRY, kj_t_bool(lc->s->types), fin->span);
+    kir_ref t = kj_lw_emit(lc, KIR_TRY, kj_t_bool(lc->s->types), fin->span);
     kir_blkid then, other, saved = lc->cur;
     kj_lower_if(lc, t, fin->span, &then, &other);
     lc->cur = then;
     try_except(lc, st, els);
-    kir_at(lc->f, kj_lower_emit(lc, KIR_TRY_END, NULL, fin->span))->a = t;
+    kir_at(lc->f, kj_lw_emit(lc, KIR_TRY_END, NULL, fin->span))->a = t;
     lc->cur = other;
-    kj_lower_block(lc, &fin->except.body);
-    kir_at(lc->f, kj_lower_emit(lc, KIR_RERAISE, NULL, fin->span))->a = t;
+    kj_lw_block(lc, &fin->except.body);
+    kir_at(lc->f, kj_lw_emit(lc, KIR_RERAISE, NULL, fin->span))->a = t;
     lc->cur = saved;
-    kj_lower_block(lc, &fin->except.body);
+    kj_lw_block(lc, &fin->except.body);
 }
