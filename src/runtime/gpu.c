@@ -128,6 +128,7 @@ void kj_gpu_release(kj_gpu *g)
     if (g->stats) print_stats(g);
     g->cu.cuCtxSetCurrent(g->ctx);
     kj_gpu_ipc_free(g);
+    kj_gpu_combine_free(g);
     kj_gpu_pool_drain(g);
     kj_gpu_host_pool_drain(g);
     /* After a fault the context is unusable: reset it (destroying it), so

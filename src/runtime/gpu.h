@@ -161,7 +161,18 @@ void kj_gpu_ipc_release(kj_gpu *g, int slot);
  * and wait for that copy: 1 when done, 0 when this GPU cannot reach the
  * peer's (another machine, no peer access: the sender must send the bytes),
  * -1 with e on a failure. */
-int kj_gpu_ipc_pull(kj_gpu *g, const kj_gpu_ipc_desc *d, kj_array *dst, void *host, int fence, kj_rt_error *e);
+int kj_gpu_ipc_pull(kj_gpu *g, const kj_gpu_ipc_desc *d, kj_array *dst, void *host, int fence, int combine,
+                    kj_rt_error *e);
+/* `combine` (KJ_MPI_OP_SUM, _MAX, _MIN; 0: a copy) makes the pull a
+ * reduction into device-resident dst, reading the peer's memory in place
+ * (gpu_combine.c): dst[i] = op(dst[i], peer[i]). */
+bool kj_gpu_combine_supported(int op, kj_dtype dt);
+/* Its kernel's PTX into s (cap >= 2048): the length, 0 when not supported
+ * (the tests assemble each with ptxas). */
+size_t kj_gpu_combine_ptx(int op, kj_dtype dt, char *s, size_t cap);
+/* The same between two device-resident views of this GPU (a reduction's
+ * own contribution), and dst = src when op is 0; waits for it. */
+bool kj_gpu_view_combine(kj_gpu *g, int op, kj_array *dst, const kj_array *src, kj_rt_error *e);
 
 /* Page-locked host memory of n bytes (cuMemHostAlloc), and its release. */
 void *kj_gpu_pinned_alloc(kj_gpu *g, size_t n, kj_rt_error *e);

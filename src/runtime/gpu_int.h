@@ -74,6 +74,7 @@ struct kj_gpu {
     unsigned nhpool;
     size_t hpool_bytes;
     struct kj_gpu_ipc *ipc; /* CUDA IPC with peer ranks (gpu_ipc.c); NULL until used */
+    struct kj_gpu_combine *combine; /* MPI reductions' kernels (gpu_combine.c); NULL until used */
     double open_s, ptx_s[4], link_s, load_s;
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
@@ -124,6 +125,11 @@ size_t kj_gpu_default_pin_cap(void);
 void kj_gpu_pool_drain(kj_gpu *g);
 /* Close what CUDA IPC opened and free its events and stream (gpu_ipc.c). */
 void kj_gpu_ipc_free(kj_gpu *g);
+/* dst[i] = op(dst[i], src[i]) for n elements of dt, on stream s; the
+ * kernel module is kept until kj_gpu_combine_free (gpu_combine.c). */
+bool kj_gpu_combine_run(kj_gpu *g, CUstream s, int op, kj_dtype dt, CUdeviceptr dst, CUdeviceptr src, uint64_t n,
+                        kj_rt_error *e);
+void kj_gpu_combine_free(kj_gpu *g);
 /* Device allocation d is being freed: forget its exported handle. */
 void kj_gpu_ipc_forget(kj_gpu *g, CUdeviceptr d);
 /* Free every block of the host memory pool (unregistering pinned ones). */

@@ -203,7 +203,8 @@ static CUresult event_of(kj_gpu *g, kj_gpu_ipc *s, const CUipcEventHandle *h, CU
     return CUDA_SUCCESS;
 }
 
-int kj_gpu_ipc_pull(kj_gpu *g, const kj_gpu_ipc_desc *d, kj_array *dst, void *host, int fence, kj_rt_error *e)
+int kj_gpu_ipc_pull(kj_gpu *g, const kj_gpu_ipc_desc *d, kj_array *dst, void *host, int fence, int combine,
+                    kj_rt_error *e)
 {
     kj_gpu_ipc *s = state(g, e);
     if (!s) return -1;
@@ -219,7 +220,14 @@ int kj_gpu_ipc_pull(kj_gpu *g, const kj_gpu_ipc_desc *d, kj_array *dst, void *ho
     else if (r == CUDA_SUCCESS) {
         const kj_array *owner = dst->base ? dst->base : dst;
         const kj_mirror *m = owner->mirror;
-        r = g->cu.cuMemcpyDtoDAsync(m->d + (CUdeviceptr)(dst->data - m->lo), src, (size_t)d->bytes, s->copy);
+        CUdeviceptr to = m->d + (CUdeviceptr)(dst->data - m->lo);
+        /* a reduction reads the peer's memory where it is: no copy first */
+        if (combine) {
+            kj_dtype dt = dst->dtype;
+            if (!kj_gpu_combine_run(g, s->copy, combine, dt, to, src, d->bytes / kj_dtype_size(dt), e)) return -1;
+        } else {
+            r = g->cu.cuMemcpyDtoDAsync(to, src, (size_t)d->bytes, s->copy);
+        }
     }
     if (r == CUDA_SUCCESS) r = g->cu.cuStreamSynchronize(s->copy);
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "a copy from a peer GPU (CUDA IPC)", e), -1;

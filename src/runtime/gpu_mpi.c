@@ -51,6 +51,22 @@ void kj_gpu_mpi_received(kj_array *a)
     if (m) m->host_valid = false;
 }
 
+bool kj_gpu_view_combine(kj_gpu *g, int op, kj_array *dst, const kj_array *src, kj_rt_error *e)
+{
+    if (!kj_gpu_current(g, e)) return false;
+    CUdeviceptr to = device_addr(mirror_of(dst), dst), from = device_addr(mirror_of(src), src);
+    /* the legacy stream follows every launch that wrote either view */
+    if (op) {
+        if (!kj_gpu_combine_run(g, NULL, op, dst->dtype, to, from, (uint64_t)kj_array_size(dst), e)) return false;
+    } else {
+        CUresult r = g->cu.cuMemcpyDtoDAsync(to, from, view_bytes(dst), NULL);
+        if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuMemcpyDtoDAsync", e);
+    }
+    if (!kj_gpu_synchronize(g, e)) return false;
+    kj_gpu_mpi_received(dst);
+    return true;
+}
+
 bool kj_gpu_view_download(kj_gpu *g, const kj_array *a, void *h, kj_rt_error *e)
 {
     if (!kj_gpu_current(g, e)) return false;

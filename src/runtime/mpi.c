@@ -308,9 +308,10 @@ static bool check_rank(kj_mpi *m, int64_t r, bool any, const char *what, const c
                         r, m->size);
 }
 
-static bool check_tag(int64_t tag, bool any, const char *what, kj_rt_error *e)
+static bool check_tag(kj_mpi_chan ch, int64_t tag, bool any, const char *what, kj_rt_error *e)
 {
-    if ((tag >= 0 && tag <= 32767) || (any && tag == -1)) return true;
+    if ((tag >= 0 && tag <= 32767) || (any && tag == -1) || (ch != KJ_MPI_CH_USER && tag == KJ_MPI_COLL_TAG))
+        return true;
     return kj_rt_errorf(e, "ValueError", "%s: tag %" PRId64 " is not in [0, 32767]", what, tag);
 }
 
@@ -328,7 +329,7 @@ bool kj_mpi_isend_on(kj_mpi *m, kj_mpi_chan ch, const kj_mpi_buf *b, int64_t des
 {
     int n = 0;
     if (!count_of(b, "MPI_Isend", &n, e) || !check_rank(m, dest, false, "MPI_Isend", "dest", e) ||
-        !check_tag(tag, false, "MPI_Isend", e))
+        !check_tag(ch, tag, false, "MPI_Isend", e))
         return false;
     MPI_Comm c = comm_of(m, ch, &tag);
     int rc = m->MPI_Isend(b->data, n, m->dtypes[b->dtype], (int)dest, (int)tag, c, r);
@@ -340,7 +341,7 @@ bool kj_mpi_irecv_on(kj_mpi *m, kj_mpi_chan ch, const kj_mpi_buf *b, int64_t sou
 {
     int n = 0;
     if (!count_of(b, "MPI_Irecv", &n, e) || !check_rank(m, source, true, "MPI_Irecv", "source", e) ||
-        !check_tag(tag, true, "MPI_Irecv", e))
+        !check_tag(ch, tag, true, "MPI_Irecv", e))
         return false;
     MPI_Comm c = comm_of(m, ch, &tag);
     int rc = m->MPI_Irecv(b->data, n, m->dtypes[b->dtype], (int)source, (int)tag, c, r);
@@ -443,7 +444,7 @@ bool kj_mpi_wait(kj_mpi *m, kj_mpi_req *r, const char *what, double timeout_s, k
 bool kj_mpi_probe(kj_mpi *m, int64_t source, int64_t tag, const char *what, double timeout_s, int64_t *bytes,
                   int *from, kj_rt_error *e)
 {
-    if (!check_rank(m, source, true, what, "source", e) || !check_tag(tag, true, what, e)) return false;
+    if (!check_rank(m, source, true, what, "source", e) || !check_tag(KJ_MPI_CH_USER, tag, true, what, e)) return false;
     double end = m->MPI_Wtime() + timeout_s;
     struct timespec nap = {0, 100000};
     for (;;) {

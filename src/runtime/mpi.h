@@ -81,6 +81,9 @@ bool kj_mpi_ibarrier(kj_mpi *m, kj_mpi_req *r, kj_rt_error *e);
 /* The channels of the header protocol: the program's messages and the
  * headers; the payloads that follow a header; the receivers' acks. */
 typedef enum { KJ_MPI_CH_USER, KJ_MPI_CH_DATA, KJ_MPI_CH_ACK } kj_mpi_chan;
+/* The tag of kjit's own collective messages on the data and ack channels:
+ * above every tag a program may use (0..32767). */
+enum { KJ_MPI_COLL_TAG = 32768 };
 bool kj_mpi_isend_on(kj_mpi *m, kj_mpi_chan ch, const kj_mpi_buf *b, int64_t dest, int64_t tag, kj_mpi_req *r,
                      kj_rt_error *e);
 bool kj_mpi_irecv_on(kj_mpi *m, kj_mpi_chan ch, const kj_mpi_buf *b, int64_t source, int64_t tag, kj_mpi_req *r,

@@ -27,6 +27,7 @@ void kj_rt_mpi_free(kj_rt *rt)
     for (size_t k = 0; k < s->n; k++) {
         free(s->v[k].buf.tmp);
         kj_rtm_p2p_free(&s->v[k]);
+        kj_array_release(s->v[k].keep);
     }
     free(s->no_ipc);
     for (size_t k = 0; k < s->npins; k++) kj_gpu_pinned_free(rt->gpu, s->pins[k].p);
@@ -227,7 +228,10 @@ static int64_t new_req(kj_rt *rt)
 {
     kj_rt_mpi_state *s = rt->mpi_run;
     for (size_t k = 0; k < s->n; k++)
-        if (!s->v[k].live) return (int64_t)k + 1;
+        if (!s->v[k].live) {
+            memset(&s->v[k], 0, sizeof *s->v); /* its buffer, state and array went at its wait */
+            return (int64_t)k + 1;
+        }
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 16;
         s->v = realloc(s->v, s->cap * sizeof *s->v);
@@ -258,10 +262,14 @@ static void wait_req(kj_rt *rt, int64_t h, double timeout, int32_t line, int32_t
     q->live = false;
     if (q->p2p) {
         kj_rtm_p2p_wait(rt, q, timeout, line, col);
+        kj_array_release(q->keep);
+        q->keep = NULL;
         return;
     }
     bool ok = kj_mpi_wait(rt->mpi, &q->req, q->what, timeout, q->buf.b.dtype, NULL, &e);
     if (!kj_rtm_buf_done(rt, &q->buf, ok, ok ? &e : &(kj_rt_error){0})) ok = false;
+    kj_array_release(q->keep);
+    q->keep = NULL;
     if (!ok) {
         char d[96];
         if (q->recv && strstr(e.message, "truncat"))
@@ -281,6 +289,7 @@ static int64_t start(kj_rt *rt, bool recv, const char *what, const void *p, int3
     q->recv = recv;
     if (kj_mpi_headers(rt->mpi) && peer != -2) {
         kj_rtm_p2p_start(rt, q, p, nd, dt, peer, tag, checked, line, col);
+        q->keep = q->buf.is_array && q->buf.view.base ? kj_array_retain(q->buf.view.base) : NULL;
         return h;
     }
     /* MPI.PROC_NULL: nothing moves, so nothing is staged or made current */
@@ -293,6 +302,7 @@ static int64_t start(kj_rt *rt, bool recv, const char *what, const void *p, int3
         kj_rtm_fail(rt, what, &e, line, col);
     }
     q->live = true;
+    q->keep = q->buf.is_array && q->buf.view.base ? kj_array_retain(q->buf.view.base) : NULL;
     kj_rtm_count(rt, &q->buf);
     return h;
 }
@@ -319,7 +329,6 @@ static int64_t check_incoming(kj_rt *rt, const char *what, const void *p, int32_
 }
 
 /* A collective: start it, then wait. */
-typedef enum { C_BARRIER, C_BCAST, C_ALLREDUCE, C_REDUCE } coll;
 
 static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32_t a_nd, int32_t adt,
                        const void *b, int32_t bnd, int32_t bdt, int64_t i0, int64_t i1, double timeout, int32_t line,
@@ -330,6 +339,8 @@ static void collective(kj_rt *rt, coll c, const char *what, const void *a, int32
     kj_mpi_req r = NULL;
     kj_rt_error e = {0};
     bool ok = true;
+    if (c != C_BARRIER && kj_rtm_coll_device(rt, c, what, a, a_nd, adt, b, bnd, bdt, i0, i1, timeout, line, col))
+        return;
     if (c == C_BARRIER) {
         ok = kj_mpi_ibarrier(m, &r, &e);
     } else if (c == C_BCAST) {

@@ -36,6 +36,14 @@ typedef struct mpi_req {
     rbuf buf; /* the receive buffer (unpacked at the wait), or the send's temporary */
     bool recv;
     struct p2p *p2p; /* the header protocol's state (rt_mpi_p2p.c), or NULL */
+    /* A message of a device collective (rt_mpi_coll.c): its header goes
+     * with the payloads, apart from the program's messages; a receive with
+     * `combine` (KJ_MPI_OP_*) reduces into its buffer instead of copying. */
+    bool coll;
+    int combine;
+    /* A started request holds its array, as mpi4py's request holds its
+     * buffer: the program may drop its name before the Wait. */
+    kj_array *keep;
 } mpi_req;
 
 /* Page-locked host memory that device buffers are staged through, kept for
@@ -67,6 +75,16 @@ bool kj_rtm_buf_done(kj_rt *rt, rbuf *b, bool ok, kj_rt_error *e);
 const char *kj_rtm_describe(const rbuf *b, char *s, size_t cap);
 /* KJIT_STATS: one buffer of b's size went by b's path. */
 void kj_rtm_count(kj_rt *rt, const rbuf *b);
+
+/* A collective (rt_mpi.c); the device path of Bcast, Reduce and
+ * Allreduce (rt_mpi_coll.c): false when some rank's buffers are not on the
+ * device (the caller then goes through MPI as before). */
+typedef enum { C_BARRIER, C_BCAST, C_ALLREDUCE, C_REDUCE } coll;
+bool kj_rtm_coll_device(kj_rt *rt, coll c, const char *what, const void *a, int32_t a_nd, int32_t adt,
+                        const void *b, int32_t bnd, int32_t bdt, int64_t i0, int64_t i1, double timeout,
+                        int32_t line, int32_t col);
+/* dst[i] = op(dst[i], src[i]) for n elements of dt in host memory. */
+void kj_rtm_combine_host(int op, kj_dtype dt, void *dst, const void *src, int64_t n);
 
 /* The header protocol (rt_mpi_p2p.c): start request q, wait for it, and
  * free its state. `checked`: the receive's size must be the message's. */

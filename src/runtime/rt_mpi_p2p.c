@@ -63,6 +63,10 @@ static bool fail_protocol(kj_rt_error *e, int64_t from)
 
 static kj_mpi_buf bytes_of(void *p, size_t n) { return (kj_mpi_buf){p, (int64_t)n, KJ_DT_UINT8}; }
 
+/* A collective's header goes ahead of its payload on the data channel
+ * (MPI keeps their order), where no message of the program can match it. */
+static kj_mpi_chan header_chan(const mpi_req *q) { return q->coll ? KJ_MPI_CH_DATA : KJ_MPI_CH_USER; }
+
 /* ---- progress ---- */
 
 /* Stage a device send whose receiver could not copy it, and post its bytes. */
@@ -127,8 +131,10 @@ static bool await(kj_rt *rt, kj_mpi_req *r, double timeout, int *source, int *ta
 static bool ipc_possible(kj_rt *rt, const mpi_req *q, int64_t dest)
 {
     kj_rt_mpi_state *s = rt->mpi_run;
+    /* a collective's device buffer goes peer to peer even where its host
+     * copy is current too: its receiver reduces or keeps it on the device */
     return q->buf.is_array && rt->gpu && dest != kj_mpi_rank(rt->mpi) && !s->no_ipc[dest] &&
-           kj_gpu_mpi_on_device(&q->buf.view, false);
+           kj_gpu_mpi_on_device(&q->buf.view, q->coll);
 }
 
 static bool start_send(kj_rt *rt, mpi_req *q, kj_rt_error *e)
@@ -143,12 +149,12 @@ static bool start_send(kj_rt *rt, mpi_req *q, kj_rt_error *e)
         q->buf.path = KJ_MPI_IPC;
         kj_mpi_buf a = bytes_of(&p->ack, sizeof p->ack), h = bytes_of(&p->hdr, sizeof p->hdr);
         return kj_mpi_irecv_on(m, KJ_MPI_CH_ACK, &a, p->peer, p->tag, &p->areq, e) &&
-               kj_mpi_isend_on(m, KJ_MPI_CH_USER, &h, p->peer, p->tag, &p->hreq, e);
+               kj_mpi_isend_on(m, header_chan(q), &h, p->peer, p->tag, &p->hreq, e);
     }
     p->hdr.kind = KIND_BYTES;
     if (!kj_rtm_prepare(rt, &q->buf, B_SEND, e)) return false;
     kj_mpi_buf h = bytes_of(&p->hdr, sizeof p->hdr);
-    if (!kj_mpi_isend_on(m, KJ_MPI_CH_USER, &h, p->peer, p->tag, &p->hreq, e)) return false;
+    if (!kj_mpi_isend_on(m, header_chan(q), &h, p->peer, p->tag, &p->hreq, e)) return false;
     p->posted = true;
     return kj_mpi_isend_on(m, KJ_MPI_CH_DATA, &q->buf.b, p->peer, p->tag, &p->preq, e);
 }
@@ -179,6 +185,28 @@ static bool recv_bytes(kj_rt *rt, mpi_req *q, bool prepared, double timeout, kj_
            await(rt, &p->preq, timeout, NULL, NULL, e);
 }
 
+/* The bytes of a reduction's contribution (the sender's GPU is out of
+ * reach): the last resort, through host memory. The buffer is
+ * device-resident (rt_mpi_coll.c takes no other). */
+static bool recv_combine_bytes(kj_rt *rt, mpi_req *q, double timeout, kj_rt_error *e)
+{
+    p2p *p = q->p2p;
+    kj_array *v = &q->buf.view;
+    size_t n = (size_t)q->buf.b.count * kj_dtype_size(q->buf.b.dtype);
+    char *in = malloc(n ? 2 * n : 1);
+    if (!in) abort();
+    kj_mpi_buf b = {in, q->buf.b.count, q->buf.b.dtype};
+    bool ok = kj_mpi_irecv_on(rt->mpi, KJ_MPI_CH_DATA, &b, p->peer, p->tag, &p->preq, e) &&
+              await(rt, &p->preq, timeout, NULL, NULL, e) && kj_gpu_view_download(rt->gpu, v, in + n, e);
+    if (ok) {
+        kj_rtm_combine_host(q->combine, q->buf.b.dtype, in + n, in, q->buf.b.count);
+        ok = kj_gpu_view_upload(rt->gpu, v, in + n, e);
+    }
+    free(in);
+    q->buf.path = KJ_MPI_HOST_COPY;
+    return ok;
+}
+
 static bool send_ack(kj_rt *rt, p2p *p, int32_t ok, double timeout, kj_rt_error *e)
 {
     p->ack = ok;
@@ -195,11 +223,12 @@ static bool recv_ipc(kj_rt *rt, mpi_req *q, double timeout, kj_rt_error *e)
     kj_array *v = &q->buf.view;
     bool dev = kj_gpu_mpi_on_device(v, true);
     if (!dev && !kj_rtm_prepare(rt, &q->buf, B_RECV, e)) return false;
-    int r = kj_gpu_ipc_pull(rt->gpu, &p->hdr.ipc, v, dev ? NULL : q->buf.b.data, p->slot, e);
+    int r = kj_gpu_ipc_pull(rt->gpu, &p->hdr.ipc, v, dev ? NULL : q->buf.b.data, p->slot, dev ? q->combine : 0, e);
     kj_gpu_ipc_release(rt->gpu, p->slot);
     p->slot = -1;
     if (r < 0) return false;
     if (!send_ack(rt, p, r, timeout, e)) return false;
+    if (r == 0 && q->combine) return recv_combine_bytes(rt, q, timeout, e);
     if (r == 0) return recv_bytes(rt, q, !dev, timeout, e);
     q->buf.path = KJ_MPI_IPC;
     if (dev) kj_gpu_mpi_received(v);
@@ -233,6 +262,7 @@ static bool wait_recv(kj_rt *rt, mpi_req *q, double timeout, kj_rt_error *e)
     if (p->hdr.magic != MAGIC) return fail_protocol(e, source);
     if (!check_size(q, p->checked, e)) return false;
     if (p->hdr.kind == KIND_IPC) return recv_ipc(rt, q, timeout, e);
+    if (q->combine) return recv_combine_bytes(rt, q, timeout, e);
     return recv_bytes(rt, q, false, timeout, e);
 }
 
@@ -259,7 +289,7 @@ void kj_rtm_p2p_start(kj_rt *rt, mpi_req *q, const void *ptr, int32_t nd, int32_
             ok = (p->slot = kj_gpu_ipc_fence(rt->gpu, &e)) >= 0;
         else ok = true;
         kj_mpi_buf h = bytes_of(&p->hdr, sizeof p->hdr);
-        ok = ok && kj_mpi_irecv_on(rt->mpi, KJ_MPI_CH_USER, &h, peer, tag, &p->hreq, &e);
+        ok = ok && kj_mpi_irecv_on(rt->mpi, header_chan(q), &h, peer, tag, &p->hreq, &e);
     } else {
         ok = start_send(rt, q, &e);
     }

@@ -17,8 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/cuda_drv.h"
+#include "runtime/gpu.h"
+#include "abi/abi_mpi.h"
 
 /* --- the fake driver ----------------------------------------------------- */
 
@@ -551,6 +554,38 @@ static void test_close_fake(void **state)
     kj_cu_close(NULL);
 }
 
+/* The MPI reductions' kernels (gpu_combine.c): one per op and numeric
+ * dtype, each assembled by ptxas (KJIT_TEST_PTXAS, set by meson). */
+static void test_combine_ptx(void **state)
+{
+    (void)state;
+    const char *ptxas = getenv("KJIT_TEST_PTXAS");
+    char ptx[2048], path[] = "/tmp/kjit-combine-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unsigned n = 0;
+    for (int op = KJ_MPI_OP_SUM; op <= KJ_MPI_OP_MIN; op++)
+        for (int dt = 0; dt < KJ_DT_COUNT; dt++) {
+            size_t len = kj_gpu_combine_ptx(op, (kj_dtype)dt, ptx, sizeof ptx);
+            bool numeric = dt != KJ_DT_BOOL && dt != KJ_DT_COMPLEX64 && dt != KJ_DT_COMPLEX128;
+            assert_int_equal(len > 0, numeric);
+            if (!len) continue;
+            assert_non_null(strstr(ptx, kj_dtype_name((kj_dtype)dt)));
+            n++;
+            if (!ptxas || !*ptxas) continue;
+            FILE *f = fopen(path, "w");
+            assert_non_null(f);
+            fputs(ptx, f);
+            fclose(f);
+            char cmd[512];
+            snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o /dev/null", ptxas, path);
+            if (system(cmd) != 0) fail_msg("ptxas refused:\n%s", ptx);
+        }
+    unlink(path);
+    assert_int_equal(n, 30);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_open_missing_library),
         cmocka_unit_test(test_open_not_a_driver),
         cmocka_unit_test(test_close_fake),
+        cmocka_unit_test(test_combine_ptx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
