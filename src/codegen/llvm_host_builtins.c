@@ -567,11 +567,14 @@ static LLVMValueRef b_cuda(kj_cg *cg, const kir_inst *in)
         return kj_cg_zero(cg, in->type);
     case KJ_B_CUDA_EVENT: return kj_cg_rtcall(cg, KJ_RTF_EVENT_NEW, &cg->fn->rt, 1);
     case KJ_B_EVENT_RECORD: {
-        LLVMValueRef a[2] = {rt_arg(cg), argv(cg, in, 0)};
-        kj_cg_rtcall(cg, KJ_RTF_EVENT_RECORD, a, 2);
+        /* stream=s: a cuda.stream() handle; absent, 0 or None: the default stream */
+        kir_ref s = argref(cg, in, 1);
+        bool handle = s && type_of(cg, s)->kind == KJ_T_OPAQUE;
+        LLVMValueRef a[3] = {rt_arg(cg), argv(cg, in, 0), handle ? kj_cg_val(cg, s) : LLVMConstNull(cg->t_ptr)};
+        kj_cg_rtcall(cg, KJ_RTF_EVENT_RECORD, a, 3);
         return kj_cg_zero(cg, in->type);
     }
-    case KJ_B_CUDA_EVENT_ELAPSED_TIME: {
+    case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_EVENT_ELAPSED_TIME: {
         LLVMValueRef a[5] = {rt_arg(cg), argv(cg, in, 0), argv(cg, in, 1), kj_cg_line(cg, in), kj_cg_col(cg, in)};
         return kj_cg_rtcall(cg, KJ_RTF_EVENT_ELAPSED, a, 5);
     }
@@ -892,7 +895,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: return b_index(cg, in);
     case KJ_B_TIME_PERF_COUNTER: return kj_cg_rtcall(cg, KJ_RTF_PERF_COUNTER, NULL, 0);
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT: case KJ_B_CUDA_EVENT_ELAPSED_TIME:
-    case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD: case KJ_B_EVENT_SYNCHRONIZE:
+    case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD: case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME:
         return b_cuda(cg, in);
     default: {
         if (kj_builtin_has(in->aux, KJ_BF_MPI)) return kj_cg_mpi(cg, in);

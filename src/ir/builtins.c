@@ -1162,7 +1162,7 @@ static const kj_type *type_cuda_host(bctx *c)
     case KJ_B_CUDA_EVENT:
         if (given(c, 0) && !num_arg(c, 0, kj_t_bool(c->t))) return NULL;
         return kj_t_opaque(c->t, "event");
-    case KJ_B_CUDA_EVENT_ELAPSED_TIME:
+    case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_EVENT_ELAPSED_TIME: /* e.elapsed_time(end) */
         /* Numba returns the milliseconds as a Python float computed from a
          * float32 (cuEventElapsedTime). */
         if (!opaque_arg(c, 0, "event") || !opaque_arg(c, 1, "event")) return NULL;
@@ -1535,7 +1535,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:
-    case KJ_B_EVENT_SYNCHRONIZE: return type_cuda_host(c);
+    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: return type_cuda_host(c);
     default: return type_mpi(c);
     }
 }

@@ -356,6 +356,7 @@ enum {
     X(STREAM_SYNCHRONIZE, "stream.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")                           \
     X(EVENT_RECORD, "event.record", KJ_BF_HOST | KJ_BF_METHOD, "stream=")                                \
     X(EVENT_SYNCHRONIZE, "event.synchronize", KJ_BF_HOST | KJ_BF_METHOD, "")                             \
+    X(EVENT_ELAPSED_TIME, "event.elapsed_time", KJ_BF_HOST | KJ_BF_METHOD, "evtend")                      \
     /* scale-out (docs/scale-out.md): a GPU per rank; mpi4py's MPI, communicators,     */                \
     /* requests                                                                        */                \
     X(CUDA_SELECT_DEVICE, "cuda.select_device", KJ_BF_HOST | KJ_BF_MPI, "device_id")                     \

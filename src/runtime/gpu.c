@@ -484,10 +484,10 @@ void kj_gpu_event_free(kj_gpu *g, void *ev)
     if (ev) g->cu.cuEventDestroy((CUevent)ev);
 }
 
-bool kj_gpu_event_record(kj_gpu *g, void *ev, kj_rt_error *e)
+bool kj_gpu_event_record(kj_gpu *g, void *ev, void *stream, kj_rt_error *e)
 {
     if (!kj_gpu_current(g, e)) return false;
-    CUresult r = g->cu.cuEventRecord((CUevent)ev, NULL);
+    CUresult r = g->cu.cuEventRecord((CUevent)ev, (CUstream)stream);
     return r == CUDA_SUCCESS || kj_gpu_fail(g, r, "cuEventRecord", e);
 }
 

@@ -114,7 +114,7 @@ bool kj_gpu_stream_sync(kj_gpu *g, void *s, kj_rt_error *e);
 /* Events: a CUevent each, recorded on the default stream. */
 void *kj_gpu_event_new(kj_gpu *g);
 void kj_gpu_event_free(kj_gpu *g, void *ev);
-bool kj_gpu_event_record(kj_gpu *g, void *ev, kj_rt_error *e);
+bool kj_gpu_event_record(kj_gpu *g, void *ev, void *stream, kj_rt_error *e); /* stream NULL: the default */
 /* Milliseconds from a to b (both recorded), after waiting for b. */
 bool kj_gpu_event_elapsed(kj_gpu *g, void *a, void *b, float *ms, kj_rt_error *e);
 

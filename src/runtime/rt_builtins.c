@@ -319,12 +319,12 @@ void *kj_rt_event_new(kj_rt *rt)
 
 /* On the GPU, events are the driver's, recorded in the default stream
  * (which orders every launch and copy): their times are the device's. */
-void kj_rt_event_record(kj_rt *rt, void *ev)
+void kj_rt_event_record(kj_rt *rt, void *ev, void *stream)
 {
     kj_rt_event_set(ev, kj_rt_perf_counter());
     kj_rt_error e = {0};
     void *cu = kj_rt_event_cu(ev);
-    if (cu && !kj_gpu_event_record(rt->gpu, cu, &e)) kj_rt_raise_error(rt, &e, 0, 0);
+    if (cu && !kj_gpu_event_record(rt->gpu, cu, stream, &e)) kj_rt_raise_error(rt, &e, 0, 0);
 }
 
 float kj_rt_event_elapsed(kj_rt *rt, void *a, void *b, int32_t line, int32_t col)

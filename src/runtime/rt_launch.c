@@ -264,9 +264,9 @@ static bool gpu_launch_timed(kj_rt *rt, const kj_abi_kernel *k, const int64_t *c
 {
     void *ev0 = kj_gpu_event_new(rt->gpu), *ev1 = ev0 ? kj_gpu_event_new(rt->gpu) : NULL;
     float ms = 0;
-    bool ok = ev1 && kj_gpu_event_record(rt->gpu, ev0, e) &&
+    bool ok = ev1 && kj_gpu_event_record(rt->gpu, ev0, NULL, e) &&
               kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, e, eline, ecol) &&
-              kj_gpu_event_record(rt->gpu, ev1, e) && kj_gpu_event_elapsed(rt->gpu, ev0, ev1, &ms, e);
+              kj_gpu_event_record(rt->gpu, ev1, NULL, e) && kj_gpu_event_elapsed(rt->gpu, ev0, ev1, &ms, e);
     if (!ev1 && !e->message[0]) /* no events (out of resources): launch untimed */
         ok = kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, e, eline, ecol);
     kj_gpu_event_free(rt->gpu, ev0);
