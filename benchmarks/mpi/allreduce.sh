@@ -3,7 +3,8 @@
 #     benchmarks/mpi/allreduce.sh KJIT [GPUS] [SIZES]
 # defaults: GPUS="2 4" (those above the machine's count are left out),
 # SIZES="1 1024 262144 16777216" float32 elements. For each, one rank per GPU
-# runs benchmarks/mpi/allreduce.k with the device path (GPU to GPU through
+# runs benchmarks/mpi/allreduce.k with the device path at every size
+# (KJIT_MPI_COLL_MIN=0: GPU to GPU through
 # CUDA IPC, reduced on the GPU) and, in the same run, with KJIT_MPI_IPC=0
 # (staged through page-locked host memory, reduced by MPI on the host), and
 # prints the time per call of each and their ratio (issue 29, point 3).
@@ -20,7 +21,7 @@ printf '%-5s %10s %14s %14s %8s %s\n' gpus elements "device (us)" "staged (us)" 
 for g in $gpus; do
     [ "${have:-0}" -ge "$g" ] || continue
     for n in $sizes; do
-        dev=$(mpirun -n "$g" "$kjit" run --target cuda "$prog" n="$n")
+        dev=$(KJIT_MPI_COLL_MIN=0 mpirun -x KJIT_MPI_COLL_MIN -n "$g" "$kjit" run --target cuda "$prog" n="$n")
         stg=$(KJIT_MPI_IPC=0 mpirun -x KJIT_MPI_IPC -n "$g" "$kjit" run --target cuda "$prog" n="$n")
         read -r _ td okd <<<"$dev"
         read -r _ ts oks <<<"$stg"

@@ -78,6 +78,7 @@ struct kj_mpi {
     double timeout_s; /* $KJIT_MPI_TIMEOUT, 0 when unset */
     int force_aware;  /* $KJIT_MPI_CUDA_AWARE: 0, 1, or -1 when unset */
     int ipc;          /* $KJIT_MPI_IPC: 0 (no header protocol, no CUDA IPC), or -1 when unset */
+    int64_t coll_min; /* $KJIT_MPI_COLL_MIN: the smallest device collective that goes GPU to GPU, bytes */
     bool aware;       /* MPIX_Query_cuda_support() said 1 (asked once, at MPI_Init) */
     FILE *stats;
     /* KJIT_STATS counters: buffers and bytes per kj_mpi_path */
@@ -124,13 +125,22 @@ static bool resolve(kj_mpi *m, char *err, size_t cap)
     return true;
 }
 
-/* $KJIT_MPI_TIMEOUT (0: unset), $KJIT_MPI_CUDA_AWARE and $KJIT_MPI_IPC (-1: unset); false
- * with the reason in err for a value they do not take. */
-static bool read_env(double *timeout_s, int *force_aware, int *ipc, char *err, size_t cap)
+/* Below this size a collective of device arrays is faster staged through
+ * host memory than GPU to GPU, whose fixed cost (the peers' events, a
+ * kernel, two acks) is about 45 us (H100 pair, benchmarks/mpi/allreduce.sh:
+ * the two paths cross between 32 and 64 KiB). */
+enum { COLL_MIN_DEFAULT = 64 << 10 };
+
+/* $KJIT_MPI_TIMEOUT (0: unset), $KJIT_MPI_CUDA_AWARE and $KJIT_MPI_IPC (-1: unset),
+ * $KJIT_MPI_COLL_MIN; false with the reason in err for a value they do not take. */
+static bool read_env(double *timeout_s, int *force_aware, int *ipc, int64_t *coll_min, char *err, size_t cap)
 {
     *timeout_s = 0;
     *force_aware = *ipc = -1;
+    *coll_min = COLL_MIN_DEFAULT;
     if (kj_env_seconds("KJIT_MPI_TIMEOUT", timeout_s, err, cap) == KJ_ENV_BAD) return false;
+    if (kj_env_int("KJIT_MPI_COLL_MIN", 0, INT64_C(1) << 40, "a size in bytes", coll_min, err, cap) == KJ_ENV_BAD)
+        return false;
     const char *v = getenv("KJIT_MPI_IPC");
     if (v && *v && strcmp(v, "0") && strcmp(v, "1")) {
         failf(err, cap, "KJIT_MPI_IPC=%.40s: expected 0 (device buffers between ranks through host memory) or 1 "
@@ -153,7 +163,8 @@ bool kj_mpi_check_env(char *err, size_t cap)
 {
     double t;
     int a, i;
-    return read_env(&t, &a, &i, err, cap);
+    int64_t c;
+    return read_env(&t, &a, &i, &c, err, cap);
 }
 
 kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap)
@@ -181,7 +192,7 @@ kj_mpi *kj_mpi_open(FILE *stats, char *err, size_t cap)
     atomic_init(&m->refs, 1);
     m->stats = stats;
     m->size = 1;
-    if (!read_env(&m->timeout_s, &m->force_aware, &m->ipc, err, cap)) {
+    if (!read_env(&m->timeout_s, &m->force_aware, &m->ipc, &m->coll_min, err, cap)) {
         free(m);
         return NULL; /* the library stays loaded, as at release */
     }
@@ -281,6 +292,8 @@ double kj_mpi_timeout(const kj_mpi *m, bool checked) { return m->timeout_s > 0 ?
 bool kj_mpi_cuda_aware(kj_mpi *m) { return m->ready && m->aware; }
 bool kj_mpi_direct(kj_mpi *m) { return m->force_aware != 0 && kj_mpi_cuda_aware(m); }
 bool kj_mpi_headers(const kj_mpi *m) { return m->data != NULL; }
+
+int64_t kj_mpi_coll_min(const kj_mpi *m) { return m->coll_min; }
 
 void kj_mpi_count(kj_mpi *m, int64_t bytes, kj_mpi_path path)
 {

@@ -52,6 +52,9 @@ void kj_mpi_note_failure(kj_mpi *m);
 bool kj_mpi_ensure(kj_mpi *m, bool headers, kj_rt_error *e);
 /* Does this run use the header protocol? */
 bool kj_mpi_headers(const kj_mpi *m);
+/* The smallest collective of device arrays, in bytes, that goes GPU to GPU
+ * (rt_mpi_coll.c); smaller ones are staged ($KJIT_MPI_COLL_MIN, 64 KiB). */
+int64_t kj_mpi_coll_min(const kj_mpi *m);
 int kj_mpi_rank(const kj_mpi *m);
 int kj_mpi_size(const kj_mpi *m);
 /* Does the library take device pointers (MPIX_Query_cuda_support)? */

@@ -113,8 +113,10 @@ bool kj_rtm_coll_device(kj_rt *rt, coll c, const char *what, const void *a, int3
     int64_t root = c == C_BCAST ? i0 : c == C_REDUCE ? i1 : 0;
     if (root < 0 || root >= kj_mpi_size(m)) return false; /* MPI's own error */
     if (c != C_BCAST && !kj_gpu_combine_supported((int)i0, (kj_dtype)adt)) return false;
-    /* what this rank can do: its buffers on the device, of one size */
     rbuf ba, bb;
+    kj_rtm_buf_of(a, a_nd, adt, &ba);
+    if (ba.b.count * (int64_t)kj_dtype_size(ba.b.dtype) < kj_mpi_coll_min(m)) return false; /* faster staged */
+    /* what this rank can do: its buffers on the device, of one size */
     bool mine = device_buf(a, a_nd, adt, &ba);
     if (c != C_BCAST && b) {
         bool root_reads = c == C_ALLREDUCE || kj_mpi_rank(m) == root;

@@ -111,21 +111,25 @@ if command -v mpirun >/dev/null 2>&1; then
             expect "mpi-$how" "mpi rank 0 of 2: 6 messages, 32032 bytes; device buffers: direct 0 (0 bytes), peer to peer 0 (0 bytes), pinned staging 3 (24000 bytes)"
         fi
     done
-    # collectives of device arrays: GPU to GPU, reduced by the runtime's kernels (which the fake driver runs
-    # on the host); the same answer staged, and where the peer cannot map the sender's memory
+    # collectives of device arrays (KJIT_MPI_COLL_MIN=0: these small ones too): GPU to GPU, reduced by the
+    # runtime's kernels (which the fake driver runs on the host); the same answer staged, where the peer
+    # cannot map the sender's memory, and below the size limit (MPI's own collectives)
     coll=$root/tests/fake_gpu/mpi_coll.k
-    for how in ipc KJIT_MPI_IPC=0 FAKE_CUDA_NO_PEER=1; do
-        [ "$how" = ipc ] && set -- || set -- "$how"
+    for how in ipc KJIT_MPI_IPC=0 FAKE_CUDA_NO_PEER=1 KJIT_MPI_COLL_MIN=65536; do
+        [ "$how" = ipc ] && set -- KJIT_MPI_COLL_MIN=0 || set -- KJIT_MPI_COLL_MIN=0 "$how"
         env "$@" timeout 120 mpirun -n 2 "$kjit" run --target=cuda "$coll" >"$tmp/out" 2>"$tmp/err" ||
             failed=$((failed + 1))
         printf '1000.0 2998.0 3 999 8.0 8.0 3.0 1\n' | cmp -s - "$tmp/out" ||
             { echo "FAIL coll-$how: printed $(tr '\n' '|' <"$tmp/out") $(tail -n 3 "$tmp/err" | tr '\n' '|')"; failed=$((failed + 1)); }
     done
-    timeout 120 mpirun -n 2 "$kjit" run --target=cuda "$coll" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
-    expect coll-ipc "mpi rank 1 of 2: 8 messages, 40040 bytes; device buffers: direct 0 (0 bytes), peer to peer 6 (40000 bytes), pinned staging 0 (0 bytes), through the host copy 0 (0 bytes); host buffers 2 (40 bytes)"
-    FAKE_CUDA_NO_PEER=1 timeout 120 mpirun -n 2 "$kjit" run --target=cuda "$coll" >"$tmp/out" 2>"$tmp/err" ||
+    KJIT_MPI_COLL_MIN=0 timeout 120 mpirun -n 2 "$kjit" run --target=cuda "$coll" >"$tmp/out" 2>"$tmp/err" ||
         failed=$((failed + 1))
+    expect coll-ipc "mpi rank 1 of 2: 8 messages, 40040 bytes; device buffers: direct 0 (0 bytes), peer to peer 6 (40000 bytes), pinned staging 0 (0 bytes), through the host copy 0 (0 bytes); host buffers 2 (40 bytes)"
+    KJIT_MPI_COLL_MIN=0 FAKE_CUDA_NO_PEER=1 timeout 120 mpirun -n 2 "$kjit" run --target=cuda "$coll" \
+        >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
     expect coll-no-peer "mpi rank 0 of 2: 8 messages, 40040 bytes; device buffers: direct 0 (0 bytes), peer to peer 0 (0 bytes), pinned staging 4 (28000 bytes), through the host copy 2 (12000 bytes)"
+    timeout 120 mpirun -n 2 "$kjit" run --target=cuda "$coll" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+    expect coll-small "mpi rank 1 of 2: 6 messages, 28040 bytes; device buffers: direct 0 (0 bytes), peer to peer 0 (0 bytes), pinned staging 4 (28000 bytes)"
     KJIT_MPI_CUDA_AWARE=0 "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
     expect mpi-forced-0 "pinned staging 2 (16000 bytes)"
     KJIT_MPI_CUDA_AWARE=1 "$kjit" run --target=cuda "$halo" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))
