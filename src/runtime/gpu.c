@@ -393,8 +393,8 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
     if (!fn || !fits(g, fn, k, cfg, e) || (k->cooperative && !coop_fits(g, fn, k, cfg, e))) return false;
     uint64_t dptr[MAX_SLOTS];
     void *slot[MAX_SLOTS];
-    kj_mirror *written[MAX_SLOTS];
-    unsigned n = 0, nw = 0;
+    kj_mirror *written[MAX_SLOTS], *used[MAX_SLOTS];
+    unsigned n = 0, nw = 0, nm = 0;
     for (int32_t j = 0; j < k->nparams; j++) {
         const kj_abi_param *p = &k->params[j];
         if (p->kind == KJ_ABI_PARAM_SCALAR) {
@@ -415,6 +415,7 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         n++;
         for (int i = 0; i < 2 * p->ndim; i++) slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(d, i);
         if (p->kind == KJ_ABI_PARAM_ARRAY) written[nw++] = m;
+        used[nm++] = m;
     }
     count_launch(g, k, cfg, file, line);
     CUresult r = k->cooperative
@@ -429,6 +430,8 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
                with_launch(g, e);
     /* the kernel may have written any array argument it does not only read */
     for (unsigned w = 0; w < nw; w++) written[w]->host_valid = false;
+    for (unsigned w = 0; w < nm; w++) kj_mirror_launched(used[w], (CUstream)(uintptr_t)cfg[6], false);
+    for (unsigned w = 0; w < nw; w++) kj_mirror_launched(written[w], (CUstream)(uintptr_t)cfg[6], true);
     if (c->err) return check_raise(g, c, e, eline, ecol);
     return true;
 too_many:

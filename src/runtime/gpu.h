@@ -152,9 +152,10 @@ typedef struct kj_gpu_ipc_desc {
 /* Export device-resident view a into d: an event slot to release once the
  * receiver has copied (kj_gpu_ipc_release), or -1 with e. */
 int kj_gpu_ipc_export(kj_gpu *g, const kj_array *a, kj_gpu_ipc_desc *d, kj_rt_error *e);
-/* An event after every launch made so far (posted receives wait for it
- * before writing their buffer): its slot, or -1 with e. */
-int kj_gpu_ipc_fence(kj_gpu *g, kj_rt_error *e);
+/* An event after the launches made so far that used array a (those of its
+ * one stream, else all): posted receives wait for it before writing their
+ * buffer. Its slot, or -1 with e. */
+int kj_gpu_ipc_fence(kj_gpu *g, const kj_array *a, kj_rt_error *e);
 void kj_gpu_ipc_release(kj_gpu *g, int slot);
 /* Copy what d describes into device-resident view dst, or into host memory
  * `host` when not NULL, after the sender's event and fence (a slot, or -1),

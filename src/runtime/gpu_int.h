@@ -99,7 +99,24 @@ struct kj_mirror {
     unsigned copies;   /* of the host memory, to or from the device */
     bool may_pin;      /* the array owns its memory (kjit allocated it) */
     bool pinned;       /* page-locked (cuMemHostRegister) */
+    /* The stream of the launches that used the device copy (any argument)
+     * and of those that may have written it (not read-only), while they
+     * were all in one: CUDA IPC's events (gpu_ipc.c) then follow those
+     * launches only, not every stream's (the interior update that a halo
+     * exchange overlaps). uses/writes: 0 none yet, 1 one stream, 2 several. */
+    CUstream use_s, write_s;
+    unsigned char uses, writes;
 };
+
+/* Note a launch in stream s on the mirror (kj_mirror.use_s/write_s). */
+static inline void kj_mirror_launched(kj_mirror *m, CUstream s, bool write)
+{
+    if (m->uses == 0) m->use_s = s, m->uses = 1;
+    else if (m->use_s != s) m->uses = 2;
+    if (!write) return;
+    if (m->writes == 0) m->write_s = s, m->writes = 1;
+    else if (m->write_s != s) m->writes = 2;
+}
 
 /* The driver does not say where in a kernel a fault happened. */
 #define KJ_GPU_FAULT_HINT "; rerun with --boundscheck to find an index out of range"

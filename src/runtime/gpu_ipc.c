@@ -3,9 +3,12 @@
  * IPC (gpu.h, docs/scale-out.md), without a CUDA-aware MPI.
  *
  * The sender exports: the IPC handle of the allocation that holds the view,
- * the view's offset and size, and an interprocess event recorded on the
- * legacy default stream, which every launch made before it precedes (the
- * stream that wrote the view is not known; the host does not wait). The
+ * the view's offset and size, and an interprocess event that follows the
+ * launches that may have written it: recorded in their stream when they
+ * were all in one (kj_mirror.write_s), else in the legacy default stream,
+ * which every launch made before it precedes; the host does not wait. A
+ * kernel that another stream runs meanwhile (the interior update of a halo
+ * exchange) is not waited for. The
  * receiver pulls: it maps the allocation (once: opened handles are cached,
  * as cuIpcOpenMemHandle costs far more than a copy), makes its own copy
  * stream wait for the sender's event and for the receiver's launches made
@@ -158,15 +161,20 @@ int kj_gpu_ipc_export(kj_gpu *g, const kj_array *a, kj_gpu_ipc_desc *d, kj_rt_er
     d->offset = at - base;
     d->bytes = (uint64_t)kj_array_size(a) * kj_array_itemsize(a);
     memcpy(d->node, s->node, sizeof d->node);
-    int slot = event_record(g, s, NULL, e); /* the legacy stream: after every launch so far */
+    /* after the launches that may have written the view: those of its one
+     * stream, else the legacy stream's, which follows every launch so far */
+    int slot = event_record(g, s, m->writes == 1 ? m->write_s : NULL, e);
     if (slot >= 0) d->ev = s->ev[slot].h;
     return slot;
 }
 
-int kj_gpu_ipc_fence(kj_gpu *g, kj_rt_error *e)
+int kj_gpu_ipc_fence(kj_gpu *g, const kj_array *a, kj_rt_error *e)
 {
     kj_gpu_ipc *s = state(g, e);
-    return s ? event_record(g, s, NULL, e) : -1;
+    const kj_array *owner = a->base ? a->base : a;
+    const kj_mirror *m = owner->mirror;
+    /* the launches that used the buffer: those of its one stream, or all */
+    return s ? event_record(g, s, m && m->uses == 1 ? m->use_s : NULL, e) : -1;
 }
 
 /* The peer's allocation of handle h, mapped here (cached). */

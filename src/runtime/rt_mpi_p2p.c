@@ -286,7 +286,7 @@ void kj_rtm_p2p_start(kj_rt *rt, mpi_req *q, const void *ptr, int32_t nd, int32_
         q->buf.mode = B_RECV;
         /* the buffer's launches so far precede a copy into it, not later ones */
         if (q->buf.is_array && kj_gpu_mpi_on_device(&q->buf.view, true))
-            ok = (p->slot = kj_gpu_ipc_fence(rt->gpu, &e)) >= 0;
+            ok = (p->slot = kj_gpu_ipc_fence(rt->gpu, &q->buf.view, &e)) >= 0;
         else ok = true;
         kj_mpi_buf h = bytes_of(&p->hdr, sizeof p->hdr);
         ok = ok && kj_mpi_irecv_on(rt->mpi, header_chan(q), &h, peer, tag, &p->hreq, &e);
