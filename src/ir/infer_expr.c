@@ -35,6 +35,7 @@ static const char *what_is(const kj_einfo *ei)
     case EI_DECOR: return "a decorator";
     case EI_TYPEOBJ: return "a Numba type object";
     case EI_DTYPE_FN: return "np.dtype";
+    case EI_NTCLASS: return "a namedtuple class";
     default: return "not a value";
     }
 }
@@ -205,6 +206,7 @@ static const char *const ARRAY_ATTRS[] = {"shape", "size", "ndim", "dtype", "ast
  * stream and event methods. */
 static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
 {
+    if (kj_nt_class(t)) return ei_value(ei, kj_nt_attr_type(ic, e, t)); /* p.x: resolve_namedtuple.c */
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
                      : t->kind == KJ_T_LIST ? "list"
