@@ -78,7 +78,7 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 static const char *unsupported_builtin(const char *name)
 {
     static const char *const alt[][2] = {
-        {"sorted", "use np.sort(a) for an array (kjit has no lists)"},
+        {"sorted", "use np.sort(a) for an array (kjit does not build sorted()'s list yet)"},
     };
     for (size_t i = 0; i < sizeof alt / sizeof *alt; i++)
         if (!strcmp(name, alt[i][0])) return alt[i][1];
