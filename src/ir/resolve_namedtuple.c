@@ -144,13 +144,23 @@ static bool bind_args(kj_ictx *ic, const kj_expr *e, const kj_ntclass *cls, cons
         }
         by_field[f] = kw->value;
     }
+    /* Python's message: missing 1 required positional argument: 'y' / 2 ...: 'x' and 'y' */
+    kj_buf names = {0};
+    uint32_t missing = 0;
     for (uint32_t i = 0; i < cls->n; i++)
-        if (!by_field[i]) {
-            kj_error(ic->d, ic->s->src, e->span, "TypeError: %s.__new__() missing required argument: '%s'", cls->name,
-                     cls->fields[i]);
-            return false;
-        }
-    return true;
+        if (!by_field[i]) missing++;
+    for (uint32_t i = 0, k = 0; i < cls->n; i++) {
+        if (by_field[i]) continue;
+        k++;
+        kj_buf_puts(&names, k == 1 ? "'" : k == missing ? (missing > 2 ? ", and '" : " and '") : ", '");
+        kj_buf_puts(&names, cls->fields[i]);
+        kj_buf_putc(&names, '\'');
+    }
+    if (missing)
+        kj_error(ic->d, ic->s->src, e->span, "TypeError: %s.__new__() missing %u required positional argument%s: %s",
+                 cls->name, missing, missing > 1 ? "s" : "", names.s);
+    kj_buf_free(&names);
+    return !missing;
 }
 
 kj_einfo *kj_type_nt_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, const kj_ntclass *cls)
