@@ -724,15 +724,22 @@ static void put_call(kj_cg *cg, kj_rtfn id, LLVMValueRef v)
 
 static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef v, bool repr);
 
-/* (a, b) and (a,): Python's tuple repr, elements by repr. */
+/* (a, b) and (a,): Python's tuple repr, elements by repr; a namedtuple's
+ * repr, Point(x=1, y=2). */
 static void print_tuple(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef v)
 {
+    const kj_ntclass *cls = kj_nt_class(t);
+    if (cls) put_cstr(cg, cls->name);
     put_cstr(cg, "(");
     for (uint32_t k = 0; k < t->n; k++) {
         if (k) put_cstr(cg, ", ");
+        if (cls) {
+            put_cstr(cg, cls->fields[k]);
+            put_cstr(cg, "=");
+        }
         print_value(cg, in, t->elems[k], LLVMBuildExtractValue(cg->b, v, k, ""), true);
     }
-    put_cstr(cg, t->n == 1 ? ",)" : ")");
+    put_cstr(cg, t->n == 1 && !cls ? ",)" : ")");
 }
 
 /* One value as print shows it (str), or as repr inside a tuple. */

@@ -1583,6 +1583,9 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_RANGE:
     case KJ_B_PRANGE: return type_range(c);
     case KJ_B_LEN: return type_len(c);
+    case KJ_B_NAMEDTUPLE: /* made at module level (resolve_namedtuple.c); infer_call.c refuses it in code */
+        kj_error(c->d, c->src, c->call, "namedtuple classes are made at module level in kjit");
+        return NULL;
     case KJ_B_LIST_APPEND: case KJ_B_LIST_POP: case KJ_B_LIST_NEW: case KJ_B_LIST_GET: case KJ_B_LIST_SET:
     case KJ_B_LIST_INSERT: case KJ_B_LIST_EXTEND: case KJ_B_LIST_CLEAR: case KJ_B_LIST_COPY: case KJ_B_LIST_REVERSE:
     case KJ_B_LIST_REPEAT:

@@ -115,6 +115,7 @@ enum {
     X(STR_RJUST, "str.rjust", KJ_BF_HOST | KJ_BF_METHOD, "width")                                       \
     X(STR_FORMAT, "str.format", KJ_BF_HOST | KJ_BF_METHOD, "*args")                                     \
     X(STR_FMT1, "str.<fmt1>", KJ_BF_HOST, "x, spec")                                                    \
+    X(NAMEDTUPLE, "collections.namedtuple", KJ_BF_HOST, "typename, field_names")                     \
     X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
     X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
     X(MIN, "min", KJ_BF_ANY, "*args")                                                                    \

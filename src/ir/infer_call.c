@@ -1015,6 +1015,10 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     case EI_BUILTIN: {
         const kj_builtin_info *bi = kj_builtin_get(ci->builtin);
         if (bi->flags & KJ_BF_ATTR) break;
+        if (ci->builtin == KJ_B_NAMEDTUPLE) {
+            kj_error(ic->d, ic->s->src, e->span, "namedtuple classes are made at module level in kjit");
+            return ei_value(ei, NULL);
+        }
         return builtin_call(ic, e, ei, ci->builtin, NULL, NULL);
     }
     case EI_METHOD:
@@ -1031,6 +1035,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     case EI_FORALL: return kj_type_forall_config(ic, e, ci->fn);
     case EI_UREDUCE: return ufunc_reduce_call(ic, e, ei, ci->fn);
     case EI_DTYPE_FN: return dtype_fn_call(ic, e, ei);
+    case EI_NTCLASS: return kj_type_nt_call(ic, e, ei, ci->ntc); /* resolve_namedtuple.c */
     case EI_NONE: return ei_value(ei, NULL);
     default: break;
     }

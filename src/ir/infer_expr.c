@@ -35,6 +35,7 @@ static const char *what_is(const kj_einfo *ei)
     case EI_DECOR: return "a decorator";
     case EI_TYPEOBJ: return "a Numba type object";
     case EI_DTYPE_FN: return "np.dtype";
+    case EI_NTCLASS: return "a namedtuple class";
     default: return "not a value";
     }
 }
@@ -77,7 +78,7 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e)
 static const char *unsupported_builtin(const char *name)
 {
     static const char *const alt[][2] = {
-        {"sorted", "use np.sort(a) for an array (kjit has no lists)"},
+        {"sorted", "use np.sort(a) for an array (kjit does not build sorted()'s list yet)"},
     };
     for (size_t i = 0; i < sizeof alt / sizeof *alt; i++)
         if (!strcmp(name, alt[i][0])) return alt[i][1];
@@ -205,6 +206,7 @@ static const char *const ARRAY_ATTRS[] = {"shape", "size", "ndim", "dtype", "ast
  * stream and event methods. */
 static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
 {
+    if (kj_nt_class(t)) return ei_value(ei, kj_nt_attr_type(ic, e, t)); /* p.x: resolve_namedtuple.c */
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
                      : t->kind == KJ_T_LIST ? "list"

@@ -1029,6 +1029,7 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
         return e->call.nargs ? lower_expr(lc, e->call.args[0]) : const_as(lc, &ei->cval, ei->type, e->span);
     kj_einfo *ci = EI(lc, e->call.fn);
     if (ci->kind == EI_LAUNCH) return lower_launch(lc, e, ei);
+    if (ci->kind == EI_NTCLASS) return kj_lower_nt_call(lc, e); /* lower_namedtuple.c */
     if (ci->kind == EI_UREDUCE) return lower_reduce(lc, e, ei);
     if (ei->callee && ei->callee->fn->kind == FK_REDUCE) return lower_cuda_reduce(lc, e, ei);
     if (ei->callee && (ei->callee->fn->kind == FK_VECTORIZE ||
@@ -1067,6 +1068,7 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     }
     case KJ_E_ATTR:
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
+        if (kj_nt_class(EI(lc, e->attr.obj)->type)) return kj_lower_nt_attr(lc, e); /* lower_namedtuple.c */
         if (ei->builtin == KJ_B_ARR_SHAPE && e->kind == KJ_E_ATTR) {
             kir_ref arr = lower_expr(lc, e->attr.obj);
             kir_ref el[8];

@@ -64,6 +64,10 @@ kir_ref kj_lower_str_get(lctx *lc, kir_ref s, kir_ref i, kj_span sp);
 /* IF cond { then } else { els }: the caller fills the blocks (lc->cur) */
 kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blkid *els);
 
+/* lower_namedtuple.c: Point(1, y=2), the call of a namedtuple class; p.x. */
+kir_ref kj_lower_nt_call(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_nt_attr(lctx *lc, const kj_expr *e);
+
 /* lower_try.c */
 void kj_lower_raise(lctx *lc, const kj_stmt *st);
 void kj_lower_try(lctx *lc, const kj_stmt *st);

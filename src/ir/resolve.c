@@ -69,7 +69,7 @@ static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vecto
                                          "cuda.Reduce"};
 
 static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math", "cmath", "time", "numba", "cuda",
-                                         "types", "mpi4py", "MPI", "MPI.Request",
+                                         "types", "mpi4py", "MPI", "MPI.Request", "collections",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
                                          "cuda.atomic", "cuda.random", "cuda.cg"};
@@ -193,6 +193,7 @@ static bool static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report)
         case SYM_DTYPE: out->kind = EI_DTYPE; out->dtype = sym->type; break;
         case SYM_DECOR: out->kind = EI_DECOR; out->path = sym->path; out->decor = sym->decor; break;
         case SYM_TYPEOBJ: out->kind = EI_TYPEOBJ; break;
+        case SYM_NTCLASS: out->kind = EI_NTCLASS; out->ntc = sym->ntc; break;
         case SYM_FUNC: out->kind = EI_FUNC; out->fn = sym->fn; break;
         case SYM_CONST:
             out->kind = EI_VALUE;
@@ -235,13 +236,14 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "numba.cuda.random") || !strcmp(mod, "kjit.cuda.random")) return "cuda.random";
     if (!strcmp(mod, "numba.types") || !strcmp(mod, "kjit.types")) return "types";
     if (!strcmp(mod, "mpi4py")) return "mpi4py";
+    if (!strcmp(mod, "collections")) return "collections"; /* namedtuple */
     return NULL;
 }
 
 static void unsupported_module(kj_sema *s, kj_span sp, const char *mod)
 {
     kj_diag *dg = kj_error(s->d, s->src, sp, "module '%s' is not supported", mod);
-    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, time, mpi4py and kjit");
+    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, time, collections, mpi4py and kjit");
 }
 
 /* import_stmt: 'import' dotted ['as' NAME] (',' dotted ['as' NAME])* */
@@ -1101,6 +1103,12 @@ static bool resolve_const(kj_sema *s, const kj_stmt *st, bool script)
             sym->path = dec->path;
             sym->decor = dec->called ? dec : NULL;
         }
+        return true;
+    }
+    const kj_ntclass *ntc;
+    if (kj_resolve_namedtuple(s, st, &ntc)) { /* Point = namedtuple('Point', 'x y'): resolve_namedtuple.c */
+        kj_sym *sym = ntc ? sym_add(s, t->name, SYM_NTCLASS, t->span) : NULL;
+        if (sym) sym->ntc = ntc;
         return true;
     }
     if (kj_is_typeobj_expr(s, st->assign.value)) { /* sig = void(float64[:]) */

@@ -152,10 +152,17 @@ static bool is_type_expr(kj_sema *s, const kj_expr *e, uint32_t depth)
     return v && depth < MAX_DEPTH && is_type_expr(s, v, depth + 1);
 }
 
+/* A signature's return type: a scalar type, or an array type written in
+ * place (float32[:, ::1](float32[:, ::1]), as Numba's docs write one). */
+static bool is_ret_type(kj_sema *s, const kj_expr *e)
+{
+    return scalar_ref(s, e) || (e->kind == KJ_E_SUBSCRIPT && scalar_ref(s, e->sub.obj)) || is_array_ctor(s, e);
+}
+
 /* ret(args...): a call of a type with types as arguments. */
 static bool is_sig_call(kj_sema *s, const kj_expr *e, uint32_t depth)
 {
-    if (e->kind != KJ_E_CALL || e->call.nkw || !scalar_ref(s, e->call.fn)) return false;
+    if (e->kind != KJ_E_CALL || e->call.nkw || !is_ret_type(s, e->call.fn)) return false;
     for (uint32_t i = 0; i < e->call.nargs; i++)
         if (!is_type_expr(s, e->call.args[i], depth + 1)) return false;
     return true;
@@ -217,8 +224,9 @@ static bool eval_sig(kj_sema *s, const kj_expr *e, kj_sig *out, kj_span *span, u
     if (!depth) *span = e->span; /* checks of the signature point at its use */
     if (e->kind == KJ_E_STR)
         return kj_parse_sig(s->types, s->a, e->str.s, e->str.len, s->src, e->span, s->d, out);
-    if (e->kind == KJ_E_CALL && scalar_ref(s, e->call.fn)) {
-        out->ret = scalar_ref(s, e->call.fn);
+    if (e->kind == KJ_E_CALL && is_ret_type(s, e->call.fn)) {
+        out->ret = eval_type(s, e->call.fn, true, depth + 1);
+        if (!out->ret) return false;
         if (e->call.nkw) {
             kj_error(s->d, s->src, e->call.kw[0].span, "a signature takes no keyword arguments");
             return false;

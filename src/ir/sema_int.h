@@ -119,6 +119,7 @@ typedef enum {
     SYM_FUNC,    /* user function */
     SYM_DECOR,   /* a decorator object: path "numba.jit", "cuda.jit", ...; decor when configured */
     SYM_TYPEOBJ, /* a Numba type or signature object (float32[:], void(int32)): expr */
+    SYM_NTCLASS, /* a namedtuple class: ntc (resolve_namedtuple.c) */
 } kj_symkind;
 
 typedef struct kj_sym {
@@ -132,6 +133,7 @@ typedef struct kj_sym {
     kj_fn *fn;         /* FUNC */
     const kj_decor *decor; /* DECOR: a configured decorator (dec = cuda.jit(sig)), or NULL */
     const kj_expr *expr;   /* CONST, TYPEOBJ: the module-level value expression */
+    const kj_ntclass *ntc; /* NTCLASS */
 } kj_sym;
 
 /* ---- per-specialisation state ---- */
@@ -150,6 +152,7 @@ typedef enum {
     EI_DECOR,   /* a decorator object (not callable in code): path, decor */
     EI_TYPEOBJ, /* a Numba array type or signature object (float32[:]): compile-time only */
     EI_DTYPE_FN, /* np.dtype, which makes a dtype from a name or a dtype */
+    EI_NTCLASS, /* a namedtuple class (Point = namedtuple(...)): ntc */
 } kj_eikind;
 
 typedef struct kj_einfo {
@@ -166,6 +169,7 @@ typedef struct kj_einfo {
     const kj_type *dtype;
     kj_fn *fn;
     const kj_decor *decor; /* EI_DECOR: a configured decorator, or NULL */
+    const kj_ntclass *ntc; /* EI_NTCLASS */
     kj_spec *callee;       /* CALL of a user function / launch / ufunc: the spec */
     int32_t axis;          /* f.reduce(a, axis=) call: the axis, -1 for None */
     const kj_type **conv;  /* builtin call: per bound argument conversion */
@@ -406,6 +410,13 @@ bool kj_is_isinstance_call(const kj_expr *e);
 kj_einfo *kj_type_isinstance(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 /* tuple() and tuple(t) of a tuple t (infer_isinstance.c) */
 bool kj_is_tuple_call(const kj_expr *e);
+/* resolve_namedtuple.c: Point = namedtuple('Point', ['x', 'y']) at module
+ * level (true when st is one; *out the class, NULL after an error); the call of a
+ * class, Point(1, y=2), typed. */
+bool kj_resolve_namedtuple(kj_sema *s, const kj_stmt *st, const kj_ntclass **out);
+kj_einfo *kj_type_nt_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, const kj_ntclass *cls);
+/* p.x of a namedtuple p: its field's element type; NULL (reported) if it has none. */
+const kj_type *kj_nt_attr_type(kj_ictx *ic, const kj_expr *e, const kj_type *t);
 kj_einfo *kj_type_tuple_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
 /* kernel.forall(ntasks, tpb=0, stream=0, sharedmem=0) (infer_launch.c): the

@@ -54,6 +54,7 @@ static uint64_t type_hash(const kj_type *k)
     for (uint32_t i = 0; i < k->n; i++) h = mix(h, (uint64_t)(uintptr_t)k->elems[i]);
     if (k->kind == KJ_T_OPAQUE) h = hash_str(h, k->name);
     if (k->kind == KJ_T_FUNC) h = mix(mix(h, (uint64_t)(uintptr_t)k->ref), (uint64_t)k->builtin);
+    if (k->kind == KJ_T_TUPLE) h = mix(h, (uint64_t)(uintptr_t)k->ref); /* a namedtuple's class */
     return h;
 }
 
@@ -66,6 +67,7 @@ static bool type_eq(const kj_type *x, const kj_type *y)
     for (uint32_t i = 0; i < x->n; i++)
         if (x->elems[i] != y->elems[i]) return false;
     if (x->kind == KJ_T_FUNC) return x->ref == y->ref && x->builtin == y->builtin;
+    if (x->kind == KJ_T_TUPLE) return x->ref == y->ref;
     return x->kind != KJ_T_OPAQUE || !strcmp(x->name, y->name);
 }
 
@@ -92,12 +94,13 @@ static const char *make_name(kj_arena *a, const kj_type *k)
                                layout_name(k->layout));
     case KJ_T_TUPLE: {
         kj_buf b = {0};
+        if (k->ref) kj_buf_puts(&b, ((const kj_ntclass *)k->ref)->name); /* Point(int64, int64), as Numba */
         kj_buf_putc(&b, '(');
         for (uint32_t i = 0; i < k->n; i++) {
             if (i) kj_buf_puts(&b, ", ");
             kj_buf_puts(&b, k->elems[i]->name);
         }
-        kj_buf_puts(&b, k->n == 1 ? ",)" : ")");
+        kj_buf_puts(&b, k->n == 1 && !k->ref ? ",)" : ")");
         char *s = kj_arena_strdup(a, b.s);
         kj_buf_free(&b);
         return s;
@@ -193,6 +196,30 @@ const kj_type *kj_t_tuple(kj_types *t, const kj_type *const *elems, uint32_t n)
     return intern(t, &k);
 }
 
+const kj_type *kj_t_namedtuple(kj_types *t, const kj_ntclass *cls, const kj_type *const *elems)
+{
+    kj_type k = {.kind = KJ_T_TUPLE, .elems = (const kj_type **)elems, .n = cls->n, .ref = cls};
+    return intern(t, &k);
+}
+
+const kj_type *kj_t_tuple_like(kj_types *t, const kj_type *like, const kj_type *const *elems, uint32_t n)
+{
+    const kj_ntclass *cls = kj_nt_class(like);
+    return cls && cls->n == n ? kj_t_namedtuple(t, cls, elems) : kj_t_tuple(t, elems, n);
+}
+
+const kj_ntclass *kj_nt_class(const kj_type *ty)
+{
+    return ty && ty->kind == KJ_T_TUPLE ? ty->ref : NULL;
+}
+
+int kj_nt_field(const kj_ntclass *cls, const char *name)
+{
+    for (uint32_t i = 0; i < cls->n; i++)
+        if (!strcmp(cls->fields[i], name)) return (int)i;
+    return -1;
+}
+
 const kj_type *kj_t_range(kj_types *t, const kj_type *elem)
 {
     kj_type k = {.kind = KJ_T_RANGE, .elem = elem};
@@ -267,7 +294,7 @@ const kj_type *kj_strong(kj_types *t, const kj_type *ty)
         el[i] = kj_strong(t, ty->elems[i]);
         changed |= el[i] != ty->elems[i];
     }
-    return changed ? kj_t_tuple(t, el, ty->n) : ty;
+    return changed ? kj_t_tuple_like(t, ty, el, ty->n) : ty;
 }
 
 /* ---- promotion ------------------------------------------------------------- */
@@ -330,12 +357,12 @@ const kj_type *kj_promote(kj_types *t, const kj_type *a, const kj_type *b)
 
 static const kj_type *unify_tuple(kj_types *t, const kj_type *a, const kj_type *b)
 {
-    if (a->n != b->n) return NULL;
+    if (a->n != b->n || a->ref != b->ref) return NULL;
     const kj_type *buf[16];
     const kj_type **el = a->n <= 16 ? buf : KJ_NEWN(t->a, const kj_type *, a->n);
     for (uint32_t i = 0; i < a->n; i++)
         if (!(el[i] = kj_unify(t, a->elems[i], b->elems[i]))) return NULL;
-    return kj_t_tuple(t, el, a->n);
+    return kj_t_tuple_like(t, a, el, a->n);
 }
 
 const kj_type *kj_unify(kj_types *t, const kj_type *a, const kj_type *b)
@@ -394,8 +421,8 @@ bool kj_can_convert(const kj_type *from, const kj_type *to)
     case KJ_T_ARRAY:
         return from->elem == to->elem && from->ndim == to->ndim &&
                (to->layout == KJ_LAYOUT_A || from->layout == to->layout);
-    case KJ_T_TUPLE:
-        if (from->n != to->n) return false;
+    case KJ_T_TUPLE: /* a namedtuple passes where a tuple is expected, not the other way */
+        if (from->n != to->n || (to->ref && to->ref != from->ref)) return false;
         for (uint32_t i = 0; i < from->n; i++)
             if (!kj_can_convert(from->elems[i], to->elems[i])) return false;
         return true;

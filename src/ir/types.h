@@ -47,12 +47,21 @@ struct kj_type {
     const kj_type **elems;
     uint32_t n;
     const char *name; /* printed form, computed once at interning */
-    const void *ref;  /* FUNC: the user function (sema's kj_fn), or NULL for a built-in */
+    const void *ref;  /* FUNC: the user function (sema's kj_fn), or NULL for a built-in;
+                         TUPLE: its kj_ntclass when it is a namedtuple, else NULL */
     int32_t builtin;  /* FUNC: the built-in's id when ref is NULL */
     uint32_t id;      /* dense, for tables keyed by type */
 };
 
 typedef struct kj_types kj_types;
+
+/* A class made by collections.namedtuple('Point', ['x', 'y']): its instances
+ * are tuples (KJ_T_TUPLE) whose ref is the class (types_namedtuple.c). */
+typedef struct kj_ntclass {
+    const char *name;
+    const char **fields;
+    uint32_t n;
+} kj_ntclass;
 
 kj_types *kj_types_new(kj_arena *a);
 
@@ -65,6 +74,13 @@ const kj_type *kj_t_weak_int(kj_types *t);   /* stored as int64 */
 const kj_type *kj_t_weak_float(kj_types *t); /* stored as float64 */
 const kj_type *kj_t_array(kj_types *t, const kj_type *elem, int ndim, kj_layout layout);
 const kj_type *kj_t_tuple(kj_types *t, const kj_type *const *elems, uint32_t n);
+/* An instance of the namedtuple class cls (cls->n elems); kj_t_tuple_like
+ * is a tuple of the same class as `like` (a namedtuple or a plain tuple). */
+const kj_type *kj_t_namedtuple(kj_types *t, const kj_ntclass *cls, const kj_type *const *elems);
+const kj_type *kj_t_tuple_like(kj_types *t, const kj_type *like, const kj_type *const *elems, uint32_t n);
+/* The class of a namedtuple type, NULL for anything else; a field's index, -1 if absent. */
+const kj_ntclass *kj_nt_class(const kj_type *ty);
+int kj_nt_field(const kj_ntclass *cls, const char *name);
 const kj_type *kj_t_range(kj_types *t, const kj_type *elem);
 const kj_type *kj_t_list(kj_types *t, const kj_type *elem); /* elem NULL: `[]`, not yet known */
 const kj_type *kj_t_dict(kj_types *t, const kj_type *key, const kj_type *value); /* NULLs: `{}` */
