@@ -1015,6 +1015,8 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     case EI_BUILTIN: {
         const kj_builtin_info *bi = kj_builtin_get(ci->builtin);
         if (bi->flags & KJ_BF_ATTR) break;
+        if (ci->builtin >= KJ_B_TYPED_LIST && ci->builtin <= KJ_B_TYPED_DICT_EMPTY)
+            return kj_type_typed_call(ic, e, ei, ci->builtin); /* infer_typed.c */
         return builtin_call(ic, e, ei, ci->builtin, NULL, NULL);
     }
     case EI_METHOD:
