@@ -62,6 +62,21 @@ static bool capacity_ok(kj_ictx *ic, const kj_expr *x)
     return t && kj_is_int(t);
 }
 
+/* A type argument: Numba evaluates a type expression (types.float64[:],
+ * types.UniTuple(...)) only in the interpreter; a @jit function names one
+ * bound at module level ("Type-expression is not supported in jit
+ * functions", Numba's typed-dict docs). NULL after reporting. */
+static const kj_type *type_arg(kj_ictx *ic, const kj_expr *x)
+{
+    bool host = ic->sp->fn->kind == FK_MAIN || ic->sp->fn->kind == FK_HELPER;
+    if (!host && (x->kind == KJ_E_CALL || x->kind == KJ_E_SUBSCRIPT)) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, x->span, "a type expression is not supported in a @jit function");
+        kj_diag_hint(dg, "bind it to a name at module level (float_array = types.float64[:]) and use the name");
+        return NULL;
+    }
+    return kj_eval_type(ic->s, x, true);
+}
+
 static const kj_type *type_list(kj_ictx *ic, const kj_expr *e, int b)
 {
     static const char *const ln[] = {"iterable"}, *const en[] = {"item_type", "allocated"};
@@ -81,7 +96,7 @@ static const kj_type *type_list(kj_ictx *ic, const kj_expr *e, int b)
         return NULL;
     }
     if (!bind(ic, e, en, 2, 1, "List.empty_list", a) || !capacity_ok(ic, a[1])) return NULL;
-    const kj_type *t = kj_eval_type(ic->s, a[0], true);
+    const kj_type *t = type_arg(ic, a[0]);
     if (t && !kj_list_elem_ok(t)) {
         kj_error(ic->d, ic->s->src, a[0]->span, "a list holds numbers, tuples of numbers, arrays or lists, not %s",
                  kj_type_str(t));
@@ -96,7 +111,7 @@ static const kj_type *type_dict(kj_ictx *ic, const kj_expr *e, int b)
     const kj_expr *a[MAX_PARAMS];
     if (b == KJ_B_TYPED_DICT) return bind(ic, e, en, 0, 0, "Dict", a) ? kj_t_dict(ic->s->types, NULL, NULL) : NULL;
     if (!bind(ic, e, en, 3, 2, "Dict.empty", a) || !capacity_ok(ic, a[2])) return NULL;
-    const kj_type *k = kj_eval_type(ic->s, a[0], true), *v = kj_eval_type(ic->s, a[1], true);
+    const kj_type *k = type_arg(ic, a[0]), *v = k ? type_arg(ic, a[1]) : NULL;
     if (!k || !v) return NULL;
     if (!kj_dict_key_ok(k) || !kj_dict_value_ok(v)) {
         kj_error(ic->d, ic->s->src, !kj_dict_key_ok(k) ? a[0]->span : a[1]->span,
