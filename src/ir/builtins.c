@@ -1595,6 +1595,12 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_SET_NEW: case KJ_B_SET_ADD: case KJ_B_SET_DISCARD: case KJ_B_SET_REMOVE: case KJ_B_SET_UNION:
     case KJ_B_SET_INTERSECTION: case KJ_B_SET_DIFFERENCE: case KJ_B_DICT: case KJ_B_SET: /* builtins_dict.c */
         return kj_type_dict_builtin(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
+    case KJ_B_TYPED_LIST: case KJ_B_TYPED_LIST_EMPTY: case KJ_B_TYPED_DICT: case KJ_B_TYPED_DICT_EMPTY:
+        /* calls are typed by infer_typed.c, which reads the type objects passed to them */
+        if (!c->nargs && c->id == KJ_B_TYPED_LIST) return kj_t_list(c->t, NULL);
+        if (!c->nargs && c->id == KJ_B_TYPED_DICT) return kj_t_dict(c->t, NULL, NULL);
+        kj_error(c->d, c->src, c->call, "%s() takes Numba type objects, written in its call", c->name);
+        return NULL;
     case KJ_B_ENUMERATE:
     case KJ_B_ZIP: /* the iterable of a for loop is typed by infer_iter.c, never here */
         kj_error(c->d, c->src, c->call, "%s() is only supported as the iterable of a for loop", c->name);

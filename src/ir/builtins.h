@@ -87,6 +87,11 @@ enum {
     X(SET_DIFFERENCE, "set.difference", KJ_BF_HOST | KJ_BF_METHOD, "other")                             \
     X(DICT, "dict", KJ_BF_HOST, "")                                                                      \
     X(SET, "set", KJ_BF_HOST, "")                                                                        \
+    /* numba.typed.List / Dict (infer_typed.c, lower_typed.c): constructors over the lists and dicts above */ \
+    X(TYPED_LIST, "typed.List", KJ_BF_HOST, "iterable=")                                                \
+    X(TYPED_LIST_EMPTY, "typed.List.empty_list", KJ_BF_HOST, "item_type, allocated=")                  \
+    X(TYPED_DICT, "typed.Dict", KJ_BF_HOST, "")                                                         \
+    X(TYPED_DICT_EMPTY, "typed.Dict.empty", KJ_BF_HOST, "key_type, value_type, n_keys=")               \
     /* strings (infer_str.c, lower_str.c, llvm_str.c); <...> are lowering's own */                     \
     X(STR, "str", KJ_BF_HOST, "x")                                                                      \
     X(STR_CAT, "str.<cat>", KJ_BF_HOST, "b")                                                            \

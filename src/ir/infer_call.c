@@ -1019,6 +1019,8 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
             kj_error(ic->d, ic->s->src, e->span, "namedtuple classes are made at module level in kjit");
             return ei_value(ei, NULL);
         }
+        if (ci->builtin >= KJ_B_TYPED_LIST && ci->builtin <= KJ_B_TYPED_DICT_EMPTY)
+            return kj_type_typed_call(ic, e, ei, ci->builtin); /* infer_typed.c */
         return builtin_call(ic, e, ei, ci->builtin, NULL, NULL);
     }
     case EI_METHOD:

@@ -10,7 +10,7 @@
 #include "sema_int.h"
 #include "builtins.h"
 
-static bool key_ok(const kj_type *t)
+bool kj_dict_key_ok(const kj_type *t)
 {
     if (kj_is_scalar(t)) return t->kind != KJ_T_COMPLEX;
     if (t->kind != KJ_T_TUPLE || !t->n) return false;
@@ -19,7 +19,7 @@ static bool key_ok(const kj_type *t)
     return true;
 }
 
-static bool value_ok(const kj_type *t)
+bool kj_dict_value_ok(const kj_type *t)
 {
     if (kj_is_scalar(t) || t->kind == KJ_T_ARRAY) return true;
     if (t->kind != KJ_T_TUPLE) return false;
@@ -46,7 +46,7 @@ static const kj_type *unify_elems(kj_ictx *ic, const kj_expr *e, uint32_t from, 
         const kj_type *t = kj_value_type(ic, e->seq.v[k]);
         if (!t) return NULL;
         t = kj_strong(T, t);
-        if (key ? !key_ok(t) : !value_ok(t)) {
+        if (key ? !kj_dict_key_ok(t) : !kj_dict_value_ok(t)) {
             kj_error(ic->d, ic->s->src, e->seq.v[k]->span, "%s %s of %s is not supported: %s", e->kind == KJ_E_SET ?
                      "a set" : "a dict", what, kj_type_str(t), key ? "keys are numbers or tuples of numbers"
                      : "values are numbers, tuples of numbers or arrays");
@@ -108,7 +108,7 @@ void kj_dict_store(kj_ictx *ic, const kj_expr *target, const kj_type *vt)
     if (!dt->elem) {
         kj_var *var = obj->kind == KJ_E_NAME ? kj_var_of(ic->sp, obj) : NULL;
         kt = kj_strong(T, kt), vt = kj_strong(T, vt);
-        if (!var || !key_ok(kt) || !value_ok(vt)) {
+        if (!var || !kj_dict_key_ok(kt) || !kj_dict_value_ok(vt)) {
             kj_error(ic->d, ic->s->src, target->span, "cannot store %s: %s into %s", kj_type_str(kt),
                      kj_type_str(vt), kj_type_str(dt));
             return;
@@ -131,7 +131,7 @@ void kj_set_add_refine(kj_ictx *ic, const kj_expr *call)
     const kj_type *x = kj_value_type(ic, call->call.args[0]);
     if (!x) return;
     x = kj_strong(ic->s->types, x);
-    if (!key_ok(x)) return; /* the add's own typing reports it */
+    if (!kj_dict_key_ok(x)) return; /* the add's own typing reports it */
     v->type = kj_t_set(ic->s->types, x);
     ic->changed = true;
 }

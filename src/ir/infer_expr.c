@@ -296,6 +296,7 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 ei->fn = obj->fn;
                 return ei;
             }
+            if (obj->kind == EI_BUILTIN && kj_static_ref(ic->s, e, ei, true)) return ei; /* List.empty_list */
             if (obj->kind != EI_VALUE) {
                 if (obj->kind != EI_NONE)
                     kj_error(ic->d, ic->s->src, e->attr.name_span, "%s has no attribute '%s'",

@@ -9,7 +9,7 @@
 #include "sema_int.h"
 #include "builtins.h"
 
-static bool list_elem_ok(const kj_type *t)
+bool kj_list_elem_ok(const kj_type *t)
 {
     if (kj_is_scalar(t) || t->kind == KJ_T_ARRAY || (t->kind == KJ_T_LIST && t->elem)) return true;
     if (t->kind != KJ_T_TUPLE) return false;
@@ -32,7 +32,7 @@ kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         const kj_type *t = kj_value_type(ic, e->seq.v[k]);
         if (!t) return ei_value(ei, NULL);
         t = kj_strong(T, t);
-        if (!list_elem_ok(t)) {
+        if (!kj_list_elem_ok(t)) {
             kj_error(ic->d, ic->s->src, e->seq.v[k]->span,
                      "a list holds numbers, tuples of numbers, arrays or lists, not %s", kj_type_str(t));
             return ei_value(ei, NULL);
@@ -77,7 +77,7 @@ void kj_list_append_refine(kj_ictx *ic, const kj_expr *call)
     const kj_type *x = kj_value_type(ic, call->call.args[0]);
     if (!x) return;
     x = kj_strong(ic->s->types, x);
-    if (!list_elem_ok(x)) return; /* the append's own typing reports it */
+    if (!kj_list_elem_ok(x)) return; /* the append's own typing reports it */
     v->type = kj_t_list(ic->s->types, x);
     ic->changed = true;
 }

@@ -1042,6 +1042,8 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
         return r;
     }
     if (ei->builtin == KJ_B_STR_FORMAT) return kj_lower_str_format(lc, e); /* lower_str.c */
+    if (ei->builtin >= KJ_B_TYPED_LIST && ei->builtin <= KJ_B_TYPED_DICT_EMPTY)
+        return kj_lower_typed_call(lc, e, strong(lc, ei->type), ei->builtin); /* lower_typed.c */
     return lower_builtin(lc, e, ei);
 }
 

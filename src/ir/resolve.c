@@ -69,7 +69,7 @@ static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vecto
                                          "cuda.Reduce"};
 
 static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math", "cmath", "time", "numba", "cuda",
-                                         "types", "mpi4py", "MPI", "MPI.Request", "collections",
+                                         "types", "typed", "core", "mpi4py", "MPI", "MPI.Request", "collections",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
                                          "cuda.atomic", "cuda.random", "cuda.cg"};
@@ -107,7 +107,14 @@ static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo
     memset(out, 0, sizeof *out);
     if (!strcmp(full, "numba.cuda")) full = "cuda";
     if (!strcmp(full, "mpi4py.MPI")) full = "MPI";
-    if (!strcmp(full, "numba.types")) full = "types";
+    if (!strcmp(full, "numba.types") || !strcmp(full, "core.types")) full = "types";
+    if (!strcmp(full, "numba.typed")) full = "typed";
+    if (!strcmp(full, "numba.core")) full = "core";
+    if (kj_is_typeobj_path(full)) { /* types.unicode_type, types.UniTuple(...): resolve_sig.c */
+        out->kind = EI_TYPEOBJ;
+        out->path = kj_is_typeobj_path(full);
+        return true;
+    }
     if (!strcmp(full, "types.Array")) { /* types.Array(types.float32, 2, 'C'): resolve_sig.c */
         out->kind = EI_TYPEOBJ;
         out->path = "types.Array";
@@ -172,6 +179,27 @@ const char *kj_module_attr_hint(kj_sema *s, const char *path, const char *name)
     return kj_closest(name, cands, n);
 }
 
+/* List.empty_list, Dict.empty: the members of numba.typed's List and Dict,
+ * built-ins of their own ("typed.List.empty_list"). False for an attribute
+ * of any other built-in (it is no static reference). */
+static bool typed_member(kj_sema *s, const kj_expr *e, int b, kj_einfo *out, bool report)
+{
+    if (b != KJ_B_TYPED_LIST && b != KJ_B_TYPED_DICT) return false;
+    const char *path = kj_builtin_get((kj_builtin)b)->path;
+    int m = kj_builtin_lookup(kj_arena_printf(s->a, "%s.%s", path, e->attr.name));
+    memset(out, 0, sizeof *out);
+    if (m >= 0) {
+        out->kind = EI_BUILTIN;
+        out->builtin = m;
+        return true;
+    }
+    if (report)
+        kj_error(s->d, s->src, e->attr.name_span, "type object '%s' has no attribute '%s'",
+                 b == KJ_B_TYPED_LIST ? "List" : "Dict", e->attr.name);
+    out->kind = EI_NONE;
+    return true;
+}
+
 /* Resolve a NAME or ATTR chain that denotes something at module level
  * (module, builtin, dtype, decorator, function, constant). Reports unknown
  * attributes of namespaces; returns false for anything else (e.g. a local). */
@@ -206,7 +234,9 @@ static bool static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report)
     }
     if (e->kind != KJ_E_ATTR) return false;
     kj_einfo base;
-    if (!static_ref(s, e->attr.obj, &base, report) || base.kind != EI_MODULE) return false;
+    if (!static_ref(s, e->attr.obj, &base, report)) return false;
+    if (base.kind == EI_BUILTIN) return typed_member(s, e, base.builtin, out, report);
+    if (base.kind != EI_MODULE) return false;
     if (path_lookup(s, base.path, e->attr.name, out)) return true;
     if (report) {
         kj_diag *dg = kj_error(s->d, s->src, e->attr.name_span, "module '%s' has no attribute '%s'",
@@ -234,7 +264,9 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "numba") || !strcmp(mod, "kjit")) return "numba";
     if (!strcmp(mod, "numba.cuda") || !strcmp(mod, "kjit.cuda")) return "cuda";
     if (!strcmp(mod, "numba.cuda.random") || !strcmp(mod, "kjit.cuda.random")) return "cuda.random";
-    if (!strcmp(mod, "numba.types") || !strcmp(mod, "kjit.types")) return "types";
+    if (!strcmp(mod, "numba.types") || !strcmp(mod, "kjit.types") || !strcmp(mod, "numba.core.types")) return "types";
+    if (!strcmp(mod, "numba.typed") || !strcmp(mod, "kjit.typed")) return "typed";
+    if (!strcmp(mod, "numba.core")) return "core";
     if (!strcmp(mod, "mpi4py")) return "mpi4py";
     if (!strcmp(mod, "collections")) return "collections"; /* namedtuple */
     return NULL;

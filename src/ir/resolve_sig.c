@@ -126,11 +126,75 @@ static const kj_type *array_type(kj_sema *s, const kj_expr *e, bool report)
     return kj_t_array(s->types, el, (int)n, lay);
 }
 
+/* The Numba type objects of numba.types that name containers and strings
+ * (numba.typed.Dict.empty's key_type=, value_type=): their canonical path,
+ * or NULL. */
+static const char *const CONTAINER_TYPES[] = {"types.unicode_type", "types.UniTuple", "types.ListType",
+                                              "types.DictType"};
+
+const char *kj_is_typeobj_path(const char *path)
+{
+    for (size_t i = 0; i < sizeof CONTAINER_TYPES / sizeof *CONTAINER_TYPES; i++)
+        if (!strcmp(path, CONTAINER_TYPES[i])) return CONTAINER_TYPES[i];
+    return NULL;
+}
+
+/* Which of CONTAINER_TYPES `e` names (-1: none). */
+static int container_ref(kj_sema *s, const kj_expr *e)
+{
+    kj_einfo ref;
+    if ((e->kind != KJ_E_NAME && e->kind != KJ_E_ATTR) || !kj_static_ref(s, e, &ref, false) ||
+        ref.kind != EI_TYPEOBJ || !ref.path)
+        return -1;
+    for (int i = 0; i < (int)(sizeof CONTAINER_TYPES / sizeof *CONTAINER_TYPES); i++)
+        if (ref.path == CONTAINER_TYPES[i]) return i;
+    return -1;
+}
+
+static const kj_type *eval_type(kj_sema *s, const kj_expr *e, bool report, uint32_t depth);
+
+/* types.unicode_type, types.UniTuple(t, n), types.ListType(t),
+ * types.DictType(k, v): NULL when `e` is none of them, or after reporting. */
+static const kj_type *container_type(kj_sema *s, const kj_expr *e, bool report, uint32_t depth, bool *is)
+{
+    int c = container_ref(s, e->kind == KJ_E_CALL ? e->call.fn : e);
+    *is = c >= 0;
+    if (c == 0 && e->kind != KJ_E_CALL) return kj_t_str(s->types);
+    if (c <= 0 || e->kind != KJ_E_CALL || depth >= MAX_DEPTH) {
+        if (c >= 0 && report) kj_error(s->d, s->src, e->span, "%s is used wrongly here", CONTAINER_TYPES[c]);
+        return NULL;
+    }
+    static const uint32_t nargs[] = {0, 2, 1, 2};
+    if (e->call.nargs != nargs[c] || e->call.nkw) {
+        if (report)
+            kj_error(s->d, s->src, e->span, "%s() takes %u arguments", CONTAINER_TYPES[c], nargs[c]);
+        return NULL;
+    }
+    const kj_type *a = eval_type(s, e->call.args[0], report, depth + 1);
+    if (!a) return NULL;
+    if (c == 2) return kj_t_list(s->types, a);
+    if (c == 3) {
+        const kj_type *b = eval_type(s, e->call.args[1], report, depth + 1);
+        return b ? kj_t_dict(s->types, a, b) : NULL;
+    }
+    const kj_expr *n = e->call.args[1];
+    if (n->kind != KJ_E_INT || n->int_.big || n->int_.value < 1 || n->int_.value > 32) {
+        if (report) kj_error(s->d, s->src, n->span, "types.UniTuple takes a count from 1 to 32");
+        return NULL;
+    }
+    const kj_type *el[32];
+    for (uint64_t i = 0; i < n->int_.value; i++) el[i] = a;
+    return kj_t_tuple(s->types, el, (uint32_t)n->int_.value);
+}
+
 /* A type object: a scalar, an array type, or a module-level name holding one. */
 static const kj_type *eval_type(kj_sema *s, const kj_expr *e, bool report, uint32_t depth)
 {
     const kj_type *t = scalar_ref(s, e);
     if (t) return t;
+    bool is;
+    t = container_type(s, e, report, depth, &is);
+    if (is) return t;
     if (e->kind == KJ_E_SUBSCRIPT) return array_type(s, e, report);
     if (is_array_ctor(s, e)) return array_ctor(s, e, report);
     const kj_expr *v = named_value(s, e);
@@ -143,9 +207,15 @@ static const kj_type *eval_type(kj_sema *s, const kj_expr *e, bool report, uint3
     return NULL;
 }
 
+const kj_type *kj_eval_type(kj_sema *s, const kj_expr *e, bool report)
+{
+    return eval_type(s, e, report, 0);
+}
+
 static bool is_type_expr(kj_sema *s, const kj_expr *e, uint32_t depth)
 {
     if (scalar_ref(s, e)) return true;
+    if (container_ref(s, e->kind == KJ_E_CALL ? e->call.fn : e) >= 0) return true;
     if (e->kind == KJ_E_SUBSCRIPT) return scalar_ref(s, e->sub.obj) != NULL;
     if (is_array_ctor(s, e)) return true;
     const kj_expr *v = named_value(s, e);

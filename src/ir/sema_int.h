@@ -284,6 +284,12 @@ bool kj_is_typeobj_expr(kj_sema *s, const kj_expr *e);
  * argument types, a list of any of them, or a module-level name holding
  * one). Reports errors and returns false after one; fills *sigs, *spans. */
 bool kj_eval_sigs(kj_sema *s, const kj_expr *e, kj_sig **sigs, kj_span **spans, uint32_t *n);
+/* numba.types' container and string type objects (types.unicode_type, types.UniTuple, ...): the
+ * canonical path, or NULL. */
+const char *kj_is_typeobj_path(const char *path);
+/* A type object's type (float64, float64[:], types.unicode_type, types.UniTuple(int64, 2)); NULL
+ * (after reporting when `report`) when `e` is none. */
+const kj_type *kj_eval_type(kj_sema *s, const kj_expr *e, bool report);
 /* Report what is wrong with a module-level type object (kj_is_typeobj_expr). */
 void kj_check_typeobj(kj_sema *s, const kj_expr *e);
 
@@ -379,6 +385,9 @@ bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem);
 kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 kj_einfo *kj_type_list_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *lt, kj_einfo *ei);
 void kj_list_append_refine(kj_ictx *ic, const kj_expr *call);
+bool kj_list_elem_ok(const kj_type *t); /* what a list may hold */
+/* infer_typed.c: numba.typed.List(...), List.empty_list(t), Dict(), Dict.empty(k, v). */
+kj_einfo *kj_type_typed_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b);
 /* infer_dict.c: dict and set displays, d[k], d[k] = v (an empty dict's
  * variable refined by its first store), s.add(x) refining set(); a dict or
  * set in a kernel (true after reporting it). */
@@ -387,6 +396,8 @@ kj_einfo *kj_type_dict_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *d
 void kj_dict_store(kj_ictx *ic, const kj_expr *target, const kj_type *vt);
 void kj_set_add_refine(kj_ictx *ic, const kj_expr *call);
 bool kj_dict_in_kernel(kj_ictx *ic, kj_span sp, const char *what);
+bool kj_dict_key_ok(const kj_type *t);   /* what a dict may take as keys */
+bool kj_dict_value_ok(const kj_type *t); /* and as values */
 /* lst + lst (a new list of both), lst * n and n * lst (repeated): the list type. */
 const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp);
 /* strings (infer_str.c) */
