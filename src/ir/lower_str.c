@@ -107,16 +107,101 @@ static kir_ref cat(lctx *lc, kir_ref acc, kir_ref x, kj_span sp)
     return builtin(lc, KJ_B_STR_CAT, kj_t_str(lc->s->types), sp, a, 2);
 }
 
-/* "{} {:>8.2f} {0}".format(a, b): the format string (a constant, typed by
- * builtins.c) split here into literal text ({{ and }} unescaped) and fields,
- * each a str.<fmt1>(arg, spec) joined by concatenation. A field names its
- * argument by position or takes the next one. */
+/* A format argument: None formats as the string "None". */
+static kir_ref fmt_arg(lctx *lc, const kj_expr *x)
+{
+    if (lc->sp->ei[x->id].type->kind == KJ_T_NONE) return cstr(lc, "None", 4, x->span);
+    return kj_lw_expr(lc, x);
+}
+
+/* The argument of the field at q ("3", "" or "name"): by position or the next. */
+typedef struct fmtctx {
+    lctx *lc;
+    const kj_expr *call;
+    const char *f;
+    uint32_t next;
+    bool bad;
+} fmtctx;
+
+static bool field_arg(fmtctx *fc, const char **q, uint32_t *k)
+{
+    const char *p = *q;
+    *k = fc->next;
+    if (*p >= '0' && *p <= '9')
+        for (*k = 0; *p >= '0' && *p <= '9'; p++) *k = *k * 10 + (uint32_t)(*p - '0');
+    else fc->next++;
+    *q = p;
+    if (*k < fc->call->call.nargs) return true;
+    if (!fc->bad)
+        kj_error(fc->lc->s->d, fc->lc->s->src, fc->call->span, "format string '%s' does not match its %u argument(s)",
+                 fc->f, fc->call->call.nargs);
+    fc->bad = true;
+    return false;
+}
+
+/* The spec of a field, [p, end): a constant, or with {fields} inside it
+ * ("{:{w}.{p}f}") the concatenation of its text and str() of those. The
+ * conversion !c (conv, or 0) leads it: "!r>8" (str.c reads it). */
+static kir_ref field_spec(fmtctx *fc, char conv, const char *p, const char *end, kj_span sp)
+{
+    lctx *lc = fc->lc;
+    kir_ref acc = conv ? cstr(lc, (char[]){'!', conv}, 2, sp) : 0;
+    const char *lit = p;
+    for (; p < end; p++) {
+        if (*p != '{') continue;
+        if (p > lit) acc = cat(lc, acc, cstr(lc, lit, (size_t)(p - lit), sp), sp);
+        const char *q = p + 1;
+        uint32_t k;
+        if (!field_arg(fc, &q, &k)) return cstr(lc, "", 0, sp);
+        kir_ref a[2] = {fmt_arg(lc, fc->call->call.args[k]), cstr(lc, "", 0, sp)};
+        acc = cat(lc, acc, builtin(lc, KJ_B_STR_FMT1, kj_t_str(lc->s->types), sp, a, 2), sp);
+        p = strchr(q, '}');
+        lit = p + 1;
+    }
+    if (end > lit || !acc) acc = cat(lc, acc, cstr(lc, lit, (size_t)(end - lit), sp), sp);
+    return acc;
+}
+
+/* The end of a field's spec: its '}', past nested {fields}; NULL if none. */
+static const char *spec_end(const char *p)
+{
+    for (int depth = 0; *p; p++) {
+        if (*p == '{') depth++;
+        else if (*p == '}' && depth-- == 0) return p;
+    }
+    return NULL;
+}
+
+/* Numba 0.56 takes f-strings in @jit code only with plain {expr} fields. */
+static bool jit_fstring_refused(lctx *lc, const kj_expr *call)
+{
+    const kj_expr *fe = call->call.fn->attr.obj;
+    if (!fe->str.fstr || lc->sp->fn->kind == FK_MAIN || lc->sp->fn->kind == FK_HELPER) return false;
+    for (const char *p = fe->str.s; *p; p++) {
+        if (p[0] == '{' && p[1] == '{') { p++; continue; }
+        if (*p != '{') continue;
+        for (p++; *p >= '0' && *p <= '9'; p++) {}
+        if (*p == '!' || *p == ':') {
+            kj_diag *dg = kj_error(lc->s->d, lc->s->src, call->span, "format spec in f-strings not supported yet");
+            kj_diag_hint(dg, "Numba's @jit takes f-strings with plain {expression} fields; host code takes any");
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "{} {:>8.2f} {0!r}".format(a, b): the format string (a constant, typed by
+ * builtins.c; an f-string's, parser_fstring.c) split here into literal text
+ * ({{ and }} unescaped) and fields, each a str.<fmt1>(arg, spec) joined by
+ * concatenation. A field names its argument by position or takes the next
+ * one; a conversion !r/!s/!a and {fields} inside the spec are Python's. */
 kir_ref kj_lower_str_format(lctx *lc, const kj_expr *call)
 {
     const char *f = lc->sp->ei[call->call.fn->attr.obj->id].cval.s;
     kj_span sp = call->span;
+    if (jit_fstring_refused(lc, call)) return cstr(lc, "", 0, sp);
+    fmtctx fc = {lc, call, f, 0, false};
     kir_ref acc = 0;
-    uint32_t next = 0;
     const char *lit = f;
     for (const char *p = f; *p;) {
         if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
@@ -127,17 +212,18 @@ kir_ref kj_lower_str_format(lctx *lc, const kj_expr *call)
         if (*p != '{') { p++; continue; }
         if (p > lit) acc = cat(lc, acc, cstr(lc, lit, (size_t)(p - lit), sp), sp);
         const char *q = ++p;
-        uint32_t k = next;
-        if (*q >= '0' && *q <= '9')
-            for (k = 0; *q >= '0' && *q <= '9'; q++) k = k * 10 + (uint32_t)(*q - '0');
-        else next++;
-        const char *spec = *q == ':' ? q + 1 : q, *end = strchr(spec, '}');
-        if (!end || k >= call->call.nargs) {
-            kj_error(lc->s->d, lc->s->src, call->span, "format string '%s' does not match its %u argument(s)", f,
-                     call->call.nargs);
+        uint32_t k;
+        if (!field_arg(&fc, &q, &k)) return cstr(lc, "", 0, sp);
+        char conv = 0;
+        if (q[0] == '!' && q[1] && strchr("rsa", q[1])) conv = q[1], q += 2;
+        const char *spec = *q == ':' ? q + 1 : q, *end = spec_end(spec);
+        if (!end || (spec == q && *q != '}')) {
+            kj_error(lc->s->d, lc->s->src, call->span, "invalid format string '%s': expected '}' before end of string",
+                     f);
             return cstr(lc, "", 0, sp);
         }
-        kir_ref a[2] = {kj_lw_expr(lc, call->call.args[k]), cstr(lc, spec, (size_t)(end - spec), sp)};
+        kir_ref a[2] = {fmt_arg(lc, call->call.args[k]), field_spec(&fc, conv, spec, end, sp)};
+        if (fc.bad) return cstr(lc, "", 0, sp);
         acc = cat(lc, acc, builtin(lc, KJ_B_STR_FMT1, kj_t_str(lc->s->types), sp, a, 2), sp);
         lit = p = end + 1;
     }
