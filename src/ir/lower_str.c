@@ -19,9 +19,12 @@ static kir_ref builtin(lctx *lc, int b, const kj_type *t, kj_span sp, const kir_
 
 static const kj_type *i64t(lctx *lc) { return kj_t_int(lc->s->types, 64, true); }
 
+static kir_ref str_mod(lctx *lc, const kj_expr *e);
+
 kir_ref kj_lower_str_binop(lctx *lc, const kj_expr *e)
 {
     const kj_type *st = kj_t_str(lc->s->types);
+    if (e->bin.op == KJ_OP_MOD) return str_mod(lc, e);
     if (e->bin.op == KJ_OP_ADD) {
         kir_ref a[2] = {kj_lw_expr(lc, e->bin.l), kj_lw_expr(lc, e->bin.r)};
         return builtin(lc, KJ_B_STR_CAT, st, e->span, a, 2);
@@ -226,6 +229,87 @@ kir_ref kj_lower_str_format(lctx *lc, const kj_expr *call)
         if (fc.bad) return cstr(lc, "", 0, sp);
         acc = cat(lc, acc, builtin(lc, KJ_B_STR_FMT1, kj_t_str(lc->s->types), sp, a, 2), sp);
         lit = p = end + 1;
+    }
+    if (*lit || !acc) acc = cat(lc, acc, cstr(lc, lit, strlen(lit), sp), sp);
+    return acc;
+}
+
+/* One printf-style conversion at p (just after '%'): its format spec for
+ * str.<fmt1> in out ("%-6.2f" is "<6.2f", "%5s" is ">5", "%r" is "!r");
+ * *type the conversion character. Returns the end, or NULL when it is not
+ * one Python's % takes (kjit has no %c or %(name)s). */
+static const char *pct_spec(const char *p, char *out, size_t cap, char *type)
+{
+    bool left = false, zero = false, alt = false;
+    char sign = 0;
+    for (;; p++) {
+        if (*p == '-') left = true;
+        else if (*p == '0') zero = true;
+        else if (*p == '+' || (*p == ' ' && sign != '+')) sign = *p;
+        else if (*p == '#') alt = true;
+        else break;
+    }
+    const char *w = p;
+    while ((*p >= '0' && *p <= '9') || *p == '.') p++;
+    int wn = (int)(p - w);
+    *type = *p;
+    if (!*p || !strchr("diusrfFeEgGxXo", *p)) return NULL;
+    bool text = *p == 's' || *p == 'r';
+    char t = *p == 'i' || *p == 'u' ? 'd' : text ? 0 : *p;
+    snprintf(out, cap, "%s%s%s%s%s%.*s%.1s", *p == 'r' ? "!r" : "", left ? "<" : text && wn ? ">" : "",
+             sign && !text ? (char[]){sign, 0} : "", alt ? "#" : "", zero && !left && !text ? "0" : "", wn, w,
+             t ? (char[]){t, 0} : "");
+    return p + 1;
+}
+
+/* fmt % args (Python's printf-style formatting, "%d items, %.2f" % (n, x)):
+ * a constant format string whose conversions become str.<fmt1> calls of the
+ * tuple's items (or of the one value), joined with the literal text. */
+static kir_ref str_mod(lctx *lc, const kj_expr *e)
+{
+    const char *f = lc->sp->ei[e->bin.l->id].cval.s;
+    kj_span sp = e->span;
+    if (!f) {
+        kj_error(lc->s->d, lc->s->src, e->bin.l->span, "%% formatting needs a constant format string");
+        return cstr(lc, "", 0, sp);
+    }
+    const kj_type *rt = lc->sp->ei[e->bin.r->id].type;
+    kir_ref rv = rt->kind == KJ_T_NONE ? 0 : kj_lw_expr(lc, e->bin.r), acc = 0;
+    if (rv) rt = kir_at(lc->f, rv)->type; /* the tuple as lowered (literals' types settled) */
+    uint32_t n = rt->kind == KJ_T_TUPLE ? rt->n : 1, k = 0;
+    const char *lit = f;
+    for (const char *p = f; *p;) {
+        if (*p != '%') { p++; continue; }
+        if (p > lit || p[1] == '%') acc = cat(lc, acc, cstr(lc, lit, (size_t)(p - lit) + (p[1] == '%'), sp), sp);
+        if (p[1] == '%') { lit = p += 2; continue; }
+        char spec[64], type;
+        const char *q = pct_spec(p + 1, spec, sizeof spec, &type);
+        if (!q) {
+            kj_error(lc->s->d, lc->s->src, e->bin.l->span, "unsupported format character '%c' (0x%x) at index %d",
+                     type ? type : '?', (unsigned)(unsigned char)type, (int)(p - f + 1 + (q ? 0 : 0)));
+            return cstr(lc, "", 0, sp);
+        }
+        if (k == n) {
+            kj_error(lc->s->d, lc->s->src, sp, "not enough arguments for format string");
+            return cstr(lc, "", 0, sp);
+        }
+        const kj_type *xt = rt->kind == KJ_T_TUPLE ? rt->elems[k] : rt;
+        kir_ref x = rv;
+        if (xt->kind == KJ_T_NONE) {
+            x = cstr(lc, "None", 4, sp);
+        } else if (rt->kind == KJ_T_TUPLE) {
+            x = kj_lw_emit(lc, KIR_TUPLE_GET, xt, sp);
+            kir_at(lc->f, x)->a = rv, kir_at(lc->f, x)->i = k;
+        }
+        if (strchr("diu", type) && xt->kind == KJ_T_FLOAT) x = kj_lw_cast(lc, x, i64t(lc), sp); /* %d truncates */
+        kir_ref a[2] = {x, cstr(lc, spec, strlen(spec), sp)};
+        acc = cat(lc, acc, builtin(lc, KJ_B_STR_FMT1, kj_t_str(lc->s->types), sp, a, 2), sp);
+        k++;
+        lit = p = q;
+    }
+    if (k < n) {
+        kj_error(lc->s->d, lc->s->src, sp, "not all arguments converted during string formatting");
+        return cstr(lc, "", 0, sp);
     }
     if (*lit || !acc) acc = cat(lc, acc, cstr(lc, lit, strlen(lit), sp), sp);
     return acc;
