@@ -17,6 +17,10 @@ enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
  * in diagnostic format `fmt`. Returns the exit status. */
 int kjit_cli_run(kjit_module *m, char **params, int nparams, kjit_diag_format fmt);
 
+/* An uncaught exception raised at err->line of the program: Python's
+ * traceback on stderr (traceback.c); the caller exits with status 1. */
+void kjit_cli_traceback(const kjit_error *err);
+
 /* For run.c's neighbours (bench.c): main's parameters from the command line. */
 /* "int", "float", "bool", "str" (NumPy's name for other widths). */
 const char *kjit_cli_type_name(const kjit_value *v);

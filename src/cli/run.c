@@ -208,16 +208,22 @@ int kjit_cli_apply_params(kjit_fn *fn, kjit_value *vals, char **params, int npar
     return rc;
 }
 
-/* Report a failed call: a run-time error (exit 3) like a diagnostic, with
- * its source line; a compile error at call time (1); a usage error (2). */
+/* Report a failed call: an exception raised at a line of the program as
+ * Python's traceback, exit 1 (as `python3 prog.py`; the short and JSON
+ * diagnostic formats keep their one line, for tools, with exit 1); another run-time error (no GPU, a failed write) like a
+ * diagnostic, exit 3; a compile error at call time (1); a usage error (2). */
 static int call_failed(kjit_module *m, const kjit_error *err, kjit_diag_format fmt)
 {
     fflush(stdout); /* the program's output first, then the error */
+    if (err->code == KJIT_ERR_RUNTIME && err->line > 0 && err->file[0] && fmt == KJIT_DIAG_HUMAN) {
+        kjit_cli_traceback(err);
+        return EXIT_ERRORS;
+    }
     char *s = kjit_error_format(m, err, fmt);
     if (err->code == KJIT_ERR_USAGE) fprintf(stderr, "kjit: error: %s\n", err->message);
     else fputs(s, stderr);
     free(s);
-    return err->code == KJIT_ERR_RUNTIME ? EXIT_RUNTIME
+    return err->code == KJIT_ERR_RUNTIME && err->line <= 0 ? EXIT_RUNTIME
            : err->code == KJIT_ERR_USAGE ? EXIT_USAGE
                                          : EXIT_ERRORS;
 }

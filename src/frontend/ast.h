@@ -73,7 +73,8 @@ struct kj_expr {
     union {
         struct { uint64_t value; bool big; } int_;     /* INT: big = over 64 bits */
         double float_;                                 /* FLOAT; IMAG: the imaginary part */
-        struct { const char *s; uint32_t len; } str;  /* STR: adjacent literals joined */
+        struct { const char *s; uint32_t len; bool fstr; } str; /* STR: adjacent literals joined;
+                                                  fstr: the format of an f-string (parser_fstring.c) */
         bool bool_;                                    /* BOOL */
         const char *name;                              /* NAME (arena string) */
         struct { kj_expr *obj; const char *name; kj_span name_span; } attr;   /* ATTR */

@@ -295,9 +295,10 @@ static kj_tok_kind keyword(const unsigned char *s, uint32_t len)
 
 static void lex_string(lexer *L, uint32_t start, uint32_t quote, bool raw);
 
-/* A string prefix CPython accepts: r, u, b, f, and rb/br/rf/fr; `ok` is
- * false for the ones kjit rejects (bytes and f-strings). */
-static bool string_prefix(const unsigned char *s, uint32_t len, bool *raw, const char **bad)
+/* A string prefix CPython accepts: r, u, b, f, and rb/br/rf/fr; `bad` is
+ * set for the ones kjit rejects (bytes), `fstr` for f-strings (their fields
+ * are parsed by parser_fstring.c from the source text). */
+static bool string_prefix(const unsigned char *s, uint32_t len, bool *raw, bool *fstr, const char **bad)
 {
     bool r = false, b = false, f = false, u = false;
     for (uint32_t i = 0; i < len; i++) {
@@ -310,7 +311,8 @@ static bool string_prefix(const unsigned char *s, uint32_t len, bool *raw, const
     }
     if ((b && f) || (u && len > 1)) return false;
     *raw = r;
-    *bad = b ? "bytes literals are not supported" : f ? "f-strings are not supported" : NULL;
+    *fstr = f;
+    *bad = b ? "bytes literals are not supported" : NULL;
     return true;
 }
 
@@ -321,11 +323,12 @@ static void lex_name(lexer *L)
     while (is_alnum(at(L, p))) p++;
     uint32_t len = p - st;
     int c = at(L, p);
-    bool raw;
+    bool raw, fstr;
     const char *bad;
-    if ((c == '\'' || c == '"') && len <= 2 && string_prefix(L->s + st, len, &raw, &bad)) {
+    if ((c == '\'' || c == '"') && len <= 2 && string_prefix(L->s + st, len, &raw, &fstr, &bad)) {
         if (bad) lex_error(L, span_at(L, st, len), "%s", bad);
         lex_string(L, st, p, raw);
+        L->tok[L->ntok - 1].fstr = fstr;
         return;
     }
     L->pos = p;
@@ -951,6 +954,23 @@ kj_tokens kj_lex_ex(const kj_source *src, kj_arena *a, kj_diags *d, kj_lex_info 
     if (L->c_locale) freelocale(L->c_locale);
     free(L);
     return out;
+}
+
+char *kj_lex_decode(const kj_source *src, kj_arena *a, uint32_t b, uint32_t e, bool raw, uint32_t *len)
+{
+    lexer *L = calloc(1, sizeof *L);
+    if (!L) abort();
+    kj_diags scratch = {0}; /* the lexer reported these when it read the whole literal */
+    L->src = src;
+    L->s = (const unsigned char *)src->text;
+    L->n = (uint32_t)src->len;
+    L->a = a;
+    L->d = &scratch;
+    L->line = 1;
+    char *s = decode_string(L, (str_pos){1, 0}, b, e, raw, len);
+    kj_diags_free(&scratch);
+    free(L);
+    return s;
 }
 
 kj_tokens kj_lex(const kj_source *src, kj_arena *a, kj_diags *d)

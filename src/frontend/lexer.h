@@ -51,6 +51,7 @@ typedef struct kj_token {
         } str;
     } v;
     bool big;
+    bool fstr; /* STRING: an f-string (f"..."); v.str is its text with the {fields} as written */
 } kj_token;
 
 typedef struct kj_tokens {
@@ -62,6 +63,11 @@ typedef struct kj_tokens {
  * token array ending in EOF (with INDENT/DEDENT balanced), so the parser can
  * run and report more errors. */
 kj_tokens kj_lex(const kj_source *src, kj_arena *a, kj_diags *d);
+
+/* The contents of the string-literal text [b, e) of src, escapes decoded
+ * (none when raw), as an arena string; for the literal parts of f-strings.
+ * Errors are not reported again (kj_lex did). */
+char *kj_lex_decode(const kj_source *src, kj_arena *a, uint32_t b, uint32_t e, bool raw, uint32_t *len);
 
 const char *kj_tok_spelling(kj_tok_kind k);
 

@@ -91,7 +91,12 @@ static kj_expr *strings(kjp *p)
 {
     kj_token *first = kjp_cur(p);
     uint32_t n = 0, total = 0;
-    while (p->tok[p->pos + n].kind == KJ_TOK_STRING) total += p->tok[p->pos + n++].v.str.n;
+    bool fstr = false;
+    while (p->tok[p->pos + n].kind == KJ_TOK_STRING) {
+        fstr |= p->tok[p->pos + n].fstr;
+        total += p->tok[p->pos + n++].v.str.n;
+    }
+    if (fstr) return kjp_fstring(p, n); /* parser_fstring.c */
     kj_expr *e = kjp_new_expr(p, KJ_E_STR, first->span);
     if (n == 1) {
         e->str.s = first->v.str.s;

@@ -94,6 +94,10 @@ kj_stmt *kjp_inner_def(kjp *p, kj_funcdef *fd, const kj_funcdef *outer);
  * them as parameters, passed at each call */
 void kjp_lift_closures(kjp *p);
 
+/* parser_fstring.c: the n adjacent string literals at the current token, of
+ * which one or more are f-strings, as "<format>".format(fields...) */
+kj_expr *kjp_fstring(kjp *p, uint32_t n);
+
 /* parser_expr.c */
 kj_expr *kjp_new_expr(kjp *p, kj_expr_kind k, kj_span sp);
 bool kjp_starts_expr(kj_tok_kind k);

@@ -774,8 +774,9 @@ static const kj_type *type_str_method(bctx *c)
     if (c->id == KJ_B_STR_FORMAT || c->id == KJ_B_STR_FMT1) { /* "{} {:.2f}".format(a, b): lower_str.c */
         if (!c->args[0].sval) return argerr(c, 0, "a constant format string");
         for (uint32_t i = 1; i < c->nargs; i++)
-            if (!ty(c, i) || ((!kj_is_scalar(ty(c, i)) || kj_is_complex(ty(c, i))) && ty(c, i)->kind != KJ_T_STR))
-                return argerr(c, i, "a number or a string");
+            if (!ty(c, i) || ((!kj_is_scalar(ty(c, i)) || kj_is_complex(ty(c, i))) && ty(c, i)->kind != KJ_T_STR &&
+                              ty(c, i)->kind != KJ_T_NONE))
+                return argerr(c, i, "a number, a string or None");
         return st;
     }
     for (uint32_t i = 1; i < c->nargs; i++) {

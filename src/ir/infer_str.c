@@ -23,6 +23,17 @@ bool kj_device_str_refused(kj_ictx *ic, kj_span sp)
 const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp)
 {
     if (kj_device_str_refused(ic, sp)) return NULL;
+    if (op == KJ_OP_MOD && is_str(l)) { /* "%d of %s" % (a, b): printf-style, lower_str.c */
+        bool ok = true;
+        for (uint32_t i = 0; i < (r->kind == KJ_T_TUPLE ? r->n : 1); i++) {
+            const kj_type *x = r->kind == KJ_T_TUPLE ? r->elems[i] : r;
+            ok &= is_str(x) || x->kind == KJ_T_NONE || (kj_is_scalar(x) && !kj_is_complex(x));
+        }
+        if (ok) return kj_t_str(ic->s->types);
+        kj_error(ic->d, ic->s->src, sp, "%% formatting takes numbers, strings and None (or a tuple of them), not %s",
+                 kj_type_str(r));
+        return NULL;
+    }
     if ((op == KJ_OP_ADD && is_str(l) && is_str(r)) ||
         (op == KJ_OP_MUL && ((is_str(l) && kj_is_int(r)) || (is_str(r) && kj_is_int(l)))))
         return kj_t_str(ic->s->types);

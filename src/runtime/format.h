@@ -30,6 +30,8 @@ void kj_fmt_complex(kj_buf *b, double re, double im, bool is_f32);
 void kj_fmt_i64(kj_buf *b, int64_t x);
 void kj_fmt_u64(kj_buf *b, uint64_t x);
 void kj_fmt_bool(kj_buf *b, bool x); /* "True" / "False" */
+/* repr(s) of a str, or ascii(s) (non-ASCII escaped) (str.c) */
+void kj_fmt_str_repr(kj_buf *b, const char *s, bool ascii);
 /* str() of a NumPy scalar of the scalar's dtype (float64 prints as Python). */
 void kj_fmt_scalar(kj_buf *b, kj_scalar s);
 

@@ -37,26 +37,11 @@ static void put_str(kj_rt *rt, const char *s)
 
 void kj_rt_print_str(kj_rt *rt, const char *s) { put_str(rt, s); }
 
-/* repr(str): single quotes unless the text holds ' and no ", backslash
- * escapes for the quote, backslash and control characters. */
+/* repr(str), as CPython writes it (str.c). */
 void kj_rt_print_repr_str(kj_rt *rt, const char *s)
 {
-    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
     kj_buf b = {0};
-    kj_buf_putc(&b, q);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '\\': kj_buf_puts(&b, "\\\\"); break;
-        case '\n': kj_buf_puts(&b, "\\n"); break;
-        case '\r': kj_buf_puts(&b, "\\r"); break;
-        case '\t': kj_buf_puts(&b, "\\t"); break;
-        default:
-            if (*p == (unsigned char)q) kj_buf_printf(&b, "\\%c", q);
-            else if (*p < 0x20 || *p == 0x7f) kj_buf_printf(&b, "\\x%02x", *p);
-            else kj_buf_putc(&b, (char)*p);
-        }
-    }
-    kj_buf_putc(&b, q);
+    kj_fmt_str_repr(&b, s, false);
     put(rt, &b);
 }
 

@@ -262,6 +262,7 @@ void *kj_rt_str_pad(kj_rt *rt, const char *s, int64_t width, int32_t which)
  * [[fill]align][sign][0][width][.precision][type], types d x X o b f F e E g G s %. */
 typedef struct spec {
     char fill, align, sign, type;
+    bool alt; /* '#': 0x / 0o / 0b before the digits */
     int64_t width, prec;
 } spec;
 
@@ -271,6 +272,7 @@ static const char *parse_spec(const char *p, spec *o)
     if (p[0] && (p[1] == '<' || p[1] == '>' || p[1] == '^' || p[1] == '=')) o->fill = p[0], o->align = p[1], p += 2;
     else if (*p == '<' || *p == '>' || *p == '^' || *p == '=') o->align = *p++;
     if (*p == '+' || *p == '-' || *p == ' ') o->sign = *p++;
+    if (*p == '#') o->alt = true, p++;
     if (*p == '0' && !o->align) o->fill = '0', o->align = '=', p++;
     while (*p >= '0' && *p <= '9') o->width = o->width * 10 + (*p++ - '0');
     if (*p == '.')
@@ -305,14 +307,57 @@ static void digits_of(kj_buf *o, const spec *sp, int64_t i, double f, int32_t ki
         do tmp[n++] = "0123456789abcdef0123456789ABCDEF"[u % (unsigned)base + (t == 'X' ? 16 : 0)];
         while ((u /= (unsigned)base) > 0);
         if (i < 0) kj_buf_putc(o, '-');
+        if (sp->alt) kj_buf_putc(o, '0'), kj_buf_putc(o, t == 'X' ? 'X' : t);
         while (n > 0) kj_buf_putc(o, tmp[--n]);
         return;
     }
     if (kind == 4) kj_fmt_u64(o, (uint64_t)i); else kj_fmt_i64(o, i);
 }
 
+static uint32_t utf8_cp(const unsigned char *p, int *len)
+{
+    int n = *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+    uint32_t c = *p & (0x7F >> n);
+    for (int k = 1; k < n && is_cont(p[k]); k++) c = c << 6 | (p[k] & 0x3F);
+    *len = n;
+    return c;
+}
+
+/* repr(s) (ascii: ascii(s)): single quotes unless the text holds ' and no ",
+ * backslash escapes for the quote, backslash and control characters. */
+void kj_fmt_str_repr(kj_buf *b, const char *s, bool ascii)
+{
+    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    kj_buf_putc(b, q);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\\') kj_buf_puts(b, "\\\\");
+        else if (*p == '\n') kj_buf_puts(b, "\\n");
+        else if (*p == '\r') kj_buf_puts(b, "\\r");
+        else if (*p == '\t') kj_buf_puts(b, "\\t");
+        else if (*p == (unsigned char)q) kj_buf_printf(b, "\\%c", q);
+        else if (*p < 0x20 || *p == 0x7f) kj_buf_printf(b, "\\x%02x", *p);
+        else if (*p >= 0x80 && ascii) {
+            int n;
+            uint32_t c = utf8_cp(p, &n);
+            kj_buf_printf(b, c < 0x100 ? "\\x%02x" : c < 0x10000 ? "\\u%04x" : "\\U%08x", c);
+            for (int k = 1; k < n && p[1]; k++) p++;
+        } else kj_buf_putc(b, (char)*p);
+    }
+    kj_buf_putc(b, q);
+}
+
+/* format(x, spec); a spec led by "!r", "!s" or "!a" (an f-string's or a
+ * format field's conversion) formats repr(x), str(x) or ascii(x) instead. */
 void *kj_rt_str_format(kj_rt *rt, int64_t i, double f, const char *s, int32_t kind, const char *fmt)
 {
+    if (fmt[0] == '!' && fmt[1]) {
+        kj_buf cv = {0};
+        if (kind == 5 && fmt[1] != 's') kj_fmt_str_repr(&cv, s, fmt[1] == 'a');
+        else if (kind == 5) kj_buf_puts(&cv, s);
+        else kj_buf_puts(&cv, kj_rt_str_format(rt, i, f, s, kind, ""));
+        char *c = own_buf(rt, &cv);
+        return kj_rt_str_format(rt, 0, 0, c, 5, fmt + 2);
+    }
     spec sp;
     parse_spec(fmt, &sp);
     kj_buf body = {0};

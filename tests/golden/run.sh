@@ -248,13 +248,13 @@ for f in "$golden/errors"/*.k; do
 done
 
 # check_run LABEL DIR NAME [TARGET]: `kjit run --target TARGET NAME.k`
-# (default cpu) prints NAME.expected, and NAME.stderr with exit 3 when that
-# file exists.
+# (default cpu) prints NAME.expected, and NAME.stderr (Python's traceback of
+# the uncaught exception) with exit 1 when that file exists.
 check_run() {
     local label=$1 dir=$2 name=$3 target=${4:-cpu} rc want=0
     (cd "$dir" && $limit "$kjit" run --target "$target" "$name.k") >"$tmp/out" 2>"$tmp/err"
     rc=$?
-    [ -f "$dir/$name.stderr" ] && want=3
+    [ -f "$dir/$name.stderr" ] && want=1
     if [ $rc -ne $want ]; then
         fail "$label" "kjit run: $(describe_rc $rc), expected exit $want"
         sed 's/^/    /' "$tmp/err" | head -n 20
@@ -262,7 +262,7 @@ check_run() {
         fail "$label" "missing $name.expected (run run/make_expected.sh)"
     elif ! cmp -s "$dir/$name.expected" "$tmp/out"; then
         fail "$label" "stdout differs" "$dir/$name.expected" "$tmp/out"
-    elif [ $want -eq 3 ] && ! cmp -s "$dir/$name.stderr" "$tmp/err"; then
+    elif [ $want -eq 1 ] && ! cmp -s "$dir/$name.stderr" "$tmp/err"; then
         fail "$label" "stderr differs" "$dir/$name.stderr" "$tmp/err"
     else
         pass

@@ -11,8 +11,10 @@
 # and classes it:
 #   exact    exits 0 and prints exactly NAME.expected
 #   wrong    exits 0 and prints something else (a silently wrong answer)
-#   refused  kjit stops at compile time (exit 1): the first error line is kept
-#   crashed  anything else: a run-time error (exit 3), a fault (70), a
+#   refused  kjit stops at compile time (exit 1, an `error:` line): the first
+#            error line is kept
+#   crashed  anything else: an uncaught exception (exit 1, `file:L:C: Kind:
+#            message`) or another run-time error (3), a fault (70), a
 #            timeout; the first line of stderr is kept
 # It prints a table, the blockers ranked (the message of each refused or
 # crashed program's first error, less its location and with numbers as N,
@@ -88,7 +90,7 @@ for name in "${names[@]}"; do
             class[$name]=wrong
             note[$name]="output differs: $(diff "$name.expected" "$work/out" | grep -m1 '^[<>]')"
         fi
-    elif [ "$rc" = 1 ]; then
+    elif [ "$rc" = 1 ] && grep -q -m1 -E '(^|: )error: ' "$work/err"; then
         class[$name]=refused note[$name]=$(first_error "$work/err")
     elif [ "$rc" = 124 ]; then
         class[$name]=crashed note[$name]="timeout after ${tmo}s"

@@ -376,8 +376,12 @@ static void test_string_errors(void **state)
     want_error("\n\nx = \"\"\"abc\nd\ne", "3:5: unterminated triple-quoted string literal (detected at line 5)\n");
     want_error("x = b'a'\n", "1:5: bytes literals are not supported\n");
     want_error("x = Rb'a'\n", "1:5: bytes literals are not supported\n");
-    want_error("x = f'{a}'\n", "1:5: f-strings are not supported\n");
-    want_error("x = rf'{a}'\n", "1:5: f-strings are not supported\n");
+    /* f-strings are STRING tokens marked fstr (the parser reads their fields) */
+    lexed *F = lex("x = rf'{a}' 'b'\n");
+    assert_string_equal(F->kinds, "NAME ASSIGN STRING STRING NEWLINE EOF");
+    assert_true(F->t.v[2].fstr && !F->t.v[3].fstr);
+    assert_string_equal(F->errs, "");
+    done(F);
     want_error("x = '\\xZZ'\n", "1:6: truncated \\xXX escape\n");
     want_error("x = '\\u12'\n", "1:6: truncated \\uXXXX escape\n");
     want_error("x = '\\U00110000'\n", "1:6: illegal Unicode character in escape\n");

@@ -134,13 +134,15 @@ static void test_params_ok(void **state)
     expect(fx, "", "run -O0 params.k n=7 --target=cpu flag=True x=.25", 0, "", "");
     expect(fx, "", "run --no-cache --target parallel params.k n=7 flag=1 x=0.25 'name=a b=c'", 0, "", "");
     /* The defaults, then values read per the default's type. */
-    expect(fx, "", "run params.k", 3, "",
-           "params.k:2:5: AssertionError: n\n"
-           "        assert n == 7, \"n\"\n"
-           "        ^\n");
-    expect(fx, "", "run params.k n=7 x=0.25 flag=0", 3, "", NULL);
-    expect(fx, "", "run params.k n=7 x=0.25 flag=False", 3, "", NULL);
-    expect(fx, "", "run params.k n=7_0", 3, "", NULL); /* 70: Python's underscores */
+    expect(fx, "", "run params.k", 1, "",
+           "Traceback (most recent call last):\n"
+           "  File \"params.k\", line 2, in main\n"
+           "    assert n == 7, \"n\"\n"
+           "    ^\n"
+           "AssertionError: n\n");
+    expect(fx, "", "run params.k n=7 x=0.25 flag=0", 1, "", NULL);
+    expect(fx, "", "run params.k n=7 x=0.25 flag=False", 1, "", NULL);
+    expect(fx, "", "run params.k n=7_0", 1, "", NULL); /* 70: Python's underscores */
     /* The program from standard input. */
     expect(fx, "", "run - n=7 x=0.25 flag=True < params.k", 0, "", "");
 }
@@ -228,7 +230,7 @@ static void test_compile_errors(void **state)
            "kjit: error: cannot read 'missing.k': No such file or directory\n");
 }
 
-/* ---- exit status 3 ---- */
+/* ---- uncaught exceptions: Python's traceback, exit status 1 ---- */
 
 static const char index_src[] = "import numpy as np\n"
                                 "\n"
@@ -253,23 +255,27 @@ static void test_runtime_errors(void **state)
     fixture *fx = *state;
     write_file(fx, "index.k", index_src);
     if (!have_host_builtins(fx)) skip();
-    const char *index_err = "index.k:6:7: IndexError: index 10 is out of bounds for axis 0 with size 10\n"
-                            "        a[i] = 1.0\n"
-                            "          ^\n";
+    const char *index_err = "Traceback (most recent call last):\n"
+                            "  File \"index.k\", line 6, in main\n"
+                            "    a[i] = 1.0\n"
+                            "      ^\n"
+                            "IndexError: index 10 is out of bounds for axis 0 with size 10\n";
     /* The program's output comes first (flushed), then the error. */
-    expect(fx, "", "run --boundscheck index.k", 3, "before 10\n", index_err);
-    expect(fx, "KJIT_BOUNDSCHECK=1", "run index.k", 3, "before 10\n", index_err);
-    expect(fx, "", "run --boundscheck --diag-format=short index.k i=-11", 3, "before 10\n",
+    expect(fx, "", "run --boundscheck index.k", 1, "before 10\n", index_err);
+    expect(fx, "KJIT_BOUNDSCHECK=1", "run index.k", 1, "before 10\n", index_err);
+    expect(fx, "", "run --boundscheck --diag-format=short index.k i=-11", 1, "before 10\n",
            "index.k:6:7: IndexError: index -11 is out of bounds for axis 0 with size 10\n");
     /* Integer division by zero is Python's error, not a signal. */
-    expect(fx, "", "run index.k i=0", 3, "before 10\n",
-           "index.k:7:11: ZeroDivisionError: integer division or modulo by zero\n"
-           "        print(10 // d)\n"
-           "              ^\n");
+    expect(fx, "", "run index.k i=0", 1, "before 10\n",
+           "Traceback (most recent call last):\n"
+           "  File \"index.k\", line 7, in main\n"
+           "    print(10 // d)\n"
+           "          ^\n"
+           "ZeroDivisionError: integer division or modulo by zero\n");
     expect(fx, "", "run index.k i=-1 d=3", 0, "before 10\n3\n", "");
     /* JSON diagnostics for tools. */
     result r = kjit(fx, "KJIT_DIAG_FORMAT=json", "run --boundscheck index.k");
-    assert_int_equal(r.status, 3);
+    assert_int_equal(r.status, 1);
     assert_string_equal(r.err,
                         "{\"file\":\"index.k\",\"line\":6,\"col\":7,\"severity\":\"error\",\"message\":"
                         "\"IndexError: index 10 is out of bounds for axis 0 with size 10\"}\n");
