@@ -31,6 +31,7 @@ static const char *what_is(const kj_einfo *ei)
     case EI_FUNC: return "a function";
     case EI_LAUNCH: return "a kernel launch configuration";
     case EI_UREDUCE: return "a ufunc's reduce method";
+    case EI_UMETH: return "a ufunc's method";
     case EI_FORALL: return "a kernel's forall method";
     case EI_DECOR: return "a decorator";
     case EI_TYPEOBJ: return "a Numba type object";
@@ -292,6 +293,12 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
             if (obj->kind == EI_FUNC && obj->fn->kind == FK_VECTORIZE && !strcmp(e->attr.name, "reduce")) {
                 ei->kind = EI_UREDUCE;
                 ei->fn = obj->fn;
+                return ei;
+            }
+            if (obj->kind == EI_FUNC && obj->fn->kind == FK_VECTORIZE && kj_ufunc_meth_id(e->attr.name) >= 0) {
+                ei->kind = EI_UMETH; /* infer_ufunc_meth.c */
+                ei->fn = obj->fn;
+                ei->builtin = kj_ufunc_meth_id(e->attr.name);
                 return ei;
             }
             if (obj->kind != EI_VALUE) {
