@@ -35,8 +35,10 @@ enum { ARG_FNS = 1, ARG_LISTS = 2 }; /* type_arg's modes: functions as values; l
 static int list_args(int b)
 {
     const char *p = kj_builtin_get((kj_builtin)b)->path;
-    /* mpi4py's MPI.Request.Waitall([r1, r2]) takes requests, which no list holds */
-    bool tuples = !strncmp(p, "np.", 3) || !strncmp(p, "cuda.", 5) || kj_builtin_has(b, KJ_BF_MPI);
+    /* mpi4py's MPI.Request.Waitall([r1, r2]) takes requests, which no list holds;
+     * array methods take shapes (a.reshape([4, 4])) as NumPy's do */
+    bool tuples = !strncmp(p, "np.", 3) || !strncmp(p, "cuda.", 5) || !strncmp(p, "array.", 6) ||
+                  kj_builtin_has(b, KJ_BF_MPI);
     return tuples ? 0 : ARG_LISTS;
 }
 
