@@ -535,6 +535,17 @@ static LLVMValueRef b_allclose(kj_cg *cg, const kir_inst *in)
     return LLVMBuildICmp(cg->b, LLVMIntNE, r, kj_cg_i32(cg, 0), "allclose");
 }
 
+/* np.array_equal(a1, a2) */
+static LLVMValueRef b_array_equal(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef x[3], y[3];
+    kj_cg_operand(cg, in->args[0], x);
+    kj_cg_operand(cg, in->args[1], y);
+    LLVMValueRef a[7] = {rt_arg(cg), x[0], x[1], x[2], y[0], y[1], y[2]};
+    LLVMValueRef r = kj_cg_rtcall(cg, KJ_RTF_ARRAY_EQUAL, a, 7);
+    return LLVMBuildICmp(cg->b, LLVMIntNE, r, kj_cg_i32(cg, 0), "array_equal");
+}
+
 /* np.load(path): the compiler typed it from the file's header. */
 static LLVMValueRef b_load(kj_cg *cg, const kir_inst *in)
 {
@@ -879,6 +890,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_SAVE: return b_save(cg, in);
     case KJ_B_NP_LOAD: return b_load(cg, in);
     case KJ_B_NP_ALLCLOSE: return b_allclose(cg, in);
+    case KJ_B_NP_ARRAY_EQUAL: return b_array_equal(cg, in);
     case KJ_B_NP_SUM: case KJ_B_NP_MIN: case KJ_B_NP_MAX: case KJ_B_NP_MEAN: case KJ_B_NP_STD:
     case KJ_B_ARR_SUM: case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
     case KJ_B_NP_PROD: case KJ_B_NP_VAR: case KJ_B_NP_ARGMIN: case KJ_B_NP_ARGMAX:

@@ -1505,6 +1505,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_LOAD: return type_load(c);
     case KJ_B_NP_SAVE: return type_save(c);
     case KJ_B_NP_ALLCLOSE: return type_allclose(c);
+    case KJ_B_NP_ARRAY_EQUAL: return type_allclose(c); /* two operands, a bool */
     case KJ_B_NP_SUM:
     case KJ_B_NP_PROD: return type_reduce(c, R_SUM);
     case KJ_B_NP_MIN:

@@ -35,8 +35,10 @@ enum { ARG_FNS = 1, ARG_LISTS = 2 }; /* type_arg's modes: functions as values; l
 static int list_args(int b)
 {
     const char *p = kj_builtin_get((kj_builtin)b)->path;
-    /* mpi4py's MPI.Request.Waitall([r1, r2]) takes requests, which no list holds */
-    bool tuples = !strncmp(p, "np.", 3) || !strncmp(p, "cuda.", 5) || kj_builtin_has(b, KJ_BF_MPI);
+    /* mpi4py's MPI.Request.Waitall([r1, r2]) takes requests, which no list holds;
+     * array methods take shapes (a.reshape([4, 4])) as NumPy's do */
+    bool tuples = !strncmp(p, "np.", 3) || !strncmp(p, "cuda.", 5) || !strncmp(p, "array.", 6) ||
+                  kj_builtin_has(b, KJ_BF_MPI);
     return tuples ? 0 : ARG_LISTS;
 }
 
@@ -1036,6 +1038,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn, ci->forall);
     case EI_FORALL: return kj_type_forall_config(ic, e, ci->fn);
     case EI_UREDUCE: return ufunc_reduce_call(ic, e, ei, ci->fn);
+    case EI_UMETH: return kj_type_ufunc_meth(ic, e, ei, ci->fn, ci->builtin);
     case EI_DTYPE_FN: return dtype_fn_call(ic, e, ei);
     case EI_NTCLASS: return kj_type_nt_call(ic, e, ei, ci->ntc); /* resolve_namedtuple.c */
     case EI_NONE: return ei_value(ei, NULL);

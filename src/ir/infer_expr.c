@@ -31,6 +31,7 @@ static const char *what_is(const kj_einfo *ei)
     case EI_FUNC: return "a function";
     case EI_LAUNCH: return "a kernel launch configuration";
     case EI_UREDUCE: return "a ufunc's reduce method";
+    case EI_UMETH: return "a ufunc's method";
     case EI_FORALL: return "a kernel's forall method";
     case EI_DECOR: return "a decorator";
     case EI_TYPEOBJ: return "a Numba type object";
@@ -297,6 +298,12 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 return ei;
             }
             if (obj->kind == EI_BUILTIN && kj_static_ref(ic->s, e, ei, true)) return ei; /* List.empty_list */
+            if (obj->kind == EI_FUNC && obj->fn->kind == FK_VECTORIZE && kj_ufunc_meth_id(e->attr.name) >= 0) {
+                ei->kind = EI_UMETH; /* infer_ufunc_meth.c */
+                ei->fn = obj->fn;
+                ei->builtin = kj_ufunc_meth_id(e->attr.name);
+                return ei;
+            }
             if (obj->kind != EI_VALUE) {
                 if (obj->kind != EI_NONE)
                     kj_error(ic->d, ic->s->src, e->attr.name_span, "%s has no attribute '%s'",
@@ -361,8 +368,17 @@ static const kj_type *array_binop(kj_ictx *ic, kj_binop op, const kj_type *l, co
     const kj_type *re = r->kind == KJ_T_ARRAY ? r->elem : r;
     if (!kj_is_scalar(le) || !kj_is_scalar(re)) return bad_operands(ic, op, l, r, sp);
     const kj_type *p = kj_promote(ic->s->types, le, re);
-    if (!p || (is_bitwise(op) && kj_is_float(p)) || op == KJ_OP_MATMUL || kj_is_complex(p))
-        return bad_operands(ic, op, l, r, sp); /* complex arrays: not in host array code yet */
+    if (!p || (is_bitwise(op) && kj_is_float(p)) || op == KJ_OP_MATMUL || (kj_is_complex(p) && !kj_complex_op_ok(op)))
+        return bad_operands(ic, op, l, r, sp);
+    if (kj_is_complex(p) && (op == KJ_OP_DIV || op == KJ_OP_POW)) {
+        /* + - * of complex arrays are NumPy's bit for bit (fused loops,
+         * kir_fuse.c); NumPy's / and ** round otherwise than Python's */
+        kj_diag *dg = kj_error(ic->d, ic->s->src, sp, "%s of complex arrays is not supported yet",
+                               op == KJ_OP_DIV ? "division" : "the power");
+        kj_diag_hint(dg, "NumPy's complex loops round differently from Python's complex operators; compute "
+                         "element by element in a loop");
+        return NULL;
+    }
     if (p->kind == KJ_T_BOOL) {
         /* NumPy on bool arrays: + * & | ^ stay bool (logical), / is float64,
          * // % ** give int8, and - is an error. */

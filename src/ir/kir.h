@@ -67,6 +67,9 @@
  *   from the first element. Host code only, and only until kir_reduce.c
  *   makes it a call of a function that loops (or launches) — codegen
  *   never sees it.
+ *   With KIR_REDUCE_ACCUMULATE in aux it is fn.accumulate(a, axis=(aux &
+ *   0xff) - 1) instead (an array of a's shape); with KIR_REDUCE_OUTER,
+ *   fn.outer(a, b) (kir_ufunc_meth.c makes both loops).
  * - FOR/PFOR: the local `i` takes start, start+step, ... while < stop (or >
  *   stop for a negative step); assigning `i` in the body does not change the
  *   iteration (Python). Step 0 is a run-time error.
@@ -183,6 +186,8 @@ typedef struct kir_block {
     kir_ref *v;
     uint32_t n, cap;
 } kir_block;
+
+enum { KIR_REDUCE_ACCUMULATE = 0x100, KIR_REDUCE_OUTER = 0x200 }; /* UFUNC_REDUCE's aux: other methods */
 
 /* A @vectorize function's identity= (what its reduce starts from). */
 typedef struct kir_identity {

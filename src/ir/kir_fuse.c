@@ -47,6 +47,7 @@ typedef struct tree {
 static const kj_type *elem_of(const kj_type *t) { return t->kind == KJ_T_ARRAY ? t->elem : t; }
 static bool is_bool(const kj_type *t) { return t->kind == KJ_T_BOOL; }
 static bool is_numeric(const kj_type *t) { return t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT; }
+static bool is_complex_array(const kj_type *t) { return t && t->kind == KJ_T_ARRAY && t->elem->kind == KJ_T_COMPLEX; }
 
 /* ---- which instructions fuse ---- */
 
@@ -75,7 +76,7 @@ static uint32_t operands(fctx *c, kir_ref r, kir_ref *ops)
     const kj_type *e = in->type->elem;
     ops[0] = in->a, ops[1] = in->b;
     switch ((kir_op)in->op) {
-    case KIR_ADD: case KIR_SUB: case KIR_MUL: return is_numeric(e) ? 2 : 0;
+    case KIR_ADD: case KIR_SUB: case KIR_MUL: return is_numeric(e) || e->kind == KJ_T_COMPLEX ? 2 : 0;
     case KIR_DIV: case KIR_POW: return e->kind == KJ_T_FLOAT ? 2 : 0;
     case KIR_AND: case KIR_OR: case KIR_XOR: return is_numeric(e) && e->kind != KJ_T_FLOAT ? 2 : is_bool(e) ? 2 : 0;
     case KIR_EQ: case KIR_NE: case KIR_LT: case KIR_LE: case KIR_GT: case KIR_GE:
@@ -361,10 +362,12 @@ static void drop_taken(fctx *c, kir_blkid b)
     blk->n = n;
 }
 
-/* np.where and np.clip on arrays exist only as fused loops. */
+/* np.where and np.clip on arrays, and complex array arithmetic (+ - *,
+ * which the runtime's loops lack), exist only as fused loops. */
 static bool fused_only(const kir_inst *in)
 {
-    return in->op == KIR_BUILTIN && (in->aux == KJ_B_NP_WHERE || in->aux == KJ_B_NP_CLIP);
+    if (in->op != KIR_BUILTIN) return is_complex_array(in->type);
+    return in->aux == KJ_B_NP_WHERE || in->aux == KJ_B_NP_CLIP;
 }
 
 /* May the loop convert its result as the store into the view would? Any

@@ -263,9 +263,14 @@ static void print_operands(pctx *p, const kir_inst *in)
         print_call(p, in);
         break;
     case KIR_UFUNC_REDUCE:
-        kj_buf_printf(out, " %s(", fn_name(in->fn));
+        kj_buf_printf(out, " %s%s(", fn_name(in->fn),
+                      in->aux & KIR_REDUCE_OUTER ? ".outer" : in->aux & KIR_REDUCE_ACCUMULATE ? ".accumulate" : "");
         print_ref(p, in->a);
-        if (in->aux) kj_buf_printf(out, ", axis=%d)", in->aux - 1);
+        if (in->aux & KIR_REDUCE_OUTER) {
+            kj_buf_puts(out, ", ");
+            print_ref(p, in->b);
+            kj_buf_puts(out, ")");
+        } else if (in->aux & 0xff) kj_buf_printf(out, ", axis=%d)", (in->aux & 0xff) - 1);
         else kj_buf_puts(out, ", axis=None)");
         break;
     case KIR_EXC_MATCH:

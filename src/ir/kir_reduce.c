@@ -5,6 +5,7 @@
 #include "builtins.h"
 #include "kir_build.h"
 #include "kir_gpu_ufunc.h"
+#include "kir_ufunc_meth.h"
 
 #include <string.h>
 
@@ -396,6 +397,18 @@ void kir_reduce_expand(kj_arena *a, kj_types *ty, kir_module *m, uint32_t first,
         for (kir_ref r = 1; r < f->ninsts; r++) {
             kir_inst *in = &f->insts[r];
             if (in->op != KIR_UFUNC_REDUCE) continue;
+            if (in->aux & (KIR_REDUCE_ACCUMULATE | KIR_REDUCE_OUTER)) { /* kir_ufunc_meth.c */
+                kir_func *h = kir_ufunc_meth_func(a, ty, m, f, in);
+                in = &f->insts[r];
+                kir_ref args[2] = {in->a, in->b};
+                in->op = KIR_CALL;
+                in->fn = h;
+                in->nargs = in->b ? 2 : 1;
+                in->args = kir_refs(a, args, in->nargs);
+                in->a = in->b = 0;
+                in->aux = 0;
+                continue;
+            }
             const kj_type *at = f->insts[in->a].type;
             red rd = {.uf = in->fn, .at = kj_t_array(ty, at->elem, at->ndim, KJ_LAYOUT_A),
                       .axis = (int)in->aux - 1, .rt = in->type, .r = in->fn->ret};

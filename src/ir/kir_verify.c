@@ -461,7 +461,13 @@ static bool check_reduce(vctx *v, kir_ref r)
     if (t->kind != KJ_T_ARRAY) return fail(v, r, "reduce of %s, not an array", ts(t));
     if (!in->fn || in->fn->kind != KIR_FN_UFUNC || in->fn->nparams != 2)
         return fail(v, r, "reduce with %s, not a binary ufunc", in->fn ? in->fn->mangled : "no function");
-    if (in->aux > t->ndim) return fail(v, r, "reduce along axis %d of %s", in->aux - 1, ts(t));
+    if (in->aux & KIR_REDUCE_OUTER) {
+        const kj_type *u = use(v, r, in->b);
+        if (!u) return false;
+        if (u->kind != KJ_T_ARRAY) return fail(v, r, "outer of %s, not an array", ts(u));
+        return true;
+    }
+    if ((in->aux & 0xff) > t->ndim) return fail(v, r, "reduce along axis %d of %s", (in->aux & 0xff) - 1, ts(t));
     return true;
 }
 

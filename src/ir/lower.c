@@ -1031,6 +1031,7 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
     if (ci->kind == EI_LAUNCH) return lower_launch(lc, e, ei);
     if (ci->kind == EI_NTCLASS) return kj_lower_nt_call(lc, e); /* lower_namedtuple.c */
     if (ci->kind == EI_UREDUCE) return lower_reduce(lc, e, ei);
+    if (ci->kind == EI_UMETH) return kj_lower_ufunc_meth(lc, e, ei, ci->builtin);
     if (ei->callee && ei->callee->fn->kind == FK_REDUCE) return lower_cuda_reduce(lc, e, ei);
     if (ei->callee && (ei->callee->fn->kind == FK_VECTORIZE ||
                        ei->callee->fn->kind == FK_GUVECTORIZE))

@@ -272,6 +272,9 @@ kj_dtype kj_reduce_dtype(kj_reduce_op op, kj_dtype in);
 bool kj_array_allclose(const kj_array *a, const kj_array *b, double rtol, double atol,
                        bool *result, kj_rt_error *err);
 
+/* np.array_equal(a, b): equal shapes and elements (array_equal.c). */
+bool kj_array_equal(const kj_array *a, const kj_array *b);
+
 /* --- Ranges ------------------------------------------------------------- */
 /* np.arange(start, stop, step, dtype): length ceil((stop-start)/step); the
  * first two values are start and start+step cast to dt, the rest are

@@ -271,6 +271,16 @@ int32_t kj_rt_allclose(kj_rt *rt, const void *a, int32_t andim, int32_t adt, con
     return r;
 }
 
+int32_t kj_rt_array_equal(kj_rt *rt, const void *a, int32_t andim, int32_t adt, const void *b, int32_t bndim,
+                          int32_t bdt)
+{
+    (void)rt;
+    kj_array ha, hb;
+    kj_rt_header(&ha, a, andim, adt);
+    kj_rt_header(&hb, b, bndim, bdt);
+    return kj_array_equal(&ha, &hb);
+}
+
 void kj_rt_load(kj_rt *rt, const char *path, int32_t dtype, int32_t ndim, int32_t layout, void *out, int32_t line,
                 int32_t col)
 {

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The methods accumulate and outer of a @vectorize function, typed as
+ * NumPy's ufunc methods (Numba's DUFunc hands them to NumPy):
+ *   f.accumulate(a, axis=0)  an array of a's shape in f's result type, the
+ *                            running f along the axis (no identity used);
+ *   f.outer(a, b)            an array of shape a.shape + b.shape,
+ *                            out[i..., j...] = f(a[i...], b[j...]).
+ * kir_ufunc_meth.c makes them loops. (reduce: infer_call.c.) */
+#include "sema_int.h"
+
+#include <string.h>
+
+enum { MAX_DIMS = 4 };
+
+int kj_ufunc_meth_id(const char *name)
+{
+    if (!strcmp(name, "accumulate")) return KJ_UM_ACCUMULATE;
+    if (!strcmp(name, "outer")) return KJ_UM_OUTER;
+    return -1;
+}
+
+/* An array argument's type; NULL after reporting. */
+static const kj_type *array_arg(kj_ictx *ic, const kj_expr *x, const char *what)
+{
+    const kj_type *t = kj_value_type(ic, x);
+    if (!t) return NULL;
+    if (t->kind != KJ_T_ARRAY || t->ndim < 1) {
+        kj_error(ic->d, ic->s->src, x->span, "%s takes arrays, not %s", what, kj_type_str(t));
+        return NULL;
+    }
+    return t;
+}
+
+/* f specialised for (x, y) and returning a scalar; NULL after reporting. */
+static kj_spec *binary_spec(kj_ictx *ic, const kj_expr *e, kj_fn *fn, const kj_type *x, const kj_type *y)
+{
+    const kj_type *el[2] = {x, y};
+    kj_spec *callee = kj_specialise(ic, fn, el, true, e->span);
+    if (!callee || !callee->ret) return NULL;
+    if (!kj_is_scalar(callee->ret)) {
+        kj_error(ic->d, ic->s->src, e->span, "ufunc '%s' must return a scalar, not %s", fn->def->name,
+                 kj_type_str(callee->ret));
+        return NULL;
+    }
+    return callee;
+}
+
+/* accumulate's axis: a constant integer (NumPy's AxisError when out of
+ * range); None only for a 1-d array. */
+static bool accum_axis(kj_ictx *ic, const kj_expr *ax, int ndim, int32_t *axis)
+{
+    *axis = 0;
+    if (!ax) return true;
+    if (ax->kind == KJ_E_NONE) {
+        if (ndim == 1) return true;
+        kj_error(ic->d, ic->s->src, ax->span, "accumulate does not allow multiple axes");
+        return false;
+    }
+    kj_type_expr(ic, ax);
+    kj_cval v;
+    if (!kj_const_eval(ic->s, ax, &v) || v.type->kind != KJ_T_INT) {
+        kj_error(ic->d, ic->s->src, ax->span, "axis must be a constant integer");
+        return false;
+    }
+    if (v.i < -ndim || v.i >= ndim) {
+        kj_error(ic->d, ic->s->src, ax->span, "axis %lld is out of bounds for array of dimension %d",
+                 (long long)v.i, ndim);
+        return false;
+    }
+    *axis = (int32_t)(v.i < 0 ? v.i + ndim : v.i);
+    return true;
+}
+
+static kj_einfo *accumulate_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+{
+    const char *name = fn->def->name;
+    const kj_expr *ax = e->call.nargs > 1 ? e->call.args[1] : NULL;
+    for (uint32_t k = 0; k < e->call.nkw; k++) {
+        if (strcmp(e->call.kw[k].name, "axis") || ax) {
+            kj_error(ic->d, ic->s->src, e->call.kw[k].span,
+                     "%s.accumulate() got an unexpected keyword argument '%s'", name, e->call.kw[k].name);
+            return ei_value(ei, NULL);
+        }
+        ax = e->call.kw[k].value;
+    }
+    if (e->call.nargs < 1 || e->call.nargs > 2) {
+        kj_error(ic->d, ic->s->src, e->span, "%s.accumulate() takes an array and an axis", name);
+        return ei_value(ei, NULL);
+    }
+    const kj_type *a = kj_value_type(ic, e->call.args[0]);
+    if (!a) return ei_value(ei, NULL);
+    if (a->kind != KJ_T_ARRAY || a->ndim < 1) {
+        kj_error(ic->d, ic->s->src, e->call.args[0]->span, "cannot accumulate on a scalar");
+        return ei_value(ei, NULL);
+    }
+    if (!accum_axis(ic, ax, a->ndim, &ei->axis)) return ei_value(ei, NULL);
+    kj_spec *callee = binary_spec(ic, e, fn, a->elem, a->elem);
+    if (!callee) return ei_value(ei, NULL);
+    ei->callee = callee;
+    return ei_value(ei, kj_t_array(ic->s->types, kj_strong(ic->s->types, callee->ret), a->ndim, KJ_LAYOUT_C));
+}
+
+static kj_einfo *outer_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+{
+    const char *name = fn->def->name;
+    if (e->call.nkw) {
+        kj_error(ic->d, ic->s->src, e->call.kw[0].span, "%s.outer() got an unexpected keyword argument '%s'", name,
+                 e->call.kw[0].name);
+        return ei_value(ei, NULL);
+    }
+    if (e->call.nargs != 2) {
+        kj_error(ic->d, ic->s->src, e->span, "%s.outer() takes exactly 2 arguments (%u given)", name,
+                 e->call.nargs);
+        return ei_value(ei, NULL);
+    }
+    const char *what = kj_arena_printf(ic->s->a, "%s.outer()", name);
+    const kj_type *a = array_arg(ic, e->call.args[0], what);
+    const kj_type *b = a ? array_arg(ic, e->call.args[1], what) : NULL;
+    if (!b) return ei_value(ei, NULL);
+    if (a->ndim + b->ndim > MAX_DIMS) {
+        kj_error(ic->d, ic->s->src, e->span, "%s.outer() of %dd and %dd arrays: kjit's arrays have at most %d dimensions",
+                 name, a->ndim, b->ndim, MAX_DIMS);
+        return ei_value(ei, NULL);
+    }
+    kj_spec *callee = binary_spec(ic, e, fn, a->elem, b->elem);
+    if (!callee) return ei_value(ei, NULL);
+    ei->callee = callee;
+    return ei_value(ei,
+                    kj_t_array(ic->s->types, kj_strong(ic->s->types, callee->ret), a->ndim + b->ndim, KJ_LAYOUT_C));
+}
+
+kj_einfo *kj_type_ufunc_meth(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn, int meth)
+{
+    if (fn->def->nparams != 2) {
+        kj_error(ic->d, ic->s->src, e->span, meth == KJ_UM_OUTER ? "outer product only supported for binary functions"
+                                                                 : "accumulate only supported for binary functions");
+        return ei_value(ei, NULL);
+    }
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_error(ic->d, ic->s->src, e->span, "%s.%s() is only available in host code", fn->def->name,
+                 meth == KJ_UM_OUTER ? "outer" : "accumulate");
+        return ei_value(ei, NULL);
+    }
+    ei->builtin = meth;
+    return meth == KJ_UM_OUTER ? outer_call(ic, e, ei, fn) : accumulate_call(ic, e, ei, fn);
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* ufunc.accumulate / ufunc.outer made loops (kir_ufunc_meth.h). */
+#include "kir_ufunc_meth.h"
+
+#include "builtins.h"
+#include "kir_build.h"
+
+enum { MAX_DIMS = 4 };
+
+typedef struct meth {
+    const kir_func *uf;   /* the binary scalar function */
+    const kj_type *r;     /* its result type */
+    kir_ref a, b, out, n; /* params, the result, the axis's extent */
+    uint32_t nda, ndb;    /* dimensions of a and b */
+    int axis;             /* accumulate's */
+    uint32_t acc;         /* accumulate's running value */
+} meth;
+
+/* f(x, y) converted as a ufunc loop converts */
+static kir_ref apply(kir_builder *b, const meth *m, kir_ref x, kir_ref y)
+{
+    kir_ref args[2] = {kb_cast(b, x, m->uf->params[0]), kb_cast(b, y, m->uf->params[1])};
+    return kb_cast(b, kb_call(b, m->uf, args, 2), m->r);
+}
+
+/* for idx[d] in range(dims[d]) ...: body at the innermost */
+typedef void (*nest_fn)(kir_builder *b, meth *m, const kir_ref *idx);
+
+static void nest(kir_builder *b, const kir_ref *dims, uint32_t nd, kir_ref *idx, uint32_t d, nest_fn body, meth *m)
+{
+    if (d == nd || d >= MAX_DIMS) { /* d < MAX_DIMS: idx[d] stays in bounds */
+        body(b, m, idx);
+        return;
+    }
+    uint32_t l = kb_local(b, kb_i64(b));
+    kir_blkid saved = b->cur;
+    b->cur = kb_for(b, l, kb_int(b, 0), dims[d]);
+    idx[d] = kb_get(b, l);
+    nest(b, dims, nd, idx, d + 1, body, m);
+    b->cur = saved;
+}
+
+/* np.empty(shape, R) for the dimensions of `from` (nfrom arrays). */
+static kir_ref empty_like(kir_builder *b, const kj_type *rt, const kir_ref *from, const uint32_t *nds, uint32_t nfrom)
+{
+    kir_ref d[MAX_DIMS];
+    const kj_type *el[MAX_DIMS];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < nfrom; k++)
+        for (uint32_t j = 0; j < nds[k] && n < MAX_DIMS; j++) el[n] = kb_i64(b), d[n++] = kb_dim(b, from[k], j);
+    kir_ref shape = n == 1 ? d[0] : kb_args(b, KIR_TUPLE, kj_t_tuple(b->ty, el, n), d, n);
+    kir_ref args[2] = {shape, 0};
+    return kb_builtin(b, KJ_B_NP_EMPTY, rt, args, 2);
+}
+
+/* ---- accumulate ---- */
+
+/* One line along the axis: idx holds the other axes' indices. */
+static void accum_line(kir_builder *b, meth *m, const kir_ref *outer)
+{
+    kir_ref idx[MAX_DIMS];
+    uint32_t o = 0;
+    for (uint32_t k = 0; k < m->nda && k < MAX_DIMS; k++) idx[k] = (int)k == m->axis ? kb_int(b, 0) : outer[o++];
+    kir_blkid then, els, saved = b->cur;
+    kb_if(b, kb_binop(b, KIR_GT, kj_t_bool(b->ty), m->n, kb_int(b, 0)), &then, &els);
+    b->cur = then;
+    kb_set(b, m->acc, kb_cast(b, kb_load(b, m->a, idx, m->nda), m->r));
+    kb_store(b, m->out, kb_get(b, m->acc), idx, m->nda);
+    uint32_t j = kb_local(b, kb_i64(b));
+    b->cur = kb_for(b, j, kb_int(b, 1), m->n);
+    idx[m->axis] = kb_get(b, j);
+    kb_set(b, m->acc, apply(b, m, kb_get(b, m->acc), kb_load(b, m->a, idx, m->nda)));
+    kb_store(b, m->out, kb_get(b, m->acc), idx, m->nda);
+    b->cur = saved;
+}
+
+static void accum_body(kir_builder *b, meth *m, const kj_type *rt)
+{
+    m->out = empty_like(b, rt, &m->a, &m->nda, 1);
+    m->n = kb_dim(b, m->a, (uint32_t)m->axis);
+    m->acc = kb_local(b, m->r);
+    kir_ref dims[MAX_DIMS], idx[MAX_DIMS];
+    uint32_t no = 0;
+    for (uint32_t k = 0; k < m->nda && k < MAX_DIMS; k++)
+        if ((int)k != m->axis) dims[no++] = kb_dim(b, m->a, k);
+    nest(b, dims, no, idx, 0, accum_line, m);
+    kb_return(b, m->out);
+}
+
+/* ---- outer ---- */
+
+static void outer_element(kir_builder *b, meth *m, const kir_ref *idx)
+{
+    kir_ref x = kb_load(b, m->a, idx, m->nda), y = kb_load(b, m->b, idx + m->nda, m->ndb);
+    kb_store(b, m->out, apply(b, m, x, y), idx, m->nda + m->ndb);
+}
+
+static void outer_body(kir_builder *b, meth *m, const kj_type *rt)
+{
+    kir_ref from[2] = {m->a, m->b};
+    uint32_t nds[2] = {m->nda, m->ndb}, nd = m->nda + m->ndb;
+    m->out = empty_like(b, rt, from, nds, 2);
+    kir_ref dims[MAX_DIMS], idx[MAX_DIMS];
+    for (uint32_t k = 0; k < nd && k < MAX_DIMS; k++) dims[k] = kb_dim(b, m->out, k);
+    nest(b, dims, nd, idx, 0, outer_element, m);
+    kb_return(b, m->out);
+}
+
+/* ---- the function ---- */
+
+static const kj_type *any_layout(kj_types *ty, const kj_type *t)
+{
+    return kj_t_array(ty, t->elem, t->ndim, KJ_LAYOUT_A);
+}
+
+kir_func *kir_ufunc_meth_func(kj_arena *a, kj_types *ty, kir_module *m, const kir_func *f, const kir_inst *in)
+{
+    bool outer = in->aux & KIR_REDUCE_OUTER;
+    const kj_type *ps[2] = {any_layout(ty, f->insts[in->a].type), outer ? any_layout(ty, f->insts[in->b].type) : NULL};
+    int axis = outer ? 0 : (int)(in->aux & 0xff) - 1;
+    const char *mangled = outer ? kj_arena_printf(a, "%s.outer[%s, %s]", in->fn->mangled, kj_type_str(ps[0]),
+                                                  kj_type_str(ps[1]))
+                                : kj_arena_printf(a, "%s.accumulate[%s, axis=%d]", in->fn->mangled,
+                                                  kj_type_str(ps[0]), axis);
+    kir_func *h = kir_module_find(m, mangled);
+    if (h) return h;
+    uint32_t np = outer ? 2 : 1;
+    h = kir_func_new(a, m, kj_arena_printf(a, "%s.%s", in->fn->name, outer ? "outer" : "accumulate"), mangled,
+                     KIR_FN_HOST);
+    h->span = in->span;
+    h->nparams = np;
+    h->params = KJ_NEWN(a, const kj_type *, np + 1);
+    h->param_names = KJ_NEWN(a, const char *, np + 1);
+    for (uint32_t k = 0; k < np; k++) {
+        h->params[k] = ps[k];
+        h->param_names[k] = kj_arena_printf(a, "p%u", k);
+    }
+    h->ret = in->type;
+    kir_builder b = {.a = a, .ty = ty, .f = h, .sp = in->span};
+    meth me = {.uf = in->fn, .r = in->fn->ret, .a = kb_param(&b, 0), .nda = (uint32_t)ps[0]->ndim, .axis = axis};
+    if (outer) {
+        me.b = kb_param(&b, 1);
+        me.ndb = (uint32_t)ps[1]->ndim;
+        outer_body(&b, &me, in->type);
+    } else {
+        accum_body(&b, &me, in->type);
+    }
+    return h;
+}
