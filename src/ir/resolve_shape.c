@@ -122,6 +122,7 @@ static bool call_shape(kj_sema *s, const kj_expr *e, shape *out, uint32_t depth)
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_NP_ARRAY: case KJ_B_NP_ASARRAY: case KJ_B_NP_ZEROS_LIKE:
     case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE: {
         const kj_expr *a = e->call.nargs ? e->call.args[0] : NULL;
+        if (a && (a->kind == KJ_E_LIST || a->kind == KJ_E_TUPLE)) return display_shape(a, out);
         return a && shape_of(s, a, out, depth + 1);
     }
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:
@@ -133,7 +134,7 @@ static bool call_shape(kj_sema *s, const kj_expr *e, shape *out, uint32_t depth)
         return shape_arg(s, n, out) && out->nd == 1;
     }
     case KJ_B_NP_RANDOM_RAND: case KJ_B_NP_RANDOM_RANDN: {
-        if (e->call.nkw || e->call.nargs > MAX_DIMS) return false;
+        if (e->call.nkw || !e->call.nargs || e->call.nargs > MAX_DIMS) return false; /* rand(): a float */
         out->nd = e->call.nargs;
         for (uint32_t i = 0; i < e->call.nargs; i++) {
             shape one;
@@ -152,7 +153,7 @@ static bool shape_of(kj_sema *s, const kj_expr *e, shape *out, uint32_t depth)
 {
     if (depth > MAX_DEPTH) return false;
     switch (e->kind) {
-    case KJ_E_LIST: case KJ_E_TUPLE: return display_shape(e, out);
+    /* a list display bound to a name is a list, which may grow: only an array's shape is fixed */
     case KJ_E_CALL: return call_shape(s, e, out, depth);
     case KJ_E_NAME: {
         const kj_expr *v = binding(s, e->name);
