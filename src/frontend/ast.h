@@ -103,7 +103,7 @@ struct kj_expr {
 #define KJ_STMT_KINDS(X)                                                                   \
     X(EXPR) X(ASSIGN) X(AUGASSIGN) X(IF) X(WHILE) X(FOR) X(BREAK) X(CONTINUE) X(RETURN)    \
     X(PASS) X(ASSERT) X(DEF) X(IMPORT) X(FROM_IMPORT) X(WITH) X(RAISE) X(TRY)    \
-    X(EXCEPT)
+    X(EXCEPT) X(GLOBAL)
 
 typedef enum {
 #define X(n) KJ_S_##n,
@@ -155,7 +155,7 @@ struct kj_stmt {
             kj_except_kind clause;
         } except;
         kj_funcdef *def;                                   /* DEF */
-        struct {                                           /* IMPORT, FROM_IMPORT */
+        struct {                                           /* IMPORT, FROM_IMPORT, GLOBAL (names) */
             const char *module; /* FROM_IMPORT: the dotted module; IMPORT: NULL */
             kj_alias *names;
             uint32_t n;

@@ -336,6 +336,11 @@ static void dump_stmt(const kj_stmt *s, int indent, kj_buf *out)
         return;
     case KJ_S_DEF: dump_def(s->def, indent, out); return;
     case KJ_S_IMPORT: case KJ_S_FROM_IMPORT: dump_import(s, out); return;
+    case KJ_S_GLOBAL:
+        kj_buf_puts(out, "(global");
+        for (uint32_t i = 0; i < s->import.n; i++) kj_buf_printf(out, " %s", s->import.names[i].name);
+        kj_buf_putc(out, ')');
+        return;
     case KJ_S__COUNT: break;
     }
     kj_buf_puts(out, "(?)");

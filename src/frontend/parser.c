@@ -270,6 +270,28 @@ static kj_stmt *import_stmt(kjp *p, kj_span start)
     return s;
 }
 
+/* global_stmt: 'global' NAME (',' NAME)*: the names, as an import's */
+static kj_stmt *global_stmt(kjp *p, kj_span start)
+{
+    kjp_next(p);
+    KJ_VEC(kj_alias) names = {0};
+    do {
+        kj_alias al = {0};
+        if (!kjp_at(p, KJ_TOK_NAME)) {
+            kjp_error(p, kjp_cur(p)->span, "expected a name after 'global'");
+            return NULL;
+        }
+        al.span = kjp_cur(p)->span;
+        al.name = kjp_name(p, kjp_cur(p));
+        kjp_next(p);
+        KJP_PUSH(p->a, names, al);
+    } while (kjp_accept(p, KJ_TOK_COMMA));
+    kj_stmt *s = new_stmt(p, KJ_S_GLOBAL, kjp_span_from(p, start));
+    s->import.names = names.v;
+    s->import.n = names.n;
+    return s;
+}
+
 /* import_from: 'from' dotted_name 'import' ('(' names [','] ')' | names)
  * names: NAME ['as' NAME] (',' NAME ['as' NAME])* */
 static kj_stmt *from_stmt(kjp *p, kj_span start)
@@ -389,11 +411,7 @@ static kj_stmt *simple_stmt(kjp *p)
     case KJ_TOK_KW_ASSERT: return assert_stmt(p, start);
     case KJ_TOK_KW_IMPORT: return import_stmt(p, start);
     case KJ_TOK_KW_FROM: return from_stmt(p, start);
-    case KJ_TOK_KW_GLOBAL:
-        /* Numba refuses STORE_GLOBAL in compiled code; kjit compiles host code too */
-        return unsupported_simple(p, "'global' is not supported",
-                                  "functions cannot rebind module-level names (Numba's compiled functions "
-                                  "cannot either): return the new value, and assign it where the name lives");
+    case KJ_TOK_KW_GLOBAL: return global_stmt(p, start); /* checked by ir/infer_global.c */
     case KJ_TOK_KW_NONLOCAL: return unsupported_simple(p, "'nonlocal' is not supported", NULL);
     case KJ_TOK_KW_DEL: return unsupported_simple(p, "'del' is not supported", NULL);
     case KJ_TOK_KW_RAISE: return raise_stmt(p, start);

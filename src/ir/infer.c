@@ -540,6 +540,7 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
     case KJ_S_IMPORT: case KJ_S_FROM_IMPORT:
         kj_error(ic->d, ic->s->src, st->span, "imports must be at module level");
         break;
+    case KJ_S_GLOBAL: kj_check_global(ic, st); break; /* infer_global.c */
     case KJ_S__COUNT: break;
     }
 }

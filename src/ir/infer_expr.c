@@ -813,12 +813,41 @@ static kj_einfo *array_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *a
     return ei_value(ei, kj_t_array(ic->s->types, at->elem, (int)nd, lay));
 }
 
+/* t[i] with i known only when the program runs: Numba's getitem(UniTuple,
+ * intp) (lower_tuple.c); Numba has no getitem for a heterogeneous tuple and
+ * a run-time index, nor for the empty tuple. */
+static kj_einfo *tuple_runtime_index(kj_ictx *ic, const kj_expr *e, const kj_type *tt, const kj_einfo *ix,
+                                     kj_einfo *ei)
+{
+    if (!ix->type || ix->type->kind != KJ_T_INT) {
+        kj_error(ic->d, ic->s->src, e->sub.index->span, "a tuple index must be an integer, not %s",
+                 kj_type_str(ix->type));
+        return ei_value(ei, NULL);
+    }
+    const kj_type *et = tt->n ? kj_strong(ic->s->types, tt->elems[0]) : NULL;
+    for (uint32_t k = 1; k < tt->n && et; k++)
+        if (kj_strong(ic->s->types, tt->elems[k]) != et) et = NULL;
+    if (!et) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->sub.index->span,
+                               "no getitem(%s, %s) as in Numba: a tuple whose elements differ in type "
+                               "(or an empty one) needs a constant index",
+                               kj_type_str(kj_strong(ic->s->types, tt)),
+                               kj_type_str(kj_strong(ic->s->types, ix->type)));
+        kj_diag_hint(dg, "index it with a constant (t[0]), or make its elements one type");
+        return ei_value(ei, NULL);
+    }
+    ei_value(ei, et);
+    ei->nonneg = ic->sp->ei[e->sub.obj->id].nonneg;
+    return ei;
+}
+
 static kj_einfo *tuple_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *tt, kj_einfo *ei)
 {
     kj_einfo *ix = kj_type_expr(ic, e->sub.index);
     if (ix->kind != EI_VALUE) return ei_value(ei, NULL);
-    if (!ix->is_const || ix->cval.type->kind != KJ_T_INT) {
-        kj_error(ic->d, ic->s->src, e->sub.index->span, "a tuple index must be a constant integer");
+    if (!ix->is_const) return tuple_runtime_index(ic, e, tt, ix, ei);
+    if (ix->cval.type->kind != KJ_T_INT) {
+        kj_error(ic->d, ic->s->src, e->sub.index->span, "a tuple index must be an integer");
         return ei_value(ei, NULL);
     }
     int64_t i = ix->cval.i;

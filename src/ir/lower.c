@@ -356,6 +356,8 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
     if (ot->kind == KJ_T_TUPLE) {
         if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
+        if (!EI(lc, e->sub.index)->is_const) /* t[i], i known when it runs: lower_tuple.c */
+            return kj_lower_tuple_index(lc, e, lower_expr(lc, e->sub.obj), ot);
         int64_t i = EI(lc, e->sub.index)->cval.i;
         if (i < 0) i += ot->n;
         kir_ref t = lower_expr(lc, e->sub.obj);

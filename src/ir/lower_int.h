@@ -73,6 +73,8 @@ kir_ref kj_lower_nt_attr(lctx *lc, const kj_expr *e);
 
 /* lower_try.c */
 void kj_lower_raise(lctx *lc, const kj_stmt *st);
+/* lower_tuple.c: t[i] over a homogeneous tuple, i a run-time index */
+kir_ref kj_lower_tuple_index(lctx *lc, const kj_expr *e, kir_ref t, const kj_type *tt);
 void kj_lower_try(lctx *lc, const kj_stmt *st);
 /* Before a return: leave the bodies of the enclosing try statements. */
 void kj_lower_leave_tries(lctx *lc, kj_span sp);

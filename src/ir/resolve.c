@@ -457,7 +457,7 @@ bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out)
     case KJ_E_NAME:
     case KJ_E_ATTR: {
         kj_einfo ref;
-        if (!static_ref(s, e, &ref, false)) return false;
+        if (!static_ref(s, e, &ref, false)) return kj_script_shape_attr(s, e, out); /* N = a.size */
         if (ref.kind == EI_VALUE && ref.is_const) { *out = ref.cval; return true; }
         if (ref.kind != EI_BUILTIN) return false;
         double v;
@@ -519,9 +519,10 @@ bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out)
         kj_einfo ref;
         kj_cval t;
         if (e->call.nargs != 1 || e->call.nkw || !static_ref(s, e->call.fn, &ref, false) ||
-            ref.kind != EI_BUILTIN || ref.builtin != KJ_B_LEN || !kj_const_eval(s, e->call.args[0], &t) ||
-            t.type->kind != KJ_T_TUPLE)
+            ref.kind != EI_BUILTIN || ref.builtin != KJ_B_LEN)
             return false;
+        if (!kj_const_eval(s, e->call.args[0], &t)) return kj_script_len(s, e->call.args[0], out); /* len(a) */
+        if (t.type->kind != KJ_T_TUPLE) return false;
         out->type = kj_t_weak_int(s->types);
         out->i = t.n;
         return true;
@@ -1405,10 +1406,14 @@ bool kj_resolve(kj_sema *s)
     for (uint32_t i = 0; i < body->n; i++) {
         const kj_stmt *st = body->v[i];
         switch (st->kind) {
-        case KJ_S_IMPORT: case KJ_S_FROM_IMPORT: case KJ_S_PASS: break;
+        case KJ_S_IMPORT: case KJ_S_FROM_IMPORT: case KJ_S_PASS: case KJ_S_GLOBAL: break; /* global: no-op here */
         case KJ_S_ASSIGN:
             if (!script) resolve_const(s, st, false);
-            else if (!kj_script_binds_once(s, st) || !resolve_const(s, st, true)) kj_script_add(s, &sc, st);
+            else {
+                s->module_scope = true;
+                if (!kj_script_binds_once(s, st) || !resolve_const(s, st, true)) kj_script_add(s, &sc, st);
+                s->module_scope = false;
+            }
             break;
         case KJ_S_DEF: resolve_def(s, st); break;
         case KJ_S_EXPR:

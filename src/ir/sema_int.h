@@ -230,6 +230,7 @@ struct kj_sema {
     kj_fn *script;           /* a file without main: <module>, its module-level statements (resolve_script.c) */
     const struct kj_fn *host; /* while resolving decorators in a host function's body: that function,
                                  whose signature locals (sig = '...') signatures may name */
+    bool module_scope;       /* resolving a script's module-level statement (resolve_shape.c) */
 };
 
 /* resolve.c */
@@ -250,6 +251,11 @@ bool kj_script_begin(kj_sema *s, kj_script *sc); /* true: the file has no main *
 bool kj_script_binds_once(const kj_sema *s, const kj_stmt *st);
 void kj_script_add(kj_sema *s, kj_script *sc, const kj_stmt *st);
 kj_fn *kj_script_end(kj_sema *s, kj_script *sc);
+/* resolve_shape.c: len(a), a.shape, a.size, a.ndim of a script variable bound
+ * once to an array of constant shape (a = np.arange(1024)), as a module
+ * constant; only while s->module_scope. */
+bool kj_script_len(kj_sema *s, const kj_expr *e, kj_cval *out);
+bool kj_script_shape_attr(kj_sema *s, const kj_expr *e, kj_cval *out);
 /* `e` (a NAME that `reader` does not bind) is a variable of <module>: reports
  * that compiled functions cannot read it, and returns true. */
 bool kj_script_var_error(kj_sema *s, kj_diags *d, const kj_fn *reader, const kj_expr *e);
@@ -341,6 +347,8 @@ typedef struct kj_ictx {
 } kj_ictx;
 
 kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e);
+/* infer_global.c: `global` in a function body: compiled functions only read */
+void kj_check_global(kj_ictx *ic, const kj_stmt *st);
 /* A shape argument `e` of cuda.shared/local.array that names a local bound
  * once to an int constant: marks that use constant (infer_local_const.c). */
 bool kj_local_const_shape(kj_ictx *ic, const kj_expr *e, struct kj_barg *arg);

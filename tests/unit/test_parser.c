@@ -580,7 +580,7 @@ static void test_unsupported(void **state)
         {"x = {k: v for k, v in y}\n", "1:5: comprehensions are not supported\n"},
         {"def f():\n    yield 1\n", "2:5: 'yield' is not supported\n"},
         {"def f():\n    x = yield\n", "2:9: 'yield' is not supported\n"},
-        {"def f():\n    global x\n", "2:5: 'global' is not supported\n"},
+        {"def f():\n    global 1\n", "2:12: expected a name after 'global'\n"},
         {"def f():\n    nonlocal x\n", "2:5: 'nonlocal' is not supported\n"},
         {"del x\n", "1:1: 'del' is not supported\n"},
         {"raise\n", "1:1: a bare 'raise' (re-raising) is not supported\n"},
