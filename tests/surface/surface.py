@@ -171,7 +171,7 @@ def oracle(argv):
     import signal
 
     def alarm(*_):
-        raise TimeoutError("the probe ran over 60 s")
+        raise TimeoutError("the probe ran over 240 s")
     signal.signal(signal.SIGALRM, alarm)
     for cat, item, _, prog, _ in probes():
         if prog is None or (args.items and cat not in args.items and item not in args.items):
@@ -181,7 +181,7 @@ def oracle(argv):
         if item in blocks and not args.all:
             continue
         buf = io.StringIO()
-        signal.alarm(60)
+        signal.alarm(240)
         try:
             with contextlib.redirect_stdout(buf):
                 exec(compile(prog, "probe.py", "exec"), {"__name__": "__main__"})
@@ -276,7 +276,7 @@ def run(argv):
     ap.add_argument("-v", action="store_true", help="a line per item")
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("categories", nargs="*")
-    args = ap.parse_args(argv)
+    args = ap.parse_intermixed_args(argv)
     kjit = os.path.abspath(args.kjit)
     tmo = int(os.environ.get("KJIT_SURFACE_TIMEOUT", "30"))
     passlist = set()
