@@ -819,6 +819,7 @@ static void hoist_lambdas(kjp *p, stmt_vec *body, uint32_t at)
     memmove(body->v + at + k, body->v + at, (body->n - k - at) * sizeof *body->v);
     memcpy(body->v + at, p->lambdas.v, k * sizeof *body->v);
     p->lambdas.n = 0;
+    p->lifted = 0;
 }
 
 /* The lexer's errors come before the parser's: put this file's
@@ -865,6 +866,7 @@ kj_module *kj_parse(const kj_source *src, kj_arena *a, kj_diags *d)
     while (!kjp_at(&p, KJ_TOK_EOF)) {
         uint32_t at = body.n;
         statement(&p, &body);
+        kjp_lift_module(&p, &(kj_block){body.v, body.n});
         hoist_lambdas(&p, &body, at);
     }
     m->body = to_block(body);

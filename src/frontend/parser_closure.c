@@ -20,9 +20,10 @@
 #include <string.h>
 
 typedef void (*expr_fn)(kj_expr *e, void *ctx);
+#define walk_expr kjp_walk_expr
 
 /* fn on e and every expression below it, pre-order */
-static void walk_expr(kj_expr *e, expr_fn fn, void *ctx)
+void kjp_walk_expr(kj_expr *e, expr_fn fn, void *ctx)
 {
     if (!e) return;
     fn(e, ctx);
@@ -237,7 +238,7 @@ void kjp_lift_closures(kjp *p)
 {
     /* innermost first (each is pushed when its parse ends): what an inner
      * function reads of an outer one is passed through the ones between */
-    for (uint32_t i = 0; i < p->lambdas.n; i++) {
+    for (uint32_t i = p->lifted; i < p->lambdas.n; i++) {
         kj_funcdef *lam = p->lambdas.v[i]->def;
         kj_funcdef *encl = (kj_funcdef *)lam->encl; /* arena-owned, being parsed */
         if (!encl) continue;
@@ -246,4 +247,23 @@ void kjp_lift_closures(kjp *p)
         lift(p, encl, lam);
         p->panic = panic || p->panic;
     }
+    p->lifted = p->lambdas.n;
+}
+
+/* A script's module-level statements are the body of <module>
+ * (resolve_script.c): a comprehension there gets the module-level variables
+ * it reads as a comprehension in a function gets the function's. */
+void kjp_lift_module(kjp *p, const kj_block *body)
+{
+    kjp_lift_closures(p); /* those nested in a module-level comprehension first */
+    kj_funcdef mod = {.name = "<module>", .body = *body, .nexprs = *p->mod_ids};
+    for (uint32_t i = 0; i < p->lambdas.n; i++) {
+        kj_funcdef *lam = p->lambdas.v[i]->def;
+        if (lam->encl || (strncmp(lam->name, "<listcomp", 9) && strncmp(lam->name, "<dictcomp", 9))) continue;
+        bool panic = p->panic;
+        p->panic = false;
+        lift(p, &mod, lam);
+        p->panic = panic || p->panic;
+    }
+    *p->mod_ids = mod.nexprs;
 }

@@ -68,6 +68,18 @@ static kj_expr *comprehension_error(kjp *p, kj_span start, bool generator)
     return error_expr(p);
 }
 
+static void close_bracket(kjp *p, kj_tok_kind closer);
+
+/* [elt for ...] or {k: v for ...} at its `for` (parser_comp.c), to the closer */
+static kj_expr *comprehension(kjp *p, kj_span open, kj_expr_kind kind, kj_expr *elt, kj_expr *val, uint32_t nl0)
+{
+    kj_expr *call = kjp_comprehension(p, open, kind, elt, val, nl0);
+    if (p->panic) return call;
+    close_bracket(p, kind == KJ_E_LIST ? KJ_TOK_RBRACK : KJ_TOK_RBRACE);
+    call->span = call->call.fn->span = kjp_span_from(p, open);
+    return call;
+}
+
 /* Expect the closer of the bracket opened at `open`. Only reached with a
  * real token in the way: a missing closer at the end of the line was
  * already reported by the lexer, which then supplied one. */
@@ -122,7 +134,7 @@ static kj_expr *paren(kjp *p)
     if (kjp_accept(p, KJ_TOK_RPAREN)) return kjp_new_expr(p, KJ_E_TUPLE, kjp_span_from(p, open));
     kj_expr *first = kjp_expr(p);
     if (p->panic) return first;
-    if (kjp_at(p, KJ_TOK_KW_FOR)) return comprehension_error(p, open, true);
+    if (kjp_at(p, KJ_TOK_KW_FOR)) return kjp_comprehension(p, kjp_span_from(p, open), KJ_E_TUPLE, first, NULL, 0);
     if (!kjp_at(p, KJ_TOK_COMMA)) {
         close_bracket(p, KJ_TOK_RPAREN);
         return first;
@@ -144,10 +156,11 @@ static kj_expr *list(kjp *p)
 {
     kj_span open = kjp_next(p)->span;
     expr_vec v = {0};
+    uint32_t nl0 = p->lambdas.n;
     while (!kjp_at(p, KJ_TOK_RBRACK)) {
         KJP_PUSH(p->a, v, kjp_expr(p));
         if (p->panic) return v.v[0];
-        if (v.n == 1 && kjp_at(p, KJ_TOK_KW_FOR)) return comprehension_error(p, open, false);
+        if (v.n == 1 && kjp_at(p, KJ_TOK_KW_FOR)) return comprehension(p, open, KJ_E_LIST, v.v[0], NULL, nl0);
         if (!kjp_accept(p, KJ_TOK_COMMA)) break;
     }
     close_bracket(p, KJ_TOK_RBRACK);
@@ -164,6 +177,7 @@ static kj_expr *brace(kjp *p)
     kj_span open = kjp_next(p)->span;
     expr_vec v = {0};
     int dict = -1; /* unknown until the first element: 1 dict, 0 set */
+    uint32_t nl0 = p->lambdas.n;
     while (!kjp_at(p, KJ_TOK_RBRACE)) {
         KJP_PUSH(p->a, v, kjp_expr(p));
         if (p->panic) return v.v[0];
@@ -177,8 +191,8 @@ static kj_expr *brace(kjp *p)
             if (p->panic) return v.v[0];
         }
         if (kjp_at(p, KJ_TOK_KW_FOR)) {
-            kjp_error(p, open, "comprehensions are not supported");
-            return error_expr(p);
+            if (v.n > 2 - (dict == 0)) return comprehension_error(p, kjp_cur(p)->span, false);
+            return comprehension(p, open, dict ? KJ_E_DICT : KJ_E_SET, v.v[0], dict ? v.v[1] : NULL, nl0);
         }
         if (!kjp_accept(p, KJ_TOK_COMMA)) break;
     }
@@ -276,7 +290,7 @@ static void call_args(kjp *p, kj_expr *call)
         } else {
             kj_expr *a = kjp_expr(p);
             if (p->panic) break;
-            if (kjp_at(p, KJ_TOK_KW_FOR)) comprehension_error(p, a->span, true);
+            if (kjp_at(p, KJ_TOK_KW_FOR)) kjp_comprehension(p, a->span, KJ_E_CALL, a, NULL, 0);
             else if (kjp_at(p, KJ_TOK_ASSIGN))
                 kjp_error(p, a->span, "expression cannot contain assignment, perhaps you meant \"==\"?");
             else if (kws.n) kjp_error(p, a->span, "positional argument follows keyword argument");
@@ -608,6 +622,7 @@ static kj_expr *tuple_of(kjp *p, bool target)
     return e;
 }
 
+kj_expr *kjp_disjunction(kjp *p) { return boolop(p, KJ_BOOL_OR); }
 kj_expr *kjp_testlist(kjp *p) { return tuple_of(p, false); }
 kj_expr *kjp_target_list(kjp *p) { return tuple_of(p, true); }
 

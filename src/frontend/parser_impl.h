@@ -40,6 +40,8 @@ typedef struct kjp {
     const kj_funcdef *def; /* the function being parsed (in_def), for its lambdas */
     KJ_VEC(kj_stmt *) lambdas; /* module-level lambdas made into DEFs, not yet in a block (parser_lambda.c) */
     uint32_t nlambdas;         /* in place so far: their names */
+    uint32_t ncomps;           /* comprehensions so far: their names (parser_comp.c) */
+    uint32_t lifted;           /* lambdas[0 .. lifted) are lifted already (parser_closure.c) */
 } kjp;
 
 static inline kj_token *kjp_cur(kjp *p) { return &p->tok[p->pos]; }
@@ -93,6 +95,17 @@ kj_stmt *kjp_inner_def(kjp *p, kj_funcdef *fd, const kj_funcdef *outer);
  * written in it that read its (or an enclosing function's) variables get
  * them as parameters, passed at each call */
 void kjp_lift_closures(kjp *p);
+/* and at the end of a module-level statement: the comprehensions in it get
+ * the script's variables they read (body: the module's statements so far) */
+void kjp_lift_module(kjp *p, const kj_block *body);
+/* fn on e and every expression below it, pre-order (e may be NULL) */
+void kjp_walk_expr(kj_expr *e, void (*fn)(kj_expr *e, void *ctx), void *ctx);
+
+/* parser_comp.c: at the `for` of a comprehension whose element elt (a dict's
+ * key elt, value val) was parsed after p->lambdas.n was nl0: a call of the
+ * function made of it (kind LIST or DICT); SET and generators (CALL, TUPLE)
+ * are Numba's errors */
+kj_expr *kjp_comprehension(kjp *p, kj_span open, kj_expr_kind kind, kj_expr *elt, kj_expr *val, uint32_t nl0);
 
 /* parser_fstring.c: the n adjacent string literals at the current token, of
  * which one or more are f-strings, as "<format>".format(fields...) */
@@ -102,6 +115,7 @@ kj_expr *kjp_fstring(kjp *p, uint32_t n);
 kj_expr *kjp_new_expr(kjp *p, kj_expr_kind k, kj_span sp);
 bool kjp_starts_expr(kj_tok_kind k);
 kj_expr *kjp_expr(kjp *p);          /* expression (ifexp; no tuple) */
+kj_expr *kjp_disjunction(kjp *p);   /* a or b: a comprehension's iterable and condition */
 kj_expr *kjp_testlist(kjp *p);      /* expression (',' expression)* [','] → TUPLE when a comma */
 kj_expr *kjp_target_list(kjp *p);   /* the target of `for`: or-expressions, maybe a TUPLE */
 /* Check an assignment target; `aug` for augmented assignment, `eq` adds the

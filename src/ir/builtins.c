@@ -555,6 +555,7 @@ static const kj_type *type_anyall(bctx *c)
             if (!kj_is_scalar(x->elems[i])) return argerr(c, 0, "a tuple of numbers");
         return kj_t_bool(c->t);
     }
+    if (x && x->kind == KJ_T_LIST && x->elem && kj_is_scalar(x->elem)) return kj_t_bool(c->t);
     if (!is_array(x)) return argerr(c, 0, "a tuple or a 1-d array");
     if (x->ndim != 1) {
         kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0),
@@ -572,6 +573,7 @@ static const kj_type *type_minmax(bctx *c)
 {
     const kj_type *x = ty(c, 0);
     if (c->nargs == 1 && is_array(x)) return type_minmax_array(c, x);
+    if (c->nargs == 1 && x && x->kind == KJ_T_LIST && x->elem && kj_is_scalar(x->elem)) return x->elem;
     if (c->nargs == 1 && x && x->kind == KJ_T_TUPLE && x->n > 0) {
         const kj_type *r = x->elems[0];
         for (uint32_t i = 0; i < x->n && r; i++)
@@ -609,6 +611,12 @@ static const kj_type *type_sum(bctx *c)
 {
     const kj_type *x = ty(c, 0), *start = given(c, 1) ? ty(c, 1) : kj_t_weak_int(c->t);
     if (!kj_is_scalar(start)) return argerr(c, 1, "a number");
+    if (x && x->kind == KJ_T_LIST && x->elem && kj_is_scalar(x->elem)) { /* Python's scan (lower_pyiter.c) */
+        const kj_type *r = kj_strong(c->t, kj_promote(c->t, start, x->elem));
+        r = r->kind == KJ_T_BOOL ? i64(c) : r;
+        convto(c, 1, r);
+        return r;
+    }
     if (x && x->kind == KJ_T_TUPLE) {
         const kj_type *r = start;
         for (uint32_t i = 0; i < x->n && r; i++)
@@ -729,6 +737,15 @@ static const kj_type *type_list_method(bctx *c)
     switch (c->id) {
     case KJ_B_LIST_CLEAR: case KJ_B_LIST_REVERSE: return none(c);
     case KJ_B_LIST_COPY: return l;
+    case KJ_B_LIST_COUNT: case KJ_B_LIST_INDEX: case KJ_B_LIST_REMOVE: /* compared as `x in lst` (lower_list.c) */
+        if (!l->elem || !kj_is_scalar(l->elem)) return argerr(c, 0, "a list of numbers");
+        if (!ty(c, 1) || !kj_is_scalar(ty(c, 1))) return argerr(c, 1, "a number");
+        for (uint32_t k = 2; k < 4; k++) {
+            if (!given(c, k)) continue;
+            if (!kj_is_int(ty(c, k))) return argerr(c, k, "an integer");
+            convto(c, k, i64(c));
+        }
+        return c->id == KJ_B_LIST_REMOVE ? none(c) : i64(c);
     case KJ_B_LIST_EXTEND: /* lst.extend(other): a list of the same elements */
         if (!ty(c, 1) || ty(c, 1)->kind != KJ_T_LIST || (l->elem && ty(c, 1)->elem && ty(c, 1)->elem != l->elem))
             return argerr(c, 1, "a list of the same elements");
@@ -1590,7 +1607,7 @@ static const kj_type *type_any(bctx *c)
         return NULL;
     case KJ_B_LIST_APPEND: case KJ_B_LIST_POP: case KJ_B_LIST_NEW: case KJ_B_LIST_GET: case KJ_B_LIST_SET:
     case KJ_B_LIST_INSERT: case KJ_B_LIST_EXTEND: case KJ_B_LIST_CLEAR: case KJ_B_LIST_COPY: case KJ_B_LIST_REVERSE:
-    case KJ_B_LIST_REPEAT:
+    case KJ_B_LIST_REPEAT: case KJ_B_LIST_COUNT: case KJ_B_LIST_INDEX: case KJ_B_LIST_REMOVE:
         return type_list_method(c);
     case KJ_B_DICT_NEW: case KJ_B_DICT_GETITEM: case KJ_B_DICT_SETITEM: case KJ_B_DICT_CONTAINS: case KJ_B_DICT_GET:
     case KJ_B_DICT_SETDEFAULT: case KJ_B_DICT_POP: case KJ_B_DICT_KEYS: case KJ_B_DICT_VALUES: case KJ_B_DICT_ITEMS:

@@ -67,6 +67,9 @@ enum {
     X(LIST_COPY, "list.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
     X(LIST_REVERSE, "list.reverse", KJ_BF_HOST | KJ_BF_METHOD, "")                                      \
     X(LIST_REPEAT, "list.<repeat>", KJ_BF_HOST, "n")                                                    \
+    X(LIST_COUNT, "list.count", KJ_BF_HOST | KJ_BF_METHOD, "x")                                             \
+    X(LIST_INDEX, "list.index", KJ_BF_HOST | KJ_BF_METHOD, "x, start=, stop=")                              \
+    X(LIST_REMOVE, "list.remove", KJ_BF_HOST | KJ_BF_METHOD, "x")                                           \
     /* dicts and sets (infer_dict.c, builtins_dict.c, lower_dict.c, llvm_dict.c); <...>: lowering's */   \
     X(DICT_NEW, "dict.<new>", KJ_BF_HOST, "*args")                                                       \
     X(DICT_GETITEM, "dict.<get>", KJ_BF_HOST, "key")                                                     \

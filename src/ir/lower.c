@@ -657,6 +657,7 @@ static bool pyiter_loop(lctx *lc, int b, const kj_einfo *ei, const kir_ref *args
     if (b == KJ_B_ANY || b == KJ_B_ALL) return true;
     if (b != KJ_B_MAX && b != KJ_B_MIN && b != KJ_B_SUM) return false;
     const kj_type *x = type_of(lc, args[0]);
+    if (x->kind == KJ_T_LIST) return b == KJ_B_SUM || ei->nbound == 1; /* a list: always the scan */
     return (b == KJ_B_SUM || ei->nbound == 1) && x->kind == KJ_T_ARRAY && x->elem->kind == KJ_T_FLOAT;
 }
 
@@ -801,6 +802,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
         b == KJ_B_ARR_ALL)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
+    if (b == KJ_B_LIST_COUNT || b == KJ_B_LIST_INDEX || b == KJ_B_LIST_REMOVE)
+        return kj_lower_list_search(lc, b, args, e->span); /* lower_list.c */
     if (pyiter_loop(lc, b, ei, args))
         return kj_lower_pyiter(lc->s->a, lc->s->types, lc->f, lc->cur, e->span, b, t, args[0],
                                ei->nbound > 1 ? args[1] : 0);

@@ -45,6 +45,7 @@ kir_ref kj_lower_typed_call(lctx *lc, const kj_expr *e, const kj_type *t, int b)
 kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
 /* x in lst (not_in: x not in lst) of the comparison e: a scan for an equal element. */
 kir_ref kj_lower_list_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref l);
+kir_ref kj_lower_list_search(lctx *lc, int builtin, const kir_ref *args, kj_span sp);
 kir_ref kj_lower_list_binop(lctx *lc, const kj_expr *e); /* lst + lst, lst * n */
 kir_ref kj_lower_list_len(lctx *lc, kir_ref l, kj_span sp);
 /* lower_dict.c: a dict or set display; d[k] (v 0) or d[k] = v of the

@@ -7,6 +7,7 @@
  * and LEN (lowered as any method call by lower.c). */
 #include "lower_int.h"
 #include "builtins.h"
+#include "kir_build.h"
 
 static kir_ref builtin(lctx *lc, int b, const kj_type *t, kj_span sp, const kir_ref *args, uint32_t n)
 {
@@ -98,4 +99,51 @@ kir_ref kj_lower_list_binop(lctx *lc, const kj_expr *e)
     kir_ref ext[2] = {c, r};
     builtin(lc, KJ_B_LIST_EXTEND, NULL, e->span, ext, 2);
     return c;
+}
+
+/* Python's index clamping of a start or stop argument v for a list of n:
+ * negative from the end, then start below 0 is 0, stop above n is n */
+static kir_ref clamp(kir_builder *b, kir_ref v, kir_ref n, bool stop)
+{
+    const kj_type *bt = kj_t_bool(b->ty), *i64 = kb_i64(b);
+    kir_ref zero = kb_int(b, 0);
+    v = kb_select(b, kb_binop(b, KIR_LT, bt, v, zero), kb_binop(b, KIR_ADD, i64, v, n), v);
+    if (stop) return kb_select(b, kb_binop(b, KIR_GT, bt, v, n), n, v);
+    return kb_select(b, kb_binop(b, KIR_LT, bt, v, zero), zero, v);
+}
+
+/* lst.count(x), lst.index(x, start, stop), lst.remove(x) as Numba's
+ * listobj.py writes them: a scan comparing each element with x in their
+ * common type, as `x in lst`; index and remove take the first match, none
+ * is Numba's ValueError ("value not in list", "list.remove(x): x not in
+ * list"); remove pops it. */
+kir_ref kj_lower_list_search(lctx *lc, int builtin, const kir_ref *args, kj_span sp)
+{
+    kir_builder b = {.a = lc->s->a, .ty = lc->s->types, .f = lc->f, .cur = lc->cur, .sp = sp};
+    const kj_type *bt = kj_t_bool(b.ty), *i64 = kb_i64(&b), *et = lc->f->insts[args[0]].type->elem;
+    const kj_type *ot = kj_strong(b.ty, kj_promote(b.ty, lc->f->insts[args[1]].type, et));
+    kir_ref l = args[0], x = kb_cast(&b, args[1], ot), n = kb_builtin(&b, KJ_B_LEN, i64, &l, 1);
+    bool count = builtin == KJ_B_LIST_COUNT, index = builtin == KJ_B_LIST_INDEX;
+    kir_ref lo = index && args[2] ? clamp(&b, args[2], n, false) : kb_int(&b, 0);
+    kir_ref hi = index && args[3] ? clamp(&b, args[3], n, true) : n;
+    uint32_t acc_l = kb_local(&b, i64), i_l = kb_local(&b, i64);
+    kb_set(&b, acc_l, kb_int(&b, count ? 0 : -1));
+    kir_blkid cur = b.cur;
+    b.cur = kb_for(&b, i_l, lo, hi);
+    kir_ref i = kb_get(&b, i_l), acc = kb_get(&b, acc_l);
+    kir_ref el = kb_cast(&b, kb_builtin(&b, KJ_B_LIST_GET, et, (kir_ref[]){l, i}, 2), ot);
+    kir_ref eq = kb_binop(&b, KIR_EQ, bt, el, x);
+    if (count) kb_set(&b, acc_l, kb_binop(&b, KIR_ADD, i64, acc, kb_cast(&b, eq, i64)));
+    else kb_set(&b, acc_l, kb_select(&b, eq, kb_select(&b, kb_binop(&b, KIR_LT, bt, acc, kb_int(&b, 0)), i, acc), acc));
+    b.cur = cur;
+    kir_ref r = kb_get(&b, acc_l);
+    if (!count)
+        kb_check(&b, kb_binop(&b, KIR_GE, bt, r, kb_int(&b, 0)),
+                 index ? "value not in list" : "list.remove(x): x not in list");
+    if (builtin == KJ_B_LIST_REMOVE) {
+        kb_builtin(&b, KJ_B_LIST_POP, et, (kir_ref[]){l, r}, 2);
+        r = kb_emit(&b, KIR_CONST_NONE, kj_t_none(b.ty));
+    }
+    lc->cur = b.cur;
+    return r;
 }

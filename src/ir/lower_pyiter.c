@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Python's built-ins over an iterable, as CPython runs them (issue 23
  * point 8): max(a), min(a) and sum(a) of a 1-d float array, any(x) and
- * all(x) of a 1-d array or a tuple. CPython iterates and compares element
+ * all(x) of a 1-d array or a tuple; all five over a list of numbers. CPython iterates and compares element
  * by element, which NumPy's reductions do not (a NaN first stays the max; a
  * later NaN is skipped; floats add left to right): the loop is written in
  * KIR, in the block being lowered, so that the order is Python's. */
@@ -43,6 +43,14 @@ static kir_ref over_tuple(kir_builder *b, int builtin, const kj_type *t, kir_ref
     return acc;
 }
 
+/* it[i] of a 1-d array or a list (lower_list.c's LIST_GET: i is in range) */
+static kir_ref element(kir_builder *b, kir_ref it, kir_ref i)
+{
+    const kj_type *t = b->f->insts[it].type;
+    if (t->kind != KJ_T_LIST) return kb_load(b, it, &i, 1);
+    return kb_builtin(b, KJ_B_LIST_GET, t->elem, (kir_ref[]){it, i}, 2);
+}
+
 kir_ref kj_lower_pyiter(kj_arena *a, kj_types *ty, kir_func *f, kir_blkid cur, kj_span sp, int builtin,
                         const kj_type *t, kir_ref it, kir_ref start)
 {
@@ -53,19 +61,20 @@ kir_ref kj_lower_pyiter(kj_arena *a, kj_types *ty, kir_func *f, kir_blkid cur, k
                   : builtin == KJ_B_ALL ? kb_const(&b, t, 1, 0)
                                         : 0;
     if (f->insts[it].type->kind == KJ_T_TUPLE) return over_tuple(&b, builtin, t, it, acc);
-    kir_ref n = kb_dim(&b, it, 0);
+    bool list = f->insts[it].type->kind == KJ_T_LIST;
+    kir_ref n = list ? kb_builtin(&b, KJ_B_LEN, kb_i64(&b), &it, 1) : kb_dim(&b, it, 0);
     kir_ref first = kb_int(&b, 0);
     if (extreme) { /* the first element starts the scan; none is CPython's ValueError */
         kb_check(&b, kb_binop(&b, KIR_GT, kj_t_bool(ty), n, kb_int(&b, 0)),
                  builtin == KJ_B_MAX ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
-        acc = kb_load(&b, it, &first, 1);
+        acc = element(&b, it, first);
         first = kb_int(&b, 1);
     }
     uint32_t acc_l = kb_local(&b, t), i_l = kb_local(&b, kb_i64(&b));
     kb_set(&b, acc_l, acc);
     b.cur = kb_for(&b, i_l, first, n);
     kir_ref i = kb_get(&b, i_l);
-    kb_set(&b, acc_l, step(&b, builtin, t, kb_get(&b, acc_l), kb_load(&b, it, &i, 1)));
+    kb_set(&b, acc_l, step(&b, builtin, t, kb_get(&b, acc_l), element(&b, it, i)));
     b.cur = cur;
     return kb_get(&b, acc_l);
 }
