@@ -1333,8 +1333,9 @@ static const kj_type *type_atomic(bctx *c)
     return a->elem;
 }
 
-/* The types a warp shuffle moves: 32/64-bit ints and floats; narrower ints
- * and bools widen to int32, Python ints are int64, Python floats float64. */
+/* The types a warp shuffle (and match_any/match_all) moves: 32/64-bit ints and
+ * floats; narrower ints and bools widen to int32, Python ints are int64,
+ * Python floats float64. */
 static const kj_type *type_shfl(bctx *c)
 {
     if (!num_arg(c, 0, u32(c))) return NULL;
@@ -1343,6 +1344,11 @@ static const kj_type *type_shfl(bctx *c)
     const kj_type *r = kj_strong(c->t, v);
     if (r->kind == KJ_T_BOOL || (r->kind == KJ_T_INT && r->bits < 32)) r = i32(c);
     convto(c, 1, r);
+    if (c->id == KJ_B_MATCH_ANY_SYNC) return i32(c); /* the lanes with the same value */
+    if (c->id == KJ_B_MATCH_ALL_SYNC) { /* (mask or 0, all the same): Numba's Tuple(int32, bool) */
+        const kj_type *el[2] = {i32(c), kj_t_bool(c->t)};
+        return kj_t_tuple(c->t, el, 2);
+    }
     if (!kj_is_int(ty(c, 2))) return argerr(c, 2, "an integer");
     convto(c, 2, i32(c));
     return r;
@@ -1558,7 +1564,8 @@ static const kj_type *type_kernel(bctx *c)
     case KJ_B_ATOMIC_NANMAX: case KJ_B_ATOMIC_NANMIN: return type_atomic(c);
     case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return type_cuda_misc(c);
     case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC:
-    case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC: return type_shfl(c);
+    case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC:
+    case KJ_B_MATCH_ANY_SYNC: case KJ_B_MATCH_ALL_SYNC: return type_shfl(c);
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return type_bits(c);
     case KJ_B_FMA: return type_fma(c);
     case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: case KJ_B_XORO_NEXT: case KJ_B_XORO_JUMP:

@@ -459,6 +459,8 @@ enum {
     X(CG_THIS_GRID, "cuda.cg.this_grid", KJ_BF_DEV | KJ_BF_UNIFORM, "")                                  \
     X(GRID_SYNC, "grid_group.sync", KJ_BF_DEV | KJ_BF_METHOD | KJ_BF_BARRIER, "")                              \
     X(EQ_SYNC, "cuda.eq_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, predicate") \
+    X(MATCH_ANY_SYNC, "cuda.match_any_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
+    X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     KJ_BUILTINS_NPSORT(X)
 
 /* Other spellings of the same built-in: X(path, ID). */
