@@ -19,6 +19,7 @@
 
 #include "types.h"
 #include "builtins_npsort.h"
+#include "builtins_cuda_dev.h"
 
 enum {
     KJ_BF_ANY = 0,
@@ -461,7 +462,8 @@ enum {
     X(EQ_SYNC, "cuda.eq_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, predicate") \
     X(MATCH_ANY_SYNC, "cuda.match_any_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
-    KJ_BUILTINS_NPSORT(X)
+    KJ_BUILTINS_NPSORT(X)                                                                                \
+    KJ_BUILTINS_CUDA_DEV(X)
 
 /* Other spellings of the same built-in: X(path, ID). */
 #define KJ_BUILTIN_ALIASES(X)                                                              \
@@ -539,6 +541,21 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
  * after reporting why not. */
 bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, const kj_type *result, kj_span call,
                           const kj_source *src, kj_diags *d);
+
+/* Is `id` one of KJ_BUILTINS_CUDA_DEV (the device's host API)? */
+static inline bool kj_builtin_cuda_dev(unsigned id)
+{
+    return id >= KJ_B_CUDA_IS_AVAILABLE && id <= KJ_B_DEV_MAX_BLOCKS_PER_MULTIPROCESSOR;
+}
+
+/* Their typing rule (builtins_cuda_dev.c), with `recv` 1 for attributes and
+ * methods. */
+const kj_type *kj_builtin_type_cuda_dev(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                        uint32_t recv, kj_span call_span, const kj_source *src, kj_diags *d);
+
+/* The CU_DEVICE_ATTRIBUTE code of device.NAME and the value of the cpu
+ * targets' emulated device; false for another built-in. */
+bool kj_cuda_dev_attr(kj_builtin id, int *code, int64_t *cpu_value);
 
 /* The typing rule of those (builtins_npsort.c), kj_builtin_type's
  * parameters with `recv` 1 for methods. */
