@@ -1129,7 +1129,7 @@ static const kj_type *type_array_method(bctx *c)
         const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
         return kj_t_tuple(c->t, el, a->ndim);
     }
-    case KJ_B_ARR_SIZE:
+    case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES:
     case KJ_B_ARR_NDIM: return i64(c);
     case KJ_B_ARR_DTYPE: return kj_t_dtype(c->t, a->elem);
     default: return no_rule(c);
@@ -1533,7 +1533,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_SUM:
     case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
-    case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE:
+    case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES:
     case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_ANY: case KJ_B_ARR_ALL: case KJ_B_ARR_T:
     case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_NP_COPY: case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL:
     case KJ_B_ARR_FLATTEN: case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD:

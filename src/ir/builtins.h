@@ -285,6 +285,7 @@ enum {
     /* array attributes (receiver = the array) */                                                        \
     X(ARR_SHAPE, "array.shape", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")  \
     X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")    \
+    X(ARR_NBYTES, "array.nbytes", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_NONNEG, "")               \
     X(ARR_NDIM, "array.ndim", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                   \
     X(ARR_DTYPE, "array.dtype", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                 \
     /* the transpose: a view with the axes reversed, or permuted by axes (host code) */                                    \
@@ -483,7 +484,10 @@ enum {
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
     X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
     X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ) \
-    X("np.round", NP_AROUND) X("np.round_", NP_AROUND)
+    X("np.round", NP_AROUND) X("np.round_", NP_AROUND)                                     \
+    /* host memory numba.cuda allocates (docs/cuda.md): kjit pins and maps itself */      \
+    X("cuda.pinned_array", NP_EMPTY) X("cuda.mapped_array", NP_EMPTY)                     \
+    X("cuda.managed_array", NP_EMPTY)
 
 typedef enum {
 #define X(id, path, flags, params) KJ_B_##id,
