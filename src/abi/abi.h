@@ -66,7 +66,8 @@
  * the LinAlgError kind (exc.h). 11: kj_abi_kernel.cooperative and
  * kj_rt_grid_sync (grid.sync()). 12: dicts and sets (kj_rt_dict_*). 13:
  * strings (kj_rt_str_*, the run's strings in kj_rt). 14: kj_rt_event_record
- * takes the stream (e.record(stream=s)); kj_rt_array_equal (np.array_equal). */
+ * takes the stream (e.record(stream=s)); kj_rt_array_equal (np.array_equal);
+ * the device API (kj_rt_cuda_dev_*: cuda.get_current_device()...). */
 #define KJ_ABI_VERSION 14
 
 /* The C mirror of an array argument of static ndim N. */

@@ -338,10 +338,11 @@ static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *ro
     case KJ_B_LEN: return kj_cg_array_dim(cg, a, 0);
     case KJ_B_ARR_NDIM: return kj_cg_i64(cg, t->ndim);
     case KJ_B_ARR_DTYPE: return kj_cg_zero(cg, in->type);
-    case KJ_B_ARR_SIZE: {
+    case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES: {
         LLVMValueRef n = kj_cg_array_dim(cg, a, 0);
         for (unsigned k = 1; k < t->ndim; k++) n = LLVMBuildMul(cg->b, n, kj_cg_array_dim(cg, a, k), "");
-        return n;
+        if (in->aux == KJ_B_ARR_SIZE) return n;
+        return LLVMBuildMul(cg->b, n, kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem))), "");
     }
     default: { /* shape */
         LLVMValueRef s = LLVMGetUndef(kj_cg_type(cg, in->type));
@@ -417,6 +418,7 @@ static const bi_row rows[KJ_B__COUNT] = {
     [KJ_B_LEN] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_SHAPE] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_SIZE] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_NBYTES] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_NDIM] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_DTYPE] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_T] = {b_transpose, NULL, NULL},

@@ -109,6 +109,22 @@ static LLVMValueRef bits(kj_cg *cg, const kir_inst *in)
 
 static LLVMValueRef atomic(kj_cg *cg, const kir_inst *in);
 
+/* cuda.threadfence_block / threadfence / threadfence_system: a fence of
+ * the block, the device or the system on the GPU (fence.sc.cta / .gpu /
+ * .sys, Numba's membar.cta / .gl / .sys); the host has one kind of fence. */
+static LLVMValueRef fence(kj_cg *cg, const kir_inst *in)
+{
+    const char *scope = in->aux == KJ_B_THREADFENCE_BLOCK ? "block" : in->aux == KJ_B_THREADFENCE ? "device" : "";
+    if (cg->tgt != &kj_target_nvptx || !*scope) {
+        LLVMBuildFence(cg->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+        return NULL;
+    }
+    unsigned id = LLVMGetSyncScopeID(cg->ctx, scope, strlen(scope));
+    LLVMBuildFenceSyncScope(cg->b, LLVMAtomicOrderingSequentiallyConsistent, id, "");
+    return NULL;
+}
+
+
 LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
 {
     const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
@@ -128,9 +144,7 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_CUDA_GRID: case KJ_B_CUDA_GRIDSIZE: return grid(cg, in);
     case KJ_B_LANEID: return kj_cg_cast(cg, cg->tgt->laneid(cg), &T_I64, in->type);
     case KJ_B_WARPSIZE: return LLVMConstInt(kj_cg_type(cg, in->type), 32, 0);
-    case KJ_B_THREADFENCE: case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM:
-        LLVMBuildFence(cg->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
-        return NULL;
+    case KJ_B_THREADFENCE: case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM: return fence(cg, in);
     case KJ_B_SHARED_ARRAY: return cg->tgt->shared_array(cg, in);
     case KJ_B_LOCAL_ARRAY: return cg->tgt->local_array(cg, in);
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return bits(cg, in);

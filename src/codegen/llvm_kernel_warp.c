@@ -250,6 +250,71 @@ static void vote(kj_cg *cg, kir_ref r, const kir_inst *in)
     kj_kn_loop_end(cg, &w);
 }
 
+/* Operand 1 of a match as thread th has it, as bits (PTX compares b32/b64). */
+static LLVMValueRef match_bits(kj_cg *cg, const kir_inst *in, LLVMValueRef th)
+{
+    LLVMValueRef v = operand_at(cg, in, 1, th);
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(t) == LLVMFloatTypeKind) return LLVMBuildBitCast(cg->b, v, cg->t_i32, "");
+    if (LLVMGetTypeKind(t) == LLVMDoubleTypeKind) return LLVMBuildBitCast(cg->b, v, cg->t_i64, "");
+    return v;
+}
+
+/* One thread's result of cuda.match_any_sync / match_all_sync: `same`,
+ * the running lanes of the mask whose value has the thread's bits. */
+static LLVMValueRef match_result(kj_cg *cg, const kir_inst *in, LLVMValueRef mask, LLVMValueRef m,
+                                 LLVMValueRef same)
+{
+    if (in->aux == KJ_B_MATCH_ANY_SYNC) return kj_cg_cast(cg, same, &T_U32, in->type);
+    /* match_all: (mask, True) when every running lane of it has the value, else (0, False) */
+    LLVMValueRef all = LLVMBuildICmp(cg->b, LLVMIntEQ, same, m, "");
+    LLVMValueRef r = LLVMGetUndef(kj_cg_type(cg, in->type));
+    r = LLVMBuildInsertValue(cg->b, r, LLVMBuildSelect(cg->b, all, mask, LLVMConstInt(cg->t_i32, 0, 0), ""), 0, "");
+    return LLVMBuildInsertValue(cg->b, r, all, 1, "");
+}
+
+/* cuda.match_any_sync / match_all_sync(mask, value): per warp of the
+ * scope, each running thread compares its value with those of the running
+ * lanes of its mask (32 × 32 comparisons a warp at most). */
+static void match(kj_cg *cg, kir_ref r, const kir_inst *in)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    if (!kn->slot[r] && !cg->fn->kf->boundscheck && !kn->diverges) return; /* the result is unused */
+    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32), zero = LLVMConstInt(cg->t_i32, 0, 0);
+    LLVMValueRef same = kj_cg_alloca(cg, cg->t_i32, "same");
+    cloop w;
+    LLVMValueRef wi = kj_kn_loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
+                                      LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
+    LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
+    hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
+    LLVMValueRef act, here;
+    warp_lanes(cg, lo, hi, &act, &here);
+    cloop l;
+    LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
+    kj_kn_skip_exited(cg, th, l.latch);
+    check_mask(cg, in, th);
+    LLVMValueRef mask = u32_at(cg, in, 0, th);
+    check_reach(cg, in, mask, act, here);
+    if (kn->slot[r]) {
+        LLVMValueRef m = LLVMBuildAnd(cg->b, mask, act, ""), mine = match_bits(cg, in, th);
+        LLVMBuildStore(cg->b, zero, same);
+        cloop o;
+        LLVMValueRef j = kj_kn_loop_from(cg, &o, lo, hi, "other");
+        LLVMValueRef bit = LLVMBuildShl(cg->b, LLVMConstInt(cg->t_i32, 1, 0), lane_of(cg, j), "");
+        LLVMValueRef named = LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildAnd(cg->b, m, bit, ""), zero, "");
+        /* a lane outside m (returned, sitting out) has a stale value: ignored */
+        LLVMValueRef eq = LLVMBuildICmp(cg->b, LLVMIntEQ, match_bits(cg, in, j), mine, "");
+        eq = LLVMBuildAnd(cg->b, eq, named, "");
+        LLVMValueRef acc = LLVMBuildLoad2(cg->b, cg->t_i32, same, "");
+        LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, acc, LLVMBuildSelect(cg->b, eq, bit, zero, ""), ""), same);
+        kj_kn_loop_end(cg, &o);
+        LLVMValueRef v = match_result(cg, in, mask, m, LLVMBuildLoad2(cg->b, cg->t_i32, same, ""));
+        LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, kj_kn_ref_type(cg, r), kn->slot[r], th));
+    }
+    kj_kn_loop_end(cg, &l);
+    kj_kn_loop_end(cg, &w);
+}
+
 /* A warp operation (KJ_BF_WARP) at block level: every thread's result. */
 void kj_kn_warp_op(kj_cg *cg, kir_ref r, const kir_inst *in)
 {
@@ -258,6 +323,7 @@ void kj_kn_warp_op(kj_cg *cg, kir_ref r, const kir_inst *in)
     case KJ_B_SHFL_XOR_SYNC:
         shuffle(cg, r, in);
         break;
+    case KJ_B_MATCH_ANY_SYNC: case KJ_B_MATCH_ALL_SYNC: match(cg, r, in); break;
     default: vote(cg, r, in); break;
     }
 }

@@ -135,9 +135,30 @@ static LLVMValueRef shuffle(kj_cg *cg, const kir_inst *in)
     return kj_cg_cast(cg, r, t, in->type);
 }
 
+/* cuda.match_any_sync / match_all_sync(mask, value): PTX match.any/all.sync
+ * .b32/.b64 (sm_70 and later), floats compared as their bits. */
+static LLVMValueRef match(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef mask = u32_arg(cg, in, 0, 0xffffffffu), v = kj_cg_val(cg, in->args[1]);
+    check_mask(cg, in, mask);
+    LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+    if (k == LLVMFloatTypeKind) v = LLVMBuildBitCast(cg->b, v, cg->t_i32, "");
+    else if (k == LLVMDoubleTypeKind) v = LLVMBuildBitCast(cg->b, v, cg->t_i64, "");
+    bool wide = LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64;
+    LLVMValueRef a[2] = {mask, v};
+    if (in->aux == KJ_B_MATCH_ANY_SYNC)
+        return kj_cg_cast(cg, nvvm(cg, wide ? "llvm.nvvm.match.any.sync.i64" : "llvm.nvvm.match.any.sync.i32", a, 2),
+                          &T_U32, in->type);
+    LLVMValueRef p = nvvm(cg, wide ? "llvm.nvvm.match.all.sync.i64p" : "llvm.nvvm.match.all.sync.i32p", a, 2);
+    LLVMValueRef r = LLVMGetUndef(kj_cg_type(cg, in->type));
+    r = LLVMBuildInsertValue(cg->b, r, LLVMBuildExtractValue(cg->b, p, 0, ""), 0, "");
+    return LLVMBuildInsertValue(cg->b, r, LLVMBuildExtractValue(cg->b, p, 1, ""), 1, "");
+}
+
 LLVMValueRef kj_nvptx_warp(kj_cg *cg, const kir_inst *in)
 {
     switch ((kj_builtin)in->aux) {
+    case KJ_B_MATCH_ANY_SYNC: case KJ_B_MATCH_ALL_SYNC: return match(cg, in);
     case KJ_B_SYNCWARP: {
         LLVMValueRef m = u32_arg(cg, in, 0, 0xffffffffu);
         check_mask(cg, in, m);

@@ -1147,7 +1147,7 @@ static const kj_type *type_array_method(bctx *c)
         const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
         return kj_t_tuple(c->t, el, a->ndim);
     }
-    case KJ_B_ARR_SIZE:
+    case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES:
     case KJ_B_ARR_NDIM: return i64(c);
     case KJ_B_ARR_DTYPE: return kj_t_dtype(c->t, a->elem);
     default: return no_rule(c);
@@ -1351,8 +1351,9 @@ static const kj_type *type_atomic(bctx *c)
     return a->elem;
 }
 
-/* The types a warp shuffle moves: 32/64-bit ints and floats; narrower ints
- * and bools widen to int32, Python ints are int64, Python floats float64. */
+/* The types a warp shuffle (and match_any/match_all) moves: 32/64-bit ints and
+ * floats; narrower ints and bools widen to int32, Python ints are int64,
+ * Python floats float64. */
 static const kj_type *type_shfl(bctx *c)
 {
     if (!num_arg(c, 0, u32(c))) return NULL;
@@ -1361,6 +1362,11 @@ static const kj_type *type_shfl(bctx *c)
     const kj_type *r = kj_strong(c->t, v);
     if (r->kind == KJ_T_BOOL || (r->kind == KJ_T_INT && r->bits < 32)) r = i32(c);
     convto(c, 1, r);
+    if (c->id == KJ_B_MATCH_ANY_SYNC) return i32(c); /* the lanes with the same value */
+    if (c->id == KJ_B_MATCH_ALL_SYNC) { /* (mask or 0, all the same): Numba's Tuple(int32, bool) */
+        const kj_type *el[2] = {i32(c), kj_t_bool(c->t)};
+        return kj_t_tuple(c->t, el, 2);
+    }
     if (!kj_is_int(ty(c, 2))) return argerr(c, 2, "an integer");
     convto(c, 2, i32(c));
     return r;
@@ -1546,7 +1552,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_SUM:
     case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
-    case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE:
+    case KJ_B_ARR_FILL: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES:
     case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_ANY: case KJ_B_ARR_ALL: case KJ_B_ARR_T:
     case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_NP_COPY: case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL:
     case KJ_B_ARR_FLATTEN: case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD:
@@ -1577,7 +1583,8 @@ static const kj_type *type_kernel(bctx *c)
     case KJ_B_ATOMIC_NANMAX: case KJ_B_ATOMIC_NANMIN: return type_atomic(c);
     case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return type_cuda_misc(c);
     case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC:
-    case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC: return type_shfl(c);
+    case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC:
+    case KJ_B_MATCH_ANY_SYNC: case KJ_B_MATCH_ALL_SYNC: return type_shfl(c);
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return type_bits(c);
     case KJ_B_FMA: return type_fma(c);
     case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: case KJ_B_XORO_NEXT: case KJ_B_XORO_JUMP:
@@ -1680,6 +1687,7 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     const kj_type *cx;
     if (kj_complex_builtin_type(t, id, target, args, nargs, call_span, src, d, conv, &cx)) return cx;
     if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
+    if (kj_builtin_cuda_dev(id)) return kj_builtin_type_cuda_dev(t, id, args, nargs, c.recv, call_span, src, d);
     const kj_type *r = type_any(&c);
     return r && !kj_complex_arrays_ok(id, args, nargs, r, call_span, src, d) ? NULL : r;
 }

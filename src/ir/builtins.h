@@ -19,6 +19,7 @@
 
 #include "types.h"
 #include "builtins_npsort.h"
+#include "builtins_cuda_dev.h"
 
 enum {
     KJ_BF_ANY = 0,
@@ -294,6 +295,7 @@ enum {
     /* array attributes (receiver = the array) */                                                        \
     X(ARR_SHAPE, "array.shape", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")  \
     X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")    \
+    X(ARR_NBYTES, "array.nbytes", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_NONNEG, "")               \
     X(ARR_NDIM, "array.ndim", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                   \
     X(ARR_DTYPE, "array.dtype", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")                 \
     /* the transpose: a view with the axes reversed, or permuted by axes (host code) */                                    \
@@ -470,7 +472,10 @@ enum {
     X(CG_THIS_GRID, "cuda.cg.this_grid", KJ_BF_DEV | KJ_BF_UNIFORM, "")                                  \
     X(GRID_SYNC, "grid_group.sync", KJ_BF_DEV | KJ_BF_METHOD | KJ_BF_BARRIER, "")                              \
     X(EQ_SYNC, "cuda.eq_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, predicate") \
-    KJ_BUILTINS_NPSORT(X)
+    X(MATCH_ANY_SYNC, "cuda.match_any_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
+    X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
+    KJ_BUILTINS_NPSORT(X)                                                                                \
+    KJ_BUILTINS_CUDA_DEV(X)
 
 /* Other spellings of the same built-in: X(path, ID). */
 #define KJ_BUILTIN_ALIASES(X)                                                              \
@@ -490,7 +495,10 @@ enum {
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
     X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
     X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ) \
-    X("np.round", NP_AROUND) X("np.round_", NP_AROUND)
+    X("np.round", NP_AROUND) X("np.round_", NP_AROUND)                                     \
+    /* host memory numba.cuda allocates (docs/cuda.md): kjit pins and maps itself */      \
+    X("cuda.pinned_array", NP_EMPTY) X("cuda.mapped_array", NP_EMPTY)                     \
+    X("cuda.managed_array", NP_EMPTY)
 
 typedef enum {
 #define X(id, path, flags, params) KJ_B_##id,
@@ -548,6 +556,21 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
  * after reporting why not. */
 bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, const kj_type *result, kj_span call,
                           const kj_source *src, kj_diags *d);
+
+/* Is `id` one of KJ_BUILTINS_CUDA_DEV (the device's host API)? */
+static inline bool kj_builtin_cuda_dev(unsigned id)
+{
+    return id >= KJ_B_CUDA_IS_AVAILABLE && id <= KJ_B_DEV_MAX_BLOCKS_PER_MULTIPROCESSOR;
+}
+
+/* Their typing rule (builtins_cuda_dev.c), with `recv` 1 for attributes and
+ * methods. */
+const kj_type *kj_builtin_type_cuda_dev(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                        uint32_t recv, kj_span call_span, const kj_source *src, kj_diags *d);
+
+/* The CU_DEVICE_ATTRIBUTE code of device.NAME and the value of the cpu
+ * targets' emulated device; false for another built-in. */
+bool kj_cuda_dev_attr(kj_builtin id, int *code, int64_t *cpu_value);
 
 /* The typing rule of those (builtins_npsort.c), kj_builtin_type's
  * parameters with `recv` 1 for methods. */

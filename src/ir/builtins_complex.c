@@ -178,7 +178,7 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
 {
     switch (id) {
     case KJ_B_NP_ZEROS: case KJ_B_NP_EMPTY: case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_LEN:
-    case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_T:
+    case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES: case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_T:
     case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY:
     case KJ_B_CUDA_DEVICE_ARRAY_LIKE: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_SHARED_ARRAY: case KJ_B_LOCAL_ARRAY:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_PRINT:

@@ -303,7 +303,7 @@ kj_with_kind kj_with_of(const kj_expr *ctx)
     if (ctx->kind != KJ_E_CALL || ctx->call.fn->kind != KJ_E_ATTR || ctx->call.nkw) return KJ_WITH_BAD;
     const char *n = ctx->call.fn->attr.name;
     if (!strcmp(n, "auto_synchronize") && !ctx->call.nargs) return KJ_WITH_AUTO_SYNC;
-    if (!strcmp(n, "pinned")) return KJ_WITH_PINNED;
+    if (!strcmp(n, "pinned") || !strcmp(n, "mapped")) return KJ_WITH_PINNED; /* kjit pins and maps itself */
     if (!strcmp(n, "defer_cleanup") && !ctx->call.nargs) return KJ_WITH_DEFER_CLEANUP;
     return KJ_WITH_BAD;
 }

@@ -179,6 +179,11 @@ bool kj_gpu_view_combine(kj_gpu *g, int op, kj_array *dst, const kj_array *src, 
 void *kj_gpu_pinned_alloc(kj_gpu *g, size_t n, kj_rt_error *e);
 void kj_gpu_pinned_free(kj_gpu *g, void *p);
 
+/* gpu_dev.c: CU_DEVICE_ATTRIBUTE `code` of device `ordinal`, and its name
+ * (cuDeviceGetAttribute, cuDeviceGetName); false when the driver refuses. */
+bool kj_gpu_device_attr(kj_gpu *g, int ordinal, int code, int64_t *v);
+bool kj_gpu_device_name(kj_gpu *g, int ordinal, char *buf, size_t cap);
+
 /* Device memory: free and total bytes (cuMemGetInfo). */
 bool kj_gpu_mem_info(kj_gpu *g, size_t *free_bytes, size_t *total_bytes);
 

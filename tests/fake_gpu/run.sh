@@ -149,5 +149,11 @@ if command -v mpirun >/dev/null 2>&1; then
         expect mpi-direct-off "pinned staging 2 (16000 bytes)"
     fi
 fi
+# numba.cuda's device API reads the driver: the fake's name and attributes (cuDeviceGetAttribute)
+"$kjit" run --target=cuda "$root/tests/golden/run/cuda_device_api.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+for want in "id 0                    fake                              [SUPPORTED]" "fake" "0 (9, 0)" "132 1024 32" \
+    "49152 232448" "1024 1024 64" "2147483647 65535 65535" "True True"; do
+    grep -qxF -- "$want" "$tmp/out" || { echo "FAIL device api: no line '$want' in: $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+done
 echo "fake gpu: $failed failed"
 [ $failed -eq 0 ]

@@ -718,7 +718,7 @@ static void test_properties(void **state)
         if (kj_builtin_has(id, KJ_BF_FMATH) && strncmp(p, "math.", 5)) fail_msg("%s: KJ_BF_FMATH off math.*", p);
         nwarp += warp, nbarrier += barrier;
     }
-    assert_int_equal(nwarp, 10);
+    assert_int_equal(nwarp, 12);
     assert_int_equal(nbarrier, 5);
     assert_false(kj_builtin_has(KJ_B__COUNT, ~0u)); /* not a built-in */
     assert_true(kj_builtin_has(KJ_B_SYNCWARP, KJ_BF_BARRIER | KJ_BF_WARP));

@@ -25,7 +25,7 @@ san=""
 flags=$(PKG_CONFIG_PATH="$build" pkg-config --cflags --libs kjit)
 # only the public header's directory: none of the source tree's internals
 case " $(PKG_CONFIG_PATH="$build" pkg-config --cflags kjit) " in
-*/src\ * | *cuda*) echo "embed: kjit's Cflags expose internal directories: $flags" >&2; exit 1 ;;
+*/src\ * | */cuda/include* | */cuda-*/include* | *targets/*/include*) echo "embed: kjit's Cflags expose internal directories: $flags" >&2; exit 1 ;;
 esac
 # shellcheck disable=SC2086 # flags are words
 "$@" -std=c17 -Wall -Wextra -Werror $san -o "$tmp/embed" "$here/embed.c" $flags -lm \
