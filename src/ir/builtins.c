@@ -1169,6 +1169,11 @@ static const kj_type *type_cuda_host(bctx *c)
 {
     switch (c->id) {
     case KJ_B_CUDA_TO_DEVICE:
+        /* a list or tuple display goes up as np.array(obj) would make it (lower.c) */
+        if (ty(c, 0) && ty(c, 0)->kind == KJ_T_TUPLE) {
+            const kj_type *a = kj_type_np_manip(c->t, KJ_B_NP_ARRAY, c->args, 1, c->call, c->src, c->d, c->conv);
+            return a && stream_arg(c, 1) ? a : NULL;
+        }
         if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
         return stream_arg(c, 1) ? ty(c, 0) : NULL;
     case KJ_B_CUDA_DEVICE_ARRAY: return stream_arg(c, 2) ? type_alloc(c) : NULL;

@@ -814,6 +814,10 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         return r;
     }
     if (b == KJ_B_SUM) return lower_sum(lc, e, t, args[0], ei->nbound > 1 ? args[1] : 0);
+    if (b == KJ_B_CUDA_TO_DEVICE && type_of(lc, args[0])->kind == KJ_T_TUPLE) { /* cuda.to_device([1, 2]) */
+        args[0] = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
+        kir_at(lc->f, args[0])->aux = KJ_B_NP_ARRAY;
+    }
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
         return lower_copy_ravel(lc, e, b, t, args[0]);
     if (b == KJ_B_RANGE || (b == KJ_B_LEN && type_of(lc, args[0])->kind == KJ_T_RANGE))
