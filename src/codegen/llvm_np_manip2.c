@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Host code of np.roll, np.tril/triu/tri, np.diag, np.vander, np.take,
+ * np.extract, np.delete, np.append, np.fill_diagonal (typed in
+ * builtins_np_manip2.c): one kj_rt_manip2 call each, with the operation's
+ * arrays as operands and its integers in a small int64 array. */
+#include "codegen.h"
+
+#include "../ir/builtins.h"
+#include "../abi/abi.h"
+#include "../runtime/array_manip2.h"
+
+static const kj_type *type_of(kj_cg *cg, kir_ref r) { return cg->fn->kf->insts[r].type; }
+
+static bool has_arg(kj_cg *cg, const kir_inst *in, uint32_t k)
+{
+    return k < in->nargs && in->args[k] && type_of(cg, in->args[k])->kind != KJ_T_NONE;
+}
+
+/* Argument k as int64 (typing converted ints and bools), or `dflt` when absent. */
+static LLVMValueRef int_or(kj_cg *cg, const kir_inst *in, uint32_t k, LLVMValueRef dflt)
+{
+    static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+    if (!has_arg(cg, in, k)) return dflt;
+    return kj_cg_cast(cg, kj_cg_val(cg, in->args[k]), type_of(cg, in->args[k]), &T_I64);
+}
+
+static int op_of(int b)
+{
+    switch (b) {
+    case KJ_B_NP_ROLL: return KJ_M2_ROLL;
+    case KJ_B_NP_TRIL: return KJ_M2_TRIL;
+    case KJ_B_NP_TRIU: return KJ_M2_TRIU;
+    case KJ_B_NP_TRI: return KJ_M2_TRI;
+    case KJ_B_NP_DIAG: return KJ_M2_DIAG;
+    case KJ_B_NP_VANDER: return KJ_M2_VANDER;
+    case KJ_B_NP_EXTRACT: return KJ_M2_EXTRACT;
+    case KJ_B_NP_DELETE: return KJ_M2_DELETE;
+    case KJ_B_NP_APPEND: return KJ_M2_APPEND;
+    case KJ_B_NP_FILL_DIAGONAL: return KJ_M2_FILL_DIAG;
+    default: return KJ_M2_TAKE;
+    }
+}
+
+/* The integer arguments of op into p (kj_array_manip2's layout). */
+static void int_params(kj_cg *cg, const kir_inst *in, int op, LLVMValueRef *p)
+{
+    LLVMValueRef zero = kj_cg_i64(cg, 0);
+    switch (op) {
+    case KJ_M2_ROLL: case KJ_M2_TRIL: case KJ_M2_TRIU: case KJ_M2_DIAG: p[0] = int_or(cg, in, 1, zero); break;
+    case KJ_M2_TRI: /* N, M (default N), k */
+        p[0] = int_or(cg, in, 0, zero);
+        p[1] = int_or(cg, in, 1, p[0]);
+        p[2] = int_or(cg, in, 2, zero);
+        break;
+    case KJ_M2_VANDER: /* N, whether N was given, increasing */
+        p[0] = int_or(cg, in, 1, zero);
+        p[1] = kj_cg_i64(cg, has_arg(cg, in, 1));
+        p[2] = int_or(cg, in, 2, zero);
+        break;
+    default: break;
+    }
+}
+
+LLVMValueRef kj_cg_np_manip2(kj_cg *cg, const kir_inst *in)
+{
+    int op = op_of(in->aux);
+    LLVMValueRef p[3] = {kj_cg_i64(cg, 0), kj_cg_i64(cg, 0), kj_cg_i64(cg, 0)};
+    int_params(cg, in, op, p);
+    LLVMValueRef pa = LLVMGetUndef(LLVMArrayType2(cg->t_i64, 3));
+    for (unsigned k = 0; k < 3; k++) pa = LLVMBuildInsertValue(cg->b, pa, p[k], k, "");
+    LLVMValueRef a[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)};
+    LLVMValueRef b[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)};
+    if (op != KJ_M2_TRI) kj_cg_operand(cg, in->args[0], a);
+    bool two = op == KJ_M2_TAKE || op == KJ_M2_EXTRACT || op == KJ_M2_DELETE || op == KJ_M2_APPEND ||
+               op == KJ_M2_FILL_DIAG;
+    if (two) kj_cg_operand(cg, in->args[1], b);
+    bool none = op == KJ_M2_FILL_DIAG;
+    int nd = none ? 0 : in->type->ndim;
+    LLVMValueRef out = none ? LLVMConstNull(cg->t_ptr) : kj_cg_out_desc(cg, nd);
+    int to = none ? 0 : kj_cg_dtype(in->type->elem);
+    LLVMValueRef args[14] = {cg->fn->rt, kj_cg_i32(cg, op), a[0], a[1], a[2], b[0], b[1], b[2],
+                             kj_cg_spill(cg, pa), kj_cg_i32(cg, to), out, kj_cg_i32(cg, nd), kj_cg_line(cg, in),
+                             kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_MANIP2, args, 14);
+    if (none) return kj_cg_zero(cg, in->type);
+    return LLVMBuildLoad2(cg->b, kj_cg_array_type(cg, nd), out, "arr");
+}
