@@ -67,7 +67,8 @@
  * kj_rt_grid_sync (grid.sync()). 12: dicts and sets (kj_rt_dict_*). 13:
  * strings (kj_rt_str_*, the run's strings in kj_rt). 14: kj_rt_event_record
  * takes the stream (e.record(stream=s)). 15: kj_rt_manip2 (np.roll, np.tril,
- * np.diag, np.take, np.delete, np.append, ...: array_manip2.h). */
+ * np.diag, np.take, np.delete, np.append, ...: array_manip2.h) and
+ * kj_rt_split (np.split, np.array_split). */
 #define KJ_ABI_VERSION 15
 
 /* The C mirror of an array argument of static ndim N. */

@@ -61,8 +61,43 @@ static void int_params(kj_cg *cg, const kir_inst *in, int op, LLVMValueRef *p)
     }
 }
 
+/* np.split/array_split: indices given as a tuple go to the runtime as a 1-d
+ * int64 array over a stack copy of the tuple. */
+static LLVMValueRef b_split(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[3], ix[3];
+    kj_cg_operand(cg, in->args[0], a);
+    const kj_type *it = type_of(cg, in->args[1]);
+    if (it->kind == KJ_T_TUPLE) {
+        unsigned n = it->n;
+        LLVMValueRef buf = kj_cg_alloca(cg, LLVMArrayType2(cg->t_i64, n ? n : 1), "split.ix");
+        LLVMValueRef tup = kj_cg_val(cg, in->args[1]);
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef idx[2] = {kj_cg_i64(cg, 0), kj_cg_i64(cg, k)};
+            LLVMBuildStore(cg->b, LLVMBuildExtractValue(cg->b, tup, k, ""),
+                           LLVMBuildInBoundsGEP2(cg->b, LLVMArrayType2(cg->t_i64, n ? n : 1), buf, idx, 2, ""));
+        }
+        LLVMValueRef d = LLVMGetUndef(kj_cg_array_type(cg, 1));
+        d = LLVMBuildInsertValue(cg->b, d, buf, 0, "");
+        LLVMValueRef sh = LLVMBuildInsertValue(cg->b, LLVMGetUndef(LLVMArrayType2(cg->t_i64, 1)), kj_cg_i64(cg, n), 0, "");
+        LLVMValueRef st = LLVMBuildInsertValue(cg->b, LLVMGetUndef(LLVMArrayType2(cg->t_i64, 1)), kj_cg_i64(cg, 8), 0, "");
+        d = LLVMBuildInsertValue(cg->b, d, sh, 1, "");
+        d = LLVMBuildInsertValue(cg->b, d, st, 2, "");
+        d = LLVMBuildInsertValue(cg->b, d, LLVMConstNull(cg->t_ptr), 3, "");
+        ix[0] = kj_cg_spill(cg, d);
+        ix[1] = kj_cg_i32(cg, 1);
+        ix[2] = kj_cg_i32(cg, KJ_DT_INT64);
+    } else {
+        kj_cg_operand(cg, in->args[1], ix);
+    }
+    LLVMValueRef args[11] = {cg->fn->rt, a[0], a[1], a[2], ix[0], ix[1], ix[2], int_or(cg, in, 2, kj_cg_i64(cg, 0)),
+                             kj_cg_i32(cg, in->aux == KJ_B_NP_ARRAY_SPLIT), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    return kj_cg_rtcall(cg, KJ_RTF_SPLIT, args, 11);
+}
+
 LLVMValueRef kj_cg_np_manip2(kj_cg *cg, const kir_inst *in)
 {
+    if (in->aux == KJ_B_NP_SPLIT || in->aux == KJ_B_NP_ARRAY_SPLIT) return b_split(cg, in);
     int op = op_of(in->aux);
     LLVMValueRef p[3] = {kj_cg_i64(cg, 0), kj_cg_i64(cg, 0), kj_cg_i64(cg, 0)};
     int_params(cg, in, op, p);

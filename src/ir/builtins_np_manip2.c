@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Typing of more of NumPy's creation and manipulation (issue 25): np.roll,
  * np.tril/triu/tri, np.diag, np.vander, np.take (and a.take), np.extract,
- * np.delete, np.append, np.fill_diagonal, with the arguments Numba takes.
+ * np.delete, np.append, np.fill_diagonal, np.split/array_split (a list of
+ * views), with the arguments Numba takes.
  * builtins.c's dispatch sends these ids here (KJ_B_NP_MANIP2_CASES); each
- * is one kj_rt_manip2 call (llvm_np_manip2.c, array_manip2.c). Integer
+ * is one kj_rt_manip2 (or kj_rt_split) call (llvm_np_manip2.c, array_manip2.c). Integer
  * arguments convert to int64 and scalars to their strong type, so the
  * runtime reads them as they are. */
 #include "builtins.h"
@@ -159,6 +160,37 @@ static const kj_type *type_take(const m2ctx *c)
     return index_array(c, 1) ? arr(c, a->elem, ix->ndim) : NULL;
 }
 
+/* np.split/array_split(ary, indices_or_sections, axis=0): sections an int,
+ * indices a tuple (or list display) of ints or a 1-d int array; a list of
+ * views. A constant axis is checked here (AxisError), a variable one at run
+ * time. */
+static const kj_type *type_split(const m2ctx *c)
+{
+    const kj_type *a = array_arg(c, 0, 0), *ix = ty(c, 1);
+    if (!a) return NULL;
+    if (ix && ix->kind == KJ_T_TUPLE) {
+        const kj_type *el[64];
+        if (ix->n > 64) return fail(c, 1, "at most 64 indices");
+        for (uint32_t k = 0; k < ix->n; k++) {
+            if (!kj_is_int(ix->elems[k])) return fail(c, 1, "an int, a tuple of ints or an int array");
+            el[k] = i64t(c);
+        }
+        if (c->conv) c->conv[1] = kj_t_tuple(c->t, el, ix->n);
+    } else if (kj_is_int(ix)) {
+        if (!int_arg(c, 1, false, false)) return NULL;
+    } else if (!(ix && ix->kind == KJ_T_ARRAY && ix->ndim == 1 && kj_is_int(ix->elem))) {
+        return fail(c, 1, "an int, a tuple of ints or a 1-d int array");
+    }
+    if (!int_arg(c, 2, true, false)) return NULL;
+    const kj_barg *ax = c->nargs > 2 ? &c->args[2] : NULL;
+    if (ax && ax->is_const && (ax->ival < -a->ndim || ax->ival >= a->ndim)) {
+        kj_error(c->d, c->src, ax->span, "axis %lld is out of bounds for array of dimension %d", (long long)ax->ival,
+                 a->ndim);
+        return NULL;
+    }
+    return kj_t_list(c->t, kj_t_array(c->t, a->elem, a->ndim, KJ_LAYOUT_A));
+}
+
 const kj_type *kj_type_np_manip2(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                  const kj_source *src, kj_diags *d, const kj_type **conv)
 {
@@ -185,6 +217,7 @@ const kj_type *kj_type_np_manip2(kj_types *t, kj_builtin id, const kj_barg *args
         return index_array(&c, 1) ? arr(&c, a->elem, 1) : NULL;
     case KJ_B_NP_APPEND: return type_append(&c);
     case KJ_B_NP_FILL_DIAGONAL: return type_fill_diagonal(&c);
+    case KJ_B_NP_SPLIT: case KJ_B_NP_ARRAY_SPLIT: return type_split(&c);
     default:
         kj_error(d, src, call, "internal error: no typing rule for %s()", c.name);
         return NULL;
