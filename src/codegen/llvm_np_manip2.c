@@ -37,6 +37,8 @@ static int op_of(int b)
     case KJ_B_NP_DELETE: return KJ_M2_DELETE;
     case KJ_B_NP_APPEND: return KJ_M2_APPEND;
     case KJ_B_NP_FILL_DIAGONAL: return KJ_M2_FILL_DIAG;
+    case KJ_B_NP_TILE: return KJ_M2_TILE;
+    case KJ_B_NP_ROT90: return KJ_M2_ROT90;
     default: return KJ_M2_TAKE;
     }
 }
@@ -56,6 +58,25 @@ static void int_params(kj_cg *cg, const kir_inst *in, int op, LLVMValueRef *p)
         p[0] = int_or(cg, in, 1, zero);
         p[1] = kj_cg_i64(cg, has_arg(cg, in, 1));
         p[2] = int_or(cg, in, 2, zero);
+        break;
+    case KJ_M2_TILE: /* reps: an int or a tuple; their count in p[4] */
+        if (type_of(cg, in->args[1])->kind == KJ_T_TUPLE) {
+            const kj_type *t = type_of(cg, in->args[1]);
+            for (unsigned k = 0; k < t->n && k < 4; k++) p[k] = LLVMBuildExtractValue(cg->b, kj_cg_val(cg, in->args[1]), k, "");
+            p[4] = kj_cg_i64(cg, t->n);
+        } else {
+            p[0] = int_or(cg, in, 1, zero);
+            p[4] = kj_cg_i64(cg, 1);
+        }
+        break;
+    case KJ_M2_ROT90: /* k (1), axes (0, 1) */
+        p[0] = int_or(cg, in, 1, kj_cg_i64(cg, 1));
+        p[1] = zero;
+        p[2] = kj_cg_i64(cg, 1);
+        if (has_arg(cg, in, 2)) {
+            p[1] = LLVMBuildExtractValue(cg->b, kj_cg_val(cg, in->args[2]), 0, "");
+            p[2] = LLVMBuildExtractValue(cg->b, kj_cg_val(cg, in->args[2]), 1, "");
+        }
         break;
     default: break;
     }
@@ -99,10 +120,11 @@ LLVMValueRef kj_cg_np_manip2(kj_cg *cg, const kir_inst *in)
 {
     if (in->aux == KJ_B_NP_SPLIT || in->aux == KJ_B_NP_ARRAY_SPLIT) return b_split(cg, in);
     int op = op_of(in->aux);
-    LLVMValueRef p[3] = {kj_cg_i64(cg, 0), kj_cg_i64(cg, 0), kj_cg_i64(cg, 0)};
+    LLVMValueRef p[5];
+    for (unsigned k = 0; k < 5; k++) p[k] = kj_cg_i64(cg, 0);
     int_params(cg, in, op, p);
-    LLVMValueRef pa = LLVMGetUndef(LLVMArrayType2(cg->t_i64, 3));
-    for (unsigned k = 0; k < 3; k++) pa = LLVMBuildInsertValue(cg->b, pa, p[k], k, "");
+    LLVMValueRef pa = LLVMGetUndef(LLVMArrayType2(cg->t_i64, 5));
+    for (unsigned k = 0; k < 5; k++) pa = LLVMBuildInsertValue(cg->b, pa, p[k], k, "");
     LLVMValueRef a[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)};
     LLVMValueRef b[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)};
     if (op != KJ_M2_TRI) kj_cg_operand(cg, in->args[0], a);

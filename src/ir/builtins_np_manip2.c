@@ -2,7 +2,7 @@
 /* Typing of more of NumPy's creation and manipulation (issue 25): np.roll,
  * np.tril/triu/tri, np.diag, np.vander, np.take (and a.take), np.extract,
  * np.delete, np.append, np.fill_diagonal, np.split/array_split (a list of
- * views), with the arguments Numba takes.
+ * views), np.tile, np.rot90 (a view), with the arguments Numba takes.
  * builtins.c's dispatch sends these ids here (KJ_B_NP_MANIP2_CASES); each
  * is one kj_rt_manip2 (or kj_rt_split) call (llvm_np_manip2.c, array_manip2.c). Integer
  * arguments convert to int64 and scalars to their strong type, so the
@@ -191,6 +191,51 @@ static const kj_type *type_split(const m2ctx *c)
     return kj_t_list(c->t, kj_t_array(c->t, a->elem, a->ndim, KJ_LAYOUT_A));
 }
 
+/* A tuple of 1..max ints (converted to int64s); its length, 0 after an error. */
+static int int_tuple(const m2ctx *c, uint32_t i, uint32_t max, const char *what)
+{
+    const kj_type *x = ty(c, i);
+    bool ok = x && x->kind == KJ_T_TUPLE && x->n >= 1 && x->n <= max;
+    for (uint32_t k = 0; ok && k < x->n; k++) ok = kj_is_int(x->elems[k]);
+    if (!ok) {
+        fail(c, i, what);
+        return 0;
+    }
+    const kj_type *el[4] = {i64t(c), i64t(c), i64t(c), i64t(c)};
+    if (c->conv) c->conv[i] = kj_t_tuple(c->t, el, x->n);
+    return (int)x->n;
+}
+
+static const kj_type *type_tile(const m2ctx *c)
+{
+    const kj_type *a = array_arg(c, 0, 0);
+    if (!a) return NULL;
+    int n = kj_is_int(ty(c, 1)) ? (int_arg(c, 1, false, false) ? 1 : 0)
+                                : int_tuple(c, 1, 4, "an int or a tuple of 1 to 4 ints");
+    if (!n) return NULL;
+    int nd = n > a->ndim ? n : a->ndim;
+    if (nd > 4) {
+        kj_error(c->d, c->src, c->call, "%s() makes an array of %d dimensions; kjit arrays have 1 to 4", c->name, nd);
+        return NULL;
+    }
+    return arr(c, a->elem, nd);
+}
+
+static const kj_type *type_rot90(const m2ctx *c)
+{
+    const kj_type *a = array_arg(c, 0, 0);
+    if (!a || !int_arg(c, 1, true, false)) return NULL;
+    if (given(c, 2) && int_tuple(c, 2, 2, "a tuple of 2 ints") != 2) {
+        kj_error(c->d, c->src, span_of(c, 2), "len(axes) must be 2.");
+        return NULL;
+    }
+    if (!given(c, 2) && a->ndim < 2) {
+        kj_error(c->d, c->src, span_of(c, 0), "Axes=(0, 1) out of range for array of ndim=%d.", a->ndim);
+        return NULL;
+    }
+    return kj_t_array(c->t, a->elem, a->ndim, KJ_LAYOUT_A);
+}
+
 const kj_type *kj_type_np_manip2(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                  const kj_source *src, kj_diags *d, const kj_type **conv)
 {
@@ -218,6 +263,8 @@ const kj_type *kj_type_np_manip2(kj_types *t, kj_builtin id, const kj_barg *args
     case KJ_B_NP_APPEND: return type_append(&c);
     case KJ_B_NP_FILL_DIAGONAL: return type_fill_diagonal(&c);
     case KJ_B_NP_SPLIT: case KJ_B_NP_ARRAY_SPLIT: return type_split(&c);
+    case KJ_B_NP_TILE: return type_tile(&c);
+    case KJ_B_NP_ROT90: return type_rot90(&c);
     default:
         kj_error(d, src, call, "internal error: no typing rule for %s()", c.name);
         return NULL;

@@ -6,6 +6,7 @@
  * flat position. Elements are moved as bytes, so every dtype works; only
  * np.vander computes (in its result dtype, NumPy's order of products). */
 #include "array_manip2.h"
+#include "array_manip.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,67 @@ static kj_array *fill_diag(kj_array *a, kj_scalar s, kj_rt_error *err)
     return a;
 }
 
+/* np.tile: a promoted to d = max(a.ndim, nreps) dimensions (leading 1s),
+ * reps padded the same way; element idx of the result is a's element
+ * idx % a.shape. */
+static kj_array *tile(kj_array *a, const int64_t *reps, int nreps, kj_rt_error *err)
+{
+    int d = a->ndim > nreps ? a->ndim : nreps;
+    int64_t as[KJ_MAX_DIMS], rs[KJ_MAX_DIMS], shape[KJ_MAX_DIMS];
+    for (int i = 0; i < d; i++) {
+        int ia = i - (d - a->ndim), ir = i - (d - nreps);
+        as[i] = ia >= 0 ? a->shape[ia] : 1;
+        rs[i] = ir >= 0 ? reps[ir] : 1;
+        if (rs[i] < 0) {
+            kj_rt_errorf(err, "ValueError", "negative dimensions are not allowed");
+            return NULL;
+        }
+        shape[i] = as[i] * rs[i];
+    }
+    kj_array *f = flat_of(a, err), *r = f ? kj_array_empty(a->dtype, d, shape, err) : NULL;
+    int64_t n = r ? kj_array_size(r) : 0;
+    size_t w = kj_array_itemsize(a);
+    for (int64_t o = 0; o < n; o++) {
+        int64_t rest = o, src = 0, scale = 1;
+        for (int i = d - 1; i >= 0; i--) { /* C-order index of o in r, wrapped into a */
+            src += (rest % shape[i]) % as[i] * scale;
+            scale *= as[i];
+            rest /= shape[i];
+        }
+        memcpy(at(r, o), at(f, src), w);
+    }
+    kj_array_release(f);
+    return r;
+}
+
+kj_array *kj_array_rot90(kj_array *a, int64_t k, int64_t ax0, int64_t ax1, kj_rt_error *err)
+{
+    int nd = a->ndim;
+    if (ax0 < -nd || ax0 >= nd || ax1 < -nd || ax1 >= nd) {
+        kj_rt_errorf(err, "ValueError", "Axes=(%lld, %lld) out of range for array of ndim=%d.", (long long)ax0,
+                     (long long)ax1, nd);
+        return NULL;
+    }
+    if (ax0 < 0) ax0 += nd;
+    if (ax1 < 0) ax1 += nd;
+    if (ax0 == ax1) {
+        kj_rt_errorf(err, "ValueError", "Axes must be different.");
+        return NULL;
+    }
+    k = ((k % 4) + 4) % 4;
+    int64_t swap[2] = {ax0, ax1};
+    if (k == 0) return kj_array_view(a, NULL, 0, err);
+    if (k == 2) {
+        kj_array *t = kj_array_flip(a, false, ax0, err), *r = t ? kj_array_flip(t, false, ax1, err) : NULL;
+        kj_array_release(t);
+        return r;
+    }
+    kj_array *t = k == 1 ? kj_array_flip(a, false, ax1, err) : kj_array_restride(a, KJ_RS_SWAP, swap, 2, err);
+    kj_array *r = !t ? NULL : k == 1 ? kj_array_restride(t, KJ_RS_SWAP, swap, 2, err) : kj_array_flip(t, false, ax1, err);
+    kj_array_release(t);
+    return r;
+}
+
 kj_array *kj_array_manip2(kj_manip2_op op, kj_array *a, const kj_array *b, const int64_t *p, kj_dtype to,
                           kj_rt_error *err)
 {
@@ -278,6 +340,8 @@ kj_array *kj_array_manip2(kj_manip2_op op, kj_array *a, const kj_array *b, const
     case KJ_M2_DELETE: return delete(a, b, err);
     case KJ_M2_APPEND: return append(a, b, to, err);
     case KJ_M2_FILL_DIAG: return fill_diag(a, kj_elem_load(b->data, b->dtype), err);
+    case KJ_M2_TILE: return tile(a, p, (int)p[4], err);
+    case KJ_M2_ROT90: return kj_array_rot90(a, p[0], p[1], p[2], err);
     }
     kj_rt_errorf(err, "SystemError", "internal error: manipulation %d unknown", (int)op);
     return NULL;

@@ -17,7 +17,8 @@ void kj_rt_manip2(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32_t dt
     if (a) kj_rt_header(&ha, a, ndim, dtype);
     if (b) kj_rt_header(&hb, b, b_ndim, b_dtype);
     kj_rt_error err = {0};
-    kj_array *r = kj_array_manip2((kj_manip2_op)op, a ? &ha : NULL, b ? &hb : NULL, p, (kj_dtype)to, &err);
+    kj_array *pa = !a ? NULL : op == KJ_M2_ROT90 ? kj_rt_viewable(rt, &ha, line, col) : &ha; /* a view's base */
+    kj_array *r = kj_array_manip2((kj_manip2_op)op, pa, b ? &hb : NULL, p, (kj_dtype)to, &err);
     if (op == KJ_M2_FILL_DIAG) { /* in place: r is the header itself */
         if (!r) kj_rt_raise_error(rt, &err, line, col);
         return;
