@@ -412,6 +412,8 @@ bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_complex_builtin(kj_cg *cg, const kir_inst *in);
 /* llvm_np_manip.c: np.array/asarray, the joins (np.concatenate, ...), np.flip */
 LLVMValueRef kj_cg_np_manip(kj_cg *cg, const kir_inst *in);
+/* np.roll, np.tril, np.diag, np.take, ... (llvm_np_manip2.c). */
+LLVMValueRef kj_cg_np_manip2(kj_cg *cg, const kir_inst *in);
 
 /* llvm_mpi.c: mpi4py's MPI.* and communicator methods in host code */
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);

@@ -911,6 +911,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_IDENTITY: case KJ_B_NP_EXPAND_DIMS: case KJ_B_NP_SWAPAXES: case KJ_B_ARR_SWAPAXES: case KJ_B_NP_MOVEAXIS:
     case KJ_B_NP_ATLEAST_1D: case KJ_B_NP_ATLEAST_2D: case KJ_B_NP_ATLEAST_3D: case KJ_B_NP_BROADCAST_TO:
         return kj_cg_np_manip(cg, in);
+    KJ_B_NP_MANIP2_CASES: return kj_cg_np_manip2(cg, in);
     case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: return b_index(cg, in);
     case KJ_B_TIME_PERF_COUNTER: return kj_cg_rtcall(cg, KJ_RTF_PERF_COUNTER, NULL, 0);
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT: case KJ_B_CUDA_EVENT_ELAPSED_TIME:

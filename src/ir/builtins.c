@@ -1554,6 +1554,8 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_IDENTITY: case KJ_B_NP_EXPAND_DIMS: case KJ_B_NP_SWAPAXES: case KJ_B_ARR_SWAPAXES: case KJ_B_NP_MOVEAXIS:
     case KJ_B_NP_ATLEAST_1D: case KJ_B_NP_ATLEAST_2D: case KJ_B_NP_ATLEAST_3D: case KJ_B_NP_BROADCAST_TO:
         return kj_type_np_manip(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
+    KJ_B_NP_MANIP2_CASES:
+        return kj_type_np_manip2(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_SUM:
     case KJ_B_ARR_MIN: case KJ_B_ARR_MAX: case KJ_B_ARR_MEAN: case KJ_B_ARR_STD:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:

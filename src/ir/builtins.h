@@ -331,6 +331,23 @@ enum {
     X(NP_ATLEAST_2D, "np.atleast_2d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
     X(NP_ATLEAST_3D, "np.atleast_3d", KJ_BF_HOST | KJ_BF_VIEW, "arys")                                   \
     X(NP_BROADCAST_TO, "np.broadcast_to", KJ_BF_HOST | KJ_BF_VIEW, "array, shape")                       \
+    /* more creation and manipulation (builtins_np_manip2.c, llvm_np_manip2.c, array_manip2.c) */        \
+    X(NP_ROLL, "np.roll", KJ_BF_HOST | KJ_BF_READS, "a, shift")                                          \
+    X(NP_TRIL, "np.tril", KJ_BF_HOST | KJ_BF_READS, "m, k=")                                             \
+    X(NP_TRIU, "np.triu", KJ_BF_HOST | KJ_BF_READS, "m, k=")                                             \
+    X(NP_TRI, "np.tri", KJ_BF_HOST, "N, M=, k=, dtype=")                                                 \
+    X(NP_DIAG, "np.diag", KJ_BF_HOST | KJ_BF_READS, "v, k=")                                             \
+    X(NP_VANDER, "np.vander", KJ_BF_HOST | KJ_BF_READS, "x, N=, increasing=")                            \
+    X(NP_TAKE, "np.take", KJ_BF_HOST | KJ_BF_READS, "a, indices")                                        \
+    X(ARR_TAKE, "array.take", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "indices")                        \
+    X(NP_EXTRACT, "np.extract", KJ_BF_HOST | KJ_BF_READS, "condition, arr")                              \
+    X(NP_DELETE, "np.delete", KJ_BF_HOST | KJ_BF_READS, "arr, obj")                                      \
+    X(NP_APPEND, "np.append", KJ_BF_HOST | KJ_BF_READS, "arr, values")                                   \
+    X(NP_FILL_DIAGONAL, "np.fill_diagonal", KJ_BF_HOST, "a, val")                                        \
+    X(NP_SPLIT, "np.split", KJ_BF_HOST | KJ_BF_VIEW, "ary, indices_or_sections, axis=")                  \
+    X(NP_ARRAY_SPLIT, "np.array_split", KJ_BF_HOST | KJ_BF_VIEW, "ary, indices_or_sections, axis=")      \
+    X(NP_TILE, "np.tile", KJ_BF_HOST | KJ_BF_READS, "A, reps")                                           \
+    X(NP_ROT90, "np.rot90", KJ_BF_HOST | KJ_BF_VIEW, "m, k=, axes=")                                     \
     /* linear algebra (builtins_linalg.c, llvm_linalg.c, rt_linalg.c) */                                 \
     X(NP_DOT, "np.dot", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                                 \
     X(NP_MATMUL, "np.matmul", KJ_BF_HOST | KJ_BF_READS | KJ_BF_LINALG, "a, b")                           \
@@ -623,6 +640,16 @@ const kj_type *kj_type_dict_builtin(kj_types *t, kj_builtin id, const kj_barg *a
                                     const kj_source *src, kj_diags *d, const kj_type **conv);
 const kj_type *kj_type_np_manip(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                 const kj_source *src, kj_diags *d, const kj_type **conv);
+/* builtins_np_manip2.c: np.roll, np.tril/triu/tri, np.diag, np.vander,
+ * np.take, np.extract, np.delete, np.append, np.fill_diagonal, np.split,
+ * np.array_split, np.tile, np.rot90. */
+const kj_type *kj_type_np_manip2(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                                 const kj_source *src, kj_diags *d, const kj_type **conv);
+#define KJ_B_NP_MANIP2_CASES                                                                                \
+    case KJ_B_NP_ROLL: case KJ_B_NP_TRIL: case KJ_B_NP_TRIU: case KJ_B_NP_TRI: case KJ_B_NP_DIAG:           \
+    case KJ_B_NP_VANDER: case KJ_B_NP_TAKE: case KJ_B_ARR_TAKE: case KJ_B_NP_EXTRACT: case KJ_B_NP_DELETE:  \
+    case KJ_B_NP_APPEND: case KJ_B_NP_FILL_DIAGONAL: case KJ_B_NP_SPLIT: case KJ_B_NP_ARRAY_SPLIT:      \
+    case KJ_B_NP_TILE: case KJ_B_NP_ROT90
 const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target,
                                const kj_barg *args, uint32_t nargs, kj_span call_span,
                                const kj_source *src, kj_diags *d, const kj_type **conv);

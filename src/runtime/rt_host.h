@@ -20,6 +20,10 @@
  * or a scalar when ndim is 0); never released. Its `base` is the
  * descriptor's owner. */
 void kj_rt_header(kj_array *h, const void *p, int32_t ndim, int32_t dtype);
+/* h itself when it has an owner, else a heap header over its memory (caller
+ * memory kjit did not allocate) registered with the run, so that views of it
+ * can reference it (rt_manip.c). */
+kj_array *kj_rt_viewable(kj_rt *rt, kj_array *h, int32_t line, int32_t col);
 /* A new array of that shape over memory a dropped array of the same size
  * left (kj_rt.spare), or NULL: the caller allocates. Not zeroed. */
 kj_array *kj_rt_spare_array(kj_rt *rt, kj_dtype dt, int ndim, const int64_t *shape);

@@ -99,3 +99,5 @@ void kj_rt_restride(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32
     kj_array *v = kj_array_restride(viewable(rt, &h, line, col), (kj_restride_op)op, p, np, &err);
     kj_rt_result(rt, v, &err, out, out_ndim, line, col);
 }
+
+kj_array *kj_rt_viewable(kj_rt *rt, kj_array *h, int32_t line, int32_t col) { return viewable(rt, h, line, col); }
