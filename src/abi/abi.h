@@ -67,8 +67,10 @@
  * kj_rt_grid_sync (grid.sync()). 12: dicts and sets (kj_rt_dict_*). 13:
  * strings (kj_rt_str_*, the run's strings in kj_rt). 14: kj_rt_event_record
  * takes the stream (e.record(stream=s)); kj_rt_array_equal (np.array_equal);
- * the device API (kj_rt_cuda_dev_*: cuda.get_current_device()...). */
-#define KJ_ABI_VERSION 14
+ * the device API (kj_rt_cuda_dev_*: cuda.get_current_device()...). 15:
+ * kj_rt_cumulate_axis (np.cumsum/cumprod with axis=) and kj_rt_npsort's
+ * KJ_NPS_DIFF taking the axis in i1 (np.diff with axis=). */
+#define KJ_ABI_VERSION 15
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
