@@ -15,7 +15,7 @@ typedef enum kj_npsort_op {
     KJ_NPS_MEDIAN,       /* np.median / np.nanmedian (i0 = 1) */
     KJ_NPS_QUANTILE,     /* np.quantile/percentile(a, q=b), i0 = nan form, i1 = percentile (q / 100) */
     KJ_NPS_BINCOUNT,     /* np.bincount(a, weights=b or none, minlength=i0) */
-    KJ_NPS_DIFF,         /* np.diff(a, n=i0) */
+    KJ_NPS_DIFF,         /* np.diff(a, n=i0, axis=i1) */
     KJ_NPS_DIGITIZE,     /* np.digitize(a, bins=b, right=i0) */
     KJ_NPS_HISTOGRAM,    /* np.histogram(a, bins=i0 or the edges b, range=(f0, f1) when i1): out, out2 */
     KJ_NPS_NANREDUCE,    /* np.nansum/...(a): i0 = kj_nan_op (array_sort.h), i1 = ddof */

@@ -455,16 +455,26 @@ LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, in
     return load_desc(cg, out, ndim);
 }
 
-/* np.cumsum(a), np.cumprod(a), a.cumsum(), a.cumprod() */
+/* np.cumsum(a), np.cumprod(a), a.cumsum(), a.cumprod(); with axis= an
+ * array of a's shape (kj_rt_cumulate_axis) */
 static LLVMValueRef b_cumulate(kj_cg *cg, const kir_inst *in)
 {
     LLVMValueRef o[3];
     kj_cg_operand(cg, in->args[0], o);
-    LLVMValueRef out = kj_cg_out_desc(cg, 1);
+    kir_ref axis = argref(cg, in, 1);
+    int nd = axis ? in->type->ndim : 1;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
     bool prod = in->aux == KJ_B_NP_CUMPROD || in->aux == KJ_B_ARR_CUMPROD;
-    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, prod), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_CUMULATE, a, 8);
-    return load_desc(cg, out, 1);
+    if (axis) {
+        LLVMValueRef a[9] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, prod), to_i64(cg, axis), out,
+                             kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_CUMULATE_AXIS, a, 9);
+    } else {
+        LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, prod), out, kj_cg_line(cg, in),
+                             kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_CUMULATE, a, 8);
+    }
+    return load_desc(cg, out, nd);
 }
 
 static LLVMValueRef b_copy(kj_cg *cg, const kir_inst *in)

@@ -91,7 +91,7 @@ static void stats_args(kj_cg *cg, const kir_inst *in, call_args *c)
         c->b = arg(cg, in, 1);
         c->i0 = i64_or(cg, in, 2, 0);
         break;
-    case KJ_B_NP_DIFF: c->op = KJ_NPS_DIFF, c->i0 = i64_or(cg, in, 1, 1); break;
+    case KJ_B_NP_DIFF: c->op = KJ_NPS_DIFF, c->i0 = i64_or(cg, in, 1, 1), c->i1 = i64_or(cg, in, 2, -1); break;
     case KJ_B_NP_DIGITIZE:
         c->op = KJ_NPS_DIGITIZE;
         c->b = in->args[1];

@@ -1122,8 +1122,13 @@ static const kj_type *type_array_method(bctx *c)
         return transposed(c, a);
     case KJ_B_NP_COPY: return arr(c, a->elem, a->ndim);
     case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL: case KJ_B_ARR_FLATTEN: return arr(c, a->elem, 1);
-    case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD: /* sum's dtype */
-        return arr(c, kj_is_float(a->elem) ? a->elem : kj_t_int(c->t, 64, a->elem->kind == KJ_T_BOOL || a->elem->is_signed), 1);
+    case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD: { /* sum's dtype */
+        const kj_type *e = kj_is_float(a->elem) ? a->elem
+                                                : kj_t_int(c->t, 64, a->elem->kind == KJ_T_BOOL || a->elem->is_signed);
+        if (!given(c, 1)) return arr(c, e, 1);
+        if (a->elem->kind == KJ_T_COMPLEX) return argerr(c, 0, "a real array with axis=");
+        return reduce_axis(c, a, e) ? arr(c, e, a->ndim) : NULL; /* axis=: a's shape */
+    }
     case KJ_B_ARR_COPY_TO_HOST: /* into `ary` when given (Numba: returns it), else a new array */
         if (!stream_arg(c, 2)) return NULL;
         if (!given(c, 1)) return arr(c, a->elem, a->ndim);

@@ -275,9 +275,9 @@ enum {
     X(NP_COPY, "np.copy", KJ_BF_HOST, "a") X(NP_RAVEL, "np.ravel", KJ_BF_HOST, "a")                      \
     X(ARR_RAVEL, "array.ravel", KJ_BF_HOST | KJ_BF_METHOD, "")                                           \
     X(ARR_FLATTEN, "array.flatten", KJ_BF_HOST | KJ_BF_METHOD, "")                                       \
-    X(NP_CUMSUM, "np.cumsum", KJ_BF_HOST, "a") X(NP_CUMPROD, "np.cumprod", KJ_BF_HOST, "a")              \
-    X(ARR_CUMSUM, "array.cumsum", KJ_BF_HOST | KJ_BF_METHOD, "")                                         \
-    X(ARR_CUMPROD, "array.cumprod", KJ_BF_HOST | KJ_BF_METHOD, "")                                       \
+    X(NP_CUMSUM, "np.cumsum", KJ_BF_HOST, "a, axis=") X(NP_CUMPROD, "np.cumprod", KJ_BF_HOST, "a, axis=")  \
+    X(ARR_CUMSUM, "array.cumsum", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                                    \
+    X(ARR_CUMPROD, "array.cumprod", KJ_BF_HOST | KJ_BF_METHOD, "axis=")                                  \
     X(ARR_ASTYPE, "array.astype", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "dtype")                      \
     X(ARR_COPY, "array.copy", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "")                               \
     X(ARR_RESHAPE, "array.reshape", KJ_BF_HOST | KJ_BF_METHOD, "*shape")                                 \

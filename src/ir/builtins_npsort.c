@@ -86,6 +86,22 @@ static bool kind_arg(sctx *c, uint32_t i)
     return str_choice(c, i, kinds, "sort kind must be one of 'quick', 'heap', or 'stable' (got '%s')");
 }
 
+/* An axis= of an array argument 0: an integer, checked here when constant
+ * (at run time, an AxisError, when not). */
+static bool axis_arg(sctx *c, uint32_t i)
+{
+    if (!given(c, i)) return true;
+    if (!kj_is_int(ty(c, i)) || ty(c, i)->kind == KJ_T_BOOL) return argerr(c, i, "an integer") != NULL;
+    int nd = (int)ty(c, 0)->ndim;
+    if (c->args[i].is_const && (c->args[i].ival < -nd || c->args[i].ival >= nd)) {
+        kj_error(c->d, c->src, span_of(c, i), "axis %lld is out of bounds for array of dimension %d",
+                 (long long)c->args[i].ival, nd);
+        return false;
+    }
+    convto(c, i, i64(c));
+    return true;
+}
+
 /* The float type of a statistic: float32 stays, everything else float64. */
 static const kj_type *stat_float(const sctx *c, const kj_type *e)
 {
@@ -168,7 +184,7 @@ static const kj_type *type_stats(sctx *c)
         if (given(c, 1) && !array_arg(c, 1, 1)) return NULL;
         if (given(c, 2) && !int_arg(c, 2)) return NULL;
         return arr(c, given(c, 1) ? f64(c) : i64(c), 1);
-    case KJ_B_NP_DIFF: return !given(c, 1) || int_arg(c, 1) ? arr(c, e, ty(c, 0)->ndim) : NULL;
+    case KJ_B_NP_DIFF: return (!given(c, 1) || int_arg(c, 1)) && axis_arg(c, 2) ? arr(c, e, ty(c, 0)->ndim) : NULL;
     case KJ_B_NP_HISTOGRAM: return type_histogram(c);
     case KJ_B_NP_HISTOGRAM_BIN_EDGES: { /* the edges of np.histogram's tuple */
         const kj_type *h = type_histogram(c);

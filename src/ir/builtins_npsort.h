@@ -22,7 +22,7 @@
     X(NP_NANPERCENTILE, "np.nanpercentile", KJ_BF_HOST | KJ_BF_READS, "a, q")                            \
     X(NP_NANQUANTILE, "np.nanquantile", KJ_BF_HOST | KJ_BF_READS, "a, q")                                \
     X(NP_BINCOUNT, "np.bincount", KJ_BF_HOST | KJ_BF_READS, "x, weights=, minlength=")                   \
-    X(NP_DIFF, "np.diff", KJ_BF_HOST | KJ_BF_READS, "a, n=")                                             \
+    X(NP_DIFF, "np.diff", KJ_BF_HOST | KJ_BF_READS, "a, n=, axis=")                                      \
     X(NP_DIGITIZE, "np.digitize", KJ_BF_HOST | KJ_BF_READS, "x, bins, right=")                           \
     X(NP_HISTOGRAM, "np.histogram", KJ_BF_HOST | KJ_BF_READS, "a, bins=, range=")                        \
     X(NP_NANSUM, "np.nansum", KJ_BF_HOST | KJ_BF_READS, "a")                                             \

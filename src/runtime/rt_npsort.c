@@ -6,6 +6,7 @@
 #include "../abi/abi.h"
 #include "../abi/abi_npsort.h"
 #include "array_sort.h"
+#include "array_stats2.h"
 
 #include <string.h>
 
@@ -65,7 +66,7 @@ static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, cons
     case KJ_NPS_MEDIAN: return kj_array_median(a, i0 != 0, err);
     case KJ_NPS_QUANTILE: return quantile(a, b, i0 != 0, i1 != 0, err);
     case KJ_NPS_BINCOUNT: return kj_array_bincount(a, b, i0, err);
-    case KJ_NPS_DIFF: return kj_array_diff(a, i0, err);
+    case KJ_NPS_DIFF: return kj_array_diff_axis(a, i0, i1, err);
     case KJ_NPS_DIGITIZE: return kj_array_digitize(a, b, i0 != 0, err);
     case KJ_NPS_HISTOGRAM: {
         kj_array *h, *e;
