@@ -54,7 +54,7 @@ static LLVMValueRef libm1(kj_cg *cg, const char *d, LLVMValueRef x)
  * takes NaN to 0, as these do. */
 static LLVMValueRef f2i(kj_cg *cg, const char *op, LLVMValueRef x, LLVMTypeRef ret)
 {
-    const char *r = op + 5; /* "f2s_rn" */
+    const char *r = op + 4; /* "f2s_rn" */
     LLVMTypeRef ft = LLVMTypeOf(x);
     if (!strcmp(r, "rn")) x = kj_cg_intrinsic(cg, "llvm.rint", ft, &x, 1);
     else if (!strcmp(r, "rd")) x = kj_cg_intrinsic(cg, "llvm.floor", ft, &x, 1);
