@@ -134,6 +134,7 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
     }
     if (kj_builtin_has(in->aux, KJ_BF_BARRIER)) return cg->tgt->barrier(cg, in);
     if (kj_builtin_has(in->aux, KJ_BF_WARP)) return cg->tgt->warp(cg, in);
+    if (kj_builtin_libdevice(in->aux)) return kj_cg_libdevice(cg, in);
     switch ((kj_builtin)in->aux) {
     case KJ_B_TID_X: case KJ_B_TID_Y: case KJ_B_TID_Z: return dim_value(cg, in, KJ_SREG_TID, in->aux - KJ_B_TID_X);
     case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z: return dim_value(cg, in, KJ_SREG_BID, in->aux - KJ_B_BID_X);

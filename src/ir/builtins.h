@@ -20,6 +20,7 @@
 #include "types.h"
 #include "builtins_npsort.h"
 #include "builtins_cuda_dev.h"
+#include "builtins_libdevice.h"
 
 enum {
     KJ_BF_ANY = 0,
@@ -492,7 +493,11 @@ enum {
     X(MATCH_ANY_SYNC, "cuda.match_any_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     KJ_BUILTINS_NPSORT(X)                                                                                \
-    KJ_BUILTINS_CUDA_DEV(X)
+    KJ_BUILTINS_CUDA_DEV(X)                                                                              \
+    KJ_LIBDEVICE(KJ_LD_BUILTIN, X)
+
+/* numba.cuda.libdevice.NAME (builtins_libdevice.h): a device built-in each. */
+#define KJ_LD_BUILTIN(X, name, sig, params, host) X(LD_##name, "cuda.libdevice." #name, KJ_BF_DEV, params)
 
 /* Other spellings of the same built-in: X(path, ID). */
 #define KJ_BUILTIN_ALIASES(X)                                                              \
@@ -584,6 +589,21 @@ static inline bool kj_builtin_cuda_dev(unsigned id)
  * methods. */
 const kj_type *kj_builtin_type_cuda_dev(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                         uint32_t recv, kj_span call_span, const kj_source *src, kj_diags *d);
+
+/* Is `id` one of numba.cuda.libdevice's functions? */
+static inline bool kj_builtin_libdevice(unsigned id) { return id >= KJ_LD_FIRST && id <= KJ_LD_LAST; }
+
+/* Their typing rule (builtins_libdevice.c), as kj_builtin_type's. */
+const kj_type *kj_builtin_type_libdevice(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                         kj_span call_span, const kj_source *src, kj_diags *d,
+                                         const kj_type **conv);
+
+/* The row of libdevice function `id`: its signature letters (see
+ * builtins_libdevice.h) and the cpu targets' equivalent. */
+typedef struct {
+    const char *name, *sig, *host;
+} kj_libdevice_fn;
+const kj_libdevice_fn *kj_libdevice_get(kj_builtin id);
 
 /* The CU_DEVICE_ATTRIBUTE code of device.NAME and the value of the cpu
  * targets' emulated device; false for another built-in. */

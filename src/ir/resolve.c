@@ -72,7 +72,7 @@ static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math",
                                          "types", "typed", "core", "mpi4py", "MPI", "MPI.Request", "collections",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
-                                         "cuda.atomic", "cuda.random", "cuda.cg"};
+                                         "cuda.atomic", "cuda.random", "cuda.cg", "cuda.libdevice"};
 
 static const char *const DTYPE_NAMES[] = {
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -264,6 +264,7 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "numba") || !strcmp(mod, "kjit")) return "numba";
     if (!strcmp(mod, "numba.cuda") || !strcmp(mod, "kjit.cuda")) return "cuda";
     if (!strcmp(mod, "numba.cuda.random") || !strcmp(mod, "kjit.cuda.random")) return "cuda.random";
+    if (!strcmp(mod, "numba.cuda.libdevice") || !strcmp(mod, "kjit.cuda.libdevice")) return "cuda.libdevice";
     if (!strcmp(mod, "numba.types") || !strcmp(mod, "kjit.types") || !strcmp(mod, "numba.core.types")) return "types";
     if (!strcmp(mod, "numba.typed") || !strcmp(mod, "kjit.typed")) return "typed";
     if (!strcmp(mod, "numba.core")) return "core";
