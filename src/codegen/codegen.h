@@ -324,6 +324,7 @@ bool kj_cg_const_shape(const kir_func *f, kir_ref r, int64_t *dims, unsigned nd)
 int64_t kj_cg_elem_count(const int64_t *dims, unsigned nd);
 /* A C-contiguous array descriptor of type at over data, with dims. */
 LLVMValueRef kj_cg_c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, const LLVMValueRef *dims);
+LLVMValueRef kj_cg_frozen_array(kj_cg *cg, const kir_inst *in); /* llvm_frozen.c: CONST_ARRAY */
 
 /* llvm_launch.c: a kernel launch in host code (every target); with
  * kernels on the GPU, the coherence check before instruction `in` touches

@@ -203,6 +203,7 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
     const kj_type *dst = kj_value_type(ic, target);
     const kj_type *arr = ic->sp->ei[target->sub.obj->id].type;
     if (!dst || !arr) return;
+    if (kj_frozen_write_error(ic->s, ic->d, &ic->sp->ei[target->sub.obj->id], target)) return;
     if (arr->kind == KJ_T_LIST) { /* lst[i] = x (infer_list.c typed lst[i]) */
         if (!kj_can_convert(t, dst))
             kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",
@@ -414,6 +415,7 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
     }
     const kj_type *cur = kj_value_type(ic, t);
     const kj_type *v = kj_value_type(ic, st->aug.value);
+    if (t->kind == KJ_E_SUBSCRIPT && kj_frozen_write_error(ic->s, ic->d, &ic->sp->ei[t->sub.obj->id], t)) return;
     if (!cur || !v) return;
     if (cur->kind == KJ_T_ARRAY && kj_is_index_array_subscript(ic->sp, t)) {
         /* a[idx] op= v: a[idx] = a[idx] op v, computed in a's dtype */

@@ -94,6 +94,7 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(CONST_FLOAT, "const", "f")        /* type float: value in f */                       \
     X(CONST_STR, "str", "s")            /* type str: s (arena, NUL-terminated) */          \
     X(CONST_NONE, "none", "")                                                              \
+    X(CONST_ARRAY, "frozen", "")        /* a frozen module-level array: frozen (resolve_frozen.c) */ \
     X(PARAM, "param", "i")              /* i = parameter index */                          \
     /* locals (mutable variables) */                                                       \
     X(LOCAL_GET, "get", "i")            /* i = local index */                              \
@@ -165,6 +166,19 @@ typedef enum {
 
 typedef struct kir_func kir_func;
 
+/* A module-level NumPy array frozen into compiled code as Numba freezes
+ * globals (resolve_frozen.c): its elements, row-major, as doubles (float
+ * dtypes) or int64s (int and bool dtypes); the element type and shape are
+ * the CONST_ARRAY's type and shape. */
+typedef struct kir_frozen {
+    const char *name; /* the module-level name, for the generated global */
+    uint32_t ndim;
+    int64_t shape[4];
+    uint64_t n;       /* the element count */
+    const double *f;  /* float elements, or NULL */
+    const int64_t *i; /* int and bool elements, or NULL */
+} kir_frozen;
+
 typedef struct kir_inst {
     uint16_t op;  /* kir_op */
     uint16_t aux; /* kj_builtin for BUILTIN */
@@ -176,6 +190,7 @@ typedef struct kir_inst {
         double f;
         const char *s;
         kir_func *fn;      /* CALL, LAUNCH, UFUNC_CALL */
+        const kir_frozen *frozen; /* CONST_ARRAY */
     };
     kir_ref *args;         /* TUPLE, ARRAY_*, CALL, BUILTIN, LAUNCH, UFUNC_CALL */
     uint32_t nargs;

@@ -214,6 +214,9 @@ static void print_operands(pctx *p, const kir_inst *in)
         kj_buf_putc(out, ' ');
         print_quoted(out, in->s);
         break;
+    case KIR_CONST_ARRAY:
+        kj_buf_printf(out, " %s", in->frozen->name);
+        break;
     case KIR_PARAM:
         if (p->f->param_names && in->i >= 0 && in->i < p->f->nparams && p->f->param_names[in->i])
             kj_buf_printf(out, " %s", p->f->param_names[in->i]);

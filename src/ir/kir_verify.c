@@ -147,6 +147,10 @@ static bool check_leaf(vctx *v, kir_ref r)
         if (in->type->kind != KJ_T_NONE && in->type->kind != KJ_T_DTYPE && in->type->kind != KJ_T_FUNC)
             return fail(v, r, "none constant has type %s", ts(in->type));
         return true;
+    case KIR_CONST_ARRAY:
+        if (in->type->kind != KJ_T_ARRAY || !in->frozen)
+            return fail(v, r, "frozen array constant has type %s", ts(in->type));
+        return true;
     case KIR_PARAM:
         if (in->i < 0 || in->i >= f->nparams)
             return fail(v, r, "param %lld out of range (function has %u)", (long long)in->i, f->nparams);
@@ -566,7 +570,7 @@ static bool check_inst(vctx *v, kir_ref r)
     case KIR_NOP: case KIR_ASSERT: case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE:
         return check_stmt(v, r);
     case KIR_CONST_INT: case KIR_CONST_FLOAT: case KIR_CONST_STR: case KIR_CONST_NONE:
-    case KIR_PARAM: case KIR_LOCAL_GET: case KIR_LOCAL_SET:
+    case KIR_CONST_ARRAY: case KIR_PARAM: case KIR_LOCAL_GET: case KIR_LOCAL_SET:
         return check_leaf(v, r);
     case KIR_ADD: case KIR_SUB: case KIR_MUL: case KIR_DIV: case KIR_FLOORDIV: case KIR_MOD:
     case KIR_POW: case KIR_AND: case KIR_OR: case KIR_XOR: case KIR_SHL: case KIR_SHR:

@@ -1074,6 +1074,11 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     switch (e->kind) {
     case KJ_E_NAME: {
         int32_t l = var_local(lc, e);
+        if (ei->frozen) { /* a module-level array frozen at compile time (resolve_frozen.c) */
+            kir_ref r = emit(lc, KIR_CONST_ARRAY, ei->type, e->span);
+            kir_at(lc->f, r)->frozen = ei->frozen;
+            return r;
+        }
         if (l >= 0 && !ei->is_const) return get_local(lc, (uint32_t)l, e->span);
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
         break;

@@ -1167,6 +1167,8 @@ static bool resolve_const(kj_sema *s, const kj_stmt *st, bool script)
         return true;
     }
     if (!is_const && script) return false;
+    /* an array frozen into the functions that read it (resolve_frozen.c) */
+    if (!is_const && kj_frozen_module_value(s, t->name, st->assign.value)) return true;
     if (!is_const) {
         kj_diag *dg = kj_error(s->d, s->src, st->assign.value->span,
                                "module-level value of '%s' is not a constant expression", t->name);

@@ -32,7 +32,7 @@ static bool shape_of(kj_sema *s, const kj_expr *e, shape *out, uint32_t depth);
 /* The one module-level statement binding `name`, or NULL: a plain `name = v`
  * at top level or in the `if __name__ == "__main__":` block, and no other
  * binding of the name anywhere at module level. */
-static const kj_expr *binding(kj_sema *s, const char *name)
+const kj_expr *kj_script_binding(kj_sema *s, const char *name)
 {
     const kj_block *body = &s->mod->body;
     if (kj_sym_find(s, name) || kj_count_assigns(body, name) != 1) return NULL;
@@ -156,7 +156,7 @@ static bool shape_of(kj_sema *s, const kj_expr *e, shape *out, uint32_t depth)
     /* a list display bound to a name is a list, which may grow: only an array's shape is fixed */
     case KJ_E_CALL: return call_shape(s, e, out, depth);
     case KJ_E_NAME: {
-        const kj_expr *v = binding(s, e->name);
+        const kj_expr *v = kj_script_binding(s, e->name);
         return v && shape_of(s, v, out, depth + 1);
     }
     default: return false;

@@ -171,6 +171,7 @@ typedef struct kj_einfo {
     kj_fn *fn;
     const kj_decor *decor; /* EI_DECOR: a configured decorator, or NULL */
     const kj_ntclass *ntc; /* EI_NTCLASS */
+    const struct kir_frozen *frozen; /* EI_VALUE: a frozen module-level array (resolve_frozen.c) */
     kj_spec *callee;       /* CALL of a user function / launch / ufunc: the spec */
     int32_t axis;          /* f.reduce(a, axis=) call: the axis, -1 for None */
     const kj_type **conv;  /* builtin call: per bound argument conversion */
@@ -258,6 +259,13 @@ bool kj_script_len(kj_sema *s, const kj_expr *e, kj_cval *out);
 bool kj_script_shape_attr(kj_sema *s, const kj_expr *e, kj_cval *out);
 /* `e` (a NAME that `reader` does not bind) is a variable of <module>: reports
  * that compiled functions cannot read it, and returns true. */
+/* resolve_shape.c: the one module-level `name = value` of a script, or NULL */
+const kj_expr *kj_script_binding(kj_sema *s, const char *name);
+/* resolve_frozen.c: a script's module-level array read by another function,
+ * frozen at compile time as Numba freezes globals (ei: its read-only value) */
+bool kj_frozen_module_value(kj_sema *s, const char *name, const kj_expr *v); /* in a file with main */
+bool kj_frozen_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *ei);
+bool kj_frozen_write_error(kj_sema *s, kj_diags *d, const kj_einfo *arr, const kj_expr *target);
 bool kj_script_var_error(kj_sema *s, kj_diags *d, const kj_fn *reader, const kj_expr *e);
 bool kj_resolve(kj_sema *s);
 kj_sym *kj_sym_find(kj_sema *s, const char *name);

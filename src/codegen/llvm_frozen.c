@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* llvm_frozen — a frozen module-level array (KIR CONST_ARRAY,
+ * resolve_frozen.c): its elements become a constant global of the module,
+ * one per name, and the value is a C-contiguous array over it with no
+ * owner. On the GPU a small array goes to constant memory (address space
+ * 4, as Numba's CUDA target puts global arrays), a large one to global
+ * memory (address space 1); both are read through a generic pointer. */
+#include "codegen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { ADDR_GLOBAL = 1, ADDR_CONST = 4, CONST_MAX_BYTES = 16 * 1024 };
+
+static LLVMValueRef initializer(const kj_type *elem, const kir_frozen *fz, LLVMTypeRef ety)
+{
+    LLVMValueRef *v = malloc((fz->n ? fz->n : 1) * sizeof *v);
+    if (!v) return NULL;
+    for (uint64_t k = 0; k < fz->n; k++)
+        v[k] = elem->kind == KJ_T_FLOAT ? LLVMConstReal(ety, fz->f[k])
+                                        : LLVMConstInt(ety, (unsigned long long)fz->i[k], elem->is_signed);
+    LLVMValueRef init = LLVMConstArray2(ety, v, fz->n);
+    free(v);
+    return init;
+}
+
+static LLVMValueRef global_of(kj_cg *cg, const kir_inst *in)
+{
+    const kir_frozen *fz = in->frozen;
+    char name[256];
+    snprintf(name, sizeof name, "kjit_frozen_%s", fz->name);
+    LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
+    if (g) return g;
+    LLVMTypeRef ety = kj_cg_memtype(cg, in->type->elem), aty = LLVMArrayType2(ety, fz->n);
+    unsigned as = 0;
+    if (cg->tgt == &kj_target_nvptx)
+        as = LLVMABISizeOfType(cg->td, aty) <= CONST_MAX_BYTES ? ADDR_CONST : ADDR_GLOBAL;
+    LLVMValueRef init = initializer(in->type->elem, fz, ety);
+    if (!init) {
+        kj_cg_fail(cg, in->span, "out of memory freezing '%s'", fz->name);
+        return NULL;
+    }
+    g = LLVMAddGlobalInAddressSpace(cg->mod, aty, name, as);
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, 16);
+    return g;
+}
+
+LLVMValueRef kj_cg_frozen_array(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef g = global_of(cg, in);
+    if (!g) return LLVMGetUndef(kj_cg_type(cg, in->type));
+    LLVMValueRef data = cg->tgt == &kj_target_nvptx ? LLVMBuildAddrSpaceCast(cg->b, g, cg->t_ptr, "") : g;
+    LLVMValueRef dims[4];
+    for (unsigned k = 0; k < in->type->ndim && k < 4; k++) dims[k] = kj_cg_i64(cg, in->frozen->shape[k]);
+    return kj_cg_c_array(cg, in->type, data, dims);
+}
