@@ -66,8 +66,9 @@
  * the LinAlgError kind (exc.h). 11: kj_abi_kernel.cooperative and
  * kj_rt_grid_sync (grid.sync()). 12: dicts and sets (kj_rt_dict_*). 13:
  * strings (kj_rt_str_*, the run's strings in kj_rt). 14: kj_rt_event_record
- * takes the stream (e.record(stream=s)). */
-#define KJ_ABI_VERSION 14
+ * takes the stream (e.record(stream=s)). 15: the float16 dtype
+ * (KJ_DT_FLOAT16, `<f2`) and kj_rt_print_f16. */
+#define KJ_ABI_VERSION 15
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

@@ -1186,6 +1186,14 @@ static bool buf_arg(bctx *c, uint32_t i)
     return is_array(ty(c, i)) || bad_arg(c, i, "an array (a NumPy buffer)");
 }
 
+/* A buffer that MPI reduces: Open MPI has no float16 (sends move it as uint16). */
+static bool red_buf_arg(bctx *c, uint32_t i)
+{
+    if (!buf_arg(c, i)) return false;
+    const kj_type *e = ty(c, i)->elem;
+    return !(e->kind == KJ_T_FLOAT && e->bits == 16) || bad_arg(c, i, "an array MPI can reduce (not float16)");
+}
+
 /* An optional int (rank or tag); absent: the runtime's default. */
 static bool opt_int(bctx *c, uint32_t i) { return !given(c, i) || int_arg(c, i); }
 
@@ -1231,9 +1239,9 @@ static const kj_type *type_mpi(bctx *c)
                    ? none(c)
                    : NULL;
     case KJ_B_COMM_BCAST: return buf_arg(c, 1) && opt_int(c, 2) ? none(c) : NULL;
-    case KJ_B_COMM_ALLREDUCE: return buf_arg(c, 1) && buf_arg(c, 2) && op_arg(c, 3) ? none(c) : NULL;
+    case KJ_B_COMM_ALLREDUCE: return red_buf_arg(c, 1) && red_buf_arg(c, 2) && op_arg(c, 3) ? none(c) : NULL;
     case KJ_B_COMM_REDUCE:
-        return buf_arg(c, 1) && buf_arg(c, 2) && op_arg(c, 3) && opt_int(c, 4) ? none(c) : NULL;
+        return red_buf_arg(c, 1) && red_buf_arg(c, 2) && op_arg(c, 3) && opt_int(c, 4) ? none(c) : NULL;
     case KJ_B_COMM_ALLREDUCE_OBJ: case KJ_B_COMM_BCAST_OBJ: {
         /* numbers only (mpi4py pickles any object) */
         if (!kj_is_scalar(ty(c, 1))) return argerr(c, 1, "a number (kjit sends numbers; use Bcast for arrays)");
