@@ -309,6 +309,8 @@ LLVMValueRef kj_cg_device_call(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in);
 /* cuda.cbrt, selp, nanosleep, lanemask_lt (llvm_cuda_intrin.c) */
 LLVMValueRef kj_cg_cuda_misc(kj_cg *cg, const kir_inst *in);
+/* cuda.fp16.* (llvm_fp16.c) */
+LLVMValueRef kj_cg_fp16(kj_cg *cg, const kir_inst *in);
 /* numba.cuda.random (llvm_cuda_random.c): the generators in device code, and
  * create/init_xoroshiro128p_states in host code. */
 LLVMValueRef kj_cg_xoroshiro(kj_cg *cg, const kir_inst *in);

@@ -142,6 +142,7 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return kj_cg_cuda_misc(cg, in);
     case KJ_B_CG_THIS_GRID: return LLVMConstNull(kj_cg_type(cg, in->type)); /* nothing in it */
     default:
+        if (bi && (bi->flags & KJ_BF_FP16)) return kj_cg_fp16(cg, in);
         kj_cg_fail(cg, in->span, "'%s' is not supported on the cpu target yet", bi ? bi->path : "?");
         return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
     }
