@@ -197,6 +197,7 @@ struct kj_cg {
     LLVMTypeRef t_void, t_i1, t_i8, t_i32, t_i64, t_f32, t_f64, t_ptr;
     const kj_cg_target *tgt; /* kj_target_host unless set after kj_cg_init */
     const kj_cg_run *run;    /* the host table of the run target (kj_codegen_opts.target) */
+    int sm;                  /* the GPU's compute capability ×10 (sm_90: 90); 0 for host code */
 };
 
 /* llvm_ctx.c */

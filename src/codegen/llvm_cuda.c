@@ -203,6 +203,11 @@ static LLVMValueRef atomic(kj_cg *cg, const kir_inst *in)
         return LLVMGetUndef(kj_cg_type(cg, in->type));
     }
     const kj_type *et = at->elem;
+    if (et->kind == KJ_T_FLOAT && et->bits == 16 && cg->sm && cg->sm < 70) {
+        kj_cg_fail(cg, in->span, "cuda.atomic.add on float16 needs sm_70 or newer (atom.add.noftz.f16), "
+                   "not sm_%d", cg->sm);
+        return LLVMGetUndef(kj_cg_type(cg, in->type));
+    }
     bool cas2 = in->aux == KJ_B_ATOMIC_CAS2;
     LLVMValueRef p = atomic_ptr(cg, at, kj_cg_val(cg, in->args[0]), cas2 ? 0 : in->args[1]);
     unsigned vi = cas2 ? 1 : 2;

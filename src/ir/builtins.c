@@ -1329,6 +1329,8 @@ static const kj_type *type_atomic(bctx *c)
     if (!is_array(a) || !atomic_elem_ok(a->elem, floats))
         return argerr(c, 0, floats ? "an array of int32, uint32, int64, uint64, float32 or float64"
                                    : "an array of int32, uint32, int64 or uint64");
+    if (a->elem->kind == KJ_T_FLOAT && a->elem->bits == 16 && c->id != KJ_B_ATOMIC_ADD)
+        return argerr(c, 0, "an array of int32, uint32, int64, uint64, float32 or float64 (float16 has atomic.add only)");
     uint32_t first_val = 2;
     if (c->id == KJ_B_ATOMIC_CAS2) {
         if (a->ndim != 1) return argerr(c, 0, "a 1-dimensional array");
