@@ -207,6 +207,7 @@ typedef enum kjit_dtype {
     KJIT_FLOAT64,
     KJIT_COMPLEX64,  /* two float32, real then imaginary (NumPy's complex64) */
     KJIT_COMPLEX128, /* two float64 (NumPy's complex128, Python's complex) */
+    KJIT_FLOAT16,    /* IEEE binary16 (NumPy's float16) */
 } kjit_dtype;
 
 enum { KJIT_MAX_DIMS = 8 }; /* arrays passed to compiled code may have 1 to 4 */

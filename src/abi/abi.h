@@ -70,7 +70,8 @@
  * the device API (kj_rt_cuda_dev_*: cuda.get_current_device()...). 15:
  * kj_rt_manip2 (np.roll, np.tril, np.diag, np.take, np.delete, np.append,
  * ...: array_manip2.h), kj_rt_split (np.split, np.array_split) and
- * kj_rt_cumulate_axis (np.cumsum/cumprod with axis=). */
+ * kj_rt_cumulate_axis (np.cumsum/cumprod with axis=); the float16 dtype
+ * (KJ_DT_FLOAT16, `<f2`) and kj_rt_print_f16. */
 #define KJ_ABI_VERSION 15
 
 /* The C mirror of an array argument of static ndim N. */

@@ -14,16 +14,16 @@ static const kj_dtype to_rt[] = {
     [KJIT_INT32] = KJ_DT_INT32,     [KJIT_INT64] = KJ_DT_INT64,     [KJIT_UINT8] = KJ_DT_UINT8,
     [KJIT_UINT16] = KJ_DT_UINT16,   [KJIT_UINT32] = KJ_DT_UINT32,   [KJIT_UINT64] = KJ_DT_UINT64,
     [KJIT_FLOAT32] = KJ_DT_FLOAT32, [KJIT_FLOAT64] = KJ_DT_FLOAT64, [KJIT_COMPLEX64] = KJ_DT_COMPLEX64,
-    [KJIT_COMPLEX128] = KJ_DT_COMPLEX128,
+    [KJIT_COMPLEX128] = KJ_DT_COMPLEX128, [KJIT_FLOAT16] = KJ_DT_FLOAT16,
 };
 
-bool kj_api_dtype_valid(kjit_dtype dt) { return (unsigned)dt <= KJIT_COMPLEX128; }
+bool kj_api_dtype_valid(kjit_dtype dt) { return (unsigned)dt <= KJIT_FLOAT16; }
 
 kj_dtype kj_api_dtype(kjit_dtype dt) { return to_rt[dt]; }
 
 kjit_dtype kj_api_public_dtype(kj_dtype dt)
 {
-    for (unsigned k = 0; k <= KJIT_COMPLEX128; k++)
+    for (unsigned k = 0; k <= KJIT_FLOAT16; k++)
         if (to_rt[k] == dt) return (kjit_dtype)k;
     return KJIT_FLOAT64;
 }
@@ -31,7 +31,7 @@ kjit_dtype kj_api_public_dtype(kj_dtype dt)
 kj_dtype kj_api_type_dtype(const kj_type *t)
 {
     if (t->kind == KJ_T_BOOL) return KJ_DT_BOOL;
-    if (t->kind == KJ_T_FLOAT) return t->bits == 32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
+    if (t->kind == KJ_T_FLOAT) return t->bits == 16 ? KJ_DT_FLOAT16 : t->bits == 32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
     if (t->kind == KJ_T_COMPLEX) return t->bits == 64 ? KJ_DT_COMPLEX64 : KJ_DT_COMPLEX128;
     switch (t->bits) {
     case 8: return t->is_signed ? KJ_DT_INT8 : KJ_DT_UINT8;

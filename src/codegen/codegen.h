@@ -197,6 +197,7 @@ struct kj_cg {
     LLVMTypeRef t_void, t_i1, t_i8, t_i32, t_i64, t_f32, t_f64, t_ptr;
     const kj_cg_target *tgt; /* kj_target_host unless set after kj_cg_init */
     const kj_cg_run *run;    /* the host table of the run target (kj_codegen_opts.target) */
+    int sm;                  /* the GPU's compute capability ×10 (sm_90: 90); 0 for host code */
 };
 
 /* llvm_ctx.c */
@@ -311,6 +312,8 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_cuda_misc(kj_cg *cg, const kir_inst *in);
 /* llvm_libdevice.c: a call to a numba.cuda.libdevice function. */
 LLVMValueRef kj_cg_libdevice(kj_cg *cg, const kir_inst *in);
+/* cuda.fp16.* (llvm_fp16.c) */
+LLVMValueRef kj_cg_fp16(kj_cg *cg, const kir_inst *in);
 /* numba.cuda.random (llvm_cuda_random.c): the generators in device code, and
  * create/init_xoroshiro128p_states in host code. */
 LLVMValueRef kj_cg_xoroshiro(kj_cg *cg, const kir_inst *in);

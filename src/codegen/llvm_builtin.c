@@ -78,6 +78,12 @@ static bool any_array(kj_cg *cg, const kir_inst *in)
 static LLVMValueRef math_call(kj_cg *cg, const bi_row *row, const kj_type *ft, LLVMValueRef *x, unsigned n)
 {
     LLVMTypeRef ty = kj_cg_type(cg, ft);
+    if (ft->bits == 16) { /* NumPy's float16 loops compute in float32 and round back */
+        static const kj_type f32 = {.kind = KJ_T_FLOAT, .bits = 32, .is_signed = true};
+        LLVMValueRef w[2];
+        for (unsigned k = 0; k < n; k++) w[k] = LLVMBuildFPExt(cg->b, x[k], cg->t_f32, "");
+        return LLVMBuildFPTrunc(cg->b, math_call(cg, row, &f32, w, n), ty, "");
+    }
     if (row->intrinsic && LLVMLookupIntrinsicID(row->intrinsic, strlen(row->intrinsic)))
         return kj_cg_intrinsic(cg, row->intrinsic, ty, x, n);
     char name[32];

@@ -157,6 +157,7 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return kj_cg_cuda_misc(cg, in);
     case KJ_B_CG_THIS_GRID: return LLVMConstNull(kj_cg_type(cg, in->type)); /* nothing in it */
     default:
+        if (bi && (bi->flags & KJ_BF_FP16)) return kj_cg_fp16(cg, in);
         kj_cg_fail(cg, in->span, "'%s' is not supported on the cpu target yet", bi ? bi->path : "?");
         return in->type && !kj_cg_is_void(in->type) ? LLVMGetUndef(kj_cg_type(cg, in->type)) : NULL;
     }
@@ -217,6 +218,11 @@ static LLVMValueRef atomic(kj_cg *cg, const kir_inst *in)
         return LLVMGetUndef(kj_cg_type(cg, in->type));
     }
     const kj_type *et = at->elem;
+    if (et->kind == KJ_T_FLOAT && et->bits == 16 && cg->sm && cg->sm < 70) {
+        kj_cg_fail(cg, in->span, "cuda.atomic.add on float16 needs sm_70 or newer (atom.add.noftz.f16), "
+                   "not sm_%d", cg->sm);
+        return LLVMGetUndef(kj_cg_type(cg, in->type));
+    }
     bool cas2 = in->aux == KJ_B_ATOMIC_CAS2;
     LLVMValueRef p = atomic_ptr(cg, at, kj_cg_val(cg, in->args[0]), cas2 ? 0 : in->args[1]);
     unsigned vi = cas2 ? 1 : 2;

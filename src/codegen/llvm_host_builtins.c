@@ -24,7 +24,7 @@ int32_t kj_cg_dtype(const kj_type *t)
     if (!t) return KJ_DT_FLOAT64;
     switch (t->kind) {
     case KJ_T_BOOL: return KJ_DT_BOOL;
-    case KJ_T_FLOAT: return t->bits == 32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
+    case KJ_T_FLOAT: return t->bits == 16 ? KJ_DT_FLOAT16 : t->bits == 32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
     case KJ_T_COMPLEX: return t->bits == 64 ? KJ_DT_COMPLEX64 : KJ_DT_COMPLEX128;
     case KJ_T_INT:
         switch (t->bits) {
@@ -774,7 +774,10 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         put_call(cg, u64 ? KJ_RTF_PRINT_UINT : KJ_RTF_PRINT_INT, kj_cg_cast(cg, v, t, &T_I64));
         break;
     }
-    case KJ_T_FLOAT: put_call(cg, t->bits == 32 ? KJ_RTF_PRINT_F32 : KJ_RTF_PRINT_F64, v); break;
+    case KJ_T_FLOAT:
+        if (t->bits == 16) put_call(cg, KJ_RTF_PRINT_F16, LLVMBuildFPExt(cg->b, v, cg->t_f32, "")); /* exact */
+        else put_call(cg, t->bits == 32 ? KJ_RTF_PRINT_F32 : KJ_RTF_PRINT_F64, v);
+        break;
     case KJ_T_NONE: put_cstr(cg, "None"); break;
     case KJ_T_COMPLEX: {
         LLVMValueRef re = LLVMBuildExtractValue(cg->b, v, 0, ""), im = LLVMBuildExtractValue(cg->b, v, 1, "");

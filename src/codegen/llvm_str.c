@@ -22,8 +22,8 @@ static LLVMValueRef str_of(kj_cg *cg, const kir_inst *in)
     int kind = 0;
     if (t->kind == KJ_T_STR) return x;
     if (t->kind == KJ_T_FLOAT) {
-        kind = t->bits == 32 ? 3 : 2;
-        f = t->bits == 32 ? LLVMBuildFPExt(cg->b, x, cg->t_f64, "") : x;
+        kind = t->bits == 16 ? 6 : t->bits == 32 ? 3 : 2;
+        f = t->bits < 64 ? LLVMBuildFPExt(cg->b, x, cg->t_f64, "") : x;
     } else {
         kind = t->kind == KJ_T_BOOL ? 1 : (!t->is_signed && t->bits == 64) ? 4 : 0;
         i = LLVMBuildIntCast2(cg->b, x, cg->t_i64, t->kind != KJ_T_BOOL && t->is_signed, "");
@@ -41,8 +41,8 @@ static LLVMValueRef fmt1(kj_cg *cg, const kir_inst *in)
     if (t->kind == KJ_T_STR) {
         s = x;
     } else if (t->kind == KJ_T_FLOAT) {
-        kind = t->bits == 32 ? 3 : 2;
-        f = t->bits == 32 ? LLVMBuildFPExt(cg->b, x, cg->t_f64, "") : x;
+        kind = t->bits == 32 ? 3 : 2; /* float16: as CPython, format() of its exact float value */
+        f = t->bits < 64 ? LLVMBuildFPExt(cg->b, x, cg->t_f64, "") : x;
     } else {
         kind = t->kind == KJ_T_BOOL ? 1 : (!t->is_signed && t->bits == 64) ? 4 : 0;
         i = LLVMBuildIntCast2(cg->b, x, cg->t_i64, t->kind != KJ_T_BOOL && t->is_signed, "");

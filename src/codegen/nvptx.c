@@ -376,6 +376,7 @@ char *kj_codegen_ptx(const kir_module *km, const kj_ptx_opts *o, kj_diags *d)
     kj_cg_init(&cg, ctx, mod, km, d, &a);
     cg.td = td;
     cg.tgt = &kj_target_nvptx;
+    cg.sm = o->arch && !strncmp(o->arch, "sm_", 3) ? atoi(o->arch + 3) : 0;
     bool ok = generate(&cg, o);
     LLVMTypeRef rec;
     error_record(&cg, &rec); /* defined even when nothing raises */

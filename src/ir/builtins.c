@@ -1214,6 +1214,14 @@ static bool buf_arg(bctx *c, uint32_t i)
     return is_array(ty(c, i)) || bad_arg(c, i, "an array (a NumPy buffer)");
 }
 
+/* A buffer that MPI reduces: Open MPI has no float16 (sends move it as uint16). */
+static bool red_buf_arg(bctx *c, uint32_t i)
+{
+    if (!buf_arg(c, i)) return false;
+    const kj_type *e = ty(c, i)->elem;
+    return !(e->kind == KJ_T_FLOAT && e->bits == 16) || bad_arg(c, i, "an array MPI can reduce (not float16)");
+}
+
 /* An optional int (rank or tag); absent: the runtime's default. */
 static bool opt_int(bctx *c, uint32_t i) { return !given(c, i) || int_arg(c, i); }
 
@@ -1259,9 +1267,9 @@ static const kj_type *type_mpi(bctx *c)
                    ? none(c)
                    : NULL;
     case KJ_B_COMM_BCAST: return buf_arg(c, 1) && opt_int(c, 2) ? none(c) : NULL;
-    case KJ_B_COMM_ALLREDUCE: return buf_arg(c, 1) && buf_arg(c, 2) && op_arg(c, 3) ? none(c) : NULL;
+    case KJ_B_COMM_ALLREDUCE: return red_buf_arg(c, 1) && red_buf_arg(c, 2) && op_arg(c, 3) ? none(c) : NULL;
     case KJ_B_COMM_REDUCE:
-        return buf_arg(c, 1) && buf_arg(c, 2) && op_arg(c, 3) && opt_int(c, 4) ? none(c) : NULL;
+        return red_buf_arg(c, 1) && red_buf_arg(c, 2) && op_arg(c, 3) && opt_int(c, 4) ? none(c) : NULL;
     case KJ_B_COMM_ALLREDUCE_OBJ: case KJ_B_COMM_BCAST_OBJ: {
         /* numbers only (mpi4py pickles any object) */
         if (!kj_is_scalar(ty(c, 1))) return argerr(c, 1, "a number (kjit sends numbers; use Bcast for arrays)");
@@ -1349,6 +1357,8 @@ static const kj_type *type_atomic(bctx *c)
     if (!is_array(a) || !atomic_elem_ok(a->elem, floats))
         return argerr(c, 0, floats ? "an array of int32, uint32, int64, uint64, float32 or float64"
                                    : "an array of int32, uint32, int64 or uint64");
+    if (a->elem->kind == KJ_T_FLOAT && a->elem->bits == 16 && c->id != KJ_B_ATOMIC_ADD)
+        return argerr(c, 0, "an array of int32, uint32, int64, uint64, float32 or float64 (float16 has atomic.add only)");
     uint32_t first_val = 2;
     if (c->id == KJ_B_ATOMIC_CAS2) {
         if (a->ndim != 1) return argerr(c, 0, "a 1-dimensional array");
@@ -1698,6 +1708,7 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
         for (uint32_t i = 0; i < nargs; i++) conv[i] = NULL;
     const kj_type *cx;
     if (kj_complex_builtin_type(t, id, target, args, nargs, call_span, src, d, conv, &cx)) return cx;
+    if (infos[id].flags & KJ_BF_FP16) return kj_fp16_builtin_type(t, id, args, nargs, call_span, src, d);
     if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
     if (kj_builtin_cuda_dev(id)) return kj_builtin_type_cuda_dev(t, id, args, nargs, c.recv, call_span, src, d);
     if (kj_builtin_libdevice(id)) return kj_builtin_type_libdevice(t, id, args, nargs, call_span, src, d, conv);

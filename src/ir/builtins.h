@@ -49,6 +49,7 @@ enum {
                                indexing with it needs no wraparound (infer_call.c) */
     KJ_BF_LINALG = 1 << 13, /* linear algebra through BLAS/LAPACK: typed by builtins_linalg.c,
                                lowered by llvm_linalg.c to one kj_rt_linalg call */
+    KJ_BF_FP16 = 1 << 14,   /* cuda.fp16.*: typed by builtins_fp16.c, lowered by llvm_fp16.c */
 };
 
 #define KJ_BUILTINS(X)                                                                                   \
@@ -475,6 +476,37 @@ enum {
     X(SELP, "cuda.selp", KJ_BF_DEV, "test, a, b")                                                        \
     X(NANOSLEEP, "cuda.nanosleep", KJ_BF_DEV, "ns")                                                      \
     X(LANEMASK_LT, "cuda.lanemask_lt", KJ_BF_DEV, "")                                                    \
+    /* cuda.fp16 (numba-cuda's kernel.rst): float16 arguments (builtins_fp16.c, llvm_fp16.c) */          \
+    X(FP16_HFMA, "cuda.fp16.hfma", KJ_BF_DEV | KJ_BF_FP16, "a, b, c")                                    \
+    X(FP16_HADD, "cuda.fp16.hadd", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                       \
+    X(FP16_HSUB, "cuda.fp16.hsub", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                       \
+    X(FP16_HMUL, "cuda.fp16.hmul", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                       \
+    X(FP16_HDIV, "cuda.fp16.hdiv", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                       \
+    X(FP16_HEQ, "cuda.fp16.heq", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                         \
+    X(FP16_HNE, "cuda.fp16.hne", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                         \
+    X(FP16_HGT, "cuda.fp16.hgt", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                         \
+    X(FP16_HGE, "cuda.fp16.hge", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                         \
+    X(FP16_HLT, "cuda.fp16.hlt", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                         \
+    X(FP16_HLE, "cuda.fp16.hle", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                         \
+    X(FP16_HMAX, "cuda.fp16.hmax", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                       \
+    X(FP16_HMIN, "cuda.fp16.hmin", KJ_BF_DEV | KJ_BF_FP16, "a, b")                                       \
+    X(FP16_HNEG, "cuda.fp16.hneg", KJ_BF_DEV | KJ_BF_FP16, "a")                                          \
+    X(FP16_HABS, "cuda.fp16.habs", KJ_BF_DEV | KJ_BF_FP16, "a")                                          \
+    X(FP16_HSQRT, "cuda.fp16.hsqrt", KJ_BF_DEV | KJ_BF_FP16, "a")                                        \
+    X(FP16_HRSQRT, "cuda.fp16.hrsqrt", KJ_BF_DEV | KJ_BF_FP16, "a")                                      \
+    X(FP16_HEXP, "cuda.fp16.hexp", KJ_BF_DEV | KJ_BF_FP16, "a")                                          \
+    X(FP16_HEXP2, "cuda.fp16.hexp2", KJ_BF_DEV | KJ_BF_FP16, "a")                                        \
+    X(FP16_HEXP10, "cuda.fp16.hexp10", KJ_BF_DEV | KJ_BF_FP16, "a")                                      \
+    X(FP16_HLOG, "cuda.fp16.hlog", KJ_BF_DEV | KJ_BF_FP16, "a")                                          \
+    X(FP16_HLOG2, "cuda.fp16.hlog2", KJ_BF_DEV | KJ_BF_FP16, "a")                                        \
+    X(FP16_HLOG10, "cuda.fp16.hlog10", KJ_BF_DEV | KJ_BF_FP16, "a")                                      \
+    X(FP16_HSIN, "cuda.fp16.hsin", KJ_BF_DEV | KJ_BF_FP16, "a")                                          \
+    X(FP16_HCOS, "cuda.fp16.hcos", KJ_BF_DEV | KJ_BF_FP16, "a")                                          \
+    X(FP16_HCEIL, "cuda.fp16.hceil", KJ_BF_DEV | KJ_BF_FP16, "a")                                        \
+    X(FP16_HFLOOR, "cuda.fp16.hfloor", KJ_BF_DEV | KJ_BF_FP16, "a")                                      \
+    X(FP16_HRINT, "cuda.fp16.hrint", KJ_BF_DEV | KJ_BF_FP16, "a")                                        \
+    X(FP16_HTRUNC, "cuda.fp16.htrunc", KJ_BF_DEV | KJ_BF_FP16, "a")                                      \
+    X(FP16_HRCP, "cuda.fp16.hrcp", KJ_BF_DEV | KJ_BF_FP16, "a")                                          \
     /* numba.cuda.random (cuda_random.c, llvm_cuda_random.c): states as (n, 2) uint64 arrays */           \
     X(XORO_CREATE, "cuda.random.create_xoroshiro128p_states", KJ_BF_HOST,                                 \
       "n, seed, subsequence_start=, stream=")                                                            \
@@ -573,6 +605,10 @@ struct kj_barg {
 bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, const kj_barg *args,
                              uint32_t nargs, kj_span call, const kj_source *src, kj_diags *d,
                              const kj_type **conv, const kj_type **out);
+/* builtins_fp16.c: the cuda.fp16 built-ins (KJ_BF_FP16): float16 arguments,
+ * a float16 result (a bool for the comparisons); NULL after an error. */
+const kj_type *kj_fp16_builtin_type(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                    kj_span call, const kj_source *src, kj_diags *d);
 /* May built-in `id` take or make arrays of complex numbers (creation, shape,
  * transposes, GPU transfers; not yet the runtime's NumPy functions)? False
  * after reporting why not. */

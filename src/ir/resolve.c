@@ -72,13 +72,13 @@ static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math",
                                          "types", "typed", "core", "mpi4py", "MPI", "MPI.Request", "collections",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local",
-                                         "cuda.atomic", "cuda.random", "cuda.cg", "cuda.libdevice"};
+                                         "cuda.atomic", "cuda.random", "cuda.cg", "cuda.libdevice", "cuda.fp16"};
 
 static const char *const DTYPE_NAMES[] = {
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "single", "int_", "boolean",
     "byte", "ubyte", "short", "ushort", "intc", "uintc", "longlong", "ulonglong",
-    "complex64", "complex128", "csingle", "cdouble", "complex_"};
+    "complex64", "complex128", "csingle", "cdouble", "complex_", "float16", "half"};
 
 bool kj_path_is_namespace(const char *path)
 {
@@ -268,6 +268,7 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "numba.types") || !strcmp(mod, "kjit.types") || !strcmp(mod, "numba.core.types")) return "types";
     if (!strcmp(mod, "numba.typed") || !strcmp(mod, "kjit.typed")) return "typed";
     if (!strcmp(mod, "numba.core")) return "core";
+    if (!strcmp(mod, "numba.cuda.fp16") || !strcmp(mod, "kjit.cuda.fp16")) return "cuda.fp16";
     if (!strcmp(mod, "mpi4py")) return "mpi4py";
     if (!strcmp(mod, "collections")) return "collections"; /* namedtuple */
     return NULL;

@@ -304,7 +304,8 @@ const kj_type *kj_strong(kj_types *t, const kj_type *ty)
  *   the wider; a signed and an unsigned int take the smallest signed int
  *   wider than the unsigned one, or float64 when that would exceed 64 bits
  *   (int64+uint64); an int with float32 stays float32 only when float32
- *   holds every value of the int (8 and 16 bit ints), else float64. */
+ *   holds every value of the int (8 and 16 bit ints), else float64; float16
+ *   stays float16 beside 8-bit ints and becomes float32 beside 16-bit ones. */
 static const kj_type *promote_strong(kj_types *t, const kj_type *a, const kj_type *b)
 {
     if (a->kind == KJ_T_BOOL) return b;
@@ -312,7 +313,10 @@ static const kj_type *promote_strong(kj_types *t, const kj_type *a, const kj_typ
     if (a->kind == KJ_T_FLOAT && b->kind == KJ_T_FLOAT) return a->bits >= b->bits ? a : b;
     if (a->kind == KJ_T_FLOAT || b->kind == KJ_T_FLOAT) {
         const kj_type *f = a->kind == KJ_T_FLOAT ? a : b, *i = f == a ? b : a;
-        return f->bits == 32 && i->bits <= 16 ? f : kj_t_float(t, 64);
+        /* float16 holds every 8-bit int, float32 every 16-bit one */
+        if (f->bits == 16 && i->bits <= 8) return f;
+        if (f->bits <= 32 && i->bits <= 16) return kj_t_float(t, 32);
+        return kj_t_float(t, 64);
     }
     if (a->is_signed == b->is_signed) return a->bits >= b->bits ? a : b;
     const kj_type *s = a->is_signed ? a : b, *u = s == a ? b : a;
@@ -332,14 +336,14 @@ static const kj_type *promote_weak(kj_types *t, const kj_type *w, const kj_type 
 }
 
 /* NumPy with a complex operand: complex64 stays complex64 only beside
- * bool, int8/16, float32, weak Python ints and floats, and complex64; every
+ * bool, int8/16, float16/32, weak Python ints and floats, and complex64; every
  * other mix is complex128 (complex64 + float64 → complex128). */
 static const kj_type *promote_complex(kj_types *t, const kj_type *a, const kj_type *b)
 {
     const kj_type *c = a->kind == KJ_T_COMPLEX ? a : b, *o = c == a ? b : a;
     if (c->bits == 128 || o->weak || o->kind == KJ_T_BOOL) return o->kind == KJ_T_COMPLEX && o->bits > c->bits ? o : c;
     if (o->kind == KJ_T_COMPLEX) return o->bits > c->bits ? o : c;
-    if ((o->kind == KJ_T_FLOAT && o->bits == 32) || (o->kind == KJ_T_INT && o->bits <= 16)) return c;
+    if ((o->kind == KJ_T_FLOAT && o->bits <= 32) || (o->kind == KJ_T_INT && o->bits <= 16)) return c;
     return kj_t_complex(t, 128);
 }
 
@@ -450,6 +454,7 @@ static const struct {
     {"float_", 'f', 64},  {"double", 'f', 64},   {"single", 'f', 32},   {"intp", 'i', 64},
     {"int_", 'i', 64},    {"uintp", 'u', 64},    {"intc", 'i', 32},     {"uintc", 'u', 32},
     {"short", 'i', 16},   {"ushort", 'u', 16},   {"longlong", 'i', 64}, {"ulonglong", 'u', 64},
+    {"float16", 'f', 16}, {"f2", 'f', 16},       {"half", 'f', 16},
     {"complex64", 'c', 64}, {"complex128", 'c', 128}, {"c8", 'c', 64}, {"c16", 'c', 128},
     {"csingle", 'c', 64}, {"cdouble", 'c', 128}, {"complex_", 'c', 128},
 };

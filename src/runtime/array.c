@@ -30,6 +30,7 @@ const dtype_info kj_dtype_info[KJ_DT_COUNT] = {
     [KJ_DT_FLOAT64] = {8, "float64", "<f8", 'f'},
     [KJ_DT_COMPLEX64] = {8, "complex64", "<c8", 'c'},
     [KJ_DT_COMPLEX128] = {16, "complex128", "<c16", 'c'},
+    [KJ_DT_FLOAT16] = {2, "float16", "<f2", 'f'},
 };
 
 size_t kj_dtype_size(kj_dtype dt) { return kj_dtype_info[dt].size; }
@@ -52,7 +53,8 @@ static kj_dtype signed_of_size(size_t size)
 /* np.result_type for two strong dtypes. Within a kind the larger wins; a
  * signed and an unsigned int meet in a signed int wide enough for both
  * (float64 when none is: int64+uint64); an int meets a float in a float
- * that holds it exactly (float32 up to 16-bit ints, else float64). */
+ * that holds it exactly (float16 for 8-bit ints, float32 up to 16-bit ints,
+ * else float64). */
 kj_dtype kj_dtype_promote(kj_dtype a, kj_dtype b)
 {
     if (a == b) return a;
@@ -64,6 +66,7 @@ kj_dtype kj_dtype_promote(kj_dtype a, kj_dtype b)
     if (ka == 'f' || kb == 'f') {
         kj_dtype f = ka == 'f' ? a : b, i = ka == 'f' ? b : a;
         if (f == KJ_DT_FLOAT64) return f;
+        if (f == KJ_DT_FLOAT16 && kj_dtype_info[i].size == 1) return f;
         return kj_dtype_info[i].size <= 2 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
     }
     /* one signed, one unsigned */

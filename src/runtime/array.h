@@ -39,6 +39,7 @@ typedef enum kj_dtype {
     KJ_DT_FLOAT64,
     KJ_DT_COMPLEX64,  /* two float32: real, imaginary (NumPy's layout) */
     KJ_DT_COMPLEX128, /* two float64 */
+    KJ_DT_FLOAT16,    /* IEEE binary16 (half.h); last, so that the other values keep theirs */
     KJ_DT_COUNT
 } kj_dtype;
 

@@ -5,6 +5,7 @@
 #define KJ_ARRAY_INT_H
 
 #include "array.h"
+#include "half.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -63,6 +64,7 @@ static inline void st_u64(char *p, kj_dtype dt, uint64_t v)
     case KJ_DT_INT64: case KJ_DT_UINT64: memcpy(p, &v, 8); break;
     case KJ_DT_FLOAT32: { float t = (float)v; memcpy(p, &t, 4); break; }
     case KJ_DT_FLOAT64: { double t = (double)v; memcpy(p, &t, 8); break; }
+    case KJ_DT_FLOAT16: { uint16_t t = kj_half_from_double((double)v); memcpy(p, &t, 2); break; }
     default: break;
     }
 }
@@ -72,6 +74,10 @@ static inline void st_i64(char *p, kj_dtype dt, int64_t v)
     if (dt == KJ_DT_FLOAT32) {
         float t = (float)v;
         memcpy(p, &t, 4);
+    } else if (dt == KJ_DT_FLOAT16) {
+        /* |v| >= 65520 is inf either way, and below that the double is exact */
+        uint16_t t = kj_half_from_double((double)v);
+        memcpy(p, &t, 2);
     } else if (dt == KJ_DT_FLOAT64) {
         double t = (double)v;
         memcpy(p, &t, 8);
@@ -90,6 +96,7 @@ static inline void st_f64(char *p, kj_dtype dt, double v)
     case KJ_DT_UINT64: st_u64(p, dt, trunc_u64(v)); break;
     case KJ_DT_FLOAT32: { float t = (float)v; memcpy(p, &t, 4); break; }
     case KJ_DT_FLOAT64: memcpy(p, &v, 8); break;
+    case KJ_DT_FLOAT16: { uint16_t t = kj_half_from_double(v); memcpy(p, &t, 2); break; }
     default: break;
     }
 }
@@ -107,6 +114,7 @@ static inline int64_t ld_i64(const char *p, kj_dtype dt)
     case KJ_DT_INT64: case KJ_DT_UINT64: { int64_t t; memcpy(&t, p, 8); return t; }
     case KJ_DT_FLOAT32: { float t; memcpy(&t, p, 4); return trunc_i64(t); }
     case KJ_DT_FLOAT64: { double t; memcpy(&t, p, 8); return trunc_i64(t); }
+    case KJ_DT_FLOAT16: { uint16_t t; memcpy(&t, p, 2); return trunc_i64(kj_half_to_double(t)); }
     default: return 0;
     }
 }
@@ -118,6 +126,7 @@ static inline double ld_f64(const char *p, kj_dtype dt)
     switch (dt) {
     case KJ_DT_FLOAT32: { float t; memcpy(&t, p, 4); return t; }
     case KJ_DT_FLOAT64: { double t; memcpy(&t, p, 8); return t; }
+    case KJ_DT_FLOAT16: { uint16_t t; memcpy(&t, p, 2); return kj_half_to_double(t); }
     case KJ_DT_UINT64: return (double)ld_u64(p, dt);
     default: return (double)ld_i64(p, dt);
     }
@@ -127,7 +136,7 @@ static inline float ld_f32(const char *p, kj_dtype dt)
 {
     switch (dt) {
     case KJ_DT_FLOAT32: { float t; memcpy(&t, p, 4); return t; }
-    case KJ_DT_FLOAT64: return (float)ld_f64(p, dt);
+    case KJ_DT_FLOAT64: case KJ_DT_FLOAT16: return (float)ld_f64(p, dt);
     case KJ_DT_UINT64: return (float)ld_u64(p, dt);
     default: return (float)ld_i64(p, dt);
     }

@@ -9,6 +9,7 @@
  * also what Python's repr(float) prints. The array layout follows
  * numpy/core/arrayprint.py (_formatArray, FloatingFormat, IntegerFormat). */
 #include "format.h"
+#include "half.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -144,12 +145,18 @@ static int log2_u64(uint64_t v)
     return r;
 }
 
-static fparts decompose(double x, bool is_f32)
+/* fbits: 16, 32 or 64, the float type whose digits are wanted (x holds a
+ * value of that type). */
+static fparts decompose(double x, int fbits)
 {
     fparts f;
-    int mbits = is_f32 ? 23 : 52, bias = is_f32 ? 127 : 1023;
+    int mbits = fbits == 16 ? 10 : fbits == 32 ? 23 : 52, bias = fbits == 16 ? 15 : fbits == 32 ? 127 : 1023;
     uint64_t bits, m, e;
-    if (is_f32) {
+    if (fbits == 16) {
+        bits = kj_half_from_double(x);
+        f.negative = bits >> 15;
+        e = (bits >> 10) & 0x1f;
+    } else if (fbits == 32) {
         float v = (float)x;
         uint32_t b32;
         memcpy(&b32, &v, 4);
@@ -281,7 +288,7 @@ static int dragon4(const fparts *f, const d4_cutoff *c, char *buf, int *out_exp)
 
 int kj_dragon4_shortest(double x, bool is_f32, char *digits, int *exp10)
 {
-    fparts f = decompose(x, is_f32);
+    fparts f = decompose(x, is_f32 ? 32 : 64);
     d4_cutoff c = {false, -1, -1};
     int n = dragon4(&f, &c, digits, exp10);
     digits[n] = 0;
@@ -307,6 +314,7 @@ typedef struct {
     trim_mode trim;
     int pad_left, pad_right, exp_digits; /* -1: none / default */
     bool plus;            /* a '+' before non-negative values (NumPy's sign='+', complex imaginary parts) */
+    bool is_f16;          /* float16's digits (is_f32 is then false) */
 } fmt_opts;
 
 /* Trailing-zero and point trimming shared by both layouts; `s` holds the
@@ -408,7 +416,7 @@ static int format_scientific(char *s, const fparts *f, const fmt_opts *o)
 /* Format a finite value; returns the length written to s (>= 160 bytes). */
 static int format_float(char *s, double x, const fmt_opts *o)
 {
-    fparts f = decompose(x, o->is_f32);
+    fparts f = decompose(x, o->is_f16 ? 16 : o->is_f32 ? 32 : 64);
     int n = o->scientific ? format_scientific(s, &f, o) : format_positional(s, &f, o);
     s[n] = 0;
     return n;
@@ -436,7 +444,7 @@ void kj_fmt_f64(kj_buf *b, double x)
     kj_dragon4_shortest(x, false, digits, &e10);
     bool positional = x == 0 || (e10 >= -4 && e10 < 16);
     fmt_opts o = {!positional, false, false, -1, -1, positional ? TRIM_ONE_ZERO : TRIM_DPT_ZEROS,
-                  -1, -1, -1, false};
+                  -1, -1, -1, false, false};
     char s[512];
     format_float(s, x, &o);
     kj_buf_puts(b, s);
@@ -450,7 +458,20 @@ void kj_fmt_f32(kj_buf *b, float x)
     long double ax = fabsl((long double)x);
     bool positional = x == 0 || (ax >= 1.e-4L && ax < 1.e16L);
     fmt_opts o = {!positional, true, false, -1, -1, positional ? TRIM_ONE_ZERO : TRIM_DPT_ZEROS,
-                  -1, -1, -1, false};
+                  -1, -1, -1, false, false};
+    char s[512];
+    format_float(s, x, &o);
+    kj_buf_puts(b, s);
+}
+
+/* NumPy's halftype_str: floattype_str's rule with float16's digits. */
+void kj_fmt_f16(kj_buf *b, float x)
+{
+    if (put_nonfinite(b, x)) return;
+    float ax = fabsf(x);
+    bool positional = x == 0 || (ax >= 1.e-4f && ax < 1.e16f);
+    fmt_opts o = {!positional, false, false, -1, -1, positional ? TRIM_ONE_ZERO : TRIM_DPT_ZEROS,
+                  -1, -1, -1, false, true};
     char s[512];
     format_float(s, x, &o);
     kj_buf_puts(b, s);
@@ -465,6 +486,7 @@ void kj_fmt_scalar(kj_buf *b, kj_scalar s)
     switch (s.dtype) {
     case KJ_DT_BOOL: kj_fmt_bool(b, s.v.i != 0); break;
     case KJ_DT_FLOAT32: kj_fmt_f32(b, (float)s.v.f); break;
+    case KJ_DT_FLOAT16: kj_fmt_f16(b, (float)s.v.f); break;
     case KJ_DT_FLOAT64: kj_fmt_f64(b, s.v.f); break;
     default:
         if (kj_dtype_is_signed(s.dtype)) kj_fmt_i64(b, s.v.i);
@@ -574,15 +596,16 @@ static void float_format_init(const kj_array *a, bool summarise, elem_fmt *ef, b
 {
     scan_ctx c = {.dt = a->dtype};
     visit_shown(a, summarise, 0, a->data, scan_range, &c);
-    bool is_f32 = a->dtype == KJ_DT_FLOAT32;
+    bool is_f32 = a->dtype == KJ_DT_FLOAT32, is_f16 = a->dtype == KJ_DT_FLOAT16;
     bool exp_format = false;
     if (c.min_abs != 0) {
         /* the ratio is computed in the array's type */
         double ratio = is_f32 ? (double)((float)c.max_abs / (float)c.min_abs)
-                              : c.max_abs / c.min_abs;
+                       : is_f16 ? kj_half_to_double(kj_half_from_double(c.max_abs / c.min_abs))
+                                : c.max_abs / c.min_abs;
         exp_format = c.max_abs >= 1e8 || c.min_abs < 0.0001 || ratio > 1000.0;
     }
-    fmt_opts o = {exp_format, is_f32, true, PRECISION, -1, TRIM_ZEROS, -1, -1, -1, plus};
+    fmt_opts o = {exp_format, is_f32, true, PRECISION, -1, TRIM_ZEROS, -1, -1, -1, plus, is_f16};
     c.probe = o;
     c.exp_size = -1;
     c.precision = 0;

@@ -24,6 +24,8 @@ void kj_fmt_f64(kj_buf *b, double x);
  * positional when 1e-4 <= |x| < 1e16 or x == 0 ("0.1", "16777216.0"), else
  * scientific with at least two exponent digits ("1e-05"). */
 void kj_fmt_f32(kj_buf *b, float x);
+/* str(np.float16(x)): x holds a float16 value. */
+void kj_fmt_f16(kj_buf *b, float x);
 /* repr(complex(re, im)): "1j", "(1+2j)", "(-0-1j)" (format_complex.c);
  * is_f32: the parts are complex64's, with float32's shortest digits. */
 void kj_fmt_complex(kj_buf *b, double re, double im, bool is_f32);

@@ -59,6 +59,7 @@ static const char *const DTYPE_SYMS[KJ_DT_COUNT] = {
     [KJ_DT_UINT64] = "ompi_mpi_uint64_t", [KJ_DT_FLOAT32] = "ompi_mpi_float",
     [KJ_DT_FLOAT64] = "ompi_mpi_double",  [KJ_DT_COMPLEX64] = "ompi_mpi_c_float_complex",
     [KJ_DT_COMPLEX128] = "ompi_mpi_c_double_complex",
+    [KJ_DT_FLOAT16] = "ompi_mpi_uint16_t", /* Open MPI has no half: its bits move as uint16 (never reduced) */
 };
 
 struct kj_mpi {

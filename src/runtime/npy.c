@@ -129,7 +129,7 @@ static bool parse_descr(const char *d, kj_dtype *dt, bool *byteswap, kj_rt_error
         {'b', 1, KJ_DT_BOOL},   {'i', 1, KJ_DT_INT8},     {'i', 2, KJ_DT_INT16},
         {'i', 4, KJ_DT_INT32},  {'i', 8, KJ_DT_INT64},    {'u', 1, KJ_DT_UINT8},
         {'u', 2, KJ_DT_UINT16}, {'u', 4, KJ_DT_UINT32},   {'u', 8, KJ_DT_UINT64},
-        {'f', 4, KJ_DT_FLOAT32}, {'f', 8, KJ_DT_FLOAT64},
+        {'f', 2, KJ_DT_FLOAT16}, {'f', 4, KJ_DT_FLOAT32}, {'f', 8, KJ_DT_FLOAT64},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         char digits[8];

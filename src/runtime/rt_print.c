@@ -78,6 +78,13 @@ void kj_rt_print_f32(kj_rt *rt, float v)
     put(rt, &b);
 }
 
+void kj_rt_print_f16(kj_rt *rt, float v)
+{
+    kj_buf b = {0};
+    kj_fmt_f16(&b, v);
+    put(rt, &b);
+}
+
 void kj_rt_print_array(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t repr)
 {
     kj_array h;

@@ -133,7 +133,7 @@ void *kj_rt_str_slice(kj_rt *rt, const char *s, int64_t start, int64_t stop, int
     return own_buf(rt, &o);
 }
 
-/* str(x) of a number: kind 0 int64, 1 bool, 2 float64, 3 float32, 4 uint64. */
+/* str(x) of a number: kind 0 int64, 1 bool, 2 float64, 3 float32, 4 uint64, 6 float16. */
 void *kj_rt_str_of_num(kj_rt *rt, int64_t i, double f, int32_t kind)
 {
     kj_buf o = {0};
@@ -141,6 +141,7 @@ void *kj_rt_str_of_num(kj_rt *rt, int64_t i, double f, int32_t kind)
     case 1: kj_fmt_bool(&o, i != 0); break;
     case 2: kj_fmt_f64(&o, f); break;
     case 3: kj_fmt_f32(&o, (float)f); break;
+    case 6: kj_fmt_f16(&o, (float)f); break;
     case 4: kj_fmt_u64(&o, (uint64_t)i); break;
     default: kj_fmt_i64(&o, i); break;
     }

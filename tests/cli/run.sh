@@ -206,6 +206,27 @@ python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" || fail "s
 KJIT_CACHE_MAX=garbage k sysinfo
 expect "sysinfo bad max" 0 "cache:                 not usable: KJIT_CACHE_MAX=garbage is not a size"
 
+# ---- float16 atomics: the GPU has atom.add.noftz.f16 from sm_70 (issue 26) ----
+cat >"$tmp/h.k" <<'EOF'
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def k(out, x):
+    cuda.atomic.add(out, 0, x[cuda.grid(1)])
+
+
+def main():
+    k[1, 4](np.zeros(1, dtype=np.float16), np.ones(4, dtype=np.float16))
+EOF
+k ptx --arch sm_60 "$tmp/h.k"
+expect "f16 atomic sm_60" 1 "h.k:7:5: error: cuda.atomic.add on float16 needs sm_70 or newer (atom.add.noftz.f16), not sm_60"
+k ptx --arch sm_70 "$tmp/h.k" # LLVM's PTX 6.0 for sm_70 has no f16 atom: a compare-and-swap loop
+expect "f16 atomic sm_70" 0 ".global.cas.b32"
+k ptx --arch sm_90 "$tmp/h.k"
+expect "f16 atomic sm_90" 0 "atom.global.add.noftz.f16"
+
 if [ "$failed" -ne 0 ]; then
     echo "$failed failures"
     exit 1

@@ -568,7 +568,8 @@ static void test_combine_ptx(void **state)
     for (int op = KJ_MPI_OP_SUM; op <= KJ_MPI_OP_MIN; op++)
         for (int dt = 0; dt < KJ_DT_COUNT; dt++) {
             size_t len = kj_gpu_combine_ptx(op, (kj_dtype)dt, ptx, sizeof ptx);
-            bool numeric = dt != KJ_DT_BOOL && dt != KJ_DT_COMPLEX64 && dt != KJ_DT_COMPLEX128;
+            /* no float16: MPI cannot reduce it (builtins.c refuses it) */
+            bool numeric = dt != KJ_DT_BOOL && dt != KJ_DT_COMPLEX64 && dt != KJ_DT_COMPLEX128 && dt != KJ_DT_FLOAT16;
             assert_int_equal(len > 0, numeric);
             if (!len) continue;
             assert_non_null(strstr(ptx, kj_dtype_name((kj_dtype)dt)));

@@ -371,7 +371,7 @@ static void test_parse_header(void **state)
         {"{'descr': '<f8', 'shape': (3,), }", "missing key 'fortran_order'"},
         {"{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (3,)}",
          "structured dtypes are not supported"},
-        {"{'descr': '<f2', 'fortran_order': False, 'shape': (3,)}", "unsupported dtype '<f2'"},
+        {"{'descr': '<f16', 'fortran_order': False, 'shape': (3,)}", "unsupported dtype '<f16'"},
         {"{'descr': '<f8', 'fortran_order': 0, 'shape': (3,)}", "not True or False"},
         {"{'descr': '<f8', 'fortran_order': False, 'shape': (-3,)}", "bad shape"},
         {"{'descr': '<f8', 'fortran_order': False, 'shape': (3,), 'x': 1}", "unexpected key 'x'"},

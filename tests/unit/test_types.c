@@ -171,7 +171,9 @@ static void test_scalar_by_name(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         assert_ptr_equal(kj_scalar_by_name(t, cases[i].name), sc(t, cases[i].k));
     assert_null(kj_scalar_by_name(t, "flaot32"));
-    assert_null(kj_scalar_by_name(t, "float16"));
+    assert_ptr_equal(kj_scalar_by_name(t, "float16"), kj_t_float(t, 16));
+    assert_ptr_equal(kj_scalar_by_name(t, "f2"), kj_t_float(t, 16));
+    assert_null(kj_scalar_by_name(t, "float8"));
     assert_null(kj_scalar_by_name(t, ""));
 }
 
