@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* llvm_frozen — a frozen module-level array (KIR CONST_ARRAY,
- * resolve_frozen.c): its elements become a constant global of the module,
- * one per name, and the value is a C-contiguous array over it with no
- * owner. On the GPU a small array goes to constant memory (address space
- * 4, as Numba's CUDA target puts global arrays), a large one to global
- * memory (address space 1); both are read through a generic pointer. */
+ * resolve_frozen.c): its elements become a global of the module, one per
+ * name, and the value is a C-contiguous array over it with no owner; on
+ * the GPU in global memory (address space 1), read through a generic
+ * pointer. The global is writable data, not a constant: typing refuses a
+ * direct store (A[i] = v), but not one through another name (b = A, or a
+ * function's parameter), which Numba refuses by its read-only array type;
+ * such a store must land somewhere defined, not in read-only memory (a
+ * fault) nor be folded away by the optimiser (a lost write). */
 #include "codegen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { ADDR_GLOBAL = 1, ADDR_CONST = 4, CONST_MAX_BYTES = 16 * 1024 };
+enum { ADDR_GLOBAL = 1 };
 
 static LLVMValueRef initializer(const kj_type *elem, const kir_frozen *fz, LLVMTypeRef ety)
 {
@@ -32,9 +35,7 @@ static LLVMValueRef global_of(kj_cg *cg, const kir_inst *in)
     LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
     if (g) return g;
     LLVMTypeRef ety = kj_cg_memtype(cg, in->type->elem), aty = LLVMArrayType2(ety, fz->n);
-    unsigned as = 0;
-    if (cg->tgt == &kj_target_nvptx)
-        as = LLVMABISizeOfType(cg->td, aty) <= CONST_MAX_BYTES ? ADDR_CONST : ADDR_GLOBAL;
+    unsigned as = cg->tgt == &kj_target_nvptx ? ADDR_GLOBAL : 0;
     LLVMValueRef init = initializer(in->type->elem, fz, ety);
     if (!init) {
         kj_cg_fail(cg, in->span, "out of memory freezing '%s'", fz->name);
@@ -42,7 +43,6 @@ static LLVMValueRef global_of(kj_cg *cg, const kir_inst *in)
     }
     g = LLVMAddGlobalInAddressSpace(cg->mod, aty, name, as);
     LLVMSetInitializer(g, init);
-    LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMInternalLinkage);
     LLVMSetAlignment(g, 16);
     return g;
