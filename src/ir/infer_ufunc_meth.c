@@ -4,7 +4,10 @@
  *   f.accumulate(a, axis=0)  an array of a's shape in f's result type, the
  *                            running f along the axis (no identity used);
  *   f.outer(a, b)            an array of shape a.shape + b.shape,
- *                            out[i..., j...] = f(a[i...], b[j...]).
+ *                            out[i..., j...] = f(a[i...], b[j...]);
+ *   f.at(a, indices, b=None) None; a[i] = f(a[i], b[k]) for each k, i =
+ *                            indices[k], unbuffered (a repeated index
+ *                            applies f again), as NumPy's ufunc.at.
  * kir_ufunc_meth.c makes them loops. (reduce: infer_call.c.) */
 #include "sema_int.h"
 
@@ -16,6 +19,7 @@ int kj_ufunc_meth_id(const char *name)
 {
     if (!strcmp(name, "accumulate")) return KJ_UM_ACCUMULATE;
     if (!strcmp(name, "outer")) return KJ_UM_OUTER;
+    if (!strcmp(name, "at")) return KJ_UM_AT;
     return -1;
 }
 
@@ -129,8 +133,80 @@ static kj_einfo *outer_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
                     kj_t_array(ic->s->types, kj_strong(ic->s->types, callee->ret), a->ndim + b->ndim, KJ_LAYOUT_C));
 }
 
+/* f.at's indices: an integer or a 1-d integer array (NumPy's IndexError
+ * for anything else); the values: a number or a 1-d array. */
+static bool at_operands(kj_ictx *ic, const kj_expr *e, const kj_type **ts)
+{
+    const kj_expr *ix = e->call.args[1];
+    const kj_type *t = ts[1] = kj_value_type(ic, ix);
+    if (!t) return false;
+    bool intarr = t->kind == KJ_T_ARRAY && t->elem->kind == KJ_T_INT;
+    if (t->kind != KJ_T_INT && !intarr) {
+        kj_error(ic->d, ic->s->src, ix->span, "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                                              "(`None`) and integer or boolean arrays are valid indices");
+        return false;
+    }
+    if (intarr && t->ndim != 1) {
+        kj_error(ic->d, ic->s->src, ix->span, "at() with %dd index arrays is not supported by kjit yet "
+                 "(only one 1-d index array)", t->ndim);
+        return false;
+    }
+    if (e->call.nargs < 3) return true;
+    const kj_expr *bx = e->call.args[2];
+    t = ts[2] = kj_value_type(ic, bx);
+    if (!t) return false;
+    if (!kj_is_scalar(t) && !(t->kind == KJ_T_ARRAY && t->ndim == 1)) {
+        kj_error(ic->d, ic->s->src, bx->span, "at() takes a number or a 1-d array as its values, not %s",
+                 kj_type_str(t));
+        return false;
+    }
+    return true;
+}
+
+/* f.at(a, indices[, b]): NumPy's argument errors, then f specialised for
+ * a's element type (and b's). */
+static kj_einfo *at_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn)
+{
+    uint32_t n = e->call.nargs, nin = fn->def->nparams;
+    const char *err = e->call.nkw ? "at() takes no keyword arguments"
+                      : n < 2 ? kj_arena_printf(ic->s->a, "at() takes at least 2 arguments (%u given)", n)
+                      : n > 3 ? kj_arena_printf(ic->s->a, "at() takes at most 3 arguments (%u given)", n)
+                      : nin > 2 ? "Only unary and binary ufuncs supported at this time"
+                      : nin == 2 && n == 2 ? "second operand needed for ufunc"
+                      : nin == 1 && n == 3 ? "second operand provided when ufunc is unary" : NULL;
+    if (err) {
+        kj_error(ic->d, ic->s->src, e->call.nkw ? e->call.kw[0].span : e->span, "%s", err);
+        return ei_value(ei, NULL);
+    }
+    const kj_type *ts[3] = {array_arg(ic, e->call.args[0], "at()"), NULL, NULL};
+    if (!ts[0] || !at_operands(ic, e, ts)) return ei_value(ei, NULL);
+    if (ts[0]->ndim != 1) {
+        kj_error(ic->d, ic->s->src, e->call.args[0]->span, "at() of a %dd array is not supported by kjit yet "
+                 "(only 1-d arrays)", ts[0]->ndim);
+        return ei_value(ei, NULL);
+    }
+    const kj_type *el[2] = {ts[0]->elem, n == 3 ? (kj_is_scalar(ts[2]) ? ts[2] : ts[2]->elem) : NULL};
+    kj_spec *callee = kj_specialise(ic, fn, el, true, e->span);
+    if (!callee || !callee->ret) return ei_value(ei, NULL);
+    if (!kj_is_scalar(callee->ret)) {
+        kj_error(ic->d, ic->s->src, e->span, "ufunc '%s' must return a scalar, not %s", fn->def->name,
+                 kj_type_str(callee->ret));
+        return ei_value(ei, NULL);
+    }
+    ei->callee = callee;
+    ei->builtin = KJ_UM_AT;
+    return ei_value(ei, kj_t_none(ic->s->types));
+}
+
 kj_einfo *kj_type_ufunc_meth(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn, int meth)
 {
+    if (meth == KJ_UM_AT) {
+        if (kj_is_device_ctx(ic->sp)) {
+            kj_error(ic->d, ic->s->src, e->span, "%s.at() is only available in host code", fn->def->name);
+            return ei_value(ei, NULL);
+        }
+        return at_call(ic, e, ei, fn);
+    }
     if (fn->def->nparams != 2) {
         kj_error(ic->d, ic->s->src, e->span, meth == KJ_UM_OUTER ? "outer product only supported for binary functions"
                                                                  : "accumulate only supported for binary functions");

@@ -147,7 +147,7 @@ typedef enum {
     EI_LAUNCH,  /* kernel[config] or kernel.forall(n): fn (forall set for the latter) */
     EI_FORALL,  /* kernel.forall, the method itself: fn */
     EI_UREDUCE, /* f.reduce of a @vectorize function f: fn */
-    EI_UMETH,   /* f.accumulate / f.outer of a @vectorize f: fn, builtin = kj_umeth */
+    EI_UMETH,   /* f.accumulate / f.outer / f.at of a @vectorize f: fn, builtin = kj_umeth */
     EI_DECOR,   /* a decorator object (not callable in code): path, decor */
     EI_TYPEOBJ, /* a Numba array type or signature object (float32[:]): compile-time only */
     EI_DTYPE_FN, /* np.dtype, which makes a dtype from a name or a dtype */
@@ -422,7 +422,7 @@ bool kj_forall_check_1d(kj_ictx *ic, const kj_expr *launch, const kj_spec *kerne
 bool kj_is_ufunc_attr(const char *name);
 kj_einfo *kj_ufunc_attr(kj_ictx *ic, const kj_expr *e, kj_fn *fn, kj_einfo *ei);
 /* f.accumulate(a, axis=0), f.outer(a, b) of a @vectorize f (infer_ufunc_meth.c) */
-typedef enum { KJ_UM_ACCUMULATE, KJ_UM_OUTER } kj_umeth;
+typedef enum { KJ_UM_ACCUMULATE, KJ_UM_OUTER, KJ_UM_AT } kj_umeth;
 int kj_ufunc_meth_id(const char *name); /* a kj_umeth, or -1 */
 kj_einfo *kj_type_ufunc_meth(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn, int meth);
 /* specialise fn for args (device: for the device context) and type it */
