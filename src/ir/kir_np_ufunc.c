@@ -65,6 +65,7 @@ kir_func *kir_np_ufunc_func(kj_arena *a, kj_types *ty, kir_module *m, int b, con
     f->param_names[0] = "x1", f->param_names[1] = "x2";
     f->ret = t;
     f->identity = kir_np_ufunc_identity(b);
+    f->target = KJ_RUN_CPU; /* NumPy's methods loop on the host (kir_ufunc_on_gpu) */
     kir_builder kb = {.a = a, .ty = ty, .f = f};
     kir_ref x = kb_param(&kb, 0), y = kb_param(&kb, 1), r;
     bool logical = t->kind == KJ_T_BOOL; /* add is or, multiply and (NumPy's ??->? loops) */
