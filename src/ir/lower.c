@@ -1042,6 +1042,7 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
         return r;
     }
     if (ei->builtin == KJ_B_STR_FORMAT) return kj_lower_str_format(lc, e); /* lower_str.c */
+    if (ei->builtin == KJ_B_NP_ISCLOSE) return kj_lower_isclose(lc, e, ei); /* lower_isclose.c */
     return lower_builtin(lc, e, ei);
 }
 
