@@ -1023,6 +1023,20 @@ static const kj_type *type_allclose(bctx *c)
     return kj_t_bool(c->t);
 }
 
+/* np.isclose(a, b, rtol=, atol=, equal_nan=False): bools of the broadcast
+ * shape (a bool for two numbers); equal_nan a constant (lower_isclose.c
+ * makes the comparison a scalar function of its own). */
+static const kj_type *type_isclose(bctx *c)
+{
+    if (!type_allclose(c)) return NULL;
+    if (given(c, 4) && (ty(c, 4)->kind != KJ_T_BOOL || !c->args[4].is_const))
+        return argerr(c, 4, "a constant True or False");
+    int nd = 0;
+    for (uint32_t i = 0; i < 2; i++)
+        if (is_array(ty(c, i)) && ty(c, i)->ndim > nd) nd = ty(c, i)->ndim;
+    return nd ? arr(c, kj_t_bool(c->t), nd) : kj_t_bool(c->t);
+}
+
 typedef enum { R_SUM, R_MINMAX, R_MEAN, R_ARG, R_TRUTH, R_COUNT } reduce_kind;
 
 /* The axis= (argument 1) of a reduction: absent or None folds every axis
@@ -1548,6 +1562,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_LOAD: return type_load(c);
     case KJ_B_NP_SAVE: return type_save(c);
     case KJ_B_NP_ALLCLOSE: return type_allclose(c);
+    case KJ_B_NP_ISCLOSE: return type_isclose(c);
     case KJ_B_NP_ARRAY_EQUAL: return type_allclose(c); /* two operands, a bool */
     case KJ_B_NP_SUM:
     case KJ_B_NP_PROD: return type_reduce(c, R_SUM);

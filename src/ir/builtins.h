@@ -258,6 +258,7 @@ enum {
     X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                                            \
     X(NP_SAVE, "np.save", KJ_BF_HOST | KJ_BF_READS, "file, arr")                                         \
     X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST | KJ_BF_READS, "a, b, rtol=, atol=")                        \
+    X(NP_ISCLOSE, "np.isclose", KJ_BF_HOST | KJ_BF_READS, "a, b, rtol=, atol=, equal_nan=")             \
     X(NP_ARRAY_EQUAL, "np.array_equal", KJ_BF_HOST | KJ_BF_READS, "a1, a2")                               \
     X(NP_SUM, "np.sum", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                            \
     X(NP_MIN, "np.min", KJ_BF_HOST | KJ_BF_READS, "a, axis=")                                            \

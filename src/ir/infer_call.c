@@ -1038,7 +1038,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     case EI_LAUNCH: return launch_call(ic, e, ei, ci->fn, ci->forall);
     case EI_FORALL: return kj_type_forall_config(ic, e, ci->fn);
     case EI_UREDUCE: return ufunc_reduce_call(ic, e, ei, ci->fn);
-    case EI_UMETH: return kj_type_ufunc_meth(ic, e, ei, ci->fn, ci->builtin);
+    case EI_UMETH: return kj_type_ufunc_meth(ic, e, ei, ci);
     case EI_DTYPE_FN: return dtype_fn_call(ic, e, ei);
     case EI_NTCLASS: return kj_type_nt_call(ic, e, ei, ci->ntc); /* resolve_namedtuple.c */
     case EI_NONE: return ei_value(ei, NULL);

@@ -305,6 +305,13 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                 ei->builtin = kj_ufunc_meth_id(e->attr.name);
                 return ei;
             }
+            if (obj->kind == EI_BUILTIN && kj_np_ufunc_has_methods(obj->builtin) &&
+                (kj_ufunc_meth_id(e->attr.name) >= 0 || !strcmp(e->attr.name, "reduce"))) {
+                ei->kind = EI_UMETH; /* np.add.reduce etc.: infer_ufunc_meth.c */
+                ei->npufunc = obj->builtin;
+                ei->builtin = !strcmp(e->attr.name, "reduce") ? KJ_UM_REDUCE : kj_ufunc_meth_id(e->attr.name);
+                return ei;
+            }
             if (obj->kind != EI_VALUE) {
                 if (obj->kind != EI_NONE)
                     kj_error(ic->d, ic->s->src, e->attr.name_span, "%s has no attribute '%s'",

@@ -69,7 +69,9 @@
  *   never sees it.
  *   With KIR_REDUCE_ACCUMULATE in aux it is fn.accumulate(a, axis=(aux &
  *   0xff) - 1) instead (an array of a's shape); with KIR_REDUCE_OUTER,
- *   fn.outer(a, b) (kir_ufunc_meth.c makes both loops).
+ *   fn.outer(a, b) (kir_ufunc_meth.c makes both loops); with KIR_REDUCE_AT,
+ *   fn.at(a, b, c) (c = 0: a unary fn's fn.at(a, b)), of type None, which
+ *   writes a in place.
  * - FOR/PFOR: the local `i` takes start, start+step, ... while < stop (or >
  *   stop for a negative step); assigning `i` in the body does not change the
  *   iteration (Python). Step 0 is a run-time error.
@@ -202,7 +204,7 @@ typedef struct kir_block {
     uint32_t n, cap;
 } kir_block;
 
-enum { KIR_REDUCE_ACCUMULATE = 0x100, KIR_REDUCE_OUTER = 0x200 }; /* UFUNC_REDUCE's aux: other methods */
+enum { KIR_REDUCE_ACCUMULATE = 0x100, KIR_REDUCE_OUTER = 0x200, KIR_REDUCE_AT = 0x400 }; /* UFUNC_REDUCE's aux: other methods */
 
 /* A @vectorize function's identity= (what its reduce starts from). */
 typedef struct kir_identity {

@@ -116,6 +116,7 @@ static bool barrier(fctx *c, kir_ref r)
     case KIR_PFOR: case KIR_BOUNDS_CHECK: case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE:
         return true;
     case KIR_BUILTIN: return operands(c, r, ops) == 0;
+    case KIR_UFUNC_REDUCE: return c->f->insts[r].aux & KIR_REDUCE_AT; /* f.at writes its array */
     default: return false;
     }
 }

@@ -267,9 +267,14 @@ static void print_operands(pctx *p, const kir_inst *in)
         break;
     case KIR_UFUNC_REDUCE:
         kj_buf_printf(out, " %s%s(", fn_name(in->fn),
-                      in->aux & KIR_REDUCE_OUTER ? ".outer" : in->aux & KIR_REDUCE_ACCUMULATE ? ".accumulate" : "");
+                      in->aux & KIR_REDUCE_AT ? ".at" : in->aux & KIR_REDUCE_OUTER ? ".outer" : in->aux & KIR_REDUCE_ACCUMULATE ? ".accumulate" : "");
         print_ref(p, in->a);
-        if (in->aux & KIR_REDUCE_OUTER) {
+        if (in->aux & KIR_REDUCE_AT) {
+            kj_buf_puts(out, ", ");
+            print_ref(p, in->b);
+            if (in->c) kj_buf_puts(out, ", "), print_ref(p, in->c);
+            kj_buf_puts(out, ")");
+        } else if (in->aux & KIR_REDUCE_OUTER) {
             kj_buf_puts(out, ", ");
             print_ref(p, in->b);
             kj_buf_puts(out, ")");

@@ -397,15 +397,15 @@ void kir_reduce_expand(kj_arena *a, kj_types *ty, kir_module *m, uint32_t first,
         for (kir_ref r = 1; r < f->ninsts; r++) {
             kir_inst *in = &f->insts[r];
             if (in->op != KIR_UFUNC_REDUCE) continue;
-            if (in->aux & (KIR_REDUCE_ACCUMULATE | KIR_REDUCE_OUTER)) { /* kir_ufunc_meth.c */
+            if (in->aux & (KIR_REDUCE_ACCUMULATE | KIR_REDUCE_OUTER | KIR_REDUCE_AT)) { /* kir_ufunc_meth.c */
                 kir_func *h = kir_ufunc_meth_func(a, ty, m, f, in);
                 in = &f->insts[r];
-                kir_ref args[2] = {in->a, in->b};
+                kir_ref args[3] = {in->a, in->b, in->c};
                 in->op = KIR_CALL;
                 in->fn = h;
-                in->nargs = in->b ? 2 : 1;
+                in->nargs = in->c ? 3 : in->b ? 2 : 1;
                 in->args = kir_refs(a, args, in->nargs);
-                in->a = in->b = 0;
+                in->a = in->b = in->c = 0;
                 in->aux = 0;
                 continue;
             }

@@ -463,6 +463,12 @@ static bool check_reduce(vctx *v, kir_ref r)
     const kj_type *t = use(v, r, in->a);
     if (!t) return false;
     if (t->kind != KJ_T_ARRAY) return fail(v, r, "reduce of %s, not an array", ts(t));
+    if (in->aux & KIR_REDUCE_AT) { /* fn.at(a, indices[, values]) */
+        if (!in->fn || in->fn->kind != KIR_FN_UFUNC || in->fn->nparams != (in->c ? 2u : 1u))
+            return fail(v, r, "at with %s, not a ufunc of %d inputs", in->fn ? in->fn->mangled : "no function",
+                        in->c ? 2 : 1);
+        return use(v, r, in->b) && (!in->c || use(v, r, in->c));
+    }
     if (!in->fn || in->fn->kind != KIR_FN_UFUNC || in->fn->nparams != 2)
         return fail(v, r, "reduce with %s, not a binary ufunc", in->fn ? in->fn->mangled : "no function");
     if (in->aux & KIR_REDUCE_OUTER) {

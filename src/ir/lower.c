@@ -1054,6 +1054,7 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
     if (ei->builtin == KJ_B_STR_FORMAT) return kj_lower_str_format(lc, e); /* lower_str.c */
     if (ei->builtin >= KJ_B_TYPED_LIST && ei->builtin <= KJ_B_TYPED_DICT_EMPTY)
         return kj_lower_typed_call(lc, e, strong(lc, ei->type), ei->builtin); /* lower_typed.c */
+    if (ei->builtin == KJ_B_NP_ISCLOSE) return kj_lower_isclose(lc, e, ei); /* lower_isclose.c */
     return lower_builtin(lc, e, ei);
 }
 

@@ -64,6 +64,9 @@ kir_ref kj_lower_str_len(lctx *lc, kir_ref s, kj_span sp);
 kir_ref kj_lower_str_get(lctx *lc, kir_ref s, kir_ref i, kj_span sp);
 
 /* IF cond { then } else { els }: the caller fills the blocks (lc->cur) */
+/* np.isclose(a, b, ...) (lower_isclose.c): a scalar function, called or
+ * applied as a ufunc over the arrays */
+kir_ref kj_lower_isclose(lctx *lc, const kj_expr *e, kj_einfo *ei);
 /* f.accumulate / f.outer (lower_ufunc_meth.c): a UFUNC_REDUCE with a method flag */
 kir_ref kj_lower_ufunc_meth(lctx *lc, const kj_expr *e, kj_einfo *ei, int meth);
 kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blkid *els);

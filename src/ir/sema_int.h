@@ -149,7 +149,7 @@ typedef enum {
     EI_LAUNCH,  /* kernel[config] or kernel.forall(n): fn (forall set for the latter) */
     EI_FORALL,  /* kernel.forall, the method itself: fn */
     EI_UREDUCE, /* f.reduce of a @vectorize function f: fn */
-    EI_UMETH,   /* f.accumulate / f.outer of a @vectorize f: fn, builtin = kj_umeth */
+    EI_UMETH,   /* f.accumulate / f.outer / f.at of a @vectorize f: fn, builtin = kj_umeth */
     EI_DECOR,   /* a decorator object (not callable in code): path, decor */
     EI_TYPEOBJ, /* a Numba array type or signature object (float32[:]): compile-time only */
     EI_DTYPE_FN, /* np.dtype, which makes a dtype from a name or a dtype */
@@ -174,6 +174,7 @@ typedef struct kj_einfo {
     const struct kir_frozen *frozen; /* EI_VALUE: a frozen module-level array (resolve_frozen.c) */
     kj_spec *callee;       /* CALL of a user function / launch / ufunc: the spec */
     int32_t axis;          /* f.reduce(a, axis=) call: the axis, -1 for None */
+    int npufunc;           /* EI_UMETH (attribute and call) of NumPy's ufunc: its kj_builtin; dtype its loop type */
     const kj_type **conv;  /* builtin call: per bound argument conversion */
     kj_barg *bound;        /* builtin call: bound arguments */
     int32_t *argmap;
@@ -460,9 +461,10 @@ bool kj_forall_check_1d(kj_ictx *ic, const kj_expr *launch, const kj_spec *kerne
 bool kj_is_ufunc_attr(const char *name);
 kj_einfo *kj_ufunc_attr(kj_ictx *ic, const kj_expr *e, kj_fn *fn, kj_einfo *ei);
 /* f.accumulate(a, axis=0), f.outer(a, b) of a @vectorize f (infer_ufunc_meth.c) */
-typedef enum { KJ_UM_ACCUMULATE, KJ_UM_OUTER } kj_umeth;
+typedef enum { KJ_UM_ACCUMULATE, KJ_UM_OUTER, KJ_UM_AT, KJ_UM_REDUCE } kj_umeth; /* REDUCE: NumPy's ufuncs only */
 int kj_ufunc_meth_id(const char *name); /* a kj_umeth, or -1 */
-kj_einfo *kj_type_ufunc_meth(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn, int meth);
+kj_einfo *kj_type_ufunc_meth(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, const kj_einfo *ci);
+bool kj_np_ufunc_has_methods(int builtin); /* np.add.reduce etc.: infer_ufunc_meth.c */
 /* specialise fn for args (device: for the device context) and type it */
 kj_spec *kj_specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool device, kj_span sp);
 /* r(arr, size=None, res=None, init=0, stream=0) of a cuda.reduce function r
