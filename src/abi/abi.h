@@ -66,7 +66,7 @@
  * the LinAlgError kind (exc.h). 11: kj_abi_kernel.cooperative and
  * kj_rt_grid_sync (grid.sync()). 12: dicts and sets (kj_rt_dict_*). 13:
  * strings (kj_rt_str_*, the run's strings in kj_rt). */
-#define KJ_ABI_VERSION 13
+#define KJ_ABI_VERSION 14
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
