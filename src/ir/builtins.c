@@ -1579,6 +1579,8 @@ static const kj_type *type_kernel(bctx *c)
 static const kj_type *type_any(bctx *c)
 {
     if (c->id >= KJ_B_STR && c->id <= KJ_B_STR_FMT1) return type_str_method(c); /* strings */
+    if (c->id >= KJ_B_STR_SPLIT && c->id <= KJ_B_STR_ISPRINTABLE) /* builtins_str.c */
+        return kj_type_str_builtin(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
     switch (c->id) {
     case KJ_B_RANGE:
     case KJ_B_PRANGE: return type_range(c);
