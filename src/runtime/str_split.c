@@ -216,3 +216,49 @@ int64_t kj_rt_str_index(kj_rt *rt, const char *s, const char *sub, int32_t right
     if (i < 0) kj_rt_raise(rt, KJ_RT_VALUE, "substring not found", line, col);
     return i;
 }
+
+static size_t cp_len(const char *p)
+{
+    size_t n = 1;
+    while (p[n] && (p[n] & 0xC0) == 0x80) n++;
+    return n;
+}
+
+/* Whether the code point p[0:n] is one of those in chars. */
+static bool in_chars(const char *chars, const char *p, size_t n)
+{
+    for (const char *c = chars; *c; c += cp_len(c))
+        if (cp_len(c) == n && !memcmp(c, p, n)) return true;
+    return false;
+}
+
+/* s.strip(chars) (which 0), lstrip (1), rstrip (2): code points in chars removed from the ends. */
+void *kj_rt_str_strip_chars(kj_rt *rt, const char *s, const char *chars, int32_t which)
+{
+    size_t a = 0, b = strlen(s);
+    while (which != 2 && a < b && in_chars(chars, s + a, cp_len(s + a))) a += cp_len(s + a);
+    while (which != 1 && b > a) {
+        size_t c = b - 1;
+        while (c > a && (s[c] & 0xC0) == 0x80) c--;
+        if (!in_chars(chars, s + c, b - c)) break;
+        b = c;
+    }
+    return kj_rt_str_own_n(rt, s + a, b - a);
+}
+
+/* s.center/ljust/rjust(width, fillchar): which as kj_rt_str_pad (1 center, 2 ljust, 3 rjust). */
+void *kj_rt_str_pad_fill(kj_rt *rt, const char *s, int64_t width, int32_t which, const char *fill, int32_t line,
+                         int32_t col)
+{
+    if (!*fill || fill[cp_len(fill)])
+        kj_rt_raise(rt, KJ_RT_TYPE, "The fill character must be exactly one character long", line, col);
+    int64_t n = kj_rt_str_len(rt, s), pad = width > n ? width - n : 0;
+    int64_t left = which == 3 ? pad : which == 2 ? 0 : pad / 2 + (pad & width & 1);
+    kj_buf o = {0};
+    for (int64_t k = 0; k < left; k++) kj_buf_puts(&o, fill);
+    kj_buf_puts(&o, s);
+    for (int64_t k = left; k < pad; k++) kj_buf_puts(&o, fill);
+    char *r = kj_rt_str_own_n(rt, o.s ? o.s : "", o.s ? o.n : 0);
+    kj_buf_free(&o);
+    return r;
+}
