@@ -71,7 +71,8 @@
  * kj_rt_manip2 (np.roll, np.tril, np.diag, np.take, np.delete, np.append,
  * ...: array_manip2.h), kj_rt_split (np.split, np.array_split) and
  * kj_rt_cumulate_axis (np.cumsum/cumprod with axis=); the float16 dtype
- * (KJ_DT_FLOAT16, `<f2`) and kj_rt_print_f16. */
+ * (KJ_DT_FLOAT16, `<f2`) and kj_rt_print_f16; kj_rt_dict_new takes the key kind
+ * (string keys), and the str split/join family (str_split.c). */
 #define KJ_ABI_VERSION 15
 
 /* The C mirror of an array argument of static ndim N. */

@@ -385,6 +385,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in);
  * [a, b] of a list with the elements' printer `put` and a text printer. */
 LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in); /* llvm_str.c */
+LLVMValueRef kj_cg_str_split(kj_cg *cg, const kir_inst *in);   /* llvm_str_split.c */
 void kj_cg_print_list(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l,
                       void (*put)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool),
                       void (*text)(kj_cg *, const char *));

@@ -53,6 +53,10 @@ static LLVMValueRef load(kj_cg *cg, const kj_type *t, LLVMValueRef p)
 static void key_kinds(const kj_type *kt, int64_t *kinds, int32_t *n)
 {
     *kinds = 0, *n = 0;
+    if (kt->kind == KJ_T_STR) { /* dict.c reads the text */
+        *n = -1;
+        return;
+    }
     if (kt->kind != KJ_T_TUPLE) {
         *kinds = kj_cg_dtype(kt);
         return;
@@ -68,8 +72,9 @@ static LLVMValueRef dict_new(kj_cg *cg, const kj_type *t)
     LLVMValueRef vsize = set ? kj_cg_i64(cg, 0) : t->elem ? LLVMSizeOf(kj_cg_memtype(cg, t->elems[0])) : kj_cg_i64(cg, 8);
     const kj_type *vt = !set && t->elem ? t->elems[0] : NULL;
     int32_t owner = vt && vt->kind == KJ_T_ARRAY ? (int32_t)kj_abi_array_bytes(vt->ndim) - 8 : -1;
-    bool int_key = t->elem && (t->elem->kind == KJ_T_INT || t->elem->kind == KJ_T_BOOL);
-    LLVMValueRef a[5] = {cg->fn->rt, ksize, vsize, kj_cg_i32(cg, owner), kj_cg_i32(cg, int_key)};
+    int32_t key_kind = !t->elem ? 0 : t->elem->kind == KJ_T_INT || t->elem->kind == KJ_T_BOOL ? 1
+                     : t->elem->kind == KJ_T_STR ? 2 : 0;
+    LLVMValueRef a[5] = {cg->fn->rt, ksize, vsize, kj_cg_i32(cg, owner), kj_cg_i32(cg, key_kind)};
     return kj_cg_rtcall(cg, KJ_RTF_DICT_NEW, a, 5);
 }
 
@@ -219,11 +224,13 @@ void kj_cg_print_dict(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValue
     text(cg, ", ");
     LLVMBuildBr(cg->b, elem);
     LLVMPositionBuilderAtEnd(cg->b, elem);
-    putv(cg, in, t->elem, list_at(cg, t->elem, keys, i), true);
+    /* numba.typed.Dict's str() formats keys and values with str(): {a: 1}, arrays as [0 1 2];
+     * a set prints as Python's: {'a', 'b'} */
+    putv(cg, in, t->elem, list_at(cg, t->elem, keys, i), set || t->elem->kind != KJ_T_STR);
     if (!set) {
         text(cg, ": ");
-        /* numba.typed.Dict's str() formats each value with str(): arrays print as [0 1 2] */
-        putv(cg, in, t->elems[0], list_at(cg, t->elems[0], vals, i), t->elems[0]->kind != KJ_T_ARRAY);
+        const kj_type *vt = t->elems[0];
+        putv(cg, in, vt, list_at(cg, vt, vals, i), vt->kind != KJ_T_ARRAY && vt->kind != KJ_T_STR);
     }
     LLVMValueRef next = LLVMBuildAdd(cg->b, i, kj_cg_i64(cg, 1), "");
     LLVMBasicBlockRef last = LLVMGetInsertBlock(cg->b);

@@ -873,6 +873,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     if (rd) return b_rdist(cg, in, rd, NULL);
     if (in->aux >= KJ_B_DICT_NEW && in->aux <= KJ_B_SET) return kj_cg_dict_builtin(cg, in); /* llvm_dict.c */
     if (in->aux >= KJ_B_STR && in->aux <= KJ_B_STR_FMT1) return kj_cg_str_builtin(cg, in); /* llvm_str.c */
+    if (in->aux >= KJ_B_STR_SPLIT && in->aux <= KJ_B_STR_ISPRINTABLE) return kj_cg_str_split(cg, in); /* llvm_str_split.c */
     switch (in->aux) {
     case KJ_B_PRINT: return b_print(cg, in);
     case KJ_B_NP_ZEROS: case KJ_B_NP_ONES: case KJ_B_NP_EMPTY: case KJ_B_NP_FULL:

@@ -51,6 +51,12 @@ static LLVMValueRef fmt1(kj_cg *cg, const kir_inst *in)
     return kj_cg_rtcall(cg, KJ_RTF_STR_FORMAT, a, 6);
 }
 
+/* Optional argument k: given and not None. */
+static bool given(kj_cg *cg, const kir_inst *in, uint32_t k)
+{
+    return k < in->nargs && in->args[k] && arg_type(cg, in, k)->kind != KJ_T_NONE;
+}
+
 static LLVMValueRef call2(kj_cg *cg, kj_rtfn f, LLVMValueRef s, LLVMValueRef x)
 {
     LLVMValueRef a[3] = {cg->fn->rt, s, x};
@@ -109,10 +115,19 @@ LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_STR_STARTSWITH: return truth(cg, call_which(cg, KJ_RTF_STR_FIND, in, 4, true), false);
     case KJ_B_STR_ENDSWITH: return truth(cg, call_which(cg, KJ_RTF_STR_FIND, in, 5, true), false);
     case KJ_B_STR_UPPER: case KJ_B_STR_LOWER: case KJ_B_STR_STRIP: case KJ_B_STR_LSTRIP: case KJ_B_STR_RSTRIP:
+        if (given(cg, in, 1)) { /* strip(chars): str_split.c */
+            LLVMValueRef a[4] = {cg->fn->rt, val(cg, in, 0), val(cg, in, 1), kj_cg_i32(cg, in->aux - KJ_B_STR_STRIP)};
+            return kj_cg_rtcall(cg, KJ_RTF_STR_STRIP_CHARS, a, 4);
+        }
         return call_which(cg, KJ_RTF_STR_MAP, in, in->aux - KJ_B_STR_UPPER, false);
     case KJ_B_STR_ISDIGIT: case KJ_B_STR_ISALPHA: case KJ_B_STR_ISSPACE:
         return truth(cg, call_which(cg, KJ_RTF_STR_MAP, in, 5 + in->aux - KJ_B_STR_ISDIGIT, false), true);
     case KJ_B_STR_ZFILL: case KJ_B_STR_CENTER: case KJ_B_STR_LJUST: case KJ_B_STR_RJUST:
+        if (given(cg, in, 2)) { /* a fill character: str_split.c */
+            LLVMValueRef a[7] = {cg->fn->rt, val(cg, in, 0), val(cg, in, 1), kj_cg_i32(cg, in->aux - KJ_B_STR_ZFILL),
+                                 val(cg, in, 2), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+            return kj_cg_rtcall(cg, KJ_RTF_STR_PAD_FILL, a, 7);
+        }
         return call_which(cg, KJ_RTF_STR_PAD, in, in->aux - KJ_B_STR_ZFILL, true);
     default: return NULL;
     }

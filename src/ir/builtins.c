@@ -798,8 +798,10 @@ static const kj_type *type_str_method(bctx *c)
     }
     for (uint32_t i = 1; i < c->nargs; i++) {
         bool want_int = c->id == KJ_B_STR_REPEAT || c->id == KJ_B_STR_GET || c->id == KJ_B_STR_SLICE ||
-                        c->id >= KJ_B_STR_ZFILL;
-        if (c->id == KJ_B_STR_SLICE && !given(c, i)) continue;
+                        (c->id >= KJ_B_STR_ZFILL && i == 1); /* center/ljust/rjust's fillchar is a str */
+        bool optional = c->id == KJ_B_STR_SLICE || (c->id >= KJ_B_STR_STRIP && c->id <= KJ_B_STR_RSTRIP) ||
+                        (c->id >= KJ_B_STR_CENTER && c->id <= KJ_B_STR_RJUST); /* strip(chars=None), fillchar */
+        if (optional && !given(c, i)) continue;
         if (want_int ? !kj_is_int(ty(c, i)) : (!ty(c, i) || ty(c, i)->kind != KJ_T_STR))
             return argerr(c, i, want_int ? "an integer" : "a string");
         if (want_int) convto(c, i, i64(c));
@@ -1642,6 +1644,8 @@ static const kj_type *type_kernel(bctx *c)
 static const kj_type *type_any(bctx *c)
 {
     if (c->id >= KJ_B_STR && c->id <= KJ_B_STR_FMT1) return type_str_method(c); /* strings */
+    if (c->id >= KJ_B_STR_SPLIT && c->id <= KJ_B_STR_ISPRINTABLE) /* builtins_str.c */
+        return kj_type_str_builtin(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
     switch (c->id) {
     case KJ_B_RANGE:
     case KJ_B_PRANGE: return type_range(c);

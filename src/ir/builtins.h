@@ -113,19 +113,40 @@ enum {
     X(STR_ENDSWITH, "str.endswith", KJ_BF_HOST | KJ_BF_METHOD, "suffix")                                \
     X(STR_UPPER, "str.upper", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
     X(STR_LOWER, "str.lower", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
-    X(STR_STRIP, "str.strip", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
-    X(STR_LSTRIP, "str.lstrip", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
-    X(STR_RSTRIP, "str.rstrip", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
+    X(STR_STRIP, "str.strip", KJ_BF_HOST | KJ_BF_METHOD, "chars=")                                      \
+    X(STR_LSTRIP, "str.lstrip", KJ_BF_HOST | KJ_BF_METHOD, "chars=")                                    \
+    X(STR_RSTRIP, "str.rstrip", KJ_BF_HOST | KJ_BF_METHOD, "chars=")                                    \
     X(STR_ISDIGIT, "str.isdigit", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
     X(STR_ISALPHA, "str.isalpha", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
     X(STR_ISSPACE, "str.isspace", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
     X(STR_REPLACE, "str.replace", KJ_BF_HOST | KJ_BF_METHOD, "old, new")                                \
     X(STR_ZFILL, "str.zfill", KJ_BF_HOST | KJ_BF_METHOD, "width")                                       \
-    X(STR_CENTER, "str.center", KJ_BF_HOST | KJ_BF_METHOD, "width")                                     \
-    X(STR_LJUST, "str.ljust", KJ_BF_HOST | KJ_BF_METHOD, "width")                                       \
-    X(STR_RJUST, "str.rjust", KJ_BF_HOST | KJ_BF_METHOD, "width")                                       \
+    X(STR_CENTER, "str.center", KJ_BF_HOST | KJ_BF_METHOD, "width, fillchar=")                          \
+    X(STR_LJUST, "str.ljust", KJ_BF_HOST | KJ_BF_METHOD, "width, fillchar=")                            \
+    X(STR_RJUST, "str.rjust", KJ_BF_HOST | KJ_BF_METHOD, "width, fillchar=")                            \
     X(STR_FORMAT, "str.format", KJ_BF_HOST | KJ_BF_METHOD, "*args")                                     \
     X(STR_FMT1, "str.<fmt1>", KJ_BF_HOST, "x, spec")                                                    \
+    X(STR_SPLIT, "str.split", KJ_BF_HOST | KJ_BF_METHOD, "sep=, maxsplit=") /* builtins_str.c */        \
+    X(STR_RSPLIT, "str.rsplit", KJ_BF_HOST | KJ_BF_METHOD, "sep=, maxsplit=")                           \
+    X(STR_SPLITLINES, "str.splitlines", KJ_BF_HOST | KJ_BF_METHOD, "keepends=")                         \
+    X(STR_JOIN, "str.join", KJ_BF_HOST | KJ_BF_METHOD, "iterable")                                      \
+    X(STR_PARTITION, "str.partition", KJ_BF_HOST | KJ_BF_METHOD, "sep")                                 \
+    X(STR_RPARTITION, "str.rpartition", KJ_BF_HOST | KJ_BF_METHOD, "sep")                               \
+    X(STR_EXPANDTABS, "str.expandtabs", KJ_BF_HOST | KJ_BF_METHOD, "tabsize=")                          \
+    X(STR_RINDEX, "str.rindex", KJ_BF_HOST | KJ_BF_METHOD, "sub")                                       \
+    X(STR_INDEX, "str.index", KJ_BF_HOST | KJ_BF_METHOD, "sub")                                         \
+    X(STR_TITLE, "str.title", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
+    X(STR_SWAPCASE, "str.swapcase", KJ_BF_HOST | KJ_BF_METHOD, "")                                      \
+    X(STR_CAPITALIZE, "str.capitalize", KJ_BF_HOST | KJ_BF_METHOD, "")                                  \
+    X(STR_CASEFOLD, "str.casefold", KJ_BF_HOST | KJ_BF_METHOD, "")                                      \
+    X(STR_ISLOWER, "str.islower", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
+    X(STR_ISUPPER, "str.isupper", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
+    X(STR_ISTITLE, "str.istitle", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
+    X(STR_ISALNUM, "str.isalnum", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
+    X(STR_ISDECIMAL, "str.isdecimal", KJ_BF_HOST | KJ_BF_METHOD, "")                                    \
+    X(STR_ISNUMERIC, "str.isnumeric", KJ_BF_HOST | KJ_BF_METHOD, "")                                    \
+    X(STR_ISIDENTIFIER, "str.isidentifier", KJ_BF_HOST | KJ_BF_METHOD, "")                              \
+    X(STR_ISPRINTABLE, "str.isprintable", KJ_BF_HOST | KJ_BF_METHOD, "")                                \
     X(NAMEDTUPLE, "collections.namedtuple", KJ_BF_HOST, "typename, field_names")                     \
     X(LEN, "len", KJ_BF_SHAPE | KJ_BF_NONNEG, "obj")                                                     \
     X(ABS, "abs", KJ_BF_ANY, "x")                                                                        \
@@ -692,6 +713,9 @@ bool kj_builtin_operator(kj_builtin id, kj_opufunc *out);
  * each bound argument the type it must be converted to before the call
  * (NULL: passed unchanged), e.g. math.sin(int) converts to float64. */
 /* The typing of np.array/asarray, the joins and the flips (builtins_np_manip.c). */
+/* builtins_str.c: the str methods KJ_B_STR_SPLIT..KJ_B_STR_ISPRINTABLE. */
+const kj_type *kj_type_str_builtin(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                                   const kj_source *src, kj_diags *d, const kj_type **conv);
 /* builtins_dict.c: the dict and set built-ins (KJ_B_DICT_NEW..KJ_B_SET). */
 const kj_type *kj_type_dict_builtin(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                     const kj_source *src, kj_diags *d, const kj_type **conv);

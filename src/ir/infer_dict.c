@@ -12,6 +12,7 @@
 
 bool kj_dict_key_ok(const kj_type *t)
 {
+    if (t->kind == KJ_T_STR) return true; /* hashed by its text: dict.c */
     if (kj_is_scalar(t)) return t->kind != KJ_T_COMPLEX;
     if (t->kind != KJ_T_TUPLE || !t->n) return false;
     for (uint32_t k = 0; k < t->n; k++)
@@ -21,7 +22,7 @@ bool kj_dict_key_ok(const kj_type *t)
 
 bool kj_dict_value_ok(const kj_type *t)
 {
-    if (kj_is_scalar(t) || t->kind == KJ_T_ARRAY) return true;
+    if (kj_is_scalar(t) || t->kind == KJ_T_ARRAY || t->kind == KJ_T_STR) return true;
     if (t->kind != KJ_T_TUPLE) return false;
     for (uint32_t k = 0; k < t->n; k++)
         if (!kj_is_scalar(t->elems[k])) return false;
@@ -48,8 +49,8 @@ static const kj_type *unify_elems(kj_ictx *ic, const kj_expr *e, uint32_t from, 
         t = kj_strong(T, t);
         if (key ? !kj_dict_key_ok(t) : !kj_dict_value_ok(t)) {
             kj_error(ic->d, ic->s->src, e->seq.v[k]->span, "%s %s of %s is not supported: %s", e->kind == KJ_E_SET ?
-                     "a set" : "a dict", what, kj_type_str(t), key ? "keys are numbers or tuples of numbers"
-                     : "values are numbers, tuples of numbers or arrays");
+                     "a set" : "a dict", what, kj_type_str(t), key ? "keys are numbers, strings or tuples of numbers"
+                     : "values are numbers, strings, tuples of numbers or arrays");
             return NULL;
         }
         const kj_type *u = el ? kj_unify(T, el, t) : t;

@@ -11,7 +11,8 @@
 
 bool kj_list_elem_ok(const kj_type *t)
 {
-    if (kj_is_scalar(t) || t->kind == KJ_T_ARRAY || (t->kind == KJ_T_LIST && t->elem)) return true;
+    if (kj_is_scalar(t) || t->kind == KJ_T_ARRAY || t->kind == KJ_T_STR || (t->kind == KJ_T_LIST && t->elem))
+        return true; /* a string element: a pointer to a run-owned string (str.c) */
     if (t->kind != KJ_T_TUPLE) return false;
     for (uint32_t k = 0; k < t->n; k++) /* a list keeps array elements alive, not arrays inside tuples */
         if (!kj_is_scalar(t->elems[k])) return false;
@@ -34,7 +35,7 @@ kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         t = kj_strong(T, t);
         if (!kj_list_elem_ok(t)) {
             kj_error(ic->d, ic->s->src, e->seq.v[k]->span,
-                     "a list holds numbers, tuples of numbers, arrays or lists, not %s", kj_type_str(t));
+                     "a list holds numbers, strings, tuples of numbers, arrays or lists, not %s", kj_type_str(t));
             return ei_value(ei, NULL);
         }
         const kj_type *u = el ? kj_unify(T, el, t) : t;

@@ -1272,6 +1272,12 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
         set_local(lc, (uint32_t)l, r, st->span);
         return;
     }
+    const kj_type *ct = strong(lc, EI(lc, t->sub.obj)->type);
+    if (ct->kind == KJ_T_DICT || ct->kind == KJ_T_LIST) { /* d[k] op= v, lst[i] op= v: lower_dict.c */
+        kir_ref obj, key, cur = kj_lower_item_load(lc, t, &obj, &key);
+        kj_lower_item_store(lc, t, obj, key, aug_apply(lc, op, cur, st->aug.value, res, st->span), st->span);
+        return;
+    }
     /* a[i] op= v: the array and indices are evaluated once. */
     kir_ref arr = lower_expr(lc, t->sub.obj);
     if (index_array(lc, t)) {

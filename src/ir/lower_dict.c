@@ -38,6 +38,26 @@ kir_ref kj_lower_dict_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp)
     return builtin(lc, KJ_B_DICT_SETITEM, NULL, sp, args, 3);
 }
 
+/* d[k] op= v and lst[i] op= v: the container and key evaluated once, the
+ * item read (*obj, *key kept for kj_lower_item_store). */
+kir_ref kj_lower_item_load(lctx *lc, const kj_expr *t, kir_ref *obj, kir_ref *key)
+{
+    const kj_type *ct = lc->sp->ei[t->sub.obj->id].type;
+    bool dict = ct->kind == KJ_T_DICT;
+    *obj = kj_lw_expr(lc, t->sub.obj);
+    *key = kj_lw_as(lc, t->sub.index, dict ? ct->elem : kj_t_int(lc->s->types, 64, true));
+    kir_ref args[2] = {*obj, *key};
+    return builtin(lc, dict ? KJ_B_DICT_GETITEM : KJ_B_LIST_GET, dict ? ct->elems[0] : ct->elem, t->span, args, 2);
+}
+
+void kj_lower_item_store(lctx *lc, const kj_expr *t, kir_ref obj, kir_ref key, kir_ref v, kj_span sp)
+{
+    const kj_type *ct = lc->sp->ei[t->sub.obj->id].type;
+    bool dict = ct->kind == KJ_T_DICT;
+    kir_ref args[3] = {obj, key, kj_lw_cast(lc, v, dict ? ct->elems[0] : ct->elem, sp)};
+    builtin(lc, dict ? KJ_B_DICT_SETITEM : KJ_B_LIST_SET, NULL, sp, args, 3);
+}
+
 kir_ref kj_lower_dict_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref d)
 {
     kj_types *T = lc->s->types;

@@ -52,6 +52,8 @@ kir_ref kj_lower_list_len(lctx *lc, kir_ref l, kj_span sp);
  * subscript e; k in d / x in s; the list of keys iteration walks. */
 kir_ref kj_lower_dict_literal(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_dict_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
+kir_ref kj_lower_item_load(lctx *lc, const kj_expr *t, kir_ref *obj, kir_ref *key);
+void kj_lower_item_store(lctx *lc, const kj_expr *t, kir_ref obj, kir_ref key, kir_ref v, kj_span sp);
 kir_ref kj_lower_dict_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref d);
 kir_ref kj_lower_dict_keys(lctx *lc, kir_ref d, kj_span sp);
 kir_ref kj_lower_list_get(lctx *lc, kir_ref l, kir_ref i, kj_span sp);

@@ -25,8 +25,26 @@ static char *val_of(const kj_dict *d, char *e) { return e + d->voff; }
 /* A key's hash: an integer key is its own hash (sequential keys fill
  * sequential slots, as in CPython; the perturbed probe below copes with
  * strides), other keys mix their bytes (splitmix64's finaliser per word). */
+/* The same mix over a string key's text (FNV-1a bytes, then the finaliser). */
+static uint64_t hash_text(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) h = (h ^ *p) * 0x100000001b3u;
+    h ^= h >> 31;
+    h *= 0x94d049bb133111ebu;
+    return h ^ (h >> 29);
+}
+
+static const char *text_of(const char *k)
+{
+    const char *s;
+    memcpy(&s, k, sizeof s);
+    return s;
+}
+
 static uint64_t hash_key(const kj_dict *d, const char *k)
 {
+    if (d->str_key) return hash_text(text_of(k));
     int64_t n = d->ksize;
     if (d->int_key) {
         uint64_t w = 0;
@@ -72,10 +90,11 @@ void kj_rt_dict_free_all(kj_rt *rt)
     rt->ndicts = rt->cap_dicts = 0;
 }
 
-void *kj_rt_dict_new(kj_rt *rt, int64_t ksize, int64_t vsize, int32_t owner_off, int32_t int_key)
+void *kj_rt_dict_new(kj_rt *rt, int64_t ksize, int64_t vsize, int32_t owner_off, int32_t key_kind)
 {
     kj_dict *d = xcalloc(1, sizeof *d);
-    d->ksize = ksize, d->vsize = vsize, d->owner_off = owner_off, d->int_key = int_key != 0;
+    d->ksize = ksize, d->vsize = vsize, d->owner_off = owner_off;
+    d->int_key = key_kind == 1, d->str_key = key_kind == 2;
     d->voff = HDR + round8(ksize);
     d->esz = d->voff + round8(vsize);
     d->tmp = xcalloc(1, (size_t)(vsize > 0 ? vsize : 1));
@@ -113,7 +132,8 @@ static int64_t probe(const kj_dict *d, const char *k, uint64_t h, bool *found)
         char *e = entry(d, ix);
         uint64_t eh;
         memcpy(&eh, e, sizeof eh);
-        if (eh == h && !memcmp(key_of(e), k, (size_t)d->ksize)) {
+        bool same = d->str_key ? !strcmp(text_of(key_of(e)), text_of(k)) : !memcmp(key_of(e), k, (size_t)d->ksize);
+        if (eh == h && same) {
             *found = true;
             return (int64_t)j;
         }
@@ -218,11 +238,17 @@ void *kj_rt_dict_find(kj_rt *rt, void *dict, const void *key)
 }
 
 /* KeyError's message: the key as Python's repr writes it. kinds packs each
- * element's kj_dtype in 4 bits; n is 0 for a scalar key, else the tuple's
- * length (elements at their natural alignment, as LLVM lays a struct). */
+ * element's kj_dtype in 4 bits; n is 0 for a scalar key, -1 for a string
+ * key, else the tuple's length (elements at their natural alignment, as LLVM
+ * lays a struct). */
 static _Noreturn void key_error(kj_rt *rt, const char *k, int64_t kinds, int32_t n, int32_t line, int32_t col)
 {
     kj_buf b = {0};
+    if (n < 0) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "'%s'", text_of(k));
+        kj_rt_raise(rt, KJ_RT_KEY, msg, line, col);
+    }
     int32_t m = n ? n : 1;
     size_t off = 0;
     if (n) kj_buf_putc(&b, '(');
@@ -299,7 +325,7 @@ void *kj_rt_dict_list(kj_rt *rt, void *dict, int32_t which, int64_t itemsize, in
 void *kj_rt_set_op(kj_rt *rt, void *a, void *b, int32_t op)
 {
     kj_dict *x = a, *y = b;
-    kj_dict *r = kj_rt_dict_new(rt, x->ksize, 0, -1, x->int_key);
+    kj_dict *r = kj_rt_dict_new(rt, x->ksize, 0, -1, x->str_key ? 2 : x->int_key);
     bool added;
     for (int64_t i = 0; i < x->used; i++) {
         char *e = entry(x, i);

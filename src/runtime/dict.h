@@ -5,7 +5,8 @@
  * offset 0, read inline); keys and values go through the kj_rt_dict_*
  * functions as pointers to their memory form (abi.h), keys compared and
  * hashed as bytes (generated code zeroes a key's padding and turns -0.0 into
- * 0.0). A set is a dict whose values have no bytes. Every dict is registered
+ * 0.0); a string key is a pointer, hashed and compared by the text it
+ * points to (strings live as long as the run's dicts: str.c). A set is a dict whose values have no bytes. Every dict is registered
  * in the run context and freed, as lists are, when the outermost entry call
  * returns; a dict of arrays holds one reference to each value's owner. */
 #ifndef KJ_DICT_H
@@ -23,6 +24,7 @@ typedef struct kj_dict {
     int64_t ksize, vsize, esz, voff;
     int32_t owner_off;     /* array values: the owner's byte offset in a value; -1: none */
     bool int_key;          /* the key is one integer: its own hash */
+    bool str_key;          /* the key is a string pointer: hashed and compared by its text */
     char *tmp;             /* one value: what pop() hands back */
 } kj_dict;
 

@@ -9,6 +9,7 @@
 #include "rt.h"
 
 #include "format.h"
+#include "str.h"
 #include "../util/alloc.h"
 #include "../util/buf.h"
 
@@ -41,6 +42,8 @@ static char *own_n(kj_rt *rt, const char *s, size_t n)
     kj_buf_putn(&b, s, n);
     return own_buf(rt, &b);
 }
+
+char *kj_rt_str_own_n(kj_rt *rt, const char *s, size_t n) { return own_n(rt, s, n); }
 
 void kj_rt_str_free_all(kj_rt *rt)
 {

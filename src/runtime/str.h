@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What str.c shares with the other string files of the runtime (str_split.c). */
+#ifndef KJ_RT_STR_H
+#define KJ_RT_STR_H
+
+#include <stddef.h>
+
+struct kj_rt;
+/* A copy of s[0:n], NUL-terminated, registered with the run (freed with its strings). */
+char *kj_rt_str_own_n(struct kj_rt *rt, const char *s, size_t n);
+
+#endif
