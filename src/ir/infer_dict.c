@@ -64,6 +64,24 @@ static const kj_type *unify_elems(kj_ictx *ic, const kj_expr *e, uint32_t from, 
     return el;
 }
 
+/* With string keys, values of different types would be unified (1 → 1.0),
+ * where Numba makes a literal-key dict that keeps each value's type and
+ * CPython keeps each value: refused rather than printed otherwise. */
+static bool same_values(kj_ictx *ic, const kj_expr *e, const kj_type *v)
+{
+    for (uint32_t k = 1; k < e->seq.n; k += 2) {
+        const kj_type *t = kj_strong(ic->s->types, kj_value_type(ic, e->seq.v[k]));
+        if (t == v) continue;
+        kj_diag *dg = kj_error(ic->d, ic->s->src, e->seq.v[k]->span,
+                               "a dict display with string keys and values of different types (%s and %s) is "
+                               "Numba's literal-key dict, which kjit does not support",
+                               kj_type_str(t), kj_type_str(v));
+        kj_diag_hint(dg, "give every value one type (write 1.0 for 1), or use numba.typed.Dict");
+        return false;
+    }
+    return true;
+}
+
 kj_einfo *kj_type_dict_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     kj_types *T = ic->s->types;
@@ -74,6 +92,7 @@ kj_einfo *kj_type_dict_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (set) return ei_value(ei, kj_t_set(T, k));
     const kj_type *v = unify_elems(ic, e, 1, 2, false, "value");
     if (!v && e->seq.n) return ei_value(ei, NULL);
+    if (k && k->kind == KJ_T_STR && !same_values(ic, e, v)) return ei_value(ei, NULL);
     return ei_value(ei, kj_t_dict(T, k, v));
 }
 
