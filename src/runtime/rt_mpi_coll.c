@@ -108,8 +108,10 @@ bool kj_rtm_coll_device(kj_rt *rt, coll c, const char *what, const void *a, int3
                         int32_t line, int32_t col)
 {
     kj_mpi *m = rt->mpi;
-    /* the same on every rank: the program's types, the op, the root */
-    if (!rt->gpu || !kj_mpi_headers(m) || a_nd == 0 || (b && (bnd == 0 || bdt != adt))) return false;
+    /* the same on every rank: the program's types, the op, the root (a
+     * receive buffer is only the root's business in Reduce: it is checked
+     * below, by the ranks that read it, and agreed on) */
+    if (!rt->gpu || !kj_mpi_headers(m) || a_nd == 0) return false;
     int64_t root = c == C_BCAST ? i0 : c == C_REDUCE ? i1 : 0;
     if (root < 0 || root >= kj_mpi_size(m)) return false; /* MPI's own error */
     if (c != C_BCAST && !kj_gpu_combine_supported((int)i0, (kj_dtype)adt)) return false;
@@ -120,7 +122,8 @@ bool kj_rtm_coll_device(kj_rt *rt, coll c, const char *what, const void *a, int3
     bool mine = device_buf(a, a_nd, adt, &ba);
     if (c != C_BCAST && b) {
         bool root_reads = c == C_ALLREDUCE || kj_mpi_rank(m) == root;
-        if (root_reads) mine = mine && device_buf(b, bnd, bdt, &bb) && bb.b.count == ba.b.count;
+        if (root_reads)
+            mine = mine && bnd > 0 && bdt == adt && device_buf(b, bnd, bdt, &bb) && bb.b.count == ba.b.count;
     }
     if (!agreed(rt, mine, what, timeout, line, col)) return false;
     if (c == C_BCAST) {
