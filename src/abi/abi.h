@@ -72,8 +72,9 @@
  * ...: array_manip2.h), kj_rt_split (np.split, np.array_split) and
  * kj_rt_cumulate_axis (np.cumsum/cumprod with axis=); the float16 dtype
  * (KJ_DT_FLOAT16, `<f2`) and kj_rt_print_f16; kj_rt_dict_new takes the key kind
- * (string keys), and the str split/join family (str_split.c). */
-#define KJ_ABI_VERSION 15
+ * (string keys), and the str split/join family (str_split.c). 16:
+ * kj_abi_kernel.perm (thread-layout specialisation, kir_layout.h). */
+#define KJ_ABI_VERSION 16
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
@@ -212,7 +213,29 @@ typedef struct kj_abi_kernel {
     int64_t static_shared; /* cpu target: the bytes of its static shared arrays (launch check) */
     int32_t cooperative;   /* 1: it (or a device function it calls) uses grid.sync(): launched with
                               cuLaunchCooperativeKernel, all blocks resident at once */
+    int32_t perm;          /* 0, or the thread-layout permutation it was compiled for (kir_layout.h):
+                              bits 2d..2d+1 hold the physical dimension of logical dimension d; a launch
+                              runs the block permuted (kj_abi_block_phys), the grid as written */
 } kj_abi_kernel;
+
+/* The physical dimension that logical thread dimension d (0..2) runs in
+ * under permutation `perm` (0: none). */
+static inline unsigned kj_abi_perm_dim(int32_t perm, unsigned d)
+{
+    return perm ? ((unsigned)perm >> (2 * d)) & 3u : d;
+}
+
+/* The launch configuration (abi.h's int64[8]) the kernel runs with: the
+ * block's dimensions permuted as it was compiled (block_phys[perm(d)] =
+ * block[d]), the rest as written. Errors are reported with the written one. */
+static inline void kj_abi_block_phys(const kj_abi_kernel *k, const int64_t *cfg, int64_t *out)
+{
+    memcpy(out, cfg, 8 * sizeof *out);
+    for (unsigned d = 0; d < 3; d++) out[3 + kj_abi_perm_dim(k->perm, d)] = cfg[3 + d];
+}
+
+/* The permutation that swaps x and y. */
+#define KJ_ABI_PERM_XY (1 | 0 << 2 | 2 << 4)
 
 /* What a raise inside GPU code leaves for the host: one record per PTX
  * module, the global KJ_ABI_GPU_ERROR. The first raising thread claims it

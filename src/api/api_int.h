@@ -66,6 +66,8 @@ typedef struct kj_api_stats {
         uint64_t launches;
         double seconds;
     } k[KJ_API_MAX_KSTATS];
+    unsigned nremap; /* kernels compiled with a thread-layout permutation (kir_layout.h) */
+    char remap[KJ_API_MAX_KSTATS][64];
 } kj_api_stats;
 
 kj_api_stats *kj_api_stats_new(void); /* NULL unless KJIT_STATS is on */
@@ -73,6 +75,7 @@ kj_api_stats *kj_api_stats_retain(kj_api_stats *s);
 void kj_api_stats_release(kj_api_stats *s);
 void kj_api_stats_stage(kj_api_stats *s, kj_stage stage, double seconds);
 void kj_api_stats_host_code(kj_api_stats *s, bool cached);
+void kj_api_stats_remap(kj_api_stats *s, const char *kernel); /* kernel was remapped by LAYOUT */
 void kj_api_stats_pool(kj_api_stats *s, kj_pool *p);
 void kj_api_stats_launch(kj_api_stats *s, const char *kernel, double seconds);
 
@@ -171,6 +174,7 @@ struct kjit_module {
     kj_api_events events;
     bool check_only;
     bool fuse; /* fuse host array expressions (kir_fuse.h); $KJIT_NO_FUSE=1 turns it off */
+    bool specialise; /* thread-layout specialisation (kir_layout.h); $KJIT_NO_SPECIALISE=1 turns it off */
     /* Machine code: `jit` from kjit_compile, `extra` one per batch of
      * specialisations made at call time (see machine.c). */
     kj_jit *jit;

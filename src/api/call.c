@@ -342,7 +342,8 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
     memcpy(&block, &block_fn, sizeof block); /* object pointer → function pointer */
     return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), block_fn ? block : NULL,
                            (int32_t)kf->nparams, kj_codegen_parallel_blocks(m->cg.target), p,
-                           block_fn ? kj_codegen_kernel_static_shared(kf) : 0, kj_cg_uses_grid_sync(kf)};
+                           block_fn ? kj_codegen_kernel_static_shared(kf) : 0, kj_cg_uses_grid_sync(kf),
+                           kf->layout_perm};
 }
 
 static bool kj_api_has_tuple_param(const kir_func *kf)

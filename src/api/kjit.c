@@ -286,6 +286,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->stats = kj_api_stats_retain(ctx->stats);
     m->check_only = ctx->opt.check_only != 0;
     m->fuse = !kj_api_env_flag("KJIT_NO_FUSE", false);
+    m->specialise = !kj_api_env_flag("KJIT_NO_SPECIALISE", false);
     return m;
 }
 

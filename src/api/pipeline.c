@@ -3,7 +3,7 @@
  * does: src/ir/pipeline.h):
  *
  *   PARSE → ANALYZE → FUSE → VERIFY → PFOR_CHECK → TARGET → POOL → MPI
- *   → INLINE → UFUNCS → VERIFY_LOWERED → HOST_CODE → GPU_CODE
+ *   → INLINE → UFUNCS → LAYOUT → VERIFY_LOWERED → HOST_CODE → GPU_CODE
  *
  * The stages of KIR run through kj_ir_stage; the C API's own (the target,
  * the thread pool, MPI, machine code for the host and the GPU) are here.
@@ -17,7 +17,7 @@
 #include <pthread.h>
 #include <time.h>
 
-_Static_assert(KJ_STAGE_END == 13, "a stage was added or removed: update the lists (here, pipeline.h, "
+_Static_assert(KJ_STAGE_END == 14, "a stage was added or removed: update the lists (here, pipeline.h, "
                                     "docs/architecture.md)");
 
 kj_run_target kj_api_run_target(kjit_target t)
@@ -97,6 +97,9 @@ static bool stage(kjit_module *m, kj_ir_unit *u, kj_stage s, const kj_pipeline_o
         u->target = o->target ? o->target : m->cg.target; /* as the TARGET stage left it */
         ok = kj_ir_stage(u, s, d);
         m->ast = u->ast, m->sema = u->sema, m->kir = u->kir;
+        if (ok && s == KJ_STAGE_LAYOUT && m->stats)
+            for (uint32_t k = u->first; k < u->kir->nfuncs; k++)
+                if (u->kir->funcs[k]->layout_perm) kj_api_stats_remap(m->stats, u->kir->funcs[k]->name);
     }
     if (m->stats) kj_api_stats_stage(m->stats, s, kj_rt_perf_counter() - t0);
     return ok;
@@ -201,7 +204,8 @@ static void progress_end(progress *p)
 bool kj_pipeline(kjit_module *m, kj_stage from, const kj_pipeline_opts *o, kj_diags *d, kjit_error *err)
 {
     kj_ir_unit u = {.a = &m->arena, .types = m->types, .src = &m->src, .sopt = &m->sopt, .ast = m->ast,
-                    .sema = m->sema, .kir = m->kir, .first = o->first, .fuse_all = m->fuse};
+                    .sema = m->sema, .kir = m->kir, .first = o->first, .fuse_all = m->fuse,
+                    .specialise = m->specialise};
     kj_stage to = o->to ? o->to : KJ_STAGE_END;
     progress p = {.f = o->ctx ? o->ctx->opt.progress : NULL, .m = m, .stage = from};
     if (p.f) progress_start(&p);

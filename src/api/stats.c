@@ -45,6 +45,13 @@ void kj_api_stats_host_code(kj_api_stats *s, bool cached)
     pthread_mutex_unlock(&s->lock);
 }
 
+void kj_api_stats_remap(kj_api_stats *s, const char *kernel)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->nremap < KJ_API_MAX_KSTATS) snprintf(s->remap[s->nremap++], sizeof s->remap[0], "%s", kernel);
+    pthread_mutex_unlock(&s->lock);
+}
+
 void kj_api_stats_pool(kj_api_stats *s, kj_pool *p)
 {
     pthread_mutex_lock(&s->lock);
@@ -84,6 +91,9 @@ static void print(const kj_api_stats *s, FILE *f)
             1e3 * stages(s, KJ_STAGE_TARGET, KJ_STAGE_INLINE), 1e3 * s->stage_s[KJ_STAGE_HOST_CODE],
             1e3 * s->stage_s[KJ_STAGE_GPU_CODE]);
     fprintf(f, "kjit stats: host code: %u modules (%u from the cache)\n", s->host_modules, s->host_cached);
+    for (unsigned k = 0; k < s->nremap; k++)
+        fprintf(f, "kjit stats: layout: kernel %s remapped: threadIdx.x and .y swapped (its warps walk the "
+                   "contiguous dimension; KJIT_NO_SPECIALISE=1 turns it off)\n", s->remap[k]);
     if (s->pool) {
         uint64_t regions = 0;
         double sec = 0;

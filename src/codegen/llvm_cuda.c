@@ -34,7 +34,15 @@ int64_t kj_cg_elem_count(const int64_t *dims, unsigned nd)
     return n;
 }
 
-static LLVMValueRef sreg(kj_cg *cg, kj_sreg r, unsigned d) { return cg->tgt->sreg(cg, r, d); }
+/* Thread id d of the kernel's logical layout: threadIdx and blockDim
+ * through the permutation kir_layout.c chose (the launch permutes the
+ * block the same way); blockIdx and gridDim as they are. */
+static LLVMValueRef sreg(kj_cg *cg, kj_sreg r, unsigned d)
+{
+    int32_t perm = cg->fn->kf->layout_perm;
+    if (perm && (r == KJ_SREG_TID || r == KJ_SREG_BDIM)) d = kj_abi_perm_dim(perm, d);
+    return cg->tgt->sreg(cg, r, d);
+}
 
 static LLVMValueRef dim_value(kj_cg *cg, const kir_inst *in, kj_sreg r, unsigned d)
 {

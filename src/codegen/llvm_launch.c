@@ -60,15 +60,16 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
         LLVMSetLinkage(params, LLVMPrivateLinkage);
     }
     LLVMValueRef block = LLVMGetNamedFunction(cg->mod, kj_arena_printf(cg->a, "%s.block_entry", k->mangled));
-    LLVMTypeRef kf[8] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_i32, cg->t_ptr, cg->t_i64, cg->t_i32};
-    LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 8, 0);
-    LLVMValueRef v[8] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
+    LLVMTypeRef kf[9] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_i32, cg->t_ptr, cg->t_i64, cg->t_i32,
+                         cg->t_i32};
+    LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 9, 0);
+    LLVMValueRef v[9] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
                          block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)nl),
                          i32c(cg, cg->run->parallel_blocks), params,
                          kj_cg_i64(cg, block ? kj_codegen_kernel_static_shared(k) : 0),
-                         i32c(cg, kj_cg_uses_grid_sync(k))};
+                         i32c(cg, kj_cg_uses_grid_sync(k)), i32c(cg, k->layout_perm)};
     g = LLVMAddGlobal(cg->mod, kty, gname);
-    LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 8, 0));
+    LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 9, 0));
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMPrivateLinkage);
     return g;

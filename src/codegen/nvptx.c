@@ -352,6 +352,27 @@ static void phase(const kj_ptx_opts *o, int k, double *t)
     *t = now;
 }
 
+/* "// kjit: ..." lines before the PTX, one per kernel o asks for that
+ * kir_layout.c remapped (a comment ptxas ignores). Takes ptx (malloc). */
+static char *remap_notes(const kir_module *km, const kj_ptx_opts *o, char *ptx)
+{
+    kj_buf b = {0};
+    for (uint32_t k = 0; ptx && k < km->nfuncs; k++) {
+        const kir_func *f = km->funcs[k];
+        if (f->kind == KIR_FN_KERNEL && f->layout_perm && wanted(o, f))
+            kj_buf_printf(&b, "// kjit: kernel %s remapped for its thread layout: threadIdx.x and .y (and blockDim) "
+                              "swapped, launched with the block's x and y swapped (KJIT_NO_SPECIALISE=1: as written)\n",
+                          f->mangled);
+    }
+    if (!b.n) {
+        kj_buf_free(&b);
+        return ptx;
+    }
+    kj_buf_puts(&b, ptx);
+    free(ptx);
+    return kj_buf_take(&b);
+}
+
 char *kj_codegen_ptx(const kir_module *km, const kj_ptx_opts *o, kj_diags *d)
 {
     char *msg = NULL, *ptx = NULL;
@@ -399,5 +420,5 @@ char *kj_codegen_ptx(const kir_module *km, const kj_ptx_opts *o, kj_diags *d)
     LLVMDisposeModule(mod);
     LLVMContextDispose(ctx);
     LLVMDisposeTargetMachine(tm);
-    return ptx;
+    return remap_notes(km, o, ptx);
 }

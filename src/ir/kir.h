@@ -261,6 +261,11 @@ struct kir_func {
     /* KERNEL written for ufunc calls on the GPU (kir_gpu_ufunc.c): the
      * @vectorize or @guvectorize function it applies, else NULL. */
     const kir_func *applies;
+    /* KERNEL: the thread-layout permutation kir_layout.c chose (abi.h's
+     * kj_abi_kernel.perm encoding; 0: none): threadIdx and blockDim of
+     * logical dimension d are read from physical dimension
+     * kj_abi_perm_dim(layout_perm, d), and its launches permute the block. */
+    int32_t layout_perm;
     /* HOST function whose array arguments only go to launches (kir_reduce.c's
      * GPU side): its callers need not bring them back to the host. */
     bool launches_only;

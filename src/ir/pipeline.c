@@ -6,6 +6,7 @@
 #include "kir_fuse.h"
 #include "kir_gpu_ufunc.h"
 #include "kir_inline.h"
+#include "kir_layout.h"
 #include "kir_pfor.h"
 #include "kir_reduce.h"
 
@@ -35,7 +36,8 @@ bool kj_stage_is_ir(kj_stage s)
 {
     switch (s) {
     case KJ_STAGE_PARSE: case KJ_STAGE_ANALYZE: case KJ_STAGE_FUSE: case KJ_STAGE_VERIFY:
-    case KJ_STAGE_PFOR_CHECK: case KJ_STAGE_INLINE: case KJ_STAGE_UFUNCS: case KJ_STAGE_VERIFY_LOWERED:
+    case KJ_STAGE_PFOR_CHECK: case KJ_STAGE_INLINE: case KJ_STAGE_UFUNCS: case KJ_STAGE_LAYOUT:
+    case KJ_STAGE_VERIFY_LOWERED:
         return true;
     default: return false;
     }
@@ -59,6 +61,9 @@ bool kj_ir_stage(kj_ir_unit *u, kj_stage s, kj_diags *d)
     case KJ_STAGE_UFUNCS:
         if (u->target == KJ_RUN_CUDA) kir_gpu_ufuncs(u->a, u->types, u->kir, u->first);
         kir_reduce_expand(u->a, u->types, u->kir, u->first, u->target == KJ_RUN_CUDA);
+        break;
+    case KJ_STAGE_LAYOUT:
+        u->remapped += kir_layout_remap(u->a, u->kir, u->first, u->target, u->specialise);
         break;
     default: break; /* the C API's */
     }

@@ -19,6 +19,8 @@
  *                   (kir_inline.h)
  *   UFUNCS          cuda: ufunc calls as kernels (kir_gpu_ufunc.h); every
  *                   target: ufunc.reduce as loops or kernels (kir_reduce.h)
+ *   LAYOUT          kernels whose threadIdx.y walks their arrays' contiguous
+ *                   dimension compiled with x and y swapped (kir_layout.h)
  *   VERIFY_LOWERED  the KIR checked again
  *   HOST_CODE  api  machine code for the host (codegen.h, or the cache)
  *   GPU_CODE   api  cuda: the kernels as PTX → cubin, loaded (or the cache)
@@ -47,6 +49,7 @@ typedef enum kj_stage {
     KJ_STAGE_MPI,
     KJ_STAGE_INLINE,
     KJ_STAGE_UFUNCS,
+    KJ_STAGE_LAYOUT,
     KJ_STAGE_VERIFY_LOWERED,
     KJ_STAGE_HOST_CODE,
     KJ_STAGE_GPU_CODE,
@@ -70,6 +73,8 @@ typedef struct kj_ir_unit {
      * TARGET stage has resolved it. */
     kj_run_target target;
     bool fuse_all; /* kir_fuse_module's `all` (false: $KJIT_NO_FUSE=1) */
+    bool specialise; /* LAYOUT remaps kernels (false: $KJIT_NO_SPECIALISE=1) */
+    unsigned remapped; /* how many kernels LAYOUT remapped, so far */
 } kj_ir_unit;
 
 /* Is s a stage of KIR (run by kj_ir_stage)? */

@@ -418,6 +418,9 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         used[nm++] = m;
     }
     count_launch(g, k, cfg, file, line);
+    int64_t phys[8]; /* the block as the kernel was compiled for it (kir_layout.h) */
+    kj_abi_block_phys(k, cfg, phys);
+    cfg = phys;
     CUresult r = k->cooperative
                      ? g->cu.cuLaunchCooperativeKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
                                                        (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5],

@@ -283,6 +283,11 @@ static void launch_host(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, v
         kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
     }
     check_shared(rt, k, cfg, line, col);
+    /* a kernel compiled for a thread-layout permutation (kir_layout.h) runs
+     * its block permuted: the thread loops' innermost, x, is its logical y */
+    int64_t phys[8];
+    kj_abi_block_phys(k, cfg, phys);
+    cfg = phys;
     int64_t nblocks = cfg[0] * cfg[1] * cfg[2];
     if (k->cooperative) {
         kj_rt_launch_cooperative(rt, k, cfg, args, line, col);
@@ -302,7 +307,7 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
     const kj_abi_kernel *k = kernel;
     check(rt, cfg, k->name, line, col);
     check_dyn_bytes(rt, cfg, k->name, line, col);
-    if (rt->gpu) {
+    if (rt->gpu) { /* gpu.c permutes the block (kj_abi_block_phys) itself: its messages name the written one */
         kj_rt_error e = {0};
         int32_t eline = line, ecol = col;
         bool ok = kj_ev_on(rt->sink) ? gpu_launch_timed(rt, k, cfg, args, line, &e, &eline, &ecol)
