@@ -177,7 +177,8 @@ void kj_rt_spin_check(kj_rt *rt, double *since, int32_t line, int32_t col)
 }
 
 /* Blocks first..last-1 of a launch on the host, in z, y, x order (block
- * b is x = b % gx, y = b / gx % gy, z = b / (gx gy)). The blocks' storage
+ * b is x = b % gx, y = b / gx % gy, z = b / (gx gy); z, x, y for a kernel
+ * whose x and y were swapped). The blocks' storage
  * (kx->store, kj_rt_block_storage) is freed when they are done, and also
  * when one raises: the error is caught here, the storage freed and the
  * error raised on to the entry call that catches it. kx lives in the
@@ -186,9 +187,14 @@ void kj_rt_spin_check(kj_rt *rt, double *since, int32_t line, int32_t col)
 __attribute__((noinline)) KJ_CALLS_JIT static void each_block(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args,
                                     kj_abi_kx *kx, int64_t first, int64_t last)
 {
+    /* a kernel remapped for its thread layout (kir_layout.h) walks the
+     * contiguous dimension with its physical x, logical y: its blocks run
+     * y fastest too, so that one block's neighbour in memory runs next (the
+     * blocks are independent, and nothing it does shows their order) */
+    unsigned fx = kj_abi_perm_dim(k->perm, 0) == 0 ? 0 : 1, fy = 1 - fx;
     for (int64_t b = first; b < last; b++) {
-        kx->bid[0] = b % cfg[0];
-        kx->bid[1] = b / cfg[0] % cfg[1];
+        kx->bid[fx] = b % cfg[fx];
+        kx->bid[fy] = b / cfg[fx] % cfg[fy];
         kx->bid[2] = b / (cfg[0] * cfg[1]);
         k->block(rt, kx, args);
     }
