@@ -149,6 +149,20 @@ if command -v mpirun >/dev/null 2>&1; then
         expect mpi-direct-off "pinned staging 2 (16000 bytes)"
     fi
 fi
+# thread-layout specialisation: the remapped kernel's block goes to the driver with x and y swapped
+FAKE_CUDA_LAUNCH_LOG=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/layout.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect layout "fake launch: grid (3, 2, 1), block (4, 16, 1)"
+expect layout "fake launch: grid (5, 7, 1), block (8, 2, 3)"
+expect layout "fake launch: grid (3, 2, 1), block (16, 4, 1)"
+expect layout "kjit stats: layout: kernel naive remapped"
+if grep -qF "kernel coalesced remapped" "$tmp/err" || grep -qF "kernel lanes remapped" "$tmp/err"; then
+    echo "FAIL layout: a kernel remapped that must not be: $(tr '\n' '|' <"$tmp/err")"
+    failed=$((failed + 1))
+fi
+KJIT_NO_SPECIALISE=1 FAKE_CUDA_LAUNCH_LOG=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/layout.k" >"$tmp/out" 2>"$tmp/err" ||
+    failed=$((failed + 1))
+expect layout-off "fake launch: grid (3, 2, 1), block (16, 4, 1)"
+if grep -qF "block (4, 16, 1)" "$tmp/err"; then echo "FAIL layout-off: a block was swapped"; failed=$((failed + 1)); fi
 # numba.cuda's device API reads the driver: the fake's name and attributes (cuDeviceGetAttribute)
 "$kjit" run --target=cuda "$root/tests/golden/run/cuda_device_api.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 for want in "id 0                    fake                              [SUPPORTED]" "fake" "0 (9, 0)" "132 1024 32" \

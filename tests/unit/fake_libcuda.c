@@ -62,7 +62,11 @@ static void combine(unsigned op, unsigned t, CUdeviceptr dst, CUdeviceptr src, u
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        unsigned shared, CUstream s, void **params, void **extra)
 {
-    (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)extra;
+    (void)shared, (void)s, (void)extra;
+    /* FAKE_CUDA_LAUNCH_LOG=1: each launch's dimensions to stderr (the
+     * thread-layout specialisation's permuted block, tests/fake_gpu) */
+    const char *log = getenv("FAKE_CUDA_LAUNCH_LOG");
+    if (log && *log == '1') fprintf(stderr, "fake launch: grid (%u, %u, %u), block (%u, %u, %u)\n", gx, gy, gz, bx, by, bz);
     uintptr_t h = (uintptr_t)f;
     if (h >= COMBINE)
         combine((unsigned)(h - COMBINE) / 16, (unsigned)(h - COMBINE) % 16, *(CUdeviceptr *)params[0],
