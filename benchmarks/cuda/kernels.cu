@@ -76,6 +76,26 @@ __global__ void smooth(const float *x, float *out, long n, long m)
                           + x[(i + 1) * m + j - 1] + 2.0f * x[(i + 1) * m + j] + x[(i + 1) * m + j + 1]) / 16.0f;
 }
 
+// The same stencil written as Numba's documentation writes 2-D kernels:
+// threadIdx.x walks i, the rows (layout.k's `naive`, not remapped by nvcc).
+__global__ void smooth_naive(const float *x, float *out, long n, long m)
+{
+    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    long j = blockIdx.y * (long)blockDim.y + threadIdx.y;
+    if (1 <= i && i < n - 1 && 1 <= j && j < m - 1)
+        out[i * m + j] = (x[(i - 1) * m + j - 1] + 2.0f * x[(i - 1) * m + j] + x[(i - 1) * m + j + 1]
+                          + 2.0f * x[i * m + j - 1] + 4.0f * x[i * m + j] + 2.0f * x[i * m + j + 1]
+                          + x[(i + 1) * m + j - 1] + 2.0f * x[(i + 1) * m + j] + x[(i + 1) * m + j + 1]) / 16.0f;
+}
+
+// layout.k's `mixed`: out[i, j] = a[i, j] + b[j, i], threadIdx.x walking i.
+__global__ void mixed_naive(const float *a, const float *b, float *out, long n)
+{
+    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    long j = blockIdx.y * (long)blockDim.y + threadIdx.y;
+    if (i < n && j < n) out[i * n + j] = a[i * n + j] + b[j * n + i];
+}
+
 __global__ void elem(const float *a, const float *b, float *out, long n)
 {
     long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
@@ -132,6 +152,21 @@ static void bench_stencil()
     dim3 threads(32, 8), blocks((n + 31) / 32, (n + 7) / 8);
     printf("stencil %g\n", timed([&] { smooth<<<blocks, threads>>>(x, out, n, n); }));
     cudaFree(x), cudaFree(out);
+}
+
+// layout.k's twins: the naive stencil in (16, 16) and (32, 8) blocks, the
+// coalesced one in (16, 16), the transpose-like access in (16, 16).
+static void bench_layout()
+{
+    long n = 10000;
+    float *x = device_random(n * n), *b = device_random(n * n), *out;
+    CK(cudaMalloc(&out, n * n * 4));
+    dim3 t16(16, 16), g16((n + 15) / 16, (n + 15) / 16), t32(32, 8), g32n((n + 31) / 32, (n + 7) / 8);
+    printf("layout-naive-16x16 %g\n", timed([&] { smooth_naive<<<g16, t16>>>(x, out, n, n); }));
+    printf("layout-naive-32x8 %g\n", timed([&] { smooth_naive<<<g32n, t32>>>(x, out, n, n); }));
+    printf("layout-coalesced-16x16 %g\n", timed([&] { smooth<<<g16, t16>>>(x, out, n, n); }));
+    printf("layout-mixed-16x16 %g\n", timed([&] { mixed_naive<<<g16, t16>>>(x, b, out, n); }));
+    cudaFree(x), cudaFree(b), cudaFree(out);
 }
 
 static void bench_elementwise()
@@ -191,6 +226,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(what, "stencil")) bench_stencil();
     if (all || !strcmp(what, "elementwise")) bench_elementwise();
     if (all || !strcmp(what, "matmul")) bench_matmul();
+    if (all || !strcmp(what, "layout")) bench_layout();
     if (!strcmp(what, "bandwidth")) bench_bandwidth();
     return 0;
 }

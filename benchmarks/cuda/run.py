@@ -103,6 +103,12 @@ def main():
         out, err, _, _ = run([kjit, "run", "--target=cuda", k(f), *extra], dict(env, KJIT_STATS="1"))
         kj.update(rows(out))
         print(err)
+    # thread-layout specialisation: layout.k remapped, and as written
+    out, err, _, _ = run([kjit, "run", "--target=cuda", k("layout.k"), "reps=" + reps], dict(env, KJIT_STATS="1"))
+    kj.update(rows(out))
+    print(err)
+    out = run([kjit, "run", "--target=cuda", k("layout.k"), "reps=" + reps], dict(env, KJIT_NO_SPECIALISE="1"))[0]
+    kj.update({l + "-as-written": v for l, v in rows(out).items()})
     kj.update({l + "-8192": v for l, v in rows(run([kjit, "run", "--target=cuda", k("sgemm.k"), "n=8192", "reps=5"], env)[0]).items()})
     stats = run([kjit, "run", "--target=cuda", k("jacobi.k")], dict(env, KJIT_STATS="1"))[1]
     print(stats)
@@ -156,6 +162,19 @@ def table(kj, ref, nb, cu, out):
             nb.get(base + "-literal"))
         row(base + " fastmath", kj.get(base + "-fastmath"), fma.get(cbase), "C nvcc default", "—",
             nb.get(base + "-fastmath"))
+    # issue 28.1: the naive-layout kernels against the same naive CUDA C and kjit's coalesced kernel
+    for blk in ("16x16", "32x8"):
+        nv = kj.get("layout-naive-" + blk)
+        row(f"stencil naive layout {blk}, remapped", nv, fmad.get("layout-naive-" + blk), "naive C fmad=false", "≤ 0.40")
+        row(f"stencil naive layout {blk}, remapped", nv, kj.get("layout-coalesced-" + blk), "kjit coalesced", "≤ 1.05")
+        row(f"stencil naive layout {blk}, as written", kj.get("layout-naive-" + blk + "-as-written"),
+            fmad.get("layout-naive-" + blk), "naive C fmad=false", "report")
+    row("stencil coalesced 16x16", kj.get("layout-coalesced-16x16"), fmad.get("layout-coalesced-16x16"),
+        "C fmad=false", "≤ 1.03")
+    row("a[i, j] + b[j, i] 16x16, remapped", kj.get("layout-mixed-16x16"), fmad.get("layout-mixed-16x16"),
+        "naive C", "report")
+    row("a[i, j] + b[j, i] 16x16, as written", kj.get("layout-mixed-16x16-as-written"),
+        fmad.get("layout-mixed-16x16"), "naive C", "report")
     row("elementwise", kj.get("elementwise"), fmad.get("elementwise"), "C fmad=false", "≤ 1.03",
         nb.get("elementwise"), cu.get("elementwise"))
     row("elementwise fastmath", kj.get("elementwise-fastmath"), fma.get("elementwise"), "C nvcc default", "—",
