@@ -163,6 +163,14 @@ KJIT_NO_SPECIALISE=1 FAKE_CUDA_LAUNCH_LOG=1 "$kjit" run --target=cuda "$root/tes
     failed=$((failed + 1))
 expect layout-off "fake launch: grid (3, 2, 1), block (16, 4, 1)"
 if grep -qF "block (4, 16, 1)" "$tmp/err"; then echo "FAIL layout-off: a block was swapped"; failed=$((failed + 1)); fi
+# the same results remapped or not, on the cpu targets too (the golden runner runs it remapped only)
+for t in cpu parallel; do
+    KJIT_NO_SPECIALISE=1 "$kjit" run --target=$t "$root/tests/golden/run/layout_remap.k" >"$tmp/out" 2>"$tmp/err" ||
+        failed=$((failed + 1))
+    cmp -s "$tmp/out" "$root/tests/golden/run/layout_remap.expected" ||
+        { echo "FAIL layout-off $t: printed $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+    grep -qF "remapped" "$tmp/err" && { echo "FAIL layout-off $t: remapped"; failed=$((failed + 1)); }
+done
 # numba.cuda's device API reads the driver: the fake's name and attributes (cuDeviceGetAttribute)
 "$kjit" run --target=cuda "$root/tests/golden/run/cuda_device_api.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 for want in "id 0                    fake                              [SUPPORTED]" "fake" "0 (9, 0)" "132 1024 32" \
