@@ -72,8 +72,9 @@
  * ...: array_manip2.h), kj_rt_split (np.split, np.array_split) and
  * kj_rt_cumulate_axis (np.cumsum/cumprod with axis=); the float16 dtype
  * (KJ_DT_FLOAT16, `<f2`) and kj_rt_print_f16; kj_rt_dict_new takes the key kind
- * (string keys), and the str split/join family (str_split.c). */
-#define KJ_ABI_VERSION 15
+ * (string keys), and the str split/join family (str_split.c). 16: kj_rt_module_slot (a script's
+ * module-level values read by compiled functions). */
+#define KJ_ABI_VERSION 16
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

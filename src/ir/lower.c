@@ -1075,8 +1075,8 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     switch (e->kind) {
     case KJ_E_NAME: {
         int32_t l = var_local(lc, e);
-        if (ei->frozen) { /* a module-level array frozen at compile time (resolve_frozen.c) */
-            kir_ref r = emit(lc, KIR_CONST_ARRAY, ei->type, e->span);
+        if (ei->frozen) { /* a module-level array frozen at compile time (resolve_frozen.c), or a slot */
+            kir_ref r = emit(lc, ei->frozen->slot ? KIR_MODULE_GET : KIR_CONST_ARRAY, ei->type, e->span);
             kir_at(lc->f, r)->frozen = ei->frozen;
             return r;
         }
@@ -1426,6 +1426,7 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         break;
     case KJ_S_ASSIGN:
         if (!kj_is_static_assign(lc->sp->fn, st)) lower_assign(lc, st); /* k = cuda.jit(f): nothing to run */
+        kj_lower_modslot_set(lc, st); /* a script's name functions read: resolve_modslot.c */
         break;
     case KJ_S_AUGASSIGN: lower_augassign(lc, st); break;
     case KJ_S_IF: lower_if(lc, st); break;

@@ -243,9 +243,11 @@ bool kj_frozen_write_error(kj_sema *s, kj_diags *d, const kj_einfo *arr, const k
     if (!arr || !arr->frozen) return false;
     const kj_type *t = arr->type;
     kj_diag *dg = kj_error(d, s->src, target->span,
-                           "Cannot modify readonly array: '%s' is a module-level array, frozen into compiled "
-                           "code as Numba freezes globals (no setitem(readonly array(%s, %ud, C), ...))",
-                           arr->frozen->name, kj_type_str(t->elem), (unsigned)t->ndim);
+                           "Cannot modify readonly array: '%s' is a module-level array, %s "
+                           "code as Numba freezes globals (no setitem(readonly array(%s, %ud, %s), ...))",
+                           arr->frozen->name, arr->frozen->slot ? "read-only in compiled" : "frozen into compiled",
+                           kj_type_str(t->elem), (unsigned)t->ndim,
+                           t->layout == KJ_LAYOUT_C ? "C" : t->layout == KJ_LAYOUT_F ? "F" : "A");
     kj_diag_hint(dg, "pass the array as an argument to modify it, or copy it first: a = %s.copy()",
                  arr->frozen->name);
     return true;

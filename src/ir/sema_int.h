@@ -233,6 +233,7 @@ struct kj_sema {
     const struct kj_fn *host; /* while resolving decorators in a host function's body: that function,
                                  whose signature locals (sig = '...') signatures may name */
     bool module_scope;       /* resolving a script's module-level statement (resolve_shape.c) */
+    KJ_VEC(struct kir_frozen *) modslots; /* a script's module slots functions read (resolve_modslot.c) */
 };
 
 /* resolve.c */
@@ -268,6 +269,10 @@ bool kj_frozen_module_value(kj_sema *s, const char *name, const kj_expr *v); /* 
 bool kj_frozen_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *ei);
 bool kj_frozen_write_error(kj_sema *s, kj_diags *d, const kj_einfo *arr, const kj_expr *target);
 bool kj_script_var_error(kj_sema *s, kj_diags *d, const kj_fn *reader, const kj_expr *e);
+/* resolve_modslot.c: a script's module-level value computed when it runs, read from its slot */
+bool kj_modslot_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *ei);
+/* kir_readonly.c: compiled code writing a module-level array (Numba's read-only globals): false after reporting */
+bool kj_check_readonly(kj_sema *s, kj_diags *d);
 bool kj_resolve(kj_sema *s);
 kj_sym *kj_sym_find(kj_sema *s, const char *name);
 /* Evaluate a constant expression over literals and module constants. Returns
