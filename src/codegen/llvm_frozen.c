@@ -63,7 +63,7 @@ LLVMValueRef kj_cg_frozen_array(kj_cg *cg, const kir_inst *in)
  * run's context, made when <module> binds it (set) or read, which raises
  * NameError while unbound. Kernels on the GPU have no run context: their
  * module arrays are not read through slots (a located error). */
-static LLVMValueRef slot_ptr(kj_cg *cg, const kir_inst *in, bool set)
+static LLVMValueRef slot_ptr(kj_cg *cg, const kir_inst *in, LLVMValueRef owner, bool set)
 {
     if (cg->tgt == &kj_target_nvptx) {
         kj_cg_fail(cg, in->span,
@@ -71,15 +71,15 @@ static LLVMValueRef slot_ptr(kj_cg *cg, const kir_inst *in, bool set)
                    "read it yet (pass it to the kernel as an argument)", in->frozen->name);
         return NULL;
     }
-    LLVMValueRef a[6] = {cg->fn->rt, kj_cg_i32(cg, in->frozen->slot_index), kj_cg_i32(cg, set),
-                         kj_cg_cstr(cg, in->frozen->name), kj_cg_i32(cg, in->span.line),
-                         kj_cg_i32(cg, in->span.col)};
-    return kj_cg_rtcall(cg, KJ_RTF_MODULE_SLOT, a, 6);
+    LLVMValueRef a[7] = {cg->fn->rt, kj_cg_i32(cg, in->frozen->slot_index), kj_cg_i32(cg, set),
+                         owner ? owner : LLVMConstNull(cg->t_ptr), kj_cg_cstr(cg, in->frozen->name),
+                         kj_cg_i32(cg, in->span.line), kj_cg_i32(cg, in->span.col)};
+    return kj_cg_rtcall(cg, KJ_RTF_MODULE_SLOT, a, 7);
 }
 
 LLVMValueRef kj_cg_module_get(kj_cg *cg, const kir_inst *in)
 {
-    LLVMValueRef p = slot_ptr(cg, in, false);
+    LLVMValueRef p = slot_ptr(cg, in, NULL, false);
     if (!p) return LLVMGetUndef(kj_cg_type(cg, in->type));
     return kj_cg_from_mem(cg, in->type, LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, in->type), p, in->frozen->name));
 }
@@ -87,6 +87,8 @@ LLVMValueRef kj_cg_module_get(kj_cg *cg, const kir_inst *in)
 void kj_cg_module_set(kj_cg *cg, const kir_inst *in)
 {
     const kj_type *t = cg->fn->kf->insts[in->a].type;
-    LLVMValueRef p = slot_ptr(cg, in, true);
-    if (p) LLVMBuildStore(cg->b, kj_cg_to_mem(cg, t, kj_cg_val(cg, in->a)), p);
+    LLVMValueRef v = kj_cg_val(cg, in->a), owner = NULL;
+    if (t->kind == KJ_T_ARRAY) kj_cg_owners(cg, t, v, &owner, 0, 1);
+    LLVMValueRef p = slot_ptr(cg, in, owner, true);
+    if (p) LLVMBuildStore(cg->b, kj_cg_to_mem(cg, t, v), p);
 }

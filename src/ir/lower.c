@@ -1080,6 +1080,8 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
             kir_at(lc->f, r)->frozen = ei->frozen;
             return r;
         }
+        kir_ref shared = l >= 0 && !ei->is_const ? kj_lower_modslot_shared(lc, e, (uint32_t)l) : 0;
+        if (shared) return shared; /* rebound by host code through global: resolve_modslot.c */
         if (l >= 0 && !ei->is_const) return get_local(lc, (uint32_t)l, e->span);
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
         break;
@@ -1143,6 +1145,7 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
     case KJ_E_NAME: {
         int32_t l = var_local(lc, t);
         if (l >= 0) set_local(lc, (uint32_t)l, v, sp);
+        else kj_lower_modslot_store(lc, t, v, sp); /* global NAME in host code: resolve_modslot.c */
         return;
     }
     case KJ_E_TUPLE: case KJ_E_LIST: {
@@ -1267,6 +1270,9 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     const kj_type *res = strong(lc, kj_arith_type(lc->s->types, op, opt));
     if (t->kind == KJ_E_NAME) {
         int32_t l = var_local(lc, t);
+        if (l < 0 && EI(lc, t)->frozen && EI(lc, t)->frozen->slot) /* global NAME in host code */
+            kj_lower_modslot_store(lc, t, aug_apply(lc, op, lower_expr(lc, t), st->aug.value, res, st->span),
+                                   st->span);
         if (l < 0) return;
         kir_ref r = aug_apply(lc, op, get_local(lc, (uint32_t)l, t->span), st->aug.value, res, st->span);
         set_local(lc, (uint32_t)l, r, st->span);

@@ -8,7 +8,9 @@
  * the value when it binds the name, readers load it (Numba freezes the value
  * a global has when it compiles a reader; a name bound once has only that
  * value). The slot holds the value's memory form: for an array its
- * descriptor, whose owner <module>'s own variable keeps alive for the run.
+ * descriptor, and a reference to its owner (a host function may bind the
+ * name to an array it made through `global`: the slot keeps that alive once
+ * the function returns and releases its temporaries).
  *
  * Each slot is its own block (its address never moves); the table belongs
  * to the run's context, and a parallel worker borrows its parent's, which
@@ -17,11 +19,12 @@
 
 #include "../abi/exc.h"
 #include "../util/alloc.h"
+#include "array.h"
 
 #include <stdio.h>
 #include <string.h>
 
-enum { SLOT_BYTES = 16 + 64 }; /* a bound flag, then any scalar or an array descriptor (ndim <= 4) */
+enum { SLOT_BYTES = 16 + 64 }; /* a bound flag, the owner, then any scalar or an array descriptor (ndim <= 4) */
 
 struct kj_rt_modslots {
     void **slot;
@@ -43,12 +46,23 @@ static void *make(kj_rt *rt, size_t index)
     return m->slot[index];
 }
 
-void *kj_rt_module_slot(kj_rt *rt, int32_t index, int32_t set, const char *name, int32_t line, int32_t col)
+static void set_owner(char *p, void *owner)
+{
+    void *old;
+    memcpy(&old, p + 8, sizeof old);
+    if (owner) kj_array_retain(owner);
+    if (old) kj_array_release(old);
+    memcpy(p + 8, &owner, sizeof owner);
+}
+
+void *kj_rt_module_slot(kj_rt *rt, int32_t index, int32_t set, void *owner, const char *name, int32_t line,
+                        int32_t col)
 {
     if (index < 0) return NULL;
     if (set && !rt->mods_borrowed) {
         char *p = make(rt, (size_t)index);
         p[0] = 1;
+        set_owner(p, owner);
         return p + 16;
     }
     const struct kj_rt_modslots *m = rt->mods;
@@ -67,7 +81,10 @@ void kj_rt_modslots_free(kj_rt *rt)
     struct kj_rt_modslots *m = rt->mods;
     rt->mods = NULL;
     if (!m || rt->mods_borrowed) return;
-    for (size_t k = 0; k < m->n; k++) free(m->slot[k]);
+    for (size_t k = 0; k < m->n; k++) {
+        if (m->slot[k]) set_owner(m->slot[k], NULL);
+        free(m->slot[k]);
+    }
     free(m->slot);
     free(m);
 }
