@@ -61,7 +61,18 @@ bool kj_modslot_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo 
     if (!s->script || reader == s->script || e->kind != KJ_E_NAME) return false;
     /* compiled code would freeze a name host code rebinds: kj_script_var_error */
     if (reader->kind != FK_HELPER && kj_host_rebinder(s, e->name)) return false;
-    const kj_type *t = slot_type(s, kj_script_binding(s, e->name));
+    const kj_expr *v = kj_script_binding(s, e->name);
+    const kj_type *t = slot_type(s, v);
+    if (!t && v && s->script->specs.n && s->script->specs.v[0]->state == SPEC_INFERRING &&
+        !s->script->specs.v[0]->ei[v->id].type) {
+        /* the reader is typed (called) before <module> reached the binding:
+         * Python's NameError when it runs, a located error here */
+        kj_diag *dg = kj_error(s->d, s->src, e->span,
+                               "'%s' is read before the script binds it (Python: NameError: name '%s' is not "
+                               "defined)", e->name, e->name);
+        kj_diag_hint(dg, "call the function after the statement that binds '%s'", e->name);
+        return false;
+    }
     if (!t) return false;
     memset(ei, 0, sizeof *ei);
     ei->kind = EI_VALUE;
