@@ -73,8 +73,10 @@
  * kj_rt_cumulate_axis (np.cumsum/cumprod with axis=); the float16 dtype
  * (KJ_DT_FLOAT16, `<f2`) and kj_rt_print_f16; kj_rt_dict_new takes the key kind
  * (string keys), and the str split/join family (str_split.c). 16:
- * kj_abi_kernel.perm (thread-layout specialisation, kir_layout.h). */
-#define KJ_ABI_VERSION 16
+ * kj_abi_kernel.perm (thread-layout specialisation, kir_layout.h). 17:
+ * kj_rt_module_slot (a script's module-level values read by compiled
+ * functions). */
+#define KJ_ABI_VERSION 17
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

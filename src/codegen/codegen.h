@@ -328,6 +328,8 @@ int64_t kj_cg_elem_count(const int64_t *dims, unsigned nd);
 /* A C-contiguous array descriptor of type at over data, with dims. */
 LLVMValueRef kj_cg_c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, const LLVMValueRef *dims);
 LLVMValueRef kj_cg_frozen_array(kj_cg *cg, const kir_inst *in); /* llvm_frozen.c: CONST_ARRAY */
+LLVMValueRef kj_cg_module_get(kj_cg *cg, const kir_inst *in); /* llvm_frozen.c: MODULE_GET */
+void kj_cg_module_set(kj_cg *cg, const kir_inst *in);         /* llvm_frozen.c: MODULE_SET */
 
 /* llvm_launch.c: a kernel launch in host code (every target); with
  * kernels on the GPU, the coherence check before instruction `in` touches

@@ -361,6 +361,7 @@ LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r)
     case KIR_CONST_STR: return kj_cg_cstr(cg, in->s);
     case KIR_CONST_NONE: return kj_cg_zero(cg, in->type);
     case KIR_CONST_ARRAY: return kj_cg_frozen_array(cg, in);
+    case KIR_MODULE_GET: return kj_cg_module_get(cg, in);
     case KIR_ADD: case KIR_SUB: case KIR_MUL: case KIR_DIV: case KIR_FLOORDIV: case KIR_MOD:
     case KIR_POW: case KIR_AND: case KIR_OR: case KIR_XOR: case KIR_SHL: case KIR_SHR:
         return arith(cg, in);

@@ -3,11 +3,12 @@
  * resolve_frozen.c): its elements become a global of the module, one per
  * name, and the value is a C-contiguous array over it with no owner; on
  * the GPU in global memory (address space 1), read through a generic
- * pointer. The global is writable data, not a constant: typing refuses a
- * direct store (A[i] = v), but not one through another name (b = A, or a
- * function's parameter), which Numba refuses by its read-only array type;
- * such a store must land somewhere defined, not in read-only memory (a
- * fault) nor be folded away by the optimiser (a lost write). */
+ * pointer. The global is writable data, not a constant: compiled code
+ * cannot write it (typing refuses a direct store, kir_readonly.c one through
+ * another name, as Numba's read-only array type does), but host code (main,
+ * helpers: Python) is not checked; such a store must land somewhere
+ * defined, not in read-only memory (a fault) nor be folded away by the
+ * optimiser (a lost write). */
 #include "codegen.h"
 
 #include <stdio.h>
@@ -56,4 +57,38 @@ LLVMValueRef kj_cg_frozen_array(kj_cg *cg, const kir_inst *in)
     LLVMValueRef dims[4];
     for (unsigned k = 0; k < in->type->ndim && k < 4; k++) dims[k] = kj_cg_i64(cg, in->frozen->shape[k]);
     return kj_cg_c_array(cg, in->type, data, dims);
+}
+
+/* A script's module slot (rt_modslot.c): the storage of slot `index` in the
+ * run's context, made when <module> binds it (set) or read, which raises
+ * NameError while unbound. Kernels on the GPU have no run context: their
+ * module arrays are not read through slots (a located error). */
+static LLVMValueRef slot_ptr(kj_cg *cg, const kir_inst *in, LLVMValueRef owner, bool set)
+{
+    if (cg->tgt == &kj_target_nvptx) {
+        kj_cg_fail(cg, in->span,
+                   "'%s' is a module-level value computed when the script runs: a kernel on the GPU cannot "
+                   "read it yet (pass it to the kernel as an argument)", in->frozen->name);
+        return NULL;
+    }
+    LLVMValueRef a[7] = {cg->fn->rt, kj_cg_i32(cg, in->frozen->slot_index), kj_cg_i32(cg, set),
+                         owner ? owner : LLVMConstNull(cg->t_ptr), kj_cg_cstr(cg, in->frozen->name),
+                         kj_cg_i32(cg, in->span.line), kj_cg_i32(cg, in->span.col)};
+    return kj_cg_rtcall(cg, KJ_RTF_MODULE_SLOT, a, 7);
+}
+
+LLVMValueRef kj_cg_module_get(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef p = slot_ptr(cg, in, NULL, false);
+    if (!p) return LLVMGetUndef(kj_cg_type(cg, in->type));
+    return kj_cg_from_mem(cg, in->type, LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, in->type), p, in->frozen->name));
+}
+
+void kj_cg_module_set(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *t = cg->fn->kf->insts[in->a].type;
+    LLVMValueRef v = kj_cg_val(cg, in->a), owner = NULL;
+    if (t->kind == KJ_T_ARRAY) kj_cg_owners(cg, t, v, &owner, 0, 1);
+    LLVMValueRef p = slot_ptr(cg, in, owner, true);
+    if (p) LLVMBuildStore(cg->b, kj_cg_to_mem(cg, t, v), p);
 }

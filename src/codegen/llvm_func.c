@@ -405,6 +405,7 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
         if (cg->fn->volatile_locals) LLVMSetVolatile(st, 1);
         break;
     }
+    case KIR_MODULE_SET: kj_cg_module_set(cg, in); break;
     case KIR_LOCAL_GET:
         cg->fn->vals[r] =
             LLVMBuildLoad2(cg->b, kj_cg_type(cg, in->type), kj_cg_local_ptr(cg, (uint32_t)in->i),

@@ -41,6 +41,7 @@ static void collect_target(kj_sema *s, kj_spec *sp, const kj_expr *t)
         return;
     }
     if (t->kind != KJ_E_NAME || kj_static_local_find(sp->fn, t->name)) return;
+    if (kj_host_global(s, sp->fn, t->name)) return; /* a module variable: infer_hostglobal.c */
     const char *name = kj_local_name(sp->fn, t);
     if (!kj_strtab_put(s->a, &sp->vartab, name, sp->vars.n)) return;
     kj_var v = {.name = name, .nonneg = true, .assigned = true, .first = t->span};
@@ -126,7 +127,8 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
     /* A version only read (`print(x)` before `x = 1`): a variable nothing
      * assigns, reported as used before assignment. */
     for (uint32_t i = 0; fn->vnames && i < fn->def->nexprs; i++)
-        if (fn->vnames[i] && kj_strtab_put(s->a, &sp->vartab, fn->vnames[i], sp->vars.n)) {
+        if (fn->vnames[i] && !kj_host_global(s, fn, fn->vnames[i]) &&
+            kj_strtab_put(s->a, &sp->vartab, fn->vnames[i], sp->vars.n)) {
             kj_var v = {.name = fn->vnames[i]};
             KJ_PUSH(s->a, sp->vars, v);
         }
@@ -140,6 +142,7 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
 static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, bool nonneg)
 {
     kj_var *v = kj_var_of(ic->sp, target);
+    if (!v) kj_host_global_assign(ic, target, t); /* global NAME in a host function: infer_hostglobal.c */
     if (!v || !t) return;
     if (t->kind == KJ_T_STR && kj_is_device_ctx(ic->sp)) { /* host strings: infer_str.c */
         kj_error(ic->d, ic->s->src, target->span, "strings are not supported in CUDA kernels and device functions");
@@ -203,7 +206,7 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
     const kj_type *dst = kj_value_type(ic, target);
     const kj_type *arr = ic->sp->ei[target->sub.obj->id].type;
     if (!dst || !arr) return;
-    if (kj_frozen_write_error(ic->s, ic->d, &ic->sp->ei[target->sub.obj->id], target)) return;
+    if (kj_frozen_write_error(ic->s, ic->d, ic->sp->fn, &ic->sp->ei[target->sub.obj->id], target)) return;
     if (arr->kind == KJ_T_LIST) { /* lst[i] = x (infer_list.c typed lst[i]) */
         if (!kj_can_convert(t, dst))
             kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",
@@ -415,7 +418,7 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
     }
     const kj_type *cur = kj_value_type(ic, t);
     const kj_type *v = kj_value_type(ic, st->aug.value);
-    if (t->kind == KJ_E_SUBSCRIPT && kj_frozen_write_error(ic->s, ic->d, &ic->sp->ei[t->sub.obj->id], t)) return;
+    if (t->kind == KJ_E_SUBSCRIPT && kj_frozen_write_error(ic->s, ic->d, ic->sp->fn, &ic->sp->ei[t->sub.obj->id], t)) return;
     if (!cur || !v) return;
     if (cur->kind == KJ_T_ARRAY && kj_is_index_array_subscript(ic->sp, t)) {
         /* a[idx] op= v: a[idx] = a[idx] op v, computed in a's dtype */

@@ -175,6 +175,7 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     }
     if (closure_error(ic, e)) return ei_value(ei, NULL); /* before a module name it would hide */
     if (kj_frozen_ref(ic->s, ic->sp->fn, e, ei)) return ei; /* a module-level array: resolve_frozen.c */
+    if (kj_modslot_ref(ic->s, ic->sp->fn, e, ei)) return ei; /* one computed when the script runs */
     if (kj_static_ref(ic->s, e, ei, true)) {
         if (ei->kind == EI_BUILTIN) {
             const kj_builtin_info *bi = kj_builtin_get(ei->builtin);

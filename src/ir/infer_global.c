@@ -6,9 +6,10 @@
  * device function may only read X (the declaration changes nothing: X is
  * read from the module as it would be without it), and assigning X there is
  * Numba's "Use of unsupported opcode (STORE_GLOBAL) found". Host code, which
- * Numba runs as Python, may rebind module variables through `global`; kjit
- * compiles host code and does not share a module's variables between host
- * functions yet, so it refuses that assignment too, with its own message. */
+ * Numba runs as Python, may rebind module variables through `global`: a
+ * script's array or number bound once at module level lives in a module
+ * slot that host functions read and write (infer_hostglobal.c); any other
+ * such assignment is refused with kjit's own message. */
 #include "sema_int.h"
 
 void kj_check_global(kj_ictx *ic, const kj_stmt *st)
@@ -26,9 +27,13 @@ void kj_check_global(kj_ictx *ic, const kj_stmt *st)
                              "return the new value and assign it in host code");
             continue;
         }
+        kj_einfo slot;
+        kj_expr name = {.kind = KJ_E_NAME, .name = al->name, .span = al->span};
+        if (kj_modslot_ref(ic->s, fn, &name, &slot)) continue; /* a module slot: infer_hostglobal.c */
         kj_diag *dg = kj_error(ic->d, ic->s->src, al->span,
-                               "host function '%s' rebinds the module variable '%s' through 'global': kjit does "
-                               "not support this yet", fn->def->name, al->name);
+                               "host function '%s' rebinds the module variable '%s' through 'global': kjit "
+                               "supports this only for a script's array or number bound once at module level",
+                               fn->def->name, al->name);
         kj_diag_hint(dg, "return the new value and assign it at module level");
     }
 }

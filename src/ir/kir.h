@@ -97,6 +97,8 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(CONST_STR, "str", "s")            /* type str: s (arena, NUL-terminated) */          \
     X(CONST_NONE, "none", "")                                                              \
     X(CONST_ARRAY, "frozen", "")        /* a frozen module-level array: frozen (resolve_frozen.c) */ \
+    X(MODULE_GET, "modget", "")         /* a script's module slot, read: frozen (resolve_modslot.c) */ \
+    X(MODULE_SET, "modset", "a")        /* <module> binds the slot to a: frozen */ \
     X(PARAM, "param", "i")              /* i = parameter index */                          \
     /* locals (mutable variables) */                                                       \
     X(LOCAL_GET, "get", "i")            /* i = local index */                              \
@@ -179,6 +181,10 @@ typedef struct kir_frozen {
     uint64_t n;       /* the element count */
     const double *f;  /* float elements, or NULL */
     const int64_t *i; /* int and bool elements, or NULL */
+    /* A module slot instead (MODULE_GET/SET, resolve_modslot.c): a value
+     * computed when the script runs, read from the run's slot `slot_index` */
+    bool slot;
+    uint32_t slot_index;
 } kir_frozen;
 
 typedef struct kir_inst {
@@ -192,7 +198,7 @@ typedef struct kir_inst {
         double f;
         const char *s;
         kir_func *fn;      /* CALL, LAUNCH, UFUNC_CALL */
-        const kir_frozen *frozen; /* CONST_ARRAY */
+        const kir_frozen *frozen; /* CONST_ARRAY, MODULE_GET, MODULE_SET */
     };
     kir_ref *args;         /* TUPLE, ARRAY_*, CALL, BUILTIN, LAUNCH, UFUNC_CALL */
     uint32_t nargs;

@@ -136,7 +136,7 @@ static void indent(pctx *p, int depth)
 static bool is_value(const kir_inst *in)
 {
     switch ((kir_op)in->op) {
-    case KIR_NOP: case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_BOUNDS_CHECK:
+    case KIR_NOP: case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_BOUNDS_CHECK: case KIR_MODULE_SET:
     case KIR_ASSERT: case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE:
     case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR: case KIR_TRY_END: case KIR_RERAISE:
         return false;
@@ -214,7 +214,7 @@ static void print_operands(pctx *p, const kir_inst *in)
         kj_buf_putc(out, ' ');
         print_quoted(out, in->s);
         break;
-    case KIR_CONST_ARRAY:
+    case KIR_CONST_ARRAY: case KIR_MODULE_GET: case KIR_MODULE_SET:
         kj_buf_printf(out, " %s", in->frozen->name);
         break;
     case KIR_PARAM:

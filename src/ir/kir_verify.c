@@ -55,7 +55,7 @@ static bool is_scalar(const kj_type *t)
 static bool is_stmt_op(kir_op op)
 {
     switch (op) {
-    case KIR_NOP: case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_BOUNDS_CHECK:
+    case KIR_NOP: case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_BOUNDS_CHECK: case KIR_MODULE_SET:
     case KIR_ASSERT: case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE:
     case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR: case KIR_TRY_END: case KIR_RERAISE:
         return true;
@@ -150,6 +150,10 @@ static bool check_leaf(vctx *v, kir_ref r)
     case KIR_CONST_ARRAY:
         if (in->type->kind != KJ_T_ARRAY || !in->frozen)
             return fail(v, r, "frozen array constant has type %s", ts(in->type));
+        return true;
+    case KIR_MODULE_GET: case KIR_MODULE_SET:
+        if (!in->frozen || !in->frozen->slot) return fail(v, r, "module slot without its name");
+        if (in->op == KIR_MODULE_SET && !use(v, r, in->a)) return false;
         return true;
     case KIR_PARAM:
         if (in->i < 0 || in->i >= f->nparams)
@@ -577,6 +581,7 @@ static bool check_inst(vctx *v, kir_ref r)
         return check_stmt(v, r);
     case KIR_CONST_INT: case KIR_CONST_FLOAT: case KIR_CONST_STR: case KIR_CONST_NONE:
     case KIR_CONST_ARRAY: case KIR_PARAM: case KIR_LOCAL_GET: case KIR_LOCAL_SET:
+    case KIR_MODULE_GET: case KIR_MODULE_SET:
         return check_leaf(v, r);
     case KIR_ADD: case KIR_SUB: case KIR_MUL: case KIR_DIV: case KIR_FLOORDIV: case KIR_MOD:
     case KIR_POW: case KIR_AND: case KIR_OR: case KIR_XOR: case KIR_SHL: case KIR_SHR:

@@ -1075,11 +1075,13 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     switch (e->kind) {
     case KJ_E_NAME: {
         int32_t l = var_local(lc, e);
-        if (ei->frozen) { /* a module-level array frozen at compile time (resolve_frozen.c) */
-            kir_ref r = emit(lc, KIR_CONST_ARRAY, ei->type, e->span);
+        if (ei->frozen) { /* a module-level array frozen at compile time (resolve_frozen.c), or a slot */
+            kir_ref r = emit(lc, ei->frozen->slot ? KIR_MODULE_GET : KIR_CONST_ARRAY, ei->type, e->span);
             kir_at(lc->f, r)->frozen = ei->frozen;
             return r;
         }
+        kir_ref shared = l >= 0 && !ei->is_const ? kj_lower_modslot_shared(lc, e, (uint32_t)l) : 0;
+        if (shared) return shared; /* rebound by host code through global: resolve_modslot.c */
         if (l >= 0 && !ei->is_const) return get_local(lc, (uint32_t)l, e->span);
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
         break;
@@ -1143,6 +1145,7 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
     case KJ_E_NAME: {
         int32_t l = var_local(lc, t);
         if (l >= 0) set_local(lc, (uint32_t)l, v, sp);
+        else kj_lower_modslot_store(lc, t, v, sp); /* global NAME in host code: resolve_modslot.c */
         return;
     }
     case KJ_E_TUPLE: case KJ_E_LIST: {
@@ -1267,6 +1270,9 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     const kj_type *res = strong(lc, kj_arith_type(lc->s->types, op, opt));
     if (t->kind == KJ_E_NAME) {
         int32_t l = var_local(lc, t);
+        if (l < 0 && EI(lc, t)->frozen && EI(lc, t)->frozen->slot) /* global NAME in host code */
+            kj_lower_modslot_store(lc, t, aug_apply(lc, op, lower_expr(lc, t), st->aug.value, res, st->span),
+                                   st->span);
         if (l < 0) return;
         kir_ref r = aug_apply(lc, op, get_local(lc, (uint32_t)l, t->span), st->aug.value, res, st->span);
         set_local(lc, (uint32_t)l, r, st->span);
@@ -1426,6 +1432,7 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         break;
     case KJ_S_ASSIGN:
         if (!kj_is_static_assign(lc->sp->fn, st)) lower_assign(lc, st); /* k = cuda.jit(f): nothing to run */
+        kj_lower_modslot_set(lc, st); /* a script's name functions read: resolve_modslot.c */
         break;
     case KJ_S_AUGASSIGN: lower_augassign(lc, st); break;
     case KJ_S_IF: lower_if(lc, st); break;

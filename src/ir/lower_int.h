@@ -29,6 +29,10 @@ kir_ref kj_lw_get(lctx *lc, uint32_t l, kj_span sp);
 void kj_lw_set(lctx *lc, uint32_t l, kir_ref v, kj_span sp);
 void kj_lw_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp);
 void kj_lw_block(lctx *lc, const kj_block *b);
+/* resolve_modslot.c: after <module>'s `name = value`, the slot of a name functions read */
+void kj_lower_modslot_set(lctx *lc, const kj_stmt *st);
+bool kj_lower_modslot_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp); /* global NAME in host code */
+kir_ref kj_lower_modslot_shared(lctx *lc, const kj_expr *e, uint32_t local);      /* <module>'s read of one */
 
 /* lower_iter.c: a for loop over an array, a range value, enumerate() or
  * zip() (what infer_iter.c typed); false for any other loop. */

@@ -226,7 +226,11 @@ bool kj_frozen_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *
     /* a script's own statements keep their mutable array; in a file with
      * main every function reads the frozen one */
     if ((s->script && reader == s->script) || e->kind != KJ_E_NAME) return false;
-    const kj_expr *v = kj_script_binding(s, e->name);
+    /* a script's host function is Python: it reads <module>'s own array
+     * through its module slot (resolve_modslot.c), and may write it */
+    if (s->script && reader->kind == FK_HELPER) return false;
+    /* a name a function rebinds through global is no constant: a module slot */
+    const kj_expr *v = kj_host_rebinder(s, e->name) ? NULL : kj_script_binding(s, e->name);
     const kj_type *elem;
     kir_frozen *fz = v ? freeze(s, e->name, v, &elem) : NULL;
     if (!fz) return false;
@@ -238,14 +242,18 @@ bool kj_frozen_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *
 }
 
 /* a[i] = v or a[i] op= v on a frozen array: Numba's typing error */
-bool kj_frozen_write_error(kj_sema *s, kj_diags *d, const kj_einfo *arr, const kj_expr *target)
+bool kj_frozen_write_error(kj_sema *s, kj_diags *d, const kj_fn *writer, const kj_einfo *arr,
+                           const kj_expr *target)
 {
     if (!arr || !arr->frozen) return false;
+    if (arr->frozen->slot && writer->kind == FK_HELPER) return false; /* Python: writes the module's array */
     const kj_type *t = arr->type;
     kj_diag *dg = kj_error(d, s->src, target->span,
-                           "Cannot modify readonly array: '%s' is a module-level array, frozen into compiled "
-                           "code as Numba freezes globals (no setitem(readonly array(%s, %ud, C), ...))",
-                           arr->frozen->name, kj_type_str(t->elem), (unsigned)t->ndim);
+                           "Cannot modify readonly array: '%s' is a module-level array, %s "
+                           "code as Numba freezes globals (no setitem(readonly array(%s, %ud, %s), ...))",
+                           arr->frozen->name, arr->frozen->slot ? "read-only in compiled" : "frozen into compiled",
+                           kj_type_str(t->elem), (unsigned)t->ndim,
+                           t->layout == KJ_LAYOUT_C ? "C" : t->layout == KJ_LAYOUT_F ? "F" : "A");
     kj_diag_hint(dg, "pass the array as an argument to modify it, or copy it first: a = %s.copy()",
                  arr->frozen->name);
     return true;

@@ -12,8 +12,9 @@
  * dtype) stays a module symbol, as in a file with main: every function reads
  * it, frozen as Numba freezes globals. Any other module-level name (an array,
  * a value computed when the script runs, a name bound more than once) is a
- * local variable of `<module>`; another function reading it gets a located
- * error (kjit does not freeze run-time values into compiled code yet). */
+ * local variable of `<module>`. Another function reads a name bound once to
+ * an array or a number from its module slot (resolve_modslot.c); any other
+ * such read is a located error. */
 #include "sema_int.h"
 
 static bool has_main(const kj_block *body)
@@ -36,7 +37,8 @@ static bool names_once(const kj_sema *s, const kj_expr *t)
             if (!names_once(s, t->seq.v[i])) return false;
         return true;
     }
-    return t->kind == KJ_E_NAME && kj_count_assigns(&s->mod->body, t->name) == 1;
+    /* a name a function rebinds through `global` is a variable (infer_hostglobal.c) */
+    return t->kind == KJ_E_NAME && kj_count_assigns(&s->mod->body, t->name) == 1 && !kj_host_rebinder(s, t->name);
 }
 
 bool kj_script_binds_once(const kj_sema *s, const kj_stmt *st)
@@ -75,6 +77,25 @@ kj_fn *kj_script_end(kj_sema *s, kj_script *sc)
 bool kj_script_var_error(kj_sema *s, kj_diags *d, const kj_fn *reader, const kj_expr *e)
 {
     if (!s->script || reader == s->script || !kj_count_assigns(&s->script->def->body, e->name)) return false;
+    const kj_funcdef *rb = kj_host_rebinder(s, e->name);
+    if (rb && reader->kind != FK_HELPER) {
+        kj_diag *dg = kj_error(d, s->src, e->span,
+                               "'%s' is rebound by %s() through 'global': Numba would freeze only the value it "
+                               "has when this function is first compiled, so kjit does not read it here",
+                               e->name, rb->name);
+        kj_diag_hint(dg, "pass it as an argument");
+        return true;
+    }
+    if (kj_count_assigns(&s->mod->body, e->name) > 1) {
+        /* Numba freezes the value the global has when it compiles the
+         * reader (its first call): later bindings would not be seen */
+        kj_diag *dg = kj_error(d, s->src, e->span,
+                               "'%s' is bound more than once at module level: Numba would freeze only the value "
+                               "it has when the function is first compiled, so kjit does not read it here",
+                               e->name);
+        kj_diag_hint(dg, "bind each value to its own name, or pass it as an argument");
+        return true;
+    }
     kj_diag *dg = kj_error(d, s->src, e->span,
                            "'%s' is a module-level variable set when the script runs; kjit does not "
                            "freeze such values into compiled functions yet", e->name);

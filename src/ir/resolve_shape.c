@@ -156,7 +156,8 @@ static bool shape_of(kj_sema *s, const kj_expr *e, shape *out, uint32_t depth)
     /* a list display bound to a name is a list, which may grow: only an array's shape is fixed */
     case KJ_E_CALL: return call_shape(s, e, out, depth);
     case KJ_E_NAME: {
-        const kj_expr *v = kj_script_binding(s, e->name);
+        /* a name a function rebinds through global may change its shape */
+        const kj_expr *v = kj_host_rebinder(s, e->name) ? NULL : kj_script_binding(s, e->name);
         return v && shape_of(s, v, out, depth + 1);
     }
     default: return false;

@@ -25,6 +25,7 @@ kir_module *kj_sema_run(kj_sema *s, kj_diags *d)
     kir_module *km = kir_module_new(s->a, s->src);
     s->kir = km; /* lowering adds functions of its own (NumPy's ufuncs' methods: lower_ufunc_meth.c) */
     if (!kj_lower_all(s, km)) return NULL;
+    if (!kj_check_readonly(s, d)) return NULL; /* module arrays written by compiled code: kir_readonly.c */
     return km;
 }
 
@@ -90,5 +91,6 @@ kir_func *kj_sema_specialize(kj_sema *s, const char *name, const kj_type *const 
         return NULL;
     }
     kj_lower_all(s, s->kir);
+    if (!kj_check_readonly(s, d)) return NULL;
     return sp->kir;
 }

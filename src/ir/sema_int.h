@@ -233,6 +233,7 @@ struct kj_sema {
     const struct kj_fn *host; /* while resolving decorators in a host function's body: that function,
                                  whose signature locals (sig = '...') signatures may name */
     bool module_scope;       /* resolving a script's module-level statement (resolve_shape.c) */
+    KJ_VEC(struct kir_frozen *) modslots; /* a script's module slots functions read (resolve_modslot.c) */
 };
 
 /* resolve.c */
@@ -266,8 +267,16 @@ const kj_expr *kj_script_binding(kj_sema *s, const char *name);
  * frozen at compile time as Numba freezes globals (ei: its read-only value) */
 bool kj_frozen_module_value(kj_sema *s, const char *name, const kj_expr *v); /* in a file with main */
 bool kj_frozen_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *ei);
-bool kj_frozen_write_error(kj_sema *s, kj_diags *d, const kj_einfo *arr, const kj_expr *target);
+bool kj_frozen_write_error(kj_sema *s, kj_diags *d, const kj_fn *writer, const kj_einfo *arr,
+                           const kj_expr *target);
 bool kj_script_var_error(kj_sema *s, kj_diags *d, const kj_fn *reader, const kj_expr *e);
+/* resolve_modslot.c: a script's module-level value computed when it runs, read from its slot */
+bool kj_modslot_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *ei);
+/* infer_hostglobal.c: `global NAME` rebinding a script's module variable in a host function */
+bool kj_host_global(const kj_sema *s, const kj_fn *fn, const char *name); /* fn declares and assigns it */
+const kj_funcdef *kj_host_rebinder(const kj_sema *s, const char *name); /* a script function that does */
+/* kir_readonly.c: compiled code writing a module-level array (Numba's read-only globals): false after reporting */
+bool kj_check_readonly(kj_sema *s, kj_diags *d);
 bool kj_resolve(kj_sema *s);
 kj_sym *kj_sym_find(kj_sema *s, const char *name);
 /* Evaluate a constant expression over literals and module constants. Returns
@@ -432,6 +441,8 @@ const kj_type *kj_iter_array_elem(kj_types *T, const kj_type *at);
 kj_var *kj_var_find(kj_spec *sp, const char *name);
 /* The variable a NAME expression of sp's body denotes (its version). */
 kj_var *kj_var_of(kj_spec *sp, const kj_expr *e);
+/* infer_hostglobal.c: `name = value` in a host function that declared it global: the slot's type */
+void kj_host_global_assign(kj_ictx *ic, const kj_expr *target, const kj_type *t);
 /* Typing of calls (infer_call.c). */
 kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e);
 /* infer_isinstance.c: isinstance(x, T), a constant bool from x's static type */

@@ -78,6 +78,7 @@ static void release_all(kj_rt *rt)
         free(e);
     }
     kj_rt_mpi_free(rt);
+    kj_rt_modslots_free(rt);
 }
 
 void kj_rt_dispose(kj_rt *rt) { release_all(rt); }
@@ -584,6 +585,8 @@ static void worker_init(kj_rt *w, const kj_rt *parent)
     w->launch_only = parent->launch_only;
     w->sink = parent->sink;
     w->mpi = parent->mpi; /* the communicator: borrowed, as the parent borrows it */
+    w->mods = parent->mods; /* module slots: read only while the parent waits */
+    w->mods_borrowed = true;
 }
 
 void kj_rt_worker_init(kj_rt *w, const kj_rt *parent) { worker_init(w, parent); }

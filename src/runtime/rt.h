@@ -113,6 +113,10 @@ typedef struct kj_rt {
     /* strings made by generated code (str.c), freed with the arrays */
     char **strs;
     size_t nstrs, cap_strs;
+    /* a script's module slots (rt_modslot.c): the values of module-level
+     * names compiled functions read; a worker borrows its parent's */
+    struct kj_rt_modslots *mods;
+    bool mods_borrowed;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
@@ -168,6 +172,8 @@ void kj_rt_list_free_all(kj_rt *rt);
 void kj_rt_dict_free_all(kj_rt *rt);
 /* Free the run's strings (str.c; with its arrays, at the end of a run). */
 void kj_rt_str_free_all(kj_rt *rt);
+/* rt_modslot.c: free the run's module slots (not a worker's borrowed ones) */
+void kj_rt_modslots_free(kj_rt *rt);
 
 /* ---- parallel loops (the `parallel` target; docs/runtime.md "Thread pool") ---- */
 
