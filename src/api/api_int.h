@@ -201,6 +201,21 @@ void kj_api_clear_error(kjit_error *err);
 /* `err` from the first error in `d` (code `code`), or a generic message. */
 void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *d, const char *file);
 
+/* call.c: the steps of kjit_launch, shared with prepared launches
+ * (launch_plan.c). The checks of a launch of f with args and its
+ * specialisation (compiled at first need); the bytes of the arguments'
+ * memory forms (each 16-byte aligned); args marshalled into mem (that many
+ * zeroed bytes), argv pointing into it; the marshalled arguments launched
+ * over grid x block through kj_rt_launch. KJIT_OK or the error. */
+int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
+size_t kj_api_args_bytes(const kj_api_spec *sp);
+int kj_api_marshal_all(const kj_api_spec *sp, const kjit_value *args, void **argv, char *mem, kjit_error *err);
+int kj_api_launch_run(kjit_module *m, const kj_api_spec *sp, kjit_dim3 grid, kjit_dim3 block, void **argv,
+                      kjit_error *err);
+/* values.c: scalar value v stored in the memory form of dtype dt (converted
+ * as kj_api_to_mem converts it). */
+void kj_api_store_scalar(void *out, kj_dtype dt, const kjit_value *v);
+
 /* pipeline.c */
 /* How kj_pipeline runs. */
 typedef struct kj_pipeline_opts {

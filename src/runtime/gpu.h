@@ -71,6 +71,19 @@ void kj_gpu_note_compile(kj_gpu *g, const double *ptx_phases, double link_second
 bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, const int64_t *cfg,
                    void **args, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
                    int32_t *ecol);
+/* A prepared launch of kernel k of `code`: its entry found and its
+ * argument slots built once, pointing into `args` (abi.h's memory forms,
+ * which the caller keeps and rewrites between launches: the scalars, and
+ * the arrays' descriptors with the ranks of k's parameters). Per launch it
+ * only makes the arrays' device copies current and writes their device
+ * addresses: no lookup, no allocation. */
+typedef struct kj_gpu_plan kj_gpu_plan;
+kj_gpu_plan *kj_gpu_plan_new(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, void **args,
+                             kj_rt_error *e);
+/* As kj_gpu_launch of the plan's kernel with its arguments (the launch
+ * named "through kjit_launch" in errors found later). */
+bool kj_gpu_plan_launch(kj_gpu_plan *p, const int64_t *cfg, kj_rt_error *e, int32_t *eline, int32_t *ecol);
+void kj_gpu_plan_free(kj_gpu_plan *p);
 /* Wait for every launch; errors as kj_gpu_launch reports them. */
 bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e);
 
