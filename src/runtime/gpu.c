@@ -10,6 +10,7 @@
 #include "rt_host.h"
 
 #include <inttypes.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,7 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
         return NULL;
     }
     atomic_init(&g->refs, 1);
+    atomic_init(&g->last_busy, false);
     pthread_mutex_init(&g->lock, NULL);
     g->stats = stats;
     g->pin_cap = kj_gpu_default_pin_cap();
@@ -323,43 +325,56 @@ bool kj_gpu_has(kj_gpu_code *c, const char *symbol)
 
 /* ---- launches ---- */
 
+/* g->last is written by one launch at a time without waiting: a launch
+ * that finds another thread writing it leaves it (either names a launch
+ * that ran last); a reader waits for the writer. */
+static bool last_take(kj_gpu *g) { return !atomic_exchange_explicit(&g->last_busy, true, memory_order_acquire); }
+static void last_give(kj_gpu *g) { atomic_store_explicit(&g->last_busy, false, memory_order_release); }
+
 static void count_launch(kj_gpu *g, const kj_abi_kernel *k, const int64_t *cfg, const char *file, int32_t line)
 {
-    pthread_mutex_lock(&g->lock);
-    size_t n = strnlen(k->name, sizeof g->last.name - 1);
-    memcpy(g->last.name, k->name, n);
-    g->last.name[n] = 0;
-    g->last.file = file;
-    g->last.line = line;
-    memcpy(g->last.cfg, cfg, sizeof g->last.cfg);
-    if (g->stats) { /* launches per kernel, for KJIT_STATS */
-        unsigned j = 0;
-        while (j < g->nk && strcmp(g->k[j].name, k->name)) j++;
-        if (j == g->nk && g->nk < MAX_KSTATS) snprintf(g->k[g->nk++].name, sizeof g->k[0].name, "%s", k->name);
-        if (j < g->nk) g->k[j].launches++;
+    if (last_take(g)) {
+        size_t n = strnlen(k->name, sizeof g->last.name - 1);
+        memcpy(g->last.name, k->name, n);
+        g->last.name[n] = 0;
+        g->last.file = file;
+        g->last.line = line;
+        memcpy(g->last.cfg, cfg, sizeof g->last.cfg);
+        last_give(g);
     }
+    if (!g->stats) return;
+    pthread_mutex_lock(&g->lock); /* launches per kernel, for KJIT_STATS */
+    unsigned j = 0;
+    while (j < g->nk && strcmp(g->k[j].name, k->name)) j++;
+    if (j == g->nk && g->nk < MAX_KSTATS) snprintf(g->k[g->nk++].name, sizeof g->k[0].name, "%s", k->name);
+    if (j < g->nk) g->k[j].launches++;
     pthread_mutex_unlock(&g->lock);
 }
 
-/* "in kernel 'K' launched at f.k:12 with grid (..), block (..)" into buf. */
-static const char *last_launch(const kj_gpu *g, char *buf, size_t cap)
+/* "in kernel 'K' launched at f.k:12 with grid (..), block (..)" into buf,
+ * or "" before any launch. */
+static const char *last_launch(kj_gpu *g, char *buf, size_t cap)
 {
+    while (!last_take(g)) sched_yield();
     char where[200] = "through kjit_launch";
     if (g->last.line > 0) snprintf(where, sizeof where, "at %s:%d", g->last.file ? g->last.file : "?", g->last.line);
     const int64_t *c = g->last.cfg;
-    snprintf(buf, cap,
-             "in kernel '%s' launched %s with grid (%" PRId64 ", %" PRId64 ", %" PRId64 "), block (%" PRId64
-             ", %" PRId64 ", %" PRId64 ")",
-             g->last.name, where, c[0], c[1], c[2], c[3], c[4], c[5]);
+    if (!g->last.name[0]) buf[0] = 0;
+    else
+        snprintf(buf, cap,
+                 "in kernel '%s' launched %s with grid (%" PRId64 ", %" PRId64 ", %" PRId64 "), block (%" PRId64
+                 ", %" PRId64 ", %" PRId64 ")",
+                 g->last.name, where, c[0], c[1], c[2], c[3], c[4], c[5]);
+    last_give(g);
     return buf;
 }
 
 void kj_gpu_found_after(kj_gpu *g, kj_rt_error *e, const char *why)
 {
-    if (!g->last.name[0]) return;
     char buf[320];
+    if (!last_launch(g, buf, sizeof buf)[0]) return;
     size_t len = strlen(e->message);
-    snprintf(e->message + len, sizeof e->message - len, " (%s; found %s)%s", last_launch(g, buf, sizeof buf), why,
+    snprintf(e->message + len, sizeof e->message - len, " (%s; found %s)%s", buf, why,
              g->poisoned ? KJ_GPU_FAULT_HINT : "");
 }
 
@@ -368,7 +383,8 @@ static bool with_launch(kj_gpu *g, kj_rt_error *e)
 {
     char buf[320];
     size_t len = strlen(e->message);
-    snprintf(e->message + len, sizeof e->message - len, " %s%s", last_launch(g, buf, sizeof buf),
+    const char *what = last_launch(g, buf, sizeof buf);
+    snprintf(e->message + len, sizeof e->message - len, "%s%s%s", what[0] ? " " : "", what,
              g->poisoned ? KJ_GPU_FAULT_HINT : "");
     return false;
 }
