@@ -576,8 +576,10 @@ int kj_api_launch_run(kjit_module *m, const kj_api_spec *sp, kjit_dim3 grid, kji
 int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
                 kjit_error *err)
 {
+    int rc;
+    if (kj_api_launch_planned(f, grid, block, args, nargs, &rc, err)) return rc;
     kj_api_spec sp;
-    int rc = kj_api_launch_spec(f, args, nargs, &sp, err);
+    rc = kj_api_launch_spec(f, args, nargs, &sp, err);
     if (rc) return rc;
     /* the arguments in their memory form: on the stack when they fit (a
      * launch from a loop allocates nothing) */
@@ -593,6 +595,7 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
     rc = kj_api_marshal_all(&sp, args, argv, mem, err);
     if (!rc) rc = kj_api_launch_run(f->m, &sp, grid, block, argv, err);
     if (heap) free(argv), free(mem);
+    if (!rc) kj_api_launch_plan_make(f, args, nargs); /* the next launch of these types goes through it */
     return rc;
 }
 

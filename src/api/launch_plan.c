@@ -8,7 +8,12 @@
  * and the scalars in place, and launches: no lock, no allocation, no
  * hashing, no kj_rt context. On the cpu targets, and while the context's
  * on_event asks for each kernel's time, the rewritten arguments go through
- * kjit_launch's own path (kj_api_launch_run). */
+ * kjit_launch's own path (kj_api_launch_run).
+ *
+ * kjit_launch itself keeps a plan per kernel, made after its first launch
+ * for that launch's argument types: a later launch with arguments of those
+ * types goes through it (no interning of types, no kj_rt context), any
+ * other through the full path. */
 #include "api_int.h"
 
 #include "abi/abi.h"
@@ -148,18 +153,61 @@ static int launch_gpu(kjit_launch_plan *p, kjit_dim3 grid, kjit_dim3 block, kjit
     return KJIT_ERR_RUNTIME;
 }
 
+/* Write args into p's memory forms; false (k: the first that does not
+ * fit) when one is not of the plan's type. */
+static bool rewrite_all(kjit_launch_plan *p, const kjit_value *args, uint32_t *k)
+{
+    for (*k = 0; *k < p->sp.nargs; ++*k)
+        if (!rewrite(&p->arg[*k], &args[*k], p->argv[*k])) return false;
+    return true;
+}
+
+/* Launch p's rewritten arguments. */
+static int launch_plan(kjit_launch_plan *p, kjit_dim3 grid, kjit_dim3 block, kjit_error *err)
+{
+    kjit_module *m = p->f->m;
+    if (p->gpu && !kj_ev_on(&m->events.sink)) return launch_gpu(p, grid, block, err);
+    return kj_api_launch_run(m, &p->sp, grid, block, p->argv, err);
+}
+
 int kjit_launch_prepared(kjit_launch_plan *p, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args,
                          kjit_error *err)
 {
     if (!p) return usage(err, "kjit_launch_prepared: plan is NULL");
     if (p->sp.nargs > 0 && !args) return usage(err, "kjit_launch_prepared: args is NULL");
-    for (uint32_t k = 0; k < p->sp.nargs; k++)
-        if (!rewrite(&p->arg[k], &args[k], p->argv[k]))
-            return usage(err,
-                         "argument %u of '%s': not of the type the launch was prepared for (prepare "
-                         "another plan, or use kjit_launch)",
-                         k + 1, p->f->name);
-    kjit_module *m = p->f->m;
-    if (p->gpu && !kj_ev_on(&m->events.sink)) return launch_gpu(p, grid, block, err);
-    return kj_api_launch_run(m, &p->sp, grid, block, p->argv, err);
+    uint32_t k;
+    if (!rewrite_all(p, args, &k))
+        return usage(err,
+                     "argument %u of '%s': not of the type the launch was prepared for (prepare "
+                     "another plan, or use kjit_launch)",
+                     k + 1, p->f->name);
+    return launch_plan(p, grid, block, err);
+}
+
+/* ---- kjit_launch's own plans ---- */
+
+bool kj_api_launch_planned(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
+                           int *rc, kjit_error *err)
+{
+    if (!f || (nargs > 0 && !args)) return false;
+    kjit_launch_plan *p = atomic_exchange_explicit(&f->plan, NULL, memory_order_acquire);
+    if (!p) return false; /* none yet, or another thread's launch has it */
+    uint32_t k;
+    bool fits = (uint32_t)nargs == p->sp.nargs && rewrite_all(p, args, &k);
+    if (fits) *rc = launch_plan(p, grid, block, err);
+    kjit_launch_plan *other = atomic_exchange_explicit(&f->plan, p, memory_order_release);
+    kjit_launch_plan_free(other); /* none: only one plan is ever made */
+    return fits;
+}
+
+void kj_api_launch_plan_make(kjit_fn *f, const kjit_value *args, int nargs)
+{
+    if (atomic_exchange(&f->plan_made, true)) return;
+    kjit_launch_plan *p = kjit_launch_prepare(f, args, nargs, NULL);
+    if (p) atomic_store_explicit(&f->plan, p, memory_order_release);
+}
+
+void kj_api_launch_plans_free(kjit_module *m)
+{
+    for (uint32_t k = 0; k < m->fns.n; k++) kjit_launch_plan_free(atomic_exchange(&m->fns.v[k]->plan, NULL));
 }
