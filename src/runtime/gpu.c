@@ -260,7 +260,10 @@ static code_fn *function_locked(kj_gpu_code *c, const char *symbol, kj_rt_error 
 }
 
 /* Entry `symbol` of c: from the cache when it was asked for lately by the
- * same symbol pointer (or the same name), else looked up and cached. */
+ * same symbol pointer (or the same name), else looked up and cached. The
+ * pointer comparison needs every symbol string asked for to live as long
+ * as c: they are kernel descriptors' (host code's constants, the C API's
+ * module arena), which go with the module that owns c. */
 static code_fn *function(kj_gpu_code *c, const char *symbol, kj_rt_error *e)
 {
     _Atomic(code_fn *) *slot = &c->recent[((uintptr_t)symbol >> 4) % FN_CACHE];

@@ -56,7 +56,8 @@ bool kj_gpu_link(kj_gpu *g, const char *ptx, void **cubin, size_t *size, char *e
 /* Load a cubin: the code of one program. */
 kj_gpu_code *kj_gpu_load(kj_gpu *g, const void *cubin, char *err, size_t cap);
 void kj_gpu_unload(kj_gpu_code *c);
-/* Does c define kernel entry `symbol`? */
+/* Does c define kernel entry `symbol`? (symbol lives as long as c: see
+ * gpu.c, function) */
 bool kj_gpu_has(kj_gpu_code *c, const char *symbol);
 /* Count time spent compiling for the stats (seconds). */
 /* For KJIT_STATS: a module compiled (ptx_phases: seconds making the IR,
