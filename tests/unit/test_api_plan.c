@@ -207,7 +207,12 @@ static void test_plan_allocates_nothing(void **state)
         assert_int_equal(kjit_launch_prepared(p, grid, block, args, &err), KJIT_OK);
     }
     assert_int_equal(atomic_load(&allocations) - before, 0);
-    /* the counter counts: kjit_launch marshals through the C API's checks */
+    /* kjit_launch with the types of its first launch: through its own plan */
+    assert_int_equal(kjit_launch(f->axpy, grid, block, args, 4, &err), KJIT_OK);
+    before = atomic_load(&allocations);
+    for (int k = 0; k < 1000; k++) assert_int_equal(kjit_launch(f->axpy, grid, block, args, 4, &err), KJIT_OK);
+    assert_int_equal(atomic_load(&allocations) - before, 0);
+    /* the counter counts */
     before = atomic_load(&allocations);
     kjit_launch_plan_free(p);
     assert_true(atomic_load(&allocations) == before);
@@ -247,6 +252,32 @@ static void test_plan_errors(void **state)
     kjit_launch_plan_free(p);
 }
 
+/* kjit_launch after its plan: arguments of other types take the full path
+ * (another specialisation), the plan's types its plan, with what each
+ * launch passes. */
+static void test_launch_own_plan(void **state)
+{
+    fixture *f = *state;
+    seen s = {0};
+    watch(&s);
+    kjit_error err;
+    kjit_value args[4] = {kjit_value_float(2.0), kjit_value_array(f->x), kjit_value_array(f->y), kjit_value_int(8)};
+    kjit_dim3 one = {1, 1, 1}, b32 = {32, 1, 1};
+    assert_int_equal(kjit_launch(f->axpy, one, b32, args, 4, &err), KJIT_OK);
+    args[3] = kjit_value_int_as(5, KJIT_INT32);
+    assert_int_equal(kjit_launch(f->axpy, one, b32, args, 4, &err), KJIT_OK);
+    int32_t n32;
+    assert_int_equal(s.launches, 2);
+    memcpy(&n32, &s.n, sizeof n32);
+    assert_int_equal(n32, 5);
+    args[0] = kjit_value_float(0.25);
+    args[3] = kjit_value_int(7);
+    assert_int_equal(kjit_launch(f->axpy, one, b32, args, 4, &err), KJIT_OK);
+    assert_true(s.launches == 3 && s.a == 0.25 && s.n == 7);
+    assert_int_equal(kjit_launch(f->axpy, one, b32, args, 3, &err), KJIT_ERR_USAGE);
+    assert_string_equal(err.message, "axpy() takes 4 positional arguments but 3 were given");
+}
+
 /* A host function that launches a kernel kjit_launch compiled first: the
  * host code's GPU module is made with it (it launched through none). */
 static void test_host_launch_after_kjit_launch(void **state)
@@ -269,6 +300,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plan_passes_arguments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plan_allocates_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plan_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_launch_own_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_host_launch_after_kjit_launch, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
