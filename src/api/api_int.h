@@ -157,6 +157,10 @@ struct kjit_fn {
     const kj_funcdef *def;
     const char **default_text; /* per parameter: its default as written, or NULL */
     KJ_VEC(kj_api_spec) specs;
+    /* kernels: kjit_launch's own prepared launch, for the argument types of
+     * its first launch; taken by one launch at a time (launch_plan.c) */
+    _Atomic(struct kjit_launch_plan *) plan;
+    atomic_bool plan_made;
 };
 
 struct kjit_module {
@@ -204,6 +208,28 @@ void kj_api_set_error(kjit_error *err, kjit_status code, const char *file, const
 void kj_api_clear_error(kjit_error *err);
 /* `err` from the first error in `d` (code `code`), or a generic message. */
 void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *d, const char *file);
+
+/* call.c: the steps of kjit_launch, shared with prepared launches
+ * (launch_plan.c). The checks of a launch of f with args and its
+ * specialisation (compiled at first need); the bytes of the arguments'
+ * memory forms (each 16-byte aligned); args marshalled into mem (that many
+ * zeroed bytes), argv pointing into it; the marshalled arguments launched
+ * over grid x block through kj_rt_launch. KJIT_OK or the error. */
+int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
+size_t kj_api_args_bytes(const kj_api_spec *sp);
+int kj_api_marshal_all(const kj_api_spec *sp, const kjit_value *args, void **argv, char *mem, kjit_error *err);
+int kj_api_launch_run(kjit_module *m, const kj_api_spec *sp, kjit_dim3 grid, kjit_dim3 block, void **argv,
+                      kjit_error *err);
+/* launch_plan.c: kjit_launch through f's own plan when its arguments are of
+ * the plan's types (true, the launch's status in *rc), else false; make that
+ * plan after f's first launch; free it with the module. */
+bool kj_api_launch_planned(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
+                           int *rc, kjit_error *err);
+void kj_api_launch_plan_make(kjit_fn *f, const kjit_value *args, int nargs);
+void kj_api_launch_plans_free(kjit_module *m);
+/* values.c: scalar value v stored in the memory form of dtype dt (converted
+ * as kj_api_to_mem converts it). */
+void kj_api_store_scalar(void *out, kj_dtype dt, const kjit_value *v);
 
 /* pipeline.c */
 /* How kj_pipeline runs. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Calling compiled code: functions of a module (kjit_module_get and their
  * parameters), kjit_call with arguments whose types are known only at run
- * time, kjit_launch.
+ * time, kjit_launch (prepared launches: launch_plan.c).
  *
  * A call goes
  *   values → kj types (an int64 value is int64: no weak literal types)
@@ -520,8 +520,7 @@ static void launch_entry(kj_rt *rt, void **args, void *ret)
     kj_rt_launch(rt, l->k, l->cfg, l->args, 0, 0);
 }
 
-/* Checks and the specialisation of a launch of f with args. */
-static int launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err)
+int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err)
 {
     if (!f) return usage(err, "kjit_launch: fn is NULL");
     if (f->kind != KJIT_FN_KERNEL)
@@ -537,16 +536,14 @@ static int launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spe
     return rc;
 }
 
-/* Bytes of the arguments' memory forms, each 16-byte aligned. */
-static size_t args_bytes(const kj_api_spec *sp)
+size_t kj_api_args_bytes(const kj_api_spec *sp)
 {
     size_t bytes = 0;
     for (uint32_t j = 0; j < sp->nargs; j++) bytes += (kj_api_mem_size(sp->kf->params[j]) + 16) & ~(size_t)15;
     return bytes;
 }
 
-/* Marshal args into mem (args_bytes(sp) zeroed bytes), argv pointing into it. */
-static int marshal_all(const kj_api_spec *sp, const kjit_value *args, void **argv, char *mem, kjit_error *err)
+int kj_api_marshal_all(const kj_api_spec *sp, const kjit_value *args, void **argv, char *mem, kjit_error *err)
 {
     int rc = KJIT_OK;
     for (uint32_t j = 0, off = 0; j < sp->nargs && !rc; j++) {
@@ -557,8 +554,7 @@ static int marshal_all(const kj_api_spec *sp, const kjit_value *args, void **arg
     return rc;
 }
 
-/* Launch the marshalled arguments over grid x block. */
-static int launch_run(kjit_module *m, const kj_api_spec *sp, kjit_dim3 grid, kjit_dim3 block, void **argv,
+int kj_api_launch_run(kjit_module *m, const kj_api_spec *sp, kjit_dim3 grid, kjit_dim3 block, void **argv,
                       kjit_error *err)
 {
     launch_call l = {&sp->kernel, {grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, 0}, argv};
@@ -581,102 +577,27 @@ static int launch_run(kjit_module *m, const kj_api_spec *sp, kjit_dim3 grid, kji
 int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args, int nargs,
                 kjit_error *err)
 {
+    int rc;
+    if (kj_api_launch_planned(f, grid, block, args, nargs, &rc, err)) return rc;
     kj_api_spec sp;
-    int rc = launch_spec(f, args, nargs, &sp, err);
+    rc = kj_api_launch_spec(f, args, nargs, &sp, err);
     if (rc) return rc;
     /* the arguments in their memory form: on the stack when they fit (a
      * launch from a loop allocates nothing) */
     enum { SMALL_ARGS = 16, SMALL_BYTES = 2048 };
     _Alignas(16) char small[SMALL_BYTES];
     void *small_argv[SMALL_ARGS];
-    size_t bytes = args_bytes(&sp);
+    size_t bytes = kj_api_args_bytes(&sp);
     bool heap = sp.nargs > SMALL_ARGS || bytes > SMALL_BYTES;
     void **argv = heap ? calloc(sp.nargs + 1, sizeof *argv) : small_argv;
     char *mem = heap ? calloc(1, bytes) : small;
     if (!argv || !mem) abort();
     if (!heap) memset(mem, 0, bytes);
-    rc = marshal_all(&sp, args, argv, mem, err);
-    if (!rc) rc = launch_run(f->m, &sp, grid, block, argv, err);
+    rc = kj_api_marshal_all(&sp, args, argv, mem, err);
+    if (!rc) rc = kj_api_launch_run(f->m, &sp, grid, block, argv, err);
     if (heap) free(argv), free(mem);
+    if (!rc) kj_api_launch_plan_make(f, args, nargs); /* the next launch of these types goes through it */
     return rc;
-}
-
-/* ---- prepared launches ---- */
-
-struct kjit_launch_plan {
-    kjit_fn *f;
-    kj_api_spec sp;
-    kjit_value_kind *kinds; /* per argument, with dtypes and ranks: what the plan was made for */
-    kjit_dtype *dtypes;
-    int *ndims;
-    void **argv;
-    char *mem;
-    size_t bytes;
-};
-
-static int array_ndim(const kjit_value *v) { return v->kind == KJIT_VALUE_ARRAY ? kjit_array_ndim(v->v.a) : -1; }
-
-/* Does array value v have the layout that parameter type t was compiled for
- * (C and F code assumes its strides)? */
-static bool layout_fits(const kj_type *t, const kjit_value *v)
-{
-    if (v->kind != KJIT_VALUE_ARRAY || t->kind != KJ_T_ARRAY) return true;
-    const kj_array *a = kj_api_arr(v->v.a);
-    if (t->layout == KJ_LAYOUT_C) return (a->flags & KJ_ARR_C_CONTIGUOUS) != 0;
-    if (t->layout == KJ_LAYOUT_F) return (a->flags & KJ_ARR_F_CONTIGUOUS) != 0;
-    return true;
-}
-
-kjit_launch_plan *kjit_launch_prepare(kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
-{
-    kj_api_spec sp;
-    if (launch_spec(f, args, nargs, &sp, err)) return NULL;
-    kjit_launch_plan *p = calloc(1, sizeof *p);
-    uint32_t n = sp.nargs;
-    if (!p || !(p->kinds = calloc(n + 1, sizeof *p->kinds)) || !(p->dtypes = calloc(n + 1, sizeof *p->dtypes)) ||
-        !(p->ndims = calloc(n + 1, sizeof *p->ndims)) || !(p->argv = calloc(n + 1, sizeof *p->argv)))
-        abort();
-    p->f = f;
-    p->sp = sp;
-    p->bytes = args_bytes(&sp);
-    if (!(p->mem = aligned_alloc(16, (p->bytes + 16) & ~(size_t)15))) abort();
-    for (uint32_t k = 0; k < n; k++) {
-        p->kinds[k] = args[k].kind;
-        p->dtypes[k] = args[k].kind == KJIT_VALUE_ARRAY ? kjit_array_dtype(args[k].v.a) : args[k].dtype;
-        p->ndims[k] = array_ndim(&args[k]);
-    }
-    kj_api_clear_error(err);
-    return p;
-}
-
-int kjit_launch_prepared(kjit_launch_plan *p, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args,
-                         kjit_error *err)
-{
-    if (!p) return usage(err, "kjit_launch_prepared: plan is NULL");
-    if (p->sp.nargs > 0 && !args) return usage(err, "kjit_launch_prepared: args is NULL");
-    /* the same kinds, dtypes and ranks as at kjit_launch_prepare: a check, not a dispatch */
-    for (uint32_t k = 0; k < p->sp.nargs; k++) {
-        const kjit_value *v = &args[k];
-        kjit_dtype dt = v->kind == KJIT_VALUE_ARRAY && v->v.a ? kjit_array_dtype(v->v.a) : v->dtype;
-        if (v->kind != p->kinds[k] || dt != p->dtypes[k] || (v->kind == KJIT_VALUE_ARRAY && !v->v.a) ||
-            array_ndim(v) != p->ndims[k] || !layout_fits(p->sp.kf->params[k], v))
-            return usage(err, "argument %u of '%s': not of the type the launch was prepared for (prepare "
-                         "another plan, or use kjit_launch)", k + 1, p->f->name);
-    }
-    memset(p->mem, 0, p->bytes);
-    int rc = marshal_all(&p->sp, args, p->argv, p->mem, err);
-    return rc ? rc : launch_run(p->f->m, &p->sp, grid, block, p->argv, err);
-}
-
-void kjit_launch_plan_free(kjit_launch_plan *p)
-{
-    if (!p) return;
-    free(p->kinds);
-    free(p->dtypes);
-    free(p->ndims);
-    free(p->argv);
-    free(p->mem);
-    free(p);
 }
 
 int kjit_sync(kjit_ctx *ctx, kjit_error *err)

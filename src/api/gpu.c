@@ -157,11 +157,26 @@ bool kj_api_gpu_code(kjit_module *m, kj_diags *d)
     return m->gpu_code != NULL;
 }
 
+/* Does m->gpu_code lack a kernel of the module? Kernels that a launch
+ * through the C API specialised went into their own modules (gpu_extra),
+ * and host code launches them from m->gpu_code. */
+static bool code_lacks_kernel(kjit_module *m)
+{
+    for (uint32_t k = 0; k < m->kir->nfuncs; k++) {
+        const kir_func *f = m->kir->funcs[k];
+        if (f->kind != KIR_FN_KERNEL) continue;
+        if (!m->gpu_code || !kj_gpu_has(m->gpu_code, kj_ptx_symbol(&m->arena, f->mangled))) return true;
+    }
+    return false;
+}
+
 bool kj_api_gpu_reload(kjit_module *m, uint32_t from, kj_diags *d)
 {
     bool any = false;
     for (uint32_t k = from; k < m->kir->nfuncs; k++) any |= m->kir->funcs[k]->kind == KIR_FN_KERNEL;
-    if (!m->gpu || !any) return true;
+    if (!m->gpu) return true;
+    if (!any) any = code_lacks_kernel(m);
+    if (!any) return true;
     kj_gpu_code *c = load(m, NULL, d);
     if (!c) return false;
     /* a call running now may still use the old code: it goes when the module does */

@@ -252,6 +252,7 @@ char *kjit_ctx_diagnostics(kjit_ctx *ctx, kjit_diag_format fmt)
 void kjit_module_free(kjit_module *m)
 {
     if (!m) return;
+    kj_api_launch_plans_free(m);
     kj_api_free_code(m);
     kj_pool_release(m->pool);
     kj_api_stats_release(m->stats);

@@ -82,6 +82,8 @@ static kj_scalar value_scalar(const kjit_value *v)
     return s;
 }
 
+void kj_api_store_scalar(void *out, kj_dtype dt, const kjit_value *v) { kj_elem_store(out, dt, value_scalar(v)); }
+
 bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
 {
     bool scalar = v->kind == KJIT_VALUE_BOOL || v->kind == KJIT_VALUE_INT || v->kind == KJIT_VALUE_FLOAT;

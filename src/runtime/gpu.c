@@ -10,23 +10,31 @@
 #include "rt_host.h"
 
 #include <inttypes.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct code_fn {
     char *symbol;
+    const char *key; /* the symbol pointer it was first asked for by (a kernel descriptor's) */
     CUfunction f;
     int max_threads, static_shared, regs; /* the compiled kernel's own limits */
     int dyn_shared_set;                   /* the dynamic shared bytes it has been allowed */
 } code_fn;
+
+/* The entries last found, by the address of the symbol asked for: a launch
+ * from a loop finds its entry without the lock (direct-mapped, each slot
+ * one atomic pointer to an entry that never moves). */
+enum { FN_CACHE = 8 };
 
 struct kj_gpu_code {
     kj_gpu *g;
     CUmodule mod;
     CUdeviceptr err; /* the module's error record, 0 when it cannot raise */
     pthread_mutex_t lock;
-    code_fn *fns;
+    code_fn **fns; /* each entry allocated once: pointers to it stay valid while c is loaded */
     size_t nfns, cap;
+    _Atomic(code_fn *) recent[FN_CACHE];
 };
 
 /* Errors after which CUDA's context, and the process's use of the GPU,
@@ -77,6 +85,7 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
         return NULL;
     }
     atomic_init(&g->refs, 1);
+    atomic_init(&g->last_busy, false);
     pthread_mutex_init(&g->lock, NULL);
     g->stats = stats;
     g->pin_cap = kj_gpu_default_pin_cap();
@@ -211,21 +220,20 @@ void kj_gpu_unload(kj_gpu_code *c)
     if (!c) return;
     c->g->cu.cuCtxSetCurrent(c->g->ctx);
     c->g->cu.cuModuleUnload(c->mod);
-    for (size_t k = 0; k < c->nfns; k++) free(c->fns[k].symbol);
+    for (size_t k = 0; k < c->nfns; k++) free(c->fns[k]->symbol), free(c->fns[k]);
     free(c->fns);
     pthread_mutex_destroy(&c->lock);
     kj_gpu_release(c->g);
     free(c);
 }
 
-/* Entry `symbol` of c, looked up once with its attributes. The entry
- * stays valid while c is loaded (the table only grows). */
-static code_fn *function(kj_gpu_code *c, const char *symbol, kj_rt_error *e)
+/* Entry `symbol` of c, looked up once with its attributes, under the lock. */
+static code_fn *function_locked(kj_gpu_code *c, const char *symbol, kj_rt_error *e)
 {
     pthread_mutex_lock(&c->lock);
     code_fn *fn = NULL;
     for (size_t k = 0; k < c->nfns && !fn; k++)
-        if (!strcmp(c->fns[k].symbol, symbol)) fn = &c->fns[k];
+        if (!strcmp(c->fns[k]->symbol, symbol)) fn = c->fns[k];
     CUresult r = CUDA_SUCCESS;
     CUfunction f = NULL;
     if (!fn) r = c->g->cu.cuModuleGetFunction(&f, c->mod, symbol);
@@ -235,9 +243,11 @@ static code_fn *function(kj_gpu_code *c, const char *symbol, kj_rt_error *e)
             c->fns = realloc(c->fns, c->cap * sizeof *c->fns);
             if (!c->fns) abort();
         }
-        fn = &c->fns[c->nfns++];
-        *fn = (code_fn){.symbol = strdup(symbol), .f = f};
+        fn = malloc(sizeof *fn);
+        if (!fn) abort();
+        *fn = (code_fn){.symbol = strdup(symbol), .key = symbol, .f = f};
         if (!fn->symbol) abort();
+        c->fns[c->nfns++] = fn;
         const kj_cu *cu = &c->g->cu;
         if (cu->cuFuncGetAttribute(&fn->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) != CUDA_SUCCESS)
             fn->max_threads = 1024;
@@ -246,6 +256,21 @@ static code_fn *function(kj_gpu_code *c, const char *symbol, kj_rt_error *e)
     }
     pthread_mutex_unlock(&c->lock);
     if (!fn) kj_gpu_fail(c->g, r, "cuModuleGetFunction", e);
+    return fn;
+}
+
+/* Entry `symbol` of c: from the cache when it was asked for lately by the
+ * same symbol pointer (or the same name), else looked up and cached. The
+ * pointer comparison needs every symbol string asked for to live as long
+ * as c: they are kernel descriptors' (host code's constants, the C API's
+ * module arena), which go with the module that owns c. */
+static code_fn *function(kj_gpu_code *c, const char *symbol, kj_rt_error *e)
+{
+    _Atomic(code_fn *) *slot = &c->recent[((uintptr_t)symbol >> 4) % FN_CACHE];
+    code_fn *fn = atomic_load_explicit(slot, memory_order_acquire);
+    if (fn && (fn->key == symbol || !strcmp(fn->symbol, symbol))) return fn;
+    fn = function_locked(c, symbol, e);
+    if (fn) atomic_store_explicit(slot, fn, memory_order_release);
     return fn;
 }
 
@@ -303,43 +328,56 @@ bool kj_gpu_has(kj_gpu_code *c, const char *symbol)
 
 /* ---- launches ---- */
 
+/* g->last is written by one launch at a time without waiting: a launch
+ * that finds another thread writing it leaves it (either names a launch
+ * that ran last); a reader waits for the writer. */
+static bool last_take(kj_gpu *g) { return !atomic_exchange_explicit(&g->last_busy, true, memory_order_acquire); }
+static void last_give(kj_gpu *g) { atomic_store_explicit(&g->last_busy, false, memory_order_release); }
+
 static void count_launch(kj_gpu *g, const kj_abi_kernel *k, const int64_t *cfg, const char *file, int32_t line)
 {
-    pthread_mutex_lock(&g->lock);
-    size_t n = strnlen(k->name, sizeof g->last.name - 1);
-    memcpy(g->last.name, k->name, n);
-    g->last.name[n] = 0;
-    g->last.file = file;
-    g->last.line = line;
-    memcpy(g->last.cfg, cfg, sizeof g->last.cfg);
-    if (g->stats) { /* launches per kernel, for KJIT_STATS */
-        unsigned j = 0;
-        while (j < g->nk && strcmp(g->k[j].name, k->name)) j++;
-        if (j == g->nk && g->nk < MAX_KSTATS) snprintf(g->k[g->nk++].name, sizeof g->k[0].name, "%s", k->name);
-        if (j < g->nk) g->k[j].launches++;
+    if (last_take(g)) {
+        size_t n = strnlen(k->name, sizeof g->last.name - 1);
+        memcpy(g->last.name, k->name, n);
+        g->last.name[n] = 0;
+        g->last.file = file;
+        g->last.line = line;
+        memcpy(g->last.cfg, cfg, sizeof g->last.cfg);
+        last_give(g);
     }
+    if (!g->stats) return;
+    pthread_mutex_lock(&g->lock); /* launches per kernel, for KJIT_STATS */
+    unsigned j = 0;
+    while (j < g->nk && strcmp(g->k[j].name, k->name)) j++;
+    if (j == g->nk && g->nk < MAX_KSTATS) snprintf(g->k[g->nk++].name, sizeof g->k[0].name, "%s", k->name);
+    if (j < g->nk) g->k[j].launches++;
     pthread_mutex_unlock(&g->lock);
 }
 
-/* "in kernel 'K' launched at f.k:12 with grid (..), block (..)" into buf. */
-static const char *last_launch(const kj_gpu *g, char *buf, size_t cap)
+/* "in kernel 'K' launched at f.k:12 with grid (..), block (..)" into buf,
+ * or "" before any launch. */
+static const char *last_launch(kj_gpu *g, char *buf, size_t cap)
 {
+    while (!last_take(g)) sched_yield();
     char where[200] = "through kjit_launch";
     if (g->last.line > 0) snprintf(where, sizeof where, "at %s:%d", g->last.file ? g->last.file : "?", g->last.line);
     const int64_t *c = g->last.cfg;
-    snprintf(buf, cap,
-             "in kernel '%s' launched %s with grid (%" PRId64 ", %" PRId64 ", %" PRId64 "), block (%" PRId64
-             ", %" PRId64 ", %" PRId64 ")",
-             g->last.name, where, c[0], c[1], c[2], c[3], c[4], c[5]);
+    if (!g->last.name[0]) buf[0] = 0;
+    else
+        snprintf(buf, cap,
+                 "in kernel '%s' launched %s with grid (%" PRId64 ", %" PRId64 ", %" PRId64 "), block (%" PRId64
+                 ", %" PRId64 ", %" PRId64 ")",
+                 g->last.name, where, c[0], c[1], c[2], c[3], c[4], c[5]);
+    last_give(g);
     return buf;
 }
 
 void kj_gpu_found_after(kj_gpu *g, kj_rt_error *e, const char *why)
 {
-    if (!g->last.name[0]) return;
     char buf[320];
+    if (!last_launch(g, buf, sizeof buf)[0]) return;
     size_t len = strlen(e->message);
-    snprintf(e->message + len, sizeof e->message - len, " (%s; found %s)%s", last_launch(g, buf, sizeof buf), why,
+    snprintf(e->message + len, sizeof e->message - len, " (%s; found %s)%s", buf, why,
              g->poisoned ? KJ_GPU_FAULT_HINT : "");
 }
 
@@ -348,7 +386,8 @@ static bool with_launch(kj_gpu *g, kj_rt_error *e)
 {
     char buf[320];
     size_t len = strlen(e->message);
-    snprintf(e->message + len, sizeof e->message - len, " %s%s", last_launch(g, buf, sizeof buf),
+    const char *what = last_launch(g, buf, sizeof buf);
+    snprintf(e->message + len, sizeof e->message - len, "%s%s%s", what[0] ? " " : "", what,
              g->poisoned ? KJ_GPU_FAULT_HINT : "");
     return false;
 }
@@ -385,16 +424,77 @@ static bool check_raise(kj_gpu *g, kj_gpu_code *c, kj_rt_error *e, int32_t *elin
 
 enum { MAX_SLOTS = 256 };
 
+/* The device copy of array argument d (parameter p): current (uploaded
+ * when the host's was newer), its address in *dptr. */
+static kj_mirror *device_arg(kj_gpu *g, const kj_abi_kernel *k, int32_t j, const kj_abi_array *d, int ndim,
+                             uint64_t *dptr, kj_rt_error *e)
+{
+    kj_array *owner = kj_abi_array_owner(d, ndim);
+    if (!owner) {
+        kj_rt_errorf(e, "RuntimeError", "argument %d of kernel '%s' is an array kjit cannot copy to the GPU", j + 1,
+                     k->name);
+        return NULL;
+    }
+    kj_mirror *m = kj_gpu_mirror_current(g, owner, e);
+    if (m) *dptr = m->d + (uint64_t)((char *)kj_abi_array_data(d) - m->lo);
+    return m;
+}
+
+/* The mirrors a launch uses: all of them, the first nw those it may write. */
+typedef struct launch_arrays {
+    kj_mirror **m;
+    unsigned n, nw;
+} launch_arrays;
+
+/* Launch fn over cfg with the marshalled slots, then note what the kernel
+ * may have done to its arrays and read the module's error record. */
+static bool submit(kj_gpu *g, kj_gpu_code *c, code_fn *fn, const kj_abi_kernel *k, const int64_t *cfg, void **slot,
+                   const launch_arrays *arr, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
+                   int32_t *ecol)
+{
+    count_launch(g, k, cfg, file, line);
+    int64_t phys[8]; /* the block as the kernel was compiled for it (kir_layout.h) */
+    kj_abi_block_phys(k, cfg, phys);
+    cfg = phys;
+    CUstream s = (CUstream)(uintptr_t)cfg[6];
+    CUresult r = k->cooperative
+                     ? g->cu.cuLaunchCooperativeKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
+                                                       (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5],
+                                                       (unsigned)cfg[7], s, slot)
+                     : g->cu.cuLaunchKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
+                                            (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5], (unsigned)cfg[7], s,
+                                            slot, NULL);
+    if (r != CUDA_SUCCESS)
+        return kj_gpu_fail(g, r, k->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", e),
+               with_launch(g, e);
+    /* the kernel may have written any array argument it does not only read */
+    for (unsigned w = 0; w < arr->n; w++) {
+        bool write = w < arr->nw;
+        if (write) arr->m[w]->host_valid = false;
+        kj_mirror_launched(arr->m[w], s, write);
+    }
+    if (c->err) return check_raise(g, c, e, eline, ecol);
+    return true;
+}
+
+/* The entry of k in c, checked against the configuration. */
+static code_fn *launchable(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int64_t *cfg, kj_rt_error *e)
+{
+    if (!kj_gpu_current(g, e)) return NULL;
+    code_fn *fn = function(c, k->symbol, e);
+    if (!fn || !fits(g, fn, k, cfg, e) || (k->cooperative && !coop_fits(g, fn, k, cfg, e))) return NULL;
+    return fn;
+}
+
 bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int64_t *cfg, void **args,
                    const char *file, int32_t line, kj_rt_error *e, int32_t *eline, int32_t *ecol)
 {
-    if (!kj_gpu_current(g, e)) return false;
-    code_fn *fn = function(c, k->symbol, e);
-    if (!fn || !fits(g, fn, k, cfg, e) || (k->cooperative && !coop_fits(g, fn, k, cfg, e))) return false;
+    code_fn *fn = launchable(g, c, k, cfg, e);
+    if (!fn) return false;
     uint64_t dptr[MAX_SLOTS];
     void *slot[MAX_SLOTS];
-    kj_mirror *written[MAX_SLOTS], *used[MAX_SLOTS];
-    unsigned n = 0, nw = 0, nm = 0;
+    kj_mirror *written[MAX_SLOTS], *read[MAX_SLOTS], *used[MAX_SLOTS];
+    unsigned n = 0, nw = 0, nr = 0;
     for (int32_t j = 0; j < k->nparams; j++) {
         const kj_abi_param *p = &k->params[j];
         if (p->kind == KJ_ABI_PARAM_SCALAR) {
@@ -402,43 +502,101 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
             slot[n++] = args[j];
             continue;
         }
-        const kj_abi_array *d = args[j];
-        kj_array *owner = kj_abi_array_owner(d, p->ndim);
-        if (!owner)
-            return kj_rt_errorf(e, "RuntimeError", "argument %d of kernel '%s' is an array kjit cannot copy to the GPU",
-                                j + 1, k->name);
-        kj_mirror *m = kj_gpu_mirror_current(g, owner, e);
-        if (!m) return false;
         if (n + 1 + 2 * (unsigned)p->ndim > MAX_SLOTS) goto too_many;
-        dptr[n] = m->d + (uint64_t)((char *)kj_abi_array_data(d) - m->lo);
+        const kj_abi_array *d = args[j];
+        kj_mirror *m = device_arg(g, k, j, d, p->ndim, &dptr[n], e);
+        if (!m) return false;
         slot[n] = &dptr[n];
         n++;
         for (int i = 0; i < 2 * p->ndim; i++) slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(d, i);
         if (p->kind == KJ_ABI_PARAM_ARRAY) written[nw++] = m;
-        used[nm++] = m;
+        else read[nr++] = m;
     }
-    count_launch(g, k, cfg, file, line);
-    int64_t phys[8]; /* the block as the kernel was compiled for it (kir_layout.h) */
-    kj_abi_block_phys(k, cfg, phys);
-    cfg = phys;
-    CUresult r = k->cooperative
-                     ? g->cu.cuLaunchCooperativeKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
-                                                       (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5],
-                                                       (unsigned)cfg[7], (CUstream)(uintptr_t)cfg[6], slot)
-                     : g->cu.cuLaunchKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
-                                            (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5], (unsigned)cfg[7],
-                                            (CUstream)(uintptr_t)cfg[6], slot, NULL);
-    if (r != CUDA_SUCCESS)
-        return kj_gpu_fail(g, r, k->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", e),
-               with_launch(g, e);
-    /* the kernel may have written any array argument it does not only read */
-    for (unsigned w = 0; w < nw; w++) written[w]->host_valid = false;
-    for (unsigned w = 0; w < nm; w++) kj_mirror_launched(used[w], (CUstream)(uintptr_t)cfg[6], false);
-    for (unsigned w = 0; w < nw; w++) kj_mirror_launched(written[w], (CUstream)(uintptr_t)cfg[6], true);
-    if (c->err) return check_raise(g, c, e, eline, ecol);
-    return true;
+    /* those it may write first */
+    memcpy(used, written, nw * sizeof *used);
+    memcpy(used + nw, read, nr * sizeof *used);
+    launch_arrays arr = {used, nw + nr, nw};
+    return submit(g, c, fn, k, cfg, slot, &arr, file, line, e, eline, ecol);
 too_many:
     return kj_rt_errorf(e, "RuntimeError", "kernel '%s' has more parameters than a launch can pass", k->name);
+}
+
+/* ---- prepared launches ---- */
+
+/* A launch whose kernel entry and argument slots were found once: per
+ * launch only the arrays' device addresses are written (their shapes and
+ * strides, and the scalars, are read where the slots point: the caller's
+ * argument memory, which it rewrites). */
+struct kj_gpu_plan {
+    kj_gpu *g;
+    kj_gpu_code *c;
+    code_fn *fn;
+    const kj_abi_kernel *k;
+    unsigned nslots, narrays, nwritten;
+    struct plan_array {
+        const kj_abi_array *d; /* its descriptor in the caller's argument memory */
+        int32_t param, ndim;
+    } *arrays;                 /* those it may write first */
+    uint64_t *dptr;            /* per array: the slot its device address goes in */
+    kj_mirror **used;          /* per array, per launch */
+    void **slot;
+};
+
+kj_gpu_plan *kj_gpu_plan_new(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, void **args, kj_rt_error *e)
+{
+    if (!kj_gpu_current(g, e)) return NULL;
+    code_fn *fn = function(c, k->symbol, e);
+    if (!fn) return NULL;
+    unsigned nslots = 0, narrays = 0, nwritten = 0;
+    for (int32_t j = 0; j < k->nparams; j++) {
+        const kj_abi_param *p = &k->params[j];
+        nslots += p->kind == KJ_ABI_PARAM_SCALAR ? 1 : 1 + 2 * (unsigned)p->ndim;
+        narrays += p->kind != KJ_ABI_PARAM_SCALAR;
+        nwritten += p->kind == KJ_ABI_PARAM_ARRAY;
+    }
+    kj_gpu_plan *pl = calloc(1, sizeof *pl);
+    if (!pl || !(pl->arrays = calloc(narrays + 1, sizeof *pl->arrays)) ||
+        !(pl->dptr = calloc(narrays + 1, sizeof *pl->dptr)) || !(pl->used = calloc(narrays + 1, sizeof *pl->used)) ||
+        !(pl->slot = calloc(nslots + 1, sizeof *pl->slot)))
+        abort();
+    *pl = (kj_gpu_plan){g, c, fn, k, nslots, narrays, nwritten, pl->arrays, pl->dptr, pl->used, pl->slot};
+    unsigned n = 0, w = 0, r = nwritten;
+    for (int32_t j = 0; j < k->nparams; j++) {
+        const kj_abi_param *p = &k->params[j];
+        if (p->kind == KJ_ABI_PARAM_SCALAR) {
+            pl->slot[n++] = args[j];
+            continue;
+        }
+        unsigned a = p->kind == KJ_ABI_PARAM_ARRAY ? w++ : r++;
+        pl->arrays[a] = (struct plan_array){args[j], j, p->ndim};
+        pl->slot[n++] = &pl->dptr[a];
+        for (int i = 0; i < 2 * p->ndim; i++) pl->slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(args[j], i);
+    }
+    return pl;
+}
+
+bool kj_gpu_plan_launch(kj_gpu_plan *pl, const int64_t *cfg, kj_rt_error *e, int32_t *eline, int32_t *ecol)
+{
+    kj_gpu *g = pl->g;
+    if (!kj_gpu_current(g, e) || !fits(g, pl->fn, pl->k, cfg, e) ||
+        (pl->k->cooperative && !coop_fits(g, pl->fn, pl->k, cfg, e)))
+        return false;
+    for (unsigned a = 0; a < pl->narrays; a++) {
+        const struct plan_array *x = &pl->arrays[a];
+        if (!(pl->used[a] = device_arg(g, pl->k, x->param, x->d, x->ndim, &pl->dptr[a], e))) return false;
+    }
+    launch_arrays arr = {pl->used, pl->narrays, pl->nwritten};
+    return submit(g, pl->c, pl->fn, pl->k, cfg, pl->slot, &arr, NULL, 0, e, eline, ecol);
+}
+
+void kj_gpu_plan_free(kj_gpu_plan *pl)
+{
+    if (!pl) return;
+    free(pl->arrays);
+    free(pl->dptr);
+    free(pl->used);
+    free(pl->slot);
+    free(pl);
 }
 
 bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e)

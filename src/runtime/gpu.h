@@ -56,7 +56,8 @@ bool kj_gpu_link(kj_gpu *g, const char *ptx, void **cubin, size_t *size, char *e
 /* Load a cubin: the code of one program. */
 kj_gpu_code *kj_gpu_load(kj_gpu *g, const void *cubin, char *err, size_t cap);
 void kj_gpu_unload(kj_gpu_code *c);
-/* Does c define kernel entry `symbol`? */
+/* Does c define kernel entry `symbol`? (symbol lives as long as c: see
+ * gpu.c, function) */
 bool kj_gpu_has(kj_gpu_code *c, const char *symbol);
 /* Count time spent compiling for the stats (seconds). */
 /* For KJIT_STATS: a module compiled (ptx_phases: seconds making the IR,
@@ -71,6 +72,19 @@ void kj_gpu_note_compile(kj_gpu *g, const double *ptx_phases, double link_second
 bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, const int64_t *cfg,
                    void **args, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
                    int32_t *ecol);
+/* A prepared launch of kernel k of `code`: its entry found and its
+ * argument slots built once, pointing into `args` (abi.h's memory forms,
+ * which the caller keeps and rewrites between launches: the scalars, and
+ * the arrays' descriptors with the ranks of k's parameters). Per launch it
+ * only makes the arrays' device copies current and writes their device
+ * addresses: no lookup, no allocation. */
+typedef struct kj_gpu_plan kj_gpu_plan;
+kj_gpu_plan *kj_gpu_plan_new(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, void **args,
+                             kj_rt_error *e);
+/* As kj_gpu_launch of the plan's kernel with its arguments (the launch
+ * named "through kjit_launch" in errors found later). */
+bool kj_gpu_plan_launch(kj_gpu_plan *p, const int64_t *cfg, kj_rt_error *e, int32_t *eline, int32_t *ecol);
+void kj_gpu_plan_free(kj_gpu_plan *p);
 /* Wait for every launch; errors as kj_gpu_launch reports them. */
 bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e);
 

@@ -46,7 +46,7 @@ struct kj_gpu {
     CUcontext ctx;
     kj_cu_props props;
     atomic_int refs;
-    pthread_mutex_t lock; /* stats, the pinned total, the last launch */
+    pthread_mutex_t lock; /* stats, the pinned total, the pools */
     bool poisoned;        /* a sticky error: the primary context is reset at the end */
     FILE *stats;
     kj_ev_sink sink; /* copies reported as events (kj_gpu_set_sink); fn NULL: none */
@@ -80,7 +80,10 @@ struct kj_gpu {
     kstat k[MAX_KSTATS];
     unsigned nk;
     /* The last launch, named in errors found later; kept raw, formatted
-     * only for an error (the launch path stays short). */
+     * only for an error (the launch path stays short). Under last_busy, a
+     * flag a launch takes without waiting (gpu.c, count_launch), not under
+     * lock. */
+    atomic_bool last_busy;
     struct {
         char name[64];
         const char *file;

@@ -165,6 +165,10 @@ void kj_rt_own(kj_rt *rt, kj_array *a);
 void kj_rt_describe(void *out, const kj_array *a, int ndim);
 /* Raise the kj_rt_error `e` (its exception named by e->exc) at line:col. */
 _Noreturn void kj_rt_raise_error(kj_rt *rt, const kj_rt_error *e, int32_t line, int32_t col);
+/* A launch configuration (abi.h's cfg) within CUDA's limits, as the driver
+ * checks it, for kernel `kernel`; else false with the driver's error in e
+ * (rt_launch.c). */
+bool kj_rt_launch_check(const int64_t *cfg, const char *kernel, kj_rt_error *e);
 
 /* Free the run's lists (list.c; with its arrays, at the end of a run). */
 void kj_rt_list_free_all(kj_rt *rt);

@@ -33,44 +33,40 @@ enum {
 static const int64_t block_max[3] = {1024, 1024, 64};
 static const int64_t grid_max[3] = {INT32_MAX, 65535, 65535};
 
-_Noreturn static void invalid(kj_rt *rt, const char *kernel, const char *what, const int64_t *v,
-                              const char *why, int32_t line, int32_t col)
+static bool invalid(kj_rt_error *e, const char *kernel, const char *what, const int64_t *v, const char *why)
 {
-    char msg[256];
-    snprintf(msg, sizeof msg,
-             "CUDA_ERROR_INVALID_VALUE: kernel '%s' launched with %s (%" PRId64 ", %" PRId64 ", %" PRId64
-             "): %s",
-             kernel, what, v[0], v[1], v[2], why);
-    kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
+    return kj_rt_errorf(e, "RuntimeError",
+                        "CUDA_ERROR_INVALID_VALUE: kernel '%s' launched with %s (%" PRId64 ", %" PRId64 ", %" PRId64
+                        "): %s",
+                        kernel, what, v[0], v[1], v[2], why);
 }
 
-static void check(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col)
+bool kj_rt_launch_check(const int64_t *cfg, const char *kernel, kj_rt_error *e)
 {
     const int64_t *grid = cfg, *block = cfg + 3;
     for (int k = 0; k < 3; k++) {
-        if (grid[k] < 1) invalid(rt, kernel, "grid", grid, "every dimension must be at least 1", line, col);
-        if (grid[k] > grid_max[k])
-            invalid(rt, kernel, "grid", grid, "a dimension exceeds the device's maximum", line, col);
+        if (grid[k] < 1) return invalid(e, kernel, "grid", grid, "every dimension must be at least 1");
+        if (grid[k] > grid_max[k]) return invalid(e, kernel, "grid", grid, "a dimension exceeds the device's maximum");
     }
     for (int k = 0; k < 3; k++) {
-        if (block[k] < 1) invalid(rt, kernel, "block", block, "every dimension must be at least 1", line, col);
+        if (block[k] < 1) return invalid(e, kernel, "block", block, "every dimension must be at least 1");
         if (block[k] > block_max[k])
-            invalid(rt, kernel, "block", block, "a dimension exceeds the device's maximum", line, col);
+            return invalid(e, kernel, "block", block, "a dimension exceeds the device's maximum");
     }
     if (block[0] * block[1] * block[2] > MAX_BLOCK_THREADS)
-        invalid(rt, kernel, "block", block, "a block has at most 1024 threads", line, col);
+        return invalid(e, kernel, "block", block, "a block has at most 1024 threads");
+    /* a negative count of dynamic shared bytes, on every target */
+    if (cfg[7] < 0)
+        return kj_rt_errorf(e, "RuntimeError",
+                            "CUDA_ERROR_INVALID_VALUE: kernel '%s' launched with %" PRId64
+                            " bytes of dynamic shared memory",
+                            kernel, cfg[7]);
+    return true;
 }
 
-/* A negative count of dynamic shared bytes, on every target. */
-static void check_dyn_bytes(kj_rt *rt, const int64_t *cfg, const char *kernel, int32_t line, int32_t col)
-{
-    if (cfg[7] >= 0) return;
-    char msg[160];
-    snprintf(msg, sizeof msg,
-             "CUDA_ERROR_INVALID_VALUE: kernel '%s' launched with %" PRId64 " bytes of dynamic shared memory",
-             kernel, cfg[7]);
-    kj_rt_raise(rt, KJ_RT_RUNTIME, msg, line, col);
-}
+/* Only the error's kind and text are set, and only by a failure: a launch
+ * clears none of the 520 bytes. */
+#define KJ_RT_ERROR_EMPTY(e) ((e).exc = NULL, (e).message[0] = 0)
 
 /* The cpu target's shared memory, static plus dynamic, held to what the
  * GPU path allows (gpu.c, fits): up to sm_90's opt-in limit, which it
@@ -311,10 +307,10 @@ static void launch_host(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, v
 void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args, int32_t line, int32_t col)
 {
     const kj_abi_kernel *k = kernel;
-    check(rt, cfg, k->name, line, col);
-    check_dyn_bytes(rt, cfg, k->name, line, col);
+    kj_rt_error e;
+    KJ_RT_ERROR_EMPTY(e);
+    if (!kj_rt_launch_check(cfg, k->name, &e)) kj_rt_raise_error(rt, &e, line, col);
     if (rt->gpu) { /* gpu.c permutes the block (kj_abi_block_phys) itself: its messages name the written one */
-        kj_rt_error e = {0};
         int32_t eline = line, ecol = col;
         bool ok = kj_ev_on(rt->sink) ? gpu_launch_timed(rt, k, cfg, args, line, &e, &eline, &ecol)
                                      : kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, &e, &eline, &ecol);

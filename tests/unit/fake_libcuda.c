@@ -59,6 +59,18 @@ static void combine(unsigned op, unsigned t, CUdeviceptr dst, CUdeviceptr src, u
     default: FAKE_COMBINE(uint8_t) break;
     }
 }
+/* A test's observer of launches (fake_cuda_on_launch, found with dlsym):
+ * called with the grid, block and parameters of each program launch. */
+typedef void (*fake_launch_hook)(const unsigned *grid_block, void **params, void *user);
+static fake_launch_hook hook;
+static void *hook_user;
+void fake_cuda_on_launch(fake_launch_hook fn, void *user);
+void fake_cuda_on_launch(fake_launch_hook fn, void *user)
+{
+    hook = fn;
+    hook_user = user;
+}
+
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        unsigned shared, CUstream s, void **params, void **extra)
 {
@@ -68,6 +80,10 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
     const char *log = getenv("FAKE_CUDA_LAUNCH_LOG");
     if (log && *log == '1') fprintf(stderr, "fake launch: grid (%u, %u, %u), block (%u, %u, %u)\n", gx, gy, gz, bx, by, bz);
     uintptr_t h = (uintptr_t)f;
+    if (hook && h < COMBINE) {
+        unsigned gb[6] = {gx, gy, gz, bx, by, bz};
+        hook(gb, params, hook_user);
+    }
     if (h >= COMBINE)
         combine((unsigned)(h - COMBINE) / 16, (unsigned)(h - COMBINE) % 16, *(CUdeviceptr *)params[0],
                 *(CUdeviceptr *)params[1], *(uint64_t *)params[2]);
