@@ -366,6 +366,9 @@ LLVMValueRef kj_cg_less(kj_cg *cg, const kj_type *t, LLVMValueRef x, LLVMValueRe
 /* llvm_array.c */
 LLVMValueRef kj_cg_array_inst(kj_cg *cg, kir_ref r);
 LLVMValueRef kj_cg_array_dim(kj_cg *cg, LLVMValueRef arr, unsigned k);
+LLVMValueRef kj_cg_array_stride(kj_cg *cg, LLVMValueRef arr, unsigned k); /* in bytes */
+/* arr (of type t) is C- (f false) or F-contiguous, as NumPy's flags say (llvm_builtin.c) */
+LLVMValueRef kj_cg_array_contiguous(kj_cg *cg, const kj_type *t, LLVMValueRef arr, bool f);
 
 /* llvm_builtin.c */
 LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r);

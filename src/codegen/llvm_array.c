@@ -22,6 +22,7 @@ static LLVMValueRef field(kj_cg *cg, LLVMValueRef arr, unsigned f, unsigned k)
 }
 
 LLVMValueRef kj_cg_array_dim(kj_cg *cg, LLVMValueRef arr, unsigned k) { return field(cg, arr, F_SHAPE, k); }
+LLVMValueRef kj_cg_array_stride(kj_cg *cg, LLVMValueRef arr, unsigned k) { return field(cg, arr, F_STRIDES, k); }
 
 static const kj_type *type_of(kj_cg *cg, kir_ref r) { return cg->fn->kf->insts[r].type; }
 

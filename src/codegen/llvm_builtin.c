@@ -324,7 +324,27 @@ static LLVMValueRef b_transpose(kj_cg *cg, const kir_inst *in, const bi_row *row
     return kj_cg_array_transpose(cg, arg_type(cg, in, 0), arg(cg, in, 0));
 }
 
-/* len(a), a.shape, a.size, a.ndim, a.dtype */
+/* d.is_c_contiguous() / is_f_contiguous(), as NumPy's flags: every axis longer
+ * than 1, taken from the last (C) or the first (F), steps by the item size
+ * times the axes after it; an empty array is both. */
+LLVMValueRef kj_cg_array_contiguous(kj_cg *cg, const kj_type *t, LLVMValueRef a, bool f)
+{
+    LLVMValueRef one = kj_cg_i64(cg, 1), zero = kj_cg_i64(cg, 0);
+    LLVMValueRef sd = kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem)));
+    LLVMValueRef ok = LLVMConstInt(cg->t_i1, 1, 0), empty = LLVMConstInt(cg->t_i1, 0, 0);
+    for (unsigned j = 0; j < t->ndim; j++) {
+        unsigned k = f ? j : t->ndim - 1 - j;
+        LLVMValueRef n = kj_cg_array_dim(cg, a, k);
+        LLVMValueRef step = LLVMBuildOr(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, n, one, ""),
+                                        LLVMBuildICmp(cg->b, LLVMIntEQ, kj_cg_array_stride(cg, a, k), sd, ""), "");
+        ok = LLVMBuildAnd(cg->b, ok, step, "");
+        empty = LLVMBuildOr(cg->b, empty, LLVMBuildICmp(cg->b, LLVMIntEQ, n, zero, ""), "");
+        sd = LLVMBuildMul(cg->b, sd, n, "");
+    }
+    return LLVMBuildOr(cg->b, ok, empty, f ? "f_contiguous" : "c_contiguous");
+}
+
+/* len(a), a.shape, a.size, a.ndim, a.dtype, a.strides */
 static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *row)
 {
     (void)row;
@@ -344,6 +364,15 @@ static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *ro
     case KJ_B_LEN: return kj_cg_array_dim(cg, a, 0);
     case KJ_B_ARR_NDIM: return kj_cg_i64(cg, t->ndim);
     case KJ_B_ARR_DTYPE: return kj_cg_zero(cg, in->type);
+    case KJ_B_ARR_ITEMSIZE: return kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem)));
+    case KJ_B_ARR_IS_C_CONTIGUOUS: case KJ_B_ARR_IS_F_CONTIGUOUS:
+        return kj_cg_array_contiguous(cg, t, a, in->aux == KJ_B_ARR_IS_F_CONTIGUOUS);
+    case KJ_B_ARR_STRIDES: {
+        LLVMValueRef s = LLVMGetUndef(kj_cg_type(cg, in->type));
+        for (unsigned k = 0; k < t->ndim; k++)
+            s = LLVMBuildInsertValue(cg->b, s, kj_cg_array_stride(cg, a, k), k, "");
+        return s;
+    }
     case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES: {
         LLVMValueRef n = kj_cg_array_dim(cg, a, 0);
         for (unsigned k = 1; k < t->ndim; k++) n = LLVMBuildMul(cg->b, n, kj_cg_array_dim(cg, a, k), "");
@@ -427,6 +456,10 @@ static const bi_row rows[KJ_B__COUNT] = {
     [KJ_B_ARR_NBYTES] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_NDIM] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_DTYPE] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_STRIDES] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_ITEMSIZE] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_IS_C_CONTIGUOUS] = {b_array_attr, NULL, NULL},
+    [KJ_B_ARR_IS_F_CONTIGUOUS] = {b_array_attr, NULL, NULL},
     [KJ_B_ARR_T] = {b_transpose, NULL, NULL},
     [KJ_B_ARR_TRANSPOSE] = {b_transpose, NULL, NULL},
     [KJ_B_NP_TRANSPOSE] = {b_transpose, NULL, NULL},

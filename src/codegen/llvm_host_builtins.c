@@ -145,8 +145,29 @@ static LLVMValueRef alloc(kj_cg *cg, const kir_inst *in, LLVMValueRef shape, LLV
     return load_desc(cg, out, at->ndim);
 }
 
+/* The [nd x i64] shape at `p` reversed, in a new temporary. */
+static LLVMValueRef reversed(kj_cg *cg, LLVMValueRef p, int nd)
+{
+    LLVMValueRef s = LLVMBuildLoad2(cg->b, LLVMArrayType2(cg->t_i64, (uint64_t)nd), p, "shape"), v[KJ_ABI_MAX_DIMS];
+    for (int k = 0; k < nd && k < KJ_ABI_MAX_DIMS; k++) v[k] = LLVMBuildExtractValue(cg->b, s, (unsigned)(nd - 1 - k), "");
+    return i64_array(cg, v, nd);
+}
+
+/* cuda.device_array(shape, order='F'), device_array_like(f): a Fortran-ordered
+ * array is the transpose (a view, llvm_array.c) of a C array of the reversed shape. */
+static LLVMValueRef alloc_f(kj_cg *cg, const kir_inst *in)
+{
+    int nd = in->type->ndim;
+    LLVMValueRef shape = in->aux == KJ_B_CUDA_DEVICE_ARRAY ? shape_of(cg, in->args[0], nd)
+                                                           : shape_of_array(cg, argv(cg, in, 0));
+    return kj_cg_array_transpose(cg, in->type, alloc(cg, in, reversed(cg, shape, nd), NULL, NULL));
+}
+
 static LLVMValueRef b_alloc(kj_cg *cg, const kir_inst *in)
 {
+    if ((in->aux == KJ_B_CUDA_DEVICE_ARRAY || in->aux == KJ_B_CUDA_DEVICE_ARRAY_LIKE) &&
+        in->type->layout == KJ_LAYOUT_F)
+        return alloc_f(cg, in);
     const kj_type *at = in->type;
     LLVMValueRef one = kj_cg_i64(cg, 1);
     switch (in->aux) {
@@ -632,6 +653,66 @@ static LLVMValueRef host_copy_to_host(kj_cg *cg, const kir_inst *in)
     return dst;
 }
 
+/* cuda.to_device(f) of a Fortran-ordered array keeps its order (Numba copies
+ * the buffer as it is): the C-ordered copy of f's transpose, transposed back. */
+static LLVMValueRef to_device_f(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *t = in->type;
+    int nd = t->ndim;
+    LLVMValueRef src = kj_cg_spill(cg, kj_cg_array_transpose(cg, t, argv(cg, in, 0)));
+    LLVMValueRef out = kj_cg_out_desc(cg, nd), dt = kj_cg_i32(cg, kj_cg_dtype(t->elem));
+    if (cg->run->to_device == b_copy) {
+        LLVMValueRef a[8] = {rt_arg(cg), src, kj_cg_i32(cg, nd), dt, dt, out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_COPY, a, 8);
+    } else {
+        LLVMValueRef a[9] = {rt_arg(cg), src, kj_cg_i32(cg, nd), dt, dt, out, kj_cg_i32(cg, 1), kj_cg_line(cg, in),
+                             kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_DEVICE_COPY, a, 9);
+    }
+    return kj_cg_array_transpose(cg, t, load_desc(cg, out, nd));
+}
+
+/* a.view(dtype), d.view(dtype): a's memory read as another dtype; of another
+ * size, the last axis (which must be contiguous) is rescaled, as NumPy's. */
+static LLVMValueRef b_view(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = argt(cg, in, 0), *t = in->type;
+    LLVMValueRef a = argv(cg, in, 0);
+    int64_t from = (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, at->elem));
+    int64_t to = (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem));
+    if (from == to) return a;
+    unsigned k = at->ndim - 1;
+    kj_cg_raise_if(cg, LLVMBuildNot(cg->b, kj_cg_array_contiguous(cg, at, a, false), ""), KJ_RT_VALUE,
+                   "To change to a dtype of a different size, the array must be C-contiguous", in->span);
+    LLVMValueRef n = LLVMBuildMul(cg->b, kj_cg_array_dim(cg, a, k), kj_cg_i64(cg, from), "bytes");
+    kj_cg_raise_if(cg, LLVMBuildICmp(cg->b, LLVMIntNE, LLVMBuildSRem(cg->b, n, kj_cg_i64(cg, to), ""),
+                                     kj_cg_i64(cg, 0), ""),
+                   KJ_RT_VALUE,
+                   "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the "
+                   "last axis of the array.",
+                   in->span);
+    LLVMValueRef shape = LLVMBuildInsertValue(cg->b, LLVMBuildExtractValue(cg->b, a, 1, ""),
+                                              LLVMBuildSDiv(cg->b, n, kj_cg_i64(cg, to), ""), k, "");
+    LLVMValueRef strides = LLVMBuildInsertValue(cg->b, LLVMBuildExtractValue(cg->b, a, 2, ""), kj_cg_i64(cg, to), k, "");
+    return LLVMBuildInsertValue(cg->b, LLVMBuildInsertValue(cg->b, a, shape, 1, ""), strides, 2, "view");
+}
+
+/* d.copy_to_device(ary, stream=0): ary's data into d (as numba-cuda's, which
+ * checks that the sizes agree); the copy_to_host machinery with the operands
+ * swapped: an assignment on the host targets, the runtime's coherent copy on cuda. */
+static LLVMValueRef b_copy_to_device(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef d = kj_cg_spill(cg, argv(cg, in, 0)), s = kj_cg_spill(cg, argv(cg, in, 1));
+    const kj_type *dt = argt(cg, in, 0), *st = argt(cg, in, 1);
+    bool gpu = cg->run->copy_to_host != host_copy_to_host;
+    LLVMValueRef last = gpu ? kj_cg_i32(cg, kj_cg_dtype(dt->elem))
+                            : kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, dt->elem)));
+    LLVMValueRef a[8] = {rt_arg(cg), d, kj_cg_i32(cg, dt->ndim), s, kj_cg_i32(cg, st->ndim), last,
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, gpu ? KJ_RTF_COPY_INTO : KJ_RTF_ASSIGN, a, 8);
+    return kj_cg_zero(cg, in->type);
+}
+
 /* With kernels on the GPU the runtime makes streams, waits for the GPU,
  * and copies straight from where an array is current (rt_cuda.c). */
 
@@ -880,7 +961,10 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
         return b_alloc(cg, in);
     case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return cg->run->device_array(cg, in, b_alloc(cg, in));
-    case KJ_B_CUDA_TO_DEVICE: return cg->run->to_device(cg, in);
+    case KJ_B_CUDA_TO_DEVICE:
+        if (in->type->kind == KJ_T_ARRAY && in->type->layout == KJ_LAYOUT_F && in->type->ndim > 1)
+            return to_device_f(cg, in);
+        return cg->run->to_device(cg, in);
     case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: return kj_cg_xoroshiro_host(cg, in);
     case KJ_B_NP_ARANGE: return b_arange(cg, in);
     case KJ_B_NP_LINSPACE: return b_linspace(cg, in);
@@ -911,6 +995,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
         return b_reduce(cg, in);
     case KJ_B_ARR_COPY_TO_HOST: return cg->run->copy_to_host(cg, in);
+    case KJ_B_ARR_COPY_TO_DEVICE: return b_copy_to_device(cg, in);
+    case KJ_B_ARR_VIEW: return b_view(cg, in);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_CONVERT:
         return b_copy(cg, in);
     case KJ_B_ARR_RESHAPE: return b_reshape(cg, in);

@@ -1152,6 +1152,30 @@ static const kj_type *type_array_method(bctx *c)
             return argerr(c, 1, "an array of the same dtype and dimensions");
         return ty(c, 1);
     case KJ_B_ARR_RESHAPE: return type_reshape(c);
+    case KJ_B_ARR_COPY_TO_DEVICE: /* d.copy_to_device(ary): ary's data into d (Numba: the same shape) */
+        if (!stream_arg(c, 2)) return NULL;
+        if (!is_array(ty(c, 1)) || ty(c, 1)->elem != a->elem || ty(c, 1)->ndim != a->ndim)
+            return argerr(c, 1, "an array of the same dtype and dimensions");
+        return none(c);
+    case KJ_B_ARR_IS_C_CONTIGUOUS: case KJ_B_ARR_IS_F_CONTIGUOUS: return kj_t_bool(c->t);
+    case KJ_B_ARR_ITEMSIZE: return i64(c);
+    case KJ_B_ARR_SPLIT: /* views of `section` elements (lower_devarr.c); numba-cuda: 1-d arrays only */
+        if (a->ndim != 1) return argerr(c, 0, "a 1-d array (numba-cuda splits only those)");
+        if (!kj_is_int(ty(c, 1))) return argerr(c, 1, "an int");
+        convto(c, 1, i64(c));
+        if (!stream_arg(c, 2)) return NULL;
+        return kj_t_list(c->t, kj_t_array(c->t, a->elem, 1, KJ_LAYOUT_A));
+    case KJ_B_ARR_VIEW: { /* the same memory as another dtype: of another size, the last axis rescaled (C only) */
+        const kj_type *e = dtype_arg(c, 1, NULL);
+        if (!e) return NULL;
+        if (e->bits == a->elem->bits) return kj_t_array(c->t, e, a->ndim, a->layout);
+        if (!a->ndim) return argerr(c, 1, "a dtype of the same size for a 0-d array");
+        return arr(c, e, a->ndim);
+    }
+    case KJ_B_ARR_STRIDES: {
+        const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
+        return kj_t_tuple(c->t, el, a->ndim);
+    }
     case KJ_B_ARR_SUM:
     case KJ_B_ARR_PROD: return type_reduce(c, R_SUM);
     case KJ_B_ARR_ANY:
@@ -1186,6 +1210,17 @@ static bool opaque_arg(bctx *c, uint32_t i, const char *name)
     return bad_arg(c, i, what);
 }
 
+/* cuda.device_array(shape, dtype=, stream=, order='C'): order='F' makes a
+ * Fortran-ordered array (codegen: the transpose of a C array of the reversed shape). */
+static const kj_type *type_device_array(bctx *c)
+{
+    const kj_type *a = type_alloc(c);
+    if (!a || !given(c, 3)) return a;
+    const char *o = c->args[3].sval;
+    if (!o || (strcmp(o, "C") && strcmp(o, "F"))) return argerr(c, 3, "'C' or 'F'");
+    return *o == 'F' && a->ndim > 1 ? kj_t_array(c->t, a->elem, a->ndim, KJ_LAYOUT_F) : a;
+}
+
 static const kj_type *type_cuda_host(bctx *c)
 {
     switch (c->id) {
@@ -1197,10 +1232,14 @@ static const kj_type *type_cuda_host(bctx *c)
         }
         if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
         return stream_arg(c, 1) ? ty(c, 0) : NULL;
-    case KJ_B_CUDA_DEVICE_ARRAY: return stream_arg(c, 2) ? type_alloc(c) : NULL;
-    case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
-        if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
-        return stream_arg(c, 1) ? arr(c, ty(c, 0)->elem, ty(c, 0)->ndim) : NULL;
+    case KJ_B_CUDA_DEVICE_ARRAY: return stream_arg(c, 2) ? type_device_array(c) : NULL;
+    case KJ_B_CUDA_DEVICE_ARRAY_LIKE: {
+        /* Numba orders the new array as ary when ary is F- and not C-contiguous, else C */
+        const kj_type *a = ty(c, 0);
+        if (!is_array(a)) return argerr(c, 0, "an array");
+        if (!stream_arg(c, 1)) return NULL;
+        return kj_t_array(c->t, a->elem, a->ndim, a->layout == KJ_LAYOUT_F && a->ndim > 1 ? KJ_LAYOUT_F : KJ_LAYOUT_C);
+    }
     case KJ_B_CUDA_SYNCHRONIZE: return none(c);
     case KJ_B_CUDA_STREAM: return kj_t_opaque(c->t, "stream");
     case KJ_B_CUDA_EVENT:
@@ -1595,6 +1634,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_ARR_NDIM: case KJ_B_ARR_DTYPE: case KJ_B_ARR_ANY: case KJ_B_ARR_ALL: case KJ_B_ARR_T:
     case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_NP_COPY: case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL:
     case KJ_B_ARR_FLATTEN: case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD:
+    case KJ_B_ARR_ITEMSIZE: case KJ_B_ARR_SPLIT: case KJ_B_ARR_VIEW: case KJ_B_ARR_COPY_TO_DEVICE: case KJ_B_ARR_IS_C_CONTIGUOUS: case KJ_B_ARR_IS_F_CONTIGUOUS: case KJ_B_ARR_STRIDES:
         return type_array_method(c);
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:

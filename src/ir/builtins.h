@@ -316,6 +316,14 @@ enum {
     X(ARR_ARGMAX, "array.argmax", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "axis=")                      \
     X(ARR_FILL, "array.fill", KJ_BF_HOST | KJ_BF_METHOD, "value")                                        \
     X(ARR_COPY_TO_HOST, "array.copy_to_host", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "ary=, stream=")  \
+    /* device-array methods (numba-cuda memory.rst); on the host targets a device array is a host array */ \
+    X(ARR_COPY_TO_DEVICE, "array.copy_to_device", KJ_BF_HOST | KJ_BF_METHOD, "ary, stream=")            \
+    X(ARR_IS_C_CONTIGUOUS, "array.is_c_contiguous", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_SHAPE, "")         \
+    X(ARR_IS_F_CONTIGUOUS, "array.is_f_contiguous", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_SHAPE, "")         \
+    X(ARR_SPLIT, "array.split", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_VIEW, "section, stream=")            \
+    X(ARR_VIEW, "array.view", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_VIEW, "dtype")                          \
+    X(ARR_ITEMSIZE, "array.itemsize", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "") \
+    X(ARR_STRIDES, "array.strides", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")            \
     /* array attributes (receiver = the array) */                                                        \
     X(ARR_SHAPE, "array.shape", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")  \
     X(ARR_SIZE, "array.size", KJ_BF_ANY | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE | KJ_BF_NONNEG, "")    \
@@ -400,7 +408,7 @@ enum {
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
     /* host side of numba.cuda */                                                                        \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \
-    X(CUDA_DEVICE_ARRAY, "cuda.device_array", KJ_BF_HOST, "shape, dtype=, stream=")                      \
+    X(CUDA_DEVICE_ARRAY, "cuda.device_array", KJ_BF_HOST, "shape, dtype=, stream=, order=")                      \
     X(CUDA_DEVICE_ARRAY_LIKE, "cuda.device_array_like", KJ_BF_HOST | KJ_BF_READS, "ary, stream=")        \
     X(CUDA_SYNCHRONIZE, "cuda.synchronize", KJ_BF_HOST, "")                                              \
     X(CUDA_STREAM, "cuda.stream", KJ_BF_HOST, "")                                                        \

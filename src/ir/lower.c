@@ -818,6 +818,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         args[0] = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
         kir_at(lc->f, args[0])->aux = KJ_B_NP_ARRAY;
     }
+    if (b == KJ_B_ARR_SPLIT) return kj_lower_devarr_split(lc, t, args[0], args[1], e->span); /* lower_devarr.c */
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
         return lower_copy_ravel(lc, e, b, t, args[0]);
     if (b == KJ_B_RANGE || (b == KJ_B_LEN && type_of(lc, args[0])->kind == KJ_T_RANGE))

@@ -28,7 +28,15 @@
 
 enum { PIN_MIN = 1 << 20 };
 
-static kj_array *owner_of(kj_array *a) { return a->base ? a->base : a; }
+/* The array that owns the memory. A runtime header (kj_rt_header) has the
+ * descriptor's owner as its base, and that owner may itself be a view that
+ * the runtime made (np.split's, d.split's list elements), whose base is the
+ * owner: so walk the chain (kj_array_view keeps it at most two long). */
+static kj_array *owner_of(kj_array *a)
+{
+    while (a->base) a = a->base;
+    return a;
+}
 
 /* The memory an array spans: [lo, lo + bytes). */
 static void extent(const kj_array *a, char **lo, size_t *bytes)

@@ -65,6 +65,16 @@ if ! printf '0.0 299999.0 1.0\n7.0 5.0\n44999850000.0\n150000 2.0\n' | cmp -s - 
     echo "FAIL transfers: printed $(tr '\n' '|' <"$tmp/out")"
     failed=$((failed + 1))
 fi
+# device-array methods: copy_to_device and a slice write stay on the host side (no transfer), the
+# F-ordered to_device goes up once and comes back for the host's read; the split views of another array
+# come down one by one from its device copy (output from Numba's simulator)
+"$kjit" run --target=cuda "$root/tests/fake_gpu/device_array.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect device_array "kjit stats: host->device 2 transfers, 128 bytes"
+expect device_array "kjit stats: device->host 4 transfers, 128 bytes"
+if ! printf '[9.  1.5 1.5] True\n(8, 16) 5.0 [0. 2. 4.]\n(4, 16) True (4, 5)\n(2000,) (4,)\n[0. 1. 2. 3.]\n[4. 5. 6. 7.]\n[8. 9.]\n' | cmp -s - "$tmp/out"; then
+    echo "FAIL device_array: printed $(tr '\n' '|' <"$tmp/out")"
+    failed=$((failed + 1))
+fi
 # auto picks the GPU when there is one
 "$kjit" run "$root/tests/fake_gpu/coherence.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect auto "kjit stats: launches of inc: 5"
