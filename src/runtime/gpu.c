@@ -80,6 +80,8 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
     pthread_mutex_init(&g->lock, NULL);
     g->stats = stats;
     g->pin_cap = kj_gpu_default_pin_cap();
+    const char *ng = getenv("KJIT_NO_GRAPHS"), *ns = getenv("KJIT_NO_SPECIALISE");
+    g->no_graphs = (ng && *ng && strcmp(ng, "0")) || (ns && *ns && strcmp(ns, "0"));
     size_t free_b = 0, total_b = 0;
     g->pool_cap = g->cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS ? total_b / 4 : 0;
     g->open_s = kj_rt_perf_counter() - t0;
@@ -114,6 +116,9 @@ static void print_stats(kj_gpu *g)
             g->pins.count, g->pins.bytes, 1e3 * g->pins.seconds);
     for (unsigned k = 0; k < g->nk; k++)
         fprintf(f, "kjit stats: launches of %s: %" PRIu64 "\n", g->k[k].name, g->k[k].launches);
+    if (g->graphs.built)
+        fprintf(f, "kjit stats: CUDA graphs of host loops: %" PRIu64 " built, %" PRIu64 " replays of %" PRIu64
+                   " launches\n", g->graphs.built, g->graphs.replays, g->graphs.launches);
     const double *p = g->ptx_s;
     fprintf(f, "kjit stats: GPU code: %u modules (%u from the cache), LLVM to PTX %.1f ms (IR %.1f, libdevice %.1f, "
                "optimise %.1f, emit %.1f), PTX to cubin %.1f ms, module load %.1f ms\n",
@@ -127,6 +132,7 @@ void kj_gpu_release(kj_gpu *g)
     if (!g || atomic_fetch_sub(&g->refs, 1) != 1) return;
     if (g->stats) print_stats(g);
     g->cu.cuCtxSetCurrent(g->ctx);
+    kj_gpu_graph_free(g);
     kj_gpu_ipc_free(g);
     kj_gpu_combine_free(g);
     kj_gpu_pool_drain(g);
@@ -393,12 +399,14 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
     if (!fn || !fits(g, fn, k, cfg, e) || (k->cooperative && !coop_fits(g, fn, k, cfg, e))) return false;
     uint64_t dptr[MAX_SLOTS];
     void *slot[MAX_SLOTS];
+    uint32_t size[MAX_SLOTS]; /* of each parameter, for a graph's record of it */
     kj_mirror *written[MAX_SLOTS], *used[MAX_SLOTS];
     unsigned n = 0, nw = 0, nm = 0;
     for (int32_t j = 0; j < k->nparams; j++) {
         const kj_abi_param *p = &k->params[j];
         if (p->kind == KJ_ABI_PARAM_SCALAR) {
             if (n == MAX_SLOTS) goto too_many;
+            size[n] = (uint32_t)p->size;
             slot[n++] = args[j];
             continue;
         }
@@ -412,13 +420,21 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         if (n + 1 + 2 * (unsigned)p->ndim > MAX_SLOTS) goto too_many;
         dptr[n] = m->d + (uint64_t)((char *)kj_abi_array_data(d) - m->lo);
         slot[n] = &dptr[n];
-        n++;
-        for (int i = 0; i < 2 * p->ndim; i++) slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(d, i);
+        size[n++] = sizeof dptr[0];
+        for (int i = 0; i < 2 * p->ndim; i++) {
+            size[n] = 8;
+            slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(d, i);
+        }
         if (p->kind == KJ_ABI_PARAM_ARRAY) written[nw++] = m;
         used[nm++] = m;
     }
     count_launch(g, k, cfg, file, line);
-    CUresult r = k->cooperative
+    bool taken = false; /* by a graph of the host loop (gpu_graph.c); a launch that cannot be ends it */
+    if (g->graph && !(k->cooperative || c->err ? kj_gpu_graph_end(g, e)
+                                               : kj_gpu_graph_take(g, fn->f, cfg, slot, size, n, &taken, e)))
+        return with_launch(g, e);
+    CUresult r = taken ? CUDA_SUCCESS
+               : k->cooperative
                      ? g->cu.cuLaunchCooperativeKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
                                                        (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5],
                                                        (unsigned)cfg[7], (CUstream)(uintptr_t)cfg[6], slot)

@@ -71,6 +71,11 @@ void kj_gpu_note_compile(kj_gpu *g, const double *ptx_phases, double link_second
 bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, const int64_t *cfg,
                    void **args, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
                    int32_t *ecol);
+/* A host loop of launches begins (true: its launches may be replayed as a
+ * CUDA graph, gpu_graph.c) and ends (every launch taken is made; false
+ * with e on a driver error). */
+bool kj_gpu_graph_begin(kj_gpu *g);
+bool kj_gpu_graph_end(kj_gpu *g, kj_rt_error *e);
 /* Wait for every launch; errors as kj_gpu_launch reports them. */
 bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e);
 

@@ -28,6 +28,17 @@ void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col)
     if (rt->gpu && !kj_gpu_synchronize(rt->gpu, &e)) kj_rt_raise_error(rt, &e, line, col);
 }
 
+void kj_rt_graph_begin(kj_rt *rt)
+{
+    if (rt->gpu) kj_gpu_graph_begin(rt->gpu);
+}
+
+void kj_rt_graph_end(kj_rt *rt, int32_t line, int32_t col)
+{
+    kj_rt_error e = {0};
+    if (rt->gpu && !kj_gpu_graph_end(rt->gpu, &e)) kj_rt_raise_error(rt, &e, line, col);
+}
+
 /* Both C-contiguous over memory kjit arrays own, the same shape, different
  * owners: kj_gpu_copy's case. */
 static bool direct(const kj_array *dst, const kj_array *src)
