@@ -8,6 +8,7 @@
 #include "../abi/abi.h"
 #include "rt.h"
 #include "rt_host.h"
+#include "../util/env.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -58,6 +59,14 @@ bool kj_gpu_current(kj_gpu *g, kj_rt_error *e)
 
 /* ---- the context ---- */
 
+/* A switch (util/env.h) that is set and on; kjit checked its value at start. */
+static bool env_on(const char *name)
+{
+    bool v = false;
+    char why[160];
+    return kj_env_flag(name, &v, why, sizeof why) == KJ_ENV_SET && v;
+}
+
 kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
 {
     double t0 = kj_rt_perf_counter();
@@ -80,8 +89,7 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
     pthread_mutex_init(&g->lock, NULL);
     g->stats = stats;
     g->pin_cap = kj_gpu_default_pin_cap();
-    const char *ng = getenv("KJIT_NO_GRAPHS"), *ns = getenv("KJIT_NO_SPECIALISE");
-    g->no_graphs = (ng && *ng && strcmp(ng, "0")) || (ns && *ns && strcmp(ns, "0"));
+    g->no_graphs = env_on("KJIT_NO_GRAPHS") || env_on("KJIT_NO_SPECIALISE");
     size_t free_b = 0, total_b = 0;
     g->pool_cap = g->cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS ? total_b / 4 : 0;
     g->open_s = kj_rt_perf_counter() - t0;
