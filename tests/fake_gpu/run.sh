@@ -173,6 +173,11 @@ if [ "$(grep -c '^fake cuda: kernel' "$tmp/trace.graphs")" != 1311 ] ||
     echo "FAIL graphs-trace: the kernels run differ from plain launches'"
     failed=$((failed + 1))
 fi
+# loops that do more than launch, or launch with a configuration made in the loop: plain launches only
+FAKE_CUDA_COUNTS=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/graph_fallback.k" >"$tmp/out" 2>"$tmp/err" ||
+    failed=$((failed + 1))
+expect graph-fallback "kjit stats: launches of touch: 300"
+expect graph-fallback "fake cuda: 300 cuLaunchKernel, 0 cuGraphLaunch of 0 kernels"
 # numba.cuda's device API reads the driver: the fake's name and attributes (cuDeviceGetAttribute)
 "$kjit" run --target=cuda "$root/tests/golden/run/cuda_device_api.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 for want in "id 0                    fake                              [SUPPORTED]" "fake" "0 (9, 0)" "132 1024 32" \
