@@ -75,8 +75,8 @@
  * (string keys), and the str split/join family (str_split.c). 16:
  * kj_abi_kernel.perm (thread-layout specialisation, kir_layout.h). 17:
  * kj_rt_module_slot (a script's module-level values read by compiled
- * functions). */
-#define KJ_ABI_VERSION 17
+ * functions). 18: kj_rt_graph_begin/end (CUDA graphs of host loops). */
+#define KJ_ABI_VERSION 18
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

@@ -19,7 +19,7 @@
  * variables of the same meaning are checked too (docs/cli.md "Numba's
  * variables"), even where kjit's, set, wins over them. */
 static const char *const flags[] = {"KJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK", "KJIT_NO_CACHE", "KJIT_NO_FUSE",
-                                    "KJIT_NO_SPECIALISE", "KJIT_STATS"};
+                                    "KJIT_NO_GRAPHS", "KJIT_NO_SPECIALISE", "KJIT_STATS"};
 static const char *const opt_vars[] = {"KJIT_OPT", "NUMBA_OPT"};
 
 /* The launchers' node-local rank, in the order device_ordinal reads them. */

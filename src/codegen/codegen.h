@@ -144,6 +144,10 @@ typedef struct kj_cg_run {
      * it). NULL: host code needs none. llvm_launch.c. */
     void (*host_access)(kj_cg *cg, const kir_inst *in);
     bool (*hoist_access)(kj_cg *cg, const kir_inst *loop);
+    /* Before a host `for` loop: when its launches may be replayed as a CUDA
+     * graph, the call that says so (true: kj_cg_graph_end after the loop).
+     * NULL: no graphs. llvm_graph.c. */
+    bool (*graph_loop)(kj_cg *cg, const kir_inst *loop);
     /* cuda.* in host code: cuda.stream(), s.synchronize(),
      * cuda.synchronize() (the last two return nothing) */
     LLVMValueRef (*stream_new)(kj_cg *cg);
@@ -355,6 +359,13 @@ LLVMValueRef kj_kargs_join(kj_cg *cg, const kj_type *t, const LLVMValueRef *leaf
  * kj_cg_hoist_end after the loop). */
 bool kj_cg_hoist_access(kj_cg *cg, const kir_inst *loop);
 void kj_cg_hoist_end(kj_cg *cg);
+
+/* llvm_graph.c: host loops whose launches a CUDA graph may replay. Does the
+ * body of `loop` only launch (with a configuration made outside it) and
+ * compute scalars? */
+bool kj_cg_graph_loop_ok(const kir_func *f, const kir_inst *loop);
+bool kj_cg_graph_begin(kj_cg *cg, const kir_inst *loop);
+void kj_cg_graph_end(kj_cg *cg, const kir_inst *loop);
 
 /* llvm_expr.c: the value of instruction r (NULL for statements) */
 LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r);

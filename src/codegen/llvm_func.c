@@ -392,8 +392,10 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
     case KIR_FOR:
     case KIR_PFOR: {
         bool hoisted = cg->run->hoist_access && cg->run->hoist_access(cg, in);
+        bool graphed = in->op == KIR_FOR && cg->run->graph_loop && cg->run->graph_loop(cg, in);
         if (in->op == KIR_LOOP) gen_loop(cg, in);
         else gen_for(cg, in);
+        if (graphed) kj_cg_graph_end(cg, in);
         if (hoisted) kj_cg_hoist_end(cg);
         break;
     }

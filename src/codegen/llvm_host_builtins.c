@@ -793,6 +793,7 @@ const kj_cg_run kj_run_cuda = {
     .parallel_loops = none_parallel,
     .host_access = kj_cg_host_access,
     .hoist_access = kj_cg_hoist_access,
+    .graph_loop = kj_cg_graph_begin,
     .stream_new = gpu_stream_new,
     .stream_sync = gpu_stream_sync,
     .synchronize = gpu_synchronize,

@@ -78,6 +78,9 @@ static const char *resolve_all(kj_cu *cu, const proc_lookup *g)
     if (!cu->name) return #name;
     KJ_CU_FUNCS(KJ_CU_RESOLVE)
 #undef KJ_CU_RESOLVE
+#define KJ_CU_RESOLVE_OPT(name, ver) cu->name = (__typeof__(cu->name))lookup(g, #name, ver);
+    KJ_CU_OPT_FUNCS(KJ_CU_RESOLVE_OPT)
+#undef KJ_CU_RESOLVE_OPT
     return NULL;
 }
 
@@ -111,6 +114,12 @@ void kj_cu_close(kj_cu *cu)
     if (!cu) return;
     if (cu->lib) dlclose(cu->lib);
     memset(cu, 0, sizeof *cu);
+}
+
+bool kj_cu_has_graphs(const kj_cu *cu)
+{
+    return cu->cuGraphCreate && cu->cuGraphDestroy && cu->cuGraphAddKernelNode && cu->cuGraphInstantiateWithFlags &&
+           cu->cuGraphExecDestroy && cu->cuGraphLaunch;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -88,6 +88,18 @@
     X(cuIpcGetEventHandle, 4010)                     \
     X(cuIpcOpenEventHandle, 4010)
 
+/* Entry points kjit can do without: resolved when the driver has them,
+ * left NULL otherwise (kj_cu_has_graphs says whether all of a group are
+ * there). CUDA graphs replay host loops of launches (gpu_graph.c).
+ * cuGraphAddKernelNode's params struct is the _v2 one of CUDA 12. */
+#define KJ_CU_OPT_FUNCS(X)                           \
+    X(cuGraphCreate, 10000)                          \
+    X(cuGraphDestroy, 10000)                         \
+    X(cuGraphAddKernelNode, 12000)                   \
+    X(cuGraphInstantiateWithFlags, 11040)            \
+    X(cuGraphExecDestroy, 10000)                     \
+    X(cuGraphLaunch, 10000)
+
 /* The driver's entry points. `opened` is false until kj_cu_open succeeds
  * (or a test fills the table by hand and sets it). */
 typedef struct kj_cu {
@@ -95,6 +107,7 @@ typedef struct kj_cu {
     void *lib; /* the dlopen handle; NULL for a fake table */
 #define KJ_CU_FIELD(name, ver) __typeof__(&name) name;
     KJ_CU_FUNCS(KJ_CU_FIELD)
+    KJ_CU_OPT_FUNCS(KJ_CU_FIELD)
 #undef KJ_CU_FIELD
 } kj_cu;
 
@@ -103,6 +116,8 @@ typedef struct kj_cu {
  * lacks an entry point. cuInit is not called here. */
 bool kj_cu_open(kj_cu *cu, char *err, size_t cap);
 void kj_cu_close(kj_cu *cu);
+/* Whether the driver has every graph entry point of KJ_CU_OPT_FUNCS. */
+bool kj_cu_has_graphs(const kj_cu *cu);
 
 /* "cuLaunchKernel: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was
  * encountered" for result r of call `what`, into err. Returns false. */

@@ -8,6 +8,7 @@
 #include "../abi/abi.h"
 #include "rt.h"
 #include "rt_host.h"
+#include "../util/env.h"
 
 #include <inttypes.h>
 #include <sched.h>
@@ -66,6 +67,14 @@ bool kj_gpu_current(kj_gpu *g, kj_rt_error *e)
 
 /* ---- the context ---- */
 
+/* A switch (util/env.h) that is set and on; kjit checked its value at start. */
+static bool env_on(const char *name)
+{
+    bool v = false;
+    char why[160];
+    return kj_env_flag(name, &v, why, sizeof why) == KJ_ENV_SET && v;
+}
+
 kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
 {
     double t0 = kj_rt_perf_counter();
@@ -89,6 +98,7 @@ kj_gpu *kj_gpu_open(int ordinal, FILE *stats, char *err, size_t cap)
     pthread_mutex_init(&g->lock, NULL);
     g->stats = stats;
     g->pin_cap = kj_gpu_default_pin_cap();
+    g->no_graphs = env_on("KJIT_NO_GRAPHS") || env_on("KJIT_NO_SPECIALISE");
     size_t free_b = 0, total_b = 0;
     g->pool_cap = g->cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS ? total_b / 4 : 0;
     g->open_s = kj_rt_perf_counter() - t0;
@@ -123,6 +133,9 @@ static void print_stats(kj_gpu *g)
             g->pins.count, g->pins.bytes, 1e3 * g->pins.seconds);
     for (unsigned k = 0; k < g->nk; k++)
         fprintf(f, "kjit stats: launches of %s: %" PRIu64 "\n", g->k[k].name, g->k[k].launches);
+    if (g->graphs.built)
+        fprintf(f, "kjit stats: CUDA graphs of host loops: %" PRIu64 " built, %" PRIu64 " replays of %" PRIu64
+                   " launches\n", g->graphs.built, g->graphs.replays, g->graphs.launches);
     const double *p = g->ptx_s;
     fprintf(f, "kjit stats: GPU code: %u modules (%u from the cache), LLVM to PTX %.1f ms (IR %.1f, libdevice %.1f, "
                "optimise %.1f, emit %.1f), PTX to cubin %.1f ms, module load %.1f ms\n",
@@ -136,6 +149,7 @@ void kj_gpu_release(kj_gpu *g)
     if (!g || atomic_fetch_sub(&g->refs, 1) != 1) return;
     if (g->stats) print_stats(g);
     g->cu.cuCtxSetCurrent(g->ctx);
+    kj_gpu_graph_free(g);
     kj_gpu_ipc_free(g);
     kj_gpu_combine_free(g);
     kj_gpu_pool_drain(g);
@@ -449,15 +463,22 @@ typedef struct launch_arrays {
 /* Launch fn over cfg with the marshalled slots, then note what the kernel
  * may have done to its arrays and read the module's error record. */
 static bool submit(kj_gpu *g, kj_gpu_code *c, code_fn *fn, const kj_abi_kernel *k, const int64_t *cfg, void **slot,
-                   const launch_arrays *arr, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
-                   int32_t *ecol)
+                   const uint32_t *size, unsigned nslots, const launch_arrays *arr, const char *file, int32_t line,
+                   kj_rt_error *e, int32_t *eline, int32_t *ecol)
 {
     count_launch(g, k, cfg, file, line);
     int64_t phys[8]; /* the block as the kernel was compiled for it (kir_layout.h) */
     kj_abi_block_phys(k, cfg, phys);
     cfg = phys;
     CUstream s = (CUstream)(uintptr_t)cfg[6];
-    CUresult r = k->cooperative
+    /* taken by a graph of the host loop (gpu_graph.c); a launch that cannot
+     * be (no parameter sizes: a prepared launch) ends it */
+    bool taken = false;
+    if (g->graph && !(k->cooperative || c->err || !size ? kj_gpu_graph_end(g, e)
+                                                         : kj_gpu_graph_take(g, fn->f, cfg, slot, size, nslots, &taken, e)))
+        return with_launch(g, e);
+    CUresult r = taken ? CUDA_SUCCESS
+                 : k->cooperative
                      ? g->cu.cuLaunchCooperativeKernel(fn->f, (unsigned)cfg[0], (unsigned)cfg[1], (unsigned)cfg[2],
                                                        (unsigned)cfg[3], (unsigned)cfg[4], (unsigned)cfg[5],
                                                        (unsigned)cfg[7], s, slot)
@@ -493,12 +514,14 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
     if (!fn) return false;
     uint64_t dptr[MAX_SLOTS];
     void *slot[MAX_SLOTS];
+    uint32_t size[MAX_SLOTS]; /* of each parameter, for a graph's record of it */
     kj_mirror *written[MAX_SLOTS], *read[MAX_SLOTS], *used[MAX_SLOTS];
     unsigned n = 0, nw = 0, nr = 0;
     for (int32_t j = 0; j < k->nparams; j++) {
         const kj_abi_param *p = &k->params[j];
         if (p->kind == KJ_ABI_PARAM_SCALAR) {
             if (n == MAX_SLOTS) goto too_many;
+            size[n] = (uint32_t)p->size;
             slot[n++] = args[j];
             continue;
         }
@@ -507,8 +530,11 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         kj_mirror *m = device_arg(g, k, j, d, p->ndim, &dptr[n], e);
         if (!m) return false;
         slot[n] = &dptr[n];
-        n++;
-        for (int i = 0; i < 2 * p->ndim; i++) slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(d, i);
+        size[n++] = sizeof dptr[0];
+        for (int i = 0; i < 2 * p->ndim; i++) {
+            size[n] = 8;
+            slot[n++] = (void *)(uintptr_t)kj_abi_array_dims_word(d, i);
+        }
         if (p->kind == KJ_ABI_PARAM_ARRAY) written[nw++] = m;
         else read[nr++] = m;
     }
@@ -516,7 +542,7 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
     memcpy(used, written, nw * sizeof *used);
     memcpy(used + nw, read, nr * sizeof *used);
     launch_arrays arr = {used, nw + nr, nw};
-    return submit(g, c, fn, k, cfg, slot, &arr, file, line, e, eline, ecol);
+    return submit(g, c, fn, k, cfg, slot, size, n, &arr, file, line, e, eline, ecol);
 too_many:
     return kj_rt_errorf(e, "RuntimeError", "kernel '%s' has more parameters than a launch can pass", k->name);
 }
@@ -586,7 +612,7 @@ bool kj_gpu_plan_launch(kj_gpu_plan *pl, const int64_t *cfg, kj_rt_error *e, int
         if (!(pl->used[a] = device_arg(g, pl->k, x->param, x->d, x->ndim, &pl->dptr[a], e))) return false;
     }
     launch_arrays arr = {pl->used, pl->narrays, pl->nwritten};
-    return submit(g, pl->c, pl->fn, pl->k, cfg, pl->slot, &arr, NULL, 0, e, eline, ecol);
+    return submit(g, pl->c, pl->fn, pl->k, cfg, pl->slot, NULL, 0, &arr, NULL, 0, e, eline, ecol);
 }
 
 void kj_gpu_plan_free(kj_gpu_plan *pl)

@@ -85,6 +85,11 @@ kj_gpu_plan *kj_gpu_plan_new(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_k
  * named "through kjit_launch" in errors found later). */
 bool kj_gpu_plan_launch(kj_gpu_plan *p, const int64_t *cfg, kj_rt_error *e, int32_t *eline, int32_t *ecol);
 void kj_gpu_plan_free(kj_gpu_plan *p);
+/* A host loop of launches begins (true: its launches may be replayed as a
+ * CUDA graph, gpu_graph.c) and ends (every launch taken is made; false
+ * with e on a driver error). */
+bool kj_gpu_graph_begin(kj_gpu *g);
+bool kj_gpu_graph_end(kj_gpu *g, kj_rt_error *e);
 /* Wait for every launch; errors as kj_gpu_launch reports them. */
 bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e);
 

@@ -79,6 +79,12 @@ struct kj_gpu {
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
     unsigned nk;
+    /* CUDA graphs of host loops (gpu_graph.c); NULL until a loop is graphed */
+    struct kj_gpu_graph *graph;
+    bool no_graphs; /* KJIT_NO_GRAPHS=1 or KJIT_NO_SPECIALISE=1 */
+    struct {
+        uint64_t built, replays, launches;
+    } graphs;
     /* The last launch, named in errors found later; kept raw, formatted
      * only for an error (the launch path stays short). Under last_busy, a
      * flag a launch takes without waiting (gpu.c, count_launch), not under
@@ -154,5 +160,13 @@ void kj_gpu_combine_free(kj_gpu *g);
 void kj_gpu_ipc_forget(kj_gpu *g, CUdeviceptr d);
 /* Free every block of the host memory pool (unregistering pinned ones). */
 void kj_gpu_host_pool_drain(kj_gpu *g);
+
+/* A launch in a graphed host loop (gpu_graph.c), checked and marshalled:
+ * n parameters, slot[j] pointing at size[j] bytes. *taken: it will run
+ * through a graph (counted, not yet launched); otherwise the caller
+ * launches it plainly. False with e on a driver error. */
+bool kj_gpu_graph_take(kj_gpu *g, CUfunction f, const int64_t *cfg, void **slot, const uint32_t *size, unsigned n,
+                       bool *taken, kj_rt_error *e);
+void kj_gpu_graph_free(kj_gpu *g);
 
 #endif

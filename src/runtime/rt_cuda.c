@@ -5,6 +5,7 @@
  * when the context has no GPU anyway. */
 #include "rt_host.h"
 
+#include "events.h"
 #include "gpu.h"
 
 #include <stdlib.h>
@@ -26,6 +27,18 @@ void kj_rt_cuda_sync(kj_rt *rt, int32_t line, int32_t col)
 {
     kj_rt_error e = {0};
     if (rt->gpu && !kj_gpu_synchronize(rt->gpu, &e)) kj_rt_raise_error(rt, &e, line, col);
+}
+
+void kj_rt_graph_begin(kj_rt *rt)
+{
+    /* not while each launch is timed by events around it (rt_launch.c) */
+    if (rt->gpu && !kj_ev_on(rt->sink)) kj_gpu_graph_begin(rt->gpu);
+}
+
+void kj_rt_graph_end(kj_rt *rt, int32_t line, int32_t col)
+{
+    kj_rt_error e = {0};
+    if (rt->gpu && !kj_gpu_graph_end(rt->gpu, &e)) kj_rt_raise_error(rt, &e, line, col);
 }
 
 /* Both C-contiguous over memory kjit arrays own, the same shape, different

@@ -314,7 +314,12 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
         int32_t eline = line, ecol = col;
         bool ok = kj_ev_on(rt->sink) ? gpu_launch_timed(rt, k, cfg, args, line, &e, &eline, &ecol)
                                      : kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, &e, &eline, &ecol);
-        if (!ok) kj_rt_raise_error(rt, &e, eline, ecol);
+        if (!ok) {
+            /* the launches a graph took before this one are made first */
+            kj_rt_error later = {0};
+            kj_gpu_graph_end(rt->gpu, &later);
+            kj_rt_raise_error(rt, &e, eline, ecol);
+        }
         return;
     }
     if (!kj_ev_on(rt->sink)) {

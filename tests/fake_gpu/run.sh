@@ -181,6 +181,35 @@ for t in cpu parallel; do
         { echo "FAIL layout-off $t: printed $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
     grep -qF "remapped" "$tmp/err" && { echo "FAIL layout-off $t: remapped"; failed=$((failed + 1)); }
 done
+# CUDA graphs of host loops (runtime/gpu_graph.c): 1000 launches of touch and 201 of step (a, b swapped:
+# period 2) learnt in 2 and 4 launches, then replayed 64 at a time with the rest launched plainly; a loop
+# whose parameter changes, one that branches and one that reads device data stay plain; the launch counts
+# are those of plain launches, and the fake driver sees the same kernels in the same order either way
+graph=$root/tests/golden/run/cuda_graph_loop.k
+FAKE_CUDA_COUNTS=1 "$kjit" run --target=cuda "$graph" >"$tmp/graph.out" 2>"$tmp/err" || failed=$((failed + 1))
+expect graphs "kjit stats: launches of touch: 1010"
+expect graphs "kjit stats: launches of step: 301"
+expect graphs "kjit stats: CUDA graphs of host loops: 2 built, 18 replays of 1152 launches"
+expect graphs "fake cuda: 159 cuLaunchKernel, 18 cuGraphLaunch of 1152 kernels"
+for off in KJIT_NO_GRAPHS=1 KJIT_NO_SPECIALISE=1 FAKE_CUDA_NO_GRAPHS=1 FAKE_CUDA_GRAPH_FAIL=1; do
+    env "$off" FAKE_CUDA_COUNTS=1 "$kjit" run --target=cuda "$graph" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+    expect "graphs-$off" "kjit stats: launches of touch: 1010"
+    expect "graphs-$off" "fake cuda: 1311 cuLaunchKernel, 0 cuGraphLaunch of 0 kernels"
+    cmp -s "$tmp/out" "$tmp/graph.out" || { echo "FAIL graphs-$off: printed $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+done
+FAKE_CUDA_TRACE=1 "$kjit" run --target=cuda "$graph" >"$tmp/out" 2>"$tmp/trace.graphs" || failed=$((failed + 1))
+KJIT_NO_GRAPHS=1 FAKE_CUDA_TRACE=1 "$kjit" run --target=cuda "$graph" >"$tmp/out" 2>"$tmp/trace.plain" ||
+    failed=$((failed + 1))
+if [ "$(grep -c '^fake cuda: kernel' "$tmp/trace.graphs")" != 1311 ] ||
+    ! cmp -s <(grep '^fake cuda: kernel' "$tmp/trace.graphs") <(grep '^fake cuda: kernel' "$tmp/trace.plain"); then
+    echo "FAIL graphs-trace: the kernels run differ from plain launches'"
+    failed=$((failed + 1))
+fi
+# loops that do more than launch, or launch with a configuration made in the loop: plain launches only
+FAKE_CUDA_COUNTS=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/graph_fallback.k" >"$tmp/out" 2>"$tmp/err" ||
+    failed=$((failed + 1))
+expect graph-fallback "kjit stats: launches of touch: 300"
+expect graph-fallback "fake cuda: 300 cuLaunchKernel, 0 cuGraphLaunch of 0 kernels"
 # numba.cuda's device API reads the driver: the fake's name and attributes (cuDeviceGetAttribute)
 "$kjit" run --target=cuda "$root/tests/golden/run/cuda_device_api.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 for want in "id 0                    fake                              [SUPPORTED]" "fake" "0 (9, 0)" "132 1024 32" \

@@ -283,6 +283,118 @@ static CUresult event_destroy(CUevent e) { return free(e), CUDA_SUCCESS; }
 static CUresult elapsed(float *ms, CUevent a, CUevent b) { return (void)a, (void)b, *ms = 0, CUDA_SUCCESS; }
 static CUresult error_name(CUresult r, const char **s) { return (void)r, *s = "CUDA_ERROR_FAKE", CUDA_SUCCESS; }
 
+/* CUDA graphs: a graph is its kernel nodes in order (kjit adds each after
+ * the one before); launching an instantiated one replays them through
+ * launch(), parameters and all (the combine kernels' three, the only ones
+ * whose sizes this driver knows; a program's kernels do not run anyway).
+ * FAKE_CUDA_COUNTS=1 prints at exit how many kernels ran through
+ * cuLaunchKernel and through graphs; FAKE_CUDA_NO_GRAPHS=1 makes a driver
+ * without graphs, FAKE_CUDA_GRAPH_FAIL=1 one that refuses to instantiate. */
+typedef struct fake_node {
+    CUfunction f;
+    unsigned dim[6], shared;
+    CUdeviceptr p[3];
+    uint64_t n;
+} fake_node;
+typedef struct fake_graph {
+    fake_node *v;
+    size_t n;
+} fake_graph;
+static struct {
+    unsigned long launches, graph_launches, graph_kernels;
+} counts;
+__attribute__((destructor)) static void print_counts(void)
+{
+    if (getenv("FAKE_CUDA_COUNTS"))
+        fprintf(stderr, "fake cuda: %lu cuLaunchKernel, %lu cuGraphLaunch of %lu kernels\n", counts.launches,
+                counts.graph_launches, counts.graph_kernels);
+}
+/* FAKE_CUDA_TRACE=1: a line per kernel run, plain or in a graph, naming its
+ * configuration and its first parameter, read as a device address (so only
+ * for programs whose kernels all take an array first) as the index of its
+ * block and the offset in it: the same sequence with and without graphs
+ * means the same launches in the same order. */
+static void trace(CUfunction f, const unsigned *d, CUdeviceptr arg0)
+{
+    if (!getenv("FAKE_CUDA_TRACE") || (uintptr_t)f >= COMBINE) return;
+    block *b = block_of(arg0);
+    fprintf(stderr, "fake cuda: kernel (%u %u %u) (%u %u %u) arg0 %ld+%ld\n", d[0], d[1], d[2], d[3], d[4], d[5],
+            b ? (long)(b - blocks) : -1L, b ? (long)((char *)(uintptr_t)arg0 - b->p) : 0L);
+}
+static CUresult plain_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                             unsigned bz, unsigned shared, CUstream s, void **params, void **extra)
+{
+    counts.launches++;
+    unsigned d[6] = {gx, gy, gz, bx, by, bz};
+    if (params) trace(f, d, *(CUdeviceptr *)params[0]);
+    return launch(f, gx, gy, gz, bx, by, bz, shared, s, params, extra);
+}
+static CUresult graph_create(CUgraph *g, unsigned flags)
+{
+    (void)flags;
+    fake_graph *fg = calloc(1, sizeof *fg);
+    return fg ? (*g = (CUgraph)fg, CUDA_SUCCESS) : CUDA_ERROR_OUT_OF_MEMORY;
+}
+static CUresult graph_destroy(CUgraph g)
+{
+    fake_graph *fg = (fake_graph *)g;
+    free(fg->v);
+    free(fg);
+    return CUDA_SUCCESS;
+}
+static CUresult graph_add_kernel(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                 const CUDA_KERNEL_NODE_PARAMS *kp)
+{
+    fake_graph *fg = (fake_graph *)g;
+    /* kjit chains its nodes: each depends on exactly the one before */
+    if (ndeps != (fg->n ? 1u : 0u) || (ndeps && deps[0] != (CUgraphNode)(uintptr_t)fg->n)) return CUDA_ERROR_INVALID_VALUE;
+    fake_node *v = realloc(fg->v, (fg->n + 1) * sizeof *v);
+    if (!v) return CUDA_ERROR_OUT_OF_MEMORY;
+    fg->v = v;
+    fake_node *x = &v[fg->n++];
+    memset(x, 0, sizeof *x);
+    x->f = kp->func;
+    unsigned d[6] = {kp->gridDimX, kp->gridDimY, kp->gridDimZ, kp->blockDimX, kp->blockDimY, kp->blockDimZ};
+    memcpy(x->dim, d, sizeof d);
+    x->shared = kp->sharedMemBytes;
+    if ((uintptr_t)kp->func >= COMBINE) { /* copied now, as the driver copies every parameter */
+        x->p[0] = *(CUdeviceptr *)kp->kernelParams[0];
+        x->p[1] = *(CUdeviceptr *)kp->kernelParams[1];
+        x->n = *(uint64_t *)kp->kernelParams[2];
+    } else if (getenv("FAKE_CUDA_TRACE"))
+        x->p[0] = *(CUdeviceptr *)kp->kernelParams[0];
+    *node = (CUgraphNode)(uintptr_t)fg->n; /* 1-based: never NULL */
+    return CUDA_SUCCESS;
+}
+static CUresult graph_instantiate(CUgraphExec *e, CUgraph g, unsigned long long flags)
+{
+    (void)flags;
+    if (getenv("FAKE_CUDA_GRAPH_FAIL")) return CUDA_ERROR_NOT_SUPPORTED;
+    fake_graph *fg = (fake_graph *)g, *copy = calloc(1, sizeof *copy);
+    if (!copy || !(copy->v = malloc((fg->n ? fg->n : 1) * sizeof *copy->v))) return free(copy), CUDA_ERROR_OUT_OF_MEMORY;
+    memcpy(copy->v, fg->v, fg->n * sizeof *copy->v);
+    copy->n = fg->n;
+    *e = (CUgraphExec)copy;
+    return CUDA_SUCCESS;
+}
+static CUresult graph_exec_destroy(CUgraphExec e) { return graph_destroy((CUgraph)e); }
+static CUresult graph_launch(CUgraphExec e, CUstream s)
+{
+    const fake_graph *fg = (const fake_graph *)e;
+    counts.graph_launches++;
+    for (size_t k = 0; k < fg->n; k++) {
+        const fake_node *x = &fg->v[k];
+        CUdeviceptr p0 = x->p[0], p1 = x->p[1];
+        uint64_t n = x->n;
+        void *params[3] = {&p0, &p1, &n};
+        CUresult r = launch(x->f, x->dim[0], x->dim[1], x->dim[2], x->dim[3], x->dim[4], x->dim[5], x->shared, s,
+                            params, NULL);
+        if (r != CUDA_SUCCESS) return r;
+        trace(x->f, x->dim, x->p[0]);
+        counts.graph_kernels++;
+    }
+    return CUDA_SUCCESS;
+}
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t flags,
                              CUdriverProcAddressQueryResult *status)
 {
@@ -307,7 +419,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
         {"cuCtxSynchronize", synchronize},   {"cuDevicePrimaryCtxRelease", ctx_release},
         {"cuDevicePrimaryCtxReset", ctx_release}, {"cuMemcpyDtoD", dtod},
         {"cuModuleUnload", module_unload},   {"cuFuncGetAttribute", func_get},
-        {"cuFuncSetAttribute", func_set},    {"cuLaunchKernel", launch},
+        {"cuFuncSetAttribute", func_set},    {"cuLaunchKernel", plain_launch},
         {"cuLinkAddData", link_add},         {"cuLinkDestroy", link_destroy},
         {"cuStreamCreate", stream_create},   {"cuStreamDestroy", stream_destroy},
         {"cuStreamSynchronize", stream_sync}, {"cuEventRecord", event_record},
@@ -319,6 +431,21 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
         {"cuLaunchCooperativeKernel", coop_launch},
         {"cuOccupancyMaxActiveBlocksPerMultiprocessor", occupancy},
     };
+    static const struct {
+        const char *name;
+        void *fn;
+    } graphs[] = {
+        {"cuGraphCreate", graph_create},          {"cuGraphDestroy", graph_destroy},
+        {"cuGraphAddKernelNode", graph_add_kernel}, {"cuGraphInstantiateWithFlags", graph_instantiate},
+        {"cuGraphExecDestroy", graph_exec_destroy}, {"cuGraphLaunch", graph_launch},
+    };
+    if (!getenv("FAKE_CUDA_NO_GRAPHS"))
+        for (size_t k = 0; k < sizeof graphs / sizeof graphs[0]; k++)
+            if (!strcmp(symbol, graphs[k].name)) {
+                if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+                *pfn = graphs[k].fn;
+                return CUDA_SUCCESS;
+            }
     (void)ver, (void)flags;
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
         if (!strcmp(symbol, table[k].name)) {
