@@ -1202,6 +1202,7 @@ static const kj_type *type_cuda_host(bctx *c)
         if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
         return stream_arg(c, 1) ? arr(c, ty(c, 0)->elem, ty(c, 0)->ndim) : NULL;
     case KJ_B_CUDA_SYNCHRONIZE: return none(c);
+    case KJ_B_KJIT_ON_DEVICE: return is_array(ty(c, 0)) ? kj_t_bool(c->t) : argerr(c, 0, "an array");
     case KJ_B_CUDA_STREAM: return kj_t_opaque(c->t, "stream");
     case KJ_B_CUDA_EVENT:
         if (given(c, 0) && !num_arg(c, 0, kj_t_bool(c->t))) return NULL;
@@ -1599,7 +1600,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:
-    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: return type_cuda_host(c);
+    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: case KJ_B_KJIT_ON_DEVICE: return type_cuda_host(c);
     default: return type_mpi(c);
     }
 }

@@ -23,6 +23,7 @@ typedef struct red {
     int axis;           /* -1: all of them */
     const kj_type *rt;  /* the result: R, or array(R, N-1, C) */
     const kj_type *r;   /* R, the accumulator: uf's return type */
+    kir_ref seed;       /* in a kernel of an idempotent f without identity (max, min): x[0] */
 } red;
 
 static const kj_type *boolt(kir_builder *b) { return kj_t_bool(b->ty); }
@@ -36,6 +37,7 @@ static kir_ref step(kir_builder *b, const red *rd, kir_ref acc, kir_ref x)
 
 static kir_ref identity(kir_builder *b, const red *rd)
 {
+    if (rd->seed) return rd->seed; /* f(x0, x0) == x0: as good as an identity */
     if (rd->r->kind == KJ_T_COMPLEX) /* no complex constants: a real one, converted */
         return kb_cast(b, kb_const(b, kj_t_float(b->ty, 64), rd->uf->identity.i, rd->uf->identity.f), rd->r);
     return kb_const(b, rd->r, rd->uf->identity.i, rd->uf->identity.f);
@@ -413,7 +415,10 @@ static kir_func *reduce_kernel(kj_arena *a, kj_types *ty, kir_module *m, const r
     k->applies = rd->uf;
     k->target = KJ_RUN_CUDA;
     kir_builder b = {.a = a, .ty = ty, .f = k, .sp = sp};
-    kir_ref x = kb_param(&b, 0), part = kb_param(&b, 1), count = kb_param(&b, 2);
+    kir_ref x = kb_param(&b, 0), part = kb_param(&b, 1), count = kb_param(&b, 2), zero = kb_int(&b, 0);
+    red seeded = *rd;
+    if (!rd->uf->identity.has) seeded.seed = kb_cast(&b, kb_load(&b, x, &zero, 1), rd->r); /* x is not empty */
+    rd = &seeded;
     kir_ref tid = sreg(&b, KJ_B_TID_X), bid = sreg(&b, KJ_B_BID_X);
     kir_ref t = mul(&b, sreg(&b, KJ_B_GDIM_X), kb_int(&b, RED_THREADS));
     kir_ref g = add(&b, mul(&b, bid, kb_int(&b, RED_THREADS)), tid);
@@ -449,6 +454,8 @@ static kir_ref device_array(kir_builder *b, const kj_type *elem, kir_ref shape, 
     return kb_builtin(b, KJ_B_CUDA_DEVICE_ARRAY, kj_t_array(b->ty, elem, (int)nd, KJ_LAYOUT_C), args, 3);
 }
 
+static kir_ref one_pass(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, kir_ref x, const char *base);
+
 /* The host side of a reduction on the GPU. */
 static void gpu_body(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, const char *base)
 {
@@ -476,7 +483,14 @@ static void gpu_body(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, 
         kb_return(b, kb_cast(b, out, rd->rt));
         return;
     }
-    /* one launch: blocks' results, then the last block to finish folds them */
+    kb_return(b, one_pass(b, a, m, rd, x, base));
+}
+
+/* The launch of the one-pass kernel over 1-d x (not empty unless f has an
+ * identity) and the scalar it leaves: blocks' results, then the last block
+ * to finish folds them. */
+static kir_ref one_pass(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, kir_ref x, const char *base)
+{
     const kj_type *pt = kj_t_array(b->ty, rd->r, 1, KJ_LAYOUT_A);
     const kj_type *ct = kj_t_array(b->ty, kj_t_int(b->ty, 32, false), 1, KJ_LAYOUT_A);
     const kir_func *k = reduce_kernel(a, b->ty, m, rd, base, b->sp);
@@ -485,7 +499,14 @@ static void gpu_body(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, 
     kir_ref count = device_array(b, kj_t_int(b->ty, 32, false), kb_int(b, 1), 1); /* zeroed */
     kir_ref args[3] = {x, kb_cast(b, part, pt), kb_cast(b, count, ct)};
     launch(b, k, nb, RED_THREADS, args, 3);
-    kb_return(b, kb_load(b, part, &nb, 1));
+    return kb_load(b, part, &nb, 1);
+}
+
+kir_ref kir_reduce_gpu_1d(kir_builder *b, kir_module *m, const kir_func *f, kir_ref x, const char *base)
+{
+    const kj_type *xt = b->f->insts[x].type;
+    red rd = {.uf = f, .at = kj_t_array(b->ty, xt->elem, 1, KJ_LAYOUT_A), .axis = -1, .rt = f->ret, .r = f->ret};
+    return one_pass(b, b->a, m, &rd, x, base);
 }
 
 /* ---- the calls ---- */
@@ -523,6 +544,10 @@ void kir_reduce_expand(kj_arena *a, kj_types *ty, kir_module *m, uint32_t first,
         kir_func *f = m->funcs[j];
         for (kir_ref r = 1; r < f->ninsts; r++) {
             kir_inst *in = &f->insts[r];
+            if (gpu && in->op == KIR_BUILTIN && (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST)) {
+                kir_reduce_np(a, ty, m, f, r); /* kir_reduce_np.c */
+                continue;
+            }
             if (in->op != KIR_UFUNC_REDUCE) continue;
             if (in->aux & (KIR_REDUCE_ACCUMULATE | KIR_REDUCE_OUTER | KIR_REDUCE_AT)) { /* kir_ufunc_meth.c */
                 kir_func *h = kir_ufunc_meth_func(a, ty, m, f, in);
