@@ -54,7 +54,8 @@ def cupy_rows(n, reps):
 
     v = a.reshape(n * n)
     return {"cupy-out": timed(lambda: k(a, b, o)), "cupy-new": timed(lambda: k(a, b)),
-            "cupy-fast-out": timed(lambda: kf(a, b, o)), "cupy-sum": timed(lambda: float(v.sum()))}
+            "cupy-fast-out": timed(lambda: kf(a, b, o)), "cupy-sum": timed(lambda: float(v.sum())),
+            "cupy-max": timed(lambda: float(v.max()))}
 
 
 def numba_rows(n, reps):
@@ -117,7 +118,9 @@ def main():
     row("device arrays, new result", "ufunc-device-new", "cupy-new", "CuPy, new result", "—")
     row("device arrays, fastmath", "ufunc-device-fastmath", "cupy-out", "CuPy ElementwiseKernel", "< 1")
     row("device arrays, fastmath vs CuPy __sinf", "ufunc-device-fastmath", "cupy-fast-out", "CuPy __sinf/__cosf", "—")
-    row("add.reduce of n*n on the device (scalar back)", "reduce-device", "cupy-sum", "CuPy a.sum() to a float", "—")
+    row("add.reduce of n*n on the device (scalar back)", "reduce-device", "cupy-sum", "CuPy a.sum() to a float", "≤ 1.0")
+    row("np.sum of n*n on the device (scalar back)", "sum-device", "cupy-sum", "CuPy a.sum() to a float", "≤ 1.0")
+    row("np.max of n*n on the device (scalar back)", "max-device", "cupy-max", "CuPy a.max() to a float", "≤ 1.0")
     row("device arrays vs Numba", "ufunc-device-out", "numba-device-out", "Numba target='cuda'", "—")
     row("host arrays, out= (transfers in)", "ufunc-host-out", "numba-host-new", "Numba target='cuda'", "≤ 25 ms")
     row("host arrays, new result (transfers in)", "ufunc-host-new", "numba-host-new", "Numba target='cuda'", "≤ 25 ms")

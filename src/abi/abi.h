@@ -75,8 +75,9 @@
  * (string keys), and the str split/join family (str_split.c). 16:
  * kj_abi_kernel.perm (thread-layout specialisation, kir_layout.h). 17:
  * kj_rt_module_slot (a script's module-level values read by compiled
- * functions). 18: kj_rt_graph_begin/end (CUDA graphs of host loops). */
-#define KJ_ABI_VERSION 18
+ * functions). 18: kj_rt_graph_begin/end (CUDA graphs of host loops). 19:
+ * kj_rt_on_device (np.sum/max/min of a device array reduce on the GPU). */
+#define KJ_ABI_VERSION 19
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

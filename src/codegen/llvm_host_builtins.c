@@ -754,6 +754,14 @@ static LLVMValueRef gpu_device_array(kj_cg *cg, const kir_inst *in, LLVMValueRef
     return arr;
 }
 
+/* kjit.on_device(a) (kir_reduce_np.c): a's data on the GPU only */
+static LLVMValueRef b_on_device(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[2] = {rt_arg(cg), LLVMBuildExtractValue(cg->b, argv(cg, in, 0), 3, "owner")};
+    LLVMValueRef r = kj_cg_rtcall(cg, KJ_RTF_ON_DEVICE, a, 2);
+    return LLVMBuildICmp(cg->b, LLVMIntNE, r, kj_cg_i32(cg, 0), "on_device");
+}
+
 /* ---- the host tables (codegen.h, kj_cg_run) ---- */
 
 /* cpu: the loops of functions marked parallel (target='parallel',
@@ -962,6 +970,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_ZEROS_LIKE: case KJ_B_NP_ONES_LIKE: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_FULL_LIKE:
         return b_alloc(cg, in);
     case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return cg->run->device_array(cg, in, b_alloc(cg, in));
+    case KJ_B_KJIT_ON_DEVICE: return b_on_device(cg, in);
     case KJ_B_CUDA_TO_DEVICE:
         if (in->type->kind == KJ_T_ARRAY && in->type->layout == KJ_LAYOUT_F && in->type->ndim > 1)
             return to_device_f(cg, in);

@@ -1241,6 +1241,7 @@ static const kj_type *type_cuda_host(bctx *c)
         return kj_t_array(c->t, a->elem, a->ndim, a->layout == KJ_LAYOUT_F && a->ndim > 1 ? KJ_LAYOUT_F : KJ_LAYOUT_C);
     }
     case KJ_B_CUDA_SYNCHRONIZE: return none(c);
+    case KJ_B_KJIT_ON_DEVICE: return is_array(ty(c, 0)) ? kj_t_bool(c->t) : argerr(c, 0, "an array");
     case KJ_B_CUDA_STREAM: return kj_t_opaque(c->t, "stream");
     case KJ_B_CUDA_EVENT:
         if (given(c, 0) && !num_arg(c, 0, kj_t_bool(c->t))) return NULL;
@@ -1639,7 +1640,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:
-    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: return type_cuda_host(c);
+    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: case KJ_B_KJIT_ON_DEVICE: return type_cuda_host(c);
     default: return type_mpi(c);
     }
 }

@@ -411,6 +411,8 @@ enum {
     X(CUDA_DEVICE_ARRAY, "cuda.device_array", KJ_BF_HOST, "shape, dtype=, stream=, order=")                      \
     X(CUDA_DEVICE_ARRAY_LIKE, "cuda.device_array_like", KJ_BF_HOST | KJ_BF_READS, "ary, stream=")        \
     X(CUDA_SYNCHRONIZE, "cuda.synchronize", KJ_BF_HOST, "")                                              \
+    /* kjit's own (kir_reduce_np.c): is the array's data on the GPU only? */                             \
+    X(KJIT_ON_DEVICE, "kjit.on_device", KJ_BF_HOST, "ary")                                               \
     X(CUDA_STREAM, "cuda.stream", KJ_BF_HOST, "")                                                        \
     X(CUDA_EVENT, "cuda.event", KJ_BF_HOST, "timing=")                                                   \
     X(CUDA_EVENT_ELAPSED_TIME, "cuda.event_elapsed_time", KJ_BF_HOST, "evtstart, evtend")                \

@@ -9,7 +9,12 @@
 
 #include <string.h>
 
-enum { MAX_DIMS = 4, TREE_THREADS = 256, TREE_MAX_BLOCKS = 1024, AXIS_THREADS = 256 };
+/* RED_*: the one-pass reduction of a 1-d array (reduce_kernel). RED_BLOCKS
+ * fills an H100 (132 SMs x 8 resident blocks of 256 threads = 1056) in one
+ * wave; a fixed cap rather than the device's SM count keeps the association,
+ * so the bits of a float result, the same on every GPU. */
+enum { MAX_DIMS = 4, AXIS_THREADS = 256 };
+enum { RED_THREADS = 256, RED_WARPS = RED_THREADS / 32, RED_BLOCKS = 1024, RED_UNROLL = 4 };
 
 /* One reduction: what its functions are made for. */
 typedef struct red {
@@ -18,6 +23,7 @@ typedef struct red {
     int axis;           /* -1: all of them */
     const kj_type *rt;  /* the result: R, or array(R, N-1, C) */
     const kj_type *r;   /* R, the accumulator: uf's return type */
+    kir_ref seed;       /* in a kernel of an idempotent f without identity (max, min): x[0] */
 } red;
 
 static const kj_type *boolt(kir_builder *b) { return kj_t_bool(b->ty); }
@@ -31,6 +37,9 @@ static kir_ref step(kir_builder *b, const red *rd, kir_ref acc, kir_ref x)
 
 static kir_ref identity(kir_builder *b, const red *rd)
 {
+    if (rd->seed) return rd->seed; /* f(x0, x0) == x0: as good as an identity */
+    if (rd->r->kind == KJ_T_COMPLEX) /* no complex constants: a real one, converted */
+        return kb_cast(b, kb_const(b, kj_t_float(b->ty, 64), rd->uf->identity.i, rd->uf->identity.f), rd->r);
     return kb_const(b, rd->r, rd->uf->identity.i, rd->uf->identity.f);
 }
 
@@ -237,18 +246,6 @@ static kir_func *axis_kernel(kj_arena *a, kj_types *ty, kir_module *m, const red
     return k;
 }
 
-typedef struct tree_ctx {
-    const red *rd;
-    kir_ref x;
-    uint32_t acc;
-} tree_ctx;
-
-static void tree_element(kir_builder *b, void *ctx, kir_ref i)
-{
-    tree_ctx *c = ctx;
-    kb_set(b, c->acc, step(b, c->rd, kb_get(b, c->acc), kb_load(b, c->x, &i, 1)));
-}
-
 static kir_ref sreg(kir_builder *b, int builtin)
 {
     return kb_cast(b, kb_builtin(b, builtin, kj_t_int(b->ty, 32, true), NULL, 0), kb_i64(b));
@@ -256,42 +253,179 @@ static kir_ref sreg(kir_builder *b, int builtin)
 
 static void syncthreads(kir_builder *b) { kb_builtin(b, KJ_B_SYNCTHREADS, kj_t_none(b->ty), NULL, 0); }
 
-/* kernel(x, out): out[block] = the fold of this block's share of x, from
- * the identity (grid-stride per thread, then a tree in shared memory) */
-static kir_func *tree_kernel(kj_arena *a, kj_types *ty, kir_module *m, const red *rd, const kj_type *xt,
-                             const char *base, kj_span sp)
+static kir_ref shared(kir_builder *b, const kj_type *elem, int n)
 {
-    const char *mangled = kj_arena_printf(a, "%s.tree[%s]", base, kj_type_str(xt));
+    kir_ref shape[2] = {kb_int(b, n), 0};
+    return kb_builtin(b, KJ_B_SHARED_ARRAY, kj_t_array(b->ty, elem, 1, KJ_LAYOUT_C), shape, 2);
+}
+
+/* if cond: the block to fill (the caller restores b->cur) */
+static kir_blkid when(kir_builder *b, kir_ref cond)
+{
+    kir_blkid then, els;
+    kb_if(b, cond, &then, &els);
+    return then;
+}
+
+static kir_ref lt(kir_builder *b, kir_ref x, kir_ref y) { return kb_binop(b, KIR_LT, boolt(b), x, y); }
+static kir_ref eq(kir_builder *b, kir_ref x, kir_ref y) { return kb_binop(b, KIR_EQ, boolt(b), x, y); }
+static kir_ref add(kir_builder *b, kir_ref x, kir_ref y) { return kb_binop(b, KIR_ADD, kb_i64(b), x, y); }
+static kir_ref mul(kir_builder *b, kir_ref x, kir_ref y) { return kb_binop(b, KIR_MUL, kb_i64(b), x, y); }
+
+/* shfl.sync moves 32- and 64-bit numbers (narrower ints and bools widened);
+ * other accumulators (complex, float16) fold through shared memory only */
+static bool shuffles(const kj_type *t)
+{
+    return t->kind == KJ_T_INT || t->kind == KJ_T_BOOL || (t->kind == KJ_T_FLOAT && t->bits >= 32);
+}
+
+/* acc = the fold of acc over the 32 lanes of this warp, in lane 0:
+ * acc = f(acc, acc of lane + d) for d = 16, 8, 4, 2, 1 */
+static void warp_fold(kir_builder *b, const red *rd, uint32_t acc)
+{
+    kir_ref mask = kb_const(b, kj_t_int(b->ty, 32, false), 0xffffffff, 0);
+    for (int d = 16; d > 0; d /= 2) {
+        kir_ref args[3] = {mask, kb_get(b, acc), kb_int(b, d)};
+        kir_ref other = kb_builtin(b, KJ_B_SHFL_DOWN_SYNC, rd->r, args, 3);
+        kb_set(b, acc, step(b, rd, kb_get(b, acc), other));
+    }
+}
+
+/* acc = the fold of every thread's acc, in thread 0, always associated the
+ * same way (the same bits run to run). Every thread of the block calls it. */
+static void block_fold(kir_builder *b, const red *rd, uint32_t acc, kir_ref tid)
+{
+    kir_blkid saved = b->cur;
+    if (!shuffles(rd->r)) { /* a tree in shared memory */
+        kir_ref sh = shared(b, rd->r, RED_THREADS);
+        kb_store(b, sh, kb_get(b, acc), &tid, 1);
+        syncthreads(b);
+        for (int s = RED_THREADS / 2; s > 0; s /= 2) {
+            b->cur = when(b, lt(b, tid, kb_int(b, s)));
+            kir_ref other = add(b, tid, kb_int(b, s));
+            kb_store(b, sh, step(b, rd, kb_load(b, sh, &tid, 1), kb_load(b, sh, &other, 1)), &tid, 1);
+            b->cur = saved;
+            syncthreads(b);
+        }
+        kir_ref zero = kb_int(b, 0);
+        kb_set(b, acc, kb_load(b, sh, &zero, 1));
+        return;
+    }
+    /* shuffles within each warp, then warp 0 over the warps' results */
+    kir_ref sh = shared(b, rd->r, RED_WARPS), w32 = kb_int(b, 32);
+    kir_ref warp = kb_binop(b, KIR_FLOORDIV, kb_i64(b), tid, w32);
+    kir_ref lane = kb_binop(b, KIR_SUB, kb_i64(b), tid, mul(b, warp, w32));
+    warp_fold(b, rd, acc);
+    b->cur = when(b, eq(b, lane, kb_int(b, 0)));
+    kb_store(b, sh, kb_get(b, acc), &warp, 1);
+    b->cur = saved;
+    syncthreads(b);
+    b->cur = when(b, eq(b, warp, kb_int(b, 0)));
+    kir_ref in = lt(b, lane, kb_int(b, RED_WARPS));
+    kir_ref at = kb_select(b, in, lane, kb_int(b, 0));
+    kb_set(b, acc, kb_select(b, in, kb_load(b, sh, &at, 1), identity(b, rd)));
+    warp_fold(b, rd, acc);
+    b->cur = saved;
+}
+
+/* This thread's share of x from the identity: RED_UNROLL accumulators,
+ * each round loading x[i], x[i + T], ... x[i + (U-1)T] (T threads in the
+ * grid: every load coalesced, U independent loads in flight per thread),
+ * then the rest one at a time; the accumulators folded pairwise. */
+static void thread_fold(kir_builder *b, const red *rd, kir_ref x, kir_ref g, kir_ref t, uint32_t acc)
+{
+    uint32_t accs[RED_UNROLL];
+    for (int k = 0; k < RED_UNROLL; k++) kb_set(b, accs[k] = kb_local(b, rd->r), identity(b, rd));
+    kir_ref n = kb_dim(b, x, 0), ut = mul(b, t, kb_int(b, RED_UNROLL));
+    kir_ref rounds = kb_binop(b, KIR_FLOORDIV, kb_i64(b), n, ut);
+    uint32_t r = kb_local(b, kb_i64(b)), il = kb_local(b, kb_i64(b));
+    kir_blkid saved = b->cur;
+    b->cur = kb_for(b, r, kb_int(b, 0), rounds);
+    kir_ref i = add(b, mul(b, kb_get(b, r), ut), g), v[RED_UNROLL];
+    for (int k = 0; k < RED_UNROLL; k++) {
+        kir_ref ik = k ? add(b, i, mul(b, t, kb_int(b, k))) : i;
+        v[k] = kb_load(b, x, &ik, 1);
+    }
+    for (int k = 0; k < RED_UNROLL; k++) kb_set(b, accs[k], step(b, rd, kb_get(b, accs[k]), v[k]));
+    b->cur = saved;
+    kb_set(b, il, add(b, mul(b, rounds, ut), g));
+    kir_blkid loop = kb_loop(b);
+    b->cur = loop;
+    kir_ref j = kb_get(b, il);
+    b->cur = when(b, kb_binop(b, KIR_GE, boolt(b), j, n));
+    kb_emit(b, KIR_BREAK, kj_t_none(b->ty));
+    b->cur = loop;
+    kb_set(b, accs[0], step(b, rd, kb_get(b, accs[0]), kb_load(b, x, &j, 1)));
+    kb_set(b, il, add(b, j, t));
+    b->cur = saved;
+    for (int w = 1; w < RED_UNROLL; w *= 2)
+        for (int k = 0; k + w < RED_UNROLL; k += 2 * w)
+            kb_set(b, accs[k], step(b, rd, kb_get(b, accs[k]), kb_get(b, accs[k + w])));
+    kb_set(b, acc, kb_get(b, accs[0]));
+}
+
+/* The last block to finish (the CUDA threadFenceReduction sample's way):
+ * each block writes its result to part[block], fences, and counts itself
+ * done with atomic.inc on count[0], which wraps back to 0 for the last
+ * one (so the counter is zero for the next launch too); that block folds
+ * part[0..blocks) in a fixed order into part[blocks]. */
+static void last_block(kir_builder *b, const red *rd, kir_ref part, kir_ref count, kir_ref tid, uint32_t acc)
+{
+    const kj_type *u32 = kj_t_int(b->ty, 32, false);
+    kir_ref bid = sreg(b, KJ_B_BID_X), nb = sreg(b, KJ_B_GDIM_X), zero = kb_int(b, 0);
+    kir_ref flag = shared(b, boolt(b), 1);
+    kir_blkid saved = b->cur;
+    b->cur = when(b, eq(b, tid, zero));
+    kb_store(b, part, kb_get(b, acc), &bid, 1);
+    kb_builtin(b, KJ_B_THREADFENCE, kj_t_none(b->ty), NULL, 0);
+    kir_ref wrap = kb_cast(b, kb_binop(b, KIR_SUB, kb_i64(b), nb, kb_int(b, 1)), u32);
+    kir_ref args[3] = {count, zero, wrap};
+    kir_ref ticket = kb_builtin(b, KJ_B_ATOMIC_INC, u32, args, 3);
+    kb_store(b, flag, eq(b, ticket, wrap), &zero, 1);
+    b->cur = saved;
+    syncthreads(b);
+    b->cur = when(b, kb_load(b, flag, &zero, 1)); /* the same in every thread of the block */
+    kb_builtin(b, KJ_B_THREADFENCE, kj_t_none(b->ty), NULL, 0);
+    kb_set(b, acc, identity(b, rd));
+    uint32_t j = kb_local(b, kb_i64(b));
+    kir_blkid inner = b->cur;
+    b->cur = kb_for(b, j, zero, kb_binop(b, KIR_FLOORDIV, kb_i64(b), add(b, nb, kb_int(b, RED_THREADS - 1)),
+                                            kb_int(b, RED_THREADS)));
+    kir_ref k = add(b, mul(b, kb_get(b, j), kb_int(b, RED_THREADS)), tid);
+    b->cur = when(b, lt(b, k, nb));
+    kb_set(b, acc, step(b, rd, kb_get(b, acc), kb_load(b, part, &k, 1)));
+    b->cur = inner;
+    block_fold(b, rd, acc, tid);
+    b->cur = when(b, eq(b, tid, zero));
+    kb_store(b, part, kb_get(b, acc), &nb, 1);
+    b->cur = saved;
+}
+
+/* kernel(x, part, count): part[gridDim] = the fold of x from the identity,
+ * in one launch of RED_THREADS-thread blocks (see thread_fold, block_fold,
+ * last_block); part has gridDim + 1 elements, count[0] is 0 */
+static kir_func *reduce_kernel(kj_arena *a, kj_types *ty, kir_module *m, const red *rd, const char *base, kj_span sp)
+{
+    const char *mangled = kj_arena_printf(a, "%s.onepass", base);
     kir_func *k = kir_module_find(m, mangled);
     if (k) return k;
-    const kj_type *ps[2] = {xt, kj_t_array(ty, rd->r, 1, KJ_LAYOUT_A)};
-    k = new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 2, NULL, sp);
+    const kj_type *ps[3] = {rd->at, kj_t_array(ty, rd->r, 1, KJ_LAYOUT_A),
+                            kj_t_array(ty, kj_t_int(ty, 32, false), 1, KJ_LAYOUT_A)};
+    k = new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 3, NULL, sp);
     k->applies = rd->uf;
     k->target = KJ_RUN_CUDA;
     kir_builder b = {.a = a, .ty = ty, .f = k, .sp = sp};
-    tree_ctx c = {.rd = rd, .x = kb_param(&b, 0), .acc = kb_local(&b, rd->r)};
-    kir_ref out = kb_param(&b, 1);
-    kir_ref shape[2] = {kb_int(&b, TREE_THREADS), 0};
-    kir_ref sh = kb_builtin(&b, KJ_B_SHARED_ARRAY, kj_t_array(ty, rd->r, 1, KJ_LAYOUT_C), shape, 2);
-    kir_ref tid = sreg(&b, KJ_B_TID_X);
-    kb_set(&b, c.acc, identity(&b, rd));
-    kb_grid_stride(&b, kb_dim(&b, c.x, 0), tree_element, &c);
-    kb_store(&b, sh, kb_get(&b, c.acc), &tid, 1);
-    syncthreads(&b);
-    for (int s = TREE_THREADS / 2; s > 0; s /= 2) {
-        kir_blkid then, els, saved = b.cur;
-        kb_if(&b, kb_binop(&b, KIR_LT, kj_t_bool(ty), tid, kb_int(&b, s)), &then, &els);
-        b.cur = then;
-        kir_ref other = kb_binop(&b, KIR_ADD, kb_i64(&b), tid, kb_int(&b, s));
-        kb_store(&b, sh, step(&b, rd, kb_load(&b, sh, &tid, 1), kb_load(&b, sh, &other, 1)), &tid, 1);
-        b.cur = saved;
-        syncthreads(&b);
-    }
-    kir_blkid then, els;
-    kb_if(&b, kb_binop(&b, KIR_EQ, kj_t_bool(ty), tid, kb_int(&b, 0)), &then, &els);
-    b.cur = then;
-    kir_ref zero = kb_int(&b, 0), bid = sreg(&b, KJ_B_BID_X);
-    kb_store(&b, out, kb_load(&b, sh, &zero, 1), &bid, 1);
+    kir_ref x = kb_param(&b, 0), part = kb_param(&b, 1), count = kb_param(&b, 2), zero = kb_int(&b, 0);
+    red seeded = *rd;
+    if (!rd->uf->identity.has) seeded.seed = kb_cast(&b, kb_load(&b, x, &zero, 1), rd->r); /* x is not empty */
+    rd = &seeded;
+    kir_ref tid = sreg(&b, KJ_B_TID_X), bid = sreg(&b, KJ_B_BID_X);
+    kir_ref t = mul(&b, sreg(&b, KJ_B_GDIM_X), kb_int(&b, RED_THREADS));
+    kir_ref g = add(&b, mul(&b, bid, kb_int(&b, RED_THREADS)), tid);
+    uint32_t acc = kb_local(&b, rd->r);
+    thread_fold(&b, rd, x, g, t, acc);
+    block_fold(&b, rd, acc, tid);
+    last_block(&b, rd, part, count, tid, acc);
     return k;
 }
 
@@ -320,6 +454,8 @@ static kir_ref device_array(kir_builder *b, const kj_type *elem, kir_ref shape, 
     return kb_builtin(b, KJ_B_CUDA_DEVICE_ARRAY, kj_t_array(b->ty, elem, (int)nd, KJ_LAYOUT_C), args, 3);
 }
 
+static kir_ref one_pass(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, kir_ref x, const char *base);
+
 /* The host side of a reduction on the GPU. */
 static void gpu_body(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, const char *base)
 {
@@ -347,18 +483,30 @@ static void gpu_body(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, 
         kb_return(b, kb_cast(b, out, rd->rt));
         return;
     }
-    /* a tree: partial results per block, then one block over them */
+    kb_return(b, one_pass(b, a, m, rd, x, base));
+}
+
+/* The launch of the one-pass kernel over 1-d x (not empty unless f has an
+ * identity) and the scalar it leaves: blocks' results, then the last block
+ * to finish folds them. */
+static kir_ref one_pass(kir_builder *b, kj_arena *a, kir_module *m, const red *rd, kir_ref x, const char *base)
+{
     const kj_type *pt = kj_t_array(b->ty, rd->r, 1, KJ_LAYOUT_A);
-    const kir_func *k1 = tree_kernel(a, b->ty, m, rd, rd->at, base, b->sp);
-    const kir_func *k2 = tree_kernel(a, b->ty, m, rd, pt, base, b->sp);
-    kir_ref nb = blocks_for(b, kb_dim(b, x, 0), TREE_THREADS, TREE_MAX_BLOCKS);
-    kir_ref part = device_array(b, rd->r, nb, 1);
-    kir_ref res = device_array(b, rd->r, kb_int(b, 1), 1);
-    kir_ref a1[2] = {x, kb_cast(b, part, pt)}, a2[2] = {kb_cast(b, part, pt), kb_cast(b, res, pt)};
-    launch(b, k1, nb, TREE_THREADS, a1, 2);
-    launch(b, k2, kb_int(b, 1), TREE_THREADS, a2, 2);
-    kir_ref zero = kb_int(b, 0);
-    kb_return(b, kb_load(b, res, &zero, 1));
+    const kj_type *ct = kj_t_array(b->ty, kj_t_int(b->ty, 32, false), 1, KJ_LAYOUT_A);
+    const kir_func *k = reduce_kernel(a, b->ty, m, rd, base, b->sp);
+    kir_ref nb = blocks_for(b, kb_dim(b, x, 0), RED_THREADS * RED_UNROLL, RED_BLOCKS);
+    kir_ref part = device_array(b, rd->r, kb_binop(b, KIR_ADD, kb_i64(b), nb, kb_int(b, 1)), 1);
+    kir_ref count = device_array(b, kj_t_int(b->ty, 32, false), kb_int(b, 1), 1); /* zeroed */
+    kir_ref args[3] = {x, kb_cast(b, part, pt), kb_cast(b, count, ct)};
+    launch(b, k, nb, RED_THREADS, args, 3);
+    return kb_load(b, part, &nb, 1);
+}
+
+kir_ref kir_reduce_gpu_1d(kir_builder *b, kir_module *m, const kir_func *f, kir_ref x, const char *base)
+{
+    const kj_type *xt = b->f->insts[x].type;
+    red rd = {.uf = f, .at = kj_t_array(b->ty, xt->elem, 1, KJ_LAYOUT_A), .axis = -1, .rt = f->ret, .r = f->ret};
+    return one_pass(b, b->a, m, &rd, x, base);
 }
 
 /* ---- the calls ---- */
@@ -396,6 +544,10 @@ void kir_reduce_expand(kj_arena *a, kj_types *ty, kir_module *m, uint32_t first,
         kir_func *f = m->funcs[j];
         for (kir_ref r = 1; r < f->ninsts; r++) {
             kir_inst *in = &f->insts[r];
+            if (gpu && in->op == KIR_BUILTIN && (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST)) {
+                kir_reduce_np(a, ty, m, f, r); /* kir_reduce_np.c */
+                continue;
+            }
             if (in->op != KIR_UFUNC_REDUCE) continue;
             if (in->aux & (KIR_REDUCE_ACCUMULATE | KIR_REDUCE_OUTER | KIR_REDUCE_AT)) { /* kir_ufunc_meth.c */
                 kir_func *h = kir_ufunc_meth_func(a, ty, m, f, in);

@@ -21,4 +21,17 @@
 
 void kir_reduce_expand(kj_arena *a, kj_types *types, kir_module *m, uint32_t first, bool gpu);
 
+/* In host code being built by b: the fold of 1-d array x by the binary
+ * scalar function f (R(R, R)) on the GPU, in one launch (kir_reduce.c's
+ * one-pass kernel, named `base`.onepass): from f's identity, or, for an
+ * idempotent f without one (max, min), from x[0], when x is not empty. */
+struct kir_builder;
+kir_ref kir_reduce_gpu_1d(struct kir_builder *b, kir_module *m, const kir_func *f, kir_ref x, const char *base);
+
+/* np.sum/np.min/np.max and a.sum()/a.min()/a.max() of a 1-d array of
+ * numbers, on the cuda target: where the array's data are on the GPU only,
+ * reduced there (kir_reduce_np.c); the call of such a builtin in f at r
+ * becomes a call of a host function that decides at run time. */
+void kir_reduce_np(kj_arena *a, kj_types *ty, kir_module *m, kir_func *f, kir_ref r);
+
 #endif

@@ -97,6 +97,8 @@ bool kj_gpu_synchronize(kj_gpu *g, kj_rt_error *e);
  * of it): bring a stale host copy back; a write makes the device copy
  * stale. Arrays that were never on the device cost one test. */
 bool kj_gpu_host_access(kj_array *a, bool write, kj_rt_error *e);
+/* Is a's device copy current and its host copy stale? */
+bool kj_gpu_device_only(kj_array *a);
 /* What a new device copy holds: the host's data (cuda.to_device), zeros
  * (device_array: as the host copy, so that both sides agree), or nothing
  * yet — an output that the next launch writes whole (a ufunc's). */

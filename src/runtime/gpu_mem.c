@@ -330,6 +330,12 @@ bool kj_gpu_host_access(kj_array *a, bool write, kj_rt_error *e)
     return true;
 }
 
+bool kj_gpu_device_only(kj_array *a)
+{
+    const kj_mirror *m = owner_of(a)->mirror;
+    return m && m->dev_valid && !m->host_valid;
+}
+
 bool kj_gpu_to_device(kj_gpu *g, kj_array *a, kj_gpu_fill fill, kj_rt_error *e)
 {
     if (!kj_gpu_current(g, e)) return false;

@@ -17,6 +17,11 @@ void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int3
     if (owner && !kj_gpu_host_access(owner, write != 0, &e)) kj_rt_raise_error(rt, &e, line, col);
 }
 
+int32_t kj_rt_on_device(kj_rt *rt, void *owner)
+{
+    return rt->gpu && owner && kj_gpu_device_only(owner);
+}
+
 void kj_rt_to_device(kj_rt *rt, void *owner, int32_t fill, int32_t line, int32_t col)
 {
     kj_rt_error e = {0};
