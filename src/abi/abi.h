@@ -73,7 +73,7 @@
  * kj_rt_cumulate_axis (np.cumsum/cumprod with axis=); the float16 dtype
  * (KJ_DT_FLOAT16, `<f2`) and kj_rt_print_f16; kj_rt_dict_new takes the key kind
  * (string keys), and the str split/join family (str_split.c). */
-#define KJ_ABI_VERSION 15
+#define KJ_ABI_VERSION 16
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

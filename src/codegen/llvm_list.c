@@ -87,6 +87,28 @@ static LLVMValueRef list_pop(kj_cg *cg, const kir_inst *in)
     return load(cg, in->type, kj_cg_rtcall(cg, KJ_RTF_LIST_POP, a, 6));
 }
 
+/* lst[a:b:c] (a new list), lst[a:b:c] = other, del lst[a:b:c], del lst[i]:
+ * list_slice.c, with args (list, start, stop, step, has[, other]). */
+static LLVMValueRef list_slice(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[9] = {cg->fn->rt, kj_cg_val(cg, in->args[0])};
+    if (in->aux == KJ_B_LIST_DEL && in->nargs == 2) {
+        LLVMValueRef d[5] = {a[0], a[1], kj_cg_val(cg, in->args[1]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_LIST_DELITEM, d, 5);
+        return NULL;
+    }
+    for (unsigned k = 1; k < 4; k++) a[k + 1] = kj_cg_val(cg, in->args[k]);
+    a[5] = LLVMBuildTrunc(cg->b, kj_cg_val(cg, in->args[4]), cg->t_i32, "");
+    unsigned n = 6;
+    if (in->aux == KJ_B_LIST_SETSLICE) a[n++] = kj_cg_val(cg, in->args[5]);
+    a[n++] = kj_cg_line(cg, in);
+    a[n++] = kj_cg_col(cg, in);
+    kj_rtfn f = in->aux == KJ_B_LIST_SLICE ? KJ_RTF_LIST_SLICE
+                : in->aux == KJ_B_LIST_SETSLICE ? KJ_RTF_LIST_SETSLICE : KJ_RTF_LIST_DELSLICE;
+    LLVMValueRef r = kj_cg_rtcall(cg, f, a, n);
+    return in->aux == KJ_B_LIST_SLICE ? r : NULL;
+}
+
 LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in)
 {
     if (in->aux == KJ_B_LIST_NEW) return list_new(cg, in);
@@ -111,6 +133,7 @@ LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in)
         return NULL;
     }
     case KJ_B_LIST_POP: return list_pop(cg, in);
+    case KJ_B_LIST_SLICE: case KJ_B_LIST_SETSLICE: case KJ_B_LIST_DEL: return list_slice(cg, in);
     case KJ_B_LIST_INSERT: {
         LLVMValueRef a[3] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1])};
         store(cg, lt->elem, kj_cg_rtcall(cg, KJ_RTF_LIST_INSERT, a, 3), kj_cg_val(cg, in->args[2]));

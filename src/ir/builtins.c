@@ -729,7 +729,8 @@ static const kj_type *type_list_method(bctx *c)
 {
     const kj_type *l = ty(c, 0);
     if (!l || l->kind != KJ_T_LIST || c->id == KJ_B_LIST_NEW || c->id == KJ_B_LIST_GET || c->id == KJ_B_LIST_SET ||
-        c->id == KJ_B_LIST_REPEAT) {
+        c->id == KJ_B_LIST_REPEAT || c->id == KJ_B_LIST_SLICE || c->id == KJ_B_LIST_SETSLICE ||
+        c->id == KJ_B_LIST_DEL) {
         /* list.<new>/<get>/<set> are made by lowering (lower_list.c), never called */
         kj_error(c->d, c->src, c->call, "%s() takes a list as its receiver", c->name);
         return NULL;
@@ -1656,6 +1657,7 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_LIST_APPEND: case KJ_B_LIST_POP: case KJ_B_LIST_NEW: case KJ_B_LIST_GET: case KJ_B_LIST_SET:
     case KJ_B_LIST_INSERT: case KJ_B_LIST_EXTEND: case KJ_B_LIST_CLEAR: case KJ_B_LIST_COPY: case KJ_B_LIST_REVERSE:
     case KJ_B_LIST_REPEAT: case KJ_B_LIST_COUNT: case KJ_B_LIST_INDEX: case KJ_B_LIST_REMOVE:
+    case KJ_B_LIST_SLICE: case KJ_B_LIST_SETSLICE: case KJ_B_LIST_DEL:
         return type_list_method(c);
     case KJ_B_DICT_NEW: case KJ_B_DICT_GETITEM: case KJ_B_DICT_SETITEM: case KJ_B_DICT_CONTAINS: case KJ_B_DICT_GET:
     case KJ_B_DICT_SETDEFAULT: case KJ_B_DICT_POP: case KJ_B_DICT_KEYS: case KJ_B_DICT_VALUES: case KJ_B_DICT_ITEMS:

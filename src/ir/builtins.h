@@ -69,6 +69,9 @@ enum {
     X(LIST_CLEAR, "list.clear", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
     X(LIST_COPY, "list.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
     X(LIST_REVERSE, "list.reverse", KJ_BF_HOST | KJ_BF_METHOD, "")                                      \
+    X(LIST_SLICE, "list.<slice>", KJ_BF_HOST, "start, stop, step, has")                                  \
+    X(LIST_SETSLICE, "list.<setslice>", KJ_BF_HOST, "start, stop, step, has, other")                     \
+    X(LIST_DEL, "list.<del>", KJ_BF_HOST, "i")                                                           \
     X(LIST_REPEAT, "list.<repeat>", KJ_BF_HOST, "n")                                                    \
     X(LIST_COUNT, "list.count", KJ_BF_HOST | KJ_BF_METHOD, "x")                                             \
     X(LIST_INDEX, "list.index", KJ_BF_HOST | KJ_BF_METHOD, "x, start=, stop=")                              \

@@ -1033,6 +1033,7 @@ static kir_ref lower_cuda_reduce(lctx *lc, const kj_expr *e, kj_einfo *ei)
 static kir_ref lower_call(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
+    if (e->call.fn->kind == KJ_E_ATTR && !strcmp(e->call.fn->attr.name, "<del>")) return kj_lower_list_del(lc, e);
     if (kj_is_isinstance_call(e)) return const_as(lc, &ei->cval, ei->type, e->span); /* decided statically */
     if (kj_is_tuple_call(e))
         return e->call.nargs ? lower_expr(lc, e->call.args[0]) : const_as(lc, &ei->cval, ei->type, e->span);

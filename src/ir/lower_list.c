@@ -27,9 +27,47 @@ kir_ref kj_lower_list_literal(lctx *lc, const kj_expr *e)
     return builtin(lc, KJ_B_LIST_NEW, t, e->span, el, e->seq.n);
 }
 
+/* A slice's bounds as LIST_SLICE/SETSLICE/DEL take them: start, stop,
+ * step (1 when absent) and `has` (bit 1 start given, bit 2 stop given;
+ * None is absent, as Python's slice.indices() takes it). */
+static kir_ref part(lctx *lc, const kj_expr *p, int64_t dflt, int32_t bit, int32_t *has, kj_span sp)
+{
+    if (!p || lc->sp->ei[p->id].type->kind == KJ_T_NONE) return kj_lw_i64(lc, dflt, sp);
+    *has |= bit;
+    return kj_lw_as(lc, p, kj_t_int(lc->s->types, 64, true));
+}
+
+static void slice_args(lctx *lc, const kj_expr *ix, kir_ref *out)
+{
+    int32_t has = 0;
+    out[0] = part(lc, ix->slice.lo, 0, 1, &has, ix->span);
+    out[1] = part(lc, ix->slice.hi, 0, 2, &has, ix->span);
+    out[2] = part(lc, ix->slice.step, 1, 4, &has, ix->span);
+    out[3] = kj_lw_i64(lc, has & 3, ix->span);
+}
+
+/* del lst[i], del lst[a:b:c] (the parser's lst.<del>(index)) */
+kir_ref kj_lower_list_del(lctx *lc, const kj_expr *e)
+{
+    const kj_expr *ix = e->call.args[0];
+    kir_ref a[5] = {kj_lw_expr(lc, e->call.fn->attr.obj), 0, 0, 0, 0};
+    if (ix->kind == KJ_E_SLICE) {
+        slice_args(lc, ix, a + 1);
+        return builtin(lc, KJ_B_LIST_DEL, NULL, e->span, a, 5);
+    }
+    a[1] = kj_lw_as(lc, ix, kj_t_int(lc->s->types, 64, true));
+    return builtin(lc, KJ_B_LIST_DEL, NULL, e->span, a, 2);
+}
+
 kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp)
 {
     const kj_type *lt = lc->sp->ei[e->sub.obj->id].type;
+    if (e->sub.index->kind == KJ_E_SLICE) { /* lst[a:b:c], lst[a:b:c] = other */
+        kir_ref a[6] = {kj_lw_expr(lc, e->sub.obj), 0, 0, 0, 0, v};
+        slice_args(lc, e->sub.index, a + 1);
+        if (!v) return builtin(lc, KJ_B_LIST_SLICE, lt, e->span, a, 5);
+        return builtin(lc, KJ_B_LIST_SETSLICE, NULL, sp, a, 6);
+    }
     kir_ref args[3] = {kj_lw_expr(lc, e->sub.obj),
                        kj_lw_as(lc, e->sub.index, kj_t_int(lc->s->types, 64, true)), 0};
     if (!v) return builtin(lc, KJ_B_LIST_GET, lt->elem, e->span, args, 2);
