@@ -109,6 +109,20 @@ static LLVMValueRef list_slice(kj_cg *cg, const kir_inst *in)
     return in->aux == KJ_B_LIST_SLICE ? r : NULL;
 }
 
+/* lst.sort(reverse=): list_sort.c with the elements' kind (builtins.c
+ * allows numbers and strings). */
+static LLVMValueRef list_sort(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l)
+{
+    const kj_type *et = lt->elem;
+    int kind = !et || et->kind == KJ_T_BOOL ? 1 : et->kind == KJ_T_INT ? (et->is_signed ? 0 : 1)
+             : et->kind == KJ_T_FLOAT ? 2 : 3;
+    kir_ref rev = in->nargs > 2 ? in->args[2] : 0;
+    LLVMValueRef r = rev ? LLVMBuildZExt(cg->b, kj_cg_val(cg, rev), cg->t_i32, "") : kj_cg_i32(cg, 0);
+    LLVMValueRef a[4] = {cg->fn->rt, l, kj_cg_i32(cg, kind), r};
+    kj_cg_rtcall(cg, KJ_RTF_LIST_SORT, a, 4);
+    return NULL;
+}
+
 LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in)
 {
     if (in->aux == KJ_B_LIST_NEW) return list_new(cg, in);
@@ -133,6 +147,7 @@ LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in)
         return NULL;
     }
     case KJ_B_LIST_POP: return list_pop(cg, in);
+    case KJ_B_LIST_SORT: return list_sort(cg, in, lt, l);
     case KJ_B_LIST_SLICE: case KJ_B_LIST_SETSLICE: case KJ_B_LIST_DEL: return list_slice(cg, in);
     case KJ_B_LIST_INSERT: {
         LLVMValueRef a[3] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1])};

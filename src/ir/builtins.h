@@ -72,6 +72,7 @@ enum {
     X(LIST_SLICE, "list.<slice>", KJ_BF_HOST, "start, stop, step, has")                                  \
     X(LIST_SETSLICE, "list.<setslice>", KJ_BF_HOST, "start, stop, step, has, other")                     \
     X(LIST_DEL, "list.<del>", KJ_BF_HOST, "i")                                                           \
+    X(LIST_SORT, "list.sort", KJ_BF_HOST | KJ_BF_METHOD, "key=, reverse=")                              \
     X(LIST_REPEAT, "list.<repeat>", KJ_BF_HOST, "n")                                                    \
     X(LIST_COUNT, "list.count", KJ_BF_HOST | KJ_BF_METHOD, "x")                                             \
     X(LIST_INDEX, "list.index", KJ_BF_HOST | KJ_BF_METHOD, "x, start=, stop=")                              \
@@ -159,6 +160,7 @@ enum {
     X(FLOAT, "float", KJ_BF_ANY, "x")                                                                    \
     X(BOOL, "bool", KJ_BF_ANY, "x")                                                                      \
     X(ROUND, "round", KJ_BF_ANY, "x, ndigits=")                                                          \
+    X(SORTED, "sorted", KJ_BF_HOST, "iterable, key=, reverse=")                                         \
     X(SUM, "sum", KJ_BF_ANY, "iterable, start=")                                                         \
     X(ANY, "any", KJ_BF_ANY, "iterable") X(ALL, "all", KJ_BF_ANY, "iterable")                            \
     X(PRINT, "print", KJ_BF_READS, "*args, sep=, end=")                                                  \

@@ -804,6 +804,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
     if (b == KJ_B_LIST_COUNT || b == KJ_B_LIST_INDEX || b == KJ_B_LIST_REMOVE)
         return kj_lower_list_search(lc, b, args, e->span); /* lower_list.c */
+    if (b == KJ_B_SORTED) return kj_lower_sorted(lc, t, args, (uint32_t)ei->nbound, e->span); /* lower_list.c */
     if (pyiter_loop(lc, b, ei, args))
         return kj_lower_pyiter(lc->s->a, lc->s->types, lc->f, lc->cur, e->span, b, t, args[0],
                                ei->nbound > 1 ? args[1] : 0);

@@ -185,3 +185,37 @@ kir_ref kj_lower_list_search(lctx *lc, int builtin, const kir_ref *args, kj_span
     lc->cur = b.cur;
     return r;
 }
+
+/* sorted(x, reverse=): a new list of x's elements (a list's copy, a
+ * tuple's elements, a 1-d array's elements in order), then LIST_SORT on
+ * it (llvm_list.c, list_sort.c). */
+kir_ref kj_lower_sorted(lctx *lc, const kj_type *t, const kir_ref *args, uint32_t nargs, kj_span sp)
+{
+    kir_builder b = {.a = lc->s->a, .ty = lc->s->types, .f = lc->f, .cur = lc->cur, .sp = sp};
+    kir_ref x = args[0], l;
+    const kj_type *xt = lc->f->insts[x].type;
+    if (xt->kind == KJ_T_LIST) {
+        l = kb_builtin(&b, KJ_B_LIST_COPY, t, &x, 1);
+    } else if (xt->kind == KJ_T_TUPLE) {
+        kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, xt->n + 1);
+        for (uint32_t k = 0; k < xt->n; k++) {
+            kir_ref g = kb_emit(&b, KIR_TUPLE_GET, xt->elems[k]);
+            kir_at(lc->f, g)->a = x;
+            kir_at(lc->f, g)->i = k;
+            el[k] = kb_cast(&b, g, t->elem);
+        }
+        l = kb_builtin(&b, KJ_B_LIST_NEW, t, el, xt->n);
+    } else { /* a 1-d array */
+        l = kb_builtin(&b, KJ_B_LIST_NEW, t, NULL, 0);
+        uint32_t i_l = kb_local(&b, kb_i64(&b));
+        kir_blkid cur = b.cur;
+        b.cur = kb_for(&b, i_l, kb_int(&b, 0), kb_dim(&b, x, 0));
+        kir_ref i = kb_get(&b, i_l);
+        kb_builtin(&b, KJ_B_LIST_APPEND, kj_t_none(b.ty), (kir_ref[]){l, kb_load(&b, x, &i, 1)}, 2);
+        b.cur = cur;
+    }
+    kir_ref rev = nargs > 2 && args[2] ? args[2] : 0;
+    kb_builtin(&b, KJ_B_LIST_SORT, kj_t_none(b.ty), (kir_ref[]){l, 0, rev}, 3);
+    lc->cur = b.cur;
+    return l;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* lst.sort() and sorted() (rtfns.def LIST_SORT): CPython's list sort over
+ * elements compared only with `<`, as listobject.c does, so that equal
+ * elements keep their order (stable) and reverse=True is "reverse, sort,
+ * reverse" (equal elements still in their first order). Runs are found
+ * and extended to minrun with CPython's count_run and binarysort, so a
+ * list under 64 elements is sorted exactly as CPython sorts it, NaNs
+ * included (a NaN is never `<` anything). Longer runs are merged by a
+ * plain stable merge instead of CPython's galloping one: the same result
+ * for any elements `<` orders totally, and for floats with NaNs possibly
+ * another of the orders an inconsistent `<` allows. */
+#include "list.h"
+
+#include "rt.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int32_t kind;     /* 0 signed int, 1 unsigned int (and bool), 2 float, 3 string (a char *) */
+    int64_t size;     /* bytes per element */
+} sorter;
+
+static bool lt(const sorter *s, const char *a, const char *b)
+{
+    switch (s->kind) {
+    case 0: {
+        int64_t x, y;
+        if (s->size == 8) memcpy(&x, a, 8), memcpy(&y, b, 8);
+        else if (s->size == 4) { int32_t u, v; memcpy(&u, a, 4), memcpy(&v, b, 4); x = u, y = v; }
+        else if (s->size == 2) { int16_t u, v; memcpy(&u, a, 2), memcpy(&v, b, 2); x = u, y = v; }
+        else x = (int8_t)*a, y = (int8_t)*b;
+        return x < y;
+    }
+    case 1: {
+        uint64_t x = 0, y = 0; /* little-endian: the low bytes of a zeroed uint64 */
+        memcpy(&x, a, (size_t)s->size), memcpy(&y, b, (size_t)s->size);
+        return x < y;
+    }
+    case 2:
+        if (s->size == 4) {
+            float x, y;
+            memcpy(&x, a, 4), memcpy(&y, b, 4);
+            return x < y;
+        } else {
+            double x, y;
+            memcpy(&x, a, 8), memcpy(&y, b, 8);
+            return x < y;
+        }
+    default: {
+        const char *x, *y; /* UTF-8 byte order is code point order, Python's str order */
+        memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);
+        return strcmp(x, y) < 0;
+    }
+    }
+}
+
+static char *at(char *d, int64_t size, int64_t i) { return d + i * size; }
+
+static void reverse(char *d, int64_t size, int64_t lo, int64_t hi, char *tmp)
+{
+    for (int64_t i = lo, j = hi - 1; i < j; i++, j--) {
+        memcpy(tmp, at(d, size, i), (size_t)size);
+        memcpy(at(d, size, i), at(d, size, j), (size_t)size);
+        memcpy(at(d, size, j), tmp, (size_t)size);
+    }
+}
+
+/* CPython's merge_compute_minrun */
+static int64_t minrun(int64_t n)
+{
+    int64_t r = 0;
+    while (n >= 64) r |= n & 1, n >>= 1;
+    return n + r;
+}
+
+/* CPython's count_run: the run at lo (< hi), a strictly descending one reversed. */
+static int64_t count_run(const sorter *s, char *d, int64_t lo, int64_t hi, char *tmp)
+{
+    if (lo + 1 == hi) return 1;
+    int64_t n = 2, z = s->size;
+    if (lt(s, at(d, z, lo + 1), at(d, z, lo))) {
+        for (int64_t p = lo + 2; p < hi && lt(s, at(d, z, p), at(d, z, p - 1)); p++) n++;
+        reverse(d, z, lo, lo + n, tmp);
+    } else {
+        for (int64_t p = lo + 2; p < hi && !lt(s, at(d, z, p), at(d, z, p - 1)); p++) n++;
+    }
+    return n;
+}
+
+/* CPython's binarysort: [lo, start) is sorted; insert start .. hi - 1. */
+static void binarysort(const sorter *s, char *d, int64_t lo, int64_t hi, int64_t start, char *tmp)
+{
+    int64_t z = s->size;
+    for (; start < hi; start++) {
+        memcpy(tmp, at(d, z, start), (size_t)z);
+        int64_t l = lo, r = start;
+        while (l < r) {
+            int64_t p = l + ((r - l) >> 1);
+            if (lt(s, tmp, at(d, z, p))) r = p;
+            else l = p + 1;
+        }
+        memmove(at(d, z, l + 1), at(d, z, l), (size_t)((start - l) * z));
+        memcpy(at(d, z, l), tmp, (size_t)z);
+    }
+}
+
+/* Stable merge of the sorted [lo, mid) and [mid, hi) through buf. */
+static void merge(const sorter *s, char *d, int64_t lo, int64_t mid, int64_t hi, char *buf)
+{
+    int64_t z = s->size, i = lo, j = mid, k = 0;
+    while (i < mid && j < hi) {
+        if (lt(s, at(d, z, j), at(d, z, i))) memcpy(at(buf, z, k++), at(d, z, j++), (size_t)z);
+        else memcpy(at(buf, z, k++), at(d, z, i++), (size_t)z);
+    }
+    while (i < mid) memcpy(at(buf, z, k++), at(d, z, i++), (size_t)z);
+    while (j < hi) memcpy(at(buf, z, k++), at(d, z, j++), (size_t)z);
+    memcpy(at(d, z, lo), buf, (size_t)(k * z));
+}
+
+static void sort(const sorter *s, char *d, int64_t n, char *tmp)
+{
+    if (n < 2) return;
+    int64_t mr = minrun(n), nruns = 0;
+    int64_t *runs = malloc((size_t)(n + 1) * sizeof *runs); /* run starts, then n */
+    if (!runs) abort();
+    for (int64_t lo = 0; lo < n;) {
+        int64_t k = count_run(s, d, lo, n, tmp);
+        if (k < mr) {
+            int64_t force = n - lo <= mr ? n - lo : mr;
+            binarysort(s, d, lo, lo + force, lo + k, tmp);
+            k = force;
+        }
+        runs[nruns++] = lo;
+        lo += k;
+    }
+    runs[nruns] = n;
+    char *buf = nruns > 1 ? malloc((size_t)(n * s->size)) : NULL;
+    if (nruns > 1 && !buf) abort();
+    while (nruns > 1) { /* merge neighbours pairwise until one run is left */
+        int64_t w = 0;
+        for (int64_t r = 0; r < nruns; r += 2) {
+            if (r + 1 < nruns) merge(s, d, runs[r], runs[r + 1], runs[r + 2], buf);
+            runs[w++] = runs[r];
+        }
+        runs[w] = n;
+        nruns = w;
+    }
+    free(buf);
+    free(runs);
+}
+
+void kj_rt_list_sort(kj_rt *rt, void *list, int32_t kind, int32_t reverse_)
+{
+    (void)rt;
+    kj_list *l = list;
+    sorter s = {kind, l->itemsize};
+    if (reverse_) reverse(l->data, l->itemsize, 0, l->len, l->tmp);
+    sort(&s, l->data, l->len, l->tmp);
+    if (reverse_) reverse(l->data, l->itemsize, 0, l->len, l->tmp);
+}
