@@ -109,13 +109,29 @@ static LLVMValueRef list_slice(kj_cg *cg, const kir_inst *in)
     return in->aux == KJ_B_LIST_SLICE ? r : NULL;
 }
 
-/* lst.sort(reverse=): list_sort.c with the elements' kind (builtins.c
- * allows numbers and strings). */
+/* The element kind list_sort.c compares: 0 signed ints, 1 unsigned ints
+ * and bools, 2 floats, 3 strings (builtins.c, infer_list.c allow no other). */
+static int elem_kind(const kj_type *et)
+{
+    return !et || et->kind == KJ_T_BOOL ? 1 : et->kind == KJ_T_INT ? (et->is_signed ? 0 : 1)
+           : et->kind == KJ_T_FLOAT ? 2 : 3;
+}
+
+/* lst1 op lst2: an i1 from kj_rt_list_cmp (the kind of whichever list
+ * knows its elements: `[]` has none). */
+static LLVMValueRef list_cmp(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l)
+{
+    const kj_type *et = lt->elem ? lt->elem : type_of(cg, in->args[1])->elem;
+    LLVMValueRef op = LLVMBuildTrunc(cg->b, kj_cg_val(cg, in->args[2]), cg->t_i32, "");
+    LLVMValueRef a[5] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1]), kj_cg_i32(cg, elem_kind(et)), op};
+    LLVMValueRef r = kj_cg_rtcall(cg, KJ_RTF_LIST_CMP, a, 5);
+    return LLVMBuildICmp(cg->b, LLVMIntNE, r, kj_cg_i32(cg, 0), "");
+}
+
+/* lst.sort(reverse=): list_sort.c with the elements' kind. */
 static LLVMValueRef list_sort(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l)
 {
-    const kj_type *et = lt->elem;
-    int kind = !et || et->kind == KJ_T_BOOL ? 1 : et->kind == KJ_T_INT ? (et->is_signed ? 0 : 1)
-             : et->kind == KJ_T_FLOAT ? 2 : 3;
+    int kind = elem_kind(lt->elem);
     kir_ref rev = in->nargs > 2 ? in->args[2] : 0;
     LLVMValueRef r = rev ? LLVMBuildZExt(cg->b, kj_cg_val(cg, rev), cg->t_i32, "") : kj_cg_i32(cg, 0);
     LLVMValueRef a[4] = {cg->fn->rt, l, kj_cg_i32(cg, kind), r};
@@ -148,6 +164,7 @@ LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in)
     }
     case KJ_B_LIST_POP: return list_pop(cg, in);
     case KJ_B_LIST_SORT: return list_sort(cg, in, lt, l);
+    case KJ_B_LIST_CMP: return list_cmp(cg, in, lt, l);
     case KJ_B_LIST_SLICE: case KJ_B_LIST_SETSLICE: case KJ_B_LIST_DEL: return list_slice(cg, in);
     case KJ_B_LIST_INSERT: {
         LLVMValueRef a[3] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1])};

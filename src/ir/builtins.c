@@ -754,13 +754,17 @@ static bool sort_args(bctx *c, const kj_type *lt, uint32_t k)
     return true;
 }
 
-/* sorted(iterable, key=, reverse=): a new list (lower_list.c builds it
- * from a list, a tuple of one type or a 1-d array, as Numba's sorted()
- * returns a list for each) then sorts it in place. */
+/* sorted(iterable, key=, reverse=) and list(iterable): a new list
+ * (lower_list.c builds it from a list, a tuple of one type, a range, a
+ * string or a 1-d array, as Numba's sorted() and list() return a list
+ * for each), which sorted() then sorts in place. */
 static const kj_type *type_sorted(bctx *c)
 {
     const kj_type *x = ty(c, 0), *el = NULL;
+    if (c->id == KJ_B_LIST_OF && !x) return kj_t_list(c->t, NULL); /* list(): its first append types it */
     if (x && x->kind == KJ_T_LIST) el = x->elem;
+    else if (x && x->kind == KJ_T_RANGE) el = x->elem;
+    else if (x && x->kind == KJ_T_STR) el = x;
     else if (x && x->kind == KJ_T_ARRAY && x->ndim == 1) el = x->elem;
     else if (x && x->kind == KJ_T_TUPLE) {
         for (uint32_t k = 0; k < x->n; k++) {
@@ -769,9 +773,10 @@ static const kj_type *type_sorted(bctx *c)
             el = u;
         }
     } else {
-        return argerr(c, 0, "a list, a tuple or a 1-d array");
+        return argerr(c, 0, "a list, a tuple of one type, a range, a string or a 1-d array");
     }
     const kj_type *lt = kj_t_list(c->t, el ? kj_strong(c->t, el) : NULL);
+    if (c->id == KJ_B_LIST_OF) return lt;
     return sort_args(c, lt, 1) ? lt : NULL;
 }
 
@@ -783,7 +788,7 @@ static const kj_type *type_list_method(bctx *c)
     const kj_type *l = ty(c, 0);
     if (!l || l->kind != KJ_T_LIST || c->id == KJ_B_LIST_NEW || c->id == KJ_B_LIST_GET || c->id == KJ_B_LIST_SET ||
         c->id == KJ_B_LIST_REPEAT || c->id == KJ_B_LIST_SLICE || c->id == KJ_B_LIST_SETSLICE ||
-        c->id == KJ_B_LIST_DEL) {
+        c->id == KJ_B_LIST_DEL || c->id == KJ_B_LIST_CMP) {
         /* list.<new>/<get>/<set> are made by lowering (lower_list.c), never called */
         kj_error(c->d, c->src, c->call, "%s() takes a list as its receiver", c->name);
         return NULL;
@@ -1711,9 +1716,9 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_LIST_APPEND: case KJ_B_LIST_POP: case KJ_B_LIST_NEW: case KJ_B_LIST_GET: case KJ_B_LIST_SET:
     case KJ_B_LIST_INSERT: case KJ_B_LIST_EXTEND: case KJ_B_LIST_CLEAR: case KJ_B_LIST_COPY: case KJ_B_LIST_REVERSE:
     case KJ_B_LIST_REPEAT: case KJ_B_LIST_COUNT: case KJ_B_LIST_INDEX: case KJ_B_LIST_REMOVE:
-    case KJ_B_LIST_SLICE: case KJ_B_LIST_SETSLICE: case KJ_B_LIST_DEL: case KJ_B_LIST_SORT:
+    case KJ_B_LIST_SLICE: case KJ_B_LIST_SETSLICE: case KJ_B_LIST_DEL: case KJ_B_LIST_SORT: case KJ_B_LIST_CMP:
         return type_list_method(c);
-    case KJ_B_SORTED: return type_sorted(c);
+    case KJ_B_SORTED: case KJ_B_LIST_OF: return type_sorted(c);
     case KJ_B_DICT_NEW: case KJ_B_DICT_GETITEM: case KJ_B_DICT_SETITEM: case KJ_B_DICT_CONTAINS: case KJ_B_DICT_GET:
     case KJ_B_DICT_SETDEFAULT: case KJ_B_DICT_POP: case KJ_B_DICT_KEYS: case KJ_B_DICT_VALUES: case KJ_B_DICT_ITEMS:
     case KJ_B_SET_NEW: case KJ_B_SET_ADD: case KJ_B_SET_DISCARD: case KJ_B_SET_REMOVE: case KJ_B_SET_UNION:

@@ -73,6 +73,7 @@ enum {
     X(LIST_SETSLICE, "list.<setslice>", KJ_BF_HOST, "start, stop, step, has, other")                     \
     X(LIST_DEL, "list.<del>", KJ_BF_HOST, "i")                                                           \
     X(LIST_SORT, "list.sort", KJ_BF_HOST | KJ_BF_METHOD, "key=, reverse=")                              \
+    X(LIST_CMP, "list.<cmp>", KJ_BF_HOST, "other, op")                                                  \
     X(LIST_REPEAT, "list.<repeat>", KJ_BF_HOST, "n")                                                    \
     X(LIST_COUNT, "list.count", KJ_BF_HOST | KJ_BF_METHOD, "x")                                             \
     X(LIST_INDEX, "list.index", KJ_BF_HOST | KJ_BF_METHOD, "x, start=, stop=")                              \
@@ -160,6 +161,7 @@ enum {
     X(FLOAT, "float", KJ_BF_ANY, "x")                                                                    \
     X(BOOL, "bool", KJ_BF_ANY, "x")                                                                      \
     X(ROUND, "round", KJ_BF_ANY, "x, ndigits=")                                                          \
+    X(LIST_OF, "list", KJ_BF_HOST, "iterable=")                                                          \
     X(SORTED, "sorted", KJ_BF_HOST, "iterable, key=, reverse=")                                         \
     X(SUM, "sum", KJ_BF_ANY, "iterable, start=")                                                         \
     X(ANY, "any", KJ_BF_ANY, "iterable") X(ALL, "all", KJ_BF_ANY, "iterable")                            \

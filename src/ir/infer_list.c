@@ -155,3 +155,22 @@ const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, co
              kj_type_str(l), kj_type_str(r));
     return NULL;
 }
+
+/* lst1 == lst2, <, ... (CPython's lexicographic list comparison; Numba
+ * compares reflected lists so too): lists of one element type of numbers
+ * or strings (`[]` compares with any list); lower_list.c, list_sort.c. */
+const kj_type *kj_list_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l, const kj_type *r,
+                                    const kj_type **optype)
+{
+    const kj_type *el = l->elem ? l->elem : r->elem;
+    bool ok = op != KJ_CMP_IS && op != KJ_CMP_ISNOT && (!l->elem || !r->elem || l->elem == r->elem);
+    ok = ok && (!el || el->kind == KJ_T_STR || (kj_is_scalar(el) && !kj_is_complex(el)));
+    if (ok && el && el->kind == KJ_T_FLOAT && el->bits != 32 && el->bits != 64) ok = false;
+    if (!ok) {
+        kj_error(ic->d, ic->s->src, e->span, "comparing %s and %s with %s is not supported yet: kjit compares "
+                 "lists of the same numbers or strings", kj_type_str(l), kj_type_str(r), kj_cmpop_str(op));
+        return NULL;
+    }
+    *optype = NULL;
+    return kj_t_bool(ic->s->types);
+}

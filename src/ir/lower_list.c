@@ -186,36 +186,76 @@ kir_ref kj_lower_list_search(lctx *lc, int builtin, const kir_ref *args, kj_span
     return r;
 }
 
-/* sorted(x, reverse=): a new list of x's elements (a list's copy, a
- * tuple's elements, a 1-d array's elements in order), then LIST_SORT on
- * it (llvm_list.c, list_sort.c). */
-kir_ref kj_lower_sorted(lctx *lc, const kj_type *t, const kir_ref *args, uint32_t nargs, kj_span sp)
+/* A new list t of x's elements: a list's copy, a tuple's elements, a 1-d
+ * array's, a range's values, a string's characters, in order (list(x),
+ * sorted(x); builtins.c typed them). */
+static kir_ref new_list_of(lctx *lc, kir_builder *b, const kj_type *t, kir_ref x)
 {
-    kir_builder b = {.a = lc->s->a, .ty = lc->s->types, .f = lc->f, .cur = lc->cur, .sp = sp};
-    kir_ref x = args[0], l;
-    const kj_type *xt = lc->f->insts[x].type;
-    if (xt->kind == KJ_T_LIST) {
-        l = kb_builtin(&b, KJ_B_LIST_COPY, t, &x, 1);
-    } else if (xt->kind == KJ_T_TUPLE) {
+    const kj_type *xt = lc->f->insts[x].type, *i64 = kb_i64(b), *none = kj_t_none(b->ty);
+    if (xt->kind == KJ_T_LIST) return kb_builtin(b, KJ_B_LIST_COPY, t, &x, 1);
+    if (xt->kind == KJ_T_TUPLE) {
         kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, xt->n + 1);
         for (uint32_t k = 0; k < xt->n; k++) {
-            kir_ref g = kb_emit(&b, KIR_TUPLE_GET, xt->elems[k]);
+            kir_ref g = kb_emit(b, KIR_TUPLE_GET, xt->elems[k]);
             kir_at(lc->f, g)->a = x;
             kir_at(lc->f, g)->i = k;
-            el[k] = kb_cast(&b, g, t->elem);
+            el[k] = kb_cast(b, g, t->elem);
         }
-        l = kb_builtin(&b, KJ_B_LIST_NEW, t, el, xt->n);
-    } else { /* a 1-d array */
-        l = kb_builtin(&b, KJ_B_LIST_NEW, t, NULL, 0);
-        uint32_t i_l = kb_local(&b, kb_i64(&b));
-        kir_blkid cur = b.cur;
-        b.cur = kb_for(&b, i_l, kb_int(&b, 0), kb_dim(&b, x, 0));
-        kir_ref i = kb_get(&b, i_l);
-        kb_builtin(&b, KJ_B_LIST_APPEND, kj_t_none(b.ty), (kir_ref[]){l, kb_load(&b, x, &i, 1)}, 2);
-        b.cur = cur;
+        return kb_builtin(b, KJ_B_LIST_NEW, t, el, xt->n);
     }
-    kir_ref rev = nargs > 2 && args[2] ? args[2] : 0;
-    kb_builtin(&b, KJ_B_LIST_SORT, kj_t_none(b.ty), (kir_ref[]){l, 0, rev}, 3);
+    kir_ref l = kb_builtin(b, KJ_B_LIST_NEW, t, NULL, 0), part[3] = {0, 0, 0}, n;
+    if (xt->kind == KJ_T_RANGE) {
+        for (uint32_t k = 0; k < 3; k++) {
+            part[k] = kb_emit(b, KIR_TUPLE_GET, xt->elem);
+            kir_at(lc->f, part[k])->a = x;
+            kir_at(lc->f, part[k])->i = k;
+            part[k] = kb_cast(b, part[k], i64);
+        }
+        lc->cur = b->cur;
+        n = kj_lower_range_len(lc, xt->elem, part[0], part[1], part[2], b->sp);
+    } else if (xt->kind == KJ_T_STR) {
+        lc->cur = b->cur;
+        n = kj_lower_str_len(lc, x, b->sp);
+    } else {
+        n = kb_dim(b, x, 0);
+    }
+    if (xt->kind != KJ_T_ARRAY) b->cur = lc->cur; /* where the lctx emitters left off */
+    uint32_t i_l = kb_local(b, i64);
+    kir_blkid cur = b->cur;
+    b->cur = kb_for(b, i_l, kb_int(b, 0), n);
+    kir_ref i = kb_get(b, i_l), v;
+    if (xt->kind == KJ_T_RANGE) {
+        v = kb_binop(b, KIR_ADD, i64, part[0], kb_binop(b, KIR_MUL, i64, i, part[2]));
+    } else if (xt->kind == KJ_T_STR) {
+        lc->cur = b->cur;
+        v = kj_lower_str_get(lc, x, i, b->sp);
+        b->cur = lc->cur;
+    } else {
+        v = kb_load(b, x, &i, 1);
+    }
+    kb_builtin(b, KJ_B_LIST_APPEND, none, (kir_ref[]){l, kb_cast(b, v, t->elem)}, 2);
+    b->cur = cur;
+    return l;
+}
+
+/* list(x) (a new list; list() an empty one) and sorted(x, reverse=): the
+ * new list, then LIST_SORT on it (llvm_list.c, list_sort.c). */
+kir_ref kj_lower_sorted(lctx *lc, int builtin, const kj_type *t, const kir_ref *args, uint32_t nargs, kj_span sp)
+{
+    kir_builder b = {.a = lc->s->a, .ty = lc->s->types, .f = lc->f, .cur = lc->cur, .sp = sp};
+    kir_ref l = nargs && args[0] ? new_list_of(lc, &b, t, args[0]) : kb_builtin(&b, KJ_B_LIST_NEW, t, NULL, 0);
+    if (builtin == KJ_B_SORTED) {
+        kir_ref rev = nargs > 2 && args[2] ? args[2] : 0;
+        kb_builtin(&b, KJ_B_LIST_SORT, kj_t_none(b.ty), (kir_ref[]){l, 0, rev}, 3);
+    }
     lc->cur = b.cur;
     return l;
+}
+
+/* lst1 op lst2 (infer_list.c typed it): LIST_CMP(l, r, op), op as kj_cmpop's
+ * first six (== != < <= > >=), for llvm_list.c and list_sort.c. */
+kir_ref kj_lower_list_compare(lctx *lc, kj_cmpop op, kir_ref l, kir_ref r, kj_span sp)
+{
+    kir_ref a[3] = {l, r, kj_lw_i64(lc, (int64_t)op, sp)};
+    return builtin(lc, KJ_B_LIST_CMP, kj_t_bool(lc->s->types), sp, a, 3);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* lst.sort() and sorted() (rtfns.def LIST_SORT): CPython's list sort over
+/* List comparisons (==, !=, <, <=, >, >=: CPython's list_richcompare) and
+ * lst.sort() and sorted() (rtfns.def LIST_CMP, LIST_SORT): CPython's list sort over
  * elements compared only with `<`, as listobject.c does, so that equal
  * elements keep their order (stable) and reverse=True is "reverse, sort,
  * reverse" (equal elements still in their first order). Runs are found
@@ -159,4 +160,61 @@ void kj_rt_list_sort(kj_rt *rt, void *list, int32_t kind, int32_t reverse_)
     if (reverse_) reverse(l->data, l->itemsize, 0, l->len, l->tmp);
     sort(&s, l->data, l->len, l->tmp);
     if (reverse_) reverse(l->data, l->itemsize, 0, l->len, l->tmp);
+}
+
+/* a op b of two elements (op 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=, as kj_cmpop),
+ * each kind compared as Python compares its values (NaN unordered). */
+static bool elem_op(const sorter *s, const char *a, const char *b, int32_t op)
+{
+    int c; /* three-way, for the totally ordered kinds */
+    if (s->kind == 2) {
+        double x, y;
+        if (s->size == 4) {
+            float u, v;
+            memcpy(&u, a, 4), memcpy(&v, b, 4);
+            x = u, y = v;
+        } else {
+            memcpy(&x, a, 8), memcpy(&y, b, 8);
+        }
+        switch (op) {
+        case 0: return x == y;
+        case 1: return x != y;
+        case 2: return x < y;
+        case 3: return x <= y;
+        case 4: return x > y;
+        default: return x >= y;
+        }
+    }
+    c = lt(s, a, b) ? -1 : lt(s, b, a) ? 1 : 0;
+    switch (op) {
+    case 0: return c == 0;
+    case 1: return c != 0;
+    case 2: return c < 0;
+    case 3: return c <= 0;
+    case 4: return c > 0;
+    default: return c >= 0;
+    }
+}
+
+int32_t kj_rt_list_cmp(kj_rt *rt, void *a, void *b, int32_t kind, int32_t op)
+{
+    (void)rt;
+    const kj_list *x = a, *y = b;
+    if ((op == 0 || op == 1) && x->len != y->len) return op == 1;
+    sorter s = {kind, x->itemsize};
+    int64_t n = x->len < y->len ? x->len : y->len, i = 0;
+    while (i < n && elem_op(&s, at(x->data, s.size, i), at(y->data, s.size, i), 0)) i++;
+    if (i < n) { /* the first elements that differ decide, as CPython's list_richcompare */
+        if (op == 0 || op == 1) return op == 1;
+        return elem_op(&s, at(x->data, s.size, i), at(y->data, s.size, i), op);
+    }
+    int64_t p = x->len, q = y->len; /* one is a prefix of the other: the lengths decide */
+    switch (op) {
+    case 0: return p == q;
+    case 1: return p != q;
+    case 2: return p < q;
+    case 3: return p <= q;
+    case 4: return p > q;
+    default: return p >= q;
+    }
 }
