@@ -756,8 +756,8 @@ static bool sort_args(bctx *c, const kj_type *lt, uint32_t k)
 
 /* sorted(iterable, key=, reverse=) and list(iterable): a new list
  * (lower_list.c builds it from a list, a tuple of one type, a range, a
- * string or a 1-d array, as Numba's sorted() and list() return a list
- * for each), which sorted() then sorts in place. */
+ * string, a set or dict (the keys) or a 1-d array, as Numba's sorted()
+ * and list() return a list for each), which sorted() then sorts in place. */
 static const kj_type *type_sorted(bctx *c)
 {
     const kj_type *x = ty(c, 0), *el = NULL;
@@ -765,6 +765,7 @@ static const kj_type *type_sorted(bctx *c)
     if (x && x->kind == KJ_T_LIST) el = x->elem;
     else if (x && x->kind == KJ_T_RANGE) el = x->elem;
     else if (x && x->kind == KJ_T_STR) el = x;
+    else if (x && (x->kind == KJ_T_SET || x->kind == KJ_T_DICT)) el = x->elem; /* the keys, in insertion order */
     else if (x && x->kind == KJ_T_ARRAY && x->ndim == 1) el = x->elem;
     else if (x && x->kind == KJ_T_TUPLE) {
         for (uint32_t k = 0; k < x->n; k++) {
@@ -773,7 +774,7 @@ static const kj_type *type_sorted(bctx *c)
             el = u;
         }
     } else {
-        return argerr(c, 0, "a list, a tuple of one type, a range, a string or a 1-d array");
+        return argerr(c, 0, "a list, a tuple of one type, a range, a string, a set, a dict or a 1-d array");
     }
     const kj_type *lt = kj_t_list(c->t, el ? kj_strong(c->t, el) : NULL);
     if (c->id == KJ_B_LIST_OF) return lt;

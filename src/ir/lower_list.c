@@ -187,12 +187,18 @@ kir_ref kj_lower_list_search(lctx *lc, int builtin, const kir_ref *args, kj_span
 }
 
 /* A new list t of x's elements: a list's copy, a tuple's elements, a 1-d
- * array's, a range's values, a string's characters, in order (list(x),
- * sorted(x); builtins.c typed them). */
+ * array's, a range's values, a string's characters, a set's or dict's
+ * keys, in order (list(x), sorted(x); builtins.c typed them). */
 static kir_ref new_list_of(lctx *lc, kir_builder *b, const kj_type *t, kir_ref x)
 {
     const kj_type *xt = lc->f->insts[x].type, *i64 = kb_i64(b), *none = kj_t_none(b->ty);
     if (xt->kind == KJ_T_LIST) return kb_builtin(b, KJ_B_LIST_COPY, t, &x, 1);
+    if (xt->kind == KJ_T_SET || xt->kind == KJ_T_DICT) { /* a new list of the keys: lower_dict.c */
+        lc->cur = b->cur;
+        kir_ref k = kj_lower_dict_keys(lc, x, b->sp);
+        b->cur = lc->cur;
+        return k;
+    }
     if (xt->kind == KJ_T_TUPLE) {
         kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, xt->n + 1);
         for (uint32_t k = 0; k < xt->n; k++) {
