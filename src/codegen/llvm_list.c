@@ -13,6 +13,8 @@
 #include "../abi/abi.h"
 #include "../ir/builtins.h"
 
+#include <stdio.h>
+
 enum { LIST_LEN = 0, LIST_DATA = 16 }; /* byte offsets in kj_list (list.h) */
 
 static const kj_type *type_of(kj_cg *cg, kir_ref r) { return cg->fn->kf->insts[r].type; }
@@ -109,12 +111,32 @@ static LLVMValueRef list_slice(kj_cg *cg, const kir_inst *in)
     return in->aux == KJ_B_LIST_SLICE ? r : NULL;
 }
 
-/* The element kind list_sort.c compares: 0 signed ints, 1 unsigned ints
+/* The kind list_sort.c compares a field as: 0 signed ints, 1 unsigned ints
  * and bools, 2 floats, 3 strings (builtins.c, infer_list.c allow no other). */
-static int elem_kind(const kj_type *et)
+static int field_kind(const kj_type *t)
 {
-    return !et || et->kind == KJ_T_BOOL ? 1 : et->kind == KJ_T_INT ? (et->is_signed ? 0 : 1)
-           : et->kind == KJ_T_FLOAT ? 2 : 3;
+    return !t || t->kind == KJ_T_BOOL ? 1 : t->kind == KJ_T_INT ? (t->is_signed ? 0 : 1) : t->kind == KJ_T_FLOAT ? 2 : 3;
+}
+
+/* The element description list_sort.c reads: "KIND,SIZE,OFFSET;" per field
+ * (a tuple's elements at their offsets in its memory form), a constant string. */
+static LLVMValueRef elem_desc(kj_cg *cg, const kj_type *et)
+{
+    char buf[64 * 48];
+    size_t n = 0;
+    if (et && et->kind == KJ_T_TUPLE) {
+        LLVMTypeRef mt = kj_cg_memtype(cg, et);
+        for (uint32_t k = 0; k < et->n && k < 64; k++) {
+            const kj_type *f = et->elems[k];
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%d,%llu,%llu;", field_kind(f),
+                                  (unsigned long long)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, f)),
+                                  (unsigned long long)LLVMOffsetOfElement(cg->td, mt, k));
+        }
+    } else {
+        LLVMTypeRef mt = et ? kj_cg_memtype(cg, et) : cg->t_i64;
+        snprintf(buf, sizeof buf, "%d,%llu,0;", field_kind(et), (unsigned long long)LLVMABISizeOfType(cg->td, mt));
+    }
+    return kj_cg_cstr(cg, buf);
 }
 
 /* lst1 op lst2: an i1 from kj_rt_list_cmp (the kind of whichever list
@@ -123,7 +145,7 @@ static LLVMValueRef list_cmp(kj_cg *cg, const kir_inst *in, const kj_type *lt, L
 {
     const kj_type *et = lt->elem ? lt->elem : type_of(cg, in->args[1])->elem;
     LLVMValueRef op = LLVMBuildTrunc(cg->b, kj_cg_val(cg, in->args[2]), cg->t_i32, "");
-    LLVMValueRef a[5] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1]), kj_cg_i32(cg, elem_kind(et)), op};
+    LLVMValueRef a[5] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1]), elem_desc(cg, et), op};
     LLVMValueRef r = kj_cg_rtcall(cg, KJ_RTF_LIST_CMP, a, 5);
     return LLVMBuildICmp(cg->b, LLVMIntNE, r, kj_cg_i32(cg, 0), "");
 }
@@ -131,10 +153,9 @@ static LLVMValueRef list_cmp(kj_cg *cg, const kir_inst *in, const kj_type *lt, L
 /* lst.sort(reverse=): list_sort.c with the elements' kind. */
 static LLVMValueRef list_sort(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l)
 {
-    int kind = elem_kind(lt->elem);
     kir_ref rev = in->nargs > 2 ? in->args[2] : 0;
     LLVMValueRef r = rev ? LLVMBuildZExt(cg->b, kj_cg_val(cg, rev), cg->t_i32, "") : kj_cg_i32(cg, 0);
-    LLVMValueRef a[4] = {cg->fn->rt, l, kj_cg_i32(cg, kind), r};
+    LLVMValueRef a[4] = {cg->fn->rt, l, elem_desc(cg, lt->elem), r};
     kj_cg_rtcall(cg, KJ_RTF_LIST_SORT, a, 4);
     return NULL;
 }

@@ -727,17 +727,9 @@ static const kj_type *type_len(bctx *c)
  * list sort does (src/runtime/list_sort.c). */
 static bool sort_args(bctx *c, const kj_type *lt, uint32_t k)
 {
-    if (lt->elem && !kj_is_scalar(lt->elem) && lt->elem->kind != KJ_T_STR) {
-        kj_error(c->d, c->src, c->call, "%s() of %s is not supported yet: kjit sorts lists of numbers or strings",
-                 c->name, kj_type_str(lt));
-        return false;
-    }
-    if (lt->elem && lt->elem->kind == KJ_T_FLOAT && lt->elem->bits != 32 && lt->elem->bits != 64) {
-        kj_error(c->d, c->src, c->call, "%s() of %s is not supported", c->name, kj_type_str(lt));
-        return false;
-    }
-    if (lt->elem && kj_is_complex(lt->elem)) {
-        kj_error(c->d, c->src, c->call, "'<' not supported between instances of 'complex' and 'complex'");
+    if (lt->elem && !kj_list_orderable(lt->elem)) {
+        kj_error(c->d, c->src, c->call, "%s() of %s is not supported yet: kjit sorts lists of real numbers, strings "
+                 "or tuples of real numbers", c->name, kj_type_str(lt));
         return false;
     }
     if (given(c, k)) {

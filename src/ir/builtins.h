@@ -742,4 +742,7 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
                                const kj_barg *args, uint32_t nargs, kj_span call_span,
                                const kj_source *src, kj_diags *d, const kj_type **conv);
 
+/* An element that lists sort and compare (infer_list.c): a real number, a string, a tuple of real numbers. */
+bool kj_list_orderable(const kj_type *t);
+
 #endif

@@ -19,6 +19,20 @@ bool kj_list_elem_ok(const kj_type *t)
     return true;
 }
 
+/* An element list_sort.c compares (sort, sorted, list comparisons): a real
+ * number (float32/float64, ints, bool), a string, or a tuple of real numbers. */
+bool kj_list_orderable(const kj_type *t)
+{
+    if (t->kind == KJ_T_TUPLE) {
+        for (uint32_t k = 0; k < t->n; k++)
+            if (t->elems[k]->kind == KJ_T_TUPLE || !kj_list_orderable(t->elems[k])) return false;
+        return t->n > 0 && t->n <= 64;
+    }
+    if (t->kind == KJ_T_STR) return true;
+    if (!kj_is_scalar(t) || kj_is_complex(t)) return false;
+    return t->kind != KJ_T_FLOAT || t->bits == 32 || t->bits == 64;
+}
+
 kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     kj_types *T = ic->s->types;
@@ -164,11 +178,10 @@ const kj_type *kj_list_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, 
 {
     const kj_type *el = l->elem ? l->elem : r->elem;
     bool ok = op != KJ_CMP_IS && op != KJ_CMP_ISNOT && (!l->elem || !r->elem || l->elem == r->elem);
-    ok = ok && (!el || el->kind == KJ_T_STR || (kj_is_scalar(el) && !kj_is_complex(el)));
-    if (ok && el && el->kind == KJ_T_FLOAT && el->bits != 32 && el->bits != 64) ok = false;
-    if (!ok) {
+    if (!ok || (el && !kj_list_orderable(el))) {
         kj_error(ic->d, ic->s->src, e->span, "comparing %s and %s with %s is not supported yet: kjit compares "
-                 "lists of the same numbers or strings", kj_type_str(l), kj_type_str(r), kj_cmpop_str(op));
+                 "lists of the same real numbers, strings or tuples of them", kj_type_str(l), kj_type_str(r),
+                 kj_cmpop_str(op));
         return NULL;
     }
     *optype = NULL;

@@ -18,44 +18,103 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { MAX_FIELDS = 64 };
+
 typedef struct {
-    int32_t kind;     /* 0 signed int, 1 unsigned int (and bool), 2 float, 3 string (a char *) */
-    int64_t size;     /* bytes per element */
+    int32_t kind; /* 0 signed int, 1 unsigned int (and bool), 2 float, 3 string (a char *) */
+    int64_t size, off; /* bytes, and the offset in the element */
+} field;
+
+typedef struct {
+    field f[MAX_FIELDS]; /* a number or string: one field; a tuple: its elements, compared in order */
+    int32_t n;
+    int64_t size; /* bytes per element */
 } sorter;
 
-static bool lt(const sorter *s, const char *a, const char *b)
+/* The element description code generation passes (llvm_list.c):
+ * "KIND,SIZE,OFFSET;" per field. */
+static void parse(sorter *s, const char *desc, int64_t size)
 {
-    switch (s->kind) {
+    s->n = 0;
+    s->size = size;
+    while (*desc && s->n < MAX_FIELDS) {
+        field *f = &s->f[s->n++];
+        char *end;
+        f->kind = (int32_t)strtol(desc, &end, 10);
+        f->size = strtoll(end + 1, &end, 10);
+        f->off = strtoll(end + 1, &end, 10);
+        desc = *end ? end + 1 : end;
+    }
+}
+
+/* a op b of one field (op 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=, as kj_cmpop),
+ * as Python compares the values (NaN unordered). */
+static bool field_op(const field *f, const char *a, const char *b, int32_t op)
+{
+    a += f->off, b += f->off;
+    int c = 0; /* three-way, for the totally ordered kinds */
+    switch (f->kind) {
     case 0: {
         int64_t x, y;
-        if (s->size == 8) memcpy(&x, a, 8), memcpy(&y, b, 8);
-        else if (s->size == 4) { int32_t u, v; memcpy(&u, a, 4), memcpy(&v, b, 4); x = u, y = v; }
-        else if (s->size == 2) { int16_t u, v; memcpy(&u, a, 2), memcpy(&v, b, 2); x = u, y = v; }
+        if (f->size == 8) memcpy(&x, a, 8), memcpy(&y, b, 8);
+        else if (f->size == 4) { int32_t u, v; memcpy(&u, a, 4), memcpy(&v, b, 4); x = u, y = v; }
+        else if (f->size == 2) { int16_t u, v; memcpy(&u, a, 2), memcpy(&v, b, 2); x = u, y = v; }
         else x = (int8_t)*a, y = (int8_t)*b;
-        return x < y;
+        c = x < y ? -1 : x > y;
+        break;
     }
     case 1: {
         uint64_t x = 0, y = 0; /* little-endian: the low bytes of a zeroed uint64 */
-        memcpy(&x, a, (size_t)s->size), memcpy(&y, b, (size_t)s->size);
-        return x < y;
+        memcpy(&x, a, (size_t)f->size), memcpy(&y, b, (size_t)f->size);
+        c = x < y ? -1 : x > y;
+        break;
     }
-    case 2:
-        if (s->size == 4) {
-            float x, y;
-            memcpy(&x, a, 4), memcpy(&y, b, 4);
-            return x < y;
+    case 2: {
+        double x, y;
+        if (f->size == 4) {
+            float u, v;
+            memcpy(&u, a, 4), memcpy(&v, b, 4);
+            x = u, y = v;
         } else {
-            double x, y;
             memcpy(&x, a, 8), memcpy(&y, b, 8);
-            return x < y;
         }
+        switch (op) {
+        case 0: return x == y;
+        case 1: return x != y;
+        case 2: return x < y;
+        case 3: return x <= y;
+        case 4: return x > y;
+        default: return x >= y;
+        }
+    }
     default: {
         const char *x, *y; /* UTF-8 byte order is code point order, Python's str order */
         memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);
-        return strcmp(x, y) < 0;
+        c = strcmp(x, y);
+        break;
     }
+    }
+    switch (op) {
+    case 0: return c == 0;
+    case 1: return c != 0;
+    case 2: return c < 0;
+    case 3: return c <= 0;
+    case 4: return c > 0;
+    default: return c >= 0;
     }
 }
+
+/* a op b of two elements: a tuple as CPython's tuple comparison (the first
+ * fields that are not == decide; all equal: as equal values). */
+static bool elem_op(const sorter *s, const char *a, const char *b, int32_t op)
+{
+    if (s->n == 1) return field_op(&s->f[0], a, b, op);
+    for (int32_t k = 0; k < s->n; k++)
+        if (!field_op(&s->f[k], a, b, 0)) return op == 0 ? false : op == 1 ? true : field_op(&s->f[k], a, b, op);
+    return op == 0 || op == 3 || op == 5;
+}
+
+static bool lt(const sorter *s, const char *a, const char *b) { return elem_op(s, a, b, 2); }
 
 static char *at(char *d, int64_t size, int64_t i) { return d + i * size; }
 
@@ -152,56 +211,24 @@ static void sort(const sorter *s, char *d, int64_t n, char *tmp)
     free(runs);
 }
 
-void kj_rt_list_sort(kj_rt *rt, void *list, int32_t kind, int32_t reverse_)
+void kj_rt_list_sort(kj_rt *rt, void *list, const char *desc, int32_t reverse_)
 {
     (void)rt;
     kj_list *l = list;
-    sorter s = {kind, l->itemsize};
+    sorter s;
+    parse(&s, desc, l->itemsize);
     if (reverse_) reverse(l->data, l->itemsize, 0, l->len, l->tmp);
     sort(&s, l->data, l->len, l->tmp);
     if (reverse_) reverse(l->data, l->itemsize, 0, l->len, l->tmp);
 }
 
-/* a op b of two elements (op 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=, as kj_cmpop),
- * each kind compared as Python compares its values (NaN unordered). */
-static bool elem_op(const sorter *s, const char *a, const char *b, int32_t op)
-{
-    int c; /* three-way, for the totally ordered kinds */
-    if (s->kind == 2) {
-        double x, y;
-        if (s->size == 4) {
-            float u, v;
-            memcpy(&u, a, 4), memcpy(&v, b, 4);
-            x = u, y = v;
-        } else {
-            memcpy(&x, a, 8), memcpy(&y, b, 8);
-        }
-        switch (op) {
-        case 0: return x == y;
-        case 1: return x != y;
-        case 2: return x < y;
-        case 3: return x <= y;
-        case 4: return x > y;
-        default: return x >= y;
-        }
-    }
-    c = lt(s, a, b) ? -1 : lt(s, b, a) ? 1 : 0;
-    switch (op) {
-    case 0: return c == 0;
-    case 1: return c != 0;
-    case 2: return c < 0;
-    case 3: return c <= 0;
-    case 4: return c > 0;
-    default: return c >= 0;
-    }
-}
-
-int32_t kj_rt_list_cmp(kj_rt *rt, void *a, void *b, int32_t kind, int32_t op)
+int32_t kj_rt_list_cmp(kj_rt *rt, void *a, void *b, const char *desc, int32_t op)
 {
     (void)rt;
     const kj_list *x = a, *y = b;
     if ((op == 0 || op == 1) && x->len != y->len) return op == 1;
-    sorter s = {kind, x->itemsize};
+    sorter s;
+    parse(&s, desc, x->itemsize);
     int64_t n = x->len < y->len ? x->len : y->len, i = 0;
     while (i < n && elem_op(&s, at(x->data, s.size, i), at(y->data, s.size, i), 0)) i++;
     if (i < n) { /* the first elements that differ decide, as CPython's list_richcompare */
