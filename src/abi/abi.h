@@ -76,8 +76,9 @@
  * kj_abi_kernel.perm (thread-layout specialisation, kir_layout.h). 17:
  * kj_rt_module_slot (a script's module-level values read by compiled
  * functions). 18: kj_rt_graph_begin/end (CUDA graphs of host loops). 19:
- * kj_rt_on_device (np.sum/max/min of a device array reduce on the GPU). */
-#define KJ_ABI_VERSION 19
+ * kj_rt_on_device (np.sum/max/min of a device array reduce on the GPU). 20:
+ * list slicing, slice assignment, del, sort (list_slice.c, list_sort.c). */
+#define KJ_ABI_VERSION 20
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

@@ -13,6 +13,8 @@
 #include "../abi/abi.h"
 #include "../ir/builtins.h"
 
+#include <stdio.h>
+
 enum { LIST_LEN = 0, LIST_DATA = 16 }; /* byte offsets in kj_list (list.h) */
 
 static const kj_type *type_of(kj_cg *cg, kir_ref r) { return cg->fn->kf->insts[r].type; }
@@ -87,6 +89,77 @@ static LLVMValueRef list_pop(kj_cg *cg, const kir_inst *in)
     return load(cg, in->type, kj_cg_rtcall(cg, KJ_RTF_LIST_POP, a, 6));
 }
 
+/* lst[a:b:c] (a new list), lst[a:b:c] = other, del lst[a:b:c], del lst[i]:
+ * list_slice.c, with args (list, start, stop, step, has[, other]). */
+static LLVMValueRef list_slice(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[9] = {cg->fn->rt, kj_cg_val(cg, in->args[0])};
+    if (in->aux == KJ_B_LIST_DEL && in->nargs == 2) {
+        LLVMValueRef d[5] = {a[0], a[1], kj_cg_val(cg, in->args[1]), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_LIST_DELITEM, d, 5);
+        return NULL;
+    }
+    for (unsigned k = 1; k < 4; k++) a[k + 1] = kj_cg_val(cg, in->args[k]);
+    a[5] = LLVMBuildTrunc(cg->b, kj_cg_val(cg, in->args[4]), cg->t_i32, "");
+    unsigned n = 6;
+    if (in->aux == KJ_B_LIST_SETSLICE) a[n++] = kj_cg_val(cg, in->args[5]);
+    a[n++] = kj_cg_line(cg, in);
+    a[n++] = kj_cg_col(cg, in);
+    kj_rtfn f = in->aux == KJ_B_LIST_SLICE ? KJ_RTF_LIST_SLICE
+                : in->aux == KJ_B_LIST_SETSLICE ? KJ_RTF_LIST_SETSLICE : KJ_RTF_LIST_DELSLICE;
+    LLVMValueRef r = kj_cg_rtcall(cg, f, a, n);
+    return in->aux == KJ_B_LIST_SLICE ? r : NULL;
+}
+
+/* The kind list_sort.c compares a field as: 0 signed ints, 1 unsigned ints
+ * and bools, 2 floats, 3 strings (builtins.c, infer_list.c allow no other). */
+static int field_kind(const kj_type *t)
+{
+    return !t || t->kind == KJ_T_BOOL ? 1 : t->kind == KJ_T_INT ? (t->is_signed ? 0 : 1) : t->kind == KJ_T_FLOAT ? 2 : 3;
+}
+
+/* The element description list_sort.c reads: "KIND,SIZE,OFFSET;" per field
+ * (a tuple's elements at their offsets in its memory form), a constant string. */
+static LLVMValueRef elem_desc(kj_cg *cg, const kj_type *et)
+{
+    char buf[64 * 48];
+    size_t n = 0;
+    if (et && et->kind == KJ_T_TUPLE) {
+        LLVMTypeRef mt = kj_cg_memtype(cg, et);
+        for (uint32_t k = 0; k < et->n && k < 64; k++) {
+            const kj_type *f = et->elems[k];
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%d,%llu,%llu;", field_kind(f),
+                                  (unsigned long long)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, f)),
+                                  (unsigned long long)LLVMOffsetOfElement(cg->td, mt, k));
+        }
+    } else {
+        LLVMTypeRef mt = et ? kj_cg_memtype(cg, et) : cg->t_i64;
+        snprintf(buf, sizeof buf, "%d,%llu,0;", field_kind(et), (unsigned long long)LLVMABISizeOfType(cg->td, mt));
+    }
+    return kj_cg_cstr(cg, buf);
+}
+
+/* lst1 op lst2: an i1 from kj_rt_list_cmp (the kind of whichever list
+ * knows its elements: `[]` has none). */
+static LLVMValueRef list_cmp(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l)
+{
+    const kj_type *et = lt->elem ? lt->elem : type_of(cg, in->args[1])->elem;
+    LLVMValueRef op = LLVMBuildTrunc(cg->b, kj_cg_val(cg, in->args[2]), cg->t_i32, "");
+    LLVMValueRef a[5] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1]), elem_desc(cg, et), op};
+    LLVMValueRef r = kj_cg_rtcall(cg, KJ_RTF_LIST_CMP, a, 5);
+    return LLVMBuildICmp(cg->b, LLVMIntNE, r, kj_cg_i32(cg, 0), "");
+}
+
+/* lst.sort(reverse=): list_sort.c with the elements' kind. */
+static LLVMValueRef list_sort(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l)
+{
+    kir_ref rev = in->nargs > 2 ? in->args[2] : 0;
+    LLVMValueRef r = rev ? LLVMBuildZExt(cg->b, kj_cg_val(cg, rev), cg->t_i32, "") : kj_cg_i32(cg, 0);
+    LLVMValueRef a[4] = {cg->fn->rt, l, elem_desc(cg, lt->elem), r};
+    kj_cg_rtcall(cg, KJ_RTF_LIST_SORT, a, 4);
+    return NULL;
+}
+
 LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in)
 {
     if (in->aux == KJ_B_LIST_NEW) return list_new(cg, in);
@@ -111,6 +184,9 @@ LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in)
         return NULL;
     }
     case KJ_B_LIST_POP: return list_pop(cg, in);
+    case KJ_B_LIST_SORT: return list_sort(cg, in, lt, l);
+    case KJ_B_LIST_CMP: return list_cmp(cg, in, lt, l);
+    case KJ_B_LIST_SLICE: case KJ_B_LIST_SETSLICE: case KJ_B_LIST_DEL: return list_slice(cg, in);
     case KJ_B_LIST_INSERT: {
         LLVMValueRef a[3] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1])};
         store(cg, lt->elem, kj_cg_rtcall(cg, KJ_RTF_LIST_INSERT, a, 3), kj_cg_val(cg, in->args[2]));

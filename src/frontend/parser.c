@@ -399,6 +399,33 @@ static kj_stmt *unsupported_simple(kjp *p, const char *msg, const char *hint)
     return NULL;
 }
 
+/* 'del' target: `del lst[i]` and `del lst[a:b:c]` become the expression
+ * statement lst.<del>(INDEX), a call of a method no program can name
+ * (ir/infer_list.c types it, lower_list.c lowers it); other targets are
+ * refused here. */
+static kj_stmt *del_stmt(kjp *p, kj_span start)
+{
+    kjp_next(p);
+    kj_expr *t = kjp_testlist(p);
+    if (p->panic || !t) return NULL;
+    if (t->kind != KJ_E_SUBSCRIPT) { /* del x: kjit deletes list items and slices only */
+        kjp_error(p, start, "'del' is not supported");
+        return NULL;
+    }
+    kj_expr *fn = kjp_new_expr(p, KJ_E_ATTR, t->span);
+    fn->attr.obj = t->sub.obj;
+    fn->attr.name = "<del>";
+    fn->attr.name_span = t->span;
+    kj_expr *c = kjp_new_expr(p, KJ_E_CALL, t->span);
+    c->call.fn = fn;
+    c->call.args = KJ_NEWN(p->a, kj_expr *, 1);
+    c->call.args[0] = t->sub.index;
+    c->call.nargs = 1;
+    kj_stmt *s = new_stmt(p, KJ_S_EXPR, kjp_span_from(p, start));
+    s->expr = c;
+    return s;
+}
+
 /* simple_stmt: pass | break | continue | return | assert | import | expr_stmt
  * A lone `...` is taken as `pass` (the usual placeholder body). */
 static kj_stmt *simple_stmt(kjp *p)
@@ -413,7 +440,7 @@ static kj_stmt *simple_stmt(kjp *p)
     case KJ_TOK_KW_FROM: return from_stmt(p, start);
     case KJ_TOK_KW_GLOBAL: return global_stmt(p, start); /* checked by ir/infer_global.c */
     case KJ_TOK_KW_NONLOCAL: return unsupported_simple(p, "'nonlocal' is not supported", NULL);
-    case KJ_TOK_KW_DEL: return unsupported_simple(p, "'del' is not supported", NULL);
+    case KJ_TOK_KW_DEL: return del_stmt(p, start);
     case KJ_TOK_KW_RAISE: return raise_stmt(p, start);
     case KJ_TOK_ELLIPSIS: {
         kj_tok_kind k = kjp_peek(p, 1);

@@ -722,6 +722,57 @@ static const kj_type *type_len(bctx *c)
     return i64(c);
 }
 
+/* key= and reverse= of lst.sort() and sorted() (params k, k + 1) over a
+ * list lt: elements of numbers or strings, compared with `<` as CPython's
+ * list sort does (src/runtime/list_sort.c). */
+static bool sort_args(bctx *c, const kj_type *lt, uint32_t k)
+{
+    if (lt->elem && !kj_list_orderable(lt->elem)) {
+        kj_error(c->d, c->src, c->call, "%s() of %s is not supported yet: kjit sorts lists of real numbers, strings "
+                 "or tuples of real numbers", c->name, kj_type_str(lt));
+        return false;
+    }
+    if (given(c, k)) {
+        kj_error(c->d, c->src, span_of(c, k), "%s() with key= is not supported yet", c->name);
+        return false;
+    }
+    if (given(c, k + 1)) {
+        if (!kj_is_int(ty(c, k + 1)) && ty(c, k + 1)->kind != KJ_T_BOOL) {
+            argerr(c, k + 1, "a bool");
+            return false;
+        }
+        convto(c, k + 1, kj_t_bool(c->t));
+    }
+    return true;
+}
+
+/* sorted(iterable, key=, reverse=) and list(iterable): a new list
+ * (lower_list.c builds it from a list, a tuple of one type, a range, a
+ * string, a set or dict (the keys) or a 1-d array, as Numba's sorted()
+ * and list() return a list for each), which sorted() then sorts in place. */
+static const kj_type *type_sorted(bctx *c)
+{
+    const kj_type *x = ty(c, 0), *el = NULL;
+    if (c->id == KJ_B_LIST_OF && !x) return kj_t_list(c->t, NULL); /* list(): its first append types it */
+    if (x && x->kind == KJ_T_LIST) el = x->elem;
+    else if (x && x->kind == KJ_T_RANGE) el = x->elem;
+    else if (x && x->kind == KJ_T_STR) el = x;
+    else if (x && (x->kind == KJ_T_SET || x->kind == KJ_T_DICT)) el = x->elem; /* the keys, in insertion order */
+    else if (x && x->kind == KJ_T_ARRAY && x->ndim == 1) el = x->elem;
+    else if (x && x->kind == KJ_T_TUPLE) {
+        for (uint32_t k = 0; k < x->n; k++) {
+            const kj_type *u = kj_strong(c->t, x->elems[k]); /* CPython keeps each value: no promotion */
+            if (el && u != el) return argerr(c, 0, "a tuple of one type");
+            el = u;
+        }
+    } else {
+        return argerr(c, 0, "a list, a tuple of one type, a range, a string, a set, a dict or a 1-d array");
+    }
+    const kj_type *lt = kj_t_list(c->t, el ? kj_strong(c->t, el) : NULL);
+    if (c->id == KJ_B_LIST_OF) return lt;
+    return sort_args(c, lt, 1) ? lt : NULL;
+}
+
 /* list.append(x), list.pop(index=) of a reflected list: x converts to the
  * elements' type (an empty list's type comes from its first append:
  * infer_list.c); pop gives an element. */
@@ -729,12 +780,14 @@ static const kj_type *type_list_method(bctx *c)
 {
     const kj_type *l = ty(c, 0);
     if (!l || l->kind != KJ_T_LIST || c->id == KJ_B_LIST_NEW || c->id == KJ_B_LIST_GET || c->id == KJ_B_LIST_SET ||
-        c->id == KJ_B_LIST_REPEAT) {
+        c->id == KJ_B_LIST_REPEAT || c->id == KJ_B_LIST_SLICE || c->id == KJ_B_LIST_SETSLICE ||
+        c->id == KJ_B_LIST_DEL || c->id == KJ_B_LIST_CMP) {
         /* list.<new>/<get>/<set> are made by lowering (lower_list.c), never called */
         kj_error(c->d, c->src, c->call, "%s() takes a list as its receiver", c->name);
         return NULL;
     }
     switch (c->id) {
+    case KJ_B_LIST_SORT: return sort_args(c, l, 1) ? none(c) : NULL;
     case KJ_B_LIST_CLEAR: case KJ_B_LIST_REVERSE: return none(c);
     case KJ_B_LIST_COPY: return l;
     case KJ_B_LIST_COUNT: case KJ_B_LIST_INDEX: case KJ_B_LIST_REMOVE: /* compared as `x in lst` (lower_list.c) */
@@ -1697,7 +1750,9 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_LIST_APPEND: case KJ_B_LIST_POP: case KJ_B_LIST_NEW: case KJ_B_LIST_GET: case KJ_B_LIST_SET:
     case KJ_B_LIST_INSERT: case KJ_B_LIST_EXTEND: case KJ_B_LIST_CLEAR: case KJ_B_LIST_COPY: case KJ_B_LIST_REVERSE:
     case KJ_B_LIST_REPEAT: case KJ_B_LIST_COUNT: case KJ_B_LIST_INDEX: case KJ_B_LIST_REMOVE:
+    case KJ_B_LIST_SLICE: case KJ_B_LIST_SETSLICE: case KJ_B_LIST_DEL: case KJ_B_LIST_SORT: case KJ_B_LIST_CMP:
         return type_list_method(c);
+    case KJ_B_SORTED: case KJ_B_LIST_OF: return type_sorted(c);
     case KJ_B_DICT_NEW: case KJ_B_DICT_GETITEM: case KJ_B_DICT_SETITEM: case KJ_B_DICT_CONTAINS: case KJ_B_DICT_GET:
     case KJ_B_DICT_SETDEFAULT: case KJ_B_DICT_POP: case KJ_B_DICT_KEYS: case KJ_B_DICT_VALUES: case KJ_B_DICT_ITEMS:
     case KJ_B_SET_NEW: case KJ_B_SET_ADD: case KJ_B_SET_DISCARD: case KJ_B_SET_REMOVE: case KJ_B_SET_UNION:

@@ -69,6 +69,11 @@ enum {
     X(LIST_CLEAR, "list.clear", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
     X(LIST_COPY, "list.copy", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
     X(LIST_REVERSE, "list.reverse", KJ_BF_HOST | KJ_BF_METHOD, "")                                      \
+    X(LIST_SLICE, "list.<slice>", KJ_BF_HOST, "start, stop, step, has")                                  \
+    X(LIST_SETSLICE, "list.<setslice>", KJ_BF_HOST, "start, stop, step, has, other")                     \
+    X(LIST_DEL, "list.<del>", KJ_BF_HOST, "i")                                                           \
+    X(LIST_SORT, "list.sort", KJ_BF_HOST | KJ_BF_METHOD, "key=, reverse=")                              \
+    X(LIST_CMP, "list.<cmp>", KJ_BF_HOST, "other, op")                                                  \
     X(LIST_REPEAT, "list.<repeat>", KJ_BF_HOST, "n")                                                    \
     X(LIST_COUNT, "list.count", KJ_BF_HOST | KJ_BF_METHOD, "x")                                             \
     X(LIST_INDEX, "list.index", KJ_BF_HOST | KJ_BF_METHOD, "x, start=, stop=")                              \
@@ -156,6 +161,8 @@ enum {
     X(FLOAT, "float", KJ_BF_ANY, "x")                                                                    \
     X(BOOL, "bool", KJ_BF_ANY, "x")                                                                      \
     X(ROUND, "round", KJ_BF_ANY, "x, ndigits=")                                                          \
+    X(LIST_OF, "list", KJ_BF_HOST, "iterable=")                                                          \
+    X(SORTED, "sorted", KJ_BF_HOST, "iterable, key=, reverse=")                                         \
     X(SUM, "sum", KJ_BF_ANY, "iterable, start=")                                                         \
     X(ANY, "any", KJ_BF_ANY, "iterable") X(ALL, "all", KJ_BF_ANY, "iterable")                            \
     X(PRINT, "print", KJ_BF_READS, "*args, sep=, end=")                                                  \
@@ -744,5 +751,8 @@ const kj_type *kj_type_np_manip2(kj_types *t, kj_builtin id, const kj_barg *args
 const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target,
                                const kj_barg *args, uint32_t nargs, kj_span call_span,
                                const kj_source *src, kj_diags *d, const kj_type **conv);
+
+/* An element that lists sort and compare (infer_list.c): a real number, a string, a tuple of real numbers. */
+bool kj_list_orderable(const kj_type *t);
 
 #endif

@@ -207,6 +207,10 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
     const kj_type *arr = ic->sp->ei[target->sub.obj->id].type;
     if (!dst || !arr) return;
     if (kj_frozen_write_error(ic->s, ic->d, ic->sp->fn, &ic->sp->ei[target->sub.obj->id], target)) return;
+    if (arr->kind == KJ_T_LIST && target->sub.index->kind == KJ_E_SLICE) { /* lst[a:b] = other */
+        kj_list_setslice_check(ic, target, arr, t);
+        return;
+    }
     if (arr->kind == KJ_T_LIST) { /* lst[i] = x (infer_list.c typed lst[i]) */
         if (!kj_can_convert(t, dst))
             kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",

@@ -593,6 +593,7 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
                  kj_cmpop_str(op));
         return NULL;
     }
+    if (l->kind == KJ_T_LIST && r->kind == KJ_T_LIST) return kj_list_compare_type(ic, e, op, l, r, optype);
     if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
         if (l->kind != KJ_T_NONE && r->kind != KJ_T_NONE) {
             kj_error(ic->d, ic->s->src, e->span,

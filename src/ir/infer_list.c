@@ -19,6 +19,20 @@ bool kj_list_elem_ok(const kj_type *t)
     return true;
 }
 
+/* An element list_sort.c compares (sort, sorted, list comparisons): a real
+ * number (float32/float64, ints, bool), a string, or a tuple of real numbers. */
+bool kj_list_orderable(const kj_type *t)
+{
+    if (t->kind == KJ_T_TUPLE) {
+        for (uint32_t k = 0; k < t->n; k++)
+            if (t->elems[k]->kind == KJ_T_TUPLE || !kj_list_orderable(t->elems[k])) return false;
+        return t->n > 0 && t->n <= 64;
+    }
+    if (t->kind == KJ_T_STR) return true;
+    if (!kj_is_scalar(t) || kj_is_complex(t)) return false;
+    return t->kind != KJ_T_FLOAT || t->bits == 32 || t->bits == 64;
+}
+
 kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     kj_types *T = ic->s->types;
@@ -49,12 +63,72 @@ kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     return ei_value(ei, kj_t_list(T, el));
 }
 
+/* A slice bound: an integer or None (Python's "slice indices must be
+ * integers or None or have an __index__ method"). */
+static bool slice_part_ok(kj_ictx *ic, const kj_expr *p)
+{
+    if (!p) return true;
+    const kj_type *t = kj_value_type(ic, p);
+    if (!t) return false;
+    if (kj_is_int(t) || t->kind == KJ_T_NONE) return true;
+    kj_error(ic->d, ic->s->src, p->span, "slice indices must be integers or None or have an __index__ method");
+    return false;
+}
+
+static bool slice_parts_ok(kj_ictx *ic, const kj_expr *ix)
+{
+    return slice_part_ok(ic, ix->slice.lo) && slice_part_ok(ic, ix->slice.hi) && slice_part_ok(ic, ix->slice.step);
+}
+
+/* lst[a:b] = other (infer.c's assign_subscript): other a list of the same
+ * elements (or `[]`), as Numba's reflected list takes it. */
+void kj_list_setslice_check(kj_ictx *ic, const kj_expr *target, const kj_type *lt, const kj_type *t)
+{
+    if (t->kind == KJ_T_LIST && (!t->elem || t->elem == lt->elem)) return;
+    kj_error(ic->d, ic->s->src, target->span, "cannot assign %s to a slice of %s: assign a list of the same "
+             "elements", kj_type_str(t), kj_type_str(lt));
+}
+
+/* `del x[i]` / `del x[a:b]`, which the parser makes the call x.<del>(i):
+ * of a list only (kjit has no `del d[k]` yet: d.pop(k) does the same). */
+kj_einfo *kj_type_list_del(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    const kj_expr *obj = e->call.fn->attr.obj, *ix = e->call.args[0];
+    const kj_type *t = kj_value_type(ic, obj);
+    if (!t) return ei_value(ei, NULL);
+    if (t->kind != KJ_T_LIST) {
+        if (t->kind == KJ_T_DICT) {
+            kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "del of a dict item is not supported yet");
+            kj_diag_hint(dg, "d.pop(k) removes it");
+        } else {
+            kj_error(ic->d, ic->s->src, e->span, "'%s' object doesn't support item deletion", kj_type_str(t));
+        }
+        return ei_value(ei, NULL);
+    }
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_error(ic->d, ic->s->src, e->span, "lists are not supported in CUDA kernels and device functions");
+        return ei_value(ei, NULL);
+    }
+    if (ix->kind == KJ_E_SLICE) {
+        if (!slice_parts_ok(ic, ix)) return ei_value(ei, NULL);
+    } else {
+        const kj_type *it = kj_value_type(ic, ix);
+        if (!it) return ei_value(ei, NULL);
+        if (!kj_is_int(it)) {
+            kj_error(ic->d, ic->s->src, ix->span, "list indices must be integers or slices, not %s",
+                     kj_type_str(it));
+            return ei_value(ei, NULL);
+        }
+    }
+    return ei_value(ei, kj_t_none(ic->s->types));
+}
+
 kj_einfo *kj_type_list_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *lt, kj_einfo *ei)
 {
     const kj_expr *ix = e->sub.index;
-    if (ix->kind == KJ_E_SLICE) {
-        kj_error(ic->d, ic->s->src, ix->span, "slicing a list is not supported yet; index it or loop over it");
-        return ei_value(ei, NULL);
+    if (ix->kind == KJ_E_SLICE) { /* lst[a:b:c]: a new list of the same elements (lower_list.c) */
+        if (!slice_parts_ok(ic, ix)) return ei_value(ei, NULL);
+        return ei_value(ei, lt);
     }
     const kj_type *it = kj_value_type(ic, ix);
     if (!it) return ei_value(ei, NULL);
@@ -94,4 +168,22 @@ const kj_type *kj_list_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, co
     kj_error(ic->d, ic->s->src, sp, "unsupported operand type(s) for %s: '%s' and '%s'", kj_binop_str(op),
              kj_type_str(l), kj_type_str(r));
     return NULL;
+}
+
+/* lst1 == lst2, <, ... (CPython's lexicographic list comparison; Numba
+ * compares reflected lists so too): lists of one element type of numbers
+ * or strings (`[]` compares with any list); lower_list.c, list_sort.c. */
+const kj_type *kj_list_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l, const kj_type *r,
+                                    const kj_type **optype)
+{
+    const kj_type *el = l->elem ? l->elem : r->elem;
+    bool ok = op != KJ_CMP_IS && op != KJ_CMP_ISNOT && (!l->elem || !r->elem || l->elem == r->elem);
+    if (!ok || (el && !kj_list_orderable(el))) {
+        kj_error(ic->d, ic->s->src, e->span, "comparing %s and %s with %s is not supported yet: kjit compares "
+                 "lists of the same real numbers, strings or tuples of them", kj_type_str(l), kj_type_str(r),
+                 kj_cmpop_str(op));
+        return NULL;
+    }
+    *optype = NULL;
+    return kj_t_bool(ic->s->types);
 }

@@ -453,6 +453,11 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
             return kj_lower_dict_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
         return kj_lower_list_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
     }
+    if (lt->kind == KJ_T_LIST && rt->kind == KJ_T_LIST) { /* lower_list.c */
+        if (!l) l = lower_expr(lc, le);
+        *r_out = lower_expr(lc, re);
+        return kj_lower_list_compare(lc, op, l, *r_out, e->span);
+    }
     if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
         bool same = lt->kind == KJ_T_NONE && rt->kind == KJ_T_NONE;
         *r_out = 0;
@@ -804,6 +809,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
     if (b == KJ_B_LIST_COUNT || b == KJ_B_LIST_INDEX || b == KJ_B_LIST_REMOVE)
         return kj_lower_list_search(lc, b, args, e->span); /* lower_list.c */
+    if (b == KJ_B_SORTED || b == KJ_B_LIST_OF) /* lower_list.c */
+        return kj_lower_sorted(lc, b, t, args, (uint32_t)ei->nbound, e->span);
     if (pyiter_loop(lc, b, ei, args))
         return kj_lower_pyiter(lc->s->a, lc->s->types, lc->f, lc->cur, e->span, b, t, args[0],
                                ei->nbound > 1 ? args[1] : 0);
@@ -1034,6 +1041,7 @@ static kir_ref lower_cuda_reduce(lctx *lc, const kj_expr *e, kj_einfo *ei)
 static kir_ref lower_call(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
+    if (e->call.fn->kind == KJ_E_ATTR && !strcmp(e->call.fn->attr.name, "<del>")) return kj_lower_list_del(lc, e);
     if (kj_is_isinstance_call(e)) return const_as(lc, &ei->cval, ei->type, e->span); /* decided statically */
     if (kj_is_tuple_call(e))
         return e->call.nargs ? lower_expr(lc, e->call.args[0]) : const_as(lc, &ei->cval, ei->type, e->span);

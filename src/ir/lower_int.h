@@ -49,6 +49,9 @@ kir_ref kj_lower_list_literal(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_devarr_split(lctx *lc, const kj_type *t, kir_ref d, kir_ref section, kj_span sp);
 kir_ref kj_lower_typed_call(lctx *lc, const kj_expr *e, const kj_type *t, int b); /* lower_typed.c */
 kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
+kir_ref kj_lower_list_del(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_list_compare(lctx *lc, kj_cmpop op, kir_ref l, kir_ref r, kj_span sp);
+kir_ref kj_lower_sorted(lctx *lc, int builtin, const kj_type *t, const kir_ref *args, uint32_t nargs, kj_span sp);
 /* x in lst (not_in: x not in lst) of the comparison e: a scan for an equal element. */
 kir_ref kj_lower_list_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref l);
 kir_ref kj_lower_list_search(lctx *lc, int builtin, const kir_ref *args, kj_span sp);

@@ -27,9 +27,47 @@ kir_ref kj_lower_list_literal(lctx *lc, const kj_expr *e)
     return builtin(lc, KJ_B_LIST_NEW, t, e->span, el, e->seq.n);
 }
 
+/* A slice's bounds as LIST_SLICE/SETSLICE/DEL take them: start, stop,
+ * step (1 when absent) and `has` (bit 1 start given, bit 2 stop given;
+ * None is absent, as Python's slice.indices() takes it). */
+static kir_ref part(lctx *lc, const kj_expr *p, int64_t dflt, int32_t bit, int32_t *has, kj_span sp)
+{
+    if (!p || lc->sp->ei[p->id].type->kind == KJ_T_NONE) return kj_lw_i64(lc, dflt, sp);
+    *has |= bit;
+    return kj_lw_as(lc, p, kj_t_int(lc->s->types, 64, true));
+}
+
+static void slice_args(lctx *lc, const kj_expr *ix, kir_ref *out)
+{
+    int32_t has = 0;
+    out[0] = part(lc, ix->slice.lo, 0, 1, &has, ix->span);
+    out[1] = part(lc, ix->slice.hi, 0, 2, &has, ix->span);
+    out[2] = part(lc, ix->slice.step, 1, 4, &has, ix->span);
+    out[3] = kj_lw_i64(lc, has & 3, ix->span);
+}
+
+/* del lst[i], del lst[a:b:c] (the parser's lst.<del>(index)) */
+kir_ref kj_lower_list_del(lctx *lc, const kj_expr *e)
+{
+    const kj_expr *ix = e->call.args[0];
+    kir_ref a[5] = {kj_lw_expr(lc, e->call.fn->attr.obj), 0, 0, 0, 0};
+    if (ix->kind == KJ_E_SLICE) {
+        slice_args(lc, ix, a + 1);
+        return builtin(lc, KJ_B_LIST_DEL, NULL, e->span, a, 5);
+    }
+    a[1] = kj_lw_as(lc, ix, kj_t_int(lc->s->types, 64, true));
+    return builtin(lc, KJ_B_LIST_DEL, NULL, e->span, a, 2);
+}
+
 kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp)
 {
     const kj_type *lt = lc->sp->ei[e->sub.obj->id].type;
+    if (e->sub.index->kind == KJ_E_SLICE) { /* lst[a:b:c], lst[a:b:c] = other */
+        kir_ref a[6] = {kj_lw_expr(lc, e->sub.obj), 0, 0, 0, 0, v};
+        slice_args(lc, e->sub.index, a + 1);
+        if (!v) return builtin(lc, KJ_B_LIST_SLICE, lt, e->span, a, 5);
+        return builtin(lc, KJ_B_LIST_SETSLICE, NULL, sp, a, 6);
+    }
     kir_ref args[3] = {kj_lw_expr(lc, e->sub.obj),
                        kj_lw_as(lc, e->sub.index, kj_t_int(lc->s->types, 64, true)), 0};
     if (!v) return builtin(lc, KJ_B_LIST_GET, lt->elem, e->span, args, 2);
@@ -146,4 +184,84 @@ kir_ref kj_lower_list_search(lctx *lc, int builtin, const kir_ref *args, kj_span
     }
     lc->cur = b.cur;
     return r;
+}
+
+/* A new list t of x's elements: a list's copy, a tuple's elements, a 1-d
+ * array's, a range's values, a string's characters, a set's or dict's
+ * keys, in order (list(x), sorted(x); builtins.c typed them). */
+static kir_ref new_list_of(lctx *lc, kir_builder *b, const kj_type *t, kir_ref x)
+{
+    const kj_type *xt = lc->f->insts[x].type, *i64 = kb_i64(b), *none = kj_t_none(b->ty);
+    if (xt->kind == KJ_T_LIST) return kb_builtin(b, KJ_B_LIST_COPY, t, &x, 1);
+    if (xt->kind == KJ_T_SET || xt->kind == KJ_T_DICT) { /* a new list of the keys: lower_dict.c */
+        lc->cur = b->cur;
+        kir_ref k = kj_lower_dict_keys(lc, x, b->sp);
+        b->cur = lc->cur;
+        return k;
+    }
+    if (xt->kind == KJ_T_TUPLE) {
+        kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, xt->n + 1);
+        for (uint32_t k = 0; k < xt->n; k++) {
+            kir_ref g = kb_emit(b, KIR_TUPLE_GET, xt->elems[k]);
+            kir_at(lc->f, g)->a = x;
+            kir_at(lc->f, g)->i = k;
+            el[k] = kb_cast(b, g, t->elem);
+        }
+        return kb_builtin(b, KJ_B_LIST_NEW, t, el, xt->n);
+    }
+    kir_ref l = kb_builtin(b, KJ_B_LIST_NEW, t, NULL, 0), part[3] = {0, 0, 0}, n;
+    if (xt->kind == KJ_T_RANGE) {
+        for (uint32_t k = 0; k < 3; k++) {
+            part[k] = kb_emit(b, KIR_TUPLE_GET, xt->elem);
+            kir_at(lc->f, part[k])->a = x;
+            kir_at(lc->f, part[k])->i = k;
+            part[k] = kb_cast(b, part[k], i64);
+        }
+        lc->cur = b->cur;
+        n = kj_lower_range_len(lc, xt->elem, part[0], part[1], part[2], b->sp);
+    } else if (xt->kind == KJ_T_STR) {
+        lc->cur = b->cur;
+        n = kj_lower_str_len(lc, x, b->sp);
+    } else {
+        n = kb_dim(b, x, 0);
+    }
+    if (xt->kind != KJ_T_ARRAY) b->cur = lc->cur; /* where the lctx emitters left off */
+    uint32_t i_l = kb_local(b, i64);
+    kir_blkid cur = b->cur;
+    b->cur = kb_for(b, i_l, kb_int(b, 0), n);
+    kir_ref i = kb_get(b, i_l), v;
+    if (xt->kind == KJ_T_RANGE) {
+        v = kb_binop(b, KIR_ADD, i64, part[0], kb_binop(b, KIR_MUL, i64, i, part[2]));
+    } else if (xt->kind == KJ_T_STR) {
+        lc->cur = b->cur;
+        v = kj_lower_str_get(lc, x, i, b->sp);
+        b->cur = lc->cur;
+    } else {
+        v = kb_load(b, x, &i, 1);
+    }
+    kb_builtin(b, KJ_B_LIST_APPEND, none, (kir_ref[]){l, kb_cast(b, v, t->elem)}, 2);
+    b->cur = cur;
+    return l;
+}
+
+/* list(x) (a new list; list() an empty one) and sorted(x, reverse=): the
+ * new list, then LIST_SORT on it (llvm_list.c, list_sort.c). */
+kir_ref kj_lower_sorted(lctx *lc, int builtin, const kj_type *t, const kir_ref *args, uint32_t nargs, kj_span sp)
+{
+    kir_builder b = {.a = lc->s->a, .ty = lc->s->types, .f = lc->f, .cur = lc->cur, .sp = sp};
+    kir_ref l = nargs && args[0] ? new_list_of(lc, &b, t, args[0]) : kb_builtin(&b, KJ_B_LIST_NEW, t, NULL, 0);
+    if (builtin == KJ_B_SORTED) {
+        kir_ref rev = nargs > 2 && args[2] ? args[2] : 0;
+        kb_builtin(&b, KJ_B_LIST_SORT, kj_t_none(b.ty), (kir_ref[]){l, 0, rev}, 3);
+    }
+    lc->cur = b.cur;
+    return l;
+}
+
+/* lst1 op lst2 (infer_list.c typed it): LIST_CMP(l, r, op), op as kj_cmpop's
+ * first six (== != < <= > >=), for llvm_list.c and list_sort.c. */
+kir_ref kj_lower_list_compare(lctx *lc, kj_cmpop op, kir_ref l, kir_ref r, kj_span sp)
+{
+    kir_ref a[3] = {l, r, kj_lw_i64(lc, (int64_t)op, sp)};
+    return builtin(lc, KJ_B_LIST_CMP, kj_t_bool(lc->s->types), sp, a, 3);
 }

@@ -1278,7 +1278,8 @@ static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
             const kj_expr *t = st->assign.targets[0], *v = st->assign.value;
             if (st->assign.ntargets != 1 || t->kind != KJ_E_NAME) break;
             bool strs = v->kind == KJ_E_LIST && v->seq.n;
-            for (uint32_t k = 0; strs && k < v->seq.n; k++) strs = v->seq.v[k]->kind == KJ_E_STR;
+            for (uint32_t k = 0; strs && k < v->seq.n; k++) /* signatures, not a list of words: ['a', 'b'] */
+                strs = v->seq.v[k]->kind == KJ_E_STR && strchr(v->seq.v[k]->str.s, '(');
             if (v->kind != KJ_E_STR && !strs && !kj_is_typeobj_expr(s, v)) break;
             if (kj_count_assigns(&host->def->body, t->name) != 1 ||
                 !kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n))

@@ -411,6 +411,10 @@ bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem);
  * the refinement of an empty list's variable by lst.append(x). */
 kj_einfo *kj_type_list_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 kj_einfo *kj_type_list_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *lt, kj_einfo *ei);
+kj_einfo *kj_type_list_del(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+const kj_type *kj_list_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l, const kj_type *r,
+                                    const kj_type **optype);
+void kj_list_setslice_check(kj_ictx *ic, const kj_expr *target, const kj_type *lt, const kj_type *t);
 void kj_list_append_refine(kj_ictx *ic, const kj_expr *call);
 bool kj_list_elem_ok(const kj_type *t); /* what a list may hold */
 /* infer_typed.c: numba.typed.List(...), List.empty_list(t), Dict(), Dict.empty(k, v). */
