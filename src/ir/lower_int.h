@@ -41,6 +41,7 @@ kir_ref kj_lower_range_len(lctx *lc, const kj_type *it, kir_ref start, kir_ref s
 /* lower_list.c: a list display as a list value; lst[i] (v 0) or lst[i] = v
  * of the subscript e. */
 kir_ref kj_lower_list_literal(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_list_of(lctx *lc, const kj_type *t, const kir_ref *el, uint32_t n, kj_span sp);
 kir_ref kj_lower_typed_call(lctx *lc, const kj_expr *e, const kj_type *t, int b); /* lower_typed.c */
 kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
 /* x in lst (not_in: x not in lst) of the comparison e: a scan for an equal element. */
