@@ -478,6 +478,13 @@ bool kj_can_cast_safe(const kj_type *from, const kj_type *to)
     if (from == to) return true;
     if (!kj_is_scalar(from) || !kj_is_scalar(to)) return false;
     if (from->kind == KJ_T_BOOL) return true;
+    if (from->kind == KJ_T_COMPLEX || to->kind == KJ_T_COMPLEX) {
+        /* only to a complex; a real goes where its complex part holds it */
+        if (to->kind != KJ_T_COMPLEX) return false;
+        if (from->kind == KJ_T_COMPLEX || from->weak) return from->kind != KJ_T_COMPLEX || to->bits >= from->bits;
+        if (from->kind == KJ_T_FLOAT) return from->bits <= to->bits / 2;
+        return to->bits == 128 || from->bits <= 16;
+    }
     if (from->weak) return from->kind == KJ_T_INT ? to->kind != KJ_T_BOOL : to->kind == KJ_T_FLOAT;
     if (from->kind == KJ_T_FLOAT)
         return to->kind == KJ_T_FLOAT && to->bits >= from->bits;

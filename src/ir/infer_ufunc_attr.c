@@ -15,6 +15,7 @@ char kj_type_char(const kj_type *t)
     switch (t->kind) {
     case KJ_T_BOOL: return '?';
     case KJ_T_FLOAT: return t->bits == 32 ? 'f' : 'd';
+    case KJ_T_COMPLEX: return t->bits == 64 ? 'F' : 'D';
     case KJ_T_INT: {
         static const char s[] = "bhil", u[] = "BHIL";
         int k = t->bits == 8 ? 0 : t->bits == 16 ? 1 : t->bits == 32 ? 2 : 3;
