@@ -71,6 +71,21 @@ static LLVMValueRef float_arg(kj_cg *cg, const kir_inst *in, uint32_t k, double 
     return kj_cg_cast(cg, kj_cg_val(cg, in->args[k]), t, &T_F64);
 }
 
+/* Operand r of a product converted to the dtype it is computed in (the
+ * result's: NumPy's promotion; int64 for an integer product). */
+static void product_operand(kj_cg *cg, const kir_inst *in, kir_ref r, LLVMValueRef out[3])
+{
+    const kj_type *t = cg->fn->kf->insts[r].type;
+    const kj_type *e = in->type->kind == KJ_T_ARRAY ? in->type->elem : in->type;
+    if (t->kind != KJ_T_ARRAY || t->elem == e || (t->elem->kind == e->kind && t->elem->bits == e->bits &&
+                                                  t->elem->is_signed == e->is_signed))
+        return kj_cg_operand(cg, r, out);
+    LLVMValueRef v = kj_cg_array_copy_as(cg, r, e, t->ndim, in);
+    out[0] = kj_cg_spill(cg, v);
+    out[1] = kj_cg_i32(cg, t->ndim);
+    out[2] = kj_cg_i32(cg, kj_cg_dtype(e));
+}
+
 LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in)
 {
     int op = op_of(in->aux);
@@ -78,8 +93,14 @@ LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in)
                op == KJ_LA_OUTER || op == KJ_LA_KRON || op == KJ_LA_SOLVE || op == KJ_LA_LSTSQ;
     LLVMValueRef a[3], b[3] = {LLVMConstNull(LLVMPointerTypeInContext(cg->ctx, 0)), kj_cg_i32(cg, 0),
                                kj_cg_i32(cg, 0)};
-    kj_cg_operand(cg, in->args[0], a);
-    if (two) kj_cg_operand(cg, in->args[1], b);
+    bool prod = op == KJ_LA_DOT || op == KJ_LA_MATMUL || op == KJ_LA_VDOT || op == KJ_LA_INNER;
+    if (prod) {
+        product_operand(cg, in, in->args[0], a);
+        product_operand(cg, in, in->args[1], b);
+    } else {
+        kj_cg_operand(cg, in->args[0], a);
+        if (two) kj_cg_operand(cg, in->args[1], b);
+    }
     const kj_type *rt = in->type;
     unsigned n = rt->kind == KJ_T_TUPLE ? rt->n : 1;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(cg->ctx, 0);

@@ -26,12 +26,21 @@ static const char *param_name(kj_builtin id, uint32_t i)
     return id == KJ_B_LA_MATRIX_POWER && i == 1 ? "n" : i < 2 ? ab[i] : "rcond";
 }
 
-/* Argument i: an array of float32/float64 with lo <= ndim <= hi. */
+/* The products NumPy computes for any numeric dtypes (mixed ones promoted;
+ * integer ones exactly, without BLAS: rt_linalg_int.c). */
+static bool any_dtype(kj_builtin id)
+{
+    return id == KJ_B_NP_DOT || id == KJ_B_NP_MATMUL || id == KJ_B_NP_VDOT || id == KJ_B_NP_INNER;
+}
+
+/* Argument i: an array of float32/float64 (of ints too for any_dtype) with
+ * lo <= ndim <= hi. */
 static const kj_type *float_array(lctx *c, uint32_t i, int lo, int hi)
 {
     const kj_type *x = i < c->nargs ? c->args[i].type : NULL;
     kj_span sp = i < c->nargs ? c->args[i].span : c->call;
-    if (!x || x->kind != KJ_T_ARRAY || x->elem->kind != KJ_T_FLOAT) {
+    bool ok_int = any_dtype(c->id) && x && x->kind == KJ_T_ARRAY && x->elem->kind == KJ_T_INT;
+    if (!x || x->kind != KJ_T_ARRAY || (x->elem->kind != KJ_T_FLOAT && !ok_int)) {
         kj_error(c->d, c->src, sp, "%s() argument '%s' must be a float32 or float64 array, not %s", c->name,
                  param_name(c->id, i), x ? kj_type_str(x) : "nothing");
         return NULL;
@@ -54,6 +63,7 @@ static bool pair(lctx *c, int alo, int ahi, int blo, int bhi, const kj_type **a,
     *a = float_array(c, 0, alo, ahi);
     *b = *a ? float_array(c, 1, blo, bhi) : NULL;
     if (!*b) return false;
+    if (any_dtype(c->id)) return true; /* type_product promotes */
     if ((*a)->elem != (*b)->elem) {
         kj_error(c->d, c->src, c->call, "%s() arguments must all have the same dtype, not %s and %s", c->name,
                  kj_type_str((*a)->elem), kj_type_str((*b)->elem));
@@ -80,6 +90,17 @@ static const kj_type *type_product(lctx *c)
     bool vdot = c->id == KJ_B_NP_VDOT, mm = c->id == KJ_B_NP_MATMUL;
     int hi = vdot ? 1 : mm ? 3 : 2;
     if (!pair(c, 1, hi, 1, hi, &a, &b)) return NULL;
+    /* NumPy's result dtype; an integer one is computed in int64 (the
+     * operands converted, llvm_linalg.c), so only int64 results are exact */
+    const kj_type *e = kj_strong(c->t, kj_promote(c->t, a->elem, b->elem));
+    if (e->kind == KJ_T_INT && (e->bits != 64 || !e->is_signed || a->ndim == 3 || b->ndim == 3)) {
+        kj_diag *dg = kj_error(c->d, c->src, c->call, "%s() of %s and %s arrays is not supported yet", c->name,
+                               kj_type_str(a->elem), kj_type_str(b->elem));
+        kj_diag_hint(dg, "integer products are supported for 1-d and 2-d operands with an int64 result; "
+                         "convert with .astype(np.int64) or .astype(np.float64)");
+        return NULL;
+    }
+    if (e != a->elem) a = kj_t_array(c->t, e, a->ndim, a->layout);
     if (mm && (a->ndim == 3 || b->ndim == 3)) { /* batched: the other operand a matrix or a batch */
         if (a->ndim == 1 || b->ndim == 1) {
             kj_error(c->d, c->src, c->call, "np.matmul() of a 1-d and a 3-d array is not supported");

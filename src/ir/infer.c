@@ -592,6 +592,7 @@ static void walk(kj_sema *s, kj_spec *sp, kj_ictx *ic)
 {
     ic->changed = false;
     ic->loops = 0;
+    kj_ulog_reset(sp);
     infer_block(ic, &sp->fn->def->body);
     if (ic->report && sp->ret && sp->ret->kind != KJ_T_NONE && !block_returns(&sp->fn->def->body))
         kj_error(ic->d, s->src, sp->fn->def->span,

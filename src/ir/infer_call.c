@@ -473,11 +473,18 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
 
 /* NumPy's "safe" casting between scalars: no value can change. A weak
  * literal fits any type of its kind or wider (NEP 50). */
-static bool can_cast_safe(const kj_type *from, const kj_type *to)
+bool kj_can_cast_safe(const kj_type *from, const kj_type *to)
 {
     if (from == to) return true;
     if (!kj_is_scalar(from) || !kj_is_scalar(to)) return false;
     if (from->kind == KJ_T_BOOL) return true;
+    if (from->kind == KJ_T_COMPLEX || to->kind == KJ_T_COMPLEX) {
+        /* only to a complex; a real goes where its complex part holds it */
+        if (to->kind != KJ_T_COMPLEX) return false;
+        if (from->kind == KJ_T_COMPLEX || from->weak) return from->kind != KJ_T_COMPLEX || to->bits >= from->bits;
+        if (from->kind == KJ_T_FLOAT) return from->bits <= to->bits / 2;
+        return to->bits == 128 || from->bits <= 16;
+    }
     if (from->weak) return from->kind == KJ_T_INT ? to->kind != KJ_T_BOOL : to->kind == KJ_T_FLOAT;
     if (from->kind == KJ_T_FLOAT)
         return to->kind == KJ_T_FLOAT && to->bits >= from->bits;
@@ -499,7 +506,7 @@ static const kj_sig *ufunc_sig(kj_types *t, kj_fn *fn, const kj_type *const *arg
     for (uint32_t s = 0; s < fn->nsigs; s++) {
         bool ok = true;
         for (uint32_t i = 0; i < fn->sigs[s].nparams && ok; i++)
-            ok = can_cast_safe(all_weak ? kj_strong(t, args[i]) : args[i], fn->sigs[s].params[i]);
+            ok = kj_can_cast_safe(all_weak ? kj_strong(t, args[i]) : args[i], fn->sigs[s].params[i]);
         if (ok) return &fn->sigs[s];
     }
     return NULL;
@@ -544,6 +551,7 @@ static kj_spec *specialise(kj_ictx *ic, kj_fn *fn, const kj_type **args, bool de
     if (!callee) return NULL;
     if (callee->state == SPEC_NEW) kj_infer_spec(ic->s, callee);
     if (ic->report) kj_mark_reachable(ic->s, callee);
+    kj_ulog_merge(ic, callee, sp);
     return callee;
 }
 
@@ -758,6 +766,7 @@ static kj_einfo *vectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_
         el[i] = elem_of(args[i]);
         if (args[i]->kind == KJ_T_ARRAY && args[i]->ndim > nd) nd = args[i]->ndim;
     }
+    if (!fn->nsigs) el = kj_ulog_loop(ic, fn, el, n); /* lazy: the loop Numba's DUFunc runs */
     kj_spec *callee = specialise(ic, fn, el, true, e->span);
     if (!callee) return ei_value(ei, NULL);
     ei->callee = callee;
@@ -826,7 +835,7 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
             for (uint32_t i = 0; i < n && ok; i++) {
                 const kj_type *f = elem_of(core[i]), *t = elem_of(fn->sigs[s].params[i]);
                 ok = pass == 0 ? kj_strong(ic->s->types, f) == t
-                   : pass == 1 ? can_cast_safe(f, t) : kj_can_convert(f, t);
+                   : pass == 1 ? kj_can_cast_safe(f, t) : kj_can_convert(f, t);
             }
             if (ok) sig = &fn->sigs[s];
         }
@@ -836,6 +845,15 @@ static kj_einfo *guvectorize_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, k
         return ei_value(ei, NULL);
     }
     for (uint32_t i = n; i < L->nin + L->nout; i++) core[i] = sig->params[i];
+    if (!fn->nsigs) { /* lazy: the loop Numba's dynamic gufunc runs */
+        const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n + 1);
+        for (uint32_t i = 0; i < n; i++) el[i] = elem_of(core[i]);
+        el = kj_ulog_loop(ic, fn, el, n);
+        for (uint32_t i = 0; i < n; i++)
+            core[i] = core[i]->kind == KJ_T_ARRAY ? kj_t_array(ic->s->types, el[i], core[i]->ndim,
+                                                               core[i]->layout)
+                                                  : el[i];
+    }
     kj_spec *callee = sig ? kj_spec_get(ic->s, fn, sig->params, sig->nparams, true, e->span)
                           : specialise(ic, fn, core, true, e->span);
     if (!callee) return ei_value(ei, NULL);
@@ -890,13 +908,15 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
         out = t;
         out_sp = kw->value->span;
     }
-    if (fn->kind == FK_GUVECTORIZE) return guvectorize_call(ic, e, ei, fn, args, n);
-    if (n != fn->def->nparams) {
+    if (fn->kind != FK_GUVECTORIZE && n != fn->def->nparams) {
         kj_error(ic->d, ic->s->src, e->span, "%s() takes %u argument%s but %u were given",
                  fn->def->name, fn->def->nparams, fn->def->nparams == 1 ? "" : "s", n);
         return ei_value(ei, NULL);
     }
-    return vectorize_call(ic, e, ei, fn, args, n, out, out_sp);
+    kj_einfo *r = fn->kind == FK_GUVECTORIZE ? guvectorize_call(ic, e, ei, fn, args, n)
+                                              : vectorize_call(ic, e, ei, fn, args, n, out, out_sp);
+    if (!fn->nsigs && r->type && r->callee) kj_ulog_call(ic, e, fn, args, n, r->callee);
+    return r;
 }
 
 /* The reduction starts from the identity in the ufunc's result type r,

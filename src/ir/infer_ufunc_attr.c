@@ -8,13 +8,14 @@
 
 /* NumPy's type character of a scalar (np.dtype(t).char, on an LP64 machine:
  * int64 is 'l'); 0 for none. */
-static char type_char(const kj_type *t)
+char kj_type_char(const kj_type *t)
 {
     if (t && t->kind == KJ_T_ARRAY) t = t->elem;
     if (!t) return 0;
     switch (t->kind) {
     case KJ_T_BOOL: return '?';
     case KJ_T_FLOAT: return t->bits == 32 ? 'f' : 'd';
+    case KJ_T_COMPLEX: return t->bits == 64 ? 'F' : 'D';
     case KJ_T_INT: {
         static const char s[] = "bhil", u[] = "BHIL";
         int k = t->bits == 8 ? 0 : t->bits == 16 ? 1 : t->bits == 32 ? 2 : 3;
@@ -33,11 +34,11 @@ static const char *types_entry(kj_sema *s, const kj_fn *fn, const kj_sig *sig)
     size_t k = 0;
     for (uint32_t i = 0; i < sig->nparams && k + 4 < sizeof buf; i++) {
         if (i == nin) buf[k++] = '-', buf[k++] = '>';
-        char c = type_char(sig->params[i]);
+        char c = kj_type_char(sig->params[i]);
         buf[k++] = c ? c : 'O';
     }
     if (fn->kind != FK_GUVECTORIZE && k + 4 < sizeof buf) {
-        char c = type_char(sig->ret);
+        char c = kj_type_char(sig->ret);
         buf[k++] = '-', buf[k++] = '>', buf[k++] = c ? c : 'O';
     }
     buf[k] = 0;
@@ -53,9 +54,10 @@ static void const_int(kj_sema *s, kj_cval *cv, int64_t v)
 
 /* .types as a tuple of strings (kjit has no lists: indexing, len() and
  * iteration read it as Numba's list; print shows parentheses). */
-static const kj_type *types_tuple(kj_sema *s, const kj_fn *fn, kj_cval *cv)
+static const kj_type *types_tuple(kj_sema *s, const kj_fn *fn, kj_cval *cv, const char **dyn,
+                                 uint32_t ndyn)
 {
-    uint32_t n = fn->nsigs;
+    uint32_t n = dyn ? ndyn : fn->nsigs;
     const kj_type **el = KJ_NEWN(s->a, const kj_type *, n + 1);
     memset(cv, 0, sizeof *cv);
     cv->elems = KJ_NEWN(s->a, kj_cval, n + 1);
@@ -64,9 +66,11 @@ static const kj_type *types_tuple(kj_sema *s, const kj_fn *fn, kj_cval *cv)
         el[i] = kj_t_str(s->types);
         memset(&cv->elems[i], 0, sizeof cv->elems[i]);
         cv->elems[i].type = el[i];
-        cv->elems[i].s = types_entry(s, fn, &fn->sigs[i]);
+        cv->elems[i].s = dyn ? dyn[i] : types_entry(s, fn, &fn->sigs[i]);
     }
-    cv->type = kj_t_tuple(s->types, el, n);
+    /* Numba's .types is a list; a lazy ufunc's (dyn) is one here, a ufunc
+     * with signatures keeps the constant tuple (indexing folds) */
+    cv->type = dyn ? kj_t_list(s->types, kj_t_str(s->types)) : kj_t_tuple(s->types, el, n);
     return cv->type;
 }
 
@@ -103,14 +107,14 @@ kj_einfo *kj_ufunc_attr(kj_ictx *ic, const kj_expr *e, kj_fn *fn, kj_einfo *ei)
         cv.type = t;
         cv.i = id->i;
         cv.f = id->f;
-    } else if (!fn->nsigs) { /* ntypes, types */
-        kj_diag *dg = kj_error(ic->d, s->src, e->attr.name_span, "'%s' of a @%s without signatures "
-                               "depends on the calls made before it", name, fn->decorator);
-        kj_diag_hint(dg, "give %s its signatures: @%s(['float64(float64)', ...])", fn->def->name,
-                     fn->decorator);
-        return ei_value(ei, NULL);
+    } else if (!fn->nsigs) { /* ntypes, types: the loops the calls before compiled */
+        const char **dyn = NULL;
+        int64_t nd = kj_ulog_read(ic, fn, e->span, &dyn);
+        if (nd < 0) return ei_value(ei, NULL);
+        if (!strcmp(name, "ntypes")) const_int(s, &cv, nd);
+        else t = types_tuple(s, fn, &cv, dyn, (uint32_t)nd);
     } else if (!strcmp(name, "ntypes")) const_int(s, &cv, fn->nsigs);
-    else t = types_tuple(s, fn, &cv);
+    else t = types_tuple(s, fn, &cv, NULL, 0);
     ei_value(ei, t);
     ei->is_const = true;
     ei->cval = cv;

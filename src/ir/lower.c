@@ -94,6 +94,11 @@ static kir_ref const_as(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span s
         for (uint32_t i = 0; i < t->n; i++) el[i] = const_as(lc, &cv->elems[i], t->elems[i], sp);
         return emit_args(lc, KIR_TUPLE, t, sp, el, t->n);
     }
+    case KJ_T_LIST: { /* a fresh list each time (a lazy ufunc's .types) */
+        kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, cv->n + 1);
+        for (uint32_t i = 0; i < cv->n; i++) el[i] = const_as(lc, &cv->elems[i], t->elem, sp);
+        return kj_lower_list_of(lc, t, el, cv->n, sp);
+    }
     default: return emit(lc, KIR_CONST_NONE, t, sp);
     }
 }

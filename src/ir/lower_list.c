@@ -59,6 +59,13 @@ kir_ref kj_lower_list_del(lctx *lc, const kj_expr *e)
     return builtin(lc, KJ_B_LIST_DEL, NULL, e->span, a, 2);
 }
 
+/* A list built from values already lowered (a constant list: a lazy
+ * ufunc's .types, infer_ufunc_dyn.c). */
+kir_ref kj_lower_list_of(lctx *lc, const kj_type *t, const kir_ref *el, uint32_t n, kj_span sp)
+{
+    return builtin(lc, KJ_B_LIST_NEW, t, sp, el, n);
+}
+
 kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp)
 {
     const kj_type *lt = lc->sp->ei[e->sub.obj->id].type;

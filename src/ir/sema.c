@@ -22,6 +22,7 @@ kir_module *kj_sema_run(kj_sema *s, kj_diags *d)
     s->d = d;
     if (!kj_resolve(s)) return NULL;
     if (!kj_infer_all(s)) return NULL;
+    if (!kj_ulog_check(s)) return NULL;
     kir_module *km = kir_module_new(s->a, s->src);
     s->kir = km; /* lowering adds functions of its own (NumPy's ufuncs' methods: lower_ufunc_meth.c) */
     if (!kj_lower_all(s, km)) return NULL;

@@ -209,6 +209,7 @@ struct kj_spec {
     const kj_sig *sig;   /* the explicit signature it implements, if any */
     bool reachable;      /* reached from a root by a reporting walk */
     bool reported;       /* its reporting walk has run */
+    struct kj_ulog *ulog; /* lazy ufunc loops its last walk compiled (infer_ufunc_dyn.c) */
 };
 
 /* ---- the whole analysis ---- */
@@ -475,6 +476,18 @@ bool kj_forall_check_1d(kj_ictx *ic, const kj_expr *launch, const kj_spec *kerne
  * function (infer_ufunc_attr.c): a compile-time constant. */
 bool kj_is_ufunc_attr(const char *name);
 kj_einfo *kj_ufunc_attr(kj_ictx *ic, const kj_expr *e, kj_fn *fn, kj_einfo *ei);
+/* NumPy's type character of a scalar (or an array's dtype); 'O' for none */
+char kj_type_char(const kj_type *t);
+/* infer_call.c: NumPy's safe casting of a value of type `from` to `to` */
+bool kj_can_cast_safe(const kj_type *from, const kj_type *to);
+/* infer_ufunc_dyn.c: the loops of a lazy @vectorize/@guvectorize, in program order */
+void kj_ulog_reset(kj_spec *sp);
+void kj_ulog_call(kj_ictx *ic, const kj_expr *e, kj_fn *fn, const kj_type *const *args, uint32_t n,
+                  const kj_spec *callee);
+const kj_type **kj_ulog_loop(kj_ictx *ic, kj_fn *fn, const kj_type **el, uint32_t n);
+void kj_ulog_merge(kj_ictx *ic, kj_spec *callee, kj_span at);
+int64_t kj_ulog_read(kj_ictx *ic, kj_fn *fn, kj_span at, const char ***out);
+bool kj_ulog_check(kj_sema *s);
 /* f.accumulate(a, axis=0), f.outer(a, b) of a @vectorize f (infer_ufunc_meth.c) */
 typedef enum { KJ_UM_ACCUMULATE, KJ_UM_OUTER, KJ_UM_AT, KJ_UM_REDUCE } kj_umeth; /* REDUCE: NumPy's ufuncs only */
 int kj_ufunc_meth_id(const char *name); /* a kj_umeth, or -1 */

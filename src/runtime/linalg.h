@@ -92,4 +92,12 @@ kj_linalg_lib *kj_linalg_open(char *err, size_t cap);
 bool kj_linalg_open_lapack(kj_linalg_lib *l, char *err, size_t cap);
 void kj_linalg_close(kj_linalg_lib *lib);
 
+/* rt_linalg_int.c: a·b of int64 operands (1-d or 2-d, aligned; np.inner's b
+ * already transposed): the new array, or NULL with *scalar set for two 1-d
+ * operands (and NULL with err filled when out of memory). */
+struct kj_array;
+struct kj_rt_error;
+struct kj_array *kj_rt_int_product(const struct kj_array *a, const struct kj_array *b, void *scalar,
+                                   struct kj_rt_error *err);
+
 #endif

@@ -765,7 +765,8 @@ static void products(kj_rt *rt, const kj_linalg_lib *l, int32_t op, const operan
     else if (op != KJ_LA_VDOT) ok = dot_aligned(a, b, op == KJ_LA_INNER, &err);
     if (!ok) kj_rt_raise_error(rt, &err, line, col);
     operand bt = op == KJ_LA_INNER ? transposed(b) : *b;
-    kj_array *r = product(l, a, &bt, outs[0], &err);
+    kj_array *r = a->h.dtype == KJ_DT_INT64 ? kj_rt_int_product(&a->h, &bt.h, outs[0], &err)
+                                            : product(l, a, &bt, outs[0], &err);
     if (a->h.ndim == 1 && b->h.ndim == 1) {
         if (err.exc) kj_rt_raise_error(rt, &err, line, col);
         return;
@@ -791,7 +792,8 @@ void kj_rt_linalg(kj_rt *rt, int32_t op, const void *pa, int32_t andim, int32_t 
     }
     bool products_only = op == KJ_LA_DOT || op == KJ_LA_MATMUL || op == KJ_LA_VDOT || op == KJ_LA_INNER ||
                          op == KJ_LA_NORM;
-    const kj_linalg_lib *l = lib(rt, !products_only, line, col);
+    /* integer products (rt_linalg_int.c) need no BLAS */
+    const kj_linalg_lib *l = products_only && adtype == KJ_DT_INT64 ? NULL : lib(rt, !products_only, line, col);
     switch (op) {
     case KJ_LA_DOT: case KJ_LA_MATMUL: case KJ_LA_VDOT: case KJ_LA_INNER:
         return products(rt, l, op, &a, &b, outs, line, col);
