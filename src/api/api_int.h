@@ -205,6 +205,8 @@ struct kjit_module {
 /* kjit.c */
 void kj_api_set_error(kjit_error *err, kjit_status code, const char *file, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A usage error (KJIT_ERR_USAGE) with its message; returns the status. */
+int kj_api_usage(kjit_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void kj_api_clear_error(kjit_error *err);
 /* `err` from the first error in `d` (code `code`), or a generic message. */
 void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *d, const char *file);

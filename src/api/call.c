@@ -117,9 +117,7 @@ bool kjit_fn_param_default(kjit_fn *f, int i, kjit_value *out)
 
 /* ---- checking the call ---- */
 
-static int usage(kjit_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int usage(kjit_error *err, const char *fmt, ...)
+int kj_api_usage(kjit_error *err, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -134,11 +132,11 @@ static int usage(kjit_error *err, const char *fmt, ...)
 static int check_callable(const kjit_fn *f, kjit_error *err)
 {
     switch (f->kind) {
-    case KJIT_FN_KERNEL: return usage(err, "'%s' is a CUDA kernel: launch it with kjit_launch", f->name);
+    case KJIT_FN_KERNEL: return kj_api_usage(err, "'%s' is a CUDA kernel: launch it with kjit_launch", f->name);
     case KJIT_FN_DEVICE:
-        return usage(err, "'%s' is a CUDA device function: only kernels can call it", f->name);
+        return kj_api_usage(err, "'%s' is a CUDA device function: only kernels can call it", f->name);
     case KJIT_FN_GUFUNC:
-        return usage(err, "calling the @guvectorize function '%s' through kjit_call is not supported yet",
+        return kj_api_usage(err, "calling the @guvectorize function '%s' through kjit_call is not supported yet",
                      f->name);
     default: return KJIT_OK;
     }
@@ -157,42 +155,42 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
 {
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return KJIT_OK;
-    case KJIT_VALUE_STR: return v->v.s ? KJIT_OK : usage(err, "argument %d: string is NULL", k + 1);
+    case KJIT_VALUE_STR: return v->v.s ? KJIT_OK : kj_api_usage(err, "argument %d: string is NULL", k + 1);
     case KJIT_VALUE_INT:
         return int_dtype(v->dtype) ? KJIT_OK
-                                   : usage(err, "argument %d: an int value needs an integer dtype", k + 1);
+                                   : kj_api_usage(err, "argument %d: an int value needs an integer dtype", k + 1);
     case KJIT_VALUE_FLOAT:
         return v->dtype == KJIT_FLOAT32 || v->dtype == KJIT_FLOAT64
                    ? KJIT_OK
-                   : usage(err, "argument %d: a float value needs dtype float32 or float64", k + 1);
+                   : kj_api_usage(err, "argument %d: a float value needs dtype float32 or float64", k + 1);
     case KJIT_VALUE_ARRAY: {
-        if (!v->v.a) return usage(err, "argument %d: array is NULL", k + 1);
+        if (!v->v.a) return kj_api_usage(err, "argument %d: array is NULL", k + 1);
         int nd = kjit_array_ndim(v->v.a);
         if (nd < 1 || nd > KJ_ABI_MAX_DIMS)
-            return usage(err, "argument %d: compiled code takes arrays of 1 to %d dimensions, not %d", k + 1,
+            return kj_api_usage(err, "argument %d: compiled code takes arrays of 1 to %d dimensions, not %d", k + 1,
                          KJ_ABI_MAX_DIMS, nd);
         if (f->kind == KJIT_FN_UFUNC)
-            return usage(err, "calling the ufunc '%s' on arrays through kjit_call is not supported yet "
+            return kj_api_usage(err, "calling the ufunc '%s' on arrays through kjit_call is not supported yet "
                               "(scalars are)", f->name);
         return KJIT_OK;
     }
     case KJIT_VALUE_TUPLE: {
         const kjit_tuple *t = v->v.t;
         if (!t || t->n < 0 || (t->n > 0 && !t->items))
-            return usage(err, "argument %d: tuple is NULL or has no items", k + 1);
+            return kj_api_usage(err, "argument %d: tuple is NULL or has no items", k + 1);
         if (t->n > KJ_API_MAX_TUPLE)
-            return usage(err, "argument %d: a tuple of %d items (at most %d)", k + 1, t->n, KJ_API_MAX_TUPLE);
+            return kj_api_usage(err, "argument %d: a tuple of %d items (at most %d)", k + 1, t->n, KJ_API_MAX_TUPLE);
         if (depth >= KJ_API_MAX_NESTING)
-            return usage(err, "argument %d: tuples nested more than %d deep", k + 1, KJ_API_MAX_NESTING);
+            return kj_api_usage(err, "argument %d: tuples nested more than %d deep", k + 1, KJ_API_MAX_NESTING);
         for (int i = 0; i < t->n; i++) {
             int rc = check_value(f, &t->items[i], k, depth + 1, err);
             if (rc) return rc;
         }
         return KJIT_OK;
     }
-    case KJIT_VALUE_NONE: return usage(err, "argument %d: None cannot be passed to compiled code", k + 1);
+    case KJIT_VALUE_NONE: return kj_api_usage(err, "argument %d: None cannot be passed to compiled code", k + 1);
     }
-    return usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
+    return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
 
 /* The arguments: their number and values. */
@@ -201,7 +199,7 @@ static int check_args(const kjit_fn *f, const kjit_value *args, int nargs, kjit_
     int rc;
     uint32_t want = f->def->nparams;
     if ((uint32_t)nargs != want)
-        return usage(err, "%s() takes %u positional argument%s but %d %s given", f->name, want,
+        return kj_api_usage(err, "%s() takes %u positional argument%s but %d %s given", f->name, want,
                      want == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
     for (int k = 0; k < nargs; k++)
         if ((rc = check_value(f, &args[k], k, 0, err))) return rc;
@@ -210,8 +208,8 @@ static int check_args(const kjit_fn *f, const kjit_value *args, int nargs, kjit_
 
 static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
 {
-    if (nargs < 0) return usage(err, "kjit_call: nargs is %d (a count of arguments, at least 0)", nargs);
-    if (nargs > 0 && !args) return usage(err, "kjit_call: %d arguments but args is NULL", nargs);
+    if (nargs < 0) return kj_api_usage(err, "kjit_call: nargs is %d (a count of arguments, at least 0)", nargs);
+    if (nargs > 0 && !args) return kj_api_usage(err, "kjit_call: %d arguments but args is NULL", nargs);
     int rc = check_callable(f, err);
     return rc ? rc : check_args(f, args, nargs, err);
 }
@@ -424,7 +422,7 @@ static int marshal(const kir_func *kf, uint32_t k, const kjit_value *v, void *ou
 {
     if (kj_api_to_mem(kf->params[k], v, out)) return KJIT_OK;
     char buf[64];
-    return usage(err, "argument %u of '%s': cannot pass %s as %s", k + 1, kf->name,
+    return kj_api_usage(err, "argument %u of '%s': cannot pass %s as %s", k + 1, kf->name,
                  kjit_value_type_name(v, buf, sizeof buf), kj_type_str(kf->params[k]));
 }
 
@@ -494,7 +492,7 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
 int kjit_call(kjit_fn *f, const kjit_value *args, int nargs, kjit_value *result, kjit_error *err)
 {
     if (result) *result = (kjit_value){0};
-    if (!f) return usage(err, "kjit_call: fn is NULL");
+    if (!f) return kj_api_usage(err, "kjit_call: fn is NULL");
     int rc = check_call(f, args, nargs, err);
     if (rc) return rc;
     kj_api_spec sp;
@@ -522,12 +520,12 @@ static void launch_entry(kj_rt *rt, void **args, void *ret)
 
 int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err)
 {
-    if (!f) return usage(err, "kjit_launch: fn is NULL");
+    if (!f) return kj_api_usage(err, "kjit_launch: fn is NULL");
     if (f->kind != KJIT_FN_KERNEL)
-        return usage(err, "'%s' is not a CUDA kernel: call it with kjit_call", f->name);
+        return kj_api_usage(err, "'%s' is not a CUDA kernel: call it with kjit_call", f->name);
     if (nargs < 0)
-        return usage(err, "kjit_launch: nargs is %d (a count of arguments, at least 0)", nargs);
-    if (nargs > 0 && !args) return usage(err, "kjit_launch: %d arguments but args is NULL", nargs);
+        return kj_api_usage(err, "kjit_launch: nargs is %d (a count of arguments, at least 0)", nargs);
+    if (nargs > 0 && !args) return kj_api_usage(err, "kjit_launch: %d arguments but args is NULL", nargs);
     int rc = check_args(f, args, nargs, err);
     if (rc) return rc;
     pthread_mutex_lock(&f->m->lock);

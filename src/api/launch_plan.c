@@ -44,18 +44,6 @@ struct kjit_launch_plan {
     kj_gpu_plan *gpu; /* NULL on the cpu targets */
 };
 
-static int usage(kjit_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int usage(kjit_error *err, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "%s", msg);
-    return KJIT_ERR_USAGE;
-}
 
 /* The contiguity that code compiled for parameter type t assumes. */
 static unsigned layout_flags(const kj_type *t)
@@ -173,11 +161,11 @@ static int launch_plan(kjit_launch_plan *p, kjit_dim3 grid, kjit_dim3 block, kji
 int kjit_launch_prepared(kjit_launch_plan *p, kjit_dim3 grid, kjit_dim3 block, const kjit_value *args,
                          kjit_error *err)
 {
-    if (!p) return usage(err, "kjit_launch_prepared: plan is NULL");
-    if (p->sp.nargs > 0 && !args) return usage(err, "kjit_launch_prepared: args is NULL");
+    if (!p) return kj_api_usage(err, "kjit_launch_prepared: plan is NULL");
+    if (p->sp.nargs > 0 && !args) return kj_api_usage(err, "kjit_launch_prepared: args is NULL");
     uint32_t k;
     if (!rewrite_all(p, args, &k))
-        return usage(err,
+        return kj_api_usage(err,
                      "argument %u of '%s': not of the type the launch was prepared for (prepare "
                      "another plan, or use kjit_launch)",
                      k + 1, p->f->name);

@@ -193,8 +193,9 @@ static void host_body(kir_builder *b, const red *rd)
 
 /* ---- on the GPU ---- */
 
-static kir_func *new_func(kj_arena *a, kj_types *ty, kir_module *m, const char *name, const char *mangled,
-                          kir_fn_kind kind, const kj_type *const *params, uint32_t n, const kj_type *ret, kj_span sp)
+kir_func *kir_reduce_new_func(kj_arena *a, kj_types *ty, kir_module *m, const char *name, const char *mangled,
+                              kir_fn_kind kind, const kj_type *const *params, uint32_t n, const kj_type *ret,
+                              kj_span sp)
 {
     kir_func *f = kir_func_new(a, m, name, mangled, kind);
     f->span = sp;
@@ -233,7 +234,7 @@ static kir_func *axis_kernel(kj_arena *a, kj_types *ty, kir_module *m, const red
     kir_func *k = kir_module_find(m, mangled);
     if (k) return k;
     const kj_type *ps[2] = {rd->at, kj_t_array(ty, rd->r, rd->at->ndim - 1, KJ_LAYOUT_A)};
-    k = new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 2, NULL, sp);
+    k = kir_reduce_new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 2, NULL, sp);
     k->applies = rd->uf;
     k->target = KJ_RUN_CUDA;
     kir_builder b = {.a = a, .ty = ty, .f = k, .sp = sp};
@@ -411,7 +412,7 @@ static kir_func *reduce_kernel(kj_arena *a, kj_types *ty, kir_module *m, const r
     if (k) return k;
     const kj_type *ps[3] = {rd->at, kj_t_array(ty, rd->r, 1, KJ_LAYOUT_A),
                             kj_t_array(ty, kj_t_int(ty, 32, false), 1, KJ_LAYOUT_A)};
-    k = new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 3, NULL, sp);
+    k = kir_reduce_new_func(a, ty, m, rd->uf->name, mangled, KIR_FN_KERNEL, ps, 3, NULL, sp);
     k->applies = rd->uf;
     k->target = KJ_RUN_CUDA;
     kir_builder b = {.a = a, .ty = ty, .f = k, .sp = sp};
@@ -528,7 +529,7 @@ static kir_func *reducer(kj_arena *a, kj_types *ty, kir_module *m, const red *rd
     const char *mangled = kj_arena_printf(a, "%s%s", base, on_gpu ? ".host" : "");
     kir_func *f = kir_module_find(m, mangled);
     if (f) return f;
-    f = new_func(a, ty, m, kj_arena_printf(a, "%s.reduce", rd->uf->name), mangled, KIR_FN_HOST, &rd->at, 1, rd->rt,
+    f = kir_reduce_new_func(a, ty, m, kj_arena_printf(a, "%s.reduce", rd->uf->name), mangled, KIR_FN_HOST, &rd->at, 1, rd->rt,
                  sp);
     kir_builder b = {.a = a, .ty = ty, .f = f, .sp = sp};
     f->launches_only = on_gpu;

@@ -19,6 +19,11 @@
 
 #include "kir.h"
 
+/* A new function of m with parameters p0..p(n-1) of the given types and
+ * result ret (None when NULL): the functions the reduction writes. */
+kir_func *kir_reduce_new_func(kj_arena *a, kj_types *ty, kir_module *m, const char *name, const char *mangled,
+                              kir_fn_kind kind, const kj_type *const *params, uint32_t n, const kj_type *ret,
+                              kj_span sp);
 void kir_reduce_expand(kj_arena *a, kj_types *types, kir_module *m, uint32_t first, bool gpu);
 
 /* In host code being built by b: the fold of 1-d array x by the binary

@@ -33,22 +33,6 @@ static bool number(const kj_type *t)
     return t->kind == KJ_T_INT || (t->kind == KJ_T_FLOAT && (t->bits == 32 || t->bits == 64));
 }
 
-static kir_func *new_fn(kj_arena *a, kir_module *m, const char *name, const char *mangled,
-                        kir_fn_kind kind, const kj_type *const *params, uint32_t n, const kj_type *ret, kj_span sp)
-{
-    kir_func *f = kir_func_new(a, m, name, mangled, kind);
-    f->span = sp;
-    f->nparams = n;
-    f->params = KJ_NEWN(a, const kj_type *, n + 1);
-    f->param_names = KJ_NEWN(a, const char *, n + 1);
-    for (uint32_t k = 0; k < n; k++) {
-        f->params[k] = params[k];
-        f->param_names[k] = kj_arena_printf(a, "p%u", k);
-    }
-    f->ret = ret;
-    return f;
-}
-
 /* The device function R(R a, R b): a + b; or NumPy's maximum,
  * (a >= b or a != a) ? a : b (minimum with <=), which keeps a NaN. */
 static const kir_func *scalar_fn(kj_arena *a, kj_types *ty, kir_module *m, int op, const kj_type *r, kj_span sp)
@@ -58,7 +42,7 @@ static const kir_func *scalar_fn(kj_arena *a, kj_types *ty, kir_module *m, int o
     kir_func *f = kir_module_find(m, mangled);
     if (f) return f;
     const kj_type *ps[2] = {r, r};
-    f = new_fn(a, m, NAME[op], mangled, KIR_FN_DEVICE, ps, 2, r, sp);
+    f = kir_reduce_new_func(a, ty, m, NAME[op], mangled, KIR_FN_DEVICE, ps, 2, r, sp);
     f->target = KJ_RUN_CUDA;
     if (op == OP_SUM) f->identity = (kir_identity){.has = true};
     kir_builder b = {.a = a, .ty = ty, .f = f, .sp = sp};
@@ -84,7 +68,7 @@ static kir_func *chooser(kj_arena *a, kj_types *ty, kir_module *m, const kir_ins
     if (op != OP_SUM) base = kj_arena_printf(a, "%s@%u:%u", base, in->span.line, in->span.col);
     kir_func *f = kir_module_find(m, base);
     if (f) return f;
-    f = new_fn(a, m, kj_builtin_get((kj_builtin)in->aux)->path, base, KIR_FN_HOST, &at, 1, r, in->span);
+    f = kir_reduce_new_func(a, ty, m, kj_builtin_get((kj_builtin)in->aux)->path, base, KIR_FN_HOST, &at, 1, r, in->span);
     kir_builder b = {.a = a, .ty = ty, .f = f, .sp = in->span};
     kir_ref x = kb_param(&b, 0);
     const kj_type *bt = kj_t_bool(ty);

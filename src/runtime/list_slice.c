@@ -6,6 +6,7 @@
  * list of arrays keeps one reference per element held: copied elements
  * are retained, removed ones handed to the run (list.c's convention). */
 #include "list.h"
+#include "pyslice.h"
 
 #include "array.h"
 #include "rt.h"
@@ -24,21 +25,6 @@ static void *owner_at(const kj_list *l, int64_t i)
 
 static char *at(const kj_list *l, int64_t i) { return l->data + i * l->itemsize; }
 
-/* Python's slice.indices(n) (has bit 1: start given, 2: stop given) and
- * the number of elements it selects. */
-static int64_t bounds(int64_t n, int64_t *start, int64_t *stop, int64_t step, int32_t has)
-{
-    int64_t lo = step < 0 ? -1 : 0, hi = step < 0 ? n - 1 : n;
-    if (!(has & 1)) *start = step < 0 ? hi : lo;
-    else if (*start < 0) *start = *start + n < lo ? lo : *start + n;
-    else if (*start > hi) *start = hi;
-    if (!(has & 2)) *stop = step < 0 ? lo : hi;
-    else if (*stop < 0) *stop = *stop + n < lo ? lo : *stop + n;
-    else if (*stop > hi) *stop = hi;
-    if (step > 0) return *stop > *start ? (*stop - *start + step - 1) / step : 0;
-    return *start > *stop ? (*start - *stop - step - 1) / -step : 0;
-}
-
 static void step_ok(kj_rt *rt, int64_t step, int32_t line, int32_t col)
 {
     if (step == 0) kj_rt_raise(rt, KJ_RT_VALUE, "slice step cannot be zero", line, col);
@@ -49,7 +35,7 @@ void *kj_rt_list_slice(kj_rt *rt, void *list, int64_t start, int64_t stop, int64
 {
     kj_list *l = list;
     step_ok(rt, step, line, col);
-    int64_t m = bounds(l->len, &start, &stop, step, has);
+    int64_t m = kj_slice_indices(l->len, &start, &stop, step, has);
     kj_list *r = kj_rt_list_new(rt, l->itemsize, m, l->owner_off);
     for (int64_t k = 0; k < m; k++) {
         memcpy(at(r, k), at(l, start + k * step), (size_t)l->itemsize);
@@ -85,7 +71,7 @@ void kj_rt_list_delslice(kj_rt *rt, void *list, int64_t start, int64_t stop, int
 {
     kj_list *l = list;
     step_ok(rt, step, line, col);
-    int64_t m = bounds(l->len, &start, &stop, step, has);
+    int64_t m = kj_slice_indices(l->len, &start, &stop, step, has);
     remove_run(rt, l, start, step, m);
 }
 
@@ -103,7 +89,7 @@ void kj_rt_list_setslice(kj_rt *rt, void *list, int64_t start, int64_t stop, int
     kj_list *l = list, *o = other;
     step_ok(rt, step, line, col);
     if (o == l) o = kj_rt_list_copy(rt, l); /* lst[a:b] = lst reads the list as it was */
-    int64_t m = bounds(l->len, &start, &stop, step, has);
+    int64_t m = kj_slice_indices(l->len, &start, &stop, step, has);
     if (step != 1) { /* an extended slice: element for element */
         if (o->len != m) {
             char msg[128];

@@ -9,6 +9,7 @@
 #include "rt.h"
 
 #include "format.h"
+#include "pyslice.h"
 #include "str.h"
 #include "../util/alloc.h"
 #include "../util/buf.h"
@@ -109,25 +110,12 @@ void *kj_rt_str_get(kj_rt *rt, const char *s, int64_t i, int32_t line, int32_t c
     return own_n(rt, s + a, b - a);
 }
 
-/* Python's slice.indices() for a length n: missing bounds (has bit 1:
- * start given, 2: stop given) default by the step's sign. */
-static void slice_bounds(int64_t n, int64_t *start, int64_t *stop, int64_t step, int32_t has)
-{
-    int64_t lo = step < 0 ? -1 : 0, hi = step < 0 ? n - 1 : n;
-    if (!(has & 1)) *start = step < 0 ? hi : lo;
-    else if (*start < 0) *start = *start + n < lo ? lo : *start + n;
-    else if (*start > hi) *start = hi;
-    if (!(has & 2)) *stop = step < 0 ? lo : hi;
-    else if (*stop < 0) *stop = *stop + n < lo ? lo : *stop + n;
-    else if (*stop > hi) *stop = hi;
-}
-
 void *kj_rt_str_slice(kj_rt *rt, const char *s, int64_t start, int64_t stop, int64_t step, int32_t has,
                       int32_t line, int32_t col)
 {
     if (step == 0) kj_rt_raise(rt, KJ_RT_VALUE, "slice step cannot be zero", line, col);
     int64_t n = kj_rt_str_len(rt, s);
-    slice_bounds(n, &start, &stop, step, has);
+    kj_slice_indices(n, &start, &stop, step, has);
     kj_buf o = {0};
     for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
         size_t a = cp_offset(s, i), b = a + cp_offset(s + a, 1);
