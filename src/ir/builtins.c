@@ -3,6 +3,7 @@
  * and the typing rule of every built-in (Numba/NumPy semantics, NEP 50
  * literals). */
 #include "builtins.h"
+#include "builtins_int.h"
 #include "builtins_random.h"
 #include "../frontend/ast.h" /* the operators of kj_builtin_operator */
 
@@ -124,13 +125,6 @@ uint32_t kj_builtin_children(const char *prefix, const char **out, uint32_t max,
 
 /* ---- parameters and binding ------------------------------------------------- */
 
-enum { MAX_PARAMS = 8 };
-
-typedef struct {
-    const char *name;
-    uint32_t len;
-    bool optional, variadic;
-} param;
 
 /* params := [p (',' p)*];  p := ['*'] NAME ['='] */
 static uint32_t parse_params(const char *s, param *ps)
@@ -261,172 +255,6 @@ int kj_builtin_bind(kj_builtin id, const kj_barg *pos, uint32_t npos, const char
     return (int)nout;
 }
 
-/* ---- typing: context and helpers ------------------------------------------- */
-
-typedef struct bctx {
-    kj_types *t;
-    kj_builtin id;
-    const char *name; /* the path, for messages */
-    const kj_barg *args;
-    uint32_t nargs;
-    uint32_t recv; /* 1 for methods: args[0] is the receiver */
-    param ps[MAX_PARAMS];
-    uint32_t np;
-    int var;       /* index of the *args parameter, or -1 */
-    uint32_t nvar; /* entries the *args parameter took */
-    kj_span call;
-    const kj_source *src;
-    kj_diags *d;
-    const kj_type **conv;
-    const kj_type *target; /* CONVERT: the result type; NP_LOAD: the array type, if known */
-} bctx;
-
-static const kj_type *ty(const bctx *c, uint32_t i)
-{
-    return i < c->nargs ? c->args[i].type : NULL;
-}
-
-/* An optional argument that was given (None counts as not given). */
-static bool given(const bctx *c, uint32_t i)
-{
-    const kj_type *x = ty(c, i);
-    return x && x->kind != KJ_T_NONE;
-}
-
-static kj_span span_of(const bctx *c, uint32_t i)
-{
-    return i < c->nargs ? c->args[i].span : c->call;
-}
-
-static void convto(bctx *c, uint32_t i, const kj_type *to)
-{
-    if (c->conv && i < c->nargs && c->args[i].type && c->args[i].type != to) c->conv[i] = to;
-}
-
-static const kj_type *i64(bctx *c) { return kj_t_int(c->t, 64, true); }
-static const kj_type *i32(bctx *c) { return kj_t_int(c->t, 32, true); }
-static const kj_type *u32(bctx *c) { return kj_t_int(c->t, 32, false); }
-static const kj_type *f64(bctx *c) { return kj_t_float(c->t, 64); }
-static const kj_type *none(bctx *c) { return kj_t_none(c->t); }
-static const kj_type *arr(bctx *c, const kj_type *elem, int ndim)
-{
-    return kj_t_array(c->t, elem, ndim, KJ_LAYOUT_C); /* results are fresh, C-contiguous */
-}
-static bool is_array(const kj_type *x) { return x && x->kind == KJ_T_ARRAY; }
-
-/* The parameter name of bound entry i, or NULL (receiver, *args entry). */
-static const param *param_of(const bctx *c, uint32_t i)
-{
-    if (i < c->recv) return NULL;
-    uint32_t j = i - c->recv;
-    if (c->var < 0 || (int)j < c->var) return j < c->np ? &c->ps[j] : NULL;
-    if (j < (uint32_t)c->var + c->nvar) return NULL;
-    j = j - c->nvar + 1;
-    return j < c->np ? &c->ps[j] : NULL;
-}
-
-/* "np.zeros() argument 'shape' must be WHAT, not T" (no name when the
- * built-in has a single parameter). Returns NULL for `return argerr(...)`. */
-static const kj_type *argerr(bctx *c, uint32_t i, const char *what)
-{
-    const param *p = param_of(c, i);
-    const char *got = kj_type_str(ty(c, i));
-    if (i < c->recv)
-        kj_error(c->d, c->src, span_of(c, i), "'%s' object has no attribute '%s'", got,
-                 strrchr(c->name, '.') + 1);
-    else if (p && c->np > 1)
-        kj_error(c->d, c->src, span_of(c, i), "%s() argument '%.*s' must be %s, not %s", c->name,
-                 (int)p->len, p->name, what, got);
-    else
-        kj_error(c->d, c->src, span_of(c, i), "%s() argument must be %s, not %s", c->name, what,
-                 got);
-    return NULL;
-}
-
-static bool bad_arg(bctx *c, uint32_t i, const char *what)
-{
-    argerr(c, i, what);
-    return false;
-}
-
-/* The float type a math function computes in for a scalar argument: int and
- * bool arguments (and Python floats) compute in float64, float32 stays. */
-static const kj_type *float_of(bctx *c, const kj_type *x)
-{
-    return x->kind == KJ_T_FLOAT && !x->weak ? x : f64(c);
-}
-
-static const kj_type *elem_or_self(const kj_type *x) { return is_array(x) ? x->elem : x; }
-
-/* The receiver of an array method. */
-static bool recv_array(bctx *c)
-{
-    if (is_array(ty(c, 0))) return true;
-    argerr(c, 0, "an array");
-    return false;
-}
-
-/* An int (not bool) scalar argument, converted to int64. */
-static bool int_arg(bctx *c, uint32_t i)
-{
-    if (!kj_is_int(ty(c, i))) return bad_arg(c, i, "an integer");
-    convto(c, i, i64(c));
-    return true;
-}
-
-/* A numeric or bool scalar argument, converted to `to` when not NULL. */
-static bool num_arg(bctx *c, uint32_t i, const kj_type *to)
-{
-    if (!kj_is_scalar(ty(c, i))) return bad_arg(c, i, "a number");
-    if (to) convto(c, i, to);
-    return true;
-}
-
-/* shape := int | tuple of 1..4 ints. Returns ndim, 0 after an error; the
- * argument converts to int64 / a tuple of int64. */
-static int shape_arg(bctx *c, uint32_t i)
-{
-    const kj_type *s = ty(c, i);
-    if (kj_is_int(s)) {
-        convto(c, i, i64(c));
-        return 1;
-    }
-    bool ok = s && s->kind == KJ_T_TUPLE;
-    for (uint32_t k = 0; ok && k < s->n; k++) ok = kj_is_int(s->elems[k]);
-    if (!ok) {
-        argerr(c, i, "an int or a tuple of ints");
-        return 0;
-    }
-    if (s->n < 1 || s->n > 4) {
-        kj_error(c->d, c->src, span_of(c, i), "%s() shape must have 1 to 4 dimensions, not %u",
-                 c->name, s->n);
-        return 0;
-    }
-    const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
-    convto(c, i, kj_t_tuple(c->t, el, s->n));
-    return (int)s->n;
-}
-
-/* dtype= argument: the scalar it names, `dflt` when not given, NULL after an
- * error. */
-static const kj_type *dtype_arg(bctx *c, uint32_t i, const kj_type *dflt)
-{
-    if (!given(c, i)) return dflt;
-    const kj_type *x = ty(c, i);
-    if (x->kind != KJ_T_DTYPE) return argerr(c, i, "a dtype such as np.float32");
-    return x->elem;
-}
-
-/* stream= argument: a cuda.stream() or 0. */
-static bool stream_arg(bctx *c, uint32_t i)
-{
-    const kj_type *x = ty(c, i);
-    if (!given(c, i) || kj_is_int(x) || (x->kind == KJ_T_OPAQUE && !strcmp(x->name, "stream")))
-        return true;
-    return bad_arg(c, i, "a stream");
-}
-
-static const kj_type *no_rule(bctx *c);
 
 /* ---- typing: math, conversions, Python built-ins ----------------------------- */
 
@@ -870,7 +698,7 @@ static const kj_type *type_str_method(bctx *c)
 /* ---- typing: host NumPy ------------------------------------------------------ */
 
 /* np.zeros/ones/empty(shape, dtype=float64), cuda.device_array likewise. */
-static const kj_type *type_alloc(bctx *c)
+const kj_type *kj_btype_alloc(bctx *c)
 {
     int nd = shape_arg(c, 0);
     const kj_type *e = nd ? dtype_arg(c, 1, f64(c)) : NULL;
@@ -1248,372 +1076,7 @@ static const kj_type *type_array_method(bctx *c)
     case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES:
     case KJ_B_ARR_NDIM: return i64(c);
     case KJ_B_ARR_DTYPE: return kj_t_dtype(c->t, a->elem);
-    default: return no_rule(c);
-    }
-}
-
-/* ---- typing: host side of numba.cuda -------------------------------------------- */
-
-static bool opaque_arg(bctx *c, uint32_t i, const char *name)
-{
-    const kj_type *x = ty(c, i);
-    if (x && x->kind == KJ_T_OPAQUE && !strcmp(x->name, name)) return true;
-    char what[32];
-    snprintf(what, sizeof what, "a cuda %s", name);
-    return bad_arg(c, i, what);
-}
-
-/* cuda.device_array(shape, dtype=, stream=, order='C'): order='F' makes a
- * Fortran-ordered array (codegen: the transpose of a C array of the reversed shape). */
-static const kj_type *type_device_array(bctx *c)
-{
-    const kj_type *a = type_alloc(c);
-    if (!a || !given(c, 3)) return a;
-    const char *o = c->args[3].sval;
-    if (!o || (strcmp(o, "C") && strcmp(o, "F"))) return argerr(c, 3, "'C' or 'F'");
-    return *o == 'F' && a->ndim > 1 ? kj_t_array(c->t, a->elem, a->ndim, KJ_LAYOUT_F) : a;
-}
-
-static const kj_type *type_cuda_host(bctx *c)
-{
-    switch (c->id) {
-    case KJ_B_CUDA_TO_DEVICE:
-        /* a list or tuple display goes up as np.array(obj) would make it (lower.c) */
-        if (ty(c, 0) && ty(c, 0)->kind == KJ_T_TUPLE) {
-            const kj_type *a = kj_type_np_manip(c->t, KJ_B_NP_ARRAY, c->args, 1, c->call, c->src, c->d, c->conv);
-            return a && stream_arg(c, 1) ? a : NULL;
-        }
-        if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
-        return stream_arg(c, 1) ? ty(c, 0) : NULL;
-    case KJ_B_CUDA_DEVICE_ARRAY: return stream_arg(c, 2) ? type_device_array(c) : NULL;
-    case KJ_B_CUDA_DEVICE_ARRAY_LIKE: {
-        /* Numba orders the new array as ary when ary is F- and not C-contiguous, else C */
-        const kj_type *a = ty(c, 0);
-        if (!is_array(a)) return argerr(c, 0, "an array");
-        if (!stream_arg(c, 1)) return NULL;
-        return kj_t_array(c->t, a->elem, a->ndim, a->layout == KJ_LAYOUT_F && a->ndim > 1 ? KJ_LAYOUT_F : KJ_LAYOUT_C);
-    }
-    case KJ_B_CUDA_SYNCHRONIZE: return none(c);
-    case KJ_B_KJIT_ON_DEVICE: return is_array(ty(c, 0)) ? kj_t_bool(c->t) : argerr(c, 0, "an array");
-    case KJ_B_CUDA_STREAM: return kj_t_opaque(c->t, "stream");
-    case KJ_B_CUDA_EVENT:
-        if (given(c, 0) && !num_arg(c, 0, kj_t_bool(c->t))) return NULL;
-        return kj_t_opaque(c->t, "event");
-    case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_EVENT_ELAPSED_TIME: /* e.elapsed_time(end) */
-        /* Numba returns the milliseconds as a Python float computed from a
-         * float32 (cuEventElapsedTime). */
-        if (!opaque_arg(c, 0, "event") || !opaque_arg(c, 1, "event")) return NULL;
-        return kj_t_float(c->t, 32);
-    case KJ_B_STREAM_SYNCHRONIZE: return opaque_arg(c, 0, "stream") ? none(c) : NULL;
-    case KJ_B_EVENT_RECORD:
-        return opaque_arg(c, 0, "event") && stream_arg(c, 1) ? none(c) : NULL;
-    case KJ_B_EVENT_SYNCHRONIZE: return opaque_arg(c, 0, "event") ? none(c) : NULL;
-    default: return no_rule(c);
-    }
-}
-
-/* ---- typing: mpi4py --------------------------------------------------------------- */
-
-static const kj_type *opaque(bctx *c, const char *name) { return kj_t_opaque(c->t, name); }
-
-/* A buffer: an array of any dtype, dimensions and strides (mpi4py takes
- * contiguous arrays only; kjit packs strided views, docs/scale-out.md). */
-static bool buf_arg(bctx *c, uint32_t i)
-{
-    return is_array(ty(c, i)) || bad_arg(c, i, "an array (a NumPy buffer)");
-}
-
-/* A buffer that MPI reduces: Open MPI has no float16 (sends move it as uint16). */
-static bool red_buf_arg(bctx *c, uint32_t i)
-{
-    if (!buf_arg(c, i)) return false;
-    const kj_type *e = ty(c, i)->elem;
-    return !(e->kind == KJ_T_FLOAT && e->bits == 16) || bad_arg(c, i, "an array MPI can reduce (not float16)");
-}
-
-/* An optional int (rank or tag); absent: the runtime's default. */
-static bool opt_int(bctx *c, uint32_t i) { return !given(c, i) || int_arg(c, i); }
-
-static bool op_arg(bctx *c, uint32_t i)
-{
-    const kj_type *x = ty(c, i);
-    if (!given(c, i) || (x->kind == KJ_T_OPAQUE && !strcmp(x->name, "op"))) return true;
-    return bad_arg(c, i, "MPI.SUM, MPI.MAX or MPI.MIN");
-}
-
-/* Waitall's sequence: a list or tuple of requests. */
-static const kj_type *type_waitall(bctx *c)
-{
-    const kj_type *x = ty(c, 0);
-    bool ok = x && x->kind == KJ_T_TUPLE && x->n > 0;
-    for (uint32_t k = 0; ok && k < x->n; k++)
-        ok = x->elems[k]->kind == KJ_T_OPAQUE && !strcmp(x->elems[k]->name, "request");
-    return ok ? none(c) : argerr(c, 0, "a list of requests ([r1, r2])");
-}
-
-static const kj_type *type_mpi(bctx *c)
-{
-    switch (c->id) {
-    case KJ_B_CUDA_SELECT_DEVICE: return int_arg(c, 0) ? none(c) : NULL;
-    case KJ_B_CUDA_GPUS: return opaque(c, "gpus");
-    case KJ_B_MPI_COMM_WORLD: return opaque(c, "comm");
-    case KJ_B_MPI_SUM: case KJ_B_MPI_MAX: case KJ_B_MPI_MIN: return opaque(c, "op");
-    case KJ_B_MPI_ANY_SOURCE: case KJ_B_MPI_ANY_TAG: case KJ_B_MPI_PROC_NULL: return kj_t_weak_int(c->t);
-    case KJ_B_MPI_WTIME: return f64(c);
-    case KJ_B_MPI_WAITALL: return type_waitall(c);
-    case KJ_B_COMM_GET_RANK: case KJ_B_COMM_GET_SIZE: case KJ_B_COMM_RANK: case KJ_B_COMM_SIZE: return i64(c);
-    case KJ_B_COMM_BARRIER: return none(c);
-    case KJ_B_COMM_SEND: case KJ_B_COMM_ISEND:
-        if (!buf_arg(c, 1) || !int_arg(c, 2) || !opt_int(c, 3)) return NULL;
-        return c->id == KJ_B_COMM_SEND ? none(c) : opaque(c, "request");
-    case KJ_B_COMM_RECV: case KJ_B_COMM_IRECV:
-        if (!buf_arg(c, 1) || !opt_int(c, 2) || !opt_int(c, 3)) return NULL;
-        return c->id == KJ_B_COMM_RECV ? none(c) : opaque(c, "request");
-    case KJ_B_COMM_SENDRECV:
-        if (!given(c, 4)) return argerr(c, 4, "an array (kjit needs the receive buffer)");
-        return buf_arg(c, 1) && int_arg(c, 2) && opt_int(c, 3) && buf_arg(c, 4) && opt_int(c, 5) &&
-                       opt_int(c, 6)
-                   ? none(c)
-                   : NULL;
-    case KJ_B_COMM_BCAST: return buf_arg(c, 1) && opt_int(c, 2) ? none(c) : NULL;
-    case KJ_B_COMM_ALLREDUCE: return red_buf_arg(c, 1) && red_buf_arg(c, 2) && op_arg(c, 3) ? none(c) : NULL;
-    case KJ_B_COMM_REDUCE:
-        return red_buf_arg(c, 1) && red_buf_arg(c, 2) && op_arg(c, 3) && opt_int(c, 4) ? none(c) : NULL;
-    case KJ_B_COMM_ALLREDUCE_OBJ: case KJ_B_COMM_BCAST_OBJ: {
-        /* numbers only (mpi4py pickles any object) */
-        if (!kj_is_scalar(ty(c, 1))) return argerr(c, 1, "a number (kjit sends numbers; use Bcast for arrays)");
-        const kj_type *r = kj_strong(c->t, ty(c, 1));
-        convto(c, 1, r);
-        bool ok = c->id == KJ_B_COMM_ALLREDUCE_OBJ ? op_arg(c, 2) : opt_int(c, 2);
-        return ok ? r : NULL;
-    }
-    case KJ_B_REQUEST_WAIT: return none(c);
-    default: return no_rule(c);
-    }
-}
-
-/* ---- typing: inside kernels ------------------------------------------------------- */
-
-/* cuda.grid(n) / cuda.gridsize(n): n a constant 1, 2 or 3. */
-static const kj_type *type_grid(bctx *c)
-{
-    const kj_barg *a = c->nargs ? &c->args[0] : NULL;
-    if (!a || !a->is_const || !kj_is_int(a->type) || a->ival < 1 || a->ival > 3) {
-        kj_error(c->d, c->src, span_of(c, 0), "%s() argument must be a constant 1, 2 or 3",
-                 c->name);
-        return NULL;
-    }
-    if (a->ival == 1) return i64(c);
-    const kj_type *el[3] = {i64(c), i64(c), i64(c)};
-    return kj_t_tuple(c->t, el, (uint32_t)a->ival);
-}
-
-/* cuda.shared.array / cuda.local.array(shape, dtype) */
-static const kj_type *type_local_array(bctx *c)
-{
-    int nd = shape_arg(c, 0);
-    if (!nd) return NULL;
-    if (!given(c, 1)) return argerr(c, 1, "a dtype such as np.float32");
-    const kj_type *e = dtype_arg(c, 1, NULL);
-    return e ? arr(c, e, nd) : NULL;
-}
-
-/* The element types Numba's atomics accept: i32/u32/i64/u64 (+ f32/f64). */
-static bool atomic_elem_ok(const kj_type *e, bool floats)
-{
-    if (e->kind == KJ_T_FLOAT) return floats;
-    return e->kind == KJ_T_INT && (e->bits == 32 || e->bits == 64);
-}
-
-/* idx: an int, or a tuple of ints with one component per dimension. */
-static bool atomic_index(bctx *c, uint32_t i, const kj_type *ary)
-{
-    const kj_type *x = ty(c, i);
-    uint32_t n;
-    if (kj_is_int(x)) n = 1;
-    else if (x && x->kind == KJ_T_TUPLE) {
-        for (uint32_t k = 0; k < x->n; k++)
-            if (!kj_is_int(x->elems[k])) return bad_arg(c, i, "an int or a tuple of ints");
-        n = x->n;
-    } else {
-        return bad_arg(c, i, "an int or a tuple of ints");
-    }
-    if (n != ary->ndim) {
-        kj_error(c->d, c->src, span_of(c, i),
-                 "%s() index has %u component%s but the array has %u dimension%s", c->name, n,
-                 n == 1 ? "" : "s", ary->ndim, ary->ndim == 1 ? "" : "s");
-        return false;
-    }
-    if (x->kind == KJ_T_TUPLE) {
-        const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
-        convto(c, i, kj_t_tuple(c->t, el, n));
-    } else {
-        convto(c, i, i64(c));
-    }
-    return true;
-}
-
-/* cuda.atomic.OP(ary, idx, val) → the old element; cas(ary, idx, old, val);
- * compare_and_swap(ary, old, val) on 1-d arrays. */
-static const kj_type *type_atomic(bctx *c)
-{
-    bool floats = c->id == KJ_B_ATOMIC_ADD || c->id == KJ_B_ATOMIC_SUB || c->id == KJ_B_ATOMIC_MAX ||
-                  c->id == KJ_B_ATOMIC_MIN || c->id == KJ_B_ATOMIC_NANMAX || c->id == KJ_B_ATOMIC_NANMIN;
-    bool wrap = c->id == KJ_B_ATOMIC_INC || c->id == KJ_B_ATOMIC_DEC; /* Numba: unsigned only */
-    const kj_type *a = ty(c, 0);
-    if (wrap && !(is_array(a) && atomic_elem_ok(a->elem, false) && !a->elem->is_signed))
-        return argerr(c, 0, "an array of uint32 or uint64");
-    if (!is_array(a) || !atomic_elem_ok(a->elem, floats))
-        return argerr(c, 0, floats ? "an array of int32, uint32, int64, uint64, float32 or float64"
-                                   : "an array of int32, uint32, int64 or uint64");
-    if (a->elem->kind == KJ_T_FLOAT && a->elem->bits == 16 && c->id != KJ_B_ATOMIC_ADD)
-        return argerr(c, 0, "an array of int32, uint32, int64, uint64, float32 or float64 (float16 has atomic.add only)");
-    uint32_t first_val = 2;
-    if (c->id == KJ_B_ATOMIC_CAS2) {
-        if (a->ndim != 1) return argerr(c, 0, "a 1-dimensional array");
-        first_val = 1;
-    } else if (!atomic_index(c, 1, a)) {
-        return NULL;
-    }
-    for (uint32_t i = first_val; i < c->nargs; i++)
-        if (!num_arg(c, i, a->elem)) return NULL;
-    return a->elem;
-}
-
-/* The types a warp shuffle (and match_any/match_all) moves: 32/64-bit ints and
- * floats; narrower ints and bools widen to int32, Python ints are int64,
- * Python floats float64. */
-static const kj_type *type_shfl(bctx *c)
-{
-    if (!num_arg(c, 0, u32(c))) return NULL;
-    const kj_type *v = ty(c, 1);
-    if (!kj_is_scalar(v)) return argerr(c, 1, "a number");
-    const kj_type *r = kj_strong(c->t, v);
-    if (r->kind == KJ_T_BOOL || (r->kind == KJ_T_INT && r->bits < 32)) r = i32(c);
-    convto(c, 1, r);
-    if (c->id == KJ_B_MATCH_ANY_SYNC) return i32(c); /* the lanes with the same value */
-    if (c->id == KJ_B_MATCH_ALL_SYNC) { /* (mask or 0, all the same): Numba's Tuple(int32, bool) */
-        const kj_type *el[2] = {i32(c), kj_t_bool(c->t)};
-        return kj_t_tuple(c->t, el, 2);
-    }
-    if (!kj_is_int(ty(c, 2))) return argerr(c, 2, "an integer");
-    convto(c, 2, i32(c));
-    return r;
-}
-
-/* popc/clz keep the integer type, ffs gives uint32, brev works on uint32 or
- * uint64 (Numba's signatures). */
-static const kj_type *type_bits(bctx *c)
-{
-    const kj_type *x = ty(c, 0);
-    if (!kj_is_int(x)) return argerr(c, 0, "an integer");
-    const kj_type *s = kj_strong(c->t, x);
-    convto(c, 0, s);
-    switch (c->id) {
-    case KJ_B_FFS: return u32(c);
-    case KJ_B_BREV: {
-        const kj_type *r = kj_t_int(c->t, s->bits == 64 ? 64 : 32, false);
-        convto(c, 0, r);
-        return r;
-    }
-    default: return s;
-    }
-}
-
-/* cuda.fma(a, b, c): floats, promoted; ints compute in float64. */
-static const kj_type *type_fma(bctx *c)
-{
-    const kj_type *r = NULL;
-    for (uint32_t i = 0; i < 3; i++) {
-        if (!kj_is_scalar(ty(c, i))) return argerr(c, i, "a number");
-        r = r ? kj_promote(c->t, r, ty(c, i)) : ty(c, i);
-    }
-    r = float_of(c, r);
-    for (uint32_t i = 0; i < 3; i++) convto(c, i, r);
-    return r;
-}
-
-/* cuda.cbrt(float32|float64), cuda.selp(test, a, b) with a and b of one
- * type (Numba: the same type, a 16- to 64-bit int or a float),
- * cuda.nanosleep(uint32), cuda.lanemask_lt() -> uint32. */
-static const kj_type *type_cuda_misc(bctx *c)
-{
-    switch (c->id) {
-    case KJ_B_CBRT: {
-        if (!kj_is_scalar(ty(c, 0)) || ty(c, 0)->kind == KJ_T_BOOL) return argerr(c, 0, "a number");
-        const kj_type *r = float_of(c, ty(c, 0));
-        convto(c, 0, r);
-        return r;
-    }
-    case KJ_B_SELP: {
-        if (!kj_is_scalar(ty(c, 0))) return argerr(c, 0, "a bool or a number");
-        convto(c, 0, kj_t_bool(c->t));
-        for (uint32_t i = 1; i < 3; i++)
-            if (!kj_is_scalar(ty(c, i)) || ty(c, i)->kind == KJ_T_BOOL) return argerr(c, i, "a number");
-        const kj_type *r = kj_strong(c->t, kj_promote(c->t, ty(c, 1), ty(c, 2)));
-        if (r->kind == KJ_T_INT && r->bits < 16) r = kj_t_int(c->t, 16, r->is_signed);
-        convto(c, 1, r);
-        convto(c, 2, r);
-        return r;
-    }
-    case KJ_B_NANOSLEEP:
-        if (!kj_is_int(ty(c, 0))) return argerr(c, 0, "an integer");
-        convto(c, 0, u32(c));
-        return none(c);
-    default: return u32(c);
-    }
-}
-
-/* numba.cuda.random: the states are an (n, 2) uint64 array (s0, s1 per
- * generator), where Numba has a 1-d array of xoroshiro128p_dtype records. */
-static bool xoro_states(bctx *c, uint32_t i)
-{
-    const kj_type *x = ty(c, i);
-    if (is_array(x) && x->ndim == 2 && x->elem->kind == KJ_T_INT && x->elem->bits == 64) return true;
-    return bad_arg(c, i, "an array of xoroshiro128p states (create_xoroshiro128p_states)");
-}
-
-static const kj_type *type_xoro(bctx *c)
-{
-    const kj_type *u64 = kj_t_int(c->t, 64, false);
-    switch (c->id) {
-    case KJ_B_XORO_CREATE:
-    case KJ_B_XORO_INIT:
-        if (c->id == KJ_B_XORO_CREATE ? !int_arg(c, 0) : !xoro_states(c, 0)) return NULL;
-        if (!kj_is_int(ty(c, 1))) return argerr(c, 1, "an integer");
-        convto(c, 1, u64);
-        if (given(c, 2) && !int_arg(c, 2)) return NULL;
-        if (!stream_arg(c, 3)) return NULL;
-        return c->id == KJ_B_XORO_CREATE ? arr(c, u64, 2) : none(c);
-    default:
-        if (!xoro_states(c, 0) || !int_arg(c, 1)) return NULL;
-        switch (c->id) {
-        case KJ_B_XORO_NEXT: return u64;
-        case KJ_B_XORO_JUMP: return none(c);
-        case KJ_B_XORO_UNIFORM32: case KJ_B_XORO_NORMAL32: return kj_t_float(c->t, 32);
-        default: return f64(c);
-        }
-    }
-}
-
-/* Barriers, votes, fences, special registers. */
-static const kj_type *type_sync(bctx *c)
-{
-    switch (c->id) {
-    case KJ_B_SYNCTHREADS_COUNT:
-    case KJ_B_SYNCTHREADS_AND:
-    case KJ_B_SYNCTHREADS_OR: return num_arg(c, 0, kj_t_bool(c->t)) ? i32(c) : NULL;
-    case KJ_B_SYNCWARP: return !given(c, 0) || num_arg(c, 0, u32(c)) ? none(c) : NULL;
-    case KJ_B_ALL_SYNC:
-    case KJ_B_ANY_SYNC:
-    case KJ_B_EQ_SYNC:
-        /* Numba returns the vote's predicate: a bool. */
-        return num_arg(c, 0, u32(c)) && num_arg(c, 1, kj_t_bool(c->t)) ? kj_t_bool(c->t) : NULL;
-    case KJ_B_BALLOT_SYNC:
-        /* Numba types the ballot as int32. */
-        return num_arg(c, 0, u32(c)) && num_arg(c, 1, kj_t_bool(c->t)) ? i32(c) : NULL;
-    case KJ_B_ACTIVEMASK: return u32(c);
-    default: return none(c); /* syncthreads, threadfence* */
+    default: return kj_bno_rule(c);
     }
 }
 
@@ -1621,7 +1084,7 @@ static const kj_type *type_sync(bctx *c)
 
 /* Every built-in must reach a rule; this is a bug in this file, not in the
  * user's program. */
-static const kj_type *no_rule(bctx *c)
+const kj_type *kj_bno_rule(bctx *c)
 {
     kj_error(c->d, c->src, c->call, "internal error: no typing rule for %s()", c->name);
     return NULL;
@@ -1634,7 +1097,7 @@ static const kj_type *type_numpy(bctx *c)
     switch (c->id) {
     case KJ_B_NP_ZEROS:
     case KJ_B_NP_ONES:
-    case KJ_B_NP_EMPTY: return type_alloc(c);
+    case KJ_B_NP_EMPTY: return kj_btype_alloc(c);
     case KJ_B_NP_FULL: return type_full(c);
     case KJ_B_NP_ZEROS_LIKE:
     case KJ_B_NP_ONES_LIKE:
@@ -1693,8 +1156,8 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:
-    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: case KJ_B_KJIT_ON_DEVICE: return type_cuda_host(c);
-    default: return type_mpi(c);
+    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: case KJ_B_KJIT_ON_DEVICE: return kj_btype_cuda_host(c);
+    default: return kj_btype_mpi(c);
     }
 }
 
@@ -1702,33 +1165,33 @@ static const kj_type *type_kernel(bctx *c)
 {
     switch (c->id) {
     case KJ_B_CUDA_GRID:
-    case KJ_B_CUDA_GRIDSIZE: return type_grid(c);
+    case KJ_B_CUDA_GRIDSIZE: return kj_btype_grid(c);
     case KJ_B_TID_X: case KJ_B_TID_Y: case KJ_B_TID_Z:
     case KJ_B_BID_X: case KJ_B_BID_Y: case KJ_B_BID_Z:
     case KJ_B_BDIM_X: case KJ_B_BDIM_Y: case KJ_B_BDIM_Z:
     case KJ_B_GDIM_X: case KJ_B_GDIM_Y: case KJ_B_GDIM_Z:
     case KJ_B_LANEID: case KJ_B_WARPSIZE: return i32(c);
     case KJ_B_SHARED_ARRAY:
-    case KJ_B_LOCAL_ARRAY: return type_local_array(c);
+    case KJ_B_LOCAL_ARRAY: return kj_btype_local_array(c);
     case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
     case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
     case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: case KJ_B_ATOMIC_INC: case KJ_B_ATOMIC_DEC:
-    case KJ_B_ATOMIC_NANMAX: case KJ_B_ATOMIC_NANMIN: return type_atomic(c);
-    case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return type_cuda_misc(c);
+    case KJ_B_ATOMIC_NANMAX: case KJ_B_ATOMIC_NANMIN: return kj_btype_atomic(c);
+    case KJ_B_CBRT: case KJ_B_SELP: case KJ_B_NANOSLEEP: case KJ_B_LANEMASK_LT: return kj_btype_cuda_misc(c);
     case KJ_B_SHFL_SYNC: case KJ_B_SHFL_UP_SYNC:
     case KJ_B_SHFL_DOWN_SYNC: case KJ_B_SHFL_XOR_SYNC:
-    case KJ_B_MATCH_ANY_SYNC: case KJ_B_MATCH_ALL_SYNC: return type_shfl(c);
-    case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return type_bits(c);
-    case KJ_B_FMA: return type_fma(c);
+    case KJ_B_MATCH_ANY_SYNC: case KJ_B_MATCH_ALL_SYNC: return kj_btype_shfl(c);
+    case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return kj_btype_bits(c);
+    case KJ_B_FMA: return kj_btype_fma(c);
     case KJ_B_XORO_CREATE: case KJ_B_XORO_INIT: case KJ_B_XORO_NEXT: case KJ_B_XORO_JUMP:
     case KJ_B_XORO_UNIFORM32: case KJ_B_XORO_UNIFORM64: case KJ_B_XORO_NORMAL32:
-    case KJ_B_XORO_NORMAL64: return type_xoro(c);
+    case KJ_B_XORO_NORMAL64: return kj_btype_xoro(c);
     case KJ_B_CG_THIS_GRID: return kj_t_opaque(c->t, "grid_group");
     case KJ_B_GRID_SYNC: return opaque_arg(c, 0, "grid_group") ? none(c) : NULL;
     case KJ_B_SYNCTHREADS: case KJ_B_SYNCTHREADS_COUNT: case KJ_B_SYNCTHREADS_AND:
     case KJ_B_SYNCTHREADS_OR: case KJ_B_SYNCWARP: case KJ_B_THREADFENCE:
     case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM: case KJ_B_ALL_SYNC:
-    case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC: case KJ_B_ACTIVEMASK: case KJ_B_EQ_SYNC: return type_sync(c);
+    case KJ_B_ANY_SYNC: case KJ_B_BALLOT_SYNC: case KJ_B_ACTIVEMASK: case KJ_B_EQ_SYNC: return kj_btype_sync(c);
     default: return type_numpy(c);
     }
 }
