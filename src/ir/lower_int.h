@@ -24,6 +24,14 @@ kir_ref kj_lw_expr(lctx *lc, const kj_expr *e);
 kir_ref kj_lw_as(lctx *lc, const kj_expr *e, const kj_type *t);
 kir_ref kj_lw_cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp);
 kir_ref kj_lw_i64(lctx *lc, int64_t v, kj_span sp);
+kir_ref kj_lw_num(lctx *lc, const kj_type *t, int v, kj_span sp); /* 0, 1 or -1 of scalar type t */
+kir_ref kj_lw_emit2(lctx *lc, kir_op op, const kj_type *t, kj_span sp, kir_ref a, kir_ref b);
+kir_ref kj_lw_emit_args(lctx *lc, kir_op op, const kj_type *t, kj_span sp, const kir_ref *args, uint32_t n);
+/* a call's arguments for the callee's parameters, defaults filled, from index `extra` on */
+kir_ref *kj_lw_user_args(lctx *lc, const kj_expr *e, kj_einfo *ei, kj_spec *callee, uint32_t extra);
+/* lower_launch.c: kernel[...](args), kernel.forall(n)(args); a cuda.reduce function called */
+kir_ref kj_lower_launch(lctx *lc, const kj_expr *e, kj_einfo *ei);
+kir_ref kj_lower_cuda_reduce(lctx *lc, const kj_expr *e, kj_einfo *ei);
 uint32_t kj_lw_temp(lctx *lc, const kj_type *t);
 kir_ref kj_lw_get(lctx *lc, uint32_t l, kj_span sp);
 void kj_lw_set(lctx *lc, uint32_t l, kir_ref v, kj_span sp);
