@@ -219,7 +219,8 @@ typedef struct kj_abi_kernel {
                               cuLaunchCooperativeKernel, all blocks resident at once */
     int32_t perm;          /* 0, or the thread-layout permutation it was compiled for (kir_layout.h):
                               bits 2d..2d+1 hold the physical dimension of logical dimension d; a launch
-                              runs the block permuted (kj_abi_block_phys), the grid as written */
+                              runs the block permuted (kj_abi_block_phys), on the GPU the grid
+                              too where it can (kj_abi_launch_phys) */
 } kj_abi_kernel;
 
 /* The physical dimension that logical thread dimension d (0..2) runs in
@@ -240,6 +241,21 @@ static inline void kj_abi_block_phys(const kj_abi_kernel *k, const int64_t *cfg,
 
 /* The permutation that swaps x and y. */
 #define KJ_ABI_PERM_XY (1 | 0 << 2 | 2 << 4)
+
+/* The largest grid y (and z) a launch may have. */
+#define KJ_ABI_GRID_YZ_MAX 65535
+
+/* On the GPU a kernel whose block is swapped (KJ_ABI_PERM_XY) has its grid
+ * swapped too, so that consecutive blocks walk the contiguous dimension as
+ * the block's warps do, when the swapped grid is legal: its new y, the
+ * written x, at most KJ_ABI_GRID_YZ_MAX. The kernel tells the two cases
+ * apart by its physical gridDim.x (nvptx: the written y, never above the
+ * limit, when swapped; the written x, above it, when not). */
+static inline void kj_abi_launch_phys(const kj_abi_kernel *k, const int64_t *cfg, int64_t *out)
+{
+    kj_abi_block_phys(k, cfg, out);
+    if (k->perm == KJ_ABI_PERM_XY && cfg[0] <= KJ_ABI_GRID_YZ_MAX) out[0] = cfg[1], out[1] = cfg[0];
+}
 
 /* What a raise inside GPU code leaves for the host: one record per PTX
  * module, the global KJ_ABI_GPU_ERROR. The first raising thread claims it

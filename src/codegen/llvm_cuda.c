@@ -36,12 +36,19 @@ int64_t kj_cg_elem_count(const int64_t *dims, unsigned nd)
 
 /* Thread id d of the kernel's logical layout: threadIdx and blockDim
  * through the permutation kir_layout.c chose (the launch permutes the
- * block the same way); blockIdx and gridDim as they are. */
+ * block the same way). blockIdx and gridDim as they are on the cpu
+ * targets; on the GPU, where the launch also swaps the grid when it can
+ * (abi.h, kj_abi_launch_phys), through the swap when the physical
+ * gridDim.x says it was made (a uniform select). */
 static LLVMValueRef sreg(kj_cg *cg, kj_sreg r, unsigned d)
 {
     int32_t perm = cg->fn->kf->layout_perm;
-    if (perm && (r == KJ_SREG_TID || r == KJ_SREG_BDIM)) d = kj_abi_perm_dim(perm, d);
-    return cg->tgt->sreg(cg, r, d);
+    if (perm && (r == KJ_SREG_TID || r == KJ_SREG_BDIM)) return cg->tgt->sreg(cg, r, kj_abi_perm_dim(perm, d));
+    if (perm != KJ_ABI_PERM_XY || cg->tgt != &kj_target_nvptx || d > 1) return cg->tgt->sreg(cg, r, d);
+    LLVMValueRef gx = cg->tgt->sreg(cg, KJ_SREG_GDIM, 0);
+    LLVMValueRef lim = LLVMConstInt(LLVMTypeOf(gx), KJ_ABI_GRID_YZ_MAX, false);
+    LLVMValueRef swapped = LLVMBuildICmp(cg->b, LLVMIntULE, gx, lim, "grid.swapped");
+    return LLVMBuildSelect(cg->b, swapped, cg->tgt->sreg(cg, r, 1 - d), cg->tgt->sreg(cg, r, d), "");
 }
 
 static LLVMValueRef dim_value(kj_cg *cg, const kir_inst *in, kj_sreg r, unsigned d)

@@ -361,7 +361,8 @@ static char *remap_notes(const kir_module *km, const kj_ptx_opts *o, char *ptx)
         const kir_func *f = km->funcs[k];
         if (f->kind == KIR_FN_KERNEL && f->layout_perm && wanted(o, f))
             kj_buf_printf(&b, "// kjit: kernel %s remapped for its thread layout: threadIdx.x and .y (and blockDim) "
-                              "swapped, launched with the block's x and y swapped (KJIT_NO_SPECIALISE=1: as written)\n",
+                              "swapped, launched with the block's x and y swapped, and the grid's where its new y fits, blockIdx "
+                              "and gridDim read to match (KJIT_NO_SPECIALISE=1: as written)\n",
                           f->mangled);
     }
     if (!b.n) {

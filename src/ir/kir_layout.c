@@ -2,15 +2,16 @@
 /* Thread-layout specialisation (kir_layout.h; docs/cuda.md "Thread
  * layout").
  *
- * Only x and y are ever swapped, and only in the block: the launch runs
- * block (by, bx, bz) over the grid as written, and the kernel reads
- * threadIdx.x, blockDim.x from the physical y (and y from x). Logical
- * thread (blockIdx, threadIdx) is then physical thread (blockIdx,
- * swap(threadIdx)) of the same block: a bijection that keeps every block's
- * threads together, so barriers and shared memory mean what they meant.
- * Swapping x and y of a block can never break CUDA's limits (1024 each);
- * moving z could (64), and grid dimensions have different limits too, which
- * is why neither is permuted.
+ * Only x and y are ever swapped: the launch runs block (by, bx, bz), and
+ * the kernel reads threadIdx.x, blockDim.x from the physical y (and y from
+ * x). Logical thread (blockIdx, threadIdx) is then physical thread
+ * (blockIdx, swap(threadIdx)): a bijection that keeps every block's threads
+ * together, so barriers and shared memory mean what they meant. Swapping x
+ * and y of a block can never break CUDA's limits (1024 each); moving z
+ * could (64), which is why it is not permuted. On the GPU the grid is
+ * swapped as well when its new y fits (abi.h, kj_abi_launch_phys; the
+ * kernel's blockIdx/gridDim reads follow, llvm_cuda.c), so that
+ * consecutive blocks walk the contiguous dimension too.
  *
  * Which dimension walks the contiguous one comes from a small abstract
  * interpretation of the index expressions: for every value, the thread

@@ -467,8 +467,8 @@ static bool submit(kj_gpu *g, kj_gpu_code *c, code_fn *fn, const kj_abi_kernel *
                    kj_rt_error *e, int32_t *eline, int32_t *ecol)
 {
     count_launch(g, k, cfg, file, line);
-    int64_t phys[8]; /* the block as the kernel was compiled for it (kir_layout.h) */
-    kj_abi_block_phys(k, cfg, phys);
+    int64_t phys[8]; /* the block (and grid) as the kernel was compiled for it (kir_layout.h) */
+    kj_abi_launch_phys(k, cfg, phys);
     cfg = phys;
     CUstream s = (CUstream)(uintptr_t)cfg[6];
     /* taken by a graph of the host loop (gpu_graph.c); a launch that cannot

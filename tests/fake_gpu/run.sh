@@ -165,11 +165,13 @@ if command -v mpirun >/dev/null 2>&1; then
         expect mpi-direct-off "pinned staging 2 (16000 bytes)"
     fi
 fi
-# thread-layout specialisation: the remapped kernel's block goes to the driver with x and y swapped
+# thread-layout specialisation: the remapped kernel's block goes to the driver with x and y swapped, its grid too
+# unless the swapped grid would pass the y limit (70000 blocks in x stay in x)
 FAKE_CUDA_LAUNCH_LOG=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/layout.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
-expect layout "fake launch: grid (3, 2, 1), block (4, 16, 1)"
+expect layout "fake launch: grid (2, 3, 1), block (4, 16, 1)"
 expect layout "fake launch: grid (5, 7, 1), block (8, 2, 3)"
 expect layout "fake launch: grid (3, 2, 1), block (16, 4, 1)"
+expect layout "fake launch: grid (70000, 1, 1), block (16, 2, 1)"
 expect layout "kjit stats: layout: kernel naive remapped"
 if grep -qF "kernel coalesced remapped" "$tmp/err" || grep -qF "kernel lanes remapped" "$tmp/err"; then
     echo "FAIL layout: a kernel remapped that must not be: $(tr '\n' '|' <"$tmp/err")"
