@@ -149,6 +149,18 @@ static void device_raise(kj_cg *cg, int32_t kind, LLVMValueRef msg, LLVMValueRef
     LLVMBuildCall2(cg->b, LLVMIntrinsicGetType(cg->ctx, id, NULL, 0), f, NULL, 0, "");
 }
 
+/* After optimisation: a module whose raise sites were all proved
+ * unreachable (a check folded away, as `x % 2`'s divisor test is) no longer
+ * uses its error record, so it cannot raise. Then the flag says so, and the
+ * runtime neither reads the record after each launch (a synchronisation)
+ * nor keeps the module's launches out of CUDA graphs. */
+static void settle_raises(LLVMModuleRef mod)
+{
+    LLVMValueRef rec = LLVMGetNamedGlobal(mod, KJ_ABI_GPU_ERROR), raises = LLVMGetNamedGlobal(mod, KJ_ABI_GPU_RAISES);
+    if (rec && raises && !LLVMGetFirstUse(rec))
+        LLVMSetInitializer(raises, LLVMConstInt(LLVMGlobalGetValueType(raises), 0, 0));
+}
+
 static LLVMValueRef nv_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigned n)
 {
     (void)n;
@@ -413,6 +425,7 @@ char *kj_codegen_ptx(const kir_module *km, const kj_ptx_opts *o, kj_diags *d)
     if (ok && !kj_libdevice_link(mod, o->libdevice, err, sizeof err)) ok = fail(d, km, "libdevice", err);
     phase(o, 1, &t);
     if (ok && !kj_llvm_optimise(mod, tm, o->opt_level, err, sizeof err)) ok = fail(d, km, "internal compiler error", err);
+    if (ok) settle_raises(mod);
     phase(o, 2, &t);
     if (ok && !(ptx = kj_llvm_emit(tm, mod, LLVMAssemblyFile, &n, err, sizeof err)))
         fail(d, km, "internal compiler error: PTX", err);
