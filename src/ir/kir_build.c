@@ -187,3 +187,24 @@ void kb_grid_stride(kir_builder *b, kir_ref total, kb_body_fn body, void *ctx)
     kb_set(b, il, kb_binop(b, KIR_ADD, kb_i64(b), i, step));
     b->cur = saved;
 }
+
+static void nest(kir_builder *b, const kir_ref *dims, uint32_t nd, kir_ref *idx, uint32_t d, kb_nest_fn body, void *ctx)
+{
+    /* d < KB_MAX_DIMS also tells the optimiser, which unrolls the recursion,
+     * that idx[d] stays in bounds */
+    if (d == nd || d >= KB_MAX_DIMS) {
+        body(b, ctx, idx);
+        return;
+    }
+    uint32_t l = kb_local(b, kb_i64(b));
+    kir_blkid saved = b->cur;
+    b->cur = kb_for(b, l, kb_int(b, 0), dims[d]);
+    idx[d] = kb_get(b, l);
+    nest(b, dims, nd, idx, d + 1, body, ctx);
+    b->cur = saved;
+}
+
+void kb_nest(kir_builder *b, const kir_ref *dims, uint32_t nd, kir_ref *idx, kb_nest_fn body, void *ctx)
+{
+    nest(b, dims, nd, idx, 0, body, ctx);
+}

@@ -49,5 +49,11 @@ void kb_unravel(kir_builder *b, kir_ref shape_of, uint32_t nd, kir_ref i, kir_re
 /* In a kernel: for i = grid(1); i < total; i += gridsize(1): body(b, ctx, i) */
 typedef void (*kb_body_fn)(kir_builder *b, void *ctx, kir_ref i);
 void kb_grid_stride(kir_builder *b, kir_ref total, kb_body_fn body, void *ctx);
+/* for idx[0] in range(dims[0]): for idx[1] ...: body(b, ctx, idx) at the
+ * innermost, over the first nd dimensions (at most KB_MAX_DIMS, an array's
+ * most: types.h) */
+enum { KB_MAX_DIMS = 4 };
+typedef void (*kb_nest_fn)(kir_builder *b, void *ctx, const kir_ref *idx);
+void kb_nest(kir_builder *b, const kir_ref *dims, uint32_t nd, kir_ref *idx, kb_nest_fn body, void *ctx);
 
 #endif

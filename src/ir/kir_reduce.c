@@ -83,25 +83,6 @@ static void fold_axis(kir_builder *b, const red *rd, kir_ref a, const kir_ref *o
     b->cur = saved;
 }
 
-/* for idx[0] in range(dims[0]): for idx[1] ...: body at the innermost */
-typedef void (*nest_fn)(kir_builder *b, void *ctx, const kir_ref *idx);
-
-static void nest(kir_builder *b, const kir_ref *dims, uint32_t nd, kir_ref *idx, uint32_t d, nest_fn body, void *ctx)
-{
-    /* d < MAX_DIMS also tells the optimiser, which unrolls the recursion,
-     * that idx[d] stays in bounds (arrays have at most MAX_DIMS dims) */
-    if (d == nd || d >= MAX_DIMS) {
-        body(b, ctx, idx);
-        return;
-    }
-    uint32_t l = kb_local(b, kb_i64(b));
-    kir_blkid saved = b->cur;
-    b->cur = kb_for(b, l, kb_int(b, 0), dims[d]);
-    idx[d] = kb_get(b, l);
-    nest(b, dims, nd, idx, d + 1, body, ctx);
-    b->cur = saved;
-}
-
 /* ---- on the host ---- */
 
 typedef struct host_ctx {
@@ -162,7 +143,7 @@ static void fold_all_from_first(kir_builder *b, host_ctx *c)
     kb_check(b, kb_binop(b, KIR_GT, boolt(b), total, kb_int(b, 0)), no_identity(b, c->rd));
     kb_set(b, c->acc, kb_cast(b, kb_load(b, c->a, idx, nd), c->rd->r));
     c->n = dims[nd - 1];
-    nest(b, dims, nd - 1, idx, 0, fold_row, c);
+    kb_nest(b, dims, nd - 1, idx, fold_row, c);
 }
 
 static void host_body(kir_builder *b, const red *rd)
@@ -174,7 +155,7 @@ static void host_body(kir_builder *b, const red *rd)
         if (rd->uf->identity.has) {
             kb_set(b, c.acc, identity(b, rd));
             for (uint32_t k = 0; k < nd; k++) dims[k] = kb_dim(b, a, k);
-            nest(b, dims, nd, idx, 0, fold_all, &c);
+            kb_nest(b, dims, nd, idx, fold_all, &c);
         } else { /* from the first element */
             fold_all_from_first(b, &c);
         }
@@ -187,7 +168,7 @@ static void host_body(kir_builder *b, const red *rd)
     c.out = kb_builtin(b, KJ_B_NP_EMPTY, rd->rt, args, 2);
     c.n = kb_dim(b, a, (uint32_t)rd->axis);
     for (uint32_t k = 0; k < no; k++) dims[k] = kb_dim(b, c.out, k);
-    nest(b, dims, no, idx, 0, fold_out, &c);
+    kb_nest(b, dims, no, idx, fold_out, &c);
     kb_return(b, c.out);
 }
 

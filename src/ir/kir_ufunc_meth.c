@@ -28,23 +28,6 @@ static kir_ref apply(kir_builder *b, const meth *m, kir_ref x, kir_ref y)
     return kb_cast(b, kb_call(b, m->uf, args, 2), m->r);
 }
 
-/* for idx[d] in range(dims[d]) ...: body at the innermost */
-typedef void (*nest_fn)(kir_builder *b, meth *m, const kir_ref *idx);
-
-static void nest(kir_builder *b, const kir_ref *dims, uint32_t nd, kir_ref *idx, uint32_t d, nest_fn body, meth *m)
-{
-    if (d == nd || d >= MAX_DIMS) { /* d < MAX_DIMS: idx[d] stays in bounds */
-        body(b, m, idx);
-        return;
-    }
-    uint32_t l = kb_local(b, kb_i64(b));
-    kir_blkid saved = b->cur;
-    b->cur = kb_for(b, l, kb_int(b, 0), dims[d]);
-    idx[d] = kb_get(b, l);
-    nest(b, dims, nd, idx, d + 1, body, m);
-    b->cur = saved;
-}
-
 /* np.empty(shape, R) for the dimensions of `from` (nfrom arrays). */
 static kir_ref empty_like(kir_builder *b, const kj_type *rt, const kir_ref *from, const uint32_t *nds, uint32_t nfrom)
 {
@@ -61,8 +44,9 @@ static kir_ref empty_like(kir_builder *b, const kj_type *rt, const kir_ref *from
 /* ---- accumulate ---- */
 
 /* One line along the axis: idx holds the other axes' indices. */
-static void accum_line(kir_builder *b, meth *m, const kir_ref *outer)
+static void accum_line(kir_builder *b, void *ctx, const kir_ref *outer)
 {
+    meth *m = ctx;
     kir_ref idx[MAX_DIMS];
     uint32_t o = 0;
     for (uint32_t k = 0; k < m->nda && k < MAX_DIMS; k++) idx[k] = (int)k == m->axis ? kb_int(b, 0) : outer[o++];
@@ -88,14 +72,15 @@ static void accum_body(kir_builder *b, meth *m, const kj_type *rt)
     uint32_t no = 0;
     for (uint32_t k = 0; k < m->nda && k < MAX_DIMS; k++)
         if ((int)k != m->axis) dims[no++] = kb_dim(b, m->a, k);
-    nest(b, dims, no, idx, 0, accum_line, m);
+    kb_nest(b, dims, no, idx, accum_line, m);
     kb_return(b, m->out);
 }
 
 /* ---- outer ---- */
 
-static void outer_element(kir_builder *b, meth *m, const kir_ref *idx)
+static void outer_element(kir_builder *b, void *ctx, const kir_ref *idx)
 {
+    meth *m = ctx;
     kir_ref x = kb_load(b, m->a, idx, m->nda), y = kb_load(b, m->b, idx + m->nda, m->ndb);
     kb_store(b, m->out, apply(b, m, x, y), idx, m->nda + m->ndb);
 }
@@ -107,7 +92,7 @@ static void outer_body(kir_builder *b, meth *m, const kj_type *rt)
     m->out = empty_like(b, rt, from, nds, 2);
     kir_ref dims[MAX_DIMS], idx[MAX_DIMS];
     for (uint32_t k = 0; k < nd && k < MAX_DIMS; k++) dims[k] = kb_dim(b, m->out, k);
-    nest(b, dims, nd, idx, 0, outer_element, m);
+    kb_nest(b, dims, nd, idx, outer_element, m);
     kb_return(b, m->out);
 }
 
