@@ -76,6 +76,13 @@ void *kj_rt_module_slot(kj_rt *rt, int32_t index, int32_t set, void *owner, cons
     return p + 16;
 }
 
+const void *kj_rt_module_slot_peek(const kj_rt *rt, int32_t index)
+{
+    const struct kj_rt_modslots *m = rt->mods;
+    const char *p = m && index >= 0 && (size_t)index < m->n ? m->slot[index] : NULL;
+    return p && p[0] ? p + 16 : NULL;
+}
+
 void kj_rt_modslots_free(kj_rt *rt)
 {
     struct kj_rt_modslots *m = rt->mods;
