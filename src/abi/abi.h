@@ -77,8 +77,10 @@
  * kj_rt_module_slot (a script's module-level values read by compiled
  * functions). 18: kj_rt_graph_begin/end (CUDA graphs of host loops). 19:
  * kj_rt_on_device (np.sum/max/min of a device array reduce on the GPU). 20:
- * list slicing, slice assignment, del, sort (list_slice.c, list_sort.c). */
-#define KJ_ABI_VERSION 20
+ * list slicing, slice assignment, del, sort (list_slice.c, list_sort.c). 21:
+ * kj_abi_kernel.nslots/slots (module slots read by kernels on the GPU,
+ * through the PTX module's KJ_ABI_GPU_SLOT globals). */
+#define KJ_ABI_VERSION 21
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
@@ -207,6 +209,23 @@ typedef struct kj_abi_param {
     int32_t kind, ndim, size, dtype; /* dtype: the runtime's kj_dtype of the elements or scalar */
 } kj_abi_param;
 
+/* A script's module slot (src/runtime/rt_modslot.c) that a kernel, or a
+ * function it calls, reads. On the GPU the kernel reads it from a global of
+ * its PTX module (address space 1) named KJ_ABI_GPU_SLOT followed by
+ * `name`, holding the slot's memory form: for an array its descriptor
+ * (abi.h "Arrays") with the DEVICE address of the data and a null owner,
+ * for a number the number. Before each launch the runtime makes the array's
+ * device copy current, as for an array argument the kernel only reads, and
+ * writes the global when its bytes changed (gpu.c). */
+#define KJ_ABI_GPU_SLOT "__kjit_slot_"
+typedef struct kj_abi_slot {
+    const char *name; /* the module-level name */
+    int32_t index;    /* the run's slot (kj_rt_module_slot's index) */
+    int32_t ndim;     /* 0: a number of `size` bytes; else an array of ndim dimensions */
+    int32_t size;     /* the bytes of its memory form */
+    int32_t pad;
+} kj_abi_slot;
+
 typedef struct kj_abi_kernel {
     const char *name;      /* as written in the source */
     const char *symbol;    /* its entry in the PTX module (the specialisation's mangled name) */
@@ -221,6 +240,8 @@ typedef struct kj_abi_kernel {
                               bits 2d..2d+1 hold the physical dimension of logical dimension d; a launch
                               runs the block permuted (kj_abi_block_phys), on the GPU the grid
                               too where it can (kj_abi_launch_phys) */
+    int32_t nslots;        /* the module slots it reads (on the GPU: its KJ_ABI_GPU_SLOT globals) */
+    const kj_abi_slot *slots;
 } kj_abi_kernel;
 
 /* The physical dimension that logical thread dimension d (0..2) runs in

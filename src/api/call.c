@@ -336,12 +336,20 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
                                     (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
                    : (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, (int32_t)kj_api_mem_size(t), (int32_t)kj_api_type_dtype(t)};
     }
+    const kir_inst **get;
+    uint32_t nslots = kir_slot_reads(kf, &m->arena, &get);
+    kj_abi_slot *slots = KJ_NEWN(&m->arena, kj_abi_slot, nslots + 1);
+    for (uint32_t k = 0; k < nslots; k++) {
+        const kj_type *t = get[k]->type;
+        slots[k] = (kj_abi_slot){get[k]->frozen->name, (int32_t)get[k]->frozen->slot_index,
+                                 t->kind == KJ_T_ARRAY ? (int32_t)t->ndim : 0, (int32_t)kj_api_mem_size(t), 0};
+    }
     kj_abi_block_fn block;
     memcpy(&block, &block_fn, sizeof block); /* object pointer → function pointer */
     return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), block_fn ? block : NULL,
                            (int32_t)kf->nparams, kj_codegen_parallel_blocks(m->cg.target), p,
                            block_fn ? kj_codegen_kernel_static_shared(kf) : 0, kj_cg_uses_grid_sync(kf),
-                           kf->layout_perm};
+                           kf->layout_perm, (int32_t)nslots, slots};
 }
 
 static bool kj_api_has_tuple_param(const kir_func *kf)

@@ -8,8 +8,13 @@
  * another name, as Numba's read-only array type does), but host code (main,
  * helpers: Python) is not checked; such a store must land somewhere
  * defined, not in read-only memory (a fault) nor be folded away by the
- * optimiser (a lost write). */
+ * optimiser (a lost write).
+ *
+ * Module slots (MODULE_GET/SET, resolve_modslot.c) are read through the
+ * run context on the host and from a global the runtime fills on the GPU. */
 #include "codegen.h"
+
+#include "../abi/abi.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,24 +66,42 @@ LLVMValueRef kj_cg_frozen_array(kj_cg *cg, const kir_inst *in)
 
 /* A script's module slot (rt_modslot.c): the storage of slot `index` in the
  * run's context, made when <module> binds it (set) or read, which raises
- * NameError while unbound. Kernels on the GPU have no run context: their
- * module arrays are not read through slots (a located error). */
+ * NameError while unbound. */
 static LLVMValueRef slot_ptr(kj_cg *cg, const kir_inst *in, LLVMValueRef owner, bool set)
 {
-    if (cg->tgt == &kj_target_nvptx) {
-        kj_cg_fail(cg, in->span,
-                   "'%s' is a module-level value computed when the script runs: a kernel on the GPU cannot "
-                   "read it yet (pass it to the kernel as an argument)", in->frozen->name);
-        return NULL;
-    }
     LLVMValueRef a[7] = {cg->fn->rt, kj_cg_i32(cg, in->frozen->slot_index), kj_cg_i32(cg, set),
                          owner ? owner : LLVMConstNull(cg->t_ptr), kj_cg_cstr(cg, in->frozen->name),
                          kj_cg_i32(cg, in->span.line), kj_cg_i32(cg, in->span.col)};
     return kj_cg_rtcall(cg, KJ_RTF_MODULE_SLOT, a, 7);
 }
 
+/* On the GPU there is no run context: a kernel reads the slot from the
+ * module's global KJ_ABI_GPU_SLOT + name (abi.h kj_abi_slot), which the
+ * runtime writes before each launch of a kernel that reads it (the slots
+ * are listed in its descriptor: kir_slot_reads). Zero-initialised and
+ * externally visible, so that the driver finds it and LLVM assumes
+ * nothing of its value; the loads are invariant (nothing writes it while a
+ * kernel runs), so LLVM may hoist them out of loops. */
+static LLVMValueRef gpu_slot_get(kj_cg *cg, const kir_inst *in)
+{
+    char name[256];
+    snprintf(name, sizeof name, KJ_ABI_GPU_SLOT "%s", in->frozen->name);
+    LLVMTypeRef mt = kj_cg_memtype(cg, in->type);
+    LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
+    if (!g) {
+        g = LLVMAddGlobalInAddressSpace(cg->mod, mt, name, ADDR_GLOBAL);
+        LLVMSetInitializer(g, LLVMConstNull(mt));
+        LLVMSetAlignment(g, 8);
+    }
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, mt, g, in->frozen->name);
+    unsigned kind = LLVMGetMDKindIDInContext(cg->ctx, "invariant.load", 14);
+    LLVMSetMetadata(v, kind, LLVMMetadataAsValue(cg->ctx, LLVMMDNodeInContext2(cg->ctx, NULL, 0)));
+    return kj_cg_from_mem(cg, in->type, v);
+}
+
 LLVMValueRef kj_cg_module_get(kj_cg *cg, const kir_inst *in)
 {
+    if (cg->tgt == &kj_target_nvptx) return gpu_slot_get(cg, in);
     LLVMValueRef p = slot_ptr(cg, in, NULL, false);
     if (!p) return LLVMGetUndef(kj_cg_type(cg, in->type));
     return kj_cg_from_mem(cg, in->type, LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, in->type), p, in->frozen->name));
@@ -88,6 +111,10 @@ void kj_cg_module_set(kj_cg *cg, const kir_inst *in)
 {
     const kj_type *t = cg->fn->kf->insts[in->a].type;
     LLVMValueRef v = kj_cg_val(cg, in->a), owner = NULL;
+    if (cg->tgt == &kj_target_nvptx) { /* only <module> and host functions bind slots */
+        kj_cg_fail(cg, in->span, "'%s': GPU code cannot bind a module-level name", in->frozen->name);
+        return;
+    }
     if (t->kind == KJ_T_ARRAY) kj_cg_owners(cg, t, v, &owner, 0, 1);
     LLVMValueRef p = slot_ptr(cg, in, owner, true);
     if (p) LLVMBuildStore(cg->b, kj_cg_to_mem(cg, t, v), p);

@@ -35,6 +35,31 @@ static kj_abi_param param_of(kj_cg *cg, const kir_func *k, uint32_t j, const kj_
 
 static LLVMValueRef i32c(kj_cg *cg, int32_t v) { return LLVMConstInt(cg->t_i32, (unsigned long long)v, 1); }
 
+/* The module slots k reads (abi.h kj_abi_slot): a constant array, or null. */
+static LLVMValueRef slots_desc(kj_cg *cg, const kir_func *k, uint32_t *n)
+{
+    const kir_inst **get;
+    *n = kir_slot_reads(k, cg->a, &get);
+    if (!*n) return LLVMConstNull(cg->t_ptr);
+    LLVMTypeRef sf[5] = {cg->t_ptr, cg->t_i32, cg->t_i32, cg->t_i32, cg->t_i32};
+    LLVMTypeRef sty = LLVMStructTypeInContext(cg->ctx, sf, 5, 0);
+    LLVMValueRef *v = KJ_NEWN(cg->a, LLVMValueRef, *n);
+    for (uint32_t j = 0; j < *n; j++) {
+        const kj_type *t = get[j]->type;
+        int32_t ndim = t->kind == KJ_T_ARRAY ? (int32_t)t->ndim : 0;
+        int32_t size = (int32_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t));
+        LLVMValueRef f[5] = {kj_cg_cstr(cg, get[j]->frozen->name), i32c(cg, (int32_t)get[j]->frozen->slot_index),
+                             i32c(cg, ndim), i32c(cg, size), i32c(cg, 0)};
+        v[j] = LLVMConstNamedStruct(sty, f, 5);
+    }
+    LLVMValueRef init = LLVMConstArray2(sty, v, *n);
+    LLVMValueRef g = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), kj_arena_printf(cg->a, "%s.slots", k->mangled));
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
 /* The constant kj_abi_kernel of kernel specialisation k, made once. */
 static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
 {
@@ -60,16 +85,19 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
         LLVMSetLinkage(params, LLVMPrivateLinkage);
     }
     LLVMValueRef block = LLVMGetNamedFunction(cg->mod, kj_arena_printf(cg->a, "%s.block_entry", k->mangled));
-    LLVMTypeRef kf[9] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_i32, cg->t_ptr, cg->t_i64, cg->t_i32,
-                         cg->t_i32};
-    LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 9, 0);
-    LLVMValueRef v[9] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
-                         block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)nl),
-                         i32c(cg, cg->run->parallel_blocks), params,
-                         kj_cg_i64(cg, block ? kj_codegen_kernel_static_shared(k) : 0),
-                         i32c(cg, kj_cg_uses_grid_sync(k)), i32c(cg, k->layout_perm)};
+    uint32_t nslots;
+    LLVMValueRef slots = slots_desc(cg, k, &nslots);
+    LLVMTypeRef kf[11] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_i32, cg->t_ptr, cg->t_i64, cg->t_i32,
+                          cg->t_i32, cg->t_i32, cg->t_ptr};
+    LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 11, 0);
+    LLVMValueRef v[11] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
+                          block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)nl),
+                          i32c(cg, cg->run->parallel_blocks), params,
+                          kj_cg_i64(cg, block ? kj_codegen_kernel_static_shared(k) : 0),
+                          i32c(cg, kj_cg_uses_grid_sync(k)), i32c(cg, k->layout_perm), i32c(cg, (int32_t)nslots),
+                          slots};
     g = LLVMAddGlobal(cg->mod, kty, gname);
-    LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 9, 0));
+    LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 11, 0));
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMPrivateLinkage);
     return g;

@@ -28,10 +28,24 @@ typedef struct code_fn {
  * one atomic pointer to an entry that never moves). */
 enum { FN_CACHE = 8 };
 
+/* A module slot's global in a module (abi.h kj_abi_slot), found once, and
+ * the bytes last written into it: a launch writes it only when they
+ * change (an array's descriptor changes only when its device copy moves). */
+enum { SLOT_MAX_BYTES = 128 };
+typedef struct slot_global {
+    char *name;
+    CUdeviceptr d;
+    size_t bytes;
+    bool written;
+    unsigned char last[SLOT_MAX_BYTES];
+} slot_global;
+
 struct kj_gpu_code {
     kj_gpu *g;
     CUmodule mod;
     CUdeviceptr err; /* the module's error record, 0 when it cannot raise */
+    slot_global **globals; /* each allocated once; under lock */
+    size_t nglobals;
     pthread_mutex_t lock;
     code_fn **fns; /* each entry allocated once: pointers to it stay valid while c is loaded */
     size_t nfns, cap;
@@ -236,6 +250,8 @@ void kj_gpu_unload(kj_gpu_code *c)
     c->g->cu.cuModuleUnload(c->mod);
     for (size_t k = 0; k < c->nfns; k++) free(c->fns[k]->symbol), free(c->fns[k]);
     free(c->fns);
+    for (size_t k = 0; k < c->nglobals; k++) free(c->globals[k]->name), free(c->globals[k]);
+    free(c->globals);
     pthread_mutex_destroy(&c->lock);
     kj_gpu_release(c->g);
     free(c);
@@ -454,6 +470,88 @@ static kj_mirror *device_arg(kj_gpu *g, const kj_abi_kernel *k, int32_t j, const
     return m;
 }
 
+/* ---- module slots (abi.h kj_abi_slot) ---- */
+
+/* The global of slot `name` in c, looked up once; under c->lock. */
+static slot_global *slot_global_of(kj_gpu_code *c, const kj_abi_kernel *k, const kj_abi_slot *sl, kj_rt_error *e)
+{
+    for (size_t j = 0; j < c->nglobals; j++)
+        if (!strcmp(c->globals[j]->name, sl->name)) return c->globals[j];
+    char sym[256];
+    snprintf(sym, sizeof sym, KJ_ABI_GPU_SLOT "%s", sl->name);
+    CUdeviceptr d = 0;
+    size_t bytes = 0;
+    CUresult r = c->g->cu.cuModuleGetGlobal(&d, &bytes, c->mod, sym);
+    if (r != CUDA_SUCCESS) {
+        kj_gpu_fail(c->g, r, "cuModuleGetGlobal", e);
+        size_t len = strlen(e->message);
+        snprintf(e->message + len, sizeof e->message - len, " (kernel '%s' reads module-level '%s': global %s)",
+                 k->name, sl->name, sym);
+        return NULL;
+    }
+    if (bytes < (size_t)sl->size || (size_t)sl->size > SLOT_MAX_BYTES) {
+        kj_rt_errorf(e, "RuntimeError", "kernel '%s' reads module-level '%s' (%d bytes), but its GPU module's %s has %zu",
+                     k->name, sl->name, sl->size, sym, bytes);
+        return NULL;
+    }
+    slot_global *gl = calloc(1, sizeof *gl), **v = realloc(c->globals, (c->nglobals + 1) * sizeof *v);
+    if (!gl || !v || !(gl->name = strdup(sl->name))) abort();
+    gl->d = d;
+    gl->bytes = (size_t)sl->size;
+    c->globals = v;
+    c->globals[c->nglobals++] = gl;
+    return gl;
+}
+
+/* The memory form of slot value v as the kernel reads it, into out: a
+ * number as it is; an array's descriptor with the address of its device
+ * copy, made current (*m), and no owner. */
+static bool slot_bytes(kj_gpu *g, const kj_abi_kernel *k, const kj_abi_slot *sl, const void *v, unsigned char *out,
+                       kj_mirror **m, kj_rt_error *e)
+{
+    *m = NULL;
+    memcpy(out, v, (size_t)sl->size);
+    if (!sl->ndim) return true;
+    const kj_abi_array *d = v;
+    kj_array *owner = kj_abi_array_owner(d, sl->ndim);
+    if (!owner)
+        return kj_rt_errorf(e, "RuntimeError", "kernel '%s' reads module-level '%s', an array kjit cannot copy to the GPU",
+                            k->name, sl->name);
+    if (!(*m = kj_gpu_mirror_current(g, owner, e))) return false;
+    uint64_t dptr = (*m)->d + (uint64_t)((char *)kj_abi_array_data(d) - (*m)->lo);
+    void *none = NULL;
+    memcpy(out, &dptr, sizeof dptr);
+    memcpy(out + 8 + 16 * (size_t)sl->ndim, &none, sizeof none);
+    return true;
+}
+
+/* Before a launch of k: each module slot it reads into its global (written
+ * when its bytes changed, after what a graph holds back has run), the
+ * arrays' mirrors appended to used[*n] (read only: kir_readonly.c). */
+static bool write_slots(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const void *const *slots, kj_mirror **used,
+                        unsigned *n, unsigned cap, kj_rt_error *e)
+{
+    bool ok = true;
+    pthread_mutex_lock(&c->lock);
+    for (int32_t j = 0; j < k->nslots && ok; j++) {
+        const kj_abi_slot *sl = &k->slots[j];
+        unsigned char bytes[SLOT_MAX_BYTES];
+        kj_mirror *m = NULL;
+        slot_global *gl = slot_global_of(c, k, sl, e);
+        ok = gl && slot_bytes(g, k, sl, slots[j], bytes, &m, e);
+        if (ok && m) {
+            if (*n == cap) ok = kj_rt_errorf(e, "RuntimeError", "kernel '%s' reads more arrays than a launch can pass",
+                                             k->name);
+            else used[(*n)++] = m;
+        }
+        if (!ok || (gl->written && !memcmp(gl->last, bytes, gl->bytes))) continue;
+        ok = kj_gpu_graph_settle(g, e) && kj_gpu_copy_h2d(g, gl->d, bytes, gl->bytes, e);
+        if (ok) memcpy(gl->last, bytes, gl->bytes), gl->written = true;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return ok;
+}
+
 /* The mirrors a launch uses: all of them, the first nw those it may write. */
 typedef struct launch_arrays {
     kj_mirror **m;
@@ -508,7 +606,8 @@ static code_fn *launchable(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, co
 }
 
 bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int64_t *cfg, void **args,
-                   const char *file, int32_t line, kj_rt_error *e, int32_t *eline, int32_t *ecol)
+                   const void *const *slots, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
+                   int32_t *ecol)
 {
     code_fn *fn = launchable(g, c, k, cfg, e);
     if (!fn) return false;
@@ -538,6 +637,7 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
         if (p->kind == KJ_ABI_PARAM_ARRAY) written[nw++] = m;
         else read[nr++] = m;
     }
+    if (k->nslots && !write_slots(g, c, k, slots, read, &nr, MAX_SLOTS - nw, e)) return false;
     /* those it may write first */
     memcpy(used, written, nw * sizeof *used);
     memcpy(used + nw, read, nr * sizeof *used);
@@ -570,6 +670,11 @@ struct kj_gpu_plan {
 
 kj_gpu_plan *kj_gpu_plan_new(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, void **args, kj_rt_error *e)
 {
+    if (k->nslots) { /* a prepared launch has no run whose module slots it could read */
+        kj_rt_errorf(e, "NameError", "name '%s' is not defined (kernel '%s' reads a module-level value computed "
+                     "when the script runs)", k->slots[0].name, k->name);
+        return NULL;
+    }
     if (!kj_gpu_current(g, e)) return NULL;
     code_fn *fn = function(c, k->symbol, e);
     if (!fn) return NULL;

@@ -65,13 +65,15 @@ bool kj_gpu_has(kj_gpu_code *c, const char *symbol);
 void kj_gpu_note_compile(kj_gpu *g, const double *ptx_phases, double link_seconds, bool cached);
 
 /* Launch kernel k of `code` (abi.h: cfg, args), marshalling arrays to
- * their mirrors. A fault in the kernel is reported in e, naming the kernel,
- * its configuration and file:line of the launch; an error the kernel
- * raised (boundscheck, assert) also sets eline and ecol to where in the
- * kernel it was raised. */
+ * their mirrors. slots[j] is the memory form of the module slot
+ * k->slots[j] (NULL when k reads none): written into the module's global
+ * for it, an array's device copy made current first. A fault in the kernel
+ * is reported in e, naming the kernel, its configuration and file:line of
+ * the launch; an error the kernel raised (boundscheck, assert) also sets
+ * eline and ecol to where in the kernel it was raised. */
 bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, const int64_t *cfg,
-                   void **args, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
-                   int32_t *ecol);
+                   void **args, const void *const *slots, const char *file, int32_t line, kj_rt_error *e,
+                   int32_t *eline, int32_t *ecol);
 /* A prepared launch of kernel k of `code`: its entry found and its
  * argument slots built once, pointing into `args` (abi.h's memory forms,
  * which the caller keeps and rewrites between launches: the scalars, and

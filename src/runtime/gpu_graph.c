@@ -252,6 +252,13 @@ bool kj_gpu_graph_take(kj_gpu *g, CUfunction f, const int64_t *cfg, void **slot,
     return true;
 }
 
+bool kj_gpu_graph_settle(kj_gpu *g, kj_rt_error *e)
+{
+    struct kj_gpu_graph *gr = g->graph;
+    if (!gr || !gr->active || !pthread_equal(gr->owner, pthread_self()) || !gr->p || !gr->pos) return true;
+    return kj_gpu_graph_end(g, e);
+}
+
 void kj_gpu_graph_free(kj_gpu *g)
 {
     struct kj_gpu_graph *gr = g->graph;

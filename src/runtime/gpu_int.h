@@ -167,6 +167,11 @@ void kj_gpu_host_pool_drain(kj_gpu *g);
  * launches it plainly. False with e on a driver error. */
 bool kj_gpu_graph_take(kj_gpu *g, CUfunction f, const int64_t *cfg, void **slot, const uint32_t *size, unsigned n,
                        bool *taken, kj_rt_error *e);
+/* Device memory that launches read outside their parameters (a module
+ * slot's global, gpu.c) is about to change: the launches a graph took and
+ * has not run yet are run first, plainly (they must see what was there);
+ * with none pending the graph stays. False with e on a driver error. */
+bool kj_gpu_graph_settle(kj_gpu *g, kj_rt_error *e);
 void kj_gpu_graph_free(kj_gpu *g);
 
 #endif

@@ -176,6 +176,9 @@ void kj_rt_list_free_all(kj_rt *rt);
 void kj_rt_dict_free_all(kj_rt *rt);
 /* Free the run's strings (str.c; with its arrays, at the end of a run). */
 void kj_rt_str_free_all(kj_rt *rt);
+/* rt_modslot.c: the memory form of module slot `index` when it is bound,
+ * else NULL (kj_rt_module_slot raises NameError instead) */
+const void *kj_rt_module_slot_peek(const kj_rt *rt, int32_t index);
 /* rt_modslot.c: free the run's module slots (not a worker's borrowed ones) */
 void kj_rt_modslots_free(kj_rt *rt);
 

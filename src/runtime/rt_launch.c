@@ -261,16 +261,16 @@ static void block_chunk(kj_rt *w, void *env, int64_t begin, int64_t end, void *a
 /* A launch on the GPU timed by two CUDA events around it, waited for (the
  * events' sink asked for each kernel's time, which a launch that returns at
  * once cannot give). The events are freed before any error is raised. */
-static bool gpu_launch_timed(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args, int32_t line,
-                             kj_rt_error *e, int32_t *eline, int32_t *ecol)
+static bool gpu_launch_timed(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args,
+                             const void *const *slots, int32_t line, kj_rt_error *e, int32_t *eline, int32_t *ecol)
 {
     void *ev0 = kj_gpu_event_new(rt->gpu), *ev1 = ev0 ? kj_gpu_event_new(rt->gpu) : NULL;
     float ms = 0;
     bool ok = ev1 && kj_gpu_event_record(rt->gpu, ev0, NULL, e) &&
-              kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, e, eline, ecol) &&
+              kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, slots, rt->file, line, e, eline, ecol) &&
               kj_gpu_event_record(rt->gpu, ev1, NULL, e) && kj_gpu_event_elapsed(rt->gpu, ev0, ev1, &ms, e);
     if (!ev1 && !e->message[0]) /* no events (out of resources): launch untimed */
-        ok = kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, e, eline, ecol);
+        ok = kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, slots, rt->file, line, e, eline, ecol);
     kj_gpu_event_free(rt->gpu, ev0);
     kj_gpu_event_free(rt->gpu, ev1);
     if (ok) kj_ev_emit(rt->sink, KJ_EV_LAUNCH, k->name, 0, 1e-3 * ms, false);
@@ -304,6 +304,23 @@ static void launch_host(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, v
     run_blocks(rt, k, cfg, args, &kx, line, 0, nblocks);
 }
 
+enum { SMALL_SLOTS = 16 };
+
+/* The memory forms of the module slots kernel k reads (abi.h kj_abi_slot),
+ * for a launch on the GPU, which writes them into the kernel's module: in
+ * small when they fit, else in memory the caller frees. A slot not bound
+ * yet raises Python's NameError, as a read on the host does. */
+static const void **gpu_slots(kj_rt *rt, const kj_abi_kernel *k, const void **small, int32_t line, int32_t col)
+{
+    for (int32_t j = 0; j < k->nslots; j++)
+        if (!kj_rt_module_slot_peek(rt, k->slots[j].index))
+            kj_rt_module_slot(rt, k->slots[j].index, 0, NULL, k->slots[j].name, line, col); /* raises */
+    const void **v = k->nslots <= SMALL_SLOTS ? small : malloc((size_t)k->nslots * sizeof *v);
+    if (!v) kj_rt_raise(rt, KJ_RT_MEMORY, "no memory for a launch's module values", line, col);
+    for (int32_t j = 0; j < k->nslots; j++) v[j] = kj_rt_module_slot_peek(rt, k->slots[j].index);
+    return v;
+}
+
 void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args, int32_t line, int32_t col)
 {
     const kj_abi_kernel *k = kernel;
@@ -312,8 +329,11 @@ void kj_rt_launch(kj_rt *rt, const void *kernel, const int64_t *cfg, void **args
     if (!kj_rt_launch_check(cfg, k->name, &e)) kj_rt_raise_error(rt, &e, line, col);
     if (rt->gpu) { /* gpu.c permutes the block (kj_abi_block_phys) itself: its messages name the written one */
         int32_t eline = line, ecol = col;
-        bool ok = kj_ev_on(rt->sink) ? gpu_launch_timed(rt, k, cfg, args, line, &e, &eline, &ecol)
-                                     : kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, rt->file, line, &e, &eline, &ecol);
+        const void *small[SMALL_SLOTS], **slots = gpu_slots(rt, k, small, line, col);
+        bool ok = kj_ev_on(rt->sink)
+                      ? gpu_launch_timed(rt, k, cfg, args, slots, line, &e, &eline, &ecol)
+                      : kj_gpu_launch(rt->gpu, rt->code, k, cfg, args, slots, rt->file, line, &e, &eline, &ecol);
+        if (slots != small) free(slots);
         if (!ok) {
             /* the launches a graph took before this one are made first */
             kj_rt_error later = {0};

@@ -76,11 +76,21 @@ void *kj_rt_module_slot(kj_rt *rt, int32_t index, int32_t set, void *owner, cons
     return p + 16;
 }
 
+const void *kj_rt_module_slot_peek(const kj_rt *rt, int32_t index)
+{
+    const struct kj_rt_modslots *m = rt->mods;
+    const char *p = m && index >= 0 && (size_t)index < m->n ? m->slot[index] : NULL;
+    return p && p[0] ? p + 16 : NULL;
+}
+
 void kj_rt_modslots_free(kj_rt *rt)
 {
+    /* a worker's borrowed table stays: the worker runs more chunks of the
+     * same loop, each ending here (release_all) */
+    if (rt->mods_borrowed) return;
     struct kj_rt_modslots *m = rt->mods;
     rt->mods = NULL;
-    if (!m || rt->mods_borrowed) return;
+    if (!m) return;
     for (size_t k = 0; k < m->n; k++) {
         if (m->slot[k]) set_owner(m->slot[k], NULL);
         free(m->slot[k]);

@@ -41,6 +41,19 @@ expect ufunc_overlap "kjit stats: launches of f: 2"
 "$kjit" run --target=cuda "$root/tests/fake_gpu/read_only.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect read_only "kjit stats: host->device 3 transfers, 24000 bytes"
 expect read_only "kjit stats: device->host 2 transfers, 16000 bytes"
+# module slots read by a kernel: A up twice (again after the script writes it), its descriptor and S once;
+# the globals hold A's device address, shape and strides, and S
+FAKE_CUDA_SLOT_LOG=1 FAKE_CUDA_COUNTS=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/module_slots.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect module_slots "kjit stats: host->device 5 transfers, 24040 bytes"
+expect module_slots "kjit stats: device->host 0 transfers, 0 bytes"
+expect module_slots "kjit stats: launches of scale: 133"
+expect module_slots "fake cuda: 5 cuLaunchKernel, 2 cuGraphLaunch of 128 kernels"
+expect module_slots "fake slot __kjit_slot_A: device 1000 8 0"
+expect module_slots "fake slot __kjit_slot_S: 495.92153437178274"
+if grep -v '^fake slot __kjit_slot_A: device 1000 8 0$' "$tmp/err" | grep -q '^fake slot __kjit_slot_A'; then
+    echo "FAIL module_slots: a launch saw another A: $(grep '^fake slot __kjit_slot_A' "$tmp/err" | sort -u | tr '\n' '|')"
+    failed=$((failed + 1))
+fi
 # new large ufunc results reuse the memory freed ones left, page-locked from their second copy
 "$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc_results.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect ufunc_results "kjit stats: device->host 6 transfers, 12582912 bytes"

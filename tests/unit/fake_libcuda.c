@@ -99,11 +99,6 @@ static CUresult occupancy(int *n, CUfunction f, int threads, size_t shared)
 {
     return (void)f, (void)threads, (void)shared, *n = 4, CUDA_SUCCESS;
 }
-static CUresult link_add(CUlinkState s, CUjitInputType t, void *data, size_t n, const char *name, unsigned no,
-                         CUjit_option *o, void **v)
-{
-    return (void)s, (void)t, (void)data, (void)n, (void)name, (void)no, (void)o, (void)v, CUDA_SUCCESS;
-}
 static CUresult link_destroy(CUlinkState s) { return (void)s, CUDA_SUCCESS; }
 static CUresult stream_create(CUstream *s, unsigned f) { return (void)f, *s = NULL, CUDA_SUCCESS; }
 static CUresult stream_destroy(CUstream s) { return (void)s, CUDA_SUCCESS; }
@@ -274,9 +269,88 @@ static CUresult function(CUfunction *f, CUmodule m, const char *s)
         }
     return CUDA_SUCCESS;
 }
+/* The module slots' globals (abi.h KJ_ABI_GPU_SLOT, `.visible .global
+ * .align A .TYPE __kjit_slot_NAME[N];` in the PTX kjit links): device
+ * memory of the PTX's size each, found by cuModuleGetGlobal (every module
+ * is handle 1 here: the last PTX's globals, by name, the earlier ones
+ * kept). Other globals are not found, as before. FAKE_CUDA_SLOT_LOG=1
+ * prints each slot global at each launch: its 8-byte words, a device
+ * address as `device` (a host address, or anything else, as a number). */
+enum { MAX_GLOBALS = 64 };
+typedef struct fake_global {
+    char name[64];
+    CUdeviceptr d;
+    size_t n;
+    int f64; /* a .f64 scalar: printed as a float */
+} fake_global;
+static fake_global globals[MAX_GLOBALS];
+static unsigned nglobals;
+
+static size_t ptx_type_bytes(const char *t)
+{
+    int bits = atoi(t + 2);
+    return bits >= 8 ? (size_t)bits / 8 : 0;
+}
+
+static void ptx_global(const char *line)
+{
+    const char *at = strstr(line, "__kjit_slot_"), *type = strstr(line, " .align ");
+    if (!at || !type || !(type = strchr(type + 8, '.'))) return;
+    fake_global gl = {.n = ptx_type_bytes(type), .f64 = !strncmp(type, ".f64", 4)};
+    size_t len = strcspn(at, "[; \n");
+    if (len >= sizeof gl.name) return;
+    memcpy(gl.name, at, len);
+    if (at[len] == '[') gl.n *= (size_t)atol(at + len + 1);
+    for (unsigned k = 0; k < nglobals; k++)
+        if (!strcmp(globals[k].name, gl.name)) return;
+    if (nglobals == MAX_GLOBALS || !gl.n || mem_alloc(&gl.d, gl.n) != CUDA_SUCCESS) return;
+    memset((void *)(uintptr_t)gl.d, 0, gl.n);
+    globals[nglobals++] = gl;
+}
+
+static CUresult link_add(CUlinkState s, CUjitInputType t, void *data, size_t n, const char *name, unsigned no,
+                         CUjit_option *o, void **v)
+{
+    (void)s, (void)n, (void)name, (void)no, (void)o, (void)v;
+    for (const char *p = data; t == CU_JIT_INPUT_PTX && p && (p = strstr(p, ".visible .global")); p++) {
+        char line[256];
+        size_t len = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        ptx_global(line);
+    }
+    return CUDA_SUCCESS;
+}
+
 static CUresult global(CUdeviceptr *p, size_t *n, CUmodule m, const char *s)
 {
-    return (void)p, (void)n, (void)m, (void)s, CUDA_ERROR_NOT_FOUND;
+    (void)m;
+    for (unsigned k = 0; k < nglobals; k++)
+        if (!strcmp(globals[k].name, s)) {
+            if (p) *p = globals[k].d;
+            if (n) *n = globals[k].n;
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_NOT_FOUND;
+}
+
+static void log_globals(void)
+{
+    const char *log = getenv("FAKE_CUDA_SLOT_LOG");
+    if (!log || *log != '1') return;
+    for (unsigned k = 0; k < nglobals; k++) {
+        fprintf(stderr, "fake slot %s:", globals[k].name);
+        const char *base = (const char *)(uintptr_t)globals[k].d;
+        for (size_t w = 0; w + 8 <= globals[k].n; w += 8) {
+            int64_t x;
+            double f;
+            memcpy(&x, base + w, 8);
+            memcpy(&f, base + w, 8);
+            if (globals[k].f64) fprintf(stderr, " %.17g", f);
+            else if (x && block_of((CUdeviceptr)x)) fprintf(stderr, " device");
+            else fprintf(stderr, " %lld", (long long)x);
+        }
+        fprintf(stderr, "\n");
+    }
 }
 static CUresult event_create(CUevent *e, unsigned f) { return (void)f, *e = (CUevent)malloc(1), CUDA_SUCCESS; }
 static CUresult event_destroy(CUevent e) { return free(e), CUDA_SUCCESS; }
@@ -325,6 +399,7 @@ static CUresult plain_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz
                              unsigned bz, unsigned shared, CUstream s, void **params, void **extra)
 {
     counts.launches++;
+    if (f && (uintptr_t)f < COMBINE) log_globals();
     unsigned d[6] = {gx, gy, gz, bx, by, bz};
     if (params) trace(f, d, *(CUdeviceptr *)params[0]);
     return launch(f, gx, gy, gz, bx, by, bz, shared, s, params, extra);

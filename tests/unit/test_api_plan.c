@@ -294,6 +294,41 @@ static void test_host_launch_after_kjit_launch(void **state)
     assert_true(s.a == 3.0 && s.n == 8);
 }
 
+/* A kernel reading a script's module-level value computed when the script
+ * runs (a module slot): the C API has no run of the script whose slots it
+ * could read, so kjit_launch raises Python's NameError, and a prepared
+ * launch is refused with it. */
+static void test_module_slot_kernel(void **state)
+{
+    fixture *f = *state;
+    static const char src[] = "from numba import cuda\n"
+                              "import numpy as np\n"
+                              "\n"
+                              "np.random.seed(0)\n"
+                              "A = np.random.rand(8)\n"
+                              "\n"
+                              "@cuda.jit\n"
+                              "def get(y):\n"
+                              "    i = cuda.grid(1)\n"
+                              "    if i < y.size:\n"
+                              "        y[i] = A[i]\n"
+                              "\n"
+                              "out = np.zeros(8)\n"
+                              "get[1, 8](out)\n";
+    kjit_error err;
+    kjit_module *m = kjit_compile(f->ctx, src, sizeof src - 1, "slots.k", &err);
+    assert_non_null(m);
+    kjit_fn *get = kjit_module_get(m, "get");
+    assert_non_null(get);
+    kjit_value args[1] = {kjit_value_array(f->y)};
+    kjit_dim3 one = {1, 1, 1}, b8 = {8, 1, 1};
+    assert_int_equal(kjit_launch(get, one, b8, args, 1, &err), KJIT_ERR_RUNTIME);
+    assert_non_null(strstr(err.message, "NameError: name 'A' is not defined"));
+    assert_null(kjit_launch_prepare(get, args, 1, &err));
+    assert_non_null(strstr(err.message, "NameError: name 'A' is not defined (kernel 'get' reads a module-level value"));
+    kjit_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +337,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plan_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_own_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_host_launch_after_kjit_launch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_module_slot_kernel, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
