@@ -139,8 +139,7 @@ static bool in_tri(int64_t i, int64_t j, int64_t k, bool upper) { return upper ?
 
 kj_array *kj_npo_tri_indices(int64_t n, int64_t k, int64_t m, bool upper, kj_array **cols, kj_rt_error *err)
 {
-    if (n < 0 || m < 0) return kj_rt_errorf(err, "ValueError", "negative dimensions are not allowed"), NULL;
-    int64_t cnt = 0;
+    int64_t cnt = 0; /* a negative n or m: np.tri's empty triangle */
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < m; j++) cnt += in_tri(i, j, k, upper);
     kj_array *r = kj_array_empty(KJ_DT_INT64, 1, &cnt, err);
