@@ -10,6 +10,9 @@
 #include "../abi/abi_npother.h"
 #include "../ir/builtins.h"
 
+#include <float.h>
+#include <stdint.h>
+
 static const kj_type T_I64 = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
 static const kj_type T_F64 = {.kind = KJ_T_FLOAT, .bits = 64};
 
@@ -127,10 +130,42 @@ static LLVMValueRef type_pred(kj_cg *cg, const kir_inst *in)
     return LLVMConstInt(cg->t_i1, v, 0);
 }
 
+/* np.finfo / np.iinfo: the namedtuple of constants (NumPy's values). */
+static LLVMValueRef machine_info(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *t = in->type;
+    LLVMValueRef v = LLVMGetUndef(kj_cg_type(cg, t));
+    if (in->aux == KJ_B_NP_IINFO) {
+        const kj_type *e = t->elems[1];
+        LLVMTypeRef et = kj_cg_type(cg, e);
+        uint64_t max = e->is_signed ? (UINT64_C(1) << (e->bits - 1)) - 1 : e->bits == 64 ? UINT64_MAX : (UINT64_C(1) << e->bits) - 1;
+        uint64_t min = e->is_signed ? ~max : 0;
+        v = LLVMBuildInsertValue(cg->b, v, kj_cg_i64(cg, e->bits), 0, "");
+        v = LLVMBuildInsertValue(cg->b, v, LLVMConstInt(et, min, e->is_signed), 1, "");
+        return LLVMBuildInsertValue(cg->b, v, LLVMConstInt(et, max, 0), 2, "");
+    }
+    bool f32 = t->elems[1]->bits == 32;
+    LLVMTypeRef ft = kj_cg_type(cg, t->elems[1]);
+    /* eps, epsneg, max, min, tiny, smallest_normal, resolution */
+    const double fv[2][7] = {{FLT_EPSILON, FLT_EPSILON / 2, FLT_MAX, -FLT_MAX, FLT_MIN, FLT_MIN, 1e-6},
+                             {DBL_EPSILON, DBL_EPSILON / 2, DBL_MAX, -DBL_MAX, DBL_MIN, DBL_MIN, 1e-15}};
+    /* precision, nmant, nexp, maxexp, minexp, machep, negep, iexp */
+    const int64_t iv[2][8] = {{6, 23, 8, 128, -126, -23, -24, 8}, {15, 52, 11, 1024, -1022, -52, -53, 11}};
+    int w = f32 ? 0 : 1;
+    v = LLVMBuildInsertValue(cg->b, v, kj_cg_i64(cg, f32 ? 32 : 64), 0, "");
+    for (unsigned k = 0; k < 7; k++) {
+        double x = f32 ? (double)(float)fv[w][k] : fv[w][k];
+        v = LLVMBuildInsertValue(cg->b, v, LLVMConstReal(ft, x), k + 1, "");
+    }
+    for (unsigned k = 0; k < 8; k++) v = LLVMBuildInsertValue(cg->b, v, kj_cg_i64(cg, iv[w][k]), k + 8, "");
+    return v;
+}
+
 LLVMValueRef kj_cg_npother(kj_cg *cg, const kir_inst *in)
 {
     switch (in->aux) {
     case KJ_B_NP_ISCOMPLEXOBJ: case KJ_B_NP_ISREALOBJ: case KJ_B_NP_ISSCALAR: return type_pred(cg, in);
+    case KJ_B_NP_FINFO: case KJ_B_NP_IINFO: return machine_info(cg, in);
     case KJ_B_NP_SHAPE: { /* np.shape(a): a.shape's tuple */
         LLVMValueRef s = LLVMGetUndef(kj_cg_type(cg, in->type)), a = kj_cg_val(cg, in->args[0]);
         for (unsigned k = 0; k < in->type->n; k++) s = LLVMBuildInsertValue(cg->b, s, kj_cg_array_dim(cg, a, k), k, "");

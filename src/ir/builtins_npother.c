@@ -137,6 +137,42 @@ static const kj_type *type_asfarray(const mctx *c)
     return e == x->elem ? x : kj_t_array(c->t, e, x->ndim, KJ_LAYOUT_C);
 }
 
+/* np.finfo(dtype) / np.iinfo(int_type): a namedtuple of the machine limits
+ * Numba's finfo/iinfo give (llvm_npother.c fills in the constants); the
+ * argument a dtype or a number (its type). The classes are
+ * constant: the namedtuple code only reads them. */
+static const char *const FINFO_FIELDS[KJ_FINFO_NFIELDS] = {
+    "bits", "eps", "epsneg", "max", "min", "tiny", "smallest_normal", "resolution",
+    "precision", "nmant", "nexp", "maxexp", "minexp", "machep", "negep", "iexp"};
+static const char *const IINFO_FIELDS[3] = {"bits", "min", "max"};
+static const kj_ntclass FINFO = {"finfo", (const char **)FINFO_FIELDS, KJ_FINFO_NFIELDS};
+static const kj_ntclass IINFO = {"iinfo", (const char **)IINFO_FIELDS, 3};
+
+static const kj_type *type_info(const mctx *c)
+{
+    const kj_type *x = ty(c, 0);
+    const kj_type *e = !x ? NULL : x->kind == KJ_T_DTYPE ? x->elem : kj_is_scalar(x) ? kj_strong(c->t, x) : NULL;
+    if (!e) return bad_arg(c, 0, "a dtype such as np.float32 or a number");
+    const kj_type *el[KJ_FINFO_NFIELDS];
+    if (c->id == KJ_B_NP_IINFO) {
+        if (!kj_is_int(e)) {
+            char kind = kj_is_complex(e) ? 'c' : kj_is_float(e) ? 'f' : 'b'; /* NumPy's dtype.kind */
+            kj_error(c->d, c->src, span_of(c, 0), "Invalid integer data type '%c'.", kind);
+            return NULL;
+        }
+        el[0] = i64t(c), el[1] = el[2] = e;
+        return kj_t_namedtuple(c->t, &IINFO, el);
+    }
+    if (kj_is_complex(e)) e = kj_complex_part(c->t, e);
+    if (!kj_is_float(e) || e->bits < 32) {
+        kj_error(c->d, c->src, span_of(c, 0), "data type %s not inexact (kjit's np.finfo: float32, float64 and complex)",
+                 kj_type_str(e));
+        return NULL;
+    }
+    for (int k = 0; k < KJ_FINFO_NFIELDS; k++) el[k] = k >= 1 && k <= 7 ? e : i64t(c);
+    return kj_t_namedtuple(c->t, &FINFO, el);
+}
+
 const kj_type *kj_builtin_type_npother(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                        kj_span call_span, const kj_source *src, kj_diags *d, const kj_type **conv)
 {
@@ -155,6 +191,7 @@ const kj_type *kj_builtin_type_npother(kj_types *t, kj_builtin id, const kj_barg
     case KJ_B_NP_SINC: case KJ_B_NP_ISPOSINF: case KJ_B_NP_ISNEGINF: case KJ_B_NP_ISCOMPLEX: case KJ_B_NP_ISREAL:
         return type_elementwise(&c);
     case KJ_B_NP_ASARRAY_CHKFINITE: case KJ_B_NP_ASFARRAY: return type_asfarray(&c);
+    case KJ_B_NP_FINFO: case KJ_B_NP_IINFO: return type_info(&c);
     case KJ_B_NP_SHAPE: { /* an array's shape, a scalar's () */
         const kj_type *x = ty(&c, 0), *el[8];
         if (!is_arr(x) && !kj_is_scalar(x)) return bad_arg(&c, 0, "an array or a number");
