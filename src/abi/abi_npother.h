@@ -2,7 +2,7 @@
 /* The operations of kj_rt_npother (rtfns.def): NumPy's window functions,
  * triangle indices, cross products, convolution and correlation,
  * covariance, np.sinc, the elementwise predicates isposinf/isneginf/
- * iscomplex/isreal and asarray_chkfinite's check; each lowered by
+ * iscomplex/isreal, asarray_chkfinite's check and np.select; each lowered by
  * llvm_npother.c to one call and run by rt_npother.c over
  * array_npother.c. Part of the ABI (abi.h's KJ_ABI_VERSION). */
 #ifndef KJ_ABI_NPOTHER_H
@@ -19,7 +19,9 @@ typedef enum kj_npother_op {
     KJ_NPO_CORRCOEF,     /* np.corrcoef(x=a, y=b, rowvar=i0) */
     KJ_NPO_SINC,         /* np.sinc(a) */
     KJ_NPO_PRED,         /* np.isposinf/isneginf/iscomplex/isreal(a): i0 = kj_npo_pred */
-    KJ_NPO_CHKFINITE     /* np.asarray_chkfinite(a)'s check (no result) */
+    KJ_NPO_CHKFINITE,    /* np.asarray_chkfinite(a)'s check (no result) */
+    KJ_NPO_SELECT_INIT,  /* np.select's start: an array of a's shape filled with the 0-d b, in rdtype */
+    KJ_NPO_SELECT_STEP   /* np.select's step: c = where(a, b, c), in place in c (no result) */
 } kj_npother_op;
 
 typedef enum kj_npo_window { KJ_WIN_BARTLETT, KJ_WIN_BLACKMAN, KJ_WIN_HAMMING, KJ_WIN_HANNING, KJ_WIN_KAISER } kj_npo_window;

@@ -106,10 +106,10 @@ static LLVMValueRef rt_call(kj_cg *cg, const kir_inst *in)
                             : kj_cg_alloca(cg, kj_cg_memtype(cg, rt), "res");
     LLVMValueRef out2 = tuple ? kj_cg_out_desc(cg, 1) : LLVMConstNull(cg->t_ptr);
     int rdt = none ? 0 : kj_cg_dtype(nd ? rt->elem : rt);
-    LLVMValueRef args[17] = {cg->fn->rt, kj_cg_i32(cg, c.op), a[0], a[1], a[2], b[0], b[1], b[2], c.i0, c.i1,
-                             c.f0, kj_cg_i32(cg, rdt), out, kj_cg_i32(cg, nd), out2, kj_cg_line(cg, in),
-                             kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_NPOTHER, args, 17);
+    LLVMValueRef args[20] = {cg->fn->rt, kj_cg_i32(cg, c.op), a[0], a[1], a[2], b[0], b[1], b[2],
+                             LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, -1), kj_cg_i32(cg, 0), c.i0, c.i1, c.f0,
+                             kj_cg_i32(cg, rdt), out, kj_cg_i32(cg, nd), out2, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_NPOTHER, args, 20);
     if (none) return kj_cg_val(cg, in->args[0]); /* asarray_chkfinite: the array itself */
     if (!nd) return kj_cg_from_mem(cg, rt, LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, rt), out, ""));
     LLVMValueRef v = LLVMBuildLoad2(cg->b, kj_cg_array_type(cg, nd), out, "arr");
@@ -117,6 +117,42 @@ static LLVMValueRef rt_call(kj_cg *cg, const kir_inst *in)
     LLVMValueRef tv = LLVMGetUndef(kj_cg_type(cg, t));
     tv = LLVMBuildInsertValue(cg->b, tv, v, 0, "");
     return LLVMBuildInsertValue(cg->b, tv, LLVMBuildLoad2(cg->b, kj_cg_array_type(cg, 1), out2, "cols"), 1, "");
+}
+
+/* np.select: the result filled with the default, then, from the last case
+ * to the first, out = where(cond_k, choice_k, out) in place (Numba's loop). */
+static LLVMValueRef b_select(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *ct = type_at(cg, in->args[0]), *xt = type_at(cg, in->args[1]), *t = in->type;
+    LLVMValueRef conds = kj_cg_val(cg, in->args[0]), choices = kj_cg_val(cg, in->args[1]);
+    LLVMValueRef dflt[3];
+    if (arg(cg, in, 2)) {
+        kj_cg_operand(cg, in->args[2], dflt);
+    } else {
+        static const kj_type T_I64V = {.kind = KJ_T_INT, .bits = 64, .is_signed = true};
+        dflt[0] = kj_cg_spill(cg, kj_cg_i64(cg, 0));
+        dflt[1] = kj_cg_i32(cg, 0);
+        dflt[2] = kj_cg_i32(cg, kj_cg_dtype(&T_I64V));
+    }
+    LLVMValueRef null = LLVMConstNull(cg->t_ptr), zero = kj_cg_i64(cg, 0), f0 = LLVMConstReal(cg->t_f64, 0);
+    LLVMValueRef out = kj_cg_out_desc(cg, t->ndim);
+    LLVMValueRef first = kj_cg_spill(cg, LLVMBuildExtractValue(cg->b, choices, 0, ""));
+    LLVMValueRef init[20] = {cg->fn->rt, kj_cg_i32(cg, KJ_NPO_SELECT_INIT), first, kj_cg_i32(cg, t->ndim),
+                             kj_cg_i32(cg, kj_cg_dtype(xt->elems[0]->elem)), dflt[0], dflt[1], dflt[2], null,
+                             kj_cg_i32(cg, -1), kj_cg_i32(cg, 0), zero, zero, f0, kj_cg_i32(cg, kj_cg_dtype(t->elem)),
+                             out, kj_cg_i32(cg, t->ndim), null, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_NPOTHER, init, 20);
+    for (unsigned k = ct->n; k-- > 0;) {
+        LLVMValueRef cd = kj_cg_spill(cg, LLVMBuildExtractValue(cg->b, conds, k, ""));
+        LLVMValueRef ch = kj_cg_spill(cg, LLVMBuildExtractValue(cg->b, choices, k, ""));
+        LLVMValueRef step[20] = {cg->fn->rt, kj_cg_i32(cg, KJ_NPO_SELECT_STEP), cd, kj_cg_i32(cg, ct->elems[k]->ndim),
+                                 kj_cg_i32(cg, kj_cg_dtype(ct->elems[k]->elem)), ch, kj_cg_i32(cg, xt->elems[k]->ndim),
+                                 kj_cg_i32(cg, kj_cg_dtype(xt->elems[k]->elem)), out, kj_cg_i32(cg, t->ndim),
+                                 kj_cg_i32(cg, kj_cg_dtype(t->elem)), zero, zero, f0, kj_cg_i32(cg, 0), null,
+                                 kj_cg_i32(cg, 0), null, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_NPOTHER, step, 20);
+    }
+    return LLVMBuildLoad2(cg->b, kj_cg_array_type(cg, t->ndim), out, "arr");
 }
 
 /* np.iscomplexobj/isrealobj/isscalar: known from the argument's type. */
@@ -166,6 +202,7 @@ LLVMValueRef kj_cg_npother(kj_cg *cg, const kir_inst *in)
     switch (in->aux) {
     case KJ_B_NP_ISCOMPLEXOBJ: case KJ_B_NP_ISREALOBJ: case KJ_B_NP_ISSCALAR: return type_pred(cg, in);
     case KJ_B_NP_FINFO: case KJ_B_NP_IINFO: return machine_info(cg, in);
+    case KJ_B_NP_SELECT: return b_select(cg, in);
     case KJ_B_NP_SHAPE: { /* np.shape(a): a.shape's tuple */
         LLVMValueRef s = LLVMGetUndef(kj_cg_type(cg, in->type)), a = kj_cg_val(cg, in->args[0]);
         for (unsigned k = 0; k < in->type->n; k++) s = LLVMBuildInsertValue(cg->b, s, kj_cg_array_dim(cg, a, k), k, "");

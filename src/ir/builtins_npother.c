@@ -173,6 +173,36 @@ static const kj_type *type_info(const mctx *c)
     return kj_t_namedtuple(c->t, &FINFO, el);
 }
 
+/* np.select(condlist, choicelist, default=0): tuples (or list displays)
+ * of bool arrays and of arrays of the same number of dimensions; Numba's
+ * TypingError texts. The result: choicelist[0]'s shape, the dtype NumPy
+ * promotes the choices and the default to. */
+static const kj_type *type_select(const mctx *c)
+{
+    const kj_type *cl = ty(c, 0), *ch = ty(c, 1);
+    if (!cl || cl->kind != KJ_T_TUPLE) return refuse(c, 0, "condlist must be a List or a Tuple");
+    if (!ch || ch->kind != KJ_T_TUPLE) return refuse(c, 1, "choicelist must be a List or a Tuple");
+    if (cl->n != ch->n || !cl->n) return refuse(c, 1, "list of cases must be same length as list of conditions");
+    const kj_type *e = NULL;
+    for (uint32_t k = 0; k < cl->n; k++) {
+        const kj_type *ck = cl->elems[k], *xk = ch->elems[k];
+        if (!is_arr(ck)) return refuse(c, 0, "items of condlist must be arrays");
+        if (!is_arr(xk)) return refuse(c, 1, "items of choicelist must be arrays");
+        if (ck->elem->kind != KJ_T_BOOL) return refuse(c, 0, "condlist arrays must contain booleans");
+        if (ck->ndim != xk->ndim || xk->ndim != ch->elems[0]->ndim)
+            return refuse(c, 1, "condlist and choicelist elements must have the same number of dimensions");
+        if (kj_is_complex(xk->elem)) return bad_arg(c, 1, "arrays of real numbers (kjit's np.select)");
+        e = e ? kj_promote(c->t, e, xk->elem) : xk->elem;
+    }
+    if (given(c, 2)) {
+        const kj_type *d = ty(c, 2);
+        if (!kj_is_scalar(d) || kj_is_complex(d)) return refuse(c, 2, "default must be a scalar (number or boolean)");
+        e = kj_promote(c->t, e, d);
+        conv_arg(c, 2, kj_strong(c->t, d));
+    }
+    return kj_t_array(c->t, e, ch->elems[0]->ndim, KJ_LAYOUT_C);
+}
+
 const kj_type *kj_builtin_type_npother(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                        kj_span call_span, const kj_source *src, kj_diags *d, const kj_type **conv)
 {
@@ -192,6 +222,7 @@ const kj_type *kj_builtin_type_npother(kj_types *t, kj_builtin id, const kj_barg
         return type_elementwise(&c);
     case KJ_B_NP_ASARRAY_CHKFINITE: case KJ_B_NP_ASFARRAY: return type_asfarray(&c);
     case KJ_B_NP_FINFO: case KJ_B_NP_IINFO: return type_info(&c);
+    case KJ_B_NP_SELECT: return type_select(&c);
     case KJ_B_NP_SHAPE: { /* an array's shape, a scalar's () */
         const kj_type *x = ty(&c, 0), *el[8];
         if (!is_arr(x) && !kj_is_scalar(x)) return bad_arg(&c, 0, "an array or a number");

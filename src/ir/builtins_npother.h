@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The built-ins of NumPy's "other functions" family (docs/language.md),
  * rows of KJ_BUILTINS (builtins.h): window functions, triangle indices,
- * np.cross, np.convolve/correlate, np.shape, np.finfo/iinfo, np.cov/corrcoef, np.sinc, the inf and
+ * np.cross, np.convolve/correlate, np.select, np.shape, np.finfo/iinfo, np.cov/corrcoef, np.sinc, the inf and
  * complex predicates, np.asfarray/asarray_chkfinite. Typed by
  * builtins_npother.c, lowered by llvm_npother.c (to kj_rt_npother, or to a
  * constant for the predicates of a type). Host code only, as every host
@@ -34,6 +34,7 @@
     X(NP_ASFARRAY, "np.asfarray", KJ_BF_HOST | KJ_BF_READS, "a, dtype=")                                 \
     X(NP_ISCOMPLEXOBJ, "np.iscomplexobj", KJ_BF_HOST | KJ_BF_SHAPE, "x")                                 \
     X(NP_ISREALOBJ, "np.isrealobj", KJ_BF_HOST | KJ_BF_SHAPE, "x")                                       \
+    X(NP_SELECT, "np.select", KJ_BF_HOST | KJ_BF_READS, "condlist, choicelist, default=")                \
     X(NP_SHAPE, "np.shape", KJ_BF_HOST | KJ_BF_SHAPE, "a")                                               \
     X(NP_FINFO, "np.finfo", KJ_BF_HOST | KJ_BF_SHAPE, "dtype")                                           \
     X(NP_IINFO, "np.iinfo", KJ_BF_HOST | KJ_BF_SHAPE, "int_type")                                        \

@@ -415,3 +415,25 @@ bool kj_npo_chkfinite(const kj_array *a, kj_rt_error *err)
             return kj_rt_errorf(err, "ValueError", "array must not contain infs or NaNs");
     return true;
 }
+
+/* ---- np.select ---- */
+
+static bool same_shape(const kj_array *a, const kj_array *b)
+{
+    if (a->ndim != b->ndim) return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d]) return false;
+    return true;
+}
+
+bool kj_npo_select_step(const kj_array *cond, const kj_array *choice, kj_array *out, kj_rt_error *err)
+{
+    if (!same_shape(cond, out) || !same_shape(choice, out))
+        return kj_rt_errorf(err, "ValueError", "shape mismatch: objects cannot be broadcast to a single shape");
+    int64_t n = kj_array_size(out);
+    for (int64_t i = 0; i < n; i++)
+        if (kj_elem_load(elem_at(cond, i), cond->dtype).v.i)
+            kj_elem_store((char *)elem_at(out, i), out->dtype,
+                          in_dt(kj_elem_load(elem_at(choice, i), choice->dtype), out->dtype));
+    return true;
+}

@@ -39,4 +39,8 @@ kj_array *kj_array_pred(const kj_array *a, int which, kj_rt_error *err);
 /* asarray_chkfinite's check: false (ValueError) when a holds an inf or a NaN. */
 bool kj_npo_chkfinite(const kj_array *a, kj_rt_error *err);
 
+/* np.select's step: out = np.where(cond, choice, out), in place; the three
+ * of one shape (else NumPy's broadcast ValueError). */
+bool kj_npo_select_step(const kj_array *cond, const kj_array *choice, kj_array *out, kj_rt_error *err);
+
 #endif
