@@ -79,8 +79,9 @@
  * kj_rt_on_device (np.sum/max/min of a device array reduce on the GPU). 20:
  * list slicing, slice assignment, del, sort (list_slice.c, list_sort.c). 21:
  * kj_abi_kernel.nslots/slots (module slots read by kernels on the GPU,
- * through the PTX module's KJ_ABI_GPU_SLOT globals). */
-#define KJ_ABI_VERSION 21
+ * through the PTX module's KJ_ABI_GPU_SLOT globals). 22:
+ * kj_rt_npother (window functions, np.cov, np.cross, ...: abi_npother.h). */
+#define KJ_ABI_VERSION 22
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

@@ -442,6 +442,8 @@ LLVMValueRef kj_cg_np_manip2(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 /* np.sort, np.median, np.histogram, ... (builtins_npsort.h; llvm_npsort.c) */
 LLVMValueRef kj_cg_npsort(kj_cg *cg, const kir_inst *in);
+/* np.cov, np.cross, the window functions, ... (builtins_npother.h; llvm_npother.c) */
+LLVMValueRef kj_cg_npother(kj_cg *cg, const kir_inst *in);
 /* llvm_cuda_dev.c: numba.cuda's device API in host code (builtins_cuda_dev.h) */
 LLVMValueRef kj_cg_cuda_dev(kj_cg *cg, const kir_inst *in);
 /* KJ_BF_LINALG built-ins: one kj_rt_linalg call (llvm_linalg.c) */

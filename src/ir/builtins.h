@@ -19,6 +19,7 @@
 
 #include "types.h"
 #include "builtins_npsort.h"
+#include "builtins_npother.h"
 #include "builtins_cuda_dev.h"
 #include "builtins_libdevice.h"
 
@@ -564,6 +565,7 @@ enum {
     X(MATCH_ANY_SYNC, "cuda.match_any_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     KJ_BUILTINS_NPSORT(X)                                                                                \
+    KJ_BUILTINS_NPOTHER(X)                                                                               \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
     KJ_LIBDEVICE(KJ_LD_BUILTIN, X)
 
@@ -589,6 +591,7 @@ enum {
     X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
     X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ) \
     X("np.round", NP_AROUND) X("np.round_", NP_AROUND)                                     \
+    X("np.row_stack", NP_VSTACK) X("np.reshape", ARR_RESHAPE)                            \
     /* host memory numba.cuda allocates (docs/cuda.md): kjit pins and maps itself */      \
     X("cuda.pinned_array", NP_EMPTY) X("cuda.mapped_array", NP_EMPTY)                     \
     X("cuda.managed_array", NP_EMPTY)
@@ -610,6 +613,9 @@ const kj_builtin_info *kj_builtin_get(kj_builtin id);
 
 /* Is `id` one of KJ_BUILTINS_NPSORT (typed and lowered by their own files)? */
 static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_HISTOGRAM_BIN_EDGES; }
+
+/* Is `id` one of KJ_BUILTINS_NPOTHER (builtins_npother.h)? */
+static inline bool kj_builtin_npother(unsigned id) { return id >= KJ_B_NP_BARTLETT && id <= KJ_B_NP_ISSCALAR; }
 
 
 /* Does built-in `id` have any of `flags` (KJ_BF_*)? False for an id that
@@ -686,6 +692,10 @@ bool kj_cuda_dev_attr(kj_builtin id, int *code, int64_t *cpu_value);
 
 /* The typing rule of those (builtins_npsort.c), kj_builtin_type's
  * parameters with `recv` 1 for methods. */
+/* The typing rule of KJ_BUILTINS_NPOTHER (builtins_npother.c). */
+const kj_type *kj_builtin_type_npother(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                       kj_span call_span, const kj_source *src, kj_diags *d, const kj_type **conv);
+
 const kj_type *kj_builtin_type_npsort(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                       uint32_t recv, kj_span call_span, const kj_source *src, kj_diags *d,
                                       const kj_type **conv);

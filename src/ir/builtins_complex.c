@@ -6,84 +6,66 @@
  * where Python has one (int(z), float(z)), so that no complex value is ever
  * converted to a real one behind the user's back. Their code is
  * llvm_complex.c's. */
-#include "builtins.h"
+#include "builtins_mctx.h"
 
 #include <string.h>
 
-typedef struct cctx {
-    kj_types *t;
-    kj_builtin id;
-    const kj_barg *args;
-    uint32_t nargs;
-    kj_span call;
-    const kj_source *src;
-    kj_diags *d;
-    const kj_type **conv;
-} cctx;
+static kj_span arg_span(const mctx *c, uint32_t i) { return i < c->nargs && c->args[i].type ? c->args[i].span : c->call; }
 
-static const kj_type *arg_ty(const cctx *c, uint32_t i) { return i < c->nargs ? c->args[i].type : NULL; }
-
-static kj_span arg_span(const cctx *c, uint32_t i) { return i < c->nargs && c->args[i].type ? c->args[i].span : c->call; }
-
-static void conv_to(const cctx *c, uint32_t i, const kj_type *to)
-{
-    if (c->conv && i < c->nargs && c->args[i].type && c->args[i].type != to) c->conv[i] = to;
-}
-
-static const kj_type *c128(const cctx *c) { return kj_t_complex(c->t, 128); }
+static const kj_type *c128(const mctx *c) { return kj_t_complex(c->t, 128); }
 
 /* A real (bool, int, float) scalar argument. */
 static bool is_real(const kj_type *x) { return kj_is_scalar(x) && !kj_is_complex(x); }
 
-static const kj_type *bad(const cctx *c, uint32_t i, const char *what)
+static const kj_type *bad(const mctx *c, uint32_t i, const char *what)
 {
     kj_error(c->d, c->src, arg_span(c, i), "%s() argument must be %s, not %s", kj_builtin_get(c->id)->path, what,
-             kj_type_str(arg_ty(c, i)));
+             kj_type_str(ty(c, i)));
     return NULL;
 }
 
 /* z of a cmath function: a complex keeps its type, a real number becomes
  * complex128 (cmath.sqrt(4.0) is 2+0j). */
-static const kj_type *z_arg(const cctx *c, uint32_t i)
+static const kj_type *z_arg(const mctx *c, uint32_t i)
 {
-    const kj_type *z = arg_ty(c, i);
+    const kj_type *z = ty(c, i);
     if (kj_is_complex(z)) return z;
     if (!is_real(z)) return bad(c, i, "a number");
-    conv_to(c, i, c128(c));
+    conv_arg(c, i, c128(c));
     return c128(c);
 }
 
 /* complex(), complex(re), complex(re, im): complex128 from real numbers
  * (complex(z) of a complex is z as complex128). */
-static const kj_type *type_complex(const cctx *c)
+static const kj_type *type_complex(const mctx *c)
 {
-    const kj_type *re = arg_ty(c, 0), *im = arg_ty(c, 1);
+    const kj_type *re = ty(c, 0), *im = ty(c, 1);
     if (re && kj_is_complex(re) && !im) {
-        conv_to(c, 0, c128(c));
+        conv_arg(c, 0, c128(c));
         return c128(c);
     }
     if (re && !is_real(re)) return bad(c, 0, "a real number");
     if (im && !is_real(im)) return bad(c, 1, "a real number");
-    conv_to(c, 0, kj_t_float(c->t, 64));
-    conv_to(c, 1, kj_t_float(c->t, 64));
+    conv_arg(c, 0, kj_t_float(c->t, 64));
+    conv_arg(c, 1, kj_t_float(c->t, 64));
     return c128(c);
 }
 
-static const kj_type *type_cmath(const cctx *c)
+static const kj_type *type_cmath(const mctx *c)
 {
     if (c->id == KJ_B_CMATH_RECT) {
         for (uint32_t i = 0; i < 2; i++) {
-            if (!is_real(arg_ty(c, i))) return bad(c, i, "a real number");
-            conv_to(c, i, kj_t_float(c->t, 64));
+            if (!is_real(ty(c, i))) return bad(c, i, "a real number");
+            conv_arg(c, i, kj_t_float(c->t, 64));
         }
         return c128(c);
     }
     const kj_type *z = z_arg(c, 0);
     if (!z) return NULL;
-    if (c->id == KJ_B_CMATH_LOG && arg_ty(c, 1)) {
-        const kj_type *b = arg_ty(c, 1);
+    if (c->id == KJ_B_CMATH_LOG && ty(c, 1)) {
+        const kj_type *b = ty(c, 1);
         if (!kj_is_scalar(b)) return bad(c, 1, "a number");
-        conv_to(c, 1, z);
+        conv_arg(c, 1, z);
     }
     const kj_type *part = kj_complex_part(c->t, z);
     switch (c->id) {
@@ -100,14 +82,14 @@ static const kj_type *type_cmath(const cctx *c)
 /* np.real/np.imag/np.conj/np.angle of a scalar: of a complex its part, its
  * conjugate, its phase; of a real number the number, 0, itself, 0 or pi (as
  * float64 from an int, as NumPy). Arrays: not yet. */
-static const kj_type *type_np_part(const cctx *c)
+static const kj_type *type_np_part(const mctx *c)
 {
-    const kj_type *x = arg_ty(c, 0);
+    const kj_type *x = ty(c, 0);
     if (!kj_is_scalar(x)) return bad(c, 0, "a number (complex arrays are not supported yet)");
     if (kj_is_complex(x)) return c->id == KJ_B_NP_CONJ ? x : kj_complex_part(c->t, x);
     const kj_type *f = x->kind == KJ_T_FLOAT && !x->weak ? x : kj_t_float(c->t, 64);
     if (c->id == KJ_B_NP_ANGLE) {
-        conv_to(c, 0, f);
+        conv_arg(c, 0, f);
         return f;
     }
     return kj_strong(c->t, x);
@@ -116,10 +98,10 @@ static const kj_type *type_np_part(const cctx *c)
 static bool own_builtin(kj_builtin id) { return id >= KJ_B_COMPLEX && id <= KJ_B_CMATH_ISFINITE; }
 
 /* A built-in that is not complex-aware, given a complex scalar argument. */
-static const kj_type *refuse(const cctx *c, uint32_t i)
+static const kj_type *refuse(const mctx *c, uint32_t i)
 {
     const char *name = kj_builtin_get(c->id)->path;
-    const char *got = kj_type_str(arg_ty(c, i));
+    const char *got = kj_type_str(ty(c, i));
     if (c->id == KJ_B_INT) {
         kj_error(c->d, c->src, arg_span(c, i),
                  "int() argument must be a string, a bytes-like object or a real number, not '%s'", got);
@@ -140,14 +122,14 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
                              kj_span call, const kj_source *src, kj_diags *d, const kj_type **conv,
                              const kj_type **out)
 {
-    cctx c = {.t = t, .id = id, .args = args, .nargs = nargs, .call = call, .src = src, .d = d, .conv = conv};
+    mctx c = {.t = t, .id = id, .name = kj_builtin_get(id)->path, .args = args, .nargs = nargs, .call = call, .src = src, .d = d, .conv = conv};
     if (own_builtin(id)) {
         switch (id) {
         case KJ_B_COMPLEX: *out = type_complex(&c); break;
         case KJ_B_CPX_REAL: case KJ_B_CPX_IMAG:
-            *out = kj_is_complex(arg_ty(&c, 0)) ? kj_complex_part(t, arg_ty(&c, 0)) : bad(&c, 0, "complex");
+            *out = kj_is_complex(ty(&c, 0)) ? kj_complex_part(t, ty(&c, 0)) : bad(&c, 0, "complex");
             break;
-        case KJ_B_CPX_CONJ: *out = kj_is_complex(arg_ty(&c, 0)) ? arg_ty(&c, 0) : bad(&c, 0, "complex"); break;
+        case KJ_B_CPX_CONJ: *out = kj_is_complex(ty(&c, 0)) ? ty(&c, 0) : bad(&c, 0, "complex"); break;
         case KJ_B_NP_REAL: case KJ_B_NP_IMAG: case KJ_B_NP_CONJ: case KJ_B_NP_ANGLE: *out = type_np_part(&c); break;
         default: *out = type_cmath(&c); break;
         }
@@ -162,6 +144,8 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
     case KJ_B_ABS: *out = nargs == 1 ? kj_complex_part(t, args[0].type) : NULL; return nargs == 1;
     case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: *out = kj_t_bool(t); return nargs == 1;
     case KJ_B_PRINT: case KJ_B_BOOL: return false; /* every scalar prints and is truthy */
+    case KJ_B_NP_ISCOMPLEX: case KJ_B_NP_ISREAL: case KJ_B_NP_ISCOMPLEXOBJ: case KJ_B_NP_ISREALOBJ:
+    case KJ_B_NP_ISSCALAR: case KJ_B_NP_SHAPE: return false; /* builtins_npother.c takes them */
     case KJ_B_CONVERT:
         if (kj_is_complex(target) || (target && target->kind == KJ_T_BOOL)) return false;
         break;

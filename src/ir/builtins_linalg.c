@@ -3,21 +3,11 @@
  * (and @, infer_expr.c), np.vdot/inner/outer/kron/trace, np.linalg.*. As
  * Numba: 1-d and 2-d arrays of float32 or float64 (complex does not exist
  * in kjit yet), all operands of one dtype; results of that dtype. */
-#include "builtins.h"
+#include "builtins_mctx.h"
 #include "../util/diag.h"
 
 #include <string.h>
 
-typedef struct {
-    kj_types *t;
-    kj_builtin id;
-    const char *name;
-    const kj_barg *args;
-    uint32_t nargs;
-    kj_span call;
-    const kj_source *src;
-    kj_diags *d;
-} lctx;
 
 static const char *param_name(kj_builtin id, uint32_t i)
 {
@@ -35,7 +25,7 @@ static bool any_dtype(kj_builtin id)
 
 /* Argument i: an array of float32/float64 (of ints too for any_dtype) with
  * lo <= ndim <= hi. */
-static const kj_type *float_array(lctx *c, uint32_t i, int lo, int hi)
+static const kj_type *float_array(mctx *c, uint32_t i, int lo, int hi)
 {
     const kj_type *x = i < c->nargs ? c->args[i].type : NULL;
     kj_span sp = i < c->nargs ? c->args[i].span : c->call;
@@ -58,7 +48,7 @@ static const kj_type *float_array(lctx *c, uint32_t i, int lo, int hi)
 }
 
 /* Both operands: float arrays of one dtype. */
-static bool pair(lctx *c, int alo, int ahi, int blo, int bhi, const kj_type **a, const kj_type **b)
+static bool pair(mctx *c, int alo, int ahi, int blo, int bhi, const kj_type **a, const kj_type **b)
 {
     *a = float_array(c, 0, alo, ahi);
     *b = *a ? float_array(c, 1, blo, bhi) : NULL;
@@ -72,19 +62,19 @@ static bool pair(lctx *c, int alo, int ahi, int blo, int bhi, const kj_type **a,
     return true;
 }
 
-static const kj_type *arr(lctx *c, const kj_type *elem, int ndim)
+static const kj_type *arr(mctx *c, const kj_type *elem, int ndim)
 {
     return ndim == 0 ? elem : kj_t_array(c->t, elem, ndim, KJ_LAYOUT_C);
 }
 
-static const kj_type *tuple(lctx *c, const kj_type *x, const kj_type *y, const kj_type *z)
+static const kj_type *tuple(mctx *c, const kj_type *x, const kj_type *y, const kj_type *z)
 {
     const kj_type *el[3] = {x, y, z};
     return kj_t_tuple(c->t, el, z ? 3 : 2);
 }
 
 /* The products: dot, matmul, inner (1-d/2-d · 1-d/2-d), vdot, outer, kron. */
-static const kj_type *type_product(lctx *c)
+static const kj_type *type_product(mctx *c)
 {
     const kj_type *a, *b;
     bool vdot = c->id == KJ_B_NP_VDOT, mm = c->id == KJ_B_NP_MATMUL;
@@ -117,7 +107,7 @@ static const kj_type *type_product(lctx *c)
 }
 
 /* rcond= (argument i): a number, or absent */
-static bool rcond(lctx *c, uint32_t i)
+static bool rcond(mctx *c, uint32_t i)
 {
     const kj_type *x = i < c->nargs ? c->args[i].type : NULL;
     if (!x || x->kind == KJ_T_NONE || x->kind == KJ_T_FLOAT || x->kind == KJ_T_INT) return true;
@@ -126,7 +116,7 @@ static bool rcond(lctx *c, uint32_t i)
     return false;
 }
 
-static const kj_type *type_decomp(lctx *c)
+static const kj_type *type_decomp(mctx *c)
 {
     const kj_type *a = float_array(c, 0, 2, 2);
     if (!a) return NULL;
@@ -165,7 +155,7 @@ const kj_type *kj_linalg_type(kj_types *t, kj_builtin id, const kj_barg *args, u
                               const kj_source *src, kj_diags *d)
 {
     const kj_builtin_info *bi = kj_builtin_get(id);
-    lctx c = {t, id, bi->path, args, nargs, call_span, src, d};
+    mctx c = {t, id, bi->path, args, nargs, call_span, src, d, NULL};
     switch (id) {
     case KJ_B_NP_DOT: case KJ_B_NP_MATMUL: case KJ_B_NP_VDOT: case KJ_B_NP_INNER: case KJ_B_NP_OUTER:
     case KJ_B_NP_KRON: return type_product(&c);

@@ -11,34 +11,12 @@
  * treats them), promoted together; dtype= overrides. The argument converts
  * to the same nesting of the result dtype, so codegen stores the leaves as
  * they are (llvm_np_manip.c). */
-#include "builtins.h"
+#include "builtins_mctx.h"
 
 #include <stdio.h>
 #include <string.h>
 
 enum { MAX_ND = 4 };
-
-typedef struct {
-    kj_types *t;
-    kj_builtin id;
-    const char *name;
-    const kj_barg *args;
-    uint32_t nargs;
-    kj_span call;
-    const kj_source *src;
-    kj_diags *d;
-    const kj_type **conv;
-} mctx;
-
-static const kj_type *ty(const mctx *c, uint32_t i) { return i < c->nargs ? c->args[i].type : NULL; }
-
-static bool given(const mctx *c, uint32_t i)
-{
-    const kj_type *x = ty(c, i);
-    return x && x->kind != KJ_T_NONE;
-}
-
-static kj_span span_of(const mctx *c, uint32_t i) { return i < c->nargs ? c->args[i].span : c->call; }
 
 static bool is_array(const kj_type *x) { return x && x->kind == KJ_T_ARRAY; }
 

@@ -7,35 +7,13 @@
  * is one kj_rt_manip2 (or kj_rt_split) call (llvm_np_manip2.c, array_manip2.c). Integer
  * arguments convert to int64 and scalars to their strong type, so the
  * runtime reads them as they are. */
-#include "builtins.h"
+#include "builtins_mctx.h"
 
-typedef struct {
-    kj_types *t;
-    kj_builtin id;
-    const char *name;
-    const kj_barg *args;
-    uint32_t nargs;
-    kj_span call;
-    const kj_source *src;
-    kj_diags *d;
-    const kj_type **conv;
-} m2ctx;
+static const kj_type *i64t(const mctx *c) { return kj_t_int(c->t, 64, true); }
 
-static const kj_type *ty(const m2ctx *c, uint32_t i) { return i < c->nargs ? c->args[i].type : NULL; }
+static const kj_type *arr(const mctx *c, const kj_type *e, int nd) { return kj_t_array(c->t, e, nd, KJ_LAYOUT_C); }
 
-static bool given(const m2ctx *c, uint32_t i)
-{
-    const kj_type *x = ty(c, i);
-    return x && x->kind != KJ_T_NONE;
-}
-
-static kj_span span_of(const m2ctx *c, uint32_t i) { return i < c->nargs ? c->args[i].span : c->call; }
-
-static const kj_type *i64t(const m2ctx *c) { return kj_t_int(c->t, 64, true); }
-
-static const kj_type *arr(const m2ctx *c, const kj_type *e, int nd) { return kj_t_array(c->t, e, nd, KJ_LAYOUT_C); }
-
-static const kj_type *fail(const m2ctx *c, uint32_t i, const char *what)
+static const kj_type *fail(const mctx *c, uint32_t i, const char *what)
 {
     kj_error(c->d, c->src, span_of(c, i), "%s() argument %u must be %s, not %s", c->name, i + 1, what,
              kj_type_str(ty(c, i)));
@@ -43,7 +21,7 @@ static const kj_type *fail(const m2ctx *c, uint32_t i, const char *what)
 }
 
 /* Argument i an array (of `nd` dimensions when nd > 0). */
-static const kj_type *array_arg(const m2ctx *c, uint32_t i, int nd)
+static const kj_type *array_arg(const mctx *c, uint32_t i, int nd)
 {
     const kj_type *x = ty(c, i);
     if (!x || x->kind != KJ_T_ARRAY) return fail(c, i, "an array");
@@ -53,7 +31,7 @@ static const kj_type *array_arg(const m2ctx *c, uint32_t i, int nd)
 
 /* An int (bool too, where NumPy takes one) argument, converted to int64;
  * `opt`: it may be absent or None. */
-static bool int_arg(const m2ctx *c, uint32_t i, bool opt, bool or_bool)
+static bool int_arg(const mctx *c, uint32_t i, bool opt, bool or_bool)
 {
     if (opt && !given(c, i)) return true;
     const kj_type *x = ty(c, i);
@@ -66,7 +44,7 @@ static bool int_arg(const m2ctx *c, uint32_t i, bool opt, bool or_bool)
 }
 
 /* An int array argument (indices). */
-static bool index_array(const m2ctx *c, uint32_t i)
+static bool index_array(const mctx *c, uint32_t i)
 {
     const kj_type *x = ty(c, i);
     if (x && x->kind == KJ_T_ARRAY && kj_is_int(x->elem)) return true;
@@ -76,7 +54,7 @@ static bool index_array(const m2ctx *c, uint32_t i)
 
 /* A real (not complex) scalar argument, converted to its strong type so
  * that the runtime reads it in memory. */
-static bool real_scalar(const m2ctx *c, uint32_t i)
+static bool real_scalar(const mctx *c, uint32_t i)
 {
     const kj_type *x = ty(c, i);
     if (!kj_is_scalar(x) || kj_is_complex(x)) {
@@ -88,7 +66,7 @@ static bool real_scalar(const m2ctx *c, uint32_t i)
     return true;
 }
 
-static const kj_type *type_tri(const m2ctx *c)
+static const kj_type *type_tri(const mctx *c)
 {
     if (!int_arg(c, 0, false, false) || !int_arg(c, 1, true, false) || !int_arg(c, 2, true, false)) return NULL;
     const kj_type *e = kj_t_float(c->t, 64);
@@ -99,7 +77,7 @@ static const kj_type *type_tri(const m2ctx *c)
     return arr(c, e, 2);
 }
 
-static const kj_type *type_diag(const m2ctx *c)
+static const kj_type *type_diag(const mctx *c)
 {
     const kj_type *a = array_arg(c, 0, 0);
     if (!a || !int_arg(c, 1, true, false)) return NULL;
@@ -111,7 +89,7 @@ static const kj_type *type_diag(const m2ctx *c)
 }
 
 /* np.vander's dtype is NumPy's promote_types(x.dtype, int). */
-static const kj_type *type_vander(const m2ctx *c)
+static const kj_type *type_vander(const mctx *c)
 {
     const kj_type *a = ty(c, 0);
     if (!a || a->kind != KJ_T_ARRAY || a->ndim != 1) {
@@ -124,7 +102,7 @@ static const kj_type *type_vander(const m2ctx *c)
 }
 
 /* np.append(arr, values): values an array or a scalar, both flattened. */
-static const kj_type *type_append(const m2ctx *c)
+static const kj_type *type_append(const mctx *c)
 {
     const kj_type *a = array_arg(c, 0, 0), *v = ty(c, 1);
     if (!a) return NULL;
@@ -135,7 +113,7 @@ static const kj_type *type_append(const m2ctx *c)
     return arr(c, kj_promote(c->t, a->elem, s), 1);
 }
 
-static const kj_type *type_fill_diagonal(const m2ctx *c)
+static const kj_type *type_fill_diagonal(const mctx *c)
 {
     const kj_type *a = array_arg(c, 0, 0);
     if (!a) return NULL;
@@ -147,7 +125,7 @@ static const kj_type *type_fill_diagonal(const m2ctx *c)
     return real_scalar(c, 1) ? kj_t_none(c->t) : NULL;
 }
 
-static const kj_type *type_take(const m2ctx *c)
+static const kj_type *type_take(const mctx *c)
 {
     const kj_type *a = array_arg(c, 0, 0), *ix = ty(c, 1);
     if (!a) return NULL;
@@ -164,7 +142,7 @@ static const kj_type *type_take(const m2ctx *c)
  * indices a tuple (or list display) of ints or a 1-d int array; a list of
  * views. A constant axis is checked here (AxisError), a variable one at run
  * time. */
-static const kj_type *type_split(const m2ctx *c)
+static const kj_type *type_split(const mctx *c)
 {
     const kj_type *a = array_arg(c, 0, 0), *ix = ty(c, 1);
     if (!a) return NULL;
@@ -192,7 +170,7 @@ static const kj_type *type_split(const m2ctx *c)
 }
 
 /* A tuple of 1..max ints (converted to int64s); its length, 0 after an error. */
-static int int_tuple(const m2ctx *c, uint32_t i, uint32_t max, const char *what)
+static int int_tuple(const mctx *c, uint32_t i, uint32_t max, const char *what)
 {
     const kj_type *x = ty(c, i);
     bool ok = x && x->kind == KJ_T_TUPLE && x->n >= 1 && x->n <= max;
@@ -206,7 +184,7 @@ static int int_tuple(const m2ctx *c, uint32_t i, uint32_t max, const char *what)
     return (int)x->n;
 }
 
-static const kj_type *type_tile(const m2ctx *c)
+static const kj_type *type_tile(const mctx *c)
 {
     const kj_type *a = array_arg(c, 0, 0);
     if (!a) return NULL;
@@ -221,7 +199,7 @@ static const kj_type *type_tile(const m2ctx *c)
     return arr(c, a->elem, nd);
 }
 
-static const kj_type *type_rot90(const m2ctx *c)
+static const kj_type *type_rot90(const mctx *c)
 {
     const kj_type *a = array_arg(c, 0, 0);
     if (!a || !int_arg(c, 1, true, false)) return NULL;
@@ -239,7 +217,7 @@ static const kj_type *type_rot90(const m2ctx *c)
 const kj_type *kj_type_np_manip2(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                  const kj_source *src, kj_diags *d, const kj_type **conv)
 {
-    m2ctx c = {.t = t, .id = id, .name = kj_builtin_get(id)->path, .args = args, .nargs = nargs, .call = call,
+    mctx c = {.t = t, .id = id, .name = kj_builtin_get(id)->path, .args = args, .nargs = nargs, .call = call,
                .src = src, .d = d, .conv = conv};
     const kj_type *a;
     switch (id) {
