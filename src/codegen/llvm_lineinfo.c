@@ -6,8 +6,9 @@
  * location of the KIR instruction being generated on each LLVM instruction
  * (kj_cg_stmt). NVPTX turns them into `.file` and `.loc` directives, which
  * ptxas keeps as the cubin's line table: compute-sanitizer and cuda-gdb then
- * name the .k file and line of a fault. Functions without the option get
- * no subprogram and their instructions no location; host code never does. */
+ * name the .k file and line of a fault. A function that neither asks nor
+ * calls one that asks gets no subprogram and its instructions no location;
+ * host code never does. */
 #include "codegen.h"
 
 #include <limits.h>
@@ -20,7 +21,19 @@ struct kj_cg_di {
     LLVMMetadataRef file, unit, fn_type;
 };
 
-static bool wants(const kj_cg *cg, const kir_func *f) { return f->lineinfo && cg->tgt == &kj_target_nvptx; }
+/* f asks for line tables, or calls (within `depth` calls) a function that
+ * does: that one is inlined into f, and LLVM keeps an inlined function's
+ * lines only in a caller that has a subprogram. */
+static bool asks(const kir_func *f, int depth)
+{
+    if (f->lineinfo) return true;
+    for (uint32_t r = 1; depth > 0 && r < f->ninsts; r++)
+        if (f->insts[r].op == KIR_CALL && f->insts[r].fn && f->insts[r].fn != f && asks(f->insts[r].fn, depth - 1))
+            return true;
+    return false;
+}
+
+static bool wants(const kj_cg *cg, const kir_func *f) { return cg->tgt == &kj_target_nvptx && asks(f, 8); }
 
 /* The source's file: its name, in its directory made absolute (a relative
  * path is taken from the working directory, as the tools that read the

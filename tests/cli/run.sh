@@ -252,6 +252,28 @@ sed -i 's/5000/4000/' "$tmp/c.k"
 k ptx --arch sm_90 "$tmp/c.k"
 expect "const bank fits" 0 ".const .align 16 .b8 kjit_const_B[32000]"
 
+# ---- lineinfo=True on a device function only: its kernel keeps its lines (issue 26 point 8) ----
+cat >"$tmp/l.k" <<'EOF'
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit(device=True, lineinfo=True)
+def twice(x):
+    return 2.0 * x
+
+
+@cuda.jit
+def k(a):
+    a[0] = twice(a[0])
+
+
+def main():
+    k[1, 1](np.ones(1))
+EOF
+k ptx --arch sm_90 "$tmp/l.k"
+expect "lineinfo device only" 0 "	.loc	1 7 "
+
 if [ "$failed" -ne 0 ]; then
     echo "$failed failures"
     exit 1
