@@ -22,6 +22,8 @@
  *   llvm_pfor.c    prange loops on the pool
  *   llvm_launch.c  kernel launches in host code; lazy coherence checks
  *   llvm_cuda.c    cuda.* inside kernels, the target-neutral part
+ *   llvm_cuda_const.c  cuda.const.array_like (the GPU's constant bank)
+ *   llvm_lineinfo.c    line tables in the PTX (lineinfo=True, debug=True)
  *   llvm_kernel.c  kernels on the cpu (kj_target_host): thread loops,
  *                  regions split at barriers
  *   llvm_kernel_warp.c  their warp operations
@@ -50,6 +52,7 @@
 #include "../runtime/rt_host.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
@@ -185,6 +188,7 @@ typedef struct kj_cgfn {
     unsigned quiet_access;   /* inside loops whose coherence checks were hoisted (llvm_launch.c) */
     LLVMValueRef *frames;    /* by kir_ref of a TRY: its frame (llvm_exc.c); NULL: none yet */
     bool volatile_locals;    /* the function has a TRY: locals are volatile (llvm_exc.c) */
+    LLVMMetadataRef di_scope; /* lineinfo: the function's DISubprogram (llvm_lineinfo.c), else NULL */
 } kj_cgfn;
 
 /* State of one module's generation. */
@@ -202,7 +206,14 @@ struct kj_cg {
     const kj_cg_target *tgt; /* kj_target_host unless set after kj_cg_init */
     const kj_cg_run *run;    /* the host table of the run target (kj_codegen_opts.target) */
     int sm;                  /* the GPU's compute capability ×10 (sm_90: 90); 0 for host code */
+    struct kj_cg_di *di;     /* lineinfo's debug-info builder, made at its first use (llvm_lineinfo.c) */
 };
+
+/* llvm_lineinfo.c: line tables in the PTX (lineinfo=True / debug=True) */
+LLVMMetadataRef kj_cg_di_func(kj_cg *cg, const kir_func *f, LLVMValueRef llfn);
+void kj_cg_di_at(kj_cg *cg, LLVMMetadataRef sp, kj_span s);
+void kj_cg_di_clear(kj_cg *cg);
+void kj_cg_di_finish(kj_cg *cg);
 
 /* llvm_ctx.c */
 void kj_llvm_init_once(void);
@@ -332,6 +343,11 @@ int64_t kj_cg_elem_count(const int64_t *dims, unsigned nd);
 /* A C-contiguous array descriptor of type at over data, with dims. */
 LLVMValueRef kj_cg_c_array(kj_cg *cg, const kj_type *at, LLVMValueRef data, const LLVMValueRef *dims);
 LLVMValueRef kj_cg_frozen_array(kj_cg *cg, const kir_inst *in); /* llvm_frozen.c: CONST_ARRAY */
+/* llvm_frozen.c: a frozen array over its global in address space `as` (0: host; 1: GPU global;
+ * KJ_CG_ADDR_CONST: the GPU's constant bank) */
+enum { KJ_CG_ADDR_CONST = 4 };
+LLVMValueRef kj_cg_frozen_array_in(kj_cg *cg, const kir_inst *in, unsigned as);
+LLVMValueRef kj_cg_const_array_like(kj_cg *cg, const kir_inst *in); /* llvm_cuda_const.c */
 LLVMValueRef kj_cg_module_get(kj_cg *cg, const kir_inst *in); /* llvm_frozen.c: MODULE_GET */
 void kj_cg_module_set(kj_cg *cg, const kir_inst *in);         /* llvm_frozen.c: MODULE_SET */
 

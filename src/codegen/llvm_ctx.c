@@ -82,6 +82,7 @@ void kj_cg_init(kj_cg *cg, LLVMContextRef ctx, LLVMModuleRef mod, const kir_modu
 
 void kj_cg_dispose(kj_cg *cg)
 {
+    kj_cg_di_finish(cg);
     if (cg->b) LLVMDisposeBuilder(cg->b);
     cg->b = NULL;
 }

@@ -163,6 +163,7 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_THREADFENCE: case KJ_B_THREADFENCE_BLOCK: case KJ_B_THREADFENCE_SYSTEM: return fence(cg, in);
     case KJ_B_SHARED_ARRAY: return cg->tgt->shared_array(cg, in);
     case KJ_B_LOCAL_ARRAY: return cg->tgt->local_array(cg, in);
+    case KJ_B_CONST_ARRAY_LIKE: return kj_cg_const_array_like(cg, in);
     case KJ_B_POPC: case KJ_B_CLZ: case KJ_B_FFS: case KJ_B_BREV: return bits(cg, in);
     case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
     case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:

@@ -33,15 +33,17 @@ static LLVMValueRef initializer(const kj_type *elem, const kir_frozen *fz, LLVMT
     return init;
 }
 
-static LLVMValueRef global_of(kj_cg *cg, const kir_inst *in)
+/* The global holding a frozen array's elements, made once per name and
+ * address space: `as` 0 (host), 1 (GPU global memory) or 4 (the GPU's
+ * constant bank, cuda.const.array_like: llvm_cuda_const.c). */
+static LLVMValueRef global_of(kj_cg *cg, const kir_inst *in, unsigned as)
 {
     const kir_frozen *fz = in->frozen;
     char name[256];
-    snprintf(name, sizeof name, "kjit_frozen_%s", fz->name);
+    snprintf(name, sizeof name, "%s_%s", as == KJ_CG_ADDR_CONST ? "kjit_const" : "kjit_frozen", fz->name);
     LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
     if (g) return g;
     LLVMTypeRef ety = kj_cg_memtype(cg, in->type->elem), aty = LLVMArrayType2(ety, fz->n);
-    unsigned as = cg->tgt == &kj_target_nvptx ? ADDR_GLOBAL : 0;
     LLVMValueRef init = initializer(in->type->elem, fz, ety);
     if (!init) {
         kj_cg_fail(cg, in->span, "out of memory freezing '%s'", fz->name);
@@ -51,17 +53,23 @@ static LLVMValueRef global_of(kj_cg *cg, const kir_inst *in)
     LLVMSetInitializer(g, init);
     LLVMSetLinkage(g, LLVMInternalLinkage);
     LLVMSetAlignment(g, 16);
+    if (as == KJ_CG_ADDR_CONST) LLVMSetGlobalConstant(g, 1);
     return g;
+}
+
+LLVMValueRef kj_cg_frozen_array_in(kj_cg *cg, const kir_inst *in, unsigned as)
+{
+    LLVMValueRef g = global_of(cg, in, as);
+    if (!g) return LLVMGetUndef(kj_cg_type(cg, in->type));
+    LLVMValueRef data = as ? LLVMBuildAddrSpaceCast(cg->b, g, cg->t_ptr, "") : g;
+    LLVMValueRef dims[4];
+    for (unsigned k = 0; k < in->type->ndim && k < 4; k++) dims[k] = kj_cg_i64(cg, in->frozen->shape[k]);
+    return kj_cg_c_array(cg, in->type, data, dims);
 }
 
 LLVMValueRef kj_cg_frozen_array(kj_cg *cg, const kir_inst *in)
 {
-    LLVMValueRef g = global_of(cg, in);
-    if (!g) return LLVMGetUndef(kj_cg_type(cg, in->type));
-    LLVMValueRef data = cg->tgt == &kj_target_nvptx ? LLVMBuildAddrSpaceCast(cg->b, g, cg->t_ptr, "") : g;
-    LLVMValueRef dims[4];
-    for (unsigned k = 0; k < in->type->ndim && k < 4; k++) dims[k] = kj_cg_i64(cg, in->frozen->shape[k]);
-    return kj_cg_c_array(cg, in->type, data, dims);
+    return kj_cg_frozen_array_in(cg, in, cg->tgt == &kj_target_nvptx ? ADDR_GLOBAL : 0);
 }
 
 /* A script's module slot (rt_modslot.c): the storage of slot `index` in the

@@ -384,6 +384,7 @@ static void gen_jump(kj_cg *cg, const kir_inst *in)
 void kj_cg_stmt(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
+    kj_cg_di_at(cg, cg->fn->di_scope, in->span);
     if (cg->run->host_access) cg->run->host_access(cg, in);
     switch ((kir_op)in->op) {
     case KIR_NOP: break;
@@ -590,6 +591,7 @@ void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *k
     cg->fn = &fn;
     fn.entry = kj_cg_bb(cg, "entry");
     LLVMPositionBuilderAtEnd(cg->b, fn.entry);
+    fn.di_scope = kj_cg_di_func(cg, f, llfn);
     if (cg->tgt->body && cg->tgt->body(cg)) {
         /* the target made the body (a cpu kernel with barriers: regions) */
     } else {
@@ -604,6 +606,7 @@ void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *k
     gc_return(cg, NULL);
     if (kj_cg_is_void(f->ret)) LLVMBuildRetVoid(cg->b);
     else LLVMBuildRet(cg->b, kj_cg_zero(cg, f->ret));
+    kj_cg_di_clear(cg);
     cg->fn = NULL;
 }
 

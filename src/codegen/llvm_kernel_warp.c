@@ -146,6 +146,44 @@ static LLVMValueRef shuffle_source(kj_cg *cg, const kir_inst *in, LLVMValueRef t
     return LLVMBuildSelect(cg->b, ok, src, th, "");
 }
 
+/* The loop over the warps of the scope: the warp's first thread (*lo) and
+ * the end of its threads in the scope (*hi). Close it with kj_kn_loop_end. */
+static void warp_loop(kj_cg *cg, cloop *w, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+    kj_cg_kern *kn = cg->fn->kern;
+    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32);
+    LLVMValueRef wi = kj_kn_loop_from(cg, w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
+                                      LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
+    *lo = LLVMBuildMul(cg->b, wi, c32, "");
+    LLVMValueRef end = LLVMBuildAdd(cg->b, *lo, c32, "");
+    *hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, end, kn->hi, ""), end, kn->hi, "");
+}
+
+/* The loops of a masked warp operation (shuffles, matches): per warp, its
+ * active lanes; per running thread of it (th), its mask (operand 0),
+ * checked to name th and only lanes that take part. */
+typedef struct masked_lanes {
+    cloop w, l;
+    LLVMValueRef lo, hi, act, here, th, mask;
+} masked_lanes;
+
+static void masked_lanes_begin(kj_cg *cg, const kir_inst *in, masked_lanes *m)
+{
+    warp_loop(cg, &m->w, &m->lo, &m->hi);
+    warp_lanes(cg, m->lo, m->hi, &m->act, &m->here);
+    m->th = kj_kn_loop_from(cg, &m->l, m->lo, m->hi, "lane");
+    kj_kn_skip_exited(cg, m->th, m->l.latch);
+    check_mask(cg, in, m->th);
+    m->mask = u32_at(cg, in, 0, m->th);
+    check_reach(cg, in, m->mask, m->act, m->here);
+}
+
+static void masked_lanes_end(kj_cg *cg, masked_lanes *m)
+{
+    kj_kn_loop_end(cg, &m->l);
+    kj_kn_loop_end(cg, &m->w);
+}
+
 /* cuda.shfl_*_sync(mask, value, lane/delta); cuda.syncwarp(mask) (only
  * its checks: the region boundary is the synchronisation). Per warp of
  * the scope: which lanes run it, then every running thread's result. */
@@ -154,27 +192,14 @@ static void shuffle(kj_cg *cg, kir_ref r, const kir_inst *in)
     kj_cg_kern *kn = cg->fn->kern;
     bool sync = in->aux == KJ_B_SYNCWARP, check = cg->fn->kf->boundscheck || kn->diverges;
     if (!check && (sync || !kn->slot[r])) return; /* nothing to compute */
-    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32);
-    cloop w;
-    LLVMValueRef wi = kj_kn_loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
-                                      LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
-    LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
-    hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
-    LLVMValueRef act, here;
-    warp_lanes(cg, lo, hi, &act, &here);
-    cloop l;
-    LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
-    kj_kn_skip_exited(cg, th, l.latch);
-    check_mask(cg, in, th);
-    LLVMValueRef mask = u32_at(cg, in, 0, th);
-    check_reach(cg, in, mask, act, here);
+    masked_lanes m;
+    masked_lanes_begin(cg, in, &m);
     if (!sync && kn->slot[r]) {
-        LLVMValueRef v = operand_at(cg, in, 1, shuffle_source(cg, in, th, mask, act));
+        LLVMValueRef v = operand_at(cg, in, 1, shuffle_source(cg, in, m.th, m.mask, m.act));
         v = kj_cg_cast(cg, v, operand_type(cg, in, 1), in->type);
-        LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, kj_kn_ref_type(cg, r), kn->slot[r], th));
+        LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, kj_kn_ref_type(cg, r), kn->slot[r], m.th));
     }
-    kj_kn_loop_end(cg, &l);
-    kj_kn_loop_end(cg, &w);
+    masked_lanes_end(cg, &m);
 }
 
 /* One thread's result of a vote, from its warp's ballot of the predicate
@@ -210,12 +235,9 @@ static void vote(kj_cg *cg, kir_ref r, const kir_inst *in)
     if (!kn->slot[r] && !cg->fn->kf->boundscheck && !kn->diverges) return; /* the result is unused */
     LLVMValueRef ballot = kj_cg_alloca(cg, cg->t_i32, "ballot"), live = kj_cg_alloca(cg, cg->t_i32, "running");
     LLVMValueRef here = kj_cg_alloca(cg, cg->t_i32, "here");
-    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32), zero = LLVMConstInt(cg->t_i32, 0, 0);
+    LLVMValueRef zero = LLVMConstInt(cg->t_i32, 0, 0), lo, hi;
     cloop w;
-    LLVMValueRef wi = kj_kn_loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
-                                LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
-    LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
-    hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
+    warp_loop(cg, &w, &lo, &hi);
     LLVMBuildStore(cg->b, zero, ballot);
     LLVMBuildStore(cg->b, zero, live);
     LLVMBuildStore(cg->b, zero, here);
@@ -280,23 +302,13 @@ static void match(kj_cg *cg, kir_ref r, const kir_inst *in)
 {
     kj_cg_kern *kn = cg->fn->kern;
     if (!kn->slot[r] && !cg->fn->kf->boundscheck && !kn->diverges) return; /* the result is unused */
-    LLVMValueRef c31 = kj_cg_i64(cg, 31), c32 = kj_cg_i64(cg, 32), zero = LLVMConstInt(cg->t_i32, 0, 0);
+    LLVMValueRef zero = LLVMConstInt(cg->t_i32, 0, 0);
     LLVMValueRef same = kj_cg_alloca(cg, cg->t_i32, "same");
-    cloop w;
-    LLVMValueRef wi = kj_kn_loop_from(cg, &w, LLVMBuildUDiv(cg->b, kn->lo, c32, ""),
-                                      LLVMBuildUDiv(cg->b, LLVMBuildAdd(cg->b, kn->hi, c31, ""), c32, ""), "warp");
-    LLVMValueRef lo = LLVMBuildMul(cg->b, wi, c32, ""), hi = LLVMBuildAdd(cg->b, lo, c32, "");
-    hi = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, hi, kn->hi, ""), hi, kn->hi, "");
-    LLVMValueRef act, here;
-    warp_lanes(cg, lo, hi, &act, &here);
-    cloop l;
-    LLVMValueRef th = kj_kn_loop_from(cg, &l, lo, hi, "lane");
-    kj_kn_skip_exited(cg, th, l.latch);
-    check_mask(cg, in, th);
-    LLVMValueRef mask = u32_at(cg, in, 0, th);
-    check_reach(cg, in, mask, act, here);
+    masked_lanes ml;
+    masked_lanes_begin(cg, in, &ml);
+    LLVMValueRef lo = ml.lo, hi = ml.hi, th = ml.th, mask = ml.mask;
     if (kn->slot[r]) {
-        LLVMValueRef m = LLVMBuildAnd(cg->b, mask, act, ""), mine = match_bits(cg, in, th);
+        LLVMValueRef m = LLVMBuildAnd(cg->b, mask, ml.act, ""), mine = match_bits(cg, in, th);
         LLVMBuildStore(cg->b, zero, same);
         cloop o;
         LLVMValueRef j = kj_kn_loop_from(cg, &o, lo, hi, "other");
@@ -311,8 +323,7 @@ static void match(kj_cg *cg, kir_ref r, const kir_inst *in)
         LLVMValueRef v = match_result(cg, in, mask, m, LLVMBuildLoad2(cg->b, cg->t_i32, same, ""));
         LLVMBuildStore(cg->b, v, kj_kn_at_thread(cg, kj_kn_ref_type(cg, r), kn->slot[r], th));
     }
-    kj_kn_loop_end(cg, &l);
-    kj_kn_loop_end(cg, &w);
+    masked_lanes_end(cg, &ml);
 }
 
 /* A warp operation (KJ_BF_WARP) at block level: every thread's result. */

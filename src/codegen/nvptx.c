@@ -221,6 +221,7 @@ static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef body)
 {
     LLVMValueRef e = LLVMGetNamedFunction(cg->mod, kj_ptx_symbol(cg->a, f->mangled));
     LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->ctx, e, "entry"));
+    kj_cg_di_func(cg, f, e); /* lineinfo: the body inlined here keeps its lines */
     LLVMValueRef *a = KJ_NEWN(cg->a, LLVMValueRef, f->nparams + 2);
     a[0] = a[1] = LLVMConstNull(cg->t_ptr);
     unsigned np = 0;
@@ -245,6 +246,7 @@ static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef body)
     for (uint32_t k = 0; k < f->nparams; k++) a[k + 2] = kj_kargs_join(cg, f->params[k], lv, &used);
     LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, a, f->nparams + 2, "");
     LLVMBuildRetVoid(cg->b);
+    kj_cg_di_clear(cg);
 }
 
 static void kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)

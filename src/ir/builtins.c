@@ -1173,6 +1173,7 @@ static const kj_type *type_kernel(bctx *c)
     case KJ_B_LANEID: case KJ_B_WARPSIZE: return i32(c);
     case KJ_B_SHARED_ARRAY:
     case KJ_B_LOCAL_ARRAY: return kj_btype_local_array(c);
+    case KJ_B_CONST_ARRAY_LIKE: return kj_btype_const_array_like(c);
     case KJ_B_ATOMIC_ADD: case KJ_B_ATOMIC_SUB: case KJ_B_ATOMIC_MAX: case KJ_B_ATOMIC_MIN:
     case KJ_B_ATOMIC_EXCH: case KJ_B_ATOMIC_AND: case KJ_B_ATOMIC_OR: case KJ_B_ATOMIC_XOR:
     case KJ_B_ATOMIC_CAS: case KJ_B_ATOMIC_CAS2: case KJ_B_ATOMIC_INC: case KJ_B_ATOMIC_DEC:

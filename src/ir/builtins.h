@@ -485,6 +485,8 @@ enum {
     X(THREADFENCE_SYSTEM, "cuda.threadfence_system", KJ_BF_DEV, "")                                      \
     X(SHARED_ARRAY, "cuda.shared.array", KJ_BF_DEV, "shape, dtype")                                      \
     X(LOCAL_ARRAY, "cuda.local.array", KJ_BF_DEV, "shape, dtype")                                        \
+    /* constant memory (llvm_cuda_const.c): the array itself, a frozen one in the GPU's constant bank */  \
+    X(CONST_ARRAY_LIKE, "cuda.const.array_like", KJ_BF_DEV | KJ_BF_VIEW, "ndarray")                       \
     X(ATOMIC_ADD, "cuda.atomic.add", KJ_BF_DEV, "ary, idx, val")                                         \
     X(ATOMIC_SUB, "cuda.atomic.sub", KJ_BF_DEV, "ary, idx, val")                                         \
     X(ATOMIC_MAX, "cuda.atomic.max", KJ_BF_DEV, "ary, idx, val")                                         \

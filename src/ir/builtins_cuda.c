@@ -309,6 +309,15 @@ const kj_type *kj_btype_cuda_misc(bctx *c)
     }
 }
 
+/* cuda.const.array_like(ndarray): the array itself, of its own type, as
+ * numba-cuda's typer returns it (its lowering is the identity: a global
+ * array is already in constant memory there; llvm_cuda_const.c) */
+const kj_type *kj_btype_const_array_like(bctx *c)
+{
+    if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
+    return ty(c, 0);
+}
+
 /* numba.cuda.random: the states are an (n, 2) uint64 array (s0, s1 per
  * generator), where Numba has a 1-d array of xoroshiro128p_dtype records. */
 static bool xoro_states(bctx *c, uint32_t i)

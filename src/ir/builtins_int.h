@@ -204,6 +204,7 @@ const kj_type *kj_btype_shfl(bctx *c);
 const kj_type *kj_btype_bits(bctx *c);
 const kj_type *kj_btype_fma(bctx *c);
 const kj_type *kj_btype_cuda_misc(bctx *c);
+const kj_type *kj_btype_const_array_like(bctx *c);
 const kj_type *kj_btype_xoro(bctx *c);
 const kj_type *kj_btype_sync(bctx *c);
 /* A built-in with no rule: a bug in the table, reported as internal. */

@@ -253,6 +253,7 @@ struct kir_func {
     uint32_t nlocals, cap_locals;
     /* Options from the decorator. */
     bool fastmath, boundscheck;
+    bool lineinfo; /* lineinfo=True or debug=True: line tables in the PTX (llvm_lineinfo.c) */
     /* Python's error model (host code and @jit without error_model='numpy'):
      * float / // % by zero raise ZeroDivisionError instead of giving inf/nan. */
     bool py_errors;

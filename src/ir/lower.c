@@ -1379,6 +1379,7 @@ static void declare(kj_sema *s, kir_module *m, kj_spec *sp)
      * error model, as in Numba. */
     f->py_errors = (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST) && !sp->fn->numpy_errors;
     f->boundscheck = s->opt && s->opt->boundscheck >= 0 ? s->opt->boundscheck : sp->fn->boundscheck;
+    f->lineinfo = sp->fn->lineinfo;
     f->gu_layout = sp->fn->layout_str;
     f->identity = sp->fn->identity;
     f->target = sp->fn->target;

@@ -71,7 +71,7 @@ static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vecto
 static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math", "cmath", "time", "numba", "cuda",
                                          "types", "typed", "core", "mpi4py", "MPI", "MPI.Request", "collections",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
-                                         "cuda.gridDim", "cuda.shared", "cuda.local",
+                                         "cuda.gridDim", "cuda.shared", "cuda.local", "cuda.const",
                                          "cuda.atomic", "cuda.random", "cuda.cg", "cuda.libdevice", "cuda.fp16"};
 
 static const char *const DTYPE_NAMES[] = {
@@ -672,6 +672,7 @@ static void apply_option(kj_sema *s, kj_fn *fn, const kj_keyword *kw, opt_table 
     }
     if (!strcmp(kw->name, "fastmath")) fn->fastmath = v.i;
     else if (!strcmp(kw->name, "boundscheck")) fn->boundscheck = v.i;
+    else if (!strcmp(kw->name, "lineinfo") || !strcmp(kw->name, "debug")) fn->lineinfo |= v.i;
     else if (!strcmp(kw->name, "device") && v.i) fn->kind = FK_DEVICE;
     else if (!strcmp(kw->name, "target")) set_target(s, fn, kw->value, v.s);
     /* @jit(parallel=True): its prange loops (and ufunc calls) run on the thread pool */
@@ -965,6 +966,7 @@ static void lambda_kind(kj_sema *s, kj_fn *fn)
     fn->decorator = dev ? "cuda.jit" : "njit";
     fn->fastmath = e.fastmath;
     fn->boundscheck = e.boundscheck;
+    fn->lineinfo = e.lineinfo;
 }
 
 static void resolve_def(kj_sema *s, const kj_stmt *st)

@@ -64,6 +64,7 @@ typedef struct kj_fn {
     kj_fkind kind;
     const char *decorator; /* "cuda.jit", "vectorize", ... for messages */
     bool fastmath, boundscheck;
+    bool lineinfo;      /* lineinfo=True or debug=True (GPU line tables) */
     bool numpy_errors;  /* error_model='numpy' */
     kj_run_target target; /* target= option (or parallel=True); DEFAULT: none */
     kj_sig *sigs;       /* explicit signatures (eager compilation) */

@@ -214,8 +214,8 @@ bool kj_cu_device_open(const kj_cu *cu, int ordinal, CUdevice *dev, CUcontext *c
 typedef struct {
     char error[JIT_LOG_CAP];
     char info[JIT_LOG_CAP];
-    CUjit_option opts[JIT_NOPTS];
-    void *vals[JIT_NOPTS];
+    CUjit_option opts[JIT_NOPTS + 1]; /* + CU_JIT_GENERATE_LINE_INFO */
+    void *vals[JIT_NOPTS + 1];
 } jit_logs;
 
 static void jit_logs_init(jit_logs *l)
@@ -285,7 +285,14 @@ bool kj_cu_link_ptx(const kj_cu *cu, const char *ptx, void **cubin, size_t *size
     jit_logs l;
     jit_logs_init(&l);
     CUlinkState link = NULL;
-    CUresult r = cu->cuLinkCreate(JIT_NOPTS, l.opts, l.vals, &link);
+    unsigned nopts = JIT_NOPTS;
+    /* PTX with line tables (lineinfo=True, llvm_lineinfo.c): keep them in the
+     * cubin, as ptxas -lineinfo and numba-cuda's linker do */
+    if (strstr(ptx, "\t.loc\t")) {
+        l.opts[nopts] = CU_JIT_GENERATE_LINE_INFO;
+        l.vals[nopts++] = (void *)(uintptr_t)1;
+    }
+    CUresult r = cu->cuLinkCreate(nopts, l.opts, l.vals, &link);
     if (r != CUDA_SUCCESS) return jit_fail(cu, r, "cuLinkCreate", "PTX JIT failed", &l, err, cap);
     bool ok = link_add_complete(cu, link, ptx, cubin, size, &l, err, cap);
     cu->cuLinkDestroy(link);

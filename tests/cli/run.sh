@@ -227,6 +227,53 @@ expect "f16 atomic sm_70" 0 ".global.cas.b32"
 k ptx --arch sm_90 "$tmp/h.k"
 expect "f16 atomic sm_90" 0 "atom.global.add.noftz.f16"
 
+# ---- cuda.const.array_like: the constant bank holds 64 KiB (issue 26) ----
+cat >"$tmp/c.k" <<'EOF'
+import numpy as np
+from numba import cuda
+
+A = np.zeros(5000)
+B = np.ones(5000)
+
+
+@cuda.jit
+def k(out):
+    a = cuda.const.array_like(A)
+    b = cuda.const.array_like(B)
+    out[0] = a[cuda.threadIdx.x] + b[cuda.threadIdx.x]
+
+
+def main():
+    k[1, 1](np.zeros(1))
+EOF
+k ptx --arch sm_90 "$tmp/c.k"
+expect "const bank" 1 "c.k:11:9: error: cuda.const.array_like(B): the constant arrays of this program take 80000 bytes, over the GPU's 65536-byte constant bank"
+sed -i 's/5000/4000/' "$tmp/c.k"
+k ptx --arch sm_90 "$tmp/c.k"
+expect "const bank fits" 0 ".const .align 16 .b8 kjit_const_B[32000]"
+
+# ---- lineinfo=True on a device function only: its kernel keeps its lines (issue 26 point 8) ----
+cat >"$tmp/l.k" <<'EOF'
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit(device=True, lineinfo=True)
+def twice(x):
+    return 2.0 * x
+
+
+@cuda.jit
+def k(a):
+    a[0] = twice(a[0])
+
+
+def main():
+    k[1, 1](np.ones(1))
+EOF
+k ptx --arch sm_90 "$tmp/l.k"
+expect "lineinfo device only" 0 "	.loc	1 7 "
+
 if [ "$failed" -ne 0 ]; then
     echo "$failed failures"
     exit 1

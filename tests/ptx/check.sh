@@ -46,7 +46,8 @@ fi
 for f in "$root"/tests/ptx/*.k; do
     [ "$pin_cc" = gcc ] || break
     name=${f#"$root"/}
-    "$kjit" ptx --arch=sm_90 "$f" >"$tmp/out" 2>&1
+    # lineinfo's .file names the program by its absolute path: pinned from the root
+    "$kjit" ptx --arch=sm_90 "$f" 2>&1 | sed "s|\"$root/|\"|" >"$tmp/out"
     if [ "${KJIT_PTX_UPDATE:-0}" = 1 ]; then
         cp "$tmp/out" "${f%.k}.expected"
     fi
@@ -56,5 +57,19 @@ for f in "$root"/tests/ptx/*.k; do
         fail "$name" "PTX differs from ${name%.k}.expected: $(diff "${f%.k}.expected" "$tmp/out" | head -n 10 | tr '\n' '|')"
     fi
 done
+# lineinfo=True: .file names the program, .loc lines are in the kernel and
+# device function that ask for them and in no other (llvm_lineinfo.c)
+f=$root/tests/ptx/lineinfo.k
+"$kjit" ptx --arch=sm_90 "$f" >"$tmp/li.ptx" 2>&1
+if ! grep -qF ".file	1 \"$f\"" "$tmp/li.ptx"; then
+    fail tests/ptx/lineinfo.k "no .file naming $f"
+elif ! awk '/^\.(visible|func|entry)/ || /^\.visible \.entry/ { fn = $0 } /^\t\.loc\t/ { n[fn]++ }
+            END { ok = 0; for (k in n) { if (k ~ /plain/) exit 1; if (k ~ /scale/) ok++ } exit ok ? 0 : 1 }' "$tmp/li.ptx"; then
+    fail tests/ptx/lineinfo.k ".loc lines missing in scale or present in plain"
+elif grep -q "	\.loc	" <("$kjit" ptx --arch=sm_90 "$root/tests/ptx/saxpy.k" 2>&1); then
+    fail tests/ptx/lineinfo.k "saxpy (no lineinfo) has .loc lines"
+else
+    passed=$((passed + 1))
+fi
 echo "ptx: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -169,6 +169,7 @@ static CUresult fake_set_current_fails(CUcontext c)
 struct CUlinkState_st {
     char *error_log, *info_log;
     unsigned error_cap, info_cap;
+    int line_info; /* CU_JIT_GENERATE_LINE_INFO's value, -1 when not given */
     unsigned char cubin[8];
 };
 
@@ -183,6 +184,7 @@ static void record_options(struct CUlinkState_st *s, unsigned n, const CUjit_opt
         case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: s->error_cap = (unsigned)(uintptr_t)v[i]; break;
         case CU_JIT_INFO_LOG_BUFFER: s->info_log = v[i]; break;
         case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: s->info_cap = (unsigned)(uintptr_t)v[i]; break;
+        case CU_JIT_GENERATE_LINE_INFO: s->line_info = (int)(uintptr_t)v[i]; break;
         default: fail_msg("unexpected JIT option %d", (int)o[i]);
         }
     }
@@ -195,6 +197,7 @@ static CUresult fake_link_create(unsigned n, CUjit_option *o, void **v, CUlinkSt
 {
     struct CUlinkState_st *s = calloc(1, sizeof *s);
     assert_non_null(s);
+    s->line_info = -1;
     record_options(s, n, o, v);
     memcpy(s->cubin, FAKE_CUBIN, sizeof s->cubin);
     *out = s;
@@ -443,6 +446,33 @@ static void test_link_ok(void **state)
     free(cubin);
 }
 
+/* PTX with .loc lines (lineinfo=True) is linked with CU_JIT_GENERATE_LINE_INFO
+ * = 1, other PTX without the option. */
+static CUresult fake_link_add_lines(CUlinkState s, CUjitInputType type, void *data, size_t size, const char *name,
+                                    unsigned n, CUjit_option *o, void **v)
+{
+    (void)type, (void)size, (void)name, (void)n, (void)o, (void)v;
+    assert_int_equal(s->line_info, strstr(data, "\t.loc\t") ? 1 : -1);
+    return CUDA_SUCCESS;
+}
+
+static void test_link_line_info(void **state)
+{
+    (void)state;
+    static const char LINES[] = ".version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n\t.loc\t1 7 5\n\tret;\n}\n";
+    const char *ptx[2] = {PTX, LINES};
+    for (int k = 0; k < 2; k++) {
+        kj_cu cu = fake_driver();
+        cu.cuLinkAddData = fake_link_add_lines;
+        void *cubin = NULL;
+        size_t size = 0;
+        char err[256] = "";
+        expect_function_call(fake_link_destroy);
+        assert_true(kj_cu_link_ptx(&cu, ptx[k], &cubin, &size, err, sizeof err));
+        free(cubin);
+    }
+}
+
 static void test_link_error_log(void **state)
 {
     (void)state;
@@ -602,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_device_set_current_fails),
         cmocka_unit_test(test_device_unopened),
         cmocka_unit_test(test_link_ok),
+        cmocka_unit_test(test_link_line_info),
         cmocka_unit_test(test_link_error_log),
         cmocka_unit_test(test_link_info_log),
         cmocka_unit_test(test_link_error_log_cut),
