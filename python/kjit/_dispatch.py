@@ -91,6 +91,24 @@ def _remap(text, unit):
     return _LOC.sub(sub, text)
 
 
+def _compile(ctx, text, unit, err):
+    """kjit_compile_globals of the unit's text with its module-level arrays (frozen: copied by kjit now)."""
+    arrays = getattr(unit, "arrays", {})
+    if not arrays:
+        return lib.kjit_compile(ctx, text, len(text), unit.unit_name.encode(), ctypes.byref(err))
+    args = Args(list(arrays.values()), None)
+    try:
+        gl = (_lib.Global * len(arrays))()
+        names = [n.encode() for n in arrays]
+        for k, n in enumerate(names):
+            gl[k].name = n
+            gl[k].value = args.values[k]
+        return lib.kjit_compile_globals(ctx, text, len(text), unit.unit_name.encode(), gl, len(arrays),
+                                        ctypes.byref(err))
+    finally:
+        args.free()
+
+
 class Compiled:
     """A kjit module made from a unit."""
 
@@ -255,7 +273,7 @@ class Dispatcher:
             ctx = _context()
             err = _lib.Error()
             text = unit.text.encode()
-            m = lib.kjit_compile(ctx, text, len(text), unit.unit_name.encode(), ctypes.byref(err))
+            m = _compile(ctx, text, unit, err)
             if not m:
                 diags = take_string(lib.kjit_ctx_diagnostics(ctx, _lib.DIAG_HUMAN))
                 raise TypingError(_remap(diags or err.message.decode(), unit).rstrip())
