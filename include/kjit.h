@@ -218,6 +218,13 @@ enum { KJIT_MAX_DIMS = 8 }; /* arrays passed to compiled code may have 1 to 4 */
  * it. `ctx` may be NULL (arrays do not depend on a context). */
 kjit_array *kjit_array_wrap(kjit_ctx *ctx, void *data, kjit_dtype dtype, int ndim, const int64_t *shape,
                             const int64_t *strides, kjit_error *err);
+/* Since 0.5: point a wrapper at other memory of the same dtype and rank
+ * (`strides` as for kjit_array_wrap), without allocating: for a caller that
+ * passes new arrays of the same types call after call (a prepared call).
+ * KJIT_ERR_USAGE, the array unchanged, unless it is a kjit_array_wrap of
+ * the caller's that only the caller holds (no view or result refers to it,
+ * no GPU copy of it was made). */
+int kjit_array_rewrap(kjit_array *a, void *data, const int64_t *shape, const int64_t *strides, kjit_error *err);
 /* A new zero-filled C-order array owning its memory. */
 kjit_array *kjit_array_new(kjit_ctx *ctx, kjit_dtype dtype, int ndim, const int64_t *shape,
                            kjit_error *err);
@@ -336,6 +343,22 @@ void kjit_value_release(kjit_value *v);
  * "none" */
 const char *kjit_value_type_name(const kjit_value *v, char *buf, size_t cap);
 
+/* Since 0.5: a module-level value given by the host, for programs whose
+ * source reads a global it does not bind (Python's globals of a decorated
+ * function, as Numba sees them). An array value (1 to 4 dimensions; bool,
+ * integer and float dtypes; any strides) is frozen: its elements are
+ * copied when the program compiles and compiled code reads them as a
+ * read-only C-order constant, as Numba freezes global arrays (a write is a
+ * compile error). The elements take part in the cache key. */
+typedef struct kjit_global {
+    const char *name;
+    kjit_value value;       /* KJIT_VALUE_ARRAY (the caller's; read during the call only) */
+} kjit_global;
+/* kjit_compile with `nglobals` globals: a name the source binds itself is
+ * the source's. KJIT_ERR_USAGE for a global kjit cannot take (naming it). */
+kjit_module *kjit_compile_globals(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
+                                  const kjit_global *globals, int nglobals, kjit_error *err);
+
 /* ---- functions ---- */
 
 typedef enum kjit_fn_kind {
@@ -375,6 +398,21 @@ bool kjit_fn_param_default(kjit_fn *f, int i, kjit_value *out);
  * for these arguments, KJIT_ERR_RUNTIME for an error raised by the code
  * (message "IndexError: ...", and its file, line and column). */
 int kjit_call(kjit_fn *f, const kjit_value *args, int nargs, kjit_value *result, kjit_error *err);
+
+/* Since 0.5: a prepared call, for a function called many times with
+ * arguments of the same types (the Python package's dispatcher keeps one
+ * per argument-type key). kjit_call_prepare checks `args` (numbers, bools
+ * and arrays; a string or tuple is KJIT_ERR_USAGE) and finds (compiles)
+ * the specialisation once; kjit_call_prepared then calls it with arguments
+ * of the same kinds, dtypes, ranks and (for arrays whose code assumes it)
+ * contiguity, different values allowed: no type dispatch, no lock, and no
+ * allocation unless the result needs one (an array, a tuple). An argument
+ * of another type is KJIT_ERR_USAGE naming it. Otherwise as kjit_call. A
+ * plan belongs to one thread at a time; free it before its module. */
+typedef struct kjit_call_plan kjit_call_plan;
+kjit_call_plan *kjit_call_prepare(kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err);
+int kjit_call_prepared(kjit_call_plan *p, const kjit_value *args, kjit_value *result, kjit_error *err);
+void kjit_call_plan_free(kjit_call_plan *p);
 
 typedef struct kjit_dim3 {
     uint32_t x, y, z;

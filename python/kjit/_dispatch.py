@@ -43,6 +43,9 @@ def _load_fast():
     addr = lambda f: ctypes.cast(f, ctypes.c_void_p).value  # noqa: E731
     mod.init(addr(lib.kjit_call), addr(lib.kjit_array_wrap), addr(lib.kjit_array_free), _np.ndarray,
              addr(lib.kjit_launch), addr(lib.kjit_array_data))
+    if hasattr(mod, "init_dispatch"):  # the dispatcher's call path in C (_dispatch_type.h)
+        mod.init_dispatch(addr(lib.kjit_call_prepare), addr(lib.kjit_call_prepared), addr(lib.kjit_call_plan_free),
+                          addr(lib.kjit_array_rewrap), config)
     return mod
 
 
@@ -89,6 +92,24 @@ def _remap(text, unit):
         f, line, shift = where
         return f"{f}:{line}:{int(m.group('col')) + shift}:"
     return _LOC.sub(sub, text)
+
+
+def _compile(ctx, text, unit, err):
+    """kjit_compile_globals of the unit's text with its module-level arrays (frozen: copied by kjit now)."""
+    arrays = getattr(unit, "arrays", {})
+    if not arrays:
+        return lib.kjit_compile(ctx, text, len(text), unit.unit_name.encode(), ctypes.byref(err))
+    args = Args(list(arrays.values()), None)
+    try:
+        gl = (_lib.Global * len(arrays))()
+        names = [n.encode() for n in arrays]
+        for k, n in enumerate(names):
+            gl[k].name = n
+            gl[k].value = args.values[k]
+        return lib.kjit_compile_globals(ctx, text, len(text), unit.unit_name.encode(), gl, len(arrays),
+                                        ctypes.byref(err))
+    finally:
+        args.free()
 
 
 class Compiled:
@@ -255,7 +276,7 @@ class Dispatcher:
             ctx = _context()
             err = _lib.Error()
             text = unit.text.encode()
-            m = lib.kjit_compile(ctx, text, len(text), unit.unit_name.encode(), ctypes.byref(err))
+            m = _compile(ctx, text, unit, err)
             if not m:
                 diags = take_string(lib.kjit_ctx_diagnostics(ctx, _lib.DIAG_HUMAN))
                 raise TypingError(_remap(diags or err.message.decode(), unit).rstrip())
@@ -322,8 +343,36 @@ def _type_name(a):
     return {bool: "bool", int: "int64", float: "float64", str: "unicode_type"}.get(type(a), type(a).__name__)
 
 
-class CPUDispatcher(Dispatcher):
+# @jit dispatchers are called through the C extension's vectorcall where it is built (_fast.Dispatch:
+# a typed cache of prepared calls), else through __call__ below.
+_CBase = _fast.Dispatch if _fast is not None and hasattr(_fast, "Dispatch") else object
+
+
+class CPUDispatcher(Dispatcher, _CBase):
     """@jit / @njit."""
+
+    def __init__(self, py_func, sigs, options):
+        if _CBase is not object:
+            self._kjit_fast_setup(self._slow_call, self._fast_convert, self._fast_raise,
+                                  py_func.__code__.co_argcount)
+        Dispatcher.__init__(self, py_func, sigs, options)
+
+    def _fast_convert(self, raw):
+        v = _lib.Value.from_buffer_copy(raw)
+        try:
+            return to_python(v)
+        finally:
+            lib.kjit_value_release(ctypes.byref(v))
+
+    def _fast_raise(self, r):
+        self._compiled.raise_error(r[0], _lib.Error(r[0], r[1], r[2], r[3], r[4]))
+
+    def _bind_fast(self, c):
+        """Calls with seen argument types go straight to c's function (not for units that print: their
+        output is flushed around each call by the Python path)."""
+        self._fast_bound = c
+        if not c.prints:
+            self._kjit_bind(c, c.fn_addr(self.kjit_name), c.target)
 
     def decorator_text(self):
         sig = self._sig_text()
@@ -331,13 +380,15 @@ class CPUDispatcher(Dispatcher):
         opts = self._opts_text(["parallel", "fastmath", "boundscheck", "nogil", "inline", "error_model"])
         return (head + opts.lstrip(", ") if not sig else head + opts) + ")"
 
-    def __call__(self, *args, **kwargs):
+    def _slow_call(self, *args, **kwargs):
         if kwargs or len(args) != self.py_func.__code__.co_argcount:
             args = _bind(self.py_func, args, kwargs)  # keywords and defaults, as Python binds them
         if len(self._types_seen) < 64:
             self._note_types(args)
         c = self._compiled
         if _fast is not None and c is not None and c.target == config.TARGET:
+            if _CBase is not object and self.__dict__.get("_fast_bound") is not c:
+                self._bind_fast(c)
             if c.prints:
                 sys.stdout.flush()
             r = _fast.call(c.fn_addr(self.kjit_name), args)
@@ -348,13 +399,20 @@ class CPUDispatcher(Dispatcher):
                 err = _lib.Error(r[0], r[1], r[2], r[3], r[4])
                 c.raise_error(r[0], err)
             if t is bytes:
-                v = _lib.Value.from_buffer_copy(r)
-                try:
-                    return to_python(v)
-                finally:
-                    lib.kjit_value_release(ctypes.byref(v))
+                return self._fast_convert(r)
             return r
-        return self._call(self.kjit_name, args)
+        r = self._call(self.kjit_name, args)
+        c = self._compiled
+        if _CBase is not object and c is not None and self.__dict__.get("_fast_bound") is not c:
+            self._bind_fast(c)
+        return r
+
+    if _CBase is object:
+        __call__ = _slow_call
+
+
+if _CBase is not object:
+    _fast.enable_vectorcall(CPUDispatcher)
 
 
 def _bind(py_func, args, kwargs):

@@ -8,8 +8,14 @@
  * addresses of kjit_call, kjit_array_wrap and kjit_array_free from the ctypes library already loaded. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #include <kjit.h>
+
+#ifdef KJ_HAVE_NUMPY_H
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/ndarrayobject.h>
+#endif
 
 #include <stdint.h>
 #include <string.h>
@@ -20,6 +26,10 @@ typedef kjit_array *(*wrap_fn)(kjit_ctx *, void *, kjit_dtype, int, const int64_
 typedef void (*free_fn)(kjit_array *);
 typedef int (*launch_fn)(kjit_fn *, kjit_dim3, kjit_dim3, const kjit_value *, int, kjit_error *);
 typedef void *(*data_fn)(const kjit_array *);
+typedef kjit_call_plan *(*prepare_fn)(kjit_fn *, const kjit_value *, int, kjit_error *);
+typedef int (*prepared_fn)(kjit_call_plan *, const kjit_value *, kjit_value *, kjit_error *);
+typedef void (*plan_free_fn)(kjit_call_plan *);
+typedef int (*rewrap_fn)(kjit_array *, void *, const int64_t *, const int64_t *, kjit_error *);
 
 typedef struct fast_state {
     call_fn call;
@@ -28,9 +38,18 @@ typedef struct fast_state {
     launch_fn launch;
     data_fn data;
     PyTypeObject *ndarray;
+    /* init_dispatch(): prepared calls (the Dispatch type) */
+    prepare_fn prepare;
+    prepared_fn prepared;
+    plan_free_fn plan_free;
+    rewrap_fn rewrap;
+    PyObject *config;      /* kjit.config's __dict__ */
+    PyObject *target_name; /* "TARGET" */
 } fast_state;
 
 enum { MAX_ARGS = 32 };
+
+static struct PyModuleDef fast_module;
 
 static fast_state *state_of(PyObject *module)
 {
@@ -230,6 +249,29 @@ static PyObject *fast_launch(PyObject *module, PyObject *const *args, Py_ssize_t
     Py_RETURN_NONE;
 }
 
+#include "_dispatch_type.h"
+
+/* init_dispatch(prepare_addr, prepared_addr, plan_free_addr, rewrap_addr, config_module) */
+static PyObject *fast_init_dispatch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    fast_state *st = state_of(module);
+    if (nargs != 5 || !PyModule_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "_fast.init_dispatch(prepare, prepared, plan_free, rewrap, config)");
+        return NULL;
+    }
+    void *a[4];
+    for (int k = 0; k < 4; k++) a[k] = PyLong_AsVoidPtr(args[k]);
+    if (PyErr_Occurred()) return NULL;
+    memcpy(&st->prepare, &a[0], sizeof a[0]);
+    memcpy(&st->prepared, &a[1], sizeof a[1]);
+    memcpy(&st->plan_free, &a[2], sizeof a[2]);
+    memcpy(&st->rewrap, &a[3], sizeof a[3]);
+    Py_XSETREF(st->config, Py_NewRef(PyModule_GetDict(args[4])));
+    Py_XSETREF(st->target_name, PyUnicode_InternFromString("TARGET"));
+    if (!st->target_name) return NULL;
+    Py_RETURN_NONE;
+}
+
 /* init(call_addr, wrap_addr, free_addr, ndarray_type, launch_addr, data_addr) */
 static PyObject *fast_init(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -257,18 +299,24 @@ static PyMethodDef fast_methods[] = {
     {"call", (PyCFunction)(void (*)(void))fast_call, METH_FASTCALL, "Call a kjit function (fast path)."},
     {"launch", (PyCFunction)(void (*)(void))fast_launch, METH_FASTCALL, "Launch a kernel (fast path)."},
     {"init", (PyCFunction)(void (*)(void))fast_init, METH_FASTCALL, "Give the library's entry points."},
+    {"init_dispatch", (PyCFunction)(void (*)(void))fast_init_dispatch, METH_FASTCALL,
+     "Give the library's prepared-call entry points and kjit.config."},
+    {"enable_vectorcall", fast_enable_vectorcall, METH_O, "Call a Dispatch subclass through the vectorcall."},
     {NULL, NULL, 0, NULL},
 };
 
 static int fast_traverse(PyObject *m, visitproc visit, void *arg)
 {
     Py_VISIT(state_of(m)->ndarray);
+    Py_VISIT(state_of(m)->config);
     return 0;
 }
 
 static int fast_clear(PyObject *m)
 {
     Py_CLEAR(state_of(m)->ndarray);
+    Py_CLEAR(state_of(m)->config);
+    Py_CLEAR(state_of(m)->target_name);
     return 0;
 }
 
@@ -280,6 +328,13 @@ static struct PyModuleDef fast_module = {
 PyMODINIT_FUNC PyInit__fast(void)
 {
     PyObject *m = PyModule_Create(&fast_module);
-    if (m) memset(state_of(m), 0, sizeof(fast_state));
+    if (!m) return NULL;
+    memset(state_of(m), 0, sizeof(fast_state));
+    PyObject *t = PyType_FromModuleAndSpec(m, &dispatch_spec, NULL);
+    if (!t || PyModule_AddObject(m, "Dispatch", t) != 0) {
+        Py_XDECREF(t);
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }

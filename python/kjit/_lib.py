@@ -51,6 +51,10 @@ class Tuple(ctypes.Structure):
     _fields_ = [("n", ctypes.c_int), ("items", ctypes.POINTER(Value))]
 
 
+class Global(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("value", Value)]
+
+
 class Dim3(ctypes.Structure):
     _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32), ("z", ctypes.c_uint32)]
 
@@ -71,6 +75,8 @@ _SIGNATURES = {
     "kjit_ctx_new": (_P, [ctypes.POINTER(Options), _ERRP]),
     "kjit_ctx_free": (None, [_P]),
     "kjit_compile": (_P, [_P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, _ERRP]),
+    "kjit_compile_globals": (_P, [_P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(Global),
+                                  ctypes.c_int, _ERRP]),
     "kjit_module_free": (None, [_P]),
     "kjit_ctx_diagnostics": (_P, [_P, ctypes.c_int]),
     "kjit_error_format": (_P, [_P, _ERRP, ctypes.c_int]),

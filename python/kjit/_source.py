@@ -21,6 +21,11 @@ import numpy as np
 KNOWN_MODULES = {"numba", "numpy", "math", "time", "kjit", "mpi4py", "cmath"}
 
 
+# Element types of the module-level arrays kjit freezes (kjit_compile_globals).
+FROZEN_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                 "float32", "float64"}
+
+
 class SourceError(Exception):
     """The source of a function cannot be had or used."""
 
@@ -236,8 +241,11 @@ def build_unit(root, is_dispatcher):
     unique = {}
     for p in bodies:
         unique.setdefault((p.filename, p.first_line, p.text), p)
-    pieces = list(header.values()) + list(consts.values()) + list(unique.values())
-    return Unit(pieces, root.py_func.__code__.co_filename), seen
+    arrays = {n: v for n, v in consts.items() if isinstance(v, np.ndarray)}
+    pieces = list(header.values()) + [p for p in consts.values() if isinstance(p, Piece)] + list(unique.values())
+    unit = Unit(pieces, root.py_func.__code__.co_filename)
+    unit.arrays = arrays  # module-level arrays, frozen through kjit_compile_globals
+    return unit, seen
 
 
 def _freeze(name, value, module, consts, d, wanted):
@@ -247,8 +255,13 @@ def _freeze(name, value, module, consts, d, wanted):
         consts[name] = Piece(f"{name} = {text}\n", None, 0)
         return
     if isinstance(value, np.ndarray):
-        raise SourceError(f"'{d.py_func.__qualname__}' reads the module-level NumPy array '{name}': "
-                          "kjit cannot freeze arrays into compiled code yet; pass it as an argument")
+        # frozen by kjit_compile_globals: its elements are copied now, as Numba freezes a global array
+        if value.dtype.name not in FROZEN_DTYPES or not 1 <= value.ndim <= 4:
+            raise SourceError(f"'{d.py_func.__qualname__}' reads the module-level NumPy array '{name}' "
+                              f"({value.dtype}, {value.ndim}d): kjit freezes arrays of 1 to 4 dimensions of "
+                              "bool, integers or floats; pass it as an argument")
+        consts[name] = value
+        return
     if module is None:
         return
     hit = _assignment_piece(module, name)

@@ -217,6 +217,24 @@ void kj_api_error_from_diags(kjit_error *err, kjit_status code, const kj_diags *
  * memory forms (each 16-byte aligned); args marshalled into mem (that many
  * zeroed bytes), argv pointing into it; the marshalled arguments launched
  * over grid x block through kj_rt_launch. KJIT_OK or the error. */
+/* launch_plan.c, for prepared launches and calls: what argument k must
+ * be (from the parameter's type and the value at prepare), and the check
+ * and write of a value into its memory form (false: not of that kind) */
+typedef struct kj_api_plan_arg {
+    kjit_value_kind kind;
+    kjit_dtype dtype;   /* scalars: the value's */
+    kj_dtype elem;      /* arrays: their elements' */
+    int ndim;           /* arrays: their rank */
+    unsigned flags;     /* arrays: the contiguity flags their code assumes (KJ_ARR_*) */
+    kj_dtype store;     /* scalars: the parameter's type */
+} kj_api_plan_arg;
+kj_api_plan_arg kj_api_plan_arg_of(const kj_type *param, const kjit_value *v);
+bool kj_api_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out);
+/* call.c, for prepared calls (call_plan.c): kjit_call's checks and its
+ * specialisation for args; and a run of it on marshalled arguments */
+int kj_api_call_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
+int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *ret, kjit_value *result,
+                      kjit_error *err);
 int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
 size_t kj_api_args_bytes(const kj_api_spec *sp);
 int kj_api_marshal_all(const kj_api_spec *sp, const kjit_value *args, void **argv, char *mem, kjit_error *err);
@@ -258,6 +276,10 @@ kj_run_target kj_api_run_target(kjit_target t);
 /* The cache key of the module's compile-time code (source, options,
  * build, host). */
 kj_hash kj_api_module_key(const kjit_module *m);
+/* globals.c: kjit_compile_globals' arrays copied into m->sopt (false with
+ * err set for one kjit cannot take), and hashed into the module's key */
+bool kj_api_globals_copy(kjit_module *m, const kjit_global *globals, int n, kjit_error *err);
+void kj_api_globals_hash(kj_hasher *h, const kjit_module *m);
 /* Generate (or load from the cache) the machine code of the module's host
  * functions into m->jit. False after reporting to `d`. */
 bool kj_api_machine_code(kjit_ctx *ctx, kjit_module *m, kj_diags *d);

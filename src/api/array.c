@@ -175,3 +175,31 @@ static const char *type_name(const kjit_value *v, char *buf, size_t cap, int dep
     }
     return buf;
 }
+
+int kjit_array_rewrap(kjit_array *pa, void *data, const int64_t *shape, const int64_t *strides, kjit_error *err)
+{
+    kj_array *a = kj_api_arr(pa);
+    if (!a || !data || !shape) return kj_api_usage(err, "kjit_array_rewrap: %s is NULL", !a ? "a" : !data ? "data" : "shape");
+    /* what another reference sees must not change under it; a GPU copy would be of the old memory */
+    if (a->owns_data || a->base || a->mirror || atomic_load(&a->refcount) != 1)
+        return kj_api_usage(err, "kjit_array_rewrap: the array is not a wrapper that only the caller holds");
+    int64_t size = (int64_t)kj_dtype_size(a->dtype), limit = INT64_MAX / size;
+    for (int k = 0; k < a->ndim; k++) {
+        if (shape[k] < 0 || (strides && strides[k] % size))
+            return kj_api_usage(err, "kjit_array_rewrap: axis %d: shape %lld, stride %lld", k, (long long)shape[k],
+                                strides ? (long long)strides[k] : 0LL);
+        if (shape[k] && limit / shape[k] < 1) return kj_api_usage(err, "kjit_array_rewrap: the array is too large");
+        if (shape[k]) limit /= shape[k];
+    }
+    a->data = data;
+    memcpy(a->shape, shape, (size_t)a->ndim * sizeof *shape);
+    if (strides) {
+        memcpy(a->strides, strides, (size_t)a->ndim * sizeof *strides);
+    } else {
+        int64_t s = size;
+        for (int k = a->ndim - 1; k >= 0; k--) a->strides[k] = s, s *= shape[k] ? shape[k] : 1;
+    }
+    kj_array_update_flags(a);
+    kj_api_clear_error(err);
+    return KJIT_OK;
+}

@@ -456,20 +456,14 @@ static int runtime_failed(const kj_rt *rt, kjit_error *err)
     return KJIT_ERR_RUNTIME;
 }
 
-/* Marshal, call, convert the result. */
-static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args, uint32_t n,
-                  kjit_value *result, kjit_error *err)
+/* Run specialisation sp on marshalled arguments, its result in `ret`
+ * (kj_api_mem_size of its type), converted into *result (may be NULL). */
+int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *ret, kjit_value *result,
+                      kjit_error *err)
 {
-    void **argv = calloc(n + 1, sizeof *argv);
-    if (!argv) abort();
     int rc = KJIT_OK;
-    for (uint32_t k = 0; k < n && !rc; k++) {
-        argv[k] = mem_for(sp->kf->params[k]);
-        rc = marshal(sp->kf, k, &args[k], argv[k], err);
-    }
-    if (!rc) {
+    {
         const kj_type *ret_type = sp->kf->ret;
-        void *ret = mem_for(ret_type);
         kj_rt rt;
         kj_rt_init(&rt, m->src.path);
         rt.fn_name = sp->kf->name; /* for the fault handler's message */
@@ -489,11 +483,40 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
             else kjit_value_release(&r); /* arrays hold references */
         }
         kj_rt_dispose(&rt);
+    }
+    if (!rc) kj_api_clear_error(err);
+    return rc;
+}
+
+/* Marshal, call, convert the result. */
+static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args, uint32_t n,
+                  kjit_value *result, kjit_error *err)
+{
+    void **argv = calloc(n + 1, sizeof *argv);
+    if (!argv) abort();
+    int rc = KJIT_OK;
+    for (uint32_t k = 0; k < n && !rc; k++) {
+        argv[k] = mem_for(sp->kf->params[k]);
+        rc = marshal(sp->kf, k, &args[k], argv[k], err);
+    }
+    if (!rc) {
+        void *ret = mem_for(sp->kf->ret);
+        rc = kj_api_call_entry(m, sp, argv, ret, result, err);
         free(ret);
     }
     for (uint32_t k = 0; k < n; k++) free(argv[k]);
     free(argv);
-    if (!rc) kj_api_clear_error(err);
+    return rc;
+}
+
+int kj_api_call_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err)
+{
+    if (!f) return kj_api_usage(err, "kjit_call_prepare: fn is NULL");
+    int rc = check_call(f, args, nargs, err);
+    if (rc) return rc;
+    pthread_mutex_lock(&f->m->lock);
+    rc = prepare(f, args, (uint32_t)nargs, sp, err);
+    pthread_mutex_unlock(&f->m->lock);
     return rc;
 }
 

@@ -334,11 +334,15 @@ bool kj_api_pool(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
  * new argument types later. check_only (kjit check, kjit ir, kjit ptx) stops
  * before UFUNCS and leaves out the runtime's stages. */
 static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
-                                   kjit_error *err)
+                                   const kjit_global *globals, int nglobals, kjit_error *err)
 {
     reset_last(ctx);
     kj_diags *d = &ctx->diags;
     kjit_module *m = module_new(ctx, source, len, filename);
+    if (!kj_api_globals_copy(m, globals, nglobals, err)) {
+        kjit_module_free(m);
+        return NULL;
+    }
     kj_pipeline_opts po = {.ctx = ctx, .to = m->check_only ? KJ_STAGE_UFUNCS : KJ_STAGE_END};
     bool ok = kj_pipeline(m, KJ_STAGE_PARSE, &po, d, err);
     keep_diagnostics(ctx, m);
@@ -354,6 +358,12 @@ static kjit_module *compile_locked(kjit_ctx *ctx, const char *source, size_t len
 kjit_module *kjit_compile(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
                           kjit_error *err)
 {
+    return kjit_compile_globals(ctx, source, len, filename, NULL, 0, err);
+}
+
+kjit_module *kjit_compile_globals(kjit_ctx *ctx, const char *source, size_t len, const char *filename,
+                                  const kjit_global *globals, int nglobals, kjit_error *err)
+{
     if (!ctx || (!source && len)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, filename, "kjit_compile: %s is NULL", ctx ? "source" : "ctx");
         return NULL;
@@ -366,7 +376,7 @@ kjit_module *kjit_compile(kjit_ctx *ctx, const char *source, size_t len, const c
         return NULL;
     }
     pthread_mutex_lock(&ctx->lock);
-    kjit_module *m = compile_locked(ctx, source, len, filename, err);
+    kjit_module *m = compile_locked(ctx, source, len, filename, globals, nglobals, err);
     pthread_mutex_unlock(&ctx->lock);
     return m;
 }

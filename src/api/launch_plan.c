@@ -25,15 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What argument k must be, and where its memory form goes. */
-typedef struct plan_arg {
-    kjit_value_kind kind;
-    kjit_dtype dtype;   /* scalars: the value's */
-    kj_dtype elem;      /* arrays: their elements' */
-    int ndim;           /* arrays: their rank */
-    unsigned flags;     /* arrays: the contiguity flags their code assumes (KJ_ARR_*) */
-    kj_dtype store;     /* scalars: the parameter's type */
-} plan_arg;
+typedef kj_api_plan_arg plan_arg;
 
 struct kjit_launch_plan {
     kjit_fn *f;
@@ -52,7 +44,7 @@ static unsigned layout_flags(const kj_type *t)
     return t->layout == KJ_LAYOUT_C ? KJ_ARR_C_CONTIGUOUS : t->layout == KJ_LAYOUT_F ? KJ_ARR_F_CONTIGUOUS : 0;
 }
 
-static plan_arg arg_of(const kj_type *param, const kjit_value *v)
+plan_arg kj_api_plan_arg_of(const kj_type *param, const kjit_value *v)
 {
     plan_arg a = {.kind = v->kind, .dtype = v->dtype, .ndim = -1};
     if (v->kind == KJIT_VALUE_ARRAY) {
@@ -89,7 +81,7 @@ kjit_launch_plan *kjit_launch_prepare(kjit_fn *f, const kjit_value *args, int na
     memset(p->mem, 0, bytes);
     p->f = f;
     p->sp = sp;
-    for (uint32_t k = 0; k < n; k++) p->arg[k] = arg_of(sp.kf->params[k], &args[k]);
+    for (uint32_t k = 0; k < n; k++) p->arg[k] = kj_api_plan_arg_of(sp.kf->params[k], &args[k]);
     /* the slots point into mem: marshalled once here, rewritten per launch */
     int rc = kj_api_marshal_all(&p->sp, args, p->argv, p->mem, err);
     kj_rt_error e = {0};
@@ -107,7 +99,7 @@ kjit_launch_plan *kjit_launch_prepare(kjit_fn *f, const kjit_value *args, int na
 }
 
 /* Argument v as plan_arg a: checked, then written into its memory form. */
-static bool rewrite(const plan_arg *a, const kjit_value *v, void *out)
+bool kj_api_plan_rewrite(const plan_arg *a, const kjit_value *v, void *out)
 {
     if (v->kind != a->kind) return false;
     if (v->kind != KJIT_VALUE_ARRAY) {
@@ -146,7 +138,7 @@ static int launch_gpu(kjit_launch_plan *p, kjit_dim3 grid, kjit_dim3 block, kjit
 static bool rewrite_all(kjit_launch_plan *p, const kjit_value *args, uint32_t *k)
 {
     for (*k = 0; *k < p->sp.nargs; ++*k)
-        if (!rewrite(&p->arg[*k], &args[*k], p->argv[*k])) return false;
+        if (!kj_api_plan_rewrite(&p->arg[*k], &args[*k], p->argv[*k])) return false;
     return true;
 }
 

@@ -119,6 +119,7 @@ kj_hash kj_api_module_key(const kjit_module *m)
     hash_build(&h);
     hash_host(&h);
     kj_hash_part(&h, "source", m->src.text, m->src.len);
+    kj_api_globals_hash(&h, m);
     kj_hash_u64(&h, "opt-level", (uint64_t)m->cg.opt_level);
     kj_hash_u64(&h, "boundscheck", (uint64_t)(m->sopt.boundscheck + 1));
     kj_hash_u64(&h, "target", (uint64_t)m->target);

@@ -215,6 +215,25 @@ static kir_frozen *freeze(kj_sema *s, const char *name, const kj_expr *v, const 
     return fz;
 }
 
+/* A name the source does not bind, given by the host (kjit_compile_globals) */
+static const kir_frozen *host_global(kj_sema *s, const char *name, const kj_type **elem)
+{
+    for (uint32_t k = 0; k < s->opt->nglobals; k++) {
+        const kj_sema_global *g = &s->opt->globals[k];
+        if (strcmp(g->fz.name, name)) continue;
+        *elem = kj_scalar_by_name(s->types, g->dtype);
+        return *elem ? &g->fz : NULL;
+    }
+    return NULL;
+}
+
+bool kj_frozen_is_host_global(const kj_sema *s, const char *name)
+{
+    for (uint32_t k = 0; k < s->opt->nglobals; k++)
+        if (!strcmp(s->opt->globals[k].fz.name, name)) return true;
+    return false;
+}
+
 bool kj_frozen_module_value(kj_sema *s, const char *name, const kj_expr *v)
 {
     const kj_type *elem;
@@ -230,9 +249,10 @@ bool kj_frozen_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *
      * through its module slot (resolve_modslot.c), and may write it */
     if (s->script && reader->kind == FK_HELPER) return false;
     /* a name a function rebinds through global is no constant: a module slot */
-    const kj_expr *v = kj_host_rebinder(s, e->name) ? NULL : kj_script_binding(s, e->name);
-    const kj_type *elem;
-    kir_frozen *fz = v ? freeze(s, e->name, v, &elem) : NULL;
+    if (kj_host_rebinder(s, e->name)) return false;
+    const kj_expr *v = kj_script_binding(s, e->name);
+    const kj_type *elem = NULL;
+    const kir_frozen *fz = v ? freeze(s, e->name, v, &elem) : host_global(s, e->name, &elem);
     if (!fz) return false;
     memset(ei, 0, sizeof *ei);
     ei->kind = EI_VALUE;

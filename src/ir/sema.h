@@ -24,9 +24,19 @@
 typedef bool (*kj_npy_info_fn)(const char *path, const char **dtype, bool *fortran, int *ndim,
                                int64_t shape[8], char *err, size_t cap);
 
+/* A module-level array the host gives (kjit_compile_globals), frozen as the
+ * source's constant arrays are (resolve_frozen.c): its elements' NumPy
+ * dtype name and the frozen value (name, C-order shape, elements). */
+typedef struct kj_sema_global {
+    const char *dtype;
+    kir_frozen fz;
+} kj_sema_global;
+
 typedef struct kj_sema_options {
     int boundscheck; /* -1: per decorator, 0: off, 1: on everywhere */
     kj_npy_info_fn npy_info; /* NULL: np.load of a constant path is an error */
+    const kj_sema_global *globals; /* names the source reads without binding them */
+    uint32_t nglobals;
 } kj_sema_options;
 
 /* The analysis (the ANALYZE stage of src/ir/pipeline.h): the module's KIR,

@@ -268,6 +268,7 @@ const kj_expr *kj_script_binding(kj_sema *s, const char *name);
 /* resolve_frozen.c: a script's module-level array read by another function,
  * frozen at compile time as Numba freezes globals (ei: its read-only value) */
 bool kj_frozen_module_value(kj_sema *s, const char *name, const kj_expr *v); /* in a file with main */
+bool kj_frozen_is_host_global(const kj_sema *s, const char *name); /* given by kjit_compile_globals */
 bool kj_frozen_ref(kj_sema *s, const kj_fn *reader, const kj_expr *e, kj_einfo *ei);
 bool kj_frozen_write_error(kj_sema *s, kj_diags *d, const kj_fn *writer, const kj_einfo *arr,
                            const kj_expr *target);

@@ -67,7 +67,8 @@ static void check_expr(nctx *c, const kj_expr *e)
         /* a script's module variable is no error until a compiled function
          * that reads it is called (infer reports it then) */
         if (!is_local(c, e->name) && !kj_static_ref(c->s, e, &ref, false) &&
-            !(c->s->script && kj_count_assigns(&c->s->script->def->body, e->name))) {
+            !(c->s->script && kj_count_assigns(&c->s->script->def->body, e->name)) &&
+            !kj_frozen_is_host_global(c->s, e->name)) {
             kj_diag *dg = kj_error(c->s->d, c->s->src, e->span, "unknown name '%s'", e->name);
             if (!dg) break; /* past the error limit: no hint to look for */
             const char *cands[256];
