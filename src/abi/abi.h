@@ -80,8 +80,9 @@
  * list slicing, slice assignment, del, sort (list_slice.c, list_sort.c). 21:
  * kj_abi_kernel.nslots/slots (module slots read by kernels on the GPU,
  * through the PTX module's KJ_ABI_GPU_SLOT globals). 22:
- * kj_rt_npother (window functions, np.cov, np.cross, ...: abi_npother.h). */
-#define KJ_ABI_VERSION 22
+ * kj_rt_npother (window functions, np.cov, np.cross, ...: abi_npother.h). 23:
+ * the `random` module (kj_rt_py*, rt_pyrandom.c), heapq (kj_rt_heapq). */
+#define KJ_ABI_VERSION 23
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

@@ -417,6 +417,11 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in);
  * [a, b] of a list with the elements' printer `put` and a text printer. */
 LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in); /* llvm_str.c */
+LLVMValueRef kj_cg_pyrandom(kj_cg *cg, const kir_inst *in);     /* llvm_pyrandom.c: the `random` module */
+LLVMValueRef kj_cg_heapq(kj_cg *cg, const kir_inst *in);        /* llvm_heapq.c: the heapq module */
+LLVMValueRef kj_cg_pymath(kj_cg *cg, const kir_inst *in);       /* llvm_pymath.c: math.degrees ... math.gcd */
+/* llvm_list.c: the element order list_sort.c reads (rtfns.def LIST_SORT's desc), a constant string. */
+LLVMValueRef kj_cg_list_elem_desc(kj_cg *cg, const kj_type *et);
 LLVMValueRef kj_cg_str_split(kj_cg *cg, const kir_inst *in);   /* llvm_str_split.c */
 void kj_cg_print_list(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l,
                       void (*put)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool),

@@ -249,8 +249,8 @@ static LLVMValueRef cx_value(kj_cg *cg, const kir_inst *in)
         return join(cg, in->type, (cx){a ? a : zero, b ? b : zero});
     }
     const kj_type *t0 = cg->fn->kf->insts[in->args[0]].type;
-    if (t0->kind != KJ_T_COMPLEX) { /* np.real/imag/conj/angle of a real number */
-        if (in->aux == KJ_B_NP_IMAG) return kj_cg_zero(cg, in->type);
+    if (t0->kind != KJ_T_COMPLEX) { /* np.real/imag/conj/angle, .real/.imag/.conjugate() of a real number */
+        if (in->aux == KJ_B_NP_IMAG || in->aux == KJ_B_CPX_IMAG) return kj_cg_zero(cg, in->type);
         if (in->aux != KJ_B_NP_ANGLE) return a;
         return m2(cg, "atan2", LLVMConstReal(LLVMTypeOf(a), 0.0), a);
     }

@@ -223,7 +223,7 @@ LLVMValueRef kj_cg_cstr(kj_cg *cg, const char *s)
     X(acosh) X(atanh) X(exp) X(expm1) X(exp2) X(exp10) X(log) X(log1p) X(log2) X(log10)      \
     X(pow) X(hypot) X(erf) X(erfc) X(tgamma) X(fmod) X(floor) X(ceil) X(trunc) X(round)      \
     X(roundeven) X(rint) X(nearbyint) X(sqrt) X(cbrt) X(fma) X(copysign) X(fmin) X(fmax)     \
-    X(ldexp)
+    X(ldexp) X(nextafter) X(remainder)
 
 static void k_sincos(double x, double *s, double *c) { sincos(x, s, c); }
 static void k_sincosf(float x, float *s, float *c) { sincosf(x, s, c); }

@@ -120,7 +120,7 @@ static int field_kind(const kj_type *t)
 
 /* The element description list_sort.c reads: "KIND,SIZE,OFFSET;" per field
  * (a tuple's elements at their offsets in its memory form), a constant string. */
-static LLVMValueRef elem_desc(kj_cg *cg, const kj_type *et)
+LLVMValueRef kj_cg_list_elem_desc(kj_cg *cg, const kj_type *et)
 {
     char buf[64 * 48];
     size_t n = 0;
@@ -145,7 +145,7 @@ static LLVMValueRef list_cmp(kj_cg *cg, const kir_inst *in, const kj_type *lt, L
 {
     const kj_type *et = lt->elem ? lt->elem : type_of(cg, in->args[1])->elem;
     LLVMValueRef op = LLVMBuildTrunc(cg->b, kj_cg_val(cg, in->args[2]), cg->t_i32, "");
-    LLVMValueRef a[5] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1]), elem_desc(cg, et), op};
+    LLVMValueRef a[5] = {cg->fn->rt, l, kj_cg_val(cg, in->args[1]), kj_cg_list_elem_desc(cg, et), op};
     LLVMValueRef r = kj_cg_rtcall(cg, KJ_RTF_LIST_CMP, a, 5);
     return LLVMBuildICmp(cg->b, LLVMIntNE, r, kj_cg_i32(cg, 0), "");
 }
@@ -155,7 +155,7 @@ static LLVMValueRef list_sort(kj_cg *cg, const kir_inst *in, const kj_type *lt, 
 {
     kir_ref rev = in->nargs > 2 ? in->args[2] : 0;
     LLVMValueRef r = rev ? LLVMBuildZExt(cg->b, kj_cg_val(cg, rev), cg->t_i32, "") : kj_cg_i32(cg, 0);
-    LLVMValueRef a[4] = {cg->fn->rt, l, elem_desc(cg, lt->elem), r};
+    LLVMValueRef a[4] = {cg->fn->rt, l, kj_cg_list_elem_desc(cg, lt->elem), r};
     kj_cg_rtcall(cg, KJ_RTF_LIST_SORT, a, 4);
     return NULL;
 }

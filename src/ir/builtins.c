@@ -1292,6 +1292,9 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
     if (kj_builtin_cuda_dev(id)) return kj_builtin_type_cuda_dev(t, id, args, nargs, c.recv, call_span, src, d);
     if (kj_builtin_libdevice(id)) return kj_builtin_type_libdevice(t, id, args, nargs, call_span, src, d, conv);
+    if (kj_builtin_pyrandom(id)) return kj_btype_pyrandom(&c);
+    if (kj_builtin_heapq(id)) return kj_btype_heapq(&c);
+    if (kj_builtin_pymath(id)) return kj_btype_pymath(&c);
     const kj_type *r = type_any(&c);
     return r && !kj_complex_arrays_ok(id, args, nargs, r, call_span, src, d) ? NULL : r;
 }

@@ -204,6 +204,15 @@ enum {
     X(ERFC, "math.erfc", KJ_BF_FMATH, "x") X(GAMMA, "math.gamma", KJ_BF_FMATH, "x")                      \
     X(LGAMMA, "math.lgamma", KJ_BF_ANY, "x") X(ISNAN, "math.isnan", KJ_BF_ANY, "x")                      \
     X(ISINF, "math.isinf", KJ_BF_ANY, "x") X(ISFINITE, "math.isfinite", KJ_BF_ANY, "x")                  \
+    /* MATH_DEGREES..MATH_GCD: computed in kjit's own IR (builtins_pymath.c, llvm_pymath.c) */ \
+    X(MATH_DEGREES, "math.degrees", KJ_BF_ANY, "x")                                                      \
+    X(MATH_RADIANS, "math.radians", KJ_BF_ANY, "x")                                                      \
+    X(MATH_FREXP, "math.frexp", KJ_BF_ANY, "x")                                                          \
+    X(MATH_LDEXP, "math.ldexp", KJ_BF_ANY, "x, i")                                                       \
+    X(MATH_MODF, "math.modf", KJ_BF_ANY, "x")                                                            \
+    X(MATH_NEXTAFTER, "math.nextafter", KJ_BF_ANY, "x, y")                                               \
+    X(MATH_REMAINDER, "math.remainder", KJ_BF_ANY, "x, y")                                               \
+    X(MATH_GCD, "math.gcd", KJ_BF_ANY, "a, b")                                                           \
     X(PI, "math.pi", KJ_BF_ATTR, "") X(E, "math.e", KJ_BF_ATTR, "")                                      \
     X(INF, "math.inf", KJ_BF_ATTR, "") X(NAN, "math.nan", KJ_BF_ATTR, "")                                \
     X(NP_MINIMUM, "np.minimum", KJ_BF_ANY, "x, y")                                                       \
@@ -284,6 +293,32 @@ enum {
     X(GEN_INTEGERS, "Generator.integers", KJ_BF_HOST | KJ_BF_METHOD, "low, high=, size=")                \
     X(GEN_SHUFFLE, "Generator.shuffle", KJ_BF_HOST | KJ_BF_METHOD, "x")                                  \
     X(GEN_PERMUTATION, "Generator.permutation", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "x")            \
+    /* the `random` module, RANDOM_SEED..RANDOM_SHUFFLE (builtins_pyrandom.c, llvm_pyrandom.c) */ \
+    X(RANDOM_SEED, "random.seed", KJ_BF_HOST, "a")                                                       \
+    X(RANDOM_RANDOM, "random.random", KJ_BF_HOST, "")                                                    \
+    X(RANDOM_UNIFORM, "random.uniform", KJ_BF_HOST, "a, b")                                              \
+    X(RANDOM_RANDINT, "random.randint", KJ_BF_HOST, "a, b")                                              \
+    X(RANDOM_RANDRANGE, "random.randrange", KJ_BF_HOST, "start, stop=, step=")                           \
+    X(RANDOM_GAUSS, "random.gauss", KJ_BF_HOST, "mu, sigma")                                             \
+    X(RANDOM_NORMALVARIATE, "random.normalvariate", KJ_BF_HOST, "mu, sigma")                             \
+    X(RANDOM_EXPOVARIATE, "random.expovariate", KJ_BF_HOST, "lambd")                                     \
+    X(RANDOM_GAMMAVARIATE, "random.gammavariate", KJ_BF_HOST, "alpha, beta")                             \
+    X(RANDOM_BETAVARIATE, "random.betavariate", KJ_BF_HOST, "alpha, beta")                               \
+    X(RANDOM_LOGNORMVARIATE, "random.lognormvariate", KJ_BF_HOST, "mu, sigma")                           \
+    X(RANDOM_PARETOVARIATE, "random.paretovariate", KJ_BF_HOST, "alpha")                                 \
+    X(RANDOM_WEIBULLVARIATE, "random.weibullvariate", KJ_BF_HOST, "alpha, beta")                         \
+    X(RANDOM_VONMISESVARIATE, "random.vonmisesvariate", KJ_BF_HOST, "mu, kappa")                         \
+    X(RANDOM_TRIANGULAR, "random.triangular", KJ_BF_HOST, "low=, high=, mode=")                          \
+    X(RANDOM_GETRANDBITS, "random.getrandbits", KJ_BF_HOST, "k")                                         \
+    X(RANDOM_SHUFFLE, "random.shuffle", KJ_BF_HOST, "x")                                                 \
+    /* the heapq module over lists, HEAPQ_HEAPIFY..HEAPQ_NLARGEST (builtins_heapq.c, llvm_heapq.c) */ \
+    X(HEAPQ_HEAPIFY, "heapq.heapify", KJ_BF_HOST, "x")                                                   \
+    X(HEAPQ_HEAPPUSH, "heapq.heappush", KJ_BF_HOST, "heap, item")                                        \
+    X(HEAPQ_HEAPPOP, "heapq.heappop", KJ_BF_HOST, "heap")                                                \
+    X(HEAPQ_HEAPREPLACE, "heapq.heapreplace", KJ_BF_HOST, "heap, item")                                  \
+    X(HEAPQ_HEAPPUSHPOP, "heapq.heappushpop", KJ_BF_HOST, "heap, item")                                  \
+    X(HEAPQ_NSMALLEST, "heapq.nsmallest", KJ_BF_HOST, "n, iterable")                                     \
+    X(HEAPQ_NLARGEST, "heapq.nlargest", KJ_BF_HOST, "n, iterable")                                       \
     X(NP_LOAD, "np.load", KJ_BF_HOST, "file")                                                            \
     X(NP_SAVE, "np.save", KJ_BF_HOST | KJ_BF_READS, "file, arr")                                         \
     X(NP_ALLCLOSE, "np.allclose", KJ_BF_HOST | KJ_BF_READS, "a, b, rtol=, atol=")                        \
@@ -614,6 +649,12 @@ typedef struct kj_builtin_info {
 const kj_builtin_info *kj_builtin_get(kj_builtin id);
 
 /* Is `id` one of KJ_BUILTINS_NPSORT (typed and lowered by their own files)? */
+/* The math functions of builtins_pymath.c. */
+static inline bool kj_builtin_pymath(unsigned id) { return id >= KJ_B_MATH_DEGREES && id <= KJ_B_MATH_GCD; }
+/* The heapq module's functions (builtins_heapq.c). */
+static inline bool kj_builtin_heapq(unsigned id) { return id >= KJ_B_HEAPQ_HEAPIFY && id <= KJ_B_HEAPQ_NLARGEST; }
+/* The `random` module's functions (builtins_pyrandom.c). */
+static inline bool kj_builtin_pyrandom(unsigned id) { return id >= KJ_B_RANDOM_SEED && id <= KJ_B_RANDOM_SHUFFLE; }
 static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_HISTOGRAM_BIN_EDGES; }
 
 /* Is `id` one of KJ_BUILTINS_NPOTHER (builtins_npother.h)? */

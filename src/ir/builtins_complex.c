@@ -118,6 +118,11 @@ static const kj_type *refuse(const mctx *c, uint32_t i)
     return NULL;
 }
 
+/* An int or a float: Python's numbers have .real, .imag and .conjugate()
+ * too (Numba's pysupported.rst, "int, float": x.real and x.conjugate() are x,
+ * x.imag is 0 of x's type). */
+static bool real_number(const kj_type *x) { return x && (x->kind == KJ_T_INT || x->kind == KJ_T_FLOAT); }
+
 bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, const kj_barg *args, uint32_t nargs,
                              kj_span call, const kj_source *src, kj_diags *d, const kj_type **conv,
                              const kj_type **out)
@@ -127,9 +132,13 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
         switch (id) {
         case KJ_B_COMPLEX: *out = type_complex(&c); break;
         case KJ_B_CPX_REAL: case KJ_B_CPX_IMAG:
-            *out = kj_is_complex(ty(&c, 0)) ? kj_complex_part(t, ty(&c, 0)) : bad(&c, 0, "complex");
+            *out = kj_is_complex(ty(&c, 0)) ? kj_complex_part(t, ty(&c, 0))
+                   : real_number(ty(&c, 0)) ? ty(&c, 0) /* int/float .real, .imag: the same type */
+                                                : bad(&c, 0, "complex");
             break;
-        case KJ_B_CPX_CONJ: *out = kj_is_complex(ty(&c, 0)) ? ty(&c, 0) : bad(&c, 0, "complex"); break;
+        case KJ_B_CPX_CONJ:
+            *out = kj_is_complex(ty(&c, 0)) || real_number(ty(&c, 0)) ? ty(&c, 0) : bad(&c, 0, "complex");
+            break;
         case KJ_B_NP_REAL: case KJ_B_NP_IMAG: case KJ_B_NP_CONJ: case KJ_B_NP_ANGLE: *out = type_np_part(&c); break;
         default: *out = type_cmath(&c); break;
         }

@@ -211,5 +211,8 @@ const kj_type *kj_btype_sync(bctx *c);
 const kj_type *kj_bno_rule(bctx *c);
 /* np.empty/zeros/ones(shape, dtype) (builtins.c) */
 const kj_type *kj_btype_alloc(bctx *c);
+const kj_type *kj_btype_pyrandom(bctx *c); /* builtins_pyrandom.c */
+const kj_type *kj_btype_heapq(bctx *c);    /* builtins_heapq.c */
+const kj_type *kj_btype_pymath(bctx *c);   /* builtins_pymath.c */
 
 #endif

@@ -205,6 +205,12 @@ static const char *const ARRAY_ATTRS[] = {"shape", "size", "ndim", "dtype", "ast
                                           "reshape", "sum", "min", "max", "mean", "std",
                                           "fill", "copy_to_host"};
 
+/* .real, .imag, .conjugate of an int or float: typed as complex's (builtins_complex.c). */
+static bool real_part_attr(const char *n)
+{
+    return !strcmp(n, "real") || !strcmp(n, "imag") || !strcmp(n, "conjugate");
+}
+
 /* obj.name where obj is a run-time value: array attributes and methods,
  * stream and event methods. */
 static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
@@ -212,6 +218,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
     if (kj_nt_class(t)) return ei_value(ei, kj_nt_attr_type(ic, e, t)); /* p.x: resolve_namedtuple.c */
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
+                     : (t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT) && real_part_attr(e->attr.name) ? "complex"
                      : t->kind == KJ_T_LIST ? "list"
                      : t->kind == KJ_T_DICT ? "dict"
                      : t->kind == KJ_T_SET ? "set"

@@ -30,7 +30,7 @@ static bool writes_param(const kir_func *f, uint32_t k, int depth, kir_ref *at);
 
 static bool writer_builtin(unsigned b)
 {
-    return b == KJ_B_ARR_FILL || b == KJ_B_ARR_SORT || b == KJ_B_NP_RANDOM_SHUFFLE ||
+    return b == KJ_B_ARR_FILL || b == KJ_B_ARR_SORT || b == KJ_B_NP_RANDOM_SHUFFLE || b == KJ_B_RANDOM_SHUFFLE ||
            (b >= KJ_B_ATOMIC_ADD && b <= KJ_B_ATOMIC_NANMIN);
 }
 

@@ -68,7 +68,7 @@ static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vecto
                                          "numba.guvectorize", "cuda.jit", "cuda.reduce",
                                          "cuda.Reduce"};
 
-static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math", "cmath", "time", "numba", "cuda",
+static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math", "cmath", "random", "heapq", "time", "numba", "cuda",
                                          "types", "typed", "core", "mpi4py", "MPI", "MPI.Request", "collections",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local", "cuda.const",
@@ -260,6 +260,8 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "numpy")) return "np";
     if (!strcmp(mod, "math")) return "math";
     if (!strcmp(mod, "cmath")) return "cmath";
+    if (!strcmp(mod, "random")) return "random";
+    if (!strcmp(mod, "heapq")) return "heapq";
     if (!strcmp(mod, "time")) return "time";
     if (!strcmp(mod, "numba") || !strcmp(mod, "kjit")) return "numba";
     if (!strcmp(mod, "numba.cuda") || !strcmp(mod, "kjit.cuda")) return "cuda";
@@ -277,7 +279,7 @@ static const char *canonical_module(const char *mod)
 static void unsupported_module(kj_sema *s, kj_span sp, const char *mod)
 {
     kj_diag *dg = kj_error(s->d, s->src, sp, "module '%s' is not supported", mod);
-    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, time, collections, mpi4py and kjit");
+    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, cmath, random, heapq, time, collections, mpi4py and kjit");
 }
 
 /* import_stmt: 'import' dotted ['as' NAME] (',' dotted ['as' NAME])* */

@@ -10,6 +10,7 @@
 #ifndef KJ_LIST_H
 #define KJ_LIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct kj_list {
@@ -22,5 +23,9 @@ typedef struct kj_list {
 
 struct kj_rt;
 void kj_list_free(kj_list *l);
+/* list_sort.c's element order (its `desc`, rtfns.def LIST_SORT) for other
+ * runtime code: kj_list_order_new's result (free() it) and a < b. */
+void *kj_list_order_new(const char *desc, int64_t size);
+bool kj_list_order_lt(const void *order, const void *a, const void *b);
 
 #endif

@@ -118,6 +118,17 @@ static bool lt(const sorter *s, const char *a, const char *b) { return elem_op(s
 
 static char *at(char *d, int64_t size, int64_t i) { return d + i * size; }
 
+/* The element order for other runtime code (heapq.c): parsed once. */
+void *kj_list_order_new(const char *desc, int64_t size)
+{
+    sorter *s = malloc(sizeof *s);
+    if (!s) abort(); /* out of memory: the one failure that is not a value */
+    parse(s, desc, size);
+    return s;
+}
+
+bool kj_list_order_lt(const void *order, const void *a, const void *b) { return lt(order, a, b); }
+
 static void reverse(char *d, int64_t size, int64_t lo, int64_t hi, char *tmp)
 {
     for (int64_t i = lo, j = hi - 1; i < j; i++, j--) {

@@ -30,16 +30,17 @@ static const char *const kind_names[KJ_RT__COUNT] = {
 
 void kj_rt_init(kj_rt *rt, const char *file)
 {
-    /* all but the message buffer and the random stream's state (2.5 KB,
+    /* all but the message buffer and the random streams' states (2.5 KB each,
      * unread until seeded): a launch through the C API makes a context
      * each time */
     size_t msg = offsetof(kj_rt, message), after_msg = msg + sizeof rt->message;
-    size_t rng = offsetof(kj_rt, rng), after_rng = rng + sizeof rt->rng;
+    size_t rng = offsetof(kj_rt, rng), after_rng = rng + sizeof rt->rng, pyrng = offsetof(kj_rt, pyrng);
     _Static_assert(offsetof(kj_rt, message) < offsetof(kj_rt, rng), "kj_rt_init's ranges");
+    _Static_assert(offsetof(kj_rt, pyrng) + sizeof(kj_mt19937) == sizeof(kj_rt), "kj_rt_init's ranges");
     memset(rt, 0, msg);
     rt->message[0] = 0;
     memset((char *)rt + after_msg, 0, rng - after_msg);
-    memset((char *)rt + after_rng, 0, sizeof *rt - after_rng);
+    memset((char *)rt + after_rng, 0, pyrng - after_rng);
     rt->file = file;
     rt->out = stdout;
     rt->stack_limit = UINTPTR_MAX; /* computed at the first check (kj_rt_stack_check) */

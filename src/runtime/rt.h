@@ -117,6 +117,11 @@ typedef struct kj_rt {
      * names compiled functions read; a worker borrows its parent's */
     struct kj_rt_modslots *mods;
     bool mods_borrowed;
+    /* the `random` module's stream, apart from np.random's (pyrandom.h,
+     * rt_pyrandom.c), seeded from OS entropy at first use unless
+     * pyrng_seeded; last, as kj_rt_init leaves it unwritten like rng */
+    bool pyrng_seeded;
+    kj_mt19937 pyrng;
 } kj_rt;
 
 /* On functions that call JIT-compiled code through a pointer: clang's
