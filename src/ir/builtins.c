@@ -1289,6 +1289,7 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (infos[id].flags & KJ_BF_FP16) return kj_fp16_builtin_type(t, id, args, nargs, call_span, src, d);
     if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
     if (kj_builtin_cuda_dev(id)) return kj_builtin_type_cuda_dev(t, id, args, nargs, c.recv, call_span, src, d);
+    if (kj_builtin_cuda_host(id)) return kj_builtin_type_cuda_host(t, id, args, nargs, call_span, src, d);
     if (kj_builtin_libdevice(id)) return kj_builtin_type_libdevice(t, id, args, nargs, call_span, src, d, conv);
     const kj_type *r = type_any(&c);
     return r && !kj_complex_arrays_ok(id, args, nargs, r, call_span, src, d) ? NULL : r;

@@ -20,6 +20,7 @@
 #include "types.h"
 #include "builtins_npsort.h"
 #include "builtins_cuda_dev.h"
+#include "builtins_cuda_host.h"
 #include "builtins_libdevice.h"
 
 enum {
@@ -565,6 +566,7 @@ enum {
     X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     KJ_BUILTINS_NPSORT(X)                                                                                \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
+    KJ_BUILTINS_CUDA_HOST(X)                                                                             \
     KJ_LIBDEVICE(KJ_LD_BUILTIN, X)
 
 /* numba.cuda.libdevice.NAME (builtins_libdevice.h): a device built-in each. */
@@ -591,7 +593,8 @@ enum {
     X("np.round", NP_AROUND) X("np.round_", NP_AROUND)                                     \
     /* host memory numba.cuda allocates (docs/cuda.md): kjit pins and maps itself */      \
     X("cuda.pinned_array", NP_EMPTY) X("cuda.mapped_array", NP_EMPTY)                     \
-    X("cuda.managed_array", NP_EMPTY)
+    X("cuda.managed_array", NP_EMPTY)                                                      \
+    X("cuda.pinned_array_like", NP_EMPTY_LIKE) X("cuda.mapped_array_like", NP_EMPTY_LIKE)
 
 typedef enum {
 #define X(id, path, flags, params) KJ_B_##id,
@@ -659,6 +662,15 @@ static inline bool kj_builtin_cuda_dev(unsigned id)
 {
     return id >= KJ_B_CUDA_IS_AVAILABLE && id <= KJ_B_DEV_MAX_BLOCKS_PER_MULTIPROCESSOR;
 }
+
+/* Is `id` one of KJ_BUILTINS_CUDA_HOST (streams, the profiler)? */
+static inline bool kj_builtin_cuda_host(unsigned id)
+{
+    return id >= KJ_B_CUDA_DEFAULT_STREAM && id <= KJ_B_GPUS_CURRENT;
+}
+/* Their typing rule (builtins_cuda_host.c). */
+const kj_type *kj_builtin_type_cuda_host(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                         kj_span call_span, const kj_source *src, kj_diags *d);
 
 /* Their typing rule (builtins_cuda_dev.c), with `recv` 1 for attributes and
  * methods. */

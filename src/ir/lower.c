@@ -1332,16 +1332,18 @@ static void lower_block(lctx *lc, const kj_block *b)
 
 /* with s.auto_synchronize(): body, then s.synchronize() (where the body
  * falls through: a return inside skips it, as kjit's end of main waits for
- * the GPU anyway); cuda.pinned(arrays) and cuda.defer_cleanup() evaluate
- * their arguments and run the body (infer_launch.c). */
+ * the GPU anyway); cuda.pinned/mapped(arrays) and cuda.defer_cleanup()
+ * evaluate their arguments and run the body (infer_launch.c); the others
+ * in lower_with.c. `as` binds the stream, the mapped arrays, the device. */
 static void lower_with(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *ctx = st->with.ctx;
     kj_with_kind k = kj_with_of(ctx);
-    kir_ref stream = 0;
-    if (k == KJ_WITH_AUTO_SYNC) stream = lower_expr(lc, ctx->call.fn->attr.obj);
-    for (uint32_t i = 0; k == KJ_WITH_PINNED && i < ctx->call.nargs; i++) lower_expr(lc, ctx->call.args[i]);
+    kir_ref stream = 0, bound = kj_lower_with_enter(lc, st);
+    if (k == KJ_WITH_AUTO_SYNC) bound = stream = lower_expr(lc, ctx->call.fn->attr.obj);
+    if (st->with.target && bound) store_target(lc, st->with.target, bound, st->span);
     lower_block(lc, &st->with.body);
+    kj_lower_with_exit(lc, st);
     if (!stream) return;
     kir_ref r = emit_args(lc, KIR_BUILTIN, NULL, st->span, &stream, 1);
     kir_at(lc->f, r)->aux = KJ_B_STREAM_SYNCHRONIZE;
