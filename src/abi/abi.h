@@ -78,7 +78,7 @@
  * functions). 18: kj_rt_graph_begin/end (CUDA graphs of host loops). 19:
  * kj_rt_on_device (np.sum/max/min of a device array reduce on the GPU). 20:
  * list slicing, slice assignment, del, sort (list_slice.c, list_sort.c). 21:
- * kj_rt_cuda_stream, kj_rt_cuda_profile (rt_cuda_host.c). */
+ * kj_rt_cuda_stream, kj_rt_cuda_profile, kj_rt_coop_max_blocks (rt_cuda_host.c). */
 #define KJ_ABI_VERSION 21
 
 /* The C mirror of an array argument of static ndim N. */

@@ -1055,7 +1055,7 @@ static const kj_type *type_array_method(bctx *c)
     }
     case KJ_B_ARR_STRIDES: {
         const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
-        return kj_t_tuple(c->t, el, a->ndim);
+        return kj_t_tuple(c->t, el, (uint32_t)kj_type_rank(a));
     }
     case KJ_B_ARR_SUM:
     case KJ_B_ARR_PROD: return type_reduce(c, R_SUM);
@@ -1071,7 +1071,7 @@ static const kj_type *type_array_method(bctx *c)
     case KJ_B_ARR_FILL: return num_arg(c, 1, a->elem) ? none(c) : NULL;
     case KJ_B_ARR_SHAPE: {
         const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
-        return kj_t_tuple(c->t, el, a->ndim);
+        return kj_t_tuple(c->t, el, (uint32_t)kj_type_rank(a));
     }
     case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES:
     case KJ_B_ARR_NDIM: return i64(c);

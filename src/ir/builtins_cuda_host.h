@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* numba.cuda's host API beyond the device (docs/cuda.md § Streams, §
  * Profiling, § The device): the default, legacy, per-thread and external
- * streams, the profiler's start and stop, cuda.gpus.current, as built-in
+ * streams, the profiler's start and stop, cuda.gpus.current,
+ * numba.cuda.random's xoroshiro128p_dtype (for cuda.device_array),
+ * kernel.max_cooperative_grid_blocks(blockdim) (occupancy), as built-in
  * rows (included by builtins.h), typed by builtins_cuda_host.c and generated
  * by llvm_cuda_host.c over rt_cuda_host.c. */
 #ifndef KJ_BUILTINS_CUDA_HOST_H
@@ -15,6 +17,8 @@
     X(CUDA_EXTERNAL_STREAM, "cuda.external_stream", KJ_BF_HOST, "ptr") \
     X(CUDA_PROFILE_START, "cuda.profile_start", KJ_BF_HOST, "") \
     X(CUDA_PROFILE_STOP, "cuda.profile_stop", KJ_BF_HOST, "") \
+    X(KERNEL_MAX_COOP, "kernel.max_cooperative_grid_blocks", KJ_BF_HOST | KJ_BF_METHOD, "blockdim, dynsmemsize=") \
+    X(XORO_DTYPE, "cuda.random.xoroshiro128p_dtype", KJ_BF_HOST | KJ_BF_ATTR, "") \
     X(GPUS_CURRENT, "gpus.current", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "")
 
 /* The special stream handles of the driver API (cuda.h's CU_STREAM_LEGACY,

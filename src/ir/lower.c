@@ -830,6 +830,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         args[0] = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
         kir_at(lc->f, args[0])->aux = KJ_B_NP_ARRAY;
     }
+    if (b == KJ_B_KERNEL_MAX_COOP) return kj_lower_kernel_query(lc, e, t, args, (uint32_t)ei->nbound);
     if (b == KJ_B_ARR_SPLIT) return kj_lower_devarr_split(lc, t, args[0], args[1], e->span); /* lower_devarr.c */
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
         return lower_copy_ravel(lc, e, b, t, args[0]);
@@ -942,6 +943,11 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
         if (shared) return shared; /* rebound by host code through global: resolve_modslot.c */
         if (l >= 0 && !ei->is_const) return get_local(lc, (uint32_t)l, e->span);
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
+        if (l < 0 && kj_builtin_cuda_host(ei->builtin)) { /* an imported xoroshiro128p_dtype */
+            kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, NULL, 0);
+            kir_at(lc->f, r)->aux = (uint16_t)ei->builtin;
+            return r;
+        }
         break;
     }
     case KJ_E_ATTR:

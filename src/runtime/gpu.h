@@ -131,6 +131,10 @@ void *kj_gpu_stream_new(kj_gpu *g);
 void kj_gpu_stream_free(kj_gpu *g, void *s);
 /* Wait for stream s (NULL: the whole device). */
 bool kj_gpu_stream_sync(kj_gpu *g, void *s, kj_rt_error *e);
+/* kernel.max_cooperative_grid_blocks: occupancy of k's entry for blocks of
+ * `threads` threads and `dyn` dynamic shared bytes, times the SMs. */
+bool kj_gpu_coop_max_blocks(kj_gpu *g, kj_gpu_code *c, const struct kj_abi_kernel *k, int64_t threads, int64_t dyn,
+                            int64_t *out, kj_rt_error *e);
 /* (gpu_stream.c) cuda.default_stream() and its kin: kind a KJ_STREAM_*
  * (builtins_cuda_host.h), ptr the external stream's CUstream. Not owned:
  * never destroyed by kjit. */
