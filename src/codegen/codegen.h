@@ -467,6 +467,10 @@ LLVMValueRef kj_cg_npsort(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_npother(kj_cg *cg, const kir_inst *in);
 /* llvm_cuda_dev.c: numba.cuda's device API in host code (builtins_cuda_dev.h) */
 LLVMValueRef kj_cg_cuda_dev(kj_cg *cg, const kir_inst *in);
+/* (llvm_launch.c) the constant kj_abi_kernel of kernel specialisation k. */
+LLVMValueRef kj_cg_kernel_desc(kj_cg *cg, const kir_func *k);
+/* (llvm_cuda_host.c) the rows of builtins_cuda_host.h. */
+LLVMValueRef kj_cg_cuda_host(kj_cg *cg, const kir_inst *in);
 /* KJ_BF_LINALG built-ins: one kj_rt_linalg call (llvm_linalg.c) */
 LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in);
 

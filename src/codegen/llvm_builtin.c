@@ -362,26 +362,27 @@ static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *ro
     LLVMValueRef a = arg(cg, in, 0);
     switch (in->aux) {
     case KJ_B_LEN: return kj_cg_array_dim(cg, a, 0);
-    case KJ_B_ARR_NDIM: return kj_cg_i64(cg, t->ndim);
+    case KJ_B_ARR_NDIM: return kj_cg_i64(cg, kj_type_rank(t));
     case KJ_B_ARR_DTYPE: return kj_cg_zero(cg, in->type);
     case KJ_B_ARR_ITEMSIZE: return kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem)));
     case KJ_B_ARR_IS_C_CONTIGUOUS: case KJ_B_ARR_IS_F_CONTIGUOUS:
         return kj_cg_array_contiguous(cg, t, a, in->aux == KJ_B_ARR_IS_F_CONTIGUOUS);
     case KJ_B_ARR_STRIDES: {
         LLVMValueRef s = LLVMGetUndef(kj_cg_type(cg, in->type));
-        for (unsigned k = 0; k < t->ndim; k++)
+        for (unsigned k = 0; k < (unsigned)kj_type_rank(t); k++)
             s = LLVMBuildInsertValue(cg->b, s, kj_cg_array_stride(cg, a, k), k, "");
         return s;
     }
     case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES: {
         LLVMValueRef n = kj_cg_array_dim(cg, a, 0);
+        if (in->aux == KJ_B_ARR_SIZE && kj_is_xoro_states(t)) return n; /* n records */
         for (unsigned k = 1; k < t->ndim; k++) n = LLVMBuildMul(cg->b, n, kj_cg_array_dim(cg, a, k), "");
         if (in->aux == KJ_B_ARR_SIZE) return n;
         return LLVMBuildMul(cg->b, n, kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem))), "");
     }
     default: { /* shape */
         LLVMValueRef s = LLVMGetUndef(kj_cg_type(cg, in->type));
-        for (unsigned k = 0; k < t->ndim; k++)
+        for (unsigned k = 0; k < (unsigned)kj_type_rank(t); k++)
             s = LLVMBuildInsertValue(cg->b, s, kj_cg_array_dim(cg, a, k), k, "");
         return s;
     }

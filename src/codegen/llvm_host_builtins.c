@@ -163,8 +163,20 @@ static LLVMValueRef alloc_f(kj_cg *cg, const kir_inst *in)
     return kj_cg_array_transpose(cg, in->type, alloc(cg, in, reversed(cg, shape, nd), NULL, NULL));
 }
 
+/* cuda.device_array(n, dtype=xoroshiro128p_dtype): n states, stored as (n, 2) uint64. */
+static LLVMValueRef alloc_xoro(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *t = type_of(cg, in->args[0]);
+    LLVMValueRef v[2] = {t->kind == KJ_T_TUPLE ? kj_cg_cast(cg, LLVMBuildExtractValue(cg->b, argv(cg, in, 0), 0, ""),
+                                                            t->elems[0], &T_I64)
+                                               : to_i64(cg, in->args[0]),
+                         kj_cg_i64(cg, 2)};
+    return alloc(cg, in, i64_array(cg, v, 2), NULL, NULL);
+}
+
 static LLVMValueRef b_alloc(kj_cg *cg, const kir_inst *in)
 {
+    if (in->aux == KJ_B_CUDA_DEVICE_ARRAY && kj_is_xoro_states(in->type)) return alloc_xoro(cg, in);
     if ((in->aux == KJ_B_CUDA_DEVICE_ARRAY || in->aux == KJ_B_CUDA_DEVICE_ARRAY_LIKE) &&
         in->type->layout == KJ_LAYOUT_F)
         return alloc_f(cg, in);
@@ -1034,6 +1046,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
         if (kj_builtin_npsort(in->aux)) return kj_cg_npsort(cg, in);
         if (kj_builtin_npother(in->aux)) return kj_cg_npother(cg, in);
         if (kj_builtin_cuda_dev(in->aux)) return kj_cg_cuda_dev(cg, in);
+        if (kj_builtin_cuda_host(in->aux)) return kj_cg_cuda_host(cg, in);
         if (kj_builtin_has(in->aux, KJ_BF_LINALG)) return kj_cg_linalg(cg, in);
         const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);
         kj_cg_fail(cg, in->span, "built-in '%s' is not supported by the host code generator yet",

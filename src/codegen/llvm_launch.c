@@ -103,6 +103,8 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     return g;
 }
 
+LLVMValueRef kj_cg_kernel_desc(kj_cg *cg, const kir_func *k) { return kernel_desc(cg, k); }
+
 /* Launch configuration value k (0..7) as i64; absent ones are 0. The
  * stream (k = 6) is a cuda.stream() handle (its address; NULL, the default
  * stream, on the host) or 0, Numba's spelling of the default stream. */

@@ -139,7 +139,7 @@ struct kj_stmt {
         struct { kj_binop op; kj_expr *target; kj_expr *value; } aug; /* AUGASSIGN */
         struct { kj_expr *cond; kj_block then, els; } if_; /* IF: elif is an IF alone in els */
         struct { kj_expr *cond; kj_block body; } while_;   /* WHILE */
-        struct { kj_expr *ctx; kj_block body; } with;      /* WITH: one item, no `as` */
+        struct { kj_expr *ctx, *target; kj_block body; } with; /* WITH: one item; target: `as` (or NULL) */
         struct { kj_expr *target; kj_expr *iter; kj_block body; } for_; /* FOR */
         struct { kj_expr *value; } ret;                    /* RETURN: value may be NULL */
         struct { kj_expr *cond, *msg; } assert_;           /* ASSERT: msg may be NULL */
@@ -192,7 +192,7 @@ typedef struct kj_module {
  * often, ...) go through these two, so that a new compound statement is a
  * case here rather than one in every walker. */
 
-/* The targets statement st binds directly (ASSIGN's, AUGASSIGN's, FOR's),
+/* The targets statement st binds directly (ASSIGN's, AUGASSIGN's, FOR's, WITH's `as`),
  * in source order, at *out; their count (0 for any other statement). */
 static inline uint32_t kj_stmt_targets(const kj_stmt *st, kj_expr *const **out)
 {
@@ -200,6 +200,7 @@ static inline uint32_t kj_stmt_targets(const kj_stmt *st, kj_expr *const **out)
     case KJ_S_ASSIGN: *out = st->assign.targets; return st->assign.ntargets;
     case KJ_S_AUGASSIGN: *out = &st->aug.target; return 1;
     case KJ_S_FOR: *out = &st->for_.target; return 1;
+    case KJ_S_WITH: *out = &st->with.target; return st->with.target ? 1 : 0;
     default: return 0;
     }
 }

@@ -600,8 +600,8 @@ static kj_stmt *try_stmt(kjp *p)
     return s;
 }
 
-/* Does the with statement at the cursor have one item and no `as`? (The
- * others stay unsupported: Numba's context managers give nothing to bind.) */
+/* Does the with statement at the cursor have one item? (Several stay
+ * unsupported; `as` binds what cuda.mapped() and auto_synchronize() give.) */
 static bool with_is_simple(kjp *p)
 {
     int depth = 0;
@@ -610,18 +610,23 @@ static bool with_is_simple(kjp *p)
         if (t == KJ_TOK_LPAREN || t == KJ_TOK_LBRACK || t == KJ_TOK_LBRACE) depth++;
         else if (t == KJ_TOK_RPAREN || t == KJ_TOK_RBRACK || t == KJ_TOK_RBRACE) depth--;
         else if (t == KJ_TOK_NEWLINE || t == KJ_TOK_EOF || (t == KJ_TOK_COLON && depth <= 0)) return true;
-        else if (depth <= 0 && (t == KJ_TOK_KW_AS || t == KJ_TOK_COMMA)) return false;
+        else if (depth <= 0 && t == KJ_TOK_COMMA) return false;
     }
     return true;
 }
 
-/* with_stmt: 'with' expression block (the form Numba's context managers
- * take: stream.auto_synchronize(), cuda.pinned(a), cuda.defer_cleanup()) */
+/* with_stmt: 'with' expression ['as' target] block (the form Numba's context
+ * managers take: stream.auto_synchronize(), cuda.pinned(a), cuda.mapped(a) as m,
+ * cuda.defer_cleanup(), cuda.profiling(), cuda.gpus[0]) */
 static kj_stmt *with_stmt(kjp *p)
 {
     kj_token *kw = kjp_next(p);
     kj_stmt *s = new_stmt(p, KJ_S_WITH, kw->span);
     s->with.ctx = kjp_expr(p);
+    if (!p->panic && kjp_accept(p, KJ_TOK_KW_AS)) {
+        s->with.target = kjp_target_list(p);
+        if (!p->panic) kjp_check_target(p, s->with.target, false, false);
+    }
     s->span = kjp_span_from(p, kw->span);
     s->with.body = suite(p, "'with' statement", kw->span.line);
     return s;

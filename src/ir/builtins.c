@@ -1055,7 +1055,7 @@ static const kj_type *type_array_method(bctx *c)
     }
     case KJ_B_ARR_STRIDES: {
         const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
-        return kj_t_tuple(c->t, el, a->ndim);
+        return kj_t_tuple(c->t, el, (uint32_t)kj_type_rank(a));
     }
     case KJ_B_ARR_SUM:
     case KJ_B_ARR_PROD: return type_reduce(c, R_SUM);
@@ -1071,7 +1071,7 @@ static const kj_type *type_array_method(bctx *c)
     case KJ_B_ARR_FILL: return num_arg(c, 1, a->elem) ? none(c) : NULL;
     case KJ_B_ARR_SHAPE: {
         const kj_type *el[4] = {i64(c), i64(c), i64(c), i64(c)};
-        return kj_t_tuple(c->t, el, a->ndim);
+        return kj_t_tuple(c->t, el, (uint32_t)kj_type_rank(a));
     }
     case KJ_B_ARR_SIZE: case KJ_B_ARR_NBYTES:
     case KJ_B_ARR_NDIM: return i64(c);
@@ -1291,6 +1291,7 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (kj_builtin_npother(id)) return kj_builtin_type_npother(t, id, args, nargs, call_span, src, d, conv);
     if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
     if (kj_builtin_cuda_dev(id)) return kj_builtin_type_cuda_dev(t, id, args, nargs, c.recv, call_span, src, d);
+    if (kj_builtin_cuda_host(id)) return kj_builtin_type_cuda_host(t, id, args, nargs, call_span, src, d);
     if (kj_builtin_libdevice(id)) return kj_builtin_type_libdevice(t, id, args, nargs, call_span, src, d, conv);
     if (kj_builtin_pyrandom(id)) return kj_btype_pyrandom(&c);
     if (kj_builtin_heapq(id)) return kj_btype_heapq(&c);

@@ -21,6 +21,7 @@
 #include "builtins_npsort.h"
 #include "builtins_npother.h"
 #include "builtins_cuda_dev.h"
+#include "builtins_cuda_host.h"
 #include "builtins_libdevice.h"
 
 enum {
@@ -604,6 +605,7 @@ enum {
     KJ_BUILTINS_NPSORT(X)                                                                                \
     KJ_BUILTINS_NPOTHER(X)                                                                               \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
+    KJ_BUILTINS_CUDA_HOST(X)                                                                             \
     KJ_LIBDEVICE(KJ_LD_BUILTIN, X)
 
 /* numba.cuda.libdevice.NAME (builtins_libdevice.h): a device built-in each. */
@@ -631,7 +633,8 @@ enum {
     X("np.row_stack", NP_VSTACK) X("np.reshape", ARR_RESHAPE)                            \
     /* host memory numba.cuda allocates (docs/cuda.md): kjit pins and maps itself */      \
     X("cuda.pinned_array", NP_EMPTY) X("cuda.mapped_array", NP_EMPTY)                     \
-    X("cuda.managed_array", NP_EMPTY)
+    X("cuda.managed_array", NP_EMPTY)                                                      \
+    X("cuda.pinned_array_like", NP_EMPTY_LIKE) X("cuda.mapped_array_like", NP_EMPTY_LIKE)
 
 typedef enum {
 #define X(id, path, flags, params) KJ_B_##id,
@@ -708,6 +711,15 @@ static inline bool kj_builtin_cuda_dev(unsigned id)
 {
     return id >= KJ_B_CUDA_IS_AVAILABLE && id <= KJ_B_DEV_MAX_BLOCKS_PER_MULTIPROCESSOR;
 }
+
+/* Is `id` one of KJ_BUILTINS_CUDA_HOST (streams, the profiler)? */
+static inline bool kj_builtin_cuda_host(unsigned id)
+{
+    return id >= KJ_B_CUDA_DEFAULT_STREAM && id <= KJ_B_GPUS_CURRENT;
+}
+/* Their typing rule (builtins_cuda_host.c). */
+const kj_type *kj_builtin_type_cuda_host(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                         kj_span call_span, const kj_source *src, kj_diags *d);
 
 /* Their typing rule (builtins_cuda_dev.c), with `recv` 1 for attributes and
  * methods. */

@@ -12,6 +12,14 @@
  * Fortran-ordered array (codegen: the transpose of a C array of the reversed shape). */
 const kj_type *kj_btype_device_array(bctx *c)
 {
+    const kj_type *dt = ty(c, 1);
+    if (dt && dt->kind == KJ_T_OPAQUE && !strcmp(dt->name, "xoroshiro128p_dtype")) { /* random states */
+        const kj_type *s = ty(c, 0);
+        bool ok = kj_is_int(s) || (s && s->kind == KJ_T_TUPLE && s->n == 1 && kj_is_int(s->elems[0]));
+        if (!ok) return argerr(c, 0, "an int or a 1-tuple (xoroshiro128p states are 1-d)");
+        if (given(c, 3) && (!c->args[3].sval || strcmp(c->args[3].sval, "C"))) return argerr(c, 3, "'C'");
+        return kj_t_xoro_states(c->t);
+    }
     const kj_type *a = kj_btype_alloc(c);
     if (!a || !given(c, 3)) return a;
     const char *o = c->args[3].sval;
@@ -318,8 +326,9 @@ const kj_type *kj_btype_const_array_like(bctx *c)
     return ty(c, 0);
 }
 
-/* numba.cuda.random: the states are an (n, 2) uint64 array (s0, s1 per
- * generator), where Numba has a 1-d array of xoroshiro128p_dtype records. */
+/* numba.cuda.random: the states are stored as an (n, 2) uint64 array (s0,
+ * s1 per generator) of type kj_t_xoro_states, which shows Numba's shape (n,)
+ * of xoroshiro128p_dtype records; a plain (n, 2) uint64 array is accepted too. */
 static bool xoro_states(bctx *c, uint32_t i)
 {
     const kj_type *x = ty(c, i);
@@ -338,7 +347,7 @@ const kj_type *kj_btype_xoro(bctx *c)
         convto(c, 1, u64);
         if (given(c, 2) && !int_arg(c, 2)) return NULL;
         if (!stream_arg(c, 3)) return NULL;
-        return c->id == KJ_B_XORO_CREATE ? arr(c, u64, 2) : none(c);
+        return c->id == KJ_B_XORO_CREATE ? kj_t_xoro_states(c->t) : none(c);
     default:
         if (!xoro_states(c, 0) || !int_arg(c, 1)) return NULL;
         switch (c->id) {

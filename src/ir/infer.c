@@ -492,10 +492,12 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         if (!known || !taken) infer_block(ic, &st->if_.els);
         break;
     }
-    case KJ_S_WITH:
-        kj_type_with(ic, st);
+    case KJ_S_WITH: {
+        const kj_type *bound = kj_type_with(ic, st);
+        if (st->with.target && bound) assign_target(ic, st->with.target, bound, false);
         infer_block(ic, &st->with.body);
         break;
+    }
     case KJ_S_WHILE:
         kj_cond_type(ic, st->while_.cond);
         ic->loops++;

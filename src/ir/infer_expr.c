@@ -250,7 +250,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
     if (b == KJ_B_ARR_NDIM) {
         ei->is_const = true;
         ei->cval.type = kj_t_weak_int(ic->s->types);
-        ei->cval.i = t->ndim;
+        ei->cval.i = kj_type_rank(t);
     }
     return ei;
 }
@@ -296,6 +296,12 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
             if (obj->kind == EI_FUNC && (obj->fn->kind == FK_VECTORIZE || obj->fn->kind == FK_GUVECTORIZE) &&
                 kj_is_ufunc_attr(e->attr.name))
                 return kj_ufunc_attr(ic, e, obj->fn, ei);
+            if (obj->kind == EI_FUNC && obj->fn->kind == FK_KERNEL &&
+                !strcmp(e->attr.name, "max_cooperative_grid_blocks")) { /* lower_kernel_query.c */
+                ei->kind = EI_METHOD;
+                ei->builtin = KJ_B_KERNEL_MAX_COOP;
+                return ei;
+            }
             if (obj->kind == EI_FUNC && obj->fn->kind == FK_KERNEL && !strcmp(e->attr.name, "forall")) {
                 ei->kind = EI_FORALL;
                 ei->fn = obj->fn;

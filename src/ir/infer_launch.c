@@ -294,51 +294,104 @@ kj_einfo *kj_type_cuda_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, 
 /* ---- with: Numba's CUDA context managers ----
  *
  * `with s.auto_synchronize():` synchronizes s when the block ends;
- * `with cuda.pinned(a, ...):` page-locks the arrays for the block and
- * `with cuda.defer_cleanup():` defers freeing device memory: kjit's arrays
- * need neither (docs/cuda.md), so the block just runs. Host code only. */
+ * `with cuda.pinned(a, ...):` page-locks the arrays for the block,
+ * `with cuda.mapped(a, ...) as m:` maps them (m: the array, or the tuple of
+ * them) and `with cuda.defer_cleanup():` defers freeing device memory:
+ * kjit's arrays need none of it (docs/cuda.md), so the block just runs.
+ * `with cuda.profiling():` starts and stops the profiler around it, `with
+ * cuda.gpus[i]:` checks that device i is kjit's. Host code only. */
 
 kj_with_kind kj_with_of(const kj_expr *ctx)
 {
+    if (ctx->kind == KJ_E_SUBSCRIPT && ctx->sub.obj->kind == KJ_E_ATTR && !strcmp(ctx->sub.obj->attr.name, "gpus"))
+        return KJ_WITH_DEVICE;
     if (ctx->kind != KJ_E_CALL || ctx->call.fn->kind != KJ_E_ATTR || ctx->call.nkw) return KJ_WITH_BAD;
     const char *n = ctx->call.fn->attr.name;
     if (!strcmp(n, "auto_synchronize") && !ctx->call.nargs) return KJ_WITH_AUTO_SYNC;
-    if (!strcmp(n, "pinned") || !strcmp(n, "mapped")) return KJ_WITH_PINNED; /* kjit pins and maps itself */
+    if (!strcmp(n, "pinned")) return KJ_WITH_PINNED; /* kjit pins and maps itself */
+    if (!strcmp(n, "mapped") && ctx->call.nargs) return KJ_WITH_MAPPED;
     if (!strcmp(n, "defer_cleanup") && !ctx->call.nargs) return KJ_WITH_DEFER_CLEANUP;
+    if (!strcmp(n, "profiling") && !ctx->call.nargs) return KJ_WITH_PROFILING;
     return KJ_WITH_BAD;
 }
 
-static bool with_ctx_ok(kj_ictx *ic, const kj_expr *ctx)
+static bool cuda_module(kj_ictx *ic, const kj_expr *obj)
+{
+    kj_einfo *m = kj_type_expr(ic, obj);
+    return m->kind == EI_MODULE && !strcmp(m->path, "cuda");
+}
+
+/* cuda.gpus[i]: i an int; the device, as `as` binds it. */
+static const kj_type *with_device(kj_ictx *ic, const kj_expr *ctx)
+{
+    const kj_type *g = kj_value_type(ic, ctx->sub.obj), *i = kj_value_type(ic, ctx->sub.index);
+    if (!g || g->kind != KJ_T_OPAQUE || strcmp(g->name, "gpus")) return NULL;
+    if (i && !kj_is_int(i)) {
+        kj_error(ic->d, ic->s->src, ctx->sub.index->span, "cuda.gpus[] takes a device number, not %s",
+                 kj_type_str(i));
+        return kj_t_none(ic->s->types); /* reported */
+    }
+    return kj_t_opaque(ic->s->types, "device");
+}
+
+/* The arrays of cuda.pinned(...) / cuda.mapped(...); what mapped gives. */
+static const kj_type *with_arrays(kj_ictx *ic, const kj_expr *ctx, kj_with_kind k)
+{
+    const kj_type *el[8];
+    uint32_t n = ctx->call.nargs;
+    bool ok = true;
+    for (uint32_t i = 0; i < n; i++) {
+        const kj_type *t = kj_value_type(ic, ctx->call.args[i]);
+        if (t && t->kind != KJ_T_ARRAY) {
+            kj_error(ic->d, ic->s->src, ctx->call.args[i]->span, "cuda.%s() takes arrays, not %s",
+                     k == KJ_WITH_MAPPED ? "mapped" : "pinned", kj_type_str(t));
+            ok = false;
+        }
+        if (i < 8) el[i] = t;
+        ok = ok && t;
+    }
+    if (!ok) return NULL;
+    if (k != KJ_WITH_MAPPED) return kj_t_none(ic->s->types);
+    if (n == 1) return el[0];
+    if (n > 8) {
+        kj_error(ic->d, ic->s->src, ctx->span, "cuda.mapped() of more than 8 arrays is not supported");
+        return NULL;
+    }
+    return kj_t_tuple(ic->s->types, el, n);
+}
+
+/* What `as` binds, NULL when CTX is not one of Numba's context managers
+ * (*reported: an error about it was given). */
+static const kj_type *with_ctx_type(kj_ictx *ic, const kj_expr *ctx, bool *reported)
 {
     kj_with_kind k = kj_with_of(ctx);
-    if (k == KJ_WITH_BAD) return false;
+    *reported = false;
+    if (k == KJ_WITH_BAD) return NULL;
+    if (k == KJ_WITH_DEVICE) return cuda_module(ic, ctx->sub.obj->attr.obj) ? with_device(ic, ctx) : NULL;
     const kj_expr *obj = ctx->call.fn->attr.obj;
     if (k == KJ_WITH_AUTO_SYNC) {
         const kj_type *t = kj_value_type(ic, obj);
-        return t && t->kind == KJ_T_OPAQUE && !strcmp(t->name, "stream");
+        return t && t->kind == KJ_T_OPAQUE && !strcmp(t->name, "stream") ? t : NULL;
     }
-    kj_einfo *m = kj_type_expr(ic, obj);
-    if (m->kind != EI_MODULE || strcmp(m->path, "cuda")) return false;
-    for (uint32_t i = 0; i < ctx->call.nargs; i++) {
-        const kj_type *t = kj_value_type(ic, ctx->call.args[i]);
-        if (t && t->kind != KJ_T_ARRAY) {
-            kj_error(ic->d, ic->s->src, ctx->call.args[i]->span, "cuda.pinned() takes arrays, not %s",
-                     kj_type_str(t));
-            return true; /* reported */
-        }
-    }
-    return true;
+    if (!cuda_module(ic, obj)) return NULL;
+    const kj_type *r = with_arrays(ic, ctx, k);
+    *reported = !r;
+    return r;
 }
 
-void kj_type_with(kj_ictx *ic, const kj_stmt *st)
+const kj_type *kj_type_with(kj_ictx *ic, const kj_stmt *st)
 {
     if (kj_is_device_ctx(ic->sp)) {
         kj_error(ic->d, ic->s->src, st->span, "'with' is only supported in host code");
-        return;
+        return NULL;
     }
-    if (!with_ctx_ok(ic, st->with.ctx)) {
+    bool reported;
+    const kj_type *r = with_ctx_type(ic, st->with.ctx, &reported);
+    if (!r && !reported) {
         kj_diag *dg = kj_error(ic->d, ic->s->src, st->with.ctx->span,
                                "'with' supports Numba's CUDA context managers only");
-        kj_diag_hint(dg, "with s.auto_synchronize():, with cuda.pinned(a, ...):, with cuda.defer_cleanup():");
+        kj_diag_hint(dg, "with s.auto_synchronize():, with cuda.pinned(a, ...):, with cuda.mapped(a, ...) as m:, "
+                         "with cuda.defer_cleanup():, with cuda.profiling():, with cuda.gpus[0]:");
     }
+    return r;
 }

@@ -830,6 +830,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         args[0] = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
         kir_at(lc->f, args[0])->aux = KJ_B_NP_ARRAY;
     }
+    if (b == KJ_B_KERNEL_MAX_COOP) return kj_lower_kernel_query(lc, e, t, args, (uint32_t)ei->nbound);
     if (b == KJ_B_ARR_SPLIT) return kj_lower_devarr_split(lc, t, args[0], args[1], e->span); /* lower_devarr.c */
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)
         return lower_copy_ravel(lc, e, b, t, args[0]);
@@ -942,6 +943,11 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
         if (shared) return shared; /* rebound by host code through global: resolve_modslot.c */
         if (l >= 0 && !ei->is_const) return get_local(lc, (uint32_t)l, e->span);
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
+        if (l < 0 && kj_builtin_cuda_host(ei->builtin)) { /* an imported xoroshiro128p_dtype */
+            kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, NULL, 0);
+            kir_at(lc->f, r)->aux = (uint16_t)ei->builtin;
+            return r;
+        }
         break;
     }
     case KJ_E_ATTR:
@@ -1332,16 +1338,18 @@ static void lower_block(lctx *lc, const kj_block *b)
 
 /* with s.auto_synchronize(): body, then s.synchronize() (where the body
  * falls through: a return inside skips it, as kjit's end of main waits for
- * the GPU anyway); cuda.pinned(arrays) and cuda.defer_cleanup() evaluate
- * their arguments and run the body (infer_launch.c). */
+ * the GPU anyway); cuda.pinned/mapped(arrays) and cuda.defer_cleanup()
+ * evaluate their arguments and run the body (infer_launch.c); the others
+ * in lower_with.c. `as` binds the stream, the mapped arrays, the device. */
 static void lower_with(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *ctx = st->with.ctx;
     kj_with_kind k = kj_with_of(ctx);
-    kir_ref stream = 0;
-    if (k == KJ_WITH_AUTO_SYNC) stream = lower_expr(lc, ctx->call.fn->attr.obj);
-    for (uint32_t i = 0; k == KJ_WITH_PINNED && i < ctx->call.nargs; i++) lower_expr(lc, ctx->call.args[i]);
+    kir_ref stream = 0, bound = kj_lower_with_enter(lc, st);
+    if (k == KJ_WITH_AUTO_SYNC) bound = stream = lower_expr(lc, ctx->call.fn->attr.obj);
+    if (st->with.target && bound) store_target(lc, st->with.target, bound, st->span);
     lower_block(lc, &st->with.body);
+    kj_lower_with_exit(lc, st);
     if (!stream) return;
     kir_ref r = emit_args(lc, KIR_BUILTIN, NULL, st->span, &stream, 1);
     kir_at(lc->f, r)->aux = KJ_B_STREAM_SYNCHRONIZE;

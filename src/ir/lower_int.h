@@ -42,6 +42,14 @@ void kj_lower_modslot_set(lctx *lc, const kj_stmt *st);
 bool kj_lower_modslot_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp); /* global NAME in host code */
 kir_ref kj_lower_modslot_shared(lctx *lc, const kj_expr *e, uint32_t local);      /* <module>'s read of one */
 
+/* lower_kernel_query.c: kernel.max_cooperative_grid_blocks(blockdim,
+ * dynsmemsize) of call e (args[0] the kernel) for its one specialisation. */
+kir_ref kj_lower_kernel_query(lctx *lc, const kj_expr *e, const kj_type *t, kir_ref *args, uint32_t n);
+/* lower_with.c: what `with CTX:` does before its body (returns what `as`
+ * binds, 0 for nothing) and after it. */
+kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st);
+void kj_lower_with_exit(lctx *lc, const kj_stmt *st);
+
 /* lower_iter.c: a for loop over an array, a range value, enumerate() or
  * zip() (what infer_iter.c typed); false for any other loop. */
 bool kj_lower_for_iter(lctx *lc, const kj_stmt *st);

@@ -504,9 +504,15 @@ bool kj_cuda_reduce_args(const kj_expr *call, const kj_expr *out[KJ_CRED__N]);
 kj_einfo *kj_type_cuda_reduce_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *fn);
 /* `with CTX:` (infer_launch.c): which of Numba's context managers CTX is
  * (by its form; kj_type_with checks and reports). */
-typedef enum { KJ_WITH_BAD, KJ_WITH_AUTO_SYNC, KJ_WITH_PINNED, KJ_WITH_DEFER_CLEANUP } kj_with_kind;
+typedef enum {
+    KJ_WITH_BAD, KJ_WITH_AUTO_SYNC, KJ_WITH_PINNED, KJ_WITH_DEFER_CLEANUP,
+    KJ_WITH_MAPPED,    /* cuda.mapped(a, ...) [as m]: m is a (or the tuple of them) */
+    KJ_WITH_PROFILING, /* cuda.profiling(): profile_start(), the body, profile_stop() */
+    KJ_WITH_DEVICE     /* cuda.gpus[i]: device i must be kjit's (as cuda.select_device(i)) */
+} kj_with_kind;
 kj_with_kind kj_with_of(const kj_expr *ctx);
-void kj_type_with(kj_ictx *ic, const kj_stmt *st);
+/* Checks CTX; returns the type `as` binds (NULL after an error). */
+const kj_type *kj_type_with(kj_ictx *ic, const kj_stmt *st);
 /* The block size forall picks when tpb is 0 (docs/cuda.md says why). */
 enum { KJ_FORALL_DEFAULT_TPB = 256 };
 /* Operators (infer_expr.c), shared with augmented assignment. */

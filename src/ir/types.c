@@ -54,7 +54,8 @@ static uint64_t type_hash(const kj_type *k)
     for (uint32_t i = 0; i < k->n; i++) h = mix(h, (uint64_t)(uintptr_t)k->elems[i]);
     if (k->kind == KJ_T_OPAQUE) h = hash_str(h, k->name);
     if (k->kind == KJ_T_FUNC) h = mix(mix(h, (uint64_t)(uintptr_t)k->ref), (uint64_t)k->builtin);
-    if (k->kind == KJ_T_TUPLE) h = mix(h, (uint64_t)(uintptr_t)k->ref); /* a namedtuple's class */
+    if (k->kind == KJ_T_TUPLE || k->kind == KJ_T_ARRAY)
+        h = mix(h, (uint64_t)(uintptr_t)k->ref); /* a namedtuple's class; xoroshiro states */
     return h;
 }
 
@@ -67,7 +68,7 @@ static bool type_eq(const kj_type *x, const kj_type *y)
     for (uint32_t i = 0; i < x->n; i++)
         if (x->elems[i] != y->elems[i]) return false;
     if (x->kind == KJ_T_FUNC) return x->ref == y->ref && x->builtin == y->builtin;
-    if (x->kind == KJ_T_TUPLE) return x->ref == y->ref;
+    if (x->kind == KJ_T_TUPLE || x->kind == KJ_T_ARRAY) return x->ref == y->ref;
     return x->kind != KJ_T_OPAQUE || !strcmp(x->name, y->name);
 }
 
@@ -90,6 +91,7 @@ static const char *make_name(kj_arena *a, const kj_type *k)
         return kj_arena_printf(a, "%sint%d", k->is_signed ? "" : "u", k->bits);
     case KJ_T_FLOAT: return k->weak ? "float" : kj_arena_printf(a, "float%d", k->bits);
     case KJ_T_ARRAY:
+        if (k->ref) return "array(xoroshiro128p_dtype, 1d, C)"; /* kj_t_xoro_states */
         return kj_arena_printf(a, "array(%s, %dd, %s)", k->elem->name, k->ndim,
                                layout_name(k->layout));
     case KJ_T_TUPLE: {
@@ -189,6 +191,18 @@ const kj_type *kj_t_array(kj_types *t, const kj_type *elem, int ndim, kj_layout 
     kj_type k = {.kind = KJ_T_ARRAY, .elem = elem, .ndim = (uint8_t)ndim, .layout = layout};
     return intern(t, &k);
 }
+
+/* The marker (ref) of the xoroshiro128p states type. */
+static const char xoro_marker[] = "xoroshiro128p_dtype";
+
+const kj_type *kj_t_xoro_states(kj_types *t)
+{
+    kj_type k = {.kind = KJ_T_ARRAY, .elem = kj_t_int(t, 64, false), .ndim = 2, .layout = KJ_LAYOUT_C,
+                 .ref = xoro_marker};
+    return intern(t, &k);
+}
+
+bool kj_is_xoro_states(const kj_type *ty) { return ty && ty->kind == KJ_T_ARRAY && ty->ref == xoro_marker; }
 
 const kj_type *kj_t_tuple(kj_types *t, const kj_type *const *elems, uint32_t n)
 {

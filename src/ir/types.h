@@ -88,6 +88,14 @@ const kj_type *kj_t_set(kj_types *t, const kj_type *elem); /* elem NULL: `set()`
 const kj_type *kj_t_str(kj_types *t);
 const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar);
 const kj_type *kj_t_opaque(kj_types *t, const char *name);
+/* numba.cuda.random's states: stored as a C-ordered (n, 2) uint64 array (s0,
+ * s1 of each generator), where Numba has a 1-d array of xoroshiro128p_dtype
+ * records: its shape, size, ndim and len() are the records' (n,), as Numba's
+ * (kj_type_rank); its name is Numba's. */
+const kj_type *kj_t_xoro_states(kj_types *t);
+bool kj_is_xoro_states(const kj_type *ty);
+/* The dimensions an array shows (shape, ndim, size): its ndim, 1 for xoroshiro states. */
+static inline int kj_type_rank(const kj_type *ty) { return kj_is_xoro_states(ty) ? 1 : ty->ndim; }
 /* function(NAME): fn (a kj_fn) or, when fn is NULL, the built-in `builtin`. */
 const kj_type *kj_t_func(kj_types *t, const void *fn, int32_t builtin, const char *name);
 

@@ -394,7 +394,11 @@ static void walk_stmt(vctx *c, const kj_stmt *st)
     }
     case KJ_S_IF: walk_if(c, st); break;
     case KJ_S_WHILE: walk_loop(c, st->while_.cond, NULL, &st->while_.body); break;
-    case KJ_S_WITH: use_expr(c, st->with.ctx); walk_block(c, &st->with.body); break; /* runs once, in line */
+    case KJ_S_WITH: /* runs once, in line */
+        use_expr(c, st->with.ctx);
+        if (st->with.target) def_target(c, st->with.target);
+        walk_block(c, &st->with.body);
+        break;
     case KJ_S_FOR:
         use_expr(c, st->for_.iter);
         walk_loop(c, NULL, st->for_.target, &st->for_.body);

@@ -17,6 +17,7 @@
 #define KJ_CUDA_DRV_H
 
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -91,14 +92,17 @@
 /* Entry points kjit can do without: resolved when the driver has them,
  * left NULL otherwise (kj_cu_has_graphs says whether all of a group are
  * there). CUDA graphs replay host loops of launches (gpu_graph.c).
- * cuGraphAddKernelNode's params struct is the _v2 one of CUDA 12. */
+ * cuGraphAddKernelNode's params struct is the _v2 one of CUDA 12.
+ * cuProfilerStart/Stop serve cuda.profile_start/stop (gpu_stream.c). */
 #define KJ_CU_OPT_FUNCS(X)                           \
     X(cuGraphCreate, 10000)                          \
     X(cuGraphDestroy, 10000)                         \
     X(cuGraphAddKernelNode, 12000)                   \
     X(cuGraphInstantiateWithFlags, 11040)            \
     X(cuGraphExecDestroy, 10000)                     \
-    X(cuGraphLaunch, 10000)
+    X(cuGraphLaunch, 10000)                          \
+    X(cuProfilerStart, 4000)                         \
+    X(cuProfilerStop, 4000)
 
 /* The driver's entry points. `opened` is false until kj_cu_open succeeds
  * (or a test fills the table by hand and sets it). */

@@ -349,6 +349,19 @@ static bool coop_fits(kj_gpu *g, code_fn *fn, const kj_abi_kernel *k, const int6
                         k->name, cfg[0], cfg[1], cfg[2], nblocks, limit, threads, per_sm, g->props.sm_count);
 }
 
+bool kj_gpu_coop_max_blocks(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, int64_t threads, int64_t dyn,
+                            int64_t *out, kj_rt_error *e)
+{
+    if (!kj_gpu_current(g, e)) return false;
+    code_fn *fn = function(c, k->symbol, e);
+    if (!fn) return false;
+    int per_sm = 0;
+    CUresult r = g->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn->f, (int)threads, (size_t)dyn);
+    if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", e);
+    *out = (int64_t)per_sm * g->props.sm_count;
+    return true;
+}
+
 bool kj_gpu_has(kj_gpu_code *c, const char *symbol)
 {
     kj_rt_error e = {0};

@@ -133,6 +133,16 @@ void *kj_gpu_stream_new(kj_gpu *g);
 void kj_gpu_stream_free(kj_gpu *g, void *s);
 /* Wait for stream s (NULL: the whole device). */
 bool kj_gpu_stream_sync(kj_gpu *g, void *s, kj_rt_error *e);
+/* kernel.max_cooperative_grid_blocks: occupancy of k's entry for blocks of
+ * `threads` threads and `dyn` dynamic shared bytes, times the SMs. */
+bool kj_gpu_coop_max_blocks(kj_gpu *g, kj_gpu_code *c, const struct kj_abi_kernel *k, int64_t threads, int64_t dyn,
+                            int64_t *out, kj_rt_error *e);
+/* (gpu_stream.c) cuda.default_stream() and its kin: kind a KJ_STREAM_*
+ * (builtins_cuda_host.h), ptr the external stream's CUstream. Not owned:
+ * never destroyed by kjit. */
+void *kj_gpu_stream_special(kj_gpu *g, int kind, intptr_t ptr);
+/* cuProfilerStart (start) or cuProfilerStop; true without them. */
+bool kj_gpu_profile(kj_gpu *g, bool start, kj_rt_error *e);
 
 /* Events: a CUevent each, recorded on the default stream. */
 void *kj_gpu_event_new(kj_gpu *g);

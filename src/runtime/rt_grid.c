@@ -70,6 +70,8 @@ static int64_t coop_max_blocks(int64_t threads, int64_t shared_bytes)
     return per_sm * SM_COUNT;
 }
 
+int64_t kj_rt_grid_max_blocks(int64_t threads, int64_t shared_bytes) { return coop_max_blocks(threads, shared_bytes); }
+
 /* Keep the first error; the caller holds mu. */
 static void fail_locked(kj_grid_run *r, kj_rt_kind kind, const char *msg, int32_t line, int32_t col)
 {

@@ -85,5 +85,8 @@ void kj_rt_run_block_range(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg
                            int64_t first, int64_t last);
 void kj_rt_launch_cooperative(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, void **args, int32_t line,
                               int32_t col);
+/* The emulated device's co-residency limit: blocks of `threads` threads and
+ * `shared_bytes` of shared memory resident at once (kernel.max_cooperative_grid_blocks). */
+int64_t kj_rt_grid_max_blocks(int64_t threads, int64_t shared_bytes);
 
 #endif

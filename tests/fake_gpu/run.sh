@@ -27,6 +27,8 @@ expect coherence.k "kjit stats: launches of inc: 5"
 "$kjit" run --target=cuda "$root/tests/fake_gpu/grid_sync.k" >"$tmp/out" 2>"$tmp/err"
 expect grid_sync "kjit stats: launches of step: 1"
 expect grid_sync "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: kernel 'step' uses grid.sync() and was launched with grid (529, 1, 1) of 529 blocks; at most 528 blocks of 256 threads can be resident at once (4 per SM x 132 SMs)"
+# kernel.max_cooperative_grid_blocks: the driver's occupancy x the SMs (4 x 132)
+"$kjit" run --target=cuda "$root/tests/fake_gpu/max_coop.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 # ufuncs: inputs go up, outputs made on the device do not; c comes back once
 "$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect ufunc "kjit stats: host->device 2 transfers, 16000 bytes"

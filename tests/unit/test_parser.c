@@ -569,7 +569,7 @@ static void test_unsupported(void **state)
         {"@dataclass\nclass A: pass\n", "2:1: classes are not supported\n"},
         {"try:\n    x = 1\ny = 2\n", "3:1: expected 'except' or 'finally' block\n"},
         {"except E:\n    pass\n", "1:1: 'except' without 'try'\n"},
-        {"with open(f) as g:\n    pass\n", "1:1: 'with' is not supported\n"},
+        {"with open(f) as g, open(h) as k:\n    pass\n", "1:1: 'with' is not supported\n"},
         {"x = 2 * lambda a: a\n", "1:9: a lambda here needs parentheses\n"},
         {"def f():\n    return lambda a, b=1: a\n", "2:23: a default value in a lambda inside a function is not supported\n"},
         {"x = [i for i y]\n", "1:14: expected 'in'\n"},
