@@ -74,7 +74,7 @@ bool kj_builtin_operator(kj_builtin id, kj_opufunc *out)
             *out = ops[i].o;
             return true;
         }
-    return false;
+    return kj_builtin_pyoperator(id, out); /* operator.add, ... (builtins_operator.c) */
 }
 
 int kj_builtin_lookup(const char *path)
@@ -1289,6 +1289,10 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (kj_complex_builtin_type(t, id, target, args, nargs, call_span, src, d, conv, &cx)) return cx;
     if (infos[id].flags & KJ_BF_FP16) return kj_fp16_builtin_type(t, id, args, nargs, call_span, src, d);
     if (kj_builtin_npother(id)) return kj_builtin_type_npother(t, id, args, nargs, call_span, src, d, conv);
+    if (kj_builtin_setops(id)) return kj_type_setops(t, id, args, nargs, call_span, src, d); /* builtins_set.c */
+    if (id == KJ_B_SET && nargs && args[0].type && args[0].type->kind != KJ_T_NONE)
+        return kj_type_set_of(t, args, nargs, call_span, src, d); /* set(iterable): builtins_set.c */
+    if (id == KJ_B_TUPLE_INDEX) return kj_tuple_index_type(t, args, nargs, call_span, src, d); /* infer_tuple.c */
     if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
     if (kj_builtin_cuda_dev(id)) return kj_builtin_type_cuda_dev(t, id, args, nargs, c.recv, call_span, src, d);
     if (kj_builtin_cuda_host(id)) return kj_builtin_type_cuda_host(t, id, args, nargs, call_span, src, d);

@@ -20,6 +20,8 @@
 #include "types.h"
 #include "builtins_npsort.h"
 #include "builtins_npother.h"
+#include "builtins_operator.h"
+#include "builtins_set.h"
 #include "builtins_cuda_dev.h"
 #include "builtins_cuda_host.h"
 #include "builtins_libdevice.h"
@@ -91,6 +93,7 @@ enum {
     X(DICT_KEYS, "dict.keys", KJ_BF_HOST | KJ_BF_METHOD, "")                                            \
     X(DICT_VALUES, "dict.values", KJ_BF_HOST | KJ_BF_METHOD, "")                                        \
     X(DICT_ITEMS, "dict.items", KJ_BF_HOST | KJ_BF_METHOD, "")                                          \
+    X(TUPLE_INDEX, "tuple.index", KJ_BF_ANY | KJ_BF_METHOD, "x") /* infer_tuple.c, lower_tuple_ops.c */  \
     X(SET_NEW, "set.<new>", KJ_BF_HOST, "*args")                                                         \
     X(SET_ADD, "set.add", KJ_BF_HOST | KJ_BF_METHOD, "x")                                               \
     X(SET_DISCARD, "set.discard", KJ_BF_HOST | KJ_BF_METHOD, "x")                                       \
@@ -99,7 +102,7 @@ enum {
     X(SET_INTERSECTION, "set.intersection", KJ_BF_HOST | KJ_BF_METHOD, "other")                         \
     X(SET_DIFFERENCE, "set.difference", KJ_BF_HOST | KJ_BF_METHOD, "other")                             \
     X(DICT, "dict", KJ_BF_HOST, "")                                                                      \
-    X(SET, "set", KJ_BF_HOST, "")                                                                        \
+    X(SET, "set", KJ_BF_HOST, "iterable=")                                                               \
     /* numba.typed.List / Dict (infer_typed.c, lower_typed.c): constructors over the lists and dicts above */ \
     X(TYPED_LIST, "typed.List", KJ_BF_HOST, "iterable=")                                                \
     X(TYPED_LIST_EMPTY, "typed.List.empty_list", KJ_BF_HOST, "item_type, allocated=")                  \
@@ -604,6 +607,8 @@ enum {
     X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     KJ_BUILTINS_NPSORT(X)                                                                                \
     KJ_BUILTINS_NPOTHER(X)                                                                               \
+    KJ_BUILTINS_OPERATOR(X)                                                                              \
+    KJ_BUILTINS_SETOPS(X)                                                                                \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
     KJ_BUILTINS_CUDA_HOST(X)                                                                             \
     KJ_LIBDEVICE(KJ_LD_BUILTIN, X)
@@ -785,6 +790,22 @@ typedef struct {
     int op;
 } kj_opufunc;
 bool kj_builtin_operator(kj_builtin id, kj_opufunc *out);
+/* builtins_operator.c: the functions of Python's operator module as
+ * operators (kj_builtin_operator asks it); is `id` one of the in-place
+ * forms (operator.iadd, ...)? */
+bool kj_builtin_pyoperator(kj_builtin id, kj_opufunc *out);
+/* builtins_set.c: set(iterable) (KJ_B_SET with an argument) and the
+ * methods of builtins_set.h */
+static inline bool kj_builtin_setops(unsigned id) { return id >= KJ_B_SET_CLEAR && id <= KJ_B_SET_SYMDIFF; }
+const kj_type *kj_type_set_of(kj_types *t, const kj_barg *args, uint32_t nargs, kj_span call, const kj_source *src,
+                              kj_diags *d);
+const kj_type *kj_type_setops(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                              const kj_source *src, kj_diags *d);
+/* infer_tuple.c: t.index(x) (args[0] the tuple) */
+const kj_type *kj_tuple_index_type(kj_types *T, const kj_barg *args, uint32_t nargs, kj_span sp,
+                                   const kj_source *src, kj_diags *d);
+static inline bool kj_builtin_pyop(unsigned id) { return id >= KJ_B_PYOP_ADD && id <= KJ_B_PYOP_IXOR; }
+static inline bool kj_builtin_pyop_inplace(unsigned id) { return id >= KJ_B_PYOP_IADD && id <= KJ_B_PYOP_IXOR; }
 
 /* Type a call to built-in `id` with bound arguments (receiver first for
  * methods; not the operator ufuncs, which inference types as operators). `target` is the result type for KJ_B_CONVERT; for KJ_B_NP_LOAD

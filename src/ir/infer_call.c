@@ -321,7 +321,9 @@ static kj_einfo *operator_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int 
 {
     const kj_type *t = NULL, *opt = NULL;
     const kj_type *x = bound[0].type, *y = nb > 1 ? bound[1].type : x;
-    switch (o->kind) {
+    if (kj_infer_pyop_inplace(ic, ei, b, (kj_binop)o->op, x, y, e->span, &t)) /* infer_operator.c */
+        o = NULL;
+    else switch (o->kind) {
     case KJ_OPU_BINARY: case KJ_OPU_SQUARE: t = kj_binop_type(ic, (kj_binop)o->op, x, y, e->span, &opt); break;
     case KJ_OPU_COMPARE: t = kj_compare_type(ic, e, (kj_cmpop)o->op, x, y, &opt); break;
     case KJ_OPU_UNARY: t = kj_unary_type(ic, (kj_unop)o->op, x, e->span); break;
@@ -330,7 +332,7 @@ static kj_einfo *operator_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int 
         break;
     }
     ei_value(ei, t);
-    ei->optype = opt;
+    if (o) ei->optype = opt;
     return ei_bound(ei, b, bound, map, nb);
 }
 

@@ -223,6 +223,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
                      : t->kind == KJ_T_DICT ? "dict"
                      : t->kind == KJ_T_SET ? "set"
                      : t->kind == KJ_T_STR ? "str"
+                     : t->kind == KJ_T_TUPLE ? "tuple"
                      : t->kind == KJ_T_OPAQUE ? t->name : NULL;
     int b = recv ? kj_builtin_lookup(kj_arena_printf(ic->s->a, "%s.%s", recv, e->attr.name)) : -1;
     if (b < 0) {
@@ -434,6 +435,10 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
         *optype = NULL;
         return kj_str_binop_type(ic, op, l, r, sp);
     }
+    if (l->kind == KJ_T_TUPLE && r->kind == KJ_T_TUPLE) { /* t1 + t2: infer_tuple.c */
+        if (optype) *optype = NULL;
+        return kj_tuple_concat_type(ic, op, l, r, sp);
+    }
     if (op == KJ_OP_MATMUL) { /* np.matmul (builtins_linalg.c); lowered as its call */
         if (optype) *optype = NULL;
         kj_barg args[2] = {{.type = l, .span = sp}, {.type = r, .span = sp}};
@@ -607,6 +612,10 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         return NULL;
     }
     if (l->kind == KJ_T_LIST && r->kind == KJ_T_LIST) return kj_list_compare_type(ic, e, op, l, r, optype);
+    if (l->kind == KJ_T_TUPLE && r->kind == KJ_T_TUPLE) { /* infer_tuple.c */
+        *optype = NULL;
+        return kj_tuple_compare_type(ic, e, op, l, r);
+    }
     if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
         if (l->kind != KJ_T_NONE && r->kind != KJ_T_NONE) {
             kj_error(ic->d, ic->s->src, e->span,
@@ -866,6 +875,7 @@ static kj_einfo *tuple_runtime_index(kj_ictx *ic, const kj_expr *e, const kj_typ
 
 static kj_einfo *tuple_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *tt, kj_einfo *ei)
 {
+    if (e->sub.index->kind == KJ_E_SLICE) return kj_tuple_slice_type(ic, e, tt, ei); /* infer_tuple.c */
     kj_einfo *ix = kj_type_expr(ic, e->sub.index);
     if (ix->kind != EI_VALUE) return ei_value(ei, NULL);
     if (!ix->is_const) return tuple_runtime_index(ic, e, tt, ix, ei);

@@ -90,19 +90,15 @@ void kj_list_setslice_check(kj_ictx *ic, const kj_expr *target, const kj_type *l
 }
 
 /* `del x[i]` / `del x[a:b]`, which the parser makes the call x.<del>(i):
- * of a list only (kjit has no `del d[k]` yet: d.pop(k) does the same). */
+ * of a list; of a dict, pyops_dict.c. */
 kj_einfo *kj_type_list_del(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     const kj_expr *obj = e->call.fn->attr.obj, *ix = e->call.args[0];
     const kj_type *t = kj_value_type(ic, obj);
     if (!t) return ei_value(ei, NULL);
     if (t->kind != KJ_T_LIST) {
-        if (t->kind == KJ_T_DICT) {
-            kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "del of a dict item is not supported yet");
-            kj_diag_hint(dg, "d.pop(k) removes it");
-        } else {
-            kj_error(ic->d, ic->s->src, e->span, "'%s' object doesn't support item deletion", kj_type_str(t));
-        }
+        if (t->kind == KJ_T_DICT) return kj_type_dict_del(ic, e, t, ei); /* pyops_dict.c */
+        kj_error(ic->d, ic->s->src, e->span, "'%s' object doesn't support item deletion", kj_type_str(t));
         return ei_value(ei, NULL);
     }
     if (kj_is_device_ctx(ic->sp)) {
@@ -177,7 +173,8 @@ const kj_type *kj_list_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, 
                                     const kj_type **optype)
 {
     const kj_type *el = l->elem ? l->elem : r->elem;
-    bool ok = op != KJ_CMP_IS && op != KJ_CMP_ISNOT && (!l->elem || !r->elem || l->elem == r->elem);
+    bool ok = op != KJ_CMP_IS && op != KJ_CMP_ISNOT &&
+              (!l->elem || !r->elem || l->elem == r->elem || kj_list_mixed_numbers(l->elem, r->elem));
     if (!ok || (el && !kj_list_orderable(el))) {
         kj_error(ic->d, ic->s->src, e->span, "comparing %s and %s with %s is not supported yet: kjit compares "
                  "lists of the same real numbers, strings or tuples of them", kj_type_str(l), kj_type_str(r),

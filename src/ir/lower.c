@@ -361,6 +361,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
     if (ot->kind == KJ_T_TUPLE) {
         if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
+        if (e->sub.index->kind == KJ_E_SLICE) return kj_lower_tuple_slice(lc, e); /* lower_tuple_ops.c */
         if (!EI(lc, e->sub.index)->is_const) /* t[i], i known when it runs: lower_tuple.c */
             return kj_lower_tuple_index(lc, e, lower_expr(lc, e->sub.obj), ot);
         int64_t i = EI(lc, e->sub.index)->cval.i;
@@ -435,6 +436,7 @@ static kir_ref lower_binop(lctx *lc, const kj_expr *e)
 {
     if (EI(lc, e)->type->kind == KJ_T_LIST) return kj_lower_list_binop(lc, e); /* lower_list.c */
     if (EI(lc, e)->type->kind == KJ_T_STR) return kj_lower_str_binop(lc, e);   /* lower_str.c */
+    if (EI(lc, e)->type->kind == KJ_T_TUPLE) return kj_lower_tuple_concat(lc, e, e->bin.l, e->bin.r);
     return binop_of(lc, e, e->bin.op, e->bin.l, e->bin.r);
 }
 
@@ -457,6 +459,11 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
         if (rt->kind == KJ_T_DICT || rt->kind == KJ_T_SET) /* lower_dict.c */
             return kj_lower_dict_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
         return kj_lower_list_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
+    }
+    if (lt->kind == KJ_T_TUPLE && rt->kind == KJ_T_TUPLE) { /* lower_tuple_ops.c */
+        if (!l) l = lower_expr(lc, le);
+        *r_out = lower_expr(lc, re);
+        return kj_lower_tuple_compare(lc, e, op, l, *r_out);
     }
     if (lt->kind == KJ_T_LIST && rt->kind == KJ_T_LIST) { /* lower_list.c */
         if (!l) l = lower_expr(lc, le);
@@ -777,7 +784,9 @@ static kir_ref lower_atomic_index(lctx *lc, kir_ref arr, const kj_expr *ix, cons
 static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
 {
     kj_opufunc o;
-    if (kj_builtin_operator((kj_builtin)ei->builtin, &o)) return lower_operator(lc, e, ei, &o);
+    if (kj_builtin_operator((kj_builtin)ei->builtin, &o))
+        return kj_builtin_pyop((unsigned)ei->builtin) ? kj_lower_pyoperator(lc, e, ei, &o) /* lower_operator.c */
+                                                      : lower_operator(lc, e, ei, &o);
     const kj_type *t = strong(lc, ei->type);
     int b = ei->builtin;
     if (b == KJ_B_NP_SIGN) return lower_sign(lc, e, t, call_arg(e, ei->argmap[0]));
@@ -812,6 +821,9 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
         b == KJ_B_ARR_ALL)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
+    if (kj_builtin_setops((unsigned)b) || (b == KJ_B_SET && ei->nbound && args[0]))
+        return kj_lower_set_builtin(lc, b, t, args, e->span); /* lower_set.c */
+    if (b == KJ_B_TUPLE_INDEX) return kj_lower_tuple_find(lc, e, args[0], args[1]); /* lower_tuple_ops.c */
     if (b == KJ_B_LIST_COUNT || b == KJ_B_LIST_INDEX || b == KJ_B_LIST_REMOVE)
         return kj_lower_list_search(lc, b, args, e->span); /* lower_list.c */
     if (b == KJ_B_SORTED || b == KJ_B_LIST_OF) /* lower_list.c */

@@ -103,6 +103,23 @@ kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blk
 kir_ref kj_lower_nt_call(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_nt_attr(lctx *lc, const kj_expr *e);
 
+/* lower_operator.c: operator.add(a, b), ... (builtins_operator.h) */
+kir_ref kj_lower_pyoperator(lctx *lc, const kj_expr *e, const kj_einfo *ei, const kj_opufunc *o);
+
+/* lower_tuple_ops.c: t1 op t2 (comparison), t1 + t2, t[a:b], t.index(x) */
+kir_ref kj_lower_tuple_compare(lctx *lc, const kj_expr *e, kj_cmpop op, kir_ref l, kir_ref r);
+kir_ref kj_lower_tuple_concat(lctx *lc, const kj_expr *e, const kj_expr *le, const kj_expr *re);
+kir_ref kj_lower_tuple_slice(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_tuple_find(lctx *lc, const kj_expr *e, kir_ref t, kir_ref x);
+
+/* lower_set.c: set(iterable) (b KJ_B_SET) and the methods of builtins_set.h */
+kir_ref kj_lower_set_builtin(lctx *lc, int b, const kj_type *t, const kir_ref *args, kj_span sp);
+
+/* pyops_dict.c: del d[k] (the call d.<del>(k)); [1] == [1.0], both lists
+ * made lists of the promoted element type */
+kir_ref kj_lower_dict_del(lctx *lc, const kj_expr *e);
+void kj_lower_list_promote(lctx *lc, kir_ref *l, kir_ref *r, kj_span sp);
+
 /* lower_try.c */
 void kj_lower_raise(lctx *lc, const kj_stmt *st);
 /* lower_tuple.c: t[i] over a homogeneous tuple, i a run-time index */

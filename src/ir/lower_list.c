@@ -50,6 +50,7 @@ static void slice_args(lctx *lc, const kj_expr *ix, kir_ref *out)
 kir_ref kj_lower_list_del(lctx *lc, const kj_expr *e)
 {
     const kj_expr *ix = e->call.args[0];
+    if (lc->sp->ei[e->call.fn->attr.obj->id].type->kind == KJ_T_DICT) return kj_lower_dict_del(lc, e); /* pyops_dict.c */
     kir_ref a[5] = {kj_lw_expr(lc, e->call.fn->attr.obj), 0, 0, 0, 0};
     if (ix->kind == KJ_E_SLICE) {
         slice_args(lc, ix, a + 1);
@@ -269,6 +270,8 @@ kir_ref kj_lower_sorted(lctx *lc, int builtin, const kj_type *t, const kir_ref *
  * first six (== != < <= > >=), for llvm_list.c and list_sort.c. */
 kir_ref kj_lower_list_compare(lctx *lc, kj_cmpop op, kir_ref l, kir_ref r, kj_span sp)
 {
+    if (kj_list_mixed_numbers(lc->f->insts[l].type->elem, lc->f->insts[r].type->elem))
+        kj_lower_list_promote(lc, &l, &r, sp); /* [1] == [1.0]: pyops_dict.c */
     kir_ref a[3] = {l, r, kj_lw_i64(lc, (int64_t)op, sp)};
     return builtin(lc, KJ_B_LIST_CMP, kj_t_bool(lc->s->types), sp, a, 3);
 }

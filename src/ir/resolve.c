@@ -273,13 +273,14 @@ static const char *canonical_module(const char *mod)
     if (!strcmp(mod, "numba.cuda.fp16") || !strcmp(mod, "kjit.cuda.fp16")) return "cuda.fp16";
     if (!strcmp(mod, "mpi4py")) return "mpi4py";
     if (!strcmp(mod, "collections")) return "collections"; /* namedtuple */
+    if (!strcmp(mod, "operator")) return "operator";       /* builtins_operator.h */
     return NULL;
 }
 
 static void unsupported_module(kj_sema *s, kj_span sp, const char *mod)
 {
     kj_diag *dg = kj_error(s->d, s->src, sp, "module '%s' is not supported", mod);
-    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, cmath, random, heapq, time, collections, mpi4py and kjit");
+    kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, cmath, random, heapq, operator, time, collections, mpi4py and kjit");
 }
 
 /* import_stmt: 'import' dotted ['as' NAME] (',' dotted ['as' NAME])* */

@@ -402,6 +402,22 @@ static inline kj_einfo *ei_value(kj_einfo *ei, const kj_type *t)
 /* The type of a function used as a value (a @jit or device function, a
  * built-in function): function(NAME); NULL for anything else. */
 const kj_type *kj_func_value_type(kj_ictx *ic, const kj_einfo *ei);
+/* infer_operator.c: operator.iadd(a, b) and the other in-place forms on an
+ * array or a list (true, the result or NULL after an error in *out); false
+ * for the plain operator's typing. */
+/* infer_tuple.c: t1 < t2 (and ==, ...), t1 + t2, t[a:b] with constant
+ * bounds (kj_tuple_slice_bounds: slice.indices(n) of them), t.index(x) */
+const kj_type *kj_tuple_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
+                                     const kj_type *r);
+const kj_type *kj_tuple_concat_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp);
+bool kj_tuple_slice_bounds(const kj_einfo *ei, const kj_expr *sl, uint32_t n, int64_t *start, int64_t *step,
+                           uint32_t *count);
+kj_einfo *kj_tuple_slice_type(kj_ictx *ic, const kj_expr *e, const kj_type *tt, kj_einfo *ei);
+/* pyops_dict.c: del d[k]; are lists of a and b compared as promoted numbers? */
+kj_einfo *kj_type_dict_del(kj_ictx *ic, const kj_expr *e, const kj_type *dt, kj_einfo *ei);
+bool kj_list_mixed_numbers(const kj_type *a, const kj_type *b);
+bool kj_infer_pyop_inplace(kj_ictx *ic, kj_einfo *ei, int b, kj_binop op, const kj_type *x, const kj_type *y,
+                           kj_span sp, const kj_type **out);
 /* Type `e` and require a run-time value; NULL after an error. */
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
 /* infer_iter.c: a for loop over an array, a range value, enumerate() or
