@@ -555,13 +555,11 @@ static const kj_type *type_len(bctx *c)
  * list sort does (src/runtime/list_sort.c). */
 static bool sort_args(bctx *c, const kj_type *lt, uint32_t k)
 {
-    if (lt->elem && !kj_list_orderable(lt->elem)) {
+    /* key=f: infer_sortkey.c types f's call on an element, and its result */
+    bool key = given(c, k) && ty(c, k)->kind == KJ_T_FUNC;
+    if (lt->elem && !key && !kj_list_orderable(lt->elem)) {
         kj_error(c->d, c->src, c->call, "%s() of %s is not supported yet: kjit sorts lists of real numbers, strings "
                  "or tuples of real numbers", c->name, kj_type_str(lt));
-        return false;
-    }
-    if (given(c, k)) {
-        kj_error(c->d, c->src, span_of(c, k), "%s() with key= is not supported yet", c->name);
         return false;
     }
     if (given(c, k + 1)) {

@@ -346,8 +346,11 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     bool ok = true;
     for (uint32_t i = 0; i < np; i++) ok = type_arg(ic, e->call.args[i], &pos[i], list_args(b)) && ok;
     for (uint32_t i = 0; i < nk; i++) {
-        ok = type_arg(ic, e->call.kw[i].value, &kw[i], list_args(b)) && ok;
         kwn[i] = e->call.kw[i].name;
+        if (kj_sort_key_kw(b, kwn[i])) /* a function value: infer_sortkey.c */
+            ok = kj_type_sort_key_arg(ic, e->call.kw[i].value, &kw[i]) && ok;
+        else
+            ok = type_arg(ic, e->call.kw[i].value, &kw[i], list_args(b)) && ok;
     }
     if (!ok || !check_builtin_context(ic, b, e->span)) return ei_value(ei, NULL);
     if (b == KJ_B_NP_WHERE && np == 1 && nk == 0) b = KJ_B_NP_NONZERO; /* np.where(condition) */
@@ -383,6 +386,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     const kj_type **conv = KJ_NEWN(ic->s->a, const kj_type *, (uint32_t)nb + 1);
     const kj_type *t = kj_builtin_type(ic->s->types, b, target, bound, (uint32_t)nb, e->span,
                                        ic->s->src, ic->d, conv);
+    if (t && (b == KJ_B_SORTED || b == KJ_B_LIST_SORT)) t = kj_type_sort_key_call(ic, e, b, t, bound, map, nb);
     if ((b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY) && nb > 0 &&
         !check_array_size(ic, b, e, call_arg_expr(e, map[0]), t))
         t = NULL;

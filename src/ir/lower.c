@@ -826,6 +826,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (b == KJ_B_TUPLE_INDEX) return kj_lower_tuple_find(lc, e, args[0], args[1]); /* lower_tuple_ops.c */
     if (b == KJ_B_LIST_COUNT || b == KJ_B_LIST_INDEX || b == KJ_B_LIST_REMOVE)
         return kj_lower_list_search(lc, b, args, e->span); /* lower_list.c */
+    kir_ref keyed = b == KJ_B_SORTED || b == KJ_B_LIST_SORT ? kj_lower_sort_key(lc, e, ei, b, t, args) : 0;
+    if (keyed) return keyed; /* key=: lower_sortkey.c */
     if (b == KJ_B_SORTED || b == KJ_B_LIST_OF) /* lower_list.c */
         return kj_lower_sorted(lc, b, t, args, (uint32_t)ei->nbound, e->span);
     if (pyiter_loop(lc, b, ei, args))

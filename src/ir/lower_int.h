@@ -69,6 +69,9 @@ kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
 kir_ref kj_lower_list_del(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_list_compare(lctx *lc, kj_cmpop op, kir_ref l, kir_ref r, kj_span sp);
 kir_ref kj_lower_sorted(lctx *lc, int builtin, const kj_type *t, const kir_ref *args, uint32_t nargs, kj_span sp);
+/* lower_sortkey.c: sorted(x, key=f) / lst.sort(key=f) (0 when no key is given) */
+kir_ref kj_lower_sort_key(lctx *lc, const kj_expr *e, const kj_einfo *ei, int builtin, const kj_type *t,
+                          const kir_ref *args);
 /* x in lst (not_in: x not in lst) of the comparison e: a scan for an equal element. */
 kir_ref kj_lower_list_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref l);
 kir_ref kj_lower_list_search(lctx *lc, int builtin, const kir_ref *args, kj_span sp);

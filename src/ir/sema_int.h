@@ -436,6 +436,12 @@ const kj_type *kj_list_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, 
 void kj_list_setslice_check(kj_ictx *ic, const kj_expr *target, const kj_type *lt, const kj_type *t);
 void kj_list_append_refine(kj_ictx *ic, const kj_expr *call);
 bool kj_list_elem_ok(const kj_type *t); /* what a list may hold */
+/* infer_sortkey.c: sorted(x, key=f), lst.sort(key=f): is kw the key of built-in b; the key argument (a
+ * function value); after builtins.c typed the call (t), the key's call on an element (NULL: an error). */
+bool kj_sort_key_kw(int b, const char *kw);
+bool kj_type_sort_key_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out);
+const kj_type *kj_type_sort_key_call(kj_ictx *ic, const kj_expr *e, int b, const kj_type *t, kj_barg *bound,
+                                     const int32_t *map, int nb);
 /* infer_typed.c: numba.typed.List(...), List.empty_list(t), Dict(), Dict.empty(k, v). */
 kj_einfo *kj_type_typed_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b);
 /* infer_dict.c: dict and set displays, d[k], d[k] = v (an empty dict's
