@@ -304,6 +304,20 @@ static code_fn *function(kj_gpu_code *c, const char *symbol, kj_rt_error *e)
     return fn;
 }
 
+/* More than 48 KiB of shared memory a block (static plus dyn) is asked for
+ * with cuFuncSetAttribute, as CUDA C must, up to the device's opt-in limit
+ * (beyond it the occupancy is 0 and a launch fails: see fits()). */
+static bool allow_dyn_shared(kj_gpu *g, code_fn *fn, int64_t dyn, kj_rt_error *e)
+{
+    if (fn->static_shared + dyn <= g->props.max_shared_per_block || dyn <= fn->dyn_shared_set ||
+        fn->static_shared + dyn > g->props.max_shared_per_block_optin)
+        return true;
+    CUresult r = g->cu.cuFuncSetAttribute(fn->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn);
+    if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuFuncSetAttribute", e);
+    fn->dyn_shared_set = (int)dyn;
+    return true;
+}
+
 /* What this kernel, compiled, allows: threads per block (fewer than 1024
  * when it needs many registers) and shared memory, static plus dynamic,
  * up to the device's opt-in limit (more than 48 KiB of dynamic shared
@@ -322,12 +336,7 @@ static bool fits(kj_gpu *g, code_fn *fn, const kj_abi_kernel *k, const int64_t *
                             "CUDA_ERROR_INVALID_VALUE: kernel '%s' needs %d bytes of static and %" PRId64
                             " bytes of dynamic shared memory per block; the device has at most %" PRId64,
                             k->name, fn->static_shared, dyn, limit);
-    if (fn->static_shared + dyn > g->props.max_shared_per_block && dyn > fn->dyn_shared_set) {
-        CUresult r = g->cu.cuFuncSetAttribute(fn->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn);
-        if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuFuncSetAttribute", e);
-        fn->dyn_shared_set = (int)dyn;
-    }
-    return true;
+    return allow_dyn_shared(g, fn, dyn, e);
 }
 
 /* A cooperative launch (grid.sync()) needs every block resident at once:
@@ -354,7 +363,8 @@ bool kj_gpu_coop_max_blocks(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, i
 {
     if (!kj_gpu_current(g, e)) return false;
     code_fn *fn = function(c, k->symbol, e);
-    if (!fn) return false;
+    /* as a launch with that much dynamic shared memory would ask for it */
+    if (!fn || !allow_dyn_shared(g, fn, dyn, e)) return false;
     int per_sm = 0;
     CUresult r = g->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn->f, (int)threads, (size_t)dyn);
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", e);
