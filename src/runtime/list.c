@@ -126,7 +126,8 @@ void kj_rt_list_extend(kj_rt *rt, void *list, void *other)
     kj_list *l = list, *o = other;
     int64_t n = o->len, at = l->len; /* read before growing: o may be l */
     reserve(l, at + n);
-    memcpy(l->data + at * l->itemsize, o->data, (size_t)(n * l->itemsize));
+    if (n > 0) /* an empty list may have no data yet (memcpy of NULL is undefined even for 0 bytes) */
+        memcpy(l->data + at * l->itemsize, o->data, (size_t)(n * l->itemsize));
     l->len = at + n;
     retain_all(l, at);
 }
