@@ -389,12 +389,16 @@ def run(argv):
                 print("FAIL: pass.cpu lists %s | %s, which has no probe" % (cat, item))
                 status = 1
     if args.update:
+        # Only the categories that ran are re-measured: entries of the others
+        # stay, so `--update CATEGORY` after one feature keeps the rest.
+        ran = {cat for cat, _, _, _ in rows}
+        keep = {p for p in passlist if p[0] not in ran}
+        keep |= {(cat, item) for cat, item, cls, _ in rows if cls == "pass"}
         with open(pass_path, "w") as f:
             f.write("# items whose probe passes on `kjit run --target cpu` "
                     "(tests/surface/run.sh KJIT --update)\n")
-            for cat, item, cls, _ in rows:
-                if cls == "pass":
-                    f.write("%s\t%s\n" % (cat, item))
+            for cat, item in sorted(keep):
+                f.write("%s\t%s\n" % (cat, item))
     return status
 
 
