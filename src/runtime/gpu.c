@@ -535,6 +535,9 @@ static bool slot_bytes(kj_gpu *g, const kj_abi_kernel *k, const kj_abi_slot *sl,
     *m = NULL;
     memcpy(out, v, (size_t)sl->size);
     if (!sl->ndim) return true;
+    if (sl->ndim > KJ_ABI_MAX_DIMS)
+        return kj_rt_errorf(e, "RuntimeError", "kernel '%s' reads module-level '%s', an array of %d dimensions (at most %d)",
+                            k->name, sl->name, sl->ndim, KJ_ABI_MAX_DIMS);
     const kj_abi_array *d = v;
     kj_array *owner = kj_abi_array_owner(d, sl->ndim);
     if (!owner)
@@ -542,9 +545,14 @@ static bool slot_bytes(kj_gpu *g, const kj_abi_kernel *k, const kj_abi_slot *sl,
                             k->name, sl->name);
     if (!(*m = kj_gpu_mirror_current(g, owner, e))) return false;
     uint64_t dptr = (*m)->d + (uint64_t)((char *)kj_abi_array_data(d) - (*m)->lo);
-    void *none = NULL;
-    memcpy(out, &dptr, sizeof dptr);
-    memcpy(out + 8 + 16 * (size_t)sl->ndim, &none, sizeof none);
+    /* the same descriptor with the device copy's address and no owner (the
+     * kernel never frees) */
+    int64_t shape[KJ_ABI_MAX_DIMS], strides[KJ_ABI_MAX_DIMS];
+    for (int k = 0; k < sl->ndim; k++)
+        shape[k] = kj_abi_array_shape(d, sl->ndim, k), strides[k] = kj_abi_array_stride(d, sl->ndim, k);
+    kj_abi_array dev;
+    kj_abi_array_pack(&dev, sl->ndim, (void *)(uintptr_t)dptr, shape, strides, NULL);
+    memcpy(out, &dev, kj_abi_array_bytes(sl->ndim));
     return true;
 }
 
