@@ -22,41 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- counting allocations (the test's own malloc over glibc's) ---- */
-
-#if !KJ_ASAN
-static atomic_long allocations;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-void *malloc(size_t n)
-{
-    atomic_fetch_add(&allocations, 1);
-    return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t size)
-{
-    atomic_fetch_add(&allocations, 1);
-    return __libc_calloc(n, size);
-}
-void *realloc(void *p, size_t n)
-{
-    atomic_fetch_add(&allocations, 1);
-    return __libc_realloc(p, n);
-}
-void *aligned_alloc(size_t align, size_t n)
-{
-    atomic_fetch_add(&allocations, 1);
-    return __libc_memalign(align, n);
-}
-int posix_memalign(void **p, size_t align, size_t n)
-{
-    atomic_fetch_add(&allocations, 1);
-    *p = __libc_memalign(align, n);
-    return *p ? 0 : 12 /* ENOMEM */;
-}
-#endif
+/* allocations: counted by the test's own malloc family */
+#include "count_alloc.h"
 
 static const char src[] = "from numba import njit\n"
                           "\n"
