@@ -69,7 +69,8 @@ static char *ptx_of(const kjit_module *m, const char *kernel, const kir_func *on
 {
     char path[512];
     kj_ptx_opts o = {.arch = m->arch[0] ? m->arch : "sm_90", .opt_level = m->cg.opt_level,
-                     .verify = m->cg.verify, .libdevice = kj_api_libdevice_path(path, sizeof path),
+                     /* as the host pipeline: invalid IR is a reported internal error, not an llc crash */
+                     .verify = true, .libdevice = kj_api_libdevice_path(path, sizeof path),
                      .kernel = kernel, .only = only, .phases = phases};
     return kj_codegen_ptx(m->kir, &o, d);
 }
