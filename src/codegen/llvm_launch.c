@@ -190,6 +190,8 @@ static bool touches_data(const kir_inst *in)
     case KIR_LOCAL_GET: case KIR_LOCAL_SET: case KIR_PARAM: case KIR_TUPLE: case KIR_TUPLE_GET:
     case KIR_ARRAY_DIM: case KIR_ARRAY_VIEW: case KIR_LAUNCH: case KIR_RETURN: case KIR_SELECT:
         return false;
+    case KIR_CAST: /* an array to another layout of it: the same descriptor (was a write: a re-upload) */
+        return !in->type || in->type->kind != KJ_T_ARRAY;
     case KIR_BUILTIN:
         if (kj_builtin_has(in->aux, KJ_BF_SHAPE | KJ_BF_VIEW)) return false; /* a view, as ARRAY_VIEW */
         /* the runtime keeps the coherence of these: copies between the sides, and MPI buffers

@@ -62,6 +62,9 @@ expect ufunc_results "kjit stats: device->host 6 transfers, 12582912 bytes"
 expect ufunc_results "kjit stats: page-locked 2 host arrays copied more than once, 4194304 bytes"
 # np.sum/np.max/a.min() of a device array: on the GPU, only the blocks' results come back
 "$kjit" run --target=cuda "$root/tests/fake_gpu/np_reduce.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+# and nothing goes up: the blocks' results and the ticket are made on the device (a layout cast of
+# them in host code is no host write: it made both go up at every reduction before)
+expect np_reduce "kjit stats: host->device 0 transfers, 0 bytes"
 expect np_reduce "kjit stats: device->host 3 transfers, 11736 bytes"
 expect np_reduce "kjit stats: launches of sum: 1"
 expect np_reduce "kjit stats: launches of max: 1"
