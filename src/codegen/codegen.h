@@ -270,6 +270,7 @@ LLVMBasicBlockRef kj_cg_bb(kj_cg *cg, const char *name);
 bool kj_cg_terminated(kj_cg *cg); /* the current block has its terminator */
 /* if (cond) raise kind(msg) at sp — the raise is in a cold block. */
 void kj_cg_raise_if(kj_cg *cg, LLVMValueRef cond, kj_rt_kind kind, const char *msg, kj_span sp);
+void kj_cg_raise_if_v(kj_cg *cg, LLVMValueRef cond, kj_rt_kind kind, LLVMValueRef msg, kj_span sp);
 /* Emit a call that never returns, then continue in a fresh unreachable
  * block. */
 void kj_cg_noreturn(kj_cg *cg);

@@ -82,6 +82,7 @@ void kj_cg_exc(kj_cg *cg, kir_ref r)
                                         kj_cg_i32(cg, 0), "match");
         break;
     }
+    case KIR_EXC_VALUE: cg->fn->vals[r] = kj_cg_rtcall(cg, KJ_RTF_EXC_VALUE, args, 2); break;
     case KIR_RERAISE:
         kj_cg_rtcall(cg, KJ_RTF_RERAISE, args, 2);
         kj_cg_noreturn(cg);

@@ -48,13 +48,17 @@ LLVMValueRef kj_cg_val(kj_cg *cg, kir_ref r)
 
 void kj_cg_raise_if(kj_cg *cg, LLVMValueRef cond, kj_rt_kind kind, const char *msg, kj_span sp)
 {
+    kj_cg_raise_if_v(cg, cond, kind, msg ? kj_cg_cstr(cg, msg) : LLVMConstNull(cg->t_ptr), sp);
+}
+
+/* The same with the message a value (a str, or NULL for none). */
+void kj_cg_raise_if_v(kj_cg *cg, LLVMValueRef cond, kj_rt_kind kind, LLVMValueRef msg, kj_span sp)
+{
     if (LLVMIsAConstantInt(cond) && LLVMConstIntGetZExtValue(cond) == 0) return; /* cannot fail */
     LLVMBasicBlockRef fail = kj_cg_bb(cg, "raise"), cont = kj_cg_bb(cg, "ok");
     LLVMBuildCondBr(cg->b, cond, fail, cont);
     LLVMPositionBuilderAtEnd(cg->b, fail);
-    LLVMValueRef args[5] = {cg->fn->rt, kj_cg_i32(cg, kind),
-                            msg ? kj_cg_cstr(cg, msg) : LLVMConstNull(cg->t_ptr),
-                            kj_cg_i32(cg, sp.line), kj_cg_i32(cg, sp.col)};
+    LLVMValueRef args[5] = {cg->fn->rt, kj_cg_i32(cg, kind), msg, kj_cg_i32(cg, sp.line), kj_cg_i32(cg, sp.col)};
     kj_cg_rtcall(cg, KJ_RTF_RAISE, args, 5);
     LLVMBuildUnreachable(cg->b);
     LLVMPositionBuilderAtEnd(cg->b, cont);
@@ -415,7 +419,7 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
                            cg->fn->kf->locals[in->i].name ? cg->fn->kf->locals[in->i].name : "");
         if (cg->fn->volatile_locals) LLVMSetVolatile(cg->fn->vals[r], 1);
         break;
-    case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE: kj_cg_exc(cg, r); break;
+    case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE: case KIR_EXC_VALUE: kj_cg_exc(cg, r); break;
     case KIR_PARAM: /* after rt (and the kernel context on the device side) */
         cg->fn->vals[r] = LLVMGetParam(cg->fn->fn, (unsigned)in->i + (cg->fn->kx ? 2 : 1));
         break;
@@ -427,13 +431,15 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
         }
         cg->fn->vals[r] = kj_cg_inst(cg, r);
         break;
-    case KIR_ASSERT:
-        kj_cg_raise_if(cg, LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), ""),
-                       in->aux >= KIR_ASSERT_RAISE  ? (kj_rt_kind)(in->aux - KIR_ASSERT_RAISE)
-                       : in->aux == KIR_ASSERT_VALUE ? KJ_RT_VALUE
-                                                     : KJ_RT_ASSERTION,
-                       in->s, in->span);
+    case KIR_ASSERT: {
+        kj_rt_kind kind = in->aux >= KIR_ASSERT_RAISE  ? (kj_rt_kind)(in->aux - KIR_ASSERT_RAISE)
+                        : in->aux == KIR_ASSERT_VALUE ? KJ_RT_VALUE
+                                                      : KJ_RT_ASSERTION;
+        LLVMValueRef fails = LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), "");
+        if (in->b) kj_cg_raise_if_v(cg, fails, kind, kj_cg_val(cg, in->b), in->span); /* a run-time message */
+        else kj_cg_raise_if(cg, fails, kind, in->s, in->span);
         break;
+    }
     default: cg->fn->vals[r] = kj_cg_inst(cg, r); break;
     }
 }

@@ -899,6 +899,15 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
     case KJ_T_TUPLE: print_tuple(cg, in, t, v); break;
     case KJ_T_LIST: kj_cg_print_list(cg, in, t, v, print_value, put_cstr); break; /* llvm_list.c */
     case KJ_T_DICT: case KJ_T_SET: kj_cg_print_dict(cg, in, t, v, print_value, put_cstr); break; /* llvm_dict.c */
+    case KJ_T_OPAQUE:
+        if (!kj_t_is_exception(t)) goto refused;
+        if (repr) { /* its class and arguments are not kept (raise.c) */
+            kj_cg_fail(cg, in->span, "printing an exception inside a tuple or list (its repr) is not supported: "
+                                     "print str(e)");
+            break;
+        }
+        put_call(cg, KJ_RTF_PRINT_STR, v); /* the exception's value is its str() */
+        break;
     case KJ_T_ARRAY: {
         LLVMValueRef a[5] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),
                              kj_cg_i32(cg, kj_cg_dtype(t->elem)), kj_cg_i32(cg, repr)};
@@ -906,6 +915,7 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         break;
     }
     default:
+    refused:
         kj_cg_fail(cg, in->span, "printing a value of type %s is not supported by the host code generator yet",
                    kj_type_str(t));
     }

@@ -20,7 +20,7 @@ static LLVMValueRef str_of(kj_cg *cg, const kir_inst *in)
     const kj_type *t = arg_type(cg, in, 0);
     LLVMValueRef x = val(cg, in, 0), i = kj_cg_i64(cg, 0), f = LLVMConstReal(cg->t_f64, 0);
     int kind = 0;
-    if (t->kind == KJ_T_STR) return x;
+    if (t->kind == KJ_T_STR || kj_t_is_exception(t)) return x; /* an exception's value is its str() */
     if (t->kind == KJ_T_FLOAT) {
         kind = t->bits == 16 ? 6 : t->bits == 32 ? 3 : 2;
         f = t->bits < 64 ? LLVMBuildFPExt(cg->b, x, cg->t_f64, "") : x;
@@ -38,7 +38,7 @@ static LLVMValueRef fmt1(kj_cg *cg, const kir_inst *in)
     const kj_type *t = arg_type(cg, in, 0);
     LLVMValueRef x = val(cg, in, 0), i = kj_cg_i64(cg, 0), f = LLVMConstReal(cg->t_f64, 0), s = val(cg, in, 1);
     int kind = 5;
-    if (t->kind == KJ_T_STR) {
+    if (t->kind == KJ_T_STR || kj_t_is_exception(t)) {
         s = x;
     } else if (t->kind == KJ_T_FLOAT) {
         kind = t->bits == 32 ? 3 : 2; /* float16: as CPython, format() of its exact float value */

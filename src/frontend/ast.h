@@ -151,6 +151,7 @@ struct kj_stmt {
             kj_expr *type;              /* `except TYPE`: a class or a tuple; NULL: bare, else, finally */
             const char *name;           /* `as NAME`, or NULL */
             kj_span name_span;
+            kj_expr *target;            /* `as NAME` as a NAME expression (host code binds it), or NULL */
             kj_block body;
             kj_except_kind clause;
         } except;

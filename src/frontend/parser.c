@@ -566,6 +566,8 @@ static kj_stmt *except_clause(kjp *p, kj_except_kind clause)
             } else {
                 s->except.name = kjp_name(p, n);
                 s->except.name_span = n->span;
+                s->except.target = kjp_new_expr(p, KJ_E_NAME, n->span);
+                s->except.target->name = s->except.name;
                 kjp_next(p);
             }
         }

@@ -529,11 +529,29 @@ static const kj_type *type_range(bctx *c)
 }
 
 /* print(*args, sep=, end=): anything printable; sep/end strings. */
+/* An exception inside a container prints by its repr, which kjit does not
+ * keep (the exception's value is its str(): raise.c). */
+static bool holds_exception(const kj_type *t)
+{
+    if (!t) return false;
+    if (t->kind == KJ_T_TUPLE)
+        for (uint32_t k = 0; k < t->n; k++)
+            if (kj_t_is_exception(t->elems[k]) || holds_exception(t->elems[k])) return true;
+    bool inner = t->kind == KJ_T_LIST || t->kind == KJ_T_SET || t->kind == KJ_T_DICT;
+    return inner && (kj_t_is_exception(t->elem) || holds_exception(t->elem) ||
+                     (t->kind == KJ_T_DICT && t->n && (kj_t_is_exception(t->elems[0]) || holds_exception(t->elems[0]))));
+}
+
 static const kj_type *type_print(bctx *c)
 {
     for (uint32_t i = 0; i < c->nargs; i++) {
         const kj_type *x = ty(c, i);
         if (x && x->kind == KJ_T_RANGE) return argerr(c, i, "a printable value");
+        if (holds_exception(x)) {
+            kj_error(c->d, c->src, c->args[i].span, "printing an exception inside a tuple or list (its repr) is not "
+                                                   "supported: print str(e)");
+            return NULL;
+        }
     }
     for (uint32_t i = c->nargs >= 2 ? c->nargs - 2 : c->nargs; i < c->nargs; i++)
         if (given(c, i) && ty(c, i)->kind != KJ_T_STR) return argerr(c, i, "a string");
@@ -659,7 +677,7 @@ static const kj_type *type_str_method(bctx *c)
 {
     const kj_type *st = kj_t_str(c->t), *x = ty(c, 0);
     if (c->id == KJ_B_STR) {
-        if (!x || (!kj_is_scalar(x) && x->kind != KJ_T_STR) || kj_is_complex(x))
+        if (!x || (!kj_is_scalar(x) && x->kind != KJ_T_STR && !kj_t_is_exception(x)) || kj_is_complex(x))
             return argerr(c, 0, "a number or a string");
         return st;
     }
@@ -671,7 +689,7 @@ static const kj_type *type_str_method(bctx *c)
         if (!c->args[0].sval) return argerr(c, 0, "a constant format string");
         for (uint32_t i = 1; i < c->nargs; i++)
             if (!ty(c, i) || ((!kj_is_scalar(ty(c, i)) || kj_is_complex(ty(c, i))) && ty(c, i)->kind != KJ_T_STR &&
-                              ty(c, i)->kind != KJ_T_NONE))
+                              ty(c, i)->kind != KJ_T_NONE && !kj_t_is_exception(ty(c, i))))
                 return argerr(c, i, "a number, a string or None");
         return st;
     }
@@ -1227,7 +1245,8 @@ static const kj_type *type_any(bctx *c)
         kj_error(c->d, c->src, c->call, "%s() takes Numba type objects, written in its call", c->name);
         return NULL;
     case KJ_B_ENUMERATE:
-    case KJ_B_ZIP: /* the iterable of a for loop is typed by infer_iter.c, never here */
+    case KJ_B_ZIP:
+    case KJ_B_REVERSED: /* the iterable of a for loop is typed by infer_iter.c, never here */
         kj_error(c->d, c->src, c->call, "%s() is only supported as the iterable of a for loop", c->name);
         return NULL;
     case KJ_B_ABS: return type_abs(c);

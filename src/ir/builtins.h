@@ -62,6 +62,7 @@ enum {
     X(PRANGE, "prange", KJ_BF_ANY, "*args")                                                              \
     X(ENUMERATE, "enumerate", KJ_BF_ANY, "iterable, start=")  /* for loops only: infer_iter.c */          \
     X(ZIP, "zip", KJ_BF_ANY, "*args")                         /* for loops only: infer_iter.c */          \
+    X(REVERSED, "reversed", KJ_BF_ANY, "seq")                 /* for loops only: infer_iter.c */          \
     /* reflected lists (infer_list.c, lower_list.c, llvm_list.c); the first three are lowering's own */  \
     X(LIST_NEW, "list.<new>", KJ_BF_HOST, "*args")                                                       \
     X(LIST_GET, "list.<get>", KJ_BF_HOST, "i")                                                          \

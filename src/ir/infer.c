@@ -54,6 +54,8 @@ static void collect_block(kj_sema *s, kj_spec *sp, const kj_block *b)
         kj_expr *const *t;
         const kj_block *in[2];
         for (uint32_t k = 0, nt = kj_stmt_targets(b->v[i], &t); k < nt; k++) collect_target(s, sp, t[k]);
+        if (b->v[i]->kind == KJ_S_EXCEPT && b->v[i]->except.target && kj_host_code(sp))
+            collect_target(s, sp, b->v[i]->except.target);
         for (uint32_t k = 0, nb = kj_stmt_blocks(b->v[i], in); k < nb; k++) collect_block(s, sp, in[k]);
     }
 }
@@ -528,10 +530,18 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         ic->try_loops = loops, ic->try_finally = fin;
         break;
     }
-    case KJ_S_EXCEPT:
+    case KJ_S_EXCEPT: {
         kj_check_except(ic, st);
+        const kj_exc_scope *up = ic->exc;
+        kj_exc_scope here = {st->except.name, up};
+        if (st->except.target && kj_host_code(ic->sp)) { /* the exception as its str() (raise.c) */
+            assign_target(ic, st->except.target, kj_t_opaque(ic->s->types, "exception"), false);
+            ic->exc = &here;
+        }
         infer_block(ic, &st->except.body);
+        ic->exc = up;
         break;
+    }
     case KJ_S_PASS: break;
     case KJ_S_ASSERT:
         kj_cond_type(ic, st->assert_.cond);
@@ -543,6 +553,11 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         int kind;
         const char *msg;
         kj_raise_eval(ic->s, ic->d, ic->sp, st->raise.exc, &kind, &msg);
+        const kj_expr *dyn = kj_raise_dynamic(ic->s, ic->sp, st->raise.exc);
+        const kj_type *t = dyn ? kj_type_expr(ic, dyn)->type : NULL;
+        if (t && t->kind != KJ_T_STR && (!kj_is_scalar(t) || kj_is_complex(t)))
+            kj_error(ic->d, ic->s->src, dyn->span, "an exception's argument must be a string or a number, not %s",
+                     kj_type_str(t));
         break;
     }
     case KJ_S_DEF:

@@ -170,6 +170,7 @@ static kj_einfo *type_name(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
                          e->name);
             return ei_value(ei, NULL);
         }
+        if (kj_t_is_exception(v->type) && kj_exc_scope_error(ic, e)) return ei_value(ei, NULL);
         ei->nonneg = v->nonneg;
         return ei_value(ei, v->type);
     }

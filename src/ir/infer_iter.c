@@ -2,20 +2,22 @@
 /* infer_iter — the iterables of a for loop beyond range() calls and tuples
  * (infer.c keeps those): arrays (over the first axis: an element of a 1-d
  * array, a view of the rest of an n-d one), range objects held in
- * variables, and enumerate(x, start=) and zip(a, b, ...) of any iterable,
- * nested. Numba's reference/pysupported.rst ("Built-in functions":
+ * variables, and enumerate(x, start=), zip(a, b, ...) and reversed(seq) of
+ * any iterable, nested (reversed: of a sequence, not of an enumerate, zip
+ * or set, as in Python). Numba's reference/pysupported.rst ("Built-in functions":
  * enumerate, zip, range) and numpysupported.rst ("iteration over arrays").
  * enumerate and zip are typed here only as the iterable of a for loop;
  * lower_iter.c lowers the same shapes to one counted loop. */
 #include "sema_int.h"
 #include "builtins.h"
 
-/* enumerate or zip, when `e` is a call of one of them; else -1. */
+/* enumerate, zip or reversed, when `e` is a call of one of them; else -1. */
 int kj_iter_call(kj_ictx *ic, const kj_expr *e)
 {
     if (e->kind != KJ_E_CALL) return -1;
     kj_einfo *f = kj_type_expr(ic, e->call.fn);
-    if (f->kind != EI_BUILTIN || (f->builtin != KJ_B_ENUMERATE && f->builtin != KJ_B_ZIP)) return -1;
+    if (f->kind != EI_BUILTIN || (f->builtin != KJ_B_ENUMERATE && f->builtin != KJ_B_ZIP && f->builtin != KJ_B_REVERSED))
+        return -1;
     return f->builtin;
 }
 
@@ -77,13 +79,37 @@ static const kj_type *zip_elem(kj_ictx *ic, const kj_expr *it)
     return ok ? kj_t_tuple(ic->s->types, el, it->call.nargs) : NULL;
 }
 
+/* reversed(seq): a sequence with a length (Python's __reversed__ or
+ * __len__ and __getitem__): not an enumerate, zip or set. */
+static const kj_type *reversed_elem(kj_ictx *ic, const kj_expr *it)
+{
+    if (it->call.nkw || it->call.nargs != 1) {
+        kj_error(ic->d, ic->s->src, it->span, "reversed() takes exactly one argument");
+        return NULL;
+    }
+    if (!kj_host_code(ic->sp)) {
+        kj_diag *dg = kj_error(ic->d, ic->s->src, it->span, "reversed() is not supported in compiled functions");
+        kj_diag_hint(dg, "Numba's @jit and kernels have no reversed() (host code has): iterate over range(n - 1, -1, -1)");
+        return NULL;
+    }
+    const kj_expr *x = it->call.args[0];
+    int inner = kj_iter_call(ic, x);
+    const kj_type *t = inner >= 0 ? NULL : kj_value_type(ic, x);
+    if (inner >= 0 || (t && t->kind == KJ_T_SET)) {
+        kj_error(ic->d, ic->s->src, x->span, "'%s' object is not reversible",
+                 inner >= 0 ? kj_builtin_get(inner)->path : "set");
+        return NULL;
+    }
+    return iter_elem(ic, x);
+}
+
 /* The element type of iterating `it`, NULL after an error. */
 static const kj_type *iter_elem(kj_ictx *ic, const kj_expr *it)
 {
     int b = kj_iter_call(ic, it);
     if (b >= 0) {
         ei_reset(ic, it);
-        return b == KJ_B_ENUMERATE ? enumerate_elem(ic, it) : zip_elem(ic, it);
+        return b == KJ_B_ENUMERATE ? enumerate_elem(ic, it) : b == KJ_B_ZIP ? zip_elem(ic, it) : reversed_elem(ic, it);
     }
     const kj_type *t = kj_value_type(ic, it);
     if (!t) return NULL;

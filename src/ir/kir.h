@@ -139,7 +139,8 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(UFUNC_CALL, "ufunc", "fn args")   /* apply a @vectorize/@guvectorize over arrays */  \
     X(UFUNC_REDUCE, "reduce", "fn a aux") /* fn.reduce(a, axis=aux-1); aux 0: every axis */ \
     /* statements */                                                                       \
-    X(ASSERT, "assert", "a s")          /* a = condition, s = message or NULL */           \
+    X(ASSERT, "assert", "a b s")        /* a = condition, s = message or NULL, b = a str   \
+                                           value for it made at run time (host code) or 0 */ \
     X(RETURN, "return", "a")            /* a = value or 0 */                               \
     X(BREAK, "break", "")                                                                  \
     X(CONTINUE, "continue", "")                                                            \
@@ -148,6 +149,7 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(TRY_END, "try_end", "a")          /* a = TRY: its body is left without exception */  \
     X(EXC_MATCH, "exc_match", "a")      /* bool: a's exception is of class aux (exc.h) */  \
     X(RERAISE, "reraise", "a")          /* raise a's exception again */                    \
+    X(EXC_VALUE, "exc_value", "a")      /* host code: a's exception, as its str() */       \
     /* structured control flow */                                                          \
     X(IF, "if", "a then else")          /* a = bool condition */                           \
     X(LOOP, "loop", "body")             /* loop { body } until BREAK (while loops) */     \

@@ -114,6 +114,7 @@ static bool barrier(fctx *c, kir_ref r)
     case KIR_ARRAY_STORE: case KIR_CALL: case KIR_LAUNCH: case KIR_UFUNC_CALL: case KIR_ASSERT:
     case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE: case KIR_IF: case KIR_LOOP: case KIR_FOR:
     case KIR_PFOR: case KIR_BOUNDS_CHECK: case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE:
+    case KIR_EXC_VALUE:
         return true;
     case KIR_BUILTIN: return operands(c, r, ops) == 0;
     case KIR_UFUNC_REDUCE: return c->f->insts[r].aux & KIR_REDUCE_AT; /* f.at writes its array */

@@ -289,6 +289,10 @@ static void print_operands(pctx *p, const kir_inst *in)
     case KIR_ASSERT:
         kj_buf_putc(out, ' ');
         print_ref(p, in->a);
+        if (in->b) {
+            kj_buf_puts(out, ", ");
+            print_ref(p, in->b);
+        }
         if (in->s) {
             kj_buf_puts(out, ", ");
             print_quoted(out, in->s);

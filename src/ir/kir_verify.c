@@ -561,12 +561,14 @@ static bool check_result(vctx *v, kir_ref r)
 }
 
 /* TRY is a bool; the others name a TRY of the function (and are bools,
- * EXC_MATCH, or statements) */
+ * EXC_MATCH, the exception, EXC_VALUE, or statements) */
 static bool check_try(vctx *v, kir_ref r)
 {
     const kir_inst *in = at(v, r);
     bool value = in->op == KIR_TRY || in->op == KIR_EXC_MATCH;
     if (value && !is_bool(in->type)) return fail(v, r, "%s has type %s, not bool", name(in), ts(in->type));
+    if (in->op == KIR_EXC_VALUE && !kj_t_is_exception(in->type))
+        return fail(v, r, "%s has type %s, not exception", name(in), ts(in->type));
     if (in->op == KIR_TRY) return true;
     if (!in->a || in->a >= v->f->ninsts || at(v, in->a)->op != KIR_TRY)
         return fail(v, r, "%s does not name a try", name(in));
@@ -603,7 +605,7 @@ static bool check_inst(vctx *v, kir_ref r)
         return check_reduce(v, r);
     case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR:
         return check_control(v, r);
-    case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE:
+    case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE: case KIR_EXC_VALUE:
         return check_try(v, r);
     default:
         return fail(v, r, "unknown op %u", at(v, r)->op);

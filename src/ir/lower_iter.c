@@ -7,8 +7,8 @@
  * an array (ARRAY_DIM 0; ARRAY_LOAD of a 1-d array, the view a[i] of an
  * n-d one), a tuple (its elements chosen by comparisons, as lower.c's
  * loop over a tuple), a range (start + i * step), enumerate (its
- * sequence's element with start + i) and zip (its sequences' elements,
- * the shortest length). The loop is one FOR over i in [0, length), so
+ * sequence's element with start + i), zip (its sequences' elements,
+ * the shortest length) and reversed (its sequence's element n - 1 - i). The loop is one FOR over i in [0, length), so
  * break, continue and prange-free kernels work as for any range loop.
  *
  * A range value is KIR's 3-tuple (start, stop, step) of its integer type:
@@ -18,16 +18,16 @@
 
 #define MAX_ZIP 8
 
-typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR } sq_kind;
+typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR, SQ_REVERSED } sq_kind;
 
 typedef struct seq {
     sq_kind kind;
     kir_ref v;           /* ARRAY, TUPLE: the value; RANGE: start */
-    kir_ref stop, step;  /* RANGE */
+    kir_ref stop, step;  /* RANGE; REVERSED: stop, its sequence's length */
     kir_ref start;       /* ENUMERATE: int64 */
     const kj_type *type; /* ARRAY, TUPLE: the value's type; RANGE: the integer type */
     const kj_type *elem; /* TUPLE: the elements' unified type */
-    struct seq *sub;     /* ENUMERATE: 1, ZIP: n */
+    struct seq *sub;     /* ENUMERATE, REVERSED: 1, ZIP: n */
     uint32_t n;
 } seq;
 
@@ -73,11 +73,13 @@ static int iter_call(lctx *lc, const kj_expr *e)
 {
     if (e->kind != KJ_E_CALL) return -1;
     kj_einfo *f = EI(lc, e->call.fn);
-    if (f->kind != EI_BUILTIN || (f->builtin != KJ_B_ENUMERATE && f->builtin != KJ_B_ZIP)) return -1;
+    if (f->kind != EI_BUILTIN || (f->builtin != KJ_B_ENUMERATE && f->builtin != KJ_B_ZIP && f->builtin != KJ_B_REVERSED))
+        return -1;
     return f->builtin;
 }
 
 static void open_seq(lctx *lc, const kj_expr *e, seq *q);
+static kir_ref seq_len(lctx *lc, const seq *q, kj_span sp);
 
 static void open_call(lctx *lc, const kj_expr *e, int b, seq *q)
 {
@@ -89,10 +91,14 @@ static void open_call(lctx *lc, const kj_expr *e, int b, seq *q)
         for (uint32_t k = 0; k < q->n; k++) open_seq(lc, e->call.args[k], &q->sub[k]);
         return;
     }
-    q->kind = SQ_ENUMERATE;
+    q->kind = b == KJ_B_REVERSED ? SQ_REVERSED : SQ_ENUMERATE;
     q->n = 1;
     q->sub = KJ_NEWN(lc->s->a, seq, 1);
     open_seq(lc, e->call.args[0], q->sub);
+    if (q->kind == SQ_REVERSED) { /* element i is the sequence's length - 1 - i */
+        q->stop = seq_len(lc, q->sub, sp);
+        return;
+    }
     const kj_expr *start = e->call.nargs == 2 ? e->call.args[1] : e->call.nkw ? e->call.kw[0].value : NULL;
     q->start = start ? kj_lw_as(lc, start, i64t(lc)) : kj_lw_i64(lc, 0, sp);
 }
@@ -161,6 +167,7 @@ static kir_ref seq_len(lctx *lc, const seq *q, kj_span sp)
     case SQ_STR: return kj_lower_str_len(lc, q->v, sp);
     case SQ_RANGE: return kj_lower_range_len(lc, q->type, q->v, q->stop, q->step, sp);
     case SQ_ENUMERATE: return seq_len(lc, q->sub, sp);
+    case SQ_REVERSED: return q->stop;
     case SQ_ZIP: {
         kir_ref n = seq_len(lc, &q->sub[0], sp);
         for (uint32_t k = 1; k < q->n; k++) {
@@ -209,6 +216,10 @@ static kir_ref seq_get(lctx *lc, const seq *q, kir_ref i, kj_span sp)
         kir_ref el[2] = {emit2(lc, KIR_ADD, i64t(lc), sp, q->start, i), seq_get(lc, q->sub, i, sp)};
         const kj_type *ts[2] = {i64t(lc), lc->f->insts[el[1]].type};
         return make_tuple(lc, kj_t_tuple(lc->s->types, ts, 2), el, 2, sp);
+    }
+    case SQ_REVERSED: {
+        kir_ref last = emit2(lc, KIR_SUB, i64t(lc), sp, q->stop, kj_lw_i64(lc, 1, sp));
+        return seq_get(lc, q->sub, emit2(lc, KIR_SUB, i64t(lc), sp, last, i), sp);
     }
     case SQ_ZIP: {
         kir_ref el[MAX_ZIP];

@@ -14,18 +14,40 @@
  * else clause and a handler, and before an exception that no handler
  * caught, or that a handler or the else clause raised, propagates.
  * Inference refuses what would leave a clause without running F (a
- * return, a break or continue out of the statement). */
+ * return, a break or continue out of the statement).
+ *
+ * In host code `except A as e:` stores EXC_VALUE t (the exception as its
+ * str()) in e before H1 runs (raise.c types it). */
 #include "lower_int.h"
+
+/* str(x) of a run-time exception argument; repr(x) for a KeyError, as
+ * CPython's str(KeyError(x)) */
+static kir_ref message_of(lctx *lc, const kj_expr *x, int kind)
+{
+    kir_ref v = kj_lw_expr(lc, x);
+    const kj_type *st = kj_t_str(lc->s->types);
+    bool repr = kind == kj_exc_class("KeyError");
+    kir_ref args[2] = {v, 0};
+    if (repr) {
+        args[1] = kj_lw_emit(lc, KIR_CONST_STR, st, x->span);
+        kir_at(lc->f, args[1])->s = "!r";
+    }
+    kir_ref r = kj_lw_emit_args(lc, KIR_BUILTIN, st, x->span, args, repr ? 2 : 1);
+    kir_at(lc->f, r)->aux = (uint16_t)(repr ? KJ_B_STR_FMT1 : KJ_B_STR);
+    return r;
+}
 
 void kj_lower_raise(lctx *lc, const kj_stmt *st)
 {
     int kind = 0;
     const char *msg = NULL;
     kj_raise_eval(lc->s, NULL, lc->sp, st->raise.exc, &kind, &msg);
+    const kj_expr *dyn = kj_raise_dynamic(lc->s, lc->sp, st->raise.exc);
+    kir_ref m = dyn ? message_of(lc, dyn, kind) : 0;
     kir_ref c = kj_lw_emit(lc, KIR_CONST_INT, kj_t_bool(lc->s->types), st->span); /* False */
     kir_ref r = kj_lw_emit(lc, KIR_ASSERT, NULL, st->span);
     kir_inst *in = kir_at(lc->f, r);
-    in->a = c, in->s = msg, in->aux = (uint16_t)(KIR_ASSERT_RAISE + kind);
+    in->a = c, in->b = m, in->s = msg, in->aux = (uint16_t)(KIR_ASSERT_RAISE + kind);
 }
 
 void kj_lower_leave_tries(lctx *lc, kj_span sp)
@@ -41,6 +63,17 @@ static kir_ref match(lctx *lc, kir_ref t, const kj_expr *cls)
     return m;
 }
 
+/* The handler's body, after `as NAME` is bound to the exception caught by t. */
+static void handler_body(lctx *lc, kir_ref t, const kj_stmt *h)
+{
+    if (h->except.target && kj_host_code(lc->sp)) {
+        kir_ref v = kj_lw_emit(lc, KIR_EXC_VALUE, kj_t_opaque(lc->s->types, "exception"), h->except.name_span);
+        kir_at(lc->f, v)->a = t;
+        kj_lw_store(lc, h->except.target, v, h->except.name_span);
+    }
+    kj_lw_block(lc, &h->except.body);
+}
+
 /* Handlers k.. of the clauses, for the exception caught by t. */
 static void dispatch(lctx *lc, kir_ref t, const kj_block *cl, uint32_t k, kj_span sp)
 {
@@ -51,7 +84,7 @@ static void dispatch(lctx *lc, kir_ref t, const kj_block *cl, uint32_t k, kj_spa
     const kj_stmt *h = cl->v[k];
     const kj_expr *ty = h->except.type;
     if (!ty || (ty->kind == KJ_E_NAME && kj_exc_class(ty->name) == kj_exc_class("Exception"))) {
-        kj_lw_block(lc, &h->except.body);
+        handler_body(lc, t, h);
         return;
     }
     kir_ref cond = 0;
@@ -69,7 +102,7 @@ static void dispatch(lctx *lc, kir_ref t, const kj_block *cl, uint32_t k, kj_spa
     kir_blkid then, els, saved = lc->cur;
     kj_lower_if(lc, cond, h->span, &then, &els);
     lc->cur = then;
-    kj_lw_block(lc, &h->except.body);
+    handler_body(lc, t, h);
     lc->cur = els;
     dispatch(lc, t, cl, k + 1, sp);
     lc->cur = saved;

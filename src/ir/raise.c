@@ -86,6 +86,17 @@ static bool const_arg(kj_buf *out, const kj_expr *e, bool repr)
     }
 }
 
+const kj_expr *kj_raise_dynamic(kj_sema *s, const kj_spec *sp, const kj_expr *exc)
+{
+    if (!sp || !kj_host_code(sp) || exc->kind != KJ_E_CALL || exc->call.nargs != 1 || exc->call.nkw)
+        return NULL;
+    kj_buf b = {0};
+    bool constant = const_arg(&b, exc->call.args[0], true);
+    kj_buf_free(&b);
+    (void)s;
+    return constant ? NULL : exc->call.args[0];
+}
+
 /* The message of CLASS(args): str() of the exception. */
 static bool message(kj_sema *s, kj_diags *d, const kj_expr *call, int kind, const char **msg)
 {
@@ -135,6 +146,7 @@ bool kj_raise_eval(kj_sema *s, kj_diags *d, kj_spec *sp, const kj_expr *exc, int
         }
         return false;
     }
+    if (kj_raise_dynamic(s, sp, exc)) return true; /* its message made at run time (lower_try.c) */
     return exc->kind != KJ_E_CALL || message(s, d, exc, *kind, msg);
 }
 
@@ -196,9 +208,25 @@ bool kj_except_name_error(kj_ictx *ic, const kj_expr *e)
 {
     const kj_funcdef *def = ic->sp->fn->def;
     if (!def || !binds_exception(&def->body, e->name)) return false;
-    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "the exception bound to '%s' cannot be used", e->name);
-    kj_diag_hint(dg, "compiled code does not materialise exception objects (Numba's either): 'except ... as %s' "
-                     "binds nothing",
+    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "Exception object cannot be stored into variable (%s)", e->name);
+    kj_diag_hint(dg, "Numba's @jit functions do not bind the exception of 'except ... as %s' (host code does): "
+                     "catch it in the caller",
+                 e->name);
+    return true;
+}
+
+bool kj_host_code(const kj_spec *sp)
+{
+    return !sp->device && (sp->fn->kind == FK_MAIN || sp->fn->kind == FK_HELPER);
+}
+
+bool kj_exc_scope_error(kj_ictx *ic, const kj_expr *e)
+{
+    for (const kj_exc_scope *s = ic->exc; s; s = s->up)
+        if (!strcmp(s->name, e->name)) return false;
+    kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "name '%s' is not defined here", e->name);
+    kj_diag_hint(dg, "'except ... as %s' binds the exception inside its except clause only: Python deletes the "
+                     "name at the clause's end",
                  e->name);
     return true;
 }

@@ -350,6 +350,10 @@ bool kj_exc_is_subclass(int kind, int base);
 /* `raise exc`: the kind and message (NULL: none) it raises; errors go to d
  * (NULL: none); false after one */
 bool kj_raise_eval(kj_sema *s, kj_diags *d, kj_spec *sp, const kj_expr *exc, int *kind, const char **msg);
+/* Host code may raise with a message computed at run time, as CPython does:
+ * `raise CLASS(x)` with one argument that is not a constant. That argument
+ * (a string or a number, whose str() is the message), else NULL. */
+const kj_expr *kj_raise_dynamic(kj_sema *s, const kj_spec *sp, const kj_expr *exc);
 
 /* lower.c */
 bool kj_lower_all(kj_sema *s, kir_module *m);
@@ -365,7 +369,15 @@ typedef struct kj_ictx {
     uint32_t loops; /* loop nesting, for break/continue */
     uint32_t try_loops; /* the loop nesting at the innermost enclosing try statement */
     bool try_finally;   /* inside a try statement with a finally clause */
+    const struct kj_exc_scope *exc; /* the except clauses around, innermost first (raise.c) */
 } kj_ictx;
+
+/* An except clause that binds `as name` in host code, while its body is
+ * typed: the name is the exception there only (Python deletes it after). */
+typedef struct kj_exc_scope {
+    const char *name;
+    const struct kj_exc_scope *up;
+} kj_exc_scope;
 
 kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e);
 /* infer_global.c: `global` in a function body: compiled functions only read */
@@ -381,6 +393,13 @@ void kj_check_except(kj_ictx *ic, const kj_stmt *st);
 /* An unknown NAME that an `except ... as NAME` of the function names:
  * reported (the exception object is not a value), true */
 bool kj_except_name_error(kj_ictx *ic, const kj_expr *e);
+/* Host code: main and undecorated helpers, which CPython runs when the
+ * program runs under Numba, so Python's semantics apply where Numba's @jit
+ * refuses (`except ... as NAME`, run-time exception messages, reversed()). */
+bool kj_host_code(const kj_spec *sp);
+/* A use of NAME, a local holding an exception, outside the except clauses
+ * that bind it: reported, true */
+bool kj_exc_scope_error(kj_ictx *ic, const kj_expr *e);
 
 
 /* The expression's slot in the specialisation's table, cleared for a new
@@ -463,7 +482,7 @@ const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, con
 const kj_type *kj_str_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
                                    const kj_type *r);
 kj_einfo *kj_type_str_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
-/* KJ_B_ENUMERATE or KJ_B_ZIP when e is a call of one, else -1. */
+/* KJ_B_ENUMERATE, KJ_B_ZIP or KJ_B_REVERSED when e is a call of one, else -1. */
 int kj_iter_call(kj_ictx *ic, const kj_expr *e);
 /* One step over an array of type at: its element, or a view a[i]. */
 const kj_type *kj_iter_array_elem(kj_types *T, const kj_type *at);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef enum {
     KJ_T_NONE,   /* None, and the "returns nothing" type */
@@ -88,6 +89,12 @@ const kj_type *kj_t_set(kj_types *t, const kj_type *elem); /* elem NULL: `set()`
 const kj_type *kj_t_str(kj_types *t);
 const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar);
 const kj_type *kj_t_opaque(kj_types *t, const char *name);
+/* The exception an except clause binds in host code (`except E as e`):
+ * opaque, its value the exception's str() (raise.c, lower_try.c). */
+static inline bool kj_t_is_exception(const kj_type *t)
+{
+    return t && t->kind == KJ_T_OPAQUE && !strcmp(t->name, "exception");
+}
 /* numba.cuda.random's states: stored as a C-ordered (n, 2) uint64 array (s0,
  * s1 of each generator), where Numba has a 1-d array of xoroshiro128p_dtype
  * records: its shape, size, ndim and len() are the records' (n,), as Numba's

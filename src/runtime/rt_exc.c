@@ -19,6 +19,7 @@
 
 #include "../abi/abi.h"
 #include "../abi/exc.h"
+#include "str.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -77,4 +78,10 @@ _Noreturn void kj_rt_reraise(kj_rt *rt, void *frame)
 {
     kj_rt_try *t = frame;
     kj_rt_raise(rt, t->kind, t->message, t->line, t->col);
+}
+
+void *kj_rt_exc_value(kj_rt *rt, void *frame)
+{
+    const kj_rt_try *t = frame;
+    return kj_rt_str_own_n(rt, t->message, strlen(t->message));
 }
