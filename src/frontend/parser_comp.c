@@ -112,11 +112,11 @@ static kj_stmt *clauses(kjp *p, kj_stmt *inner)
     return f;
 }
 
-static const char *comp_name(kjp *p, bool dict)
+static const char *comp_name(kjp *p, const char *what)
 {
     char buf[40];
-    if (p->ncomps++ == 0) snprintf(buf, sizeof buf, "<%s>", dict ? "dictcomp" : "listcomp");
-    else snprintf(buf, sizeof buf, "<%s#%u>", dict ? "dictcomp" : "listcomp", p->ncomps);
+    if (p->ncomps++ == 0) snprintf(buf, sizeof buf, "<%s>", what);
+    else snprintf(buf, sizeof buf, "<%s#%u>", what, p->ncomps);
     return kj_arena_strdup(p->a, buf);
 }
 
@@ -126,7 +126,7 @@ static kj_expr *refuse(kjp *p, kj_span open, kj_expr_kind kind)
     if (kind == KJ_E_SET) {
         dg = kjp_error(p, open, "Use of unsupported opcode (SET_ADD) found");
         kj_diag_hint(dg, "Numba 0.56 has no set comprehensions: add to a set in a for loop");
-    } else if (kind == KJ_E_CALL || kind == KJ_E_TUPLE) {
+    } else if (kind == KJ_E_TUPLE) {
         dg = kjp_error(p, open, "The use of yield in a closure is unsupported.");
         kj_diag_hint(dg, "Numba 0.56 has no generator expressions: build a list with a list "
                          "comprehension, or use a for loop");
@@ -157,12 +157,17 @@ static kj_stmt *comp_def(kjp *p, kj_funcdef *fd, kj_span sp, kj_stmt *loops, boo
 
 kj_expr *kjp_comprehension(kjp *p, kj_span open, kj_expr_kind kind, kj_expr *elt, kj_expr *val, uint32_t nl0)
 {
+    /* A generator expression that is a call's only argument, sum(x for x in
+     * a): host code consumes it as CPython does, so it is the list
+     * comprehension; resolve.c refuses it in compiled functions, as Numba. */
+    bool gen = kind == KJ_E_CALL;
+    if (gen) kind = KJ_E_LIST;
     if (kind != KJ_E_LIST && kind != KJ_E_DICT) return refuse(p, open, kind);
     if (p->in_def && !p->def) return refuse(p, open, KJ_E_NONE); /* in a lambda's body */
     bool dict = kind == KJ_E_DICT;
     kj_funcdef *fd = KJ_NEW(p->a, kj_funcdef);
     fd->encl = p->def;
-    fd->name = comp_name(p, dict);
+    fd->name = comp_name(p, gen ? "genexpr" : dict ? "dictcomp" : "listcomp");
     fd->span = fd->name_span = open;
     kjp_walk_expr(elt, renumber, &fd->nexprs);
     kjp_walk_expr(val, renumber, &fd->nexprs);

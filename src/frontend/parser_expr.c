@@ -288,10 +288,17 @@ static void call_args(kjp *p, kj_expr *call)
                 kjp_error(p, kjp_span_from(p, t->span), "keyword argument repeated: %s", kw.name);
             KJP_PUSH(p->a, kws, kw);
         } else {
+            uint32_t nl0 = p->lambdas.n;
             kj_expr *a = kjp_expr(p);
             if (p->panic) break;
-            if (kjp_at(p, KJ_TOK_KW_FOR)) kjp_comprehension(p, a->span, KJ_E_CALL, a, NULL, 0);
-            else if (kjp_at(p, KJ_TOK_ASSIGN))
+            if (kjp_at(p, KJ_TOK_KW_FOR)) { /* f(x for x in s): its only argument (parser_comp.c) */
+                kj_span start = a->span;
+                a = kjp_comprehension(p, start, KJ_E_CALL, a, NULL, nl0);
+                if (p->panic) break;
+                a->span = a->call.fn->span = kjp_span_from(p, start);
+                if (args.n || kws.n || kjp_at(p, KJ_TOK_COMMA))
+                    kjp_error(p, a->span, "Generator expression must be parenthesized");
+            } else if (kjp_at(p, KJ_TOK_ASSIGN))
                 kjp_error(p, a->span, "expression cannot contain assignment, perhaps you meant \"==\"?");
             else if (kws.n) kjp_error(p, a->span, "positional argument follows keyword argument");
             KJP_PUSH(p->a, args, a);

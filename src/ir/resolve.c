@@ -972,6 +972,21 @@ static void lambda_kind(kj_sema *s, kj_fn *fn)
     fn->lineinfo = e.lineinfo;
 }
 
+/* A generator expression (parser_comp.c: the list comprehension "<genexpr>")
+ * inside a decorated function: Numba 0.56 refuses it there; host code has it. */
+static void genexpr_check(kj_sema *s, kj_fn *fn)
+{
+    if (strncmp(fn->def->name, "<genexpr", 8)) return;
+    for (const kj_funcdef *e = fn->def->encl; e; e = e->encl)
+        if (e->ndecorators) {
+            kj_diag *dg = kj_error(s->d, s->src, fn->def->span, "The use of yield in a closure is unsupported.");
+            kj_diag_hint(dg, "Numba 0.56 has no generator expressions in compiled functions (host code has them): "
+                             "build a list with a list comprehension, or use a for loop");
+            fn->bad = true;
+            return;
+        }
+}
+
 static void resolve_def(kj_sema *s, const kj_stmt *st)
 {
     const kj_funcdef *def = st->def;
@@ -985,6 +1000,7 @@ static void resolve_def(kj_sema *s, const kj_stmt *st)
     }
     if (def->ndecorators >= 1) resolve_def_decorator(s, fn, def->decorators[0]);
     lambda_kind(s, fn);
+    genexpr_check(s, fn);
     kj_strtab params = {0}; /* hashed: a function may have thousands of parameters */
     for (uint32_t i = 0; i < def->nparams; i++)
         if (!kj_strtab_put(s->a, &params, def->params[i].name, i)) {
