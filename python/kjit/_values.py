@@ -44,6 +44,7 @@ class Args:
         self.keep = []      # ctypes buffers and source objects
         self.wrapped = []   # kjit_array* to free after the call
         self.host_arrays = []  # (kjit_array*, ndarray) of host arrays given to a kernel
+        self.shared = []    # device arrays shared with other libraries, their host copies made current
         self.for_kernel = for_kernel
         self.ctx = ctx
         n = len(objs)
@@ -81,7 +82,12 @@ class Args:
         elif isinstance(o, np.ndarray):
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrap(o, i)
         elif hasattr(o, "_kjit_array"):  # a kjit device array
-            v.kind, v.v.p = _lib.VALUE_ARRAY, o._kjit_array()
+            v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(o)
+        elif not isinstance(o, tuple) and hasattr(o, "__cuda_array_interface__"):  # CuPy, PyTorch, Numba
+            from .cuda import as_cuda_array
+            d = as_cuda_array(o)
+            self.keep.append(d)
+            v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(d)
         elif isinstance(o, tuple):
             items = (Value * max(len(o), 1))()
             for j, x in enumerate(o):
@@ -121,6 +127,15 @@ class Args:
             self.host_arrays.append(p)
         return p
 
+    def _device(self, d):
+        """A device array's kjit_array. One shared with another library, given to code that runs on the host
+        (a call, a kernel on the cpu target), has its host copy made current first and its device copy after
+        (free)."""
+        if d._shared and not self.for_kernel:
+            d._sync_host()
+            self.shared.append(d)
+        return d._kjit_array()
+
     def copy_back(self):
         """After a kernel: bring host arrays' data back from the device (Numba's copy-out)."""
         for p in self.host_arrays:
@@ -130,6 +145,9 @@ class Args:
         for p in self.wrapped:
             lib.kjit_array_free(p)
         self.wrapped = []
+        for d in self.shared:
+            d._release_host()
+        self.shared = []
 
 
 def to_python(v):
