@@ -446,6 +446,15 @@ kjit_call_plan *kjit_call_prepare(kjit_fn *f, const kjit_value *args, int nargs,
 int kjit_call_prepared(kjit_call_plan *p, const kjit_value *args, kjit_value *result, kjit_error *err);
 void kjit_call_plan_free(kjit_call_plan *p);
 
+/* Since 0.5: does f, specialised for `args` (compiled at first need, as
+ * kjit_call or, for a kernel, kjit_launch would), write the array of
+ * argument i: a store, fill, sort, atomic or ufunc `out` into it or a view of
+ * it, or a call of a function that writes it? For an application whose
+ * memory may be read-only (the Python package refuses a read-only NumPy
+ * array there, as Numba's typing refuses to write a readonly array).
+ * KJIT_ERR_USAGE when argument i is not an array; otherwise as kjit_call. */
+int kjit_fn_writes_arg(kjit_fn *f, const kjit_value *args, int nargs, int i, bool *out, kjit_error *err);
+
 typedef struct kjit_dim3 {
     uint32_t x, y, z;
 } kjit_dim3;

@@ -17,19 +17,50 @@ _INT_KINDS = {np.dtype(n) for n in _lib.DTYPES[1:9]}
 _SHAPES = [ctypes.c_int64 * n for n in range(_lib.MAX_DIMS + 1)]
 
 
-class KjitArrayOwner:
-    """Owns a kjit_array that a call returned; NumPy arrays made from it keep it alive."""
+def _byte_span(ptr, shape, strides, itemsize):
+    """[lo, hi) of the bytes an array's elements occupy ((0, 0) when it has none)."""
+    lo = hi = ptr
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return 0, 0
+        if s < 0:
+            lo += (n - 1) * s
+        else:
+            hi += (n - 1) * s
+    return lo, hi + itemsize
 
-    def __init__(self, ptr):
+
+def _arrays_in(objs):
+    for o in objs:
+        if isinstance(o, np.ndarray):
+            yield o
+        elif isinstance(o, tuple):
+            yield from _arrays_in(o)
+
+
+class KjitArrayOwner:
+    """Owns a kjit_array that a call returned; NumPy arrays made from it keep it alive. A result that views
+    an argument's memory (`return a[1:]`) keeps that argument alive too (`args`: what the call passed): kjit
+    wraps a NumPy argument's buffer without owning it."""
+
+    def __init__(self, ptr, args=()):
         self._ptr = ptr
         ndim = lib.kjit_array_ndim(ptr)
         shape = lib.kjit_array_shape(ptr)
         strides = lib.kjit_array_strides(ptr)
         dtype = _CODE_DTYPE[lib.kjit_array_dtype(ptr)]
+        data = lib.kjit_array_data(ptr) or 0
+        shape = tuple(shape[i] for i in range(ndim))
+        strides = tuple(strides[i] for i in range(ndim))
         self.__array_interface__ = {
-            "version": 3, "typestr": dtype.str, "data": (lib.kjit_array_data(ptr) or 0, False),
-            "shape": tuple(shape[i] for i in range(ndim)), "strides": tuple(strides[i] for i in range(ndim)),
+            "version": 3, "typestr": dtype.str, "data": (data, False), "shape": shape, "strides": strides,
         }
+        lo, hi = _byte_span(data, shape, strides, dtype.itemsize)
+        self.args = []
+        for a in _arrays_in(args) if hi > lo else ():
+            alo, ahi = _byte_span(a.__array_interface__["data"][0], a.shape, a.strides, a.itemsize)
+            if alo < hi and lo < ahi:
+                self.args.append(a)
 
     def __del__(self, free=lib.kjit_array_free):
         if self._ptr:
@@ -150,8 +181,9 @@ class Args:
         self.shared = []
 
 
-def to_python(v):
-    """A result kjit_value as a Python object; takes ownership of arrays (the caller releases the rest)."""
+def to_python(v, args=()):
+    """A result kjit_value as a Python object; takes ownership of arrays (the caller releases the rest).
+    args: the objects the call passed (kept alive by results that view their memory)."""
     k = v.kind
     if k == _lib.VALUE_NONE:
         return None
@@ -167,12 +199,12 @@ def to_python(v):
     if k == _lib.VALUE_STR:
         return v.v.s.decode() if v.v.s is not None else ""
     if k == _lib.VALUE_ARRAY:
-        owner = KjitArrayOwner(v.v.p)
+        owner = KjitArrayOwner(v.v.p, args)
         v.kind = _lib.VALUE_NONE  # ours now: kjit_value_release must not free it
         return np.asarray(owner)
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
-        return tuple(to_python(t.items[j]) for j in range(t.n))
+        return tuple(to_python(t.items[j], args) for j in range(t.n))
     return None
 
 

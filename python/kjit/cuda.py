@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from . import _cai, _dispatch, _lib
+from . import _cai, _dispatch, _lib, _readonly
 from ._dispatch import Dispatcher, check_options, _bind
 from ._source import Piece
 from ._lib import lib
@@ -171,7 +171,7 @@ class _Launch:
         if on_gpu is None:
             on_gpu = c.on_gpu = lib.kjit_module_target(c.module) == _lib.TARGETS["cuda"]
         fast = _dispatch._fast
-        if fast is not None:
+        if fast is not None and not _readonly.has_readonly(args):
             if c.prints:
                 import sys
                 sys.stdout.flush()
@@ -187,6 +187,8 @@ class _Launch:
             import sys
             sys.stdout.flush()
         try:
+            if _readonly.has_readonly(args):
+                _readonly.check(f, k.kjit_name, args, a.values, a.n, k.__dict__.setdefault("_readonly_memo", {}))
             code = lib.kjit_launch(f, self.grid, self.block, a.values, a.n, ctypes.byref(err))
             if not code:
                 a.copy_back()
