@@ -82,3 +82,14 @@ def test_cupy_torch_zero_copy(lib):
         assert (back.data.ptr if lib.__name__ == "cupy" else back.data_ptr()) == ptr
     finally:
         kjit.config.TARGET = old
+
+
+def test_gpu_benchmark_runs():
+    # benchmarks/python/bench_gpu.py, which the GPU machine runs: here its GPU rows say why they are skipped.
+    script = os.path.join(HERE, "..", "..", "benchmarks", "python", "bench_gpu.py")
+    r = subprocess.run([sys.executable, script, "--quick", "--repeat", "1"], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "launch, device array (kjit cpu target)" in r.stdout
+    if not cuda.is_available():
+        assert "launch, device array (kjit GPU)              skipped: no GPU" in r.stdout
