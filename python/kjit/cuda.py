@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from . import _cai, _dispatch, _lib, _readonly
+from . import _cai, _dispatch, _dlpack, _lib, _readonly
 from ._dispatch import Dispatcher, check_options, _bind
 from ._source import Piece
 from ._lib import lib
@@ -292,6 +292,11 @@ class DeviceNDArray:
         shape, dtype, strides, ptr, readonly, stream = _cai.check_interface(cai)
         if sync and stream is not None:
             synchronize()  # the exporter's stream is in this GPU context: waiting for the context covers it
+        return cls._foreign(obj, shape, dtype, strides, ptr, readonly)
+
+    @classmethod
+    def _foreign(cls, obj, shape, dtype, strides, ptr, readonly=False):
+        """A device array over foreign device memory (no copy); obj is kept alive with it."""
         self = cls.__new__(cls)
         self._args = None
         self._owner = _cai.DeviceOwner(_cai.wrap(_context_ptr(), shape, dtype, strides, ptr), obj)
@@ -327,6 +332,20 @@ class DeviceNDArray:
         self._shared = True
         shape, dtype, strides, c, _ = self._meta
         return _cai.interface(shape, dtype, strides, c, ptr)
+
+    def __dlpack_device__(self):
+        _cai.device_ptr(_context_ptr(), self._ptr)  # AttributeError without a GPU, as for the interface
+        return (_dlpack.KDL_CUDA, 0)
+
+    def __dlpack__(self, stream=None):
+        """A DLPack capsule over the device copy (no copy). kjit's work is on the legacy default stream: a
+        consumer on another stream gets it after a synchronize."""
+        ptr = _cai.device_ptr(_context_ptr(), self._ptr)
+        self._shared = True
+        if stream not in (None, 1):
+            synchronize()
+        shape, dtype, strides, _, _ = self._meta
+        return _dlpack.export_tensor(self, ptr, shape, dtype, strides)
 
     shape = property(lambda self: self._meta[0])
     dtype = property(lambda self: self._meta[1])
@@ -424,6 +443,15 @@ mapped_array = pinned_array
 
 def pinned_array_like(ary):
     return np.empty_like(ary)
+
+
+def from_dlpack(obj):
+    """A kjit device array over the CUDA tensor obj exports through __dlpack__ (CuPy, PyTorch), without a copy;
+    the producer's deleter runs when the array goes."""
+    shape, dtype, strides, ptr, owner = _dlpack.import_tensor(obj)
+    if dtype not in _DTYPE_CODE:
+        raise TypingError(f"DLPack: arrays of dtype {dtype} are not supported by kjit")
+    return DeviceNDArray._foreign(owner, shape, dtype, strides, ptr)
 
 
 def is_cuda_array(obj):

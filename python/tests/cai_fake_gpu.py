@@ -125,6 +125,39 @@ def check_errors():
     print("ok errors")
 
 
+def check_dlpack():
+    import gc
+    from kjit import _dlpack
+    d = cuda.to_device(np.arange(6.0).reshape(2, 3))
+    p = d.__cuda_array_interface__["data"][0]
+    assert d.__dlpack_device__() == (2, 0)
+    w = cuda.from_dlpack(d)  # kjit's export read back by kjit's import: the same memory, the same layout
+    assert w.__cuda_array_interface__["data"][0] == p and w.shape == (2, 3) and w.strides == (24, 8)
+    assert w.copy_to_host().tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert len(_dlpack._LIVE) == 1
+    del w
+    gc.collect()
+    assert len(_dlpack._LIVE) == 0  # the consumer's drop called the producer's deleter
+    cap = d.__dlpack__()
+    del cap  # never consumed: the capsule's destructor frees it
+    gc.collect()
+    assert len(_dlpack._LIVE) == 0
+    f = cuda.from_dlpack(cuda.to_device(np.zeros((3, 4), dtype=np.int32, order="F")))
+    assert f.strides == (4, 12) and f.dtype == np.int32
+
+    class HostTensor:
+        def __dlpack_device__(self):
+            return (1, 0)
+    try:
+        cuda.from_dlpack(HostTensor())
+    except kjit.TypingError as e:
+        assert "device type 1 is not CUDA" in str(e)
+    else:
+        raise AssertionError("a host DLPack tensor was taken")
+    print("ok dlpack")
+
+
 check_export()
 check_import_zero_copy()
 check_errors()
+check_dlpack()

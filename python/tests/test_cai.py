@@ -1,5 +1,5 @@
 """GPU arrays shared with other libraries (issue 27 point 5): __cuda_array_interface__ v3 exported by kjit's
-device arrays, any exporter accepted by cuda.as_cuda_array and by kernels without a copy. Without a GPU these
+device arrays, any exporter accepted by cuda.as_cuda_array and by kernels without a copy; DLPack both ways. Without a GPU these
 run on the fake CUDA driver that the build makes (tests/unit/fake_libcuda.c), in a process of their own
 (cai_fake_gpu.py): zero copy is checked by pointer identity, in the driver's memory and at its launches."""
 import os
@@ -27,7 +27,7 @@ def test_interface_on_fake_driver():
     r = subprocess.run([sys.executable, os.path.join(HERE, "cai_fake_gpu.py")], env=env, capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.split("\n")[:3] == ["ok export", "ok import", "ok errors"], r.stdout
+    assert r.stdout.split("\n")[:4] == ["ok export", "ok import", "ok errors", "ok dlpack"], r.stdout
 
 
 def test_cpu_target_has_no_interface():
@@ -79,6 +79,9 @@ def test_cupy_torch_zero_copy(lib):
         got = a.get() if lib.__name__ == "cupy" else a.cpu().numpy()
         assert got.tolist() == [4.0 * k for k in range(8)]
         back = lib.asarray(d)  # kjit's export read by the library: the same memory
+        assert (back.data.ptr if lib.__name__ == "cupy" else back.data_ptr()) == ptr
+        assert cuda.from_dlpack(a).__cuda_array_interface__["data"][0] == ptr  # DLPack both ways
+        back = lib.from_dlpack(d)
         assert (back.data.ptr if lib.__name__ == "cupy" else back.data_ptr()) == ptr
     finally:
         kjit.config.TARGET = old
