@@ -29,9 +29,9 @@ def device_ptr(ctx, ptr):
     return out.value
 
 
-def interface(shape, dtype, strides, c_contiguous, ptr):
+def interface(shape, dtype, strides, c_contiguous, ptr, readonly=False):
     """The CAI v3 dict of a kjit device array at device address ptr."""
-    return {"shape": tuple(shape), "typestr": dtype.str, "data": (ptr, False), "version": 3,
+    return {"shape": tuple(shape), "typestr": dtype.str, "data": (ptr, readonly), "version": 3,
             "strides": None if c_contiguous else tuple(strides), "stream": LEGACY_DEFAULT_STREAM}
 
 

@@ -306,7 +306,7 @@ class DeviceNDArray:
         f = c if len(shape) <= 1 else strides == _c_strides(shape[::-1], dtype.itemsize)[::-1]
         self._meta = (shape, dtype, strides if strides is not None else _c_strides(shape, dtype.itemsize), c, f)
         self._shared = True
-        self._readonly = readonly
+        self._readonly = readonly  # the exporter's flag, given again by this array's own interface
         return self
 
     def _kjit_array(self):
@@ -331,7 +331,7 @@ class DeviceNDArray:
         ptr = _cai.device_ptr(_context_ptr(), self._ptr)
         self._shared = True
         shape, dtype, strides, c, _ = self._meta
-        return _cai.interface(shape, dtype, strides, c, ptr)
+        return _cai.interface(shape, dtype, strides, c, ptr, getattr(self, "_readonly", False))
 
     def __dlpack_device__(self):
         _cai.device_ptr(_context_ptr(), self._ptr)  # AttributeError without a GPU, as for the interface

@@ -22,6 +22,12 @@ class Exporter:
                                               "version": 3, "strides": strides, "stream": None}, **extra)
 
 
+def _readonly_exporter(p):
+    e = Exporter(p, (8,))
+    e.__cuda_array_interface__["data"] = (p, True)
+    return e
+
+
 def device_doubles(ptr, n):
     return (ctypes.c_double * n).from_address(ptr)
 
@@ -81,6 +87,8 @@ def check_import_zero_copy():
     w[0] = -2.0  # kjit writes: the exporter sees it
     assert device_doubles(p, 8)[1] == -2.0
     assert cuda.as_cuda_array(w) is w
+    ro = cuda.as_cuda_array(_readonly_exporter(p))
+    assert ro.__cuda_array_interface__["data"] == (p, True)  # the exporter's read-only flag is kept
     seen.clear()
     copy_kernel[1, 32](e, d)  # an exporting object passed straight to a kernel: its pointer, as it is
     assert seen == [(p + 8, p)], (seen, p)
