@@ -242,6 +242,38 @@ int64_t kjit_array_size(const kjit_array *a); /* number of elements */
 size_t kjit_dtype_size(kjit_dtype dtype);
 const char *kjit_dtype_name(kjit_dtype dtype); /* "float32", ... */
 
+/* ---- device memory (since 0.5; docs/embedding.md "Device memory") ---- */
+
+/* The CUDA device address (a CUdeviceptr) of a's first element, for
+ * another library's kernels or copies (the Python package's
+ * __cuda_array_interface__). Opens the context's GPU if no compile has;
+ * KJIT_ERR_RUNTIME without one. a's device copy is made current first
+ * (allocated, and uploaded synchronously when the host's was newer) and
+ * from then on counts as the current copy: the caller may read and write
+ * it, and later host reads (kjit_array_data, compiled host code) copy it
+ * back each time, since kjit cannot see what the caller wrote. The memory
+ * lives as long as a (kjit_array_free may reuse it at once). Streams:
+ * kjit's launches are queued on the legacy default stream (or on blocking
+ * streams, which it orders), so work the caller queues on the legacy
+ * default stream runs after them; work on a non-blocking stream must wait
+ * for kjit_sync first. Likewise kjit's next launch or copy (on the legacy
+ * default stream) runs after the caller's work on it; work on other
+ * streams must be finished before kjit uses the array again. */
+int kjit_array_device_ptr(kjit_ctx *ctx, kjit_array *a, uint64_t *out, kjit_error *err);
+/* An array over device memory that the caller (CuPy, PyTorch, its own
+ * cuMemAlloc) allocated in the context's GPU context, without a copy:
+ * `ndim` dimensions of `shape`, `strides` in BYTES (NULL = C order), its
+ * first element at `devptr`. The span of the elements must lie in one
+ * allocation of this context (KJIT_ERR_USAGE otherwise: host memory, another
+ * device's or context's memory, a range past its end). kjit never frees the
+ * memory; it must outlive the array. Launches use it as it is. Host reads
+ * (kjit_array_data, calls of host code) copy it into a host copy of kjit's,
+ * each time, and a host write is uploaded at the next launch or
+ * kjit_array_device_ptr (between the two the memory must not be written by
+ * the caller). Streams as for kjit_array_device_ptr. */
+kjit_array *kjit_array_wrap_device(kjit_ctx *ctx, uint64_t devptr, kjit_dtype dtype, int ndim,
+                                   const int64_t *shape, const int64_t *strides, kjit_error *err);
+
 /* ---- values ---- */
 
 typedef enum kjit_value_kind {
@@ -413,6 +445,15 @@ typedef struct kjit_call_plan kjit_call_plan;
 kjit_call_plan *kjit_call_prepare(kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err);
 int kjit_call_prepared(kjit_call_plan *p, const kjit_value *args, kjit_value *result, kjit_error *err);
 void kjit_call_plan_free(kjit_call_plan *p);
+
+/* Since 0.5: does f, specialised for `args` (compiled at first need, as
+ * kjit_call or, for a kernel, kjit_launch would), write the array of
+ * argument i: a store, fill, sort, atomic or ufunc `out` into it or a view of
+ * it, or a call of a function that writes it? For an application whose
+ * memory may be read-only (the Python package refuses a read-only NumPy
+ * array there, as Numba's typing refuses to write a readonly array).
+ * KJIT_ERR_USAGE when argument i is not an array; otherwise as kjit_call. */
+int kjit_fn_writes_arg(kjit_fn *f, const kjit_value *args, int nargs, int i, bool *out, kjit_error *err);
 
 typedef struct kjit_dim3 {
     uint32_t x, y, z;

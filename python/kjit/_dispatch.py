@@ -15,6 +15,7 @@ import numpy as _np
 from . import _lib, config
 from ._lib import lib, take_string
 from ._source import SourceError, build_unit, function_piece, _names, Piece
+from . import _readonly
 from ._values import Args, to_python, runtime_exception
 from .errors import TypingError, UnsupportedError, KjitUsageError
 
@@ -317,13 +318,15 @@ class Dispatcher:
         if c.prints:
             sys.stdout.flush()
         try:
+            if _readonly.has_readonly(args):
+                _readonly.check(f, name, args, a.values, a.n, self.__dict__.setdefault("_readonly_memo", {}))
             code = lib.kjit_call(f, a.values, a.n, ctypes.byref(result), ctypes.byref(err))
         finally:
             a.free()
         if code:
             c.raise_error(code, err)
         try:
-            r = to_python(result)
+            r = to_python(result, a.keep)
             if raw and result.kind in (_lib.VALUE_INT, _lib.VALUE_FLOAT, _lib.VALUE_BOOL):
                 return r, _np.dtype(_lib.DTYPES[result.dtype] if result.kind != _lib.VALUE_BOOL else "bool")
             return r
@@ -357,10 +360,10 @@ class CPUDispatcher(Dispatcher, _CBase):
                                   py_func.__code__.co_argcount)
         Dispatcher.__init__(self, py_func, sigs, options)
 
-    def _fast_convert(self, raw):
+    def _fast_convert(self, raw, args=()):
         v = _lib.Value.from_buffer_copy(raw)
         try:
-            return to_python(v)
+            return to_python(v, args)
         finally:
             lib.kjit_value_release(ctypes.byref(v))
 
@@ -391,7 +394,7 @@ class CPUDispatcher(Dispatcher, _CBase):
                 self._bind_fast(c)
             if c.prints:
                 sys.stdout.flush()
-            r = _fast.call(c.fn_addr(self.kjit_name), args)
+            r = NotImplemented if _readonly.has_readonly(args) else _fast.call(c.fn_addr(self.kjit_name), args)
             if r is NotImplemented:
                 return self._call(self.kjit_name, args)
             t = type(r)
@@ -399,7 +402,7 @@ class CPUDispatcher(Dispatcher, _CBase):
                 err = _lib.Error(r[0], r[1], r[2], r[3], r[4])
                 c.raise_error(r[0], err)
             if t is bytes:
-                return self._fast_convert(r)
+                return self._fast_convert(r, args)
             return r
         r = self._call(self.kjit_name, args)
         c = self._compiled

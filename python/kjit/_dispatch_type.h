@@ -26,7 +26,7 @@ typedef struct dispatch_object {
     fast_state *st;
     PyObject *module;  /* _fast, whose state st is */
     PyObject *slow;    /* the Python path: slow(*args, **kwargs) */
-    PyObject *convert; /* convert(bytes): a result that is not a scalar (a kjit_value) as a Python object */
+    PyObject *convert; /* convert(bytes, args): a result that is not a scalar (a kjit_value) as a Python object */
     PyObject *raise;   /* raise((status, message, file, line, col)): raises the call's error */
     PyObject *owner;   /* what keeps fn's module alive (the Compiled) */
     PyObject *target;  /* kjit.config.TARGET when fn was bound */
@@ -78,7 +78,9 @@ static uint32_t ndarray_key(PyArrayObject *a, kjit_value *v)
     PyArray_Descr *d = PyArray_DESCR(a);
     int dt = PyArray_ISNOTSWAPPED(a) ? dtype_of_num(d->type_num) : -1;
     int nd = PyArray_NDIM(a), fl = PyArray_FLAGS(a);
-    if (dt < 0 || nd < 1 || nd > 4 || !(fl & NPY_ARRAY_ALIGNED) || !PyArray_DATA(a)) return 0;
+    /* a read-only array takes the Python path, which refuses it where the code writes it (_readonly.py) */
+    if (dt < 0 || nd < 1 || nd > 4 || !(fl & NPY_ARRAY_ALIGNED) || !(fl & NPY_ARRAY_WRITEABLE) || !PyArray_DATA(a))
+        return 0;
     /* the item size from the dtype: NumPy 2 moved elsize in PyArray_Descr (type_num and byteorder stay) */
     npy_intp size = dt == KJIT_BOOL || dt == KJIT_INT8 || dt == KJIT_UINT8       ? 1
                     : dt == KJIT_INT16 || dt == KJIT_UINT16                     ? 2
@@ -110,7 +112,7 @@ static uint32_t arg_key(fast_state *st, call_args *ca, PyObject *o, kjit_value *
     return ndarray_key((PyArrayObject *)o, v);
 #endif
     Py_buffer *view = &ca->views[ca->nviews];
-    if (PyObject_GetBuffer(o, view, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+    if (PyObject_GetBuffer(o, view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) { /* read-only: Python */
         PyErr_Clear();
         return 0;
     }
@@ -252,8 +254,12 @@ static PyObject *dispatch_vectorcall(PyObject *self, PyObject *const *args, size
     }
     PyObject *r = result_object(&result);
     if (r) return r;
+    /* convert(bytes, args): an array result that views an argument keeps it alive */
     PyObject *b = PyBytes_FromStringAndSize((const char *)&result, sizeof result);
-    r = b ? PyObject_CallOneArg(d->convert, b) : NULL;
+    PyObject *t = b ? PyTuple_New(n) : NULL;
+    for (Py_ssize_t i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(args[i]));
+    r = t ? PyObject_CallFunctionObjArgs(d->convert, b, t, NULL) : NULL;
+    Py_XDECREF(t);
     Py_XDECREF(b);
     return r;
 }

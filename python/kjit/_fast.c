@@ -90,7 +90,8 @@ static void release_args(fast_state *st, call_args *ca)
 static bool array_arg(fast_state *st, call_args *ca, PyObject *o, kjit_value *v)
 {
     Py_buffer *view = &ca->views[ca->nviews];
-    if (PyObject_GetBuffer(o, view, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+    /* a read-only array takes the Python path, which refuses it where the code writes it (_readonly.py) */
+    if (PyObject_GetBuffer(o, view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
         PyErr_Clear();
         return false;
     }

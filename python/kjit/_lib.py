@@ -99,6 +99,10 @@ _SIGNATURES = {
     "kjit_call": (ctypes.c_int, [_P, _VALP, ctypes.c_int, _VALP, _ERRP]),
     "kjit_launch": (ctypes.c_int, [_P, Dim3, Dim3, _VALP, ctypes.c_int, _ERRP]),
     "kjit_sync": (ctypes.c_int, [_P, _ERRP]),
+    "kjit_fn_writes_arg": (ctypes.c_int, [_P, _VALP, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_bool),
+                                          _ERRP]),
+    "kjit_array_device_ptr": (ctypes.c_int, [_P, _P, ctypes.POINTER(ctypes.c_uint64), _ERRP]),
+    "kjit_array_wrap_device": (_P, [_P, ctypes.c_uint64, ctypes.c_int, ctypes.c_int, _I64P, _I64P, _ERRP]),
     "kjit_sysinfo": (ctypes.c_int, [ctypes.POINTER(SysinfoLine), ctypes.c_int]),
 }
 

@@ -17,19 +17,50 @@ _INT_KINDS = {np.dtype(n) for n in _lib.DTYPES[1:9]}
 _SHAPES = [ctypes.c_int64 * n for n in range(_lib.MAX_DIMS + 1)]
 
 
-class KjitArrayOwner:
-    """Owns a kjit_array that a call returned; NumPy arrays made from it keep it alive."""
+def _byte_span(ptr, shape, strides, itemsize):
+    """[lo, hi) of the bytes an array's elements occupy ((0, 0) when it has none)."""
+    lo = hi = ptr
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return 0, 0
+        if s < 0:
+            lo += (n - 1) * s
+        else:
+            hi += (n - 1) * s
+    return lo, hi + itemsize
 
-    def __init__(self, ptr):
+
+def _arrays_in(objs):
+    for o in objs:
+        if isinstance(o, np.ndarray):
+            yield o
+        elif isinstance(o, tuple):
+            yield from _arrays_in(o)
+
+
+class KjitArrayOwner:
+    """Owns a kjit_array that a call returned; NumPy arrays made from it keep it alive. A result that views
+    an argument's memory (`return a[1:]`) keeps that argument alive too (`args`: what the call passed): kjit
+    wraps a NumPy argument's buffer without owning it."""
+
+    def __init__(self, ptr, args=()):
         self._ptr = ptr
         ndim = lib.kjit_array_ndim(ptr)
         shape = lib.kjit_array_shape(ptr)
         strides = lib.kjit_array_strides(ptr)
         dtype = _CODE_DTYPE[lib.kjit_array_dtype(ptr)]
+        data = lib.kjit_array_data(ptr) or 0
+        shape = tuple(shape[i] for i in range(ndim))
+        strides = tuple(strides[i] for i in range(ndim))
         self.__array_interface__ = {
-            "version": 3, "typestr": dtype.str, "data": (lib.kjit_array_data(ptr) or 0, False),
-            "shape": tuple(shape[i] for i in range(ndim)), "strides": tuple(strides[i] for i in range(ndim)),
+            "version": 3, "typestr": dtype.str, "data": (data, False), "shape": shape, "strides": strides,
         }
+        lo, hi = _byte_span(data, shape, strides, dtype.itemsize)
+        self.args = []
+        for a in _arrays_in(args) if hi > lo else ():
+            alo, ahi = _byte_span(a.__array_interface__["data"][0], a.shape, a.strides, a.itemsize)
+            if alo < hi and lo < ahi:
+                self.args.append(a)
 
     def __del__(self, free=lib.kjit_array_free):
         if self._ptr:
@@ -44,6 +75,7 @@ class Args:
         self.keep = []      # ctypes buffers and source objects
         self.wrapped = []   # kjit_array* to free after the call
         self.host_arrays = []  # (kjit_array*, ndarray) of host arrays given to a kernel
+        self.shared = []    # device arrays shared with other libraries, their host copies made current
         self.for_kernel = for_kernel
         self.ctx = ctx
         n = len(objs)
@@ -81,7 +113,12 @@ class Args:
         elif isinstance(o, np.ndarray):
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrap(o, i)
         elif hasattr(o, "_kjit_array"):  # a kjit device array
-            v.kind, v.v.p = _lib.VALUE_ARRAY, o._kjit_array()
+            v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(o)
+        elif not isinstance(o, tuple) and hasattr(o, "__cuda_array_interface__"):  # CuPy, PyTorch, Numba
+            from .cuda import as_cuda_array
+            d = as_cuda_array(o)
+            self.keep.append(d)
+            v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(d)
         elif isinstance(o, tuple):
             items = (Value * max(len(o), 1))()
             for j, x in enumerate(o):
@@ -121,6 +158,15 @@ class Args:
             self.host_arrays.append(p)
         return p
 
+    def _device(self, d):
+        """A device array's kjit_array. One shared with another library, given to code that runs on the host
+        (a call, a kernel on the cpu target), has its host copy made current first and its device copy after
+        (free)."""
+        if d._shared and not self.for_kernel:
+            d._sync_host()
+            self.shared.append(d)
+        return d._kjit_array()
+
     def copy_back(self):
         """After a kernel: bring host arrays' data back from the device (Numba's copy-out)."""
         for p in self.host_arrays:
@@ -130,10 +176,14 @@ class Args:
         for p in self.wrapped:
             lib.kjit_array_free(p)
         self.wrapped = []
+        for d in self.shared:
+            d._release_host()
+        self.shared = []
 
 
-def to_python(v):
-    """A result kjit_value as a Python object; takes ownership of arrays (the caller releases the rest)."""
+def to_python(v, args=()):
+    """A result kjit_value as a Python object; takes ownership of arrays (the caller releases the rest).
+    args: the objects the call passed (kept alive by results that view their memory)."""
     k = v.kind
     if k == _lib.VALUE_NONE:
         return None
@@ -149,12 +199,12 @@ def to_python(v):
     if k == _lib.VALUE_STR:
         return v.v.s.decode() if v.v.s is not None else ""
     if k == _lib.VALUE_ARRAY:
-        owner = KjitArrayOwner(v.v.p)
+        owner = KjitArrayOwner(v.v.p, args)
         v.kind = _lib.VALUE_NONE  # ours now: kjit_value_release must not free it
         return np.asarray(owner)
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
-        return tuple(to_python(t.items[j]) for j in range(t.n))
+        return tuple(to_python(t.items[j], args) for j in range(t.n))
     return None
 
 

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from . import _dispatch, _lib
+from . import _cai, _dispatch, _dlpack, _lib, _readonly
 from ._dispatch import Dispatcher, check_options, _bind
 from ._source import Piece
 from ._lib import lib
@@ -171,7 +171,7 @@ class _Launch:
         if on_gpu is None:
             on_gpu = c.on_gpu = lib.kjit_module_target(c.module) == _lib.TARGETS["cuda"]
         fast = _dispatch._fast
-        if fast is not None:
+        if fast is not None and not _readonly.has_readonly(args):
             if c.prints:
                 import sys
                 sys.stdout.flush()
@@ -187,6 +187,8 @@ class _Launch:
             import sys
             sys.stdout.flush()
         try:
+            if _readonly.has_readonly(args):
+                _readonly.check(f, k.kjit_name, args, a.values, a.n, k.__dict__.setdefault("_readonly_memo", {}))
             code = lib.kjit_launch(f, self.grid, self.block, a.values, a.n, ctypes.byref(err))
             if not code:
                 a.copy_back()
@@ -269,7 +271,10 @@ def _context_ptr():
 class DeviceNDArray:
     """An array on the device: host memory of its own and a kjit_array that kjit keeps on the GPU between
     launches (on the cpu target the two are the same memory). Values go in and out through
-    copy_to_device / copy_to_host, as with Numba."""
+    copy_to_device / copy_to_host, as with Numba. `__cuda_array_interface__` (v3) exports its device copy;
+    `as_cuda_array` makes one over another library's device memory (no copy)."""
+
+    _shared = False  # the device copy is seen outside kjit: host accesses hand it back current
 
     def __init__(self, shape, dtype, strides=None, order="C", _host=None):
         if _host is None:
@@ -277,64 +282,138 @@ class DeviceNDArray:
         if _host.dtype not in _DTYPE_CODE:
             raise TypingError(f"kjit: device arrays of dtype {_host.dtype} are not supported")
         self._host = _host
+        self._meta = (_host.shape, _host.dtype, _host.strides, _host.flags.c_contiguous, _host.flags.f_contiguous)
         self._args = Args([_host], _context_ptr())
         self._ptr = self._args.wrapped[0]
+
+    @classmethod
+    def _from_interface(cls, obj, cai, sync=True):
+        """A device array over the memory an object's __cuda_array_interface__ describes (no copy)."""
+        shape, dtype, strides, ptr, readonly, stream = _cai.check_interface(cai)
+        if sync and stream is not None:
+            synchronize()  # the exporter's stream is in this GPU context: waiting for the context covers it
+        return cls._foreign(obj, shape, dtype, strides, ptr, readonly)
+
+    @classmethod
+    def _foreign(cls, obj, shape, dtype, strides, ptr, readonly=False):
+        """A device array over foreign device memory (no copy); obj is kept alive with it."""
+        self = cls.__new__(cls)
+        self._args = None
+        self._owner = _cai.DeviceOwner(_cai.wrap(_context_ptr(), shape, dtype, strides, ptr), obj)
+        self._ptr = self._owner._ptr
+        self._host = None  # made at the first host access, which copies the device's bytes back
+        c = strides is None or strides == _c_strides(shape, dtype.itemsize)
+        f = c if len(shape) <= 1 else strides == _c_strides(shape[::-1], dtype.itemsize)[::-1]
+        self._meta = (shape, dtype, strides if strides is not None else _c_strides(shape, dtype.itemsize), c, f)
+        self._shared = True
+        self._readonly = readonly  # the exporter's flag, given again by this array's own interface
+        return self
 
     def _kjit_array(self):
         return self._ptr
 
     def _sync_host(self):
         """The host copy made current (kjit brings the device's back; it then counts as stale there)."""
-        lib.kjit_array_data(self._ptr)
+        if self._host is None:
+            self._host = np.asarray(self._owner)
+        else:
+            lib.kjit_array_data(self._ptr)
         return self._host
 
-    shape = property(lambda self: self._host.shape)
-    dtype = property(lambda self: self._host.dtype)
-    strides = property(lambda self: self._host.strides)
-    ndim = property(lambda self: self._host.ndim)
-    size = property(lambda self: self._host.size)
-    nbytes = property(lambda self: self._host.nbytes)
+    def _release_host(self):
+        """After a host access of a shared array: its device copy made current again, since another library
+        reads and writes it there."""
+        if self._shared:
+            _cai.device_ptr(_context_ptr(), self._ptr)
+
+    @property
+    def __cuda_array_interface__(self):
+        ptr = _cai.device_ptr(_context_ptr(), self._ptr)
+        self._shared = True
+        shape, dtype, strides, c, _ = self._meta
+        return _cai.interface(shape, dtype, strides, c, ptr, getattr(self, "_readonly", False))
+
+    def __dlpack_device__(self):
+        _cai.device_ptr(_context_ptr(), self._ptr)  # AttributeError without a GPU, as for the interface
+        return (_dlpack.KDL_CUDA, 0)
+
+    def __dlpack__(self, stream=None):
+        """A DLPack capsule over the device copy (no copy). kjit's work is on the legacy default stream: a
+        consumer on another stream gets it after a synchronize."""
+        ptr = _cai.device_ptr(_context_ptr(), self._ptr)
+        self._shared = True
+        if stream not in (None, 1):
+            synchronize()
+        shape, dtype, strides, _, _ = self._meta
+        return _dlpack.export_tensor(self, ptr, shape, dtype, strides)
+
+    shape = property(lambda self: self._meta[0])
+    dtype = property(lambda self: self._meta[1])
+    strides = property(lambda self: self._meta[2])
+    ndim = property(lambda self: len(self._meta[0]))
+    size = property(lambda self: int(np.prod(self._meta[0], dtype=np.int64)))
+    nbytes = property(lambda self: self.size * self._meta[1].itemsize)
     alloc_size = nbytes
 
     def __len__(self):
-        return len(self._host)
+        if not self._meta[0]:
+            raise TypeError("len() of unsized object")
+        return self._meta[0][0]
 
     def copy_to_host(self, ary=None, stream=0):
         h = self._sync_host()
-        if ary is None:
-            return h.copy()
-        ary[...] = h
-        return ary
+        out = h.copy() if ary is None else ary
+        if ary is not None:
+            ary[...] = h
+        self._release_host()
+        return out
 
     def copy_to_device(self, ary, stream=0):
-        src = ary._sync_host() if isinstance(ary, DeviceNDArray) else np.asarray(ary)
+        src = ary.copy_to_host() if isinstance(ary, DeviceNDArray) else np.asarray(ary)
         self._sync_host()[...] = src
+        self._release_host()
 
     def is_c_contiguous(self):
-        return self._host.flags.c_contiguous
+        return self._meta[3]
 
     def is_f_contiguous(self):
-        return self._host.flags.f_contiguous
+        return self._meta[4]
 
     def __getitem__(self, idx):
         r = self._sync_host()[idx]
-        return r if not isinstance(r, np.ndarray) else DeviceNDArray(None, None, _host=r)
+        out = r if not isinstance(r, np.ndarray) else DeviceNDArray(None, None, _host=r)
+        self._release_host()
+        return out
 
     def __setitem__(self, idx, value):
         self._sync_host()[idx] = value
+        self._release_host()
 
     def __repr__(self):
         # As Numba's simulator and `kjit run` print a device array: its values.
-        return str(self._sync_host())
+        s = str(self._sync_host())
+        self._release_host()
+        return s
 
     def __array__(self, dtype=None):
         h = self._sync_host()
+        if self._shared:
+            h = h.copy()
+            self._release_host()
         return h if dtype is None else h.astype(dtype)
 
     def __del__(self):
         a = getattr(self, "_args", None)
         if a is not None:
             a.free()
+
+
+def _c_strides(shape, itemsize):
+    out, s = [], itemsize
+    for n in reversed(shape):
+        out.append(s)
+        s *= max(n, 1)
+    return tuple(reversed(out))
 
 
 def to_device(obj, stream=0, copy=True, to=None):
@@ -366,8 +445,29 @@ def pinned_array_like(ary):
     return np.empty_like(ary)
 
 
+def from_dlpack(obj):
+    """A kjit device array over the CUDA tensor obj exports through __dlpack__ (CuPy, PyTorch), without a copy;
+    the producer's deleter runs when the array goes."""
+    shape, dtype, strides, ptr, owner = _dlpack.import_tensor(obj)
+    if dtype not in _DTYPE_CODE:
+        raise TypingError(f"DLPack: arrays of dtype {dtype} are not supported by kjit")
+    return DeviceNDArray._foreign(owner, shape, dtype, strides, ptr)
+
+
 def is_cuda_array(obj):
-    return isinstance(obj, DeviceNDArray)
+    """numba.cuda.is_cuda_array: a kjit device array, or any object that exports __cuda_array_interface__."""
+    return isinstance(obj, DeviceNDArray) or _cai.exported_interface(obj) is not None
+
+
+def as_cuda_array(obj, sync=True):
+    """numba.cuda.as_cuda_array: a kjit device array over obj's device memory, without a copy (obj is kept
+    alive with it). With sync (the default), work queued on the exporter's stream is waited for first."""
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    cai = _cai.exported_interface(obj)
+    if cai is None:
+        raise TypeError("*obj* doesn't implement the cuda array interface.")
+    return DeviceNDArray._from_interface(obj, cai, sync)
 
 
 def synchronize():

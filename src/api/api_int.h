@@ -303,6 +303,9 @@ void kj_api_cache_release(kj_api_cache *ac);
  * Sets m->target (and m->cg.target, the compiler's), m->arch and m->gpu.
  * The TARGET stage of kj_pipeline. */
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err);
+/* The context's GPU opened once (ctx->gpu, or NULL with ctx->gpu_err);
+ * false only for a bad KJIT_DEVICE (a usage error at `file`). */
+bool kj_api_open_gpu(kjit_ctx *ctx, const char *file, kjit_error *err);
 /* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda
  * (into buf unless the variable names it). */
 const char *kj_api_libdevice_path(char *buf, size_t cap);

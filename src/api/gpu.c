@@ -17,6 +17,23 @@ static FILE *stats_stream(void)
     return kj_api_env_flag("KJIT_STATS", false) ? stderr : NULL;
 }
 
+bool kj_api_open_gpu(kjit_ctx *ctx, const char *file, kjit_error *err)
+{
+    if (ctx->gpu_tried) return true;
+    /* KJIT_DEVICE=N picks the device; else, under mpirun (or srun), local
+     * rank r of the node gets device r % count; else 0. A bad value (set
+     * since kjit_ctx_new checked it) is the usage error it was there. */
+    int ordinal = 0;
+    if (!kj_api_device_ordinal(&ordinal, ctx->gpu_err, sizeof ctx->gpu_err)) {
+        kj_api_set_error(err, KJIT_ERR_USAGE, file, "%s", ctx->gpu_err);
+        return false;
+    }
+    ctx->gpu_tried = true;
+    ctx->gpu = kj_gpu_open(ordinal, stats_stream(), ctx->gpu_err, sizeof ctx->gpu_err);
+    if (ctx->gpu && kj_ev_on(&ctx->events.sink)) kj_gpu_set_sink(ctx->gpu, &ctx->events.sink);
+    return true;
+}
+
 bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
 {
     kjit_target t = m->target;
@@ -24,20 +41,7 @@ bool kj_api_target(kjit_ctx *ctx, kjit_module *m, kjit_error *err)
      * one costs a few hundred ms (cuInit, the primary context) */
     if (t == KJIT_TARGET_AUTO && !ctx->gpu && !kj_sema_has_kernels(m->sema)) t = KJIT_TARGET_CPU;
     if (t == KJIT_TARGET_AUTO || t == KJIT_TARGET_CUDA) {
-        if (!ctx->gpu_tried) {
-            /* KJIT_DEVICE=N picks the device; else, under mpirun (or srun),
-             * local rank r of the node gets device r % count; else 0. A bad
-             * value (set since kjit_ctx_new checked it) is the usage error
-             * it was there. */
-            int ordinal = 0;
-            if (!kj_api_device_ordinal(&ordinal, ctx->gpu_err, sizeof ctx->gpu_err)) {
-                kj_api_set_error(err, KJIT_ERR_USAGE, m->src.path, "%s", ctx->gpu_err);
-                return false;
-            }
-            ctx->gpu_tried = true;
-            ctx->gpu = kj_gpu_open(ordinal, stats_stream(), ctx->gpu_err, sizeof ctx->gpu_err);
-            if (ctx->gpu && kj_ev_on(&ctx->events.sink)) kj_gpu_set_sink(ctx->gpu, &ctx->events.sink);
-        }
+        if (!kj_api_open_gpu(ctx, m->src.path, err)) return false;
         if (ctx->gpu) t = KJIT_TARGET_CUDA;
         else if (t == KJIT_TARGET_AUTO) t = KJIT_TARGET_CPU;
         else {

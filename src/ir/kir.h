@@ -306,6 +306,10 @@ kir_func *kir_module_find(const kir_module *m, const char *mangled);
  * it? Conservative: an array passed anywhere else counts as written. */
 bool kir_param_read_only(const kir_func *f, uint32_t k);
 bool kir_param_read_only_at(const kir_func *f, uint32_t k, int depth); /* calls followed to depth 8 */
+/* Does f write array parameter k, as Numba's typing of a readonly array
+ * would find it (a store, fill, sort, atomic or ufunc out into it or a view
+ * of it, or a callee that writes it)? kir_readonly.c; src/api/writes.c. */
+bool kj_kir_writes_param(const kir_func *f, uint32_t k);
 /* The module slots f reads, itself or through what it calls, each once: a
  * MODULE_GET of each in *out (from a), and their number (kir_slots.c). */
 uint32_t kir_slot_reads(const kir_func *f, kj_arena *a, const kir_inst ***out);

@@ -162,6 +162,12 @@ static void check_fn(kj_sema *s, kj_diags *d, const kir_func *f)
     free(c.mark);
 }
 
+bool kj_kir_writes_param(const kir_func *f, uint32_t k)
+{
+    kir_ref at = 0;
+    return writes_param(f, k, 0, &at);
+}
+
 bool kj_check_readonly(kj_sema *s, kj_diags *d)
 {
     uint32_t before = d->nerrors;

@@ -208,6 +208,18 @@ size_t kj_gpu_combine_ptx(int op, kj_dtype dt, char *s, size_t cap);
  * own contribution), and dst = src when op is 0; waits for it. */
 bool kj_gpu_view_combine(kj_gpu *g, int op, kj_array *dst, const kj_array *src, kj_rt_error *e);
 
+/* ---- device memory shared with code outside kjit (gpu_foreign.c) ----
+ * An array over `dptr`, device memory another library allocated in this
+ * context (checked with cuMemGetAddressRange), with `strides` in bytes
+ * (NULL: C order): launches use that memory as it is, kjit never frees it,
+ * and its host copy (kjit's) is filled from it by each host read. */
+kj_array *kj_gpu_wrap_device(kj_gpu *g, uint64_t dptr, kj_dtype dt, int ndim, const int64_t *shape,
+                             const int64_t *strides, kj_rt_error *e);
+/* The device address of a's first element: its device copy made current
+ * (uploaded when the host's was newer) and from then on counted as the
+ * current one, shared (later host reads copy it back). */
+bool kj_gpu_device_ptr(kj_gpu *g, kj_array *a, uint64_t *out, kj_rt_error *e);
+
 /* Page-locked host memory of n bytes (cuMemHostAlloc), and its release. */
 void *kj_gpu_pinned_alloc(kj_gpu *g, size_t n, kj_rt_error *e);
 void kj_gpu_pinned_free(kj_gpu *g, void *p);

@@ -108,6 +108,10 @@ struct kj_mirror {
     unsigned copies;   /* of the host memory, to or from the device */
     bool may_pin;      /* the array owns its memory (kjit allocated it) */
     bool pinned;       /* page-locked (cuMemHostRegister) */
+    /* gpu_foreign.c: the device copy is seen by code outside kjit (a host
+     * read copies it back whenever it is current), and its memory is not
+     * kjit's (never freed or pooled) */
+    bool shared, foreign;
     /* The stream of the launches that used the device copy (any argument)
      * and of those that may have written it (not read-only), while they
      * were all in one: CUDA IPC's events (gpu_ipc.c) then follow those

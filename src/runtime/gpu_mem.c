@@ -162,7 +162,7 @@ bool kj_gpu_mirror_free(kj_mirror *m, void *data)
     if (!m) return false;
     kj_gpu *g = m->g;
     g->cu.cuCtxSetCurrent(g->ctx);
-    if (m->d) pool_put(g, m->d, block_size(m->bytes));
+    if (m->d && !m->foreign) pool_put(g, m->d, block_size(m->bytes));
     bool kept = host_keep(g, m, data);
     if (m->pinned && !kept) {
         g->cu.cuMemHostUnregister(m->lo);
@@ -322,7 +322,7 @@ bool kj_gpu_host_access(kj_array *a, bool write, kj_rt_error *e)
 {
     kj_mirror *m = owner_of(a)->mirror;
     if (!m) return true;
-    if (!m->host_valid) {
+    if (!m->host_valid || (m->shared && m->dev_valid)) { /* gpu_foreign.c: others may have written it */
         if (!kj_gpu_current(m->g, e) || !d2h(m->g, m, m->lo, m->d, m->bytes, "reading the array", e)) return false;
         m->host_valid = true;
     }

@@ -1,0 +1,171 @@
+"""Run by test_cai.py in a process of its own on the fake CUDA driver (KJIT_LIBCUDA; its device memory is
+host memory, so ctypes can read and write it, and its launch observer reports the parameters each kernel
+launch received). Each check prints one line "ok NAME" or fails with an AssertionError."""
+import ctypes
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import kjit  # noqa: E402
+from kjit import cuda  # noqa: E402
+
+kjit.config.TARGET = "cuda"
+
+
+class Exporter:
+    """Another library's GPU array, as far as the interface goes: a pointer and a layout."""
+
+    def __init__(self, ptr, shape, typestr="<f8", strides=None, **extra):
+        self.__cuda_array_interface__ = dict({"shape": shape, "typestr": typestr, "data": (ptr, False),
+                                              "version": 3, "strides": strides, "stream": None}, **extra)
+
+
+def _readonly_exporter(p):
+    e = Exporter(p, (8,))
+    e.__cuda_array_interface__["data"] = (p, True)
+    return e
+
+
+def device_doubles(ptr, n):
+    return (ctypes.c_double * n).from_address(ptr)
+
+
+@cuda.jit
+def copy_kernel(x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        y[i] = x[i]
+
+
+HOOK = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
+seen = []
+
+
+@HOOK
+def observe(gb, params, user):  # copy_kernel(x, y): x's data, shape, stride, then y's
+    seen.append((ctypes.c_uint64.from_address(params[0]).value, ctypes.c_uint64.from_address(params[3]).value))
+
+
+fake = ctypes.CDLL(os.environ["KJIT_LIBCUDA"])
+fake.fake_cuda_on_launch.argtypes = [HOOK, ctypes.c_void_p]
+fake.fake_cuda_on_launch(observe, None)
+
+
+def check_export():
+    d = cuda.to_device(np.arange(8.0))
+    cai = d.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["shape"] == (8,) and cai["typestr"] == "<f8" and cai["strides"] is None
+    assert cai["stream"] == 1 and cai["data"][1] is False
+    mem = device_doubles(cai["data"][0], 8)
+    assert list(mem) == list(range(8))  # the device copy is current at the address given
+    mem[3] = 42.0  # another library writes it: the host sees it
+    assert d.copy_to_host()[3] == 42.0
+    mem[4] = 7.0  # and again, after a read
+    assert d.copy_to_host()[4] == 7.0
+    d[5] = -1.0  # a host write reaches the device memory at once
+    assert mem[5] == -1.0 and d.__cuda_array_interface__["data"][0] == cai["data"][0]
+    f = cuda.to_device(np.zeros((3, 4), dtype=np.float32, order="F"))
+    fc = f.__cuda_array_interface__
+    assert fc["strides"] == (4, 12) and fc["typestr"] == "<f4" and fc["shape"] == (3, 4)
+    assert cuda.is_cuda_array(d) and cuda.is_cuda_array(Exporter(cai["data"][0], (8,)))
+    assert not cuda.is_cuda_array(np.zeros(3))
+    print("ok export")
+
+
+def check_import_zero_copy():
+    d = cuda.to_device(np.arange(8.0))
+    p = d.__cuda_array_interface__["data"][0]
+    e = Exporter(p + 8, (4,), strides=(16,))  # elements 1, 3, 5, 7 of d's memory
+    w = cuda.as_cuda_array(e)
+    assert w.__cuda_array_interface__["data"][0] == p + 8  # the same memory: no copy
+    assert w.__cuda_array_interface__["strides"] == (16,)
+    assert w.copy_to_host().tolist() == [1.0, 3.0, 5.0, 7.0] and w.shape == (4,) and w.strides == (16,)
+    device_doubles(p, 8)[7] = 70.0  # the exporter writes: kjit reads it
+    assert w.copy_to_host()[3] == 70.0
+    w[0] = -2.0  # kjit writes: the exporter sees it
+    assert device_doubles(p, 8)[1] == -2.0
+    assert cuda.as_cuda_array(w) is w
+    ro = cuda.as_cuda_array(_readonly_exporter(p))
+    assert ro.__cuda_array_interface__["data"] == (p, True)  # the exporter's read-only flag is kept
+    seen.clear()
+    copy_kernel[1, 32](e, d)  # an exporting object passed straight to a kernel: its pointer, as it is
+    assert seen == [(p + 8, p)], (seen, p)
+    copy_kernel[1, 32](w, d)
+    assert seen[-1] == (p + 8, p)
+    import weakref
+    r = weakref.ref(e)
+    del e
+    assert r() is not None  # kept alive by w
+    del w
+    assert r() is None
+    print("ok import")
+
+
+def check_errors():
+    host = np.zeros(4)
+    for bad, exc, text in [
+            (Exporter(host.ctypes.data, (4,)), kjit.TypingError, "is not device memory of this GPU context"),
+            (Exporter(1, (4,), typestr="<c16"), kjit.TypingError, "dtype complex128 are not supported"),
+            (Exporter(1, (4,), typestr=">f8"), kjit.TypingError, "native byte order"),
+            (Exporter(1, (4,), mask=object()), NotImplementedError, "Masked arrays are not supported"),
+            (Exporter(1, (4,), stream=0), ValueError, "Zero is not a valid stream"),
+            (Exporter(1, (4,), version=9), kjit.TypingError, "version 9")]:
+        try:
+            cuda.as_cuda_array(bad)
+        except exc as e:
+            assert text in str(e), (text, str(e))
+        else:
+            raise AssertionError(f"no {exc.__name__} for {bad.__cuda_array_interface__}")
+    d = cuda.to_device(np.arange(8.0))
+    p = d.__cuda_array_interface__["data"][0]
+    try:
+        cuda.as_cuda_array(Exporter(p, (9,)))
+    except kjit.TypingError as e:
+        assert "past the end of its allocation" in str(e)
+    else:
+        raise AssertionError("a range past the allocation was accepted")
+    try:
+        cuda.as_cuda_array(np.zeros(2))
+    except TypeError as e:
+        assert "doesn't implement the cuda array interface" in str(e)
+    print("ok errors")
+
+
+def check_dlpack():
+    import gc
+    from kjit import _dlpack
+    d = cuda.to_device(np.arange(6.0).reshape(2, 3))
+    p = d.__cuda_array_interface__["data"][0]
+    assert d.__dlpack_device__() == (2, 0)
+    w = cuda.from_dlpack(d)  # kjit's export read back by kjit's import: the same memory, the same layout
+    assert w.__cuda_array_interface__["data"][0] == p and w.shape == (2, 3) and w.strides == (24, 8)
+    assert w.copy_to_host().tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert len(_dlpack._LIVE) == 1
+    del w
+    gc.collect()
+    assert len(_dlpack._LIVE) == 0  # the consumer's drop called the producer's deleter
+    cap = d.__dlpack__()
+    del cap  # never consumed: the capsule's destructor frees it
+    gc.collect()
+    assert len(_dlpack._LIVE) == 0
+    f = cuda.from_dlpack(cuda.to_device(np.zeros((3, 4), dtype=np.int32, order="F")))
+    assert f.strides == (4, 12) and f.dtype == np.int32
+
+    class HostTensor:
+        def __dlpack_device__(self):
+            return (1, 0)
+    try:
+        cuda.from_dlpack(HostTensor())
+    except kjit.TypingError as e:
+        assert "device type 1 is not CUDA" in str(e)
+    else:
+        raise AssertionError("a host DLPack tensor was taken")
+    print("ok dlpack")
+
+
+check_export()
+check_import_zero_copy()
+check_errors()
+check_dlpack()
