@@ -466,6 +466,8 @@ LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_npsort(kj_cg *cg, const kir_inst *in);
 /* np.cov, np.cross, the window functions, ... (builtins_npother.h; llvm_npother.c) */
 LLVMValueRef kj_cg_npother(kj_cg *cg, const kir_inst *in);
+/* array attributes and manipulation (builtins_npshape.h; llvm_npshape.c) */
+LLVMValueRef kj_cg_npshape(kj_cg *cg, const kir_inst *in);
 /* llvm_cuda_dev.c: numba.cuda's device API in host code (builtins_cuda_dev.h) */
 LLVMValueRef kj_cg_cuda_dev(kj_cg *cg, const kir_inst *in);
 /* (llvm_launch.c) the constant kj_abi_kernel of kernel specialisation k. */

@@ -20,6 +20,7 @@
 #include "types.h"
 #include "builtins_npsort.h"
 #include "builtins_npother.h"
+#include "builtins_npshape.h"
 #include "builtins_operator.h"
 #include "builtins_set.h"
 #include "builtins_cuda_dev.h"
@@ -608,6 +609,7 @@ enum {
     X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     KJ_BUILTINS_NPSORT(X)                                                                                \
     KJ_BUILTINS_NPOTHER(X)                                                                               \
+    KJ_BUILTINS_NPSHAPE(X)                                                                               \
     KJ_BUILTINS_OPERATOR(X)                                                                              \
     KJ_BUILTINS_SETOPS(X)                                                                                \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
@@ -668,6 +670,13 @@ static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT &&
 
 /* Is `id` one of KJ_BUILTINS_NPOTHER (builtins_npother.h)? */
 static inline bool kj_builtin_npother(unsigned id) { return id >= KJ_B_NP_BARTLETT && id <= KJ_B_NP_ISSCALAR; }
+/* Is `id` one of KJ_BUILTINS_NPSHAPE (builtins_npshape.h)? Their typing rule;
+ * the wrapper a type is (KJ_NPW_NONE for others); what a for loop over a
+ * wrapper gives; the NumPy function a method stands for, or -1. */
+static inline bool kj_builtin_npshape(unsigned id) { return id >= KJ_B_ARR_FLAGS && id <= KJ_B_NP_SLIDING_WINDOW_VIEW; }
+kj_npw kj_npshape_wrapper(const kj_type *t);
+const kj_type *kj_npshape_iter_elem(kj_types *t, const kj_type *w);
+int kj_npshape_function_of(unsigned id);
 
 
 /* Does built-in `id` have any of `flags` (KJ_BF_*)? False for an id that
@@ -753,6 +762,11 @@ bool kj_cuda_dev_attr(kj_builtin id, int *code, int64_t *cpu_value);
 
 /* The typing rule of those (builtins_npsort.c), kj_builtin_type's
  * parameters with `recv` 1 for methods. */
+/* The typing rule of KJ_BUILTINS_NPSHAPE (builtins_npshape.c). */
+const kj_type *kj_builtin_type_npshape(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
+                                       kj_span call, const kj_source *src, kj_diags *d, const kj_type **conv);
+/* print() of one of those wrappers: refused (true after the error). */
+bool kj_npshape_unprintable(const kj_barg *args, uint32_t nargs, const kj_source *src, kj_diags *d);
 /* The typing rule of KJ_BUILTINS_NPOTHER (builtins_npother.c). */
 const kj_type *kj_builtin_type_npother(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                        kj_span call_span, const kj_source *src, kj_diags *d, const kj_type **conv);

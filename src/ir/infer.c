@@ -213,7 +213,7 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
         kj_list_setslice_check(ic, target, arr, t);
         return;
     }
-    if (arr->kind == KJ_T_LIST) { /* lst[i] = x (infer_list.c typed lst[i]) */
+    if (arr->kind == KJ_T_LIST || kj_npshape_wrapper(arr) == KJ_NPW_FLAT) { /* lst[i] = x, a.flat[i] = x */
         if (!kj_can_convert(t, dst))
             kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",
                      kj_type_str(t), kj_type_str(arr));

@@ -209,7 +209,7 @@ static const char *const ARRAY_ATTRS[] = {"shape", "size", "ndim", "dtype", "ast
 /* .real, .imag, .conjugate of an int or float: typed as complex's (builtins_complex.c). */
 static bool real_part_attr(const char *n)
 {
-    return !strcmp(n, "real") || !strcmp(n, "imag") || !strcmp(n, "conjugate");
+    return !strcmp(n, "real") || !strcmp(n, "imag") || !strcmp(n, "conjugate") || !strcmp(n, "item");
 }
 
 /* obj.name where obj is a run-time value: array attributes and methods,
@@ -607,6 +607,10 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         *optype = NULL;
         return kj_str_compare_type(ic, e, op, l, r);
     }
+    if ((op == KJ_CMP_IN || op == KJ_CMP_NOTIN) && r->kind == KJ_T_ARRAY) { /* x in a: infer_npshape.c */
+        *optype = NULL;
+        return kj_array_in_type(ic, e, l, r);
+    }
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) {
         kj_error(ic->d, ic->s->src, e->span, "the '%s' operator is not supported",
                  kj_cmpop_str(op));
@@ -918,6 +922,7 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     }
     const kj_type *t = obj->type;
     if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
+    if (kj_npshape_wrapper(t) == KJ_NPW_FLAT) return kj_type_flat_subscript(ic, e, t, ei); /* infer_npshape.c */
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
     if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) return kj_type_dict_subscript(ic, e, t, ei); /* infer_dict.c */

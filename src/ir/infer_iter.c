@@ -116,7 +116,8 @@ static const kj_type *iter_elem(kj_ictx *ic, const kj_expr *it)
     switch (t->kind) {
     case KJ_T_ARRAY: return kj_iter_array_elem(ic->s->types, t);
     case KJ_T_RANGE: return t->elem;
-    case KJ_T_TUPLE: return tuple_elem(ic, it, t);
+    case KJ_T_TUPLE: /* a.flat, np.ndindex, ...: builtins_npshape.c */
+        return kj_npshape_wrapper(t) ? kj_npshape_iter_elem(ic->s->types, t) : tuple_elem(ic, it, t);
     case KJ_T_DICT: case KJ_T_SET: /* the keys, in insertion order (lower_dict.c) */
         if (!t->elem) kj_error(ic->d, ic->s->src, it->span, "iterating an empty dict or set whose types are unknown");
         return t->elem;
@@ -139,7 +140,8 @@ bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem)
         const kj_type *t = kj_value_type(ic, it);
         bool range_value = t && t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL;
         if (!t || (t->kind != KJ_T_ARRAY && t->kind != KJ_T_LIST && t->kind != KJ_T_DICT &&
-                   t->kind != KJ_T_SET && t->kind != KJ_T_STR && !range_value && !kj_is_scalar(t)))
+                   t->kind != KJ_T_SET && t->kind != KJ_T_STR && !range_value && !kj_is_scalar(t) &&
+                   !kj_npshape_wrapper(t)))
             return false;
     }
     *elem = iter_elem(ic, it);

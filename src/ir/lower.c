@@ -359,6 +359,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     if (ot->kind == KJ_T_LIST) return kj_lower_list_item(lc, e, 0, e->span); /* lower_list.c */
     if (ot->kind == KJ_T_DICT) return kj_lower_dict_item(lc, e, 0, e->span); /* lower_dict.c */
     if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
+    if (kj_npshape_wrapper(ot) == KJ_NPW_FLAT) return kj_lower_flat_item(lc, e, 0, e->span); /* lower_npshape.c */
     if (ot->kind == KJ_T_TUPLE) {
         if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
         if (e->sub.index->kind == KJ_E_SLICE) return kj_lower_tuple_slice(lc, e); /* lower_tuple_ops.c */
@@ -456,6 +457,8 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
     }
     if (op == KJ_CMP_IN || op == KJ_CMP_NOTIN) { /* x in lst: lower_list.c */
         *r_out = lower_expr(lc, re);
+        if (rt->kind == KJ_T_ARRAY) /* lower_npshape.c */
+            return kj_lower_array_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
         if (rt->kind == KJ_T_DICT || rt->kind == KJ_T_SET) /* lower_dict.c */
             return kj_lower_dict_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
         return kj_lower_list_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
@@ -850,6 +853,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         return lower_copy_ravel(lc, e, b, t, args[0]);
     if (b == KJ_B_RANGE || (b == KJ_B_LEN && type_of(lc, args[0])->kind == KJ_T_RANGE))
         return kj_lower_range_builtin(lc, b, t, args, (uint32_t)ei->nbound, e->span); /* lower_iter.c */
+    if (kj_builtin_npshape(b) && kj_npshape_function_of(b) >= 0) b = kj_npshape_function_of(b); /* a.clip: np.clip */
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);
     kir_at(lc->f, r)->aux = (uint16_t)b;
     return r;
@@ -1039,6 +1043,10 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
     case KJ_E_SUBSCRIPT: {
         if (EI(lc, t->sub.obj)->type->kind == KJ_T_DICT) { /* d[k] = v: lower_dict.c */
             kj_lower_dict_item(lc, t, v, sp);
+            return;
+        }
+        if (kj_npshape_wrapper(EI(lc, t->sub.obj)->type) == KJ_NPW_FLAT) { /* a.flat[i] = v: lower_npshape.c */
+            kj_lower_flat_item(lc, t, v, sp);
             return;
         }
         if (EI(lc, t->sub.obj)->type->kind == KJ_T_LIST) { /* lst[i] = v: lower_list.c */

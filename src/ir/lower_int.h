@@ -50,6 +50,12 @@ kir_ref kj_lower_kernel_query(lctx *lc, const kj_expr *e, const kj_type *t, kir_
 kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st);
 void kj_lower_with_exit(lctx *lc, const kj_stmt *st);
 
+/* lower_npshape.c: a.flat, np.ndindex, np.ndenumerate, np.nditer in for loops
+ * (w the wrapper's type), a.flat[i] read (v 0) or written, `x in a`. */
+kir_ref kj_lower_npiter_len(lctx *lc, const kj_type *w, kir_ref v, kj_span sp);
+kir_ref kj_lower_npiter_get(lctx *lc, const kj_type *w, kir_ref v, kir_ref i, kj_span sp);
+kir_ref kj_lower_flat_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);
+kir_ref kj_lower_array_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir_ref a);
 /* lower_iter.c: a for loop over an array, a range value, enumerate() or
  * zip() (what infer_iter.c typed); false for any other loop. */
 bool kj_lower_for_iter(lctx *lc, const kj_stmt *st);

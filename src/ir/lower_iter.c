@@ -18,7 +18,7 @@
 
 #define MAX_ZIP 8
 
-typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR, SQ_REVERSED } sq_kind;
+typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR, SQ_REVERSED, SQ_NP } sq_kind;
 
 typedef struct seq {
     sq_kind kind;
@@ -129,6 +129,8 @@ static void open_seq(lctx *lc, const kj_expr *e, seq *q)
         q->v = tuple_get(lc, v, t->elem, 0, e->span);
         q->stop = tuple_get(lc, v, t->elem, 1, e->span);
         q->step = tuple_get(lc, v, t->elem, 2, e->span);
+    } else if (kj_npshape_wrapper(t)) { /* a.flat, np.ndindex, ...: lower_npshape.c */
+        q->kind = SQ_NP, q->v = v;
     } else { /* a tuple: its elements' one type (infer_iter.c) */
         q->kind = SQ_TUPLE, q->v = v;
         q->elem = t->elems[0];
@@ -168,6 +170,7 @@ static kir_ref seq_len(lctx *lc, const seq *q, kj_span sp)
     case SQ_RANGE: return kj_lower_range_len(lc, q->type, q->v, q->stop, q->step, sp);
     case SQ_ENUMERATE: return seq_len(lc, q->sub, sp);
     case SQ_REVERSED: return q->stop;
+    case SQ_NP: return kj_lower_npiter_len(lc, q->type, q->v, sp);
     case SQ_ZIP: {
         kir_ref n = seq_len(lc, &q->sub[0], sp);
         for (uint32_t k = 1; k < q->n; k++) {
@@ -207,6 +210,7 @@ static kir_ref seq_get(lctx *lc, const seq *q, kir_ref i, kj_span sp)
         return v;
     }
     case SQ_LIST: return kj_lower_list_get(lc, q->v, i, sp);
+    case SQ_NP: return kj_lower_npiter_get(lc, q->type, q->v, i, sp);
     case SQ_STR: return kj_lower_str_get(lc, q->v, i, sp);
     case SQ_RANGE: {
         kir_ref ii = kj_lw_cast(lc, i, q->type, sp);
@@ -239,7 +243,7 @@ static bool mine(lctx *lc, const kj_expr *it)
 {
     if (iter_call(lc, it) >= 0) return true;
     const kj_type *t = EI(lc, it)->type;
-    return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET || t->kind == KJ_T_STR || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL));
+    return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET || t->kind == KJ_T_STR || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL) || kj_npshape_wrapper(t));
 }
 
 bool kj_lower_for_iter(lctx *lc, const kj_stmt *st)

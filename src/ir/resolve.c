@@ -258,6 +258,7 @@ bool kj_static_ref(kj_sema *s, const kj_expr *e, kj_einfo *out, bool report)
 static const char *canonical_module(const char *mod)
 {
     if (!strcmp(mod, "numpy")) return "np";
+    if (!strcmp(mod, "numpy.lib.stride_tricks")) return "np.lib.stride_tricks"; /* builtins_npshape.h */
     if (!strcmp(mod, "math")) return "math";
     if (!strcmp(mod, "cmath")) return "cmath";
     if (!strcmp(mod, "random")) return "random";

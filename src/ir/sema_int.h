@@ -439,6 +439,9 @@ bool kj_infer_pyop_inplace(kj_ictx *ic, kj_einfo *ei, int b, kj_binop op, const 
                            kj_span sp, const kj_type **out);
 /* Type `e` and require a run-time value; NULL after an error. */
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
+/* infer_npshape.c: a.flat[i]; `x in a` (a bool, NULL after an error). */
+kj_einfo *kj_type_flat_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *ft, kj_einfo *ei);
+const kj_type *kj_array_in_type(kj_ictx *ic, const kj_expr *e, const kj_type *x, const kj_type *a);
 /* infer_iter.c: a for loop over an array, a range value, enumerate() or
  * zip() (or an error for a scalar): true, with the type of one step at
  * *elem (NULL after an error); false for what infer.c types itself
