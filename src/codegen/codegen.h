@@ -421,6 +421,9 @@ LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in); /* llvm_str.c */
 LLVMValueRef kj_cg_pyrandom(kj_cg *cg, const kir_inst *in);     /* llvm_pyrandom.c: the `random` module */
 LLVMValueRef kj_cg_heapq(kj_cg *cg, const kir_inst *in);        /* llvm_heapq.c: the heapq module */
 LLVMValueRef kj_cg_pymath(kj_cg *cg, const kir_inst *in);       /* llvm_pymath.c: math.degrees ... math.gcd */
+LLVMValueRef kj_cg_ldexp64(kj_cg *cg, LLVMValueRef x, LLVMValueRef n); /* llvm_pymath.c: x * 2**n, rounded once */
+LLVMValueRef kj_cg_npmath(kj_cg *cg, const kir_inst *in);       /* llvm_npmath.c: np.logaddexp ... np.spacing */
+LLVMValueRef kj_cg_nppoly(kj_cg *cg, const kir_inst *in);       /* llvm_nppoly.c: numpy.polynomial */
 /* llvm_list.c: the element order list_sort.c reads (rtfns.def LIST_SORT's desc), a constant string. */
 LLVMValueRef kj_cg_list_elem_desc(kj_cg *cg, const kj_type *et);
 LLVMValueRef kj_cg_str_split(kj_cg *cg, const kir_inst *in);   /* llvm_str_split.c */

@@ -1056,6 +1056,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
         if (kj_builtin_npsort(in->aux)) return kj_cg_npsort(cg, in);
         if (kj_builtin_npother(in->aux)) return kj_cg_npother(cg, in);
         if (kj_builtin_npshape(in->aux)) return kj_cg_npshape(cg, in);
+        if (kj_builtin_nppoly(in->aux)) return kj_cg_nppoly(cg, in);
         if (kj_builtin_cuda_dev(in->aux)) return kj_cg_cuda_dev(cg, in);
         if (kj_builtin_cuda_host(in->aux)) return kj_cg_cuda_host(cg, in);
         if (kj_builtin_has(in->aux, KJ_BF_LINALG)) return kj_cg_linalg(cg, in);

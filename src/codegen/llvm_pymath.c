@@ -54,7 +54,7 @@ static void frexp64(kj_cg *cg, LLVMValueRef x, LLVMValueRef *m, LLVMValueRef *e)
 
 /* ldexp of a double as musl's scalbn: at most three multiplications by
  * powers of two, so that the result rounds once. */
-static LLVMValueRef ldexp64(kj_cg *cg, LLVMValueRef x, LLVMValueRef n)
+LLVMValueRef kj_cg_ldexp64(kj_cg *cg, LLVMValueRef x, LLVMValueRef n)
 {
     LLVMBuilderRef b = cg->b;
     LLVMValueRef y = x;
@@ -135,7 +135,7 @@ LLVMValueRef kj_cg_pymath(kj_cg *cg, const kir_inst *in)
         return pair(cg, in->type, kj_cg_cast(cg, m, &T_F64, ft), LLVMBuildTrunc(cg->b, e, cg->t_i32, ""));
     }
     case KJ_B_MATH_LDEXP: {
-        LLVMValueRef r = ldexp64(cg, kj_cg_cast(cg, x, ft, &T_F64), arg_as(cg, in, 1, &T_I64));
+        LLVMValueRef r = kj_cg_ldexp64(cg, kj_cg_cast(cg, x, ft, &T_F64), arg_as(cg, in, 1, &T_I64));
         return kj_cg_cast(cg, r, &T_F64, ft);
     }
     default: { /* nextafter, remainder: the target's libm */

@@ -21,6 +21,8 @@
 #include "builtins_npsort.h"
 #include "builtins_npother.h"
 #include "builtins_npshape.h"
+#include "builtins_npmath.h"
+#include "builtins_nppoly.h"
 #include "builtins_operator.h"
 #include "builtins_set.h"
 #include "builtins_cuda_dev.h"
@@ -610,6 +612,8 @@ enum {
     KJ_BUILTINS_NPSORT(X)                                                                                \
     KJ_BUILTINS_NPOTHER(X)                                                                               \
     KJ_BUILTINS_NPSHAPE(X)                                                                               \
+    KJ_BUILTINS_NPMATH(X)                                                                                \
+    KJ_BUILTINS_NPPOLY(X)                                                                                \
     KJ_BUILTINS_OPERATOR(X)                                                                              \
     KJ_BUILTINS_SETOPS(X)                                                                                \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
@@ -638,6 +642,8 @@ enum {
     X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
     X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ) \
     X("np.round", NP_AROUND) X("np.round_", NP_AROUND)                                     \
+    X("np.degrees", NP_RAD2DEG) X("np.radians", NP_DEG2RAD)                                \
+    X("np.trapezoid", NP_TRAPZ) /* NumPy 2's name of np.trapz */                             \
     X("np.row_stack", NP_VSTACK) X("np.reshape", ARR_RESHAPE)                            \
     /* host memory numba.cuda allocates (docs/cuda.md): kjit pins and maps itself */      \
     X("cuda.pinned_array", NP_EMPTY) X("cuda.mapped_array", NP_EMPTY)                     \
@@ -677,6 +683,10 @@ static inline bool kj_builtin_npshape(unsigned id) { return id >= KJ_B_ARR_FLAGS
 kj_npw kj_npshape_wrapper(const kj_type *t);
 const kj_type *kj_npshape_iter_elem(kj_types *t, const kj_type *w);
 int kj_npshape_function_of(unsigned id);
+/* Is `id` one of KJ_BUILTINS_NPMATH (builtins_npmath.h)? */
+static inline bool kj_builtin_npmath(unsigned id) { return id >= KJ_B_NP_LOGADDEXP && id <= KJ_B_NP_SPACING; }
+/* Is `id` one of KJ_BUILTINS_NPPOLY (builtins_nppoly.h)? */
+static inline bool kj_builtin_nppoly(unsigned id) { return id >= KJ_B_NP_POLYADD && id <= KJ_B_NP_ROOTS; }
 
 
 /* Does built-in `id` have any of `flags` (KJ_BF_*)? False for an id that

@@ -85,6 +85,9 @@ static const kj_type *type_cmath(const mctx *c)
 static const kj_type *type_np_part(const mctx *c)
 {
     const kj_type *x = ty(c, 0);
+    if (c->id == KJ_B_NP_CONJ && x && x->kind == KJ_T_ARRAY && kj_is_scalar(x->elem) && !kj_is_complex(x->elem))
+        return kj_t_array(c->t, x->elem->kind == KJ_T_BOOL ? kj_t_int(c->t, 8, true) : x->elem, x->ndim,
+                          KJ_LAYOUT_C); /* a copy (bool: NumPy's int8 loop), by a fused loop (kir_fuse.c) */
     if (!kj_is_scalar(x)) return bad(c, 0, "a number (complex arrays are not supported yet)");
     if (kj_is_complex(x)) return c->id == KJ_B_NP_CONJ ? x : kj_complex_part(c->t, x);
     const kj_type *f = x->kind == KJ_T_FLOAT && !x->weak ? x : kj_t_float(c->t, 64);

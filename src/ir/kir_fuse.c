@@ -98,7 +98,8 @@ static uint32_t operands(fctx *c, kir_ref r, kir_ref *ops)
     bool ok = false;
     if (kj_builtin_has(b, KJ_BF_FMATH)) ok = e->kind == KJ_T_FLOAT; /* in their float result type */
     else if (b == KJ_B_ABS || b == KJ_B_NP_MINIMUM || b == KJ_B_NP_MAXIMUM) ok = is_numeric(e);
-    else if (b == KJ_B_NP_WHERE || b == KJ_B_NP_CLIP) ok = true;
+    else if (b == KJ_B_NP_WHERE || b == KJ_B_NP_CLIP || kj_builtin_npmath(b)) ok = true;
+    else if (b == KJ_B_NP_CONJ) ok = e->kind != KJ_T_COMPLEX; /* np.conj of a real array: a copy */
     else if (b == KJ_B_ISNAN || b == KJ_B_ISINF || b == KJ_B_ISFINITE)
         ok = elem_of(c->f->insts[ops[0]].type)->kind == KJ_T_FLOAT;
     return ok ? n : 0;
@@ -268,7 +269,8 @@ static kir_ref node(synth *s, kir_ref r)
     uint32_t n = operands(c, r, ops);
     const kj_type *e = in->type->elem, *opt = e;
     if (in->op >= KIR_EQ && in->op <= KIR_GE) opt = cmp_type(c, in);
-    bool pred = in->op == KIR_BUILTIN && (in->aux == KJ_B_ISNAN || in->aux == KJ_B_ISINF || in->aux == KJ_B_ISFINITE);
+    bool pred = in->op == KIR_BUILTIN && (in->aux == KJ_B_ISNAN || in->aux == KJ_B_ISINF || in->aux == KJ_B_ISFINITE ||
+                                          kj_builtin_npmath(in->aux)); /* these convert their operands */
     bool where = in->op == KIR_BUILTIN && in->aux == KJ_B_NP_WHERE;
     for (uint32_t k = 0; k < n; k++) {
         v[k] = value(s, ops[k]);
@@ -369,7 +371,9 @@ static void drop_taken(fctx *c, kir_blkid b)
 static bool fused_only(const kir_inst *in)
 {
     if (in->op != KIR_BUILTIN) return is_complex_array(in->type);
-    return in->aux == KJ_B_NP_WHERE || in->aux == KJ_B_NP_CLIP;
+    /* NumPy math ufuncs (builtins_npmath.h) run on arrays only as fused loops */
+    return in->aux == KJ_B_NP_WHERE || in->aux == KJ_B_NP_CLIP || kj_builtin_npmath(in->aux) ||
+           (in->aux == KJ_B_NP_CONJ && !is_complex_array(in->type));
 }
 
 /* May the loop convert its result as the store into the view would? Any

@@ -68,7 +68,8 @@ static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vecto
                                          "numba.guvectorize", "cuda.jit", "cuda.reduce",
                                          "cuda.Reduce"};
 
-static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "math", "cmath", "random", "heapq", "time", "numba", "cuda",
+static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "np.polynomial", "np.polynomial.polynomial",
+                                         "np.polynomial.polyutils", "math", "cmath", "random", "heapq", "time", "numba", "cuda",
                                          "types", "typed", "core", "mpi4py", "MPI", "MPI.Request", "collections",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local", "cuda.const",
@@ -259,6 +260,9 @@ static const char *canonical_module(const char *mod)
 {
     if (!strcmp(mod, "numpy")) return "np";
     if (!strcmp(mod, "numpy.lib.stride_tricks")) return "np.lib.stride_tricks"; /* builtins_npshape.h */
+    if (!strcmp(mod, "numpy.polynomial")) return "np.polynomial"; /* builtins_nppoly.h */
+    if (!strcmp(mod, "numpy.polynomial.polynomial")) return "np.polynomial.polynomial";
+    if (!strcmp(mod, "numpy.polynomial.polyutils")) return "np.polynomial.polyutils";
     if (!strcmp(mod, "math")) return "math";
     if (!strcmp(mod, "cmath")) return "cmath";
     if (!strcmp(mod, "random")) return "random";
