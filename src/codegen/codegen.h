@@ -420,6 +420,7 @@ LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in); /* llvm_str.c */
 LLVMValueRef kj_cg_pyrandom(kj_cg *cg, const kir_inst *in);     /* llvm_pyrandom.c: the `random` module */
 LLVMValueRef kj_cg_heapq(kj_cg *cg, const kir_inst *in);        /* llvm_heapq.c: the heapq module */
 LLVMValueRef kj_cg_pymath(kj_cg *cg, const kir_inst *in);       /* llvm_pymath.c: math.degrees ... math.gcd */
+LLVMValueRef kj_cg_pybuiltin(kj_cg *cg, const kir_inst *in);    /* llvm_pybuiltin.c: chr, ord, repr, hash */
 /* llvm_list.c: the element order list_sort.c reads (rtfns.def LIST_SORT's desc), a constant string. */
 LLVMValueRef kj_cg_list_elem_desc(kj_cg *cg, const kj_type *et);
 LLVMValueRef kj_cg_str_split(kj_cg *cg, const kir_inst *in);   /* llvm_str_split.c */
@@ -454,6 +455,9 @@ LLVMValueRef kj_cg_complex_compare(kj_cg *cg, const kir_inst *in, LLVMValueRef a
 LLVMValueRef kj_cg_complex_cast(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj_type *to);
 bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_complex_builtin(kj_cg *cg, const kir_inst *in);
+void kj_cg_csqrt(kj_cg *cg, LLVMValueRef re, LLVMValueRef im, LLVMValueRef *ore, LLVMValueRef *oim);
+bool kj_cg_cmath_inv(kj_cg *cg, unsigned id, LLVMValueRef re, LLVMValueRef im, LLVMValueRef *ore,
+                     LLVMValueRef *oim); /* llvm_cmath_inv.c: cmath.acos ... cmath.tanh */
 /* llvm_np_manip.c: np.array/asarray, the joins (np.concatenate, ...), np.flip */
 LLVMValueRef kj_cg_np_manip(kj_cg *cg, const kir_inst *in);
 /* np.roll, np.tril, np.diag, np.take, ... (llvm_np_manip2.c). */

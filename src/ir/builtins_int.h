@@ -214,5 +214,6 @@ const kj_type *kj_btype_alloc(bctx *c);
 const kj_type *kj_btype_pyrandom(bctx *c); /* builtins_pyrandom.c */
 const kj_type *kj_btype_heapq(bctx *c);    /* builtins_heapq.c */
 const kj_type *kj_btype_pymath(bctx *c);   /* builtins_pymath.c */
+const kj_type *kj_btype_pybuiltin(bctx *c); /* builtins_pybuiltin.c */
 
 #endif

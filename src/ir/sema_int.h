@@ -420,6 +420,10 @@ bool kj_infer_pyop_inplace(kj_ictx *ic, kj_einfo *ei, int b, kj_binop op, const 
                            kj_span sp, const kj_type **out);
 /* Type `e` and require a run-time value; NULL after an error. */
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
+/* infer_pybuiltin.c: hasattr(x, 'name') and type(x), decided statically */
+bool kj_is_static_builtin_call(const kj_expr *e);
+kj_einfo *kj_type_static_builtin(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+bool kj_type_is_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei); /* type(x) is C */
 /* infer_iter.c: a for loop over an array, a range value, enumerate() or
  * zip() (or an error for a scalar): true, with the type of one step at
  * *elem (NULL after an error); false for what infer.c types itself
