@@ -84,8 +84,9 @@
  * the `random` module (kj_rt_py*, rt_pyrandom.c), heapq (kj_rt_heapq). 24:
  * kj_rt_cuda_stream, kj_rt_cuda_profile, kj_rt_coop_max_blocks (rt_cuda_host.c). 25:
  * kj_rt_exc_value (`except ... as e` in host code, rt_exc.c). 26:
- * kj_rt_npshape, kj_rt_broadcast_arrays (rt_npshape.c). 27: kj_rt_nppoly (rt_nppoly.c). */
-#define KJ_ABI_VERSION 27
+ * kj_rt_npshape, kj_rt_broadcast_arrays (rt_npshape.c). 27: kj_rt_nppoly (rt_nppoly.c). 28:
+ * kj_rt_str_chr, kj_rt_str_ord, kj_rt_str_repr (str_pybuiltin.c). */
+#define KJ_ABI_VERSION 28
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

@@ -424,6 +424,7 @@ LLVMValueRef kj_cg_pymath(kj_cg *cg, const kir_inst *in);       /* llvm_pymath.c
 LLVMValueRef kj_cg_ldexp64(kj_cg *cg, LLVMValueRef x, LLVMValueRef n); /* llvm_pymath.c: x * 2**n, rounded once */
 LLVMValueRef kj_cg_npmath(kj_cg *cg, const kir_inst *in);       /* llvm_npmath.c: np.logaddexp ... np.spacing */
 LLVMValueRef kj_cg_nppoly(kj_cg *cg, const kir_inst *in);       /* llvm_nppoly.c: numpy.polynomial */
+LLVMValueRef kj_cg_pybuiltin(kj_cg *cg, const kir_inst *in);    /* llvm_pybuiltin.c: chr, ord, repr, hash */
 /* llvm_list.c: the element order list_sort.c reads (rtfns.def LIST_SORT's desc), a constant string. */
 LLVMValueRef kj_cg_list_elem_desc(kj_cg *cg, const kj_type *et);
 LLVMValueRef kj_cg_str_split(kj_cg *cg, const kir_inst *in);   /* llvm_str_split.c */
@@ -458,6 +459,9 @@ LLVMValueRef kj_cg_complex_compare(kj_cg *cg, const kir_inst *in, LLVMValueRef a
 LLVMValueRef kj_cg_complex_cast(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj_type *to);
 bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_complex_builtin(kj_cg *cg, const kir_inst *in);
+void kj_cg_csqrt(kj_cg *cg, LLVMValueRef re, LLVMValueRef im, LLVMValueRef *ore, LLVMValueRef *oim);
+bool kj_cg_cmath_inv(kj_cg *cg, unsigned id, LLVMValueRef re, LLVMValueRef im, LLVMValueRef *ore,
+                     LLVMValueRef *oim); /* llvm_cmath_inv.c: cmath.acos ... cmath.tanh */
 /* llvm_np_manip.c: np.array/asarray, the joins (np.concatenate, ...), np.flip */
 LLVMValueRef kj_cg_np_manip(kj_cg *cg, const kir_inst *in);
 /* np.roll, np.tril, np.diag, np.take, ... (llvm_np_manip2.c). */

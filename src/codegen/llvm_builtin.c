@@ -472,6 +472,7 @@ LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r)
     if (kj_cg_complex_builtin_of(cg, in)) return kj_cg_complex_builtin(cg, in);
     if (kj_builtin_pymath(in->aux)) return kj_cg_pymath(cg, in);
     if (kj_builtin_npmath(in->aux)) return kj_cg_npmath(cg, in);
+    if (kj_builtin_pybuiltin(in->aux)) return kj_cg_pybuiltin(cg, in);
     const bi_row *row = in->aux < KJ_B__COUNT ? &rows[in->aux] : NULL;
     if (!row || !row->emit) {
         const kj_builtin_info *bi = kj_builtin_get((kj_builtin)in->aux);

@@ -183,6 +183,13 @@ static cx z_sqrt(kj_cg *cg, cx z)
     return csel(cg, z0, (cx){zero, z.im}, r);
 }
 
+void kj_cg_csqrt(kj_cg *cg, LLVMValueRef re, LLVMValueRef im, LLVMValueRef *ore, LLVMValueRef *oim)
+{
+    cx r = z_sqrt(cg, (cx){re, im});
+    *ore = r.re;
+    *oim = r.im;
+}
+
 /* c_log: log|z| (through log1p when |z| is near 1), atan2(y, x). */
 static cx z_log(kj_cg *cg, cx z)
 {
@@ -292,7 +299,11 @@ static LLVMValueRef cmath(kj_cg *cg, const kir_inst *in)
         }
         return join(cg, in->type, base ? z_div(cg, l, z_log(cg, split(cg, base))) : l);
     }
-    default: return join(cg, in->type, z_trig(cg, id, z));
+    default: {
+        cx r;
+        if (kj_cg_cmath_inv(cg, id, z.re, z.im, &r.re, &r.im)) return join(cg, in->type, r); /* llvm_cmath_inv.c */
+        return join(cg, in->type, z_trig(cg, id, z));
+    }
     }
 }
 

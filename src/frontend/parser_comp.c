@@ -155,6 +155,12 @@ static kj_stmt *comp_def(kjp *p, kj_funcdef *fd, kj_span sp, kj_stmt *loops, boo
     return def;
 }
 
+static kj_stmt *parse_clauses(kjp *p, kj_stmt *inner, void *ctx)
+{
+    (void)ctx;
+    return clauses(p, inner);
+}
+
 kj_expr *kjp_comprehension(kjp *p, kj_span open, kj_expr_kind kind, kj_expr *elt, kj_expr *val, uint32_t nl0)
 {
     /* A generator expression that is a call's only argument, sum(x for x in
@@ -163,14 +169,24 @@ kj_expr *kjp_comprehension(kjp *p, kj_span open, kj_expr_kind kind, kj_expr *elt
     bool gen = kind == KJ_E_CALL;
     if (gen) kind = KJ_E_LIST;
     if (kind != KJ_E_LIST && kind != KJ_E_DICT) return refuse(p, open, kind);
+    return kjp_comprehension_of(p, open, kind == KJ_E_DICT, elt, val, parse_clauses, NULL, NULL, 0, nl0);
+}
+
+/* The function of a comprehension whose `for` clauses `loops` makes (from
+ * the tokens, or built by parser_builtin.c for map and filter) around the
+ * innermost statement; `more` are the other expressions written in the
+ * enclosing function that move into it. */
+kj_expr *kjp_comprehension_of(kjp *p, kj_span open, bool dict, kj_expr *elt, kj_expr *val, kjp_loops_fn loops_fn,
+                              void *ctx, kj_expr **more, uint32_t nmore, uint32_t nl0)
+{
     if (p->in_def && !p->def) return refuse(p, open, KJ_E_NONE); /* in a lambda's body */
-    bool dict = kind == KJ_E_DICT;
     kj_funcdef *fd = KJ_NEW(p->a, kj_funcdef);
     fd->encl = p->def;
     fd->name = comp_name(p, gen ? "genexpr" : dict ? "dictcomp" : "listcomp");
     fd->span = fd->name_span = open;
     kjp_walk_expr(elt, renumber, &fd->nexprs);
     kjp_walk_expr(val, renumber, &fd->nexprs);
+    for (uint32_t i = 0; i < nmore; i++) kjp_walk_expr(more[i], renumber, &fd->nexprs);
     for (uint32_t i = nl0; i < p->lambdas.n; i++) /* written in the element: now inside fd */
         if (p->lambdas.v[i]->def->encl == p->def) p->lambdas.v[i]->def->encl = fd;
     uint32_t *ids = p->ids;
@@ -179,7 +195,7 @@ kj_expr *kjp_comprehension(kjp *p, kj_span open, kj_expr_kind kind, kj_expr *elt
     p->ids = &fd->nexprs;
     p->in_def = true;
     p->def = fd;
-    kj_stmt *loops = clauses(p, add_stmt(p, dict, elt, val));
+    kj_stmt *loops = loops_fn(p, add_stmt(p, dict, elt, val), ctx);
     fd->span = fd->name_span = kjp_span_from(p, open); /* to the last clause: the closer is the caller's */
     kj_stmt *def = p->panic ? NULL : comp_def(p, fd, fd->span, loops, dict); /* its expressions are fd's */
     p->ids = ids;

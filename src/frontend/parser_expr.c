@@ -389,11 +389,13 @@ static kj_expr *primary(kjp *p)
             t->attr.name = kjp_name(p, name);
             t->attr.name_span = name->span;
         } else if (k == KJ_TOK_LPAREN) {
+            uint32_t nl0 = p->lambdas.n;
             kjp_next(p);
             t = kjp_new_expr(p, KJ_E_CALL, start);
             t->call.fn = e;
             call_args(p, t);
             t->span = kjp_span_from(p, start);
+            t = kjp_builtin_call(p, t, nl0); /* map, filter, getattr: parser_builtin.c */
         } else {
             kj_expr *index = subscript_index(p);
             t = kjp_new_expr(p, KJ_E_SUBSCRIPT, kjp_span_from(p, start));

@@ -1321,6 +1321,7 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (kj_builtin_pymath(id)) return kj_btype_pymath(&c);
     if (kj_builtin_npmath(id)) return kj_btype_npmath(&c);
     if (kj_builtin_nppoly(id)) return kj_btype_nppoly(&c);
+    if (kj_builtin_pybuiltin(id)) return kj_btype_pybuiltin(&c);
     const kj_type *r = type_any(&c);
     return r && !kj_complex_arrays_ok(id, args, nargs, r, call_span, src, d) ? NULL : r;
 }

@@ -175,6 +175,10 @@ enum {
     X(SUM, "sum", KJ_BF_ANY, "iterable, start=")                                                         \
     X(ANY, "any", KJ_BF_ANY, "iterable") X(ALL, "all", KJ_BF_ANY, "iterable")                            \
     X(PRINT, "print", KJ_BF_READS, "*args, sep=, end=")                                                  \
+    /* CHR..DIVMOD: builtins_pybuiltin.c, lower_pybuiltin.c, llvm_pybuiltin.c (pow(a, b) is a ** b: */   \
+    /* parser_builtin.c, as are map, filter and getattr)                                           */   \
+    X(CHR, "chr", KJ_BF_HOST, "i") X(ORD, "ord", KJ_BF_HOST, "c") X(REPR, "repr", KJ_BF_HOST, "obj")     \
+    X(HASH, "hash", KJ_BF_ANY, "obj") X(DIVMOD, "divmod", KJ_BF_ANY, "a, b")                             \
     /* conversion to a scalar type: float32(x), np.int64(x); the target is the result type */            \
     X(CONVERT, "convert", KJ_BF_READS, "x")                                                              \
     /* complex numbers (builtins_complex.c, llvm_complex.c): Python's complex, its attributes and    */  \
@@ -191,6 +195,11 @@ enum {
     X(CMATH_SINH, "cmath.sinh", KJ_BF_ANY, "z") X(CMATH_COSH, "cmath.cosh", KJ_BF_ANY, "z")              \
     X(CMATH_PHASE, "cmath.phase", KJ_BF_ANY, "z") X(CMATH_POLAR, "cmath.polar", KJ_BF_ANY, "z")          \
     X(CMATH_RECT, "cmath.rect", KJ_BF_ANY, "r, phi")                                                     \
+    /* CMATH_ACOS..CMATH_TANH: llvm_cmath_inv.c */                                                       \
+    X(CMATH_ACOS, "cmath.acos", KJ_BF_ANY, "z") X(CMATH_ACOSH, "cmath.acosh", KJ_BF_ANY, "z")            \
+    X(CMATH_ASIN, "cmath.asin", KJ_BF_ANY, "z") X(CMATH_ASINH, "cmath.asinh", KJ_BF_ANY, "z")            \
+    X(CMATH_ATAN, "cmath.atan", KJ_BF_ANY, "z") X(CMATH_ATANH, "cmath.atanh", KJ_BF_ANY, "z")            \
+    X(CMATH_TAN, "cmath.tan", KJ_BF_ANY, "z") X(CMATH_TANH, "cmath.tanh", KJ_BF_ANY, "z")                \
     X(CMATH_ISNAN, "cmath.isnan", KJ_BF_ANY, "z") X(CMATH_ISINF, "cmath.isinf", KJ_BF_ANY, "z")          \
     X(CMATH_ISFINITE, "cmath.isfinite", KJ_BF_ANY, "z")                                                  \
     /* math.* (np.* aliases are in KJ_BUILTIN_ALIASES); on the host np.* also map arrays */              \
@@ -666,6 +675,8 @@ typedef struct kj_builtin_info {
 const kj_builtin_info *kj_builtin_get(kj_builtin id);
 
 /* Is `id` one of KJ_BUILTINS_NPSORT (typed and lowered by their own files)? */
+/* The Python built-ins of builtins_pybuiltin.c. */
+static inline bool kj_builtin_pybuiltin(unsigned id) { return id >= KJ_B_CHR && id <= KJ_B_DIVMOD; }
 /* The math functions of builtins_pymath.c. */
 static inline bool kj_builtin_pymath(unsigned id) { return id >= KJ_B_MATH_DEGREES && id <= KJ_B_MATH_GCD; }
 /* The heapq module's functions (builtins_heapq.c). */

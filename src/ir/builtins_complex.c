@@ -155,7 +155,7 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
     switch (id) {
     case KJ_B_ABS: *out = nargs == 1 ? kj_complex_part(t, args[0].type) : NULL; return nargs == 1;
     case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: *out = kj_t_bool(t); return nargs == 1;
-    case KJ_B_PRINT: case KJ_B_BOOL: return false; /* every scalar prints and is truthy */
+    case KJ_B_PRINT: case KJ_B_BOOL: case KJ_B_HASH: return false; /* every scalar prints, is truthy, hashes */
     case KJ_B_NP_ISCOMPLEX: case KJ_B_NP_ISREAL: case KJ_B_NP_ISCOMPLEXOBJ: case KJ_B_NP_ISREALOBJ:
     case KJ_B_NP_ISSCALAR: case KJ_B_NP_SHAPE: return false; /* builtins_npother.c takes them */
     case KJ_B_CONVERT:

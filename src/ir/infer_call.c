@@ -1037,6 +1037,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
     const kj_expr *callee = e->call.fn;
     if (kj_is_isinstance_call(e)) return kj_type_isinstance(ic, e, ei_reset(ic, e));
     if (kj_is_tuple_call(e)) return kj_type_tuple_call(ic, e, ei_reset(ic, e));
+    if (kj_is_static_builtin_call(e)) return kj_type_static_builtin(ic, e, ei_reset(ic, e)); /* infer_pybuiltin.c */
     if (callee->kind == KJ_E_ATTR && !strcmp(callee->attr.name, "<del>")) /* del x[i]: infer_list.c */
         return kj_type_list_del(ic, e, ei_reset(ic, e));
     kj_einfo *ci = kj_type_expr(ic, callee);

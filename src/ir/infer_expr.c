@@ -657,6 +657,7 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
 
 static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
+    if (kj_type_is_compare(ic, e, ei)) return ei; /* type(x) is C: infer_pybuiltin.c */
     const kj_type *res = kj_t_bool(ic->s->types);
     const kj_type *prev = kj_value_type(ic, e->cmp.operands[0]);
     bool ok = prev != NULL;

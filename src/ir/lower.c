@@ -843,6 +843,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         return r;
     }
     if (b == KJ_B_SUM) return lower_sum(lc, e, t, args[0], ei->nbound > 1 ? args[1] : 0);
+    if (kj_builtin_pybuiltin((unsigned)b)) return kj_lower_pybuiltin(lc, b, t, args, (uint32_t)ei->nbound, e->span);
     if (b == KJ_B_CUDA_TO_DEVICE && type_of(lc, args[0])->kind == KJ_T_TUPLE) { /* cuda.to_device([1, 2]) */
         args[0] = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
         kir_at(lc->f, args[0])->aux = KJ_B_NP_ARRAY;
@@ -910,7 +911,8 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
     if (e->call.fn->kind == KJ_E_ATTR && !strcmp(e->call.fn->attr.name, "<del>")) return kj_lower_list_del(lc, e);
-    if (kj_is_isinstance_call(e)) return const_as(lc, &ei->cval, ei->type, e->span); /* decided statically */
+    if (kj_is_isinstance_call(e) || kj_is_static_builtin_call(e)) /* decided statically (type(x): lower_expr) */
+        return const_as(lc, &ei->cval, ei->type, e->span);
     if (kj_is_tuple_call(e))
         return e->call.nargs ? lower_expr(lc, e->call.args[0]) : const_as(lc, &ei->cval, ei->type, e->span);
     kj_einfo *ci = EI(lc, e->call.fn);
@@ -1148,6 +1150,7 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *t = st->aug.target;
     kj_binop op = st->aug.op;
+    if (kj_lower_str_augassign(lc, st)) return; /* lower_pybuiltin.c */
     if (EI(lc, t)->type && EI(lc, t)->type->kind == KJ_T_ARRAY && !index_array(lc, t)) {
         lower_aug_array(lc, st);
         return;

@@ -27,6 +27,9 @@ kir_ref kj_lw_i64(lctx *lc, int64_t v, kj_span sp);
 kir_ref kj_lw_num(lctx *lc, const kj_type *t, int v, kj_span sp); /* 0, 1 or -1 of scalar type t */
 kir_ref kj_lw_emit2(lctx *lc, kir_op op, const kj_type *t, kj_span sp, kir_ref a, kir_ref b);
 kir_ref kj_lw_emit_args(lctx *lc, kir_op op, const kj_type *t, kj_span sp, const kir_ref *args, uint32_t n);
+/* lower_pybuiltin.c: chr, ord, repr, hash, divmod */
+kir_ref kj_lower_pybuiltin(lctx *lc, int b, const kj_type *t, const kir_ref *args, uint32_t n, kj_span sp);
+bool kj_lower_str_augassign(lctx *lc, const kj_stmt *st); /* s += t, s *= n */
 /* a call's arguments for the callee's parameters, defaults filled, from index `extra` on */
 kir_ref *kj_lw_user_args(lctx *lc, const kj_expr *e, kj_einfo *ei, kj_spec *callee, uint32_t extra);
 /* lower_launch.c: kernel[...](args), kernel.forall(n)(args); a cuda.reduce function called */

@@ -442,6 +442,10 @@ const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
 /* infer_npshape.c: a.flat[i]; `x in a` (a bool, NULL after an error). */
 kj_einfo *kj_type_flat_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *ft, kj_einfo *ei);
 const kj_type *kj_array_in_type(kj_ictx *ic, const kj_expr *e, const kj_type *x, const kj_type *a);
+/* infer_pybuiltin.c: hasattr(x, 'name') and type(x), decided statically */
+bool kj_is_static_builtin_call(const kj_expr *e);
+kj_einfo *kj_type_static_builtin(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+bool kj_type_is_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei); /* type(x) is C */
 /* infer_iter.c: a for loop over an array, a range value, enumerate() or
  * zip() (or an error for a scalar): true, with the type of one step at
  * *elem (NULL after an error); false for what infer.c types itself
