@@ -112,7 +112,7 @@ static kj_expr *map_filter(kjp *p, kj_expr *c, bool filter, uint32_t nl0)
     uint32_t nmore = 0;
     for (uint32_t i = 0; i < n; i++) more[nmore++] = m.iters[i];
     if (filter && m.fn) more[nmore++] = m.fn;
-    return kjp_comprehension_of(p, c->span, false, elt, NULL, mf_loops, &m, more, nmore, nl0);
+    return kjp_comprehension_of(p, c->span, false, NULL, elt, NULL, mf_loops, &m, more, nmore, nl0);
 }
 
 kj_expr *kjp_builtin_call(kjp *p, kj_expr *c, uint32_t nl0)

@@ -169,20 +169,22 @@ kj_expr *kjp_comprehension(kjp *p, kj_span open, kj_expr_kind kind, kj_expr *elt
     bool gen = kind == KJ_E_CALL;
     if (gen) kind = KJ_E_LIST;
     if (kind != KJ_E_LIST && kind != KJ_E_DICT) return refuse(p, open, kind);
-    return kjp_comprehension_of(p, open, kind == KJ_E_DICT, elt, val, parse_clauses, NULL, NULL, 0, nl0);
+    return kjp_comprehension_of(p, open, kind == KJ_E_DICT, gen ? "genexpr" : NULL, elt, val, parse_clauses, NULL, NULL,
+                                0, nl0);
 }
 
 /* The function of a comprehension whose `for` clauses `loops` makes (from
  * the tokens, or built by parser_builtin.c for map and filter) around the
  * innermost statement; `more` are the other expressions written in the
- * enclosing function that move into it. */
-kj_expr *kjp_comprehension_of(kjp *p, kj_span open, bool dict, kj_expr *elt, kj_expr *val, kjp_loops_fn loops_fn,
-                              void *ctx, kj_expr **more, uint32_t nmore, uint32_t nl0)
+ * enclosing function that move into it. `what` names the function
+ * ("<what#N>"; NULL: listcomp or dictcomp). */
+kj_expr *kjp_comprehension_of(kjp *p, kj_span open, bool dict, const char *what, kj_expr *elt, kj_expr *val,
+                              kjp_loops_fn loops_fn, void *ctx, kj_expr **more, uint32_t nmore, uint32_t nl0)
 {
     if (p->in_def && !p->def) return refuse(p, open, KJ_E_NONE); /* in a lambda's body */
     kj_funcdef *fd = KJ_NEW(p->a, kj_funcdef);
     fd->encl = p->def;
-    fd->name = comp_name(p, gen ? "genexpr" : dict ? "dictcomp" : "listcomp");
+    fd->name = comp_name(p, what ? what : dict ? "dictcomp" : "listcomp");
     fd->span = fd->name_span = open;
     kjp_walk_expr(elt, renumber, &fd->nexprs);
     kjp_walk_expr(val, renumber, &fd->nexprs);
