@@ -82,8 +82,12 @@
  * through the PTX module's KJ_ABI_GPU_SLOT globals). 22:
  * kj_rt_npother (window functions, np.cov, np.cross, ...: abi_npother.h). 23:
  * the `random` module (kj_rt_py*, rt_pyrandom.c), heapq (kj_rt_heapq). 24:
- * kj_rt_cuda_stream, kj_rt_cuda_profile, kj_rt_coop_max_blocks (rt_cuda_host.c). */
-#define KJ_ABI_VERSION 24
+ * kj_rt_cuda_stream, kj_rt_cuda_profile, kj_rt_coop_max_blocks (rt_cuda_host.c). 25:
+ * bytes/bytearray/memoryview (rt_bytes.c), np.array of a list, a host dict printed by repr. */
+#define KJ_ABI_VERSION 25
+
+/* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
+#define KJ_DICT_PYDICT 8
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
