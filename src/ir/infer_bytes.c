@@ -9,6 +9,18 @@
  * not at all). */
 #include "sema_int.h"
 
+/* b'...': an array of its bytes, made where it is evaluated (lower_bytes.c) by the host's runtime, so not in
+ * kernels and device functions (numba-cuda's kernels have no bytes). */
+kj_einfo *kj_type_bytes_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
+{
+    kj_types *T = ic->s->types;
+    if (kj_is_device_ctx(ic->sp)) {
+        kj_error(ic->d, ic->s->src, e->span, "bytes are not supported in CUDA kernels and device functions");
+        return ei_value(ei, NULL);
+    }
+    return ei_value(ei, kj_t_buffer(T, KJ_BUF_BYTES, kj_t_int(T, 8, false), 1, KJ_LAYOUT_C));
+}
+
 kj_einfo *kj_type_buffer_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
 {
     const kj_type *r = ei->kind == EI_VALUE ? ei->type : NULL;

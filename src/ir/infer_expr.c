@@ -971,8 +971,7 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
         ei->nonneg = true;
         return ei;
     case KJ_E_STR:
-        if (e->str.bytes) /* b'...': an array of its bytes, made where it is evaluated (lower_bytes.c) */
-            return ei_value(ei, kj_t_buffer(T, KJ_BUF_BYTES, kj_t_int(T, 8, false), 1, KJ_LAYOUT_C));
+        if (e->str.bytes) return kj_type_bytes_literal(ic, e, ei); /* b'...': infer_bytes.c */
         ei_value(ei, kj_t_str(T));
         ei->is_const = true;
         ei->cval.type = ei->type;

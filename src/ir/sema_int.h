@@ -465,6 +465,7 @@ const kj_type *kj_str_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, c
                                    const kj_type *r);
 kj_einfo *kj_type_str_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 /* bytes, bytearray, memoryview (infer_bytes.c) */
+kj_einfo *kj_type_bytes_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 kj_einfo *kj_type_buffer_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
 bool kj_buffer_store_error(kj_ictx *ic, const kj_expr *target, const kj_type *arr);
 /* Numba's literal string key dicts (infer_lsd.c) */
