@@ -85,8 +85,12 @@
  * kj_rt_cuda_stream, kj_rt_cuda_profile, kj_rt_coop_max_blocks (rt_cuda_host.c). 25:
  * kj_rt_exc_value (`except ... as e` in host code, rt_exc.c). 26:
  * kj_rt_npshape, kj_rt_broadcast_arrays (rt_npshape.c). 27: kj_rt_nppoly (rt_nppoly.c). 28:
- * kj_rt_str_chr, kj_rt_str_ord, kj_rt_str_repr (str_pybuiltin.c). */
-#define KJ_ABI_VERSION 28
+ * kj_rt_str_chr, kj_rt_str_ord, kj_rt_str_repr (str_pybuiltin.c). 29: bytes/bytearray/memoryview
+ * (rt_bytes.c), np.array of a list, a host dict printed by repr. */
+#define KJ_ABI_VERSION 29
+
+/* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
+#define KJ_DICT_PYDICT 8
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \

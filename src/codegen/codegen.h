@@ -418,6 +418,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in);
  * [a, b] of a list with the elements' printer `put` and a text printer. */
 LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in); /* llvm_str.c */
+LLVMValueRef kj_cg_bytes_builtin(kj_cg *cg, const kir_inst *in); /* llvm_bytes.c */
+void kj_cg_print_buffer(kj_cg *cg, const kj_type *t, LLVMValueRef v);
 LLVMValueRef kj_cg_pyrandom(kj_cg *cg, const kir_inst *in);     /* llvm_pyrandom.c: the `random` module */
 LLVMValueRef kj_cg_heapq(kj_cg *cg, const kir_inst *in);        /* llvm_heapq.c: the heapq module */
 LLVMValueRef kj_cg_pymath(kj_cg *cg, const kir_inst *in);       /* llvm_pymath.c: math.degrees ... math.gcd */

@@ -65,7 +65,8 @@ static void key_kinds(const kj_type *kt, int64_t *kinds, int32_t *n)
     for (int32_t i = 0; i < *n; i++) *kinds |= (int64_t)kj_cg_dtype(kt->elems[i]) << (4 * i);
 }
 
-static LLVMValueRef dict_new(kj_cg *cg, const kj_type *t)
+/* py: a Python dict host code made (a display, dict()), printed by repr; not a numba.typed.Dict */
+static LLVMValueRef dict_new(kj_cg *cg, const kj_type *t, bool py)
 {
     bool set = t->kind == KJ_T_SET;
     LLVMValueRef ksize = t->elem ? LLVMSizeOf(kj_cg_memtype(cg, t->elem)) : kj_cg_i64(cg, 8);
@@ -74,6 +75,7 @@ static LLVMValueRef dict_new(kj_cg *cg, const kj_type *t)
     int32_t owner = vt && vt->kind == KJ_T_ARRAY ? (int32_t)kj_abi_array_bytes(vt->ndim) - 8 : -1;
     int32_t key_kind = !t->elem ? 0 : t->elem->kind == KJ_T_INT || t->elem->kind == KJ_T_BOOL ? 1
                      : t->elem->kind == KJ_T_STR ? 2 : 0;
+    if (!set && py && cg->fn->kf->pycode) key_kind |= KJ_DICT_PYDICT; /* a Python dict: printed by repr */
     LLVMValueRef a[5] = {cg->fn->rt, ksize, vsize, kj_cg_i32(cg, owner), kj_cg_i32(cg, key_kind)};
     return kj_cg_rtcall(cg, KJ_RTF_DICT_NEW, a, 5);
 }
@@ -87,7 +89,7 @@ static void put(kj_cg *cg, const kj_type *t, LLVMValueRef d, LLVMValueRef k, LLV
 
 static LLVMValueRef display(kj_cg *cg, const kir_inst *in)
 {
-    LLVMValueRef d = dict_new(cg, in->type);
+    LLVMValueRef d = dict_new(cg, in->type, true);
     bool set = in->aux == KJ_B_SET_NEW;
     for (uint32_t k = 0; k < in->nargs; k += set ? 1 : 2)
         put(cg, in->type, d, kj_cg_val(cg, in->args[k]), set ? NULL : kj_cg_val(cg, in->args[k + 1]));
@@ -176,7 +178,7 @@ static LLVMValueRef method(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVM
 LLVMValueRef kj_cg_dict_builtin(kj_cg *cg, const kir_inst *in)
 {
     if (in->aux == KJ_B_DICT_NEW || in->aux == KJ_B_SET_NEW) return display(cg, in);
-    if (in->aux == KJ_B_DICT || in->aux == KJ_B_SET) return dict_new(cg, in->type);
+    if (in->aux == KJ_B_DICT || in->aux == KJ_B_SET) return dict_new(cg, in->type, !in->i);
     const kj_type *t = type_of(cg, in->args[0]);
     if (t->kind != KJ_T_DICT && t->kind != KJ_T_SET) return NULL;
     LLVMValueRef d = kj_cg_val(cg, in->args[0]);
@@ -193,6 +195,25 @@ static LLVMValueRef list_at(kj_cg *cg, const kj_type *t, LLVMValueRef l, LLVMVal
 }
 
 /* print of a dict or set as Python: {1: 2.5, 3: 4.0}, {1, 2}, {}, set(). */
+/* One key or value: by repr when `repr`, else by repr when the dict is a Python dict (py), by str if not. */
+static void print_item(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef v, bool repr, LLVMValueRef py,
+                       void (*putv)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool))
+{
+    if (repr) {
+        putv(cg, in, t, v, true);
+        return;
+    }
+    LLVMBasicBlockRef yes = kj_cg_bb(cg, "pdict.repr"), no = kj_cg_bb(cg, "pdict.str"), end = kj_cg_bb(cg, "pdict.item");
+    LLVMBuildCondBr(cg->b, py, yes, no);
+    LLVMPositionBuilderAtEnd(cg->b, yes);
+    putv(cg, in, t, v, true);
+    LLVMBuildBr(cg->b, end);
+    LLVMPositionBuilderAtEnd(cg->b, no);
+    putv(cg, in, t, v, false);
+    LLVMBuildBr(cg->b, end);
+    LLVMPositionBuilderAtEnd(cg->b, end);
+}
+
 void kj_cg_print_dict(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef d,
                       void (*putv)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool),
                       void (*text)(kj_cg *, const char *))
@@ -225,12 +246,19 @@ void kj_cg_print_dict(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValue
     LLVMBuildBr(cg->b, elem);
     LLVMPositionBuilderAtEnd(cg->b, elem);
     /* numba.typed.Dict's str() formats keys and values with str(): {a: 1}, arrays as [0 1 2];
-     * a set prints as Python's: {'a', 'b'} */
-    putv(cg, in, t->elem, list_at(cg, t->elem, keys, i), set || t->elem->kind != KJ_T_STR);
+     * a set prints as Python's: {'a', 'b'}; so does a dict host code made ({'a': 1}, array([0, 1, 2])) */
+    bool krepr = set || t->elem->kind != KJ_T_STR;
+    const kj_type *vt = set ? NULL : t->elems[0];
+    bool vrepr = set || (vt->kind != KJ_T_ARRAY && vt->kind != KJ_T_STR);
+    LLVMValueRef py = NULL;
+    if (!krepr || !vrepr) {
+        LLVMValueRef a[1] = {d};
+        py = LLVMBuildICmp(cg->b, LLVMIntNE, kj_cg_rtcall(cg, KJ_RTF_DICT_PYDICT, a, 1), kj_cg_i32(cg, 0), "pydict");
+    }
+    print_item(cg, in, t->elem, list_at(cg, t->elem, keys, i), krepr, py, putv);
     if (!set) {
         text(cg, ": ");
-        const kj_type *vt = t->elems[0];
-        putv(cg, in, vt, list_at(cg, vt, vals, i), vt->kind != KJ_T_ARRAY && vt->kind != KJ_T_STR);
+        print_item(cg, in, vt, list_at(cg, vt, vals, i), vrepr, py, putv);
     }
     LLVMValueRef next = LLVMBuildAdd(cg->b, i, kj_cg_i64(cg, 1), "");
     LLVMBasicBlockRef last = LLVMGetInsertBlock(cg->b);

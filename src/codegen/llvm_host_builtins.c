@@ -852,6 +852,15 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
 static void print_tuple(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef v)
 {
     const kj_ntclass *cls = kj_nt_class(t);
+    if (cls && cls->strkey_dict) { /* Numba's literal-key dict, printed as CPython prints the dict */
+        put_cstr(cg, "{");
+        for (uint32_t k = 0; k < t->n; k++) {
+            put_cstr(cg, kj_arena_printf(cg->a, "%s'%s': ", k ? ", " : "", cls->fields[k]));
+            print_value(cg, in, t->elems[k], LLVMBuildExtractValue(cg->b, v, k, ""), true);
+        }
+        put_cstr(cg, "}");
+        return;
+    }
     if (cls) put_cstr(cg, cls->name);
     put_cstr(cg, "(");
     for (uint32_t k = 0; k < t->n; k++) {
@@ -909,6 +918,10 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         put_call(cg, KJ_RTF_PRINT_STR, v); /* the exception's value is its str() */
         break;
     case KJ_T_ARRAY: {
+        if (kj_buffer_kind(t)) { /* bytes, bytearray, memoryview: llvm_bytes.c */
+            kj_cg_print_buffer(cg, t, v);
+            break;
+        }
         LLVMValueRef a[5] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),
                              kj_cg_i32(cg, kj_cg_dtype(t->elem)), kj_cg_i32(cg, repr)};
         kj_cg_rtcall(cg, KJ_RTF_PRINT_ARRAY, a, 5);
@@ -987,6 +1000,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     if (rd) return b_rdist(cg, in, rd, NULL);
     if (in->aux >= KJ_B_DICT_NEW && in->aux <= KJ_B_SET) return kj_cg_dict_builtin(cg, in); /* llvm_dict.c */
     if (in->aux >= KJ_B_STR && in->aux <= KJ_B_STR_FMT1) return kj_cg_str_builtin(cg, in); /* llvm_str.c */
+    if (kj_builtin_bytes(in->aux)) return kj_cg_bytes_builtin(cg, in); /* llvm_bytes.c */
     if (in->aux >= KJ_B_STR_SPLIT && in->aux <= KJ_B_STR_ISPRINTABLE) return kj_cg_str_split(cg, in); /* llvm_str_split.c */
     switch (in->aux) {
     case KJ_B_PRINT: return b_print(cg, in);

@@ -71,6 +71,13 @@ static LLVMValueRef b_array_of_seq(kj_cg *cg, const kir_inst *in)
 static LLVMValueRef b_asarray(kj_cg *cg, const kir_inst *in)
 {
     const kj_type *x = type_of(cg, in->args[0]), *at = in->type;
+    if (x->kind == KJ_T_LIST) { /* np.array(lst): rt_list_array.c */
+        LLVMValueRef out = kj_cg_out_desc(cg, 1);
+        LLVMValueRef a[7] = {cg->fn->rt, kj_cg_val(cg, in->args[0]), kj_cg_i32(cg, kj_cg_dtype(x->elem)),
+                             kj_cg_i32(cg, kj_cg_dtype(at->elem)), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        kj_cg_rtcall(cg, KJ_RTF_LIST_ARRAY, a, 7);
+        return load_desc(cg, out, 1);
+    }
     if (x->kind != KJ_T_ARRAY) return b_array_of_seq(cg, in);
     if (in->aux == KJ_B_NP_ARRAY || x->elem != at->elem)
         return kj_cg_array_copy_as(cg, in->args[0], at->elem, at->ndim, in);

@@ -73,7 +73,7 @@ struct kj_expr {
     union {
         struct { uint64_t value; bool big; } int_;     /* INT: big = over 64 bits */
         double float_;                                 /* FLOAT; IMAG: the imaginary part */
-        struct { const char *s; uint32_t len; bool fstr; } str; /* STR: adjacent literals joined;
+        struct { const char *s; uint32_t len; bool fstr, bytes; } str; /* STR: adjacent literals joined;
                                                   fstr: the format of an f-string (parser_fstring.c) */
         bool bool_;                                    /* BOOL */
         const char *name;                              /* NAME (arena string) */
@@ -178,6 +178,7 @@ struct kj_funcdef {
     uint32_t ndecorators;
     kj_param *params;
     uint32_t nparams;
+    bool vararg; /* the last parameter is *NAME: the tuple of the extra positional arguments (infer_call.c) */
     kj_block body;
     uint32_t nexprs; /* expression ids in the body are 0 .. nexprs-1 */
     const kj_funcdef *encl; /* a lambda written in a function: that function (parser_lambda.c), else NULL */

@@ -68,6 +68,7 @@ typedef struct lexer {
     kj_span last_end;  /* zero-length span just after the last token */
     uint32_t err_line; /* line of the last lexer error (one per line) */
     bool tab_reported, nul_reported, stopped;
+    bool bytes_mode; /* decoding a bytes literal: \x and octal escapes are bytes, \u is not an escape */
     uint32_t quiet_from, quiet_to; /* see kj_lex_info */
     locale_t c_locale; /* for strtod, made on the first float literal */
 } lexer;
@@ -293,12 +294,12 @@ static kj_tok_kind keyword(const unsigned char *s, uint32_t len)
     return KJ_TOK_NAME;
 }
 
-static void lex_string(lexer *L, uint32_t start, uint32_t quote, bool raw);
+static void lex_string(lexer *L, uint32_t start, uint32_t quote, bool raw, bool bytes);
 
-/* A string prefix CPython accepts: r, u, b, f, and rb/br/rf/fr; `bad` is
- * set for the ones kjit rejects (bytes), `fstr` for f-strings (their fields
- * are parsed by parser_fstring.c from the source text). */
-static bool string_prefix(const unsigned char *s, uint32_t len, bool *raw, bool *fstr, const char **bad)
+/* A string prefix CPython accepts: r, u, b, f, and rb/br/rf/fr; `bytes` is
+ * set for bytes literals, `fstr` for f-strings (their fields are parsed by
+ * parser_fstring.c from the source text). */
+static bool string_prefix(const unsigned char *s, uint32_t len, bool *raw, bool *fstr, bool *bytes)
 {
     bool r = false, b = false, f = false, u = false;
     for (uint32_t i = 0; i < len; i++) {
@@ -312,7 +313,7 @@ static bool string_prefix(const unsigned char *s, uint32_t len, bool *raw, bool 
     if ((b && f) || (u && len > 1)) return false;
     *raw = r;
     *fstr = f;
-    *bad = b ? "bytes literals are not supported" : NULL;
+    *bytes = b;
     return true;
 }
 
@@ -323,11 +324,9 @@ static void lex_name(lexer *L)
     while (is_alnum(at(L, p))) p++;
     uint32_t len = p - st;
     int c = at(L, p);
-    bool raw, fstr;
-    const char *bad;
-    if ((c == '\'' || c == '"') && len <= 2 && string_prefix(L->s + st, len, &raw, &fstr, &bad)) {
-        if (bad) lex_error(L, span_at(L, st, len), "%s", bad);
-        lex_string(L, st, p, raw);
+    bool raw, fstr, bytes;
+    if ((c == '\'' || c == '"') && len <= 2 && string_prefix(L->s + st, len, &raw, &fstr, &bytes)) {
+        lex_string(L, st, p, raw, bytes);
         L->tok[L->ntok - 1].fstr = fstr;
         return;
     }
@@ -556,8 +555,19 @@ static uint32_t decode_escape(lexer *L, str_pos *sp, uint32_t bs, uint32_t end, 
     if (e >= '0' && e <= '7') {
         uint32_t v = 0, p = bs + 1;
         while (p < end && p < bs + 4 && L->s[p] >= '0' && L->s[p] <= '7') v = v * 8 + (L->s[p++] - '0');
-        *k += utf8_encode(v, out + *k);
+        if (L->bytes_mode) out[(*k)++] = (char)(v & 0xFF);
+        else *k += utf8_encode(v, out + *k);
         return p;
+    }
+    if (L->bytes_mode && e == 'x') { /* one byte, not a code point */
+        uint32_t v = hex_escape(L, *sp, bs, end, 2);
+        if (v == UINT32_MAX) return bs + 2;
+        out[(*k)++] = (char)v;
+        return bs + 4;
+    }
+    if (L->bytes_mode && (e == 'u' || e == 'U' || e == 'N')) { /* not escapes in bytes: kept as written */
+        out[(*k)++] = '\\';
+        return bs + 1;
     }
     if (e == 'x' || e == 'u' || e == 'U') {
         int ndig = e == 'x' ? 2 : e == 'u' ? 4 : 8;
@@ -652,7 +662,7 @@ static uint32_t scan_string(lexer *L, uint32_t p, int q, bool triple, bool *clos
 }
 
 /* STRING: prefix at [start, quote), then ' " ''' or """. */
-static void lex_string(lexer *L, uint32_t start, uint32_t quote, bool raw)
+static void lex_string(lexer *L, uint32_t start, uint32_t quote, bool raw, bool bytes)
 {
     kj_span sp = span_at(L, start, 0);
     str_pos body_pos = {L->line, L->line_start};
@@ -672,9 +682,17 @@ static void lex_string(lexer *L, uint32_t start, uint32_t quote, bool raw)
                   line);
     }
     uint32_t len;
+    for (uint32_t p = body; bytes && p < end; p++)
+        if (L->s[p] >= 0x80) { /* CPython's SyntaxError */
+            lex_error(L, span_at(L, start, 1), "bytes can only contain ASCII literal characters");
+            break;
+        }
+    L->bytes_mode = bytes;
     char *s = decode_string(L, body_pos, body, end, raw, &len);
+    L->bytes_mode = false;
     sp.len = L->pos - start;
     kj_token *t = emit(L, KJ_TOK_STRING, sp);
+    t->bytes = bytes;
     t->v.str.s = s;
     t->v.str.n = len;
 }
@@ -829,7 +847,7 @@ static void lex_token(lexer *L)
     } else if (is_digit(c) || (c == '.' && is_digit(at(L, st + 1)))) {
         lex_number(L);
     } else if (c == '\'' || c == '"') {
-        lex_string(L, st, st, false);
+        lex_string(L, st, st, false, false);
     } else {
         uint32_t len;
         kj_tok_kind k = operator(L, st, &len);

@@ -52,6 +52,7 @@ typedef struct kj_token {
     } v;
     bool big;
     bool fstr; /* STRING: an f-string (f"..."); v.str is its text with the {fields} as written */
+    bool bytes; /* STRING: a bytes literal (b"..."); v.str holds its bytes (\x00 included) */
 } kj_token;
 
 typedef struct kj_tokens {

@@ -657,7 +657,7 @@ static bool bad_param(kjp *p)
     kj_token *t = kjp_cur(p);
     switch (t->kind) {
     case KJ_TOK_STAR:
-        kjp_error(p, t->span, kjp_peek(p, 1) == KJ_TOK_NAME ? "*args is not supported"
+        kjp_error(p, t->span, kjp_peek(p, 1) == KJ_TOK_NAME ? "parameters after *args (keyword-only) are not supported"
                                                              : "keyword-only parameters ('*') are not supported");
         return true;
     case KJ_TOK_DSTAR: kjp_error(p, t->span, "**kwargs is not supported"); return true;
@@ -667,7 +667,19 @@ static bool bad_param(kjp *p)
     }
 }
 
-/* params: '(' [param (',' param)* [',']] ')' ;  param: NAME ['=' expression]
+/* '*' NAME as the last parameter, as Numba takes it (pysupported.rst "*args"):
+ * the tuple of the extra positional arguments. Consumes the '*'. */
+static bool star_param(kjp *p, kj_funcdef *fd)
+{
+    if (!kjp_at(p, KJ_TOK_STAR) || kjp_peek(p, 1) != KJ_TOK_NAME) return false;
+    kj_tok_kind after = kjp_peek(p, 2);
+    if (after != KJ_TOK_RPAREN && !(after == KJ_TOK_COMMA && kjp_peek(p, 3) == KJ_TOK_RPAREN)) return false;
+    kjp_next(p);
+    fd->vararg = true;
+    return true;
+}
+
+/* params: '(' [param (',' param)* [',']] ')' ;  param: NAME ['=' expression] | '*' NAME (last)
  * Defaults are module-level expressions (the caller's id counter). */
 static void params(kjp *p, kj_funcdef *fd)
 {
@@ -678,17 +690,17 @@ static void params(kjp *p, kj_funcdef *fd)
     KJ_VEC(kj_param) ps = {0};
     kj_strtab seen = {0}; /* names so far: a duplicate check in O(1) each */
     bool seen_default = false;
-    while (!kjp_at(p, KJ_TOK_RPAREN) && !bad_param(p)) {
+    while (!kjp_at(p, KJ_TOK_RPAREN) && (star_param(p, fd) || !bad_param(p))) {
         kj_token *t = kjp_next(p);
         kj_param pm = {kjp_name(p, t), t->span, NULL};
         if (kjp_at(p, KJ_TOK_COLON)) {
             kjp_error(p, kjp_cur(p)->span, "annotations are not supported");
             break;
         }
-        if (kjp_accept(p, KJ_TOK_ASSIGN)) {
+        if (!fd->vararg && kjp_accept(p, KJ_TOK_ASSIGN)) {
             pm.def = kjp_expr(p);
             seen_default = true;
-        } else if (seen_default) {
+        } else if (seen_default && !fd->vararg) {
             kjp_error(p, t->span, "non-default argument follows default argument");
         }
         if (!kj_strtab_put(p->a, &seen, pm.name, ps.n))

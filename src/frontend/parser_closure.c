@@ -215,6 +215,11 @@ static void lift(kjp *p, kj_funcdef *encl, kj_funcdef *lam)
     freevars fv = {.p = p, .encl = encl, .lam = lam};
     walk_block(&lam->body, find_free, &fv);
     if (!fv.v.n) return;
+    if (lam->vararg) { /* the captures would follow the *args parameter, which takes every extra argument */
+        kjp_error(p, lam->span, "an inner function with *args that reads '%s' of %s() is not supported",
+                  fv.v.v[0]->name, encl->name);
+        return;
+    }
     kj_param *ps = KJ_NEWN(p->a, kj_param, lam->nparams + fv.v.n);
     if (lam->nparams) memcpy(ps, lam->params, lam->nparams * sizeof *ps); /* NULL when none */
     for (uint32_t i = 0; i < fv.v.n; i++) ps[lam->nparams + i] = (kj_param){fv.v.v[i]->name, fv.v.v[i]->span, NULL};

@@ -109,7 +109,11 @@ static kj_expr *strings(kjp *p)
         total += p->tok[p->pos + n++].v.str.n;
     }
     if (fstr) return kjp_fstring(p, n); /* parser_fstring.c */
+    for (uint32_t i = 1; i < n; i++)
+        if (first[i].bytes != first->bytes) /* CPython's SyntaxError */
+            kjp_error(p, first[i].span, "cannot mix bytes and nonbytes literals");
     kj_expr *e = kjp_new_expr(p, KJ_E_STR, first->span);
+    e->str.bytes = first->bytes;
     if (n == 1) {
         e->str.s = first->v.str.s;
         e->str.len = first->v.str.n;

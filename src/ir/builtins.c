@@ -1218,6 +1218,8 @@ static const kj_type *type_kernel(bctx *c)
 static const kj_type *type_any(bctx *c)
 {
     if (c->id >= KJ_B_STR && c->id <= KJ_B_STR_FMT1) return type_str_method(c); /* strings */
+    if (kj_builtin_bytes(c->id)) /* builtins_bytes.c */
+        return kj_type_bytes_builtin(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
     if (c->id >= KJ_B_STR_SPLIT && c->id <= KJ_B_STR_ISPRINTABLE) /* builtins_str.c */
         return kj_type_str_builtin(c->t, c->id, c->args, c->nargs, c->call, c->src, c->d, c->conv);
     switch (c->id) {

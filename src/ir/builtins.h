@@ -112,6 +112,16 @@ enum {
     X(TYPED_LIST_EMPTY, "typed.List.empty_list", KJ_BF_HOST, "item_type, allocated=")                  \
     X(TYPED_DICT, "typed.Dict", KJ_BF_HOST, "")                                                         \
     X(TYPED_DICT_EMPTY, "typed.Dict.empty", KJ_BF_HOST, "key_type, value_type, n_keys=")               \
+    /* bytes, bytearray, memoryview (builtins_bytes.c, llvm_bytes.c); bytes.<lit> is b'...' */         \
+    X(BYTES_LIT, "bytes.<lit>", KJ_BF_HOST, "hex")                                                      \
+    X(BYTEARRAY, "bytearray", KJ_BF_HOST | KJ_BF_READS, "source")                                       \
+    X(MEMORYVIEW, "memoryview", KJ_BF_HOST | KJ_BF_VIEW, "object")                                      \
+    X(NP_FROMBUFFER, "np.frombuffer", KJ_BF_HOST | KJ_BF_VIEW, "buffer, dtype=")                        \
+    X(ARR_TOBYTES, "array.tobytes", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "")                        \
+    X(MV_CONTIGUOUS, "array.contiguous", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")      \
+    X(MV_C_CONTIGUOUS, "array.c_contiguous", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")  \
+    X(MV_F_CONTIGUOUS, "array.f_contiguous", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")  \
+    X(MV_READONLY, "array.readonly", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD | KJ_BF_SHAPE, "")          \
     /* strings (infer_str.c, lower_str.c, llvm_str.c); <...> are lowering's own */                     \
     X(STR, "str", KJ_BF_HOST, "x")                                                                      \
     X(STR_CAT, "str.<cat>", KJ_BF_HOST, "b")                                                            \
@@ -855,6 +865,10 @@ static inline bool kj_builtin_pyop_inplace(unsigned id) { return id >= KJ_B_PYOP
 /* builtins_str.c: the str methods KJ_B_STR_SPLIT..KJ_B_STR_ISPRINTABLE. */
 const kj_type *kj_type_str_builtin(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                    const kj_source *src, kj_diags *d, const kj_type **conv);
+/* builtins_bytes.c: bytes, bytearray, memoryview (KJ_B_BYTES_LIT..KJ_B_MV_READONLY). */
+static inline bool kj_builtin_bytes(unsigned id) { return id >= KJ_B_BYTES_LIT && id <= KJ_B_MV_READONLY; }
+const kj_type *kj_type_bytes_builtin(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                                     const kj_source *src, kj_diags *d, const kj_type **conv);
 /* builtins_dict.c: the dict and set built-ins (KJ_B_DICT_NEW..KJ_B_SET). */
 const kj_type *kj_type_dict_builtin(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
                                     const kj_source *src, kj_diags *d, const kj_type **conv);

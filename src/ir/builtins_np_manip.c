@@ -164,6 +164,8 @@ static const kj_type *type_asarray(const mctx *c)
         return arr(c, e, x->ndim, same ? x->layout : KJ_LAYOUT_C);
     }
     if (x && x->kind == KJ_T_TUPLE) return type_from_seq(c, elem);
+    if (x && x->kind == KJ_T_LIST && x->elem && kj_is_scalar(x->elem)) /* a list of numbers: llvm_np_manip.c */
+        return arr(c, elem ? elem : x->elem, 1, KJ_LAYOUT_C);
     if (kj_is_scalar(x)) {
         kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0), "%s() of a scalar makes a 0-dimensional array, which "
                                "kjit does not support", c->name);

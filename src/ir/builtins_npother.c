@@ -145,8 +145,8 @@ static const char *const FINFO_FIELDS[KJ_FINFO_NFIELDS] = {
     "bits", "eps", "epsneg", "max", "min", "tiny", "smallest_normal", "resolution",
     "precision", "nmant", "nexp", "maxexp", "minexp", "machep", "negep", "iexp"};
 static const char *const IINFO_FIELDS[3] = {"bits", "min", "max"};
-static const kj_ntclass FINFO = {"finfo", (const char **)FINFO_FIELDS, KJ_FINFO_NFIELDS};
-static const kj_ntclass IINFO = {"iinfo", (const char **)IINFO_FIELDS, 3};
+static const kj_ntclass FINFO = {"finfo", (const char **)FINFO_FIELDS, KJ_FINFO_NFIELDS, false};
+static const kj_ntclass IINFO = {"iinfo", (const char **)IINFO_FIELDS, 3, false};
 
 static const kj_type *type_info(const mctx *c)
 {

@@ -219,6 +219,8 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
                      kj_type_str(t), kj_type_str(arr));
         return;
     }
+    if (kj_buffer_store_error(ic, target, arr)) return; /* infer_bytes.c */
+    if (kj_lsd_store_error(ic, target, arr)) return; /* infer_lsd.c */
     if (arr->kind != KJ_T_ARRAY) {
         kj_error(ic->d, ic->s->src, target->span, "'%s' does not support item assignment",
                  kj_type_str(arr));

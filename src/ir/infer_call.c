@@ -426,6 +426,7 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
 {
     uint32_t np = def->nparams;
     for (uint32_t i = 0; i < np; i++) { types[i] = NULL; map[i] = INT32_MIN; }
+    if (def->vararg) return kj_bind_varargs(ic, e, def, types, map); /* infer_varargs.c */
     if (e->call.nargs > np) {
         kj_error(ic->d, ic->s->src, e->span, "%s() takes %u argument%s but %u were given",
                  def->name, np, np == 1 ? "" : "s", e->call.nargs);

@@ -71,7 +71,7 @@ static bool same_values(kj_ictx *ic, const kj_expr *e, const kj_type *v)
 {
     for (uint32_t k = 1; k < e->seq.n; k += 2) {
         const kj_type *t = kj_strong(ic->s->types, kj_value_type(ic, e->seq.v[k]));
-        if (t == v) continue;
+        if (t == v || kj_can_convert(t, v)) continue; /* 2 in {"a": 1.5, "b": 2}: Numba converts too */
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->seq.v[k]->span,
                                "a dict display with string keys and values of different types (%s and %s) is "
                                "Numba's literal-key dict, which kjit does not support",
@@ -90,6 +90,7 @@ kj_einfo *kj_type_dict_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     const kj_type *k = unify_elems(ic, e, 0, set ? 1 : 2, true, set ? "element" : "key");
     if (!k && e->seq.n) return ei_value(ei, NULL);
     if (set) return ei_value(ei, kj_t_set(T, k));
+    if (kj_lsd_display(ic, e, ei)) return ei; /* {'a': 1, 'b': 2.5}: infer_lsd.c */
     const kj_type *v = unify_elems(ic, e, 1, 2, false, "value");
     if (!v && e->seq.n) return ei_value(ei, NULL);
     if (k && k->kind == KJ_T_STR && !same_values(ic, e, v)) return ei_value(ei, NULL);

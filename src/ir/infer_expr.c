@@ -432,6 +432,7 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
         *optype = NULL;
         return kj_list_binop_type(ic, op, l, r, sp);
     }
+    if (kj_buffer_operator_error(ic, kj_binop_str(op), l, r, sp)) return NULL; /* infer_bytes.c */
     if (kj_str_involved(l, r)) { /* s + t, s * n: infer_str.c */
         *optype = NULL;
         return kj_str_binop_type(ic, op, l, r, sp);
@@ -603,6 +604,7 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         *optype = r->elem;
         return kj_t_bool(T);
     }
+    if (kj_buffer_operator_error(ic, kj_cmpop_str(op), l, r, e->span)) return NULL; /* infer_bytes.c */
     if (kj_str_involved(l, r) && !(l->kind == KJ_T_NONE || r->kind == KJ_T_NONE)) { /* infer_str.c */
         *optype = NULL;
         return kj_str_compare_type(ic, e, op, l, r);
@@ -922,8 +924,10 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
         return ei_value(ei, NULL);
     }
     const kj_type *t = obj->type;
+    if (t->kind == KJ_T_ARRAY && kj_buffer_kind(t)) return kj_type_buffer_subscript(ic, e, t, array_subscript(ic, e, t, ei)); /* infer_bytes.c */
     if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
     if (kj_npshape_wrapper(t) == KJ_NPW_FLAT) return kj_type_flat_subscript(ic, e, t, ei); /* infer_npshape.c */
+    if (kj_lsd_class(t)) return kj_type_lsd_subscript(ic, e, t, ei); /* infer_lsd.c */
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
     if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) return kj_type_dict_subscript(ic, e, t, ei); /* infer_dict.c */
@@ -974,6 +978,7 @@ kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
         ei->nonneg = true;
         return ei;
     case KJ_E_STR:
+        if (e->str.bytes) return kj_type_bytes_literal(ic, e, ei); /* b'...': infer_bytes.c */
         ei_value(ei, kj_t_str(T));
         ei->is_const = true;
         ei->cval.type = ei->type;

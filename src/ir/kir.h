@@ -259,6 +259,9 @@ struct kir_func {
     /* Python's error model (host code and @jit without error_model='numpy'):
      * float / // % by zero raise ZeroDivisionError instead of giving inf/nan. */
     bool py_errors;
+    /* Host code (main, undecorated helpers): its dict displays are Python dicts, printed by repr
+     * ({'a': 1}), where a @jit function's are numba.typed.Dicts ({a: 1}; llvm_dict.c). */
+    bool pycode;
     const char *gu_layout;     /* GUFUNC: the layout string */
     kir_identity identity;     /* UFUNC: identity= */
     /* UFUNC made by kir_fuse.c: '!' then the expression in postfix (leaf

@@ -358,6 +358,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     const kj_type *ot = strong(lc, EI(lc, e->sub.obj)->type);
     if (ot->kind == KJ_T_LIST) return kj_lower_list_item(lc, e, 0, e->span); /* lower_list.c */
     if (ot->kind == KJ_T_DICT) return kj_lower_dict_item(lc, e, 0, e->span); /* lower_dict.c */
+    if (kj_lsd_class(ot)) return kj_lower_lsd_item(lc, e); /* lower_lsd.c */
     if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
     if (kj_npshape_wrapper(ot) == KJ_NPW_FLAT) return kj_lower_flat_item(lc, e, 0, e->span); /* lower_npshape.c */
     if (ot->kind == KJ_T_TUPLE) {
@@ -867,7 +868,9 @@ static kir_ref *user_args(lctx *lc, const kj_expr *e, kj_einfo *ei, kj_spec *cal
     kir_ref *args = KJ_NEWN(lc->s->a, kir_ref, n + extra + 1);
     for (uint32_t i = 0; i < n; i++) {
         const kj_expr *a = call_arg(e, ei->argmap[i]);
-        if (a) {
+        if (callee->fn->def->vararg && i + 1 == n) { /* *args: a tuple of the rest (lower_varargs.c) */
+            args[extra + i] = kj_lower_varargs(lc, e, i, callee->args[i]);
+        } else if (a) {
             args[extra + i] = lower_as(lc, a, callee->args[i]);
         } else {
             kj_cval cv;
@@ -991,6 +994,7 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
             return r;
         }
     case KJ_E_INT: case KJ_E_FLOAT: case KJ_E_BOOL: case KJ_E_STR: case KJ_E_NONE:
+        if (e->kind == KJ_E_STR && e->str.bytes) return kj_lower_bytes_literal(lc, e, t); /* lower_bytes.c */
         return const_as(lc, &ei->cval, t, e->span);
     case KJ_E_IMAG: { /* 2.5j: complex(0.0, 2.5) */
         const kj_type *f64 = kj_t_float(lc->s->types, 64);
@@ -1411,6 +1415,7 @@ static void declare(kj_sema *s, kir_module *m, kj_spec *sp)
     /* Kernels, ufuncs and their callees (device specialisations) keep NumPy's
      * error model, as in Numba. */
     f->py_errors = (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST) && !sp->fn->numpy_errors;
+    f->pycode = sp->fn->kind == FK_MAIN || sp->fn->kind == FK_HELPER;
     f->boundscheck = s->opt && s->opt->boundscheck >= 0 ? s->opt->boundscheck : sp->fn->boundscheck;
     f->lineinfo = sp->fn->lineinfo;
     f->gu_layout = sp->fn->layout_str;

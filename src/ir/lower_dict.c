@@ -22,6 +22,7 @@ static kir_ref builtin(lctx *lc, int b, const kj_type *t, kj_span sp, const kir_
 kir_ref kj_lower_dict_literal(lctx *lc, const kj_expr *e)
 {
     const kj_type *t = lc->sp->ei[e->id].type;
+    if (kj_lsd_class(t)) return kj_lower_lsd_display(lc, e, t); /* {'a': 1, 'b': 2.5}: lower_lsd.c */
     kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, e->seq.n + 1);
     bool set = e->kind == KJ_E_SET;
     for (uint32_t k = 0; k < e->seq.n; k++)

@@ -96,6 +96,10 @@ kir_ref kj_lower_dict_in(lctx *lc, const kj_expr *e, bool not_in, kir_ref x, kir
 kir_ref kj_lower_dict_keys(lctx *lc, kir_ref d, kj_span sp);
 kir_ref kj_lower_list_get(lctx *lc, kir_ref l, kir_ref i, kj_span sp);
 /* strings (lower_str.c) */
+kir_ref kj_lower_bytes_literal(lctx *lc, const kj_expr *e, const kj_type *t); /* lower_bytes.c: b'...' */
+kir_ref kj_lower_lsd_display(lctx *lc, const kj_expr *e, const kj_type *t); /* lower_lsd.c */
+kir_ref kj_lower_lsd_item(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_varargs(lctx *lc, const kj_expr *call, uint32_t from, const kj_type *t); /* lower_varargs.c: *args */
 kir_ref kj_lower_str_binop(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_str_compare(lctx *lc, const kj_expr *e, kj_cmpop op, kir_ref l, kir_ref r);
 kir_ref kj_lower_str_item(lctx *lc, const kj_expr *e);

@@ -42,5 +42,6 @@ kir_ref kj_lower_typed_call(lctx *lc, const kj_expr *e, const kj_type *t, int b)
     in->aux = (uint16_t)id;
     in->args = kir_refs(lc->s->a, &x, n);
     in->nargs = n;
+    in->i = id == KJ_B_DICT; /* a numba.typed.Dict, in host code too: printed as Numba prints one (llvm_dict.c) */
     return r;
 }

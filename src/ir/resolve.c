@@ -462,7 +462,9 @@ bool kj_const_eval(kj_sema *s, const kj_expr *e, kj_cval *out)
         return true;
     case KJ_E_FLOAT: out->type = kj_t_weak_float(s->types); out->f = e->float_; return true;
     case KJ_E_BOOL: out->type = kj_t_bool(s->types); out->i = e->bool_; return true;
-    case KJ_E_STR: out->type = kj_t_str(s->types); out->s = e->str.s; return true;
+    case KJ_E_STR: /* a bytes literal is an array made at run time, not a constant */
+        if (e->str.bytes) return false;
+        out->type = kj_t_str(s->types); out->s = e->str.s; return true;
     case KJ_E_NONE: out->type = kj_t_none(s->types); return true; /* def f(a, b=None) */
     case KJ_E_NAME:
     case KJ_E_ATTR: {
@@ -1306,6 +1308,7 @@ static void scan_sig_locals(kj_sema *s, kj_fn *host, const kj_block *b)
             bool strs = v->kind == KJ_E_LIST && v->seq.n;
             for (uint32_t k = 0; strs && k < v->seq.n; k++) /* signatures, not a list of words: ['a', 'b'] */
                 strs = v->seq.v[k]->kind == KJ_E_STR && strchr(v->seq.v[k]->str.s, '(');
+            if (v->kind == KJ_E_STR && v->str.bytes) break; /* b'...': a value (lower_bytes.c) */
             if (v->kind != KJ_E_STR && !strs && !kj_is_typeobj_expr(s, v)) break;
             if (kj_count_assigns(&host->def->body, t->name) != 1 ||
                 !kj_strtab_put(s->a, &host->static_tab, t->name, host->statics.n))

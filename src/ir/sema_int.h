@@ -236,6 +236,7 @@ struct kj_sema {
                                  whose signature locals (sig = '...') signatures may name */
     bool module_scope;       /* resolving a script's module-level statement (resolve_shape.c) */
     KJ_VEC(struct kir_frozen *) modslots; /* a script's module slots functions read (resolve_modslot.c) */
+    KJ_VEC(const kj_ntclass *) lsd_classes; /* literal-key dicts' classes, one per key list (infer_lsd.c) */
 };
 
 /* resolve.c */
@@ -489,6 +490,19 @@ const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, con
 const kj_type *kj_str_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
                                    const kj_type *r);
 kj_einfo *kj_type_str_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+/* bytes, bytearray, memoryview (infer_bytes.c) */
+kj_einfo *kj_type_bytes_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+kj_einfo *kj_type_buffer_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
+bool kj_buffer_store_error(kj_ictx *ic, const kj_expr *target, const kj_type *arr);
+/* Numba's literal string key dicts (infer_lsd.c) */
+const kj_ntclass *kj_lsd_class(const kj_type *t);
+bool kj_lsd_display(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+kj_einfo *kj_type_lsd_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
+int kj_lsd_field(const kj_spec *sp, const kj_expr *e);
+bool kj_lsd_store_error(kj_ictx *ic, const kj_expr *target, const kj_type *t);
+/* f(a, b, c) of def f(x, *args): x bound, args the tuple (b, c) (infer_varargs.c) */
+bool kj_bind_varargs(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def, const kj_type **types, int32_t *map);
+bool kj_buffer_operator_error(kj_ictx *ic, const char *op, const kj_type *l, const kj_type *r, kj_span sp);
 /* KJ_B_ENUMERATE, KJ_B_ZIP or KJ_B_REVERSED when e is a call of one, else -1. */
 int kj_iter_call(kj_ictx *ic, const kj_expr *e);
 /* One step over an array of type at: its element, or a view a[i]. */

@@ -91,6 +91,9 @@ static const char *make_name(kj_arena *a, const kj_type *k)
         return kj_arena_printf(a, "%sint%d", k->is_signed ? "" : "u", k->bits);
     case KJ_T_FLOAT: return k->weak ? "float" : kj_arena_printf(a, "float%d", k->bits);
     case KJ_T_ARRAY:
+        if (kj_buffer_kind(k)) /* as Numba names them: readonly bytes(uint8, 1d, C) */
+            return kj_arena_printf(a, "%s(%s, %dd, %s)", (const char *)k->ref, k->elem->name, k->ndim,
+                                   layout_name(k->layout));
         if (k->ref) return "array(xoroshiro128p_dtype, 1d, C)"; /* kj_t_xoro_states */
         return kj_arena_printf(a, "array(%s, %dd, %s)", k->elem->name, k->ndim,
                                layout_name(k->layout));
@@ -203,6 +206,25 @@ const kj_type *kj_t_xoro_states(kj_types *t)
 }
 
 bool kj_is_xoro_states(const kj_type *ty) { return ty && ty->kind == KJ_T_ARRAY && ty->ref == xoro_marker; }
+
+/* The markers (ref) of the buffer types, indexed by kj_buf_kind - 1: their Numba names. */
+static const char buf_markers[4][24] = {"readonly bytes", "bytearray", "memoryview", "readonly memoryview"};
+
+const kj_type *kj_t_buffer(kj_types *t, kj_buf_kind bk, const kj_type *elem, int ndim, kj_layout layout)
+{
+    if (ndim == 1 && layout == KJ_LAYOUT_F) layout = KJ_LAYOUT_C;
+    kj_type k = {.kind = KJ_T_ARRAY, .elem = elem, .ndim = (uint8_t)ndim, .layout = layout,
+                 .ref = bk ? buf_markers[bk - 1] : NULL};
+    return intern(t, &k);
+}
+
+kj_buf_kind kj_buffer_kind(const kj_type *ty)
+{
+    if (!ty || ty->kind != KJ_T_ARRAY || !ty->ref) return KJ_BUF_NOT;
+    for (int i = 0; i < 4; i++)
+        if (ty->ref == buf_markers[i]) return (kj_buf_kind)(i + 1);
+    return KJ_BUF_NOT;
+}
 
 const kj_type *kj_t_tuple(kj_types *t, const kj_type *const *elems, uint32_t n)
 {

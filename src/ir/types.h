@@ -62,6 +62,7 @@ typedef struct kj_ntclass {
     const char *name;
     const char **fields;
     uint32_t n;
+    bool strkey_dict; /* Numba's LiteralStrKeyDict: fields are its keys (infer_lsd.c) */
 } kj_ntclass;
 
 kj_types *kj_types_new(kj_arena *a);
@@ -101,6 +102,12 @@ static inline bool kj_t_is_exception(const kj_type *t)
  * (kj_type_rank); its name is Numba's. */
 const kj_type *kj_t_xoro_states(kj_types *t);
 bool kj_is_xoro_states(const kj_type *ty);
+/* Numba's Buffer types (pysupported.rst "bytes, bytearray, memoryview"): arrays
+ * whose ref marks the kind; bytes and bytearray are 1-d C uint8, a memoryview
+ * has the element, dimensions and layout of what it views (readonly over bytes). */
+typedef enum { KJ_BUF_NOT, KJ_BUF_BYTES, KJ_BUF_BYTEARRAY, KJ_BUF_MEMVIEW, KJ_BUF_MEMVIEW_RO } kj_buf_kind;
+const kj_type *kj_t_buffer(kj_types *t, kj_buf_kind k, const kj_type *elem, int ndim, kj_layout layout);
+kj_buf_kind kj_buffer_kind(const kj_type *ty);
 /* The dimensions an array shows (shape, ndim, size): its ndim, 1 for xoroshiro states. */
 static inline int kj_type_rank(const kj_type *ty) { return kj_is_xoro_states(ty) ? 1 : ty->ndim; }
 /* function(NAME): fn (a kj_fn) or, when fn is NULL, the built-in `builtin`. */

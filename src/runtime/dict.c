@@ -8,6 +8,7 @@
 #include "format.h"
 #include "list.h"
 #include "rt.h"
+#include "../abi/abi.h"
 #include "../util/alloc.h"
 
 #include <stdlib.h>
@@ -94,6 +95,8 @@ void *kj_rt_dict_new(kj_rt *rt, int64_t ksize, int64_t vsize, int32_t owner_off,
 {
     kj_dict *d = xcalloc(1, sizeof *d);
     d->ksize = ksize, d->vsize = vsize, d->owner_off = owner_off;
+    d->pydict = (key_kind & KJ_DICT_PYDICT) != 0;
+    key_kind &= ~KJ_DICT_PYDICT;
     d->int_key = key_kind == 1, d->str_key = key_kind == 2;
     d->voff = HDR + round8(ksize);
     d->esz = d->voff + round8(vsize);
@@ -337,3 +340,5 @@ void *kj_rt_set_op(kj_rt *rt, void *a, void *b, int32_t op)
         if (live(entry(y, i))) insert(r, key_of(entry(y, i)), &added);
     return r;
 }
+
+int32_t kj_rt_dict_pydict(const void *dict) { return ((const kj_dict *)dict)->pydict; }

@@ -25,6 +25,7 @@ typedef struct kj_dict {
     int32_t owner_off;     /* array values: the owner's byte offset in a value; -1: none */
     bool int_key;          /* the key is one integer: its own hash */
     bool str_key;          /* the key is a string pointer: hashed and compared by its text */
+    bool pydict;           /* made by host code: a Python dict, printed by repr (kj_rt_dict_pydict) */
     char *tmp;             /* one value: what pop() hands back */
 } kj_dict;
 

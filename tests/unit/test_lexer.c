@@ -374,8 +374,16 @@ static void test_string_errors(void **state)
     want_error("x = r'\\'\n", "1:5: unterminated string literal (detected at line 1)\n");
     want_error("x = '''abc\n\n", "1:5: unterminated triple-quoted string literal (detected at line 2)\n");
     want_error("\n\nx = \"\"\"abc\nd\ne", "3:5: unterminated triple-quoted string literal (detected at line 5)\n");
-    want_error("x = b'a'\n", "1:5: bytes literals are not supported\n");
-    want_error("x = Rb'a'\n", "1:5: bytes literals are not supported\n");
+    want_error("x = b'\xc3\xa9'\n", "1:5: bytes can only contain ASCII literal characters\n");
+    /* bytes literals: STRING tokens marked bytes, \x escapes are single bytes, \u is not an escape */
+    lexed *B = lex("x = Rb'a\\x' b'\\xff\\0\\u1'\n");
+    assert_string_equal(B->kinds, "NAME ASSIGN STRING STRING NEWLINE EOF");
+    assert_true(B->t.v[2].bytes && B->t.v[3].bytes && !B->t.v[2].fstr);
+    assert_int_equal(B->t.v[2].v.str.n, 3);
+    assert_int_equal(B->t.v[3].v.str.n, 5);
+    assert_memory_equal(B->t.v[3].v.str.s, "\xff\0\\u1", 5);
+    assert_string_equal(B->errs, "");
+    done(B);
     /* f-strings are STRING tokens marked fstr (the parser reads their fields) */
     lexed *F = lex("x = rf'{a}' 'b'\n");
     assert_string_equal(F->kinds, "NAME ASSIGN STRING STRING NEWLINE EOF");

@@ -133,6 +133,18 @@ static void test_names(void **state)
     assert_string_equal(kj_type_str(kj_t_dtype(t, f32)), "dtype(float32)");
     assert_string_equal(kj_type_str(kj_t_opaque(t, "stream")), "stream");
     assert_string_equal(kj_type_str(NULL), "?");
+    /* bytes, bytearray, memoryview: arrays marked with their kind, as Numba names them */
+    const kj_type *u8 = sc(t, U8);
+    const kj_type *b = kj_t_buffer(t, KJ_BUF_BYTES, u8, 1, KJ_LAYOUT_C);
+    assert_string_equal(kj_type_str(b), "readonly bytes(uint8, 1d, C)");
+    assert_string_equal(kj_type_str(kj_t_buffer(t, KJ_BUF_BYTEARRAY, u8, 1, KJ_LAYOUT_C)), "bytearray(uint8, 1d, C)");
+    assert_string_equal(kj_type_str(kj_t_buffer(t, KJ_BUF_MEMVIEW_RO, f32, 2, KJ_LAYOUT_A)),
+                        "readonly memoryview(float32, 2d, A)");
+    assert_ptr_equal(b, kj_t_buffer(t, KJ_BUF_BYTES, u8, 1, KJ_LAYOUT_C));
+    assert_ptr_not_equal(b, kj_t_array(t, u8, 1, KJ_LAYOUT_C));
+    assert_int_equal(kj_buffer_kind(b), KJ_BUF_BYTES);
+    assert_int_equal(kj_buffer_kind(kj_t_array(t, u8, 1, KJ_LAYOUT_C)), KJ_BUF_NOT);
+    assert_int_equal(kj_buffer_kind(kj_t_xoro_states(t)), KJ_BUF_NOT);
 }
 
 static void test_predicates_strong(void **state)

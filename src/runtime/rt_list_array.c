@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* np.array(lst) / np.asarray(lst) of a list of numbers (Numba's reflected
+ * list; pysupported.rst "list", numpysupported.rst np.array): a new 1-d array
+ * of the list's elements converted to the dtype, as NumPy's (the array
+ * comprehension np.array([f(i) for i in range(n)]) is its common use). */
+#include "rt_host.h"
+
+#include "list.h"
+
+void kj_rt_list_array(kj_rt *rt, const void *list, int32_t src, int32_t dst, void *out, int32_t line, int32_t col)
+{
+    const kj_list *l = list;
+    kj_rt_error err = {0};
+    int64_t n = l->len;
+    if (!n) { /* an empty list may have no memory at all */
+        kj_rt_result(rt, kj_array_empty((kj_dtype)dst, 1, &n, &err), &err, out, 1, line, col);
+        return;
+    }
+    kj_array *h = kj_array_wrap(l->data, (kj_dtype)src, 1, &n, NULL, &err); /* the list's memory, read once */
+    kj_array *a = h ? kj_array_astype(h, (kj_dtype)dst, &err) : NULL;
+    if (h) kj_array_release(h);
+    kj_rt_result(rt, a, &err, out, 1, line, col);
+}
