@@ -591,3 +591,85 @@ def get_current_device():
 
 def close():
     synchronize()
+
+
+# --- compiling without launching (numba-cuda's host.rst "Compilation") ---
+
+_COMPILE_OPTS = ("debug", "lineinfo", "device", "fastmath", "cc", "opt", "abi", "abi_info", "output",
+                 "forceinline", "launch_bounds")
+
+
+def _sig_source(sig):
+    """A signature as kjit's source writes it: a string, or a tuple of argument types."""
+    if isinstance(sig, str):
+        return repr(sig)
+    if isinstance(sig, (tuple, list)):
+        return "(" + "".join(f"{_numba_type_source(t)}, " for t in sig) + ")"
+    return repr(str(sig))  # a Numba signature object: float32(float32, float32)
+
+
+def _numba_type_source(t):
+    s = str(t)
+    m = __import__("re").fullmatch(r"array\((\w+), (\d)d, ([CFA])\)", s)
+    if m:  # array(float32, 1d, C) -> _kjit_numba.float32[::1]
+        dims = ", ".join([":"] * int(m.group(2)))
+        if m.group(3) == "C":
+            dims = ", ".join([":"] * (int(m.group(2)) - 1) + ["::1"])
+        return f"_kjit_numba.{m.group(1)}[{dims}]"
+    return f"_kjit_numba.{s}"
+
+
+class _CompileDispatcher(CUDADispatcher):
+    """pyfunc as a device function of a unit whose host function calls cuda.compile_ptx (or a relative)
+    on it: kjit makes the PTX as in a .k program (src/ir/cuda_compile.c)."""
+
+    def __init__(self, py_func, call):
+        self._compile_call = call
+        super().__init__(py_func, None, {"device": True})
+
+    def extra_pieces(self):
+        n = self.kjit_name
+        return Dispatcher.extra_pieces(self) + [
+            Piece(f"def _kjit_compile_{n}():\n    c, r = {self._compile_call.format(name=n)}\n"
+                  f"    return {'c[0]' if '.compile_all(' in self._compile_call else 'c'}, r\n", None, 0)]
+
+    def run(self):
+        self._ready()
+        return self._call(f"_kjit_compile_{self.kjit_name}", ())
+
+
+def _compile(api, pyfunc, sig, kwargs):
+    for k in kwargs:
+        if k not in _COMPILE_OPTS:
+            raise TypeError(f"{api}() got an unexpected keyword argument '{k}'")
+    opts = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+    d = _CompileDispatcher(pyfunc, f"_kjit_numba.cuda.{api}({{name}}, {_sig_source(sig)}{opts})")
+    d.__dict__["_synth"] = True
+    code, resty = d.run()
+    from . import types as _types
+    return code, getattr(_types, resty, resty)
+
+
+def compile_ptx(pyfunc, sig, **kwargs):
+    """numba.cuda.compile_ptx: (PTX text, return type) of pyfunc compiled for sig (a kernel unless
+    device=True)."""
+    return _compile("compile_ptx", pyfunc, sig, kwargs)
+
+
+def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
+    return _compile("compile_ptx_for_current_device", pyfunc, sig, kwargs)
+
+
+def compile(pyfunc, sig, **kwargs):  # noqa: A001 (numba-cuda's name)
+    """numba.cuda.compile: (code, return type); a device function unless device=False; PTX only."""
+    return _compile("compile", pyfunc, sig, kwargs)
+
+
+def compile_for_current_device(pyfunc, sig, **kwargs):
+    return _compile("compile_for_current_device", pyfunc, sig, kwargs)
+
+
+def compile_all(pyfunc, sig, **kwargs):
+    """numba.cuda.compile_all: ([code], return type); output='ptx' (kjit makes no LTO-IR)."""
+    code, resty = _compile("compile_all", pyfunc, sig, kwargs)
+    return [code], resty  # kjit's host code returns the one PTX (kjit_call returns no list yet)

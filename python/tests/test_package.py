@@ -177,3 +177,35 @@ def test_fast_path_loaded_where_built():
     if os.environ.get("KJIT_NO_FAST") == "1" or not built:
         pytest.skip("no fast path here")
     assert kjit._dispatch._fast is not None
+
+
+def _axpy(r, x, y):
+    i = kjit.cuda.grid(1)
+    if i < len(r):
+        r[i] = x[i] + y[i]
+
+
+def _add(x, y):
+    return x + y
+
+
+def test_cuda_compile_ptx():
+    # numba-cuda's test_compiler.py facts: an .entry and no func_retval for a kernel, a .visible .func for a
+    # device function, the inferred or declared return type
+    f32 = kjit.float32
+    ptx, resty = kjit.cuda.compile_ptx(_axpy, (f32[:], f32[:], f32[:]))
+    assert ".visible .entry" in ptx and "func_retval" not in ptx and ".visible .func" not in ptx
+    assert str(resty) == "none"
+    ptx, resty = kjit.cuda.compile_ptx(_add, (f32, f32), device=True)
+    assert ".visible .func" in ptx and "func_retval" in ptx and ".visible .entry" not in ptx
+    assert resty == f32
+    ptx, resty = kjit.cuda.compile(_add, "int16(int16, int16)", cc=(8, 0))
+    assert ".target sm_80" in ptx and str(resty) == "int16"
+    codes, resty = kjit.cuda.compile_all(_add, (f32, f32), output="ptx")
+    assert len(codes) == 1 and ".visible .func" in codes[0] and resty == f32
+    ptx, _ = kjit.cuda.compile_ptx_for_current_device(_axpy, "void(float64[:], float64[:], float64[:])")
+    assert ".visible .entry" in ptx
+    with pytest.raises(Exception, match="LTO-IR"):
+        kjit.cuda.compile_all(_add, (f32, f32))
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        kjit.cuda.compile_ptx(_add, (f32, f32), nonsense=1)

@@ -309,6 +309,9 @@ bool kj_api_open_gpu(kjit_ctx *ctx, const char *file, kjit_error *err);
 /* libdevice: $KJIT_LIBDEVICE, else under $CUDA_HOME, else /usr/local/cuda
  * (into buf unless the variable names it). */
 const char *kj_api_libdevice_path(char *buf, size_t cap);
+/* ptx_consts.c: cuda.compile_ptx(...)'s code, made for the functions from `first` on before their
+ * host code; false after reporting to d. */
+bool kj_api_ptx_consts(kjit_module *m, uint32_t first, kj_diags *d);
 /* env.c: $KJIT_CACHE_MAX in bytes (KJ_CACHE_DISK_MAX when unset); false
  * with an error naming the variable when it is not a size. */
 bool kj_api_cache_max(uint64_t *out, char *err, size_t cap);

@@ -123,6 +123,7 @@ kj_hash kj_api_module_key(const kjit_module *m)
     kj_hash_u64(&h, "opt-level", (uint64_t)m->cg.opt_level);
     kj_hash_u64(&h, "boundscheck", (uint64_t)(m->sopt.boundscheck + 1));
     kj_hash_u64(&h, "target", (uint64_t)m->target);
+    kj_hash_str(&h, "arch", m->arch); /* cuda.compile_ptx_for_current_device's PTX is in the host code */
     kj_hash_u64(&h, "fuse", (uint64_t)m->fuse);
     kj_hash_u64(&h, "specialise", (uint64_t)m->specialise);
     hash_loads(&h, m->kir);

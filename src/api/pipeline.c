@@ -73,6 +73,7 @@ static bool api_stage(kjit_module *m, kj_stage s, const kj_pipeline_opts *o, kj_
     case KJ_STAGE_POOL: return settled || kj_api_pool(o->ctx, m, err);
     case KJ_STAGE_MPI: return settled || kj_api_mpi(o->ctx, m, err);
     case KJ_STAGE_HOST_CODE:
+        if (!m->check_only && !kj_api_ptx_consts(m, o->spec ? o->first : 0, d)) break; /* cuda.compile_ptx */
         if (!settled) machine_code(o->ctx, m, d);
         break;
     case KJ_STAGE_GPU_CODE:

@@ -305,6 +305,17 @@ static bool wanted(const kj_ptx_opts *o, const kir_func *f)
     return true;
 }
 
+/* cuda.compile(f, sig, device=True) (src/api/ptx_consts.c): the device function asked for alone is
+ * a visible .func named as the Python function (the name before the '@' of a function compiled for
+ * one call), in kjit's calling convention. */
+static void export_device(const kir_func *f, LLVMValueRef fn)
+{
+    const char *at = strchr(f->name, '@');
+    LLVMSetLinkage(fn, LLVMExternalLinkage);
+    LLVMSetVisibility(fn, LLVMDefaultVisibility);
+    LLVMSetValueName2(fn, f->name, at ? (size_t)(at - f->name) : strlen(f->name));
+}
+
 /* Generate the GPU functions of km that o asks for into cg's module. */
 static bool generate(kj_cg *cg, const kj_ptx_opts *o)
 {
@@ -324,6 +335,7 @@ static bool generate(kj_cg *cg, const kj_ptx_opts *o)
         const kir_func *f = km->funcs[k];
         if (!mark[k]) continue;
         fns[k] = on_gpu(f) ? kernel_declare(cg, f) : kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), false);
+        if (f == o->only && f->kind == KIR_FN_DEVICE) export_device(f, fns[k]);
     }
     for (uint32_t k = 0; k < km->nfuncs; k++) {
         if (!fns[k]) continue;

@@ -1317,6 +1317,11 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
     if (kj_builtin_cuda_dev(id)) return kj_builtin_type_cuda_dev(t, id, args, nargs, c.recv, call_span, src, d);
     if (kj_builtin_cuda_host(id)) return kj_builtin_type_cuda_host(t, id, args, nargs, call_span, src, d);
+    if (kj_builtin_cuda_compile(id)) { /* a call is typed by cuda_compile.c; this is any other use */
+        kj_error(d, src, call_span, "%s() takes a function and its signature: (code, resty) = %s(f, sig)",
+                 infos[id].path, infos[id].path);
+        return NULL;
+    }
     if (kj_builtin_libdevice(id)) return kj_builtin_type_libdevice(t, id, args, nargs, call_span, src, d, conv);
     if (kj_builtin_pyrandom(id)) return kj_btype_pyrandom(&c);
     if (kj_builtin_heapq(id)) return kj_btype_heapq(&c);

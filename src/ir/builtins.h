@@ -27,6 +27,7 @@
 #include "builtins_set.h"
 #include "builtins_cuda_dev.h"
 #include "builtins_cuda_host.h"
+#include "builtins_cuda_compile.h"
 #include "builtins_libdevice.h"
 
 enum {
@@ -478,7 +479,7 @@ enum {
     X(TIME_PERF_COUNTER, "time.perf_counter", KJ_BF_HOST, "")                                            \
     /* host side of numba.cuda */                                                                        \
     X(CUDA_TO_DEVICE, "cuda.to_device", KJ_BF_HOST | KJ_BF_READS, "obj, stream=")                        \
-    X(CUDA_DEVICE_ARRAY, "cuda.device_array", KJ_BF_HOST, "shape, dtype=, stream=, order=")                      \
+    X(CUDA_DEVICE_ARRAY, "cuda.device_array", KJ_BF_HOST, "shape, dtype=, strides=, order=, stream=")                      \
     X(CUDA_DEVICE_ARRAY_LIKE, "cuda.device_array_like", KJ_BF_HOST | KJ_BF_READS, "ary, stream=")        \
     X(CUDA_SYNCHRONIZE, "cuda.synchronize", KJ_BF_HOST, "")                                              \
     /* kjit's own (kir_reduce_np.c): is the array's data on the GPU only? */                             \
@@ -637,6 +638,7 @@ enum {
     KJ_BUILTINS_SETOPS(X)                                                                                \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
     KJ_BUILTINS_CUDA_HOST(X)                                                                             \
+    KJ_BUILTINS_CUDA_COMPILE(X)                                                                          \
     KJ_LIBDEVICE(KJ_LD_BUILTIN, X)
 
 /* numba.cuda.libdevice.NAME (builtins_libdevice.h): a device built-in each. */
@@ -762,6 +764,11 @@ static inline bool kj_builtin_cuda_dev(unsigned id)
 static inline bool kj_builtin_cuda_host(unsigned id)
 {
     return id >= KJ_B_CUDA_DEFAULT_STREAM && id <= KJ_B_GPUS_CURRENT;
+}
+/* Is `id` one of KJ_BUILTINS_CUDA_COMPILE (cuda.compile_ptx, ...: cuda_compile.c)? */
+static inline bool kj_builtin_cuda_compile(unsigned id)
+{
+    return id >= KJ_B_CUDA_COMPILE_PTX && id <= KJ_B_CUDA_COMPILE_ALL;
 }
 /* Their typing rule (builtins_cuda_host.c). */
 const kj_type *kj_builtin_type_cuda_host(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,

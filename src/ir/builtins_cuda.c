@@ -38,7 +38,9 @@ const kj_type *kj_btype_cuda_host(bctx *c)
         }
         if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
         return stream_arg(c, 1) ? ty(c, 0) : NULL;
-    case KJ_B_CUDA_DEVICE_ARRAY: return stream_arg(c, 2) ? kj_btype_device_array(c) : NULL;
+    case KJ_B_CUDA_DEVICE_ARRAY: /* numba-cuda's order: shape, dtype, strides, order, stream */
+        if (given(c, 2)) return argerr(c, 2, "None (kjit's device arrays are laid out by order='C' or 'F')");
+        return stream_arg(c, 4) ? kj_btype_device_array(c) : NULL;
     case KJ_B_CUDA_DEVICE_ARRAY_LIKE: {
         /* Numba orders the new array as ary when ary is F- and not C-contiguous, else C */
         const kj_type *a = ty(c, 0);

@@ -1053,6 +1053,7 @@ kj_einfo *kj_type_call(kj_ictx *ic, const kj_expr *e)
         }
         if (ci->builtin >= KJ_B_TYPED_LIST && ci->builtin <= KJ_B_TYPED_DICT_EMPTY)
             return kj_type_typed_call(ic, e, ei, ci->builtin); /* infer_typed.c */
+        if (kj_builtin_cuda_compile((unsigned)ci->builtin)) return kj_type_cuda_compile(ic, e, ei, ci->builtin);
         return builtin_call(ic, e, ei, ci->builtin, NULL, NULL);
     }
     case EI_METHOD:

@@ -262,6 +262,15 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     /* A module path (np.random.rand, cuda.threadIdx.x) unless the base is a
      * local variable shadowing the module's name. */
     const kj_expr *base = e;
+    if (e->attr.obj->kind == KJ_E_SUBSCRIPT && !strcmp(e->attr.name, "max_cooperative_grid_blocks")) {
+        kj_einfo *k = kj_type_expr(ic, e->attr.obj); /* kernel.overloads[sig].max_...: cuda_compile.c */
+        if (k->kind == EI_NONE) return ei_value(ei, NULL);
+        if (k->kind == EI_FUNC && k->fn->kind == FK_KERNEL) {
+            ei->kind = EI_METHOD;
+            ei->builtin = KJ_B_KERNEL_MAX_COOP;
+            return ei;
+        }
+    }
     while (base->kind == KJ_E_ATTR) base = base->attr.obj;
     if (base->kind != KJ_E_NAME || !kj_var_of(ic->sp, base)) {
         kj_einfo ref;
@@ -298,6 +307,12 @@ static kj_einfo *type_attr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
             if (obj->kind == EI_FUNC && (obj->fn->kind == FK_VECTORIZE || obj->fn->kind == FK_GUVECTORIZE) &&
                 kj_is_ufunc_attr(e->attr.name))
                 return kj_ufunc_attr(ic, e, obj->fn, ei);
+            if (obj->kind == EI_FUNC && obj->fn->kind == FK_KERNEL && !strcmp(e->attr.name, "overloads")) {
+                ei->kind = EI_FUNC; /* indexed by a signature: cuda_compile.c */
+                ei->fn = obj->fn;
+                ei->path = "overloads";
+                return ei;
+            }
             if (obj->kind == EI_FUNC && obj->fn->kind == FK_KERNEL &&
                 !strcmp(e->attr.name, "max_cooperative_grid_blocks")) { /* lower_kernel_query.c */
                 ei->kind = EI_METHOD;
@@ -913,6 +928,8 @@ static kj_einfo *tuple_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t
 static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
     kj_einfo *obj = kj_type_expr(ic, e->sub.obj);
+    if (obj->kind == EI_FUNC && obj->path && !strcmp(obj->path, "overloads"))
+        return kj_type_kernel_overload(ic, e, obj->fn, ei); /* cuda_compile.c */
     if (obj->kind == EI_FUNC) return kj_type_launch_config(ic, e, obj->fn);
     if (obj->kind == EI_NONE) return ei_value(ei, NULL);
     if (obj->kind == EI_DTYPE) { /* float32[:]: an array type, for signatures only */

@@ -937,6 +937,7 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
     if (ei->builtin >= KJ_B_TYPED_LIST && ei->builtin <= KJ_B_TYPED_DICT_EMPTY)
         return kj_lower_typed_call(lc, e, strong(lc, ei->type), ei->builtin); /* lower_typed.c */
     if (ei->builtin == KJ_B_NP_ISCLOSE) return kj_lower_isclose(lc, e, ei); /* lower_isclose.c */
+    if (kj_builtin_cuda_compile((unsigned)ei->builtin)) return kj_lower_cuda_compile(lc, e, ei); /* cuda_compile.c */
     return lower_builtin(lc, e, ei);
 }
 

@@ -72,6 +72,8 @@ kir_ref kj_lower_range_len(lctx *lc, const kj_type *it, kir_ref start, kir_ref s
 kir_ref kj_lower_list_literal(lctx *lc, const kj_expr *e);
 /* lower_devarr.c: d.split(section), a list of views */
 kir_ref kj_lower_devarr_split(lctx *lc, const kj_type *t, kir_ref d, kir_ref section, kj_span sp);
+/* cuda_compile.c: cuda.compile_ptx(f, sig, ...) and its relatives: (code, resty) */
+kir_ref kj_lower_cuda_compile(lctx *lc, const kj_expr *e, kj_einfo *ei);
 kir_ref kj_lower_list_of(lctx *lc, const kj_type *t, const kir_ref *el, uint32_t n, kj_span sp);
 kir_ref kj_lower_typed_call(lctx *lc, const kj_expr *e, const kj_type *t, int b); /* lower_typed.c */
 kir_ref kj_lower_list_item(lctx *lc, const kj_expr *e, kir_ref v, kj_span sp);

@@ -66,7 +66,7 @@ static kj_sym *sym_add(kj_sema *s, const char *name, kj_symkind kind, kj_span sp
 
 static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vectorize",
                                          "numba.guvectorize", "cuda.jit", "cuda.reduce",
-                                         "cuda.Reduce"};
+                                         "cuda.Reduce", "cuda.require_context"};
 
 static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "np.polynomial", "np.polynomial.polynomial",
                                          "np.polynomial.polyutils", "math", "cmath", "random", "heapq", "time", "numba", "cuda",
@@ -897,6 +897,10 @@ static void resolve_reduce(kj_sema *s, kj_fn *fn, const kj_decor *dec)
 static void resolve_decorator(kj_sema *s, kj_fn *fn, const kj_decor *dec)
 {
     const char *p = dec->path;
+    if (!strcmp(p, "cuda.require_context")) { /* cuda_context.c */
+        kj_resolve_require_context(s, fn, dec);
+        return;
+    }
     if (!strncmp(p, "cuda.", 5) && strcmp(p, "cuda.jit")) {
         resolve_reduce(s, fn, dec);
         return;
@@ -1054,6 +1058,12 @@ static kj_fn *apply_decorator(kj_sema *s, const kj_fn *host, const char *name, k
     resolve_decorator(s, fn, d);
     KJ_PUSH(s->a, s->fns, fn);
     return fn;
+}
+
+kj_fn *kj_apply_decorator(kj_sema *s, const kj_fn *host, const char *name, kj_span name_span, const kj_decor *d,
+                          const kj_expr *arg)
+{
+    return apply_decorator(s, host, name, name_span, d, arg);
 }
 
 /* f = njit(f): the name now means the compiled function, as in Python; the

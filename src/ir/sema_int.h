@@ -299,6 +299,11 @@ const kj_static_local *kj_static_local_find(const kj_fn *fn, const char *name);
  * compiled function (EI_FUNC) or the configured decorator (EI_DECOR), made
  * once per expression. False when `e` is neither (nothing reported). */
 bool kj_inline_decorator(kj_sema *s, kj_fn *host, const kj_expr *e, kj_einfo *out);
+/* cuda_compile.c: @cuda.require_context on a host function (it stays one). */
+void kj_resolve_require_context(kj_sema *s, kj_fn *fn, const kj_decor *dec);
+/* resolve.c: arg's function under decorator d, a new function named `name` (NULL after reporting). */
+kj_fn *kj_apply_decorator(kj_sema *s, const kj_fn *host, const char *name, kj_span name_span, const kj_decor *d,
+                          const kj_expr *arg);
 /* fn.py_func: fn's body as an undecorated host helper (fn itself when it is
  * one), made once. */
 kj_fn *kj_py_func(kj_sema *s, kj_fn *fn);
@@ -471,6 +476,9 @@ const kj_type *kj_type_sort_key_call(kj_ictx *ic, const kj_expr *e, int b, const
                                      const int32_t *map, int nb);
 /* infer_typed.c: numba.typed.List(...), List.empty_list(t), Dict(), Dict.empty(k, v). */
 kj_einfo *kj_type_typed_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b);
+/* cuda_compile.c: cuda.compile_ptx(f, sig, ...) and its relatives in host code. */
+kj_einfo *kj_type_cuda_compile(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b);
+kj_einfo *kj_type_kernel_overload(kj_ictx *ic, const kj_expr *e, kj_fn *fn, kj_einfo *ei);
 /* infer_dict.c: dict and set displays, d[k], d[k] = v (an empty dict's
  * variable refined by its first store), s.add(x) refining set(); a dict or
  * set in a kernel (true after reporting it). */

@@ -29,6 +29,11 @@ expect grid_sync "kjit stats: launches of step: 1"
 expect grid_sync "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: kernel 'step' uses grid.sync() and was launched with grid (529, 1, 1) of 529 blocks; at most 528 blocks of 256 threads can be resident at once (4 per SM x 132 SMs)"
 # kernel.max_cooperative_grid_blocks: the driver's occupancy x the SMs (4 x 132)
 "$kjit" run --target=cuda "$root/tests/fake_gpu/max_coop.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+"$kjit" run --target=cuda "$root/tests/golden/run/cuda_max_coop_overloads.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+grep -qx 528 "$tmp/out" || { echo "FAIL overloads[sig].max_cooperative_grid_blocks: $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+# cuda.compile_ptx and its relatives on the cuda target: the golden's facts (the current device: the fake's arch)
+"$kjit" run --target=cuda "$root/tests/golden/run/cuda_compile_ptx.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+cmp -s "$tmp/out" "$root/tests/golden/run/cuda_compile_ptx.expected" || { echo "FAIL cuda_compile_ptx.k on cuda"; failed=$((failed + 1)); }
 # ufuncs: inputs go up, outputs made on the device do not; c comes back once
 "$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect ufunc "kjit stats: host->device 2 transfers, 16000 bytes"

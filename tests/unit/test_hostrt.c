@@ -746,6 +746,9 @@ static void test_golden_run(void **state)
     while ((e = readdir(d))) {
         size_t len = strlen(e->d_name);
         if (len < 3 || strcmp(e->d_name + len - 2, ".k")) continue;
+        /* cuda.compile_ptx's PTX is made by the C API's pipeline before the host code
+         * (src/api/ptx_consts.c), which this harness does not run: tests/golden/run.sh runs it */
+        if (!strncmp(e->d_name, "cuda_compile", 12)) continue;
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(len - 2), e->d_name);
         n++;
