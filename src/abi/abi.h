@@ -83,7 +83,7 @@
  * kj_rt_npother (window functions, np.cov, np.cross, ...: abi_npother.h). 23:
  * the `random` module (kj_rt_py*, rt_pyrandom.c), heapq (kj_rt_heapq). 24:
  * kj_rt_cuda_stream, kj_rt_cuda_profile, kj_rt_coop_max_blocks (rt_cuda_host.c). */
-#define KJ_ABI_VERSION 24
+#define KJ_ABI_VERSION 25
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
