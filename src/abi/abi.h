@@ -86,8 +86,9 @@
  * kj_rt_exc_value (`except ... as e` in host code, rt_exc.c). 26:
  * kj_rt_npshape, kj_rt_broadcast_arrays (rt_npshape.c). 27: kj_rt_nppoly (rt_nppoly.c). 28:
  * kj_rt_str_chr, kj_rt_str_ord, kj_rt_str_repr (str_pybuiltin.c). 29: bytes/bytearray/memoryview
- * (rt_bytes.c), np.array of a list, a host dict printed by repr. */
-#define KJ_ABI_VERSION 29
+ * (rt_bytes.c), np.array of a list, a host dict printed by repr. 30: np.random's legacy
+ * distributions and the Generator's (random_dist.h codes, random_legacy.c, random_gen_*.c). */
+#define KJ_ABI_VERSION 30
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8

@@ -447,6 +447,13 @@ LLVMValueRef kj_cg_spill(kj_cg *cg, LLVMValueRef v);
 void kj_cg_operand(kj_cg *cg, kir_ref r, LLVMValueRef out[3]);
 /* Storage for a result descriptor of ndim, to pass as `out`. */
 LLVMValueRef kj_cg_out_desc(kj_cg *cg, int ndim);
+/* llvm_host_builtins.c: a shape argument (an int or a tuple of nd ints) in
+ * a [nd x i64] temporary; the array value behind an out descriptor. */
+LLVMValueRef kj_cg_shape_arg(kj_cg *cg, kir_ref r, int nd);
+LLVMValueRef kj_cg_load_desc(kj_cg *cg, LLVMValueRef p, int ndim);
+/* llvm_generator.c: a Generator distribution method (rng.normal(...), ...). */
+struct kj_rdist_spec;
+LLVMValueRef kj_cg_gen_dist(kj_cg *cg, const kir_inst *in, const struct kj_rdist_spec *sp);
 /* A new array of src's shape (ndim dimensions) and element type elem,
  * holding src's values cast as astype casts them; errors point at `in`. */
 LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, int ndim, const kir_inst *in);

@@ -111,6 +111,9 @@ static LLVMValueRef shape_of(kj_cg *cg, kir_ref r, int nd)
     return i64_array(cg, v, nd);
 }
 
+LLVMValueRef kj_cg_shape_arg(kj_cg *cg, kir_ref r, int nd) { return shape_of(cg, r, nd); }
+LLVMValueRef kj_cg_load_desc(kj_cg *cg, LLVMValueRef p, int ndim) { return load_desc(cg, p, ndim); }
+
 /* The shape of array value `arr` in a [nd x i64] temporary. */
 static LLVMValueRef shape_of_array(kj_cg *cg, LLVMValueRef arr)
 {
@@ -361,6 +364,21 @@ static LLVMValueRef b_multinomial(kj_cg *cg, const kir_inst *in)
                          size ? shape_of(cg, size, nd - 1) : LLVMConstNull(cg->t_ptr), out,
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_MULTINOMIAL, a, 9);
+    return load_desc(cg, out, nd);
+}
+
+/* dirichlet(alpha, size=None) */
+static LLVMValueRef b_dirichlet(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef av[3];
+    kj_cg_operand(cg, in->args[0], av);
+    kir_ref size = argref(cg, in, 1);
+    int nd = in->type->ndim;
+    LLVMValueRef out = kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[8] = {rt_arg(cg), av[0], av[2], kj_cg_i32(cg, nd),
+                         size ? shape_of(cg, size, nd - 1) : LLVMConstNull(cg->t_ptr), out,
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_DIRICHLET, a, 8);
     return load_desc(cg, out, nd);
 }
 
@@ -998,6 +1016,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     if (kj_builtin_heapq(in->aux)) return kj_cg_heapq(cg, in);
     const kj_rdist_spec *rd = kj_rdist_spec_of((kj_builtin)in->aux);
     if (rd) return b_rdist(cg, in, rd, NULL);
+    const kj_rdist_spec *gd = kj_gdist_spec_of((kj_builtin)in->aux);
+    if (gd) return kj_cg_gen_dist(cg, in, gd); /* llvm_generator.c */
     if (in->aux >= KJ_B_DICT_NEW && in->aux <= KJ_B_SET) return kj_cg_dict_builtin(cg, in); /* llvm_dict.c */
     if (in->aux >= KJ_B_STR && in->aux <= KJ_B_STR_FMT1) return kj_cg_str_builtin(cg, in); /* llvm_str.c */
     if (kj_builtin_bytes(in->aux)) return kj_cg_bytes_builtin(cg, in); /* llvm_bytes.c */
@@ -1022,7 +1042,8 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_RANDOM_RANDN:
         return b_rdist(cg, in, kj_rdist_spec_of(KJ_B_NP_RANDOM_STANDARD_NORMAL),
                        in->nargs ? shape_list(cg, in, 0, (int)in->nargs) : NULL);
-    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: {
+    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: case KJ_B_NP_RANDOM_RANF:
+    case KJ_B_NP_RANDOM_SAMPLE: {
         kir_ref size = argref(cg, in, 0);
         return random_values(cg, in, size ? shape_of(cg, size, in->type->ndim) : NULL);
     }
@@ -1030,6 +1051,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_RANDOM_SHUFFLE: case KJ_B_NP_RANDOM_PERMUTATION: return b_shuffle(cg, in);
     case KJ_B_NP_RANDOM_CHOICE: return b_choice(cg, in);
     case KJ_B_NP_RANDOM_MULTINOMIAL: return b_multinomial(cg, in);
+    case KJ_B_NP_RANDOM_DIRICHLET: return b_dirichlet(cg, in);
     case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
     case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
         return b_generator(cg, in);

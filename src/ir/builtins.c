@@ -871,6 +871,19 @@ static const kj_type *type_multinomial(bctx *c)
     return nd ? arr(c, i64(c), nd + 1) : NULL;
 }
 
+/* np.random.dirichlet(alpha, size=None): float64, shape size + (len(alpha),). */
+static const kj_type *type_dirichlet(bctx *c)
+{
+    if (!vector_arg(c, 0)) return NULL;
+    if (!given(c, 1)) return arr(c, f64(c), 1);
+    int nd = shape_arg(c, 1);
+    if (nd == 4) {
+        kj_error(c->d, c->src, span_of(c, 1), "%s() size must have 1 to 3 dimensions", c->name);
+        return NULL;
+    }
+    return nd ? arr(c, f64(c), nd + 1) : NULL;
+}
+
 /* np.random.default_rng(seed) and its Generator's methods (receiver: argument 0). */
 static const kj_type *type_generator(bctx *c)
 {
@@ -1110,6 +1123,8 @@ static const kj_type *type_numpy(bctx *c)
 {
     const kj_rdist_spec *rd = kj_rdist_spec_of(c->id);
     if (rd) return type_rdist(c, rd);
+    const kj_rdist_spec *gd = kj_gdist_spec_of(c->id);
+    if (gd) return kj_btype_gen_dist(c, gd);
     switch (c->id) {
     case KJ_B_NP_ZEROS:
     case KJ_B_NP_ONES:
@@ -1123,12 +1138,14 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_LINSPACE: return type_linspace(c);
     case KJ_B_NP_RANDOM_SEED: return int_arg(c, 0) ? none(c) : NULL;
     case KJ_B_NP_RANDOM_RAND: return type_rand(c);
-    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: return type_random(c);
+    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: case KJ_B_NP_RANDOM_RANF:
+    case KJ_B_NP_RANDOM_SAMPLE: return type_random(c);
     case KJ_B_NP_RANDOM_RANDN: return type_rand(c);
     case KJ_B_NP_RANDOM_SHUFFLE: return type_shuffle(c);
     case KJ_B_NP_RANDOM_PERMUTATION: return type_permutation(c);
     case KJ_B_NP_RANDOM_CHOICE: return type_choice(c);
     case KJ_B_NP_RANDOM_MULTINOMIAL: return type_multinomial(c);
+    case KJ_B_NP_RANDOM_DIRICHLET: return type_dirichlet(c);
     case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
     case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
         return type_generator(c);

@@ -311,6 +311,20 @@ enum {
     X(NP_RANDOM_BINOMIAL, "np.random.binomial", KJ_BF_HOST, "n, p, size=")                               \
     X(NP_RANDOM_POISSON, "np.random.poisson", KJ_BF_HOST, "lam=, size=")                                 \
     X(NP_RANDOM_GEOMETRIC, "np.random.geometric", KJ_BF_HOST, "p, size=")                                \
+    X(NP_RANDOM_STANDARD_CAUCHY, "np.random.standard_cauchy", KJ_BF_HOST, "size=") /* random_legacy.c */ \
+    X(NP_RANDOM_RAYLEIGH, "np.random.rayleigh", KJ_BF_HOST, "scale=, size=")                             \
+    X(NP_RANDOM_POWER, "np.random.power", KJ_BF_HOST, "a, size=")                                        \
+    X(NP_RANDOM_WALD, "np.random.wald", KJ_BF_HOST, "mean, scale, size=")                                \
+    X(NP_RANDOM_VONMISES, "np.random.vonmises", KJ_BF_HOST, "mu, kappa, size=")                          \
+    X(NP_RANDOM_F, "np.random.f", KJ_BF_HOST, "dfnum, dfden, size=")                                     \
+    X(NP_RANDOM_NONCENTRAL_CHISQUARE, "np.random.noncentral_chisquare", KJ_BF_HOST, "df, nonc, size=")   \
+    X(NP_RANDOM_ZIPF, "np.random.zipf", KJ_BF_HOST, "a, size=")                                          \
+    X(NP_RANDOM_LOGSERIES, "np.random.logseries", KJ_BF_HOST, "p, size=")                                \
+    X(NP_RANDOM_NEGATIVE_BINOMIAL, "np.random.negative_binomial", KJ_BF_HOST, "n, p, size=")             \
+    X(NP_RANDOM_HYPERGEOMETRIC, "np.random.hypergeometric", KJ_BF_HOST, "ngood, nbad, nsample, size=")   \
+    X(NP_RANDOM_DIRICHLET, "np.random.dirichlet", KJ_BF_HOST | KJ_BF_READS, "alpha, size=")              \
+    X(NP_RANDOM_RANF, "np.random.ranf", KJ_BF_HOST, "size=")                                             \
+    X(NP_RANDOM_SAMPLE, "np.random.sample", KJ_BF_HOST, "size=")                                         \
     X(NP_RANDOM_SHUFFLE, "np.random.shuffle", KJ_BF_HOST, "x")                                           \
     X(NP_RANDOM_PERMUTATION, "np.random.permutation", KJ_BF_HOST | KJ_BF_READS, "x")                     \
     X(NP_RANDOM_CHOICE, "np.random.choice", KJ_BF_HOST | KJ_BF_READS, "a, size=, replace=, p=")          \
@@ -321,6 +335,36 @@ enum {
     X(GEN_INTEGERS, "Generator.integers", KJ_BF_HOST | KJ_BF_METHOD, "low, high=, size=")                \
     X(GEN_SHUFFLE, "Generator.shuffle", KJ_BF_HOST | KJ_BF_METHOD, "x")                                  \
     X(GEN_PERMUTATION, "Generator.permutation", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "x")            \
+    /* the Generator's distributions (builtins_random.c kj_gdist_spec_of, random_gen_dist.c) */ \
+    X(GEN_NORMAL, "Generator.normal", KJ_BF_HOST | KJ_BF_METHOD, "loc=, scale=, size=")                  \
+    X(GEN_STANDARD_NORMAL, "Generator.standard_normal", KJ_BF_HOST | KJ_BF_METHOD, "size=")              \
+    X(GEN_EXPONENTIAL, "Generator.exponential", KJ_BF_HOST | KJ_BF_METHOD, "scale=, size=")              \
+    X(GEN_STANDARD_EXPONENTIAL, "Generator.standard_exponential", KJ_BF_HOST | KJ_BF_METHOD, "size=")    \
+    X(GEN_GAMMA, "Generator.gamma", KJ_BF_HOST | KJ_BF_METHOD, "shape, scale=, size=")                   \
+    X(GEN_STANDARD_GAMMA, "Generator.standard_gamma", KJ_BF_HOST | KJ_BF_METHOD, "shape, size=")         \
+    X(GEN_BETA, "Generator.beta", KJ_BF_HOST | KJ_BF_METHOD, "a, b, size=")                              \
+    X(GEN_CHISQUARE, "Generator.chisquare", KJ_BF_HOST | KJ_BF_METHOD, "df, size=")                      \
+    X(GEN_LOGNORMAL, "Generator.lognormal", KJ_BF_HOST | KJ_BF_METHOD, "mean=, sigma=, size=")           \
+    X(GEN_LAPLACE, "Generator.laplace", KJ_BF_HOST | KJ_BF_METHOD, "loc=, scale=, size=")                \
+    X(GEN_LOGISTIC, "Generator.logistic", KJ_BF_HOST | KJ_BF_METHOD, "loc=, scale=, size=")              \
+    X(GEN_GUMBEL, "Generator.gumbel", KJ_BF_HOST | KJ_BF_METHOD, "loc=, scale=, size=")                  \
+    X(GEN_PARETO, "Generator.pareto", KJ_BF_HOST | KJ_BF_METHOD, "a, size=")                             \
+    X(GEN_WEIBULL, "Generator.weibull", KJ_BF_HOST | KJ_BF_METHOD, "a, size=")                           \
+    X(GEN_POWER, "Generator.power", KJ_BF_HOST | KJ_BF_METHOD, "a, size=")                               \
+    X(GEN_RAYLEIGH, "Generator.rayleigh", KJ_BF_HOST | KJ_BF_METHOD, "scale=, size=")                    \
+    X(GEN_STANDARD_CAUCHY, "Generator.standard_cauchy", KJ_BF_HOST | KJ_BF_METHOD, "size=")              \
+    X(GEN_STANDARD_T, "Generator.standard_t", KJ_BF_HOST | KJ_BF_METHOD, "df, size=")                    \
+    X(GEN_TRIANGULAR, "Generator.triangular", KJ_BF_HOST | KJ_BF_METHOD, "left, mode, right, size=")     \
+    X(GEN_WALD, "Generator.wald", KJ_BF_HOST | KJ_BF_METHOD, "mean, scale, size=")                       \
+    X(GEN_F, "Generator.f", KJ_BF_HOST | KJ_BF_METHOD, "dfnum, dfden, size=")                            \
+    X(GEN_NONCENTRAL_CHISQUARE, "Generator.noncentral_chisquare", KJ_BF_HOST | KJ_BF_METHOD, "df, nonc, size=")\
+    X(GEN_NONCENTRAL_F, "Generator.noncentral_f", KJ_BF_HOST | KJ_BF_METHOD, "dfnum, dfden, nonc, size=")\
+    X(GEN_POISSON, "Generator.poisson", KJ_BF_HOST | KJ_BF_METHOD, "lam=, size=")                        \
+    X(GEN_BINOMIAL, "Generator.binomial", KJ_BF_HOST | KJ_BF_METHOD, "n, p, size=")                      \
+    X(GEN_GEOMETRIC, "Generator.geometric", KJ_BF_HOST | KJ_BF_METHOD, "p, size=")                       \
+    X(GEN_ZIPF, "Generator.zipf", KJ_BF_HOST | KJ_BF_METHOD, "a, size=")                                 \
+    X(GEN_LOGSERIES, "Generator.logseries", KJ_BF_HOST | KJ_BF_METHOD, "p, size=")                       \
+    X(GEN_NEGATIVE_BINOMIAL, "Generator.negative_binomial", KJ_BF_HOST | KJ_BF_METHOD, "n, p, size=")    \
     /* the `random` module, RANDOM_SEED..RANDOM_SHUFFLE (builtins_pyrandom.c, llvm_pyrandom.c) */ \
     X(RANDOM_SEED, "random.seed", KJ_BF_HOST, "a")                                                       \
     X(RANDOM_RANDOM, "random.random", KJ_BF_HOST, "")                                                    \

@@ -194,6 +194,8 @@ static inline bool opaque_arg(bctx *c, uint32_t i, const char *name)
 /* The typing rules of builtins_cuda.c: numba.cuda's host side, mpi4py,
  * and numba.cuda inside kernels. */
 const kj_type *kj_btype_device_array(bctx *c);
+struct kj_rdist_spec;
+const kj_type *kj_btype_gen_dist(bctx *c, const struct kj_rdist_spec *sp); /* builtins_generator.c */
 const kj_type *kj_btype_cuda_host(bctx *c);
 const kj_type *kj_btype_waitall(bctx *c);
 const kj_type *kj_btype_mpi(bctx *c);

@@ -21,5 +21,8 @@ typedef struct kj_rdist_spec {
 
 /* The spec of built-in id, or NULL when it is not a distribution. */
 const kj_rdist_spec *kj_rdist_spec_of(kj_builtin id);
+/* The spec of a Generator distribution method (Generator.normal, ...:
+ * its parameters follow the receiver), or NULL. */
+const kj_rdist_spec *kj_gdist_spec_of(kj_builtin id);
 
 #endif

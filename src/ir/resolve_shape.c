@@ -143,7 +143,8 @@ static bool call_shape(kj_sema *s, const kj_expr *e, shape *out, uint32_t depth)
         }
         return true;
     }
-    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE:
+    case KJ_B_NP_RANDOM_RANDOM: case KJ_B_NP_RANDOM_RANDOM_SAMPLE: case KJ_B_NP_RANDOM_RANF:
+    case KJ_B_NP_RANDOM_SAMPLE:
         return shape_arg(s, arg(e, 0, "size"), out);
     default: return false;
     }

@@ -198,8 +198,12 @@ static int64_t geometric(kj_mt19937 *st, double p)
 
 bool kj_rdist_is_int(kj_rdist d)
 {
-    return d == KJ_RD_BINOMIAL || d == KJ_RD_POISSON || d == KJ_RD_GEOMETRIC;
+    return d == KJ_RD_BINOMIAL || d == KJ_RD_POISSON || d == KJ_RD_GEOMETRIC || d >= KJ_RD_ZIPF;
 }
+
+double kj_rdist_std_gamma(kj_mt19937 *st, double shape) { return std_gamma(st, shape); }
+int64_t kj_rdist_poisson(kj_mt19937 *st, double lam) { return poisson(st, lam); }
+double kj_rdist_loggam(double x) { return loggam(x); }
 
 /* One float draw of a float distribution. */
 static double draw_f(kj_mt19937 *st, kj_rdist d, const double p[3])
@@ -222,7 +226,7 @@ static double draw_f(kj_mt19937 *st, kj_rdist d, const double p[3])
     case KJ_RD_WEIBULL: return p[0] == 0.0 ? 0.0 : pow(std_exp(st), 1. / p[0]);
     case KJ_RD_TRIANGULAR: return triangular(st, p[0], p[1], p[2]);
     case KJ_RD_STD_T: return std_t(st, p[0]);
-    default: return 0.0; /* the integer distributions: draw_i */
+    default: return kj_rdist_more_f(st, d, p); /* random_legacy.c */
     }
 }
 
@@ -270,9 +274,10 @@ void kj_rdist_fill(kj_mt19937 *st, kj_rdist d, const double p[3], void *out, int
     if (kj_rdist_is_int(d)) {
         int64_t *o = out;
         for (int64_t i = 0; i < n; i++)
-            o[i] = d == KJ_RD_BINOMIAL  ? kj_rdist_binomial(st, (int64_t)p[0], p[1])
-                   : d == KJ_RD_POISSON ? poisson(st, p[0])
-                                        : geometric(st, p[0]);
+            o[i] = d == KJ_RD_BINOMIAL    ? kj_rdist_binomial(st, (int64_t)p[0], p[1])
+                   : d == KJ_RD_POISSON   ? poisson(st, p[0])
+                   : d == KJ_RD_GEOMETRIC ? geometric(st, p[0])
+                                          : kj_rdist_more_i(st, d, p);
         return;
     }
     double *o = out;
@@ -325,15 +330,9 @@ static int64_t binomial_inversion(kj_mt19937 *st, int64_t n, double p)
     return X;
 }
 
-/* The BTPE constants for (n, p). */
-typedef struct {
-    double r, q, fm, p1, xm, xl, xr, c, laml, lamr, p2, p3, p4;
-    int64_t m;
-} btpe_k;
-
-static btpe_k btpe_init(int64_t n, double p)
+kj_btpe kj_btpe_init(int64_t n, double p)
 {
-    btpe_k k;
+    kj_btpe k;
     k.r = p < 1.0 - p ? p : 1.0 - p;
     k.q = 1.0 - k.r;
     k.fm = (double)n * k.r + k.r;
@@ -358,8 +357,7 @@ static double stirling(double x, double x2)
     return (13680. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x / 166320.;
 }
 
-/* BTPE's acceptance test for y after the triangle: true accepts. */
-static bool btpe_accept(const btpe_k *k, int64_t n, int64_t y, double v)
+bool kj_btpe_accept(const kj_btpe *k, int64_t n, int64_t y, double v)
 {
     double nrq = (double)n * k->r * k->q;
     int64_t m = k->m, kk = llabs(y - m);
@@ -384,7 +382,7 @@ static bool btpe_accept(const btpe_k *k, int64_t n, int64_t y, double v)
 
 static int64_t binomial_btpe(kj_mt19937 *st, int64_t n, double p)
 {
-    btpe_k k = btpe_init(n, p);
+    kj_btpe k = kj_btpe_init(n, p);
     int64_t y;
     for (;;) {
         double u = next_double(st) * k.p4, v = next_double(st);
@@ -406,7 +404,7 @@ static int64_t binomial_btpe(kj_mt19937 *st, int64_t n, double p)
             if (y > n || v == 0.0) continue;
             v = v * (u - k.p3) * k.lamr;
         }
-        if (btpe_accept(&k, n, y, v)) break;
+        if (kj_btpe_accept(&k, n, y, v)) break;
     }
     return p > 0.5 ? n - y : y;
 }
@@ -467,6 +465,6 @@ bool kj_rdist_check(kj_rdist d, const double p[3], kj_rt_error *err)
     case KJ_RD_GEOMETRIC:
         return (p[0] > 0 && p[0] <= 1) ||
                kj_rt_errorf(err, "ValueError", "p <= 0, p > 1 or p contains NaNs");
-    default: return true;
+    default: return kj_rdist_more_check(d, p, err);
     }
 }

@@ -33,6 +33,19 @@ typedef enum {
     KJ_RD_BINOMIAL,    /* binomial(n, p): integer result */
     KJ_RD_POISSON,     /* poisson(lam): integer result */
     KJ_RD_GEOMETRIC,   /* geometric(p): integer result */
+    /* random_legacy.c: */
+    KJ_RD_STD_CAUCHY,  /* standard_cauchy() */
+    KJ_RD_RAYLEIGH,    /* rayleigh(scale) */
+    KJ_RD_POWER,       /* power(a) */
+    KJ_RD_WALD,        /* wald(mean, scale) */
+    KJ_RD_VONMISES,    /* vonmises(mu, kappa) */
+    KJ_RD_F,           /* f(dfnum, dfden) */
+    KJ_RD_NONCENTRAL_CHISQUARE, /* noncentral_chisquare(df, nonc) */
+    KJ_RD_NONCENTRAL_F, /* noncentral_f(dfnum, dfden, nonc): the Generator's only */
+    KJ_RD_ZIPF,        /* zipf(a): integer result, as the three after it */
+    KJ_RD_LOGSERIES,   /* logseries(p) */
+    KJ_RD_NEG_BINOMIAL, /* negative_binomial(n, p) */
+    KJ_RD_HYPERGEOMETRIC, /* hypergeometric(ngood, nbad, nsample) */
     KJ_RD__COUNT
 } kj_rdist;
 
@@ -56,5 +69,26 @@ uint64_t kj_random_interval(kj_mt19937 *st, uint64_t max);
 void kj_random_swap_rows(const kj_array *h, int64_t i, int64_t j);
 /* legacy binomial(n, p) (parameters checked): multinomial's draws. */
 int64_t kj_rdist_binomial(kj_mt19937 *st, int64_t n, double p);
+
+/* BTPE's constants for (n, p) (Kachitvichyanukul & Schmeiser), and its
+ * acceptance test for y after the triangle (true accepts): shared by the
+ * legacy binomial and the Generator's (random_gen_disc.c). */
+typedef struct kj_btpe {
+    double r, q, fm, p1, xm, xl, xr, c, laml, lamr, p2, p3, p4;
+    int64_t m;
+} kj_btpe;
+kj_btpe kj_btpe_init(int64_t n, double p);
+bool kj_btpe_accept(const kj_btpe *k, int64_t n, int64_t y, double v);
+
+/* random_dist.c's legacy standard_gamma, poisson and loggam, for
+ * random_legacy.c. */
+double kj_rdist_std_gamma(kj_mt19937 *st, double shape);
+int64_t kj_rdist_poisson(kj_mt19937 *st, double lam);
+double kj_rdist_loggam(double x);
+/* random_legacy.c: a draw of the distributions from KJ_RD_STD_CAUCHY on
+ * (float ones, integer ones) and their checks. */
+double kj_rdist_more_f(kj_mt19937 *st, kj_rdist d, const double p[3]);
+int64_t kj_rdist_more_i(kj_mt19937 *st, kj_rdist d, const double p[3]);
+bool kj_rdist_more_check(kj_rdist d, const double p[3], kj_rt_error *err);
 
 #endif

@@ -242,7 +242,7 @@ def record_gpu_oracle(item, where):
             rows = dict(l.rstrip("\n").split("\t", 1) for l in f if "\t" in l and not l.startswith("#"))
     rows[item] = where
     with open(path, "w") as f:
-        f.write("# item\texpected output measured by `surface.py oracle --gpu` with\n")
+        f.write("# item\texpected output measured by `surface.py oracle --gpu` with (or plain NumPy: README)\n")
         for key in sorted(rows):
             f.write("%s\t%s\n" % (key, rows[key]))
 
