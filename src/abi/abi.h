@@ -82,8 +82,10 @@
  * through the PTX module's KJ_ABI_GPU_SLOT globals). 22:
  * kj_rt_npother (window functions, np.cov, np.cross, ...: abi_npother.h). 23:
  * the `random` module (kj_rt_py*, rt_pyrandom.c), heapq (kj_rt_heapq). 24:
- * kj_rt_cuda_stream, kj_rt_cuda_profile, kj_rt_coop_max_blocks (rt_cuda_host.c). */
-#define KJ_ABI_VERSION 24
+ * kj_rt_cuda_stream, kj_rt_cuda_profile, kj_rt_coop_max_blocks (rt_cuda_host.c). 25:
+ * kj_abi_kernel.symbol32 (32-bit index variants, kir_index32.h) and .regroup
+ * (kir_regroup.h). */
+#define KJ_ABI_VERSION 25
 
 /* The C mirror of an array argument of static ndim N. */
 #define KJ_ABI_ARRAY(N)            \
@@ -245,6 +247,9 @@ typedef struct kj_abi_kernel {
                               too where it can (kj_abi_launch_phys) */
     int32_t nslots;        /* the module slots it reads (on the GPU: its KJ_ABI_GPU_SLOT globals) */
     const kj_abi_slot *slots;
+    const char *symbol32;  /* its entry with 32-bit index arithmetic (kir_index32.h), launched when the
+                              arguments and the grid fit in int32 (kj_gpu_index32_fits); NULL: none */
+    int32_t regroup;       /* 1: on the cpu target its blocks may be regrouped (kir_regroup.h, kj_abi_regroup) */
 } kj_abi_kernel;
 
 /* The physical dimension that logical thread dimension d (0..2) runs in
@@ -261,6 +266,17 @@ static inline void kj_abi_block_phys(const kj_abi_kernel *k, const int64_t *cfg,
 {
     memcpy(out, cfg, 8 * sizeof *out);
     for (unsigned d = 0; d < 3; d++) out[3 + kj_abi_perm_dim(k->perm, d)] = cfg[3 + d];
+}
+
+/* The cpu launch of a kernel whose blocks may be regrouped (kj_abi_kernel.
+ * regroup, kir_regroup.h), written configuration cfg: the grid's extent of
+ * the logical dimension that its innermost thread loop walks (the one
+ * physical x runs) gathered into one block. */
+static inline void kj_abi_regroup(const kj_abi_kernel *k, const int64_t *cfg, int64_t *out)
+{
+    memcpy(out, cfg, 8 * sizeof *out);
+    for (unsigned d = 0; d < 3; d++)
+        if (kj_abi_perm_dim(k->perm, d) == 0) out[3 + d] = cfg[3 + d] * cfg[d], out[d] = 1;
 }
 
 /* The permutation that swaps x and y. */
