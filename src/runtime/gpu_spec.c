@@ -42,7 +42,8 @@ static bool array_fits(const kj_abi_array *d, int ndim, int64_t size)
 
 bool kj_gpu_index32_fits(const kj_abi_kernel *k, const int64_t *cfg, void *const *args)
 {
-    if (!k->symbol32) return false;
+    /* a cooperative kernel keeps the entry max_cooperative_grid_blocks measured */
+    if (!k->symbol32 || k->cooperative) return false;
     for (int d = 0; d < 3; d++) { /* cuda.grid(): blockIdx * blockDim + threadIdx */
         int64_t n;
         if (cfg[d] < 0 || cfg[3 + d] < 0 || __builtin_mul_overflow(cfg[d], cfg[3 + d], &n) || n > INT32_MAX)

@@ -174,7 +174,9 @@ static void two_shapes_two_entries(void **state)
     void *a1[1] = {&small}, *a2[1] = {&big};
     assert_true(kj_gpu_index32_fits(&k, GRID, a1));
     assert_false(kj_gpu_index32_fits(&k, GRID, a2));
-    k.symbol32 = NULL;
+    k.cooperative = 1; /* grid.sync(): the entry whose occupancy max_cooperative_grid_blocks gave */
+    assert_false(kj_gpu_index32_fits(&k, GRID, a1));
+    k.cooperative = 0, k.symbol32 = NULL;
     assert_false(kj_gpu_index32_fits(&k, GRID, a1));
 }
 
