@@ -87,8 +87,9 @@
  * kj_rt_npshape, kj_rt_broadcast_arrays (rt_npshape.c). 27: kj_rt_nppoly (rt_nppoly.c). 28:
  * kj_rt_str_chr, kj_rt_str_ord, kj_rt_str_repr (str_pybuiltin.c). 29: bytes/bytearray/memoryview
  * (rt_bytes.c), np.array of a list, a host dict printed by repr. 30: np.random's legacy
- * distributions and the Generator's (random_dist.h codes, random_legacy.c, random_gen_*.c). */
-#define KJ_ABI_VERSION 30
+ * distributions and the Generator's (random_dist.h codes, random_legacy.c, random_gen_*.c). 31:
+ * kj_abi_kernel.symbol32 (32-bit index variants, kir_index32.h) and .regroup (kir_regroup.h). */
+#define KJ_ABI_VERSION 31
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8
@@ -253,6 +254,9 @@ typedef struct kj_abi_kernel {
                               too where it can (kj_abi_launch_phys) */
     int32_t nslots;        /* the module slots it reads (on the GPU: its KJ_ABI_GPU_SLOT globals) */
     const kj_abi_slot *slots;
+    const char *symbol32;  /* its entry with 32-bit index arithmetic (kir_index32.h), launched when the
+                              arguments and the grid fit in int32 (kj_gpu_index32_fits); NULL: none */
+    int32_t regroup;       /* 1: on the cpu target its blocks may be regrouped (kir_regroup.h, kj_abi_regroup) */
 } kj_abi_kernel;
 
 /* The physical dimension that logical thread dimension d (0..2) runs in
@@ -269,6 +273,17 @@ static inline void kj_abi_block_phys(const kj_abi_kernel *k, const int64_t *cfg,
 {
     memcpy(out, cfg, 8 * sizeof *out);
     for (unsigned d = 0; d < 3; d++) out[3 + kj_abi_perm_dim(k->perm, d)] = cfg[3 + d];
+}
+
+/* The cpu launch of a kernel whose blocks may be regrouped (kj_abi_kernel.
+ * regroup, kir_regroup.h), written configuration cfg: the grid's extent of
+ * the logical dimension that its innermost thread loop walks (the one
+ * physical x runs) gathered into one block. */
+static inline void kj_abi_regroup(const kj_abi_kernel *k, const int64_t *cfg, int64_t *out)
+{
+    memcpy(out, cfg, 8 * sizeof *out);
+    for (unsigned d = 0; d < 3; d++)
+        if (kj_abi_perm_dim(k->perm, d) == 0) out[3 + d] = cfg[3 + d] * cfg[d], out[d] = 1;
 }
 
 /* The permutation that swaps x and y. */

@@ -349,7 +349,9 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
     return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), block_fn ? block : NULL,
                            (int32_t)kf->nparams, kj_codegen_parallel_blocks(m->cg.target), p,
                            block_fn ? kj_codegen_kernel_static_shared(kf) : 0, kj_cg_uses_grid_sync(kf),
-                           kf->layout_perm, (int32_t)nslots, slots};
+                           kf->layout_perm, (int32_t)nslots, slots,
+                           kf->index32 && !block_fn ? kj_ptx_symbol32(&m->arena, kf->mangled) : NULL,
+                           kf->regroup && block_fn};
 }
 
 static bool kj_api_has_tuple_param(const kir_func *kf)

@@ -288,6 +288,8 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->check_only = ctx->opt.check_only != 0;
     m->fuse = !kj_api_env_flag("KJIT_NO_FUSE", false);
     m->specialise = !kj_api_env_flag("KJIT_NO_SPECIALISE", false);
+    m->index32 = m->specialise && !kj_api_env_flag("KJIT_NO_INDEX32", false);
+    m->regroup = m->specialise && !kj_api_env_flag("KJIT_NO_REGROUP", false);
     return m;
 }
 

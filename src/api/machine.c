@@ -126,6 +126,8 @@ kj_hash kj_api_module_key(const kjit_module *m)
     kj_hash_str(&h, "arch", m->arch); /* cuda.compile_ptx_for_current_device's PTX is in the host code */
     kj_hash_u64(&h, "fuse", (uint64_t)m->fuse);
     kj_hash_u64(&h, "specialise", (uint64_t)m->specialise);
+    kj_hash_u64(&h, "index32", (uint64_t)m->index32);
+    kj_hash_u64(&h, "regroup", (uint64_t)m->regroup);
     hash_loads(&h, m->kir);
     return kj_hash_final(&h);
 }

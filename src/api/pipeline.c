@@ -206,7 +206,7 @@ bool kj_pipeline(kjit_module *m, kj_stage from, const kj_pipeline_opts *o, kj_di
 {
     kj_ir_unit u = {.a = &m->arena, .types = m->types, .src = &m->src, .sopt = &m->sopt, .ast = m->ast,
                     .sema = m->sema, .kir = m->kir, .first = o->first, .fuse_all = m->fuse,
-                    .specialise = m->specialise};
+                    .specialise = m->specialise, .index32 = m->index32, .regroup = m->regroup};
     kj_stage to = o->to ? o->to : KJ_STAGE_END;
     progress p = {.f = o->ctx ? o->ctx->opt.progress : NULL, .m = m, .stage = from};
     if (p.f) progress_start(&p);

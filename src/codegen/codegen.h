@@ -207,7 +207,15 @@ struct kj_cg {
     const kj_cg_run *run;    /* the host table of the run target (kj_codegen_opts.target) */
     int sm;                  /* the GPU's compute capability ×10 (sm_90: 90); 0 for host code */
     struct kj_cg_di *di;     /* lineinfo's debug-info builder, made at its first use (llvm_lineinfo.c) */
+    bool index32;            /* generating a kernel's 32-bit index variant (llvm_index32.c) */
 };
+
+/* llvm_index32.c (kir_index32.h), while cg->index32: the address of
+ * element idx of `arr` (data: its data pointer), its multiplies in i32;
+ * cuda.grid's a*b+c (c NULL: a*b) in i32, zero-extended. */
+LLVMValueRef kj_cg_index32_ptr(kj_cg *cg, const kj_type *at, LLVMValueRef data, LLVMValueRef arr,
+                               const LLVMValueRef *idx, uint64_t itemsize);
+LLVMValueRef kj_cg_index32_grid(kj_cg *cg, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c);
 
 /* llvm_lineinfo.c: line tables in the PTX (lineinfo=True / debug=True) */
 LLVMMetadataRef kj_cg_di_func(kj_cg *cg, const kir_func *f, LLVMValueRef llfn);

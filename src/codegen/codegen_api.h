@@ -86,5 +86,7 @@ bool kj_nvptx_has_kernels(const kir_module *m);
 /* The PTX entry name of the kernel specialisation with this mangled name
  * (valid PTX identifier, stable across compiles). */
 const char *kj_ptx_symbol(kj_arena *a, const char *mangled);
+/* The entry of its 32-bit index variant (kir_index32.h), beside it. */
+const char *kj_ptx_symbol32(kj_arena *a, const char *mangled);
 
 #endif

@@ -43,6 +43,7 @@ static LLVMValueRef elem_ptr(kj_cg *cg, const kj_type *at, LLVMValueRef arr, con
     unsigned n = at->ndim;
     LLVMTypeRef ety = kj_cg_memtype(cg, at->elem);
     LLVMValueRef data = field(cg, arr, F_DATA, 0), off;
+    if (cg->index32) return kj_cg_index32_ptr(cg, at, data, arr, idx, itemsize(cg, at->elem)); /* llvm_index32.c */
     switch (at->layout) {
     case KJ_LAYOUT_C:
         off = idx[0];

@@ -66,7 +66,12 @@ static LLVMValueRef grid(kj_cg *cg, const kir_inst *in)
      * arguments open, and the generated code must not depend on it */
     for (unsigned d = 0; d < n; d++) {
         LLVMValueRef bd = sreg(cg, KJ_SREG_BDIM, d);
-        if (in->aux == KJ_B_CUDA_GRID) {
+        if (cg->index32) { /* the launch checked that the grid fits in int32 (llvm_index32.c) */
+            bool g = in->aux == KJ_B_CUDA_GRID;
+            LLVMValueRef a = sreg(cg, g ? KJ_SREG_BID : KJ_SREG_GDIM, d);
+            LLVMValueRef t = g ? sreg(cg, KJ_SREG_TID, d) : NULL;
+            v[d] = kj_cg_index32_grid(cg, a, bd, t);
+        } else if (in->aux == KJ_B_CUDA_GRID) {
             LLVMValueRef bid = sreg(cg, KJ_SREG_BID, d);
             LLVMValueRef base = LLVMBuildMul(cg->b, bid, bd, "");
             v[d] = LLVMBuildAdd(cg->b, base, sreg(cg, KJ_SREG_TID, d), "");

@@ -87,17 +87,20 @@ static LLVMValueRef kernel_desc(kj_cg *cg, const kir_func *k)
     LLVMValueRef block = LLVMGetNamedFunction(cg->mod, kj_arena_printf(cg->a, "%s.block_entry", k->mangled));
     uint32_t nslots;
     LLVMValueRef slots = slots_desc(cg, k, &nslots);
-    LLVMTypeRef kf[11] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_i32, cg->t_ptr, cg->t_i64, cg->t_i32,
-                          cg->t_i32, cg->t_i32, cg->t_ptr};
-    LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 11, 0);
-    LLVMValueRef v[11] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
+    LLVMTypeRef kf[13] = {cg->t_ptr, cg->t_ptr, cg->t_ptr, cg->t_i32, cg->t_i32, cg->t_ptr, cg->t_i64, cg->t_i32,
+                          cg->t_i32, cg->t_i32, cg->t_ptr, cg->t_ptr, cg->t_i32};
+    LLVMTypeRef kty = LLVMStructTypeInContext(cg->ctx, kf, 13, 0);
+    LLVMValueRef v[13] = {kj_cg_cstr(cg, k->name), kj_cg_cstr(cg, kj_ptx_symbol(cg->a, k->mangled)),
                           block ? block : LLVMConstNull(cg->t_ptr), i32c(cg, (int32_t)nl),
                           i32c(cg, cg->run->parallel_blocks), params,
                           kj_cg_i64(cg, block ? kj_codegen_kernel_static_shared(k) : 0),
                           i32c(cg, kj_cg_uses_grid_sync(k)), i32c(cg, k->layout_perm), i32c(cg, (int32_t)nslots),
-                          slots};
+                          slots,
+                          k->index32 && !block ? kj_cg_cstr(cg, kj_ptx_symbol32(cg->a, k->mangled))
+                                               : LLVMConstNull(cg->t_ptr),
+                          i32c(cg, k->regroup && block)};
     g = LLVMAddGlobal(cg->mod, kty, gname);
-    LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 11, 0));
+    LLVMSetInitializer(g, LLVMConstStructInContext(cg->ctx, v, 13, 0));
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMPrivateLinkage);
     return g;

@@ -188,12 +188,9 @@ static LLVMValueRef nv_rtcall(kj_cg *cg, kj_rtfn id, LLVMValueRef *args, unsigne
 
 /* ---- kernels and device functions ---- */
 
-static LLVMValueRef kernel_declare(kj_cg *cg, const kir_func *f)
+/* The entry `symbol` of kernel f: parameters as the launch passes them. */
+static void declare_entry(kj_cg *cg, const kir_func *f, const char *symbol)
 {
-    if (f->kind == KIR_FN_DEVICE) return kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), true);
-    LLVMValueRef body = kj_cg_declare(cg, f, kj_arena_printf(cg->a, "%s.thread", f->mangled), true);
-    LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "alwaysinline", 0));
-    /* the entry: parameters as the launch passes them */
     uint32_t np = 0, nl;
     const kj_type **leaf = kj_kargs_leaf_types(cg, f, &nl, NULL); /* tuples pass as leaves */
     LLVMTypeRef *p = KJ_NEWN(cg->a, LLVMTypeRef, 2 * KJ_ABI_MAX_DIMS * nl + nl + 1);
@@ -209,17 +206,30 @@ static LLVMValueRef kernel_declare(kj_cg *cg, const kir_func *f)
                        kj_type_str(t));
         }
     }
-    LLVMValueRef e = LLVMAddFunction(cg->mod, kj_ptx_symbol(cg->a, f->mangled),
-                                     LLVMFunctionType(cg->t_void, p, np, 0));
+    LLVMValueRef e = LLVMAddFunction(cg->mod, symbol, LLVMFunctionType(cg->t_void, p, np, 0));
     LLVMSetFunctionCallConv(e, LLVMPTXKernelCallConv);
     LLVMAddAttributeAtIndex(e, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "nounwind", 0));
+}
+
+/* The body `K.thread<suffix>` of kernel f, inlined into its entry. */
+static LLVMValueRef declare_body(kj_cg *cg, const kir_func *f, const char *suffix)
+{
+    LLVMValueRef body = kj_cg_declare(cg, f, kj_arena_printf(cg->a, "%s.thread%s", f->mangled, suffix), true);
+    LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, kj_cg_attr(cg, "alwaysinline", 0));
     return body;
 }
 
-/* The entry of kernel f: rebuild the arguments, run the body. */
-static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef body)
+static LLVMValueRef kernel_declare(kj_cg *cg, const kir_func *f)
 {
-    LLVMValueRef e = LLVMGetNamedFunction(cg->mod, kj_ptx_symbol(cg->a, f->mangled));
+    if (f->kind == KIR_FN_DEVICE) return kj_cg_declare(cg, f, kj_cg_fn_name(cg, f), true);
+    declare_entry(cg, f, kj_ptx_symbol(cg->a, f->mangled));
+    return declare_body(cg, f, "");
+}
+
+/* The entry `symbol` of kernel f: rebuild the arguments, run the body. */
+static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef body, const char *symbol)
+{
+    LLVMValueRef e = LLVMGetNamedFunction(cg->mod, symbol);
     LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->ctx, e, "entry"));
     kj_cg_di_func(cg, f, e); /* lineinfo: the body inlined here keeps its lines */
     LLVMValueRef *a = KJ_NEWN(cg->a, LLVMValueRef, f->nparams + 2);
@@ -252,7 +262,17 @@ static void define_entry(kj_cg *cg, const kir_func *f, LLVMValueRef body)
 static void kernel_define(kj_cg *cg, const kir_func *f, LLVMValueRef fn)
 {
     kj_cg_define(cg, f, fn, NULL);
-    if (f->kind == KIR_FN_KERNEL) define_entry(cg, f, fn);
+    if (f->kind != KIR_FN_KERNEL) return;
+    define_entry(cg, f, fn, kj_ptx_symbol(cg->a, f->mangled));
+    if (!f->index32) return;
+    /* its 32-bit index variant (kir_index32.h): the same body generated again */
+    const char *sym = kj_ptx_symbol32(cg->a, f->mangled);
+    declare_entry(cg, f, sym);
+    LLVMValueRef body = declare_body(cg, f, ".i32");
+    cg->index32 = true;
+    kj_cg_define(cg, f, body, NULL);
+    cg->index32 = false;
+    define_entry(cg, f, body, sym);
 }
 
 const kj_cg_target kj_target_nvptx = {
@@ -379,18 +399,26 @@ static void phase(const kj_ptx_opts *o, int k, double *t)
 }
 
 /* "// kjit: ..." lines before the PTX, one per kernel o asks for that
- * kir_layout.c remapped (a comment ptxas ignores). Takes ptx (malloc). */
+ * kir_layout.c remapped or kir_index32.c gave a 32-bit index entry (a
+ * comment ptxas ignores). Takes ptx (malloc). */
 static char *remap_notes(const kir_module *km, const kj_ptx_opts *o, char *ptx)
 {
     kj_buf b = {0};
+    kj_arena b_arena;
+    kj_arena_init(&b_arena);
     for (uint32_t k = 0; ptx && k < km->nfuncs; k++) {
         const kir_func *f = km->funcs[k];
+        if (f->kind == KIR_FN_KERNEL && f->index32 && wanted(o, f))
+            kj_buf_printf(&b, "// kjit: kernel %s has a 32-bit index entry %s, launched when every array argument's "
+                              "extents, element count and span and every grid dimension fit in int32 "
+                              "(KJIT_NO_INDEX32=1: none)\n", f->mangled, kj_ptx_symbol32(&b_arena, f->mangled));
         if (f->kind == KIR_FN_KERNEL && f->layout_perm && wanted(o, f))
             kj_buf_printf(&b, "// kjit: kernel %s remapped for its thread layout: threadIdx.x and .y (and blockDim) "
                               "swapped, launched with the block's x and y swapped, and the grid's where its new y fits, blockIdx "
                               "and gridDim read to match (KJIT_NO_SPECIALISE=1: as written)\n",
                           f->mangled);
     }
+    kj_arena_free(&b_arena);
     if (!b.n) {
         kj_buf_free(&b);
         return ptx;

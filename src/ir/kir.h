@@ -278,6 +278,12 @@ struct kir_func {
      * logical dimension d are read from physical dimension
      * kj_abi_perm_dim(layout_perm, d), and its launches permute the block. */
     int32_t layout_perm;
+    /* KERNEL: also compiled with 32-bit index arithmetic, a second GPU
+     * entry launched when the arguments fit (kir_index32.h) */
+    bool index32;
+    /* KERNEL, cpu target: its blocks may be regrouped along the innermost
+     * thread loop's dimension (kir_regroup.h) */
+    bool regroup;
     /* HOST function whose array arguments only go to launches (kir_reduce.c's
      * GPU side): its callers need not bring them back to the host. */
     bool launches_only;

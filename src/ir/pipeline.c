@@ -7,6 +7,8 @@
 #include "kir_gpu_ufunc.h"
 #include "kir_inline.h"
 #include "kir_layout.h"
+#include "kir_index32.h"
+#include "kir_regroup.h"
 #include "kir_pfor.h"
 #include "kir_reduce.h"
 
@@ -64,6 +66,8 @@ bool kj_ir_stage(kj_ir_unit *u, kj_stage s, kj_diags *d)
         break;
     case KJ_STAGE_LAYOUT:
         u->remapped += kir_layout_remap(u->a, u->kir, u->first, u->target, u->specialise);
+        kir_index32_mark(u->a, u->kir, u->first, u->target, u->specialise && u->index32);
+        kir_regroup_mark(u->kir, u->first, u->target, u->specialise && u->regroup);
         break;
     default: break; /* the C API's */
     }

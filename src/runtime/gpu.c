@@ -145,8 +145,11 @@ static void print_stats(kj_gpu *g)
             g->d2d.bytes, 1e3 * g->d2d.seconds);
     fprintf(f, "kjit stats: page-locked %" PRIu64 " host arrays copied more than once, %" PRIu64 " bytes, %.3f ms\n",
             g->pins.count, g->pins.bytes, 1e3 * g->pins.seconds);
-    for (unsigned k = 0; k < g->nk; k++)
+    for (unsigned k = 0; k < g->nk; k++) {
         fprintf(f, "kjit stats: launches of %s: %" PRIu64 "\n", g->k[k].name, g->k[k].launches);
+        if (g->k[k].index32) /* launch specialisation (kir_index32.h) */
+            fprintf(f, "kjit stats: launches of %s with 32-bit indices: %" PRIu64 "\n", g->k[k].name, g->k[k].index32);
+    }
     if (g->graphs.built)
         fprintf(f, "kjit stats: CUDA graphs of host loops: %" PRIu64 " built, %" PRIu64 " replays of %" PRIu64
                    " launches\n", g->graphs.built, g->graphs.replays, g->graphs.launches);
@@ -387,7 +390,8 @@ bool kj_gpu_has(kj_gpu_code *c, const char *symbol)
 static bool last_take(kj_gpu *g) { return !atomic_exchange_explicit(&g->last_busy, true, memory_order_acquire); }
 static void last_give(kj_gpu *g) { atomic_store_explicit(&g->last_busy, false, memory_order_release); }
 
-static void count_launch(kj_gpu *g, const kj_abi_kernel *k, const int64_t *cfg, const char *file, int32_t line)
+static void count_launch(kj_gpu *g, const kj_abi_kernel *k, const int64_t *cfg, const char *file, int32_t line,
+                         const code_fn *fn)
 {
     if (last_take(g)) {
         size_t n = strnlen(k->name, sizeof g->last.name - 1);
@@ -403,7 +407,7 @@ static void count_launch(kj_gpu *g, const kj_abi_kernel *k, const int64_t *cfg, 
     unsigned j = 0;
     while (j < g->nk && strcmp(g->k[j].name, k->name)) j++;
     if (j == g->nk && g->nk < MAX_KSTATS) snprintf(g->k[g->nk++].name, sizeof g->k[0].name, "%s", k->name);
-    if (j < g->nk) g->k[j].launches++;
+    if (j < g->nk) g->k[j].launches++, g->k[j].index32 += k->symbol32 && !strcmp(fn->symbol, k->symbol32);
     pthread_mutex_unlock(&g->lock);
 }
 
@@ -595,7 +599,7 @@ static bool submit(kj_gpu *g, kj_gpu_code *c, code_fn *fn, const kj_abi_kernel *
                    const uint32_t *size, unsigned nslots, const launch_arrays *arr, const char *file, int32_t line,
                    kj_rt_error *e, int32_t *eline, int32_t *ecol)
 {
-    count_launch(g, k, cfg, file, line);
+    count_launch(g, k, cfg, file, line, fn);
     int64_t phys[8]; /* the block (and grid) as the kernel was compiled for it (kir_layout.h) */
     kj_abi_launch_phys(k, cfg, phys);
     cfg = phys;
@@ -628,10 +632,11 @@ static bool submit(kj_gpu *g, kj_gpu_code *c, code_fn *fn, const kj_abi_kernel *
 }
 
 /* The entry of k in c, checked against the configuration. */
-static code_fn *launchable(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int64_t *cfg, kj_rt_error *e)
+static code_fn *launchable(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const char *symbol,
+                           const int64_t *cfg, kj_rt_error *e)
 {
     if (!kj_gpu_current(g, e)) return NULL;
-    code_fn *fn = function(c, k->symbol, e);
+    code_fn *fn = function(c, symbol, e);
     if (!fn || !fits(g, fn, k, cfg, e) || (k->cooperative && !coop_fits(g, fn, k, cfg, e))) return NULL;
     return fn;
 }
@@ -640,7 +645,9 @@ bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, const int6
                    const void *const *slots, const char *file, int32_t line, kj_rt_error *e, int32_t *eline,
                    int32_t *ecol)
 {
-    code_fn *fn = launchable(g, c, k, cfg, e);
+    /* launch specialisation: the 32-bit index entry when the arguments fit it (gpu_spec.c) */
+    bool i32 = kj_gpu_index32_fits(k, cfg, args);
+    code_fn *fn = launchable(g, c, k, i32 ? k->symbol32 : k->symbol, cfg, e);
     if (!fn) return false;
     uint64_t dptr[MAX_SLOTS];
     void *slot[MAX_SLOTS];

@@ -71,6 +71,10 @@ void kj_gpu_note_compile(kj_gpu *g, const double *ptx_phases, double link_second
  * is reported in e, naming the kernel, its configuration and file:line of
  * the launch; an error the kernel raised (boundscheck, assert) also sets
  * eline and ecol to where in the kernel it was raised. */
+/* Launch specialisation (gpu_spec.c, kir_index32.h): does k have a 32-bit
+ * index entry and do the launch's arrays (args, memory forms) and grid
+ * (cfg, abi.h's int64[8]) fit it? */
+bool kj_gpu_index32_fits(const struct kj_abi_kernel *k, const int64_t *cfg, void *const *args);
 bool kj_gpu_launch(kj_gpu *g, kj_gpu_code *code, const struct kj_abi_kernel *k, const int64_t *cfg,
                    void **args, const void *const *slots, const char *file, int32_t line, kj_rt_error *e,
                    int32_t *eline, int32_t *ecol);

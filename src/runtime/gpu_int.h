@@ -31,7 +31,7 @@ typedef struct host_block {
 
 typedef struct kstat {
     char name[64];
-    uint64_t launches;
+    uint64_t launches, index32; /* index32: of them, through the 32-bit index entry (gpu_spec.c) */
 } kstat;
 
 typedef struct xfer_stats {

@@ -287,7 +287,11 @@ static void launch_host(kj_rt *rt, const kj_abi_kernel *k, const int64_t *cfg, v
     check_shared(rt, k, cfg, line, col);
     /* a kernel compiled for a thread-layout permutation (kir_layout.h) runs
      * its block permuted: the thread loops' innermost, x, is its logical y */
-    int64_t phys[8];
+    int64_t phys[8], grouped[8];
+    if (k->regroup && !k->parallel && !k->cooperative) { /* the threads of a row of blocks as one (kir_regroup.h) */
+        kj_abi_regroup(k, cfg, grouped);
+        cfg = grouped;
+    }
     kj_abi_block_phys(k, cfg, phys);
     cfg = phys;
     int64_t nblocks = cfg[0] * cfg[1] * cfg[2];
