@@ -14,11 +14,11 @@ static bool is_arr(const kj_type *x) { return x && x->kind == KJ_T_ARRAY; }
 static const char *const FLAGS_FIELDS[3] = {"c_contiguous", "f_contiguous", "contiguous"};
 static const char *const BASE_FIELD[1] = {"base"};
 static const char *const SHAPE_FIELD[1] = {"shape"};
-static const kj_ntclass FLAGS = {"flags", (const char **)FLAGS_FIELDS, 3};
-static const kj_ntclass FLATITER = {"flatiter", (const char **)BASE_FIELD, 1};
-static const kj_ntclass NDINDEX = {"ndindex", (const char **)SHAPE_FIELD, 1};
-static const kj_ntclass NDENUMERATE = {"ndenumerate", (const char **)BASE_FIELD, 1};
-static const kj_ntclass NDITER = {"nditer", (const char **)BASE_FIELD, 1};
+static const kj_ntclass FLAGS = {"flags", (const char **)FLAGS_FIELDS, 3, false};
+static const kj_ntclass FLATITER = {"flatiter", (const char **)BASE_FIELD, 1, false};
+static const kj_ntclass NDINDEX = {"ndindex", (const char **)SHAPE_FIELD, 1, false};
+static const kj_ntclass NDENUMERATE = {"ndenumerate", (const char **)BASE_FIELD, 1, false};
+static const kj_ntclass NDITER = {"nditer", (const char **)BASE_FIELD, 1, false};
 
 kj_npw kj_npshape_wrapper(const kj_type *t)
 {
