@@ -3,7 +3,26 @@
  * standard_exponential over 64-bit draws), copied from NumPy 1.24's
  * numpy/random/src/distributions/ziggurat_constants.h (BSD-3-Clause,
  * Copyright (c) 2005-2023, NumPy Developers): bit-for-bit equal draws need
- * the very same constants. Only the double-precision tables. */
+ * the very same constants. Only the double-precision tables. They are data,
+ * not code, but NumPy's licence applies to them and asks for its notice:
+ *
+ *   Copyright (c) 2005-2023, NumPy Developers. All rights reserved.
+ *   Redistribution and use in source and binary forms, with or without
+ *   modification, are permitted provided that the following conditions are
+ *   met: (1) Redistributions of source code must retain the above copyright
+ *   notice, this list of conditions and the following disclaimer. (2)
+ *   Redistributions in binary form must reproduce the above copyright notice,
+ *   this list of conditions and the following disclaimer in the documentation
+ *   and/or other materials provided with the distribution. (3) Neither the
+ *   name of the NumPy Developers nor the names of any contributors may be used
+ *   to endorse or promote products derived from this software without
+ *   specific prior written permission. THIS SOFTWARE IS PROVIDED BY THE
+ *   COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND ANY EXPRESS OR IMPLIED
+ *   WARRANTIES ARE DISCLAIMED (the full disclaimer: NumPy's LICENSE.txt).
+ *
+ * Regenerating them (Marsaglia and Tsang's recurrence from r and the strip
+ * area) in 60-digit decimal came close but not bit-equal (session 13), so
+ * the copy stays until a generator reproduces every entry. */
 #ifndef KJ_ZIGGURAT_TABLES_H
 #define KJ_ZIGGURAT_TABLES_H
 
