@@ -161,10 +161,10 @@ static bool path_lookup(kj_sema *s, const char *path, const char *name, kj_einfo
 /* "did you mean" for an unknown attribute of a namespace. */
 const char *kj_module_attr_hint(kj_sema *s, const char *path, const char *name)
 {
-    const char *cands[256];
-    uint32_t n = kj_builtin_children(path, cands, 200, s->a);
+    const char *cands[640]; /* np has over 300 names */
+    uint32_t n = kj_builtin_children(path, cands, 600, s->a);
     size_t plen = strlen(path);
-    for (size_t i = 0; i < sizeof NAMESPACES / sizeof *NAMESPACES && n < 240; i++)
+    for (size_t i = 0; i < sizeof NAMESPACES / sizeof *NAMESPACES && n < 630; i++)
         if (!strncmp(NAMESPACES[i], path, plen) && NAMESPACES[i][plen] == '.' &&
             !strchr(NAMESPACES[i] + plen + 1, '.'))
             cands[n++] = NAMESPACES[i] + plen + 1;
@@ -175,7 +175,7 @@ const char *kj_module_attr_hint(kj_sema *s, const char *path, const char *name)
         for (size_t i = 0; i < 6; i++) cands[n++] = nb[i];
     }
     if (is_dtype_namespace(path))
-        for (size_t i = 0; i < sizeof DTYPE_NAMES / sizeof *DTYPE_NAMES && n < 256; i++)
+        for (size_t i = 0; i < sizeof DTYPE_NAMES / sizeof *DTYPE_NAMES && n < 640; i++)
             cands[n++] = DTYPE_NAMES[i];
     return kj_closest(name, cands, n);
 }
