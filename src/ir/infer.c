@@ -159,7 +159,13 @@ static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, boo
         ic->changed = true;
         return;
     }
-    const kj_type *u = kj_unify(ic->s->types, v->type, t);
+    /* In compiled functions a variable bound to a Python literal and to a
+     * typed value holds the strong type both convert to, as in Numba
+     * (`s = 0; s += int8(x)` makes s int64, where NEP 50's weak literal
+     * would give int8 and wrap). Host code keeps CPython's scalar rules. */
+    const kj_type *u = v->type->weak != t->weak && !kj_host_code(ic->sp)
+                           ? kj_unify(ic->s->types, kj_strong(ic->s->types, v->type), kj_strong(ic->s->types, t))
+                           : kj_unify(ic->s->types, v->type, t);
     if (!u) {
         /* Numba's message: the bindings meet at a use (a loop or a join
          * after if/else), so one variable must hold both. */
