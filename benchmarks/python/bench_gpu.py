@@ -23,6 +23,13 @@ os.environ.setdefault("KJIT_LIBRARY", os.path.join(ROOT, "build", "libkjit.so"))
 
 import numpy as np  # noqa: E402
 
+# numba-cuda 0.x on NumPy 2 registers overloads of functions NumPy removed
+# (its import fails on np.row_stack): their successors stand in, as for the
+# surface oracle (tests/surface/surface.py)
+for _old, _new in (("row_stack", "vstack"), ("in1d", "isin"), ("trapz", "trapezoid")):
+    if not hasattr(np, _old) and hasattr(np, _new):
+        setattr(np, _old, getattr(np, _new))
+
 import bench  # noqa: E402  (run(), FIRST_CALL: one fresh process per first call)
 import kjit  # noqa: E402
 from kjit import cuda  # noqa: E402

@@ -179,7 +179,7 @@ struct kjit_module {
     bool check_only;
     bool fuse; /* fuse host array expressions (kir_fuse.h); $KJIT_NO_FUSE=1 turns it off */
     bool specialise; /* thread-layout specialisation (kir_layout.h); $KJIT_NO_SPECIALISE=1 turns it off */
-    bool index32;    /* kernels' 32-bit index variants (kir_index32.h); $KJIT_NO_INDEX32=1 turns them off */
+    bool index32;    /* kernels' 32-bit index variants (kir_index32.h); $KJIT_INDEX32=1 turns them on */
     bool regroup;    /* cpu kernels' regrouped blocks (kir_regroup.h); $KJIT_NO_REGROUP=1 turns them off */
     /* Machine code: `jit` from kjit_compile, `extra` one per batch of
      * specialisations made at call time (see machine.c). */

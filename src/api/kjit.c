@@ -288,7 +288,10 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->check_only = ctx->opt.check_only != 0;
     m->fuse = !kj_api_env_flag("KJIT_NO_FUSE", false);
     m->specialise = !kj_api_env_flag("KJIT_NO_SPECIALISE", false);
-    m->index32 = m->specialise && !kj_api_env_flag("KJIT_NO_INDEX32", false);
+    /* off unless asked: on an H100 the 32-bit entries gained under 1 % (stencil
+     * 0.4508 against 0.4535 ms) and cost 13 ms more in a cold compile (40 against
+     * 26.5 ms), docs/performance.md "Issue 28" */
+    m->index32 = m->specialise && kj_api_env_flag("KJIT_INDEX32", false);
     m->regroup = m->specialise && !kj_api_env_flag("KJIT_NO_REGROUP", false);
     return m;
 }

@@ -411,7 +411,7 @@ static char *remap_notes(const kir_module *km, const kj_ptx_opts *o, char *ptx)
         if (f->kind == KIR_FN_KERNEL && f->index32 && wanted(o, f))
             kj_buf_printf(&b, "// kjit: kernel %s has a 32-bit index entry %s, launched when every array argument's "
                               "extents, element count and span and every grid dimension fit in int32 "
-                              "(KJIT_NO_INDEX32=1: none)\n", f->mangled, kj_ptx_symbol32(&b_arena, f->mangled));
+                              "(KJIT_INDEX32=1)\n", f->mangled, kj_ptx_symbol32(&b_arena, f->mangled));
         if (f->kind == KIR_FN_KERNEL && f->layout_perm && wanted(o, f))
             kj_buf_printf(&b, "// kjit: kernel %s remapped for its thread layout: threadIdx.x and .y (and blockDim) "
                               "swapped, launched with the block's x and y swapped, and the grid's where its new y fits, blockIdx "

@@ -74,7 +74,7 @@ typedef struct kj_ir_unit {
     kj_run_target target;
     bool fuse_all; /* kir_fuse_module's `all` (false: $KJIT_NO_FUSE=1) */
     bool specialise; /* LAYOUT remaps kernels (false: $KJIT_NO_SPECIALISE=1) */
-    bool index32;    /* LAYOUT marks kernels' 32-bit index variants (kir_index32.h; false: $KJIT_NO_INDEX32=1) */
+    bool index32;    /* LAYOUT marks kernels' 32-bit index variants (kir_index32.h; true with $KJIT_INDEX32=1) */
     bool regroup;    /* LAYOUT marks cpu kernels whose blocks may be regrouped (kir_regroup.h; false: $KJIT_NO_REGROUP=1) */
     unsigned remapped; /* how many kernels LAYOUT remapped, so far */
 } kj_ir_unit;

@@ -109,14 +109,15 @@ fi
 expect auto "kjit stats: launches of inc: 5"
 # the second run loads the cubin from the cache
 expect cache "kjit stats: GPU code: 1 modules (1 from the cache)"
-# launch specialisation: the 32-bit index entry for the launch that fits, the generic one for 2**31 threads
-"$kjit" run --target=cuda "$root/tests/fake_gpu/index32.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+# launch specialisation (KJIT_INDEX32=1): the 32-bit index entry for the launch that fits, the generic one for
+# 2**31 threads; none by default
+KJIT_INDEX32=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/index32.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect index32 "kjit stats: launches of fill: 2"
 expect index32 "kjit stats: launches of fill with 32-bit indices: 1"
-KJIT_NO_INDEX32=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/index32.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+"$kjit" run --target=cuda "$root/tests/fake_gpu/index32.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect index32-off "kjit stats: launches of fill: 2"
 if grep -qF "with 32-bit indices" "$tmp/err"; then echo "FAIL index32-off: a 32-bit entry ran"; failed=$((failed + 1)); fi
-KJIT_NO_SPECIALISE=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/index32.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+KJIT_INDEX32=1 KJIT_NO_SPECIALISE=1 "$kjit" run --target=cuda "$root/tests/fake_gpu/index32.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 if grep -qF "with 32-bit indices" "$tmp/err"; then echo "FAIL index32-nospec: a 32-bit entry ran"; failed=$((failed + 1)); fi
 # over the device's shared memory: refused before launching, naming both
 "$kjit" run --target=cuda "$root/tests/gpu/faults/shared_too_big.k" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))

@@ -48,7 +48,9 @@ for f in "$root"/tests/ptx/*.k; do
     name=${f#"$root"/}
     # lineinfo's .file names the program by its absolute path: pinned from the
     # root; its DWARF sections hold the build's directory as bytes: not pinned
-    "$kjit" ptx --arch=sm_90 "$f" 2>&1 | sed "s|\"$root/|\"|" | sed '/^	\.section	\.debug_/,$d' >"$tmp/out"
+    # a `# kjit-env: NAME=VALUE ...` line: the environment of its kjit (KJIT_INDEX32=1)
+    envs=$(sed -n 's/^# kjit-env: //p' "$f")
+    env $envs "$kjit" ptx --arch=sm_90 "$f" 2>&1 | sed "s|\"$root/|\"|" | sed '/^	\.section	\.debug_/,$d' >"$tmp/out"
     if [ "${KJIT_PTX_UPDATE:-0}" = 1 ]; then
         cp "$tmp/out" "${f%.k}.expected"
     fi
