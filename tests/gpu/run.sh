@@ -69,12 +69,15 @@ for f in $programs; do
     fi
     if [ "${KJIT_GPU_SANITIZE:-0}" = 1 ] && [ $cuda_rc -eq 0 ]; then
         for tool in memcheck racecheck; do
+            start=$SECONDS
             if ! (cd "$dir" && compute-sanitizer --tool "$tool" --error-exitcode 9 "$kjit" run --target=cuda "$f" \
                 >"$tmp/san.out" 2>&1); then
                 fail "$name" "compute-sanitizer --tool $tool: $(grep -m 8 '=========' "$tmp/san.out" | tr '\n' '|')"
             else
                 passed=$((passed + 1))
             fi
+            # which programs make a shard slow under the sanitizer
+            echo "san $name $tool $((SECONDS - start)) s"
         done
     fi
 done
