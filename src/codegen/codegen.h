@@ -189,6 +189,7 @@ typedef struct kj_cgfn {
     LLVMValueRef *frames;    /* by kir_ref of a TRY: its frame (llvm_exc.c); NULL: none yet */
     bool volatile_locals;    /* the function has a TRY: locals are volatile (llvm_exc.c) */
     LLVMMetadataRef di_scope; /* lineinfo: the function's DISubprogram (llvm_lineinfo.c), else NULL */
+    unsigned nshared;         /* cuda.shared.array globals made so far (their names: nvptx_cuda.c) */
 } kj_cgfn;
 
 /* State of one module's generation. */

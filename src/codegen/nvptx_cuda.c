@@ -194,6 +194,21 @@ static LLVMValueRef dynamic_smem_size(kj_cg *cg)
     return LLVMBuildZExt(cg->b, LLVMBuildCall2(cg->b, fty, asm_, NULL, 0, ""), cg->t_i64, "");
 }
 
+/* The name of a function's k-th static shared array: "shared_<h>_<k>", h a
+ * hash (FNV-1a) of the function's name. A name of its own, rather than
+ * LLVM's module-wide uniquing of "shared", keeps one kernel's PTX from
+ * renumbering when another function (a runtime built-in, say) gains a
+ * shared array; the hash keeps it short where function names are long. */
+static const char *shared_name(kj_cg *cg, char *buf, size_t cap)
+{
+    size_t len = 0;
+    const char *fn = LLVMGetValueName2(cg->fn->fn, &len);
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)fn[i]) * 16777619u;
+    snprintf(buf, cap, "shared_%08x_%u", h, cg->fn->nshared++);
+    return buf;
+}
+
 /* cuda.shared.array: a global in address space 3 per array (static), or
  * the module's one extern array for dynamic shared memory (shape 0). */
 LLVMValueRef kj_nvptx_shared_array(kj_cg *cg, const kir_inst *in)
@@ -207,6 +222,7 @@ LLVMValueRef kj_nvptx_shared_array(kj_cg *cg, const kir_inst *in)
     int64_t isz = (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, in->type->elem));
     int64_t n = kj_cg_elem_count(cd, nd);
     LLVMValueRef dims[KJ_ABI_MAX_DIMS], g;
+    char name[32];
     if (n == 0) {
         g = LLVMGetNamedGlobal(cg->mod, "kjit_dynamic_shared");
         if (!g) {
@@ -218,7 +234,7 @@ LLVMValueRef kj_nvptx_shared_array(kj_cg *cg, const kir_inst *in)
         for (unsigned k = 1; k < nd; k++) dims[k] = kj_cg_i64(cg, cd[k]);
     } else {
         LLVMTypeRef ty = LLVMArrayType2(cg->t_i8, (uint64_t)(n * isz));
-        g = LLVMAddGlobalInAddressSpace(cg->mod, ty, "shared", ADDR_SHARED);
+        g = LLVMAddGlobalInAddressSpace(cg->mod, ty, shared_name(cg, name, sizeof name), ADDR_SHARED);
         LLVMSetLinkage(g, LLVMInternalLinkage);
         LLVMSetInitializer(g, LLVMGetUndef(ty));
         LLVMSetAlignment(g, SHARED_ALIGN);
