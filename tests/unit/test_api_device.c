@@ -12,9 +12,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fake_launch.h"
+
 #include <kjit.h>
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,17 +38,7 @@ static void observe(const unsigned *gb, void **params, void *user)
     memcpy(&s->y, params[4], 8);
 }
 
-typedef void (*hook_fn)(const unsigned *, void **, void *);
-
-static void watch(seen *s)
-{
-    void *lib = dlopen(getenv("KJIT_LIBCUDA"), RTLD_NOW);
-    assert_non_null(lib);
-    void (*on)(hook_fn, void *) = (void (*)(hook_fn, void *))(uintptr_t)dlsym(lib, "fake_cuda_on_launch");
-    assert_non_null(on);
-    on(s ? observe : NULL, s);
-    dlclose(lib);
-}
+static void watch(seen *s) { fake_watch_launches(s ? observe : NULL, s); }
 
 static const char axpy_src[] = "from numba import cuda\n"
                                "\n"

@@ -11,11 +11,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fake_launch.h"
+
 #include <kjit.h>
 
 #include "util/asan.h"
 
-#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -51,17 +52,7 @@ static void observe(const unsigned *gb, void **params, void *user)
     memcpy(&s->n, params[7], 8);
 }
 
-typedef void (*hook_fn)(const unsigned *, void **, void *);
-
-static void watch(seen *s)
-{
-    void *lib = dlopen(getenv("KJIT_LIBCUDA"), RTLD_NOW);
-    assert_non_null(lib);
-    void (*on)(hook_fn, void *) = (void (*)(hook_fn, void *))(uintptr_t)dlsym(lib, "fake_cuda_on_launch");
-    assert_non_null(on);
-    on(s ? observe : NULL, s);
-    dlclose(lib);
-}
+static void watch(seen *s) { fake_watch_launches(s ? observe : NULL, s); }
 
 static const char axpy_src[] = "from numba import cuda\n"
                                "import numpy as np\n"

@@ -11,61 +11,17 @@
 
 #include "abi/abi.h"
 #include "ir/kir_index32.h"
-#include "ir/pipeline.h"
 #include "runtime/array.h"
 #include "runtime/gpu.h"
-#include "runtime/npy.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-typedef struct fx {
-    kj_arena a;
-    kj_diags d;
-    kj_source src;
-    kir_module *m;
-    char text[4096];
-} fx;
-
-static int setup(void **state)
-{
-    fx *x = calloc(1, sizeof *x);
-    kj_arena_init(&x->a);
-    *state = x;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *x = *state;
-    kj_diags_free(&x->d);
-    kj_arena_free(&x->a);
-    free(x);
-    return 0;
-}
+#include "kernel_fixture.h"
 
 /* Kernel `k` (source with decorator) launched on two 16 x 16 arrays,
  * through every stage of KIR for `target`; is it marked for a 32-bit entry? */
 static bool marked(fx *x, const char *kernel, kj_run_target target, bool on)
 {
-    snprintf(x->text, sizeof x->text,
-             "from numba import cuda\nimport numpy as np\n\n\n%s\n\n"
-             "def main():\n    a = np.ones((16, 16), dtype=np.float32)\n    b = np.zeros_like(a)\n"
-             "    k[(2, 2), (8, 8)](a, b)\n    print(b.sum())\n",
-             kernel);
-    x->src = (kj_source){.path = "index32.k", .text = x->text, .len = strlen(x->text)};
-    static const kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
-    kj_ir_unit u = {.a = &x->a, .types = kj_types_new(&x->a), .src = &x->src, .sopt = &so, .target = target,
-                    .specialise = on, .index32 = on};
-    bool ok = kj_ir_stages(&u, KJ_STAGE_PARSE, KJ_STAGE_END, &x->d);
-    if (!ok) kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);
-    assert_true(ok);
-    for (uint32_t k = 0; k < u.kir->nfuncs; k++)
-        if (u.kir->funcs[k]->kind == KIR_FN_KERNEL && !strcmp(u.kir->funcs[k]->name, "k"))
-            return u.kir->funcs[k]->index32;
-    fail_msg("no kernel k");
-    return false;
+    kj_ir_unit u = {.target = target, .specialise = on, .index32 = on};
+    return kfx_compile(x, kernel, "np.ones((16, 16), dtype=np.float32)", "np.zeros_like(a)", "(2, 2), (8, 8)", u)
+        ->index32;
 }
 
 static const char STENCIL[] = "@cuda.jit\ndef k(a, b):\n    i, j = cuda.grid(2)\n"

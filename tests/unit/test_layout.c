@@ -12,37 +12,7 @@
 
 #include "abi/abi.h"
 #include "ir/kir_layout.h"
-#include "ir/pipeline.h"
-#include "runtime/npy.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-typedef struct fx {
-    kj_arena a;
-    kj_diags d;
-    kj_source src;
-    kir_module *m;
-    char text[4096];
-} fx;
-
-static int setup(void **state)
-{
-    fx *x = calloc(1, sizeof *x);
-    kj_arena_init(&x->a);
-    *state = x;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *x = *state;
-    kj_diags_free(&x->d);
-    kj_arena_free(&x->a);
-    free(x);
-    return 0;
-}
+#include "kernel_fixture.h"
 
 /* The arrays the kernels are launched with: 16 x 16 float32, C, F or 1-d. */
 static const char C2[] = "np.ones((16, 16), dtype=np.float32)", F2[] = "np.ones((16, 16), dtype=np.float32).T",
@@ -53,19 +23,8 @@ static const char C2[] = "np.ones((16, 16), dtype=np.float32)", F2[] = "np.ones(
  * `arr`, compiled through every stage of KIR for `target`. */
 static void compile_on(fx *x, const char *kernel, const char *arr, kj_run_target target, bool specialise)
 {
-    snprintf(x->text, sizeof x->text,
-             "from numba import cuda\nimport numpy as np\n\n\n%s\n\n"
-             "def main():\n    a = %s\n    b = %s\n"
-             "    k[(2, 2), (8, 4)](a, b)\n    print(b.sum())\n",
-             kernel, arr, arr);
-    x->src = (kj_source){.path = "layout.k", .text = x->text, .len = strlen(x->text)};
-    static const kj_sema_options so = {.boundscheck = -1, .npy_info = kj_npy_header_info};
-    kj_types *t = kj_types_new(&x->a);
-    kj_ir_unit u = {.a = &x->a, .types = t, .src = &x->src, .sopt = &so, .target = target, .specialise = specialise};
-    bool ok = kj_ir_stages(&u, KJ_STAGE_PARSE, KJ_STAGE_END, &x->d);
-    if (!ok) kj_diags_print(&x->d, stderr, KJ_DIAG_SHORT);
-    assert_true(ok);
-    x->m = u.kir;
+    kj_ir_unit u = {.target = target, .specialise = specialise};
+    kfx_compile(x, kernel, arr, arr, "(2, 2), (8, 4)", u);
 }
 
 static void compile(fx *x, const char *kernel, kj_run_target target, bool specialise)
@@ -73,19 +32,12 @@ static void compile(fx *x, const char *kernel, kj_run_target target, bool specia
     compile_on(x, kernel, C2, target, specialise);
 }
 
-static const kir_func *kernel(fx *x)
-{
-    for (uint32_t k = 0; k < x->m->nfuncs; k++)
-        if (x->m->funcs[k]->kind == KIR_FN_KERNEL && !strcmp(x->m->funcs[k]->name, "k")) return x->m->funcs[k];
-    fail_msg("no kernel k");
-    return NULL;
-}
 
 /* Is kernel k remapped when compiled for target (launched on arr)? */
 static bool remapped_on(fx *x, const char *src, const char *arr, kj_run_target target)
 {
     compile_on(x, src, arr, target, true);
-    return kernel(x)->layout_perm == KJ_ABI_PERM_XY;
+    return x->k->layout_perm == KJ_ABI_PERM_XY;
 }
 
 static bool remapped(fx *x, const char *src, kj_run_target target) { return remapped_on(x, src, C2, target); }
@@ -102,7 +54,7 @@ static void naive_stencil_remapped(void **state)
     fx *x = *state;
     assert_true(remapped(x, NAIVE, KJ_RUN_CUDA));
     int v[3];
-    assert_int_equal(kir_layout_contiguous_dim(&x->a, kernel(x), v), 1);
+    assert_int_equal(kir_layout_contiguous_dim(&x->a, x->k, v), 1);
     assert_int_equal(v[0], 0);
     assert_int_equal(v[1], 5); /* four loads and the store */
     assert_true(remapped(x, NAIVE, KJ_RUN_CPU));
@@ -115,8 +67,8 @@ static void coalesced_kept(void **state)
     const char *src = "@cuda.jit\ndef k(a, b):\n    j, i = cuda.grid(2)\n"
                       "    if i < a.shape[0] and j < a.shape[1]:\n        b[i, j] = 2 * a[i, j]\n";
     assert_false(remapped(x, src, KJ_RUN_CUDA));
-    assert_int_equal(kir_layout_contiguous_dim(&x->a, kernel(x), NULL), 0);
-    assert_int_equal(kernel(x)->layout_perm, 0);
+    assert_int_equal(kir_layout_contiguous_dim(&x->a, x->k, NULL), 0);
+    assert_int_equal(x->k->layout_perm, 0);
 }
 
 /* KJIT_NO_SPECIALISE=1 (the unit's `specialise` false): nothing changes. */
@@ -124,7 +76,7 @@ static void switched_off(void **state)
 {
     fx *x = *state;
     compile(x, NAIVE, KJ_RUN_CUDA, false);
-    assert_int_equal(kernel(x)->layout_perm, 0);
+    assert_int_equal(x->k->layout_perm, 0);
 }
 
 /* Threads that share a warp change with the swap: never with warp operations. */
@@ -148,7 +100,7 @@ static void warp_operations_never(void **state)
                  "        %s\n        b[i, j] = v\n",
                  forms[k]);
         assert_false(remapped(x, src, KJ_RUN_CUDA));
-        const char *why = kir_layout_illegal(kernel(x), KJ_RUN_CUDA);
+        const char *why = kir_layout_illegal(x->k, KJ_RUN_CUDA);
         assert_non_null(why);
         assert_non_null(strstr(why, "warp"));
     }
@@ -164,7 +116,7 @@ static void barriers_and_shared_allowed(void **state)
                       "    s[ti, tj] = a[i, j]\n    cuda.syncthreads()\n"
                       "    b[i, j] = s[ti, tj] + s[ti, cuda.blockDim.y - 1 - tj]\n";
     assert_true(remapped(x, src, KJ_RUN_CUDA));
-    assert_null(kir_layout_illegal(kernel(x), KJ_RUN_CUDA));
+    assert_null(kir_layout_illegal(x->k, KJ_RUN_CUDA));
     assert_true(remapped(x, src, KJ_RUN_CPU));
 }
 
@@ -183,7 +135,7 @@ static void order_visible_on_cpu(void **state)
         snprintf(src, sizeof src, "@cuda.jit\ndef k(a, b):\n" NAIVE_BODY "        %s\n", forms[k]);
         assert_true(remapped(x, src, KJ_RUN_CUDA));
         assert_false(remapped(x, src, KJ_RUN_CPU));
-        assert_non_null(kir_layout_illegal(kernel(x), KJ_RUN_CPU));
+        assert_non_null(kir_layout_illegal(x->k, KJ_RUN_CPU));
     }
 }
 
@@ -196,7 +148,7 @@ static void device_functions(void **state)
     const char *reads = "@cuda.jit(device=True)\ndef col():\n    return cuda.threadIdx.y\n\n\n"
                         "@cuda.jit\ndef k(a, b):\n" NAIVE_BODY "        b[i, j] += col()\n";
     assert_false(remapped(x, reads, KJ_RUN_CUDA));
-    assert_non_null(strstr(kir_layout_illegal(kernel(x), KJ_RUN_CUDA), "device function"));
+    assert_non_null(strstr(kir_layout_illegal(x->k, KJ_RUN_CUDA), "device function"));
     const char *pure = "@cuda.jit(device=True)\ndef half(v):\n    return v * 0.5\n\n\n"
                        "@cuda.jit\ndef k(a, b):\n" NAIVE_BODY "        b[i, j] = half(b[i, j])\n";
     assert_true(remapped(x, pure, KJ_RUN_CUDA));
@@ -215,7 +167,7 @@ static void array_layouts(void **state)
     assert_true(remapped_on(x, f_swapped, F2, KJ_RUN_CUDA));
     const char *any = "@cuda.jit('void(float32[:, :], float32[:, :])')\ndef k(a, b):\n" NAIVE_BODY;
     assert_false(remapped(x, any, KJ_RUN_CUDA));
-    assert_int_equal(kir_layout_contiguous_dim(&x->a, kernel(x), NULL), -1);
+    assert_int_equal(kir_layout_contiguous_dim(&x->a, x->k, NULL), -1);
     const char *c_sig = "@cuda.jit('void(float32[:, ::1], float32[:, ::1])')\ndef k(a, b):\n" NAIVE_BODY;
     assert_true(remapped(x, c_sig, KJ_RUN_CUDA));
 }
