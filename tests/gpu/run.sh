@@ -16,7 +16,9 @@
 # Programs listed in tests/gpu/SKIP are not compared (each says why).
 # KJIT_GPU_SHARD=K/N runs only every N-th program of step 1 from the K-th
 # (0-based), and steps 2-4 only in shard 0: the sanitizer run takes longer
-# than one device call allows, so it goes in N calls.
+# than one device call allows, so it goes in N calls. KJIT_GPU_LIST=FILE
+# runs only the programs of step 1 that FILE names (one path from ROOT a
+# line), e.g. those a change added, under the sanitizer.
 # Exits 77 (meson's "skipped") where there is no CUDA driver or device.
 set -uo pipefail
 kjit=$(realpath "$1")
@@ -51,6 +53,9 @@ for f in $programs; do
     index=$((index + 1))
     [ $((index % shard_n)) -eq "$shard_k" ] || continue
     name=${f#"$root"/}
+    if [ -n "${KJIT_GPU_LIST:-}" ] && ! grep -qxF "$name" "$KJIT_GPU_LIST"; then
+        continue
+    fi
     if grep -q "^$name " "$root/tests/gpu/SKIP"; then
         echo "skip $name: $(grep "^$name " "$root/tests/gpu/SKIP" | sed 's/^[^ ]* *//')"
         continue
