@@ -42,7 +42,7 @@ static void collect_target(kj_sema *s, kj_spec *sp, const kj_expr *t)
     }
     if (t->kind != KJ_E_NAME || kj_static_local_find(sp->fn, t->name)) return;
     if (kj_host_global(s, sp->fn, t->name)) return; /* a module variable: infer_hostglobal.c */
-    const char *name = kj_local_name(sp->fn, t);
+    const char *name = kj_local_name(sp, t);
     if (!kj_strtab_put(s->a, &sp->vartab, name, sp->vars.n)) return;
     kj_var v = {.name = name, .nonneg = true, .assigned = true, .first = t->span};
     KJ_PUSH(s->a, sp->vars, v);
@@ -84,6 +84,24 @@ static bool returns_value(const kj_block *b)
     return false;
 }
 
+/* The variable table of a specialisation. versions.c prunes the ifs that
+ * `p is None` decides for its parameters, so the table depends on which
+ * parameters are None: one per such set (most functions have one). */
+static const char *const *versions_for(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t nargs)
+{
+    uint64_t mask = 0;
+    for (uint32_t i = 0; i < nargs; i++)
+        if (args[i]->kind == KJ_T_NONE) {
+            if (i >= 64) return kj_versions(s->a, fn, args, nargs); /* not cached */
+            mask |= (uint64_t)1 << i;
+        }
+    for (uint32_t i = 0; i < fn->vtabs.n; i++)
+        if (fn->vtabs.v[i].none_mask == mask) return fn->vtabs.v[i].vnames;
+    kj_vtab t = {.none_mask = mask, .vnames = kj_versions(s->a, fn, args, nargs)};
+    KJ_PUSH(s->a, fn->vtabs, t);
+    return t.vnames;
+}
+
 kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t nargs,
                      bool device, kj_span at)
 {
@@ -94,10 +112,6 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
         for (uint32_t k = 0; k < nargs && same; k++) same = sp->args[k] == args[k];
         if (same) return sp;
     }
-    if (!fn->versioned) {
-        fn->vnames = kj_versions(s->a, fn);
-        fn->versioned = true;
-    }
     kj_spec *sp = KJ_NEW(s->a, kj_spec);
     sp->fn = fn;
     sp->nargs = nargs;
@@ -107,6 +121,7 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
     sp->called_at = at;
     sp->ei = KJ_NEWN(s->a, kj_einfo, fn->def->nexprs + 1);
     sp->mangled = mangle(s, fn, args, nargs, device);
+    sp->vnames = versions_for(s, fn, args, nargs);
     for (uint32_t i = 0; i < fn->nsigs; i++) {
         const kj_sig *sig = &fn->sigs[i];
         bool same = sig->nparams == nargs;
@@ -128,10 +143,10 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
     collect_block(s, sp, &fn->def->body);
     /* A version only read (`print(x)` before `x = 1`): a variable nothing
      * assigns, reported as used before assignment. */
-    for (uint32_t i = 0; fn->vnames && i < fn->def->nexprs; i++)
-        if (fn->vnames[i] && !kj_host_global(s, fn, fn->vnames[i]) &&
-            kj_strtab_put(s->a, &sp->vartab, fn->vnames[i], sp->vars.n)) {
-            kj_var v = {.name = fn->vnames[i]};
+    for (uint32_t i = 0; sp->vnames && i < fn->def->nexprs; i++)
+        if (sp->vnames[i] && !kj_host_global(s, fn, sp->vnames[i]) &&
+            kj_strtab_put(s->a, &sp->vartab, sp->vnames[i], sp->vars.n)) {
+            kj_var v = {.name = sp->vnames[i]};
             KJ_PUSH(s->a, sp->vars, v);
         }
     KJ_PUSH(s->a, fn->specs, sp);
@@ -187,6 +202,35 @@ static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, boo
 }
 
 static void assign_target(kj_ictx *ic, const kj_expr *target, const kj_type *t, bool nonneg);
+
+static bool block_binds(const kj_block *b, const char *name)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        kj_expr *const *t;
+        const kj_block *in[2];
+        for (uint32_t k = 0, nt = kj_stmt_targets(b->v[i], &t); k < nt; k++)
+            if (t[k]->kind == KJ_E_NAME && !strcmp(t[k]->name, name)) return true;
+        for (uint32_t k = 0, nb = kj_stmt_blocks(b->v[i], in); k < nb; k++)
+            if (block_binds(in[k], name)) return true;
+    }
+    return false;
+}
+
+/* `p is None` (or `is not`) of a parameter p that is not None and that the
+ * function binds again. Numba prunes the branch such a test decides only
+ * where p has one binding; here both branches are typed, so that p's
+ * bindings unify as in Numba (`if b is None: b = 1.5` with an int b: a
+ * float). Where p is None, versions.c has split the rebinding off. */
+static bool rebound_param_test(kj_ictx *ic, const kj_expr *cond)
+{
+    if (cond->kind != KJ_E_COMPARE || cond->cmp.n != 2 ||
+        (cond->cmp.ops[0] != KJ_CMP_IS && cond->cmp.ops[0] != KJ_CMP_ISNOT))
+        return false;
+    const kj_expr *x = cond->cmp.operands[0]->kind == KJ_E_NONE ? cond->cmp.operands[1] : cond->cmp.operands[0];
+    if (x->kind != KJ_E_NAME) return false;
+    const kj_var *v = kj_var_of(ic->sp, x);
+    return v && v->is_param && v->type && v->type->kind != KJ_T_NONE && block_binds(&ic->sp->fn->def->body, x->name);
+}
 
 static void assign_unpack(kj_ictx *ic, const kj_expr *target, const kj_type *t, bool nonneg)
 {
@@ -496,7 +540,8 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         /* A constant condition (`b is None` of a None default, a module flag): only the taken
          * branch is typed, as lowering compiles only it (Numba's dead branch pruning). */
         const kj_einfo *ci = &ic->sp->ei[st->if_.cond->id];
-        bool known = ci->is_const && ci->cval.type && kj_is_scalar(ci->cval.type);
+        bool known = ci->is_const && ci->cval.type && kj_is_scalar(ci->cval.type) &&
+                     !rebound_param_test(ic, st->if_.cond);
         bool taken = known && (ci->cval.type->kind == KJ_T_FLOAT ? ci->cval.f != 0 : ci->cval.i != 0);
         if (!known || taken) infer_block(ic, &st->if_.then);
         if (!known || !taken) infer_block(ic, &st->if_.els);

@@ -17,7 +17,7 @@ kj_var *kj_var_find(kj_spec *sp, const char *name)
 
 kj_var *kj_var_of(kj_spec *sp, const kj_expr *e)
 {
-    return kj_var_find(sp, kj_local_name(sp->fn, e));
+    return kj_var_find(sp, kj_local_name(sp, e));
 }
 
 bool kj_is_device_ctx(const kj_spec *sp) { return sp->device; }

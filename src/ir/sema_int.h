@@ -59,6 +59,14 @@ typedef struct kj_static_local {
     const kj_expr *expr;   /* a signature or string assigned once (sig = 'void(f8[:])'), or NULL */
 } kj_static_local;
 
+/* A function's variable table (versions.c) for the specialisations whose
+ * None-typed parameters are the bits of none_mask (pruned ifs differ). */
+typedef struct kj_vtab {
+    uint64_t none_mask;
+    const char *const *vnames; /* by expression id: the variable a NAME of a local denotes;
+                                  NULL when every local is one variable */
+} kj_vtab;
+
 typedef struct kj_fn {
     const kj_funcdef *def;
     kj_fkind kind;
@@ -80,9 +88,7 @@ typedef struct kj_fn {
     KJ_VEC(kj_inline_decor) inline_decors; /* host functions: cuda.jit(f)[...](...) by call expression */
     KJ_VEC(kj_static_local) statics; /* host functions: names bound to compiled functions */
     kj_strtab static_tab;            /* statics by name → index */
-    const char *const *vnames;       /* by expression id: the variable a NAME of a local denotes
-                                        (versions.c); NULL when every local is one variable */
-    bool versioned;                  /* vnames computed */
+    KJ_VEC(struct kj_vtab) vtabs;    /* its variable tables (versions.c), by which parameters are None */
 } kj_fn;
 
 /* ---- dispatch over explicit signatures (dispatch.c) ---- */
@@ -205,6 +211,7 @@ struct kj_spec {
     KJ_VEC(kj_var) vars;
     kj_strtab vartab;    /* vars by name → index, filled as they are collected */
     const char *mangled;
+    const char *const *vnames; /* its variable table (versions.c; kj_local_name) */
     kir_func *kir;
     kj_span called_at;   /* first call site, for messages */
     const kj_sig *sig;   /* the explicit signature it implements, if any */
@@ -329,13 +336,13 @@ void kj_check_typeobj(kj_sema *s, const kj_expr *e);
 
 /* versions.c: one variable per live range of a local name. The table by
  * expression id (NULL entries: not a local), or NULL when no name splits. */
-const char *const *kj_versions(kj_arena *out, const kj_fn *fn);
+const char *const *kj_versions(kj_arena *out, const kj_fn *fn, const kj_type *const *args, uint32_t nargs);
 
-/* The variable name a NAME expression of fn's body denotes: NAME, or
+/* The variable name a NAME expression of sp's body denotes: NAME, or
  * NAME.1, ... for a later binding whose live range meets no earlier one. */
-static inline const char *kj_local_name(const kj_fn *fn, const kj_expr *e)
+static inline const char *kj_local_name(const kj_spec *sp, const kj_expr *e)
 {
-    return fn->vnames && fn->vnames[e->id] ? fn->vnames[e->id] : e->name;
+    return sp->vnames && sp->vnames[e->id] ? sp->vnames[e->id] : e->name;
 }
 
 /* infer.c */

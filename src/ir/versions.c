@@ -75,6 +75,8 @@ typedef struct vctx {
     uint32_t *seen;   /* [nnames]: == stamp when seen by the current join */
     uint32_t stamp;
     vloop *loop;
+    int8_t *arg_none;    /* [nnames]: a parameter's argument is None (1), is not (0); -1 unknown */
+    int32_t *param_node; /* [nnames]: a parameter's binding on entry, -1 */
 } vctx;
 
 static int32_t find(vctx *c, int32_t n)
@@ -252,9 +254,40 @@ static void def_target(vctx *c, const kj_expr *t)
 
 static void walk_block(vctx *c, const kj_block *b);
 
+/* An if condition that the specialisation decides, as infer.c's constant
+ * `if` does (Numba's dead branch pruning): `p is None` or `p is not None`
+ * of a parameter p still bound to its argument, None. 1: true, 0: false,
+ * -1: not known here. Only the taken branch binds then, so `if b is None:
+ * b = 1.5` gives b one float variable after the if, never a join with None
+ * (Numba's Optional(float64) there prints the same values). Where the
+ * argument is not None, both branches bind and join, and b's bindings
+ * unify as Numba's do (infer.c types both branches of such an if). */
+static int known_cond(const vctx *c, const kj_expr *e)
+{
+    if (!c->arg_none || e->kind != KJ_E_COMPARE || e->cmp.n != 2 ||
+        (e->cmp.ops[0] != KJ_CMP_IS && e->cmp.ops[0] != KJ_CMP_ISNOT))
+        return -1;
+    const kj_expr *x = e->cmp.operands[0], *y = e->cmp.operands[1];
+    if (x->kind == KJ_E_NONE) {
+        const kj_expr *t = x;
+        x = y;
+        y = t;
+    }
+    uint32_t k;
+    if (y->kind != KJ_E_NONE || x->kind != KJ_E_NAME || !local_index(c, x->name, &k) || c->arg_none[k] != 1 ||
+        c->rep[k] != c->param_node[k])
+        return -1;
+    return e->cmp.ops[0] == KJ_CMP_IS;
+}
+
 static void walk_if(vctx *c, const kj_stmt *st)
 {
     use_expr(c, st->if_.cond);
+    int known = known_cond(c, st->if_.cond);
+    if (known >= 0) {
+        walk_block(c, known ? &st->if_.then : &st->if_.els);
+        return;
+    }
     uint32_t mark = c->trail.n;
     bool dead0 = c->dead;
     walk_block(c, &st->if_.then);
@@ -475,7 +508,7 @@ static const char **name_classes(vctx *c, kj_arena *out, uint32_t nexprs, bool *
     return tab;
 }
 
-const char *const *kj_versions(kj_arena *out, const kj_fn *fn)
+const char *const *kj_versions(kj_arena *out, const kj_fn *fn, const kj_type *const *args, uint32_t nargs)
 {
     kj_arena scratch;
     kj_arena_init(&scratch);
@@ -491,9 +524,22 @@ const char *const *kj_versions(kj_arena *out, const kj_fn *fn)
         c.rep[k] = -1;
         c.seen[k] = 0;
     }
+    if (args) {
+        c.arg_none = KJ_NEWN(&scratch, int8_t, c.name_of.n + 1);
+        c.param_node = KJ_NEWN(&scratch, int32_t, c.name_of.n + 1);
+        for (uint32_t k = 0; k < c.name_of.n; k++) {
+            c.arg_none[k] = -1;
+            c.param_node[k] = -1;
+        }
+    }
     for (uint32_t i = 0; i < def->nparams; i++) {
         uint32_t k;
-        if (local_index(&c, def->params[i].name, &k)) c.rep[k] = new_node(&c, k, N_DEF);
+        if (!local_index(&c, def->params[i].name, &k)) continue;
+        c.rep[k] = new_node(&c, k, N_DEF);
+        if (args && i < nargs && args[i]) {
+            c.arg_none[k] = args[i]->kind == KJ_T_NONE;
+            c.param_node[k] = c.rep[k];
+        }
     }
     walk_block(&c, &def->body);
     join_live_phis(&c);
