@@ -501,6 +501,7 @@ LLVMValueRef kj_cg_kernel_desc(kj_cg *cg, const kir_func *k);
 LLVMValueRef kj_cg_cuda_host(kj_cg *cg, const kir_inst *in);
 /* KJ_BF_LINALG built-ins: one kj_rt_linalg call (llvm_linalg.c) */
 LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_cg_gpu_matmul(kj_cg *cg, const kir_inst *in); /* kjit.gpu_matmul (llvm_linalg.c) */
 
 /* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */
 LLVMValueRef kj_cg_array_arith(kj_cg *cg, const kir_inst *in);  /* ADD..GE, NEG/NOT/INVERT */

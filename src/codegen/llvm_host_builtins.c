@@ -1029,6 +1029,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
         return b_alloc(cg, in);
     case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return cg->run->device_array(cg, in, b_alloc(cg, in));
     case KJ_B_KJIT_ON_DEVICE: return b_on_device(cg, in);
+    case KJ_B_KJIT_GPU_MATMUL: return kj_cg_gpu_matmul(cg, in);
     case KJ_B_CUDA_TO_DEVICE:
         if (in->type->kind == KJ_T_ARRAY && in->type->layout == KJ_LAYOUT_F && in->type->ndim > 1)
             return to_device_f(cg, in);

@@ -200,7 +200,7 @@ static bool touches_data(const kir_inst *in)
         /* the runtime keeps the coherence of these: copies between the sides, and MPI buffers
          * (rt_mpi.c, which may use the device copy) */
         if (in->aux == KJ_B_CUDA_TO_DEVICE || in->aux == KJ_B_ARR_COPY_TO_HOST || in->aux == KJ_B_ARR_COPY_TO_DEVICE ||
-            in->aux == KJ_B_KJIT_ON_DEVICE)
+            in->aux == KJ_B_KJIT_ON_DEVICE || in->aux == KJ_B_KJIT_GPU_MATMUL)
             return false;
         return !kj_builtin_has(in->aux, KJ_BF_MPI);
     default: return true;

@@ -123,3 +123,16 @@ LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in)
     for (unsigned k = 0; k < n; k++) t = LLVMBuildInsertValue(cg->b, t, load(cg, rt->elems[k], slots[k]), k, "");
     return t;
 }
+
+/* kjit.gpu_matmul(a, b) (kir_matmul_gpu.c): the runtime multiplies on the
+ * GPU through cuBLAS, or on the host where cuBLAS cannot take them. */
+LLVMValueRef kj_cg_gpu_matmul(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef a[3], b[3];
+    kj_cg_operand(cg, in->args[0], a);
+    kj_cg_operand(cg, in->args[1], b);
+    LLVMValueRef out = slot(cg, in->type);
+    LLVMValueRef args[7] = {cg->fn->rt, a[0], b[0], a[2], out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_GPU_MATMUL, args, 7);
+    return load(cg, in->type, out);
+}

@@ -1189,7 +1189,8 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_CUDA_STREAM: case KJ_B_CUDA_EVENT:
     case KJ_B_CUDA_EVENT_ELAPSED_TIME: case KJ_B_STREAM_SYNCHRONIZE: case KJ_B_EVENT_RECORD:
-    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: case KJ_B_KJIT_ON_DEVICE: return kj_btype_cuda_host(c);
+    case KJ_B_EVENT_SYNCHRONIZE: case KJ_B_EVENT_ELAPSED_TIME: case KJ_B_KJIT_ON_DEVICE: case KJ_B_KJIT_GPU_MATMUL:
+        return kj_btype_cuda_host(c);
     default: return kj_btype_mpi(c);
     }
 }

@@ -528,6 +528,8 @@ enum {
     X(CUDA_SYNCHRONIZE, "cuda.synchronize", KJ_BF_HOST, "")                                              \
     /* kjit's own (kir_reduce_np.c): is the array's data on the GPU only? */                             \
     X(KJIT_ON_DEVICE, "kjit.on_device", KJ_BF_HOST, "ary")                                               \
+    /* kjit's own (kir_matmul_gpu.c): a @ b of two matrices on the GPU, through cuBLAS */                 \
+    X(KJIT_GPU_MATMUL, "kjit.gpu_matmul", KJ_BF_HOST, "a, b")                                            \
     X(CUDA_STREAM, "cuda.stream", KJ_BF_HOST, "")                                                        \
     X(CUDA_EVENT, "cuda.event", KJ_BF_HOST, "timing=")                                                   \
     X(CUDA_EVENT_ELAPSED_TIME, "cuda.event_elapsed_time", KJ_BF_HOST, "evtstart, evtend")                \

@@ -50,6 +50,13 @@ const kj_type *kj_btype_cuda_host(bctx *c)
     }
     case KJ_B_CUDA_SYNCHRONIZE: return none(c);
     case KJ_B_KJIT_ON_DEVICE: return is_array(ty(c, 0)) ? kj_t_bool(c->t) : argerr(c, 0, "an array");
+    case KJ_B_KJIT_GPU_MATMUL: { /* two matrices of one float dtype (kir_matmul_gpu.c) */
+        const kj_type *a = ty(c, 0), *b = ty(c, 1);
+        if (!is_array(a) || a->ndim != 2 || a->elem->kind != KJ_T_FLOAT || a->elem->bits < 32)
+            return argerr(c, 0, "a 2-d float32 or float64 array");
+        if (!is_array(b) || b->ndim != 2 || b->elem != a->elem) return argerr(c, 1, "a 2-d array of a's dtype");
+        return kj_t_array(c->t, a->elem, 2, KJ_LAYOUT_C);
+    }
     case KJ_B_CUDA_STREAM: return kj_t_opaque(c->t, "stream");
     case KJ_B_CUDA_EVENT:
         if (given(c, 0) && !num_arg(c, 0, kj_t_bool(c->t))) return NULL;

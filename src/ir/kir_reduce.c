@@ -527,7 +527,8 @@ void kir_reduce_expand(kj_arena *a, kj_types *ty, kir_module *m, uint32_t first,
         for (kir_ref r = 1; r < f->ninsts; r++) {
             kir_inst *in = &f->insts[r];
             if (gpu && in->op == KIR_BUILTIN && (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST)) {
-                kir_reduce_np(a, ty, m, f, r); /* kir_reduce_np.c */
+                kir_reduce_np(a, ty, m, f, r);  /* kir_reduce_np.c */
+                kir_matmul_gpu(a, ty, m, f, r); /* kir_matmul_gpu.c */
                 continue;
             }
             if (in->op != KIR_UFUNC_REDUCE) continue;

@@ -39,4 +39,10 @@ kir_ref kir_reduce_gpu_1d(struct kir_builder *b, kir_module *m, const kir_func *
  * becomes a call of a host function that decides at run time. */
 void kir_reduce_np(kj_arena *a, kj_types *ty, kir_module *m, kir_func *f, kir_ref r);
 
+/* np.dot(a, b) and a @ b of two 2-d arrays of one float dtype, on the cuda
+ * target: where both are on the GPU only, through cuBLAS there
+ * (kir_matmul_gpu.c); the call at r becomes a call of a host function
+ * that decides at run time. */
+void kir_matmul_gpu(kj_arena *a, kj_types *ty, kir_module *m, kir_func *f, kir_ref r);
+
 #endif

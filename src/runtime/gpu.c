@@ -169,6 +169,7 @@ void kj_gpu_release(kj_gpu *g)
     kj_gpu_graph_free(g);
     kj_gpu_ipc_free(g);
     kj_gpu_combine_free(g);
+    kj_gpu_blas_free(g);
     kj_gpu_pool_drain(g);
     kj_gpu_host_pool_drain(g);
     /* After a fault the context is unusable: reset it (destroying it), so

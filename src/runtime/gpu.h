@@ -115,6 +115,12 @@ typedef enum {
 } kj_gpu_fill;
 /* Give `a` a device mirror now, current there and stale on the host. */
 bool kj_gpu_to_device(kj_gpu *g, kj_array *a, kj_gpu_fill fill, kj_rt_error *e);
+/* (gpu_blas.c) a @ b through cuBLAS: may it run there? Two 2-d non-empty
+ * float32 or float64 views of one dtype, each C- or F-ordered, and cuBLAS
+ * opens (else the host's product runs). kj_gpu_gemm: the product, a new
+ * C-ordered array whose data are on the GPU only; NULL with e. */
+bool kj_gpu_gemm_ok(kj_gpu *g, const kj_array *a, const kj_array *b);
+kj_array *kj_gpu_gemm(kj_gpu *g, kj_array *a, kj_array *b, kj_rt_error *e);
 /* Copy all of src into dst, two C-contiguous arrays of one dtype and size
  * (different memory), from wherever src is current to dst's device copy
  * (to_device: cuda.to_device) or its host memory (copy_to_host), without a

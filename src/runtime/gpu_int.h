@@ -75,6 +75,8 @@ struct kj_gpu {
     size_t hpool_bytes;
     struct kj_gpu_ipc *ipc; /* CUDA IPC with peer ranks (gpu_ipc.c); NULL until used */
     struct kj_gpu_combine *combine; /* MPI reductions' kernels (gpu_combine.c); NULL until used */
+    struct kj_gpu_blas *blas;       /* cuBLAS (gpu_blas.c); NULL until a product of device arrays */
+    bool no_blas;                   /* cuBLAS could not be opened: such products run on the host */
     double open_s, ptx_s[4], link_s, load_s;
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
@@ -160,6 +162,8 @@ void kj_gpu_ipc_free(kj_gpu *g);
 bool kj_gpu_combine_run(kj_gpu *g, CUstream s, int op, kj_dtype dt, CUdeviceptr dst, CUdeviceptr src, uint64_t n,
                         kj_rt_error *e);
 void kj_gpu_combine_free(kj_gpu *g);
+/* Destroy the cuBLAS handle and close the library (gpu_blas.c). */
+void kj_gpu_blas_free(kj_gpu *g);
 /* Device allocation d is being freed: forget its exported handle. */
 void kj_gpu_ipc_forget(kj_gpu *g, CUdeviceptr d);
 /* Free every block of the host memory pool (unregistering pinned ones). */

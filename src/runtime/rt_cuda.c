@@ -7,6 +7,7 @@
 
 #include "events.h"
 #include "gpu.h"
+#include "linalg.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,23 @@ void kj_rt_host_access(kj_rt *rt, void *owner, int32_t write, int32_t line, int3
 int32_t kj_rt_on_device(kj_rt *rt, void *owner)
 {
     return rt->gpu && owner && kj_gpu_device_only(owner);
+}
+
+void kj_rt_gpu_matmul(kj_rt *rt, const void *pa, const void *pb, int32_t dtype, void *out, int32_t line, int32_t col)
+{
+    kj_array a, b;
+    kj_rt_header(&a, pa, 2, dtype);
+    kj_rt_header(&b, pb, 2, dtype);
+    kj_rt_error e = {0};
+    if (rt->gpu && kj_gpu_gemm_ok(rt->gpu, &a, &b)) {
+        kj_rt_result(rt, kj_gpu_gemm(rt->gpu, &a, &b, &e), &e, out, 2, line, col);
+        return;
+    }
+    /* the host's product (NumPy's errors for shapes that do not match),
+     * the operands brought back first as for any host code */
+    if (!kj_gpu_host_access(&a, false, &e) || !kj_gpu_host_access(&b, false, &e)) kj_rt_raise_error(rt, &e, line, col);
+    void *outs[1] = {out};
+    kj_rt_linalg(rt, KJ_LA_MATMUL, pa, 2, dtype, pb, 2, dtype, 0, 0.0, outs, line, col);
 }
 
 void kj_rt_to_device(kj_rt *rt, void *owner, int32_t fill, int32_t line, int32_t col)

@@ -34,6 +34,12 @@ grep -qx 528 "$tmp/out" || { echo "FAIL overloads[sig].max_cooperative_grid_bloc
 # cuda.compile_ptx and its relatives on the cuda target: the golden's facts (the current device: the fake's arch)
 "$kjit" run --target=cuda "$root/tests/golden/run/cuda_compile_ptx.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 cmp -s "$tmp/out" "$root/tests/golden/run/cuda_compile_ptx.expected" || { echo "FAIL cuda_compile_ptx.k on cuda"; failed=$((failed + 1)); }
+# a @ b of device arrays without cuBLAS: the host's product, both operands back once
+KJIT_CUBLAS=/nonexistent/libcublas.so "$kjit" run --target=cuda "$root/tests/fake_gpu/matmul_device.k" >"$tmp/out" 2>"$tmp/err" ||
+    failed=$((failed + 1))
+expect matmul_device "kjit stats: host->device 2 transfers, 144 bytes"
+expect matmul_device "kjit stats: device->host 2 transfers, 144 bytes"
+grep -qF "[[ 20.  23.  26.  29.]" "$tmp/out" || { echo "FAIL matmul_device: $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
 # ufuncs: inputs go up, outputs made on the device do not; c comes back once
 "$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect ufunc "kjit stats: host->device 2 transfers, 16000 bytes"
