@@ -165,7 +165,27 @@ def check_dlpack():
     print("ok dlpack")
 
 
+def check_fast_launch():
+    """Launches through the C path (_launch_type.h) once their types were seen: each launch's own device
+    pointers, the same number of driver launches as Python launches."""
+    x, y = cuda.to_device(np.zeros(8)), cuda.to_device(np.zeros(8))
+    px, py = x.__cuda_array_interface__["data"][0], y.__cuda_array_interface__["data"][0]
+    seen.clear()
+    for _ in range(3):
+        copy_kernel[2, 32](x, y)
+    copy_kernel[2, 32](y, x)
+    assert seen == [(px, py)] * 3 + [(py, px)], (seen, px, py)
+    if cuda._LBase is not object:
+        assert copy_kernel[2, 32]._kjit_fast_state() == (True, 1)
+    h = np.zeros(8)
+    copy_kernel[2, 32](h, y)  # a host array: copied to the device (its own pointer), on each launch
+    copy_kernel[2, 32](h, y)
+    assert seen[-1][1] == py and seen[-1][0] not in (px, py, h.ctypes.data)
+    print("ok fast launch")
+
+
 check_export()
 check_import_zero_copy()
 check_errors()
 check_dlpack()
+check_fast_launch()
