@@ -72,6 +72,8 @@ def again():
 '''
 
 KERNEL_SETUP = r'''
+if sys.argv[1] != "kjit":
+    import numba.cuda  # `import numba` alone leaves numba.cuda out
 from_.cuda.synchronize()  # the GPU context made (on the cpu target: nothing), outside the first call
 d = from_.cuda.to_device(np.ones(128))
 '''
@@ -261,7 +263,7 @@ def per_call(fn, n, repeat, sync=lambda: None):
 def launch_figures(gpu, repeat, n):
     import kjit
     from kjit import cuda
-    from kernels import bump
+    from figures_kernels import bump
 
     if not gpu:
         kjit.config.TARGET = "cpu"
