@@ -59,6 +59,8 @@ typedef struct fast_state {
     const int64_t *(*array_shape)(const kjit_array *);
     const int64_t *(*array_strides)(const kjit_array *);
     kjit_dtype (*array_dtype)(const kjit_array *);
+    kjit_array *(*wrap_device)(kjit_ctx *, uint64_t, kjit_dtype, int, const int64_t *, const int64_t *,
+                               kjit_error *);
     PyTypeObject *device_type;              /* cuda.DeviceNDArray */
     PyObject *scalar_types_obj;             /* the tuple that holds scalar_types */
     PyTypeObject *scalar_types[KJ_NSCALARS]; /* NumPy's, in kjit_dtype order */

@@ -21,6 +21,19 @@ typedef struct launch_entry {
     kjit_launch_plan *plan;
 } launch_entry;
 
+/* Another library's GPU array (CuPy, PyTorch, Numba: __cuda_array_interface__) as a launch saw it: the
+ * layout its interface gave and kjit's array over that memory (kjit_array_wrap_device, which checked that
+ * the span is device memory of this context). A later launch whose argument gives the same layout uses the
+ * same array: no allocation, no driver call. It describes the memory, it does not own it (nor does kjit's
+ * array): memory freed and handed out again at the same address and layout is that layout's memory again. */
+enum { CAI_SLOTS = 2 }; /* two per position: ping-pong buffers stay on the fast path */
+typedef struct cai_slot {
+    kjit_array *a;
+    uint64_t ptr;
+    int dt, nd;
+    int64_t shape[4], strides[4];
+} cai_slot;
+
 typedef struct launch_object {
     PyObject_HEAD
     vectorcallfunc vectorcall;
@@ -38,6 +51,8 @@ typedef struct launch_object {
     launch_entry entries[MAX_ENTRIES];
     kjit_array *wrappers[MAX_FAST_ARGS]; /* host arrays on the cpu target */
     uint16_t wrapper_types[MAX_FAST_ARGS]; /* dtype | rank << 8 of each: rewrap keeps a wrapper's dtype */
+    kjit_ctx *ctx;                         /* the context foreign GPU arrays are wrapped in */
+    cai_slot cai[MAX_FAST_ARGS][CAI_SLOTS]; /* per position, the foreign GPU arrays seen last */
 } launch_object;
 
 /* fast_enable_vectorcall (_dispatch_type.h) sets a subclass's vectorcall offset as Dispatch's */
@@ -52,7 +67,13 @@ static void launch_unbind(launch_object *l)
         if (l->wrappers[k]) l->st->free_array(l->wrappers[k]);
         l->wrappers[k] = NULL;
     }
+    for (int k = 0; k < MAX_FAST_ARGS; k++)
+        for (int j = 0; j < CAI_SLOTS; j++) {
+            if (l->cai[k][j].a) l->st->free_array(l->cai[k][j].a);
+            l->cai[k][j].a = NULL;
+        }
     l->fn = NULL;
+    l->ctx = NULL;
     Py_CLEAR(l->owner);
     Py_CLEAR(l->target);
 }
@@ -128,19 +149,112 @@ static uint32_t device_key(launch_object *l, PyObject *o, kjit_value *v)
            (uint32_t)contiguous(nd, shape, strides, items[dt], true) << 13;
 }
 
-static uint32_t launch_arg_key(launch_object *l, call_args *ca, PyObject *o, kjit_value *v)
+/* The kjit dtype of a CAI typestr (native little-endian, or `|` for one byte), or -1. */
+static int typestr_dtype(PyObject *t)
+{
+    const char *s = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
+    if (!s || strlen(s) != 3 || (s[0] != '<' && s[0] != '|')) return -1;
+    static const char *const names[] = {"b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8"};
+    for (int k = 0; k < KJ_NSCALARS; k++)
+        if (!strcmp(s + 1, names[k])) return k;
+    return -1;
+}
+
+/* n Python ints into out (1 to 4 of them, from a tuple); false otherwise. */
+static bool int_tuple(PyObject *t, int64_t *out, Py_ssize_t n)
+{
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != n) return false;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *x = PyTuple_GET_ITEM(t, k);
+        out[k] = PyLong_Check(x) ? PyLong_AsLongLong(x) : -1;
+        if (out[k] == -1 && (!PyLong_Check(x) || PyErr_Occurred())) return false;
+    }
+    return true;
+}
+
+/* A foreign GPU array's layout from its interface (version 0-3, no mask, no stream but the legacy default
+ * one, which kjit's own work is ordered on; anything else is the Python path's: it waits, or says why). */
+static bool cai_layout(PyObject *o, cai_slot *d)
+{
+    PyObject *cai = PyObject_GetAttrString(o, "__cuda_array_interface__");
+    bool ok = false;
+    if (cai && PyDict_CheckExact(cai)) {
+        PyObject *ver = PyDict_GetItemString(cai, "version"), *mask = PyDict_GetItemString(cai, "mask");
+        PyObject *stream = PyDict_GetItemString(cai, "stream"), *ty = PyDict_GetItemString(cai, "typestr");
+        PyObject *shape = PyDict_GetItemString(cai, "shape"), *strides = PyDict_GetItemString(cai, "strides");
+        PyObject *data = PyDict_GetItemString(cai, "data");
+        long v = ver && PyLong_Check(ver) ? PyLong_AsLong(ver) : -1;
+        d->nd = shape && PyTuple_Check(shape) ? (int)PyTuple_GET_SIZE(shape) : 0;
+        d->dt = ty ? typestr_dtype(ty) : -1;
+        ok = v >= 0 && v <= 3 && (!mask || mask == Py_None) && d->dt >= 0 && d->nd >= 1 && d->nd <= 4 &&
+             (v < 3 || !stream || stream == Py_None || (PyLong_Check(stream) && PyLong_AsLong(stream) == 1)) &&
+             int_tuple(shape, d->shape, d->nd) && data && PyTuple_Check(data) && PyTuple_GET_SIZE(data) == 2 &&
+             PyLong_Check(PyTuple_GET_ITEM(data, 0));
+        if (ok) d->ptr = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
+        if (ok && strides && strides != Py_None) {
+            ok = int_tuple(strides, d->strides, d->nd);
+        } else if (ok) { /* C order */
+            static const int64_t items[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+            int64_t s = items[d->dt];
+            for (int k = d->nd - 1; k >= 0; k--) d->strides[k] = s, s *= d->shape[k] ? d->shape[k] : 1;
+        }
+    }
+    Py_XDECREF(cai);
+    if (PyErr_Occurred()) PyErr_Clear();
+    return ok && d->ptr;
+}
+
+static bool same_layout(const cai_slot *a, const cai_slot *b)
+{
+    return a->ptr == b->ptr && a->dt == b->dt && a->nd == b->nd &&
+           !memcmp(a->shape, b->shape, (size_t)a->nd * sizeof *a->shape) &&
+           !memcmp(a->strides, b->strides, (size_t)a->nd * sizeof *a->strides);
+}
+
+/* A foreign GPU array at position i: kjit's array over it from the slots (make: a new one when none fits,
+ * as after the Python path's launch; else none fitting is 0, the Python path). */
+static uint32_t cai_key(launch_object *l, Py_ssize_t i, PyObject *o, kjit_value *v, bool make)
+{
+    cai_slot d, *slots = l->cai[i];
+    if (!l->on_gpu || !l->ctx || i >= MAX_FAST_ARGS || !cai_layout(o, &d)) return 0;
+    int hit = -1;
+    for (int j = 0; j < CAI_SLOTS && hit < 0; j++)
+        if (slots[j].a && same_layout(&slots[j], &d)) hit = j;
+    if (hit < 0 && !make) return 0;
+    if (hit < 0) {
+        kjit_error err;
+        d.a = l->st->wrap_device(l->ctx, d.ptr, (kjit_dtype)d.dt, d.nd, d.shape, d.strides, &err);
+        if (!d.a) return 0;
+        if (slots[CAI_SLOTS - 1].a) l->st->free_array(slots[CAI_SLOTS - 1].a);
+        memmove(&slots[1], &slots[0], (CAI_SLOTS - 1) * sizeof *slots); /* the newest first */
+        slots[0] = d;
+        hit = 0;
+    }
+    static const int64_t items[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+    const cai_slot *s = &slots[hit];
+    *v = kjit_value_array(s->a);
+    return 6 | (uint32_t)s->dt << 4 | (uint32_t)s->nd << 9 |
+           (uint32_t)contiguous(s->nd, s->shape, s->strides, items[s->dt], false) << 12 |
+           (uint32_t)contiguous(s->nd, s->shape, s->strides, items[s->dt], true) << 13;
+}
+
+static uint32_t launch_arg_key(launch_object *l, call_args *ca, Py_ssize_t i, PyObject *o, kjit_value *v,
+                               bool make)
 {
     fast_state *st = l->st;
     if (Py_TYPE(o) == st->device_type) return device_key(l, o, v);
     uint32_t k = npscalar_key(st, o, v);
-    return k ? k : arg_key(st, ca, o, v);
+    if (!k) k = arg_key(st, ca, o, v);
+    if (!k && !PyTuple_Check(o) && Py_TYPE(o) != st->ndarray) k = cai_key(l, i, o, v, make);
+    return k;
 }
 
-static bool launch_keyed_args(launch_object *l, call_args *ca, PyObject *const *args, Py_ssize_t n, uint32_t *key)
+static bool launch_keyed_args(launch_object *l, call_args *ca, PyObject *const *args, Py_ssize_t n, uint32_t *key,
+                              bool make)
 {
     ca->nviews = ca->narrays = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (!(key[i] = launch_arg_key(l, ca, args[i], &ca->values[i]))) {
+        if (!(key[i] = launch_arg_key(l, ca, i, args[i], &ca->values[i], make))) {
             release_args(l->st, ca);
             return false;
         }
@@ -209,7 +323,11 @@ static void launch_add_entry(launch_object *l, PyObject *const *args, Py_ssize_t
 {
     call_args ca;
     uint32_t key[MAX_FAST_ARGS];
-    if (!l->fn || l->nentries == MAX_ENTRIES || !launch_keyed_args(l, &ca, args, n, key)) return;
+    if (!l->fn || !launch_keyed_args(l, &ca, args, n, key, true)) return; /* foreign arrays: new slots */
+    if (l->nentries == MAX_ENTRIES) {
+        release_args(l->st, &ca);
+        return;
+    }
     if (!launch_find(l, key, n) && launch_wrap(l, &ca, args, n, key)) {
         kjit_error err;
         kjit_launch_plan *p = l->st->launch_prepare(l->fn, ca.values, (int)n, &err);
@@ -252,7 +370,7 @@ static PyObject *launch_vectorcall(PyObject *self, PyObject *const *args, size_t
         return launch_slow(l, args, nargsf, kwnames);
     call_args ca;
     uint32_t key[MAX_FAST_ARGS];
-    if (!launch_keyed_args(l, &ca, args, n, key)) return launch_slow(l, args, nargsf, kwnames);
+    if (!launch_keyed_args(l, &ca, args, n, key, false)) return launch_slow(l, args, nargsf, kwnames);
     launch_entry *e = launch_find(l, key, n);
     if (!e || !launch_wrap(l, &ca, args, n, key)) {
         release_args(l->st, &ca);
@@ -299,15 +417,17 @@ static PyObject *launch_setup(PyObject *self, PyObject *const *args, Py_ssize_t 
     Py_RETURN_NONE;
 }
 
-/* _kjit_bind(owner, fn_addr, target, on_gpu); _kjit_bind(None, None, None, False) unbinds. */
+/* _kjit_bind(owner, fn_addr, target, on_gpu, ctx_addr); _kjit_bind(None, None, None, False, None) unbinds.
+ * ctx: the context foreign GPU arrays are wrapped in (None: they take the Python path). */
 static PyObject *launch_bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     launch_object *l = (launch_object *)self;
-    if (nargs != 4 || !l->st) {
-        PyErr_SetString(PyExc_TypeError, "_kjit_bind(owner, fn_addr, target, on_gpu) after _kjit_launch_setup");
+    if (nargs != 5 || !l->st) {
+        PyErr_SetString(PyExc_TypeError, "_kjit_bind(owner, fn_addr, target, on_gpu, ctx) after _kjit_launch_setup");
         return NULL;
     }
     kjit_fn *fn = args[1] == Py_None ? NULL : PyLong_AsVoidPtr(args[1]);
+    kjit_ctx *ctx = args[4] == Py_None ? NULL : PyLong_AsVoidPtr(args[4]);
     if (PyErr_Occurred()) return NULL;
     launch_unbind(l);
     if (fn) {
@@ -315,6 +435,7 @@ static PyObject *launch_bind(PyObject *self, PyObject *const *args, Py_ssize_t n
         l->owner = Py_NewRef(args[0]);
         l->target = Py_NewRef(args[2]);
         l->on_gpu = PyObject_IsTrue(args[3]) == 1;
+        l->ctx = ctx;
     }
     Py_RETURN_NONE;
 }
@@ -384,17 +505,22 @@ static PyType_Spec launch_spec = {
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL, launch_slots,
 };
 
-/* init_launch(prepare, prepared, plan_free, ndim, shape, strides, dtype, device_type, scalar_types):
- * the addresses of kjit_launch_prepare .. kjit_launch_plan_free and kjit_array_ndim .. kjit_array_dtype,
- * cuda.DeviceNDArray, and NumPy's scalar types in kjit_dtype order (bool .. float64). After init_dispatch. */
+/* init_launch(prepare, prepared, plan_free, ndim, shape, strides, dtype, device_type, scalar_types,
+ * wrap_device): the addresses of kjit_launch_prepare .. kjit_launch_plan_free and kjit_array_ndim ..
+ * kjit_array_dtype, cuda.DeviceNDArray, NumPy's scalar types in kjit_dtype order (bool .. float64), and
+ * kjit_array_wrap_device's address. After init_dispatch. */
 static PyObject *fast_init_launch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     fast_state *st = state_of(module);
-    if (nargs != 9 || !PyType_Check(args[7]) || !PyTuple_Check(args[8]) || PyTuple_GET_SIZE(args[8]) != KJ_NSCALARS) {
+    if (nargs != 10 || !PyType_Check(args[7]) || !PyTuple_Check(args[8]) ||
+        PyTuple_GET_SIZE(args[8]) != KJ_NSCALARS) {
         PyErr_SetString(PyExc_TypeError, "_fast.init_launch(prepare, prepared, plan_free, ndim, shape, strides, "
-                                         "dtype, DeviceNDArray, scalar_types)");
+                                         "dtype, DeviceNDArray, scalar_types, wrap_device)");
         return NULL;
     }
+    void *wd = PyLong_AsVoidPtr(args[9]);
+    if (PyErr_Occurred()) return NULL;
+    memcpy(&st->wrap_device, &wd, sizeof wd);
     void *a[7];
     for (int k = 0; k < 7; k++) a[k] = PyLong_AsVoidPtr(args[k]);
     if (PyErr_Occurred()) return NULL;

@@ -184,9 +184,9 @@ class _Launch(_LBase):
             return
         self._bound = (c, target)
         if c.prints or self.shared:
-            self._kjit_bind(None, None, None, False)
+            self._kjit_bind(None, None, None, False, None)
         else:
-            self._kjit_bind(c, c.fn_addr(self.kernel.kjit_name), target, on_gpu)
+            self._kjit_bind(c, c.fn_addr(self.kernel.kjit_name), target, on_gpu, _context_ptr() if on_gpu else None)
 
     def _slow_call(self, *args, **kwargs):
         k = self.kernel
@@ -468,7 +468,8 @@ def _init_fast_launch():
     addr = lambda f: ctypes.cast(f, ctypes.c_void_p).value  # noqa: E731
     fast.init_launch(addr(lib.kjit_launch_prepare), addr(lib.kjit_launch_prepared), addr(lib.kjit_launch_plan_free),
                      addr(lib.kjit_array_ndim), addr(lib.kjit_array_shape), addr(lib.kjit_array_strides),
-                     addr(lib.kjit_array_dtype), DeviceNDArray, tuple(np.dtype(n).type for n in _lib.DTYPES))
+                     addr(lib.kjit_array_dtype), DeviceNDArray, tuple(np.dtype(n).type for n in _lib.DTYPES),
+                     addr(lib.kjit_array_wrap_device))
 
 
 _init_fast_launch()
