@@ -197,7 +197,8 @@ N_STREAM = 1 << 24
 
 def test_cupy_stream_waited_for_by_kjit():
     """Work CuPy queued on a non-blocking stream (which the legacy default stream does not wait for) is done
-    before a kjit kernel reads the array: the interface's `stream` is honoured."""
+    before a kjit kernel reads the array: the interface's `stream` (CuPy's current stream when the interface is
+    read, as the protocol has it) is honoured."""
     cp = _cupy()
     try:
         s = cp.cuda.Stream(non_blocking=True)
@@ -205,7 +206,7 @@ def test_cupy_stream_waited_for_by_kjit():
             a = cp.zeros(N_STREAM, dtype=cp.float32)
             for _ in range(40):
                 a += 1  # ~40 kernels over 64 MiB: still running when kjit launches
-        twice[blocks(N_STREAM), 256](a)
+            twice[blocks(N_STREAM), 256](a)  # a's interface names s here: kjit waits for it
         cuda.synchronize()
         s.synchronize()
         assert float(a.min()) == 80.0 and float(a.max()) == 80.0
