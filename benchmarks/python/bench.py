@@ -25,6 +25,7 @@ FIRST_CALL = r'''
 import time, sys
 t0 = time.perf_counter()
 import numpy as np
+import numba_np2  # numba-cuda under NumPy 2.4 (benchmarks/python/numba_np2.py)
 if sys.argv[1] == "kjit":
     import kjit as jit_pkg
     jit_pkg.config.TARGET = "cpu"
@@ -57,6 +58,7 @@ scale[4, 32](np.ones(128), 2.0)
 OVERHEAD = r'''
 import sys, time
 import numpy as np
+import numba_np2  # numba-cuda under NumPy 2.4 (benchmarks/python/numba_np2.py)
 if sys.argv[1] == "kjit":
     import kjit as jit_pkg
 else:
@@ -126,7 +128,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     n = ap.parse_args().repeat
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), HERE]))
     env.setdefault("KJIT_LIBRARY", os.path.join(ROOT, "build", "libkjit.so"))
     rows = []
 

@@ -21,14 +21,8 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, HERE)
 os.environ.setdefault("KJIT_LIBRARY", os.path.join(ROOT, "build", "libkjit.so"))
 
+import numba_np2  # noqa: E402,F401  (numba-cuda under NumPy 2.4: before any numba import)
 import numpy as np  # noqa: E402
-
-# numba-cuda 0.x on NumPy 2 registers overloads of functions NumPy removed
-# (its import fails on np.row_stack): their successors stand in, as for the
-# surface oracle (tests/surface/surface.py)
-for _old, _new in (("row_stack", "vstack"), ("in1d", "isin"), ("trapz", "trapezoid")):
-    if not hasattr(np, _old) and hasattr(np, _new):
-        setattr(np, _old, getattr(np, _new))
 
 import bench  # noqa: E402  (run(), FIRST_CALL: one fresh process per first call)
 import kjit  # noqa: E402
@@ -173,7 +167,7 @@ def first_call_rows(gpu, repeat):
     if not gpu:
         return [("first call, kernel (GPU)", "skipped: no GPU")]
     import tempfile
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"), KJIT_TARGET="cuda")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), HERE]), KJIT_TARGET="cuda")
     script = bench.FIRST_CALL.replace('jit_pkg.config.TARGET = "cpu"', 'jit_pkg.config.TARGET = "cuda"')
 
     def cold():

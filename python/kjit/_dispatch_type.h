@@ -35,6 +35,7 @@ typedef struct dispatch_object {
     int nentries;
     plan_entry entries[MAX_ENTRIES];
     kjit_array *wrappers[MAX_FAST_ARGS];
+    uint16_t wrapper_types[MAX_FAST_ARGS]; /* dtype | rank << 8 of each: rewrap keeps a wrapper's dtype */
 } dispatch_object;
 
 /* Forget fn, its plans and the wrappers (before its module may go). */
@@ -176,10 +177,13 @@ static bool wrap_arrays(dispatch_object *d, call_args *ca, PyObject *const *args
 #endif
         kjit_error err;
         kjit_array **w = &d->wrappers[i];
-        if (!*w || st->rewrap(*w, data, shape, strides, &err) != KJIT_OK) {
+        /* kjit_array_rewrap keeps the wrapper's dtype and rank: another dtype at this position gets its own */
+        uint16_t type = (uint16_t)(dt | nd << 8);
+        if (!*w || d->wrapper_types[i] != type || st->rewrap(*w, data, shape, strides, &err) != KJIT_OK) {
             if (*w) st->free_array(*w); /* a result holds it: drop ours only */
             *w = st->wrap(NULL, data, dt, nd, shape, strides, &err);
             if (!*w) return false;
+            d->wrapper_types[i] = type;
         }
         ca->values[i].v.a = *w;
     }
@@ -379,17 +383,22 @@ static PyType_Spec dispatch_spec = {
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL, dispatch_slots,
 };
 
-/* enable_vectorcall(cls): a Python subclass of Dispatch that does not define __call__ is called through the
- * vectorcall too (Python 3.12 does this itself; 3.11 leaves a heap subclass on tp_call). */
+/* enable_vectorcall(cls): a Python subclass of Dispatch (or of Launch, whose vectorcall field sits at the
+ * same offset: _launch_type.h) that does not define __call__ is called through the vectorcall too (Python
+ * 3.12 does this itself; 3.11 leaves a heap subclass on tp_call). */
 static PyObject *fast_enable_vectorcall(PyObject *module, PyObject *cls)
 {
-    PyObject *base = PyObject_GetAttrString(module, "Dispatch");
-    if (!base) return NULL;
-    bool ok = PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)base) &&
-              ((PyTypeObject *)cls)->tp_call == PyVectorcall_Call;
-    Py_DECREF(base);
+    bool ok = false;
+    for (int k = 0; k < 2 && !ok; k++) {
+        PyObject *base = PyObject_GetAttrString(module, k ? "Launch" : "Dispatch");
+        if (!base) return NULL;
+        ok = PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)base) &&
+             ((PyTypeObject *)cls)->tp_call == PyVectorcall_Call;
+        Py_DECREF(base);
+    }
     if (!ok) {
-        PyErr_SetString(PyExc_TypeError, "enable_vectorcall: a subclass of Dispatch without its own __call__");
+        PyErr_SetString(PyExc_TypeError,
+                        "enable_vectorcall: a subclass of Dispatch or Launch without its own __call__");
         return NULL;
     }
     PyTypeObject *t = (PyTypeObject *)cls;

@@ -15,6 +15,7 @@
 #ifdef KJ_HAVE_NUMPY_H
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/ndarrayobject.h>
+#include <numpy/arrayscalars.h>
 #endif
 
 #include <stdint.h>
@@ -30,6 +31,11 @@ typedef kjit_call_plan *(*prepare_fn)(kjit_fn *, const kjit_value *, int, kjit_e
 typedef int (*prepared_fn)(kjit_call_plan *, const kjit_value *, kjit_value *, kjit_error *);
 typedef void (*plan_free_fn)(kjit_call_plan *);
 typedef int (*rewrap_fn)(kjit_array *, void *, const int64_t *, const int64_t *, kjit_error *);
+typedef kjit_launch_plan *(*launch_prepare_fn)(kjit_fn *, const kjit_value *, int, kjit_error *);
+typedef int (*launch_prepared_fn)(kjit_launch_plan *, kjit_dim3, kjit_dim3, const kjit_value *, kjit_error *);
+typedef void (*launch_plan_free_fn)(kjit_launch_plan *);
+
+enum { KJ_NSCALARS = KJIT_FLOAT64 + 1 }; /* NumPy scalar types a launch takes: bool .. float64 */
 
 typedef struct fast_state {
     call_fn call;
@@ -45,6 +51,20 @@ typedef struct fast_state {
     rewrap_fn rewrap;
     PyObject *config;      /* kjit.config's __dict__ */
     PyObject *target_name; /* "TARGET" */
+    /* init_launch(): prepared launches (the Launch type, _launch_type.h) */
+    launch_prepare_fn launch_prepare;
+    launch_prepared_fn launch_prepared;
+    launch_plan_free_fn launch_plan_free;
+    int (*array_ndim)(const kjit_array *);
+    const int64_t *(*array_shape)(const kjit_array *);
+    const int64_t *(*array_strides)(const kjit_array *);
+    kjit_dtype (*array_dtype)(const kjit_array *);
+    kjit_array *(*wrap_device)(kjit_ctx *, uint64_t, kjit_dtype, int, const int64_t *, const int64_t *,
+                               kjit_error *);
+    PyTypeObject *device_type;              /* cuda.DeviceNDArray */
+    PyObject *scalar_types_obj;             /* the tuple that holds scalar_types */
+    PyTypeObject *scalar_types[KJ_NSCALARS]; /* NumPy's, in kjit_dtype order */
+    PyObject *ptr_name, *shared_name;       /* "_ptr", "_shared" */
 } fast_state;
 
 enum { MAX_ARGS = 32 };
@@ -251,6 +271,7 @@ static PyObject *fast_launch(PyObject *module, PyObject *const *args, Py_ssize_t
 }
 
 #include "_dispatch_type.h"
+#include "_launch_type.h"
 
 /* init_dispatch(prepare_addr, prepared_addr, plan_free_addr, rewrap_addr, config_module) */
 static PyObject *fast_init_dispatch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -302,6 +323,8 @@ static PyMethodDef fast_methods[] = {
     {"init", (PyCFunction)(void (*)(void))fast_init, METH_FASTCALL, "Give the library's entry points."},
     {"init_dispatch", (PyCFunction)(void (*)(void))fast_init_dispatch, METH_FASTCALL,
      "Give the library's prepared-call entry points and kjit.config."},
+    {"init_launch", (PyCFunction)(void (*)(void))fast_init_launch, METH_FASTCALL,
+     "Give the library's prepared-launch entry points, DeviceNDArray and NumPy's scalar types."},
     {"enable_vectorcall", fast_enable_vectorcall, METH_O, "Call a Dispatch subclass through the vectorcall."},
     {NULL, NULL, 0, NULL},
 };
@@ -310,6 +333,8 @@ static int fast_traverse(PyObject *m, visitproc visit, void *arg)
 {
     Py_VISIT(state_of(m)->ndarray);
     Py_VISIT(state_of(m)->config);
+    Py_VISIT(state_of(m)->device_type);
+    Py_VISIT(state_of(m)->scalar_types_obj);
     return 0;
 }
 
@@ -318,6 +343,10 @@ static int fast_clear(PyObject *m)
     Py_CLEAR(state_of(m)->ndarray);
     Py_CLEAR(state_of(m)->config);
     Py_CLEAR(state_of(m)->target_name);
+    Py_CLEAR(state_of(m)->device_type);
+    Py_CLEAR(state_of(m)->scalar_types_obj);
+    Py_CLEAR(state_of(m)->ptr_name);
+    Py_CLEAR(state_of(m)->shared_name);
     return 0;
 }
 
@@ -333,6 +362,12 @@ PyMODINIT_FUNC PyInit__fast(void)
     memset(state_of(m), 0, sizeof(fast_state));
     PyObject *t = PyType_FromModuleAndSpec(m, &dispatch_spec, NULL);
     if (!t || PyModule_AddObject(m, "Dispatch", t) != 0) {
+        Py_XDECREF(t);
+        Py_DECREF(m);
+        return NULL;
+    }
+    t = PyType_FromModuleAndSpec(m, &launch_spec, NULL);
+    if (!t || PyModule_AddObject(m, "Launch", t) != 0) {
         Py_XDECREF(t);
         Py_DECREF(m);
         return NULL;

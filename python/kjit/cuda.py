@@ -94,14 +94,20 @@ class CUDADispatcher(Dispatcher):
         raise KjitUsageError(f"kernel '{self.__name__}' is launched, not called: "
                              f"{self.__name__}[blocks, threads](...) (missing launch configuration)")
 
+    def __init__(self, py_func, sigs, options):
+        self._launches = {}  # configuration -> _Launch: launches from a loop check theirs once
+        super().__init__(py_func, sigs, options)
+
     def __getitem__(self, config):
+        try:
+            return self._launches[config]
+        except (KeyError, TypeError):
+            return self._new_launch(config)
+
+    def _new_launch(self, config):
         if self.targetoptions.get("device"):
             raise KjitUsageError(f"device function '{self.__name__}' cannot be launched")
-        launches = self.__dict__.setdefault("_launches", {})
-        try:
-            return launches[config]  # launches from a loop: the configuration checked once
-        except (KeyError, TypeError):
-            pass
+        launches = self._launches
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise ValueError("kjit: a launch takes [blocks, threads], [blocks, threads, stream] or "
                              "[blocks, threads, stream, shared_bytes]")
@@ -147,7 +153,12 @@ class CUDADispatcher(Dispatcher):
         return text
 
 
-class _Launch:
+# k[blocks, threads] objects are called through the C extension's vectorcall where it is built
+# (_fast.Launch, kjit/_launch_type.h: a typed cache of prepared launches), else through __call__ below.
+_LBase = _dispatch._fast.Launch if _dispatch._fast is not None and hasattr(_dispatch._fast, "Launch") else object
+
+
+class _Launch(_LBase):
     def __init__(self, kernel, config):
         self.kernel = kernel
         self.grid = _dim3(config[0], "the grid")
@@ -155,8 +166,29 @@ class _Launch:
         self.stream = config[2] if len(config) > 2 else 0
         self.shared = int(config[3]) if len(config) > 3 else 0
         self.dims = tuple(tuple(int(x) for x in c) if isinstance(c, tuple) else int(c) for c in config[:2])
+        self._bound = None
+        if _LBase is not object:
+            g, b = self.grid, self.block
+            self._kjit_launch_setup(self._slow_call, self._fast_raise, kernel.py_func.__code__.co_argcount,
+                                    (g.x, g.y, g.z), (b.x, b.y, b.z))
 
-    def __call__(self, *args, **kwargs):
+    def _fast_raise(self, r):
+        self._bound[0].raise_error(r[0], _lib.Error(r[0], r[1], r[2], r[3], r[4]))
+
+    def _bind_fast(self, c, on_gpu):
+        """Launches with seen argument types go straight to c's kernel through a prepared launch (not for
+        units that print: the Python path flushes their output around each launch; nor for launches with
+        dynamic shared memory, which go through compiled host code)."""
+        target = _target_name()
+        if self._bound is not None and self._bound[0] is c and self._bound[1] is target:
+            return
+        self._bound = (c, target)
+        if c.prints or self.shared:
+            self._kjit_bind(None, None, None, False, None)
+        else:
+            self._kjit_bind(c, c.fn_addr(self.kernel.kjit_name), target, on_gpu, _context_ptr() if on_gpu else None)
+
+    def _slow_call(self, *args, **kwargs):
         k = self.kernel
         if kwargs:
             args = _bind(k.py_func, args, kwargs)
@@ -170,6 +202,11 @@ class _Launch:
         on_gpu = c.on_gpu
         if on_gpu is None:
             on_gpu = c.on_gpu = lib.kjit_module_target(c.module) == _lib.TARGETS["cuda"]
+        self._launch(k, c, on_gpu, args)
+        if _LBase is not object:
+            self._bind_fast(c, on_gpu)
+
+    def _launch(self, k, c, on_gpu, args):
         fast = _dispatch._fast
         if fast is not None and not _readonly.has_readonly(args):
             if c.prints:
@@ -196,6 +233,13 @@ class _Launch:
             a.free()
         if code:
             c.raise_error(code, err)
+
+    if _LBase is object:
+        __call__ = _slow_call
+
+
+if _LBase is not object:
+    _dispatch._fast.enable_vectorcall(_Launch)
 
 
 def _target_name():
@@ -290,8 +334,10 @@ class DeviceNDArray:
     def _from_interface(cls, obj, cai, sync=True):
         """A device array over the memory an object's __cuda_array_interface__ describes (no copy)."""
         shape, dtype, strides, ptr, readonly, stream = _cai.check_interface(cai)
-        if sync and stream is not None:
-            synchronize()  # the exporter's stream is in this GPU context: waiting for the context covers it
+        if sync and stream is not None and stream != _cai.LEGACY_DEFAULT_STREAM:
+            # The exporter's stream is in this GPU context: waiting for the context covers it. Work on the
+            # legacy default stream (1) is ordered before kjit's, which is queued there too.
+            synchronize()
         return cls._foreign(obj, shape, dtype, strides, ptr, readonly)
 
     @classmethod
@@ -337,9 +383,14 @@ class DeviceNDArray:
         _cai.device_ptr(_context_ptr(), self._ptr)  # AttributeError without a GPU, as for the interface
         return (_dlpack.KDL_CUDA, 0)
 
-    def __dlpack__(self, stream=None):
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule over the device copy (no copy). kjit's work is on the legacy default stream: a
-        consumer on another stream gets it after a synchronize."""
+        consumer on another stream gets it after a synchronize. The keywords of DLPack 1.0's consumers
+        (PyTorch, CuPy) are taken: the capsule is the legacy one, which max_version allows."""
+        if copy:
+            raise BufferError("kjit exports its device arrays without a copy only (copy=True asked)")
+        if dl_device is not None and tuple(dl_device) != (_dlpack.KDL_CUDA, 0):
+            raise BufferError(f"kjit's device arrays are on CUDA device 0, not {tuple(dl_device)}")
         ptr = _cai.device_ptr(_context_ptr(), self._ptr)
         self._shared = True
         if stream not in (None, 1):
@@ -406,6 +457,22 @@ class DeviceNDArray:
         a = getattr(self, "_args", None)
         if a is not None:
             a.free()
+
+
+def _init_fast_launch():
+    """Give the C launch path (_launch_type.h) the library's prepared launches, DeviceNDArray and NumPy's
+    scalar types in kjit_dtype order."""
+    fast = _dispatch._fast
+    if fast is None or not hasattr(fast, "init_launch"):
+        return
+    addr = lambda f: ctypes.cast(f, ctypes.c_void_p).value  # noqa: E731
+    fast.init_launch(addr(lib.kjit_launch_prepare), addr(lib.kjit_launch_prepared), addr(lib.kjit_launch_plan_free),
+                     addr(lib.kjit_array_ndim), addr(lib.kjit_array_shape), addr(lib.kjit_array_strides),
+                     addr(lib.kjit_array_dtype), DeviceNDArray, tuple(np.dtype(n).type for n in _lib.DTYPES),
+                     addr(lib.kjit_array_wrap_device))
+
+
+_init_fast_launch()
 
 
 def _c_strides(shape, itemsize):
@@ -537,8 +604,13 @@ def _sysinfo():
     return [(ln.key.decode(), ln.value.decode()) for ln in lines]
 
 
+_GPUS_FOUND = []  # _gpu_lines() once per process: kjit_sysinfo also walks the disk cache (seconds when large)
+
+
 def _gpu_lines():
-    return [(k, v) for k, v in _sysinfo() if k.startswith("GPU ") and not v.startswith("not found")]
+    if not _GPUS_FOUND:
+        _GPUS_FOUND.append([(k, v) for k, v in _sysinfo() if k.startswith("GPU ") and not v.startswith("not found")])
+    return _GPUS_FOUND[0]
 
 
 def is_available():

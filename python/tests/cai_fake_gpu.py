@@ -165,7 +165,40 @@ def check_dlpack():
     print("ok dlpack")
 
 
+def check_fast_launch():
+    """Launches through the C path (_launch_type.h) once their types were seen: each launch's own device
+    pointers, the same number of driver launches as Python launches."""
+    x, y = cuda.to_device(np.zeros(8)), cuda.to_device(np.zeros(8))
+    px, py = x.__cuda_array_interface__["data"][0], y.__cuda_array_interface__["data"][0]
+    seen.clear()
+    for _ in range(3):
+        copy_kernel[2, 32](x, y)
+    copy_kernel[2, 32](y, x)
+    assert seen == [(px, py)] * 3 + [(py, px)], (seen, px, py)
+    if cuda._LBase is not object:
+        assert copy_kernel[2, 32]._kjit_fast_state() == (True, 1)
+    h = np.zeros(8)
+    copy_kernel[2, 32](h, y)  # a host array: copied to the device (its own pointer), on each launch
+    copy_kernel[2, 32](h, y)
+    assert seen[-1][1] == py and seen[-1][0] not in (px, py, h.ctypes.data)
+    z = cuda.to_device(np.zeros(8))
+    pz = z.__cuda_array_interface__["data"][0]
+    seen.clear()
+    for _ in range(3):  # another library's arrays: the same pointers, through kept wrappers after the first
+        copy_kernel[3, 32](Exporter(px, (8,)), y)
+    for _ in range(2):  # ping-pong between two of them at one position
+        copy_kernel[3, 32](Exporter(px, (8,)), y)
+        copy_kernel[3, 32](Exporter(pz, (8,)), y)
+    copy_kernel[3, 32](Exporter(px + 8, (4,), strides=(16,)), y)  # another layout: its own key
+    copy_kernel[3, 32](Exporter(pz, (8,), stream=5), y)  # another stream: the Python path, which waits
+    assert seen == [(px, py)] * 3 + [(px, py), (pz, py)] * 2 + [(px + 8, py), (pz, py)], (seen, px, pz, py)
+    if cuda._LBase is not object:
+        assert copy_kernel[3, 32]._kjit_fast_state() == (True, 2)
+    print("ok fast launch")
+
+
 check_export()
 check_import_zero_copy()
 check_errors()
 check_dlpack()
+check_fast_launch()

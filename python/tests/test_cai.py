@@ -27,7 +27,8 @@ def test_interface_on_fake_driver():
     r = subprocess.run([sys.executable, os.path.join(HERE, "cai_fake_gpu.py")], env=env, capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.split("\n")[:4] == ["ok export", "ok import", "ok errors", "ok dlpack"], r.stdout
+    assert r.stdout.split("\n")[:5] == ["ok export", "ok import", "ok errors", "ok dlpack", "ok fast launch"], \
+        r.stdout
 
 
 def test_cpu_target_has_no_interface():

@@ -58,6 +58,15 @@ def test_errors_from_prepared_calls():
     assert df.at(a, 0) == 0.0
 
 
+def test_another_dtype_at_a_position_gets_its_own_wrapper():
+    # kjit_array_rewrap keeps a wrapper's dtype: int32 then float64 at the same position must not read the
+    # float64 memory as int32 (it did: 0 for 1.0)
+    i32, f64 = np.arange(3, dtype=np.int32), np.arange(3.0)
+    for _ in range(2):
+        assert df.at(i32, 1) == 1 and df.at(f64, 1) == 1.0 and df.at(f64, 2) == 2.0
+    assert type(df.at(f64, 1)) is float and type(df.at(i32, 1)) is int
+
+
 def test_array_results_and_views():
     a = np.arange(5.0)
     views = [df.tail(a) for _ in range(4)]  # each result holds the argument's wrapper: a new one next call
