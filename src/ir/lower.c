@@ -984,7 +984,8 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     case KJ_E_ATTR:
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
         if (kj_nt_class(EI(lc, e->attr.obj)->type)) return kj_lower_nt_attr(lc, e); /* lower_namedtuple.c */
-        if (EI(lc, e->attr.obj)->type->kind == KJ_T_RANGE) return kj_lower_range_attr(lc, e); /* lower_range.c */
+        if (EI(lc, e->attr.obj)->type && EI(lc, e->attr.obj)->type->kind == KJ_T_RANGE)
+            return kj_lower_range_attr(lc, e); /* lower_range.c */
         if (ei->builtin == KJ_B_ARR_SHAPE && e->kind == KJ_E_ATTR) {
             kir_ref arr = lower_expr(lc, e->attr.obj);
             kir_ref el[8];
