@@ -401,6 +401,8 @@ static const kj_type *type_minmax(bctx *c)
 {
     const kj_type *x = ty(c, 0);
     if (c->nargs == 1 && is_array(x)) return type_minmax_array(c, x);
+    const kj_type *st = kj_type_minmax_str(c->t, x, c->nargs, c->args); /* lower_pyiter.c */
+    if (st) return st;
     if (c->nargs == 1 && x && x->kind == KJ_T_LIST && x->elem && kj_is_scalar(x->elem)) return x->elem;
     if (c->nargs == 1 && x && x->kind == KJ_T_TUPLE && x->n > 0) {
         const kj_type *r = x->elems[0];
@@ -546,7 +548,6 @@ static const kj_type *type_print(bctx *c)
 {
     for (uint32_t i = 0; i < c->nargs; i++) {
         const kj_type *x = ty(c, i);
-        if (x && x->kind == KJ_T_RANGE) return argerr(c, i, "a printable value");
         if (holds_exception(x)) {
             kj_error(c->d, c->src, c->args[i].span, "printing an exception inside a tuple or list (its repr) is not "
                                                    "supported: print str(e)");

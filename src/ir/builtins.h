@@ -784,6 +784,11 @@ struct kj_barg {
     const char *sval;    /* its value when is_const and a string (kind=, side=) */
 };
 
+/* lower_pyiter.c: min/max of strings (compared code point by code point, as
+ * CPython): the str type when the arguments are 2+ strings, one tuple of
+ * strings or one list of strings, else NULL (builtins.c's type_minmax). */
+const kj_type *kj_type_minmax_str(kj_types *ty, const kj_type *x, uint32_t nargs, const kj_barg *args);
+
 /* builtins_complex.c: the complex built-ins (complex, .real, cmath.*, abs of a
  * complex), and the refusal of a complex argument by every other built-in.
  * True when it decided: *out is the result type, NULL after an error. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Typing of set(iterable) and of the set methods of builtins_set.h (Numba's
  * pysupported.rst "set", CPython's semantics): s.clear(), s.pop(),
- * s.update(t), s.issubset(t), s.symmetric_difference(t), t a set of the
- * same elements. */
+ * s.update(t), s.issubset(t), s.issuperset(t), s.isdisjoint(t),
+ * s.symmetric_difference(t), t a set of the same elements. */
 #include "builtins.h"
 
 /* Can a set hold elements of type el (hashed as bytes: numbers, strings,
@@ -49,6 +49,6 @@ const kj_type *kj_type_setops(kj_types *t, kj_builtin id, const kj_barg *args, u
         return NULL;
     }
     if (id == KJ_B_SET_UPDATE) return kj_t_none(t);
-    if (id == KJ_B_SET_ISSUBSET) return kj_t_bool(t);
+    if (id == KJ_B_SET_ISSUBSET || id == KJ_B_SET_ISSUPERSET || id == KJ_B_SET_ISDISJOINT) return kj_t_bool(t);
     return s; /* symmetric_difference */
 }

@@ -12,6 +12,8 @@
     X(SET_POP, "set.pop", KJ_BF_HOST | KJ_BF_METHOD, "")                                                 \
     X(SET_UPDATE, "set.update", KJ_BF_HOST | KJ_BF_METHOD, "other")                                      \
     X(SET_ISSUBSET, "set.issubset", KJ_BF_HOST | KJ_BF_METHOD, "other")                                  \
+    X(SET_ISSUPERSET, "set.issuperset", KJ_BF_HOST | KJ_BF_METHOD, "other")                              \
+    X(SET_ISDISJOINT, "set.isdisjoint", KJ_BF_HOST | KJ_BF_METHOD, "other")                              \
     X(SET_SYMDIFF, "set.symmetric_difference", KJ_BF_HOST | KJ_BF_METHOD, "other")
 
 #endif

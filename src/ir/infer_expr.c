@@ -217,6 +217,7 @@ static bool real_part_attr(const char *n)
 static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
 {
     if (kj_nt_class(t)) return ei_value(ei, kj_nt_attr_type(ic, e, t)); /* p.x: resolve_namedtuple.c */
+    if (t->kind == KJ_T_RANGE) return kj_type_range_attr(ic, e, t, ei);  /* r.start: infer_range.c */
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
                      : (t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT) && real_part_attr(e->attr.name) ? "complex"
@@ -624,6 +625,10 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         *optype = NULL;
         return kj_str_compare_type(ic, e, op, l, r);
     }
+    if ((op == KJ_CMP_IN || op == KJ_CMP_NOTIN) && r->kind == KJ_T_RANGE) { /* x in r: infer_range.c */
+        *optype = NULL;
+        return kj_range_in_type(ic, e, l);
+    }
     if ((op == KJ_CMP_IN || op == KJ_CMP_NOTIN) && r->kind == KJ_T_ARRAY) { /* x in a: infer_npshape.c */
         *optype = NULL;
         return kj_array_in_type(ic, e, l, r);
@@ -949,6 +954,7 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
     if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) return kj_type_dict_subscript(ic, e, t, ei); /* infer_dict.c */
     if (t->kind == KJ_T_STR) return kj_type_str_subscript(ic, e, ei);       /* infer_str.c */
+    if (t->kind == KJ_T_RANGE) return kj_type_range_subscript(ic, e, t, ei); /* infer_range.c */
     kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));
     return ei_value(ei, NULL);
 }

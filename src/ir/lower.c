@@ -358,6 +358,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     const kj_type *ot = strong(lc, EI(lc, e->sub.obj)->type);
     if (ot->kind == KJ_T_LIST) return kj_lower_list_item(lc, e, 0, e->span); /* lower_list.c */
     if (ot->kind == KJ_T_DICT) return kj_lower_dict_item(lc, e, 0, e->span); /* lower_dict.c */
+    if (ot->kind == KJ_T_RANGE) return kj_lower_range_item(lc, e);          /* lower_range.c */
     if (kj_lsd_class(ot)) return kj_lower_lsd_item(lc, e); /* lower_lsd.c */
     if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
     if (kj_npshape_wrapper(ot) == KJ_NPW_FLAT) return kj_lower_flat_item(lc, e, 0, e->span); /* lower_npshape.c */
@@ -460,6 +461,8 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
         *r_out = lower_expr(lc, re);
         if (rt->kind == KJ_T_ARRAY) /* lower_npshape.c */
             return kj_lower_array_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
+        if (rt->kind == KJ_T_RANGE) /* lower_range.c */
+            return kj_lower_range_in(lc, e->span, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
         if (rt->kind == KJ_T_DICT || rt->kind == KJ_T_SET) /* lower_dict.c */
             return kj_lower_dict_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
         return kj_lower_list_in(lc, e, op == KJ_CMP_NOTIN, l ? l : lower_expr(lc, le), *r_out);
@@ -679,6 +682,7 @@ static bool pyiter_loop(lctx *lc, int b, const kj_einfo *ei, const kir_ref *args
     if (b != KJ_B_MAX && b != KJ_B_MIN && b != KJ_B_SUM) return false;
     const kj_type *x = type_of(lc, args[0]);
     if (x->kind == KJ_T_LIST) return b == KJ_B_SUM || ei->nbound == 1; /* a list: always the scan */
+    if (x->kind == KJ_T_TUPLE && x->n && x->elems[0]->kind == KJ_T_STR) return ei->nbound == 1; /* of strings */
     return (b == KJ_B_SUM || ei->nbound == 1) && x->kind == KJ_T_ARRAY && x->elem->kind == KJ_T_FLOAT;
 }
 
@@ -834,6 +838,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     if (keyed) return keyed; /* key=: lower_sortkey.c */
     if (b == KJ_B_SORTED || b == KJ_B_LIST_OF) /* lower_list.c */
         return kj_lower_sorted(lc, b, t, args, (uint32_t)ei->nbound, e->span);
+    if ((b == KJ_B_MAX || b == KJ_B_MIN) && t->kind == KJ_T_STR && ei->nbound > 1) /* lower_pyiter.c */
+        return kj_lower_minmax_str(lc->s->a, lc->s->types, lc->f, lc->cur, e->span, b, args, (uint32_t)ei->nbound);
     if (pyiter_loop(lc, b, ei, args))
         return kj_lower_pyiter(lc->s->a, lc->s->types, lc->f, lc->cur, e->span, b, t, args[0],
                                ei->nbound > 1 ? args[1] : 0);
@@ -855,6 +861,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         return lower_copy_ravel(lc, e, b, t, args[0]);
     if (b == KJ_B_RANGE || (b == KJ_B_LEN && type_of(lc, args[0])->kind == KJ_T_RANGE))
         return kj_lower_range_builtin(lc, b, t, args, (uint32_t)ei->nbound, e->span); /* lower_iter.c */
+    if (b == KJ_B_PRINT) kj_lower_range_print_args(lc, args, (uint32_t)ei->nbound, e->span); /* lower_range.c */
     if (kj_builtin_npshape(b) && kj_npshape_function_of(b) >= 0) b = kj_npshape_function_of(b); /* a.clip: np.clip */
     kir_ref r = emit_args(lc, KIR_BUILTIN, t, e->span, args, (uint32_t)ei->nbound);
     kir_at(lc->f, r)->aux = (uint16_t)b;
@@ -977,6 +984,8 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     case KJ_E_ATTR:
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
         if (kj_nt_class(EI(lc, e->attr.obj)->type)) return kj_lower_nt_attr(lc, e); /* lower_namedtuple.c */
+        if (EI(lc, e->attr.obj)->type && EI(lc, e->attr.obj)->type->kind == KJ_T_RANGE)
+            return kj_lower_range_attr(lc, e); /* lower_range.c */
         if (ei->builtin == KJ_B_ARR_SHAPE && e->kind == KJ_E_ATTR) {
             kir_ref arr = lower_expr(lc, e->attr.obj);
             kir_ref el[8];

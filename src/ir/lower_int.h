@@ -66,6 +66,11 @@ bool kj_lower_for_iter(lctx *lc, const kj_stmt *st);
  * or len() of one (b = KJ_B_LEN, args[0] the range). */
 kir_ref kj_lower_range_builtin(lctx *lc, int b, const kj_type *t, const kir_ref *args, uint32_t n, kj_span sp);
 kir_ref kj_lower_range_len(lctx *lc, const kj_type *it, kir_ref start, kir_ref stop, kir_ref step, kj_span sp);
+/* lower_range.c: a range value's attribute, item and `in`; print(r)'s args as strings */
+kir_ref kj_lower_range_attr(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_range_item(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_range_in(lctx *lc, kj_span sp, bool negate, kir_ref x, kir_ref r);
+void kj_lower_range_print_args(lctx *lc, kir_ref *args, uint32_t n, kj_span sp);
 
 /* lower_list.c: a list display as a list value; lst[i] (v 0) or lst[i] = v
  * of the subscript e. */

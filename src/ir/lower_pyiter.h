@@ -11,4 +11,8 @@
 kir_ref kj_lower_pyiter(kj_arena *a, kj_types *ty, kir_func *f, kir_blkid cur, kj_span sp, int builtin,
                         const kj_type *t, kir_ref it, kir_ref start);
 
+/* min/max (builtin) of nargs >= 2 strings, left to right as CPython. */
+kir_ref kj_lower_minmax_str(kj_arena *a, kj_types *ty, kir_func *f, kir_blkid cur, kj_span sp, int builtin,
+                            const kir_ref *args, uint32_t nargs);
+
 #endif

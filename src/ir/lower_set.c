@@ -61,8 +61,12 @@ static kir_ref method(lctx *lc, kir_builder *kb, int b, const kj_type *t, const 
     case KJ_B_SET_CLEAR: each(lc, kb, KJ_B_SET_DISCARD, s, keys(lc, kb, s)); return none;
     case KJ_B_SET_UPDATE: each(lc, kb, KJ_B_SET_ADD, s, keys(lc, kb, args[1])); return none;
     case KJ_B_SET_POP: return pop(lc, kb, s);
-    case KJ_B_SET_ISSUBSET: {
-        kir_ref d = kb_builtin(kb, KJ_B_SET_DIFFERENCE, st, args, 2);
+    case KJ_B_SET_ISSUBSET:   /* len(s - o) == 0 */
+    case KJ_B_SET_ISSUPERSET: /* len(o - s) == 0 */
+    case KJ_B_SET_ISDISJOINT: { /* len(s & o) == 0 */
+        kir_ref ab[2] = {args[b == KJ_B_SET_ISSUPERSET], args[b != KJ_B_SET_ISSUPERSET]};
+        int op = b == KJ_B_SET_ISDISJOINT ? KJ_B_SET_INTERSECTION : KJ_B_SET_DIFFERENCE;
+        kir_ref d = kb_builtin(kb, op, st, ab, 2);
         kir_ref n = kb_builtin(kb, KJ_B_LEN, kb_i64(kb), &d, 1);
         return kb_binop(kb, KIR_EQ, kj_t_bool(kb->ty), n, kb_int(kb, 0));
     }

@@ -288,6 +288,15 @@ static void unsupported_module(kj_sema *s, kj_span sp, const char *mod)
     kj_diag_hint(dg, "kjit accepts imports from numba, numba.cuda, numpy, math, cmath, random, heapq, operator, time, collections, mpi4py and kjit");
 }
 
+/* A second import that binds a name to what it already names (`import math`
+ * twice) is allowed, as Python allows it; any other rebinding is reported. */
+static bool reimport(kj_sema *s, const char *bind, kj_symkind kind, const char *path, int builtin)
+{
+    const kj_sym *old = kj_sym_find(s, bind);
+    return old && old->kind == kind && old->builtin == builtin &&
+           (old->path == path || (old->path && path && !strcmp(old->path, path)));
+}
+
 /* import_stmt: 'import' dotted ['as' NAME] (',' dotted ['as' NAME])* */
 static void resolve_import(kj_sema *s, const kj_stmt *st)
 {
@@ -305,6 +314,7 @@ static void resolve_import(kj_sema *s, const kj_stmt *st)
             bind = dot ? kj_arena_strndup(s->a, al->name, (size_t)(dot - al->name)) : al->name;
             if (dot) canon = canonical_module(bind);
         }
+        if (reimport(s, bind, SYM_MODULE, canon, -1)) continue;
         kj_sym *sym = sym_add(s, bind, SYM_MODULE, al->span);
         if (sym) sym->path = canon;
     }
@@ -331,6 +341,7 @@ static void resolve_from_import(kj_sema *s, const kj_stmt *st)
         const char *bind = al->asname ? al->asname : al->name;
         static const kj_symkind kinds[] = {[EI_MODULE] = SYM_MODULE, [EI_BUILTIN] = SYM_BUILTIN,
                                            [EI_DTYPE] = SYM_DTYPE, [EI_DECOR] = SYM_DECOR};
+        if (reimport(s, bind, kinds[ref.kind], ref.path, ref.builtin)) continue;
         kj_sym *sym = sym_add(s, bind, kinds[ref.kind], al->span);
         if (!sym) continue;
         sym->path = ref.path;

@@ -505,6 +505,10 @@ const kj_type *kj_str_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, con
 const kj_type *kj_str_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const kj_type *l,
                                    const kj_type *r);
 kj_einfo *kj_type_str_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+/* infer_range.c: r.start/stop/step, r[i] and `x in r` of a range value */
+kj_einfo *kj_type_range_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
+kj_einfo *kj_type_range_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
+const kj_type *kj_range_in_type(kj_ictx *ic, const kj_expr *e, const kj_type *l);
 /* bytes, bytearray, memoryview (infer_bytes.c) */
 kj_einfo *kj_type_bytes_literal(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 kj_einfo *kj_type_buffer_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
