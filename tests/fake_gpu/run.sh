@@ -39,7 +39,7 @@ KJIT_CUBLAS=/nonexistent/libcublas.so "$kjit" run --target=cuda "$root/tests/fak
     failed=$((failed + 1))
 expect matmul_device "kjit stats: host->device 2 transfers, 144 bytes"
 expect matmul_device "kjit stats: device->host 2 transfers, 144 bytes"
-grep -qF "[[ 20.  23.  26.  29.]" "$tmp/out" || { echo "FAIL matmul_device: $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+grep -qF "[[20. 23. 26. 29.]" "$tmp/out" || { echo "FAIL matmul_device: $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
 # ufuncs: inputs go up, outputs made on the device do not; c comes back once
 "$kjit" run --target=cuda "$root/tests/fake_gpu/ufunc.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 expect ufunc "kjit stats: host->device 2 transfers, 16000 bytes"
