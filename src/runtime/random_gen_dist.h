@@ -8,15 +8,34 @@
 
 #include "pcg64.h"
 #include "random_dist.h"
+#include "random_samplers.h"
 
 double kj_gen_std_normal(kj_pcg64 *g); /* the ziggurat */
 double kj_gen_std_exp(kj_pcg64 *g);    /* the ziggurat */
-double kj_gen_std_gamma(kj_pcg64 *g, double shape);
-int64_t kj_gen_poisson(kj_pcg64 *g, double lam);
 /* One draw of float distribution d / integer distribution d. */
 double kj_gen_draw_f(kj_pcg64 *g, kj_rdist d, const double p[3]);
 int64_t kj_gen_draw_i(kj_pcg64 *g, kj_rdist d, const double p[3]);
 /* _generator.pyx's checks of the parameters, with its messages. */
 bool kj_gen_check(kj_rdist d, const double p[3], kj_rt_error *err);
+
+/* Generator.hypergeometric (random_gen_hyp.c), parameters checked. */
+int64_t kj_gen_hypergeometric(kj_pcg64 *g, int64_t good, int64_t bad, int64_t sample);
+/* Generator.shuffle's Fisher-Yates along axis 0 (random_gen.c). */
+void kj_gen_shuffle_rows(kj_pcg64 *g, const kj_array *h);
+/* Lemire's bounded draw of [0, rng] (random_bounded_uint64 unmasked; random_gen.c). */
+uint64_t kj_gen_bounded(kj_pcg64 *g, uint64_t rng);
+
+/* The Generator's bit source for random_samplers.h: PCG64 words and
+ * doubles, the ziggurat normal and exponential. */
+static inline double kj_pcg_double_v(void *s) { return kj_pcg64_double(s); }
+static inline uint32_t kj_pcg_next32_v(void *s) { return kj_pcg64_next32(s); }
+static inline uint64_t kj_pcg_next64_v(void *s) { return kj_pcg64_next64(s); }
+static inline double kj_pcg_normal_v(void *s) { return kj_gen_std_normal(s); }
+static inline double kj_pcg_exp_v(void *s) { return kj_gen_std_exp(s); }
+
+static inline kj_bitgen kj_bitgen_pcg(kj_pcg64 *g)
+{
+    return (kj_bitgen){g, kj_pcg_double_v, kj_pcg_next32_v, kj_pcg_next64_v, kj_pcg_normal_v, kj_pcg_exp_v, false};
+}
 
 #endif
