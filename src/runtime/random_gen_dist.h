@@ -25,17 +25,4 @@ void kj_gen_shuffle_rows(kj_pcg64 *g, const kj_array *h);
 /* Lemire's bounded draw of [0, rng] (random_bounded_uint64 unmasked; random_gen.c). */
 uint64_t kj_gen_bounded(kj_pcg64 *g, uint64_t rng);
 
-/* The Generator's bit source for random_samplers.h: PCG64 words and
- * doubles, the ziggurat normal and exponential. */
-static inline double kj_pcg_double_v(void *s) { return kj_pcg64_double(s); }
-static inline uint32_t kj_pcg_next32_v(void *s) { return kj_pcg64_next32(s); }
-static inline uint64_t kj_pcg_next64_v(void *s) { return kj_pcg64_next64(s); }
-static inline double kj_pcg_normal_v(void *s) { return kj_gen_std_normal(s); }
-static inline double kj_pcg_exp_v(void *s) { return kj_gen_std_exp(s); }
-
-static inline kj_bitgen kj_bitgen_pcg(kj_pcg64 *g)
-{
-    return (kj_bitgen){g, kj_pcg_double_v, kj_pcg_next32_v, kj_pcg_next64_v, kj_pcg_normal_v, kj_pcg_exp_v, false};
-}
-
 #endif
