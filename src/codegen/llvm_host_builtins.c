@@ -317,24 +317,46 @@ static LLVMValueRef b_shuffle(kj_cg *cg, const kir_inst *in)
     return load_desc(cg, out, nd);
 }
 
+/* The run-time call of np.random's choice/multinomial/dirichlet (a legacy
+ * argument list `a`) or of the Generator's method (in->args[0] the
+ * Generator, inserted after rt; `extra`, choice's shuffle=, before the
+ * trailing `tail` arguments). */
+static LLVMValueRef pick_call(kj_cg *cg, const kir_inst *in, kj_rtfn legacy, kj_rtfn gen, LLVMValueRef *a,
+                              unsigned n, LLVMValueRef extra, unsigned tail)
+{
+    if (in->aux < KJ_B_GEN_CHOICE || in->aux > KJ_B_GEN_DIRICHLET) return kj_cg_rtcall(cg, legacy, a, n);
+    LLVMValueRef g[16];
+    unsigned k = 0;
+    g[k++] = a[0];
+    g[k++] = kj_cg_val(cg, in->args[0]);
+    for (unsigned i = 1; i < n - tail; i++) g[k++] = a[i];
+    if (extra) g[k++] = extra;
+    for (unsigned i = n - tail; i < n; i++) g[k++] = a[i];
+    return kj_cg_rtcall(cg, gen, g, k);
+}
+
 /* choice(a, size=None, replace=True, p=None): a an int (the population
  * range(a)) or a 1-D array; without size= one value, which choice1 hands
- * back as int64 bits. */
+ * back as int64 bits. Generator.choice: the same after its receiver, and
+ * shuffle= (argument 6). */
 static LLVMValueRef b_choice(kj_cg *cg, const kir_inst *in)
 {
     static const kj_type T_I32 = {.kind = KJ_T_INT, .bits = 32, .is_signed = true};
+    uint32_t o = in->aux == KJ_B_GEN_CHOICE;
     LLVMValueRef x[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)}, pop = kj_cg_i64(cg, 0);
-    if (argt(cg, in, 0)->kind == KJ_T_ARRAY) kj_cg_operand(cg, in->args[0], x);
-    else pop = to_i64(cg, in->args[0]);
-    kir_ref size = argref(cg, in, 1), rep = argref(cg, in, 2), p = argref(cg, in, 3);
+    if (argt(cg, in, o)->kind == KJ_T_ARRAY) kj_cg_operand(cg, in->args[o], x);
+    else pop = to_i64(cg, in->args[o]);
+    kir_ref size = argref(cg, in, o + 1), rep = argref(cg, in, o + 2), p = argref(cg, in, o + 3);
+    kir_ref shuf = o ? argref(cg, in, 6) : 0;
     LLVMValueRef pv[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, -1)};
     if (p) kj_cg_operand(cg, p, pv);
     LLVMValueRef replace = rep ? kj_cg_cast(cg, kj_cg_val(cg, rep), type_of(cg, rep), &T_I32) : kj_cg_i32(cg, 1);
+    LLVMValueRef shuffle = shuf ? kj_cg_cast(cg, kj_cg_val(cg, shuf), type_of(cg, shuf), &T_I32) : kj_cg_i32(cg, 1);
     LLVMValueRef a[13] = {rt_arg(cg), x[0], x[1], pop, x[2], replace, pv[0], pv[2]};
     if (!size) {
         a[8] = kj_cg_line(cg, in);
         a[9] = kj_cg_col(cg, in);
-        LLVMValueRef bits = kj_cg_rtcall(cg, KJ_RTF_CHOICE1, a, 10);
+        LLVMValueRef bits = pick_call(cg, in, KJ_RTF_CHOICE1, KJ_RTF_GEN_CHOICE1, a, 10, shuffle, 2);
         const kj_type *e = in->type;
         if (e->kind == KJ_T_FLOAT && e->bits == 64) return LLVMBuildBitCast(cg->b, bits, cg->t_f64, "choice");
         if (e->kind == KJ_T_FLOAT && e->bits == 32)
@@ -348,37 +370,39 @@ static LLVMValueRef b_choice(kj_cg *cg, const kir_inst *in)
     a[10] = out;
     a[11] = kj_cg_line(cg, in);
     a[12] = kj_cg_col(cg, in);
-    kj_cg_rtcall(cg, KJ_RTF_CHOICE, a, 13);
+    pick_call(cg, in, KJ_RTF_CHOICE, KJ_RTF_GEN_CHOICE, a, 13, shuffle, 5);
     return load_desc(cg, out, nd);
 }
 
-/* multinomial(n, pvals, size=None) */
+/* multinomial(n, pvals, size=None), and the Generator's */
 static LLVMValueRef b_multinomial(kj_cg *cg, const kir_inst *in)
 {
+    uint32_t o = in->aux == KJ_B_GEN_MULTINOMIAL;
     LLVMValueRef pv[3];
-    kj_cg_operand(cg, in->args[1], pv);
-    kir_ref size = argref(cg, in, 2);
+    kj_cg_operand(cg, in->args[o + 1], pv);
+    kir_ref size = argref(cg, in, o + 2);
     int nd = in->type->ndim;
     LLVMValueRef out = kj_cg_out_desc(cg, nd);
-    LLVMValueRef a[9] = {rt_arg(cg), to_i64(cg, in->args[0]), pv[0], pv[2], kj_cg_i32(cg, nd),
+    LLVMValueRef a[9] = {rt_arg(cg), to_i64(cg, in->args[o]), pv[0], pv[2], kj_cg_i32(cg, nd),
                          size ? shape_of(cg, size, nd - 1) : LLVMConstNull(cg->t_ptr), out,
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_MULTINOMIAL, a, 9);
+    pick_call(cg, in, KJ_RTF_MULTINOMIAL, KJ_RTF_GEN_MULTINOMIAL, a, 9, NULL, 0);
     return load_desc(cg, out, nd);
 }
 
-/* dirichlet(alpha, size=None) */
+/* dirichlet(alpha, size=None), and the Generator's */
 static LLVMValueRef b_dirichlet(kj_cg *cg, const kir_inst *in)
 {
+    uint32_t o = in->aux == KJ_B_GEN_DIRICHLET;
     LLVMValueRef av[3];
-    kj_cg_operand(cg, in->args[0], av);
-    kir_ref size = argref(cg, in, 1);
+    kj_cg_operand(cg, in->args[o], av);
+    kir_ref size = argref(cg, in, o + 1);
     int nd = in->type->ndim;
     LLVMValueRef out = kj_cg_out_desc(cg, nd);
     LLVMValueRef a[8] = {rt_arg(cg), av[0], av[2], kj_cg_i32(cg, nd),
                          size ? shape_of(cg, size, nd - 1) : LLVMConstNull(cg->t_ptr), out,
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
-    kj_cg_rtcall(cg, KJ_RTF_DIRICHLET, a, 8);
+    pick_call(cg, in, KJ_RTF_DIRICHLET, KJ_RTF_GEN_DIRICHLET, a, 8, NULL, 0);
     return load_desc(cg, out, nd);
 }
 
@@ -1050,9 +1074,9 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     }
     case KJ_B_NP_RANDOM_RANDINT: return b_randint(cg, in);
     case KJ_B_NP_RANDOM_SHUFFLE: case KJ_B_NP_RANDOM_PERMUTATION: return b_shuffle(cg, in);
-    case KJ_B_NP_RANDOM_CHOICE: return b_choice(cg, in);
-    case KJ_B_NP_RANDOM_MULTINOMIAL: return b_multinomial(cg, in);
-    case KJ_B_NP_RANDOM_DIRICHLET: return b_dirichlet(cg, in);
+    case KJ_B_NP_RANDOM_CHOICE: case KJ_B_GEN_CHOICE: return b_choice(cg, in);
+    case KJ_B_NP_RANDOM_MULTINOMIAL: case KJ_B_GEN_MULTINOMIAL: return b_multinomial(cg, in);
+    case KJ_B_NP_RANDOM_DIRICHLET: case KJ_B_GEN_DIRICHLET: return b_dirichlet(cg, in);
     case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
     case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
         return b_generator(cg, in);

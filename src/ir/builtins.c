@@ -833,7 +833,7 @@ static const kj_type *type_permutation(bctx *c)
     return int_arg(c, 0) ? arr(c, i64(c), 1) : NULL;
 }
 
-static bool vector_arg(bctx *c, uint32_t i)
+bool vector_arg(bctx *c, uint32_t i)
 {
     const kj_type *x = ty(c, i);
     if (is_array(x) && x->ndim == 1 && kj_is_scalar(x->elem)) return true;
@@ -841,45 +841,46 @@ static bool vector_arg(bctx *c, uint32_t i)
 }
 
 /* np.random.choice(a, size=None, replace=True, p=None): a an int or a 1-D array. */
-static const kj_type *type_choice(bctx *c)
+/* o: the index of `a` (1 for Generator.choice, after its receiver). */
+const kj_type *kj_btype_choice(bctx *c, uint32_t o)
 {
-    const kj_type *a = ty(c, 0), *e = i64(c);
+    const kj_type *a = ty(c, o), *e = i64(c);
     if (is_array(a)) {
-        if (a->ndim != 1) return argerr(c, 0, "1-dimensional or an integer");
+        if (a->ndim != 1) return argerr(c, o, "1-dimensional or an integer");
         e = a->elem;
     } else if (!kj_is_int(a)) {
-        return argerr(c, 0, "1-dimensional or an integer");
+        return argerr(c, o, "1-dimensional or an integer");
     } else {
-        convto(c, 0, i64(c));
+        convto(c, o, i64(c));
     }
-    if (given(c, 2) && !num_arg(c, 2, kj_t_bool(c->t))) return NULL;
-    if (given(c, 3) && !vector_arg(c, 3)) return NULL;
-    if (!given(c, 1)) return e;
-    int nd = shape_arg(c, 1);
+    if (given(c, o + 2) && !num_arg(c, o + 2, kj_t_bool(c->t))) return NULL;
+    if (given(c, o + 3) && !vector_arg(c, o + 3)) return NULL;
+    if (!given(c, o + 1)) return e;
+    int nd = shape_arg(c, o + 1);
     return nd ? arr(c, e, nd) : NULL;
 }
 
 /* np.random.multinomial(n, pvals, size=None): int64 counts, shape size + (len(pvals),). */
-static const kj_type *type_multinomial(bctx *c)
+const kj_type *kj_btype_multinomial(bctx *c, uint32_t o)
 {
-    if (!int_arg(c, 0) || !vector_arg(c, 1)) return NULL;
-    if (!given(c, 2)) return arr(c, i64(c), 1);
-    int nd = shape_arg(c, 2);
+    if (!int_arg(c, o) || !vector_arg(c, o + 1)) return NULL;
+    if (!given(c, o + 2)) return arr(c, i64(c), 1);
+    int nd = shape_arg(c, o + 2);
     if (nd == 4) {
-        kj_error(c->d, c->src, span_of(c, 2), "%s() size must have 1 to 3 dimensions", c->name);
+        kj_error(c->d, c->src, span_of(c, o + 2), "%s() size must have 1 to 3 dimensions", c->name);
         return NULL;
     }
     return nd ? arr(c, i64(c), nd + 1) : NULL;
 }
 
 /* np.random.dirichlet(alpha, size=None): float64, shape size + (len(alpha),). */
-static const kj_type *type_dirichlet(bctx *c)
+const kj_type *kj_btype_dirichlet(bctx *c, uint32_t o)
 {
-    if (!vector_arg(c, 0)) return NULL;
-    if (!given(c, 1)) return arr(c, f64(c), 1);
-    int nd = shape_arg(c, 1);
+    if (!vector_arg(c, o)) return NULL;
+    if (!given(c, o + 1)) return arr(c, f64(c), 1);
+    int nd = shape_arg(c, o + 1);
     if (nd == 4) {
-        kj_error(c->d, c->src, span_of(c, 1), "%s() size must have 1 to 3 dimensions", c->name);
+        kj_error(c->d, c->src, span_of(c, o + 1), "%s() size must have 1 to 3 dimensions", c->name);
         return NULL;
     }
     return nd ? arr(c, f64(c), nd + 1) : NULL;
@@ -1144,9 +1145,10 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_RANDOM_RANDN: return type_rand(c);
     case KJ_B_NP_RANDOM_SHUFFLE: return type_shuffle(c);
     case KJ_B_NP_RANDOM_PERMUTATION: return type_permutation(c);
-    case KJ_B_NP_RANDOM_CHOICE: return type_choice(c);
-    case KJ_B_NP_RANDOM_MULTINOMIAL: return type_multinomial(c);
-    case KJ_B_NP_RANDOM_DIRICHLET: return type_dirichlet(c);
+    case KJ_B_NP_RANDOM_CHOICE: return kj_btype_choice(c, 0);
+    case KJ_B_NP_RANDOM_MULTINOMIAL: return kj_btype_multinomial(c, 0);
+    case KJ_B_NP_RANDOM_DIRICHLET: return kj_btype_dirichlet(c, 0);
+    case KJ_B_GEN_CHOICE: case KJ_B_GEN_MULTINOMIAL: case KJ_B_GEN_DIRICHLET: return kj_btype_gen_pick(c);
     case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
     case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
         return type_generator(c);

@@ -365,6 +365,12 @@ enum {
     X(GEN_ZIPF, "Generator.zipf", KJ_BF_HOST | KJ_BF_METHOD, "a, size=")                                 \
     X(GEN_LOGSERIES, "Generator.logseries", KJ_BF_HOST | KJ_BF_METHOD, "p, size=")                       \
     X(GEN_NEGATIVE_BINOMIAL, "Generator.negative_binomial", KJ_BF_HOST | KJ_BF_METHOD, "n, p, size=")    \
+    X(GEN_VONMISES, "Generator.vonmises", KJ_BF_HOST | KJ_BF_METHOD, "mu, kappa, size=")                  \
+    X(GEN_HYPERGEOMETRIC, "Generator.hypergeometric", KJ_BF_HOST | KJ_BF_METHOD, "ngood, nbad, nsample, size=")\
+    /* the Generator's choice, multinomial and dirichlet (builtins_generator.c, random_gen_pick.c) */     \
+    X(GEN_CHOICE, "Generator.choice", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "a, size=, replace=, p=, axis=, shuffle=")\
+    X(GEN_MULTINOMIAL, "Generator.multinomial", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "n, pvals, size=")\
+    X(GEN_DIRICHLET, "Generator.dirichlet", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "alpha, size=")      \
     /* the `random` module, RANDOM_SEED..RANDOM_SHUFFLE (builtins_pyrandom.c, llvm_pyrandom.c) */ \
     X(RANDOM_SEED, "random.seed", KJ_BF_HOST, "a")                                                       \
     X(RANDOM_RANDOM, "random.random", KJ_BF_HOST, "")                                                    \

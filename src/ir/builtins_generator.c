@@ -17,3 +17,18 @@ const kj_type *kj_btype_gen_dist(bctx *c, const kj_rdist_spec *sp)
     int nd = shape_arg(c, size);
     return nd ? arr(c, e, nd) : NULL;
 }
+
+/* Generator.choice(a, size=, replace=, p=, axis=, shuffle=) (axis= only 0,
+ * the one axis of a 1-D `a`), multinomial(n, pvals, size=), dirichlet(alpha,
+ * size=): np.random's typing with the arguments after the receiver. */
+const kj_type *kj_btype_gen_pick(bctx *c)
+{
+    if (c->id == KJ_B_GEN_MULTINOMIAL) return kj_btype_multinomial(c, 1);
+    if (c->id == KJ_B_GEN_DIRICHLET) return kj_btype_dirichlet(c, 1);
+    if (given(c, 5)) {
+        kj_error(c->d, c->src, span_of(c, 5), "%s() argument 'axis' is not supported (its `a` is 1-D)", c->name);
+        return NULL;
+    }
+    if (given(c, 6) && !num_arg(c, 6, kj_t_bool(c->t))) return NULL;
+    return kj_btype_choice(c, 1);
+}

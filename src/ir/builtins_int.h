@@ -196,6 +196,13 @@ static inline bool opaque_arg(bctx *c, uint32_t i, const char *name)
 const kj_type *kj_btype_device_array(bctx *c);
 struct kj_rdist_spec;
 const kj_type *kj_btype_gen_dist(bctx *c, const struct kj_rdist_spec *sp); /* builtins_generator.c */
+/* np.random.choice / multinomial / dirichlet with `a` (n, alpha) at argument
+ * o, and their Generator methods (builtins.c, builtins_generator.c). */
+bool vector_arg(bctx *c, uint32_t i);
+const kj_type *kj_btype_choice(bctx *c, uint32_t o);
+const kj_type *kj_btype_multinomial(bctx *c, uint32_t o);
+const kj_type *kj_btype_dirichlet(bctx *c, uint32_t o);
+const kj_type *kj_btype_gen_pick(bctx *c);
 const kj_type *kj_btype_cuda_host(bctx *c);
 const kj_type *kj_btype_waitall(bctx *c);
 const kj_type *kj_btype_mpi(bctx *c);

@@ -109,7 +109,9 @@ const kj_rdist_spec *kj_gdist_spec_of(kj_builtin id)
         [KJ_B_GEN_ZIPF - KJ_B_GEN_NORMAL] = {KJ_RD_ZIPF, 1, {0}, true, false},
         [KJ_B_GEN_LOGSERIES - KJ_B_GEN_NORMAL] = {KJ_RD_LOGSERIES, 1, {0}, true, false},
         [KJ_B_GEN_NEGATIVE_BINOMIAL - KJ_B_GEN_NORMAL] = {KJ_RD_NEG_BINOMIAL, 2, {0}, true, false},
+        [KJ_B_GEN_VONMISES - KJ_B_GEN_NORMAL] = {KJ_RD_VONMISES, 2, {0}, false, false},
+        [KJ_B_GEN_HYPERGEOMETRIC - KJ_B_GEN_NORMAL] = {KJ_RD_HYPERGEOMETRIC, 3, {0}, true, false},
     };
-    if (id < KJ_B_GEN_NORMAL || id > KJ_B_GEN_NEGATIVE_BINOMIAL) return NULL;
+    if (id < KJ_B_GEN_NORMAL || id > KJ_B_GEN_HYPERGEOMETRIC) return NULL;
     return &specs[id - KJ_B_GEN_NORMAL];
 }

@@ -61,18 +61,12 @@ void kj_rdist_fill(kj_mt19937 *st, kj_rdist d, const double p[3], void *out, int
 
 /* legacy_gauss: the polar method, caching its second value in st. */
 double kj_rdist_gauss(kj_mt19937 *st);
-/* random_interval(max): a value in [0, max] by masked rejection
- * (shuffle/permutation's draws). */
-uint64_t kj_random_interval(kj_mt19937 *st, uint64_t max);
 /* Swap rows i and j of h (sub-arrays of its trailing dimensions): shuffle's
  * step (random_pick.c). */
 void kj_random_swap_rows(const kj_array *h, int64_t i, int64_t j);
-/* legacy binomial(n, p) (parameters checked): multinomial's draws. */
-int64_t kj_rdist_binomial(kj_mt19937 *st, int64_t n, double p);
-
 /* BTPE's constants for (n, p) (Kachitvichyanukul & Schmeiser), and its
- * acceptance test for y after the triangle (true accepts): shared by the
- * legacy binomial and the Generator's (random_gen_disc.c). */
+ * acceptance test for y after the triangle (true accepts): random_samplers.h's
+ * binomial, for both streams. */
 typedef struct kj_btpe {
     double r, q, fm, p1, xm, xl, xr, c, laml, lamr, p2, p3, p4;
     int64_t m;
@@ -80,10 +74,8 @@ typedef struct kj_btpe {
 kj_btpe kj_btpe_init(int64_t n, double p);
 bool kj_btpe_accept(const kj_btpe *k, int64_t n, int64_t y, double v);
 
-/* random_dist.c's legacy standard_gamma, poisson and loggam, for
- * random_legacy.c. */
-double kj_rdist_std_gamma(kj_mt19937 *st, double shape);
-int64_t kj_rdist_poisson(kj_mt19937 *st, double lam);
+/* random_loggam: log(gamma(x)) as NumPy computes it (poisson's PTRS, the
+ * legacy hypergeometric). */
 double kj_rdist_loggam(double x);
 /* random_legacy.c: a draw of the distributions from KJ_RD_STD_CAUCHY on
  * (float ones, integer ones) and their checks. */

@@ -7,8 +7,7 @@
 #include "rt_host.h"
 
 #include "array.h"
-#include "pcg64.h"
-#include "random_dist.h"
+#include "random_gen_dist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -97,16 +96,20 @@ static uint64_t lemire64(kj_pcg64 *g, uint64_t rng)
     return (uint64_t)(m >> 64);
 }
 
+/* random_bounded_uint64(off 0, rng, unmasked): 32-bit draws when the
+ * range fits 32 bits. */
+uint64_t kj_gen_bounded(kj_pcg64 *g, uint64_t rng)
+{
+    return rng == 0                ? 0
+           : rng == UINT32_MAX     ? kj_pcg64_next32(g)
+           : rng < UINT32_MAX      ? lemire32(g, (uint32_t)rng)
+           : rng == UINT64_MAX     ? kj_pcg64_next64(g)
+                                   : lemire64(g, rng);
+}
+
 static void bounded_fill(kj_pcg64 *g, uint64_t off, uint64_t rng, int64_t *out, int64_t n)
 {
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t v = rng == 0                ? 0
-                     : rng == UINT32_MAX     ? kj_pcg64_next32(g)
-                     : rng < UINT32_MAX      ? lemire32(g, (uint32_t)rng)
-                     : rng == UINT64_MAX     ? kj_pcg64_next64(g)
-                                             : lemire64(g, rng);
-        out[i] = (int64_t)(off + v);
-    }
+    for (int64_t i = 0; i < n; i++) out[i] = (int64_t)(off + kj_gen_bounded(g, rng));
 }
 
 /* Generator.integers(low, high) (int64, endpoint False): [low, high). */
@@ -125,25 +128,13 @@ void kj_rt_gen_integers(kj_rt *rt, void *gen, int64_t low, int64_t high, int32_t
     kj_rt_result(rt, kj_array_retain(a), &err, out, ndim, line, col);
 }
 
-/* random_interval over PCG64: [0, max] by masked rejection. */
-static uint64_t gen_interval(kj_pcg64 *g, uint64_t max)
-{
-    if (max == 0) return 0;
-    uint64_t mask = max, v;
-    for (int s = 1; s < 64; s *= 2) mask |= mask >> s;
-    if (max <= 0xffffffffu)
-        while ((v = (kj_pcg64_next32(g) & mask)) > max) {}
-    else
-        while ((v = (kj_pcg64_next64(g) & mask)) > max) {}
-    return v;
-}
-
 /* Generator.shuffle: Fisher-Yates from the end along axis 0, as legacy. */
-static void gen_shuffle_rows(kj_pcg64 *g, const kj_array *h)
+void kj_gen_shuffle_rows(kj_pcg64 *g, const kj_array *h)
 {
     if (h->ndim < 1 || kj_array_size(h) == 0) return;
+    const kj_bitgen bg = kj_bitgen_pcg(g);
     for (int64_t i = h->shape[0] - 1; i >= 1; i--) {
-        int64_t j = (int64_t)gen_interval(g, (uint64_t)i);
+        int64_t j = (int64_t)kj_smp_interval(&bg, (uint64_t)i);
         if (i != j) kj_random_swap_rows(h, i, j);
     }
 }
@@ -154,7 +145,7 @@ void kj_rt_gen_shuffle(kj_rt *rt, void *gen, const void *a, int32_t ndim, int32_
     (void)rt, (void)line, (void)col;
     kj_array h;
     kj_rt_header(&h, a, ndim, dtype);
-    gen_shuffle_rows(gen, &h);
+    kj_gen_shuffle_rows(gen, &h);
 }
 
 /* Generator.permutation(n) (a != NULL: permutation(a), a shuffled copy). */
@@ -173,6 +164,6 @@ void kj_rt_gen_permutation(kj_rt *rt, void *gen, int64_t n, const void *a, int32
         for (int64_t i = 0; r && i < len; i++) ((int64_t *)(void *)r->data)[i] = i;
         ndim = 1;
     }
-    if (r) gen_shuffle_rows(gen, r);
+    if (r) kj_gen_shuffle_rows(gen, r);
     kj_rt_result(rt, r, &err, out, ndim, line, col);
 }

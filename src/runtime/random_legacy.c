@@ -8,112 +8,24 @@
  * the checks and messages are mtrand.pyx's. */
 #include "random_dist.h"
 
-#include <math.h>
+#include "random_samplers.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
+#include <math.h>
 
 static double next_double(kj_mt19937 *st) { return kj_mt19937_double(st); }
 
-static double chisquare(kj_mt19937 *st, double df) { return 2.0 * kj_rdist_std_gamma(st, df / 2.0); }
-
-static double wald(kj_mt19937 *st, double mean, double scale)
-{
-    double mu_2l = mean / (2 * scale), Y = kj_rdist_gauss(st);
-    Y = mean * Y * Y;
-    double X = mean + mu_2l * (Y - sqrt(4 * scale * Y + Y * Y));
-    double U = next_double(st);
-    return U <= mean / (mean + X) ? X : mean * mean / X;
-}
-
-/* vonmises's angle wrapped into [-pi, pi], the sign kept as NumPy does. */
-static double wrap_angle(double result)
-{
-    int neg = result < 0;
-    double mod = fmod(fabs(result) + M_PI, 2 * M_PI) - M_PI;
-    return neg ? -mod : mod;
-}
-
-static double vonmises(kj_mt19937 *st, double mu, double kappa)
-{
-    if (isnan(kappa)) return NAN;
-    if (kappa < 1e-8) return M_PI * (2 * next_double(st) - 1);
-    double s, W;
-    if (kappa < 1e-5) {
-        s = (1. / kappa + kappa); /* second-order Taylor expansion around 0 */
-    } else {
-        double r = 1 + sqrt(1 + 4 * kappa * kappa), rho = (r - sqrt(2 * r)) / (2 * kappa);
-        s = (1 + rho * rho) / (2 * rho);
-    }
-    for (;;) {
-        double U = next_double(st), Z = cos(M_PI * U);
-        W = (1 + s * Z) / (s + Z);
-        double Y = kappa * (s - W), V = next_double(st);
-        if ((Y * (2 - Y) - V >= 0) || (log(Y / V) + 1 - Y >= 0)) break;
-    }
-    double U = next_double(st), result = acos(W);
-    if (U < 0.5) result = -result;
-    return wrap_angle(result + mu);
-}
-
-static double noncentral_chisquare(kj_mt19937 *st, double df, double nonc)
-{
-    if (nonc == 0) return chisquare(st, df);
-    if (1 < df) {
-        double Chi2 = chisquare(st, df - 1), n = kj_rdist_gauss(st) + sqrt(nonc);
-        return Chi2 + n * n;
-    }
-    int64_t i = kj_rdist_poisson(st, nonc / 2.0);
-    double out = chisquare(st, df + 2 * (double)i);
-    return isnan(nonc) ? NAN : out; /* the guard after the draws keeps the stream */
-}
-
 double kj_rdist_more_f(kj_mt19937 *st, kj_rdist d, const double p[3])
 {
+    const kj_bitgen bg = kj_bitgen_mt(st);
     switch (d) {
-    case KJ_RD_STD_CAUCHY: {
-        double num = kj_rdist_gauss(st);
-        return num / kj_rdist_gauss(st);
-    }
+    case KJ_RD_STD_CAUCHY: return kj_smp_cauchy(&bg);
     case KJ_RD_RAYLEIGH: return p[0] * sqrt(-2.0 * log1p(-next_double(st)));
     case KJ_RD_POWER: return pow(1 - exp(-(-log(1.0 - next_double(st)))), 1. / p[0]);
-    case KJ_RD_WALD: return wald(st, p[0], p[1]);
-    case KJ_RD_VONMISES: return vonmises(st, p[0], p[1]);
-    case KJ_RD_F: {
-        double num = chisquare(st, p[0]) * p[1];
-        return num / (chisquare(st, p[1]) * p[0]);
-    }
-    case KJ_RD_NONCENTRAL_CHISQUARE: return noncentral_chisquare(st, p[0], p[1]);
+    case KJ_RD_WALD: return kj_smp_wald(&bg, p[0], p[1]);
+    case KJ_RD_VONMISES: return kj_smp_vonmises(&bg, p[0], p[1]);
+    case KJ_RD_F: return kj_smp_f(&bg, p[0], p[1]);
+    case KJ_RD_NONCENTRAL_CHISQUARE: return kj_smp_noncentral_chisquare(&bg, p[0], p[1]);
     default: return 0.0;
-    }
-}
-
-static int64_t zipf(kj_mt19937 *st, double a)
-{
-    double am1 = a - 1.0, b = pow(2.0, am1);
-    for (;;) {
-        double U = 1.0 - next_double(st), V = next_double(st), X = floor(pow(U, -1.0 / am1));
-        /* beyond int64: rejected (a Zipf truncated to the largest long) */
-        if (X > (double)INT64_MAX || X < 1.0) continue;
-        double T = pow(1.0 + 1.0 / X, am1);
-        if (V * X * (T - 1.0) / (b - 1.0) <= T / b) return (int64_t)X;
-    }
-}
-
-static int64_t logseries(kj_mt19937 *st, double p)
-{
-    double r = log(1.0 - p);
-    for (;;) {
-        double V = next_double(st);
-        if (V >= p) return 1;
-        double U = next_double(st), q = 1.0 - exp(r * U);
-        if (V <= q * q) {
-            int64_t result = (int64_t)floor(1 + log(V) / log(q));
-            if (result < 1 || V == 0.0) continue;
-            return result;
-        }
-        return V >= q ? 1 : 2;
     }
 }
 
@@ -172,13 +84,11 @@ static int64_t hypergeometric_hrua(kj_mt19937 *st, int64_t good, int64_t bad, in
 
 int64_t kj_rdist_more_i(kj_mt19937 *st, kj_rdist d, const double p[3])
 {
+    const kj_bitgen bg = kj_bitgen_mt(st);
     switch (d) {
-    case KJ_RD_ZIPF: return zipf(st, p[0]);
-    case KJ_RD_LOGSERIES: return logseries(st, p[0]);
-    case KJ_RD_NEG_BINOMIAL: {
-        double Y = (1 - p[1]) / p[1] * kj_rdist_std_gamma(st, p[0]);
-        return kj_rdist_poisson(st, Y);
-    }
+    case KJ_RD_ZIPF: return kj_smp_zipf(&bg, p[0]);
+    case KJ_RD_LOGSERIES: return kj_smp_logseries(&bg, p[0]);
+    case KJ_RD_NEG_BINOMIAL: return kj_smp_negative_binomial(&bg, p[0], p[1]);
     case KJ_RD_HYPERGEOMETRIC: {
         int64_t good = (int64_t)p[0], bad = (int64_t)p[1], sample = (int64_t)p[2];
         if (sample > 10) return hypergeometric_hrua(st, good, bad, sample);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* np.random.shuffle, permutation, choice and multinomial over the legacy
  * stream, as mtrand.pyx does them (the same draws in the same order, the
- * same checks and messages). */
+ * same checks and messages); choice and multinomial also serve the
+ * Generator's (random_pick.h, random_gen_pick.c) over its bit source. */
 #include "rt_host.h"
 
 #include "array.h"
 #include "random_dist.h"
+#include "random_pick.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,8 +40,9 @@ void kj_random_swap_rows(const kj_array *h, int64_t i, int64_t j)
 static void shuffle_rows(kj_mt19937 *st, const kj_array *h)
 {
     if (h->ndim < 1) return;
+    const kj_bitgen bg = kj_bitgen_mt(st);
     for (int64_t i = h->shape[0] - 1; i >= 1; i--) {
-        int64_t j = (int64_t)kj_random_interval(st, (uint64_t)i);
+        int64_t j = (int64_t)kj_smp_interval(&bg, (uint64_t)i);
         if (i != j) kj_random_swap_rows(h, i, j);
     }
 }
@@ -129,11 +132,27 @@ typedef struct {
     bool replace;
     double *p; /* NULL: uniform */
     int64_t count;
+    const kj_choice_src *src;
 } choice_req;
+
+/* mtrand's messages, and _generator.pyx's where they differ. */
+enum { M_POP, M_EMPTY, M_PLEN, M_LARGER, M_NEG };
+static const char *msg(const choice_req *q, int m)
+{
+    static const char *legacy[] = {"a must be greater than 0 unless no samples are taken",
+                                   "'a' cannot be empty unless no samples are taken", "'a' and 'p' must have same size",
+                                   "Cannot take a larger sample than population when 'replace=False'",
+                                   "Negative dimensions are not allowed"};
+    static const char *gen[] = {"a must be a positive integer unless no samples are taken",
+                                "a cannot be empty unless no samples are taken", "a and p must have same size",
+                                "Cannot take a larger sample than population when replace is False",
+                                "negative dimensions are not allowed"};
+    return (q->src->gen ? gen : legacy)[m];
+}
 
 static void check_p(kj_rt *rt, const choice_req *q, int64_t plen, int32_t line, int32_t col)
 {
-    if (plen != q->pop) fail(rt, "ValueError", "'a' and 'p' must have same size", line, col);
+    if (plen != q->pop) fail(rt, "ValueError", msg(q, M_PLEN), line, col);
     double s = kahan_sum(q->p, plen);
     if (isnan(s)) fail(rt, "ValueError", "probabilities contain NaN", line, col);
     for (int64_t i = 0; i < plen; i++)
@@ -152,10 +171,9 @@ static void choice_unique_p(kj_rt *rt, const choice_req *q, int64_t *idx, int32_
     double *cdf = malloc((size_t)q->pop * sizeof *cdf), *u = malloc((size_t)q->count * sizeof *u);
     char *seen = calloc((size_t)q->pop, 1);
     if (!cdf || !u || !seen) abort();
-    kj_mt19937 *st = kj_rt_rng(rt);
     for (int64_t n = 0; n < q->count;) {
         int64_t m = q->count - n;
-        kj_random_fill(st, u, m);
+        for (int64_t i = 0; i < m; i++) u[i] = kj_bg_double(&q->src->bg);
         for (int64_t i = 0; i < n; i++) q->p[idx[i]] = 0;
         make_cdf(q->p, cdf, q->pop);
         memset(seen, 0, (size_t)q->pop);
@@ -171,27 +189,34 @@ static void choice_unique_p(kj_rt *rt, const choice_req *q, int64_t *idx, int32_
 
 static void choice_indices(kj_rt *rt, const choice_req *q, int64_t *idx, int32_t line, int32_t col)
 {
-    kj_mt19937 *st = kj_rt_rng(rt);
+    const kj_bitgen *bg = &q->src->bg;
     if (q->replace && q->p) {
         double *cdf = malloc((size_t)q->pop * sizeof *cdf);
         if (!cdf) abort();
         make_cdf(q->p, cdf, q->pop);
-        for (int64_t i = 0; i < q->count; i++) idx[i] = search_right(cdf, q->pop, kj_mt19937_double(st));
+        for (int64_t i = 0; i < q->count; i++) idx[i] = search_right(cdf, q->pop, kj_bg_double(bg));
         free(cdf);
+    } else if (q->replace && q->src->gen) { /* integers(0, pop) */
+        for (int64_t i = 0; i < q->count; i++) idx[i] = (int64_t)kj_gen_bounded(q->src->gen, (uint64_t)q->pop - 1);
     } else if (q->replace) {
+        kj_mt19937 *st = kj_rt_rng(rt);
         kj_rt_error err = {0};
         if (q->count > 0 && !kj_random_randint(st, 0, q->pop, idx, q->count, &err))
             kj_rt_raise_error(rt, &err, line, col);
     } else if (q->count > q->pop) {
-        fail(rt, "ValueError", "Cannot take a larger sample than population when 'replace=False'", line, col);
+        fail(rt, "ValueError", msg(q, M_LARGER), line, col);
+    } else if (q->src->gen && q->count < 0) {
+        fail(rt, "ValueError", msg(q, M_NEG), line, col);
     } else if (q->p) {
         choice_unique_p(rt, q, idx, line, col);
+    } else if (q->src->gen) {
+        kj_gen_choice_unique(q->src->gen, q->pop, q->count, q->src->shuffle, idx);
     } else { /* permutation(pop)[:size] */
         int64_t *perm = malloc((size_t)(q->pop > 0 ? q->pop : 1) * sizeof *perm);
         if (!perm) abort();
         for (int64_t i = 0; i < q->pop; i++) perm[i] = i;
         for (int64_t i = q->pop - 1; i >= 1; i--) {
-            int64_t j = (int64_t)kj_random_interval(st, (uint64_t)i), t = perm[i];
+            int64_t j = (int64_t)kj_smp_interval(bg, (uint64_t)i), t = perm[i];
             perm[i] = perm[j], perm[j] = t;
         }
         memcpy(idx, perm, (size_t)q->count * sizeof *idx);
@@ -204,11 +229,10 @@ static void choice_setup(kj_rt *rt, choice_req *q, const kj_array *a, int64_t po
                          int32_t pdtype, int32_t line, int32_t col)
 {
     if (!a && pop <= 0 && q->count != 0)
-        fail(rt, "ValueError", "a must be greater than 0 unless no samples are taken", line, col);
+        fail(rt, "ValueError", msg(q, M_POP), line, col);
     if (a) {
         pop = a->shape[0];
-        if (pop == 0 && q->count != 0)
-            fail(rt, "ValueError", "'a' cannot be empty unless no samples are taken", line, col);
+        if (pop == 0 && q->count != 0) fail(rt, "ValueError", msg(q, M_EMPTY), line, col);
     }
     q->pop = pop;
     q->p = NULL;
@@ -219,17 +243,18 @@ static void choice_setup(kj_rt *rt, choice_req *q, const kj_array *a, int64_t po
     }
 }
 
-/* choice(a, size, replace, p): a_ndim 0 means the population is range(pop);
- * else a is a 1-D array of dtype. p is NULL or a 1-D array of pdtype. */
-void kj_rt_choice(kj_rt *rt, const void *a, int32_t a_ndim, int64_t pop, int32_t dtype, int32_t replace,
-                  const void *p, int32_t pdtype, int32_t ndim, const int64_t *shape, void *out, int32_t line,
-                  int32_t col)
+/* choice(a, size, replace, p) from src's stream: a_ndim 0 means the
+ * population is range(pop); else a is a 1-D array of dtype. p is NULL or a
+ * 1-D array of pdtype. */
+void kj_choice_run(kj_rt *rt, const kj_choice_src *src, const void *a, int32_t a_ndim, int64_t pop, int32_t dtype,
+                   int32_t replace, const void *p, int32_t pdtype, int32_t ndim, const int64_t *shape, void *out,
+                   int32_t line, int32_t col)
 {
     kj_array h;
     if (a_ndim) kj_rt_header(&h, a, 1, dtype);
-    choice_req q = {.replace = replace != 0, .count = 1};
+    choice_req q = {.replace = replace != 0, .count = 1, .src = src};
     for (int d = 0; d < ndim; d++) q.count *= shape[d];
-    if (q.count < 0 && !replace) fail(rt, "ValueError", "Negative dimensions are not allowed", line, col);
+    if (q.count < 0 && !replace && !src->gen) fail(rt, "ValueError", msg(&q, M_NEG), line, col);
     choice_setup(rt, &q, a_ndim ? &h : NULL, pop, p, pdtype, line, col);
     kj_rt_error err = {0};
     kj_array *idx = kj_array_empty(KJ_DT_INT64, ndim, shape, &err);
@@ -251,14 +276,13 @@ void kj_rt_choice(kj_rt *rt, const void *a, int32_t a_ndim, int64_t pop, int32_t
 
 /* choice without size=: one element, as int64 bits (an integer or bool
  * sign-extended; a float64's or float32's own bits). */
-int64_t kj_rt_choice1(kj_rt *rt, const void *a, int32_t a_ndim, int64_t pop, int32_t dtype, int32_t replace,
-                      const void *p, int32_t pdtype, int32_t line, int32_t col)
+int64_t kj_choice1_run(kj_rt *rt, const kj_choice_src *src, const void *a, int32_t a_ndim, int64_t pop,
+                       int32_t dtype, int32_t replace, const void *p, int32_t pdtype, int32_t line, int32_t col)
 {
     kj_array h;
     if (a_ndim) kj_rt_header(&h, a, 1, dtype);
-    choice_req q = {.replace = replace != 0, .count = 1};
-    if (a_ndim || pop > 0) q.count = 1;
-    else fail(rt, "ValueError", "a must be greater than 0 unless no samples are taken", line, col);
+    choice_req q = {.replace = replace != 0, .count = 1, .src = src};
+    if (!a_ndim && pop <= 0) fail(rt, "ValueError", msg(&q, M_POP), line, col);
     choice_setup(rt, &q, a_ndim ? &h : NULL, pop, p, pdtype, line, col);
     int64_t i = 0;
     choice_indices(rt, &q, &i, line, col);
@@ -277,9 +301,24 @@ int64_t kj_rt_choice1(kj_rt *rt, const void *a, int32_t a_ndim, int64_t pop, int
     return kj_array_get_i64(&h, &i);
 }
 
+void kj_rt_choice(kj_rt *rt, const void *a, int32_t a_ndim, int64_t pop, int32_t dtype, int32_t replace,
+                  const void *p, int32_t pdtype, int32_t ndim, const int64_t *shape, void *out, int32_t line,
+                  int32_t col)
+{
+    const kj_choice_src src = {kj_bitgen_mt(kj_rt_rng(rt)), NULL, false};
+    kj_choice_run(rt, &src, a, a_ndim, pop, dtype, replace, p, pdtype, ndim, shape, out, line, col);
+}
+
+int64_t kj_rt_choice1(kj_rt *rt, const void *a, int32_t a_ndim, int64_t pop, int32_t dtype, int32_t replace,
+                      const void *p, int32_t pdtype, int32_t line, int32_t col)
+{
+    const kj_choice_src src = {kj_bitgen_mt(kj_rt_rng(rt)), NULL, false};
+    return kj_choice1_run(rt, &src, a, a_ndim, pop, dtype, replace, p, pdtype, line, col);
+}
+
 /* multinomial(n, pvals, size): shape is size's then len(pvals). */
-void kj_rt_multinomial(kj_rt *rt, int64_t n, const void *pvals, int32_t pdtype, int32_t ndim,
-                       const int64_t *shape, void *out, int32_t line, int32_t col)
+void kj_multinomial_run(kj_rt *rt, const kj_bitgen *bg, int64_t n, const void *pvals, int32_t pdtype, int32_t ndim,
+                        const int64_t *shape, void *out, int32_t line, int32_t col)
 {
     int64_t d = 0;
     double *p = as_f64(rt, pvals, pdtype, &d, line, col);
@@ -296,18 +335,13 @@ void kj_rt_multinomial(kj_rt *rt, int64_t n, const void *pvals, int32_t pdtype, 
     kj_rt_own(rt, r);
     if (n < 0) fail(rt, "ValueError", "n < 0", line, col);
     int64_t *m = (int64_t *)(void *)r->data, niter = d ? kj_array_size(r) / d : 0;
-    kj_mt19937 *st = kj_rt_rng(rt);
-    for (int64_t it = 0; it < niter; it++, m += d) { /* random_multinomial */
-        double remaining = 1.0;
-        int64_t dn = n;
-        for (int64_t j = 0; j < d - 1; j++) {
-            double pj = p[j] / remaining; /* random_binomial: n == 0 or p == 0 draw nothing */
-            m[j] = dn == 0 || pj == 0.0 ? 0 : kj_rdist_binomial(st, dn, pj);
-            dn -= m[j];
-            if (dn <= 0) break;
-            remaining -= p[j];
-        }
-        if (dn > 0) m[d - 1] = dn;
-    }
+    for (int64_t it = 0; it < niter; it++, m += d) kj_smp_multinomial(bg, n, m, p, d);
     kj_rt_result(rt, kj_array_retain(r), &err, out, ndim, line, col);
+}
+
+void kj_rt_multinomial(kj_rt *rt, int64_t n, const void *pvals, int32_t pdtype, int32_t ndim, const int64_t *shape,
+                       void *out, int32_t line, int32_t col)
+{
+    const kj_bitgen bg = kj_bitgen_mt(kj_rt_rng(rt));
+    kj_multinomial_run(rt, &bg, n, pvals, pdtype, ndim, shape, out, line, col);
 }

@@ -21,8 +21,12 @@
  *   WARRANTIES ARE DISCLAIMED (the full disclaimer: NumPy's LICENSE.txt).
  *
  * Regenerating them (Marsaglia and Tsang's recurrence from r and the strip
- * area) in 60-digit decimal came close but not bit-equal (session 13), so
- * the copy stays until a generator reproduces every entry. */
+ * area, as randomgen's 2018 script did in float64) does not give them back
+ * bit for bit: not in 60-digit decimal (session 13), not in float64 over
+ * today's glibc (37 wi, 38 fi, 17 ki entries off by 1 to 76 ulp) nor over
+ * NumPy 1.24's np.exp/np.log (session 14): they carry the last bits of the
+ * libm that made them. So the copy stays (docs/runtime.md, "The ziggurat
+ * tables"). */
 #ifndef KJ_ZIGGURAT_TABLES_H
 #define KJ_ZIGGURAT_TABLES_H
 
