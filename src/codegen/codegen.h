@@ -491,6 +491,8 @@ LLVMValueRef kj_cg_mpi(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_npsort(kj_cg *cg, const kir_inst *in);
 /* np.cov, np.cross, the window functions, ... (builtins_npother.h; llvm_npother.c) */
 LLVMValueRef kj_cg_npother(kj_cg *cg, const kir_inst *in);
+/* numpy.polynomial's Polynomial(...) and as_series (llvm_polynomial.c) */
+LLVMValueRef kj_cg_polynomial(kj_cg *cg, const kir_inst *in);
 /* array attributes and manipulation (builtins_npshape.h; llvm_npshape.c) */
 LLVMValueRef kj_cg_npshape(kj_cg *cg, const kir_inst *in);
 /* llvm_cuda_dev.c: numba.cuda's device API in host code (builtins_cuda_dev.h) */

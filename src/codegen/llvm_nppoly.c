@@ -72,6 +72,7 @@ static void params(kj_cg *cg, const kir_inst *in, int op, LLVMValueRef *i0, LLVM
 
 LLVMValueRef kj_cg_nppoly(kj_cg *cg, const kir_inst *in)
 {
+    if (in->aux == KJ_B_NP_POLYNOMIAL || in->aux == KJ_B_NP_PU_AS_SERIES) return kj_cg_polynomial(cg, in);
     int op = op_of(in->aux);
     /* polyval(x, c): the coefficients are operand a, the points operand b */
     kir_ref ra = op == KJ_NPP_VAL ? in->args[1] : in->args[0];

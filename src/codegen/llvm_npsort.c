@@ -145,6 +145,7 @@ static void more_args(kj_cg *cg, const kir_inst *in, call_args *c)
         c->op = KJ_NPS_SETOP;
         c->b = in->args[1];
         c->i0 = kj_cg_i64(cg, set_op(id));
+        if (id == KJ_B_NP_IN1D || id == KJ_B_NP_ISIN) c->i1 = i64_or(cg, in, 3, 0); /* invert= */
         break;
     }
 }

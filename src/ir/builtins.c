@@ -1327,6 +1327,7 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
         for (uint32_t i = 0; i < nargs; i++) conv[i] = NULL;
     if (kj_builtin_npshape(id)) return kj_builtin_type_npshape(t, id, args, nargs, call_span, src, d, conv);
     if (id == KJ_B_PRINT && kj_npshape_unprintable(args, nargs, src, d)) return NULL; /* builtins_npshape.c */
+    if (id == KJ_B_PRINT && kj_polynomial_unprintable(args, nargs, src, d)) return NULL; /* builtins_polynomial.c */
     const kj_type *cx;
     if (kj_complex_builtin_type(t, id, target, args, nargs, call_span, src, d, conv, &cx)) return cx;
     if (infos[id].flags & KJ_BF_FP16) return kj_fp16_builtin_type(t, id, args, nargs, call_span, src, d);

@@ -715,6 +715,7 @@ enum {
     X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
     X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ) \
     X("np.round", NP_AROUND) X("np.round_", NP_AROUND)                                     \
+    X("np.polynomial.Polynomial", NP_POLYNOMIAL)                                           \
     X("np.degrees", NP_RAD2DEG) X("np.radians", NP_DEG2RAD)                                \
     X("np.trapezoid", NP_TRAPZ) /* NumPy 2's name of np.trapz */                             \
     X("np.row_stack", NP_VSTACK) X("np.reshape", ARR_RESHAPE)                            \
@@ -862,6 +863,9 @@ const kj_type *kj_builtin_type_npshape(kj_types *t, kj_builtin id, const kj_barg
                                        kj_span call, const kj_source *src, kj_diags *d, const kj_type **conv);
 /* print() of one of those wrappers: refused (true after the error). */
 bool kj_npshape_unprintable(const kj_barg *args, uint32_t nargs, const kj_source *src, kj_diags *d);
+/* print() of a numpy.polynomial Polynomial: refused (builtins_polynomial.c). */
+bool kj_polynomial_unprintable(const kj_barg *args, uint32_t nargs, const kj_source *src, kj_diags *d);
+bool kj_is_polynomial(const kj_type *t);
 /* The typing rule of KJ_BUILTINS_NPOTHER (builtins_npother.c). */
 const kj_type *kj_builtin_type_npother(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                        kj_span call_span, const kj_source *src, kj_diags *d, const kj_type **conv);

@@ -225,6 +225,7 @@ const kj_type *kj_btype_heapq(bctx *c);    /* builtins_heapq.c */
 const kj_type *kj_btype_pymath(bctx *c);   /* builtins_pymath.c */
 const kj_type *kj_btype_npmath(bctx *c);   /* builtins_npmath.c */
 const kj_type *kj_btype_nppoly(bctx *c);   /* builtins_nppoly.c */
+const kj_type *kj_btype_polynomial(bctx *c); /* builtins_polynomial.c */
 const kj_type *kj_btype_pybuiltin(bctx *c); /* builtins_pybuiltin.c */
 
 #endif

@@ -81,6 +81,7 @@ static const kj_type *type_other(bctx *c)
 const kj_type *kj_btype_nppoly(bctx *c)
 {
     if (c->id >= KJ_B_NP_NANCUMSUM) return type_other(c);
+    if (c->id == KJ_B_NP_POLYNOMIAL || c->id == KJ_B_NP_PU_AS_SERIES) return kj_btype_polynomial(c);
     const kj_type *f = f64(c), *v = arr(c, f, 1);
     switch (c->id) {
     case KJ_B_NP_PU_TRIMSEQ: return coef(c, 0) ? arr(c, ty(c, 0)->elem, 1) : NULL;

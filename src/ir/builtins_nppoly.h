@@ -19,6 +19,9 @@
     X(NP_POLYINT, "np.polynomial.polynomial.polyint", KJ_BF_HOST | KJ_BF_READS, "c, m=")                 \
     X(NP_POLYVAL, "np.polynomial.polynomial.polyval", KJ_BF_HOST | KJ_BF_READS, "x, c, tensor=")         \
     X(NP_PU_TRIMSEQ, "np.polynomial.polyutils.trimseq", KJ_BF_HOST | KJ_BF_READS, "seq")               \
+    /* builtins_polynomial.c, llvm_polynomial.c */                                                     \
+    X(NP_POLYNOMIAL, "np.polynomial.polynomial.Polynomial", KJ_BF_HOST | KJ_BF_READS, "coef, domain=, window=") \
+    X(NP_PU_AS_SERIES, "np.polynomial.polyutils.as_series", KJ_BF_HOST | KJ_BF_READS, "alist, trim=")  \
     /* other NumPy functions of one array, on the same runtime entry */                                  \
     X(NP_NANCUMSUM, "np.nancumsum", KJ_BF_HOST | KJ_BF_READS, "a")                                       \
     X(NP_NANCUMPROD, "np.nancumprod", KJ_BF_HOST | KJ_BF_READS, "a")                                     \

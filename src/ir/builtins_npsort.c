@@ -213,6 +213,9 @@ static const kj_type *type_more(sctx *c)
     case KJ_B_NP_SETDIFF1D: return array_arg(c, 0, 0) && array_arg(c, 1, 0) ? arr(c, a->elem, 1) : NULL;
     case KJ_B_NP_IN1D: case KJ_B_NP_ISIN:
         if (!array_arg(c, 0, 0) || !array_arg(c, 1, 0)) return NULL;
+        /* assume_unique only lets NumPy skip its unique(): the same result for the unique inputs it promises */
+        for (uint32_t k = 2; k < 4; k++)
+            if (given(c, k) && ty(c, k)->kind != KJ_T_BOOL) return argerr(c, k, "a bool");
         return arr(c, kj_t_bool(c->t), c->id == KJ_B_NP_IN1D ? 1 : a->ndim);
     case KJ_B_NP_EDIFF1D: return array_arg(c, 0, 0) ? arr(c, a->elem, 1) : NULL;
     case KJ_B_NP_TRAPZ:

@@ -41,8 +41,8 @@
     X(NP_INTERSECT1D, "np.intersect1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                            \
     X(NP_SETDIFF1D, "np.setdiff1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                                \
     X(NP_SETXOR1D, "np.setxor1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                                  \
-    X(NP_IN1D, "np.in1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2")                                          \
-    X(NP_ISIN, "np.isin", KJ_BF_HOST | KJ_BF_READS, "element, test_elements")                            \
+    X(NP_IN1D, "np.in1d", KJ_BF_HOST | KJ_BF_READS, "ar1, ar2, assume_unique=, invert=")                 \
+    X(NP_ISIN, "np.isin", KJ_BF_HOST | KJ_BF_READS, "element, test_elements, assume_unique=, invert=")   \
     X(NP_EDIFF1D, "np.ediff1d", KJ_BF_HOST | KJ_BF_READS, "ary")                                         \
     X(NP_TRAPZ, "np.trapz", KJ_BF_HOST | KJ_BF_READS, "y, x=, dx=")                                      \
     X(NP_INTERP, "np.interp", KJ_BF_HOST | KJ_BF_READS, "x, xp, fp")                                     \

@@ -43,7 +43,11 @@ static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, cons
 {
     switch ((kj_npsort_op)op) {
     case KJ_NPS_PARTITION: return kj_array_partition(a, i0, i1 != 0, err);
-    case KJ_NPS_SETOP: return kj_array_setop(a, b, (kj_setop)i0, err);
+    case KJ_NPS_SETOP: { /* i1: in1d/isin's invert= (a fresh C-ordered bool array to negate) */
+        kj_array *r = kj_array_setop(a, b, (kj_setop)i0, err);
+        for (int64_t k = 0, n = r && i1 ? kj_array_size(r) : 0; k < n; k++) r->data[k] = !r->data[k];
+        return r;
+    }
     case KJ_NPS_EDIFF1D: return kj_array_ediff1d(a, err);
     case KJ_NPS_TRAPZ: return kj_array_trapz(a, b, f0, err);
     case KJ_NPS_INTERP: return kj_array_interp(a, b, c, err);
