@@ -186,6 +186,8 @@ enum {
     X(SUM, "sum", KJ_BF_ANY, "iterable, start=")                                                         \
     X(ANY, "any", KJ_BF_ANY, "iterable") X(ALL, "all", KJ_BF_ANY, "iterable")                            \
     X(PRINT, "print", KJ_BF_READS, "*args, sep=, end=")                                                  \
+    /* iter(x), next(it, default=): infer_pygen.c, lower_pygen.c */                                    \
+    X(ITER, "iter", KJ_BF_ANY, "obj") X(NEXT, "next", KJ_BF_ANY, "iterator, default=")                  \
     /* CHR..DIVMOD: builtins_pybuiltin.c, lower_pybuiltin.c, llvm_pybuiltin.c (pow(a, b) is a ** b: */   \
     /* parser_builtin.c, as are map, filter and getattr)                                           */   \
     X(CHR, "chr", KJ_BF_HOST, "i") X(ORD, "ord", KJ_BF_HOST, "c") X(REPR, "repr", KJ_BF_HOST, "obj")     \
@@ -781,6 +783,13 @@ struct kj_barg {
     double fval;         /* its value when is_const and float */
     const char *sval;    /* its value when is_const and a string (kind=, side=) */
 };
+
+/* infer_pygen.c: iter(x) and next(it, default=); the arguments of sum(g),
+ * list(g), sorted(g), min(g), max(g), any(g), all(g) of a generator g with
+ * g as a list of its yield type (buf: room for 8), else args. */
+const kj_type *kj_btype_iter(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                             const kj_source *src, kj_diags *d, const kj_type **conv);
+const kj_barg *kj_gen_list_args(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_barg *buf);
 
 /* builtins_complex.c: the complex built-ins (complex, .real, cmath.*, abs of a
  * complex), and the refusal of a complex argument by every other built-in.
