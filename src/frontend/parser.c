@@ -642,6 +642,7 @@ static kj_stmt *with_stmt(kjp *p)
     }
     s->span = kjp_span_from(p, kw->span);
     s->with.body = suite(p, "'with' statement", kw->span.line);
+    kjp_objmode(p, s); /* with objmode(y='float64'): parser_objmode.c */
     return s;
 }
 

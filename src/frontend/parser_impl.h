@@ -112,6 +112,7 @@ kj_expr *kjp_comprehension_of(kjp *p, kj_span open, bool dict, const char *what,
 /* parser_comp.c: `yield elt`; the DEF of fd with the one statement body (iter(a): parser_builtin.c) */
 kj_stmt *kjp_yield_of(kjp *p, kj_expr *elt);
 kj_stmt *kjp_def_of(kjp *p, kj_funcdef *fd, kj_stmt *body);
+void kjp_objmode(kjp *p, kj_stmt *with_stmt); /* parser_objmode.c: with objmode(y='T'): */
 kj_expr *kjp_builtin_call(kjp *p, kj_expr *call, uint32_t nl0); /* parser_builtin.c: map, filter, getattr */
 
 /* parser_fstring.c: the n adjacent string literals at the current token, of

@@ -385,6 +385,7 @@ const kj_type *kj_type_with(kj_ictx *ic, const kj_stmt *st)
         kj_error(ic->d, ic->s->src, st->span, "'with' is only supported in host code");
         return NULL;
     }
+    if (kj_objmode_with(ic, st)) return NULL; /* with objmode(...): infer_objmode.c */
     bool reported;
     const kj_type *r = with_ctx_type(ic, st->with.ctx, &reported);
     if (!r && !reported) {

@@ -821,6 +821,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         else
             args[i] = a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
     }
+    if (b == KJ_B_OBJMODE_OUT) return cast(lc, args[0], t, e->span); /* parser_objmode.c */
     kir_ref gen = kj_lower_gen_builtin(lc, b, args, (uint32_t)ei->nbound, e->span); /* lower_pygen.c */
     if (gen) return gen;
     if (b == KJ_B_ATOMIC_CAS2 && lc->boundscheck) /* it acts on arr[0] */

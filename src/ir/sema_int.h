@@ -444,6 +444,8 @@ kj_einfo *kj_type_dict_del(kj_ictx *ic, const kj_expr *e, const kj_type *dt, kj_
 bool kj_list_mixed_numbers(const kj_type *a, const kj_type *b);
 bool kj_infer_pyop_inplace(kj_ictx *ic, kj_einfo *ei, int b, kj_binop op, const kj_type *x, const kj_type *y,
                            kj_span sp, const kj_type **out);
+/* infer_objmode.c: is st `with objmode(...)` (checked) */
+bool kj_objmode_with(kj_ictx *ic, const kj_stmt *st);
 /* infer_pygen.c: generators. Does the block (not a nested def) yield; a
  * yield statement; a generator's return; the reporting walk's checks. */
 bool kj_block_yields(const kj_block *b);
