@@ -90,8 +90,9 @@
  * distributions and the Generator's (random_dist.h codes, random_legacy.c, random_gen_*.c). 31:
  * kj_abi_kernel.symbol32 (32-bit index variants, kir_index32.h) and .regroup (kir_regroup.h). 32:
  * kj_rt_gpu_matmul (a @ b of device arrays through cuBLAS, gpu_blas.c). 33: the Generator's choice,
- * multinomial and dirichlet (kj_rt_gen_choice, kj_rt_gen_choice1, kj_rt_gen_multinomial, kj_rt_gen_dirichlet). */
-#define KJ_ABI_VERSION 33
+ * multinomial and dirichlet (kj_rt_gen_choice, kj_rt_gen_choice1, kj_rt_gen_multinomial, kj_rt_gen_dirichlet).
+ * 34: kj_rt_gen_frame (a generator's coroutine frame, runtime/pygen.c). */
+#define KJ_ABI_VERSION 34
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8

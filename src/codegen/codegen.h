@@ -190,7 +190,19 @@ typedef struct kj_cgfn {
     bool volatile_locals;    /* the function has a TRY: locals are volatile (llvm_exc.c) */
     LLVMMetadataRef di_scope; /* lineinfo: the function's DISubprogram (llvm_lineinfo.c), else NULL */
     unsigned nshared;         /* cuda.shared.array globals made so far (their names: nvptx_cuda.c) */
+    struct kj_cg_gen *gen;    /* a generator: its coroutine (llvm_pygen.c), else NULL */
+    bool nogc;                /* a generator, or resumes one: temporaries live until the run ends */
 } kj_cgfn;
+
+/* llvm_pygen.c: generators as coroutines. Does f need nogc; the coroutine's
+ * start (after the locals); YIELD; a return; the end of the body;
+ * GEN_NEXT and GEN_VALUE. */
+bool kj_cg_gen_nogc(const kir_func *f);
+void kj_cg_gen_begin(kj_cg *cg);
+void kj_cg_yield(kj_cg *cg, const kir_inst *in);
+void kj_cg_gen_return(kj_cg *cg);
+void kj_cg_gen_end(kj_cg *cg);
+LLVMValueRef kj_cg_gen_inst(kj_cg *cg, const kir_inst *in);
 
 /* State of one module's generation. */
 struct kj_cg {

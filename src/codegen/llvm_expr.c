@@ -377,6 +377,7 @@ LLVMValueRef kj_cg_inst(kj_cg *cg, kir_ref r)
         return kj_cg_array_inst(cg, r);
     case KIR_BUILTIN: return kj_cg_builtin(cg, r);
     case KIR_UFUNC_CALL: return kj_cg_ufunc_call(cg, r);
+    case KIR_GEN_NEXT: case KIR_GEN_VALUE: return kj_cg_gen_inst(cg, in); /* llvm_pygen.c */
     default:
         kj_cg_fail(cg, in->span, "'%s' is not supported by the host code generator yet",
                    kir_op_name((kir_op)in->op));

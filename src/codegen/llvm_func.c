@@ -244,7 +244,7 @@ static void spin_tick(kj_cg *cg, const spin_state *s, const kir_inst *in)
 /* LOOP { body } — left only by BREAK (or return). */
 static void gen_loop(kj_cg *cg, const kir_inst *in)
 {
-    LLVMValueRef mark = block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
+    LLVMValueRef mark = !cg->fn->nogc && block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
     spin_state spin = spin_start(cg, in);
     LLVMBasicBlockRef body = kj_cg_bb(cg, "loop"), latch = kj_cg_bb(cg, "loop.next"),
                       exit = kj_cg_bb(cg, "endloop");
@@ -314,7 +314,7 @@ void kj_cg_for_range(kj_cg *cg, const kir_inst *in, LLVMValueRef start, LLVMValu
                      LLVMValueRef n)
 {
     LLVMTypeRef ty = LLVMTypeOf(start);
-    LLVMValueRef mark = block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
+    LLVMValueRef mark = !cg->fn->nogc && block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
     LLVMBasicBlockRef head = kj_cg_bb(cg, "for"), body = kj_cg_bb(cg, "body"),
                       latch = kj_cg_bb(cg, "next"), exit = kj_cg_bb(cg, "endfor");
@@ -360,6 +360,10 @@ static void gc_return(kj_cg *cg, LLVMValueRef ret)
 static void gen_return(kj_cg *cg, const kir_inst *in)
 {
     if (cg->tgt->ret && cg->tgt->ret(cg)) return; /* e.g. a thread of a cpu kernel's region ends */
+    if (cg->fn->gen) { /* a generator's return ends the iteration (llvm_pygen.c) */
+        kj_cg_gen_return(cg);
+        return;
+    }
     bool value = in->a && !kj_cg_is_void(cg->fn->kf->ret);
     LLVMValueRef v = value ? kj_cg_val(cg, in->a) : NULL;
     gc_return(cg, v);
@@ -407,6 +411,7 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
     case KIR_BREAK:
     case KIR_CONTINUE: gen_jump(cg, in); break;
     case KIR_RETURN: gen_return(cg, in); break;
+    case KIR_YIELD: kj_cg_yield(cg, in); break; /* llvm_pygen.c */
     case KIR_LOCAL_SET: {
         LLVMValueRef st = LLVMBuildStore(cg->b, kj_cg_val(cg, in->a), kj_cg_local_ptr(cg, (uint32_t)in->i));
         if (cg->fn->volatile_locals) LLVMSetVolatile(st, 1);
@@ -592,7 +597,7 @@ void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *k
 {
     kj_cgfn fn = {.kf = f, .fn = llfn, .rt = LLVMGetParam(llfn, 0), .fastmath = f->fastmath,
                   .kx = kj_cg_device_side(f) ? LLVMGetParam(llfn, 1) : NULL, .kern = kern,
-                  .volatile_locals = kj_cg_volatile_locals(f)};
+                  .volatile_locals = kj_cg_volatile_locals(f), .nogc = kj_cg_gen_nogc(f)};
     fn.vals = KJ_NEWN(cg->a, LLVMValueRef, f->ninsts + 1);
     cg->fn = &fn;
     fn.entry = kj_cg_bb(cg, "entry");
@@ -604,8 +609,15 @@ void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *k
         alloc_locals(cg);
         /* after the locals: allocas must stay in the entry block */
         if (cg->tgt == &kj_target_host && is_recursive(cg, f)) stack_guard(cg, f);
-        if (block_allocates(f, 0)) fn.gc_mark = gc_mark(cg);
+        if (!fn.nogc && block_allocates(f, 0)) fn.gc_mark = gc_mark(cg);
+        if (f->generator) kj_cg_gen_begin(cg); /* llvm_pygen.c */
         kj_cg_block(cg, 0);
+    }
+    if (fn.gen) { /* the end of a generator's body: its final suspend */
+        kj_cg_gen_end(cg);
+        kj_cg_di_clear(cg);
+        cg->fn = NULL;
+        return;
     }
     /* Falling off the end: none, or (never reached after a complete
      * return analysis) the zero value. */

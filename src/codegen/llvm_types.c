@@ -43,6 +43,7 @@ static LLVMTypeRef lower(kj_cg *cg, const kj_type *t, bool mem)
     case KJ_T_STR:
     case KJ_T_LIST: /* a kj_list* (llvm_list.c) */
     case KJ_T_DICT: case KJ_T_SET: /* a kj_dict* (llvm_dict.c) */
+    case KJ_T_GENERATOR: /* a coroutine handle (llvm_pygen.c) */
     case KJ_T_OPAQUE: return cg->t_ptr;
     case KJ_T_NONE:
     case KJ_T_DTYPE:

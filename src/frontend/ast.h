@@ -103,7 +103,7 @@ struct kj_expr {
 #define KJ_STMT_KINDS(X)                                                                   \
     X(EXPR) X(ASSIGN) X(AUGASSIGN) X(IF) X(WHILE) X(FOR) X(BREAK) X(CONTINUE) X(RETURN)    \
     X(PASS) X(ASSERT) X(DEF) X(IMPORT) X(FROM_IMPORT) X(WITH) X(RAISE) X(TRY)    \
-    X(EXCEPT) X(GLOBAL)
+    X(EXCEPT) X(GLOBAL) X(YIELD)
 
 typedef enum {
 #define X(n) KJ_S_##n,
@@ -141,7 +141,7 @@ struct kj_stmt {
         struct { kj_expr *cond; kj_block body; } while_;   /* WHILE */
         struct { kj_expr *ctx, *target; kj_block body; } with; /* WITH: one item; target: `as` (or NULL) */
         struct { kj_expr *target; kj_expr *iter; kj_block body; } for_; /* FOR */
-        struct { kj_expr *value; } ret;                    /* RETURN: value may be NULL */
+        struct { kj_expr *value; } ret;                    /* RETURN, YIELD: value may be NULL */
         struct { kj_expr *cond, *msg; } assert_;           /* ASSERT: msg may be NULL */
         struct { kj_expr *exc; } raise; /* RAISE: a class or a call of one (ir/raise.c) */
         /* TRY: its clauses, in source order, are EXCEPT statements: the

@@ -295,7 +295,8 @@ static void dump_stmt(const kj_stmt *s, int indent, kj_buf *out)
     case KJ_S_CONTINUE: kj_buf_puts(out, "(continue)"); return;
     case KJ_S_PASS: kj_buf_puts(out, "(pass)"); return;
     case KJ_S_RETURN:
-        kj_buf_puts(out, "(return");
+    case KJ_S_YIELD:
+        kj_buf_puts(out, s->kind == KJ_S_YIELD ? "(yield" : "(return");
         if (s->ret.value) {
             kj_buf_putc(out, ' ');
             dump_expr(s->ret.value, out);

@@ -337,17 +337,27 @@ static kj_stmt *from_stmt(kjp *p, kj_span start)
     return s;
 }
 
-/* 'return' [testlist] */
-static kj_stmt *return_stmt(kjp *p, kj_span start)
+/* 'return' [testlist] (and 'yield' [testlist]) */
+static kj_stmt *value_stmt(kjp *p, kj_span start, kj_stmt_kind kind)
 {
     kjp_next(p);
     kj_tok_kind k = kjp_kind(p);
     kj_expr *value = NULL;
     if (k != KJ_TOK_NEWLINE && k != KJ_TOK_SEMI && k != KJ_TOK_EOF) value = kjp_testlist(p);
-    kj_stmt *s = new_stmt(p, KJ_S_RETURN, kjp_span_from(p, start));
+    kj_stmt *s = new_stmt(p, kind, kjp_span_from(p, start));
     s->ret.value = value;
-    if (!p->in_def) kjp_error(p, s->span, "'return' outside function");
+    if (!p->in_def) kjp_error(p, s->span, "'%s' outside function", kind == KJ_S_YIELD ? "yield" : "return");
     return s;
+}
+
+static kj_stmt *return_stmt(kjp *p, kj_span start) { return value_stmt(p, start, KJ_S_RETURN); }
+
+/* 'yield' [testlist]: a statement (Numba has no send(), so the
+ * expression's value is never used); the function is a generator
+ * (ir/infer_pygen.c). */
+static kj_stmt *yield_stmt(kjp *p, kj_span start)
+{
+    return value_stmt(p, start, KJ_S_YIELD);
 }
 
 /* 'assert' expression [',' expression] */
@@ -435,6 +445,7 @@ static kj_stmt *simple_stmt(kjp *p)
     case KJ_TOK_KW_PASS: kjp_next(p); return new_stmt(p, KJ_S_PASS, start);
     case KJ_TOK_KW_BREAK: case KJ_TOK_KW_CONTINUE: return loop_jump(p, start);
     case KJ_TOK_KW_RETURN: return return_stmt(p, start);
+    case KJ_TOK_KW_YIELD: return yield_stmt(p, start);
     case KJ_TOK_KW_ASSERT: return assert_stmt(p, start);
     case KJ_TOK_KW_IMPORT: return import_stmt(p, start);
     case KJ_TOK_KW_FROM: return from_stmt(p, start);
@@ -631,6 +642,7 @@ static kj_stmt *with_stmt(kjp *p)
     }
     s->span = kjp_span_from(p, kw->span);
     s->with.body = suite(p, "'with' statement", kw->span.line);
+    kjp_objmode(p, s); /* with objmode(y='float64'): parser_objmode.c */
     return s;
 }
 

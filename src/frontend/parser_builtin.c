@@ -8,6 +8,7 @@
  *     filter(None, a)     [$m0 for $m0 in a if $m0]
  *     getattr(x, 'name')  x.name   (Numba: the name must be a string literal)
  *     pow(a, b)           a ** b   (the same operation in Python; kernels too)
+ *     iter(a)             <iter>(), a generator function: for $m0 in a: yield $m0
  *
  * map and filter become comprehensions (parser_comp.c), so that what
  * consumes them — a for loop, list(), sorted(), sum() — sees a list of their
@@ -115,6 +116,21 @@ static kj_expr *map_filter(kjp *p, kj_expr *c, bool filter, uint32_t nl0)
     return kjp_comprehension_of(p, c->span, false, NULL, elt, NULL, mf_loops, &m, more, nmore, nl0);
 }
 
+/* iter(a): an iterator over what a for loop iterates (lower_pygen.c's
+ * generators do the rest: next(), for, list(), ...). a is evaluated when
+ * the first value is asked for; what it reads of the function is passed at
+ * the call, as a comprehension's. */
+static kj_expr *iter_of(kjp *p, kj_expr *c, uint32_t nl0)
+{
+    mf m = {.iters = c->call.args, .n = 1, .sp = c->span};
+    m.vars = KJ_NEWN(p->a, const char *, 1);
+    m.vars[0] = "$m0";
+    kj_expr **more = KJ_NEWN(p->a, kj_expr *, 1);
+    more[0] = m.iters[0];
+    return kjp_comprehension_of(p, c->span, false, "iter", name(p, m.vars[0], c->span), NULL, mf_loops, &m, more, 1,
+                                nl0);
+}
+
 kj_expr *kjp_builtin_call(kjp *p, kj_expr *c, uint32_t nl0)
 {
     if (p->panic || c->call.fn->kind != KJ_E_NAME || c->call.nkw) return c;
@@ -134,6 +150,7 @@ kj_expr *kjp_builtin_call(kjp *p, kj_expr *c, uint32_t nl0)
         e->bin.r = c->call.args[1];
         return e;
     }
+    if (!strcmp(fn, "iter") && c->call.nargs == 1) return iter_of(p, c, nl0);
     bool filter = !strcmp(fn, "filter");
     if ((filter || !strcmp(fn, "map")) && c->call.nargs >= 2 &&
         (filter || c->call.args[0]->kind != KJ_E_NONE))

@@ -74,7 +74,7 @@ static void walk_block(const kj_block *b, expr_fn fn, void *ctx)
         case KJ_S_WHILE: walk_expr(st->while_.cond, fn, ctx); break;
         case KJ_S_FOR: walk_expr(st->for_.target, fn, ctx); walk_expr(st->for_.iter, fn, ctx); break;
         case KJ_S_WITH: walk_expr(st->with.ctx, fn, ctx); break;
-        case KJ_S_RETURN: walk_expr(st->ret.value, fn, ctx); break;
+        case KJ_S_RETURN: case KJ_S_YIELD: walk_expr(st->ret.value, fn, ctx); break;
         case KJ_S_ASSERT: walk_expr(st->assert_.cond, fn, ctx); walk_expr(st->assert_.msg, fn, ctx); break;
         default: break;
         }

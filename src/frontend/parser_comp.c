@@ -25,6 +25,7 @@
 #include "parser_impl.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define RESULT "$r" /* the list or dict being built: no Python name can clash */
 
@@ -155,6 +156,25 @@ static kj_stmt *comp_def(kjp *p, kj_funcdef *fd, kj_span sp, kj_stmt *loops, boo
     return def;
 }
 
+/* `yield elt` */
+kj_stmt *kjp_yield_of(kjp *p, kj_expr *elt)
+{
+    kj_stmt *s = stmt(p, KJ_S_YIELD, elt->span);
+    s->ret.value = elt;
+    return s;
+}
+
+/* the DEF statement of function fd whose body is the one statement `body` */
+kj_stmt *kjp_def_of(kjp *p, kj_funcdef *fd, kj_stmt *body)
+{
+    kj_stmt **v = KJ_NEWN(p->a, kj_stmt *, 1);
+    v[0] = body;
+    fd->body = (kj_block){v, 1};
+    kj_stmt *def = stmt(p, KJ_S_DEF, fd->span);
+    def->def = fd;
+    return def;
+}
+
 static kj_stmt *parse_clauses(kjp *p, kj_stmt *inner, void *ctx)
 {
     (void)ctx;
@@ -197,9 +217,10 @@ kj_expr *kjp_comprehension_of(kjp *p, kj_span open, bool dict, const char *what,
     p->ids = &fd->nexprs;
     p->in_def = true;
     p->def = fd;
-    kj_stmt *loops = loops_fn(p, add_stmt(p, dict, elt, val), ctx);
+    bool gen = what && !strcmp(what, "iter"); /* iter(x): `yield elt` in the loops, nothing else */
+    kj_stmt *loops = loops_fn(p, gen ? kjp_yield_of(p, elt) : add_stmt(p, dict, elt, val), ctx);
     fd->span = fd->name_span = kjp_span_from(p, open); /* to the last clause: the closer is the caller's */
-    kj_stmt *def = p->panic ? NULL : comp_def(p, fd, fd->span, loops, dict); /* its expressions are fd's */
+    kj_stmt *def = p->panic ? NULL : gen ? kjp_def_of(p, fd, loops) : comp_def(p, fd, fd->span, loops, dict);
     p->ids = ids;
     p->in_def = in_def;
     p->def = encl;

@@ -218,7 +218,10 @@ static kj_expr *bad_atom(kjp *p)
         dg = kjp_error(p, sp, "a lambda here needs parentheses");
         kj_diag_hint(dg, "write (lambda ...: ...)");
         break;
-    case KJ_TOK_KW_YIELD: kjp_error(p, sp, "'yield' is not supported"); break;
+    case KJ_TOK_KW_YIELD: /* `x = yield v` receives what send() passes: Numba has no send() */
+        dg = kjp_error(p, sp, "'yield' as an expression is not supported (generators have no send())");
+        kj_diag_hint(dg, "write yield as a statement: yield v");
+        break;
     case KJ_TOK_KW_AWAIT: kjp_error(p, sp, "'await' is not supported"); break;
     case KJ_TOK_STAR: kjp_error(p, sp, "starred expressions are not supported"); break;
     case KJ_TOK_NEWLINE: case KJ_TOK_EOF: case KJ_TOK_SEMI: case KJ_TOK_INDENT: case KJ_TOK_DEDENT:

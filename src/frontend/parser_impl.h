@@ -109,6 +109,10 @@ kj_expr *kjp_comprehension(kjp *p, kj_span open, kj_expr_kind kind, kj_expr *elt
 typedef kj_stmt *(*kjp_loops_fn)(kjp *p, kj_stmt *inner, void *ctx);
 kj_expr *kjp_comprehension_of(kjp *p, kj_span open, bool dict, const char *what, kj_expr *elt, kj_expr *val,
                               kjp_loops_fn loops, void *ctx, kj_expr **more, uint32_t nmore, uint32_t nl0);
+/* parser_comp.c: `yield elt`; the DEF of fd with the one statement body (iter(a): parser_builtin.c) */
+kj_stmt *kjp_yield_of(kjp *p, kj_expr *elt);
+kj_stmt *kjp_def_of(kjp *p, kj_funcdef *fd, kj_stmt *body);
+void kjp_objmode(kjp *p, kj_stmt *with_stmt); /* parser_objmode.c: with objmode(y='T'): */
 kj_expr *kjp_builtin_call(kjp *p, kj_expr *call, uint32_t nl0); /* parser_builtin.c: map, filter, getattr */
 
 /* parser_fstring.c: the n adjacent string literals at the current token, of

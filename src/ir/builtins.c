@@ -1325,6 +1325,10 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     c.nvar = c.var >= 0 && nargs > fixed ? nargs - fixed : 0;
     if (conv)
         for (uint32_t i = 0; i < nargs; i++) conv[i] = NULL;
+    if (id == KJ_B_ITER || id == KJ_B_NEXT) return kj_btype_iter(t, id, args, nargs, call_span, src, d, conv);
+    if (id == KJ_B_OBJMODE || id == KJ_B_OBJMODE_OUT) return kj_btype_objmode(t, id, args, nargs, call_span, src, d, conv);
+    kj_barg genl[8]; /* sum(g), list(g), ...: typed as of a list of g's yield type (infer_pygen.c) */
+    c.args = args = kj_gen_list_args(t, id, args, nargs, genl);
     if (kj_builtin_npshape(id)) return kj_builtin_type_npshape(t, id, args, nargs, call_span, src, d, conv);
     if (id == KJ_B_PRINT && kj_npshape_unprintable(args, nargs, src, d)) return NULL; /* builtins_npshape.c */
     if (id == KJ_B_PRINT && kj_polynomial_unprintable(args, nargs, src, d)) return NULL; /* builtins_polynomial.c */

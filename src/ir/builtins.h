@@ -186,6 +186,10 @@ enum {
     X(SUM, "sum", KJ_BF_ANY, "iterable, start=")                                                         \
     X(ANY, "any", KJ_BF_ANY, "iterable") X(ALL, "all", KJ_BF_ANY, "iterable")                            \
     X(PRINT, "print", KJ_BF_READS, "*args, sep=, end=")                                                  \
+    /* iter(x), next(it, default=): infer_pygen.c, lower_pygen.c */                                    \
+    X(ITER, "iter", KJ_BF_ANY, "obj") X(NEXT, "next", KJ_BF_ANY, "iterator, default=")                  \
+    /* with objmode(y='T'): and the conversion the parser appends: infer_objmode.c, parser_objmode.c */  \
+    X(OBJMODE, "objmode", KJ_BF_HOST, "") X(OBJMODE_OUT, "$objmode_out", KJ_BF_HOST, "x, t")            \
     /* CHR..DIVMOD: builtins_pybuiltin.c, lower_pybuiltin.c, llvm_pybuiltin.c (pow(a, b) is a ** b: */   \
     /* parser_builtin.c, as are map, filter and getattr)                                           */   \
     X(CHR, "chr", KJ_BF_HOST, "i") X(ORD, "ord", KJ_BF_HOST, "c") X(REPR, "repr", KJ_BF_HOST, "obj")     \
@@ -795,6 +799,15 @@ struct kj_barg {
  * CPython): the str type when the arguments are 2+ strings, one tuple of
  * strings or one list of strings, else NULL (builtins.c's type_minmax). */
 const kj_type *kj_type_minmax_str(kj_types *ty, const kj_type *x, uint32_t nargs, const kj_barg *args);
+/* infer_pygen.c: iter(x) and next(it, default=); the arguments of sum(g),
+ * list(g), sorted(g), min(g), max(g), any(g), all(g) of a generator g with
+ * g as a list of its yield type (buf: room for 8), else args. */
+const kj_type *kj_btype_iter(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                             const kj_source *src, kj_diags *d, const kj_type **conv);
+/* infer_objmode.c: objmode() called (an error) and $objmode_out(y, 'T') */
+const kj_type *kj_btype_objmode(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                                const kj_source *src, kj_diags *d, const kj_type **conv);
+const kj_barg *kj_gen_list_args(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_barg *buf);
 
 /* builtins_complex.c: the complex built-ins (complex, .real, cmath.*, abs of a
  * complex), and the refusal of a complex argument by every other built-in.

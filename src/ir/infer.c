@@ -131,6 +131,8 @@ kj_spec *kj_spec_get(kj_sema *s, kj_fn *fn, const kj_type *const *args, uint32_t
     if (fn->kind == FK_KERNEL || fn->kind == FK_GUVECTORIZE || !returns_value(&fn->def->body))
         sp->ret = kj_t_none(s->types);
     else if (sp->sig && sp->sig->ret) sp->ret = sp->sig->ret;
+    sp->generator = kj_block_yields(&fn->def->body);
+    if (sp->generator && fn->kind != FK_KERNEL && fn->kind != FK_GUVECTORIZE) sp->ret = NULL; /* infer_pygen.c */
     for (uint32_t i = 0; i < nargs; i++) {
         kj_var v = {.name = fn->def->params[i].name, .type = args[i], .is_param = true,
                     .nonneg = args[i]->kind == KJ_T_INT && !args[i]->is_signed,
@@ -319,6 +321,10 @@ static void infer_block(kj_ictx *ic, const kj_block *b);
 static void infer_return(kj_ictx *ic, const kj_stmt *st)
 {
     kj_spec *sp = ic->sp;
+    if (sp->generator) {
+        kj_infer_generator_return(ic, st);
+        return;
+    }
     const kj_type *t = NULL;
     kj_einfo *vi = st->ret.value ? kj_type_expr(ic, st->ret.value) : NULL;
     if (!vi) t = kj_t_none(ic->s->types);
@@ -560,6 +566,7 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         ic->loops--;
         break;
     case KJ_S_FOR: infer_for(ic, st); break;
+    case KJ_S_YIELD: kj_infer_yield(ic, st); break;
     case KJ_S_BREAK: case KJ_S_CONTINUE:
         if (ic->loops && ic->try_loops == ic->loops)
             kj_error(ic->d, ic->s->src, st->span, "'%s' out of a 'try' statement is not supported",
@@ -664,7 +671,8 @@ static void walk(kj_sema *s, kj_spec *sp, kj_ictx *ic)
     ic->loops = 0;
     kj_ulog_reset(sp);
     infer_block(ic, &sp->fn->def->body);
-    if (ic->report && sp->ret && sp->ret->kind != KJ_T_NONE && !block_returns(&sp->fn->def->body))
+    if (sp->generator) kj_check_generator(ic);
+    else if (ic->report && sp->ret && sp->ret->kind != KJ_T_NONE && !block_returns(&sp->fn->def->body))
         kj_error(ic->d, s->src, sp->fn->def->span,
                  "'%s' returns %s on some paths but falls off the end on others",
                  sp->fn->def->name, kj_type_str(sp->ret));

@@ -125,6 +125,9 @@ static const kj_type *iter_elem(kj_ictx *ic, const kj_expr *it)
         if (!t->elem) kj_error(ic->d, ic->s->src, it->span, "iterating an empty list whose element type is unknown");
         return t->elem;
     case KJ_T_STR: return kj_device_str_refused(ic, it->span) ? NULL : t; /* its characters: lower_str.c */
+    case KJ_T_GENERATOR:
+        kj_error(ic->d, ic->s->src, it->span, "enumerate(), zip() and reversed() of a generator are not supported");
+        return NULL;
     default: break;
     }
     kj_diag *dg = kj_error(ic->d, ic->s->src, it->span, "'%s' object is not iterable",
@@ -138,6 +141,10 @@ bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem)
     *elem = NULL;
     if (kj_iter_call(ic, it) < 0) {
         const kj_type *t = kj_value_type(ic, it);
+        if (t && t->kind == KJ_T_GENERATOR) { /* lower_pygen.c */
+            *elem = t->elem;
+            return true;
+        }
         bool range_value = t && t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL;
         if (!t || (t->kind != KJ_T_ARRAY && t->kind != KJ_T_LIST && t->kind != KJ_T_DICT &&
                    t->kind != KJ_T_SET && t->kind != KJ_T_STR && !range_value && !kj_is_scalar(t) &&

@@ -160,7 +160,7 @@ static void nd_block(nd_walk *w, const kj_block *b)
         case KJ_S_WHILE: nd_expr(w, st->while_.cond); nd_block(w, &st->while_.body); break;
         case KJ_S_WITH: nd_expr(w, st->with.ctx); nd_block(w, &st->with.body); break;
         case KJ_S_FOR: nd_expr(w, st->for_.iter); nd_block(w, &st->for_.body); break;
-        case KJ_S_RETURN: nd_expr(w, st->ret.value); break;
+        case KJ_S_RETURN: case KJ_S_YIELD: nd_expr(w, st->ret.value); break;
         case KJ_S_ASSERT: nd_expr(w, st->assert_.cond); break;
         case KJ_S_TRY: nd_block(w, &st->try_.body); nd_block(w, &st->try_.clauses); break;
         case KJ_S_EXCEPT: nd_block(w, &st->except.body); break;
@@ -385,6 +385,7 @@ const kj_type *kj_type_with(kj_ictx *ic, const kj_stmt *st)
         kj_error(ic->d, ic->s->src, st->span, "'with' is only supported in host code");
         return NULL;
     }
+    if (kj_objmode_with(ic, st)) return NULL; /* with objmode(...): infer_objmode.c */
     bool reported;
     const kj_type *r = with_ctx_type(ic, st->with.ctx, &reported);
     if (!r && !reported) {

@@ -154,7 +154,11 @@ typedef uint32_t kir_blkid; /* index into kir_func.blocks */
     X(IF, "if", "a then else")          /* a = bool condition */                           \
     X(LOOP, "loop", "body")             /* loop { body } until BREAK (while loops) */     \
     X(FOR, "for", "i a b c body")       /* for local i in range(a, b, c) { body } */      \
-    X(PFOR, "pfor", "i a b c body")     /* prange: iterations may run in parallel */
+    X(PFOR, "pfor", "i a b c body")     /* prange: iterations may run in parallel */ \
+    /* generators (host code; llvm_pygen.c) */                                             \
+    X(YIELD, "yield", "a")              /* a generator's body: a = value of its yield type */ \
+    X(GEN_NEXT, "gen_next", "a")        /* bool: resume generator a; false when exhausted */ \
+    X(GEN_VALUE, "gen_value", "a")      /* what generator a yielded last (after a true GEN_NEXT) */
 
 enum { KIR_AUX_NONZERO = 1 }; /* FLOORDIV/MOD: the divisor is never zero */
 enum { KIR_AUX_INPLACE = 1 };  /* whole ARRAY_STORE of `a op= b`: `b` is `a op b`, NumPy's op(a, b, out=a) */
@@ -255,6 +259,7 @@ struct kir_func {
     uint32_t nlocals, cap_locals;
     /* Options from the decorator. */
     bool fastmath, boundscheck;
+    bool generator; /* its body yields (YIELD): ret is generator(T), a coroutine (llvm_pygen.c) */
     bool lineinfo; /* lineinfo=True or debug=True: line tables in the PTX (llvm_lineinfo.c) */
     /* Python's error model (host code and @jit without error_model='numpy'):
      * float / // % by zero raise ZeroDivisionError instead of giving inf/nan. */

@@ -138,7 +138,7 @@ static bool is_value(const kir_inst *in)
     switch ((kir_op)in->op) {
     case KIR_NOP: case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_BOUNDS_CHECK: case KIR_MODULE_SET:
     case KIR_ASSERT: case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE:
-    case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR: case KIR_TRY_END: case KIR_RERAISE:
+    case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR: case KIR_TRY_END: case KIR_RERAISE: case KIR_YIELD:
         return false;
     case KIR_CALL: case KIR_BUILTIN: case KIR_LAUNCH: case KIR_UFUNC_CALL:
         return in->type && in->type->kind != KJ_T_NONE;

@@ -57,7 +57,7 @@ static bool is_stmt_op(kir_op op)
     switch (op) {
     case KIR_NOP: case KIR_LOCAL_SET: case KIR_ARRAY_STORE: case KIR_BOUNDS_CHECK: case KIR_MODULE_SET:
     case KIR_ASSERT: case KIR_RETURN: case KIR_BREAK: case KIR_CONTINUE:
-    case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR: case KIR_TRY_END: case KIR_RERAISE:
+    case KIR_IF: case KIR_LOOP: case KIR_FOR: case KIR_PFOR: case KIR_TRY_END: case KIR_RERAISE: case KIR_YIELD:
         return true;
     default:
         return false;
@@ -495,7 +495,7 @@ static bool check_stmt(vctx *v, kir_ref r)
         return use_bool(v, r, in->a, "condition");
     case KIR_RETURN:
         if (!in->a) {
-            if (!is_void(ret)) return fail(v, r, "return without a value in a function returning %s", ts(ret));
+            if (!is_void(ret) && !v->f->generator) return fail(v, r, "return without a value in a function returning %s", ts(ret));
             return true;
         }
         if (!use(v, r, in->a)) return false;
@@ -575,6 +575,21 @@ static bool check_try(vctx *v, kir_ref r)
     return true;
 }
 
+/* YIELD (in a generator, of its yield type), GEN_NEXT, GEN_VALUE (of a generator) */
+static bool check_gen(vctx *v, kir_ref r)
+{
+    const kir_inst *in = at(v, r);
+    const kj_type *t = use(v, r, in->a);
+    if (!t) return false;
+    if (in->op == KIR_YIELD)
+        return v->f->generator && t == v->f->ret->elem ? true : fail(v, r, "yield of %s in %s", ts(t), ts(v->f->ret));
+    if (t->kind != KJ_T_GENERATOR) return fail(v, r, "%s of %s, not a generator", name(in), ts(t));
+    const kj_type *want = in->op == KIR_GEN_NEXT ? NULL : t->elem;
+    if (want ? in->type != want : in->type->kind != KJ_T_BOOL)
+        return fail(v, r, "%s has type %s", name(in), ts(in->type));
+    return true;
+}
+
 static bool check_inst(vctx *v, kir_ref r)
 {
     if (!check_result(v, r)) return false;
@@ -607,6 +622,8 @@ static bool check_inst(vctx *v, kir_ref r)
         return check_control(v, r);
     case KIR_TRY: case KIR_TRY_END: case KIR_EXC_MATCH: case KIR_RERAISE: case KIR_EXC_VALUE:
         return check_try(v, r);
+    case KIR_YIELD: case KIR_GEN_NEXT: case KIR_GEN_VALUE:
+        return check_gen(v, r);
     default:
         return fail(v, r, "unknown op %u", at(v, r)->op);
     }

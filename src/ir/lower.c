@@ -8,6 +8,7 @@
 #include "lower_int.h"
 #include "sema_int.h"
 #include "lower_pyiter.h"
+#include "lower_pygen.h"
 
 #include <string.h>
 
@@ -824,6 +825,9 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         else
             args[i] = a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
     }
+    if (b == KJ_B_OBJMODE_OUT) return cast(lc, args[0], t, e->span); /* parser_objmode.c */
+    kir_ref gen = kj_lower_gen_builtin(lc, b, args, (uint32_t)ei->nbound, e->span); /* lower_pygen.c */
+    if (gen) return gen;
     if (b == KJ_B_ATOMIC_CAS2 && lc->boundscheck) /* it acts on arr[0] */
         checked_index(lc, args[0], i64(lc, 0, e->span), true, false, e->span, 0);
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
@@ -1288,6 +1292,7 @@ static void lower_for(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *it = st->for_.iter;
     if (kj_lower_for_iter(lc, st)) return; /* arrays, enumerate, zip, range values: lower_iter.c */
+    if (kj_lower_for_gen(lc, st)) return;  /* generators: lower_pygen.c */
     kj_einfo *ei = EI(lc, it);
     if (ei->type->kind == KJ_T_TUPLE) {
         lower_for_tuple(lc, st, strong(lc, ei->type));
@@ -1342,11 +1347,13 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
     case KJ_S_WHILE: lower_while(lc, st); break;
     case KJ_S_WITH: lower_with(lc, st); break;
     case KJ_S_FOR: lower_for(lc, st); break;
+    case KJ_S_YIELD: kj_lower_yield(lc, st); break; /* lower_pygen.c */
     case KJ_S_BREAK: emit(lc, KIR_BREAK, NULL, st->span); break;
     case KJ_S_CONTINUE: emit(lc, KIR_CONTINUE, NULL, st->span); break;
     case KJ_S_RETURN: {
         kir_ref v = 0;
         const kj_type *ret = lc->f->ret;
+        if (lc->f->generator) ret = kj_t_none(lc->s->types); /* the end of the iteration */
         if (st->ret.value && ret->kind != KJ_T_NONE) v = lower_as(lc, st->ret.value, ret);
         else if (st->ret.value) lower_expr(lc, st->ret.value);
         kj_lower_leave_tries(lc, st->span);
@@ -1422,6 +1429,7 @@ static void declare(kj_sema *s, kir_module *m, kj_spec *sp)
     }
     f->ret = sp->ret ? kj_strong(s->types, sp->ret) : kj_t_none(s->types);
     f->fastmath = sp->fn->fastmath;
+    f->generator = sp->generator;
     /* Kernels, ufuncs and their callees (device specialisations) keep NumPy's
      * error model, as in Numba. */
     f->py_errors = (f->kind == KIR_FN_MAIN || f->kind == KIR_FN_HOST) && !sp->fn->numpy_errors;

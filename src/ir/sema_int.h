@@ -218,6 +218,7 @@ struct kj_spec {
     bool reachable;      /* reached from a root by a reporting walk */
     bool reported;       /* its reporting walk has run */
     struct kj_ulog *ulog; /* lazy ufunc loops its last walk compiled (infer_ufunc_dyn.c) */
+    bool generator;      /* its body yields: ret is generator(yield type) (infer_pygen.c) */
 };
 
 /* ---- the whole analysis ---- */
@@ -450,6 +451,14 @@ kj_einfo *kj_type_dict_del(kj_ictx *ic, const kj_expr *e, const kj_type *dt, kj_
 bool kj_list_mixed_numbers(const kj_type *a, const kj_type *b);
 bool kj_infer_pyop_inplace(kj_ictx *ic, kj_einfo *ei, int b, kj_binop op, const kj_type *x, const kj_type *y,
                            kj_span sp, const kj_type **out);
+/* infer_objmode.c: is st `with objmode(...)` (checked) */
+bool kj_objmode_with(kj_ictx *ic, const kj_stmt *st);
+/* infer_pygen.c: generators. Does the block (not a nested def) yield; a
+ * yield statement; a generator's return; the reporting walk's checks. */
+bool kj_block_yields(const kj_block *b);
+void kj_infer_yield(kj_ictx *ic, const kj_stmt *st);
+void kj_infer_generator_return(kj_ictx *ic, const kj_stmt *st);
+void kj_check_generator(kj_ictx *ic);
 /* Type `e` and require a run-time value; NULL after an error. */
 const kj_type *kj_value_type(kj_ictx *ic, const kj_expr *e);
 /* infer_npshape.c: a.flat[i]; `x in a` (a bool, NULL after an error). */

@@ -32,6 +32,8 @@ typedef enum {
     KJ_T_DICT,   /* numba.typed.Dict: key elem, value elems[0] (n 1); elem NULL (n 0) for `{}` before a
                     store says what it holds; a pointer to the runtime's kj_dict (src/runtime/dict.c) */
     KJ_T_SET,    /* a set of elem (NULL: `set()` before an add); a kj_dict with no values */
+    KJ_T_GENERATOR, /* what calling a generator function gives: elem = the yield type; an LLVM
+                       coroutine's handle (infer_pygen.c, llvm_pygen.c) */
 } kj_type_kind;
 
 typedef enum { KJ_LAYOUT_A, KJ_LAYOUT_C, KJ_LAYOUT_F } kj_layout;
@@ -87,6 +89,7 @@ const kj_type *kj_t_range(kj_types *t, const kj_type *elem);
 const kj_type *kj_t_list(kj_types *t, const kj_type *elem); /* elem NULL: `[]`, not yet known */
 const kj_type *kj_t_dict(kj_types *t, const kj_type *key, const kj_type *value); /* NULLs: `{}` */
 const kj_type *kj_t_set(kj_types *t, const kj_type *elem); /* elem NULL: `set()` */
+const kj_type *kj_t_generator(kj_types *t, const kj_type *yield_type);
 const kj_type *kj_t_str(kj_types *t);
 const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar);
 const kj_type *kj_t_opaque(kj_types *t, const char *name);

@@ -130,7 +130,7 @@ static void check_block(nctx *c, const kj_block *b)
         case KJ_S_WHILE: check_expr(c, st->while_.cond); check_block(c, &st->while_.body); break;
         case KJ_S_WITH: check_expr(c, st->with.ctx); check_block(c, &st->with.body); break;
         case KJ_S_FOR: check_expr(c, st->for_.iter); check_block(c, &st->for_.body); break;
-        case KJ_S_RETURN: check_expr(c, st->ret.value); break;
+        case KJ_S_RETURN: case KJ_S_YIELD: check_expr(c, st->ret.value); break;
         case KJ_S_ASSERT: check_expr(c, st->assert_.cond); break;
         case KJ_S_TRY: check_block(c, &st->try_.body); check_block(c, &st->try_.clauses); break;
         case KJ_S_EXCEPT: check_block(c, &st->except.body); break;

@@ -534,7 +534,7 @@ static void test_syntax_errors(void **state)
         {"@\ndef f(): pass\n", "1:2: expected expression\n"},
         {"if x: if y: pass\n", "1:7: invalid syntax: unexpected 'if'\n"},
         {"x = 1 if\n", "1:9: expected expression\n"},
-        {"a = (yield)\n", "1:6: 'yield' is not supported\n"},
+        {"a = (yield)\n", "1:6: 'yield' as an expression is not supported (generators have no send())\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         parsed *P = parse(cases[i][0]);
@@ -579,8 +579,8 @@ static void test_unsupported(void **state)
         {"f(1, i for i in y)\n", "1:6: Generator expression must be parenthesized\n"},
         {"x = {i for i in y}\n", "1:5: Use of unsupported opcode (SET_ADD) found\n"},
         {"x = [i, j for i in y]\n", "1:11: comprehensions are not supported\n"},
-        {"def f():\n    yield 1\n", "2:5: 'yield' is not supported\n"},
-        {"def f():\n    x = yield\n", "2:9: 'yield' is not supported\n"},
+        {"yield 1\n", "1:1: 'yield' outside function\n"},
+        {"def f():\n    x = yield\n", "2:9: 'yield' as an expression is not supported (generators have no send())\n"},
         {"def f():\n    global 1\n", "2:12: expected a name after 'global'\n"},
         {"def f():\n    nonlocal x\n", "2:5: 'nonlocal' is not supported\n"},
         {"del x\n", "1:1: 'del' is not supported\n"},
