@@ -50,7 +50,11 @@ void kj_cg_operand(kj_cg *cg, kir_ref r, LLVMValueRef out[3])
 {
     const kj_type *t = type_of(cg, r);
     LLVMValueRef v = kj_cg_val(cg, r);
-    if (t->kind == KJ_T_ARRAY) {
+    if (t->kind == KJ_T_ARRAY && kj_record_of(t->elem)) { /* the records' bytes: llvm_record.c */
+        out[0] = kj_cg_spill(cg, kj_cg_record_bytes(cg, t, v));
+        out[1] = kj_cg_i32(cg, t->ndim + 1);
+        out[2] = kj_cg_i32(cg, KJ_DT_UINT8);
+    } else if (t->kind == KJ_T_ARRAY) {
         out[0] = kj_cg_spill(cg, v);
         out[1] = kj_cg_i32(cg, t->ndim);
         out[2] = kj_cg_i32(cg, kj_cg_dtype(t->elem));
@@ -177,8 +181,28 @@ static LLVMValueRef alloc_xoro(kj_cg *cg, const kir_inst *in)
     return alloc(cg, in, i64_array(cg, v, 2), NULL, NULL);
 }
 
+/* np.zeros(shape, dtype=rec), np.empty, cuda.device_array: the records' zeroed bytes as a uint8
+ * array of shape (shape..., itemsize), viewed as records (llvm_record.c). */
+static LLVMValueRef alloc_records(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = in->type, *t = type_of(cg, in->args[0]);
+    int nd = at->ndim;
+    LLVMValueRef v[KJ_ABI_MAX_DIMS + 1];
+    for (int k = 0; k < nd; k++)
+        v[k] = t->kind == KJ_T_TUPLE ? kj_cg_cast(cg, LLVMBuildExtractValue(cg->b, argv(cg, in, 0), (unsigned)k, ""),
+                                                  t->elems[k], &T_I64)
+                                     : to_i64(cg, in->args[0]);
+    v[nd] = kj_cg_i64(cg, kj_record_of(at->elem)->size);
+    LLVMValueRef out = kj_cg_out_desc(cg, nd + 1);
+    LLVMValueRef a[8] = {rt_arg(cg), kj_cg_i32(cg, KJ_DT_UINT8), kj_cg_i32(cg, nd + 1), i64_array(cg, v, nd + 1),
+                         LLVMConstNull(cg->t_ptr), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_ALLOC, a, 8);
+    return kj_cg_record_alloc(cg, nd, load_desc(cg, out, nd + 1));
+}
+
 static LLVMValueRef b_alloc(kj_cg *cg, const kir_inst *in)
 {
+    if (kj_record_of(in->type->elem)) return alloc_records(cg, in);
     if (in->aux == KJ_B_CUDA_DEVICE_ARRAY && kj_is_xoro_states(in->type)) return alloc_xoro(cg, in);
     if ((in->aux == KJ_B_CUDA_DEVICE_ARRAY || in->aux == KJ_B_CUDA_DEVICE_ARRAY_LIKE) &&
         in->type->layout == KJ_LAYOUT_F)
@@ -499,11 +523,12 @@ LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, in
 {
     LLVMValueRef o[3];
     kj_cg_operand(cg, src, o);
-    LLVMValueRef out = kj_cg_out_desc(cg, ndim);
-    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(elem)), out,
+    bool rec = kj_record_of(elem) != NULL; /* records: their bytes copied (llvm_record.c) */
+    LLVMValueRef out = kj_cg_out_desc(cg, ndim + rec);
+    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, rec ? KJ_DT_UINT8 : kj_cg_dtype(elem)), out,
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_COPY, a, 8);
-    return load_desc(cg, out, ndim);
+    return rec ? kj_cg_record_alloc(cg, ndim, load_desc(cg, out, ndim + 1)) : load_desc(cg, out, ndim);
 }
 
 /* np.cumsum(a), np.cumprod(a), a.cumsum(), a.cumprod(); with axis= an
@@ -540,11 +565,12 @@ static LLVMValueRef device_copy(kj_cg *cg, const kir_inst *in, int to_device)
     LLVMValueRef o[3];
     kj_cg_operand(cg, in->args[0], o);
     int nd = in->type->ndim;
-    LLVMValueRef out = kj_cg_out_desc(cg, nd);
-    LLVMValueRef a[9] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), out,
-                         kj_cg_i32(cg, to_device), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    bool rec = kj_record_of(in->type->elem) != NULL; /* records: their bytes copied (llvm_record.c) */
+    LLVMValueRef out = kj_cg_out_desc(cg, nd + rec);
+    LLVMValueRef a[9] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, rec ? KJ_DT_UINT8 : kj_cg_dtype(in->type->elem)),
+                         out, kj_cg_i32(cg, to_device), kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_DEVICE_COPY, a, 9);
-    return load_desc(cg, out, nd);
+    return rec ? kj_cg_record_alloc(cg, nd, load_desc(cg, out, nd + 1)) : load_desc(cg, out, nd);
 }
 
 /* a.reshape(n, m) / a.reshape((n, m)) */
@@ -676,7 +702,8 @@ static LLVMValueRef host_copy_to_host(kj_cg *cg, const kir_inst *in)
     LLVMValueRef dst = argv(cg, in, 1);
     LLVMValueRef d = kj_cg_spill(cg, dst), s = kj_cg_spill(cg, argv(cg, in, 0));
     const kj_type *dt = argt(cg, in, 0), *at = argt(cg, in, 1);
-    int64_t isz = (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, dt->elem));
+    int64_t isz = kj_record_of(dt->elem) ? kj_record_of(dt->elem)->size /* llvm_record.c */
+                                         : (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, dt->elem));
     LLVMValueRef a[8] = {rt_arg(cg), d, kj_cg_i32(cg, at->ndim), s, kj_cg_i32(cg, dt->ndim), kj_cg_i64(cg, isz),
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_ASSIGN, a, 8);
@@ -927,6 +954,10 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
     case KJ_T_LIST: kj_cg_print_list(cg, in, t, v, print_value, put_cstr); break; /* llvm_list.c */
     case KJ_T_DICT: case KJ_T_SET: kj_cg_print_dict(cg, in, t, v, print_value, put_cstr); break; /* llvm_dict.c */
     case KJ_T_OPAQUE:
+        if (kj_record_of(t)) { /* llvm_record.c */
+            kj_cg_print_record(cg, t, v, repr);
+            break;
+        }
         if (!kj_t_is_exception(t)) goto refused;
         if (repr) { /* its class and arguments are not kept (raise.c) */
             kj_cg_fail(cg, in->span, "printing an exception inside a tuple or list (its repr) is not supported: "
@@ -938,6 +969,10 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
     case KJ_T_ARRAY: {
         if (kj_buffer_kind(t)) { /* bytes, bytearray, memoryview: llvm_bytes.c */
             kj_cg_print_buffer(cg, t, v);
+            break;
+        }
+        if (kj_record_of(t->elem)) { /* llvm_record.c */
+            kj_cg_print_record(cg, t, v, repr);
             break;
         }
         LLVMValueRef a[5] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),

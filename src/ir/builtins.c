@@ -1287,6 +1287,7 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_NP_FMOD: return type_binary(c, BIN_NP_FMOD);
     case KJ_B_NP_WHERE: case KJ_B_NP_CLIP: return type_select3(c);
     case KJ_B_NP_SIGN: return type_sign(c);
+    case KJ_B_REC_GET: case KJ_B_REC_SET: case KJ_B_REC_VIEW: /* typed by infer_record.c, never called */
     case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: /* typed with the subscript (infer_expr.c), never called */
         kj_error(c->d, c->src, c->call, "%s is written as a subscript, not called", c->name);
         return NULL;

@@ -217,6 +217,7 @@ static bool real_part_attr(const char *n)
 static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
 {
     if (kj_nt_class(t)) return ei_value(ei, kj_nt_attr_type(ic, e, t)); /* p.x: resolve_namedtuple.c */
+    if (kj_record_of(t)) return ei_value(ei, kj_record_attr_type(ic, e, t)); /* r.x: infer_record.c */
     const char *recv = t->kind == KJ_T_ARRAY ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
                      : (t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT) && real_part_attr(e->attr.name) ? "complex"
@@ -942,6 +943,10 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     }
     const kj_type *t = obj->type;
     if (t->kind == KJ_T_ARRAY && kj_buffer_kind(t)) return kj_type_buffer_subscript(ic, e, t, array_subscript(ic, e, t, ei)); /* infer_bytes.c */
+    if (kj_record_of(t) || (t->kind == KJ_T_ARRAY && kj_record_of(t->elem))) { /* r['x'], a['x']: infer_record.c */
+        kj_einfo *r = kj_type_record_subscript(ic, e, t, ei);
+        if (r) return r;
+    }
     if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
     if (kj_npshape_wrapper(t) == KJ_NPW_FLAT) return kj_type_flat_subscript(ic, e, t, ei); /* infer_npshape.c */
     if (kj_lsd_class(t)) return kj_type_lsd_subscript(ic, e, t, ei); /* infer_lsd.c */

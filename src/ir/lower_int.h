@@ -120,6 +120,10 @@ kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blk
 /* lower_namedtuple.c: Point(1, y=2), the call of a namedtuple class; p.x. */
 kir_ref kj_lower_nt_call(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_nt_attr(lctx *lc, const kj_expr *e);
+/* lower_record.c: r.x, r['x'], a['x'] of records; r.x = v (false when t is no record field) */
+kir_ref kj_lower_record_attr(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_record_item(lctx *lc, const kj_expr *e);
+bool kj_lower_record_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp);
 
 /* lower_operator.c: operator.add(a, b), ... (builtins_operator.h) */
 kir_ref kj_lower_pyoperator(lctx *lc, const kj_expr *e, const kj_einfo *ei, const kj_opufunc *o);
