@@ -946,6 +946,11 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         break;
     }
     case KJ_T_DTYPE: {
+        if (kj_record_of(t->elem)) { /* a structured dtype: llvm_record.c */
+            const char *d = kj_cg_record_descr(cg, t->elem);
+            put_cstr(cg, repr ? kj_arena_printf(cg->a, "dtype(%s)", d) : d);
+            break;
+        }
         const char *name = kj_dtype_name((kj_dtype)kj_cg_dtype(t->elem));
         put_cstr(cg, repr ? kj_arena_printf(cg->a, "dtype('%s')", name) : name);
         break;
@@ -1065,6 +1070,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_CUDA_DEVICE_ARRAY: case KJ_B_CUDA_DEVICE_ARRAY_LIKE: return cg->run->device_array(cg, in, b_alloc(cg, in));
     case KJ_B_KJIT_ON_DEVICE: return b_on_device(cg, in);
     case KJ_B_CUDA_TO_DEVICE:
+        if (kj_record_of(in->type)) return kj_cg_record_copy(cg, in, cg->run->copy_to_host != host_copy_to_host);
         if (in->type->kind == KJ_T_ARRAY && in->type->layout == KJ_LAYOUT_F && in->type->ndim > 1)
             return to_device_f(cg, in);
         return cg->run->to_device(cg, in);
@@ -1099,7 +1105,9 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_PROD: case KJ_B_NP_VAR: case KJ_B_NP_ARGMIN: case KJ_B_NP_ARGMAX:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
         return b_reduce(cg, in);
-    case KJ_B_ARR_COPY_TO_HOST: return cg->run->copy_to_host(cg, in);
+    case KJ_B_ARR_COPY_TO_HOST:
+        if (kj_record_of(in->type)) return kj_cg_record_copy(cg, in, cg->run->copy_to_host != host_copy_to_host);
+        return cg->run->copy_to_host(cg, in);
     case KJ_B_ARR_COPY_TO_DEVICE: return b_copy_to_device(cg, in);
     case KJ_B_ARR_VIEW: return b_view(cg, in);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_CONVERT:

@@ -105,19 +105,18 @@ static const char *descr_of(kj_dtype dt)
     return dt == KJ_DT_BOOL ? "?" : *s == '|' ? s + 1 : s;
 }
 
-/* "DT:OFF,..." and NumPy's descr list, for the runtime's printer */
-static void layout_strings(kj_cg *cg, const kj_recdesc *d, LLVMValueRef *spec, LLVMValueRef *descr)
+/* NumPy's descr of the dtype, as its str() and repr() write it: [('x', '<f8'), ('y', '<i4')], or the dict
+ * form of an aligned dtype. */
+const char *kj_cg_record_descr(kj_cg *cg, const kj_type *rec)
 {
-    kj_buf s = {0}, r = {0};
-    kj_buf_putc(&r, '[');
-    for (uint32_t i = 0; i < d->n; i++) {
-        kj_dtype dt = (kj_dtype)kj_cg_dtype(d->types[i]);
-        kj_buf_printf(&s, "%s%d:%u", i ? "," : "", (int)dt, d->offsets[i]);
-        kj_buf_printf(&r, "%s('%s', '%s')", i ? ", " : "", d->names[i], descr_of(dt));
-    }
-    kj_buf_putc(&r, ']');
-    if (d->aligned) { /* NumPy's repr of an aligned dtype is its dict form */
-        r.n = 0;
+    const kj_recdesc *d = kj_record_of(rec);
+    kj_buf r = {0};
+    if (!d->aligned) {
+        kj_buf_putc(&r, '[');
+        for (uint32_t i = 0; i < d->n; i++)
+            kj_buf_printf(&r, "%s('%s', '%s')", i ? ", " : "", d->names[i], descr_of((kj_dtype)kj_cg_dtype(d->types[i])));
+        kj_buf_putc(&r, ']');
+    } else {
         kj_buf_puts(&r, "{'names': [");
         for (uint32_t i = 0; i < d->n; i++) kj_buf_printf(&r, "%s'%s'", i ? ", " : "", d->names[i]);
         kj_buf_puts(&r, "], 'formats': [");
@@ -127,10 +126,21 @@ static void layout_strings(kj_cg *cg, const kj_recdesc *d, LLVMValueRef *spec, L
         for (uint32_t i = 0; i < d->n; i++) kj_buf_printf(&r, "%s%u", i ? ", " : "", d->offsets[i]);
         kj_buf_printf(&r, "], 'itemsize': %u, 'aligned': True}", d->size);
     }
-    *spec = kj_cg_cstr(cg, s.s);
-    *descr = kj_cg_cstr(cg, r.s);
-    kj_buf_free(&s);
+    char *out = kj_arena_strdup(cg->a, r.s);
     kj_buf_free(&r);
+    return out;
+}
+
+/* "DT:OFF,..." (each field's kj_dtype and offset) and the descr, for the runtime's printer */
+static void layout_strings(kj_cg *cg, const kj_type *rec, LLVMValueRef *spec, LLVMValueRef *descr)
+{
+    const kj_recdesc *d = kj_record_of(rec);
+    kj_buf s = {0};
+    for (uint32_t i = 0; i < d->n; i++)
+        kj_buf_printf(&s, "%s%d:%u", i ? "," : "", kj_cg_dtype(d->types[i]), d->offsets[i]);
+    *spec = kj_cg_cstr(cg, s.s);
+    *descr = kj_cg_cstr(cg, kj_cg_record_descr(cg, rec));
+    kj_buf_free(&s);
 }
 
 /* print of a record (t) or an array of them; repr inside a tuple or list */
@@ -138,8 +148,21 @@ void kj_cg_print_record(kj_cg *cg, const kj_type *t, LLVMValueRef v, bool repr)
 {
     bool arr = t->kind == KJ_T_ARRAY;
     LLVMValueRef spec, descr;
-    layout_strings(cg, kj_record_of(arr ? t->elem : t), &spec, &descr);
+    layout_strings(cg, arr ? t->elem : t, &spec, &descr);
     LLVMValueRef a[6] = {cg->fn->rt, arr ? kj_cg_spill(cg, v) : v, kj_cg_i32(cg, arr ? t->ndim : 0), spec, descr,
                          kj_cg_i32(cg, repr)};
     kj_cg_rtcall(cg, KJ_RTF_PRINT_RECORDS, a, 6);
+}
+
+/* cuda.to_device(record) → numba-cuda's DeviceRecord, and its copy_to_host(): a copy of the bytes
+ * (record.c). Host memory: on the cpu targets, where kernels run on the host. */
+LLVMValueRef kj_cg_record_copy(kj_cg *cg, const kir_inst *in, bool gpu)
+{
+    if (gpu) {
+        kj_cg_fail(cg, in->span, "a record on the GPU by itself (cuda.to_device(record), numba-cuda's DeviceRecord) "
+                                 "is supported on --target cpu and parallel only; pass an array of records");
+        return LLVMConstNull(cg->t_ptr);
+    }
+    LLVMValueRef a[3] = {cg->fn->rt, kj_cg_val(cg, in->args[0]), kj_cg_i64(cg, kj_record_of(in->type)->size)};
+    return kj_cg_rtcall(cg, KJ_RTF_RECORD_COPY, a, 3);
 }

@@ -1034,6 +1034,8 @@ static const kj_type *transposed(bctx *c, const kj_type *a)
 
 static const kj_type *type_array_method(bctx *c)
 {
+    if (c->id == KJ_B_ARR_COPY_TO_HOST && kj_record_of(ty(c, 0))) /* DeviceRecord.copy_to_host(): a record */
+        return given(c, 1) ? argerr(c, 1, "None (a DeviceRecord is copied to a new record)") : ty(c, 0);
     if (!recv_array(c)) return NULL;
     const kj_type *a = ty(c, 0);
     switch (c->id) {

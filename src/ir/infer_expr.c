@@ -217,8 +217,9 @@ static bool real_part_attr(const char *n)
 static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei)
 {
     if (kj_nt_class(t)) return ei_value(ei, kj_nt_attr_type(ic, e, t)); /* p.x: resolve_namedtuple.c */
-    if (kj_record_of(t)) return ei_value(ei, kj_record_attr_type(ic, e, t)); /* r.x: infer_record.c */
-    const char *recv = t->kind == KJ_T_ARRAY ? "array"
+    if (kj_record_of(t) && strcmp(e->attr.name, "copy_to_host")) /* r.x, r.dtype: infer_record.c; a DeviceRecord's method */
+        return ei_value(ei, kj_record_attr_type(ic, e, t));
+    const char *recv = t->kind == KJ_T_ARRAY || kj_record_of(t) ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
                      : (t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT) && real_part_attr(e->attr.name) ? "complex"
                      : t->kind == KJ_T_LIST ? "list"
@@ -953,6 +954,7 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
     if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) return kj_type_dict_subscript(ic, e, t, ei); /* infer_dict.c */
+    if (t->kind == KJ_T_OPAQUE && !strcmp(t->name, "gpus")) return ei_value(ei, kj_type_gpus_item(ic, e)); /* cuda.gpus[i] */
     if (t->kind == KJ_T_STR) return kj_type_str_subscript(ic, e, ei);       /* infer_str.c */
     kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));
     return ei_value(ei, NULL);

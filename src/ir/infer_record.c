@@ -188,6 +188,8 @@ static int field_index(kj_ictx *ic, kj_span sp, const kj_type *rec, const char *
 
 const kj_type *kj_record_attr_type(kj_ictx *ic, const kj_expr *e, const kj_type *rec)
 {
+    if (kj_record_field(rec, e->attr.name) < 0 && !strcmp(e->attr.name, "dtype")) /* a DeviceRecord's dtype */
+        return kj_t_dtype(ic->s->types, rec);
     int f = field_index(ic, e->attr.name_span, rec, e->attr.name);
     return f < 0 ? NULL : kj_record_of(rec)->types[f];
 }

@@ -360,6 +360,7 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     if (ot->kind == KJ_T_DICT) return kj_lower_dict_item(lc, e, 0, e->span); /* lower_dict.c */
     if (kj_lsd_class(ot)) return kj_lower_lsd_item(lc, e); /* lower_lsd.c */
     if (kj_is_record_subscript(lc->sp, e)) return kj_lower_record_item(lc, e); /* lower_record.c */
+    if (ot->kind == KJ_T_OPAQUE && !strcmp(ot->name, "gpus")) return kj_lower_gpus_item(lc, e); /* lower_with.c */
     if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
     if (kj_npshape_wrapper(ot) == KJ_NPW_FLAT) return kj_lower_flat_item(lc, e, 0, e->span); /* lower_npshape.c */
     if (ot->kind == KJ_T_TUPLE) {

@@ -20,6 +20,8 @@ kir_ref kj_lower_record_attr(lctx *lc, const kj_expr *e)
 {
     const kj_type *rt = type_of_expr(lc, e->attr.obj);
     int f = kj_record_field(rt, e->attr.name);
+    if (f < 0) /* r.dtype (infer_record.c): a dtype constant */
+        return kj_lw_emit(lc, KIR_CONST_NONE, kj_t_dtype(lc->s->types, rt), e->span);
     return rec_op(lc, KJ_B_REC_GET, kj_record_of(rt)->types[f], e->span, kj_lw_expr(lc, e->attr.obj), f, 0);
 }
 

@@ -542,6 +542,8 @@ const kj_type *kj_record_attr_type(kj_ictx *ic, const kj_expr *e, const kj_type 
 kj_einfo *kj_type_record_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
 bool kj_is_record_subscript(const kj_spec *sp, const kj_expr *e);
 bool kj_record_store_check(kj_ictx *ic, const kj_expr *target, const kj_type *v);
+/* cuda.gpus[i] as a value: the device (infer_launch.c) */
+const kj_type *kj_type_gpus_item(kj_ictx *ic, const kj_expr *e);
 int kj_record_field(const kj_type *rec, const char *name);
 /* The scalar a NumPy dtype string names ('int32', 'f8', ...), or NULL (infer_call.c). */
 const kj_type *kj_dtype_by_str(kj_types *T, const char *s);

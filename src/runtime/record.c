@@ -8,8 +8,10 @@
 
 #include "../util/buf.h"
 #include "format.h"
+#include "list.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* "DT:OFF,DT:OFF,..." (kj_dtype numbers and byte offsets, llvm_record.c). */
 static void parse_spec(const char *spec, kj_recfmt *rf)
@@ -34,4 +36,14 @@ void kj_rt_print_records(kj_rt *rt, const void *a, int32_t ndim, const char *spe
     kj_fmt_records(&b, &h, &rf, repr != 0);
     kj_rt_print_str(rt, b.s ? b.s : "");
     kj_buf_free(&b);
+}
+
+/* cuda.to_device(record) (numba-cuda's DeviceRecord) and its copy_to_host() on the cpu targets: a
+ * copy of the record's bytes that lives for the run, as lists do (a record is a bare pointer, which
+ * no function's collection of arrays could see). */
+void *kj_rt_record_copy(kj_rt *rt, const void *src, int64_t size)
+{
+    kj_list *l = kj_rt_list_new(rt, size, 1, -1);
+    memcpy(l->data, src, (size_t)size);
+    return l->data;
 }
