@@ -351,6 +351,14 @@ LLVMValueRef kj_cg_cuda_misc(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_libdevice(kj_cg *cg, const kir_inst *in);
 /* cuda.fp16.* (llvm_fp16.c) */
 LLVMValueRef kj_cg_fp16(kj_cg *cg, const kir_inst *in);
+/* llvm_record.c: records' fields (REC_GET/SET/VIEW), an element's bytes, allocation, printing */
+LLVMValueRef kj_cg_record(kj_cg *cg, const kir_inst *in);
+LLVMTypeRef kj_cg_record_memtype(kj_cg *cg, const kj_type *rec);
+LLVMValueRef kj_cg_record_alloc(kj_cg *cg, int nd, LLVMValueRef bytes);
+LLVMValueRef kj_cg_record_bytes(kj_cg *cg, const kj_type *at, LLVMValueRef arr);
+void kj_cg_print_record(kj_cg *cg, const kj_type *t, LLVMValueRef v, bool repr);
+const char *kj_cg_record_descr(kj_cg *cg, const kj_type *rec);
+LLVMValueRef kj_cg_record_copy(kj_cg *cg, const kir_inst *in, bool gpu);
 /* numba.cuda.random (llvm_cuda_random.c): the generators in device code, and
  * create/init_xoroshiro128p_states in host code. */
 LLVMValueRef kj_cg_xoroshiro(kj_cg *cg, const kir_inst *in);

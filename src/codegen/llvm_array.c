@@ -26,9 +26,15 @@ LLVMValueRef kj_cg_array_stride(kj_cg *cg, LLVMValueRef arr, unsigned k) { retur
 
 static const kj_type *type_of(kj_cg *cg, kir_ref r) { return cg->fn->kf->insts[r].type; }
 
+/* An element in memory: a record's bytes (llvm_record.c), else its type's memory form. */
+static LLVMTypeRef elem_memtype(kj_cg *cg, const kj_type *elem)
+{
+    return kj_record_of(elem) ? kj_cg_record_memtype(cg, elem) : kj_cg_memtype(cg, elem);
+}
+
 static uint64_t itemsize(kj_cg *cg, const kj_type *elem)
 {
-    return LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, elem));
+    return LLVMABISizeOfType(cg->td, elem_memtype(cg, elem));
 }
 
 static LLVMValueRef mul_add(kj_cg *cg, LLVMValueRef acc, LLVMValueRef m, LLVMValueRef x)
@@ -41,7 +47,7 @@ static LLVMValueRef mul_add(kj_cg *cg, LLVMValueRef acc, LLVMValueRef m, LLVMVal
 static LLVMValueRef elem_ptr(kj_cg *cg, const kj_type *at, LLVMValueRef arr, const LLVMValueRef *idx)
 {
     unsigned n = at->ndim;
-    LLVMTypeRef ety = kj_cg_memtype(cg, at->elem);
+    LLVMTypeRef ety = elem_memtype(cg, at->elem);
     LLVMValueRef data = field(cg, arr, F_DATA, 0), off;
     if (cg->index32) return kj_cg_index32_ptr(cg, at, data, arr, idx, itemsize(cg, at->elem)); /* llvm_index32.c */
     switch (at->layout) {
@@ -79,6 +85,7 @@ static LLVMValueRef load(kj_cg *cg, const kir_inst *in)
 {
     const kj_type *at = type_of(cg, in->a);
     LLVMValueRef p = elem_ptr(cg, at, kj_cg_val(cg, in->a), index_vals(cg, in));
+    if (kj_record_of(at->elem)) return p; /* a record is a reference to its bytes (llvm_record.c) */
     LLVMValueRef v = LLVMBuildLoad2(cg->b, kj_cg_memtype(cg, at->elem), p, "");
     return kj_cg_from_mem(cg, at->elem, v);
 }

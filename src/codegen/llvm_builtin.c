@@ -324,13 +324,19 @@ static LLVMValueRef b_transpose(kj_cg *cg, const kir_inst *in, const bi_row *row
     return kj_cg_array_transpose(cg, arg_type(cg, in, 0), arg(cg, in, 0));
 }
 
+/* An element's size in bytes: a record's itemsize (llvm_record.c) */
+static int64_t elem_size(kj_cg *cg, const kj_type *e)
+{
+    return (int64_t)LLVMABISizeOfType(cg->td, kj_record_of(e) ? kj_cg_record_memtype(cg, e) : kj_cg_memtype(cg, e));
+}
+
 /* d.is_c_contiguous() / is_f_contiguous(), as NumPy's flags: every axis longer
  * than 1, taken from the last (C) or the first (F), steps by the item size
  * times the axes after it; an empty array is both. */
 LLVMValueRef kj_cg_array_contiguous(kj_cg *cg, const kj_type *t, LLVMValueRef a, bool f)
 {
     LLVMValueRef one = kj_cg_i64(cg, 1), zero = kj_cg_i64(cg, 0);
-    LLVMValueRef sd = kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem)));
+    LLVMValueRef sd = kj_cg_i64(cg, elem_size(cg, t->elem));
     LLVMValueRef ok = LLVMConstInt(cg->t_i1, 1, 0), empty = LLVMConstInt(cg->t_i1, 0, 0);
     for (unsigned j = 0; j < t->ndim; j++) {
         unsigned k = f ? j : t->ndim - 1 - j;
@@ -364,7 +370,7 @@ static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *ro
     case KJ_B_LEN: return kj_cg_array_dim(cg, a, 0);
     case KJ_B_ARR_NDIM: return kj_cg_i64(cg, kj_type_rank(t));
     case KJ_B_ARR_DTYPE: return kj_cg_zero(cg, in->type);
-    case KJ_B_ARR_ITEMSIZE: return kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem)));
+    case KJ_B_ARR_ITEMSIZE: return kj_cg_i64(cg, elem_size(cg, t->elem));
     case KJ_B_ARR_IS_C_CONTIGUOUS: case KJ_B_ARR_IS_F_CONTIGUOUS:
         return kj_cg_array_contiguous(cg, t, a, in->aux == KJ_B_ARR_IS_F_CONTIGUOUS);
     case KJ_B_ARR_STRIDES: {
@@ -378,7 +384,7 @@ static LLVMValueRef b_array_attr(kj_cg *cg, const kir_inst *in, const bi_row *ro
         if (in->aux == KJ_B_ARR_SIZE && kj_is_xoro_states(t)) return n; /* n records */
         for (unsigned k = 1; k < t->ndim; k++) n = LLVMBuildMul(cg->b, n, kj_cg_array_dim(cg, a, k), "");
         if (in->aux == KJ_B_ARR_SIZE) return n;
-        return LLVMBuildMul(cg->b, n, kj_cg_i64(cg, (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t->elem))), "");
+        return LLVMBuildMul(cg->b, n, kj_cg_i64(cg, elem_size(cg, t->elem)), "");
     }
     default: { /* shape */
         LLVMValueRef s = LLVMGetUndef(kj_cg_type(cg, in->type));
@@ -469,6 +475,8 @@ static const bi_row rows[KJ_B__COUNT] = {
 LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
+    if (in->aux == KJ_B_REC_GET || in->aux == KJ_B_REC_SET || in->aux == KJ_B_REC_VIEW)
+        return kj_cg_record(cg, in); /* llvm_record.c */
     if (kj_cg_complex_builtin_of(cg, in)) return kj_cg_complex_builtin(cg, in);
     if (kj_builtin_pymath(in->aux)) return kj_cg_pymath(cg, in);
     if (kj_builtin_npmath(in->aux)) return kj_cg_npmath(cg, in);

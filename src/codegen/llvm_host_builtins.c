@@ -50,7 +50,11 @@ void kj_cg_operand(kj_cg *cg, kir_ref r, LLVMValueRef out[3])
 {
     const kj_type *t = type_of(cg, r);
     LLVMValueRef v = kj_cg_val(cg, r);
-    if (t->kind == KJ_T_ARRAY) {
+    if (t->kind == KJ_T_ARRAY && kj_record_of(t->elem)) { /* the records' bytes: llvm_record.c */
+        out[0] = kj_cg_spill(cg, kj_cg_record_bytes(cg, t, v));
+        out[1] = kj_cg_i32(cg, t->ndim + 1);
+        out[2] = kj_cg_i32(cg, KJ_DT_UINT8);
+    } else if (t->kind == KJ_T_ARRAY) {
         out[0] = kj_cg_spill(cg, v);
         out[1] = kj_cg_i32(cg, t->ndim);
         out[2] = kj_cg_i32(cg, kj_cg_dtype(t->elem));
@@ -177,8 +181,28 @@ static LLVMValueRef alloc_xoro(kj_cg *cg, const kir_inst *in)
     return alloc(cg, in, i64_array(cg, v, 2), NULL, NULL);
 }
 
+/* np.zeros(shape, dtype=rec), np.empty, cuda.device_array: the records' zeroed bytes as a uint8
+ * array of shape (shape..., itemsize), viewed as records (llvm_record.c). */
+static LLVMValueRef alloc_records(kj_cg *cg, const kir_inst *in)
+{
+    const kj_type *at = in->type, *t = type_of(cg, in->args[0]);
+    int nd = at->ndim;
+    LLVMValueRef v[KJ_ABI_MAX_DIMS + 1];
+    for (int k = 0; k < nd; k++)
+        v[k] = t->kind == KJ_T_TUPLE ? kj_cg_cast(cg, LLVMBuildExtractValue(cg->b, argv(cg, in, 0), (unsigned)k, ""),
+                                                  t->elems[k], &T_I64)
+                                     : to_i64(cg, in->args[0]);
+    v[nd] = kj_cg_i64(cg, kj_record_of(at->elem)->size);
+    LLVMValueRef out = kj_cg_out_desc(cg, nd + 1);
+    LLVMValueRef a[8] = {rt_arg(cg), kj_cg_i32(cg, KJ_DT_UINT8), kj_cg_i32(cg, nd + 1), i64_array(cg, v, nd + 1),
+                         LLVMConstNull(cg->t_ptr), out, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_ALLOC, a, 8);
+    return kj_cg_record_alloc(cg, nd, load_desc(cg, out, nd + 1));
+}
+
 static LLVMValueRef b_alloc(kj_cg *cg, const kir_inst *in)
 {
+    if (kj_record_of(in->type->elem)) return alloc_records(cg, in);
     if (in->aux == KJ_B_CUDA_DEVICE_ARRAY && kj_is_xoro_states(in->type)) return alloc_xoro(cg, in);
     if ((in->aux == KJ_B_CUDA_DEVICE_ARRAY || in->aux == KJ_B_CUDA_DEVICE_ARRAY_LIKE) &&
         in->type->layout == KJ_LAYOUT_F)
@@ -523,11 +547,12 @@ LLVMValueRef kj_cg_array_copy_as(kj_cg *cg, kir_ref src, const kj_type *elem, in
 {
     LLVMValueRef o[3];
     kj_cg_operand(cg, src, o);
-    LLVMValueRef out = kj_cg_out_desc(cg, ndim);
-    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(elem)), out,
+    bool rec = kj_record_of(elem) != NULL; /* records: their bytes copied (llvm_record.c) */
+    LLVMValueRef out = kj_cg_out_desc(cg, ndim + rec);
+    LLVMValueRef a[8] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, rec ? KJ_DT_UINT8 : kj_cg_dtype(elem)), out,
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_COPY, a, 8);
-    return load_desc(cg, out, ndim);
+    return rec ? kj_cg_record_alloc(cg, ndim, load_desc(cg, out, ndim + 1)) : load_desc(cg, out, ndim);
 }
 
 /* np.cumsum(a), np.cumprod(a), a.cumsum(), a.cumprod(); with axis= an
@@ -564,11 +589,12 @@ static LLVMValueRef device_copy(kj_cg *cg, const kir_inst *in, int to_device)
     LLVMValueRef o[3];
     kj_cg_operand(cg, in->args[0], o);
     int nd = in->type->ndim;
-    LLVMValueRef out = kj_cg_out_desc(cg, nd);
-    LLVMValueRef a[9] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), out,
-                         kj_cg_i32(cg, to_device), kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    bool rec = kj_record_of(in->type->elem) != NULL; /* records: their bytes copied (llvm_record.c) */
+    LLVMValueRef out = kj_cg_out_desc(cg, nd + rec);
+    LLVMValueRef a[9] = {rt_arg(cg), o[0], o[1], o[2], kj_cg_i32(cg, rec ? KJ_DT_UINT8 : kj_cg_dtype(in->type->elem)),
+                         out, kj_cg_i32(cg, to_device), kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_DEVICE_COPY, a, 9);
-    return load_desc(cg, out, nd);
+    return rec ? kj_cg_record_alloc(cg, nd, load_desc(cg, out, nd + 1)) : load_desc(cg, out, nd);
 }
 
 /* a.reshape(n, m) / a.reshape((n, m)) */
@@ -700,7 +726,8 @@ static LLVMValueRef host_copy_to_host(kj_cg *cg, const kir_inst *in)
     LLVMValueRef dst = argv(cg, in, 1);
     LLVMValueRef d = kj_cg_spill(cg, dst), s = kj_cg_spill(cg, argv(cg, in, 0));
     const kj_type *dt = argt(cg, in, 0), *at = argt(cg, in, 1);
-    int64_t isz = (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, dt->elem));
+    int64_t isz = kj_record_of(dt->elem) ? kj_record_of(dt->elem)->size /* llvm_record.c */
+                                         : (int64_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, dt->elem));
     LLVMValueRef a[8] = {rt_arg(cg), d, kj_cg_i32(cg, at->ndim), s, kj_cg_i32(cg, dt->ndim), kj_cg_i64(cg, isz),
                          kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_ASSIGN, a, 8);
@@ -943,6 +970,11 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         break;
     }
     case KJ_T_DTYPE: {
+        if (kj_record_of(t->elem)) { /* a structured dtype: llvm_record.c */
+            const char *d = kj_cg_record_descr(cg, t->elem);
+            put_cstr(cg, repr ? kj_arena_printf(cg->a, "dtype(%s)", d) : d);
+            break;
+        }
         const char *name = kj_dtype_name((kj_dtype)kj_cg_dtype(t->elem));
         put_cstr(cg, repr ? kj_arena_printf(cg->a, "dtype('%s')", name) : name);
         break;
@@ -951,6 +983,10 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
     case KJ_T_LIST: kj_cg_print_list(cg, in, t, v, print_value, put_cstr); break; /* llvm_list.c */
     case KJ_T_DICT: case KJ_T_SET: kj_cg_print_dict(cg, in, t, v, print_value, put_cstr); break; /* llvm_dict.c */
     case KJ_T_OPAQUE:
+        if (kj_record_of(t)) { /* llvm_record.c */
+            kj_cg_print_record(cg, t, v, repr);
+            break;
+        }
         if (!kj_t_is_exception(t)) goto refused;
         if (repr) { /* its class and arguments are not kept (raise.c) */
             kj_cg_fail(cg, in->span, "printing an exception inside a tuple or list (its repr) is not supported: "
@@ -962,6 +998,10 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
     case KJ_T_ARRAY: {
         if (kj_buffer_kind(t)) { /* bytes, bytearray, memoryview: llvm_bytes.c */
             kj_cg_print_buffer(cg, t, v);
+            break;
+        }
+        if (kj_record_of(t->elem)) { /* llvm_record.c */
+            kj_cg_print_record(cg, t, v, repr);
             break;
         }
         LLVMValueRef a[5] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),
@@ -1055,6 +1095,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_KJIT_ON_DEVICE: return b_on_device(cg, in);
     case KJ_B_KJIT_GPU_MATMUL: return kj_cg_gpu_matmul(cg, in);
     case KJ_B_CUDA_TO_DEVICE:
+        if (kj_record_of(in->type)) return kj_cg_record_copy(cg, in, cg->run->copy_to_host != host_copy_to_host);
         if (in->type->kind == KJ_T_ARRAY && in->type->layout == KJ_LAYOUT_F && in->type->ndim > 1)
             return to_device_f(cg, in);
         return cg->run->to_device(cg, in);
@@ -1089,7 +1130,9 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_PROD: case KJ_B_NP_VAR: case KJ_B_NP_ARGMIN: case KJ_B_NP_ARGMAX:
     case KJ_B_ARR_PROD: case KJ_B_ARR_VAR: case KJ_B_ARR_ARGMIN: case KJ_B_ARR_ARGMAX:
         return b_reduce(cg, in);
-    case KJ_B_ARR_COPY_TO_HOST: return cg->run->copy_to_host(cg, in);
+    case KJ_B_ARR_COPY_TO_HOST:
+        if (kj_record_of(in->type)) return kj_cg_record_copy(cg, in, cg->run->copy_to_host != host_copy_to_host);
+        return cg->run->copy_to_host(cg, in);
     case KJ_B_ARR_COPY_TO_DEVICE: return b_copy_to_device(cg, in);
     case KJ_B_ARR_VIEW: return b_view(cg, in);
     case KJ_B_ARR_ASTYPE: case KJ_B_ARR_COPY: case KJ_B_CONVERT:

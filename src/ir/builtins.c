@@ -1036,6 +1036,8 @@ static const kj_type *transposed(bctx *c, const kj_type *a)
 
 static const kj_type *type_array_method(bctx *c)
 {
+    if (c->id == KJ_B_ARR_COPY_TO_HOST && kj_record_of(ty(c, 0))) /* DeviceRecord.copy_to_host(): a record */
+        return given(c, 1) ? argerr(c, 1, "None (a DeviceRecord is copied to a new record)") : ty(c, 0);
     if (!recv_array(c)) return NULL;
     const kj_type *a = ty(c, 0);
     switch (c->id) {
@@ -1291,6 +1293,7 @@ static const kj_type *type_any(bctx *c)
     case KJ_B_NP_FMOD: return type_binary(c, BIN_NP_FMOD);
     case KJ_B_NP_WHERE: case KJ_B_NP_CLIP: return type_select3(c);
     case KJ_B_NP_SIGN: return type_sign(c);
+    case KJ_B_REC_GET: case KJ_B_REC_SET: case KJ_B_REC_VIEW: /* typed by infer_record.c, never called */
     case KJ_B_INDEX_GET: case KJ_B_INDEX_SET: /* typed with the subscript (infer_expr.c), never called */
         kj_error(c->d, c->src, c->call, "%s is written as a subscript, not called", c->name);
         return NULL;

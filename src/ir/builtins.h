@@ -277,6 +277,10 @@ enum {
     /* a[index array] and a[index array] = value: made by lowering only */                               \
     X(INDEX_GET, "a[array]", KJ_BF_HOST | KJ_BF_READS, "a, index")                                       \
     X(INDEX_SET, "a[array] = value", KJ_BF_HOST, "a, index, value")                                      \
+    /* records' fields (r.x, r.x = v, a['x']): made by lowering only (lower_record.c, llvm_record.c) */   \
+    X(REC_GET, "record.<get>", KJ_BF_ANY, "r, field")                                                    \
+    X(REC_SET, "record.<set>", KJ_BF_ANY, "r, field, value")                                             \
+    X(REC_VIEW, "record.<view>", KJ_BF_ANY | KJ_BF_VIEW, "a, field")                                     \
     /* host NumPy */                                                                                     \
     X(NP_ZEROS, "np.zeros", KJ_BF_HOST, "shape, dtype=")                                                 \
     X(NP_ONES, "np.ones", KJ_BF_HOST, "shape, dtype=")                                                   \

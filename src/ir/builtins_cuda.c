@@ -36,8 +36,8 @@ const kj_type *kj_btype_cuda_host(bctx *c)
             const kj_type *a = kj_type_np_manip(c->t, KJ_B_NP_ARRAY, c->args, 1, c->call, c->src, c->d, c->conv);
             return a && stream_arg(c, 1) ? a : NULL;
         }
-        if (!is_array(ty(c, 0))) return argerr(c, 0, "an array");
-        return stream_arg(c, 1) ? ty(c, 0) : NULL;
+        if (!is_array(ty(c, 0)) && !kj_record_of(ty(c, 0))) return argerr(c, 0, "an array or a record");
+        return stream_arg(c, 1) ? ty(c, 0) : NULL; /* a record: numba-cuda's DeviceRecord (llvm_record.c) */
     case KJ_B_CUDA_DEVICE_ARRAY: /* numba-cuda's order: shape, dtype, strides, order, stream */
         if (given(c, 2)) return argerr(c, 2, "None (kjit's device arrays are laid out by order='C' or 'F')");
         return stream_arg(c, 4) ? kj_btype_device_array(c) : NULL;

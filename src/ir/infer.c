@@ -253,6 +253,7 @@ static void assign_unpack(kj_ictx *ic, const kj_expr *target, const kj_type *t, 
 static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *t)
 {
     const kj_type *ot = kj_value_type(ic, target->sub.obj);
+    if (kj_record_store_check(ic, target, t)) return; /* r['x'] = v: infer_record.c */
     if (ot && ot->kind == KJ_T_DICT) { /* d[k] = v, of `{}` too: infer_dict.c */
         kj_dict_store(ic, target, t);
         return;
@@ -307,6 +308,7 @@ static void assign_target(kj_ictx *ic, const kj_expr *target, const kj_type *t, 
     case KJ_E_TUPLE: case KJ_E_LIST: if (t) assign_unpack(ic, target, t, nonneg); break;
     case KJ_E_SUBSCRIPT: if (t) assign_subscript(ic, target, t); break;
     case KJ_E_ATTR:
+        if (kj_record_store_check(ic, target, t)) break; /* r.x = v: infer_record.c */
         kj_error(ic->d, ic->s->src, target->span, "cannot assign to attribute '%s'",
                  target->attr.name);
         break;
@@ -472,7 +474,8 @@ static void infer_aug_array(kj_ictx *ic, const kj_stmt *st, const kj_type *cur, 
 static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
 {
     const kj_expr *t = st->aug.target;
-    if (t->kind != KJ_E_NAME && t->kind != KJ_E_SUBSCRIPT) {
+    if (t->kind != KJ_E_NAME && t->kind != KJ_E_SUBSCRIPT &&
+        !(t->kind == KJ_E_ATTR && kj_record_of(kj_value_type(ic, t->attr.obj)))) { /* r.x += v: infer_record.c */
         kj_error(ic->d, ic->s->src, t->span, "cannot use augmented assignment on this target");
         return;
     }
@@ -509,6 +512,7 @@ static void infer_augassign(kj_ictx *ic, const kj_stmt *st)
         kj_einfo *tv = &ic->sp->ei[t->id], *vv = &ic->sp->ei[st->aug.value->id];
         if (st->aug.op == KJ_OP_ADD || st->aug.op == KJ_OP_MUL) nn = tv->nonneg && vv->nonneg;
         assign_var(ic, t, r, nn);
+    } else if (kj_record_store_check(ic, t, r)) { /* r.x += v, r['x'] += v: infer_record.c */
     } else if (!kj_is_scalar(r)) {
         kj_error(ic->d, ic->s->src, st->span, "cannot store %s into an array element",
                  kj_type_str(r));

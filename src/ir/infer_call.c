@@ -90,7 +90,7 @@ static const kj_expr *call_arg_expr(const kj_expr *call, int32_t m);
 
 /* The scalar a NumPy dtype string names ('int32', 'float64', 'f4', 'i8',
  * 'float', 'bool', ...), or NULL. */
-static const kj_type *dtype_by_str(kj_types *T, const char *s)
+const kj_type *kj_dtype_by_str(kj_types *T, const char *s)
 {
     static const struct { const char *code, *name; } codes[] = {
         {"f4", "float32"}, {"f8", "float64"}, {"i1", "int8"}, {"i2", "int16"}, {"i4", "int32"},
@@ -111,7 +111,7 @@ static const kj_type *fold_dtype_str(kj_ictx *ic, const kj_expr *e)
 {
     kj_einfo *ei = &ic->sp->ei[e->id];
     if (!ei->is_const || !ei->cval.type || ei->cval.type->kind != KJ_T_STR) return NULL;
-    const kj_type *t = dtype_by_str(ic->s->types, ei->cval.s);
+    const kj_type *t = kj_dtype_by_str(ic->s->types, ei->cval.s);
     if (!t) {
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "data type '%s' not understood", ei->cval.s);
         kj_diag_hint(dg, "name a NumPy dtype such as 'float32', 'int64' or 'f8'");

@@ -218,7 +218,9 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
 {
     if (kj_nt_class(t)) return ei_value(ei, kj_nt_attr_type(ic, e, t)); /* p.x: resolve_namedtuple.c */
     if (t->kind == KJ_T_RANGE) return kj_type_range_attr(ic, e, t, ei);  /* r.start: infer_range.c */
-    const char *recv = t->kind == KJ_T_ARRAY ? "array"
+    if (kj_record_of(t) && strcmp(e->attr.name, "copy_to_host")) /* r.x, r.dtype: infer_record.c; a DeviceRecord's method */
+        return ei_value(ei, kj_record_attr_type(ic, e, t));
+    const char *recv = t->kind == KJ_T_ARRAY || kj_record_of(t) ? "array"
                      : t->kind == KJ_T_COMPLEX ? "complex"
                      : (t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT) && real_part_attr(e->attr.name) ? "complex"
                      : t->kind == KJ_T_LIST ? "list"
@@ -947,12 +949,17 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     }
     const kj_type *t = obj->type;
     if (t->kind == KJ_T_ARRAY && kj_buffer_kind(t)) return kj_type_buffer_subscript(ic, e, t, array_subscript(ic, e, t, ei)); /* infer_bytes.c */
+    if (kj_record_of(t) || (t->kind == KJ_T_ARRAY && kj_record_of(t->elem))) { /* r['x'], a['x']: infer_record.c */
+        kj_einfo *r = kj_type_record_subscript(ic, e, t, ei);
+        if (r) return r;
+    }
     if (t->kind == KJ_T_ARRAY) return array_subscript(ic, e, t, ei);
     if (kj_npshape_wrapper(t) == KJ_NPW_FLAT) return kj_type_flat_subscript(ic, e, t, ei); /* infer_npshape.c */
     if (kj_lsd_class(t)) return kj_type_lsd_subscript(ic, e, t, ei); /* infer_lsd.c */
     if (t->kind == KJ_T_TUPLE) return tuple_subscript(ic, e, t, ei);
     if (t->kind == KJ_T_LIST) return kj_type_list_subscript(ic, e, t, ei); /* infer_list.c */
     if (t->kind == KJ_T_DICT || t->kind == KJ_T_SET) return kj_type_dict_subscript(ic, e, t, ei); /* infer_dict.c */
+    if (t->kind == KJ_T_OPAQUE && !strcmp(t->name, "gpus")) return ei_value(ei, kj_type_gpus_item(ic, e)); /* cuda.gpus[i] */
     if (t->kind == KJ_T_STR) return kj_type_str_subscript(ic, e, ei);       /* infer_str.c */
     if (t->kind == KJ_T_RANGE) return kj_type_range_subscript(ic, e, t, ei); /* infer_range.c */
     kj_error(ic->d, ic->s->src, e->span, "'%s' is not subscriptable", kj_type_str(t));

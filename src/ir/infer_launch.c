@@ -334,6 +334,9 @@ static const kj_type *with_device(kj_ictx *ic, const kj_expr *ctx)
     return kj_t_opaque(ic->s->types, "device");
 }
 
+/* cuda.gpus[i] as a value (numba-cuda's _DeviceContextManager of device i): the device, as in `with`. */
+const kj_type *kj_type_gpus_item(kj_ictx *ic, const kj_expr *e) { return with_device(ic, e); }
+
 /* The arrays of cuda.pinned(...) / cuda.mapped(...); what mapped gives. */
 static const kj_type *with_arrays(kj_ictx *ic, const kj_expr *ctx, kj_with_kind k)
 {

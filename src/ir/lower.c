@@ -361,6 +361,8 @@ static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
     if (ot->kind == KJ_T_DICT) return kj_lower_dict_item(lc, e, 0, e->span); /* lower_dict.c */
     if (ot->kind == KJ_T_RANGE) return kj_lower_range_item(lc, e);          /* lower_range.c */
     if (kj_lsd_class(ot)) return kj_lower_lsd_item(lc, e); /* lower_lsd.c */
+    if (kj_is_record_subscript(lc->sp, e)) return kj_lower_record_item(lc, e); /* lower_record.c */
+    if (ot->kind == KJ_T_OPAQUE && !strcmp(ot->name, "gpus")) return kj_lower_gpus_item(lc, e); /* lower_with.c */
     if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
     if (kj_npshape_wrapper(ot) == KJ_NPW_FLAT) return kj_lower_flat_item(lc, e, 0, e->span); /* lower_npshape.c */
     if (ot->kind == KJ_T_TUPLE) {
@@ -990,6 +992,7 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
         if (kj_nt_class(EI(lc, e->attr.obj)->type)) return kj_lower_nt_attr(lc, e); /* lower_namedtuple.c */
         if (EI(lc, e->attr.obj)->type && EI(lc, e->attr.obj)->type->kind == KJ_T_RANGE)
             return kj_lower_range_attr(lc, e); /* lower_range.c */
+        if (kj_record_of(EI(lc, e->attr.obj)->type)) return kj_lower_record_attr(lc, e); /* lower_record.c */
         if (ei->builtin == KJ_B_ARR_SHAPE && e->kind == KJ_E_ATTR) {
             kir_ref arr = lower_expr(lc, e->attr.obj);
             kir_ref el[8];
@@ -1060,7 +1063,9 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
         }
         return;
     }
+    case KJ_E_ATTR: kj_lower_record_store(lc, t, v, sp); return; /* r.x = v: lower_record.c */
     case KJ_E_SUBSCRIPT: {
+        if (kj_lower_record_store(lc, t, v, sp)) return; /* r['x'] = v: lower_record.c */
         if (EI(lc, t->sub.obj)->type->kind == KJ_T_DICT) { /* d[k] = v: lower_dict.c */
             kj_lower_dict_item(lc, t, v, sp);
             return;
@@ -1183,6 +1188,10 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
         if (l < 0) return;
         kir_ref r = aug_apply(lc, op, get_local(lc, (uint32_t)l, t->span), st->aug.value, res, st->span);
         set_local(lc, (uint32_t)l, r, st->span);
+        return;
+    }
+    if (kj_record_of(EI(lc, t->kind == KJ_E_ATTR ? t->attr.obj : t->sub.obj)->type)) { /* r.x op= v: lower_record.c */
+        kj_lower_record_store(lc, t, aug_apply(lc, op, lower_expr(lc, t), st->aug.value, res, st->span), st->span);
         return;
     }
     const kj_type *ct = strong(lc, EI(lc, t->sub.obj)->type);

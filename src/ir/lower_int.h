@@ -52,6 +52,7 @@ kir_ref kj_lower_kernel_query(lctx *lc, const kj_expr *e, const kj_type *t, kir_
  * binds, 0 for nothing) and after it. */
 kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st);
 void kj_lower_with_exit(lctx *lc, const kj_stmt *st);
+kir_ref kj_lower_gpus_item(lctx *lc, const kj_expr *ctx); /* cuda.gpus[i] */
 
 /* lower_npshape.c: a.flat, np.ndindex, np.ndenumerate, np.nditer in for loops
  * (w the wrapper's type), a.flat[i] read (v 0) or written, `x in a`. */
@@ -125,6 +126,10 @@ kir_ref kj_lower_if(lctx *lc, kir_ref cond, kj_span sp, kir_blkid *then, kir_blk
 /* lower_namedtuple.c: Point(1, y=2), the call of a namedtuple class; p.x. */
 kir_ref kj_lower_nt_call(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_nt_attr(lctx *lc, const kj_expr *e);
+/* lower_record.c: r.x, r['x'], a['x'] of records; r.x = v (false when t is no record field) */
+kir_ref kj_lower_record_attr(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_record_item(lctx *lc, const kj_expr *e);
+bool kj_lower_record_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp);
 
 /* lower_operator.c: operator.add(a, b), ... (builtins_operator.h) */
 kir_ref kj_lower_pyoperator(lctx *lc, const kj_expr *e, const kj_einfo *ei, const kj_opufunc *o);

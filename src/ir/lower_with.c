@@ -32,6 +32,17 @@ static kir_ref arrays(lctx *lc, const kj_expr *ctx, bool mapped)
     return kj_lw_emit_args(lc, KIR_TUPLE, kj_t_tuple(lc->s->types, et, n), ctx->span, el, n);
 }
 
+/* cuda.gpus[i], in `with` or as a value: device i checked to be kjit's (as cuda.select_device(i)), then
+ * the device (the opaque value cuda.get_current_device() gives). */
+kir_ref kj_lower_gpus_item(lctx *lc, const kj_expr *ctx)
+{
+    kir_ref i = kj_lw_as(lc, ctx->sub.index, kj_t_int(lc->s->types, 64, true));
+    builtin(lc, KJ_B_CUDA_SELECT_DEVICE, &i, 1, ctx->span);
+    kir_ref d = kj_lw_emit_args(lc, KIR_BUILTIN, kj_t_opaque(lc->s->types, "device"), ctx->span, NULL, 0);
+    kir_at(lc->f, d)->aux = KJ_B_CUDA_GET_CURRENT_DEVICE;
+    return d;
+}
+
 kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *ctx = st->with.ctx;
@@ -39,14 +50,7 @@ kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st)
     case KJ_WITH_PINNED: return arrays(lc, ctx, false);
     case KJ_WITH_MAPPED: return arrays(lc, ctx, true);
     case KJ_WITH_PROFILING: builtin(lc, KJ_B_CUDA_PROFILE_START, NULL, 0, ctx->span); return 0;
-    case KJ_WITH_DEVICE: {
-        kir_ref i = kj_lw_as(lc, ctx->sub.index, kj_t_int(lc->s->types, 64, true));
-        builtin(lc, KJ_B_CUDA_SELECT_DEVICE, &i, 1, ctx->span);
-        /* the device (the opaque value cuda.get_current_device() gives) */
-        kir_ref d = kj_lw_emit_args(lc, KIR_BUILTIN, kj_t_opaque(lc->s->types, "device"), ctx->span, NULL, 0);
-        kir_at(lc->f, d)->aux = KJ_B_CUDA_GET_CURRENT_DEVICE;
-        return d;
-    }
+    case KJ_WITH_DEVICE: return kj_lower_gpus_item(lc, ctx);
     default: return 0;
     }
 }

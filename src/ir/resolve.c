@@ -1201,6 +1201,12 @@ static bool resolve_const(kj_sema *s, const kj_stmt *st, bool script)
         if (sym) sym->expr = st->assign.value;
         return true;
     }
+    const kj_type *rec;
+    if (kj_resolve_record_dtype(s, st, &rec)) { /* dt = np.dtype([('x', np.float64), ...]): infer_record.c */
+        kj_sym *sym = rec ? sym_add(s, t->name, SYM_DTYPE, t->span) : NULL;
+        if (sym) sym->type = rec;
+        return true;
+    }
     kj_einfo ref;
     if (static_ref(s, st->assign.value, &ref, !script) && ref.kind == EI_DTYPE) {
         kj_sym *sym = sym_add(s, t->name, SYM_DTYPE, t->span);

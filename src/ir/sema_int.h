@@ -555,6 +555,18 @@ kj_einfo *kj_type_nt_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, const kj_
 /* p.x of a namedtuple p: its field's element type; NULL (reported) if it has none. */
 const kj_type *kj_nt_attr_type(kj_ictx *ic, const kj_expr *e, const kj_type *t);
 kj_einfo *kj_type_tuple_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+/* infer_record.c: dt = np.dtype([...]) at module level (true when st is one; *out the record type,
+ * NULL after an error); r.x, r['x'], a['x'] typed; r.x = v checked (true when target is a record's). */
+bool kj_resolve_record_dtype(kj_sema *s, const kj_stmt *st, const kj_type **out);
+const kj_type *kj_record_attr_type(kj_ictx *ic, const kj_expr *e, const kj_type *rec);
+kj_einfo *kj_type_record_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
+bool kj_is_record_subscript(const kj_spec *sp, const kj_expr *e);
+bool kj_record_store_check(kj_ictx *ic, const kj_expr *target, const kj_type *v);
+/* cuda.gpus[i] as a value: the device (infer_launch.c) */
+const kj_type *kj_type_gpus_item(kj_ictx *ic, const kj_expr *e);
+int kj_record_field(const kj_type *rec, const char *name);
+/* The scalar a NumPy dtype string names ('int32', 'f8', ...), or NULL (infer_call.c). */
+const kj_type *kj_dtype_by_str(kj_types *T, const char *s);
 kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
 /* kernel.forall(ntasks, tpb=0, stream=0, sharedmem=0) (infer_launch.c): the
  * call's arguments in that order (NULL where absent); false (nothing

@@ -300,6 +300,19 @@ const kj_type *kj_t_func(kj_types *t, const void *fn, int32_t builtin, const cha
     return intern(t, &k);
 }
 
+/* Record(x[type=float64;offset=0],y[type=int32;offset=8];12;False), as Numba's name */
+const kj_type *kj_t_record(kj_types *t, const kj_recdesc *d)
+{
+    kj_buf b = {0};
+    kj_buf_puts(&b, "Record(");
+    for (uint32_t i = 0; i < d->n; i++)
+        kj_buf_printf(&b, "%s%s[type=%s;offset=%u]", i ? "," : "", d->names[i], d->types[i]->name, d->offsets[i]);
+    kj_buf_printf(&b, ";%u;%s)", d->size, d->aligned ? "True" : "False");
+    kj_type k = {.kind = KJ_T_OPAQUE, .name = kj_arena_strdup(t->a, b.s), .ref = d};
+    kj_buf_free(&b);
+    return intern(t, &k);
+}
+
 const kj_type *kj_t_opaque(kj_types *t, const char *name)
 {
     kj_type k = {.kind = KJ_T_OPAQUE, .name = name};

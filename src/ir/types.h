@@ -113,6 +113,23 @@ const kj_type *kj_t_buffer(kj_types *t, kj_buf_kind k, const kj_type *elem, int 
 kj_buf_kind kj_buffer_kind(const kj_type *ty);
 /* The dimensions an array shows (shape, ndim, size): its ndim, 1 for xoroshiro states. */
 static inline int kj_type_rank(const kj_type *ty) { return kj_is_xoro_states(ty) ? 1 : ty->ndim; }
+/* A NumPy structured dtype (numpysupported.rst "structured scalars"), as Numba's Record: fields
+ * in order with NumPy's byte offsets, itemsize, align=. A record value is a pointer to its bytes
+ * (in an array: Numba's records are references); its type is opaque, named as Numba names it,
+ * whose ref is the layout (infer_record.c). */
+typedef struct kj_recdesc {
+    uint32_t n;
+    const char **names;
+    const struct kj_type **types; /* scalar types */
+    uint32_t *offsets;
+    uint32_t size;
+    bool aligned;
+} kj_recdesc;
+const kj_type *kj_t_record(kj_types *t, const kj_recdesc *d);
+static inline const kj_recdesc *kj_record_of(const kj_type *ty)
+{
+    return ty && ty->kind == KJ_T_OPAQUE ? (const kj_recdesc *)ty->ref : NULL;
+}
 /* function(NAME): fn (a kj_fn) or, when fn is NULL, the built-in `builtin`. */
 const kj_type *kj_t_func(kj_types *t, const void *fn, int32_t builtin, const char *name);
 

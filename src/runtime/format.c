@@ -515,6 +515,8 @@ typedef struct {
     elem_fmt ef;
     elem_fmt ef_im;  /* complex: the imaginary parts' FloatingFormat (sign='+'); ef is the real parts' */
     const char *sep; /* between elements: " " for str, ", " for repr */
+    const kj_recfmt *rec; /* structured elements: their fields' formats in fields[] (else NULL) */
+    elem_fmt *fields;
 } print_ctx;
 
 /* Visit the elements printing shows: all of them, or with summarisation
@@ -682,8 +684,14 @@ static void format_complex_elem(const print_ctx *c, const char *p, kj_buf *out)
     kj_buf_free(&b);
 }
 
+static void format_record_elem(const print_ctx *c, const char *p, kj_buf *out);
+
 static void format_elem(const print_ctx *c, const char *p, kj_buf *out)
 {
+    if (c->rec) {
+        format_record_elem(c, p, out);
+        return;
+    }
     if (c->a->dtype == KJ_DT_COMPLEX64 || c->a->dtype == KJ_DT_COMPLEX128) {
         format_complex_elem(c, p, out);
         return;
@@ -804,7 +812,7 @@ static void recurse(const print_ctx *c, int axis, const char *p, int indent, int
  * (1 for "[", plus the prefix's length), `width` the line width. */
 static void array2string(kj_buf *b, const kj_array *a, const char *sep, int indent, int width)
 {
-    print_ctx c = {a, kj_array_size(a) > THRESHOLD, {.dt = a->dtype}, {.dt = a->dtype}, sep};
+    print_ctx c = {a, kj_array_size(a) > THRESHOLD, {.dt = a->dtype}, {.dt = a->dtype}, sep, NULL, NULL};
     if (kj_dtype_is_float(a->dtype)) float_format_init(a, c.summarise, &c.ef, false);
     else if (kj_dtype_is_int(a->dtype)) int_format_init(a, c.summarise, &c.ef);
     else if (a->dtype == KJ_DT_COMPLEX64 || a->dtype == KJ_DT_COMPLEX128) {
@@ -872,4 +880,58 @@ void kj_fmt_array_repr(kj_buf *b, const kj_array *a)
     if (b->n - line_start + dtype_len + 1 > LINEWIDTH) kj_buf_printf(b, "\n%*s", plen, "");
     else kj_buf_putc(b, ' ');
     kj_buf_printf(b, "dtype=%s)", dt);
+}
+
+/* ---- structured (record) elements: StructuredVoidFormat ----------------- */
+
+/* Each field's formatter is made from that field's column of the shown
+ * elements (a view of the same shape and strides), as NumPy's
+ * StructuredVoidFormat.from_data does; an element prints as "(f0, f1)",
+ * "(f0,)" for one field. A 0-d record (np.void) prints its bools unpadded. */
+static void format_record_elem(const print_ctx *c, const char *p, kj_buf *out)
+{
+    kj_buf_putc(out, '(');
+    for (int f = 0; f < c->rec->n; f++) {
+        print_ctx fc = {c->a, c->summarise, c->fields[f], {0}, c->sep, NULL, NULL};
+        if (f) kj_buf_puts(out, ", ");
+        const char *q = p + c->rec->off[f];
+        if (c->rec->dt[f] == KJ_DT_BOOL && c->a->ndim == 0) kj_fmt_bool(out, *q != 0);
+        else format_elem(&fc, q, out);
+    }
+    kj_buf_puts(out, c->rec->n == 1 ? ",)" : ")");
+}
+
+static void record_formats(print_ctx *c, const kj_array *a, const kj_recfmt *rf)
+{
+    c->rec = rf;
+    c->fields = calloc((size_t)rf->n + 1, sizeof *c->fields);
+    if (!c->fields) abort(); /* out of memory: the one failure that is not a value */
+    for (int f = 0; f < rf->n; f++) {
+        kj_array col = *a;
+        col.data = a->data + rf->off[f];
+        col.dtype = rf->dt[f];
+        c->fields[f].dt = rf->dt[f];
+        if (kj_dtype_is_float(rf->dt[f])) float_format_init(&col, c->summarise, &c->fields[f], false);
+        else if (kj_dtype_is_int(rf->dt[f])) int_format_init(&col, c->summarise, &c->fields[f]);
+    }
+}
+
+void kj_fmt_records(kj_buf *b, const kj_array *a, const kj_recfmt *rf, bool repr)
+{
+    print_ctx c = {a, kj_array_size(a) > THRESHOLD, {.dt = KJ_DT_UINT8}, {0}, repr ? ", " : " ", NULL, NULL};
+    record_formats(&c, a, rf);
+    static const char prefix[] = "array(";
+    int plen = repr ? (int)sizeof prefix - 1 : 0;
+    size_t start = b->n;
+    if (repr && a->ndim) kj_buf_puts(b, prefix);
+    if (a->ndim == 0) format_record_elem(&c, a->data, b);
+    else if (kj_array_size(a) == 0) kj_buf_puts(b, "[]");
+    else recurse(&c, 0, a->data, 1 + plen, LINEWIDTH - (repr ? 1 : 0), b);
+    free(c.fields);
+    if (!repr || !a->ndim) return;
+    size_t line_start = start; /* the dtype on a line of its own when it would pass the width */
+    for (size_t k = start; k < b->n; k++)
+        if (b->s[k] == '\n') line_start = k + 1;
+    bool wrap = b->n - line_start + strlen("dtype=)") + strlen(rf->descr) + 2 > LINEWIDTH;
+    kj_buf_printf(b, ",%s%*sdtype=%s)", wrap ? "\n" : " ", wrap ? plen : 0, "", rf->descr);
 }

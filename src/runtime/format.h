@@ -45,6 +45,18 @@ void kj_fmt_array(kj_buf *b, const kj_array *a);
  * this way). */
 void kj_fmt_array_repr(kj_buf *b, const kj_array *a);
 
+/* A structured dtype as printing needs it: each field's dtype and byte
+ * offset, and NumPy's descr list ("[('x', '<f8'), ('y', '<i4')]") for repr. */
+typedef struct kj_recfmt {
+    int n;
+    kj_dtype dt[64];
+    int64_t off[64];
+    const char *descr;
+} kj_recfmt;
+/* str(a) (repr(a) when `repr`) of an array of records, a's dtype ignored;
+ * a 0-d `a` is one record: str(np.void), "(1.5, 2)" (format.c). */
+void kj_fmt_records(kj_buf *b, const kj_array *a, const kj_recfmt *rf, bool repr);
+
 /* Dragon4 itself, for tests and other printers: the shortest digits of
  * |x| (as float32 when `is_f32`) that identify it, in `digits` (NUL-
  * terminated, at most 40), with *exp10 the decimal exponent of the first
