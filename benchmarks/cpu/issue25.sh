@@ -55,7 +55,7 @@ try:
 except Exception:
     pass
 libs = sorted({os.path.realpath(l.split()[-1]) for l in open("/proc/self/maps") if "blas" in l.split()[-1].lower()})
-print(name + " ".join(os.path.basename(x) for x in libs) or "unknown")')
+print(name + " ".join("/".join(x.split("/")[-2:]) for x in libs) or "unknown")')
 kblas=$(ldconfig -p 2>/dev/null | sed -n 's/.*libopenblas\.so\.0 .*=> //p' | head -n 1)
 
 echo "issue 25 goals, $(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores), load $(cut -d' ' -f1-3 /proc/loadavg)"
