@@ -1,5 +1,6 @@
 #!/bin/sh
-# np.sort, np.argsort, np.unique, np.median and np.histogram of N float64,
+# np.sort, np.argsort, np.unique, np.median, np.histogram and np.percentile
+# of N float64,
 # kjit against NumPy in one run, one thread (issue 25: sort, unique, median
 # and histogram of 10**7 at least NumPy's speed).
 #
@@ -39,7 +40,7 @@ while [ "$i" -lt "$rounds" ]; do
     i=$((i + 1))
 done
 awk -v rounds="$rounds" '
-BEGIN { split("sort argsort unique median histogram", name, " ") }
+BEGIN { split("sort argsort unique median histogram percentile", name, " ") }
 # the median of the rounds values of case w in t (t[w, 1..rounds])
 function med(t, w,    v, i, j, x) {
     for (i = 1; i <= rounds; i++) v[i] = t[w, i]

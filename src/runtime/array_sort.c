@@ -388,18 +388,29 @@ static void swap_d(double *v, int64_t i, int64_t j)
     v[j] = t;
 }
 
+/* Where the partitions of fr_select left v around k: v[below] (below < k,
+ * or -1) is the largest of v[0..below] and v[above] (above > k, or n) the
+ * smallest of v[above..n-1], so the neighbours of the k-th (the max of
+ * v[0..k-1], the min of v[k+1..n-1]) are found by scanning the few elements
+ * between below and above, not a half of v. */
+typedef struct {
+    int64_t below, above;
+} sel_bounds;
+
 /* Rearrange v[left..right] so that v[k] is the k-th smallest, smaller
  * before, larger after (no NaN in v): Floyd and Rivest's SELECT, which
  * first narrows the range around k by selecting in a sample (about 1.5 n
- * comparisons, fewer than a quickselect's 2 to 3 n). */
-static void fr_select(double *v, int64_t left, int64_t right, int64_t k)
+ * comparisons, fewer than a quickselect's 2 to 3 n). The outermost call
+ * records its partition points in *b (NULL in the recursive calls, whose
+ * pivots bound only their sample). */
+static void fr_select(double *v, int64_t left, int64_t right, int64_t k, sel_bounds *b)
 {
     while (right > left) {
         if (right - left > 600) {
             double n = (double)(right - left + 1), i = (double)(k - left + 1), z = log(n);
             double s = 0.5 * exp(2 * z / 3), sd = 0.5 * sqrt(z * s * (n - s) / n) * (i - n / 2 < 0 ? -1 : 1);
             int64_t nl = (int64_t)((double)k - i * s / n + sd), nr = (int64_t)((double)k + (n - i) * s / n + sd);
-            fr_select(v, nl > left ? nl : left, nr < right ? nr : right, k);
+            fr_select(v, nl > left ? nl : left, nr < right ? nr : right, k, NULL);
         }
         double t = v[k];
         int64_t i = left, j = right;
@@ -417,35 +428,85 @@ static void fr_select(double *v, int64_t left, int64_t right, int64_t k)
             j++;
             swap_d(v, j, right);
         }
+        /* v[j] == t now: v[left..j-1] <= t <= v[j+1..right] */
+        if (b && j < k) b->below = j;
+        if (b && j > k) b->above = j;
         if (j <= k) left = j + 1;
         if (k <= j) right = j - 1;
     }
 }
 
-static void select_kth(double *v, int64_t n, int64_t k) { fr_select(v, 0, n - 1, k); }
-
-/* The elements as float64, NaNs dropped (skip_nan) or reported in *has_nan. */
-static double *as_f64(const kj_array *a, bool skip_nan, int64_t *n, bool *has_nan, kj_rt_error *err)
+static sel_bounds select_kth(double *v, int64_t n, int64_t k)
 {
-    /* a float64 C-ordered array is read in place: one copy, not two */
-    bool direct = a->dtype == KJ_DT_FLOAT64 && kj_array_is_c_contiguous(a);
-    kj_array *c = direct ? (kj_array *)a : kj_array_astype(a, KJ_DT_FLOAT64, err);
-    if (!c) return NULL;
-    int64_t m = kj_array_size(c), w = 0;
-    double *v = malloc((size_t)(m ? m : 1) * 8);
-    *has_nan = false;
-    if (!v) kj_rt_errorf(err, "MemoryError", "Unable to allocate %lld elements", (long long)m);
-    for (int64_t i = 0; v && i < m; i++) {
-        double x = ((const double *)(const void *)c->data)[i];
-        if (x != x) {
-            *has_nan = true;
-            if (skip_nan) continue;
-        }
-        v[w++] = x;
+    sel_bounds b = {-1, n};
+    fr_select(v, 0, n - 1, k, &b);
+    return b;
+}
+
+/* After select_kth(v, n, k) returned b: the largest of v[0..k-1] (k > 0). */
+static double max_below(const double *v, int64_t k, sel_bounds b)
+{
+    int64_t i = b.below >= 0 ? b.below : 0;
+    double m = v[i];
+    for (i++; i < k; i++) m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+/* After select_kth(v, n, k) returned b: the smallest of v[k+1..n-1] (k < n-1). */
+static double min_above(const double *v, int64_t n, int64_t k, sel_bounds b)
+{
+    int64_t i = b.above < n ? b.above : n - 1;
+    double m = v[i];
+    for (i--; i > k; i--) m = v[i] < m ? v[i] : m;
+    return m;
+}
+
+/* Copy m float64 from s to d; whether one was NaN. One pass, no branch in
+ * the loop (it vectorises: the copy runs at memory speed). */
+static bool copy_f64_nan(double *restrict d, const double *restrict s, int64_t m)
+{
+    unsigned nan = 0;
+    for (int64_t i = 0; i < m; i++) {
+        double x = s[i];
+        d[i] = x;
+        nan |= x != x;
     }
-    if (!direct) kj_array_release(c);
+    return nan != 0;
+}
+
+static bool any_nan(const double *v, int64_t m)
+{
+    unsigned nan = 0;
+    for (int64_t i = 0; i < m; i++) nan |= v[i] != v[i];
+    return nan != 0;
+}
+
+/* The elements of a as a fresh float64 array to select in (huge pages, as
+ * every large kj_array: NumPy's copy has them too), read in one pass when a
+ * is float64 C-ordered; NaNs dropped (skip_nan, then *n counts the rest) or
+ * reported in *has_nan. */
+static kj_array *f64_scratch(const kj_array *a, bool skip_nan, int64_t *n, bool *has_nan, kj_rt_error *err)
+{
+    int64_t m = kj_array_size(a);
+    kj_array *c;
+    if (a->dtype == KJ_DT_FLOAT64 && kj_array_is_c_contiguous(a)) {
+        c = kj_array_empty(KJ_DT_FLOAT64, 1, &m, err);
+        if (!c) return NULL;
+        *has_nan = copy_f64_nan((double *)(void *)c->data, (const double *)(const void *)a->data, m);
+    } else {
+        c = kj_array_astype(a, KJ_DT_FLOAT64, err); /* a C-ordered copy */
+        if (!c) return NULL;
+        *has_nan = any_nan((const double *)(void *)c->data, m);
+    }
+    double *v = (double *)(void *)c->data;
+    int64_t w = m;
+    if (*has_nan && skip_nan) {
+        w = 0;
+        for (int64_t i = 0; i < m; i++)
+            if (v[i] == v[i]) v[w++] = v[i];
+    }
     *n = w;
-    return v;
+    return c;
 }
 
 static kj_dtype stat_dtype(kj_dtype dt) { return dt == KJ_DT_FLOAT32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64; }
@@ -456,27 +517,27 @@ static kj_array *scalar_result(double x, kj_dtype dt)
 }
 
 /* NumPy's median: the mean of the one or two middle elements, computed in
- * the result's float type. */
+ * the result's float type; NaN when one element is NaN (not skip_nan). */
 kj_array *kj_array_median(const kj_array *a, bool skip_nan, kj_rt_error *err)
 {
     int64_t n;
     bool nan;
-    double *v = as_f64(a, skip_nan, &n, &nan, err);
-    if (!v) return NULL;
+    kj_array *c = f64_scratch(a, skip_nan, &n, &nan, err);
+    if (!c) return NULL;
+    double *v = (double *)(void *)c->data;
     kj_dtype rt = stat_dtype(a->dtype);
     double r = NAN;
     if (n && !(nan && !skip_nan)) {
         int64_t h = n / 2;
-        select_kth(v, n, h);
+        sel_bounds b = select_kth(v, n, h);
         if (n % 2) {
             r = v[h];
         } else {
-            double lo = v[0];
-            for (int64_t i = 1; i < h; i++) lo = v[i] > lo ? v[i] : lo;
+            double lo = max_below(v, h, b);
             r = rt == KJ_DT_FLOAT32 ? (double)(((float)lo + (float)v[h]) / 2.0f) : (lo + v[h]) / 2.0;
         }
     }
-    free(v);
+    kj_array_release(c);
     return scalar_result(r, rt);
 }
 
@@ -500,10 +561,9 @@ static double lerp_quantile(double *v, int64_t n, double q)
         next = prev + 1;
     }
     double t = vi - prevf;
-    select_kth(v, n, prev);
+    sel_bounds b = select_kth(v, n, prev);
     double lo = v[prev];
-    if (next != prev) select_kth(v + prev + 1, n - prev - 1, next - prev - 1);
-    double hi = v[next];
+    double hi = next != prev ? min_above(v, n, prev, b) : lo;
     double d = hi - lo;
     return t >= 0.5 ? hi - d * (1 - t) : lo + d * t;
 }
@@ -523,7 +583,8 @@ kj_array *kj_array_quantile(const kj_array *a, const kj_array *q, bool skip_nan,
         }
     int64_t n;
     bool nan;
-    double *v = as_f64(a, skip_nan, &n, &nan, err);
+    kj_array *c = f64_scratch(a, skip_nan, &n, &nan, err);
+    double *v = c ? (double *)(void *)c->data : NULL;
     kj_dtype rt = stat_dtype(a->dtype);
     kj_array *r = v ? kj_array_empty(rt, qc->ndim, qc->shape, err) : NULL;
     if (r && n == 0 && !skip_nan) {
@@ -535,7 +596,7 @@ kj_array *kj_array_quantile(const kj_array *a, const kj_array *q, bool skip_nan,
         double x = n == 0 || (nan && !skip_nan) ? NAN : lerp_quantile(v, n, qs[j]);
         kj_elem_store(r->data + j * (int64_t)kj_array_itemsize(r), rt, kj_scalar_cast(kj_scalar_f64(x), rt));
     }
-    free(v);
+    if (c) kj_array_release(c);
     kj_array_release(qc);
     return r;
 }

@@ -52,7 +52,13 @@ void kj_rt_rdist_array(kj_rt *rt, int32_t d, double a, double b, double c, int32
 {
     kj_rdist k = dist_of(rt, d, line, col);
     kj_rt_error err = {0};
-    kj_array *r = kj_array_empty(kj_rdist_is_int(k) ? KJ_DT_INT64 : KJ_DT_FLOAT64, ndim, shape, &err);
+    kj_dtype dt = kj_rdist_is_int(k) ? KJ_DT_INT64 : KJ_DT_FLOAT64;
+    /* the memory of a dropped result of this size first (kj_rt_spare_array):
+     * a loop of draws then reuses two blocks, as NumPy's frees do, rather
+     * than fault in fresh ones while the spare slots fill (docs/performance.md,
+     * "Random draws") */
+    kj_array *r = kj_rt_spare_array(rt, dt, ndim, shape);
+    if (!r) r = kj_array_empty(dt, ndim, shape, &err);
     if (r) {
         kj_rt_own(rt, r); /* released with the run if the check raises */
         draw(rt, d, a, b, c, r->data, kj_array_size(r), line, col);
