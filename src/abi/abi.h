@@ -88,8 +88,9 @@
  * kj_rt_str_chr, kj_rt_str_ord, kj_rt_str_repr (str_pybuiltin.c). 29: bytes/bytearray/memoryview
  * (rt_bytes.c), np.array of a list, a host dict printed by repr. 30: np.random's legacy
  * distributions and the Generator's (random_dist.h codes, random_legacy.c, random_gen_*.c). 31:
- * kj_abi_kernel.symbol32 (32-bit index variants, kir_index32.h) and .regroup (kir_regroup.h). */
-#define KJ_ABI_VERSION 31
+ * kj_abi_kernel.symbol32 (32-bit index variants, kir_index32.h) and .regroup (kir_regroup.h). 32:
+ * kj_rt_cpx_ufunc(f) (NumPy's complex ufunc loops, cpxufunc.c). */
+#define KJ_ABI_VERSION 32
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8
