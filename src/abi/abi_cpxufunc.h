@@ -14,7 +14,8 @@ typedef enum kj_cpx_ufunc_op {
     KJ_CUF_ASIN, KJ_CUF_ACOS, KJ_CUF_ATAN, KJ_CUF_ASINH, KJ_CUF_ACOSH, KJ_CUF_ATANH,
     KJ_CUF_RECIPROCAL, /* one operand so far, */
     KJ_CUF_DIV,        /* two from here */
-    KJ_CUF_POW
+    KJ_CUF_POW,
+    KJ_CUF_POW_SCALAR  /* `a ** s`, s a real scalar: NumPy's fast_scalar_power, then POW */
 } kj_cpx_ufunc_op;
 
 #endif

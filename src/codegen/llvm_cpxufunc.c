@@ -43,7 +43,7 @@ int kj_cg_cpx_ufunc_op(kj_cg *cg, const kir_inst *in)
 {
     if (!fused_body(cg) || !in->type || in->type->kind != KJ_T_COMPLEX) return -1;
     if (in->op == KIR_DIV) return KJ_CUF_DIV;
-    if (in->op == KIR_POW) return KJ_CUF_POW;
+    if (in->op == KIR_POW) return in->aux == 1 ? KJ_CUF_POW_SCALAR : KJ_CUF_POW;
     return in->op == KIR_BUILTIN ? builtin_op((kj_builtin)in->aux) : -1;
 }
 

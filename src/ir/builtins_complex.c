@@ -193,6 +193,11 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
     case KJ_B_ASINH: case KJ_B_ACOSH: case KJ_B_ATANH: case KJ_B_POW: case KJ_B_NP_RECIPROCAL:
     case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: case KJ_B_NP_NEGATIVE: case KJ_B_NP_SQUARE: case KJ_B_NP_AROUND:
         return true; /* NumPy's complex loops in fused loops (builtins_cpxarr.c, llvm_cpxufunc.c) */
+    case KJ_B_NP_SUM: case KJ_B_ARR_SUM: case KJ_B_NP_PROD: case KJ_B_ARR_PROD: case KJ_B_NP_MEAN: case KJ_B_ARR_MEAN:
+        if (nargs > 1 && args[1].type) break; /* with an axis: not yet */
+        return true; /* the whole array: array_cpx.c */
+    case KJ_B_NP_CUMSUM: case KJ_B_ARR_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMPROD:
+        return true;
     case KJ_B_ARR_ASTYPE: /* between complex types; a complex to a real type drops the imaginary part */
         if (complex_array(result)) return true;
         break;
@@ -207,6 +212,7 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
         }
     if (!cx) return true;
     kj_diag *dg = kj_error(d, src, sp, "%s() of a complex array is not supported yet", kj_builtin_get(id)->path);
-    kj_diag_hint(dg, "complex arrays are created with np.zeros/np.empty and read and written element by element");
+    kj_diag_hint(dg, "complex arrays have constructors, copies, elementwise ufuncs and whole-array sum/prod/mean; "
+                     "write a loop for the rest");
     return false;
 }

@@ -286,6 +286,10 @@ static kir_ref node(synth *s, kir_ref r)
     kir_inst *out = kir_at(s->g, y);
     if (in->op != KIR_BUILTIN) {
         out->a = v[0], out->b = n > 1 ? v[1] : 0;
+        const kir_inst *x = &c->f->insts[ops[1]];
+        if (x->op == KIR_CAST && x->type->kind != KJ_T_ARRAY) x = &c->f->insts[x->a]; /* the scalar as written */
+        if (in->op == KIR_POW && kj_is_complex(e) && !kj_is_complex(x->type) && x->type->kind != KJ_T_ARRAY)
+            out->aux = 1; /* complex array ** real scalar: NumPy's fast_scalar_power (llvm_cpxufunc.c) */
         return y;
     }
     out->aux = in->aux;

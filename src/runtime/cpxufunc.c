@@ -48,7 +48,7 @@
         T r = ar / ai, d = ar * r + ai;                                                                           \
         return CMPLX##S##_(r / d, (T)-1 / d);                                                                     \
     }                                                                                                             \
-    /* NumPy's nc_pow (funcs.inc.src): its quotient for 1 / a**n is nc_quot */                                    \
+    /* NumPy's nc_pow (funcs.inc.src) */                                                                                 \
     static C pow_##T(C a, C b)                                                                                    \
     {                                                                                                             \
         T ar = creal##S(a), ai = cimag##S(a), br = creal##S(b), bi = cimag##S(b);                                  \
@@ -71,13 +71,22 @@
                 if (n < mask || mask <= 0) break;                                                                 \
                 p = mul_##T(p, p);                                                                                \
             }                                                                                                     \
-            if (br < 0) { /* nc_quot(1, aa) */                                                                    \
-                T xr = creal##S(aa), xi = cimag##S(aa), d = xr * xr + xi * xi;                                    \
-                aa = CMPLX##S##_(xr / d, -xi / d);                                                                \
-            }                                                                                                     \
+            if (br < 0) aa = div_##T(CMPLX##S##_(1, 0), aa); /* NumPy's divide loop */                           \
             return aa;                                                                                            \
         }                                                                                                         \
         return cpow##S(a, b);                                                                                     \
+    }                                                                                                             \
+    /* NumPy's fast_scalar_power (number.c): an array ** a real scalar 1, -1, 0, 0.5 or 2 is positive,          \
+     * reciprocal, ones_like, sqrt or square */                                                                   \
+    static C scalar_pow_##T(C a, C b)                                                                             \
+    {                                                                                                             \
+        T e = creal##S(b);                                                                                        \
+        if (e == 1) return a;                                                                                     \
+        if (e == -1) return recip_##T(a);                                                                         \
+        if (e == 0) return CMPLX##S##_(1, 0);                                                                     \
+        if (e == (T)0.5) return csqrt##S(a);                                                                      \
+        if (e == 2) return mul_##T(a, a);                                                                         \
+        return pow_##T(a, b);                                                                                     \
     }                                                                                                             \
     static C apply_##T(int32_t op, C a, C b)                                                                      \
     {                                                                                                             \
@@ -104,6 +113,7 @@
         case KJ_CUF_RECIPROCAL: return recip_##T(a);                                                              \
         case KJ_CUF_DIV: return div_##T(a, b);                                                                    \
         case KJ_CUF_POW: return pow_##T(a, b);                                                                    \
+        case KJ_CUF_POW_SCALAR: return scalar_pow_##T(a, b);                                                      \
         }                                                                                                         \
         return CMPLX##S##_(NAN, NAN);                                                                             \
     }
