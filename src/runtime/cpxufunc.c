@@ -15,6 +15,7 @@
 
 #include <complex.h>
 #include <math.h>
+#include <string.h>
 
 /* One body for double (suffix empty) and float (suffix f); T the part
  * type, C the complex type, S the libm suffix. */
@@ -118,20 +119,36 @@
         return CMPLX##S##_(NAN, NAN);                                                                             \
     }
 
-#define CMPLX_(re, im) CMPLX(re, im)
-#define CMPLXf_(re, im) CMPLXF(re, im)
+/* complex from parts, inf and nan kept (re + im * I is not: 0 * inf); C's
+ * CMPLX needs a compiler builtin that clang lacks. A complex is laid out
+ * as an array of its two parts (C17 6.2.5). */
+static inline double complex CMPLX_(double re, double im)
+{
+    double complex z;
+    double p[2] = {re, im};
+    memcpy(&z, p, sizeof z);
+    return z;
+}
+
+static inline float complex CMPLXf_(float re, float im)
+{
+    float complex z;
+    float p[2] = {re, im};
+    memcpy(&z, p, sizeof z);
+    return z;
+}
 
 CPX_LOOPS(double, double complex, , 0.434294481903251827651128918916605082)
 CPX_LOOPS(float, float complex, f, 0.434294481903251827651128918916605082f)
 
 void kj_rt_cpx_ufunc(int32_t op, double ar, double ai, double br, double bi, double *out)
 {
-    double complex r = apply_double(op, CMPLX(ar, ai), CMPLX(br, bi));
+    double complex r = apply_double(op, CMPLX_(ar, ai), CMPLX_(br, bi));
     out[0] = creal(r), out[1] = cimag(r);
 }
 
 void kj_rt_cpx_ufuncf(int32_t op, float ar, float ai, float br, float bi, float *out)
 {
-    float complex r = apply_float(op, CMPLXF(ar, ai), CMPLXF(br, bi));
+    float complex r = apply_float(op, CMPLXf_(ar, ai), CMPLXf_(br, bi));
     out[0] = crealf(r), out[1] = cimagf(r);
 }
