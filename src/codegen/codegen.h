@@ -497,6 +497,9 @@ LLVMValueRef kj_cg_complex_compare(kj_cg *cg, const kir_inst *in, LLVMValueRef a
 LLVMValueRef kj_cg_complex_cast(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj_type *to);
 bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_complex_builtin(kj_cg *cg, const kir_inst *in);
+/* llvm_cpxufunc.c: NumPy's complex loops in fused array loops (op -1: not one) */
+int kj_cg_cpx_ufunc_op(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_cg_cpx_ufunc(kj_cg *cg, int op, const kj_type *t, LLVMValueRef a, LLVMValueRef b);
 void kj_cg_csqrt(kj_cg *cg, LLVMValueRef re, LLVMValueRef im, LLVMValueRef *ore, LLVMValueRef *oim);
 bool kj_cg_cmath_inv(kj_cg *cg, unsigned id, LLVMValueRef re, LLVMValueRef im, LLVMValueRef *ore,
                      LLVMValueRef *oim); /* llvm_cmath_inv.c: cmath.acos ... cmath.tanh */

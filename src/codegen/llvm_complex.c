@@ -108,6 +108,8 @@ static cx z_pow(kj_cg *cg, cx a, cx b)
 
 LLVMValueRef kj_cg_complex_arith(kj_cg *cg, const kir_inst *in, LLVMValueRef av, LLVMValueRef bv)
 {
+    int np_op = kj_cg_cpx_ufunc_op(cg, in); /* / and ** in a fused array loop: NumPy's (llvm_cpxufunc.c) */
+    if (np_op >= 0) return kj_cg_cpx_ufunc(cg, np_op, in->type, av, bv);
     cx a = split(cg, av), b = split(cg, bv);
     switch ((kir_op)in->op) {
     case KIR_ADD: return join(cg, in->type, (cx){fadd(cg, a.re, b.re), fadd(cg, a.im, b.im)});
@@ -311,6 +313,7 @@ static LLVMValueRef cmath(kj_cg *cg, const kir_inst *in)
  * isinf/isfinite of a complex scalar? */
 bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in)
 {
+    if (kj_cg_cpx_ufunc_op(cg, in) >= 0) return true;
     if (in->aux >= KJ_B_COMPLEX && in->aux <= KJ_B_CMATH_ISFINITE) return true;
     if (in->aux != KJ_B_ABS && in->aux != KJ_B_ISNAN && in->aux != KJ_B_ISINF && in->aux != KJ_B_ISFINITE) return false;
     const kj_type *t = in->nargs && in->args[0] ? cg->fn->kf->insts[in->args[0]].type : NULL;
@@ -319,6 +322,8 @@ bool kj_cg_complex_builtin_of(kj_cg *cg, const kir_inst *in)
 
 LLVMValueRef kj_cg_complex_builtin(kj_cg *cg, const kir_inst *in)
 {
+    int np_op = kj_cg_cpx_ufunc_op(cg, in);
+    if (np_op >= 0) return kj_cg_cpx_ufunc(cg, np_op, in->type, argv(cg, in, 0), argv(cg, in, 1));
     if (in->aux <= KJ_B_NP_ANGLE && in->aux >= KJ_B_COMPLEX) return cx_value(cg, in);
     return cmath(cg, in);
 }

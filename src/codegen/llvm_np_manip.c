@@ -66,11 +66,27 @@ static LLVMValueRef b_array_of_seq(kj_cg *cg, const kir_inst *in)
     return desc;
 }
 
+static LLVMValueRef join_call(kj_cg *cg, const kir_inst *in, int mode, LLVMValueRef axis);
+
+/* np.array(lst) of a list of k-tuples of one number type (rt_list_array.c) */
+static LLVMValueRef list_of_tuples(kj_cg *cg, const kir_inst *in, const kj_type *x)
+{
+    LLVMValueRef out = kj_cg_out_desc(cg, 2);
+    LLVMValueRef a[8] = {cg->fn->rt, kj_cg_val(cg, in->args[0]), kj_cg_i32(cg, kj_cg_dtype(x->elem->elems[0])),
+                         kj_cg_i32(cg, kj_cg_dtype(in->type->elem)), kj_cg_i32(cg, (int64_t)x->elem->n), out,
+                         kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_LIST_ARRAY2, a, 8);
+    return load_desc(cg, out, 2);
+}
+
 /* np.array(a) copies; np.asarray(a) is a itself unless dtype= casts;
  * np.ascontiguousarray(a) is a itself when it is C-contiguous already. */
 static LLVMValueRef b_asarray(kj_cg *cg, const kir_inst *in)
 {
     const kj_type *x = type_of(cg, in->args[0]), *at = in->type;
+    if (x->kind == KJ_T_TUPLE && x->n && x->elems[0]->kind == KJ_T_ARRAY) /* np.array([a, b]): a stack */
+        return join_call(cg, in, KJ_JOIN_ARRAY, kj_cg_i64(cg, 0));
+    if (x->kind == KJ_T_LIST && x->elem->kind == KJ_T_TUPLE) return list_of_tuples(cg, in, x);
     if (x->kind == KJ_T_LIST) { /* np.array(lst): rt_list_array.c */
         LLVMValueRef out = kj_cg_out_desc(cg, 1);
         LLVMValueRef a[7] = {cg->fn->rt, kj_cg_val(cg, in->args[0]), kj_cg_i32(cg, kj_cg_dtype(x->elem)),
@@ -121,7 +137,8 @@ static LLVMValueRef axis_val(kj_cg *cg, const kir_inst *in, uint32_t k, bool *gi
     return kj_cg_cast(cg, kj_cg_val(cg, in->args[k]), type_of(cg, in->args[k]), &T_I64);
 }
 
-static LLVMValueRef b_join(kj_cg *cg, const kir_inst *in)
+/* The runtime's join of the tuple of arrays in->args[0] (mode, axis). */
+static LLVMValueRef join_call(kj_cg *cg, const kir_inst *in, int mode, LLVMValueRef axis)
 {
     const kj_type *st = type_of(cg, in->args[0]), *at = in->type;
     unsigned n = st->n;
@@ -135,14 +152,19 @@ static LLVMValueRef b_join(kj_cg *cg, const kir_inst *in)
         put(cg, cg->t_i32, ndims, n, k, kj_cg_i32(cg, e->ndim));
         put(cg, cg->t_i32, dtypes, n, k, kj_cg_i32(cg, kj_cg_dtype(e->elem)));
     }
-    bool given;
-    LLVMValueRef axis = axis_val(cg, in, 1, &given);
     LLVMValueRef out = kj_cg_out_desc(cg, at->ndim);
-    LLVMValueRef a[12] = {cg->fn->rt, ptrs, ndims, dtypes, kj_cg_i32(cg, n), kj_cg_i32(cg, join_mode(in->aux)),
+    LLVMValueRef a[12] = {cg->fn->rt, ptrs, ndims, dtypes, kj_cg_i32(cg, n), kj_cg_i32(cg, mode),
                           axis, kj_cg_i32(cg, kj_cg_dtype(at->elem)), out, kj_cg_i32(cg, at->ndim),
                           kj_cg_line(cg, in), kj_cg_col(cg, in)};
     kj_cg_rtcall(cg, KJ_RTF_JOIN, a, 12);
     return load_desc(cg, out, at->ndim);
+}
+
+static LLVMValueRef b_join(kj_cg *cg, const kir_inst *in)
+{
+    bool given;
+    LLVMValueRef axis = axis_val(cg, in, 1, &given);
+    return join_call(cg, in, join_mode(in->aux), axis);
 }
 
 /* ---- flips ---- */

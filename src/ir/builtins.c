@@ -267,9 +267,9 @@ typedef enum { M_FLOAT, M_PRED, M_ROUNDING } math_kind;
 static const kj_type *type_math1(bctx *c, math_kind k)
 {
     const kj_type *x = ty(c, 0);
-    if (is_array(x)) {
-        const kj_type *e = k == M_PRED ? kj_t_bool(c->t) : float_of(c, x->elem);
-        return arr(c, e, x->ndim);
+    if (is_array(x)) { /* NumPy's loop: complex ufuncs, float32 for small ints (builtins_cpxarr.c) */
+        const kj_type *e = k == M_PRED ? kj_t_bool(c->t) : kj_np_float_loop(c->t, c->id, x->elem, c->call, c->src, c->d);
+        return e ? arr(c, e, x->ndim) : NULL;
     }
     if (!kj_is_scalar(x)) return argerr(c, 0, "a number");
     if (k == M_PRED) {
@@ -304,7 +304,13 @@ static const kj_type *type_binary(bctx *c, binary_kind kind)
     if (!kj_is_scalar(elem_or_self(a))) return argerr(c, 0, "a number or an array");
     if (!kj_is_scalar(elem_or_self(b))) return argerr(c, 1, "a number or an array");
     const kj_type *r = kj_promote(c->t, elem_or_self(a), elem_or_self(b));
-    if (kind == BIN_FLOAT) r = float_of(c, r);
+    if (kind == BIN_FLOAT && (is_array(a) || is_array(b))) { /* Numba's loop; a Python int scalar is int64 */
+        if (!kj_is_float(r) && !kj_is_complex(r))
+            r = kj_promote(c->t, kj_strong(c->t, elem_or_self(a)), kj_strong(c->t, elem_or_self(b)));
+        r = kj_np_float_loop(c->t, c->id, r, c->call, c->src, c->d);
+    }
+    else if (kind == BIN_FLOAT) r = float_of(c, r);
+    if (!r) return NULL;
     if (kind == BIN_NP_FMOD && r->kind == KJ_T_BOOL) r = kj_t_int(c->t, 8, true);
     if (!is_array(a)) convto(c, 0, r);
     if (!is_array(b)) convto(c, 1, r);
@@ -349,7 +355,7 @@ static const kj_type *type_sign(bctx *c)
 static const kj_type *type_abs(bctx *c)
 {
     const kj_type *x = ty(c, 0);
-    if (is_array(x)) return arr(c, x->elem, x->ndim);
+    if (is_array(x)) return arr(c, kj_is_complex(x->elem) ? kj_complex_part(c->t, x->elem) : x->elem, x->ndim);
     if (!kj_is_scalar(x)) return argerr(c, 0, "a number");
     if (x->kind != KJ_T_BOOL) return x;
     convto(c, 0, i64(c));
@@ -982,9 +988,9 @@ static const kj_type *type_reduce(bctx *c, reduce_kind k)
     if (!is_array(a)) return argerr(c, 0, "an array");
     const kj_type *e = a->elem, *r = NULL;
     switch (k) {
-    case R_SUM: r = kj_is_float(e) ? e : kj_t_int(c->t, 64, e->kind == KJ_T_BOOL || e->is_signed); break;
+    case R_SUM: r = kj_is_float(e) || kj_is_complex(e) ? e : kj_t_int(c->t, 64, e->kind == KJ_T_BOOL || e->is_signed); break;
     case R_MINMAX: r = e; break;
-    case R_MEAN: r = float_of(c, e); break;
+    case R_MEAN: r = kj_is_complex(e) ? e : float_of(c, e); break;
     case R_ARG: case R_COUNT: r = i64(c); break;
     case R_TRUTH: r = kj_t_bool(c->t); break;
     }
@@ -1053,7 +1059,7 @@ static const kj_type *type_array_method(bctx *c)
     case KJ_B_NP_COPY: return arr(c, a->elem, a->ndim);
     case KJ_B_NP_RAVEL: case KJ_B_ARR_RAVEL: case KJ_B_ARR_FLATTEN: return arr(c, a->elem, 1);
     case KJ_B_NP_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMSUM: case KJ_B_ARR_CUMPROD: { /* sum's dtype */
-        const kj_type *e = kj_is_float(a->elem) ? a->elem
+        const kj_type *e = kj_is_float(a->elem) || kj_is_complex(a->elem) ? a->elem
                                                 : kj_t_int(c->t, 64, a->elem->kind == KJ_T_BOOL || a->elem->is_signed);
         if (!given(c, 1)) return arr(c, e, 1);
         if (a->elem->kind == KJ_T_COMPLEX) return argerr(c, 0, "a real array with axis=");

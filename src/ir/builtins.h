@@ -826,6 +826,10 @@ const kj_type *kj_fp16_builtin_type(kj_types *t, kj_builtin id, const kj_barg *a
 /* May built-in `id` take or make arrays of complex numbers (creation, shape,
  * transposes, GPU transfers; not yet the runtime's NumPy functions)? False
  * after reporting why not. */
+/* builtins_cpxarr.c: the element type NumPy's (Numba's) loop of math ufunc id computes in for array
+ * elements e (float32 for small ints, complex kept where NumPy has a complex loop; NULL: refused) */
+const kj_type *kj_np_float_loop(kj_types *t, kj_builtin id, const kj_type *e, kj_span call, const kj_source *src,
+                                kj_diags *d);
 bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, const kj_type *result, kj_span call,
                           const kj_source *src, kj_diags *d);
 

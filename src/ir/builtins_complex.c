@@ -88,6 +88,9 @@ static const kj_type *type_np_part(const mctx *c)
     if (c->id == KJ_B_NP_CONJ && x && x->kind == KJ_T_ARRAY && kj_is_scalar(x->elem) && !kj_is_complex(x->elem))
         return kj_t_array(c->t, x->elem->kind == KJ_T_BOOL ? kj_t_int(c->t, 8, true) : x->elem, x->ndim,
                           KJ_LAYOUT_C); /* a copy (bool: NumPy's int8 loop), by a fused loop (kir_fuse.c) */
+    if (x && x->kind == KJ_T_ARRAY && kj_is_complex(x->elem) && (c->id == KJ_B_NP_CONJ || c->id == KJ_B_NP_ANGLE))
+        return kj_t_array(c->t, c->id == KJ_B_NP_CONJ ? x->elem : kj_complex_part(c->t, x->elem), x->ndim,
+                          KJ_LAYOUT_C); /* elementwise, by a fused loop (kir_fuse.c) */
     if (!kj_is_scalar(x)) return bad(c, 0, "a number (complex arrays are not supported yet)");
     if (kj_is_complex(x)) return c->id == KJ_B_NP_CONJ ? x : kj_complex_part(c->t, x);
     const kj_type *f = x->kind == KJ_T_FLOAT && !x->weak ? x : kj_t_float(c->t, 64);
@@ -158,6 +161,7 @@ bool kj_complex_builtin_type(kj_types *t, kj_builtin id, const kj_type *target, 
     case KJ_B_PRINT: case KJ_B_BOOL: case KJ_B_HASH: return false; /* every scalar prints, is truthy, hashes */
     case KJ_B_NP_ISCOMPLEX: case KJ_B_NP_ISREAL: case KJ_B_NP_ISCOMPLEXOBJ: case KJ_B_NP_ISREALOBJ:
     case KJ_B_NP_ISSCALAR: case KJ_B_NP_SHAPE: return false; /* builtins_npother.c takes them */
+    case KJ_B_NP_FULL: case KJ_B_NP_FULL_LIKE: case KJ_B_ARR_FILL: return false; /* a complex fill value */
     case KJ_B_CONVERT:
         if (kj_is_complex(target) || (target && target->kind == KJ_T_BOOL)) return false;
         break;
@@ -178,7 +182,25 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
     case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_CUDA_TO_DEVICE: case KJ_B_CUDA_DEVICE_ARRAY:
     case KJ_B_CUDA_DEVICE_ARRAY_LIKE: case KJ_B_ARR_COPY_TO_HOST: case KJ_B_SHARED_ARRAY: case KJ_B_LOCAL_ARRAY:
     case KJ_B_CUDA_SYNCHRONIZE: case KJ_B_PRINT:
+    /* constructors and copies that move whole elements (issue 24 point 7) */
+    case KJ_B_NP_ARRAY: case KJ_B_NP_ASARRAY: case KJ_B_NP_ASCONTIGUOUSARRAY: case KJ_B_NP_ONES: case KJ_B_NP_FULL:
+    case KJ_B_NP_ONES_LIKE: case KJ_B_NP_FULL_LIKE: case KJ_B_ARR_FILL: case KJ_B_ARR_COPY: case KJ_B_NP_COPY:
+    case KJ_B_ARR_RESHAPE: case KJ_B_ARR_RAVEL: case KJ_B_NP_RAVEL: case KJ_B_ARR_FLATTEN: case KJ_B_NP_CONCATENATE:
+    case KJ_B_NP_WHERE: case KJ_B_NP_FLIP: case KJ_B_NP_CONJ: case KJ_B_NP_ANGLE: case KJ_B_ABS:
         return true;
+    case KJ_B_EXP: case KJ_B_LOG: case KJ_B_LOG10: case KJ_B_SQRT: case KJ_B_SIN: case KJ_B_COS: case KJ_B_TAN:
+    case KJ_B_SINH: case KJ_B_COSH: case KJ_B_TANH: case KJ_B_ASIN: case KJ_B_ACOS: case KJ_B_ATAN:
+    case KJ_B_ASINH: case KJ_B_ACOSH: case KJ_B_ATANH: case KJ_B_POW: case KJ_B_NP_RECIPROCAL:
+    case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: case KJ_B_NP_NEGATIVE: case KJ_B_NP_SQUARE: case KJ_B_NP_AROUND:
+        return true; /* NumPy's complex loops in fused loops (builtins_cpxarr.c, llvm_cpxufunc.c) */
+    case KJ_B_NP_SUM: case KJ_B_ARR_SUM: case KJ_B_NP_PROD: case KJ_B_ARR_PROD: case KJ_B_NP_MEAN: case KJ_B_ARR_MEAN:
+        if (nargs > 1 && args[1].type) break; /* with an axis: not yet */
+        return true; /* the whole array: array_cpx.c */
+    case KJ_B_NP_CUMSUM: case KJ_B_ARR_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMPROD:
+        return true;
+    case KJ_B_ARR_ASTYPE: /* between complex types; a complex to a real type drops the imaginary part */
+        if (complex_array(result)) return true;
+        break;
     default: break;
     }
     bool cx = complex_array(result);
@@ -190,6 +212,7 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
         }
     if (!cx) return true;
     kj_diag *dg = kj_error(d, src, sp, "%s() of a complex array is not supported yet", kj_builtin_get(id)->path);
-    kj_diag_hint(dg, "complex arrays are created with np.zeros/np.empty and read and written element by element");
+    kj_diag_hint(dg, "complex arrays have constructors, copies, elementwise ufuncs and whole-array sum/prod/mean; "
+                     "write a loop for the rest");
     return false;
 }

@@ -32,7 +32,7 @@ const kj_type *kj_btype_cuda_host(bctx *c)
     switch (c->id) {
     case KJ_B_CUDA_TO_DEVICE:
         /* a list or tuple display goes up as np.array(obj) would make it (lower.c) */
-        if (ty(c, 0) && ty(c, 0)->kind == KJ_T_TUPLE) {
+        if (ty(c, 0) && (ty(c, 0)->kind == KJ_T_TUPLE || ty(c, 0)->kind == KJ_T_LIST)) {
             const kj_type *a = kj_type_np_manip(c->t, KJ_B_NP_ARRAY, c->args, 1, c->call, c->src, c->d, c->conv);
             return a && stream_arg(c, 1) ? a : NULL;
         }

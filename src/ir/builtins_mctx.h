@@ -40,4 +40,7 @@ static inline void conv_arg(const mctx *c, uint32_t i, const kj_type *to)
     if (c->conv && i < c->nargs && c->args[i].type && c->args[i].type != to) c->conv[i] = to;
 }
 
+/* builtins_arrseq.c: np.array of a sequence of arrays or a list of tuples (*taken false: neither) */
+const kj_type *kj_type_array_seq(const mctx *c, const kj_type *x, const kj_type *elem, bool *taken);
+
 #endif

@@ -163,6 +163,9 @@ static const kj_type *type_asarray(const mctx *c)
         bool same = c->id == KJ_B_NP_ASARRAY && e == x->elem;
         return arr(c, e, x->ndim, same ? x->layout : KJ_LAYOUT_C);
     }
+    bool taken = false;
+    const kj_type *sq = x ? kj_type_array_seq(c, x, elem, &taken) : NULL; /* builtins_arrseq.c */
+    if (taken) return sq;
     if (x && x->kind == KJ_T_TUPLE) return type_from_seq(c, elem);
     if (x && x->kind == KJ_T_LIST && x->elem && kj_is_scalar(x->elem)) /* a list of numbers: llvm_np_manip.c */
         return arr(c, elem ? elem : x->elem, 1, KJ_LAYOUT_C);

@@ -73,6 +73,9 @@ static const kj_type *type_ldexp(bctx *c, const kj_type *x, const kj_type *n)
 
 const kj_type *kj_btype_npmath(bctx *c)
 {
+    const kj_type *x0 = ty(c, 0);
+    if (c->id == KJ_B_NP_RECIPROCAL && x0 && is_array(x0) && kj_is_complex(x0->elem))
+        return arr(c, x0->elem, x0->ndim); /* NumPy's complex loop (llvm_cpxufunc.c) */
     const kj_type *x = real_elem(c, 0), *y = NULL;
     if (!x) return NULL;
     if (c->nargs > 1 && !(y = real_elem(c, 1))) return NULL;

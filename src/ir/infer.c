@@ -286,9 +286,9 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
             return;
         }
         const kj_type *src_el = t->kind == KJ_T_ARRAY ? t->elem : t;
-        if (kj_is_complex(src_el) || kj_is_complex(dst->elem)) {
-            kj_error(ic->d, ic->s->src, target->span, "slice assignment of complex values is not supported; "
-                     "write a loop");
+        if (kj_is_complex(src_el) && !kj_is_complex(dst->elem)) { /* NumPy: ComplexWarning; Numba refuses */
+            kj_error(ic->d, ic->s->src, target->span, "cannot store %s into %s: it would discard the imaginary "
+                     "part", kj_type_str(t), kj_type_str(dst));
             return;
         }
         if (!kj_is_scalar(src_el) || (t->kind == KJ_T_ARRAY && t->ndim > dst->ndim))

@@ -412,15 +412,7 @@ static const kj_type *array_binop(kj_ictx *ic, kj_binop op, const kj_type *l, co
     const kj_type *p = kj_promote(ic->s->types, le, re);
     if (!p || (is_bitwise(op) && kj_is_float(p)) || op == KJ_OP_MATMUL || (kj_is_complex(p) && !kj_complex_op_ok(op)))
         return bad_operands(ic, op, l, r, sp);
-    if (kj_is_complex(p) && (op == KJ_OP_DIV || op == KJ_OP_POW)) {
-        /* + - * of complex arrays are NumPy's bit for bit (fused loops,
-         * kir_fuse.c); NumPy's / and ** round otherwise than Python's */
-        kj_diag *dg = kj_error(ic->d, ic->s->src, sp, "%s of complex arrays is not supported yet",
-                               op == KJ_OP_DIV ? "division" : "the power");
-        kj_diag_hint(dg, "NumPy's complex loops round differently from Python's complex operators; compute "
-                         "element by element in a loop");
-        return NULL;
-    }
+    /* / and ** of complex arrays run NumPy's loops (llvm_cpxufunc.c) */
     if (p->kind == KJ_T_BOOL) {
         /* NumPy on bool arrays: + * & | ^ stay bool (logical), / is float64,
          * // % ** give int8, and - is an error. */

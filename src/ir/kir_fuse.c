@@ -77,11 +77,11 @@ static uint32_t operands(fctx *c, kir_ref r, kir_ref *ops)
     ops[0] = in->a, ops[1] = in->b;
     switch ((kir_op)in->op) {
     case KIR_ADD: case KIR_SUB: case KIR_MUL: return is_numeric(e) || e->kind == KJ_T_COMPLEX ? 2 : 0;
-    case KIR_DIV: case KIR_POW: return e->kind == KJ_T_FLOAT ? 2 : 0;
+    case KIR_DIV: case KIR_POW: return e->kind == KJ_T_FLOAT || e->kind == KJ_T_COMPLEX ? 2 : 0;
     case KIR_AND: case KIR_OR: case KIR_XOR: return is_numeric(e) && e->kind != KJ_T_FLOAT ? 2 : is_bool(e) ? 2 : 0;
     case KIR_EQ: case KIR_NE: case KIR_LT: case KIR_LE: case KIR_GT: case KIR_GE:
         return cmp_type(c, in) ? 2 : 0;
-    case KIR_NEG: return is_numeric(e) ? 1 : 0;
+    case KIR_NEG: return is_numeric(e) || e->kind == KJ_T_COMPLEX ? 1 : 0;
     case KIR_NOT: return is_bool(e) ? 1 : 0;
     case KIR_INVERT: return e->kind == KJ_T_INT || is_bool(e) ? 1 : 0;
     case KIR_BUILTIN: break;
@@ -96,12 +96,13 @@ static uint32_t operands(fctx *c, kir_ref r, kir_ref *ops)
         if (!in->args[k]) return 0;
     for (uint32_t k = 0; k < n; k++) ops[k] = in->args[k];
     bool ok = false;
-    if (kj_builtin_has(b, KJ_BF_FMATH)) ok = e->kind == KJ_T_FLOAT; /* in their float result type */
+    if (kj_builtin_has(b, KJ_BF_FMATH)) ok = e->kind == KJ_T_FLOAT || e->kind == KJ_T_COMPLEX; /* in their result type */
+    else if (b == KJ_B_ABS && kj_is_complex(elem_of(c->f->insts[in->args[0]].type))) ok = true;
     else if (b == KJ_B_ABS || b == KJ_B_NP_MINIMUM || b == KJ_B_NP_MAXIMUM) ok = is_numeric(e);
     else if (b == KJ_B_NP_WHERE || b == KJ_B_NP_CLIP || kj_builtin_npmath(b)) ok = true;
-    else if (b == KJ_B_NP_CONJ) ok = e->kind != KJ_T_COMPLEX; /* np.conj of a real array: a copy */
+    else if (b == KJ_B_NP_CONJ || b == KJ_B_NP_ANGLE) ok = true; /* np.conj of a real array: a copy */
     else if (b == KJ_B_ISNAN || b == KJ_B_ISINF || b == KJ_B_ISFINITE)
-        ok = elem_of(c->f->insts[ops[0]].type)->kind == KJ_T_FLOAT;
+        ok = elem_of(c->f->insts[ops[0]].type)->kind == KJ_T_FLOAT || kj_is_complex(elem_of(c->f->insts[ops[0]].type));
     return ok ? n : 0;
 }
 
@@ -271,6 +272,8 @@ static kir_ref node(synth *s, kir_ref r)
     if (in->op >= KIR_EQ && in->op <= KIR_GE) opt = cmp_type(c, in);
     bool pred = in->op == KIR_BUILTIN && (in->aux == KJ_B_ISNAN || in->aux == KJ_B_ISINF || in->aux == KJ_B_ISFINITE ||
                                           kj_builtin_npmath(in->aux)); /* these convert their operands */
+    if (in->op == KIR_BUILTIN && n && kj_is_complex(elem_of(c->f->insts[ops[0]].type)) && !kj_is_complex(e))
+        pred = true; /* np.abs/np.angle of a complex array: a real result of a complex operand */
     bool where = in->op == KIR_BUILTIN && in->aux == KJ_B_NP_WHERE;
     for (uint32_t k = 0; k < n; k++) {
         v[k] = value(s, ops[k]);
@@ -283,6 +286,10 @@ static kir_ref node(synth *s, kir_ref r)
     kir_inst *out = kir_at(s->g, y);
     if (in->op != KIR_BUILTIN) {
         out->a = v[0], out->b = n > 1 ? v[1] : 0;
+        const kir_inst *x = &c->f->insts[ops[1]];
+        if (x->op == KIR_CAST && x->type->kind != KJ_T_ARRAY) x = &c->f->insts[x->a]; /* the scalar as written */
+        if (in->op == KIR_POW && kj_is_complex(e) && !kj_is_complex(x->type) && x->type->kind != KJ_T_ARRAY)
+            out->aux = 1; /* complex array ** real scalar: NumPy's fast_scalar_power (llvm_cpxufunc.c) */
         return y;
     }
     out->aux = in->aux;
@@ -368,8 +375,12 @@ static void drop_taken(fctx *c, kir_blkid b)
 
 /* np.where and np.clip on arrays, and complex array arithmetic (+ - *,
  * which the runtime's loops lack), exist only as fused loops. */
-static bool fused_only(const kir_inst *in)
+static bool fused_only(const fctx *c, const kir_inst *in)
 {
+    if (in->a && is_complex_array(c->f->insts[in->a].type)) return true; /* a == b of complex arrays */
+    if (in->b && is_complex_array(c->f->insts[in->b].type)) return true;
+    for (uint32_t k = 0; k < in->nargs; k++) /* np.abs(z), np.exp(z) of a complex array */
+        if (in->args[k] && is_complex_array(c->f->insts[in->args[k]].type)) return true;
     if (in->op != KIR_BUILTIN) return is_complex_array(in->type);
     /* NumPy math ufuncs (builtins_npmath.h) run on arrays only as fused loops */
     return in->aux == KJ_B_NP_WHERE || in->aux == KJ_B_NP_CLIP || kj_builtin_npmath(in->aux) ||
@@ -443,7 +454,7 @@ static void fuse_block(fctx *c, kir_blkid b)
         uint32_t n = c->taken[r] ? 0 : operands(c, r, ops);
         /* without `all`, what exists only as a fused loop: np.where, np.clip,
          * and op(a, b, out=a) of an in-place operator */
-        if (!n || (!c->all && !fused_only(&c->f->insts[r]) && !c->inplace[r])) continue;
+        if (!n || (!c->all && !fused_only(c, &c->f->insts[r]) && !c->inplace[r])) continue;
         tree t = {.root = r, .open = n};
         c->taken[r] = true;
         grow(c, &t, r);

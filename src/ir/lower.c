@@ -857,7 +857,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     }
     if (b == KJ_B_SUM) return lower_sum(lc, e, t, args[0], ei->nbound > 1 ? args[1] : 0);
     if (kj_builtin_pybuiltin((unsigned)b)) return kj_lower_pybuiltin(lc, b, t, args, (uint32_t)ei->nbound, e->span);
-    if (b == KJ_B_CUDA_TO_DEVICE && type_of(lc, args[0])->kind == KJ_T_TUPLE) { /* cuda.to_device([1, 2]) */
+    if (b == KJ_B_CUDA_TO_DEVICE && (type_of(lc, args[0])->kind == KJ_T_TUPLE || type_of(lc, args[0])->kind == KJ_T_LIST)) {
         args[0] = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
         kir_at(lc->f, args[0])->aux = KJ_B_NP_ARRAY;
     }

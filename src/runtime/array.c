@@ -691,13 +691,43 @@ static void copy_inner(void *ctx, char **p, const int64_t *s, int64_t n)
     for (int64_t i = 0; i < n; i++, d += s[0], src += s[1]) memmove(d, src, isz);
 }
 
+/* One element to or from a complex type, through its parts as doubles (a
+ * real source has imaginary part 0; a real destination takes the real
+ * part, as NumPy's cast). complex64 parts are floats: exact either way. */
+static void cast_complex(char *d, kj_dtype to, const char *s, kj_dtype from)
+{
+    double re, im = 0;
+    if (from == KJ_DT_COMPLEX64) {
+        float f[2];
+        memcpy(f, s, sizeof f);
+        re = f[0], im = f[1];
+    } else if (from == KJ_DT_COMPLEX128) {
+        double f[2];
+        memcpy(f, s, sizeof f);
+        re = f[0], im = f[1];
+    } else {
+        re = ld_f64(s, from);
+    }
+    if (to == KJ_DT_COMPLEX64) {
+        float f[2] = {(float)re, (float)im};
+        memcpy(d, f, sizeof f);
+    } else if (to == KJ_DT_COMPLEX128) {
+        double f[2] = {re, im};
+        memcpy(d, f, sizeof f);
+    } else {
+        st_f64(d, to, re);
+    }
+}
+
 static void cast_inner(void *ctx, char **p, const int64_t *s, int64_t n)
 {
     const cast_ctx *c = ctx;
     char *d = p[0], *src = p[1];
     char kind = kj_dtype_info[c->from].kind;
+    bool cx = kind == 'c' || kj_dtype_info[c->to].kind == 'c';
     for (int64_t i = 0; i < n; i++, d += s[0], src += s[1]) {
-        if (kind == 'f') st_f64(d, c->to, ld_f64(src, c->from));
+        if (cx) cast_complex(d, c->to, src, c->from);
+        else if (kind == 'f') st_f64(d, c->to, ld_f64(src, c->from));
         else if (kind == 'u') st_u64(d, c->to, ld_u64(src, c->from));
         else st_i64(d, c->to, ld_i64(src, c->from));
     }

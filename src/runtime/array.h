@@ -255,6 +255,9 @@ typedef enum kj_reduce_op {
     KJ_REDUCE_SUM, KJ_REDUCE_MIN, KJ_REDUCE_MAX, KJ_REDUCE_MEAN, KJ_REDUCE_STD,
     KJ_REDUCE_PROD, KJ_REDUCE_VAR, KJ_REDUCE_ARGMIN, KJ_REDUCE_ARGMAX
 } kj_reduce_op;
+/* array_cpx.c: np.sum/prod/mean (into out: the two parts) and np.cumsum/cumprod of a complex array */
+bool kj_array_cpx_reduce(const kj_array *a, kj_reduce_op op, void *out, kj_rt_error *err);
+kj_array *kj_array_cpx_cumulate(const kj_array *a, bool prod, kj_rt_error *err);
 /* np.<op>(a, axis=axis) (axis already in [0, ndim), ndim >= 2): a new
  * C-ordered array of a's shape without that axis and the dtype NumPy gives
  * (sum/prod: int64, uint64 or the float; mean/var/std: the float, float64

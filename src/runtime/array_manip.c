@@ -6,6 +6,7 @@
 #include "array_manip.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 static bool axis_error(kj_rt_error *err, int64_t axis, int nd)
@@ -44,7 +45,7 @@ static void shape_input(kj_array *h, const kj_array *a, kj_join_mode mode, int64
     *cat = (int)axis;
     switch (mode) {
     case KJ_JOIN_CONCAT: break;
-    case KJ_JOIN_STACK: insert_axis(h, (int)axis); break;
+    case KJ_JOIN_STACK: case KJ_JOIN_ARRAY: insert_axis(h, (int)axis); break;
     case KJ_JOIN_HSTACK: *cat = h->ndim == 1 ? 0 : 1; break;
     case KJ_JOIN_VSTACK:
         if (h->ndim == 1) insert_axis(h, 0);
@@ -65,9 +66,29 @@ static void shape_input(kj_array *h, const kj_array *a, kj_join_mode mode, int64
 
 /* Every input's shape must equal the first's except along `cat` (STACK:
  * everywhere); the result's length along `cat` is the sum. */
+/* np.array([a, b, ...]) of arrays whose shapes differ: NumPy's ValueError,
+ * which names the first dimension where they part (h: with the new axis). */
+static bool ragged_array(const kj_array *h, int n, kj_rt_error *err)
+{
+    for (int d = 1; d < h[0].ndim; d++)
+        for (int k = 1; k < n; k++) {
+            if (h[k].shape[d] == h[0].shape[d]) continue;
+            char shp[256]; /* Python's tuple repr: (3,) and (3, 2) */
+            int len = snprintf(shp, sizeof shp, "(%d%s", n, d == 1 ? "," : "");
+            for (int j = 1; j < d && len > 0 && (size_t)len < sizeof shp; j++)
+                len += snprintf(shp + len, sizeof shp - (size_t)len, ", %lld", (long long)h[0].shape[j]);
+            if (len > 0 && (size_t)len < sizeof shp - 1) strcat(shp, ")");
+            return kj_rt_errorf(err, "ValueError", "setting an array element with a sequence. The requested array "
+                                "has an inhomogeneous shape after %d dimensions. The detected shape was %s + "
+                                "inhomogeneous part.", d, shp);
+        }
+    return true;
+}
+
 static bool check_shapes(const kj_array *h, int n, int cat, kj_join_mode mode, int64_t *shape, kj_rt_error *err)
 {
     int nd = h[0].ndim;
+    if (mode == KJ_JOIN_ARRAY && !ragged_array(h, n, err)) return false;
     memcpy(shape, h[0].shape, (size_t)nd * sizeof *shape);
     shape[cat] = 0;
     for (int k = 0; k < n; k++) {
@@ -92,7 +113,7 @@ kj_array *kj_array_join(const kj_array *const *in, int n, kj_join_mode mode, int
         kj_rt_errorf(err, "ValueError", "need at least one array to concatenate");
         return NULL;
     }
-    int nd = in[0]->ndim + (mode == KJ_JOIN_STACK);
+    int nd = in[0]->ndim + (mode == KJ_JOIN_STACK || mode == KJ_JOIN_ARRAY);
     if ((mode == KJ_JOIN_CONCAT || mode == KJ_JOIN_STACK) && !norm_axis(&axis, nd, err)) return NULL;
     enum { MAX_IN = 64 };
     kj_array hs[MAX_IN];

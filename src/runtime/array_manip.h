@@ -17,6 +17,7 @@ typedef enum kj_join_mode {
     KJ_JOIN_VSTACK,  /* atleast_2d, along axis 0 */
     KJ_JOIN_DSTACK,  /* atleast_3d, along axis 2 */
     KJ_JOIN_COLUMN,  /* 1-d inputs become columns (n, 1); along axis 1 */
+    KJ_JOIN_ARRAY,   /* np.array([a, b, ...]): STACK at axis 0, with np.array's message for ragged shapes */
 } kj_join_mode;
 
 /* A new C-ordered array of dtype `to` joining the n inputs (n >= 1; their

@@ -373,6 +373,7 @@ static void cum_inner(void *vctx, char **p, const int64_t *s, int64_t n)
 
 kj_array *kj_array_cumulate(const kj_array *a, bool prod, kj_rt_error *err)
 {
+    if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_cpx_cumulate(a, prod, err); /* array_cpx.c */
     int64_t n = kj_array_size(a);
     kj_array *out = kj_array_empty(kj_reduce_dtype(prod ? KJ_REDUCE_PROD : KJ_REDUCE_SUM, a->dtype), 1, &n, err);
     if (!out || n == 0) return out;

@@ -515,19 +515,22 @@ kj_array *kj_array_average(const kj_array *a, const kj_array *w, kj_rt_error *er
 kj_array *kj_array_round(const kj_array *a, int64_t decimals, kj_rt_error *err)
 {
     kj_array *r = kj_array_copy(a, err);
-    if (!r || (!kj_dtype_is_float(r->dtype) && decimals >= 0)) return r;
+    /* a complex array rounds its parts, each as a float array (NumPy's PyArray_Round) */
+    bool cx = r && (r->dtype == KJ_DT_COMPLEX64 || r->dtype == KJ_DT_COMPLEX128);
+    if (!r || (!kj_dtype_is_float(r->dtype) && !cx && decimals >= 0)) return r;
+    kj_dtype dt = !cx ? r->dtype : r->dtype == KJ_DT_COMPLEX64 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
     double f = pow(10.0, (double)(decimals >= 0 ? decimals : -decimals));
-    int64_t n = kj_array_size(r);
-    size_t isz = kj_array_itemsize(r);
+    int64_t n = kj_array_size(r) * (cx ? 2 : 1);
+    size_t isz = kj_array_itemsize(r) / (cx ? 2 : 1);
     for (int64_t i = 0; i < n; i++) {
         char *p = r->data + i * (int64_t)isz;
-        if (r->dtype == KJ_DT_FLOAT32) {
+        if (dt == KJ_DT_FLOAT32) {
             float x = *(float *)(void *)p, ff = (float)f;
             *(float *)(void *)p = decimals >= 0 ? rintf(x * ff) / ff : rintf(x / ff) * ff;
         } else {
-            double x = kj_scalar_as_f64(kj_elem_load(p, r->dtype));
+            double x = kj_scalar_as_f64(kj_elem_load(p, dt));
             x = decimals >= 0 ? rint(x * f) / f : rint(x / f) * f;
-            kj_elem_store(p, r->dtype, kj_scalar_cast(kj_scalar_f64(x), r->dtype));
+            kj_elem_store(p, dt, kj_scalar_cast(kj_scalar_f64(x), dt));
         }
     }
     return r;

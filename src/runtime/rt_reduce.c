@@ -53,6 +53,10 @@ void kj_rt_reduce_axis(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32
         kj_rt_result(rt, r, &err, result, out_ndim, line, col);
         return;
     }
+    if (dtype == KJ_DT_COMPLEX64 || dtype == KJ_DT_COMPLEX128) { /* a complex array: array_cpx.c */
+        if (!kj_array_cpx_reduce(&h, (kj_reduce_op)op, result, &err)) kj_rt_raise_error(rt, &err, line, col);
+        return;
+    }
     kj_scalar s = {0};
     if (!reduce_all(rt, &h, (kj_reduce_op)op, ddof, &s, &err)) kj_rt_raise_error(rt, &err, line, col);
     kj_elem_store(result, (kj_dtype)rdtype, s);
