@@ -159,6 +159,7 @@ static void print_stats(kj_gpu *g)
             g->compiles, g->cached, 1e3 * (p[0] + p[1] + p[2] + p[3]), 1e3 * p[0], 1e3 * p[1], 1e3 * p[2], 1e3 * p[3],
             1e3 * g->link_s, 1e3 * g->load_s);
     fprintf(f, "kjit stats: opening the device (driver, cuInit, primary context): %.1f ms\n", 1e3 * g->open_s);
+    if (g->no_blas) fprintf(f, "kjit stats: products of device arrays ran on the host: %s\n", g->blas_why);
 }
 
 void kj_gpu_release(kj_gpu *g)

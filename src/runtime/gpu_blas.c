@@ -76,6 +76,7 @@ static struct kj_gpu_blas *blas_of(kj_gpu *g, kj_rt_error *e)
         if (lib) dlclose(lib);
         free(b);
         g->no_blas = true;
+        snprintf(g->blas_why, sizeof g->blas_why, "%s", e->message);
         return NULL;
     }
     b->lib = lib;
@@ -86,6 +87,7 @@ static struct kj_gpu_blas *blas_of(kj_gpu *g, kj_rt_error *e)
         dlclose(lib);
         free(b);
         g->no_blas = true;
+        snprintf(g->blas_why, sizeof g->blas_why, "%s", e->message);
         return NULL;
     }
     g->blas = b;

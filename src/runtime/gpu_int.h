@@ -77,6 +77,7 @@ struct kj_gpu {
     struct kj_gpu_combine *combine; /* MPI reductions' kernels (gpu_combine.c); NULL until used */
     struct kj_gpu_blas *blas;       /* cuBLAS (gpu_blas.c); NULL until a product of device arrays */
     bool no_blas;                   /* cuBLAS could not be opened: such products run on the host */
+    char blas_why[512];             /* why not, for KJIT_STATS */
     double open_s, ptx_s[4], link_s, load_s;
     unsigned compiles, cached;
     kstat k[MAX_KSTATS];
