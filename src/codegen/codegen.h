@@ -527,6 +527,8 @@ LLVMValueRef kj_cg_cuda_host(kj_cg *cg, const kir_inst *in);
 /* KJ_BF_LINALG built-ins: one kj_rt_linalg call (llvm_linalg.c) */
 LLVMValueRef kj_cg_linalg(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_gpu_matmul(kj_cg *cg, const kir_inst *in); /* kjit.gpu_matmul (llvm_linalg.c) */
+/* Euclid's algorithm on two uint64 magnitudes, as i64 values (llvm_npmath.c). */
+LLVMValueRef kj_cg_gcd_u64(kj_cg *cg, LLVMValueRef a, LLVMValueRef b);
 
 /* llvm_ufunc.c: elementwise operations on arrays and ufunc calls */
 LLVMValueRef kj_cg_array_arith(kj_cg *cg, const kir_inst *in);  /* ADD..GE, NEG/NOT/INVERT */

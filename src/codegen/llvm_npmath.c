@@ -93,8 +93,8 @@ static LLVMValueRef fminmax(kj_cg *cg, const kj_type *t, LLVMValueRef x, LLVMVal
     return sel(cg, LLVMBuildICmp(b, p, x, y, ""), x, y);
 }
 
-/* Euclid's algorithm on two uint64 magnitudes. */
-static LLVMValueRef gcd_u64(kj_cg *cg, LLVMValueRef a, LLVMValueRef b)
+/* Euclid's algorithm on two uint64 magnitudes (codegen.h; math.gcd too). */
+LLVMValueRef kj_cg_gcd_u64(kj_cg *cg, LLVMValueRef a, LLVMValueRef b)
 {
     LLVMBuilderRef bd = cg->b;
     LLVMValueRef z = kj_cg_i64(cg, 0);
@@ -128,7 +128,7 @@ static LLVMValueRef gcd_lcm(kj_cg *cg, const kir_inst *in, bool lcm)
         if (t->is_signed)
             v[k] = sel(cg, LLVMBuildICmp(b, LLVMIntSLT, v[k], kj_cg_i64(cg, 0), ""), LLVMBuildNeg(b, v[k], ""), v[k]);
     }
-    LLVMValueRef g = gcd_u64(cg, v[0], v[1]);
+    LLVMValueRef g = kj_cg_gcd_u64(cg, v[0], v[1]);
     if (lcm) {
         LLVMValueRef zero = kj_cg_i64(cg, 0);
         LLVMValueRef g1 = sel(cg, LLVMBuildICmp(b, LLVMIntEQ, g, zero, ""), kj_cg_i64(cg, 1), g);

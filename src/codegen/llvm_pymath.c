@@ -101,21 +101,7 @@ static LLVMValueRef gcd_(kj_cg *cg, LLVMValueRef a, LLVMValueRef b)
     LLVMValueRef z = i64c(cg, 0);
     a = sel(cg, LLVMBuildICmp(bd, LLVMIntSLT, a, z, ""), LLVMBuildNeg(bd, a, ""), a);
     b = sel(cg, LLVMBuildICmp(bd, LLVMIntSLT, b, z, ""), LLVMBuildNeg(bd, b, ""), b);
-    LLVMBasicBlockRef entry = LLVMGetInsertBlock(bd), head = kj_cg_bb(cg, "gcd.head"), body = kj_cg_bb(cg, "gcd.body"),
-                      done = kj_cg_bb(cg, "gcd.done");
-    LLVMBuildBr(bd, head);
-    LLVMPositionBuilderAtEnd(bd, head);
-    LLVMValueRef pa = LLVMBuildPhi(bd, cg->t_i64, "gcd.a"), pb = LLVMBuildPhi(bd, cg->t_i64, "gcd.b");
-    LLVMBuildCondBr(bd, LLVMBuildICmp(bd, LLVMIntEQ, pb, z, ""), done, body);
-    LLVMPositionBuilderAtEnd(bd, body);
-    LLVMValueRef r = LLVMBuildURem(bd, pa, pb, "");
-    LLVMBuildBr(bd, head);
-    LLVMValueRef va[2] = {a, pb}, vb[2] = {b, r};
-    LLVMBasicBlockRef from[2] = {entry, body};
-    LLVMAddIncoming(pa, va, from, 2);
-    LLVMAddIncoming(pb, vb, from, 2);
-    LLVMPositionBuilderAtEnd(bd, done);
-    return pa;
+    return kj_cg_gcd_u64(cg, a, b); /* llvm_npmath.c */
 }
 
 LLVMValueRef kj_cg_pymath(kj_cg *cg, const kir_inst *in)
