@@ -786,15 +786,26 @@ static void usage_note_hit(const char *dir)
     usage_unlock(fd);
 }
 
+/* Where a scan triggered by the bound evicts down to. Evicting only to the
+ * bound itself left a full cache at the bound, so that every later write
+ * passed it again and scanned the whole directory (a stat per entry, seconds
+ * for 10^5 entries) while holding the usage lock that every other process
+ * waits on. An eighth of slack makes a scan happen once per max/8 bytes
+ * written. */
+static uint64_t low_water(uint64_t max)
+{
+    return max - max / 8;
+}
+
 /* After writing an entry of `size` bytes: the entries evicted. */
 static uint64_t usage_note_write(const char *dir, uint64_t max, uint64_t size)
 {
     int fd = usage_lock(dir);
-    if (fd < 0) return evict_scan(dir, max, NULL);
+    if (fd < 0) return evict_scan(dir, low_water(max), NULL);
     uint64_t bytes = 0, hits = 0, evicted = 0;
     bool known = usage_read(fd, &bytes, &hits) && bytes != UINT64_MAX;
     if (known && bytes <= max && size <= max - bytes) bytes += size;
-    else evicted = evict_scan(dir, max, &bytes);
+    else evicted = evict_scan(dir, low_water(max), &bytes);
     usage_write(fd, bytes, hits);
     usage_unlock(fd);
     return evicted;

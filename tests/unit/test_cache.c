@@ -752,6 +752,32 @@ static void test_disk_bound_lru(void **state)
     kj_cache_close(c);
 }
 
+/* A scan triggered by the bound evicts down to 7/8 of it, not to the bound
+ * itself: otherwise every later write into a full cache passes the bound
+ * again and rescans the whole directory under the usage lock. */
+static void test_disk_bound_slack(void **state)
+{
+    enum { N = 1000, ENTRY = N + 88 };
+    uint8_t buf[N];
+    fill(buf, N, 7);
+    kj_cache_options o = {.dir = tdir(state), .disk_max = 8 * ENTRY};
+    kj_cache *c = kj_cache_open(&o);
+    for (uint64_t k = 1; k <= 8; k++) assert_true(kj_cache_put(c, key_of(k), buf, N));
+    assert_int_equal(kj_cache_get_stats(c).disk_evictions, 0);
+    /* the ninth passes the bound: down to 7/8 of it, two entries go */
+    assert_true(kj_cache_put(c, key_of(9), buf, N));
+    assert_int_equal(kj_cache_get_stats(c).disk_evictions, 2);
+    uint64_t entries, bytes;
+    kj_cache_dir_usage(tdir(state), &entries, &bytes);
+    assert_int_equal(entries, 7);
+    /* the next write fits in the slack: nothing more is evicted */
+    assert_true(kj_cache_put(c, key_of(10), buf, N));
+    assert_int_equal(kj_cache_get_stats(c).disk_evictions, 2);
+    kj_cache_dir_usage(tdir(state), &entries, &bytes);
+    assert_int_equal(entries, 8);
+    kj_cache_close(c);
+}
+
 static void test_large_entry_goes_to_disk(void **state)
 {
     size_t n = 1 << 20;
@@ -1001,6 +1027,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_creates_missing_directories, setup, teardown),
         cmocka_unit_test_setup_teardown(test_env_resolution, setup, teardown),
         cmocka_unit_test(test_lru_eviction),
+        cmocka_unit_test_setup_teardown(test_disk_bound_slack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_disk_bound_lru, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_entry_goes_to_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear, setup, teardown),
