@@ -6,6 +6,7 @@
  *
  *   List()                      a list whose first append settles its type
  *   List(lst)                   a new list holding lst's items
+ *   List(iterable)              of a range, str, set, dict or 1-d array, as list()
  *   List.empty_list(t)          an empty list of t
  *   Dict()                      a dict whose first d[k] = v settles its types
  *   Dict.empty(key_type=k, value_type=v)
@@ -77,6 +78,18 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *x)
     return kj_eval_type(ic->s, x, true);
 }
 
+/* List(iterable) of a range, a string, a set, a dict (its keys) or a 1-d
+ * array: the element type list() gives it (lower_list.c builds both). */
+static const kj_type *iterable_elem(const kj_type *t)
+{
+    switch (t->kind) {
+    case KJ_T_RANGE: case KJ_T_SET: case KJ_T_DICT: return t->elem;
+    case KJ_T_STR: return t;
+    case KJ_T_ARRAY: return t->ndim == 1 ? t->elem : NULL;
+    default: return NULL;
+    }
+}
+
 static const kj_type *type_list(kj_ictx *ic, const kj_expr *e, int b)
 {
     static const char *const ln[] = {"iterable"}, *const en[] = {"item_type", "allocated"};
@@ -86,12 +99,13 @@ static const kj_type *type_list(kj_ictx *ic, const kj_expr *e, int b)
         if (!a[0]) return kj_t_list(ic->s->types, NULL);
         const kj_type *t = kj_value_type(ic, a[0]);
         if (t && t->kind == KJ_T_LIST) return kj_strong(ic->s->types, t);
+        if (t && iterable_elem(t)) return kj_t_list(ic->s->types, kj_strong(ic->s->types, iterable_elem(t)));
         if (t && t->kind == KJ_T_TUPLE && t->n) { /* a module-level list constant is a tuple */
             const kj_type *el = kj_strong(ic->s->types, t->elems[0]);
             for (uint32_t k = 1; k < t->n && el; k++) el = kj_unify(ic->s->types, el, kj_strong(ic->s->types, t->elems[k]));
             if (el && kj_list_elem_ok(el)) return kj_t_list(ic->s->types, el);
         }
-        if (t) kj_error(ic->d, ic->s->src, a[0]->span, "List() takes a list of one element type here, not %s",
+        if (t) kj_error(ic->d, ic->s->src, a[0]->span, "List() takes a list, tuple, range, string, set, dict or 1-d array here, not %s",
                         kj_type_str(t));
         return NULL;
     }

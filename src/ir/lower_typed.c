@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* lower_typed — numba.typed.List / Dict constructors (infer_typed.c) to the
  * list and dict built-ins llvm_list.c and llvm_dict.c lower: an empty one is
- * LIST_NEW with no elements or dict(); List(lst) is a copy of lst. */
+ * LIST_NEW with no elements or dict(); List(lst) is a copy of lst, List(x) of
+ * another iterable is list(x). */
 #include "lower_int.h"
 #include "builtins.h"
 
@@ -33,6 +34,7 @@ kir_ref kj_lower_typed_call(lctx *lc, const kj_expr *e, const kj_type *t, int b)
         x = kj_lw_expr(lc, a);
         const kj_type *xt = lc->f->insts[x].type;
         if (xt->kind == KJ_T_TUPLE) return from_tuple(lc, x, xt, t, e->span);
+        if (xt->kind != KJ_T_LIST) return kj_lower_sorted(lc, KJ_B_LIST_OF, t, &x, 1, e->span); /* as list(x) */
         x = kj_lw_cast(lc, x, t, e->span);
         id = KJ_B_LIST_COPY;
         n = 1;
