@@ -450,6 +450,7 @@ LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in); /* llvm_str.c */
 LLVMValueRef kj_cg_bytes_builtin(kj_cg *cg, const kir_inst *in); /* llvm_bytes.c */
 void kj_cg_print_buffer(kj_cg *cg, const kj_type *t, LLVMValueRef v);
 LLVMValueRef kj_cg_pyrandom(kj_cg *cg, const kir_inst *in);     /* llvm_pyrandom.c: the `random` module */
+LLVMValueRef kj_cg_threads(kj_cg *cg, const kir_inst *in);      /* llvm_threads.c: Numba's thread-pool API */
 LLVMValueRef kj_cg_heapq(kj_cg *cg, const kir_inst *in);        /* llvm_heapq.c: the heapq module */
 LLVMValueRef kj_cg_pymath(kj_cg *cg, const kir_inst *in);       /* llvm_pymath.c: math.degrees ... math.gcd */
 LLVMValueRef kj_cg_ldexp64(kj_cg *cg, LLVMValueRef x, LLVMValueRef n); /* llvm_pymath.c: x * 2**n, rounded once */

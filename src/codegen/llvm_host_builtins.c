@@ -1077,6 +1077,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
 {
     if (in->aux >= KJ_B_LIST_NEW && in->aux <= KJ_B_LIST_REPEAT) return kj_cg_list_builtin(cg, in); /* llvm_list.c */
     if (kj_builtin_pyrandom(in->aux)) return kj_cg_pyrandom(cg, in);
+    if (kj_builtin_threads(in->aux)) return kj_cg_threads(cg, in);
     if (kj_builtin_heapq(in->aux)) return kj_cg_heapq(cg, in);
     const kj_rdist_spec *rd = kj_rdist_spec_of((kj_builtin)in->aux);
     if (rd) return b_rdist(cg, in, rd, NULL);

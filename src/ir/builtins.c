@@ -1359,6 +1359,7 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     }
     if (kj_builtin_libdevice(id)) return kj_builtin_type_libdevice(t, id, args, nargs, call_span, src, d, conv);
     if (kj_builtin_pyrandom(id)) return kj_btype_pyrandom(&c);
+    if (kj_builtin_threads(id)) return kj_btype_threads(&c);
     if (kj_builtin_heapq(id)) return kj_btype_heapq(&c);
     if (kj_builtin_pymath(id)) return kj_btype_pymath(&c);
     if (kj_builtin_npmath(id)) return kj_btype_npmath(&c);

@@ -689,6 +689,16 @@ enum {
     X(EQ_SYNC, "cuda.eq_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, predicate") \
     X(MATCH_ANY_SYNC, "cuda.match_any_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
     X(MATCH_ALL_SYNC, "cuda.match_all_sync", KJ_BF_DEV | KJ_BF_WARP, "mask, value")                      \
+    /* Numba's thread-pool API, SET_NUM_THREADS..CONFIG_DEFAULT_NUM_THREADS (builtins_threads.c,         \
+     * llvm_threads.c, runtime/rt_threads.c); parallel_chunksize(n) only as a `with` context */         \
+    X(SET_NUM_THREADS, "set_num_threads", KJ_BF_HOST, "n")                                               \
+    X(GET_NUM_THREADS, "get_num_threads", KJ_BF_HOST, "")                                                \
+    X(GET_THREAD_ID, "get_thread_id", KJ_BF_HOST, "")                                                    \
+    X(SET_PAR_CHUNKSIZE, "set_parallel_chunksize", KJ_BF_HOST, "n")                                      \
+    X(GET_PAR_CHUNKSIZE, "get_parallel_chunksize", KJ_BF_HOST, "")                                       \
+    X(PAR_CHUNKSIZE, "parallel_chunksize", KJ_BF_HOST, "chunksize")                                      \
+    X(CONFIG_NUM_THREADS, "numba.config.NUMBA_NUM_THREADS", KJ_BF_HOST | KJ_BF_ATTR, "")                 \
+    X(CONFIG_DEFAULT_NUM_THREADS, "numba.config.NUMBA_DEFAULT_NUM_THREADS", KJ_BF_HOST | KJ_BF_ATTR, "") \
     KJ_BUILTINS_NPSORT(X)                                                                                \
     KJ_BUILTINS_NPOTHER(X)                                                                               \
     KJ_BUILTINS_NPSHAPE(X)                                                                               \
@@ -720,6 +730,10 @@ enum {
     X("np.hypot", HYPOT) X("np.isnan", ISNAN) X("np.isinf", ISINF)                         \
     X("np.isfinite", ISFINITE) X("np.pi", PI) X("np.e", E) X("np.inf", INF)                \
     X("np.nan", NAN) X("np.amin", NP_MIN) X("np.amax", NP_MAX) X("numba.prange", PRANGE)   \
+    X("numba.set_num_threads", SET_NUM_THREADS) X("numba.get_num_threads", GET_NUM_THREADS) \
+    X("numba.get_thread_id", GET_THREAD_ID) X("numba.parallel_chunksize", PAR_CHUNKSIZE)  \
+    X("numba.set_parallel_chunksize", SET_PAR_CHUNKSIZE)                                   \
+    X("numba.get_parallel_chunksize", GET_PAR_CHUNKSIZE)                                   \
     X("cuda.atomic.compare_and_swap", ATOMIC_CAS2) X("cmath.pi", PI) X("cmath.e", E)      \
     X("cmath.inf", INF) X("cmath.nan", NAN) X("np.conjugate", NP_CONJ) \
     X("np.round", NP_AROUND) X("np.round_", NP_AROUND)                                     \
@@ -754,6 +768,11 @@ static inline bool kj_builtin_pybuiltin(unsigned id) { return id >= KJ_B_CHR && 
 static inline bool kj_builtin_pymath(unsigned id) { return id >= KJ_B_MATH_DEGREES && id <= KJ_B_MATH_GCD; }
 /* The heapq module's functions (builtins_heapq.c). */
 static inline bool kj_builtin_heapq(unsigned id) { return id >= KJ_B_HEAPQ_HEAPIFY && id <= KJ_B_HEAPQ_NLARGEST; }
+/* Numba's thread-pool API (builtins_threads.c). */
+static inline bool kj_builtin_threads(unsigned id)
+{
+    return id >= KJ_B_SET_NUM_THREADS && id <= KJ_B_CONFIG_DEFAULT_NUM_THREADS;
+}
 /* The `random` module's functions (builtins_pyrandom.c). */
 static inline bool kj_builtin_pyrandom(unsigned id) { return id >= KJ_B_RANDOM_SEED && id <= KJ_B_RANDOM_SHUFFLE; }
 static inline bool kj_builtin_npsort(unsigned id) { return id >= KJ_B_NP_SORT && id <= KJ_B_NP_HISTOGRAM_BIN_EDGES; }

@@ -221,6 +221,7 @@ const kj_type *kj_bno_rule(bctx *c);
 /* np.empty/zeros/ones(shape, dtype) (builtins.c) */
 const kj_type *kj_btype_alloc(bctx *c);
 const kj_type *kj_btype_pyrandom(bctx *c); /* builtins_pyrandom.c */
+const kj_type *kj_btype_threads(bctx *c);  /* builtins_threads.c */
 const kj_type *kj_btype_heapq(bctx *c);    /* builtins_heapq.c */
 const kj_type *kj_btype_pymath(bctx *c);   /* builtins_pymath.c */
 const kj_type *kj_btype_npmath(bctx *c);   /* builtins_npmath.c */

@@ -305,6 +305,10 @@ kj_with_kind kj_with_of(const kj_expr *ctx)
 {
     if (ctx->kind == KJ_E_SUBSCRIPT && ctx->sub.obj->kind == KJ_E_ATTR && !strcmp(ctx->sub.obj->attr.name, "gpus"))
         return KJ_WITH_DEVICE;
+    if (ctx->kind == KJ_E_CALL && ctx->call.nargs + ctx->call.nkw == 1 &&
+        !strcmp(ctx->call.fn->kind == KJ_E_NAME ? ctx->call.fn->name
+                : ctx->call.fn->kind == KJ_E_ATTR ? ctx->call.fn->attr.name : "", "parallel_chunksize"))
+        return KJ_WITH_CHUNKSIZE;
     if (ctx->kind != KJ_E_CALL || ctx->call.fn->kind != KJ_E_ATTR || ctx->call.nkw) return KJ_WITH_BAD;
     const char *n = ctx->call.fn->attr.name;
     if (!strcmp(n, "auto_synchronize") && !ctx->call.nargs) return KJ_WITH_AUTO_SYNC;
@@ -363,6 +367,28 @@ static const kj_type *with_arrays(kj_ictx *ic, const kj_expr *ctx, kj_with_kind 
     return kj_t_tuple(ic->s->types, el, n);
 }
 
+/* numba.parallel_chunksize(n): n an int; nothing to bind (NULL: not
+ * Numba's, or reported). */
+static const kj_type *with_chunksize(kj_ictx *ic, const kj_expr *ctx, bool *reported)
+{
+    kj_einfo *f = kj_type_expr(ic, ctx->call.fn);
+    if (f->kind != EI_BUILTIN || f->builtin != KJ_B_PAR_CHUNKSIZE) return NULL;
+    const kj_expr *n = ctx->call.nargs ? ctx->call.args[0] : ctx->call.kw[0].value;
+    const kj_type *t = kj_value_type(ic, n);
+    *reported = true;
+    if (ctx->call.nkw && strcmp(ctx->call.kw[0].name, "chunksize")) {
+        kj_error(ic->d, ic->s->src, ctx->call.kw[0].span, "parallel_chunksize() got an unexpected keyword "
+                 "argument '%s'", ctx->call.kw[0].name);
+        return NULL;
+    }
+    if (t && !kj_is_int(t)) {
+        kj_error(ic->d, ic->s->src, n->span, "parallel_chunksize() argument must be an integer, not %s",
+                 kj_type_str(t));
+        return NULL;
+    }
+    return t ? kj_t_none(ic->s->types) : NULL;
+}
+
 /* What `as` binds, NULL when CTX is not one of Numba's context managers
  * (*reported: an error about it was given). */
 static const kj_type *with_ctx_type(kj_ictx *ic, const kj_expr *ctx, bool *reported)
@@ -371,6 +397,7 @@ static const kj_type *with_ctx_type(kj_ictx *ic, const kj_expr *ctx, bool *repor
     *reported = false;
     if (k == KJ_WITH_BAD) return NULL;
     if (k == KJ_WITH_DEVICE) return cuda_module(ic, ctx->sub.obj->attr.obj) ? with_device(ic, ctx) : NULL;
+    if (k == KJ_WITH_CHUNKSIZE) return with_chunksize(ic, ctx, reported);
     const kj_expr *obj = ctx->call.fn->attr.obj;
     if (k == KJ_WITH_AUTO_SYNC) {
         const kj_type *t = kj_value_type(ic, obj);
@@ -391,11 +418,16 @@ const kj_type *kj_type_with(kj_ictx *ic, const kj_stmt *st)
     if (kj_objmode_with(ic, st)) return NULL; /* with objmode(...): infer_objmode.c */
     bool reported;
     const kj_type *r = with_ctx_type(ic, st->with.ctx, &reported);
+    if (r && st->with.target && kj_with_of(st->with.ctx) == KJ_WITH_CHUNKSIZE) {
+        kj_error(ic->d, ic->s->src, st->with.target->span, "parallel_chunksize() binds nothing: drop 'as'");
+        return NULL;
+    }
     if (!r && !reported) {
         kj_diag *dg = kj_error(ic->d, ic->s->src, st->with.ctx->span,
                                "'with' supports Numba's CUDA context managers only");
         kj_diag_hint(dg, "with s.auto_synchronize():, with cuda.pinned(a, ...):, with cuda.mapped(a, ...) as m:, "
-                         "with cuda.defer_cleanup():, with cuda.profiling():, with cuda.gpus[0]:");
+                         "with cuda.defer_cleanup():, with cuda.profiling():, with cuda.gpus[0]:, "
+                         "with parallel_chunksize(n):");
     }
     return r;
 }

@@ -1404,7 +1404,7 @@ static void lower_with(lctx *lc, const kj_stmt *st)
     if (k == KJ_WITH_AUTO_SYNC) bound = stream = lower_expr(lc, ctx->call.fn->attr.obj);
     if (st->with.target && bound) store_target(lc, st->with.target, bound, st->span);
     lower_block(lc, &st->with.body);
-    kj_lower_with_exit(lc, st);
+    kj_lower_with_exit(lc, st, bound);
     if (!stream) return;
     kir_ref r = emit_args(lc, KIR_BUILTIN, NULL, st->span, &stream, 1);
     kir_at(lc->f, r)->aux = KJ_B_STREAM_SYNCHRONIZE;

@@ -51,7 +51,7 @@ kir_ref kj_lower_kernel_query(lctx *lc, const kj_expr *e, const kj_type *t, kir_
 /* lower_with.c: what `with CTX:` does before its body (returns what `as`
  * binds, 0 for nothing) and after it. */
 kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st);
-void kj_lower_with_exit(lctx *lc, const kj_stmt *st);
+void kj_lower_with_exit(lctx *lc, const kj_stmt *st, kir_ref entered);
 kir_ref kj_lower_gpus_item(lctx *lc, const kj_expr *ctx); /* cuda.gpus[i] */
 
 /* lower_npshape.c: a.flat, np.ndindex, np.ndenumerate, np.nditer in for loops

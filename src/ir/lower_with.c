@@ -5,7 +5,8 @@
  * cuda.select_device(i) (kjit has its device from the start, so i must be
  * it: the block then runs on it, as Numba's would); `with cuda.pinned(a)`
  * and `with cuda.mapped(a) as m` evaluate their arrays (kjit pins and maps
- * itself), m being a (or their tuple). */
+ * itself), m being a (or their tuple); `with numba.parallel_chunksize(n):`
+ * sets the chunk size for the block and the old one back after it. */
 #include "lower_int.h"
 
 #include "builtins.h"
@@ -32,6 +33,17 @@ static kir_ref arrays(lctx *lc, const kj_expr *ctx, bool mapped)
     return kj_lw_emit_args(lc, KIR_TUPLE, kj_t_tuple(lc->s->types, et, n), ctx->span, el, n);
 }
 
+/* `with parallel_chunksize(n):` enters as set_parallel_chunksize(n), whose
+ * result (the old size) the exit sets back. */
+static kir_ref chunksize(lctx *lc, const kj_expr *n, kj_span sp)
+{
+    const kj_type *i64 = kj_t_int(lc->s->types, 64, true);
+    kir_ref v = kj_lw_as(lc, n, i64);
+    kir_ref r = kj_lw_emit_args(lc, KIR_BUILTIN, i64, sp, &v, 1);
+    kir_at(lc->f, r)->aux = KJ_B_SET_PAR_CHUNKSIZE;
+    return r;
+}
+
 /* cuda.gpus[i], in `with` or as a value: device i checked to be kjit's (as cuda.select_device(i)), then
  * the device (the opaque value cuda.get_current_device() gives). */
 kir_ref kj_lower_gpus_item(lctx *lc, const kj_expr *ctx)
@@ -51,13 +63,22 @@ kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st)
     case KJ_WITH_MAPPED: return arrays(lc, ctx, true);
     case KJ_WITH_PROFILING: builtin(lc, KJ_B_CUDA_PROFILE_START, NULL, 0, ctx->span); return 0;
     case KJ_WITH_DEVICE: return kj_lower_gpus_item(lc, ctx);
+    case KJ_WITH_CHUNKSIZE: return chunksize(lc, ctx->call.nargs ? ctx->call.args[0] : ctx->call.kw[0].value, ctx->span);
     default: return 0;
     }
 }
 
-/* After the body (where it falls through). */
-void kj_lower_with_exit(lctx *lc, const kj_stmt *st)
+/* After the body (where it falls through); `entered` is what
+ * kj_lower_with_enter gave. */
+void kj_lower_with_exit(lctx *lc, const kj_stmt *st, kir_ref entered)
 {
-    if (kj_with_of(st->with.ctx) == KJ_WITH_PROFILING)
-        builtin(lc, KJ_B_CUDA_PROFILE_STOP, NULL, 0, st->with.ctx->span);
+    switch (kj_with_of(st->with.ctx)) {
+    case KJ_WITH_PROFILING: builtin(lc, KJ_B_CUDA_PROFILE_STOP, NULL, 0, st->with.ctx->span); break;
+    case KJ_WITH_CHUNKSIZE: {
+        kir_ref r = kj_lw_emit_args(lc, KIR_BUILTIN, kj_t_int(lc->s->types, 64, true), st->span, &entered, 1);
+        kir_at(lc->f, r)->aux = KJ_B_SET_PAR_CHUNKSIZE;
+        break;
+    }
+    default: break;
+    }
 }

@@ -69,7 +69,7 @@ static const char *const DECORATORS[] = {"numba.jit", "numba.njit", "numba.vecto
                                          "cuda.Reduce", "cuda.require_context"};
 
 static const char *const NAMESPACES[] = {"np", "np.random", "np.linalg", "np.polynomial", "np.polynomial.polynomial",
-                                         "np.polynomial.polyutils", "math", "cmath", "random", "heapq", "time", "numba", "cuda",
+                                         "np.polynomial.polyutils", "math", "cmath", "random", "heapq", "time", "numba", "numba.config", "cuda",
                                          "types", "typed", "core", "mpi4py", "MPI", "MPI.Request", "collections",
                                          "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim",
                                          "cuda.gridDim", "cuda.shared", "cuda.local", "cuda.const",

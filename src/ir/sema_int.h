@@ -610,7 +610,8 @@ typedef enum {
     KJ_WITH_BAD, KJ_WITH_AUTO_SYNC, KJ_WITH_PINNED, KJ_WITH_DEFER_CLEANUP,
     KJ_WITH_MAPPED,    /* cuda.mapped(a, ...) [as m]: m is a (or the tuple of them) */
     KJ_WITH_PROFILING, /* cuda.profiling(): profile_start(), the body, profile_stop() */
-    KJ_WITH_DEVICE     /* cuda.gpus[i]: device i must be kjit's (as cuda.select_device(i)) */
+    KJ_WITH_DEVICE,    /* cuda.gpus[i]: device i must be kjit's (as cuda.select_device(i)) */
+    KJ_WITH_CHUNKSIZE  /* numba.parallel_chunksize(n): set_parallel_chunksize(n), the body, the old size back */
 } kj_with_kind;
 kj_with_kind kj_with_of(const kj_expr *ctx);
 /* Checks CTX; returns the type `as` binds (NULL after an error). */

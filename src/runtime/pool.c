@@ -40,6 +40,7 @@ struct kj_pool {
     kj_pool_fn fn;
     void *ctx;
     int64_t ntasks;
+    int nworkers; /* of this run: workers at or above it take no task */
     atomic_int_fast64_t next;
     /* KJIT_STATS: runs spread over the threads and their wall time */
     atomic_uint_least64_t regions, region_ns;
@@ -64,12 +65,17 @@ bool kj_pool_threads_from_env(int *out, char *err, size_t cap)
             return true;
         }
     }
+    kj_pool_cpus(out);
+    return true;
+}
+
+void kj_pool_cpus(int *out)
+{
     cpu_set_t set;
     int n = 0;
     if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
     if (n < 1) n = (int)sysconf(_SC_NPROCESSORS_ONLN);
     *out = n < 1 ? 1 : n > KJ_POOL_MAX_THREADS ? KJ_POOL_MAX_THREADS : n;
-    return true;
 }
 
 kj_pool *kj_pool_new(int nthreads)
@@ -116,8 +122,9 @@ static void *worker_main(void *arg)
         kj_pool_fn fn = p->fn;
         void *ctx = p->ctx;
         int64_t n = p->ntasks;
+        bool masked = w->index >= p->nworkers;
         pthread_mutex_unlock(&p->mu);
-        work(p, fn, ctx, n, w->index);
+        if (!masked) work(p, fn, ctx, n, w->index);
         pthread_mutex_lock(&p->mu);
         if (--p->active == 0) pthread_cond_signal(&p->done);
     }
@@ -141,8 +148,13 @@ static void start_threads(kj_pool *p)
 
 void kj_pool_run(kj_pool *p, int64_t ntasks, kj_pool_fn fn, void *ctx)
 {
+    kj_pool_run_on(p, ntasks, fn, ctx, p ? p->size : 1);
+}
+
+void kj_pool_run_on(kj_pool *p, int64_t ntasks, kj_pool_fn fn, void *ctx, int nworkers)
+{
     if (ntasks <= 0) return;
-    bool inline_only = !p || p->size == 1 || ntasks == 1;
+    bool inline_only = !p || p->size == 1 || ntasks == 1 || nworkers <= 1;
     bool was_busy = false;
     if (!inline_only) was_busy = atomic_exchange(&p->busy, true);
     if (inline_only || was_busy) {
@@ -156,6 +168,7 @@ void kj_pool_run(kj_pool *p, int64_t ntasks, kj_pool_fn fn, void *ctx)
     p->fn = fn;
     p->ctx = ctx;
     p->ntasks = ntasks;
+    p->nworkers = nworkers;
     atomic_store(&p->next, 0);
     p->active = p->nstarted;
     p->generation++;

@@ -39,6 +39,9 @@ enum { KJ_POOL_MAX_THREADS = 1024 };
  * (sched_getaffinity). False, with the reason in err, when a variable is
  * set but not an integer in [1, KJ_POOL_MAX_THREADS]. */
 bool kj_pool_threads_from_env(int *out, char *err, size_t cap);
+/* The CPUs this process may run on (sched_getaffinity), at most
+ * KJ_POOL_MAX_THREADS: Numba's NUMBA_DEFAULT_NUM_THREADS. */
+void kj_pool_cpus(int *out);
 
 /* A pool of `nthreads` workers (the caller included; clamped to
  * [1, KJ_POOL_MAX_THREADS]); no thread starts until the first run. One
@@ -54,6 +57,9 @@ int kj_pool_size(const kj_pool *p);
  * ntasks <= 0 does nothing. If threads cannot be started the tasks run on
  * the threads there are (at worst all inline). */
 void kj_pool_run(kj_pool *p, int64_t ntasks, kj_pool_fn fn, void *ctx);
+/* The same on workers 0..nworkers-1 only (numba.set_num_threads masks the
+ * others out): the rest take no task of this run. */
+void kj_pool_run_on(kj_pool *p, int64_t ntasks, kj_pool_fn fn, void *ctx, int nworkers);
 
 /* For KJIT_STATS: the runs spread over the threads so far (parallel
  * regions; runs done inline are not counted) and their wall time. */

@@ -588,6 +588,7 @@ static void worker_init(kj_rt *w, const kj_rt *parent)
     w->mpi = parent->mpi; /* the communicator: borrowed, as the parent borrows it */
     w->mods = parent->mods; /* module slots: read only while the parent waits */
     w->mods_borrowed = true;
+    w->num_threads = parent->num_threads; /* chunksize stays 0 in a worker, as in Numba */
 }
 
 void kj_rt_worker_init(kj_rt *w, const kj_rt *parent) { worker_init(w, parent); }
@@ -633,6 +634,7 @@ static void par_task(void *p, int64_t c, int worker)
     kj_rt *w = &r->workers[worker];
     if (!r->ready[worker]) {
         worker_init(w, r->parent);
+        w->thread_id = worker;
         r->ready[worker] = true;
     }
     void *args[2] = {r, &c};
@@ -656,8 +658,28 @@ static KJ_CALLS_JIT void par_serial(kj_rt *rt, kj_rt_chunk_fn fn, void *env, int
 {
     _Alignas(16) char acc[KJ_RT_MAX_ACC];
     if (acc_bytes > KJ_RT_MAX_ACC) kj_rt_raise(rt, KJ_RT_RUNTIME, "too many reduction variables", 0, 0);
+    /* the body sees what a worker would: chunk size 0 (an error leaves it
+     * 0, as a body that raised in a Numba worker never restores it) */
+    int64_t chunksize = rt->chunksize;
+    rt->chunksize = 0;
     fn(rt, env, 0, n, acc_bytes > 0 ? acc : NULL);
+    rt->chunksize = chunksize;
     if (acc_bytes > 0 && combine) combine(rt, env, acc);
+}
+
+/* How many chunks a loop of n iterations runs in on `threads` threads: a
+ * chunk size set by the program gives ceil(n / size) (bounded, since a
+ * reduction keeps storage per chunk); else min_chunk iterations at least,
+ * four chunks per thread at most. */
+static int64_t chunk_count(const kj_rt *rt, int64_t n, int64_t min_chunk, int threads)
+{
+    enum { MAX_CHUNKS = 1 << 16 };
+    if (rt->chunksize > 0) {
+        int64_t c = n / rt->chunksize + (n % rt->chunksize != 0);
+        return c < MAX_CHUNKS ? c : MAX_CHUNKS;
+    }
+    int64_t c = n / (min_chunk > 1 ? min_chunk : 1);
+    return c > 4 * (int64_t)threads ? 4 * (int64_t)threads : c;
 }
 
 typedef struct {
@@ -675,12 +697,12 @@ static void pool_task(void *p, int64_t t, int worker)
 static void pool_run(const kj_tasks *self, int64_t n, kj_task_fn task, void *ctx)
 {
     pool_tasks r = {task, ctx};
-    kj_pool_run(self->pool, n, pool_task, &r);
+    kj_pool_run_on(self->pool, n, pool_task, &r, self->width);
 }
 
 const kj_tasks *kj_rt_tasks(kj_rt *rt, kj_tasks *storage)
 {
-    int threads = kj_pool_size(rt->pool);
+    int threads = kj_rt_threads(rt);
     if (!rt->pool || rt->in_parallel || threads < 2) return NULL;
     *storage = (kj_tasks){pool_run, rt->pool, threads};
     return storage;
@@ -690,16 +712,16 @@ KJ_CALLS_JIT void kj_rt_parallel_for(kj_rt *rt, kj_rt_chunk_fn fn, void *env, in
                                      int64_t acc_bytes, kj_rt_combine_fn combine)
 {
     if (n <= 0) return;
-    int threads = kj_pool_size(rt->pool);
-    int64_t nchunks = n / (min_chunk > 1 ? min_chunk : 1);
-    if (nchunks > 4 * (int64_t)threads) nchunks = 4 * (int64_t)threads;
+    int threads = kj_rt_threads(rt);
+    int64_t nchunks = chunk_count(rt, n, min_chunk, threads);
     if (!rt->pool || rt->in_parallel || threads == 1 || nchunks <= 1) {
         par_serial(rt, fn, env, n, acc_bytes, combine);
         return;
     }
     par_run r = {.parent = rt, .fn = fn, .env = env, .n = n, .nchunks = nchunks};
-    r.workers = par_calloc((size_t)threads, sizeof *r.workers);
-    r.ready = par_calloc((size_t)threads, sizeof *r.ready);
+    int size = kj_pool_size(rt->pool);
+    r.workers = par_calloc((size_t)size, sizeof *r.workers);
+    r.ready = par_calloc((size_t)size, sizeof *r.ready);
     if (acc_bytes > 0) {
         r.acc_stride = (acc_bytes + 15) & ~(int64_t)15;
         r.acc = aligned_alloc(16, (size_t)(r.acc_stride * nchunks));
@@ -707,8 +729,8 @@ KJ_CALLS_JIT void kj_rt_parallel_for(kj_rt *rt, kj_rt_chunk_fn fn, void *env, in
     }
     atomic_init(&r.err_chunk, INT64_MAX);
     pthread_mutex_init(&r.mu, NULL);
-    kj_pool_run(rt->pool, nchunks, par_task, &r);
-    for (int k = 0; k < threads; k++)
+    kj_pool_run_on(rt->pool, nchunks, par_task, &r, threads);
+    for (int k = 0; k < size; k++)
         if (r.ready[k]) kj_rt_dispose(&r.workers[k]);
     free(r.workers);
     free(r.ready);

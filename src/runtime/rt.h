@@ -71,6 +71,13 @@ typedef struct kj_rt {
      * kj_rt_parallel_for, where nested parallel loops run serially. */
     struct kj_pool *pool;
     bool in_parallel;
+    /* Numba's thread-pool settings (rt_threads.c): the threads parallel
+     * loops use (0: all of the pool's; numba.set_num_threads), this
+     * context's worker index (numba.get_thread_id), the iterations per
+     * chunk (0: kjit's choice; numba.set_parallel_chunksize). A worker's
+     * context inherits the thread count and has chunk size 0, as Numba's. */
+    int32_t num_threads, thread_id;
+    int64_t chunksize;
     /* Recursive functions raise RecursionError when the stack pointer goes
      * below stack_limit (kj_rt_stack_check). UINTPTR_MAX until the first
      * check of a run computes it for the stack [stack_lo, stack_hi) of the
@@ -202,6 +209,10 @@ typedef void (*kj_rt_combine_fn)(kj_rt *rt, void *env, void *acc);
  * to spread over: no pool, one thread, or a worker inside a parallel loop. */
 struct kj_tasks;
 const struct kj_tasks *kj_rt_tasks(kj_rt *rt, struct kj_tasks *storage);
+
+/* The threads parallel work uses: the pool's, or fewer after
+ * numba.set_num_threads (rt_threads.c). */
+int kj_rt_threads(const kj_rt *rt);
 
 /* ---- what generated code calls ----
  *
