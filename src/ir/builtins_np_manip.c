@@ -163,6 +163,13 @@ static const kj_type *type_asarray(const mctx *c)
         bool same = c->id == KJ_B_NP_ASARRAY && e == x->elem;
         return arr(c, e, x->ndim, same ? x->layout : KJ_LAYOUT_C);
     }
+    if (elem && kj_record_of(elem) && x) {
+        /* NumPy makes a record of each tuple; kjit's record arrays come from np.zeros/np.empty */
+        kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0), "%s() of a sequence with a structured dtype is not "
+                               "supported yet", c->name);
+        kj_diag_hint(dg, "make the array with np.zeros(n, dtype=dt) or np.empty and assign its fields");
+        return NULL;
+    }
     bool taken = false;
     const kj_type *sq = x ? kj_type_array_seq(c, x, elem, &taken) : NULL; /* builtins_arrseq.c */
     if (taken) return sq;
