@@ -153,6 +153,25 @@ static const kj_type *type_from_seq(const mctx *c, const kj_type *elem)
     return arr(c, e, s.nd, KJ_LAYOUT_C);
 }
 
+/* np.array(((1, 2.5), (3, 4.5)), dtype=dt) of a record dtype: a record of each tuple, its items
+ * converted to the fields' types (lower_record.c builds it); a 1-d array. */
+static const kj_type *type_records(const mctx *c, const kj_type *x, const kj_type *rec)
+{
+    const kj_recdesc *d = kj_record_of(rec);
+    bool ok = x->kind == KJ_T_TUPLE;
+    for (uint32_t i = 0; ok && i < x->n; i++) {
+        const kj_type *row = x->elems[i];
+        ok = row->kind == KJ_T_TUPLE && row->n == d->n;
+        for (uint32_t k = 0; ok && k < row->n; k++) ok = kj_is_scalar(row->elems[k]);
+    }
+    if (ok) return arr(c, rec, 1, KJ_LAYOUT_C);
+    kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0), "%s() with a structured dtype of %u fields takes a list "
+                           "or tuple display of tuples of %u numbers, not %s", c->name, d->n, d->n,
+                           kj_type_str(x));
+    kj_diag_hint(dg, "for records made at run time, fill np.zeros(n, dtype=dt) field by field");
+    return NULL;
+}
+
 static const kj_type *type_asarray(const mctx *c)
 {
     const kj_type *x = ty(c, 0), *elem = NULL;
@@ -163,13 +182,7 @@ static const kj_type *type_asarray(const mctx *c)
         bool same = c->id == KJ_B_NP_ASARRAY && e == x->elem;
         return arr(c, e, x->ndim, same ? x->layout : KJ_LAYOUT_C);
     }
-    if (elem && kj_record_of(elem) && x) {
-        /* NumPy makes a record of each tuple; kjit's record arrays come from np.zeros/np.empty */
-        kj_diag *dg = kj_error(c->d, c->src, span_of(c, 0), "%s() of a sequence with a structured dtype is not "
-                               "supported yet", c->name);
-        kj_diag_hint(dg, "make the array with np.zeros(n, dtype=dt) or np.empty and assign its fields");
-        return NULL;
-    }
+    if (elem && kj_record_of(elem) && x) return type_records(c, x, elem);
     bool taken = false;
     const kj_type *sq = x ? kj_type_array_seq(c, x, elem, &taken) : NULL; /* builtins_arrseq.c */
     if (taken) return sq;

@@ -164,16 +164,23 @@ static bool param_named(const char *params, int j, const char *name)
     return false;
 }
 
-/* dtype='int32' in a built-in call: the string becomes the dtype. */
+/* dtype='int32' in a built-in call: the string becomes the dtype; so does a
+ * structured dtype's list or dict of fields. */
 static bool fold_dtype_args(kj_ictx *ic, const kj_expr *e, int b, kj_barg *bound, const int32_t *map,
                             int nb)
 {
     bool ok = true;
     for (int j = 0; j < nb; j++) {
-        if (!bound[j].type || bound[j].type->kind != KJ_T_STR || map[j] == INT32_MIN ||
-            !param_named(kj_builtin_get(b)->params, j, "dtype"))
-            continue;
+        if (!bound[j].type || map[j] == INT32_MIN || !param_named(kj_builtin_get(b)->params, j, "dtype")) continue;
         const kj_expr *x = call_arg_expr(e, map[j]);
+        if (x->kind == KJ_E_LIST || x->kind == KJ_E_DICT) { /* dtype=[('x', 'f8'), ...]: infer_record.c */
+            const kj_type *rec = kj_record_dtype_display(ic->s, x);
+            kj_einfo *xi = &ic->sp->ei[x->id];
+            if (rec) xi->kind = EI_DTYPE, xi->dtype = rec, bound[j].type = kj_t_dtype(ic->s->types, rec);
+            else ok = false;
+            continue;
+        }
+        if (bound[j].type->kind != KJ_T_STR) continue;
         if (!ic->sp->ei[x->id].is_const) continue; /* not a constant: the table reports the str */
         const kj_type *d = fold_dtype_str(ic, x);
         if (d) bound[j].type = d;

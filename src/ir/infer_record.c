@@ -133,6 +133,23 @@ static bool align_kw(kj_sema *s, const kj_expr *call, bool *aligned)
     return true;
 }
 
+/* The record type of a list or dict display of fields (NULL, reported, when it is not one). */
+static const kj_type *record_of_display(kj_sema *s, const kj_expr *a, bool aligned)
+{
+    kj_recdesc *d = KJ_NEW(s->a, kj_recdesc);
+    d->names = KJ_NEWN(s->a, const char *, MAX_FIELDS);
+    d->types = KJ_NEWN(s->a, const kj_type *, MAX_FIELDS);
+    d->offsets = KJ_NEWN(s->a, uint32_t, MAX_FIELDS);
+    d->aligned = aligned;
+    if (!(a->kind == KJ_E_LIST ? fields_of_list(s, d, a) : fields_of_dict(s, d, a))) return NULL;
+    if (!d->n) {
+        kj_error(s->d, s->src, a->span, "a structured dtype without fields is not supported by kjit");
+        return NULL;
+    }
+    lay_out(d);
+    return kj_t_record(s->types, d);
+}
+
 bool kj_resolve_record_dtype(kj_sema *s, const kj_stmt *st, const kj_type **out)
 {
     *out = NULL;
@@ -141,20 +158,14 @@ bool kj_resolve_record_dtype(kj_sema *s, const kj_stmt *st, const kj_type **out)
     if (v->kind != KJ_E_CALL || !kj_static_ref(s, v->call.fn, &ref, false) || ref.kind != EI_DTYPE_FN ||
         v->call.nargs != 1 || (v->call.args[0]->kind != KJ_E_LIST && v->call.args[0]->kind != KJ_E_DICT))
         return false;
-    kj_recdesc *d = KJ_NEW(s->a, kj_recdesc);
-    d->names = KJ_NEWN(s->a, const char *, MAX_FIELDS);
-    d->types = KJ_NEWN(s->a, const kj_type *, MAX_FIELDS);
-    d->offsets = KJ_NEWN(s->a, uint32_t, MAX_FIELDS);
-    const kj_expr *a = v->call.args[0];
-    if (!align_kw(s, v, &d->aligned)) return true;
-    if (!(a->kind == KJ_E_LIST ? fields_of_list(s, d, a) : fields_of_dict(s, d, a))) return true;
-    if (!d->n) {
-        kj_error(s->d, s->src, a->span, "a structured dtype without fields is not supported by kjit");
-        return true;
-    }
-    lay_out(d);
-    *out = kj_t_record(s->types, d);
+    bool aligned = false;
+    if (align_kw(s, v, &aligned)) *out = record_of_display(s, v->call.args[0], aligned);
     return true;
+}
+
+const kj_type *kj_record_dtype_display(kj_sema *s, const kj_expr *a)
+{
+    return record_of_display(s, a, false);
 }
 
 /* ---- typing -------------------------------------------------------------- */
@@ -199,6 +210,12 @@ static const char *const_key(kj_ictx *ic, const kj_expr *e)
 {
     kj_einfo *ix = kj_type_expr(ic, e->sub.index);
     if (ix->kind == EI_VALUE && ix->is_const && ix->cval.type && ix->cval.type->kind == KJ_T_STR) return ix->cval.s;
+    const char *s;
+    if (ix->kind == EI_VALUE && ix->type && ix->type->kind == KJ_T_STR && kj_local_const_str(ic, e->sub.index, &s)) {
+        ix->is_const = true; /* that use of the name is the constant (lowering emits it) */
+        ix->cval = (kj_cval){.type = ix->type, .s = s};
+        return s;
+    }
     if (ix->kind == EI_VALUE && ix->type)
         kj_error(ic->d, ic->s->src, e->sub.index->span,
                  "a record's field is named by a constant string, r['x'] (Numba's static_getitem)");

@@ -861,6 +861,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
         args[0] = emit_args(lc, KIR_BUILTIN, t, e->span, (kir_ref[]){args[0], 0}, 2);
         kir_at(lc->f, args[0])->aux = KJ_B_NP_ARRAY;
     }
+    if ((b == KJ_B_NP_ARRAY || b == KJ_B_NP_ASARRAY) && kj_record_of(t->elem)) /* lower_record.c */
+        return kj_lower_record_array(lc, t, args[0], e->span);
     if (b == KJ_B_KERNEL_MAX_COOP) return kj_lower_kernel_query(lc, e, t, args, (uint32_t)ei->nbound);
     if (b == KJ_B_ARR_SPLIT) return kj_lower_devarr_split(lc, t, args[0], args[1], e->span); /* lower_devarr.c */
     if (b == KJ_B_NP_COPY || b == KJ_B_NP_RAVEL || b == KJ_B_ARR_RAVEL || b == KJ_B_ARR_FLATTEN)

@@ -130,6 +130,7 @@ kir_ref kj_lower_nt_attr(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_record_attr(lctx *lc, const kj_expr *e);
 kir_ref kj_lower_record_item(lctx *lc, const kj_expr *e);
 bool kj_lower_record_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp);
+kir_ref kj_lower_record_array(lctx *lc, const kj_type *t, kir_ref seq, kj_span sp);
 
 /* lower_operator.c: operator.add(a, b), ... (builtins_operator.h) */
 kir_ref kj_lower_pyoperator(lctx *lc, const kj_expr *e, const kj_einfo *ei, const kj_opufunc *o);

@@ -399,6 +399,8 @@ void kj_check_global(kj_ictx *ic, const kj_stmt *st);
 /* A shape argument `e` of cuda.shared/local.array that names a local bound
  * once to an int constant: marks that use constant (infer_local_const.c). */
 bool kj_local_const_shape(kj_ictx *ic, const kj_expr *e, struct kj_barg *arg);
+/* A local bound once to a constant string (through constant subscripts of a local tuple): *out. */
+bool kj_local_const_str(kj_ictx *ic, const kj_expr *e, const char **out);
 /* raise.c: try statements: report what is refused (in kernels, device functions and
  * ufuncs; an except clause's classes); kj_check_try is true when st has a
  * finally clause */
@@ -558,6 +560,9 @@ kj_einfo *kj_type_tuple_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 /* infer_record.c: dt = np.dtype([...]) at module level (true when st is one; *out the record type,
  * NULL after an error); r.x, r['x'], a['x'] typed; r.x = v checked (true when target is a record's). */
 bool kj_resolve_record_dtype(kj_sema *s, const kj_stmt *st, const kj_type **out);
+/* dtype=[('x', 'f8'), ...] (or a dict of names and formats) written in a call: its record type,
+ * packed (NULL after an error). */
+const kj_type *kj_record_dtype_display(kj_sema *s, const kj_expr *a);
 const kj_type *kj_record_attr_type(kj_ictx *ic, const kj_expr *e, const kj_type *rec);
 kj_einfo *kj_type_record_subscript(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_einfo *ei);
 bool kj_is_record_subscript(const kj_spec *sp, const kj_expr *e);
