@@ -447,6 +447,10 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in);
  * [a, b] of a list with the elements' printer `put` and a text printer. */
 LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in); /* llvm_str.c */
+/* llvm_excobj.c: the exception objects' built-ins (builtins_exc.h); an
+ * exception, its args or its type as str() (repr: as repr()) prints them */
+LLVMValueRef kj_cg_exc_builtin(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_cg_exc_str(kj_cg *cg, const kj_type *t, LLVMValueRef v, bool repr);
 LLVMValueRef kj_cg_bytes_builtin(kj_cg *cg, const kir_inst *in); /* llvm_bytes.c */
 void kj_cg_print_buffer(kj_cg *cg, const kj_type *t, LLVMValueRef v);
 LLVMValueRef kj_cg_pyrandom(kj_cg *cg, const kir_inst *in);     /* llvm_pyrandom.c: the `random` module */

@@ -10,6 +10,7 @@
  * generated: after a return, break, continue or raise, generation goes on
  * in a fresh block without predecessors, which LLVM deletes. */
 #include "codegen.h"
+#include "../abi/exc_obj.h"
 
 #include <string.h>
 
@@ -440,6 +441,7 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
         kj_rt_kind kind = in->aux >= KIR_ASSERT_RAISE  ? (kj_rt_kind)(in->aux - KIR_ASSERT_RAISE)
                         : in->aux == KIR_ASSERT_VALUE ? KJ_RT_VALUE
                                                       : KJ_RT_ASSERTION;
+        if (cg->fn->kx) kind &= (1 << KJ_EXC_FORM_SHIFT) - 1; /* the arguments' form: host code's (exc_obj.h) */
         LLVMValueRef fails = LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), "");
         if (in->b) kj_cg_raise_if_v(cg, fails, kind, kj_cg_val(cg, in->b), in->span); /* a run-time message */
         else kj_cg_raise_if(cg, fails, kind, in->s, in->span);

@@ -120,6 +120,7 @@ typedef struct kj_rt {
     /* the `random` module's stream, apart from np.random's (pyrandom.h,
      * rt_pyrandom.c), seeded from OS entropy at first use unless
      * pyrng_seeded; last, as kj_rt_init leaves it unwritten like rng */
+    int32_t exc_form; /* the raised exception's arguments (exc_obj.h's KJ_EXC_FORM_*) */
     bool pyrng_seeded;
     kj_mt19937 pyrng;
 } kj_rt;
