@@ -183,6 +183,7 @@ typedef struct kj_cgfn {
     uint32_t nloops, cap_loops;
     bool fastmath;
     LLVMValueRef gc_mark; /* kj_rt_mark at entry when the function allocates arrays */
+    LLVMValueRef gen_mark; /* kj_rt_gen_mark at entry when it makes generators (llvm_genlife.c) */
     LLVMValueRef kx;      /* kernels and device functions: the kernel context (llvm_kernel.c) */
     struct kj_cg_kern *kern; /* kernels: their block-level state (llvm_kernel.c) */
     unsigned quiet_access;   /* inside loops whose coherence checks were hoisted (llvm_launch.c) */
@@ -198,6 +199,14 @@ typedef struct kj_cgfn {
  * start (after the locals); YIELD; a return; the end of the body;
  * GEN_NEXT and GEN_VALUE. */
 bool kj_cg_gen_nogc(const kir_func *f);
+/* llvm_genlife.c: generator frames freed by scope. Does t hold generators,
+ * and which (into out); the mark of a scope whose block b makes generators
+ * (NULL: none); the frees at an iteration's end and at a return. */
+bool kj_cg_type_has_gen(const kj_type *t);
+unsigned kj_cg_gens_of(kj_cg *cg, const kj_type *t, LLVMValueRef v, LLVMValueRef *out, unsigned n, unsigned max);
+LLVMValueRef kj_cg_genlife_mark(kj_cg *cg, kir_blkid b);
+void kj_cg_genlife_locals(kj_cg *cg, LLVMValueRef mark);
+void kj_cg_genlife_return(kj_cg *cg, LLVMValueRef ret);
 void kj_cg_gen_begin(kj_cg *cg);
 void kj_cg_yield(kj_cg *cg, const kir_inst *in);
 void kj_cg_gen_return(kj_cg *cg);

@@ -60,6 +60,7 @@ static void release_all(kj_rt *rt)
 {
     kj_rt_dict_free_all(rt); /* first: dicts and lists of arrays hold references to them */
     kj_rt_list_free_all(rt);
+    kj_rt_gen_free_all(rt);
     kj_rt_str_free_all(rt);
     for (size_t k = rt->narrays; k-- > 0;) kj_array_release(rt->arrays[k]);
     for (unsigned k = 0; k < rt->nspare; k++) free(rt->spare[k].data);
