@@ -75,6 +75,9 @@ KNOWN_GAPS = {
     'err_dict_key': 'raises "TypingError: \'make\' returns DictType[int64,float64]: not returned by kjit_call ...',
     'err_dict_str_key': 'raises "TypingError: \'make\' returns DictType[str,float64]: not returned by kjit_cal...',
     'err_generator_stop': 'TypingError: a generator cannot be returned by kjit_call yet',
+    'except_obj': 'an exception from a @jit function reaches Python with one argument, its message: '
+                  'ValueError("(\'negative\', 2)")',
+    'generators_iter': "TypingError: 'gen' returns generator(yield_type=int64), which kjit_call cannot return yet",
     'err_index_mask_shape': "raises 'IndexError: boolean index did not match indexed array along dimension 0; dim...",
     'err_list_index': "raises 'TypingError: a builtins.list argument cannot be passed', CPython 'IndexError: list...",
     'err_pystd_randrange': 'raises "TypingError: err_pystd_randrange.k:10:12: error: unknown name \'random\'\\...',

@@ -94,8 +94,10 @@
  * 34: kj_rt_gen_frame (a generator's coroutine frame, runtime/pygen.c). 35: kj_rt_print_records,
  * kj_rt_record_copy (NumPy structured dtypes, record.c). 36: kj_rt_cpx_ufunc(f) (NumPy's complex ufunc
  * loops, cpxufunc.c) and kj_rt_list_array2 (np.array of a run-time list of tuples). 37: Numba's thread-pool API
- * (kj_rt_set_num_threads ... kj_rt_config_threads, rt_threads.c). */
-#define KJ_ABI_VERSION 37
+ * (kj_rt_set_num_threads ... kj_rt_config_threads, rt_threads.c). 38: exception objects (exc_obj.h:
+ * kj_rt_exc_value's result; a raise's form in kj_rt_raise's kind); generator frames freed by scope
+ * (kj_rt_gen_ref, _mark, _collect, _pin). */
+#define KJ_ABI_VERSION 38
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8

@@ -183,6 +183,7 @@ typedef struct kj_cgfn {
     uint32_t nloops, cap_loops;
     bool fastmath;
     LLVMValueRef gc_mark; /* kj_rt_mark at entry when the function allocates arrays */
+    LLVMValueRef gen_mark; /* kj_rt_gen_mark at entry when it makes generators (llvm_genlife.c) */
     LLVMValueRef kx;      /* kernels and device functions: the kernel context (llvm_kernel.c) */
     struct kj_cg_kern *kern; /* kernels: their block-level state (llvm_kernel.c) */
     unsigned quiet_access;   /* inside loops whose coherence checks were hoisted (llvm_launch.c) */
@@ -198,6 +199,14 @@ typedef struct kj_cgfn {
  * start (after the locals); YIELD; a return; the end of the body;
  * GEN_NEXT and GEN_VALUE. */
 bool kj_cg_gen_nogc(const kir_func *f);
+/* llvm_genlife.c: generator frames freed by scope. Does t hold generators,
+ * and which (into out); the mark of a scope whose block b makes generators
+ * (NULL: none); the frees at an iteration's end and at a return. */
+bool kj_cg_type_has_gen(const kj_type *t);
+unsigned kj_cg_gens_of(kj_cg *cg, const kj_type *t, LLVMValueRef v, LLVMValueRef *out, unsigned n, unsigned max);
+LLVMValueRef kj_cg_genlife_mark(kj_cg *cg, kir_blkid b);
+void kj_cg_genlife_locals(kj_cg *cg, LLVMValueRef mark);
+void kj_cg_genlife_return(kj_cg *cg, LLVMValueRef ret);
 void kj_cg_gen_begin(kj_cg *cg);
 void kj_cg_yield(kj_cg *cg, const kir_inst *in);
 void kj_cg_gen_return(kj_cg *cg);
@@ -447,6 +456,10 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in);
  * [a, b] of a list with the elements' printer `put` and a text printer. */
 LLVMValueRef kj_cg_list_builtin(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_str_builtin(kj_cg *cg, const kir_inst *in); /* llvm_str.c */
+/* llvm_excobj.c: the exception objects' built-ins (builtins_exc.h); an
+ * exception, its args or its type as str() (repr: as repr()) prints them */
+LLVMValueRef kj_cg_exc_builtin(kj_cg *cg, const kir_inst *in);
+LLVMValueRef kj_cg_exc_str(kj_cg *cg, const kj_type *t, LLVMValueRef v, bool repr);
 LLVMValueRef kj_cg_bytes_builtin(kj_cg *cg, const kir_inst *in); /* llvm_bytes.c */
 void kj_cg_print_buffer(kj_cg *cg, const kj_type *t, LLVMValueRef v);
 LLVMValueRef kj_cg_pyrandom(kj_cg *cg, const kir_inst *in);     /* llvm_pyrandom.c: the `random` module */

@@ -475,6 +475,8 @@ static const bi_row rows[KJ_B__COUNT] = {
 LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r)
 {
     const kir_inst *in = &cg->fn->kf->insts[r];
+    LLVMValueRef exc = kj_cg_exc_builtin(cg, in); /* of an exception object: llvm_excobj.c */
+    if (exc) return exc;
     if (in->aux == KJ_B_REC_GET || in->aux == KJ_B_REC_SET || in->aux == KJ_B_REC_VIEW)
         return kj_cg_record(cg, in); /* llvm_record.c */
     if (kj_cg_complex_builtin_of(cg, in)) return kj_cg_complex_builtin(cg, in);

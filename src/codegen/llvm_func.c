@@ -10,6 +10,7 @@
  * generated: after a return, break, continue or raise, generation goes on
  * in a fresh block without predecessors, which LLVM deletes. */
 #include "codegen.h"
+#include "../abi/exc_obj.h"
 
 #include <string.h>
 
@@ -245,6 +246,7 @@ static void spin_tick(kj_cg *cg, const spin_state *s, const kir_inst *in)
 static void gen_loop(kj_cg *cg, const kir_inst *in)
 {
     LLVMValueRef mark = !cg->fn->nogc && block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
+    LLVMValueRef gmark = kj_cg_genlife_mark(cg, in->blk[0]); /* llvm_genlife.c */
     spin_state spin = spin_start(cg, in);
     LLVMBasicBlockRef body = kj_cg_bb(cg, "loop"), latch = kj_cg_bb(cg, "loop.next"),
                       exit = kj_cg_bb(cg, "endloop");
@@ -257,6 +259,7 @@ static void gen_loop(kj_cg *cg, const kir_inst *in)
     LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
     LLVMPositionBuilderAtEnd(cg->b, latch);
     if (mark) gc_locals(cg, mark);
+    if (gmark) kj_cg_genlife_locals(cg, gmark);
     spin_tick(cg, &spin, in);
     LLVMBuildBr(cg->b, body);
     LLVMMoveBasicBlockAfter(exit, LLVMGetInsertBlock(cg->b));
@@ -315,6 +318,7 @@ void kj_cg_for_range(kj_cg *cg, const kir_inst *in, LLVMValueRef start, LLVMValu
 {
     LLVMTypeRef ty = LLVMTypeOf(start);
     LLVMValueRef mark = !cg->fn->nogc && block_allocates(cg->fn->kf, in->blk[0]) ? gc_mark(cg) : NULL;
+    LLVMValueRef gmark = kj_cg_genlife_mark(cg, in->blk[0]); /* llvm_genlife.c */
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(cg->b);
     LLVMBasicBlockRef head = kj_cg_bb(cg, "for"), body = kj_cg_bb(cg, "body"),
                       latch = kj_cg_bb(cg, "next"), exit = kj_cg_bb(cg, "endfor");
@@ -335,6 +339,7 @@ void kj_cg_for_range(kj_cg *cg, const kir_inst *in, LLVMValueRef start, LLVMValu
     LLVMMoveBasicBlockAfter(latch, LLVMGetInsertBlock(cg->b));
     LLVMPositionBuilderAtEnd(cg->b, latch);
     if (mark) gc_locals(cg, mark);
+    if (gmark) kj_cg_genlife_locals(cg, gmark);
     LLVMValueRef k1 = LLVMBuildAdd(cg->b, k, LLVMConstInt(ty, 1, 0), "");
     LLVMSetNUW(k1, 1);
     LLVMBuildBr(cg->b, head);
@@ -349,6 +354,7 @@ void kj_cg_for_range(kj_cg *cg, const kir_inst *in, LLVMValueRef start, LLVMValu
 /* Leaving the function: release its temporaries but what `ret` holds. */
 static void gc_return(kj_cg *cg, LLVMValueRef ret)
 {
+    kj_cg_genlife_return(cg, ret); /* llvm_genlife.c */
     if (!cg->fn->gc_mark) return;
     LLVMValueRef keep[MAX_KEEP];
     const kj_type *t = cg->fn->kf->ret;
@@ -440,6 +446,7 @@ void kj_cg_stmt(kj_cg *cg, kir_ref r)
         kj_rt_kind kind = in->aux >= KIR_ASSERT_RAISE  ? (kj_rt_kind)(in->aux - KIR_ASSERT_RAISE)
                         : in->aux == KIR_ASSERT_VALUE ? KJ_RT_VALUE
                                                       : KJ_RT_ASSERTION;
+        if (cg->fn->kx) kind &= (1 << KJ_EXC_FORM_SHIFT) - 1; /* the arguments' form: host code's (exc_obj.h) */
         LLVMValueRef fails = LLVMBuildNot(cg->b, kj_cg_val(cg, in->a), "");
         if (in->b) kj_cg_raise_if_v(cg, fails, kind, kj_cg_val(cg, in->b), in->span); /* a run-time message */
         else kj_cg_raise_if(cg, fails, kind, in->s, in->span);
@@ -610,6 +617,7 @@ void kj_cg_define(kj_cg *cg, const kir_func *f, LLVMValueRef llfn, kj_cg_kern *k
         /* after the locals: allocas must stay in the entry block */
         if (cg->tgt == &kj_target_host && is_recursive(cg, f)) stack_guard(cg, f);
         if (!fn.nogc && block_allocates(f, 0)) fn.gc_mark = gc_mark(cg);
+        fn.gen_mark = kj_cg_genlife_mark(cg, 0);
         if (f->generator) kj_cg_gen_begin(cg); /* llvm_pygen.c */
         kj_cg_block(cg, 0);
     }

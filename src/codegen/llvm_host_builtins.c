@@ -987,13 +987,8 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
             kj_cg_print_record(cg, t, v, repr);
             break;
         }
-        if (!kj_t_is_exception(t)) goto refused;
-        if (repr) { /* its class and arguments are not kept (raise.c) */
-            kj_cg_fail(cg, in->span, "printing an exception inside a tuple or list (its repr) is not supported: "
-                                     "print str(e)");
-            break;
-        }
-        put_call(cg, KJ_RTF_PRINT_STR, v); /* the exception's value is its str() */
+        if (!kj_t_is_excobj(t)) goto refused;
+        put_call(cg, KJ_RTF_PRINT_STR, kj_cg_exc_str(cg, t, v, repr)); /* llvm_excobj.c */
         break;
     case KJ_T_ARRAY: {
         if (kj_buffer_kind(t)) { /* bytes, bytearray, memoryview: llvm_bytes.c */

@@ -17,9 +17,13 @@
  * A consumer holds hdl only: GEN_NEXT is `!coro.done(h) && (resume(h),
  * !coro.done(h))` and GEN_VALUE loads coro.promise(h). The body runs on
  * the consumer's stack, so a raise inside it unwinds as any call's.
- * Frames are freed with the run (runtime/pygen.c); so are the arrays a
- * generator's body makes: neither the generator nor a function that
- * resumes one releases temporaries early (kj_cg_gen_nogc). */
+ * A frame dies with its scope (runtime/pygen.c, llvm_genlife.c): it holds
+ * the generators passed to it (kj_rt_gen_ref at entry), and at each
+ * suspend the frames its body made since it was resumed are pinned (its
+ * locals may hold them: they live until the run ends). The arrays a
+ * generator's body makes live until the run ends: neither the generator
+ * nor a function that resumes one releases temporaries early
+ * (kj_cg_gen_nogc). */
 #include "codegen.h"
 
 struct kj_cg_gen {
@@ -27,6 +31,7 @@ struct kj_cg_gen {
     LLVMTypeRef ptype; /* the promise's (yield type's) LLVM type */
     unsigned align;
     LLVMBasicBlockRef suspend, cleanup;
+    LLVMValueRef mark; /* an i64 slot: kj_rt_gen_mark when the body was last resumed */
     LLVMBasicBlockRef final; /* the one final suspend (LLVM allows one): every return branches here */
 };
 
@@ -40,9 +45,13 @@ static LLVMValueRef intr(kj_cg *cg, const char *name, LLVMValueRef *args, unsign
 static LLVMValueRef token_none(kj_cg *cg) { return LLVMConstNull(LLVMTokenTypeInContext(cg->ctx)); }
 
 /* A suspend point: on resumption, go on at a new block. */
-static void suspend(kj_cg *cg, bool final)
+static void suspend(kj_cg *cg, bool final, bool first)
 {
     struct kj_cg_gen *g = cg->fn->gen;
+    if (!first) { /* what this run of the body made: pinned (llvm_genlife.c) */
+        LLVMValueRef p[2] = {cg->fn->rt, LLVMBuildLoad2(cg->b, cg->t_i64, g->mark, "")};
+        kj_cg_rtcall(cg, KJ_RTF_GEN_PIN, p, 2);
+    }
     LLVMValueRef a[2] = {token_none(cg), LLVMConstInt(cg->t_i1, final, 0)};
     LLVMValueRef s = intr(cg, "llvm.coro.suspend", a, 2);
     LLVMBasicBlockRef go = kj_cg_bb(cg, final ? "gen.after_end" : "gen.resume");
@@ -50,6 +59,7 @@ static void suspend(kj_cg *cg, bool final)
     LLVMAddCase(sw, LLVMConstInt(cg->t_i8, 0, 0), go);
     LLVMAddCase(sw, LLVMConstInt(cg->t_i8, 1, 0), g->cleanup);
     LLVMPositionBuilderAtEnd(cg->b, go);
+    if (!final) LLVMBuildStore(cg->b, kj_cg_rtcall(cg, KJ_RTF_GEN_MARK, &cg->fn->rt, 1), g->mark);
     if (final) { /* resuming a finished coroutine: never done (GEN_NEXT tests coro.done first) */
         LLVMBuildUnreachable(cg->b);
         LLVMPositionBuilderAtEnd(cg->b, kj_cg_bb(cg, "dead"));
@@ -83,6 +93,15 @@ void kj_cg_gen_begin(kj_cg *cg)
     LLVMValueRef mem = kj_cg_rtcall(cg, KJ_RTF_GEN_FRAME, fa, 2);
     LLVMValueRef ba[2] = {g->id, mem};
     g->hdl = intr(cg, "llvm.coro.begin", ba, 2);
+    g->mark = kj_cg_alloca(cg, cg->t_i64, "gen.mark");
+    for (uint32_t k = 0; k < f->nparams; k++) { /* the generators it is passed: runtime/pygen.c */
+        LLVMValueRef held[64];
+        unsigned n = kj_cg_gens_of(cg, f->params[k], LLVMGetParam(cg->fn->fn, k + 1), held, 0, 64);
+        for (unsigned j = 0; j < n; j++) {
+            LLVMValueRef r[3] = {cg->fn->rt, g->hdl, held[j]};
+            kj_cg_rtcall(cg, KJ_RTF_GEN_REF, r, 3);
+        }
+    }
     g->suspend = kj_cg_bb(cg, "gen.suspend");
     g->cleanup = kj_cg_bb(cg, "gen.cleanup");
     g->final = kj_cg_bb(cg, "gen.end");
@@ -94,14 +113,14 @@ void kj_cg_gen_begin(kj_cg *cg)
     intr(cg, "llvm.coro.end", ea, 3);
     LLVMBuildRet(cg->b, g->hdl);
     LLVMPositionBuilderAtEnd(cg->b, here);
-    suspend(cg, false); /* the body runs at the first resumption */
+    suspend(cg, false, true); /* the body runs at the first resumption */
 }
 
 void kj_cg_yield(kj_cg *cg, const kir_inst *in)
 {
     struct kj_cg_gen *g = cg->fn->gen;
     LLVMBuildStore(cg->b, kj_cg_val(cg, in->a), g->promise);
-    suspend(cg, false);
+    suspend(cg, false, false);
 }
 
 void kj_cg_gen_return(kj_cg *cg)
@@ -115,7 +134,7 @@ void kj_cg_gen_end(kj_cg *cg)
     kj_cg_gen_return(cg);
     LLVMBuildUnreachable(cg->b);
     LLVMPositionBuilderAtEnd(cg->b, cg->fn->gen->final);
-    suspend(cg, true);
+    suspend(cg, true, false);
     LLVMBuildUnreachable(cg->b);
 }
 

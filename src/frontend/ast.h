@@ -143,7 +143,8 @@ struct kj_stmt {
         struct { kj_expr *target; kj_expr *iter; kj_block body; } for_; /* FOR */
         struct { kj_expr *value; } ret;                    /* RETURN, YIELD: value may be NULL */
         struct { kj_expr *cond, *msg; } assert_;           /* ASSERT: msg may be NULL */
-        struct { kj_expr *exc; } raise; /* RAISE: a class or a call of one (ir/raise.c) */
+        struct { kj_expr *exc, *cause; } raise; /* RAISE: a class, a call of one or an exception (ir/raise.c);
+                                                     exc NULL: a bare `raise`; cause: `from` */
         /* TRY: its clauses, in source order, are EXCEPT statements: the
          * handlers, then the else and finally clauses when present */
         struct { kj_block body, clauses; } try_;

@@ -322,8 +322,15 @@ static void dump_stmt(const kj_stmt *s, int indent, kj_buf *out)
         kj_buf_putc(out, ')');
         return;
     case KJ_S_RAISE:
-        kj_buf_puts(out, "(raise ");
-        dump_expr(s->raise.exc, out);
+        kj_buf_puts(out, "(raise");
+        if (s->raise.exc) {
+            kj_buf_putc(out, ' ');
+            dump_expr(s->raise.exc, out);
+        }
+        if (s->raise.cause) {
+            kj_buf_puts(out, " from ");
+            dump_expr(s->raise.cause, out);
+        }
         kj_buf_putc(out, ')');
         return;
     case KJ_S_ASSERT:

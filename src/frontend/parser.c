@@ -372,24 +372,25 @@ static kj_stmt *assert_stmt(kjp *p, kj_span start)
     return s;
 }
 
-/* 'raise' expression: a class or a call of one (inference checks which).
- * A bare `raise` re-raises the exception being handled, and `raise X from Y`
- * chains: Numba supports neither. */
+/* 'raise' [expression ['from' expression]]: a class, a call of one or an
+ * exception object (inference checks which). A bare `raise` re-raises the
+ * exception being handled and `raise X from Y` chains: host code has both,
+ * Numba neither (infer_exc.c). */
 static kj_stmt *raise_stmt(kjp *p, kj_span start)
 {
     kjp_next(p);
     kj_tok_kind k = kjp_kind(p);
-    if (k == KJ_TOK_NEWLINE || k == KJ_TOK_SEMI || k == KJ_TOK_EOF) {
-        kjp_error(p, start, "a bare 'raise' (re-raising) is not supported");
-        return NULL;
-    }
-    kj_expr *exc = kjp_expr(p);
-    if (!p->panic && kjp_at(p, KJ_TOK_KW_FROM)) {
-        kjp_error(p, kjp_cur(p)->span, "'raise ... from ...' is not supported");
-        return NULL;
+    kj_expr *exc = NULL, *cause = NULL;
+    if (k != KJ_TOK_NEWLINE && k != KJ_TOK_SEMI && k != KJ_TOK_EOF) {
+        exc = kjp_expr(p);
+        if (!p->panic && kjp_at(p, KJ_TOK_KW_FROM)) {
+            kjp_next(p);
+            cause = kjp_expr(p);
+        }
     }
     kj_stmt *s = new_stmt(p, KJ_S_RAISE, kjp_span_from(p, start));
     s->raise.exc = exc;
+    s->raise.cause = cause;
     return s;
 }
 

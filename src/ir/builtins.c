@@ -537,29 +537,8 @@ static const kj_type *type_range(bctx *c)
 }
 
 /* print(*args, sep=, end=): anything printable; sep/end strings. */
-/* An exception inside a container prints by its repr, which kjit does not
- * keep (the exception's value is its str(): raise.c). */
-static bool holds_exception(const kj_type *t)
-{
-    if (!t) return false;
-    if (t->kind == KJ_T_TUPLE)
-        for (uint32_t k = 0; k < t->n; k++)
-            if (kj_t_is_exception(t->elems[k]) || holds_exception(t->elems[k])) return true;
-    bool inner = t->kind == KJ_T_LIST || t->kind == KJ_T_SET || t->kind == KJ_T_DICT;
-    return inner && (kj_t_is_exception(t->elem) || holds_exception(t->elem) ||
-                     (t->kind == KJ_T_DICT && t->n && (kj_t_is_exception(t->elems[0]) || holds_exception(t->elems[0]))));
-}
-
 static const kj_type *type_print(bctx *c)
 {
-    for (uint32_t i = 0; i < c->nargs; i++) {
-        const kj_type *x = ty(c, i);
-        if (holds_exception(x)) {
-            kj_error(c->d, c->src, c->args[i].span, "printing an exception inside a tuple or list (its repr) is not "
-                                                   "supported: print str(e)");
-            return NULL;
-        }
-    }
     for (uint32_t i = c->nargs >= 2 ? c->nargs - 2 : c->nargs; i < c->nargs; i++)
         if (given(c, i) && ty(c, i)->kind != KJ_T_STR) return argerr(c, i, "a string");
     return none(c);
@@ -684,7 +663,7 @@ static const kj_type *type_str_method(bctx *c)
 {
     const kj_type *st = kj_t_str(c->t), *x = ty(c, 0);
     if (c->id == KJ_B_STR) {
-        if (!x || (!kj_is_scalar(x) && x->kind != KJ_T_STR && !kj_t_is_exception(x)) || kj_is_complex(x))
+        if (!x || (!kj_is_scalar(x) && x->kind != KJ_T_STR && !kj_t_is_excobj(x)) || kj_is_complex(x))
             return argerr(c, 0, "a number or a string");
         return st;
     }
@@ -696,7 +675,7 @@ static const kj_type *type_str_method(bctx *c)
         if (!c->args[0].sval) return argerr(c, 0, "a constant format string");
         for (uint32_t i = 1; i < c->nargs; i++)
             if (!ty(c, i) || ((!kj_is_scalar(ty(c, i)) || kj_is_complex(ty(c, i))) && ty(c, i)->kind != KJ_T_STR &&
-                              ty(c, i)->kind != KJ_T_NONE && !kj_t_is_exception(ty(c, i))))
+                              ty(c, i)->kind != KJ_T_NONE && !kj_t_is_excobj(ty(c, i))))
                 return argerr(c, i, "a number, a string or None");
         return st;
     }
@@ -1346,6 +1325,9 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (infos[id].flags & KJ_BF_FP16) return kj_fp16_builtin_type(t, id, args, nargs, call_span, src, d);
     if (kj_builtin_npother(id)) return kj_builtin_type_npother(t, id, args, nargs, call_span, src, d, conv);
     if (kj_builtin_setops(id)) return kj_type_setops(t, id, args, nargs, call_span, src, d); /* builtins_set.c */
+    if (kj_builtin_exc(id) || (id == KJ_B_LEN && nargs == 1 && kj_t_is_excobj(args[0].type) &&
+                               !strcmp(args[0].type->name, "exception args")))
+        return kj_type_exc(t, id, args, nargs, call_span, src, d); /* builtins_exc.c */
     if (id == KJ_B_SET && nargs && args[0].type && args[0].type->kind != KJ_T_NONE)
         return kj_type_set_of(t, args, nargs, call_span, src, d); /* set(iterable): builtins_set.c */
     if (id == KJ_B_TUPLE_INDEX) return kj_tuple_index_type(t, args, nargs, call_span, src, d); /* infer_tuple.c */

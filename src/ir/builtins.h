@@ -25,6 +25,7 @@
 #include "builtins_nppoly.h"
 #include "builtins_operator.h"
 #include "builtins_set.h"
+#include "builtins_exc.h"
 #include "builtins_cuda_dev.h"
 #include "builtins_cuda_host.h"
 #include "builtins_cuda_compile.h"
@@ -706,6 +707,7 @@ enum {
     KJ_BUILTINS_NPPOLY(X)                                                                                \
     KJ_BUILTINS_OPERATOR(X)                                                                              \
     KJ_BUILTINS_SETOPS(X)                                                                                \
+    KJ_BUILTINS_EXC(X)                                                                                   \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
     KJ_BUILTINS_CUDA_HOST(X)                                                                             \
     KJ_BUILTINS_CUDA_COMPILE(X)                                                                          \
@@ -951,6 +953,10 @@ bool kj_builtin_pyoperator(kj_builtin id, kj_opufunc *out);
 /* builtins_set.c: set(iterable) (KJ_B_SET with an argument) and the
  * methods of builtins_set.h */
 static inline bool kj_builtin_setops(unsigned id) { return id >= KJ_B_SET_CLEAR && id <= KJ_B_SET_SYMDIFF; }
+/* builtins_exc.c: exception objects (builtins_exc.h) */
+static inline bool kj_builtin_exc(unsigned id) { return id >= KJ_B_EXC_ARGS && id <= KJ_B_EXC_RAISE; }
+const kj_type *kj_type_exc(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,
+                           const kj_source *src, kj_diags *d);
 const kj_type *kj_type_set_of(kj_types *t, const kj_barg *args, uint32_t nargs, kj_span call, const kj_source *src,
                               kj_diags *d);
 const kj_type *kj_type_setops(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs, kj_span call,

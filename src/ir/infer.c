@@ -602,7 +602,9 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
             assign_target(ic, st->except.target, kj_t_opaque(ic->s->types, "exception"), false);
             ic->exc = &here;
         }
+        ic->handlers += st->except.clause == KJ_EXCEPT_HANDLER;
         infer_block(ic, &st->except.body);
+        ic->handlers -= st->except.clause == KJ_EXCEPT_HANDLER;
         ic->exc = up;
         break;
     }
@@ -614,6 +616,7 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
                      "an assert message must be a string literal");
         break;
     case KJ_S_RAISE: {
+        if (kj_check_raise_obj(ic, st)) break; /* bare, `raise e`: infer_exc.c */
         int kind;
         const char *msg;
         kj_raise_eval(ic->s, ic->d, ic->sp, st->raise.exc, &kind, &msg);

@@ -233,6 +233,7 @@ static kj_einfo *value_attr(kj_ictx *ic, const kj_expr *e, const kj_type *t, kj_
     if (b < 0) {
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->attr.name_span, "%s has no attribute '%s'",
                                kj_type_str(t), e->attr.name);
+        if (kj_t_is_exception(t)) kj_diag_hint(dg, "an exception has args; str(e), repr(e) and type(e) give the rest");
         if (t->kind == KJ_T_ARRAY) {
             const char *h = kj_closest(e->attr.name, ARRAY_ATTRS,
                                        sizeof ARRAY_ATTRS / sizeof *ARRAY_ATTRS);
@@ -673,6 +674,7 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
 
 static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
+    if (kj_exc_compare(ic, e, ei)) return ei; /* type(e) is ValueError: infer_exc.c */
     if (kj_type_is_compare(ic, e, ei)) return ei; /* type(x) is C: infer_pybuiltin.c */
     const kj_type *res = kj_t_bool(ic->s->types);
     const kj_type *prev = kj_value_type(ic, e->cmp.operands[0]);

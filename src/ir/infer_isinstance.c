@@ -87,6 +87,7 @@ bool kj_is_isinstance_call(const kj_expr *e)
 
 kj_einfo *kj_type_isinstance(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
+    if (kj_exc_isinstance(ic, e, ei)) return ei; /* isinstance(e, ValueError): infer_exc.c */
     if (e->call.nargs != 2 || e->call.nkw) {
         kj_error(ic->d, ic->s->src, e->span, "isinstance() takes 2 positional arguments (an object and a class)");
         return ei_value(ei, NULL);

@@ -95,9 +95,9 @@ static const kj_type *reversed_elem(kj_ictx *ic, const kj_expr *it)
     const kj_expr *x = it->call.args[0];
     int inner = kj_iter_call(ic, x);
     const kj_type *t = inner >= 0 ? NULL : kj_value_type(ic, x);
-    if (inner >= 0 || (t && t->kind == KJ_T_SET)) {
+    if (inner >= 0 || (t && (t->kind == KJ_T_SET || t->kind == KJ_T_GENERATOR))) {
         kj_error(ic->d, ic->s->src, x->span, "'%s' object is not reversible",
-                 inner >= 0 ? kj_builtin_get(inner)->path : "set");
+                 inner >= 0 ? kj_builtin_get(inner)->path : t->kind == KJ_T_SET ? "set" : "generator");
         return NULL;
     }
     return iter_elem(ic, x);
@@ -125,9 +125,7 @@ static const kj_type *iter_elem(kj_ictx *ic, const kj_expr *it)
         if (!t->elem) kj_error(ic->d, ic->s->src, it->span, "iterating an empty list whose element type is unknown");
         return t->elem;
     case KJ_T_STR: return kj_device_str_refused(ic, it->span) ? NULL : t; /* its characters: lower_str.c */
-    case KJ_T_GENERATOR:
-        kj_error(ic->d, ic->s->src, it->span, "enumerate(), zip() and reversed() of a generator are not supported");
-        return NULL;
+    case KJ_T_GENERATOR: return t->elem; /* enumerate(g), zip(g, ...): lower_iter.c's gen_loop */
     default: break;
     }
     kj_diag *dg = kj_error(ic->d, ic->s->src, it->span, "'%s' object is not iterable",

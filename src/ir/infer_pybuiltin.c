@@ -67,6 +67,7 @@ static kj_einfo *type_hasattr(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 
 static kj_einfo *type_type(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 {
+    if (kj_exc_type_call(ic, e, ei)) return ei; /* type(e): infer_exc.c */
     const kj_type *t = kj_value_type(ic, e->call.args[0]);
     if (!t) return ei_value(ei, NULL);
     const kj_ntclass *nt = kj_nt_class(t);

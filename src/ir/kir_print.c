@@ -297,7 +297,7 @@ static void print_operands(pctx *p, const kir_inst *in)
             kj_buf_puts(out, ", ");
             print_quoted(out, in->s);
         }
-        if (in->aux >= KIR_ASSERT_RAISE) kj_buf_printf(out, ", raise %s", kir_exc_name(in->aux - KIR_ASSERT_RAISE));
+        if (in->aux >= KIR_ASSERT_RAISE) kj_buf_printf(out, ", raise %s", kir_exc_name((in->aux - KIR_ASSERT_RAISE) & 0xff));
         break;
     case KIR_RETURN:
         if (in->a) {

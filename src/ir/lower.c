@@ -499,7 +499,8 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
 /* a < b <= c: b is evaluated once; c only when a < b holds. */
 static kir_ref lower_compare(lctx *lc, const kj_expr *e)
 {
-    kir_ref r;
+    kir_ref r = kj_lower_exc_expr(lc, e); /* type(e) is C: lower_exc.c */
+    if (r) return r;
     kir_ref first = compare_pair(lc, e, e->cmp.ops[0], e->cmp.operands[0], 0, e->cmp.operands[1], &r);
     if (e->cmp.n == 2) return first;
     uint32_t tmp = temp_local(lc, kj_t_bool(lc->s->types));
@@ -929,6 +930,8 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
     if (e->call.fn->kind == KJ_E_ATTR && !strcmp(e->call.fn->attr.name, "<del>")) return kj_lower_list_del(lc, e);
+    kir_ref exc = kj_lower_exc_expr(lc, e); /* type(e), isinstance(e, C): lower_exc.c */
+    if (exc) return exc;
     if (kj_is_isinstance_call(e) || kj_is_static_builtin_call(e)) /* decided statically (type(x): lower_expr) */
         return const_as(lc, &ei->cval, ei->type, e->span);
     if (kj_is_tuple_call(e))
@@ -1379,7 +1382,7 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         kir_at(lc->f, r)->s = st->assert_.msg ? st->assert_.msg->str.s : NULL;
         break;
     }
-    case KJ_S_RAISE: kj_lower_raise(lc, st); break;
+    case KJ_S_RAISE: if (!kj_lower_raise_obj(lc, st)) kj_lower_raise(lc, st); break;
     case KJ_S_TRY: kj_lower_try(lc, st); break;
     default: break;
     }

@@ -14,6 +14,7 @@ typedef struct lctx {
     int32_t *local;  /* var index → KIR local, -1 for untyped variables */
     bool boundscheck;
     KJ_VEC(kir_ref) tries; /* the TRYs whose bodies enclose the statement (lower_try.c) */
+    KJ_VEC(kir_ref) handlers; /* the TRYs whose except clauses enclose it (a bare raise: lower_exc.c) */
 } lctx;
 
 /* lower.c's helpers: an instruction at the end of the current block, an
@@ -53,6 +54,13 @@ kir_ref kj_lower_kernel_query(lctx *lc, const kj_expr *e, const kj_type *t, kir_
 kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st);
 void kj_lower_with_exit(lctx *lc, const kj_stmt *st, kir_ref entered);
 kir_ref kj_lower_gpus_item(lctx *lc, const kj_expr *ctx); /* cuda.gpus[i] */
+/* lower_exc.c: exception objects (infer_exc.c): a raise of an object or a
+ * bare one (true when st was one), type(e) is C, isinstance(e, C) (0: e is
+ * not such an expression) */
+bool kj_lower_raise_obj(lctx *lc, const kj_stmt *st);
+/* what `raise EXC` (a class of kind `kind` or a call of one) says of its arguments: exc_obj.h's forms */
+int kj_raise_form(lctx *lc, const kj_expr *exc, int kind);
+kir_ref kj_lower_exc_expr(lctx *lc, const kj_expr *e);
 
 /* lower_npshape.c: a.flat, np.ndindex, np.ndenumerate, np.nditer in for loops
  * (w the wrapper's type), a.flat[i] read (v 0) or written, `x in a`. */

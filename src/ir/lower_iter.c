@@ -18,7 +18,7 @@
 
 #define MAX_ZIP 8
 
-typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR, SQ_REVERSED, SQ_NP } sq_kind;
+typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR, SQ_REVERSED, SQ_NP, SQ_GEN } sq_kind;
 
 typedef struct seq {
     sq_kind kind;
@@ -28,6 +28,7 @@ typedef struct seq {
     const kj_type *type; /* ARRAY, TUPLE: the value's type; RANGE: the integer type */
     const kj_type *elem; /* TUPLE: the elements' unified type */
     struct seq *sub;     /* ENUMERATE, REVERSED: 1, ZIP: n */
+    kir_ref len;         /* beside a generator in a ZIP: its length (gen_loop) */
     uint32_t n;
 } seq;
 
@@ -131,6 +132,8 @@ static void open_seq(lctx *lc, const kj_expr *e, seq *q)
         q->step = tuple_get(lc, v, t->elem, 2, e->span);
     } else if (kj_npshape_wrapper(t)) { /* a.flat, np.ndindex, ...: lower_npshape.c */
         q->kind = SQ_NP, q->v = v;
+    } else if (t->kind == KJ_T_GENERATOR) { /* no length: gen_loop */
+        q->kind = SQ_GEN, q->v = v;
     } else { /* a tuple: its elements' one type (infer_iter.c) */
         q->kind = SQ_TUPLE, q->v = v;
         q->elem = t->elems[0];
@@ -171,6 +174,7 @@ static kir_ref seq_len(lctx *lc, const seq *q, kj_span sp)
     case SQ_ENUMERATE: return seq_len(lc, q->sub, sp);
     case SQ_REVERSED: return q->stop;
     case SQ_NP: return kj_lower_npiter_len(lc, q->type, q->v, sp);
+    case SQ_GEN: return 0; /* never asked (gen_loop) */
     case SQ_ZIP: {
         kir_ref n = seq_len(lc, &q->sub[0], sp);
         for (uint32_t k = 1; k < q->n; k++) {
@@ -181,6 +185,18 @@ static kir_ref seq_len(lctx *lc, const seq *q, kj_span sp)
     }
     }
     return 0;
+}
+
+/* IF c {} else { BREAK }: leave the loop around (gen_loop) when c is false. */
+static void break_unless(lctx *lc, kir_ref c, kj_span sp)
+{
+    kir_ref br = kj_lw_emit(lc, KIR_IF, NULL, sp);
+    kir_blkid then = kir_block_new(lc->s->a, lc->f), els = kir_block_new(lc->s->a, lc->f), saved = lc->cur;
+    kir_inst *in = kir_at(lc->f, br);
+    in->a = c, in->blk[0] = then, in->blk[1] = els;
+    lc->cur = els;
+    kj_lw_emit(lc, KIR_BREAK, NULL, sp);
+    lc->cur = saved;
 }
 
 /* Element i (int64, 0 <= i < length) of q. */
@@ -221,6 +237,14 @@ static kir_ref seq_get(lctx *lc, const seq *q, kir_ref i, kj_span sp)
         const kj_type *ts[2] = {i64t(lc), lc->f->insts[el[1]].type};
         return make_tuple(lc, kj_t_tuple(lc->s->types, ts, 2), el, 2, sp);
     }
+    case SQ_GEN: { /* its next value, or the end of the loop (lower_pygen.c's protocol) */
+        kir_ref ok = kj_lw_emit(lc, KIR_GEN_NEXT, boolt(lc), sp);
+        kir_at(lc->f, ok)->a = q->v;
+        break_unless(lc, ok, sp);
+        kir_ref v = kj_lw_emit(lc, KIR_GEN_VALUE, q->type->elem, sp);
+        kir_at(lc->f, v)->a = q->v;
+        return v;
+    }
     case SQ_REVERSED: {
         kir_ref last = emit2(lc, KIR_SUB, i64t(lc), sp, q->stop, kj_lw_i64(lc, 1, sp));
         return seq_get(lc, q->sub, emit2(lc, KIR_SUB, i64t(lc), sp, last, i), sp);
@@ -228,7 +252,8 @@ static kir_ref seq_get(lctx *lc, const seq *q, kir_ref i, kj_span sp)
     case SQ_ZIP: {
         kir_ref el[MAX_ZIP];
         const kj_type *ts[MAX_ZIP];
-        for (uint32_t k = 0; k < q->n; k++) {
+        for (uint32_t k = 0; k < q->n; k++) { /* in order: a generator before it has given its value */
+            if (q->sub[k].len) break_unless(lc, emit2(lc, KIR_LT, boolt(lc), sp, i, q->sub[k].len), sp);
             el[k] = seq_get(lc, &q->sub[k], i, sp);
             ts[k] = lc->f->insts[el[k]].type;
         }
@@ -246,6 +271,36 @@ static bool mine(lctx *lc, const kj_expr *it)
     return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET || t->kind == KJ_T_STR || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL) || kj_npshape_wrapper(t));
 }
 
+static bool has_gen(const seq *q)
+{
+    for (uint32_t k = 0; (q->kind == SQ_ZIP || q->kind == SQ_ENUMERATE) && k < q->n; k++)
+        if (has_gen(&q->sub[k])) return true;
+    return q->kind == SQ_GEN;
+}
+
+/* enumerate(g), zip(g, a, ...) with a generator g (Numba's pysupported.rst,
+ * "Generators"): no length to count to, so a LOOP that takes the next value
+ * of each in order, leaving when a generator is exhausted or a sequence
+ * beside it (its length taken before the loop) is at its end:
+ *     k = 0; loop { i = k; k = i + 1; x = (start + i, GEN_NEXT/VALUE(g)); body } */
+static void gen_loop(lctx *lc, const kj_stmt *st, seq *q)
+{
+    kj_span sp = st->span;
+    for (uint32_t k = 0; q->kind == SQ_ZIP && k < q->n; k++)
+        if (!has_gen(&q->sub[k])) q->sub[k].len = seq_len(lc, &q->sub[k], sp);
+    uint32_t ind = kj_lw_temp(lc, i64t(lc));
+    kj_lw_set(lc, ind, kj_lw_i64(lc, 0, sp), sp);
+    kir_ref loop = kj_lw_emit(lc, KIR_LOOP, NULL, sp);
+    kir_blkid body = kir_block_new(lc->s->a, lc->f), saved = lc->cur;
+    kir_at(lc->f, loop)->blk[0] = body;
+    lc->cur = body;
+    kir_ref i = kj_lw_get(lc, ind, sp);
+    kj_lw_set(lc, ind, emit2(lc, KIR_ADD, i64t(lc), sp, i, kj_lw_i64(lc, 1, sp)), sp);
+    kj_lw_store(lc, st->for_.target, seq_get(lc, q, i, st->for_.iter->span), sp);
+    kj_lw_block(lc, &st->for_.body);
+    lc->cur = saved;
+}
+
 bool kj_lower_for_iter(lctx *lc, const kj_stmt *st)
 {
     const kj_expr *it = st->for_.iter;
@@ -253,6 +308,10 @@ bool kj_lower_for_iter(lctx *lc, const kj_stmt *st)
     kj_span sp = st->span;
     seq q;
     open_seq(lc, it, &q);
+    if (has_gen(&q)) {
+        gen_loop(lc, st, &q);
+        return true;
+    }
     kir_ref stop = seq_len(lc, &q, it->span);
     uint32_t ind = kj_lw_temp(lc, i64t(lc));
     kir_ref zero = kj_lw_i64(lc, 0, sp), one = kj_lw_i64(lc, 1, sp);

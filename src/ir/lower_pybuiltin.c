@@ -38,7 +38,8 @@ kir_ref kj_lower_pybuiltin(lctx *lc, int b, const kj_type *t, const kir_ref *arg
         qr[1] = kj_lw_emit2(lc, KIR_MOD, r, sp, x, y);
         return kj_lw_emit_args(lc, KIR_TUPLE, t, sp, qr, 2);
     }
-    if (b == KJ_B_REPR && kir_at(lc->f, args[0])->type->kind != KJ_T_STR) b = KJ_B_STR;
+    if (b == KJ_B_REPR && kir_at(lc->f, args[0])->type->kind != KJ_T_STR && !kj_t_is_excobj(kir_at(lc->f, args[0])->type))
+        b = KJ_B_STR;
     kir_ref r = kj_lw_emit_args(lc, KIR_BUILTIN, t, sp, args, n);
     kir_at(lc->f, r)->aux = (uint16_t)b;
     return r;

@@ -20,6 +20,8 @@
  * str()) in e before H1 runs (raise.c types it). */
 #include "lower_int.h"
 
+#include "../abi/exc_obj.h"
+
 /* str(x) of a run-time exception argument; repr(x) for a KeyError, as
  * CPython's str(KeyError(x)) */
 static kir_ref message_of(lctx *lc, const kj_expr *x, int kind)
@@ -47,7 +49,8 @@ void kj_lower_raise(lctx *lc, const kj_stmt *st)
     kir_ref c = kj_lw_emit(lc, KIR_CONST_INT, kj_t_bool(lc->s->types), st->span); /* False */
     kir_ref r = kj_lw_emit(lc, KIR_ASSERT, NULL, st->span);
     kir_inst *in = kir_at(lc->f, r);
-    in->a = c, in->b = m, in->s = msg, in->aux = (uint16_t)(KIR_ASSERT_RAISE + kind);
+    in->a = c, in->b = m, in->s = msg;
+    in->aux = (uint16_t)(KIR_ASSERT_RAISE + kind + (kj_raise_form(lc, st->raise.exc, kind) << KJ_EXC_FORM_SHIFT));
 }
 
 void kj_lower_leave_tries(lctx *lc, kj_span sp)
@@ -66,12 +69,14 @@ static kir_ref match(lctx *lc, kir_ref t, const kj_expr *cls)
 /* The handler's body, after `as NAME` is bound to the exception caught by t. */
 static void handler_body(lctx *lc, kir_ref t, const kj_stmt *h)
 {
+    KJ_PUSH(lc->s->a, lc->handlers, t); /* a bare raise in h re-raises t's exception: lower_exc.c */
     if (h->except.target && kj_host_code(lc->sp)) {
         kir_ref v = kj_lw_emit(lc, KIR_EXC_VALUE, kj_t_opaque(lc->s->types, "exception"), h->except.name_span);
         kir_at(lc->f, v)->a = t;
         kj_lw_store(lc, h->except.target, v, h->except.name_span);
     }
     kj_lw_block(lc, &h->except.body);
+    lc->handlers.n--;
 }
 
 /* Handlers k.. of the clauses, for the exception caught by t. */

@@ -52,6 +52,33 @@ bool kj_exc_is_subclass(int kind, int base)
     return false;
 }
 
+/* Python's other built-in exception classes, which Numba raises and kjit
+ * does not know: any other name is not defined at all. */
+static bool python_class(const char *n)
+{
+    static const char *const names[] = {
+        "BaseException", "SystemExit", "KeyboardInterrupt", "GeneratorExit", "StopAsyncIteration",
+        "BufferError", "EOFError", "ImportError", "ModuleNotFoundError", "UnboundLocalError",
+        "BlockingIOError", "ChildProcessError", "ConnectionError", "BrokenPipeError",
+        "ConnectionAbortedError", "ConnectionRefusedError", "ConnectionResetError", "FileExistsError",
+        "InterruptedError", "IsADirectoryError", "NotADirectoryError", "ProcessLookupError", "TimeoutError",
+        "ReferenceError", "SyntaxError", "IndentationError", "TabError", "SystemError", "UnicodeDecodeError",
+        "UnicodeEncodeError", "UnicodeTranslateError", "EnvironmentError", "IOError", "Warning",
+        "UserWarning", "DeprecationWarning", "RuntimeWarning",
+    };
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (!strcmp(names[k], n)) return true;
+    return false;
+}
+
+/* `name` is no exception class kjit knows: Python's NameError (Numba's
+ * typing error) for a name Python does not define either. */
+static kj_diag *unknown_class(kj_diags *d, const kj_source *src, const kj_expr *cls)
+{
+    if (!python_class(cls->name)) return kj_error(d, src, cls->span, "name '%s' is not defined", cls->name);
+    return kj_error(d, src, cls->span, "'%s' is not an exception class kjit knows", cls->name);
+}
+
 /* Python's repr of a str without escapes to make: quotes that it does not
  * contain ('...' unless it holds a ' and no "). */
 static void repr_str(kj_buf *out, const char *s)
@@ -139,7 +166,7 @@ bool kj_raise_eval(kj_sema *s, kj_diags *d, kj_spec *sp, const kj_expr *exc, int
     *kind = kj_exc_class(cls->name);
     if (*kind < 0) {
         if (d) {
-            kj_diag *dg = kj_error(d, s->src, cls->span, "'%s' is not an exception class kjit knows", cls->name);
+            kj_diag *dg = unknown_class(d, s->src, cls);
             kj_diag_hint(dg, "raise one of Python's built-in classes: Exception, ValueError, TypeError, "
                              "IndexError, KeyError, ZeroDivisionError, RuntimeError, AssertionError, "
                              "NotImplementedError, ... (docs/language.md lists them)");
@@ -173,7 +200,7 @@ static void check_class(kj_ictx *ic, const kj_expr *e)
     }
     int kind = kj_exc_class(e->name);
     if (kind < 0) {
-        kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "'%s' is not an exception class kjit knows", e->name);
+        kj_diag *dg = unknown_class(ic->d, ic->s->src, e);
         kj_diag_hint(dg, "name one of Python's built-in classes: Exception, ValueError, IndexError, ...");
     } else if (ic->sp->fn->kind == FK_JIT && kind != EXC_EXCEPTION) {
         kj_diag *dg = kj_error(ic->d, ic->s->src, e->span, "Exception matching is limited to <class 'Exception'>");

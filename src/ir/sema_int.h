@@ -384,6 +384,7 @@ typedef struct kj_ictx {
     uint32_t try_loops; /* the loop nesting at the innermost enclosing try statement */
     bool try_finally;   /* inside a try statement with a finally clause */
     const struct kj_exc_scope *exc; /* the except clauses around, innermost first (raise.c) */
+    uint32_t handlers;  /* except clauses around the statement (a bare raise re-raises: infer_exc.c) */
 } kj_ictx;
 
 /* An except clause that binds `as name` in host code, while its body is
@@ -416,6 +417,13 @@ bool kj_host_code(const kj_spec *sp);
 /* A use of NAME, a local holding an exception, outside the except clauses
  * that bind it: reported, true */
 bool kj_exc_scope_error(kj_ictx *ic, const kj_expr *e);
+/* infer_exc.c: exception objects in host code (`except ... as e`): a raise
+ * statement's other forms (bare, `raise e`, `from`), type(e) and `type(e)
+ * is C`, isinstance(e, C); each true when it typed e (into ei) */
+bool kj_check_raise_obj(kj_ictx *ic, const kj_stmt *st);
+bool kj_exc_type_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+bool kj_exc_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+bool kj_exc_isinstance(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
 
 
 /* The expression's slot in the specialisation's table, cleared for a new

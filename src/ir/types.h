@@ -99,6 +99,12 @@ static inline bool kj_t_is_exception(const kj_type *t)
 {
     return t && t->kind == KJ_T_OPAQUE && !strcmp(t->name, "exception");
 }
+/* An exception caught in host code, its .args or its type(): one value, the
+ * exception object (abi/exc_obj.h), typed three ways (builtins_exc.c) */
+static inline bool kj_t_is_excobj(const kj_type *t)
+{
+    return t && t->kind == KJ_T_OPAQUE && !strncmp(t->name, "exception", 9);
+}
 /* numba.cuda.random's states: stored as a C-ordered (n, 2) uint64 array (s0,
  * s1 of each generator), where Numba has a 1-d array of xoroshiro128p_dtype
  * records: its shape, size, ndim and len() are the records' (n,), as Numba's

@@ -445,7 +445,7 @@ static void walk_stmt(vctx *c, const kj_stmt *st)
         break;
     case KJ_S_RETURN: use_expr(c, st->ret.value); c->dead = true; break;
     case KJ_S_YIELD: use_expr(c, st->ret.value); break;
-    case KJ_S_RAISE: c->dead = true; break;
+    case KJ_S_RAISE: use_expr(c, st->raise.exc); use_expr(c, st->raise.cause); c->dead = true; break;
     case KJ_S_TRY: walk_try(c, st); break;
     case KJ_S_ASSERT: use_expr(c, st->assert_.cond); use_expr(c, st->assert_.msg); break;
     default: break;

@@ -10,6 +10,7 @@
 #include "linalg.h"
 
 #include "../abi/abi.h"
+#include "../abi/exc_obj.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,6 +60,7 @@ static void release_all(kj_rt *rt)
 {
     kj_rt_dict_free_all(rt); /* first: dicts and lists of arrays hold references to them */
     kj_rt_list_free_all(rt);
+    kj_rt_gen_free_all(rt);
     kj_rt_str_free_all(rt);
     for (size_t k = rt->narrays; k-- > 0;) kj_array_release(rt->arrays[k]);
     for (unsigned k = 0; k < rt->nspare; k++) free(rt->spare[k].data);
@@ -180,9 +182,10 @@ char *kj_rt_format_error(const kj_rt *rt, char *buf, size_t cap)
 /* Record the error and jump back to the innermost entry. Raising outside
  * kj_rt_call_entry is a bug in the caller of generated code: there is no
  * frame to return to, so the process cannot continue. */
-static _Noreturn void jump(kj_rt *rt, int32_t kind, int32_t line, int32_t col)
+static _Noreturn void jump_form(kj_rt *rt, int32_t kind, int32_t form, int32_t line, int32_t col)
 {
     rt->kind = kind > KJ_RT_OK && kind < KJ_RT__COUNT ? (kj_rt_kind)kind : KJ_RT_RUNTIME;
+    rt->exc_form = form;
     rt->line = line;
     rt->col = col;
     if (!rt->jb) {
@@ -194,10 +197,17 @@ static _Noreturn void jump(kj_rt *rt, int32_t kind, int32_t line, int32_t col)
     longjmp(*rt->jb, 1);
 }
 
+static _Noreturn void jump(kj_rt *rt, int32_t kind, int32_t line, int32_t col)
+{
+    jump_form(rt, kind, KJ_EXC_FORM_AUTO, line, col);
+}
+
+/* kind's bits from KJ_EXC_FORM_SHIFT on: what the raise says of the
+ * exception's arguments (exc_obj.h) */
 _Noreturn void kj_rt_raise(kj_rt *rt, int32_t kind, const char *msg, int32_t line, int32_t col)
 {
     snprintf(rt->message, sizeof rt->message, "%s", msg ? msg : "");
-    jump(rt, kind, line, col);
+    jump_form(rt, kind & ((1 << KJ_EXC_FORM_SHIFT) - 1), kind >> KJ_EXC_FORM_SHIFT, line, col);
 }
 
 /* The kind for a Python exception name from the array runtime. */

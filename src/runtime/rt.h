@@ -127,6 +127,12 @@ typedef struct kj_rt {
     /* the `random` module's stream, apart from np.random's (pyrandom.h,
      * rt_pyrandom.c), seeded from OS entropy at first use unless
      * pyrng_seeded; last, as kj_rt_init leaves it unwritten like rng */
+    int32_t exc_form; /* the raised exception's arguments (exc_obj.h's KJ_EXC_FORM_*) */
+    /* generators' frames (pygen.c): those scopes may free (gens), those
+     * that live until the run ends (pinned); the most in gens at once */
+    struct kj_gen_hdr **gens, **pinned;
+    size_t ngens, cap_gens, npinned, cap_pinned, peak_gens;
+    uint32_t gen_epoch;
     bool pyrng_seeded;
     kj_mt19937 pyrng;
 } kj_rt;
@@ -186,6 +192,8 @@ bool kj_rt_launch_check(const int64_t *cfg, const char *kernel, kj_rt_error *e);
 void kj_rt_list_free_all(kj_rt *rt);
 /* Free the run's dicts and sets (dict.c). */
 void kj_rt_dict_free_all(kj_rt *rt);
+/* Free the run's generator frames (pygen.c; with its arrays, at the end of a run). */
+void kj_rt_gen_free_all(kj_rt *rt);
 /* Free the run's strings (str.c; with its arrays, at the end of a run). */
 void kj_rt_str_free_all(kj_rt *rt);
 /* rt_modslot.c: the memory form of module slot `index` when it is bound,

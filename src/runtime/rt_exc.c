@@ -19,6 +19,8 @@
 
 #include "../abi/abi.h"
 #include "../abi/exc.h"
+#include "../abi/exc_obj.h"
+#include "excobj.h"
 #include "str.h"
 
 #include <stdio.h>
@@ -27,7 +29,7 @@
 typedef struct kj_rt_try {
     jmp_buf jb; /* first: generated code passes the frame to _setjmp */
     jmp_buf *saved;
-    int32_t kind, line, col;
+    int32_t kind, line, col, form; /* form: what the raise said of its arguments (exc_obj.h) */
     char message[KJ_ABI_TRY_MESSAGE];
 } kj_rt_try;
 
@@ -61,8 +63,10 @@ void kj_rt_try_caught(kj_rt *rt, void *frame)
     t->kind = rt->kind != KJ_RT_OK ? (int32_t)rt->kind : KJ_RT_RUNTIME;
     t->line = rt->line;
     t->col = rt->col;
+    t->form = rt->exc_form;
     memcpy(t->message, rt->message, sizeof t->message);
     rt->kind = KJ_RT_OK; /* handled, unless raised again */
+    rt->exc_form = KJ_EXC_FORM_AUTO;
     rt->message[0] = 0;
 }
 
@@ -77,11 +81,11 @@ int32_t kj_rt_exc_match(void *frame, int32_t kind)
 _Noreturn void kj_rt_reraise(kj_rt *rt, void *frame)
 {
     kj_rt_try *t = frame;
-    kj_rt_raise(rt, t->kind, t->message, t->line, t->col);
+    kj_rt_raise(rt, t->kind | t->form << KJ_EXC_FORM_SHIFT, t->message, t->line, t->col);
 }
 
 void *kj_rt_exc_value(kj_rt *rt, void *frame)
 {
     const kj_rt_try *t = frame;
-    return kj_rt_str_own_n(rt, t->message, strlen(t->message));
+    return kj_rt_excobj_new(rt, t->kind, t->form, t->message);
 }

@@ -45,6 +45,7 @@ static char *own_n(kj_rt *rt, const char *s, size_t n)
 }
 
 char *kj_rt_str_own_n(kj_rt *rt, const char *s, size_t n) { return own_n(rt, s, n); }
+char *kj_rt_str_adopt(kj_rt *rt, char *s) { return own(rt, s); }
 
 void kj_rt_str_free_all(kj_rt *rt)
 {

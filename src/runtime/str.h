@@ -8,5 +8,7 @@
 struct kj_rt;
 /* A copy of s[0:n], NUL-terminated, registered with the run (freed with its strings). */
 char *kj_rt_str_own_n(struct kj_rt *rt, const char *s, size_t n);
+/* s (malloc'd) registered with the run as its strings are: freed with them. */
+char *kj_rt_str_adopt(struct kj_rt *rt, char *s);
 
 #endif

@@ -91,6 +91,7 @@ typedef struct run {
     char *out;
     char err[700];
     size_t peak, left; /* registered arrays: most at once, and after the run */
+    size_t peak_gens;  /* generator frames that scopes may free: most at once */
 } run;
 
 /* Call `fn` with args, print() captured. */
@@ -107,6 +108,7 @@ static run call_captured(fx *x, const char *name, void **args, void *ret)
     if (r.kind) kj_rt_format_error(&rt, r.err, sizeof r.err);
     r.peak = rt.peak_arrays;
     r.left = rt.narrays;
+    r.peak_gens = rt.peak_gens;
     fclose(rt.out);
     kj_rt_dispose(&rt);
     return r;

@@ -515,6 +515,42 @@ static void test_loops_release_arrays(void **state)
     free(r.out);
 }
 
+/* Generators made in a loop die with their iteration (runtime/pygen.c):
+ * twenty thousand iterations hold a few frames at once, the frame of a
+ * generator passed to another lives while that one does, and one that a
+ * variable holds lives after the loop. */
+static void test_generator_frames_release(void **state)
+{
+    fx *x = *state;
+    static const char prog[] = HEADER "from numba import njit\n"
+                                      "@njit\n"
+                                      "def gen(n):\n"
+                                      "    for i in range(n):\n"
+                                      "        yield i\n"
+                                      "def outer(g):\n"
+                                      "    for v in g:\n"
+                                      "        yield v * 2\n"
+                                      "def make(n):\n"
+                                      "    return gen(n)\n"
+                                      "def main():\n"
+                                      "    s = 0\n"
+                                      "    keep = gen(3)\n"
+                                      "    h = outer(gen(1))\n"
+                                      "    g = make(1)\n"
+                                      "    for i in range(20000):\n"
+                                      "        s += sum(gen(i % 5))\n"
+                                      "        h = outer(gen(3))\n"
+                                      "        s += next(h)\n"
+                                      "        g = make(2)\n"
+                                      "        s += next(g)\n"
+                                      "    print(s, list(keep), list(h), list(g))\n";
+    run r = run_main(x, prog);
+    assert_int_equal(r.kind, KJ_RT_OK);
+    assert_string_equal(r.out, "40000 [0, 1, 2] [2, 4] [1]\n"); /* CPython */
+    assert_true(r.peak_gens < 16);
+    free(r.out);
+}
+
 /* Indexing with arrays in a loop: the result, the mask's coordinates and
  * the offsets it makes are released with the iteration's temporaries. */
 static void test_index_arrays_release(void **state)
@@ -784,6 +820,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ufunc_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_loops_release_arrays, setup, teardown),
         cmocka_unit_test_setup_teardown(test_index_arrays_release, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_generator_frames_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_returned_array, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_releases_arrays, setup, teardown),
         cmocka_unit_test(test_fused_broadcast_error),

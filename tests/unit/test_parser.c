@@ -214,6 +214,9 @@ static void test_simple_statements(void **state)
     (void)state;
     want_stmt("pass", "(pass)");
     want_stmt("assert x", "(assert (name x))");
+    want_stmt("raise", "(raise)");
+    want_stmt("raise e", "(raise (name e))");
+    want_stmt("raise ValueError('x') from e", "(raise (call (name ValueError) (str \"x\")) from (name e))");
     want_stmt("assert i == 0, \"msg\"", "(assert (compare (name i) == (int 0)) (str \"msg\"))");
     want_stmt("import numpy as np", "(import (alias numpy np))");
     want_stmt("import math, time", "(import (alias math) (alias time))");
@@ -584,8 +587,6 @@ static void test_unsupported(void **state)
         {"def f():\n    global 1\n", "2:12: expected a name after 'global'\n"},
         {"def f():\n    nonlocal x\n", "2:5: 'nonlocal' is not supported\n"},
         {"del x\n", "1:1: 'del' is not supported\n"},
-        {"raise\n", "1:1: a bare 'raise' (re-raising) is not supported\n"},
-        {"raise ValueError('x') from e\n", "1:23: 'raise ... from ...' is not supported\n"},
         {"async def f(): pass\n", "1:1: 'async' is not supported\n"},
         {"def f():\n    await x\n", "2:5: 'await' is not supported\n"},
         {"def f(*args, b): pass\n", "1:7: parameters after *args (keyword-only) are not supported\n"},
