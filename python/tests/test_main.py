@@ -55,6 +55,7 @@ KNOWN_GAPS = {
     'bytes_basic': 'TypingError: a builtins.bytes argument cannot be passed',
     'bytes_memoryview': 'TypingError: a builtins.bytearray argument cannot be passed',
     'cmath_inverse': 'TypingError: a builtins.complex argument cannot be passed',
+    'complex_array_axis': 'TypingError: arrays of dtype complex128 cannot be passed yet',
     'complex_array_jit': 'TypingError: arrays of dtype complex128 cannot be passed yet',
     'complex_array_make': 'TypingError: arrays of dtype complex128 cannot be passed yet',
     'complex_arrays': 'TypingError: kjit: device arrays of dtype complex128 are not supported',

@@ -969,7 +969,10 @@ static const kj_type *type_reduce(bctx *c, reduce_kind k)
     switch (k) {
     case R_SUM: r = kj_is_float(e) || kj_is_complex(e) ? e : kj_t_int(c->t, 64, e->kind == KJ_T_BOOL || e->is_signed); break;
     case R_MINMAX: r = e; break;
-    case R_MEAN: r = kj_is_complex(e) ? e : float_of(c, e); break;
+    case R_MEAN: /* var/std of complex: real (NumPy's |x - mean|**2) */
+        r = !kj_is_complex(e) ? float_of(c, e) : c->id == KJ_B_NP_MEAN || c->id == KJ_B_ARR_MEAN ? e
+                                                  : kj_complex_part(c->t, e);
+        break;
     case R_ARG: case R_COUNT: r = i64(c); break;
     case R_TRUTH: r = kj_t_bool(c->t); break;
     }
@@ -1041,7 +1044,6 @@ static const kj_type *type_array_method(bctx *c)
         const kj_type *e = kj_is_float(a->elem) || kj_is_complex(a->elem) ? a->elem
                                                 : kj_t_int(c->t, 64, a->elem->kind == KJ_T_BOOL || a->elem->is_signed);
         if (!given(c, 1)) return arr(c, e, 1);
-        if (a->elem->kind == KJ_T_COMPLEX) return argerr(c, 0, "a real array with axis=");
         return reduce_axis(c, a, e) ? arr(c, e, a->ndim) : NULL; /* axis=: a's shape */
     }
     case KJ_B_ARR_COPY_TO_HOST: /* into `ary` when given (Numba: returns it), else a new array */
@@ -1331,7 +1333,10 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (id == KJ_B_SET && nargs && args[0].type && args[0].type->kind != KJ_T_NONE)
         return kj_type_set_of(t, args, nargs, call_span, src, d); /* set(iterable): builtins_set.c */
     if (id == KJ_B_TUPLE_INDEX) return kj_tuple_index_type(t, args, nargs, call_span, src, d); /* infer_tuple.c */
-    if (kj_builtin_npsort(id)) return kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
+    if (kj_builtin_npsort(id)) { /* complex arrays only where builtins_complex.c says */
+        const kj_type *r = kj_builtin_type_npsort(t, id, args, nargs, c.recv, call_span, src, d, conv);
+        return r && !kj_complex_arrays_ok(id, args, nargs, r, call_span, src, d) ? NULL : r;
+    }
     if (kj_builtin_cuda_dev(id)) return kj_builtin_type_cuda_dev(t, id, args, nargs, c.recv, call_span, src, d);
     if (kj_builtin_cuda_host(id)) return kj_builtin_type_cuda_host(t, id, args, nargs, call_span, src, d);
     if (kj_builtin_cuda_compile(id)) { /* a call is typed by cuda_compile.c; this is any other use */

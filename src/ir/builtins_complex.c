@@ -194,14 +194,19 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
     case KJ_B_ISNAN: case KJ_B_ISINF: case KJ_B_ISFINITE: case KJ_B_NP_NEGATIVE: case KJ_B_NP_SQUARE: case KJ_B_NP_AROUND:
         return true; /* NumPy's complex loops in fused loops (builtins_cpxarr.c, llvm_cpxufunc.c) */
     case KJ_B_NP_SUM: case KJ_B_ARR_SUM: case KJ_B_NP_PROD: case KJ_B_ARR_PROD: case KJ_B_NP_MEAN: case KJ_B_ARR_MEAN:
-        if (nargs > 1 && args[1].type) break; /* with an axis: not yet */
-        return true; /* the whole array: array_cpx.c */
+    case KJ_B_NP_VAR: case KJ_B_ARR_VAR: case KJ_B_NP_STD: case KJ_B_ARR_STD:
+        return true; /* array_cpx.c, along an axis array_cpx_axis.c */
     case KJ_B_NP_CUMSUM: case KJ_B_ARR_CUMSUM: case KJ_B_NP_CUMPROD: case KJ_B_ARR_CUMPROD:
-        return true;
+    case KJ_B_NP_SORT: case KJ_B_ARR_SORT: case KJ_B_NP_ARGSORT: case KJ_B_ARR_ARGSORT: case KJ_B_NP_UNIQUE:
+        return true; /* NumPy's complex order: array_sort_cpx.c */
+    case KJ_B_NP_NANSUM: case KJ_B_NP_NANPROD: case KJ_B_NP_NANMEAN:
+        return true; /* array_cpx_axis.c */
     case KJ_B_ARR_ASTYPE: /* between complex types; a complex to a real type drops the imaginary part */
         if (complex_array(result)) return true;
         break;
-    default: break;
+    default:
+        if (kj_builtin_get(id)->flags & KJ_BF_LINALG) return true; /* BLAS/LAPACK's c/z routines: rt_linalg_cpx.c */
+        break;
     }
     bool cx = complex_array(result);
     kj_span sp = call;
@@ -212,7 +217,7 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
         }
     if (!cx) return true;
     kj_diag *dg = kj_error(d, src, sp, "%s() of a complex array is not supported yet", kj_builtin_get(id)->path);
-    kj_diag_hint(dg, "complex arrays have constructors, copies, elementwise ufuncs and whole-array sum/prod/mean; "
-                     "write a loop for the rest");
+    kj_diag_hint(dg, "complex arrays have constructors, copies, elementwise ufuncs, sum/prod/mean/var/std, "
+                     "cumsum/cumprod, sort/argsort/unique and linear algebra; write a loop for the rest");
     return false;
 }

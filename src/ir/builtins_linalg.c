@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Typing of the linear-algebra built-ins (KJ_BF_LINALG): np.dot, np.matmul
  * (and @, infer_expr.c), np.vdot/inner/outer/kron/trace, np.linalg.*. As
- * Numba: 1-d and 2-d arrays of float32 or float64 (complex does not exist
- * in kjit yet), all operands of one dtype; results of that dtype. */
+ * Numba: 1-d and 2-d arrays of float32, float64, complex64 or complex128,
+ * all operands of one dtype; results of that dtype, except the real ones of
+ * a complex matrix (eigh's eigenvalues, singular values, norms, cond,
+ * slogdet's logdet, lstsq's residuals): its part type. */
 #include "builtins_mctx.h"
 #include "../util/diag.h"
 
@@ -30,8 +32,8 @@ static const kj_type *float_array(mctx *c, uint32_t i, int lo, int hi)
     const kj_type *x = i < c->nargs ? c->args[i].type : NULL;
     kj_span sp = i < c->nargs ? c->args[i].span : c->call;
     bool ok_int = any_dtype(c->id) && x && x->kind == KJ_T_ARRAY && x->elem->kind == KJ_T_INT;
-    if (!x || x->kind != KJ_T_ARRAY || (x->elem->kind != KJ_T_FLOAT && !ok_int)) {
-        kj_error(c->d, c->src, sp, "%s() argument '%s' must be a float32 or float64 array, not %s", c->name,
+    if (!x || x->kind != KJ_T_ARRAY || (x->elem->kind != KJ_T_FLOAT && x->elem->kind != KJ_T_COMPLEX && !ok_int)) {
+        kj_error(c->d, c->src, sp, "%s() argument '%s' must be a float or complex array, not %s", c->name,
                  param_name(c->id, i), x ? kj_type_str(x) : "nothing");
         return NULL;
     }
@@ -65,6 +67,12 @@ static bool pair(mctx *c, int alo, int ahi, int blo, int bhi, const kj_type **a,
 static const kj_type *arr(mctx *c, const kj_type *elem, int ndim)
 {
     return ndim == 0 ? elem : kj_t_array(c->t, elem, ndim, KJ_LAYOUT_C);
+}
+
+/* a complex type's part type; a real type itself */
+static const kj_type *real_of(mctx *c, const kj_type *e)
+{
+    return kj_is_complex(e) ? kj_complex_part(c->t, e) : e;
 }
 
 static const kj_type *tuple(mctx *c, const kj_type *x, const kj_type *y, const kj_type *z)
@@ -121,13 +129,15 @@ static const kj_type *type_decomp(mctx *c)
     const kj_type *a = float_array(c, 0, 2, 2);
     if (!a) return NULL;
     const kj_type *e = a->elem, *v = arr(c, e, 1), *m = arr(c, e, 2);
+    const kj_type *p = real_of(c, e), *pv = arr(c, p, 1); /* the real results */
     switch (c->id) {
     case KJ_B_NP_TRACE: case KJ_B_LA_DET: return e;
-    case KJ_B_LA_SLOGDET: return tuple(c, e, e, NULL);
-    case KJ_B_LA_EIGH: return tuple(c, v, m, NULL);
-    case KJ_B_LA_EIGVALSH: case KJ_B_LA_EIGVALS: return v;
+    case KJ_B_LA_SLOGDET: return tuple(c, e, p, NULL);
+    case KJ_B_LA_EIGH: return tuple(c, pv, m, NULL);
+    case KJ_B_LA_EIGVALSH: return pv;
+    case KJ_B_LA_EIGVALS: return v;
     case KJ_B_LA_EIG: return tuple(c, v, m, NULL);
-    case KJ_B_LA_COND: return e;
+    case KJ_B_LA_COND: return p;
     case KJ_B_LA_MATRIX_RANK: return kj_t_int(c->t, 64, true);
     case KJ_B_LA_PINV: return rcond(c, 1) ? m : NULL;
     case KJ_B_LA_QR: return tuple(c, m, m, NULL);
@@ -138,7 +148,7 @@ static const kj_type *type_decomp(mctx *c)
                      kj_type_str(c->args[1].type));
             return NULL;
         }
-        return tuple(c, m, v, m);
+        return tuple(c, m, pv, m);
     case KJ_B_LA_MATRIX_POWER:
         if (c->nargs < 2 || !c->args[1].type || c->args[1].type->kind != KJ_T_INT) {
             kj_error(c->d, c->src, c->nargs > 1 ? c->args[1].span : c->call,
@@ -166,13 +176,13 @@ const kj_type *kj_linalg_type(kj_types *t, kj_builtin id, const kj_barg *args, u
     case KJ_B_LA_LSTSQ: {
         const kj_type *a, *b;
         if (!pair(&c, 2, 2, 1, 2, &a, &b) || !rcond(&c, 2)) return NULL;
-        const kj_type *el[4] = {arr(&c, a->elem, b->ndim), arr(&c, a->elem, 1), kj_t_int(t, 64, true),
-                                arr(&c, a->elem, 1)};
+        const kj_type *p = real_of(&c, a->elem);
+        const kj_type *el[4] = {arr(&c, a->elem, b->ndim), arr(&c, p, 1), kj_t_int(t, 64, true), arr(&c, p, 1)};
         return kj_t_tuple(t, el, 4);
     }
     case KJ_B_LA_NORM: {
         const kj_type *x = float_array(&c, 0, 1, 2);
-        return x ? x->elem : NULL;
+        return x ? real_of(&c, x->elem) : NULL;
     }
     default: return type_decomp(&c);
     }

@@ -190,8 +190,8 @@ static const kj_type *type_stats(sctx *c)
         const kj_type *h = type_histogram(c);
         return h ? h->elems[1] : NULL;
     }
-    case KJ_B_NP_NANSUM: case KJ_B_NP_NANPROD: return sum_type(c, e);
-    case KJ_B_NP_NANMEAN: return stat_float(c, e);
+    case KJ_B_NP_NANSUM: case KJ_B_NP_NANPROD: return kj_is_complex(e) ? e : sum_type(c, e);
+    case KJ_B_NP_NANMEAN: return kj_is_complex(e) ? e : stat_float(c, e);
     case KJ_B_NP_NANVAR: case KJ_B_NP_NANSTD:
         return !given(c, 1) || int_arg(c, 1) ? stat_float(c, e) : NULL;
     case KJ_B_NP_NANMIN: case KJ_B_NP_NANMAX: case KJ_B_NP_PTP: return e;

@@ -58,6 +58,17 @@ enum { CHUNK = 8192 };
 CPX_PAIRWISE(pairwise_c128, double)
 CPX_PAIRWISE(pairwise_c64, float)
 
+void kj_cpx_pairwise(const char *a, int64_t n, int64_t stride, bool f32, double *re, double *im)
+{
+    if (f32) {
+        float r, i;
+        pairwise_c64(&r, &i, a, n, stride);
+        *re = r, *im = i;
+    } else {
+        pairwise_c128(re, im, a, n, stride);
+    }
+}
+
 /* NumPy's complex divide loop for a divisor (d, 0): Smith's algorithm. */
 #define CPX_DIV_REAL(T, r, i, d)                                                                       \
     do {                                                                                               \

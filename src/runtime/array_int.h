@@ -206,4 +206,22 @@ float kj_pairwise_f32(const char *a, int64_t n, int64_t stride);
 double kj_pairwise_f64_isa(kj_fold_isa use, const char *a, int64_t n, int64_t stride);
 float kj_pairwise_f32_isa(kj_fold_isa use, const char *a, int64_t n, int64_t stride);
 
+/* Complex arrays (array_cpx.c, array_cpx_axis.c): NumPy's complex pairwise
+ * sum of n elements (parts as doubles; complex64's exact); whether NumPy's
+ * inner loop of a reduction along `axis` runs along it (array_reduce_axis.c);
+ * np.sum/prod/mean/var/std along an axis, var/std of the whole array (a
+ * float or double at out), cumsum/cumprod of C-ordered rows of length m. */
+void kj_cpx_pairwise(const char *a, int64_t n, int64_t stride, bool f32, double *re, double *im);
+bool kj_reduce_along(const kj_array *a, int axis);
+kj_array *kj_array_cpx_reduce_axis(const kj_array *a, kj_reduce_op op, int axis, int64_t ddof, kj_rt_error *err);
+bool kj_array_cpx_var(const kj_array *a, bool std, int64_t ddof, void *out, kj_rt_error *err);
+void kj_array_cpx_cumulate_rows(kj_array *c, bool prod, int64_t m);
+/* np.nansum (op 0), nanprod (1), nanmean (2) of a complex array: a 0-d array */
+kj_array *kj_array_cpx_nanreduce(const kj_array *a, int op, kj_rt_error *err);
+/* array_sort_cpx.c: NumPy's complex order for sort (rows of a C-contiguous
+ * array, in place), argsort and unique */
+bool kj_array_cpx_sort_rows(kj_array *r, kj_rt_error *err);
+kj_array *kj_array_cpx_argsort(const kj_array *a, kj_rt_error *err);
+kj_array *kj_array_cpx_unique(const kj_array *a, kj_rt_error *err);
+
 #endif

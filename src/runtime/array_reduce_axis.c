@@ -115,6 +115,13 @@ static void make_plan(const kj_array *a, int axis, const kj_array *out, plan *p)
     p->along = inner == axis;
 }
 
+bool kj_reduce_along(const kj_array *a, int axis)
+{
+    plan p;
+    make_plan(a, axis, NULL, &p);
+    return p.along;
+}
+
 typedef void (*visit_fn)(void *ctx, const char *a, char *out);
 
 /* fn for every index of the plan's axes [d, stop) */

@@ -14,6 +14,7 @@
  * pairs are sorted and the values gathered, so NaN payloads and the sign of
  * zero stay where a stable sort leaves them. */
 #include "array_sort.h"
+#include "array_int.h"
 
 #include <assert.h>
 #include <math.h>
@@ -242,6 +243,7 @@ static void sort_row(char *p, int64_t m, kj_dtype dt, size_t isz, scratch *s)
 /* Sort every row (last axis) of the C-contiguous array r in place. */
 static bool sort_rows(kj_array *r, kj_rt_error *err)
 {
+    if (kj_dtype_info[r->dtype].kind == 'c') return kj_array_cpx_sort_rows(r, err); /* array_sort_cpx.c */
     int64_t m = r->ndim ? r->shape[r->ndim - 1] : 1, n = kj_array_size(r);
     if (n == 0 || m <= 1) return true;
     size_t isz = kj_array_itemsize(r);
@@ -273,6 +275,7 @@ bool kj_array_sort_inplace(kj_array *a, kj_rt_error *err)
 
 kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
 {
+    if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_cpx_argsort(a, err); /* array_sort_cpx.c */
     kj_array *c = kj_array_copy(a, err);
     if (!c) return NULL;
     kj_array *r = kj_array_empty(KJ_DT_INT64, c->ndim, c->shape, err);
@@ -351,6 +354,7 @@ kj_array *kj_array_searchsorted(const kj_array *a, const kj_array *v, bool right
 
 kj_array *kj_array_unique(const kj_array *a, kj_rt_error *err)
 {
+    if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_cpx_unique(a, err); /* array_sort_cpx.c */
     int64_t n = kj_array_size(a);
     kj_array *s = kj_array_astype(a, a->dtype, err); /* a C-ordered copy */
     if (!s) return NULL;

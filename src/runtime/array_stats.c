@@ -4,6 +4,7 @@
  * replace NaN by the operation's identity and reuse the whole-array
  * reductions (NumPy's pairwise sums, bit for bit). */
 #include "array_sort.h"
+#include "array_int.h"
 #include "format.h"
 #include "../util/buf.h"
 
@@ -358,6 +359,7 @@ static double identity_of(kj_nan_op op)
 kj_array *kj_array_nanreduce(const kj_array *a, kj_nan_op op, int64_t ddof, kj_rt_error *err)
 {
     if (op == KJ_PTP) return ptp(a, err);
+    if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_cpx_nanreduce(a, (int)op, err); /* sum/prod/mean */
     if (!kj_dtype_is_float(a->dtype)) return int_reduce(a, op, ddof, err);
     if ((op == KJ_NAN_MIN || op == KJ_NAN_MAX) && kj_array_size(a) == 0)
         return kj_rt_errorf(err, "ValueError", "zero-size array to reduction operation %s which has no identity",

@@ -42,6 +42,7 @@ static kj_array moved(const kj_array *a, int ax, bool back)
 static void cumulate_rows(kj_array *c, bool prod, int64_t m)
 {
     int64_t rows = m ? kj_array_size(c) / m : 0;
+    if (kj_dtype_info[c->dtype].kind == 'c') return kj_array_cpx_cumulate_rows(c, prod, m); /* array_cpx_axis.c */
     for (int64_t r = 0; r < rows; r++) {
         if (c->dtype == KJ_DT_FLOAT64) {
             double *p = (double *)(void *)c->data + r * m;
@@ -59,8 +60,10 @@ static void cumulate_rows(kj_array *c, bool prod, int64_t m)
 kj_array *kj_array_cumulate_axis(const kj_array *a, bool prod, int64_t axis, kj_rt_error *err)
 {
     if (!norm_axis(&axis, a->ndim, err)) return NULL;
-    kj_dtype dt = kj_reduce_dtype(prod ? KJ_REDUCE_PROD : KJ_REDUCE_SUM, a->dtype);
-    if (dt != KJ_DT_FLOAT64 && dt != KJ_DT_FLOAT32 && dt != KJ_DT_INT64 && dt != KJ_DT_UINT64) /* typing refuses */
+    kj_dtype dt = kj_dtype_info[a->dtype].kind == 'c' ? a->dtype
+                                                      : kj_reduce_dtype(prod ? KJ_REDUCE_PROD : KJ_REDUCE_SUM, a->dtype);
+    if (dt != KJ_DT_FLOAT64 && dt != KJ_DT_FLOAT32 && dt != KJ_DT_INT64 && dt != KJ_DT_UINT64 &&
+        kj_dtype_info[dt].kind != 'c') /* typing refuses */
         return kj_rt_errorf(err, "TypeError", "cumsum/cumprod along an axis of a %s array", kj_dtype_info[dt].name),
                NULL;
     kj_array v = moved(a, (int)axis, false);

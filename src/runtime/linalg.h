@@ -100,4 +100,10 @@ struct kj_rt_error;
 struct kj_array *kj_rt_int_product(const struct kj_array *a, const struct kj_array *b, void *scalar,
                                    struct kj_rt_error *err);
 
+/* rt_linalg_cpx.c: kj_rt_linalg's operations on complex64/complex128
+ * operands (hb NULL for one operand); outs as kj_rt_linalg's. */
+struct kj_rt;
+void kj_rt_linalg_cpx(struct kj_rt *rt, int32_t op, const struct kj_array *ha, const struct kj_array *hb,
+                      int64_t n, double x, void **outs, int32_t line, int32_t col);
+
 #endif

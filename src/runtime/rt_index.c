@@ -394,6 +394,9 @@ static void gather(char *dst, const char *src, int64_t stride, const int64_t *of
     case 1: ostride ? gather_offsets(dst, src, off, ostride, n, 1) : gather_strided(dst, src, stride, n, 1); break;
     case 2: ostride ? gather_offsets(dst, src, off, ostride, n, 2) : gather_strided(dst, src, stride, n, 2); break;
     case 4: ostride ? gather_offsets(dst, src, off, ostride, n, 4) : gather_strided(dst, src, stride, n, 4); break;
+    case 16: /* complex128 */
+        ostride ? gather_offsets(dst, src, off, ostride, n, 16) : gather_strided(dst, src, stride, n, 16);
+        break;
     default: ostride ? gather_offsets(dst, src, off, ostride, n, 8) : gather_strided(dst, src, stride, n, 8); break;
     }
 }
@@ -468,6 +471,7 @@ static void scatter(char *base, int64_t stride, const int64_t *off, int64_t ostr
     case 1: scatter_n(base, stride, off, ostride, src, vstride, n, 1); break;
     case 2: scatter_n(base, stride, off, ostride, src, vstride, n, 2); break;
     case 4: scatter_n(base, stride, off, ostride, src, vstride, n, 4); break;
+    case 16: scatter_n(base, stride, off, ostride, src, vstride, n, 16); break; /* complex128 */
     default: scatter_n(base, stride, off, ostride, src, vstride, n, 8); break;
     }
 }

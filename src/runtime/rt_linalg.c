@@ -783,6 +783,8 @@ void kj_rt_linalg(kj_rt *rt, int32_t op, const void *pa, int32_t andim, int32_t 
         kj_rt_header(&b.h, pb, bndim, bdtype);
         b.isz = kj_dtype_size((kj_dtype)bdtype);
     }
+    if (kj_dtype_info[adtype].kind == 'c') /* rt_linalg_cpx.c */
+        return kj_rt_linalg_cpx(rt, op, &a.h, pb ? &b.h : NULL, n, x, outs, line, col);
     kj_rt_error err = {0};
     kj_array *r[3] = {0};
     if (op == KJ_LA_TRACE) return trace(&a.h, outs[0]);

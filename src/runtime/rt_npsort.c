@@ -6,6 +6,7 @@
 #include "../abi/abi.h"
 #include "../abi/abi_npsort.h"
 #include "array_sort.h"
+#include "array_int.h"
 #include "array_stats2.h"
 
 #include <string.h>
@@ -18,6 +19,11 @@ static void result(kj_rt *rt, kj_array *r, const kj_rt_error *err, int32_t rdtyp
     if (!r) kj_rt_raise_error(rt, err, line, col);
     if (out_ndim) {
         kj_rt_result(rt, r, err, out, out_ndim, line, col);
+        return;
+    }
+    if (kj_dtype_info[r->dtype].kind == 'c' && (int32_t)r->dtype == rdtype) { /* a complex scalar: its two parts */
+        memcpy(out, r->data, kj_array_itemsize(r));
+        kj_array_release(r);
         return;
     }
     kj_scalar s = kj_scalar_cast(kj_elem_load(r->data, r->dtype), (kj_dtype)rdtype);

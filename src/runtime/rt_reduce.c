@@ -5,6 +5,7 @@
 #include "rt_host.h"
 
 #include "array.h"
+#include "array_int.h"
 
 _Static_assert((int)KJ_RED_ARGMAX == (int)KJ_REDUCE_ARGMAX && (int)KJ_RED_STD == (int)KJ_REDUCE_STD,
                "kj_rt_reduce_op and kj_reduce_op list the operations in the same order");
@@ -49,12 +50,17 @@ void kj_rt_reduce_axis(kj_rt *rt, int32_t op, const void *a, int32_t ndim, int32
     if (axis < 0) axis += ndim;
     if (out_ndim > 0) {
         kj_tasks storage;
-        kj_array *r = kj_array_reduce_axis_on(&h, (kj_reduce_op)op, (int)axis, ddof, kj_rt_tasks(rt, &storage), &err);
+        kj_array *r = kj_dtype_info[dtype].kind == 'c' /* array_cpx_axis.c */
+                          ? kj_array_cpx_reduce_axis(&h, (kj_reduce_op)op, (int)axis, ddof, &err)
+                          : kj_array_reduce_axis_on(&h, (kj_reduce_op)op, (int)axis, ddof, kj_rt_tasks(rt, &storage), &err);
         kj_rt_result(rt, r, &err, result, out_ndim, line, col);
         return;
     }
     if (dtype == KJ_DT_COMPLEX64 || dtype == KJ_DT_COMPLEX128) { /* a complex array: array_cpx.c */
-        if (!kj_array_cpx_reduce(&h, (kj_reduce_op)op, result, &err)) kj_rt_raise_error(rt, &err, line, col);
+        bool var = op == KJ_REDUCE_VAR || op == KJ_REDUCE_STD; /* a real result: array_cpx_axis.c */
+        if (!(var ? kj_array_cpx_var(&h, op == KJ_REDUCE_STD, ddof, result, &err)
+                  : kj_array_cpx_reduce(&h, (kj_reduce_op)op, result, &err)))
+            kj_rt_raise_error(rt, &err, line, col);
         return;
     }
     kj_scalar s = {0};
