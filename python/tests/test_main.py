@@ -90,8 +90,6 @@ KNOWN_GAPS = {
     'isinstance_static': 'TypingError: a builtins.complex argument cannot be passed',
     'issue23_rebind_dtype': "TypingError: 'mk' returns dtype(float32): not returned by kjit_call yet",
     'iter_next': 'TypingError: a builtins.list argument cannot be passed',
-    'kernel_err_atomic_index': "raises None, CPython 'IndexError: index 3 is out of bounds for axis 0 with size 2'",
-    'kernel_err_atomic_tuple': 'output differs',
     'kernel_tuple_args': "TypingError: kernel 'scalars': kjit_launch cannot pass a tuple argument yet",
     'lambda_inner': 'UnsupportedError: lambda_inner.k:31: invalid syntax',
     'lambda_module': 'TypingError: a kjit._dispatch.CPUDispatcher argument cannot be passed',
