@@ -281,8 +281,10 @@ typedef enum kjit_value_kind {
     KJIT_VALUE_BOOL,
     KJIT_VALUE_INT,   /* dtype: KJIT_INT8 .. KJIT_UINT64 (kjit_value_int: int64) */
     KJIT_VALUE_FLOAT, /* dtype: KJIT_FLOAT32 or KJIT_FLOAT64 */
-    KJIT_VALUE_STR,   /* NUL-terminated; kjit never frees an argument's; a result's is
-                         a constant of the module (valid until kjit_module_free) */
+    KJIT_VALUE_STR,   /* NUL-terminated UTF-8; kjit never frees an argument's; a result's
+                         is malloc'd (since 0.5; a constant of the module before, and a
+                         string made at run time came back freed), the caller's to
+                         release with kjit_value_release */
     KJIT_VALUE_ARRAY,
     KJIT_VALUE_TUPLE, /* since 0.3: v.t; an argument's is the caller's (borrowed); a result's
                          is malloc'd, the caller's to release with kjit_value_release */

@@ -7,7 +7,8 @@ kernel speed. For the GPU machine (issue 27 points 5 and 6; docs/python.md "Perf
 Without a GPU (or without Numba's CUDA, CuPy or PyTorch) their rows say "skipped" and why; the rows that
 need no GPU (launches on kjit's cpu target) still run, so the script is checked on CI machines too.
 Per-launch figures: best of --repeat loops of n launches, each loop ended by a synchronize, divided by n.
-First call: a fresh process (bench.py's), medians of --repeat."""
+First call: its compile part in a fresh process (figures.py's: the GPU context made before the timer, the
+first launch less a second one), medians of --repeat."""
 
 import argparse
 import os
@@ -24,7 +25,6 @@ os.environ.setdefault("KJIT_LIBRARY", os.path.join(ROOT, "build", "libkjit.so"))
 import numba_np2  # noqa: E402,F401  (numba-cuda under NumPy 2.4: before any numba import)
 import numpy as np  # noqa: E402
 
-import bench  # noqa: E402  (run(), FIRST_CALL: one fresh process per first call)
 import kjit  # noqa: E402
 from kjit import cuda  # noqa: E402
 
@@ -151,36 +151,30 @@ def interop_rows(gpu, n, repeat):
     return rows
 
 
-KERNEL_GPU = r'''
-@from_.cuda.jit
-def scale(a, f):
-    i = from_.cuda.grid(1)
-    if i < a.size:
-        a[i] *= f
-d = from_.cuda.to_device(np.ones(128))
-scale[4, 32](d, 2.0)
-from_.cuda.synchronize()
-'''
-
-
 def first_call_rows(gpu, repeat):
+    """A kernel's first call on the GPU, its compile part as issue 27 means it (figures.py's FRESH): the GPU
+    context made and the argument on the device before the timer, for kjit and Numba alike, then the first
+    launch's time less a second launch's (the context's creation is the driver's, not the compile's)."""
     if not gpu:
-        return [("first call, kernel (GPU)", "skipped: no GPU")]
+        return [("first call, kernel (GPU), compile part", "skipped: no GPU")]
     import tempfile
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), HERE]), KJIT_TARGET="cuda")
-    script = bench.FIRST_CALL.replace('jit_pkg.config.TARGET = "cpu"', 'jit_pkg.config.TARGET = "cuda"')
+    import figures
+
+    def kjit_run(env):
+        return figures.fresh(figures.KERNEL_SETUP, figures.KERNEL_PROGRAM, "kjit", "cuda", env)["compile"]
 
     def cold():
         with tempfile.TemporaryDirectory() as d:
-            return bench.run(script, ["kjit", KERNEL_GPU], dict(env, KJIT_CACHE_DIR=d))
-    warm_dir = tempfile.mkdtemp()
-    bench.run(script, ["kjit", KERNEL_GPU], dict(env, KJIT_CACHE_DIR=warm_dir))
-    rows = [("first call, kernel (kjit GPU, cold)", statistics.median(cold() for _ in range(repeat))),
-            ("first call, kernel (kjit GPU, warm)", statistics.median(
-                bench.run(script, ["kjit", KERNEL_GPU], dict(env, KJIT_CACHE_DIR=warm_dir)) for _ in range(repeat)))]
+            return kjit_run(figures.env_for({"KJIT_CACHE_DIR": d}))
+    warm_env = figures.env_for({"KJIT_CACHE_DIR": tempfile.mkdtemp()})
+    kjit_run(warm_env)
+    rows = [("first call, kernel (kjit GPU, cold), compile part", statistics.median(cold() for _ in range(repeat))),
+            ("first call, kernel (kjit GPU, warm), compile part", statistics.median(
+                kjit_run(warm_env) for _ in range(repeat)))]
     ncuda, why = numba_cuda()
-    rows.append(("first call, kernel (Numba)", statistics.median(
-        bench.run(script, ["numba", KERNEL_GPU], env) for _ in range(repeat)) if ncuda else f"skipped: {why}"))
+    rows.append(("first call, kernel (Numba), compile part", statistics.median(
+        figures.fresh(figures.KERNEL_SETUP, figures.KERNEL_PROGRAM, "numba", "cuda", figures.env_for())["compile"]
+        for _ in range(repeat)) if ncuda else f"skipped: {why}"))
     return rows
 
 

@@ -74,8 +74,10 @@ def again():
 KERNEL_SETUP = r'''
 if sys.argv[1] != "kjit":
     import numba.cuda  # `import numba` alone leaves numba.cuda out
-from_.cuda.synchronize()  # the GPU context made (on the cpu target: nothing), outside the first call
-d = from_.cuda.to_device(np.ones(128))
+d = from_.cuda.to_device(np.ones(128))  # Numba: the GPU context made and d copied, outside the first call
+if sys.argv[1] == "kjit" and sys.argv[2] == "cuda":
+    d.__cuda_array_interface__  # kjit's to_device copies lazily: this makes the device copy (and the context)
+from_.cuda.synchronize()
 '''
 KERNEL_PROGRAM = r'''
 @from_.cuda.jit

@@ -17,6 +17,17 @@ from .errors import TypingError
 
 # CAI v3's `stream`: 1 is the legacy default stream, where kjit's launches and copies are queued.
 LEGACY_DEFAULT_STREAM = 1
+# An interface without a `stream` key (versions 0-2, PyTorch's: version 2 even where the tensor's work is queued on
+# a non-blocking torch.cuda.Stream) says nothing of where its producer queued its work.
+STREAM_UNKNOWN = "unknown"
+
+
+def must_wait(stream):
+    """Does a consumer of an interface with this `stream` wait before using the memory? v3's None says no
+    synchronisation is needed and 1 is kjit's own stream (ordered already); another stream is the producer's,
+    and an unknown one may be any of the context's: kjit waits for the context (cuCtxSynchronize), which covers
+    every stream of it, where Numba synchronises the named stream and takes no step for an unknown one."""
+    return stream is not None and stream != LEGACY_DEFAULT_STREAM
 
 
 def device_ptr(ctx, ptr):
@@ -72,7 +83,7 @@ def check_interface(cai):
         if len(strides) != len(shape):
             raise TypingError(f"__cuda_array_interface__: {len(strides)} strides for {len(shape)} dimensions")
     ptr, readonly = cai["data"]
-    stream = cai.get("stream") if version >= 3 else None
+    stream = cai.get("stream", STREAM_UNKNOWN) if version >= 3 else STREAM_UNKNOWN
     if stream == 0:
         raise ValueError("Zero is not a valid stream value (__cuda_array_interface__ v3)")
     if len(shape) > _lib.MAX_DIMS:

@@ -36,6 +36,12 @@ typedef struct dispatch_object {
     plan_entry entries[MAX_ENTRIES];
     kjit_array *wrappers[MAX_FAST_ARGS];
     uint16_t wrapper_types[MAX_FAST_ARGS]; /* dtype | rank << 8 of each: rewrap keeps a wrapper's dtype */
+    /* what each wrapper points at now: a call with the same data, shape and strides at that position
+     * (a loop over the same arrays) passes the wrapper as it is, without kjit_array_rewrap */
+    struct wrapped_layout {
+        void *data;
+        int64_t shape[4], strides[4];
+    } wrapped[MAX_FAST_ARGS];
 } dispatch_object;
 
 /* Forget fn, its plans and the wrappers (before its module may go). */
@@ -179,12 +185,17 @@ static bool wrap_arrays(dispatch_object *d, call_args *ca, PyObject *const *args
         kjit_array **w = &d->wrappers[i];
         /* kjit_array_rewrap keeps the wrapper's dtype and rank: another dtype at this position gets its own */
         uint16_t type = (uint16_t)(dt | nd << 8);
-        if (!*w || d->wrapper_types[i] != type || st->rewrap(*w, data, shape, strides, &err) != KJIT_OK) {
+        struct wrapped_layout *l = &d->wrapped[i];
+        bool same = *w && d->wrapper_types[i] == type && l->data == data;
+        for (int k = 0; same && k < nd; k++) same = l->shape[k] == shape[k] && l->strides[k] == strides[k];
+        if (!same && (!*w || d->wrapper_types[i] != type || st->rewrap(*w, data, shape, strides, &err) != KJIT_OK)) {
             if (*w) st->free_array(*w); /* a result holds it: drop ours only */
             *w = st->wrap(NULL, data, dt, nd, shape, strides, &err);
             if (!*w) return false;
             d->wrapper_types[i] = type;
         }
+        l->data = data;
+        for (int k = 0; k < nd; k++) l->shape[k] = shape[k], l->strides[k] = strides[k];
         ca->values[i].v.a = *w;
     }
     return true;

@@ -172,7 +172,7 @@ static bool int_tuple(PyObject *t, int64_t *out, Py_ssize_t n)
     return true;
 }
 
-/* A foreign GPU array's layout from its interface (version 0-3, no mask, no stream but the legacy default
+/* A foreign GPU array's layout from its interface (version 3, no mask, a stream of None or the legacy default
  * one, which kjit's own work is ordered on; anything else is the Python path's: it waits, or says why). */
 static bool cai_layout(PyObject *o, cai_slot *d)
 {
@@ -187,7 +187,8 @@ static bool cai_layout(PyObject *o, cai_slot *d)
         d->nd = shape && PyTuple_Check(shape) ? (int)PyTuple_GET_SIZE(shape) : 0;
         d->dt = ty ? typestr_dtype(ty) : -1;
         ok = v >= 0 && v <= 3 && (!mask || mask == Py_None) && d->dt >= 0 && d->nd >= 1 && d->nd <= 4 &&
-             (v < 3 || !stream || stream == Py_None || (PyLong_Check(stream) && PyLong_AsLong(stream) == 1)) &&
+             /* no `stream` (v0-2, PyTorch's): the producer's stream is unknown, the Python path waits */
+             v == 3 && stream && (stream == Py_None || (PyLong_Check(stream) && PyLong_AsLong(stream) == 1)) &&
              int_tuple(shape, d->shape, d->nd) && data && PyTuple_Check(data) && PyTuple_GET_SIZE(data) == 2 &&
              PyLong_Check(PyTuple_GET_ITEM(data, 0));
         if (ok) d->ptr = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));

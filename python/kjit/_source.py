@@ -172,11 +172,52 @@ def _assignment_piece(module, name):
     return Piece("".join(lines[node.lineno - 1:node.end_lineno]), filename, node.lineno), node
 
 
+def _block_lines(py_func):
+    """(lines, first line number) of a function's source read from its file through linecache, its end found by
+    indentation and checked by ast: inspect.getsourcelines does the same through tokenize, whose first use in a
+    process compiles tokenize's large regular expressions (a few ms to tens of ms of the first call). None where
+    this cannot be sure (a lambda, a def on one line with others, a block that does not parse): inspect then."""
+    code = getattr(py_func, "__code__", None)
+    if code is None:
+        return None
+    lines = linecache.getlines(code.co_filename, py_func.__globals__)
+    start = code.co_firstlineno - 1
+    if not lines or not 0 <= start < len(lines):
+        return None
+    head = lines[start]
+    indent = head[:len(head) - len(head.lstrip())]
+    k = start
+    while k < len(lines) and lines[k].startswith(indent + "@"):
+        k += 1  # the decorators (one line each; anything else: inspect)
+    if k >= len(lines) or not lines[k][len(indent):].startswith(("def ", "async def ")):
+        return None
+    end = k + 1
+    for j in range(k + 1, len(lines)):
+        s = lines[j]
+        body = s.strip()
+        if body and not body.startswith("#") and len(s) - len(s.lstrip()) <= len(indent) and \
+                not body.startswith((")", "]", "}")):
+            break
+        if body and not body.startswith("#"):
+            end = j + 1
+    block = lines[start:end]
+    try:
+        tree = ast.parse(textwrap.dedent("".join(block)))
+    except SyntaxError:
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+            tree.body[0].name != py_func.__name__:
+        return None
+    return block, start + 1
+
+
 def function_piece(py_func):
     """The Piece of a function's source (decorators included), dedented."""
     try:
-        lines, first = inspect.getsourcelines(py_func)
-        filename = inspect.getsourcefile(py_func) or inspect.getfile(py_func)
+        found = _block_lines(py_func)
+        lines, first = found if found is not None else inspect.getsourcelines(py_func)
+        filename = py_func.__code__.co_filename if found is not None else \
+            inspect.getsourcefile(py_func) or inspect.getfile(py_func)
     except (OSError, TypeError) as e:
         raise SourceError(f"kjit compiles from source, and the source of '{py_func.__qualname__}' "
                           f"cannot be found ({e}): define it in a file, not in a REPL or through exec") from None

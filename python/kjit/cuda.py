@@ -137,6 +137,8 @@ class CUDADispatcher(Dispatcher):
         return out
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        if ntasks < 0:  # Numba's ForAll, with its wording
+            raise ValueError("Can't create ForAll with negative task count")
         tpb = tpb or 128
         return self[max(1, math.ceil(ntasks / tpb)), tpb, stream, sharedmem]
 
@@ -334,9 +336,10 @@ class DeviceNDArray:
     def _from_interface(cls, obj, cai, sync=True):
         """A device array over the memory an object's __cuda_array_interface__ describes (no copy)."""
         shape, dtype, strides, ptr, readonly, stream = _cai.check_interface(cai)
-        if sync and stream is not None and stream != _cai.LEGACY_DEFAULT_STREAM:
-            # The exporter's stream is in this GPU context: waiting for the context covers it. Work on the
-            # legacy default stream (1) is ordered before kjit's, which is queued there too.
+        if sync and _cai.must_wait(stream):
+            # The exporter's stream (named, or unknown: an interface before v3) is in this GPU context: waiting
+            # for the context covers it. Work on the legacy default stream (1) is ordered before kjit's, which is
+            # queued there too.
             synchronize()
         return cls._foreign(obj, shape, dtype, strides, ptr, readonly)
 
@@ -645,8 +648,8 @@ class _Gpus(list):
 
 def __getattr__(name):
     # `gpus` asks the driver: only when used, not at import.
-    if name == "gpus":
-        return _Gpus(_Device(int(k[4:]), v) for k, v in _gpu_lines())
+    if name == "gpus":  # without a GPU: device 0, the cpu target, as compiled code's cuda.gpus (docs/cuda.md)
+        return _Gpus([_Device(int(k[4:]), v) for k, v in _gpu_lines()] or [_Device(0, "cpu target")])
     raise AttributeError(f"module 'kjit.cuda' has no attribute '{name}'")
 
 

@@ -197,8 +197,42 @@ def check_fast_launch():
     print("ok fast launch")
 
 
+def check_stream_waits():
+    """The producer's work is waited for (cuCtxSynchronize, logged by the fake driver) where the interface
+    names a stream other than kjit's (1) or none at all (v2, PyTorch's: a tensor written on a torch.cuda.Stream
+    was read by kjit's kernel before that work ended); not for stream None or 1, nor with sync=False."""
+    log = os.environ["FAKE_CUDA_SYNC_LOG"]
+    d = cuda.to_device(np.arange(8.0))
+    p = d.__cuda_array_interface__["data"][0]
+
+    def waits(make):
+        open(log, "w").close()
+        make()
+        with open(log) as f:
+            return f.read().count("cuCtxSynchronize")
+
+    def v2():  # PyTorch's form: version 2, no `stream`
+        e = Exporter(p, (8,))
+        del e.__cuda_array_interface__["stream"]
+        e.__cuda_array_interface__["version"] = 2
+        return e
+
+    assert waits(lambda: cuda.as_cuda_array(v2())) == 1
+    assert waits(lambda: cuda.as_cuda_array(v2(), sync=False)) == 0
+    assert waits(lambda: cuda.as_cuda_array(Exporter(p, (8,), stream=0x5000))) == 1
+    assert waits(lambda: cuda.as_cuda_array(Exporter(p, (8,), stream=1))) == 0
+    assert waits(lambda: cuda.as_cuda_array(Exporter(p, (8,)))) == 0  # stream None: no synchronisation needed
+    y = cuda.to_device(np.zeros(8))
+    for _ in range(2):  # a kernel argument: each launch waits (the C path leaves it to the Python path)
+        assert waits(lambda: copy_kernel[1, 32](v2(), y)) == 1
+    w = cuda.as_cuda_array(v2())  # wrapped once: one wait, then launches as a kjit device array
+    assert waits(lambda: copy_kernel[1, 32](w, y)) == 0
+    print("ok stream waits")
+
+
 check_export()
 check_import_zero_copy()
 check_errors()
 check_dlpack()
 check_fast_launch()
+check_stream_waits()

@@ -22,12 +22,14 @@ def fake_driver():
 
 
 @pytest.mark.skipif(fake_driver() is None, reason="the build's fake CUDA driver (tests/libfakecuda.so) is missing")
-def test_interface_on_fake_driver():
-    env = dict(os.environ, KJIT_LIBCUDA=fake_driver(), KJIT_TARGET="cuda", KJIT_NO_CACHE="1")
+def test_interface_on_fake_driver(tmp_path):
+    env = dict(os.environ, KJIT_LIBCUDA=fake_driver(), KJIT_TARGET="cuda", KJIT_NO_CACHE="1",
+               FAKE_CUDA_SYNC_LOG=str(tmp_path / "syncs.log"))
     r = subprocess.run([sys.executable, os.path.join(HERE, "cai_fake_gpu.py")], env=env, capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.split("\n")[:5] == ["ok export", "ok import", "ok errors", "ok dlpack", "ok fast launch"], \
+    assert r.stdout.split("\n")[:6] == ["ok export", "ok import", "ok errors", "ok dlpack", "ok fast launch",
+                                         "ok stream waits"], \
         r.stdout
 
 

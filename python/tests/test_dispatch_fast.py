@@ -109,3 +109,21 @@ def test_target_change_rebinds():
         kjit.config.TARGET = old
     assert df.total(a) == 6.0
     assert df.total(a) == 6.0
+
+
+def test_same_layout_reuses_the_wrapper_and_a_changed_one_does_not():
+    # a call with the same data pointer, shape and strides at a position passes the kept wrapper as it is;
+    # any change of the three must be seen
+    a = np.arange(6.0)
+    for _ in range(3):
+        assert df.total(a) == 15.0
+    a[0] = 100.0  # the same memory, written by Python: read again
+    assert df.total(a) == 115.0
+    assert df.total(a[:3]) == 103.0  # same pointer, another shape
+    assert df.total(a[::2]) == 100.0 + 2.0 + 4.0  # same pointer, another stride (another key)
+    assert df.total(a[::2]) == 106.0
+    assert df.total(a[1:]) == 15.0  # another pointer, same rank
+    v = df.tail(a)  # the result holds the wrapper of `a`
+    assert df.total(a) == 115.0 and df.tail(a).tolist() == v.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0]
+    b = np.ones(6)
+    assert df.total(b) == 6.0 and v.ctypes.data == a.ctypes.data + 8

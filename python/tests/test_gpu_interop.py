@@ -255,6 +255,24 @@ def test_torch_stream_waited_for_by_kjit():
         _on_cpu_after()
 
 
+def test_torch_stream_waited_for_by_kjit_launch():
+    """The same with the tensor itself as the kernel argument: PyTorch's interface (version 2) names no stream,
+    so kjit waits for the context at each such launch (the lead's H100 run read 57 instead of 80 before)."""
+    torch = _torch()
+    try:
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            t = torch.zeros(N_STREAM, dtype=torch.float32, device="cuda")
+            for _ in range(40):
+                t.add_(1)
+            twice[blocks(N_STREAM), 256](t)
+        cuda.synchronize()
+        torch.cuda.synchronize()
+        assert float(t.min()) == 80.0 and float(t.max()) == 80.0
+    finally:
+        _on_cpu_after()
+
+
 def test_launch_on_a_stream():
     """k[blocks, threads, stream](...) with kjit's stream: the work is done once the stream is synchronized."""
     _need_gpu()

@@ -346,6 +346,13 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out);
 /* A result of type `t` read from `mem`; arrays in it take the references
  * the entry point handed over. */
 kjit_value kj_api_from_mem(const kj_type *t, const void *mem);
+size_t kj_api_item_offset(const kj_type *t, uint32_t k); /* of item k of tuple type t in its memory form */
+/* str results (str_result.c): the strings a run made are freed as its outermost entry call returns, so
+ * a result's are copied before (malloc'd; its kjit_value's dtype KJ_API_STR_OWNED, which
+ * kjit_value_release frees); an argument's (kjit_value_str: KJIT_BOOL) is never freed */
+#define KJ_API_STR_OWNED KJIT_UINT8
+bool kj_api_type_has_str(const kj_type *t);
+kj_rt_kind kj_api_run_entry(kj_rt *rt, kj_entry_fn fn, const kj_type *ret_type, void **argv, void *ret);
 
 /* array.c */
 kj_dtype kj_api_dtype(kjit_dtype dt);

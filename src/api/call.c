@@ -188,7 +188,7 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
         }
         return KJIT_OK;
     }
-    case KJIT_VALUE_NONE: return kj_api_usage(err, "argument %d: None cannot be passed to compiled code", k + 1);
+    case KJIT_VALUE_NONE: return KJIT_OK; /* Numba's `none` type (an omitted optional argument) */
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -475,7 +475,7 @@ int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *
         rt.pool = m->pool;
         rt.sink = &m->events.sink;
         rt.code = m->gpu_code;
-        kj_rt_kind kind = kj_rt_call_entry(&rt, sp->entry, argv, ret);
+        kj_rt_kind kind = kj_api_run_entry(&rt, sp->entry, ret_type, argv, ret); /* str results: copied */
         if (kind != KJ_RT_OK) {
             kj_mpi_note_failure(m->mpi); /* the other ranks must not wait for this one */
             rc = runtime_failed(&rt, err);

@@ -50,6 +50,8 @@ static size_t item_offset(const kj_type *t, uint32_t k)
     return at;
 }
 
+size_t kj_api_item_offset(const kj_type *t, uint32_t k) { return item_offset(t, k); }
+
 size_t kj_api_mem_size(const kj_type *t)
 {
     switch (t->kind) {
@@ -163,6 +165,7 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
         const char *s;
         memcpy(&s, mem, sizeof s);
         r = kjit_value_str(s);
+        r.dtype = KJ_API_STR_OWNED; /* a copy (str_result.c): kjit_value_release frees it */
     } else if (t->kind == KJ_T_ARRAY) {
         r = kjit_value_array(array_result(t, mem));
         r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
@@ -176,6 +179,7 @@ void kjit_value_release(kjit_value *v)
 {
     if (!v) return;
     if (v->kind == KJIT_VALUE_ARRAY) kjit_array_free(v->v.a);
+    if (v->kind == KJIT_VALUE_STR && v->dtype == KJ_API_STR_OWNED) free((char *)v->v.s);
     if (v->kind == KJIT_VALUE_TUPLE && v->v.t) {
         for (int k = 0; k < v->v.t->n; k++) kjit_value_release(&v->v.t->items[k]);
         free(v->v.t->items);

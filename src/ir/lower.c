@@ -823,8 +823,11 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
             continue;
         }
         const kj_expr *a = call_arg(e, m);
-        if (a && i == 1 && is_atomic(b) && b != KJ_B_ATOMIC_CAS2 && ei->conv && ei->conv[1])
-            args[i] = lower_atomic_index(lc, args[0], a, ei->conv[1]);
+        /* an index already of the op's type has no conv: wrapped and checked all the same */
+        const kj_type *ixt = ei->conv && ei->conv[1] ? ei->conv[1] : a && i == 1 ? EI(lc, a)->type : NULL;
+        if (a && i == 1 && is_atomic(b) && b != KJ_B_ATOMIC_CAS2 && ixt &&
+            (ixt->kind == KJ_T_INT || ixt->kind == KJ_T_TUPLE))
+            args[i] = lower_atomic_index(lc, args[0], a, ixt);
         else
             args[i] = a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
     }

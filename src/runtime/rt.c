@@ -58,6 +58,11 @@ struct kj_rt_event {
 /* Release every registered array and event (the end of a run). */
 static void release_all(kj_rt *rt)
 {
+    /* nothing registered (a call that made no array, string or container): the common case of a small
+     * function called from Python, run twice per call (leave, kj_rt_dispose) */
+    if (!rt->ndicts && !rt->dicts && !rt->nlists && !rt->lists && !rt->nstrs && !rt->strs && !rt->arrays &&
+        !rt->nspare && !rt->linalg && !rt->streams && !rt->events && !rt->mpi_run && (rt->mods_borrowed || !rt->mods))
+        return;
     kj_rt_dict_free_all(rt); /* first: dicts and lists of arrays hold references to them */
     kj_rt_list_free_all(rt);
     kj_rt_gen_free_all(rt);

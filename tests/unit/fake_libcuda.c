@@ -20,7 +20,15 @@
 static CUresult init(unsigned f) { return (void)f, CUDA_SUCCESS; }
 static CUresult set_current(CUcontext c) { return (void)c, CUDA_SUCCESS; }
 static CUresult get_current(CUcontext *c) { return *c = (CUcontext)1, CUDA_SUCCESS; }
-static CUresult synchronize(void) { return CUDA_SUCCESS; }
+/* FAKE_CUDA_SYNC_LOG=path: each cuCtxSynchronize appends a line there (python/tests/cai_fake_gpu.py checks
+ * that work on another library's stream is waited for) */
+static CUresult synchronize(void)
+{
+    const char *log = getenv("FAKE_CUDA_SYNC_LOG");
+    FILE *f = log ? fopen(log, "a") : NULL;
+    if (f) fputs("cuCtxSynchronize\n", f), fclose(f);
+    return CUDA_SUCCESS;
+}
 static CUresult ctx_release(CUdevice d) { return (void)d, CUDA_SUCCESS; }
 static CUresult dtod(CUdeviceptr a, CUdeviceptr b, size_t n) { return memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n), CUDA_SUCCESS; }
 static CUresult module_unload(CUmodule m) { return (void)m, CUDA_SUCCESS; }
