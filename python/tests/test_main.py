@@ -113,6 +113,7 @@ KNOWN_GAPS = {
     'namedtuple': "TypingError: namedtuple.k:14:14: error: (int64, int64) has no attribute 'x'",
     'nep50': 'output differs',
     'none_optional': 'TypingError: argument 2: None cannot be passed to compiled code',
+    'optional_host': 'TypingError: argument 2: None cannot be passed to compiled code',
     'none_rebind': 'TypingError: None cannot be passed to compiled code yet',
     'np_polynomial_class': 'TypingError: a Polynomial cannot be passed yet',
     'objmode': 'ImportError: the package has no objmode',
