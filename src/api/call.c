@@ -279,6 +279,7 @@ static bool returnable(const kj_type *t)
             if (!returnable(t->elems[k])) return false;
         return true;
     }
+    if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);

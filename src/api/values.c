@@ -32,6 +32,7 @@ size_t kj_api_mem_align(const kj_type *t)
     }
     case KJ_T_NONE:
     case KJ_T_DTYPE: return 1;
+    case KJ_T_OPTIONAL: return kj_api_mem_align(t->elem); /* { valid byte, value } */
     default: return sizeof(void *); /* str, array descriptors */
     }
 }
@@ -59,6 +60,7 @@ size_t kj_api_mem_size(const kj_type *t)
     case KJ_T_INT:
     case KJ_T_FLOAT: return kj_api_mem_align(t);
     case KJ_T_TUPLE: return round_up(item_offset(t, t->n), kj_api_mem_align(t));
+    case KJ_T_OPTIONAL: return round_up(kj_api_mem_align(t) + kj_api_mem_size(t->elem), kj_api_mem_align(t));
     case KJ_T_ARRAY: return kj_abi_array_bytes(t->ndim);
     case KJ_T_NONE:
     case KJ_T_DTYPE: return 0;
@@ -171,6 +173,8 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
         r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
     } else if (t->kind == KJ_T_TUPLE) {
         r = kjit_value_tuple(tuple_result(t, mem));
+    } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
+        r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
     }
     return r;
 }

@@ -476,6 +476,12 @@ LLVMValueRef kj_cg_str_split(kj_cg *cg, const kir_inst *in);   /* llvm_str_split
 void kj_cg_print_list(kj_cg *cg, const kir_inst *in, const kj_type *lt, LLVMValueRef l,
                       void (*put)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool),
                       void (*text)(kj_cg *, const char *));
+/* llvm_optional.c: an Optional value between its register and memory forms; print's None or value. */
+LLVMValueRef kj_cg_opt_convert(kj_cg *cg, const kj_type *t, LLVMValueRef v, bool to_mem);
+LLVMValueRef kj_cg_opt_found(kj_cg *cg, const kj_type *t, LLVMValueRef p); /* *p (memory form), None when p is NULL */
+void kj_cg_print_optional(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMValueRef v, bool repr,
+                          void (*put)(kj_cg *, const kir_inst *, const kj_type *, LLVMValueRef, bool),
+                          void (*text)(kj_cg *, const char *));
 /* llvm_dict.c: the dict and set BUILTINs (NULL for another built-in), and
  * print's {k: v} / {x} of a dict or set with the elements' printer. */
 LLVMValueRef kj_cg_dict_builtin(kj_cg *cg, const kir_inst *in);

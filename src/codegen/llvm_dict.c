@@ -152,6 +152,7 @@ static LLVMValueRef method(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVM
         LLVMValueRef a[3] = {cg->fn->rt, d, key_ptr(cg, t->elem, k)};
         LLVMValueRef p = kj_cg_rtcall(cg, KJ_RTF_DICT_FIND, a, 3);
         if (in->aux == KJ_B_DICT_CONTAINS) return LLVMBuildIsNotNull(cg->b, p, "in");
+        if (in->type->kind == KJ_T_OPTIONAL) return kj_cg_opt_found(cg, in->type, p); /* d.get(k): llvm_optional.c */
         return load(cg, vt, or_default(cg, in, vt, p));
     }
     case KJ_B_DICT_SETDEFAULT: {

@@ -91,6 +91,7 @@ bool kj_cg_type_has_array(const kj_type *t)
 {
     if (!t) return false;
     if (t->kind == KJ_T_ARRAY) return true;
+    if (t->kind == KJ_T_OPTIONAL) return kj_cg_type_has_array(t->elem); /* (valid, value): llvm_optional.c */
     if (t->kind == KJ_T_TUPLE)
         for (uint32_t k = 0; k < t->n; k++)
             if (kj_cg_type_has_array(t->elems[k])) return true;
@@ -101,6 +102,8 @@ unsigned kj_cg_owners(kj_cg *cg, const kj_type *t, LLVMValueRef v, LLVMValueRef 
                       unsigned max)
 {
     if (t->kind == KJ_T_ARRAY && n < max) out[n++] = LLVMBuildExtractValue(cg->b, v, 3, "owner");
+    if (t->kind == KJ_T_OPTIONAL && kj_cg_type_has_array(t->elem)) /* a None's owner is NULL */
+        n = kj_cg_owners(cg, t->elem, LLVMBuildExtractValue(cg->b, v, 1, ""), out, n, max);
     if (t->kind == KJ_T_TUPLE)
         for (uint32_t k = 0; k < t->n; k++)
             if (kj_cg_type_has_array(t->elems[k]))
@@ -162,6 +165,7 @@ enum { MAX_KEEP = 256 };
 static unsigned count_arrays(const kj_type *t)
 {
     if (t->kind == KJ_T_ARRAY) return 1;
+    if (t->kind == KJ_T_OPTIONAL) return count_arrays(t->elem);
     unsigned n = 0;
     if (t->kind == KJ_T_TUPLE)
         for (uint32_t k = 0; k < t->n; k++) n += count_arrays(t->elems[k]);

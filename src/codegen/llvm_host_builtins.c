@@ -980,6 +980,7 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         break;
     }
     case KJ_T_TUPLE: print_tuple(cg, in, t, v); break;
+    case KJ_T_OPTIONAL: kj_cg_print_optional(cg, in, t, v, repr, print_value, put_cstr); break; /* llvm_optional.c */
     case KJ_T_LIST: kj_cg_print_list(cg, in, t, v, print_value, put_cstr); break; /* llvm_list.c */
     case KJ_T_DICT: case KJ_T_SET: kj_cg_print_dict(cg, in, t, v, print_value, put_cstr); break; /* llvm_dict.c */
     case KJ_T_OPAQUE:

@@ -35,6 +35,10 @@ static LLVMTypeRef lower(kj_cg *cg, const kj_type *t, bool mem)
         for (uint32_t k = 0; k < t->n; k++) el[k] = lower(cg, t->elems[k], mem);
         return LLVMStructTypeInContext(cg->ctx, el, t->n, 0);
     }
+    case KJ_T_OPTIONAL: { /* (valid, value): llvm_optional.c */
+        LLVMTypeRef el[2] = {mem ? cg->t_i8 : cg->t_i1, lower(cg, t->elem, mem)};
+        return LLVMStructTypeInContext(cg->ctx, el, 2, 0);
+    }
     case KJ_T_RANGE: {
         LLVMTypeRef e = lower(cg, t->elem, mem);
         LLVMTypeRef el[3] = {e, e, e};
@@ -58,7 +62,7 @@ LLVMTypeRef kj_cg_memtype(kj_cg *cg, const kj_type *t) { return lower(cg, t, tru
 /* Does the memory form differ from the value form (a bool somewhere)? */
 static bool has_bool(const kj_type *t)
 {
-    if (t->kind == KJ_T_BOOL) return true;
+    if (t->kind == KJ_T_BOOL || t->kind == KJ_T_OPTIONAL) return true;
     if (t->kind == KJ_T_TUPLE) {
         for (uint32_t k = 0; k < t->n; k++)
             if (has_bool(t->elems[k])) return true;
@@ -70,6 +74,7 @@ static bool has_bool(const kj_type *t)
 static LLVMValueRef convert(kj_cg *cg, const kj_type *t, LLVMValueRef v, bool to_mem)
 {
     if (!has_bool(t)) return v;
+    if (t->kind == KJ_T_OPTIONAL) return kj_cg_opt_convert(cg, t, v, to_mem); /* llvm_optional.c */
     if (t->kind == KJ_T_BOOL)
         return to_mem ? LLVMBuildZExt(cg->b, v, cg->t_i8, "")
                       : LLVMBuildICmp(cg->b, LLVMIntNE, v, LLVMConstInt(cg->t_i8, 0, 0), "");

@@ -75,8 +75,9 @@ static const kj_type *dict_method(dctx *c, const kj_type *dt)
     case KJ_B_DICT_SETITEM: return conv_to(c, 1, k, "key") && conv_to(c, 2, v, "value") ? kj_t_none(c->t) : NULL;
     case KJ_B_DICT_GET: case KJ_B_DICT_SETDEFAULT: case KJ_B_DICT_POP:
         if (!conv_to(c, 1, k, "key")) return NULL;
+        if (!given(c, 2) && c->id == KJ_B_DICT_GET && kj_t_optional(c->t, v))
+            return kj_t_optional(c->t, v); /* d.get(k): None when k is missing (llvm_optional.c) */
         if (!given(c, 2) && c->id != KJ_B_DICT_POP) {
-            /* Numba gives an Optional value; kjit has no optional types yet */
             kj_diag *dg = kj_error(c->d, c->src, c->call, "%s() without a default is not supported", name(c));
             kj_diag_hint(dg, "pass the default value: d.get(key, default)");
             return NULL;

@@ -181,8 +181,8 @@ static void assign_var(kj_ictx *ic, const kj_expr *target, const kj_type *t, boo
      * (`s = 0; s += int8(x)` makes s int64, where NEP 50's weak literal
      * would give int8 and wrap). Host code keeps CPython's scalar rules. */
     const kj_type *u = v->type->weak != t->weak && !kj_host_code(ic->sp)
-                           ? kj_unify(ic->s->types, kj_strong(ic->s->types, v->type), kj_strong(ic->s->types, t))
-                           : kj_unify(ic->s->types, v->type, t);
+                           ? kj_unify_opt(ic->s->types, kj_strong(ic->s->types, v->type), kj_strong(ic->s->types, t))
+                           : kj_unify_opt(ic->s->types, v->type, t); /* None and T: Optional(T) */
     if (!u) {
         /* Numba's message: the bindings meet at a use (a loop or a join
          * after if/else), so one variable must hold both. */
@@ -331,7 +331,7 @@ static void infer_return(kj_ictx *ic, const kj_stmt *st)
     kj_einfo *vi = st->ret.value ? kj_type_expr(ic, st->ret.value) : NULL;
     if (!vi) t = kj_t_none(ic->s->types);
     else if (vi->kind == EI_DTYPE) t = kj_t_dtype(ic->s->types, vi->dtype); /* return np.float32 */
-    else t = kj_value_type(ic, st->ret.value);
+    else t = kj_value_type_raw(ic, st->ret.value); /* an Optional is returned as it is */
     if (!t) return;
     if (sp->fn->kind == FK_KERNEL || sp->fn->kind == FK_GUVECTORIZE) {
         if (t->kind != KJ_T_NONE)
@@ -351,7 +351,7 @@ static void infer_return(kj_ictx *ic, const kj_stmt *st)
         ic->changed = true;
         return;
     }
-    const kj_type *u = kj_unify(ic->s->types, sp->ret, t);
+    const kj_type *u = kj_unify_opt(ic->s->types, sp->ret, t); /* None and T: Optional(T) */
     if (!u) {
         kj_error(ic->d, ic->s->src, st->span, "'%s' returns %s here but %s elsewhere",
                  sp->fn->def->name, kj_type_str(t), kj_type_str(sp->ret));
@@ -536,6 +536,8 @@ static void infer_stmt(kj_ictx *ic, const kj_stmt *st)
         if (kj_is_static_assign(ic->sp->fn, st)) break; /* k = cuda.jit(f): resolved already */
         kj_einfo *v = kj_type_expr(ic, st->assign.value);
         const kj_type *t = v->kind == EI_VALUE ? v->type : NULL;
+        if (st->assign.ntargets == 1 && st->assign.targets[0]->kind == KJ_E_NAME && t)
+            t = kj_ei_raw(v); /* x = an Optional: x holds it (infer_optional.c) */
         if (v->kind == EI_DTYPE) t = kj_t_dtype(ic->s->types, v->dtype); /* dt = np.int32 */
         else if (kj_func_value_type(ic, v)) t = kj_func_value_type(ic, v); /* g = add */
         else if (v->kind != EI_VALUE && v->kind != EI_NONE) t = kj_value_type(ic, st->assign.value);
@@ -678,8 +680,14 @@ static void walk(kj_sema *s, kj_spec *sp, kj_ictx *ic)
     ic->loops = 0;
     kj_ulog_reset(sp);
     infer_block(ic, &sp->fn->def->body);
+    const kj_type *none = kj_t_none(s->types), *opt = NULL;
+    if (!sp->generator && !sp->sig && sp->ret && sp->ret->kind != KJ_T_NONE && !block_returns(&sp->fn->def->body) &&
+        (opt = kj_unify_opt(s->types, sp->ret, none)) && opt != sp->ret) {
+        sp->ret = opt; /* falling off the end returns None: Optional, as in Numba (codegen's end returns zero: None) */
+        ic->changed = true;
+    }
     if (sp->generator) kj_check_generator(ic);
-    else if (ic->report && sp->ret && sp->ret->kind != KJ_T_NONE && !block_returns(&sp->fn->def->body))
+    else if (ic->report && sp->ret && sp->ret->kind != KJ_T_NONE && !opt && !block_returns(&sp->fn->def->body))
         kj_error(ic->d, s->src, sp->fn->def->span,
                  "'%s' returns %s on some paths but falls off the end on others",
                  sp->fn->def->name, kj_type_str(sp->ret));

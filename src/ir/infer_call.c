@@ -28,7 +28,8 @@ static const kj_type *type_list_display(kj_ictx *ic, const kj_expr *e)
 /* An argument: a value, a dtype (np.float32 passed as dtype=), a list
  * literal standing for a shape (np.zeros([n, m])), or, when `fns` (the
  * argument of a user function), a function (apply(add, x)). */
-enum { ARG_FNS = 1, ARG_LISTS = 2 }; /* type_arg's modes: functions as values; list displays as lists */
+enum { ARG_FNS = 1, ARG_LISTS = 2, ARG_OPT = 4 }; /* type_arg's modes: functions as values; list displays as lists;
+                                                  an Optional as it is (infer_optional.c) */
 
 /* Does built-in b take a list display as a list (print, len, list methods),
  * not as the tuple a NumPy shape or np.array's data is? */
@@ -71,7 +72,7 @@ static const kj_type *type_arg(kj_ictx *ic, const kj_expr *e, kj_barg *out, int 
         if (ei->kind != EI_NONE) kj_value_type(ic, e); /* reports what it is */
         return NULL;
     }
-    out->type = ei->type;
+    out->type = mode & ARG_OPT ? kj_ei_raw(ei) : ei->type;
     out->is_const = ei->is_const;
     if (ei->is_const && ei->cval.type) {
         bool is_float = ei->cval.type->kind == KJ_T_FLOAT;
@@ -351,7 +352,8 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     kj_barg *kw = KJ_NEWN(ic->s->a, kj_barg, nk + 1);
     const char **kwn = KJ_NEWN(ic->s->a, const char *, nk + 1);
     bool ok = true;
-    for (uint32_t i = 0; i < np; i++) ok = type_arg(ic, e->call.args[i], &pos[i], list_args(b)) && ok;
+    int mode = list_args(b) | (b == KJ_B_PRINT ? ARG_OPT : 0); /* print(x) shows None or x's value */
+    for (uint32_t i = 0; i < np; i++) ok = type_arg(ic, e->call.args[i], &pos[i], mode) && ok;
     for (uint32_t i = 0; i < nk; i++) {
         kwn[i] = e->call.kw[i].name;
         if (kj_sort_key_kw(b, kwn[i])) /* a function value: infer_sortkey.c */
@@ -442,7 +444,7 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
     bool ok = true;
     for (uint32_t i = 0; i < e->call.nargs; i++) {
         kj_barg a;
-        types[i] = type_arg(ic, e->call.args[i], &a, ARG_FNS | ARG_LISTS);
+        types[i] = type_arg(ic, e->call.args[i], &a, ARG_FNS | ARG_LISTS | ARG_OPT);
         map[i] = (int32_t)i;
         ok = ok && types[i];
     }
@@ -463,7 +465,7 @@ static bool bind_user_args(kj_ictx *ic, const kj_expr *e, const kj_funcdef *def,
             continue;
         }
         kj_barg a;
-        types[i] = type_arg(ic, kw->value, &a, ARG_FNS | ARG_LISTS);
+        types[i] = type_arg(ic, kw->value, &a, ARG_FNS | ARG_LISTS | ARG_OPT);
         map[i] = -1 - (int32_t)k;
         ok = ok && types[i];
     }

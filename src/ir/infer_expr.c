@@ -598,6 +598,7 @@ static bool check_truthy(kj_ictx *ic, const kj_expr *e, const kj_type *t)
 const kj_type *kj_cond_type(kj_ictx *ic, const kj_expr *e)
 {
     const kj_type *t = kj_value_type(ic, e);
+    if (t && kj_opt_cond_error(ic, e)) return NULL; /* infer_optional.c */
     return check_truthy(ic, e, t) ? t : NULL;
 }
 
@@ -683,6 +684,7 @@ static kj_einfo *type_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     for (uint32_t i = 1; i < e->cmp.n; i++) {
         const kj_type *cur = kj_value_type(ic, e->cmp.operands[i]);
         if (!prev || !cur) { ok = false; prev = cur; continue; }
+        if (kj_opt_compare(ic, e, ei)) return ei; /* x is None of an Optional x: infer_optional.c */
         const kj_type *opt = NULL;
         const kj_type *t = kj_compare_type(ic, e, e->cmp.ops[i - 1], prev, cur, &opt);
         if (!t) ok = false;
@@ -748,7 +750,8 @@ static kj_einfo *type_ifexp(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
      * f(n - 1)`) takes the other's; the reporting walk has both. */
     if (!ic->report && (!a || !b)) return ei_value(ei, a ? a : b);
     if (!a || !b) return ei_value(ei, NULL);
-    const kj_type *t = kj_unify(ic->s->types, a, b);
+    const kj_type *t = kj_unify_opt(ic->s->types, kj_ei_raw(&ic->sp->ei[e->ifexp.then->id]),
+                                    kj_ei_raw(&ic->sp->ei[e->ifexp.els->id])); /* x if c else None */
     if (!t)
         kj_error(ic->d, ic->s->src, e->span,
                  "the branches of a conditional expression have incompatible types %s and %s",
@@ -766,7 +769,7 @@ static kj_einfo *type_tuple(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
     const kj_type **el = KJ_NEWN(ic->s->a, const kj_type *, n ? n : 1);
     bool ok = true;
     for (uint32_t i = 0; i < n; i++) {
-        el[i] = kj_value_type(ic, e->seq.v[i]);
+        el[i] = kj_value_type_raw(ic, e->seq.v[i]); /* an Optional element stays one */
         ok = ok && el[i];
     }
     if (!ok) return ei_value(ei, NULL);
@@ -962,7 +965,14 @@ static kj_einfo *type_subscript(kj_ictx *ic, const kj_expr *e, kj_einfo *ei)
 
 /* ---- dispatch ---- */
 
+static kj_einfo *type_expr(kj_ictx *ic, const kj_expr *e);
+
 kj_einfo *kj_type_expr(kj_ictx *ic, const kj_expr *e)
+{
+    return kj_opt_unwrap(type_expr(ic, e)); /* an Optional reads as its type where used: infer_optional.c */
+}
+
+static kj_einfo *type_expr(kj_ictx *ic, const kj_expr *e)
 {
     kj_types *T = ic->s->types;
     kj_einfo *ei = ei_reset(ic, e);

@@ -144,7 +144,8 @@ static bool check_leaf(vctx *v, kir_ref r)
         /* A dtype passed as an argument (np.zeros(n, dtype=np.float32)) is a
          * none constant whose type carries the dtype; a function passed or
          * stored (apply(add, x)) likewise. */
-        if (in->type->kind != KJ_T_NONE && in->type->kind != KJ_T_DTYPE && in->type->kind != KJ_T_FUNC)
+        if (in->type->kind != KJ_T_NONE && in->type->kind != KJ_T_DTYPE && in->type->kind != KJ_T_FUNC &&
+            in->type->kind != KJ_T_OPTIONAL) /* the None of an Optional (lower_optional.c) */
             return fail(v, r, "none constant has type %s", ts(in->type));
         return true;
     case KIR_CONST_ARRAY:
@@ -286,6 +287,9 @@ static bool check_tuple(vctx *v, kir_ref r)
     if (in->op == KIR_TUPLE_GET) {
         const kj_type *t = use(v, r, in->a);
         if (!t) return false;
+        if (t->kind == KJ_T_OPTIONAL) /* an Optional is the pair (valid, value): lower_optional.c */
+            return (in->i == 0 && is_bool(in->type)) || (in->i == 1 && in->type == t->elem) ? true
+                   : fail(v, r, "tuple_get %lld of %s", (long long)in->i, ts(t));
         if (t->kind == KJ_T_RANGE) /* a range value is the 3-tuple (start, stop, step) */
             return in->i >= 0 && in->i < 3 && in->type == t->elem ? true
                    : fail(v, r, "tuple_get %lld of %s", (long long)in->i, ts(t));
@@ -301,6 +305,9 @@ static bool check_tuple(vctx *v, kir_ref r)
             if (!use_typed(v, r, in->args[k], in->type->elem, "range part")) return false;
         return in->nargs == 3 ? true : fail(v, r, "range of %u values", in->nargs);
     }
+    if (in->type->kind == KJ_T_OPTIONAL) /* (valid, value) */
+        return in->nargs == 2 && use_bool(v, r, in->args[0], "valid flag") &&
+               use_typed(v, r, in->args[1], in->type->elem, "value");
     if (in->type->kind != KJ_T_TUPLE) return fail(v, r, "tuple has non-tuple type %s", ts(in->type));
     if (in->nargs != in->type->n)
         return fail(v, r, "tuple of %u values has type %s", in->nargs, ts(in->type));

@@ -127,6 +127,7 @@ static kir_ref cast(lctx *lc, kir_ref v, const kj_type *t, kj_span sp)
     const kj_type *from = type_of(lc, v);
     t = strong(lc, t);
     if (from == t) return v;
+    if (from->kind == KJ_T_OPTIONAL || t->kind == KJ_T_OPTIONAL) return kj_lower_opt_cast(lc, v, t, sp); /* lower_optional.c */
     if ((from->kind == KJ_T_LIST || from->kind == KJ_T_DICT || from->kind == KJ_T_SET) && !from->elem &&
         t->kind == from->kind) { /* `[]`, `{}`, set(), typed by their appends and stores */
         kir_at(lc->f, v)->type = t;
@@ -153,6 +154,7 @@ static kir_ref lower_as(lctx *lc, const kj_expr *e, const kj_type *t)
 {
     kj_einfo *ei = EI(lc, e);
     t = strong(lc, t);
+    if (ei->opt_type && t->kind == KJ_T_OPTIONAL) return cast(lc, kj_lower_opt_raw(lc, e), t, e->span);
     if (ei->is_const && ei->cval.type && (kj_is_scalar(t) || t->kind == KJ_T_TUPLE) &&
         (kj_is_scalar(ei->cval.type) || ei->cval.type->kind == KJ_T_TUPLE) &&
         const_fits(&ei->cval, t))
@@ -172,6 +174,7 @@ static kir_ref truthy(lctx *lc, kir_ref v, kj_span sp)
 
 static kir_ref lower_cond(lctx *lc, const kj_expr *e)
 {
+    if (EI(lc, e)->opt_type) return kj_lower_opt_truth(lc, e); /* host code: lower_optional.c */
     return truthy(lc, lower_expr(lc, e), e->span);
 }
 
@@ -829,7 +832,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
             (ixt->kind == KJ_T_INT || ixt->kind == KJ_T_TUPLE))
             args[i] = lower_atomic_index(lc, args[0], a, ixt);
         else
-            args[i] = a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
+            args[i] = a && b == KJ_B_PRINT && EI(lc, a)->opt_type ? kj_lower_opt_raw(lc, a) /* None or its value */
+                      : a ? lower_builtin_arg(lc, a, ei->conv ? ei->conv[i] : NULL) : 0;
     }
     if (b == KJ_B_OBJMODE_OUT) return cast(lc, args[0], t, e->span); /* parser_objmode.c */
     kir_ref gen = kj_lower_gen_builtin(lc, b, args, (uint32_t)ei->nbound, e->span); /* lower_pygen.c */
@@ -964,7 +968,15 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
 
 /* ---- expressions ---- */
 
+static kir_ref lower_expr_value(lctx *lc, const kj_expr *e);
+
 static kir_ref lower_expr(lctx *lc, const kj_expr *e)
+{
+    if (EI(lc, e)->opt_type) return kj_lower_opt_use(lc, e); /* an Optional used as its value: lower_optional.c */
+    return lower_expr_value(lc, e);
+}
+
+static kir_ref lower_expr_value(lctx *lc, const kj_expr *e)
 {
     kj_einfo *ei = EI(lc, e);
     const kj_type *t = strong(lc, ei->type);
@@ -1040,6 +1052,7 @@ static kir_ref lower_expr(lctx *lc, const kj_expr *e)
     case KJ_E_BOOLOP: return lower_boolop(lc, e);
     case KJ_E_COMPARE:
         if (ei->is_const) return const_as(lc, &ei->cval, t, e->span);
+        if (kj_opt_compare_side(lc->sp, e) >= 0) return kj_lower_opt_compare(lc, e); /* lower_optional.c */
         return lower_compare(lc, e);
     case KJ_E_IFEXP: return lower_ifexp(lc, e);
     default: break;
@@ -1373,6 +1386,7 @@ static void lower_stmt(lctx *lc, const kj_stmt *st)
         if (lc->f->generator) ret = kj_t_none(lc->s->types); /* the end of the iteration */
         if (st->ret.value && ret->kind != KJ_T_NONE) v = lower_as(lc, st->ret.value, ret);
         else if (st->ret.value) lower_expr(lc, st->ret.value);
+        else if (ret->kind == KJ_T_OPTIONAL) v = emit(lc, KIR_CONST_NONE, ret, st->span); /* `return`: None */
         kj_lower_leave_tries(lc, st->span);
         kir_ref r = emit(lc, KIR_RETURN, NULL, st->span);
         kir_at(lc->f, r)->a = v;

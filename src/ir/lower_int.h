@@ -28,6 +28,14 @@ kir_ref kj_lw_i64(lctx *lc, int64_t v, kj_span sp);
 kir_ref kj_lw_num(lctx *lc, const kj_type *t, int v, kj_span sp); /* 0, 1 or -1 of scalar type t */
 kir_ref kj_lw_emit2(lctx *lc, kir_op op, const kj_type *t, kj_span sp, kir_ref a, kir_ref b);
 kir_ref kj_lw_emit_args(lctx *lc, kir_op op, const kj_type *t, kj_span sp, const kir_ref *args, uint32_t n);
+/* lower_optional.c: Numba's Optional values (infer_optional.c): e as its Optional (its einfo's
+ * opt_type), e used as its value (checked: TypeError when None), a conversion to or from an
+ * Optional, `x is None` (kj_opt_compare_side), `if x:` in host code. */
+kir_ref kj_lower_opt_raw(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_opt_use(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_opt_cast(lctx *lc, kir_ref v, const kj_type *to, kj_span sp);
+kir_ref kj_lower_opt_compare(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_opt_truth(lctx *lc, const kj_expr *e);
 /* lower_pybuiltin.c: chr, ord, repr, hash, divmod */
 kir_ref kj_lower_pybuiltin(lctx *lc, int b, const kj_type *t, const kir_ref *args, uint32_t n, kj_span sp);
 bool kj_lower_str_augassign(lctx *lc, const kj_stmt *st); /* s += t, s *= n */

@@ -169,6 +169,8 @@ typedef struct kj_einfo {
     bool nonneg; /* an integer value known to be >= 0 (indices need no wrap) */
     bool forall; /* EI_LAUNCH made by kernel.forall(ntasks, ...) */
     const kj_type *type;   /* EI_VALUE: the value's type (may be weak) */
+    const kj_type *opt_type; /* EI_VALUE of an Optional(T) (infer_optional.c): that type; `type` is then
+                                T, what a use of the value sees (lowering checks it is not None) */
     const kj_type *optype; /* BINOP/COMPARE/AUGASSIGN: the operation's type */
     const kj_type *restype; /* AUGASSIGN of an array (on its value): the operation's element type */
     kj_cval cval;          /* is_const */
@@ -463,6 +465,17 @@ bool kj_infer_pyop_inplace(kj_ictx *ic, kj_einfo *ei, int b, kj_binop op, const 
                            kj_span sp, const kj_type **out);
 /* infer_objmode.c: is st `with objmode(...)` (checked) */
 bool kj_objmode_with(kj_ictx *ic, const kj_stmt *st);
+/* infer_optional.c: Numba's Optional (types_optional.c). kj_type_expr's last step: an Optional
+ * value reads as its type T everywhere but where kj_ei_raw asks for the Optional itself (an
+ * assignment to a name, a return, a tuple display, print, a call of a user function); `x is None`
+ * and its relatives of an Optional x (true when e is one, typed); an Optional in a condition (true
+ * after reporting it: Numba has no truth value for it). */
+kj_einfo *kj_opt_unwrap(kj_einfo *ei);
+static inline const kj_type *kj_ei_raw(const kj_einfo *ei) { return ei->opt_type ? ei->opt_type : ei->type; }
+const kj_type *kj_value_type_raw(kj_ictx *ic, const kj_expr *e);
+bool kj_opt_compare(kj_ictx *ic, const kj_expr *e, kj_einfo *ei);
+int kj_opt_compare_side(const kj_spec *sp, const kj_expr *e); /* the Optional operand's index, or -1 */
+bool kj_opt_cond_error(kj_ictx *ic, const kj_expr *e);
 /* infer_pygen.c: generators. Does the block (not a nested def) yield; a
  * yield statement; a generator's return; the reporting walk's checks. */
 bool kj_block_yields(const kj_block *b);

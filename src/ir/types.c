@@ -116,6 +116,7 @@ static const char *make_name(kj_arena *a, const kj_type *k)
         return k->elem ? kj_arena_printf(a, "DictType[%s,%s]", k->elem->name, k->elems[0]->name) : "DictType[undefined,undefined]";
     case KJ_T_SET: return kj_arena_printf(a, "set(%s)", k->elem ? k->elem->name : "undefined");
     case KJ_T_GENERATOR: return kj_arena_printf(a, "generator(yield_type=%s)", k->elem->name);
+    case KJ_T_OPTIONAL: return kj_arena_printf(a, "OptionalType(%s)", k->elem->name);
     case KJ_T_STR: return "str";
     case KJ_T_DTYPE: return kj_arena_printf(a, "dtype(%s)", k->elem->name);
     case KJ_T_OPAQUE: case KJ_T_FUNC: return k->name;
@@ -284,6 +285,14 @@ const kj_type *kj_t_set(kj_types *t, const kj_type *elem)
 const kj_type *kj_t_generator(kj_types *t, const kj_type *yield_type)
 {
     kj_type k = {.kind = KJ_T_GENERATOR, .elem = yield_type};
+    return intern(t, &k);
+}
+
+const kj_type *kj_t_optional(kj_types *t, const kj_type *elem)
+{
+    if (elem && elem->kind == KJ_T_OPTIONAL) return elem;
+    if (!kj_optional_elem_ok(elem)) return NULL; /* types_optional.c */
+    kj_type k = {.kind = KJ_T_OPTIONAL, .elem = kj_strong(t, elem)};
     return intern(t, &k);
 }
 

@@ -34,6 +34,8 @@ typedef enum {
     KJ_T_SET,    /* a set of elem (NULL: `set()` before an add); a kj_dict with no values */
     KJ_T_GENERATOR, /* what calling a generator function gives: elem = the yield type; an LLVM
                        coroutine's handle (infer_pygen.c, llvm_pygen.c) */
+    KJ_T_OPTIONAL, /* Numba's Optional(elem): None or a value of elem (a strong type, never none or
+                      optional); a (valid bool, elem) pair (types_optional.c, infer_optional.c) */
 } kj_type_kind;
 
 typedef enum { KJ_LAYOUT_A, KJ_LAYOUT_C, KJ_LAYOUT_F } kj_layout;
@@ -90,6 +92,14 @@ const kj_type *kj_t_list(kj_types *t, const kj_type *elem); /* elem NULL: `[]`, 
 const kj_type *kj_t_dict(kj_types *t, const kj_type *key, const kj_type *value); /* NULLs: `{}` */
 const kj_type *kj_t_set(kj_types *t, const kj_type *elem); /* elem NULL: `set()` */
 const kj_type *kj_t_generator(kj_types *t, const kj_type *yield_type);
+/* types_optional.c: Optional(elem), named OptionalType(elem) as in Numba; NULL when elem cannot be
+ * optional (a function, a dtype, a handle...). elem is made strong; Optional(Optional(T)) is Optional(T). */
+const kj_type *kj_t_optional(kj_types *t, const kj_type *elem);
+bool kj_optional_elem_ok(const kj_type *elem); /* what Optional may hold */
+/* kj_unify where None may meet a value, as Numba's unification: none with T (or Optional(T)) is
+ * Optional(T), Optional(T) with U is Optional(unify(T, U)); otherwise kj_unify. For the bindings of
+ * one variable, a function's returns and a conditional expression's branches. */
+const kj_type *kj_unify_opt(kj_types *t, const kj_type *a, const kj_type *b);
 const kj_type *kj_t_str(kj_types *t);
 const kj_type *kj_t_dtype(kj_types *t, const kj_type *scalar);
 const kj_type *kj_t_opaque(kj_types *t, const char *name);

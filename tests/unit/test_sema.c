@@ -272,7 +272,8 @@ static void test_errors(void **state)
     expect_error(HDR "@jit\ndef f(a):\n    b = a\n    return b + c\n", 7, 16, "unknown name 'c'");
     expect_error(HDR "@cuda.jit\ndef k(a):\n    a[0] = 1\ndef main():\n    k[1, 8]\n", 8, 5,
                  "launch configuration without a call");
-    expect_error(HDR "@jit\ndef f(x):\n    if x > 0:\n        return 1\ndef main():\n    f(1)\n", 5, 1,
+    /* (falling off the end of a function that returns a number returns None: Optional, run/optional_return.k) */
+    expect_error(HDR "@jit\ndef f(x):\n    if x > 0:\n        return np.float32\ndef main():\n    f(1)\n", 5, 1,
                  "falls off the end");
     expect_error(HDR "@cuda.jit\ndef k(a):\n    a[0] = 1\n@cuda.jit\ndef k2(a):\n    k[1, 1](a)\n"
                      "def main():\n    a = np.zeros(4)\n    k2[1, 1](a)\n", 9, 5,

@@ -306,6 +306,32 @@ static void test_unify(void **state)
     assert_null(kj_unify(t, NULL, f32));
 }
 
+/* Numba's unification with None (types_optional.c): none and T give OptionalType(T), strong. */
+static void test_unify_optional(void **state)
+{
+    fix *f = *state;
+    kj_types *t = f->t;
+    const kj_type *none = kj_t_none(t), *wi = kj_t_weak_int(t), *i64 = sc(t, I64), *f64 = sc(t, F64);
+    const kj_type *oi = kj_t_optional(t, i64);
+    assert_non_null(oi);
+    assert_string_equal(kj_type_str(oi), "OptionalType(int64)");
+    assert_ptr_equal(kj_t_optional(t, wi), oi);      /* a literal is stored strong */
+    assert_ptr_equal(kj_t_optional(t, oi), oi);      /* never nested */
+    assert_null(kj_t_optional(t, none));
+    assert_null(kj_t_optional(t, kj_t_opaque(t, "stream")));
+    assert_ptr_equal(kj_unify_opt(t, none, wi), oi); /* found = None, then found = 0 */
+    assert_ptr_equal(kj_unify_opt(t, i64, none), oi);
+    assert_ptr_equal(kj_unify_opt(t, oi, none), oi);
+    assert_ptr_equal(kj_unify_opt(t, none, oi), oi);
+    assert_ptr_equal(kj_unify_opt(t, oi, i64), oi);
+    assert_ptr_equal(kj_unify_opt(t, oi, f64), kj_t_optional(t, f64)); /* None, 1, 2.5 */
+    assert_ptr_equal(kj_unify_opt(t, f64, kj_t_optional(t, f64)), kj_t_optional(t, f64));
+    assert_ptr_equal(kj_unify_opt(t, none, none), none);
+    assert_ptr_equal(kj_unify_opt(t, i64, f64), f64);   /* no None: kj_unify */
+    assert_null(kj_unify_opt(t, oi, kj_t_str(t)));       /* None, 1, "s" */
+    assert_null(kj_unify(t, oi, i64));                   /* kj_unify itself never makes or widens one */
+}
+
 /* np.can_cast(a, b, "same_kind"), from NumPy 1.24: row = from, col = to. */
 static const char *const same_kind[NSCALAR] = {
     "11111111111", ".1111....11", ".1111....11", ".1111....11", ".1111....11", ".1111111111",
@@ -539,6 +565,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_promote_strong, setup, teardown),
         cmocka_unit_test_setup_teardown(test_promote_weak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unify, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unify_optional, setup, teardown),
         cmocka_unit_test_setup_teardown(test_can_convert, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sig_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sig_errors, setup, teardown),
