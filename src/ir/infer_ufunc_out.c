@@ -9,6 +9,7 @@
  * the in-place store of the result into the output, so that fusion makes it
  * one loop writing the output, with NumPy's broadcast rule and messages
  * (rt_ufunc.c, tree '+') and inputs that overlap it read from a copy. */
+#include "kir.h" /* kir_frozen */
 #include "sema_int.h"
 
 #include <string.h>
@@ -114,6 +115,22 @@ static int kind_rank(const kj_type *t)
     }
 }
 
+/* An output that is a module-level array (or a view of one), frozen into
+ * compiled code as Numba freezes globals: Numba's read-only refusal. Host
+ * code may write a module array it computes (Python writes the module's). */
+static bool read_only_out(kj_ictx *ic, const kj_ufout *uo)
+{
+    const kj_expr *x = uo->out;
+    while (x->kind == KJ_E_SUBSCRIPT) x = x->sub.obj;
+    const kj_einfo *ai = &ic->sp->ei[x->id];
+    if (!ai->frozen || (ai->frozen->slot && ic->sp->fn->kind == FK_HELPER)) return false;
+    kj_diag *dg = kj_error(ic->d, ic->s->src, uo->out->span,
+                           "ufunc '%s' called with an explicit output that is read-only", uo->name);
+    kj_diag_hint(dg, "'%s' is a module-level array, frozen into compiled code as Numba freezes globals: pass it "
+                 "as an argument to write it, or write into a copy", ai->frozen->name);
+    return true;
+}
+
 kj_einfo *kj_ufunc_out_finish(kj_ictx *ic, const kj_expr *e, const kj_ufout *uo, kj_einfo *ei)
 {
     if (!uo || !ei->type) return ei;
@@ -143,6 +160,10 @@ kj_einfo *kj_ufunc_out_finish(kj_ictx *ic, const kj_expr *e, const kj_ufout *uo,
     if (r->kind == KJ_T_ARRAY && r->ndim > ot->ndim) {
         kj_error(ic->d, ic->s->src, osp, "non-broadcastable output operand: the result of np.%s has %d "
                  "dimensions, the output %d", uo->name, r->ndim, ot->ndim);
+        ei->type = NULL;
+        return ei;
+    }
+    if (read_only_out(ic, uo)) {
         ei->type = NULL;
         return ei;
     }
