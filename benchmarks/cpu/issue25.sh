@@ -16,7 +16,9 @@
 # $ISSUE25_DOT_N (4096) change the sizes; the defaults take about 3 minutes
 # on a quiet 16-core machine, under 10 on a loaded 2-core one. The ratio is
 # NumPy's time / kjit's: >= 1 is kjit as fast or faster. "same" compares a
-# check value of both results (round-trip digits).
+# check value of both results: one element or count for dot and sortstat.k,
+# for random.k an exact integer hash of every element's bits (a float sum
+# would differ between NumPy 1.x and 2.x, which block their sums differently).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 kjit=$1

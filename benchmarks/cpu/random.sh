@@ -10,7 +10,7 @@
 # programs run ROUNDS (3) times, alternately, and each case keeps the median
 # of its rounds. $PYTHON (python3) must have NumPy. Prints per case the
 # milliseconds of each, NumPy's time / kjit's (>= 1: kjit at least as fast)
-# and whether the draws are the same (their sums' round-trip digits).
+# and whether the draws are the same (random.k's exact check of every element's bits).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 kjit=$1

@@ -91,6 +91,8 @@ class UFuncDispatcher(Dispatcher):
         return len(self.types)
 
     def __call__(self, *args, **kwargs):
+        if len(args) == self.nin + 1 and isinstance(args[-1], np.ndarray) and "out" not in kwargs:
+            args, kwargs = args[:-1], dict(kwargs, out=args[-1])  # f(a, b, out): NumPy's positional output
         if kwargs.get("out") is not None and len(args) == self.nin:
             out = kwargs.pop("out")
             out[...] = self(*args)

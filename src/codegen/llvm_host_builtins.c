@@ -448,6 +448,21 @@ static LLVMValueRef gen_shuffle(kj_cg *cg, const kir_inst *in)
     return load_desc(cg, out, nd);
 }
 
+/* Generator.permuted(x, axis=, out=): a new array, or out itself. */
+static LLVMValueRef gen_permuted(kj_cg *cg, const kir_inst *in)
+{
+    LLVMValueRef x[3], o[3] = {LLVMConstNull(cg->t_ptr), kj_cg_i32(cg, 0), kj_cg_i32(cg, 0)};
+    kj_cg_operand(cg, in->args[1], x);
+    kir_ref axis = argref(cg, in, 2), out = argref(cg, in, 3);
+    if (out) kj_cg_operand(cg, out, o);
+    int nd = in->type->ndim;
+    LLVMValueRef res = out ? LLVMConstNull(cg->t_ptr) : kj_cg_out_desc(cg, nd);
+    LLVMValueRef a[12] = {rt_arg(cg), argv(cg, in, 0), x[0], x[1], x[2], axis ? to_i64(cg, axis) : kj_cg_i64(cg, 0),
+                          kj_cg_i32(cg, axis != 0), o[0], o[2], res, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+    kj_cg_rtcall(cg, KJ_RTF_GEN_PERMUTED, a, 12);
+    return out ? kj_cg_val(cg, out) : load_desc(cg, res, nd);
+}
+
 /* np.random.default_rng(seed), and its Generator's random(size=),
  * uniform(low=0, high=1, size=), integers(low, high=, size=): one value
  * through a temporary, or an array. */
@@ -458,6 +473,7 @@ static LLVMValueRef b_generator(kj_cg *cg, const kir_inst *in)
         return kj_cg_rtcall(cg, KJ_RTF_DEFAULT_RNG, a, 4);
     }
     if (in->aux == KJ_B_GEN_SHUFFLE || in->aux == KJ_B_GEN_PERMUTATION) return gen_shuffle(cg, in);
+    if (in->aux == KJ_B_GEN_PERMUTED) return gen_permuted(cg, in);
     bool ints = in->aux == KJ_B_GEN_INTEGERS, arr = in->type->kind == KJ_T_ARRAY;
     kir_ref size = argref(cg, in, in->aux == KJ_B_GEN_RANDOM ? 1 : 3);
     int nd = arr ? in->type->ndim : 0;
@@ -1116,7 +1132,7 @@ LLVMValueRef kj_cg_host_builtin(kj_cg *cg, const kir_inst *in)
     case KJ_B_NP_RANDOM_MULTINOMIAL: case KJ_B_GEN_MULTINOMIAL: return b_multinomial(cg, in);
     case KJ_B_NP_RANDOM_DIRICHLET: case KJ_B_GEN_DIRICHLET: return b_dirichlet(cg, in);
     case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
-    case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
+    case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION: case KJ_B_GEN_PERMUTED:
         return b_generator(cg, in);
     case KJ_B_NP_SAVE: return b_save(cg, in);
     case KJ_B_NP_LOAD: return b_load(cg, in);

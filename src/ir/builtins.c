@@ -1138,6 +1138,7 @@ static const kj_type *type_numpy(bctx *c)
     case KJ_B_NP_RANDOM_MULTINOMIAL: return kj_btype_multinomial(c, 0);
     case KJ_B_NP_RANDOM_DIRICHLET: return kj_btype_dirichlet(c, 0);
     case KJ_B_GEN_CHOICE: case KJ_B_GEN_MULTINOMIAL: case KJ_B_GEN_DIRICHLET: return kj_btype_gen_pick(c);
+    case KJ_B_GEN_PERMUTED: return kj_btype_gen_permuted(c); /* builtins_gen_permuted.c */
     case KJ_B_NP_RANDOM_DEFAULT_RNG: case KJ_B_GEN_RANDOM: case KJ_B_GEN_UNIFORM: case KJ_B_GEN_INTEGERS:
     case KJ_B_GEN_SHUFFLE: case KJ_B_GEN_PERMUTATION:
         return type_generator(c);

@@ -344,6 +344,7 @@ enum {
     X(GEN_INTEGERS, "Generator.integers", KJ_BF_HOST | KJ_BF_METHOD, "low, high=, size=")                \
     X(GEN_SHUFFLE, "Generator.shuffle", KJ_BF_HOST | KJ_BF_METHOD, "x")                                  \
     X(GEN_PERMUTATION, "Generator.permutation", KJ_BF_HOST | KJ_BF_METHOD | KJ_BF_READS, "x")            \
+    X(GEN_PERMUTED, "Generator.permuted", KJ_BF_HOST | KJ_BF_METHOD, "x, axis=, out=") /* writes out= */  \
     /* the Generator's distributions (builtins_random.c kj_gdist_spec_of, random_gen_dist.c) */ \
     X(GEN_NORMAL, "Generator.normal", KJ_BF_HOST | KJ_BF_METHOD, "loc=, scale=, size=")                  \
     X(GEN_STANDARD_NORMAL, "Generator.standard_normal", KJ_BF_HOST | KJ_BF_METHOD, "size=")              \

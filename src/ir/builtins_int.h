@@ -203,6 +203,7 @@ const kj_type *kj_btype_choice(bctx *c, uint32_t o);
 const kj_type *kj_btype_multinomial(bctx *c, uint32_t o);
 const kj_type *kj_btype_dirichlet(bctx *c, uint32_t o);
 const kj_type *kj_btype_gen_pick(bctx *c);
+const kj_type *kj_btype_gen_permuted(bctx *c); /* builtins_gen_permuted.c */
 const kj_type *kj_btype_cuda_host(bctx *c);
 const kj_type *kj_btype_waitall(bctx *c);
 const kj_type *kj_btype_mpi(bctx *c);

@@ -362,6 +362,8 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
             ok = type_arg(ic, e->call.kw[i].value, &kw[i], list_args(b)) && ok;
     }
     if (!ok || !check_builtin_context(ic, b, e->span)) return ei_value(ei, NULL);
+    kj_ufout *uo = NULL; /* np.add(a, b, out): infer_ufunc_out.c */
+    if (!kj_ufunc_out_split(ic, e, b, pos, &np, kwn, kw, &nk, &uo)) return ei_value(ei, NULL);
     if (b == KJ_B_NP_WHERE && np == 1 && nk == 0) b = KJ_B_NP_NONZERO; /* np.where(condition) */
     uint32_t max = np + nk + 8;
     kj_barg *bound = KJ_NEWN(ic->s->a, kj_barg, max + 1);
@@ -377,6 +379,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     }
     int nb = kj_builtin_bind(b, pos, np, kwn, kw, nk, e->span, ic->s->src, ic->d, bound + off,
                              map + off, max - off);
+    kj_ufunc_out_fixmap(uo, map + off, nb);
     if (nb >= 1 && (b == KJ_B_SHARED_ARRAY || b == KJ_B_LOCAL_ARRAY) && !bound[off].is_const && map[off] != INT32_MAX)
         kj_local_const_shape(ic, call_arg_expr(e, map[off]), &bound[off]); /* N = 100; shared.array(N, t) */
     if (nb < 0 || !check_const_args(ic, b, bound + off, (uint32_t)nb) ||
@@ -389,7 +392,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
         return ei_value(ei, NULL);
     }
     kj_opufunc o;
-    if (kj_builtin_operator(b, &o)) return operator_call(ic, e, ei, b, &o, bound, map, nb);
+    if (kj_builtin_operator(b, &o)) return kj_ufunc_out_finish(ic, e, uo, operator_call(ic, e, ei, b, &o, bound, map, nb));
     if (b == KJ_B_NP_LOAD && !(target = npy_file_type(ic, call_arg_expr(e, map[0]))))
         return ei_value(ei, NULL);
     const kj_type **conv = KJ_NEWN(ic->s->a, const kj_type *, (uint32_t)nb + 1);
@@ -421,7 +424,7 @@ static kj_einfo *builtin_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, int b
     ei->conv = conv;
     /* For a tuple (cuda.grid(2)), nonneg covers every element. */
     ei->nonneg = t && kj_builtin_has(b, KJ_BF_NONNEG);
-    return ei;
+    return kj_ufunc_out_finish(ic, e, uo, ei);
 }
 
 /* ---- user functions ---- */
@@ -923,6 +926,11 @@ static kj_einfo *ufunc_call(kj_ictx *ic, const kj_expr *e, kj_einfo *ei, kj_fn *
         }
         out = t;
         out_sp = kw->value->span;
+    }
+    if (fn->kind == FK_VECTORIZE && !out && n == fn->def->nparams + 1 && args[n - 1]->kind == KJ_T_ARRAY) {
+        n--; /* f(a, b, out): the output after the inputs, as NumPy's ufuncs and Numba's DUFunc take it */
+        out = args[n];
+        out_sp = e->call.args[n]->span;
     }
     if (fn->kind != FK_GUVECTORIZE && n != fn->def->nparams) {
         kj_error(ic->d, ic->s->src, e->span, "%s() takes %u argument%s but %u were given",

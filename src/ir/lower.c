@@ -910,6 +910,10 @@ static kir_ref lower_ufunc(lctx *lc, const kj_expr *e, kj_einfo *ei)
     kir_ref *args = KJ_NEWN(lc->s->a, kir_ref, n + nk + 1);
     for (uint32_t i = 0; i < n; i++) {
         const kj_expr *a = e->call.args[i];
+        if (i >= ei->callee->nargs) { /* f(a, b, out): a @vectorize's positional output */
+            args[i] = lower_expr(lc, a);
+            continue;
+        }
         const kj_type *at = EI(lc, a)->type;
         const kj_type *pt = ei->callee->args[i];
         args[i] = at->kind == KJ_T_ARRAY || pt->kind == KJ_T_ARRAY ? lower_expr(lc, a)
@@ -919,7 +923,7 @@ static kir_ref lower_ufunc(lctx *lc, const kj_expr *e, kj_einfo *ei)
     kir_ref r = emit_args(lc, KIR_UFUNC_CALL, strong(lc, ei->type), e->span, args, n + nk);
     kir_at(lc->f, r)->fn = ei->callee->kir;
     /* out= given: the call's value is the out array itself. */
-    kir_at(lc->f, r)->aux = (uint16_t)nk;
+    kir_at(lc->f, r)->aux = (uint16_t)(nk + (n > ei->callee->nargs ? n - ei->callee->nargs : 0));
     return r;
 }
 
@@ -958,6 +962,7 @@ static kir_ref lower_call(lctx *lc, const kj_expr *e)
         kir_at(lc->f, r)->fn = ei->callee->kir;
         return r;
     }
+    if (ei->ufout) return kj_lower_ufunc_out(lc, e, ei, lower_builtin); /* np.add(a, b, out): lower_ufunc_out.c */
     if (ei->builtin == KJ_B_STR_FORMAT) return kj_lower_str_format(lc, e); /* lower_str.c */
     if (ei->builtin >= KJ_B_TYPED_LIST && ei->builtin <= KJ_B_TYPED_DICT_EMPTY)
         return kj_lower_typed_call(lc, e, strong(lc, ei->type), ei->builtin); /* lower_typed.c */

@@ -150,6 +150,10 @@ kir_ref kj_lower_record_array(lctx *lc, const kj_type *t, kir_ref seq, kj_span s
 
 /* lower_operator.c: operator.add(a, b), ... (builtins_operator.h) */
 kir_ref kj_lower_pyoperator(lctx *lc, const kj_expr *e, const kj_einfo *ei, const kj_opufunc *o);
+/* lower_ufunc_out.c: a NumPy ufunc call with its output (ei->ufout), the
+ * call itself lowered by `lower_call` */
+kir_ref kj_lower_ufunc_out(lctx *lc, const kj_expr *e, kj_einfo *ei,
+                           kir_ref (*lower_call)(lctx *, const kj_expr *, kj_einfo *));
 
 /* lower_tuple_ops.c: t1 op t2 (comparison), t1 + t2, t[a:b], t.index(x) */
 kir_ref kj_lower_tuple_compare(lctx *lc, const kj_expr *e, kj_cmpop op, kir_ref l, kir_ref r);

@@ -188,6 +188,7 @@ typedef struct kj_einfo {
     kj_barg *bound;        /* builtin call: bound arguments */
     int32_t *argmap;
     int nbound;
+    const struct kj_ufout *ufout; /* builtin call of a NumPy ufunc with its output (infer_ufunc_out.c) */
 } kj_einfo;
 
 typedef struct kj_var {
@@ -670,6 +671,24 @@ bool kj_check_index_aug(kj_ictx *ic, kj_binop op, const kj_type *cur, const kj_t
  * that casting='same_kind' refuses (a op= b, f(..., out=o)). */
 const char *kj_ufunc_name(kj_binop op);
 kj_diag *kj_ufunc_cast_error(kj_ictx *ic, kj_span sp, const char *ufunc, const kj_type *from, const kj_type *to);
+
+/* infer_ufunc_out.c: the output argument of NumPy's ufuncs, np.add(a, b, c)
+ * and np.add(a, b, out=c). _split takes it out of a built-in call's typed
+ * arguments (false after an error; *uo NULL when there is none), _fixmap
+ * renumbers the bound keywords after it, _finish checks the typed result
+ * against it and makes the call's value the output array. */
+typedef struct kj_ufout {
+    const char *name;      /* the ufunc's NumPy name */
+    const kj_expr *out;    /* the output argument */
+    const kj_type *type;   /* its type */
+    int kwidx;             /* out= as keyword kwidx of the call, -1 positional */
+    const kj_type *res;    /* the ufunc's result, as if without the output */
+    bool res_const;        /* that result is a compile-time constant (the einfo's cval) */
+} kj_ufout;
+bool kj_ufunc_out_split(kj_ictx *ic, const kj_expr *e, int b, kj_barg *pos, uint32_t *np, const char **kwn,
+                        kj_barg *kw, uint32_t *nk, kj_ufout **uo);
+void kj_ufunc_out_fixmap(const kj_ufout *uo, int32_t *map, int nb);
+kj_einfo *kj_ufunc_out_finish(kj_ictx *ic, const kj_expr *e, const kj_ufout *uo, kj_einfo *ei);
 /* Is subscript e, typed in sp, one with index arrays? (infer_index.c) */
 bool kj_is_index_array_subscript(const kj_spec *sp, const kj_expr *e);
 uint32_t kj_report_spec(kj_sema *s, kj_spec *sp);
