@@ -48,6 +48,9 @@
 #include <string.h>
 
 #define KJ_ABI_MAX_DIMS 4
+/* The most blocks a grid.sync() barrier on the GPU holds flags for (llvm_cuda_cg.c); a cooperative
+ * launch of more is refused (gpu.c), as one over the co-residency limit. */
+#define KJ_ABI_GRID_SYNC_BLOCKS 8192
 
 /* The version of this contract between generated code and the runtime
  * (the structures here, the runtime functions generated code calls): part
@@ -93,8 +96,9 @@
  * multinomial and dirichlet (kj_rt_gen_choice, kj_rt_gen_choice1, kj_rt_gen_multinomial, kj_rt_gen_dirichlet).
  * 34: kj_rt_gen_frame (a generator's coroutine frame, runtime/pygen.c). 35: kj_rt_print_records,
  * kj_rt_record_copy (NumPy structured dtypes, record.c). 36: kj_rt_cpx_ufunc(f) (NumPy's complex ufunc
- * loops, cpxufunc.c) and kj_rt_list_array2 (np.array of a run-time list of tuples). */
-#define KJ_ABI_VERSION 36
+ * loops, cpxufunc.c) and kj_rt_list_array2 (np.array of a run-time list of tuples). 37: kj_rt_cuda_dev_uuid
+ * (Device.uuid). */
+#define KJ_ABI_VERSION 37
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8
