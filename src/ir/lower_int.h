@@ -53,6 +53,7 @@ kir_ref kj_lower_kernel_query(lctx *lc, const kj_expr *e, const kj_type *t, kir_
 kir_ref kj_lower_with_enter(lctx *lc, const kj_stmt *st);
 void kj_lower_with_exit(lctx *lc, const kj_stmt *st);
 kir_ref kj_lower_gpus_item(lctx *lc, const kj_expr *ctx); /* cuda.gpus[i] */
+kir_ref kj_lower_gpus_at(lctx *lc, kir_ref i, kj_span sp);  /* device i, as cuda.gpus[i] */
 
 /* lower_npshape.c: a.flat, np.ndindex, np.ndenumerate, np.nditer in for loops
  * (w the wrapper's type), a.flat[i] read (v 0) or written, `x in a`. */
