@@ -58,7 +58,9 @@ def main():
     kj = measure([a.kjit, "run", "--target=cuda", mc], n)
     nb = measure([a.python, os.path.join(HERE, "numba_run.py"), mc], n)
     # the documented example's 1001 points (4 blocks), then 2^16 and 2^18
-    # (1024 blocks of 256: about the most an H100 keeps resident at once)
+    # (1024 blocks of 256, one thread a point: within the 1056 an H100 SXM
+    # keeps resident, 8 a SM x 132 while the kernel needs at most 32 registers;
+    # gridsync.k prints its grid and kernel.max_cooperative_grid_blocks)
     sizes = (1001, 65536, 262144)
     g = {m: measure([a.kjit, "run", "--target=cuda", gs, "n=%d" % m], n) for m in sizes}
     print("\n| measure | kjit | Numba 0.68 | kjit / Numba | goal |")
@@ -79,6 +81,7 @@ def main():
             m, r["gridsync-synced-us-per-step"], r["gridsync-launches-us-per-step"],
             r["gridsync-synced-us-per-step"] / r["gridsync-launches-us-per-step"]))
         print("| results agree | %s | | | |" % r["gridsync-same"])
+        print("| blocks (co-resident maximum) | %d (%d) | | | |" % (r["gridsync-blocks"], r["gridsync-max-blocks"]))
 
 
 if __name__ == "__main__":

@@ -67,6 +67,8 @@ KNOWN_GAPS = {
     'cuda_device_array': "AttributeError: 'DeviceNDArray' object has no attribute 'reshape'",
     'cuda_device_array_split': "AttributeError: 'DeviceNDArray' object has no attribute 'split'",
     'cuda_device_array_view': "AttributeError: 'DeviceNDArray' object has no attribute 'view'",
+    'cuda_device_array_strides': "the package's cuda.device_array ignores strides= (a C-ordered array)",
+    'cuda_gpus_iter': "AttributeError: the package's current_context().device has no uuid",
     'cuda_random_states_shape': "ModuleNotFoundError: No module named 'numba.cuda.random'; 'numba.cuda' is not a ...",
     'dict_host_print': "ModuleNotFoundError: No module named 'numba.core'",
     'dict_str_keys': "ModuleNotFoundError: No module named 'numba.core'",

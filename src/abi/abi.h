@@ -48,6 +48,9 @@
 #include <string.h>
 
 #define KJ_ABI_MAX_DIMS 4
+/* The most blocks a grid.sync() barrier on the GPU holds flags for (llvm_cuda_cg.c); a cooperative
+ * launch of more is refused (gpu.c), as one over the co-residency limit. */
+#define KJ_ABI_GRID_SYNC_BLOCKS 8192
 
 /* The version of this contract between generated code and the runtime
  * (the structures here, the runtime functions generated code calls): part
@@ -96,8 +99,9 @@
  * loops, cpxufunc.c) and kj_rt_list_array2 (np.array of a run-time list of tuples). 37: Numba's thread-pool API
  * (kj_rt_set_num_threads ... kj_rt_config_threads, rt_threads.c). 38: exception objects (exc_obj.h:
  * kj_rt_exc_value's result; a raise's form in kj_rt_raise's kind); generator frames freed by scope
- * (kj_rt_gen_ref, _mark, _collect, _pin). 39: kj_rt_gen_permuted (Generator.permuted, random_permuted.c). */
-#define KJ_ABI_VERSION 39
+ * (kj_rt_gen_ref, _mark, _collect, _pin). 39: kj_rt_gen_permuted (Generator.permuted, random_permuted.c).
+ * 40: kj_rt_cuda_dev_uuid (Device.uuid). */
+#define KJ_ABI_VERSION 40
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8

@@ -500,6 +500,7 @@ LLVMValueRef kj_cg_out_desc(kj_cg *cg, int ndim);
  * a [nd x i64] temporary; the array value behind an out descriptor. */
 LLVMValueRef kj_cg_shape_arg(kj_cg *cg, kir_ref r, int nd);
 LLVMValueRef kj_cg_load_desc(kj_cg *cg, LLVMValueRef p, int ndim);
+LLVMValueRef kj_cg_device_array_strided(kj_cg *cg, const kir_inst *in); /* llvm_cuda_strides.c */
 /* llvm_generator.c: a Generator distribution method (rng.normal(...), ...). */
 struct kj_rdist_spec;
 LLVMValueRef kj_cg_gen_dist(kj_cg *cg, const kir_inst *in, const struct kj_rdist_spec *sp);

@@ -60,7 +60,11 @@ static LLVMValueRef elem_ptr(kj_cg *cg, const kj_type *at, LLVMValueRef arr, con
         for (unsigned k = n - 1; k-- > 0;) off = mul_add(cg, off, field(cg, arr, F_SHAPE, k), idx[k]);
         break;
     default: {
-        uint64_t size = itemsize(cg, at->elem);
+        /* On the host in bytes: a field of a packed structured dtype (a['x'] of [('x', f4),
+         * ('ok', ?)]) has strides that are not multiples of its item. On the GPU, where a launch
+         * refuses such arrays (gpu.c: the loads would fault), in items, which left the
+         * reduction kernels 10 fewer registers than byte offsets did. */
+        uint64_t size = cg->sm ? itemsize(cg, at->elem) : 1;
         off = NULL;
         for (unsigned k = 0; k < n; k++) {
             LLVMValueRef st = field(cg, arr, F_STRIDES, k);
@@ -68,6 +72,7 @@ static LLVMValueRef elem_ptr(kj_cg *cg, const kj_type *at, LLVMValueRef arr, con
             LLVMValueRef t = LLVMBuildNSWMul(cg->b, idx[k], st, "");
             off = off ? LLVMBuildNSWAdd(cg->b, off, t, "") : t;
         }
+        if (!cg->sm) return LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, data, &off, 1, "");
         break;
     }
     }

@@ -46,6 +46,10 @@ LLVMValueRef kj_cg_cuda_dev(kj_cg *cg, const kir_inst *in)
         return LLVMBuildIntToPtr(cg->b, kj_cg_rtcall(cg, KJ_RTF_GPU_COUNT, &cg->fn->rt, 1), cg->t_ptr, "gpus");
     case KJ_B_CTX_GET_MEMORY_INFO: return pair(cg, in, mem_info(cg, 0), mem_info(cg, 1));
     case KJ_B_DEV_NAME: return kj_cg_rtcall(cg, KJ_RTF_CUDA_DEV_NAME, &cg->fn->rt, 1);
+    case KJ_B_DEV_UUID: {
+        LLVMValueRef a[3] = {cg->fn->rt, kj_cg_line(cg, in), kj_cg_col(cg, in)};
+        return kj_cg_rtcall(cg, KJ_RTF_CUDA_DEV_UUID, a, 3);
+    }
     case KJ_B_DEV_ID: return attr(cg, in, -1, 0);
     case KJ_B_DEV_COMPUTE_CAPABILITY: return pair(cg, in, attr(cg, in, 75, 9), attr(cg, in, 76, 0));
     default: {

@@ -204,6 +204,7 @@ static LLVMValueRef b_alloc(kj_cg *cg, const kir_inst *in)
 {
     if (kj_record_of(in->type->elem)) return alloc_records(cg, in);
     if (in->aux == KJ_B_CUDA_DEVICE_ARRAY && kj_is_xoro_states(in->type)) return alloc_xoro(cg, in);
+    if (in->aux == KJ_B_CUDA_DEVICE_ARRAY && argref(cg, in, 2)) return kj_cg_device_array_strided(cg, in);
     if ((in->aux == KJ_B_CUDA_DEVICE_ARRAY || in->aux == KJ_B_CUDA_DEVICE_ARRAY_LIKE) &&
         in->type->layout == KJ_LAYOUT_F)
         return alloc_f(cg, in);

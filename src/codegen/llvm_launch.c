@@ -26,7 +26,9 @@ static kj_abi_param param_of(kj_cg *cg, const kir_func *k, uint32_t j, const kj_
     if (t->kind == KJ_T_ARRAY) {
         bool ro = k->params[j] == t && kir_param_read_only(k, j);
         int32_t kind = ro ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY;
-        return (kj_abi_param){kind, (int32_t)t->ndim, 0, kj_cg_dtype(t->elem)};
+        /* records: their bytes (llvm_record.c), whose fields need no alignment */
+        int32_t dt = kj_record_of(t->elem) ? KJ_DT_UINT8 : kj_cg_dtype(t->elem);
+        return (kj_abi_param){kind, (int32_t)t->ndim, 0, dt};
     }
     int32_t size = (int32_t)LLVMABISizeOfType(cg->td, kj_cg_memtype(cg, t));
     bool scalar = t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT || t->kind == KJ_T_BOOL;
@@ -158,14 +160,6 @@ void kj_cg_launch(kj_cg *cg, const kir_inst *in)
     /* arguments are already of the parameters' types, or arrays of another
      * layout, which have the same form */
     for (uint32_t j = 0; j < k->nparams; j++) {
-        const kj_type *t = cg->fn->kf->insts[in->args[8 + j]].type;
-        /* A kernel that wrote an array of records on an H100 left wrong low
-         * bytes in its float fields (tests/gpu/SKIP): refused until found. */
-        if (!cg->run->host_kernels && t && t->kind == KJ_T_ARRAY && kj_record_of(t->elem)) {
-            kj_cg_fail(cg, in->span, "arrays of records as arguments of kernels on the GPU are not supported yet "
-                                     "(they run on --target cpu and parallel)");
-            return;
-        }
         vals[j] = kj_cg_val(cg, in->args[8 + j]);
     }
     kj_cg_launch_kernel(cg, k, cfg, vals, in);

@@ -38,9 +38,10 @@ const kj_type *kj_btype_cuda_host(bctx *c)
         }
         if (!is_array(ty(c, 0)) && !kj_record_of(ty(c, 0))) return argerr(c, 0, "an array or a record");
         return stream_arg(c, 1) ? ty(c, 0) : NULL; /* a record: numba-cuda's DeviceRecord (llvm_record.c) */
-    case KJ_B_CUDA_DEVICE_ARRAY: /* numba-cuda's order: shape, dtype, strides, order, stream */
-        if (given(c, 2)) return argerr(c, 2, "None (kjit's device arrays are laid out by order='C' or 'F')");
-        return stream_arg(c, 4) ? kj_btype_device_array(c) : NULL;
+    case KJ_B_CUDA_DEVICE_ARRAY: { /* numba-cuda's order: shape, dtype, strides, order, stream */
+        const kj_type *a = stream_arg(c, 4) ? kj_btype_device_array(c) : NULL;
+        return a && given(c, 2) ? kj_btype_device_array_strides(c, a) : a;
+    }
     case KJ_B_CUDA_DEVICE_ARRAY_LIKE: {
         /* Numba orders the new array as ary when ary is F- and not C-contiguous, else C */
         const kj_type *a = ty(c, 0);

@@ -40,7 +40,7 @@ const kj_type *kj_builtin_type_cuda_dev(kj_types *t, kj_builtin id, const kj_bar
         return kj_t_opaque(t, "context");
     case KJ_B_CUDA_LIST_DEVICES: return kj_t_opaque(t, "gpus"); /* len() as len(cuda.gpus) */
     case KJ_B_CTX_GET_MEMORY_INFO: return pair_i64(t);      /* (free, total) */
-    case KJ_B_DEV_NAME: return kj_t_str(t);
+    case KJ_B_DEV_NAME: case KJ_B_DEV_UUID: return kj_t_str(t);
     case KJ_B_DEV_COMPUTE_CAPABILITY: return pair_i64(t);
     case KJ_B_DEV_ID: return kj_t_int(t, 64, true);
     default: {

@@ -65,6 +65,7 @@
     X(DEV_NAME, "device.name", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "") \
     X(DEV_ID, "device.id", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "") \
     X(DEV_COMPUTE_CAPABILITY, "device.compute_capability", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "") \
+    X(DEV_UUID, "device.uuid", KJ_BF_HOST | KJ_BF_ATTR | KJ_BF_METHOD, "") \
     KJ_CUDA_DEV_ATTRS_X(X)
 
 #define KJ_CUDA_DEV_ATTRS_X(X) \

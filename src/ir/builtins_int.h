@@ -194,6 +194,7 @@ static inline bool opaque_arg(bctx *c, uint32_t i, const char *name)
 /* The typing rules of builtins_cuda.c: numba.cuda's host side, mpi4py,
  * and numba.cuda inside kernels. */
 const kj_type *kj_btype_device_array(bctx *c);
+const kj_type *kj_btype_device_array_strides(bctx *c, const kj_type *a); /* builtins_cuda_strides.c */
 struct kj_rdist_spec;
 const kj_type *kj_btype_gen_dist(bctx *c, const struct kj_rdist_spec *sp); /* builtins_generator.c */
 /* np.random.choice / multinomial / dirichlet with `a` (n, alpha) at argument

@@ -126,6 +126,9 @@ static const kj_type *iter_elem(kj_ictx *ic, const kj_expr *it)
         return t->elem;
     case KJ_T_STR: return kj_device_str_refused(ic, it->span) ? NULL : t; /* its characters: lower_str.c */
     case KJ_T_GENERATOR: return t->elem; /* enumerate(g), zip(g, ...): lower_iter.c's gen_loop */
+    case KJ_T_OPAQUE: /* for g in cuda.gpus: each device (lower_iter.c) */
+        if (!strcmp(t->name, "gpus")) return kj_t_opaque(ic->s->types, "device");
+        break;
     default: break;
     }
     kj_diag *dg = kj_error(ic->d, ic->s->src, it->span, "'%s' object is not iterable",
@@ -146,7 +149,7 @@ bool kj_infer_for_iter(kj_ictx *ic, const kj_expr *it, const kj_type **elem)
         bool range_value = t && t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL;
         if (!t || (t->kind != KJ_T_ARRAY && t->kind != KJ_T_LIST && t->kind != KJ_T_DICT &&
                    t->kind != KJ_T_SET && t->kind != KJ_T_STR && !range_value && !kj_is_scalar(t) &&
-                   !kj_npshape_wrapper(t)))
+                   !kj_npshape_wrapper(t) && !(t->kind == KJ_T_OPAQUE && !strcmp(t->name, "gpus"))))
             return false;
     }
     *elem = iter_elem(ic, it);

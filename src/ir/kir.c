@@ -136,6 +136,22 @@ static bool reads_only(const kir_inst *in, const bool *mark, int depth)
     }
 }
 
+/* a[i] of an array of records, or a record field of a record (r.inner), is
+ * a reference to the array's bytes (llvm_record.c), which `a[i].x = v`
+ * writes: follow its uses as a view's. Missing it made a kernel that only
+ * wrote records count as reading its array, so the array's host copy was
+ * kept as current after the launch and the kernel's writes never came back. */
+static bool record_ref(const kir_inst *in, const bool *mark)
+{
+    if (!in->type || !kj_record_of(in->type)) return false;
+    if (in->op == KIR_ARRAY_LOAD) {
+        for (uint32_t k = 0; k < in->nargs; k++)
+            if (mark[in->args[k]]) return false; /* a marked value as an index */
+        return in->a && mark[in->a];
+    }
+    return in->op == KIR_BUILTIN && in->aux == KJ_B_REC_GET && in->nargs && mark[in->args[0]];
+}
+
 /* One pass over f marking the values (mark) and locals (lmark) that may
  * hold parameter k or a view of it; false when one of them is used other
  * than for reading. *grew: a local was newly marked (a loop may read it
@@ -156,6 +172,7 @@ static bool mark_pass(const kir_func *f, uint32_t k, bool *mark, bool *lmark, in
         for (uint32_t j = 0; j < in->nargs && !uses; j++) uses = in->args[j] && mark[in->args[j]];
         if (!uses) continue;
         if (in->op == KIR_ARRAY_VIEW && mark[in->a]) mark[r] = true; /* a view: follow its uses */
+        else if (record_ref(in, mark)) mark[r] = true;
         else if (!reads_only(in, mark, depth)) return false;
     }
     return true;

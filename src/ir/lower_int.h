@@ -69,6 +69,7 @@ bool kj_lower_raise_obj(lctx *lc, const kj_stmt *st);
 /* what `raise EXC` (a class of kind `kind` or a call of one) says of its arguments: exc_obj.h's forms */
 int kj_raise_form(lctx *lc, const kj_expr *exc, int kind);
 kir_ref kj_lower_exc_expr(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_gpus_at(lctx *lc, kir_ref i, kj_span sp);  /* device i, as cuda.gpus[i] */
 
 /* lower_npshape.c: a.flat, np.ndindex, np.ndenumerate, np.nditer in for loops
  * (w the wrapper's type), a.flat[i] read (v 0) or written, `x in a`. */

@@ -18,7 +18,9 @@
 
 #define MAX_ZIP 8
 
-typedef enum { SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR, SQ_REVERSED, SQ_NP, SQ_GEN } sq_kind;
+typedef enum {
+    SQ_ARRAY, SQ_TUPLE, SQ_RANGE, SQ_ENUMERATE, SQ_ZIP, SQ_LIST, SQ_STR, SQ_REVERSED, SQ_NP, SQ_GEN, SQ_GPUS
+} sq_kind;
 
 typedef struct seq {
     sq_kind kind;
@@ -104,6 +106,8 @@ static void open_call(lctx *lc, const kj_expr *e, int b, seq *q)
     q->start = start ? kj_lw_as(lc, start, i64t(lc)) : kj_lw_i64(lc, 0, sp);
 }
 
+static bool is_gpus(const kj_type *t) { return t && t->kind == KJ_T_OPAQUE && !strcmp(t->name, "gpus"); }
+
 /* Evaluate the iterable `e` once into q. */
 static void open_seq(lctx *lc, const kj_expr *e, seq *q)
 {
@@ -134,6 +138,8 @@ static void open_seq(lctx *lc, const kj_expr *e, seq *q)
         q->kind = SQ_NP, q->v = v;
     } else if (t->kind == KJ_T_GENERATOR) { /* no length: gen_loop */
         q->kind = SQ_GEN, q->v = v;
+    } else if (is_gpus(t)) { /* cuda.gpus: device i for i in range(len(cuda.gpus)) (lower_with.c) */
+        q->kind = SQ_GPUS, q->v = v;
     } else { /* a tuple: its elements' one type (infer_iter.c) */
         q->kind = SQ_TUPLE, q->v = v;
         q->elem = t->elems[0];
@@ -175,6 +181,11 @@ static kir_ref seq_len(lctx *lc, const seq *q, kj_span sp)
     case SQ_REVERSED: return q->stop;
     case SQ_NP: return kj_lower_npiter_len(lc, q->type, q->v, sp);
     case SQ_GEN: return 0; /* never asked (gen_loop) */
+    case SQ_GPUS: {
+        kir_ref r = kj_lw_emit_args(lc, KIR_BUILTIN, i64t(lc), sp, &q->v, 1);
+        kir_at(lc->f, r)->aux = KJ_B_LEN;
+        return r;
+    }
     case SQ_ZIP: {
         kir_ref n = seq_len(lc, &q->sub[0], sp);
         for (uint32_t k = 1; k < q->n; k++) {
@@ -227,6 +238,7 @@ static kir_ref seq_get(lctx *lc, const seq *q, kir_ref i, kj_span sp)
     }
     case SQ_LIST: return kj_lower_list_get(lc, q->v, i, sp);
     case SQ_NP: return kj_lower_npiter_get(lc, q->type, q->v, i, sp);
+    case SQ_GPUS: return kj_lower_gpus_at(lc, i, sp);
     case SQ_STR: return kj_lower_str_get(lc, q->v, i, sp);
     case SQ_RANGE: {
         kir_ref ii = kj_lw_cast(lc, i, q->type, sp);
@@ -268,7 +280,7 @@ static bool mine(lctx *lc, const kj_expr *it)
 {
     if (iter_call(lc, it) >= 0) return true;
     const kj_type *t = EI(lc, it)->type;
-    return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET || t->kind == KJ_T_STR || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL) || kj_npshape_wrapper(t));
+    return t && (t->kind == KJ_T_ARRAY || t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET || t->kind == KJ_T_STR || (t->kind == KJ_T_RANGE && it->kind != KJ_E_CALL) || kj_npshape_wrapper(t) || is_gpus(t));
 }
 
 static bool has_gen(const seq *q)

@@ -48,9 +48,14 @@ static kir_ref chunksize(lctx *lc, const kj_expr *n, kj_span sp)
  * the device (the opaque value cuda.get_current_device() gives). */
 kir_ref kj_lower_gpus_item(lctx *lc, const kj_expr *ctx)
 {
-    kir_ref i = kj_lw_as(lc, ctx->sub.index, kj_t_int(lc->s->types, 64, true));
-    builtin(lc, KJ_B_CUDA_SELECT_DEVICE, &i, 1, ctx->span);
-    kir_ref d = kj_lw_emit_args(lc, KIR_BUILTIN, kj_t_opaque(lc->s->types, "device"), ctx->span, NULL, 0);
+    return kj_lower_gpus_at(lc, kj_lw_as(lc, ctx->sub.index, kj_t_int(lc->s->types, 64, true)), ctx->span);
+}
+
+/* device i (an int64), as cuda.gpus[i]; also each device of `for g in cuda.gpus:` (lower_iter.c) */
+kir_ref kj_lower_gpus_at(lctx *lc, kir_ref i, kj_span sp)
+{
+    builtin(lc, KJ_B_CUDA_SELECT_DEVICE, &i, 1, sp);
+    kir_ref d = kj_lw_emit_args(lc, KIR_BUILTIN, kj_t_opaque(lc->s->types, "device"), sp, NULL, 0);
     kir_at(lc->f, d)->aux = KJ_B_CUDA_GET_CURRENT_DEVICE;
     return d;
 }

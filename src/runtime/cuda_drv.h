@@ -93,7 +93,7 @@
  * left NULL otherwise (kj_cu_has_graphs says whether all of a group are
  * there). CUDA graphs replay host loops of launches (gpu_graph.c).
  * cuGraphAddKernelNode's params struct is the _v2 one of CUDA 12.
- * cuProfilerStart/Stop serve cuda.profile_start/stop (gpu_stream.c). */
+ * cuProfilerStart/Stop serve cuda.profile_start/stop (gpu_stream.c), cuDeviceGetUuid Device.uuid. */
 #define KJ_CU_OPT_FUNCS(X)                           \
     X(cuGraphCreate, 10000)                          \
     X(cuGraphDestroy, 10000)                         \
@@ -102,7 +102,8 @@
     X(cuGraphExecDestroy, 10000)                     \
     X(cuGraphLaunch, 10000)                          \
     X(cuProfilerStart, 4000)                         \
-    X(cuProfilerStop, 4000)
+    X(cuProfilerStop, 4000)                          \
+    X(cuDeviceGetUuid, 11040)
 
 /* The driver's entry points. `opened` is false until kj_cu_open succeeds
  * (or a test fills the table by hand and sets it). */

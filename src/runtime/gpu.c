@@ -355,6 +355,7 @@ static bool coop_fits(kj_gpu *g, code_fn *fn, const kj_abi_kernel *k, const int6
     CUresult r = g->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn->f, (int)threads, (size_t)cfg[7]);
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", e);
     int64_t limit = (int64_t)per_sm * g->props.sm_count;
+    if (limit > KJ_ABI_GRID_SYNC_BLOCKS) limit = KJ_ABI_GRID_SYNC_BLOCKS; /* the barrier's flags */
     if (nblocks <= limit) return true;
     return kj_rt_errorf(e, "RuntimeError",
                         "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: kernel '%s' uses grid.sync() and was launched "
@@ -374,6 +375,7 @@ bool kj_gpu_coop_max_blocks(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, i
     CUresult r = g->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn->f, (int)threads, (size_t)dyn);
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", e);
     *out = (int64_t)per_sm * g->props.sm_count;
+    if (*out > KJ_ABI_GRID_SYNC_BLOCKS) *out = KJ_ABI_GRID_SYNC_BLOCKS;
     return true;
 }
 
@@ -483,6 +485,26 @@ static bool check_raise(kj_gpu *g, kj_gpu_code *c, kj_rt_error *e, int32_t *elin
 
 enum { MAX_SLOTS = 256 };
 
+/* A kernel loads an array's numbers at their natural alignment, which the
+ * GPU requires (a misaligned load faults). A field of a packed structured
+ * dtype (a['x'] of [('x', f4), ('y', i1)]) is an array whose data or strides
+ * are not multiples of its item: refused here, with what to do instead. */
+static bool aligned_arg(const kj_abi_kernel *k, int32_t j, const kj_abi_array *d, int ndim, kj_rt_error *e)
+{
+    kj_dtype dt = (kj_dtype)k->params[j].dtype;
+    int64_t al = (int64_t)kj_dtype_size(dt);
+    if (dt == KJ_DT_COMPLEX64 || dt == KJ_DT_COMPLEX128) al /= 2;
+    uint64_t bits = (uint64_t)(uintptr_t)kj_abi_array_data(d);
+    for (int i = 0; i < ndim; i++)
+        if (kj_abi_array_shape(d, ndim, i) > 1) bits |= (uint64_t)kj_abi_array_stride(d, ndim, i);
+    if (al <= 1 || bits % (uint64_t)al == 0) return true;
+    return kj_rt_errorf(e, "RuntimeError",
+                        "argument %d of kernel '%s' is a misaligned array: its data or strides are not multiples of "
+                        "its %lld-byte items (a field of a packed structured dtype?), which the GPU cannot load; "
+                        "pass a copy (np.ascontiguousarray) or use an aligned dtype (align=True)",
+                        j + 1, k->name, (long long)al);
+}
+
 /* The device copy of array argument d (parameter p): current (uploaded
  * when the host's was newer), its address in *dptr. */
 static kj_mirror *device_arg(kj_gpu *g, const kj_abi_kernel *k, int32_t j, const kj_abi_array *d, int ndim,
@@ -494,6 +516,7 @@ static kj_mirror *device_arg(kj_gpu *g, const kj_abi_kernel *k, int32_t j, const
                      k->name);
         return NULL;
     }
+    if (!aligned_arg(k, j, d, ndim, e)) return NULL;
     kj_mirror *m = kj_gpu_mirror_current(g, owner, e);
     if (m) *dptr = m->d + (uint64_t)((char *)kj_abi_array_data(d) - m->lo);
     return m;

@@ -238,6 +238,8 @@ void kj_gpu_pinned_free(kj_gpu *g, void *p);
  * (cuDeviceGetAttribute, cuDeviceGetName); false when the driver refuses. */
 bool kj_gpu_device_attr(kj_gpu *g, int ordinal, int code, int64_t *v);
 bool kj_gpu_device_name(kj_gpu *g, int ordinal, char *buf, size_t cap);
+/* its 16 UUID bytes (cuDeviceGetUuid; false where the driver has none) */
+bool kj_gpu_device_uuid(kj_gpu *g, int ordinal, unsigned char out[16]);
 
 /* Device memory: free and total bytes (cuMemGetInfo). */
 bool kj_gpu_mem_info(kj_gpu *g, size_t *free_bytes, size_t *total_bytes);

@@ -13,6 +13,16 @@ bool kj_gpu_device_attr(kj_gpu *g, int ordinal, int code, int64_t *v)
     return true;
 }
 
+bool kj_gpu_device_uuid(kj_gpu *g, int ordinal, unsigned char out[16])
+{
+    CUdevice d;
+    CUuuid u;
+    if (!g->cu.cuDeviceGetUuid || g->cu.cuDeviceGet(&d, ordinal) != CUDA_SUCCESS) return false;
+    if (g->cu.cuDeviceGetUuid(&u, d) != CUDA_SUCCESS) return false;
+    memcpy(out, u.bytes, 16);
+    return true;
+}
+
 bool kj_gpu_device_name(kj_gpu *g, int ordinal, char *buf, size_t cap)
 {
     CUdevice d;

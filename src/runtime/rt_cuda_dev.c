@@ -51,6 +51,28 @@ int64_t kj_rt_cuda_mem_info(kj_rt *rt, int32_t which)
     return (int64_t)(which ? tb : fb);
 }
 
+/* numba-cuda's Device.uuid: 'GPU-%02x...' of the driver's 16 bytes (cuDeviceGetUuid) in groups of
+ * 4-2-2-2-6; all zeros for the cpu targets' device, as Numba's simulator gives. */
+static bool uuid_of(kj_rt *rt, int ord, char out[48])
+{
+    unsigned char u[16] = {0};
+    if (rt->gpu && !kj_gpu_device_uuid(rt->gpu, ord, u)) return false;
+    char *p = out + sprintf(out, "GPU-");
+    for (int i = 0; i < 16; i++) p += sprintf(p, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", u[i]);
+    return true;
+}
+
+void *kj_rt_cuda_dev_uuid(kj_rt *rt, int32_t line, int32_t col)
+{
+    char s[48];
+    if (!uuid_of(rt, rt->gpu ? kj_gpu_ordinal(rt->gpu) : 0, s)) {
+        kj_rt_error e;
+        kj_rt_errorf(&e, "RuntimeError", "cuDeviceGetUuid: the CUDA driver has no device UUID");
+        kj_rt_raise_error(rt, &e, line, col);
+    }
+    return kj_rt_str_cat(rt, s, "");
+}
+
 static int64_t attr_of(kj_rt *rt, int ord, int code, int64_t cpu_value)
 {
     int64_t v = cpu_value;
@@ -58,12 +80,12 @@ static int64_t attr_of(kj_rt *rt, int ord, int code, int64_t cpu_value)
     return v;
 }
 
-/* numba.cuda.detect()'s report, line for line (less the UUID, which kjit
- * does not ask the driver for). */
+/* numba.cuda.detect()'s report, line for line (a driver without
+ * cuDeviceGetUuid shows `?` as the UUID). */
 int32_t kj_rt_cuda_detect(kj_rt *rt)
 {
     int n = rt->gpu ? kj_gpu_count(rt->gpu) : 1, supported = 0;
-    char line[1024], name[256];
+    char line[1024], name[256], uuid[48];
     snprintf(line, sizeof line, "Found %d CUDA devices\n", n);
     kj_rt_print_str(rt, line);
     for (int d = 0; d < n; d++) {
@@ -74,10 +96,12 @@ int32_t kj_rt_cuda_detect(kj_rt *rt)
                               : major < 5 || (major == 5 && minor < 3) ? "[SUPPORTED (DEPRECATED)]"
                                                                        : "[SUPPORTED]";
         supported += support[1] == 'S';
+        if (!uuid_of(rt, d, uuid)) snprintf(uuid, sizeof uuid, "?");
         snprintf(line, sizeof line, "id %d    %20s %40s\n%40s: %" PRId64 ".%" PRId64 "\n%40s: %" PRId64 "\n%40s: %" PRId64
-                 "\n%40s: %s\n%40s: %" PRId64 "\n",
+                 "\n%40s: %s\n%40s: %s\n%40s: %" PRId64 "\n",
                  d, name, support, "Compute Capability", major, minor, "PCI Device ID",
-                 attr_of(rt, d, ATTR_PCI_DEVICE_ID, 0), "PCI Bus ID", attr_of(rt, d, ATTR_PCI_BUS_ID, 0), "Watchdog",
+                 attr_of(rt, d, ATTR_PCI_DEVICE_ID, 0), "PCI Bus ID", attr_of(rt, d, ATTR_PCI_BUS_ID, 0), "UUID", uuid,
+                 "Watchdog",
                  attr_of(rt, d, ATTR_KERNEL_EXEC_TIMEOUT, 0) > 0 ? "Enabled" : "Disabled",
                  "FP32/FP64 Performance Ratio", attr_of(rt, d, ATTR_SINGLE_TO_DOUBLE, 2));
         kj_rt_print_str(rt, line);

@@ -224,6 +224,25 @@ k ptx --arch sm_60 "$tmp/h.k"
 expect "f16 atomic sm_60" 1 "h.k:7:5: error: cuda.atomic.add on float16 needs sm_70 or newer (atom.add.noftz.f16), not sm_60"
 k ptx --arch sm_70 "$tmp/h.k" # LLVM's PTX 6.0 for sm_70 has no f16 atom: a compare-and-swap loop
 expect "f16 atomic sm_70" 0 ".global.cas.b32"
+
+# ---- grid.sync(): acquire/release at gpu scope, which LLVM's NVPTX has from sm_70 (it aborted on sm_60) ----
+cat >"$tmp/g.k" <<'EOF'
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def k(a):
+    cuda.cg.this_grid().sync()
+
+
+def main():
+    k[2, 32](np.zeros(1))
+EOF
+k ptx --arch sm_60 "$tmp/g.k"
+expect "grid.sync sm_60" 1 "g.k:7:5: error: grid.sync() needs sm_70 or newer (ld.acquire.gpu, fence.acq_rel.gpu), not sm_60"
+k ptx --arch sm_70 "$tmp/g.k"
+expect "grid.sync sm_70" 0 "ld.acquire.gpu"
 k ptx --arch sm_90 "$tmp/h.k"
 expect "f16 atomic sm_90" 0 "atom.global.add.noftz.f16"
 

@@ -29,6 +29,17 @@ expect grid_sync "kjit stats: launches of step: 1"
 expect grid_sync "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: kernel 'step' uses grid.sync() and was launched with grid (529, 1, 1) of 529 blocks; at most 528 blocks of 256 threads can be resident at once (4 per SM x 132 SMs)"
 # kernel.max_cooperative_grid_blocks: the driver's occupancy x the SMs (4 x 132)
 "$kjit" run --target=cuda "$root/tests/fake_gpu/max_coop.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+# records written by a kernel come back (90 bytes each way); a padded device_array(strides=) is its extent
+"$kjit" run --target=cuda "$root/tests/fake_gpu/records.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+expect records "kjit stats: host->device 1 transfers, 90 bytes"
+expect records "kjit stats: device->host 2 transfers, 210 bytes"
+grep -qxF "0.0 (32, 8)" "$tmp/out" || { echo "FAIL records: $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
+# a misaligned array (a field of a packed record) is refused at launch
+"$kjit" run --target=cuda "$root/tests/fake_gpu/misaligned.k" >"$tmp/out" 2>"$tmp/err" && failed=$((failed + 1))
+expect misaligned "RuntimeError: argument 1 of kernel 'kern' is a misaligned array"
+# Device.uuid from cuDeviceGetUuid's bytes (the fake's 00 11 22 ... ff), as numba-cuda formats it
+"$kjit" run --target=cuda "$root/tests/golden/run/cuda_gpus_iter.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
+grep -qxF "GPU-00112233-4455-6677-8899-aabbccddeeff 40" "$tmp/out" || { echo "FAIL uuid: $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
 "$kjit" run --target=cuda "$root/tests/golden/run/cuda_max_coop_overloads.k" >"$tmp/out" 2>"$tmp/err" || failed=$((failed + 1))
 grep -qx 528 "$tmp/out" || { echo "FAIL overloads[sig].max_cooperative_grid_blocks: $(tr '\n' '|' <"$tmp/out")"; failed=$((failed + 1)); }
 # cuda.compile_ptx and its relatives on the cuda target: the golden's facts (the current device: the fake's arch)

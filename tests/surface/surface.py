@@ -21,7 +21,10 @@ item's category (see KIND):
 A line `%%` splits module-level code (before it: helpers, kernels) from the
 body.  `%program` as the first line: the rest is the whole program.
 `%skip REASON` as the whole body: an item that cannot be probed as Numba
-documents it, with the reason (counted, never run).
+documents it, with the reason (counted, never run).  `%lines N...` on a
+line of its own: only those lines of the output count (1-based, negative
+from the end), for an item that prints the machine's own facts between
+deterministic lines (cuda.detect()).
 
 expected/*.txt hold, per item, what CPython + Numba 0.56 printed
 (NUMBA_ENABLE_CUDASIM=1) as `@@ ITEM` blocks, or `!numba: ERROR` when
@@ -115,6 +118,8 @@ def program(category, code):
     for line in code.split("\n"):
         if line.startswith("%dtype "):
             dtype = "np." + line.split()[1]
+        elif line.startswith("%lines "):
+            HEADER = "# surface-lines:" + line[len("%lines"):] + "\n" + HEADER
         else:
             lines.append(line)
     code = "\n".join(lines)
@@ -149,6 +154,19 @@ def probes():
         out.append((cat, item, src, prog,
                     code.strip()[5:].strip() if prog is None else ""))
     return out
+
+
+def keep_lines(prog, out):
+    """The lines of out that the probe's `%lines` names (all without one)."""
+    m = re.match(r"# surface-lines:([-0-9 ]+)\n", prog)
+    if not m:
+        return out
+    lines = out.rstrip("\n").split("\n")
+    picked = []
+    for n in (int(t) for t in m.group(1).split()):
+        k = n - 1 if n > 0 else len(lines) + n
+        picked.append(lines[k] if 0 <= k < len(lines) else "<no line %d>" % n)
+    return "".join(l + "\n" for l in picked)
 
 
 def numba_error(exc):
@@ -206,7 +224,7 @@ def oracle(argv):
         try:
             with contextlib.redirect_stdout(buf):
                 exec(compile(prog, "probe.py", "exec"), {"__name__": "__main__"})
-            res = buf.getvalue()
+            res = keep_lines(prog, buf.getvalue())
         except BaseException as e:  # noqa: the oracle records every failure
             res = "!numba: %s: %s\n" % (type(e).__name__, numba_error(e))
         finally:
@@ -397,10 +415,11 @@ def run(argv):
         else:
             jobs.append((row, prog, exp))
     with concurrent.futures.ThreadPoolExecutor(max(1, args.j)) as pool:
-        futs = {pool.submit(run_one, kjit, prog, tmo): (row, exp) for row, prog, exp in jobs}
+        futs = {pool.submit(run_one, kjit, prog, tmo): (row, prog, exp) for row, prog, exp in jobs}
         for fut in concurrent.futures.as_completed(futs):
-            row, exp = futs[fut]
-            row[2:] = classify(exp, *fut.result())
+            row, prog, exp = futs[fut]
+            rc, out, err = fut.result()
+            row[2:] = classify(exp, rc, keep_lines(prog, out), err)
     report(rows, args)
     status = 0
     if args.check:

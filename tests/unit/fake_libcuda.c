@@ -116,6 +116,11 @@ static CUresult event_sync(CUevent e) { return (void)e, CUDA_SUCCESS; }
 static CUresult count(int *n) { return *n = 1, CUDA_SUCCESS; }
 static CUresult device(CUdevice *d, int o) { return *d = o, o == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
 static CUresult name(char *s, int n, CUdevice d) { return (void)d, strncpy(s, "fake", (size_t)n), CUDA_SUCCESS; }
+static CUresult uuid(CUuuid *u, CUdevice d) /* GPU-00112233-4455-6677-8899-aabbccddeeff for device 0 */
+{
+    for (int i = 0; i < 16; i++) u->bytes[i] = (char)(i * 17 + (int)d);
+    return CUDA_SUCCESS;
+}
 static CUresult attribute(int *v, CUdevice_attribute a, CUdevice d)
 {
     (void)d;
@@ -487,6 +492,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver, cuuint64_t
     } table[] = {
         {"cuDeviceGetCount", count},         {"cuDeviceGet", device},
         {"cuDeviceGetName", name},           {"cuDeviceGetAttribute", attribute},
+        {"cuDeviceGetUuid", uuid},
         {"cuDevicePrimaryCtxRetain", retain}, {"cuDriverGetVersion", version},
         {"cuMemAlloc", mem_alloc},           {"cuMemFree", mem_free},
         {"cuMemHostRegister", host_register}, {"cuMemHostUnregister", host_unregister},
