@@ -12,8 +12,11 @@
  * its stable one. When the keys are a bijection of the values (no NaN, no
  * -0.0) the sorted values are rebuilt from the keys; otherwise (key, index)
  * pairs are sorted and the values gathered, so NaN payloads and the sign of
- * zero stay where a stable sort leaves them. */
+ * zero stay where a stable sort leaves them. On CPUs with AVX-512, rows of
+ * the 32- and 64-bit types take sort_fast.h's quicksort instead (the same
+ * result), and np.unique of few distinct values a hash pass. */
 #include "array_sort.h"
+#include "sort_fast.h"
 
 #include <assert.h>
 #include <math.h>
@@ -246,9 +249,15 @@ static bool sort_rows(kj_array *r, kj_rt_error *err)
     if (n == 0 || m <= 1) return true;
     size_t isz = kj_array_itemsize(r);
     scratch s;
-    if (!scratch_init(&s, m, isz, true, err)) return false;
-    for (int64_t off = 0; off < n; off += m) sort_row(r->data + off * (int64_t)isz, m, r->dtype, isz, &s);
-    scratch_free(&s);
+    bool fast = kj_sort_fast_enabled(), have = false; /* sort_fast.h; the plain path's scratch when needed */
+    for (int64_t off = 0; off < n; off += m) {
+        char *row = r->data + off * (int64_t)isz;
+        if (fast && kj_sort_fast_row(row, m, r->dtype)) continue;
+        if (!have && !scratch_init(&s, m, isz, true, err)) return false;
+        have = true;
+        sort_row(row, m, r->dtype, isz, &s);
+    }
+    if (have) scratch_free(&s);
     return true;
 }
 
@@ -351,6 +360,9 @@ kj_array *kj_array_searchsorted(const kj_array *a, const kj_array *v, bool right
 
 kj_array *kj_array_unique(const kj_array *a, kj_rt_error *err)
 {
+    bool hashed = false;
+    kj_array *h = kj_sort_plain_forced() ? NULL : kj_unique_hash(a, &hashed, err); /* few distinct values */
+    if (hashed) return h;
     int64_t n = kj_array_size(a);
     kj_array *s = kj_array_astype(a, a->dtype, err); /* a C-ordered copy */
     if (!s) return NULL;
