@@ -288,20 +288,22 @@ kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
     int64_t m = c->ndim ? c->shape[c->ndim - 1] : 1, n = kj_array_size(c);
     size_t isz = kj_array_itemsize(c);
     scratch s;
-    if (r && n && !scratch_init(&s, m, isz, false, err)) {
-        kj_array_release(r);
-        r = NULL;
-    }
-    if (r && n) {
-        int64_t *out = (int64_t *)(void *)r->data;
-        bool exact = true;
-        for (int64_t off = 0; off < n; off += m) {
-            for (int64_t i = 0; i < m; i++) s.pairs[i] = (kv){key_of(c->data + (off + i) * (int64_t)isz, c->dtype, &exact), i};
-            sort_pairs(s.pairs, s.ptmp, m, s.cnt);
-            for (int64_t i = 0; i < m; i++) out[off + i] = s.pairs[i].i;
+    bool fast = kj_sort_fast_enabled(), have = false; /* sort_fast.h; the plain path's scratch when needed */
+    int64_t *out = r ? (int64_t *)(void *)r->data : NULL;
+    bool exact = true;
+    for (int64_t off = 0; r && off < n; off += m) {
+        if (fast && kj_argsort_fast_row(c->data + off * (int64_t)isz, m, c->dtype, out + off)) continue;
+        if (!have && !scratch_init(&s, m, isz, false, err)) {
+            kj_array_release(r);
+            r = NULL;
+            break;
         }
-        scratch_free(&s);
+        have = true;
+        for (int64_t i = 0; i < m; i++) s.pairs[i] = (kv){key_of(c->data + (off + i) * (int64_t)isz, c->dtype, &exact), i};
+        sort_pairs(s.pairs, s.ptmp, m, s.cnt);
+        for (int64_t i = 0; i < m; i++) out[off + i] = s.pairs[i].i;
     }
+    if (have) scratch_free(&s);
     kj_array_release(c);
     return r;
 }

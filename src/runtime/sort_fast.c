@@ -222,6 +222,61 @@ FILL_FN(fill_u64, uint64_t, KEY_U64)
 FILL_FN(fill_i32, int32_t, KEY_I32)
 FILL_FN(fill_u32, uint32_t, KEY_U32)
 
+/* ---- argsort ---- */
+
+/* The keys of v[0..m-1] to k and their indices to out, in order, less the
+ * elements of key UINT64_MAX (NaN, or uint64's largest), whose indices go
+ * to the end of out in order; returns how many are left. */
+#define KEYS_FN(name, T, KEY)                                              \
+    static int64_t name(const char *d, int64_t m, uint64_t *k, int64_t *out) \
+    {                                                                      \
+        const T *v = (const T *)(const void *)d;                           \
+        int64_t w = 0, top = 0;                                            \
+        for (int64_t i = 0; i < m; i++) {                                  \
+            uint64_t x = KEY(v + i);                                       \
+            if (x == UINT64_MAX) {                                         \
+                out[m - 1 - top++] = i;                                    \
+                continue;                                                  \
+            }                                                              \
+            k[w] = x;                                                      \
+            out[w++] = i;                                                  \
+        }                                                                  \
+        for (int64_t a = w, b = m - 1; a < b; a++, b--) {                  \
+            int64_t t = out[a];                                            \
+            out[a] = out[b];                                               \
+            out[b] = t;                                                    \
+        }                                                                  \
+        return w;                                                          \
+    }
+KEYS_FN(keys_f64, double, KEY_F64)
+KEYS_FN(keys_f32, float, KEY_F32)
+KEYS_FN(keys_i64, int64_t, KEY_I64)
+KEYS_FN(keys_u64, uint64_t, KEY_U64)
+KEYS_FN(keys_i32, int32_t, KEY_I32)
+KEYS_FN(keys_u32, uint32_t, KEY_U32)
+
+bool kj_argsort_fast_row(const char *p, int64_t m, kj_dtype dt, int64_t *out)
+{
+    int64_t (*keys)(const char *, int64_t, uint64_t *, int64_t *);
+    switch (dt) {
+    case KJ_DT_FLOAT64: keys = keys_f64; break;
+    case KJ_DT_FLOAT32: keys = keys_f32; break;
+    case KJ_DT_INT64: keys = keys_i64; break;
+    case KJ_DT_UINT64: keys = keys_u64; break;
+    case KJ_DT_INT32: keys = keys_i32; break;
+    case KJ_DT_UINT32: keys = keys_u32; break;
+    default: return false;
+    }
+    uint64_t *k = malloc((size_t)(m ? m : 1) * sizeof *k);
+    if (!k) return false;
+    int64_t w = keys(p, m, k, out);
+    kj_sort_simd_kv(k, out, w);
+    free(k);
+    return true;
+}
+
+/* ---- np.unique's table, sorted ---- */
+
 typedef struct {
     uint64_t k;
     int64_t first;

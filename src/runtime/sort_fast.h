@@ -23,6 +23,11 @@ bool kj_sort_plain_forced(void);
  * aside. NaNs go last in their order, as the plain path leaves them. */
 bool kj_sort_fast_row(char *p, int64_t m, kj_dtype dt);
 
+/* np.argsort of the contiguous row p of m elements of dt into out (call
+ * only when kj_sort_fast_enabled()): the stable order, as the plain path's.
+ * False, out untouched, for another dtype or no memory for the keys. */
+bool kj_argsort_fast_row(const char *p, int64_t m, kj_dtype dt, int64_t *out);
+
 /* np.unique(a) by hashing when a has few distinct values (at most 1/8 of
  * its elements, and 2^15): the distinct values, each as its first
  * occurrence, sorted. *done false (and NULL) when a is not such an array

@@ -19,5 +19,9 @@ void kj_sort_simd_i64(int64_t *a, int64_t n);
 void kj_sort_simd_i32(int32_t *a, int64_t n);
 void kj_sort_simd_u64(uint64_t *a, int64_t n);
 void kj_sort_simd_u32(uint32_t *a, int64_t n);
+/* np.argsort's: sorts the n keys k (none UINT64_MAX) and moves the
+ * indices ix with them; equal keys keep their indices ascending (the
+ * stable order, when ix starts ascending). sort_simd_kv.c. */
+void kj_sort_simd_kv(uint64_t *k, int64_t *ix, int64_t n);
 
 #endif
