@@ -282,8 +282,9 @@ bool kj_array_sort_inplace(kj_array *a, kj_rt_error *err)
 
 kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
 {
-    kj_array *c = kj_array_copy(a, err);
-    if (!c) return NULL;
+    kj_array *copy = kj_array_is_c_contiguous(a) ? NULL : kj_array_copy(a, err); /* read a itself when it can */
+    if (!copy && !kj_array_is_c_contiguous(a)) return NULL;
+    const kj_array *c = copy ? copy : a;
     kj_array *r = kj_array_empty(KJ_DT_INT64, c->ndim, c->shape, err);
     int64_t m = c->ndim ? c->shape[c->ndim - 1] : 1, n = kj_array_size(c);
     size_t isz = kj_array_itemsize(c);
@@ -304,7 +305,7 @@ kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
         for (int64_t i = 0; i < m; i++) out[off + i] = s.pairs[i].i;
     }
     if (have) scratch_free(&s);
-    kj_array_release(c);
+    kj_array_release(copy);
     return r;
 }
 
