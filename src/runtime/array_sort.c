@@ -12,9 +12,12 @@
  * its stable one. When the keys are a bijection of the values (no NaN, no
  * -0.0) the sorted values are rebuilt from the keys; otherwise (key, index)
  * pairs are sorted and the values gathered, so NaN payloads and the sign of
- * zero stay where a stable sort leaves them. */
+ * zero stay where a stable sort leaves them. On CPUs with AVX-512, rows of
+ * the 32- and 64-bit types take sort_fast.h's quicksort instead (the same
+ * result), and np.unique of few distinct values a hash pass. */
 #include "array_sort.h"
 #include "array_int.h"
+#include "sort_fast.h"
 
 #include <assert.h>
 #include <math.h>
@@ -248,9 +251,15 @@ static bool sort_rows(kj_array *r, kj_rt_error *err)
     if (n == 0 || m <= 1) return true;
     size_t isz = kj_array_itemsize(r);
     scratch s;
-    if (!scratch_init(&s, m, isz, true, err)) return false;
-    for (int64_t off = 0; off < n; off += m) sort_row(r->data + off * (int64_t)isz, m, r->dtype, isz, &s);
-    scratch_free(&s);
+    bool fast = kj_sort_fast_enabled(), have = false; /* sort_fast.h; the plain path's scratch when needed */
+    for (int64_t off = 0; off < n; off += m) {
+        char *row = r->data + off * (int64_t)isz;
+        if (fast && kj_sort_fast_row(row, m, r->dtype)) continue;
+        if (!have && !scratch_init(&s, m, isz, true, err)) return false;
+        have = true;
+        sort_row(row, m, r->dtype, isz, &s);
+    }
+    if (have) scratch_free(&s);
     return true;
 }
 
@@ -276,27 +285,30 @@ bool kj_array_sort_inplace(kj_array *a, kj_rt_error *err)
 kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
 {
     if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_cpx_argsort(a, err); /* array_sort_cpx.c */
-    kj_array *c = kj_array_copy(a, err);
-    if (!c) return NULL;
+    kj_array *copy = kj_array_is_c_contiguous(a) ? NULL : kj_array_copy(a, err); /* read a itself when it can */
+    if (!copy && !kj_array_is_c_contiguous(a)) return NULL;
+    const kj_array *c = copy ? copy : a;
     kj_array *r = kj_array_empty(KJ_DT_INT64, c->ndim, c->shape, err);
     int64_t m = c->ndim ? c->shape[c->ndim - 1] : 1, n = kj_array_size(c);
     size_t isz = kj_array_itemsize(c);
     scratch s;
-    if (r && n && !scratch_init(&s, m, isz, false, err)) {
-        kj_array_release(r);
-        r = NULL;
-    }
-    if (r && n) {
-        int64_t *out = (int64_t *)(void *)r->data;
-        bool exact = true;
-        for (int64_t off = 0; off < n; off += m) {
-            for (int64_t i = 0; i < m; i++) s.pairs[i] = (kv){key_of(c->data + (off + i) * (int64_t)isz, c->dtype, &exact), i};
-            sort_pairs(s.pairs, s.ptmp, m, s.cnt);
-            for (int64_t i = 0; i < m; i++) out[off + i] = s.pairs[i].i;
+    bool fast = kj_sort_fast_enabled(), have = false; /* sort_fast.h; the plain path's scratch when needed */
+    int64_t *out = r ? (int64_t *)(void *)r->data : NULL;
+    bool exact = true;
+    for (int64_t off = 0; r && off < n; off += m) {
+        if (fast && kj_argsort_fast_row(c->data + off * (int64_t)isz, m, c->dtype, out + off)) continue;
+        if (!have && !scratch_init(&s, m, isz, false, err)) {
+            kj_array_release(r);
+            r = NULL;
+            break;
         }
-        scratch_free(&s);
+        have = true;
+        for (int64_t i = 0; i < m; i++) s.pairs[i] = (kv){key_of(c->data + (off + i) * (int64_t)isz, c->dtype, &exact), i};
+        sort_pairs(s.pairs, s.ptmp, m, s.cnt);
+        for (int64_t i = 0; i < m; i++) out[off + i] = s.pairs[i].i;
     }
-    kj_array_release(c);
+    if (have) scratch_free(&s);
+    kj_array_release(copy);
     return r;
 }
 
@@ -355,6 +367,9 @@ kj_array *kj_array_searchsorted(const kj_array *a, const kj_array *v, bool right
 kj_array *kj_array_unique(const kj_array *a, kj_rt_error *err)
 {
     if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_cpx_unique(a, err); /* array_sort_cpx.c */
+    bool hashed = false;
+    kj_array *h = kj_sort_plain_forced() ? NULL : kj_unique_hash(a, &hashed, err); /* few distinct values */
+    if (hashed) return h;
     int64_t n = kj_array_size(a);
     kj_array *s = kj_array_astype(a, a->dtype, err); /* a C-ordered copy */
     if (!s) return NULL;

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The fast paths of np.sort and np.unique (sort_fast.h).
+ *
+ * Rows: the AVX-512 quicksorts of sort_simd.c sort values of one type
+ * with < as the order, so floats first go through one read-only pass that
+ * counts NaNs and looks for -0.0. A -0.0 sends the row to the plain
+ * (stable) path; NaNs are moved aside in their order, the rest sorted, the
+ * NaNs appended: the same result as the plain path's, bit for bit.
+ *
+ * np.unique: a hash table of the distinct keys (array_sort.c's keys:
+ * -0.0 as 0.0, every NaN one key) with each one's first index, in one pass;
+ * it gives up as soon as the distinct keys pass a bound (1/8 of the
+ * elements, at most 2^15: then sorting everything is as fast, and the
+ * table stays within the L2 cache), and otherwise sorts only the distinct
+ * keys. The first occurrence of each is what the plain path's stable sort
+ * keeps too. */
+#include "sort_fast.h"
+
+#include "sort_simd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool kj_sort_plain_forced(void)
+{
+    const char *e = getenv("KJIT_SORT_PLAIN");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+bool kj_sort_fast_enabled(void) { return !kj_sort_plain_forced() && kj_sort_simd_available(); }
+
+/* ---- rows ---- */
+
+/* Count the NaNs of v[0..m-1]; whether one element is -0.0. One branch-free
+ * pass (it vectorises). */
+#define SCAN_FN(name, T, U, NEGZ)                                          \
+    static bool name(const T *v, int64_t m, int64_t *nnan)                 \
+    {                                                                      \
+        int64_t nan = 0;                                                   \
+        unsigned negz = 0;                                                 \
+        for (int64_t i = 0; i < m; i++) {                                  \
+            U b;                                                           \
+            memcpy(&b, &v[i], sizeof b);                                   \
+            nan += v[i] != v[i];                                           \
+            negz |= b == (NEGZ);                                           \
+        }                                                                  \
+        *nnan = nan;                                                       \
+        return negz != 0;                                                  \
+    }
+SCAN_FN(scan_f64, double, uint64_t, UINT64_C(1) << 63)
+SCAN_FN(scan_f32, float, uint32_t, UINT32_C(1) << 31)
+
+/* Move the nnan NaNs of v[0..m-1] to `aside` in order, the rest to the
+ * front of v in order. */
+#define COMPACT_FN(name, T)                                                \
+    static void name(T *v, int64_t m, T *aside)                            \
+    {                                                                      \
+        int64_t w = 0, k = 0;                                              \
+        for (int64_t i = 0; i < m; i++) {                                  \
+            T x = v[i];                                                    \
+            if (x != x) aside[k++] = x;                                    \
+            else v[w++] = x;                                               \
+        }                                                                  \
+    }
+COMPACT_FN(compact_f64, double)
+COMPACT_FN(compact_f32, float)
+
+/* A float row: NaNs aside, sort, NaNs back at the end. */
+#define FLOAT_ROW_FN(name, T, SCAN, COMPACT, SORT)                         \
+    static bool name(T *v, int64_t m)                                      \
+    {                                                                      \
+        int64_t nnan;                                                      \
+        if (SCAN(v, m, &nnan)) return false;                               \
+        if (nnan == 0) {                                                   \
+            SORT(v, m);                                                    \
+            return true;                                                   \
+        }                                                                  \
+        T *aside = malloc((size_t)nnan * sizeof(T));                       \
+        if (!aside) return false;                                          \
+        COMPACT(v, m, aside);                                              \
+        SORT(v, m - nnan);                                                 \
+        memcpy(v + (m - nnan), aside, (size_t)nnan * sizeof(T));           \
+        free(aside);                                                       \
+        return true;                                                       \
+    }
+FLOAT_ROW_FN(row_f64, double, scan_f64, compact_f64, kj_sort_simd_f64)
+FLOAT_ROW_FN(row_f32, float, scan_f32, compact_f32, kj_sort_simd_f32)
+
+bool kj_sort_fast_row(char *p, int64_t m, kj_dtype dt)
+{
+    switch (dt) {
+    case KJ_DT_FLOAT64: return row_f64((double *)(void *)p, m);
+    case KJ_DT_FLOAT32: return row_f32((float *)(void *)p, m);
+    case KJ_DT_INT64: kj_sort_simd_i64((int64_t *)(void *)p, m); return true;
+    case KJ_DT_UINT64: kj_sort_simd_u64((uint64_t *)(void *)p, m); return true;
+    case KJ_DT_INT32: kj_sort_simd_i32((int32_t *)(void *)p, m); return true;
+    case KJ_DT_UINT32: kj_sort_simd_u32((uint32_t *)(void *)p, m); return true;
+    default: return false;
+    }
+}
+
+/* ---- np.unique by hashing ---- */
+
+enum { UNIQ_MIN_N = 1024, UNIQ_MAX_DISTINCT = 1 << 15 };
+
+/* The distinct keys: an open-addressed table of key + 1 (0: empty; the key
+ * UINT64_MAX, which has no + 1, kept apart), each with its first index. */
+typedef struct {
+    uint64_t *key;
+    int64_t *first;
+    int bits;
+    int64_t count, limit;
+    bool has_top;
+    int64_t top_first;
+} utable;
+
+static bool utable_init(utable *t, int bits, int64_t limit)
+{
+    size_t n = (size_t)1 << bits;
+    t->key = calloc(n, sizeof *t->key);
+    t->first = malloc(n * sizeof *t->first);
+    t->bits = bits;
+    t->count = 0;
+    t->limit = limit;
+    t->has_top = false;
+    t->top_first = 0;
+    return t->key && t->first;
+}
+
+static void utable_free(utable *t)
+{
+    free(t->key);
+    free(t->first);
+}
+
+static size_t slot_of(uint64_t k1, int bits) { return (size_t)((k1 * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits)); }
+
+static void put_new(utable *t, uint64_t k1, int64_t i)
+{
+    size_t mask = ((size_t)1 << t->bits) - 1, s = slot_of(k1, t->bits);
+    while (t->key[s]) s = (s + 1) & mask;
+    t->key[s] = k1;
+    t->first[s] = i;
+}
+
+/* Double the table (kept at most half full). False: out of memory. */
+static bool grow(utable *t)
+{
+    utable g;
+    if (!utable_init(&g, t->bits + 1, t->limit)) {
+        utable_free(&g);
+        return false;
+    }
+    for (size_t s = 0; s < (size_t)1 << t->bits; s++)
+        if (t->key[s]) put_new(&g, t->key[s], t->first[s]);
+    g.count = t->count;
+    g.has_top = t->has_top;
+    g.top_first = t->top_first;
+    utable_free(t);
+    *t = g;
+    return true;
+}
+
+/* Count key k of element i in. False when the table is over its limit or
+ * out of memory (*oom). */
+static inline bool add_key(utable *t, uint64_t k, int64_t i, bool *oom)
+{
+    if (k == UINT64_MAX) {
+        if (!t->has_top) t->has_top = true, t->top_first = i, t->count++;
+        return t->count <= t->limit;
+    }
+    uint64_t k1 = k + 1;
+    size_t mask = ((size_t)1 << t->bits) - 1, s = slot_of(k1, t->bits);
+    for (; t->key[s]; s = (s + 1) & mask)
+        if (t->key[s] == k1) return true;
+    t->key[s] = k1;
+    t->first[s] = i;
+    if (++t->count > t->limit) return false;
+    if ((size_t)t->count * 2 > mask && !grow(t)) return *oom = true, false;
+    return true;
+}
+
+/* The keys of array_sort.c, branch-free: floats sign-flipped, -0.0 as
+ * 0.0, NaN as UINT64_MAX; integers with the sign bit flipped. */
+static inline uint64_t fkey64(double x)
+{
+    if (x == 0) x = 0.0;
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    uint64_t k = (b >> 63) ? ~b : b | (UINT64_C(1) << 63);
+    return x != x ? UINT64_MAX : k;
+}
+
+static inline uint64_t fkey32(float x)
+{
+    if (x == 0) x = 0.0f;
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    uint64_t k = (b >> 31) ? (uint32_t)~b : b | UINT32_C(0x80000000);
+    return x != x ? UINT64_MAX : k;
+}
+
+#define KEY_F64(p) fkey64(*(const double *)(p))
+#define KEY_F32(p) fkey32(*(const float *)(p))
+#define KEY_I64(p) ((uint64_t)*(const int64_t *)(p) ^ (UINT64_C(1) << 63))
+#define KEY_U64(p) (*(const uint64_t *)(p))
+#define KEY_I32(p) ((uint64_t)((uint32_t)*(const int32_t *)(p) ^ UINT32_C(0x80000000)))
+#define KEY_U32(p) ((uint64_t)*(const uint32_t *)(p))
+
+#define FILL_FN(name, T, KEY)                                              \
+    static bool name(utable *t, const char *d, int64_t n, bool *oom)       \
+    {                                                                      \
+        const T *v = (const T *)(const void *)d;                           \
+        for (int64_t i = 0; i < n; i++)                                    \
+            if (!add_key(t, KEY(v + i), i, oom)) return false;             \
+        return true;                                                       \
+    }
+FILL_FN(fill_f64, double, KEY_F64)
+FILL_FN(fill_f32, float, KEY_F32)
+FILL_FN(fill_i64, int64_t, KEY_I64)
+FILL_FN(fill_u64, uint64_t, KEY_U64)
+FILL_FN(fill_i32, int32_t, KEY_I32)
+FILL_FN(fill_u32, uint32_t, KEY_U32)
+
+/* ---- argsort ---- */
+
+/* The keys of v[0..m-1] to k and their indices to out, in order, less the
+ * elements of key UINT64_MAX (NaN, or uint64's largest), whose indices go
+ * to the end of out in order; returns how many are left. */
+#define KEYS_FN(name, T, KEY)                                              \
+    static int64_t name(const char *d, int64_t m, uint64_t *k, int64_t *out) \
+    {                                                                      \
+        const T *v = (const T *)(const void *)d;                           \
+        int64_t w = 0, top = 0;                                            \
+        for (int64_t i = 0; i < m; i++) {                                  \
+            uint64_t x = KEY(v + i);                                       \
+            if (x == UINT64_MAX) {                                         \
+                out[m - 1 - top++] = i;                                    \
+                continue;                                                  \
+            }                                                              \
+            k[w] = x;                                                      \
+            out[w++] = i;                                                  \
+        }                                                                  \
+        for (int64_t a = w, b = m - 1; a < b; a++, b--) {                  \
+            int64_t t = out[a];                                            \
+            out[a] = out[b];                                               \
+            out[b] = t;                                                    \
+        }                                                                  \
+        return w;                                                          \
+    }
+KEYS_FN(keys_f64, double, KEY_F64)
+KEYS_FN(keys_f32, float, KEY_F32)
+KEYS_FN(keys_i64, int64_t, KEY_I64)
+KEYS_FN(keys_u64, uint64_t, KEY_U64)
+KEYS_FN(keys_i32, int32_t, KEY_I32)
+KEYS_FN(keys_u32, uint32_t, KEY_U32)
+
+bool kj_argsort_fast_row(const char *p, int64_t m, kj_dtype dt, int64_t *out)
+{
+    int64_t (*keys)(const char *, int64_t, uint64_t *, int64_t *);
+    switch (dt) {
+    case KJ_DT_FLOAT64: keys = keys_f64; break;
+    case KJ_DT_FLOAT32: keys = keys_f32; break;
+    case KJ_DT_INT64: keys = keys_i64; break;
+    case KJ_DT_UINT64: keys = keys_u64; break;
+    case KJ_DT_INT32: keys = keys_i32; break;
+    case KJ_DT_UINT32: keys = keys_u32; break;
+    default: return false;
+    }
+    uint64_t *k = malloc((size_t)(m ? m : 1) * sizeof *k);
+    if (!k) return false;
+    int64_t w = keys(p, m, k, out);
+    kj_sort_simd_kv(k, out, w);
+    free(k);
+    return true;
+}
+
+/* ---- np.unique's table, sorted ---- */
+
+typedef struct {
+    uint64_t k;
+    int64_t first;
+} ukey;
+
+static int ukey_cmp(const void *x, const void *y)
+{
+    uint64_t a = ((const ukey *)x)->k, b = ((const ukey *)y)->k;
+    return (a > b) - (a < b);
+}
+
+/* The table's distinct values, sorted, as a new 1-d array (elements of
+ * the C-ordered data d). */
+static kj_array *utable_values(const utable *t, const char *d, kj_dtype dt, kj_rt_error *err)
+{
+    ukey *u = malloc((size_t)(t->count ? t->count : 1) * sizeof *u);
+    if (!u) return kj_rt_errorf(err, "MemoryError", "Unable to allocate memory for np.unique"), NULL;
+    int64_t w = 0;
+    for (size_t s = 0; s < (size_t)1 << t->bits; s++)
+        if (t->key[s]) u[w++] = (ukey){t->key[s] - 1, t->first[s]};
+    if (t->has_top) u[w++] = (ukey){UINT64_MAX, t->top_first};
+    qsort(u, (size_t)w, sizeof *u, ukey_cmp);
+    kj_array *r = kj_array_empty(dt, 1, &w, err);
+    size_t isz = kj_dtype_size(dt);
+    for (int64_t j = 0; r && j < w; j++) memcpy(r->data + j * (int64_t)isz, d + u[j].first * (int64_t)isz, isz);
+    free(u);
+    return r;
+}
+
+static bool (*fill_of(kj_dtype dt))(utable *, const char *, int64_t, bool *)
+{
+    switch (dt) {
+    case KJ_DT_FLOAT64: return fill_f64;
+    case KJ_DT_FLOAT32: return fill_f32;
+    case KJ_DT_INT64: return fill_i64;
+    case KJ_DT_UINT64: return fill_u64;
+    case KJ_DT_INT32: return fill_i32;
+    case KJ_DT_UINT32: return fill_u32;
+    default: return NULL;
+    }
+}
+
+kj_array *kj_unique_hash(const kj_array *a, bool *done, kj_rt_error *err)
+{
+    *done = false;
+    int64_t n = kj_array_size(a);
+    bool (*fill)(utable *, const char *, int64_t, bool *) = fill_of(a->dtype);
+    if (!fill || n < UNIQ_MIN_N) return NULL;
+    kj_array *c = kj_array_is_c_contiguous(a) ? NULL : kj_array_astype(a, a->dtype, err);
+    if (!kj_array_is_c_contiguous(a) && !c) return *done = true, NULL;
+    const char *d = c ? c->data : a->data;
+    utable t;
+    bool oom = false;
+    kj_array *r = NULL;
+    if (!utable_init(&t, 10, n / 8 < UNIQ_MAX_DISTINCT ? n / 8 : UNIQ_MAX_DISTINCT)) oom = true;
+    else if (fill(&t, d, n, &oom)) r = utable_values(&t, d, a->dtype, err), *done = true;
+    if (oom) *done = true, kj_rt_errorf(err, "MemoryError", "Unable to allocate memory for np.unique");
+    utable_free(&t);
+    kj_array_release(c);
+    return r;
+}

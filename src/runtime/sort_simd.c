@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The AVX-512 quicksorts (sort_simd.h): sort_simd_impl.h once per element
+ * type. Only these functions carry the AVX-512 target attribute; they run
+ * after kj_sort_simd_available() asked the CPU. */
+#include "sort_simd.h"
+
+#include "../util/asan.h"
+
+#include <math.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* Vectors partition_unrolled() reads a step: fewer mispredicted choices of
+ * the side to read. */
+#define KJ_SORT_UNROLL 4
+/* The network's loops have constant bounds once inlined: unrolled fully,
+ * its vectors stay in registers (GCC's -O2 alone leaves them in memory). */
+#if KJ_ASAN /* clang's sanitizers on the unrolled networks compile for an hour */
+#define KJ_UNROLL
+#else
+#define KJ_UNROLL _Pragma("GCC unroll 16")
+#endif
+#define KJ_SIMD __attribute__((target("avx512f,popcnt")))
+#define KJ_SIMD_INLINE inline __attribute__((always_inline, target("avx512f,popcnt")))
+
+bool kj_sort_simd_available(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
+}
+
+/* 2 log2(n): the partitions allowed before heapsort takes over. */
+static int depth_limit(int64_t n)
+{
+    int d = 0;
+    for (; n > 1; n >>= 1) d += 2;
+    return d;
+}
+
+/* ---- 64-bit lanes ---- */
+#define L 8
+#define V __m512i
+#define M __mmask8
+#define ISET(i) _mm512_set_epi64(i[7], i[6], i[5], i[4], i[3], i[2], i[1], i[0])
+#define LOADU(p) _mm512_loadu_si512((const void *)(p))
+#define MLOADU(s, m, p) _mm512_mask_loadu_epi64(s, m, p)
+#define MSTOREU(p, m, v) _mm512_mask_storeu_epi64(p, m, v)
+#define COMPRESS(m, v) _mm512_maskz_compress_epi64(m, v)
+#define STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
+#define PERM(i, v) _mm512_permutexvar_epi64(i, v)
+#define BLEND(m, a, b) _mm512_mask_blend_epi64(m, a, b)
+
+#define T int64_t
+#define F _i64
+#define SET1(x) _mm512_set1_epi64(x)
+#define VMIN _mm512_min_epi64
+#define VMAX _mm512_max_epi64
+#define CMPGE(a, b) _mm512_cmpge_epi64_mask(a, b)
+#define RMIN _mm512_reduce_min_epi64
+#define RMAX _mm512_reduce_max_epi64
+#define TOP INT64_MAX
+#define NEXT(x) ((x) + 1)
+#include "sort_simd_impl.h"
+#undef T
+#undef F
+#undef VMIN
+#undef VMAX
+#undef CMPGE
+#undef RMIN
+#undef RMAX
+#undef TOP
+
+#define T uint64_t
+#define F _u64
+#define VMIN _mm512_min_epu64
+#define VMAX _mm512_max_epu64
+#define CMPGE(a, b) _mm512_cmpge_epu64_mask(a, b)
+#define RMIN _mm512_reduce_min_epu64
+#define RMAX _mm512_reduce_max_epu64
+#define TOP UINT64_MAX
+#include "sort_simd_impl.h"
+#undef T
+#undef F
+#undef VMIN
+#undef VMAX
+#undef CMPGE
+#undef RMIN
+#undef RMAX
+#undef TOP
+#undef NEXT
+#undef SET1
+#undef V
+#undef LOADU
+#undef MLOADU
+#undef MSTOREU
+#undef COMPRESS
+#undef STOREU
+#undef PERM
+#undef BLEND
+
+#define T double
+#define F _f64
+#define V __m512d
+#define SET1(x) _mm512_set1_pd(x)
+#define LOADU(p) _mm512_loadu_pd(p)
+#define MLOADU(s, m, p) _mm512_mask_loadu_pd(s, m, p)
+#define MSTOREU(p, m, v) _mm512_mask_storeu_pd(p, m, v)
+#define COMPRESS(m, v) _mm512_maskz_compress_pd(m, v)
+#define STOREU(p, v) _mm512_storeu_pd(p, v)
+#define PERM(i, v) _mm512_permutexvar_pd(i, v)
+#define BLEND(m, a, b) _mm512_mask_blend_pd(m, a, b)
+#define VMIN _mm512_min_pd
+#define VMAX _mm512_max_pd
+#define CMPGE(a, b) _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ)
+#define RMIN _mm512_reduce_min_pd
+#define RMAX _mm512_reduce_max_pd
+#define TOP INFINITY
+#define NEXT(x) nextafter(x, INFINITY)
+#include "sort_simd_impl.h"
+#undef T
+#undef F
+#undef V
+#undef SET1
+#undef LOADU
+#undef MLOADU
+#undef MSTOREU
+#undef COMPRESS
+#undef STOREU
+#undef PERM
+#undef BLEND
+#undef VMIN
+#undef VMAX
+#undef CMPGE
+#undef RMIN
+#undef RMAX
+#undef TOP
+#undef NEXT
+#undef L
+#undef M
+#undef ISET
+
+/* ---- 32-bit lanes ---- */
+#define L 16
+#define V __m512i
+#define M __mmask16
+#define ISET(i) _mm512_set_epi32(i[15], i[14], i[13], i[12], i[11], i[10], i[9], i[8], \
+                                 i[7], i[6], i[5], i[4], i[3], i[2], i[1], i[0])
+#define LOADU(p) _mm512_loadu_si512((const void *)(p))
+#define MLOADU(s, m, p) _mm512_mask_loadu_epi32(s, m, p)
+#define MSTOREU(p, m, v) _mm512_mask_storeu_epi32(p, m, v)
+#define COMPRESS(m, v) _mm512_maskz_compress_epi32(m, v)
+#define STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
+#define PERM(i, v) _mm512_permutexvar_epi32(i, v)
+#define BLEND(m, a, b) _mm512_mask_blend_epi32(m, a, b)
+#define SET1(x) _mm512_set1_epi32((int)(x))
+
+#define T int32_t
+#define F _i32
+#define VMIN _mm512_min_epi32
+#define VMAX _mm512_max_epi32
+#define CMPGE(a, b) _mm512_cmpge_epi32_mask(a, b)
+#define RMIN _mm512_reduce_min_epi32
+#define RMAX _mm512_reduce_max_epi32
+#define TOP INT32_MAX
+#define NEXT(x) ((x) + 1)
+#include "sort_simd_impl.h"
+#undef T
+#undef F
+#undef VMIN
+#undef VMAX
+#undef CMPGE
+#undef RMIN
+#undef RMAX
+#undef TOP
+
+#define T uint32_t
+#define F _u32
+#define VMIN _mm512_min_epu32
+#define VMAX _mm512_max_epu32
+#define CMPGE(a, b) _mm512_cmpge_epu32_mask(a, b)
+#define RMIN _mm512_reduce_min_epu32
+#define RMAX _mm512_reduce_max_epu32
+#define TOP UINT32_MAX
+#include "sort_simd_impl.h"
+#undef T
+#undef F
+#undef VMIN
+#undef VMAX
+#undef CMPGE
+#undef RMIN
+#undef RMAX
+#undef TOP
+#undef NEXT
+#undef SET1
+#undef V
+#undef LOADU
+#undef MLOADU
+#undef MSTOREU
+#undef COMPRESS
+#undef STOREU
+#undef PERM
+#undef BLEND
+
+#define T float
+#define F _f32
+#define V __m512
+#define SET1(x) _mm512_set1_ps(x)
+#define LOADU(p) _mm512_loadu_ps(p)
+#define MLOADU(s, m, p) _mm512_mask_loadu_ps(s, m, p)
+#define MSTOREU(p, m, v) _mm512_mask_storeu_ps(p, m, v)
+#define COMPRESS(m, v) _mm512_maskz_compress_ps(m, v)
+#define STOREU(p, v) _mm512_storeu_ps(p, v)
+#define PERM(i, v) _mm512_permutexvar_ps(i, v)
+#define BLEND(m, a, b) _mm512_mask_blend_ps(m, a, b)
+#define VMIN _mm512_min_ps
+#define VMAX _mm512_max_ps
+#define CMPGE(a, b) _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ)
+#define RMIN _mm512_reduce_min_ps
+#define RMAX _mm512_reduce_max_ps
+#define TOP INFINITY
+#define NEXT(x) nextafterf(x, INFINITY)
+#include "sort_simd_impl.h"
+
+void kj_sort_simd_f64(double *a, int64_t n) { qsort_f64(a, n, depth_limit(n)); }
+void kj_sort_simd_f32(float *a, int64_t n) { qsort_f32(a, n, depth_limit(n)); }
+void kj_sort_simd_i64(int64_t *a, int64_t n) { qsort_i64(a, n, depth_limit(n)); }
+void kj_sort_simd_i32(int32_t *a, int64_t n) { qsort_i32(a, n, depth_limit(n)); }
+void kj_sort_simd_u64(uint64_t *a, int64_t n) { qsort_u64(a, n, depth_limit(n)); }
+void kj_sort_simd_u32(uint32_t *a, int64_t n) { qsort_u32(a, n, depth_limit(n)); }
+
+#else /* not x86-64: no AVX-512; the callers sort another way */
+
+#include <stdlib.h>
+
+bool kj_sort_simd_available(void) { return false; }
+
+/* Correct, if slow, for a build that calls them anyway. */
+#define CMP_FN(name, T) \
+    static int name(const void *x, const void *y) \
+    { \
+        T a = *(const T *)x, b = *(const T *)y; \
+        return (a > b) - (a < b); \
+    }
+CMP_FN(cmp_f64, double)
+CMP_FN(cmp_f32, float)
+CMP_FN(cmp_i64, int64_t)
+CMP_FN(cmp_i32, int32_t)
+CMP_FN(cmp_u64, uint64_t)
+CMP_FN(cmp_u32, uint32_t)
+void kj_sort_simd_f64(double *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_f64); }
+void kj_sort_simd_f32(float *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_f32); }
+void kj_sort_simd_i64(int64_t *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_i64); }
+void kj_sort_simd_i32(int32_t *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_i32); }
+void kj_sort_simd_u64(uint64_t *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_u64); }
+void kj_sort_simd_u32(uint32_t *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_u32); }
+
+#endif

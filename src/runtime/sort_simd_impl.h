@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* One AVX-512 quicksort, included by sort_simd.c once per element type
+ * with these macros defined (F: the function-name suffix):
+ *   T, L (lanes: 8 or 16), V (the vector type), M (the mask type),
+ *   LOADU(p), MLOADU(src, m, p), MSTOREU(p, m, v), SET1(x), VMIN, VMAX,
+ *   CMPGE(a, b) (mask of a >= b), COMPRESS(m, v) (the lanes of m packed
+ *   low, zeros above), STOREU(p, v),
+ *   PERM(idx, v) (idx: an integer vector), BLEND(m, a, b) (b where m),
+ *   RMIN(v), RMAX(v) (reductions), TOP (the type's largest value: the
+ *   padding of a short block), NEXT(x) (the next larger value; only for
+ *   x below some element), IDX (the integer vector of lane indices' type),
+ *   ISET(i, vals) builds it; KJ_SORT_UNROLL (vectors a partition step).
+ * No NaN reaches these functions (sort_fast.c moves NaNs aside first), so
+ * <, min and max are a total order on T.
+ *
+ * The design is Bramas' (2017) and x86-simd-sort's, written afresh:
+ * blocks of at most 8 vectors sort in registers with a bitonic network;
+ * larger ranges are partitioned in place around a sampled pivot by
+ * compressing (the elements below the pivot written to the left free
+ * space, the rest to the right one, two vectors read ahead so the writes
+ * never overtake the reads); a depth limit (2 log2 n) hands a badly split
+ * range to heapsort, so the worst case stays O(n log n). */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define FN(name) CAT(name, F)
+
+/* The lane permutation l -> l ^ x. */
+static KJ_SIMD_INLINE V FN(xor_perm)(V v, int x)
+{
+    int idx[16];
+    KJ_UNROLL
+    for (int l = 0; l < 16; l++) idx[l] = l ^ x;
+    return PERM(ISET(idx), v);
+}
+
+/* Compare-exchange of lanes l and l ^ x in every lane pair, the larger
+ * going to the lanes of `hi`. */
+static KJ_SIMD_INLINE V FN(xchg_in)(V v, int x, M hi)
+{
+    V p = FN(xor_perm)(v, x);
+    return BLEND(hi, VMIN(v, p), VMAX(v, p));
+}
+
+/* The lanes whose index has bit b set. */
+static KJ_SIMD_INLINE M FN(lanes_with)(int b)
+{
+    unsigned m = 0;
+    KJ_UNROLL
+    for (int l = 0; l < L; l++)
+        if (l & b) m |= 1u << l;
+    return (M)m;
+}
+
+/* Sort the nv * L elements of r[0..nv-1] (nv a power of two, at most 8;
+ * the calls pass constants, so the loops unroll): the bitonic network in
+ * the form whose comparators all point one way, a "flip" of each 2k block
+ * followed by half-cleaners. */
+static KJ_SIMD_INLINE void FN(network)(V *r, int nv)
+{
+    KJ_UNROLL
+    for (int k = 2; k <= nv * L; k *= 2) {
+        if (k <= L) {
+            KJ_UNROLL
+            for (int v = 0; v < nv; v++) r[v] = FN(xchg_in)(r[v], k - 1, FN(lanes_with)(k / 2));
+        } else {
+            int kv = k / L;
+            KJ_UNROLL
+            for (int v = 0; v < nv; v++) {
+                if (v & (kv / 2)) continue;
+                int u = v ^ (kv - 1);
+                V rev = FN(xor_perm)(r[u], L - 1);
+                V lo = VMIN(r[v], rev), hi = VMAX(r[v], rev);
+                r[v] = lo;
+                r[u] = FN(xor_perm)(hi, L - 1);
+            }
+        }
+        KJ_UNROLL
+        for (int j = k / 4; j >= 1; j /= 2) {
+            if (j >= L) {
+                int jv = j / L;
+                KJ_UNROLL
+            for (int v = 0; v < nv; v++) {
+                    if (v & jv) continue;
+                    V lo = VMIN(r[v], r[v | jv]), hi = VMAX(r[v], r[v | jv]);
+                    r[v] = lo;
+                    r[v | jv] = hi;
+                }
+            } else {
+                KJ_UNROLL
+            for (int v = 0; v < nv; v++) r[v] = FN(xchg_in)(r[v], j, FN(lanes_with)(j));
+            }
+        }
+    }
+}
+
+static KJ_SIMD_INLINE void FN(block_nv)(T *a, int64_t n, int nv)
+{
+    V r[8];
+    KJ_UNROLL
+    for (int v = 0; v < nv; v++) {
+        int64_t c = n - (int64_t)v * L;
+        M m = c >= L ? (M)~(M)0 : c <= 0 ? (M)0 : (M)((1u << c) - 1);
+        r[v] = MLOADU(SET1(TOP), m, a + (int64_t)v * L);
+    }
+    FN(network)(r, nv);
+    KJ_UNROLL
+    for (int v = 0; v < nv; v++) {
+        int64_t c = n - (int64_t)v * L;
+        M m = c >= L ? (M)~(M)0 : c <= 0 ? (M)0 : (M)((1u << c) - 1);
+        MSTOREU(a + (int64_t)v * L, m, r[v]);
+    }
+}
+
+/* Sort a block of n <= 8 L elements in registers (padded with TOP). */
+static KJ_SIMD void FN(block)(T *a, int64_t n)
+{
+    if (n <= L) FN(block_nv)(a, n, 1);
+    else if (n <= 2 * L) FN(block_nv)(a, n, 2);
+    else if (n <= 4 * L) FN(block_nv)(a, n, 4);
+    else FN(block_nv)(a, n, 8);
+}
+
+static void FN(sift)(T *a, int64_t i, int64_t n)
+{
+    T x = a[i];
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && a[c] < a[c + 1]) c++;
+        if (!(x < a[c])) break;
+        a[i] = a[c];
+        i = c;
+    }
+    a[i] = x;
+}
+
+/* The depth limit's fallback. */
+static void FN(heapsort)(T *a, int64_t n)
+{
+    for (int64_t i = n / 2; i-- > 0;) FN(sift)(a, i, n);
+    for (int64_t e = n - 1; e > 0; e--) {
+        T t = a[0];
+        a[0] = a[e];
+        a[e] = t;
+        FN(sift)(a, 0, e);
+    }
+}
+
+/* The median of 16 elements spread over a[0..n-1] (n > 8 L), sorted by
+ * the network: no branch to mispredict, which a scalar sort of the samples
+ * at every partition costs. */
+static KJ_SIMD T FN(pivot)(const T *a, int64_t n)
+{
+    T s[16];
+    int64_t step = n / 16;
+    for (int i = 0; i < 16; i++) s[i] = a[i * step];
+    V r[16 / L];
+    KJ_UNROLL
+    for (int v = 0; v < 16 / L; v++) r[v] = LOADU(s + v * L);
+    FN(network)(r, 16 / L);
+    KJ_UNROLL
+    for (int v = 0; v < 16 / L; v++) STOREU(s + v * L, r[v]);
+    return s[8];
+}
+
+/* Partition one vector: the elements below the pivot to a[ls..], the rest
+ * to the end of a[..re); returns how many went right. */
+static KJ_SIMD_INLINE int FN(part_vec)(T *a, int64_t ls, int64_t re, V x, V pv, V *mn, V *mx)
+{
+    M ge = CMPGE(x, pv);
+    int nge = __builtin_popcount((unsigned)ge);
+    /* Compress in registers, then plain stores: a compress-store to memory
+     * is microcoded and slow on AMD's Zen 4. The left store writes a whole
+     * vector (its tail is free space: partition keeps at least L free slots
+     * each side, or one gap of L that the right store then fills). */
+    STOREU(a + ls, COMPRESS((M)~ge, x));
+    MSTOREU(a + re - nge, (M)((1u << nge) - 1), COMPRESS(ge, x));
+    *mn = VMIN(*mn, x);
+    *mx = VMAX(*mx, x);
+    return nge;
+}
+
+/* Partition a[0..n-1] (n > 8 L) around `pivot`: the elements below it
+ * first; returns their count, and the smallest and largest element. */
+static KJ_SIMD int64_t FN(partition_unrolled)(T *a, int64_t n, T pivot, T *smallest, T *biggest);
+
+static KJ_SIMD int64_t FN(partition)(T *a, int64_t n, T pivot, T *smallest, T *biggest)
+{
+    if (n >= 3 * KJ_SORT_UNROLL * L) return FN(partition_unrolled)(a, n, pivot, smallest, biggest);
+    int64_t left = 0, right = n;
+    T sm = a[0], bg = a[0];
+    for (int64_t i = n % L; i > 0; i--) { /* make the rest a whole number of vectors */
+        T x = a[left];
+        sm = x < sm ? x : sm;
+        bg = x > bg ? x : bg;
+        if (x < pivot) {
+            left++;
+        } else {
+            a[left] = a[--right];
+            a[right] = x;
+        }
+    }
+    V pv = SET1(pivot), mn = SET1(sm), mx = SET1(bg);
+    V vl = LOADU(a + left), vr = LOADU(a + right - L);
+    int64_t ls = left, rs = right - L; /* the next writes: a[ls..], a[..rs + L) */
+    left += L;
+    right -= L;
+    while (left < right) {
+        V x;
+        if ((rs + L) - right < left - ls) {
+            right -= L;
+            x = LOADU(a + right);
+        } else {
+            x = LOADU(a + left);
+            left += L;
+        }
+        int nge = FN(part_vec)(a, ls, rs + L, x, pv, &mn, &mx);
+        rs -= nge;
+        ls += L - nge;
+    }
+    int nge = FN(part_vec)(a, ls, rs + L, vl, pv, &mn, &mx);
+    ls += L - nge;
+    nge = FN(part_vec)(a, ls, ls + L, vr, pv, &mn, &mx);
+    ls += L - nge;
+    *smallest = RMIN(mn);
+    *biggest = RMAX(mx);
+    return ls;
+}
+
+
+/* partition() for n >= 3 UNROLL L: UNROLL vectors read a step, so the
+ * branch that picks the side to read is taken a quarter as often. */
+static KJ_SIMD int64_t FN(partition_unrolled)(T *a, int64_t n, T pivot, T *smallest, T *biggest)
+{
+    enum { U = KJ_SORT_UNROLL, UL = KJ_SORT_UNROLL * L };
+    int64_t left = 0, right = n;
+    T sm = a[0], bg = a[0];
+    for (int64_t i = n % UL; i > 0; i--) {
+        T x = a[left];
+        sm = x < sm ? x : sm;
+        bg = x > bg ? x : bg;
+        if (x < pivot) {
+            left++;
+        } else {
+            a[left] = a[--right];
+            a[right] = x;
+        }
+    }
+    V pv = SET1(pivot), mn = SET1(sm), mx = SET1(bg), vl[U], vr[U];
+    for (int u = 0; u < U; u++) {
+        vl[u] = LOADU(a + left + u * L);
+        vr[u] = LOADU(a + right - UL + u * L);
+    }
+    int64_t ls = left, re = right; /* the next writes: a[ls..], a[..re) */
+    left += UL;
+    right -= UL;
+    while (left < right) {
+        V x[U];
+        const T *src;
+        if (re - right < left - ls) {
+            right -= UL;
+            src = a + right;
+        } else {
+            src = a + left;
+            left += UL;
+        }
+        for (int u = 0; u < U; u++) x[u] = LOADU(src + u * L);
+        for (int u = 0; u < U; u++) {
+            int nge = FN(part_vec)(a, ls, re, x[u], pv, &mn, &mx);
+            re -= nge;
+            ls += L - nge;
+        }
+    }
+    for (int u = 0; u < 2 * U; u++) {
+        int nge = FN(part_vec)(a, ls, re, u < U ? vl[u] : vr[u - U], pv, &mn, &mx);
+        re -= nge;
+        ls += L - nge;
+    }
+    *smallest = RMIN(mn);
+    *biggest = RMAX(mx);
+    return ls;
+}
+
+static KJ_SIMD void FN(qsort)(T *a, int64_t n, int depth)
+{
+    while (n > 8 * L) {
+        if (depth-- == 0) {
+            FN(heapsort)(a, n);
+            return;
+        }
+        T pivot = FN(pivot)(a, n), sm, bg;
+        int64_t p = FN(partition)(a, n, pivot, &sm, &bg);
+        if (!(sm < bg)) return; /* all equal */
+        if (p == 0) {
+            /* Nothing below the pivot: it is the smallest element. The
+             * elements equal to it go first, and stay there. */
+            p = FN(partition)(a, n, NEXT(pivot), &sm, &bg);
+            a += p;
+            n -= p;
+            continue;
+        }
+        if (!(pivot < bg)) { /* the right part is all equal to the pivot */
+            n = p;
+            continue;
+        }
+        if (p < n - p) { /* recurse into the smaller part, loop on the larger */
+            FN(qsort)(a, p, depth);
+            a += p;
+            n -= p;
+        } else {
+            FN(qsort)(a + p, n - p, depth);
+            n = p;
+        }
+    }
+    FN(block)(a, n);
+}
+
+#undef FN
+#undef CAT
+#undef CAT_
