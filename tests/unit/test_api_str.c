@@ -2,7 +2,8 @@
 /* str results of kjit_call (src/api/str_result.c): a string compiled code
  * makes at run time is freed as the call ends, so the result is a copy,
  * intact after the call (it was freed memory before: garbled text, and a
- * use after free under ASan), in tuples too; kjit_value_release frees it.
+ * use after free under ASan), in tuples and Optionals too; kjit_value_release
+ * frees it.
  * None arguments: Numba's none type. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,7 +33,14 @@ static const char src[] = "from numba import njit\n"
                           "def opt(x, k=None):\n"
                           "    if k is None:\n"
                           "        return x\n"
-                          "    return x * k\n";
+                          "    return x * k\n"
+                          "\n"
+                          "@njit\n"
+                          "def label(x):\n"
+                          "    s = None\n"
+                          "    if x > 0:\n"
+                          "        s = 'pos' + str(x)\n"
+                          "    return s\n";
 
 static kjit_module *compile(kjit_ctx **ctx)
 {
@@ -76,6 +84,16 @@ static void test_str_results(void **state)
     assert_string_equal(r.v.s, "const");
     kjit_value_release(&r);
     kjit_value_release(&s); /* an argument's string (kjit_value_str): not freed */
+    /* an Optional str (Numba's Optional: None or the value) is copied too */
+    kjit_value x = kjit_value_int(7);
+    assert_int_equal(kjit_call(kjit_module_get(m, "label"), &x, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_STR);
+    assert_string_equal(r.v.s, "pos7");
+    kjit_value_release(&r);
+    x = kjit_value_int(-1);
+    assert_int_equal(kjit_call(kjit_module_get(m, "label"), &x, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_NONE);
+    kjit_value_release(&r);
     kjit_module_free(m);
     kjit_ctx_free(ctx);
 }
