@@ -93,8 +93,10 @@
  * multinomial and dirichlet (kj_rt_gen_choice, kj_rt_gen_choice1, kj_rt_gen_multinomial, kj_rt_gen_dirichlet).
  * 34: kj_rt_gen_frame (a generator's coroutine frame, runtime/pygen.c). 35: kj_rt_print_records,
  * kj_rt_record_copy (NumPy structured dtypes, record.c). 36: kj_rt_cpx_ufunc(f) (NumPy's complex ufunc
- * loops, cpxufunc.c) and kj_rt_list_array2 (np.array of a run-time list of tuples). */
-#define KJ_ABI_VERSION 36
+ * loops, cpxufunc.c) and kj_rt_list_array2 (np.array of a run-time list of tuples). 37: NumPy's
+ * datetime64/timedelta64 (kj_rt_dt_binop, kj_rt_dt_mulf, kj_rt_dt_ratio, kj_rt_print_dt(_array),
+ * datetime.c). */
+#define KJ_ABI_VERSION 37
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8
