@@ -123,9 +123,10 @@ static bool walk_seq(const mctx *c, const kj_type *t, int depth, seqshape *s)
     s->nd = depth;
     const kj_type *st = kj_strong(c->t, t);
     if ((kj_is_dt(t) || t->kind == KJ_T_STR || kj_is_dt(s->leaf) || (s->leaf && s->leaf->kind == KJ_T_STR)) &&
-        s->leaf && s->leaf != st) {
-        kj_error(c->d, c->src, span_of(c, 0), "%s() sequence elements must all be of one type, not %s and %s", c->name,
-                 kj_type_str(s->leaf), kj_type_str(st));
+        s->leaf && s->leaf != st) { /* dates (strings or datetime64 values) only with their own kind */
+        const kj_type *odd = kj_is_scalar(st) ? s->leaf : st;
+        kj_error(c->d, c->src, span_of(c, 0), "%s() sequence elements must be numbers or bools, not %s", c->name,
+                 kj_type_str(odd));
         return false;
     }
     s->leaf = s->leaf ? kj_promote(c->t, s->leaf, st) : st;

@@ -176,11 +176,20 @@ const kj_type *kj_dt_unary_type(kj_ictx *ic, kj_unop op, const kj_type *x, kj_sp
 
 /* ---- built-ins ---- */
 
+/* A datetime value, an array of them, or a tuple holding either (np.concatenate((a, b))). */
+static bool has_dt(const kj_type *t)
+{
+    if (!t) return false;
+    if (kj_is_dt(t) || (t->kind == KJ_T_ARRAY && kj_is_dt(t->elem))) return true;
+    for (uint32_t k = 0; t->kind == KJ_T_TUPLE && k < t->n; k++)
+        if (has_dt(t->elems[k])) return true;
+    return false;
+}
+
 static bool any_dt(const kj_barg *args, uint32_t nargs)
 {
     for (uint32_t i = 0; i < nargs; i++)
-        if (kj_is_dt(args[i].type) || (args[i].type && args[i].type->kind == KJ_T_ARRAY && kj_is_dt(args[i].type->elem)))
-            return true;
+        if (has_dt(args[i].type)) return true;
     return false;
 }
 
@@ -289,6 +298,23 @@ static const kj_type *dt_args_type(kj_types *t, int id, const kj_barg *args, uin
     return NULL;
 }
 
+/* The built-ins that only move, view or describe datetime values (their shape, their bytes, print) and
+ * those whose int64 answer is NumPy's (np.min and np.argmin: NaT is the smallest int64, and NumPy's min
+ * and argmin propagate NaT). */
+static bool structural(int id)
+{
+    switch (id) {
+    case KJ_B_PRINT: case KJ_B_LEN: case KJ_B_ARR_SHAPE: case KJ_B_ARR_SIZE: case KJ_B_ARR_NDIM: case KJ_B_ARR_COPY:
+    case KJ_B_NP_COPY: case KJ_B_ARR_VIEW: case KJ_B_NP_EMPTY_LIKE: case KJ_B_NP_ZEROS_LIKE: case KJ_B_ARR_T:
+    case KJ_B_ARR_TRANSPOSE: case KJ_B_NP_TRANSPOSE: case KJ_B_ARR_RESHAPE: case KJ_B_ARR_FLATTEN:
+    case KJ_B_ARR_RAVEL: case KJ_B_NP_RAVEL: case KJ_B_ARR_STRIDES: case KJ_B_ARR_ITEMSIZE: case KJ_B_ARR_NBYTES:
+    case KJ_B_ARR_IS_C_CONTIGUOUS: case KJ_B_ARR_IS_F_CONTIGUOUS: case KJ_B_NP_MIN:
+    case KJ_B_ARR_MIN: case KJ_B_NP_ARGMIN: case KJ_B_ARR_ARGMIN: case KJ_B_NP_ARRAY: case KJ_B_NP_ASARRAY:
+        return true;
+    default: return false;
+    }
+}
+
 const kj_type *kj_dt_builtin_type(kj_types *t, int id, const kj_barg *args, uint32_t nargs, kj_span call,
                                   const kj_source *src, kj_diags *d, const kj_type **conv, bool *handled)
 {
@@ -310,5 +336,11 @@ const kj_type *kj_dt_builtin_type(kj_types *t, int id, const kj_barg *args, uint
         return NULL;
     }
     if (!any_dt(args, nargs)) return NULL;
-    return dt_args_type(t, id, args, nargs, call, src, d, handled);
+    const kj_type *r = dt_args_type(t, id, args, nargs, call, src, d, handled);
+    if (*handled || structural(id)) return r;
+    /* anything else would compute on the int64s as numbers (NaT as the smallest, a plain int result) */
+    *handled = true;
+    kj_error(d, src, call, "%s() of datetime64/timedelta64 values is not supported yet",
+             kj_builtin_get((kj_builtin)id)->path);
+    return NULL;
 }

@@ -140,10 +140,12 @@ static kir_ref array_isnat(lctx *lc, const kj_expr *e, const kj_expr *x, const k
 kir_ref kj_lower_dt_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei, const kj_type *t)
 {
     int b = ei->builtin;
+    if (e->kind != KJ_E_CALL) return 0; /* an attribute read through a built-in (lower_namedtuple.c) */
     if (b == KJ_B_DT_DATETIME64 || b == KJ_B_DT_TIMEDELTA64) return construct(lc, e, ei, t);
     const kj_expr *x = ei->nbound >= 1 ? arg_of(e, ei->argmap[0]) : NULL;
     if (!x) return 0;
-    const kj_type *xt = type_of(lc, x);
+    const kj_type *xt = lc->sp->ei[x->id].type;
+    if (!xt) return 0;
     bool arr = xt->kind == KJ_T_ARRAY && kj_is_dt(xt->elem);
     if (!kj_is_dt(xt) && !arr) return 0;
     if (arr && (b == KJ_B_DT_ISNAT || b == KJ_B_ISFINITE)) return array_isnat(lc, e, x, t, b == KJ_B_ISFINITE);
