@@ -221,8 +221,7 @@ static void put_date(kj_buf *b, int64_t days, int unit)
     int64_t y;
     int m, d;
     civil_from_days(days, &y, &m, &d);
-    if (y >= 0) kj_buf_printf(b, "%04" PRId64, y);
-    else kj_buf_printf(b, "-%04" PRId64, -y);
+    kj_buf_printf(b, "%04" PRId64, y); /* NumPy's: -044 for 44 BC's year -44 */
     if (unit >= KJ_DTU_M) kj_buf_printf(b, "-%02d", m);
     if (unit >= KJ_DTU_W) kj_buf_printf(b, "-%02d", d);
 }
