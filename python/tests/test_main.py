@@ -59,6 +59,8 @@ KNOWN_GAPS = {
     'cmath_inverse': 'TypingError: a builtins.complex argument cannot be passed',
     'complex_array_axis': 'TypingError: arrays of dtype complex128 cannot be passed yet',
     'complex_array_jit': 'TypingError: arrays of dtype complex128 cannot be passed yet',
+    'datetime_arrays': 'TypingError: arrays of dtype datetime64[D] cannot be passed yet (the C API has no datetime dtypes)',
+    'datetime_basic': 'TypingError: a numpy.datetime64 argument cannot be passed yet (the C API has no datetime dtypes)',
     'complex_array_make': 'TypingError: arrays of dtype complex128 cannot be passed yet',
     'complex_arrays': 'TypingError: kjit: device arrays of dtype complex128 are not supported',
     'complex_np_parts': 'TypingError: a builtins.complex argument cannot be passed',

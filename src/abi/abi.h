@@ -100,8 +100,9 @@
  * (kj_rt_set_num_threads ... kj_rt_config_threads, rt_threads.c). 38: exception objects (exc_obj.h:
  * kj_rt_exc_value's result; a raise's form in kj_rt_raise's kind); generator frames freed by scope
  * (kj_rt_gen_ref, _mark, _collect, _pin). 39: kj_rt_gen_permuted (Generator.permuted, random_permuted.c).
- * 40: kj_rt_cuda_dev_uuid (Device.uuid). */
-#define KJ_ABI_VERSION 40
+ * 40: kj_rt_cuda_dev_uuid (Device.uuid). 41: NumPy datetime64/timedelta64 (kj_rt_dt_binop, kj_rt_dt_mulf,
+ * kj_rt_dt_ratio, kj_rt_print_dt, kj_rt_print_dt_array; datetime.c). */
+#define KJ_ABI_VERSION 41
 
 /* DICT_NEW's key_kind flag (rtfns.def): the dict is a Python dict host code made, printed by repr. */
 #define KJ_DICT_PYDICT 8

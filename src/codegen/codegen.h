@@ -358,6 +358,10 @@ LLVMValueRef kj_cg_kernel_builtin(kj_cg *cg, const kir_inst *in);
 LLVMValueRef kj_cg_cuda_misc(kj_cg *cg, const kir_inst *in);
 /* llvm_libdevice.c: a call to a numba.cuda.libdevice function. */
 LLVMValueRef kj_cg_libdevice(kj_cg *cg, const kir_inst *in);
+/* datetime64 / timedelta64 (llvm_datetime.c): a DT_OP built-in; print of a scalar or an array of them */
+LLVMValueRef kj_cg_datetime(kj_cg *cg, const kir_inst *in);
+void kj_cg_print_dt(kj_cg *cg, const kj_type *t, LLVMValueRef v, bool repr);
+LLVMValueRef kj_cg_dt_convert(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj_type *to);
 /* cuda.fp16.* (llvm_fp16.c) */
 LLVMValueRef kj_cg_fp16(kj_cg *cg, const kir_inst *in);
 /* llvm_record.c: records' fields (REC_GET/SET/VIEW), an element's bytes, allocation, printing */

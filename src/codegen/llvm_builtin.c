@@ -479,6 +479,7 @@ LLVMValueRef kj_cg_builtin(kj_cg *cg, kir_ref r)
     if (exc) return exc;
     if (in->aux == KJ_B_REC_GET || in->aux == KJ_B_REC_SET || in->aux == KJ_B_REC_VIEW)
         return kj_cg_record(cg, in); /* llvm_record.c */
+    if (in->aux == KJ_B_DT_OP) return kj_cg_datetime(cg, in); /* llvm_datetime.c */
     if (kj_cg_complex_builtin_of(cg, in)) return kj_cg_complex_builtin(cg, in);
     if (kj_builtin_pymath(in->aux)) return kj_cg_pymath(cg, in);
     if (kj_builtin_npmath(in->aux)) return kj_cg_npmath(cg, in);

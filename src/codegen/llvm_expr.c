@@ -303,6 +303,7 @@ static LLVMValueRef float_to_int(kj_cg *cg, LLVMValueRef x, const kj_type *to)
 LLVMValueRef kj_cg_cast(kj_cg *cg, LLVMValueRef v, const kj_type *from, const kj_type *to)
 {
     LLVMBuilderRef B = cg->b;
+    if (from != to && kj_is_dt(from) && kj_is_dt(to)) return kj_cg_dt_convert(cg, v, from, to); /* llvm_datetime.c */
     if (from == to || !kj_is_scalar(from) || !kj_is_scalar(to)) return v;
     if (from->kind == KJ_T_COMPLEX || to->kind == KJ_T_COMPLEX) return kj_cg_complex_cast(cg, v, from, to);
     LLVMTypeRef ty = kj_cg_type(cg, to);

@@ -24,6 +24,7 @@ int32_t kj_cg_dtype(const kj_type *t)
     if (!t) return KJ_DT_FLOAT64;
     switch (t->kind) {
     case KJ_T_BOOL: return KJ_DT_BOOL;
+    case KJ_T_DATETIME: case KJ_T_TIMEDELTA: return KJ_DT_INT64; /* the unit is the static type's */
     case KJ_T_FLOAT: return t->bits == 16 ? KJ_DT_FLOAT16 : t->bits == 32 ? KJ_DT_FLOAT32 : KJ_DT_FLOAT64;
     case KJ_T_COMPLEX: return t->bits == 64 ? KJ_DT_COMPLEX64 : KJ_DT_COMPLEX128;
     case KJ_T_INT:
@@ -976,6 +977,7 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         else put_call(cg, t->bits == 32 ? KJ_RTF_PRINT_F32 : KJ_RTF_PRINT_F64, v);
         break;
     case KJ_T_NONE: put_cstr(cg, "None"); break;
+    case KJ_T_DATETIME: case KJ_T_TIMEDELTA: kj_cg_print_dt(cg, t, v, repr); break; /* llvm_datetime.c */
     case KJ_T_COMPLEX: {
         LLVMValueRef re = LLVMBuildExtractValue(cg->b, v, 0, ""), im = LLVMBuildExtractValue(cg->b, v, 1, "");
         if (t->bits == 64) {
@@ -1015,6 +1017,10 @@ static void print_value(kj_cg *cg, const kir_inst *in, const kj_type *t, LLVMVal
         }
         if (kj_record_of(t->elem)) { /* llvm_record.c */
             kj_cg_print_record(cg, t, v, repr);
+            break;
+        }
+        if (kj_is_dt(t->elem)) { /* llvm_datetime.c */
+            kj_cg_print_dt(cg, t, v, repr);
             break;
         }
         LLVMValueRef a[5] = {cg->fn->rt, kj_cg_spill(cg, v), kj_cg_i32(cg, t->ndim),

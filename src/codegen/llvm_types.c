@@ -24,6 +24,7 @@ static LLVMTypeRef lower(kj_cg *cg, const kj_type *t, bool mem)
     switch (t->kind) {
     case KJ_T_BOOL: return mem ? cg->t_i8 : cg->t_i1;
     case KJ_T_INT: return int_type(cg, t->bits ? t->bits : 64);
+    case KJ_T_DATETIME: case KJ_T_TIMEDELTA: return cg->t_i64; /* NaT is INT64_MIN */
     case KJ_T_FLOAT: return t->bits == 16 ? LLVMHalfTypeInContext(cg->ctx) : t->bits == 32 ? cg->t_f32 : cg->t_f64;
     case KJ_T_ARRAY: return kj_cg_array_type(cg, t->ndim);
     case KJ_T_COMPLEX: { /* NumPy's layout: real, then imaginary */

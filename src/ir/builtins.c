@@ -1320,6 +1320,9 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
     if (id == KJ_B_OBJMODE || id == KJ_B_OBJMODE_OUT) return kj_btype_objmode(t, id, args, nargs, call_span, src, d, conv);
     kj_barg genl[8]; /* sum(g), list(g), ...: typed as of a list of g's yield type (infer_pygen.c) */
     c.args = args = kj_gen_list_args(t, id, args, nargs, genl);
+    bool dt_handled; /* datetime64 / timedelta64: infer_datetime.c */
+    const kj_type *dtr = kj_dt_builtin_type(t, id, args, nargs, call_span, src, d, conv, &dt_handled);
+    if (dt_handled) return dtr;
     if (kj_builtin_npshape(id)) return kj_builtin_type_npshape(t, id, args, nargs, call_span, src, d, conv);
     if (id == KJ_B_PRINT && kj_npshape_unprintable(args, nargs, src, d)) return NULL; /* builtins_npshape.c */
     if (id == KJ_B_PRINT && kj_polynomial_unprintable(args, nargs, src, d)) return NULL; /* builtins_polynomial.c */

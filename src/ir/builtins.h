@@ -26,6 +26,7 @@
 #include "builtins_operator.h"
 #include "builtins_set.h"
 #include "builtins_exc.h"
+#include "builtins_datetime.h"
 #include "builtins_cuda_dev.h"
 #include "builtins_cuda_host.h"
 #include "builtins_cuda_compile.h"
@@ -709,6 +710,7 @@ enum {
     KJ_BUILTINS_OPERATOR(X)                                                                              \
     KJ_BUILTINS_SETOPS(X)                                                                                \
     KJ_BUILTINS_EXC(X)                                                                                   \
+    KJ_BUILTINS_DATETIME(X)                                                                              \
     KJ_BUILTINS_CUDA_DEV(X)                                                                              \
     KJ_BUILTINS_CUDA_HOST(X)                                                                             \
     KJ_BUILTINS_CUDA_COMPILE(X)                                                                          \
@@ -791,6 +793,10 @@ const kj_type *kj_npshape_iter_elem(kj_types *t, const kj_type *w);
 int kj_npshape_function_of(unsigned id);
 /* Is `id` one of KJ_BUILTINS_NPMATH (builtins_npmath.h)? */
 static inline bool kj_builtin_npmath(unsigned id) { return id >= KJ_B_NP_LOGADDEXP && id <= KJ_B_NP_SPACING; }
+/* Is `id` one of KJ_BUILTINS_DATETIME (builtins_datetime.h)? Their typing (infer_datetime.c), also of
+ * abs, np.isfinite and the ufuncs of datetime64/timedelta64 arguments: NULL with *handled false when
+ * no argument is one. */
+static inline bool kj_builtin_datetime(unsigned id) { return id >= KJ_B_DT_DATETIME64 && id <= KJ_B_DT_OP; }
 /* Is `id` one of KJ_BUILTINS_NPPOLY (builtins_nppoly.h)? */
 static inline bool kj_builtin_nppoly(unsigned id) { return id >= KJ_B_NP_POLYADD && id <= KJ_B_NP_ROOTS; }
 
@@ -1005,5 +1011,9 @@ const kj_type *kj_builtin_type(kj_types *t, kj_builtin id, const kj_type *target
 
 /* An element that lists sort and compare (infer_list.c): a real number, a string, a tuple of real numbers. */
 bool kj_list_orderable(const kj_type *t);
+
+/* infer_datetime.c: see kj_builtin_datetime. */
+const kj_type *kj_dt_builtin_type(kj_types *t, int id, const kj_barg *args, uint32_t nargs, kj_span call,
+                                  const kj_source *src, kj_diags *d, const kj_type **conv, bool *handled);
 
 #endif

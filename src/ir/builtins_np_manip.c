@@ -114,7 +114,7 @@ static bool walk_seq(const mctx *c, const kj_type *t, int depth, seqshape *s)
         kj_diag_hint(dg, "join arrays with np.stack, np.vstack or np.concatenate");
         return false;
     }
-    if (!kj_is_scalar(t)) {
+    if (!kj_is_scalar(t) && !(kj_is_dt(t) || t->kind == KJ_T_STR)) { /* dates: of a datetime dtype, below */
         kj_error(c->d, c->src, span_of(c, 0), "%s() sequence elements must be numbers or bools, not %s", c->name,
                  kj_type_str(t));
         return false;
@@ -122,6 +122,13 @@ static bool walk_seq(const mctx *c, const kj_type *t, int depth, seqshape *s)
     if (s->nd >= 0 && s->nd != depth) return ragged(c, s->nd < depth ? s->nd : depth, s);
     s->nd = depth;
     const kj_type *st = kj_strong(c->t, t);
+    if ((kj_is_dt(t) || t->kind == KJ_T_STR || kj_is_dt(s->leaf) || (s->leaf && s->leaf->kind == KJ_T_STR)) &&
+        s->leaf && s->leaf != st) { /* dates (strings or datetime64 values) only with their own kind */
+        const kj_type *odd = kj_is_scalar(st) ? s->leaf : st;
+        kj_error(c->d, c->src, span_of(c, 0), "%s() sequence elements must be numbers or bools, not %s", c->name,
+                 kj_type_str(odd));
+        return false;
+    }
     s->leaf = s->leaf ? kj_promote(c->t, s->leaf, st) : st;
     return true;
 }
@@ -143,6 +150,11 @@ static const kj_type *type_from_seq(const mctx *c, const kj_type *elem)
     for (int k = 0; k < MAX_ND; k++) s.shape[k] = -1;
     if (!walk_seq(c, ty(c, 0), 0, &s)) return NULL;
     const kj_type *e = elem ? elem : s.leaf ? s.leaf : kj_t_float(c->t, 64); /* np.array([]): float64 */
+    if (s.leaf && (s.leaf->kind == KJ_T_STR || kj_is_dt(s.leaf)) && (!kj_is_dt(e) || e->kind != (kj_is_dt(s.leaf) ? s.leaf->kind : KJ_T_DATETIME))) {
+        kj_error(c->d, c->src, span_of(c, 0), "%s() sequence elements must be numbers or bools, not %s", c->name,
+                 kj_type_str(s.leaf));
+        return NULL;
+    }
     const kj_type *cv = retype(c, ty(c, 0), e);
     if (!cv) {
         kj_error(c->d, c->src, span_of(c, 0), "%s() sequence is too long (at most 64 elements per level)",

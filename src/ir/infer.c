@@ -9,6 +9,7 @@
  * the roots — main and every explicit signature — through the reporting
  * walks, so only what is reachable is checked, lowered and compiled. */
 #include "sema_int.h"
+#include "../util/npdatetime.h"
 
 #include <string.h>
 
@@ -296,6 +297,9 @@ static void assign_subscript(kj_ictx *ic, const kj_expr *target, const kj_type *
                      kj_type_str(dst));
         return;
     }
+    if ((kj_is_dt(t) || kj_is_dt(arr->elem)) && t->kind == arr->elem->kind && /* to a finer unit: llvm_datetime.c */
+        kj_dtu_common(t->unit, t->kind == KJ_T_DATETIME, arr->elem->unit, t->kind == KJ_T_DATETIME) == arr->elem->unit)
+        return;
     if (!kj_is_scalar(t) || (kj_is_complex(t) && !kj_is_complex(arr->elem)))
         kj_error(ic->d, ic->s->src, target->span, "cannot store %s into an element of %s",
                  kj_type_str(t), kj_type_str(arr));

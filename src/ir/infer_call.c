@@ -102,7 +102,8 @@ const kj_type *kj_dtype_by_str(kj_types *T, const char *s)
     if (*s == '<' || *s == '=' || *s == '|') s++; /* byte order of a little-endian machine */
     for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
         if (!strcmp(codes[i].code, s)) return kj_scalar_by_name(T, codes[i].name);
-    return kj_scalar_by_name(T, s);
+    const kj_type *dt = kj_dt_dtype_by_str(T, s); /* 'datetime64[D]', 'm8[s]': infer_datetime.c */
+    return dt ? dt : kj_scalar_by_name(T, s);
 }
 
 /* A dtype given as a constant string where a dtype is expected: folded into

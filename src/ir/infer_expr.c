@@ -444,6 +444,7 @@ const kj_type *kj_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const k
         return kj_list_binop_type(ic, op, l, r, sp);
     }
     if (kj_buffer_operator_error(ic, kj_binop_str(op), l, r, sp)) return NULL; /* infer_bytes.c */
+    if (kj_dt_involved(l, r)) return kj_dt_binop_type(ic, op, l, r, sp, optype); /* infer_datetime.c */
     if (kj_str_involved(l, r)) { /* s + t, s * n: infer_str.c */
         *optype = NULL;
         return kj_str_binop_type(ic, op, l, r, sp);
@@ -533,6 +534,7 @@ const kj_type *kj_unary_type(kj_ictx *ic, kj_unop op, const kj_type *x, kj_span 
     kj_types *T = ic->s->types;
     const kj_type *t = NULL;
     const kj_type *el = x->kind == KJ_T_ARRAY ? x->elem : x;
+    if (kj_is_dt(x)) return kj_dt_unary_type(ic, op, x, sp); /* infer_datetime.c */
     if (!kj_is_scalar(el) || (x->kind == KJ_T_ARRAY && kj_is_device_ctx(ic->sp))) {
         kj_error(ic->d, ic->s->src, sp, "bad operand type for unary %s: '%s'", kj_unop_str(op), kj_type_str(x));
         return NULL;
@@ -617,6 +619,10 @@ const kj_type *kj_compare_type(kj_ictx *ic, const kj_expr *e, kj_cmpop op, const
         return kj_t_bool(T);
     }
     if (kj_buffer_operator_error(ic, kj_cmpop_str(op), l, r, e->span)) return NULL; /* infer_bytes.c */
+    if (kj_dt_involved(l, r)) { /* infer_datetime.c */
+        *optype = NULL;
+        return kj_dt_compare_type(ic, op, l, r, e->span);
+    }
     if (kj_str_involved(l, r) && !(l->kind == KJ_T_NONE || r->kind == KJ_T_NONE)) { /* infer_str.c */
         *optype = NULL;
         return kj_str_compare_type(ic, e, op, l, r);

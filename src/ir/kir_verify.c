@@ -272,6 +272,9 @@ static bool check_cast_select(vctx *v, kir_ref r)
         if (t->kind == KJ_T_ARRAY && in->type->kind == KJ_T_ARRAY && t->elem == in->type->elem &&
             t->ndim == in->type->ndim)
             return true;
+        if (kj_is_dt(t) || kj_is_dt(in->type)) /* an int64 made a datetime64 or back: the same bits */
+            return (kj_is_dt(t) || (t->kind == KJ_T_INT && t->bits == 64 && t->is_signed)) && (kj_is_dt(in->type) || is_int(in->type))
+                       ? true : fail(v, r, "cast from %s to %s", ts(t), ts(in->type));
         if (!is_scalar(t) || !is_scalar(in->type))
             return fail(v, r, "cast from %s to %s is not a scalar conversion", ts(t), ts(in->type));
         return true;

@@ -100,6 +100,7 @@ static kir_ref const_as(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span s
         for (uint32_t i = 0; i < cv->n; i++) el[i] = const_as(lc, &cv->elems[i], t->elem, sp);
         return kj_lower_list_of(lc, t, el, cv->n, sp);
     }
+    case KJ_T_DATETIME: case KJ_T_TIMEDELTA: return kj_lower_dt_const(lc, cv, t, sp); /* lower_datetime.c */
     default: return emit(lc, KIR_CONST_NONE, t, sp);
     }
 }
@@ -155,6 +156,7 @@ static kir_ref lower_as(lctx *lc, const kj_expr *e, const kj_type *t)
     kj_einfo *ei = EI(lc, e);
     t = strong(lc, t);
     if (ei->opt_type && t->kind == KJ_T_OPTIONAL) return cast(lc, kj_lower_opt_raw(lc, e), t, e->span);
+    if (kj_is_dt(t) && ei->type->kind == KJ_T_STR) return kj_lower_dt_from_str(lc, e, t); /* lower_datetime.c */
     if (ei->is_const && ei->cval.type && (kj_is_scalar(t) || t->kind == KJ_T_TUPLE) &&
         (kj_is_scalar(ei->cval.type) || ei->cval.type->kind == KJ_T_TUPLE) &&
         const_fits(&ei->cval, t))
@@ -437,6 +439,7 @@ static kir_ref binop_of(lctx *lc, const kj_expr *e, kj_binop op, const kj_expr *
         kir_at(lc->f, m)->aux = KJ_B_NP_MATMUL;
         return m;
     }
+    if (kj_dt_involved(EI(lc, l)->type, EI(lc, r)->type)) return kj_lower_dt_binop(lc, e, op, l, r); /* lower_datetime.c */
     kir_ref a = operand(lc, l, res);
     return emit2(lc, BINOP_KIR[op], res, e->span, a, operand(lc, r, res));
 }
@@ -483,6 +486,7 @@ static kir_ref compare_pair(lctx *lc, const kj_expr *e, kj_cmpop op, const kj_ex
         *r_out = lower_expr(lc, re);
         return kj_lower_list_compare(lc, op, l, *r_out, e->span);
     }
+    if (kj_dt_involved(lt, rt)) return kj_lower_dt_compare(lc, e, op, l, le, re, r_out); /* lower_datetime.c */
     if (op == KJ_CMP_IS || op == KJ_CMP_ISNOT) {
         bool same = lt->kind == KJ_T_NONE && rt->kind == KJ_T_NONE;
         *r_out = 0;
@@ -526,6 +530,7 @@ static kir_ref lower_compare(lctx *lc, const kj_expr *e)
 static kir_ref lower_unary(lctx *lc, const kj_expr *e)
 {
     const kj_type *t = strong(lc, EI(lc, e)->type);
+    if (kj_is_dt(t)) return kj_lower_dt_unary(lc, e); /* lower_datetime.c */
     switch (e->un.op) {
     case KJ_UOP_NOT: {
         kir_ref c = lower_cond(lc, e->un.x);
@@ -804,6 +809,8 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
                                                       : lower_operator(lc, e, ei, &o);
     const kj_type *t = strong(lc, ei->type);
     int b = ei->builtin;
+    kir_ref dt = kj_lower_dt_builtin(lc, e, ei, t); /* datetime64 arguments: lower_datetime.c */
+    if (dt) return dt;
     if (b == KJ_B_NP_SIGN) return lower_sign(lc, e, t, call_arg(e, ei->argmap[0]));
     if (b == KJ_B_CONVERT || b == KJ_B_INT || b == KJ_B_FLOAT) {
         const kj_expr *a = call_arg(e, ei->argmap[0]);

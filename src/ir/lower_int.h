@@ -178,4 +178,14 @@ void kj_lower_try(lctx *lc, const kj_stmt *st);
 /* Before a return: leave the bodies of the enclosing try statements. */
 void kj_lower_leave_tries(lctx *lc, kj_span sp);
 
+/* lower_datetime.c: datetime64 / timedelta64 operators and built-ins (kj_lower_dt_builtin: 0 when the
+ * call has no datetime argument) */
+kir_ref kj_lower_dt_binop(lctx *lc, const kj_expr *e, kj_binop op, const kj_expr *l, const kj_expr *r);
+kir_ref kj_lower_dt_compare(lctx *lc, const kj_expr *e, kj_cmpop op, kir_ref l, const kj_expr *le,
+                            const kj_expr *re, kir_ref *r_out);
+kir_ref kj_lower_dt_unary(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_dt_const(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span sp); /* a date string, a count */
+kir_ref kj_lower_dt_from_str(lctx *lc, const kj_expr *e, const kj_type *t); /* np.array(['2020-01-01'], dtype=...) */
+kir_ref kj_lower_dt_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei, const kj_type *t);
+
 #endif

@@ -594,6 +594,17 @@ const kj_type *kj_type_gpus_item(kj_ictx *ic, const kj_expr *e);
 int kj_record_field(const kj_type *rec, const char *name);
 /* The scalar a NumPy dtype string names ('int32', 'f8', ...), or NULL (infer_call.c). */
 const kj_type *kj_dtype_by_str(kj_types *T, const char *s);
+/* infer_datetime.c: datetime64 / timedelta64 dtype strings, operators (an operand of the kind) */
+const kj_type *kj_dt_dtype_by_str(kj_types *T, const char *s);
+const kj_type *kj_dt_binop_type(kj_ictx *ic, kj_binop op, const kj_type *l, const kj_type *r, kj_span sp,
+                                const kj_type **optype);
+const kj_type *kj_dt_compare_type(kj_ictx *ic, kj_cmpop op, const kj_type *l, const kj_type *r, kj_span sp);
+const kj_type *kj_dt_unary_type(kj_ictx *ic, kj_unop op, const kj_type *x, kj_span sp);
+static inline bool kj_dt_involved(const kj_type *l, const kj_type *r)
+{
+    return kj_is_dt(l) || kj_is_dt(r) || (l && l->kind == KJ_T_ARRAY && kj_is_dt(l->elem)) ||
+           (r && r->kind == KJ_T_ARRAY && kj_is_dt(r->elem));
+}
 kj_einfo *kj_type_launch_config(kj_ictx *ic, const kj_expr *e, kj_fn *kernel);
 /* kernel.forall(ntasks, tpb=0, stream=0, sharedmem=0) (infer_launch.c): the
  * call's arguments in that order (NULL where absent); false (nothing

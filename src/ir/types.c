@@ -8,6 +8,7 @@
  * interned, which lets the hash and the equality test compare them by
  * pointer. */
 #include "types.h"
+#include "../util/npdatetime.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static uint64_t type_hash(const kj_type *k)
 {
     uint64_t h = mix(0, (uint64_t)k->kind);
     h = mix(h, (uint64_t)k->bits | (uint64_t)k->is_signed << 8 | (uint64_t)k->weak << 9 |
-                   (uint64_t)k->ndim << 16 | (uint64_t)k->layout << 24);
+                   (uint64_t)k->ndim << 16 | (uint64_t)k->layout << 24 | (uint64_t)k->unit << 32);
     h = mix(h, (uint64_t)(uintptr_t)k->elem);
     h = mix(h, k->n);
     for (uint32_t i = 0; i < k->n; i++) h = mix(h, (uint64_t)(uintptr_t)k->elems[i]);
@@ -63,7 +64,7 @@ static bool type_eq(const kj_type *x, const kj_type *y)
 {
     if (x->kind != y->kind || x->bits != y->bits || x->is_signed != y->is_signed ||
         x->weak != y->weak || x->ndim != y->ndim || x->layout != y->layout ||
-        x->elem != y->elem || x->n != y->n)
+        x->elem != y->elem || x->n != y->n || x->unit != y->unit)
         return false;
     for (uint32_t i = 0; i < x->n; i++)
         if (x->elems[i] != y->elems[i]) return false;
@@ -121,6 +122,9 @@ static const char *make_name(kj_arena *a, const kj_type *k)
     case KJ_T_DTYPE: return kj_arena_printf(a, "dtype(%s)", k->elem->name);
     case KJ_T_OPAQUE: case KJ_T_FUNC: return k->name;
     case KJ_T_COMPLEX: return k->bits == 64 ? "complex64" : "complex128";
+    case KJ_T_DATETIME: case KJ_T_TIMEDELTA: /* as Numba: datetime64[D], timedelta64[] */
+        return kj_arena_printf(a, "%s[%s]", k->kind == KJ_T_DATETIME ? "datetime64" : "timedelta64",
+                               kj_dtu_name(k->unit));
     }
     return "?";
 }
@@ -184,6 +188,12 @@ const kj_type *kj_t_float(kj_types *t, int bits)
 const kj_type *kj_t_complex(kj_types *t, int bits)
 {
     return scalar(t, KJ_T_COMPLEX, bits, true, false);
+}
+const kj_type *kj_t_datetime(kj_types *t, int unit, bool is_timedelta)
+{
+    kj_type k = {.kind = is_timedelta ? KJ_T_TIMEDELTA : KJ_T_DATETIME, .bits = 64, .is_signed = true,
+                 .unit = (uint8_t)unit};
+    return intern(t, &k);
 }
 const kj_type *kj_t_weak_int(kj_types *t) { return scalar(t, KJ_T_INT, 64, true, true); }
 const kj_type *kj_t_weak_float(kj_types *t) { return scalar(t, KJ_T_FLOAT, 64, true, true); }

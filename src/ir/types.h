@@ -36,6 +36,8 @@ typedef enum {
                        coroutine's handle (infer_pygen.c, llvm_pygen.c) */
     KJ_T_OPTIONAL, /* Numba's Optional(elem): None or a value of elem (a strong type, never none or
                       optional); a (valid bool, elem) pair (types_optional.c, infer_optional.c) */
+    KJ_T_DATETIME,  /* np.datetime64 of `unit` (util/npdatetime.h): an int64, INT64_MIN is NaT */
+    KJ_T_TIMEDELTA, /* np.timedelta64 of `unit` (infer_datetime.c, runtime/datetime.c) */
 } kj_type_kind;
 
 typedef enum { KJ_LAYOUT_A, KJ_LAYOUT_C, KJ_LAYOUT_F } kj_layout;
@@ -55,6 +57,7 @@ struct kj_type {
     const void *ref;  /* FUNC: the user function (sema's kj_fn), or NULL for a built-in;
                          TUPLE: its kj_ntclass when it is a namedtuple, else NULL */
     int32_t builtin;  /* FUNC: the built-in's id when ref is NULL */
+    uint8_t unit;     /* DATETIME, TIMEDELTA: NumPy's unit (KJ_DTU_*) */
     uint32_t id;      /* dense, for tables keyed by type */
 };
 
@@ -145,6 +148,12 @@ const kj_type *kj_t_record(kj_types *t, const kj_recdesc *d);
 static inline const kj_recdesc *kj_record_of(const kj_type *ty)
 {
     return ty && ty->kind == KJ_T_OPAQUE ? (const kj_recdesc *)ty->ref : NULL;
+}
+/* datetime64[unit] and timedelta64[unit] (Numba's NPDatetime, NPTimedelta): infer_datetime.c. */
+const kj_type *kj_t_datetime(kj_types *t, int unit, bool is_timedelta);
+static inline bool kj_is_dt(const kj_type *ty)
+{
+    return ty && (ty->kind == KJ_T_DATETIME || ty->kind == KJ_T_TIMEDELTA);
 }
 /* function(NAME): fn (a kj_fn) or, when fn is NULL, the built-in `builtin`. */
 const kj_type *kj_t_func(kj_types *t, const void *fn, int32_t builtin, const char *name);

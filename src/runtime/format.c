@@ -9,6 +9,9 @@
  * also what Python's repr(float) prints. The array layout follows
  * numpy/core/arrayprint.py (_formatArray, FloatingFormat, IntegerFormat). */
 #include "format.h"
+
+#include "../abi/abi_datetime.h"
+#include "../util/npdatetime.h"
 #include "half.h"
 
 #include <inttypes.h>
@@ -507,6 +510,7 @@ typedef struct {
     fmt_opts fo;    /* floats: the options every finite element uses */
     int pad_left, pad_right;
     int int_width;  /* ints: '%{width}d' */
+    int dt_code;    /* datetime64 / timedelta64 elements: their print code + 1 (kj_fmt_dt_array), else 0 */
 } elem_fmt;
 
 typedef struct {
@@ -690,6 +694,10 @@ static void format_elem(const print_ctx *c, const char *p, kj_buf *out)
 {
     if (c->rec) {
         format_record_elem(c, p, out);
+        return;
+    }
+    if (c->ef.dt_code) { /* datetime.c */
+        kj_fmt_dt_elem(out, kj_elem_load(p, KJ_DT_INT64).v.i, c->ef.dt_code - 1, c->ef.int_width);
         return;
     }
     if (c->a->dtype == KJ_DT_COMPLEX64 || c->a->dtype == KJ_DT_COMPLEX128) {
@@ -880,6 +888,40 @@ void kj_fmt_array_repr(kj_buf *b, const kj_array *a)
     if (b->n - line_start + dtype_len + 1 > LINEWIDTH) kj_buf_printf(b, "\n%*s", plen, "");
     else kj_buf_putc(b, ' ');
     kj_buf_printf(b, "dtype=%s)", dt);
+}
+
+/* _TimelikeFormat's width: the longest shown element's text (NaT's "'NaT'" included). */
+static void scan_dt_width(void *vctx, const char *p)
+{
+    print_ctx *c = vctx;
+    kj_buf s = {0};
+    kj_fmt_dt_elem(&s, kj_elem_load(p, KJ_DT_INT64).v.i, c->ef.dt_code - 1, 0);
+    if ((int)s.n > c->ef.int_width) c->ef.int_width = (int)s.n;
+    kj_buf_free(&s);
+}
+
+/* str(a) / repr(a) of datetime64 or timedelta64 elements (int64 `a`), as kj_fmt_array and
+ * kj_fmt_array_repr, the dtype always named: dtype='datetime64[D]'. */
+void kj_fmt_dt_array(kj_buf *b, const kj_array *a, int code, bool repr)
+{
+    print_ctx c = {a, kj_array_size(a) > THRESHOLD, {.dt = KJ_DT_INT64, .dt_code = code + 1}, {0},
+                   repr ? ", " : " ", NULL, NULL};
+    visit_shown(a, c.summarise, 0, a->data, scan_dt_width, &c);
+    int plen = repr ? 6 : 0; /* "array(" */
+    size_t start = b->n;
+    if (repr) kj_buf_puts(b, "array(");
+    if (a->ndim == 0) format_elem(&c, a->data, b);
+    else if (kj_array_size(a) == 0) kj_buf_puts(b, "[]");
+    else recurse(&c, 0, a->data, 1 + plen, LINEWIDTH - (repr ? 1 : 0), b);
+    if (!repr) return;
+    size_t line_start = start;
+    for (size_t k = start; k < b->n; k++)
+        if (b->s[k] == '\n') line_start = k + 1;
+    char dt[40];
+    snprintf(dt, sizeof dt, "'%s64[%s]'", code & KJ_DTP_DATETIME ? "datetime" : "timedelta",
+             kj_dtu_name(code & 0xff));
+    bool wrap = b->n - line_start + strlen("dtype=)") + strlen(dt) + 2 > LINEWIDTH;
+    kj_buf_printf(b, ",%s%*sdtype=%s)", wrap ? "\n" : " ", wrap ? plen : 0, "", dt);
 }
 
 /* ---- structured (record) elements: StructuredVoidFormat ----------------- */

@@ -57,6 +57,12 @@ typedef struct kj_recfmt {
  * a 0-d `a` is one record: str(np.void), "(1.5, 2)" (format.c). */
 void kj_fmt_records(kj_buf *b, const kj_array *a, const kj_recfmt *rf, bool repr);
 
+/* datetime64 / timedelta64 (datetime.c): repr() of a scalar; an array element of print code `code`
+ * (unit | KJ_DTP_DATETIME, abi_datetime.h) right-aligned in `width`; str(a) or repr(a) of an
+ * int64 array `a` holding them (format.c, NumPy's DatetimeFormat / TimedeltaFormat). */
+void kj_fmt_dt_repr(kj_buf *b, int64_t v, int unit, bool is_datetime);
+void kj_fmt_dt_elem(kj_buf *b, int64_t v, int code, int width);
+void kj_fmt_dt_array(kj_buf *b, const kj_array *a, int code, bool repr);
 /* Dragon4 itself, for tests and other printers: the shortest digits of
  * |x| (as float32 when `is_f32`) that identify it, in `digits` (NUL-
  * terminated, at most 40), with *exp10 the decimal exponent of the first
