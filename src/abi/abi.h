@@ -48,9 +48,6 @@
 #include <string.h>
 
 #define KJ_ABI_MAX_DIMS 4
-/* The most blocks a grid.sync() barrier on the GPU holds flags for (llvm_cuda_cg.c); a cooperative
- * launch of more is refused (gpu.c), as one over the co-residency limit. */
-#define KJ_ABI_GRID_SYNC_BLOCKS 8192
 
 /* The version of this contract between generated code and the runtime
  * (the structures here, the runtime functions generated code calls): part

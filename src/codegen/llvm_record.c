@@ -11,6 +11,8 @@
 #include "../ir/builtins.h"
 #include "../runtime/array.h"
 
+#include <string.h>
+
 static const kj_type *type_of(kj_cg *cg, kir_ref r) { return cg->fn->kf->insts[r].type; }
 
 static LLVMValueRef field_ptr(kj_cg *cg, const kir_inst *in, const kj_type **ft)
@@ -33,6 +35,28 @@ static LLVMValueRef view(kj_cg *cg, const kir_inst *in)
     return LLVMBuildInsertValue(cg->b, arr, data, 0, "");
 }
 
+/* A float into a packed field on the GPU, byte by byte from integer bit fields. An align-1 float
+ * store is split by NVPTX into st.b8 of shifted copies of the value's register, the lowest byte
+ * straight from the register the float arithmetic defined; on an H100 (CUDA 13's ptxas) that byte
+ * came out as the value converted to an integer (2.0 stored its low byte as 2: 2.0000005), not as
+ * its bits. Each byte here is a bfe (bit-field extract) of the bits, an integer instruction. */
+static void store_float_bytes(kj_cg *cg, LLVMValueRef v, unsigned bits, LLVMValueRef p)
+{
+    LLVMTypeRef it = LLVMIntTypeInContext(cg->ctx, bits), args[2] = {it, cg->t_i32};
+    LLVMValueRef x = LLVMBuildBitCast(cg->b, v, it, "");
+    LLVMTypeRef fty = LLVMFunctionType(it, args, 2, 0);
+    const char *text = bits == 64 ? "bfe.u64 $0, $1, $2, 8;" : "bfe.u32 $0, $1, $2, 8;";
+    const char *cons = bits == 64 ? "=l,l,r" : "=r,r,r";
+    LLVMValueRef bfe = LLVMGetInlineAsm(fty, (char *)text, strlen(text), (char *)cons, strlen(cons), 0, 0,
+                                        LLVMInlineAsmDialectATT, 0);
+    for (unsigned k = 0; k < bits / 8; k++) {
+        LLVMValueRef a[2] = {x, kj_cg_i32(cg, (int32_t)(8 * k))}, off = kj_cg_i64(cg, k);
+        LLVMValueRef byte = LLVMBuildTrunc(cg->b, LLVMBuildCall2(cg->b, fty, bfe, a, 2, ""), cg->t_i8, "");
+        LLVMValueRef q = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, p, &off, 1, "");
+        LLVMSetAlignment(LLVMBuildStore(cg->b, byte, q), 1);
+    }
+}
+
 LLVMValueRef kj_cg_record(kj_cg *cg, const kir_inst *in)
 {
     const kj_type *ft;
@@ -45,8 +69,14 @@ LLVMValueRef kj_cg_record(kj_cg *cg, const kir_inst *in)
     }
     case KJ_B_REC_SET: {
         LLVMValueRef p = field_ptr(cg, in, &ft);
-        LLVMValueRef s = LLVMBuildStore(cg->b, kj_cg_to_mem(cg, ft, kj_cg_val(cg, in->args[2])), p);
-        if (!kj_record_of(type_of(cg, in->args[0]))->aligned) LLVMSetAlignment(s, 1);
+        LLVMValueRef v = kj_cg_to_mem(cg, ft, kj_cg_val(cg, in->args[2]));
+        bool packed = !kj_record_of(type_of(cg, in->args[0]))->aligned;
+        if (packed && cg->tgt == &kj_target_nvptx && ft->kind == KJ_T_FLOAT) {
+            store_float_bytes(cg, v, ft->bits, p);
+            return kj_cg_zero(cg, in->type);
+        }
+        LLVMValueRef s = LLVMBuildStore(cg->b, v, p);
+        if (packed) LLVMSetAlignment(s, 1);
         return kj_cg_zero(cg, in->type);
     }
     default: return view(cg, in);

@@ -355,7 +355,6 @@ static bool coop_fits(kj_gpu *g, code_fn *fn, const kj_abi_kernel *k, const int6
     CUresult r = g->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn->f, (int)threads, (size_t)cfg[7]);
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", e);
     int64_t limit = (int64_t)per_sm * g->props.sm_count;
-    if (limit > KJ_ABI_GRID_SYNC_BLOCKS) limit = KJ_ABI_GRID_SYNC_BLOCKS; /* the barrier's flags */
     if (nblocks <= limit) return true;
     return kj_rt_errorf(e, "RuntimeError",
                         "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: kernel '%s' uses grid.sync() and was launched "
@@ -375,7 +374,6 @@ bool kj_gpu_coop_max_blocks(kj_gpu *g, kj_gpu_code *c, const kj_abi_kernel *k, i
     CUresult r = g->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn->f, (int)threads, (size_t)dyn);
     if (r != CUDA_SUCCESS) return kj_gpu_fail(g, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", e);
     *out = (int64_t)per_sm * g->props.sm_count;
-    if (*out > KJ_ABI_GRID_SYNC_BLOCKS) *out = KJ_ABI_GRID_SYNC_BLOCKS;
     return true;
 }
 
