@@ -114,6 +114,7 @@ KNOWN_GAPS = {
     'lists_in': 'TypingError: a builtins.list argument cannot be passed',
     'lists_methods': 'TypingError: a builtins.list argument cannot be passed',
     'lists_ops': "TypingError: 'grid' returns (list(float64), list(int64), list(int64)): not returned by kjit_...",
+    'list_iadd': "TypingError: 'grow' returns (list(int64), int64), which kjit_call cannot return yet",
     'namedtuple': "TypingError: namedtuple.k:14:14: error: (int64, int64) has no attribute 'x'",
     'nep50': 'output differs',
     'numba_threads': "ImportError: cannot import name 'get_thread_id' from 'kjit' (no thread-pool API in the package yet)",

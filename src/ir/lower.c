@@ -1207,6 +1207,7 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     const kj_expr *t = st->aug.target;
     kj_binop op = st->aug.op;
     if (kj_lower_str_augassign(lc, st)) return; /* lower_pybuiltin.c */
+    if (kj_lower_list_iadd(lc, st)) return;     /* lower_list.c */
     if (EI(lc, t)->type && EI(lc, t)->type->kind == KJ_T_ARRAY && !index_array(lc, t)) {
         lower_aug_array(lc, st);
         return;

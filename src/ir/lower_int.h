@@ -39,6 +39,7 @@ kir_ref kj_lower_opt_truth(lctx *lc, const kj_expr *e);
 /* lower_pybuiltin.c: chr, ord, repr, hash, divmod */
 kir_ref kj_lower_pybuiltin(lctx *lc, int b, const kj_type *t, const kir_ref *args, uint32_t n, kj_span sp);
 bool kj_lower_str_augassign(lctx *lc, const kj_stmt *st); /* s += t, s *= n */
+bool kj_lower_list_iadd(lctx *lc, const kj_stmt *st);     /* lst += other (lower_list.c) */
 /* a call's arguments for the callee's parameters, defaults filled, from index `extra` on */
 kir_ref *kj_lw_user_args(lctx *lc, const kj_expr *e, kj_einfo *ei, kj_spec *callee, uint32_t extra);
 /* lower_launch.c: kernel[...](args), kernel.forall(n)(args); a cuda.reduce function called */

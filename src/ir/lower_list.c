@@ -147,6 +147,20 @@ kir_ref kj_lower_list_binop(lctx *lc, const kj_expr *e)
     return c;
 }
 
+/* lst += other (a list of elements lst's converts to): CPython extends lst
+ * in place (every name bound to it sees the new items), as lst.extend(other).
+ * False when st is no such statement. */
+bool kj_lower_list_iadd(lctx *lc, const kj_stmt *st)
+{
+    const kj_type *t = lc->sp->ei[st->aug.target->id].type;
+    if (st->aug.op != KJ_OP_ADD || !t || t->kind != KJ_T_LIST) return false;
+    t = kj_strong(lc->s->types, t);
+    kir_ref ext[2] = {kj_lw_expr(lc, st->aug.target), 0};
+    ext[1] = kj_lw_cast(lc, kj_lw_expr(lc, st->aug.value), t, st->span);
+    builtin(lc, KJ_B_LIST_EXTEND, NULL, st->span, ext, 2);
+    return true;
+}
+
 /* Python's index clamping of a start or stop argument v for a list of n:
  * negative from the end, then start below 0 is 0, stop above n is n */
 static kir_ref clamp(kir_builder *b, kir_ref v, kir_ref n, bool stop)
