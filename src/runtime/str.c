@@ -11,6 +11,7 @@
 #include "format.h"
 #include "pyslice.h"
 #include "str.h"
+#include "str_ucase.h"
 #include "../util/alloc.h"
 #include "../util/buf.h"
 
@@ -195,6 +196,8 @@ void *kj_rt_str_map(kj_rt *rt, const char *s, int32_t which)
 {
     if (which >= 2 && which <= 4) return strip(rt, s, which != 4, which != 3);
     if (which >= 5) return all_of(s, which) ? (void *)"1" : (void *)"";
+    char *u = kj_str_is_ascii(s) ? NULL : kj_str_ucase(rt, s, which == 0 ? KJ_UC_UPPER : KJ_UC_LOWER);
+    if (u) return u; /* beyond ASCII: str_ucase.c */
     char *o = own_n(rt, s, strlen(s));
     for (char *p = o; *p; p++)
         if (which == 0 && *p >= 'a' && *p <= 'z') *p = (char)(*p - 32);

@@ -12,6 +12,7 @@
 
 #include "list.h"
 #include "str.h"
+#include "str_ucase.h"
 #include "../util/buf.h"
 
 #include <stdbool.h>
@@ -140,6 +141,9 @@ static char *copy(kj_rt *rt, const char *s) { return kj_rt_str_own_n(rt, s, strl
 /* which: 0 title, 1 swapcase, 2 capitalize, 3 casefold. */
 void *kj_rt_str_case(kj_rt *rt, const char *s, int32_t which)
 {
+    static const kj_ucase map[] = {KJ_UC_TITLE, KJ_UC_SWAPCASE, KJ_UC_CAPITALIZE, KJ_UC_CASEFOLD};
+    char *u = kj_str_is_ascii(s) || which < 0 || which > 3 ? NULL : kj_str_ucase(rt, s, map[which]);
+    if (u) return u; /* beyond ASCII: str_ucase.c */
     char *o = copy(rt, s);
     bool prev_cased = false;
     for (unsigned char *p = (unsigned char *)o; *p; p++) {
@@ -193,6 +197,8 @@ int64_t kj_rt_str_is(kj_rt *rt, const char *s, int32_t which)
 {
     (void)rt;
     const unsigned char *p = (const unsigned char *)s;
+    int u = which <= 2 && !kj_str_is_ascii(s) ? kj_str_ucased(s, which) : -1; /* str_ucase.c */
+    if (u >= 0) return u;
     if (which <= 2) return cased_check(p, which);
     if (which == 6) {
         for (; *p; p++)
