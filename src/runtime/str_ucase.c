@@ -7,10 +7,10 @@
  * the call's own, so no process-wide setting changes. CPython's full
  * mappings add multi-character results and context; handled: ß (U+00DF)
  * uppercases to "SS", titlecases to "Ss" and casefolds to "ss", final sigma
- * casefolds to sigma, and the Latin digraphs titlecase to their titlecase
- * letters. Not handled: lower()'s final-sigma rule (a capital sigma ending
- * a word lowercases to ς in CPython, to σ here) and the rarer multi-letter
- * mappings of SpecialCasing.txt (ŉ, ǰ, ligatures like ﬁ).
+ * casefolds to sigma, a capital sigma ending a word lowercases to ς (the
+ * final-sigma rule), and the Latin digraphs titlecase to their titlecase
+ * letters. Not handled: the rarer multi-letter mappings of
+ * SpecialCasing.txt (ŉ, ǰ, ligatures like ﬁ).
  * ASCII strings never come here (the callers' loops are exact for them). */
 #include "str_ucase.h"
 
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <wctype.h>
 
-enum { SHARP_S = 0xDF };
+enum { SHARP_S = 0xDF, CAPITAL_SIGMA = 0x3A3, FINAL_SIGMA = 0x3C2 };
 
 bool kj_str_is_ascii(const char *s)
 {
@@ -90,6 +90,16 @@ static void put_lower(kj_buf *o, uint32_t c, bool fold, locale_t l)
     else put_cp(o, (uint32_t)towlower_l((wint_t)c, l));
 }
 
+/* CPython's final sigma: a capital sigma after a cased letter and before no cased letter lowercases to
+ * ς (U+03C2), elsewhere to σ. next: the text after the sigma. (CPython also skips case-ignorable
+ * characters, apostrophes and combining marks, on both sides; here the neighbours themselves count.) */
+static bool final_sigma(bool prev_cased, const unsigned char *next, locale_t l)
+{
+    if (!prev_cased) return false;
+    if (!*next) return true;
+    return !cased(next_cp(&next), l);
+}
+
 char *kj_str_ucase(struct kj_rt *rt, const char *s, kj_ucase which)
 {
     locale_t l = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
@@ -111,6 +121,8 @@ char *kj_str_ucase(struct kj_rt *rt, const char *s, kj_ucase which)
         if (which == KJ_UC_SWAPCASE && !up && (!iswupper_l((wint_t)c, l) || digraph_title(c) == c))
             put_cp(&o, c); /* uncased: kept */
         else if (up) put_upper(&o, c, which == KJ_UC_TITLE || which == KJ_UC_CAPITALIZE, l);
+        else if (c == CAPITAL_SIGMA && which != KJ_UC_CASEFOLD && final_sigma(prev_cased, p, l))
+            put_cp(&o, FINAL_SIGMA);
         else put_lower(&o, c, which == KJ_UC_CASEFOLD, l);
         prev_cased = cased(c, l);
     }
