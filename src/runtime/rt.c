@@ -61,7 +61,8 @@ static void release_all(kj_rt *rt)
     /* nothing registered (a call that made no array, string or container): the common case of a small
      * function called from Python, run twice per call (leave, kj_rt_dispose) */
     if (!rt->ndicts && !rt->dicts && !rt->nlists && !rt->lists && !rt->nstrs && !rt->strs && !rt->arrays &&
-        !rt->nspare && !rt->linalg && !rt->streams && !rt->events && !rt->mpi_run && (rt->mods_borrowed || !rt->mods))
+        !rt->nspare && !rt->linalg && !rt->streams && !rt->events && !rt->mpi_run && !rt->gens && !rt->pinned &&
+        (rt->mods_borrowed || !rt->mods))
         return;
     kj_rt_dict_free_all(rt); /* first: dicts and lists of arrays hold references to them */
     kj_rt_list_free_all(rt);
