@@ -13,7 +13,17 @@
 
 /* Vectors partition_unrolled() reads a step: fewer mispredicted choices of
  * the side to read. */
+#ifndef KJ_SORT_UNROLL
 #define KJ_SORT_UNROLL 4
+#endif
+/* The same for the compress-store partitions (sort_simd_part.h). */
+#ifndef KJ_SORT_UNROLL_CS
+#define KJ_SORT_UNROLL_CS 4
+#endif
+/* Vectors of the largest block the bitonic network sorts in registers. */
+#ifndef KJ_SORT_BLOCK_NV
+#define KJ_SORT_BLOCK_NV 16
+#endif
 /* The network's loops have constant bounds once inlined: unrolled fully,
  * its vectors stay in registers (GCC's -O2 alone leaves them in memory). */
 #if KJ_ASAN /* clang's sanitizers on the unrolled networks compile for an hour */
@@ -47,6 +57,7 @@ static int depth_limit(int64_t n)
 #define MLOADU(s, m, p) _mm512_mask_loadu_epi64(s, m, p)
 #define MSTOREU(p, m, v) _mm512_mask_storeu_epi64(p, m, v)
 #define COMPRESS(m, v) _mm512_maskz_compress_epi64(m, v)
+#define CSTORE(p, m, v) _mm512_mask_compressstoreu_epi64(p, m, v)
 #define STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
 #define PERM(i, v) _mm512_permutexvar_epi64(i, v)
 #define BLEND(m, a, b) _mm512_mask_blend_epi64(m, a, b)
@@ -95,6 +106,7 @@ static int depth_limit(int64_t n)
 #undef MLOADU
 #undef MSTOREU
 #undef COMPRESS
+#undef CSTORE
 #undef STOREU
 #undef PERM
 #undef BLEND
@@ -107,6 +119,7 @@ static int depth_limit(int64_t n)
 #define MLOADU(s, m, p) _mm512_mask_loadu_pd(s, m, p)
 #define MSTOREU(p, m, v) _mm512_mask_storeu_pd(p, m, v)
 #define COMPRESS(m, v) _mm512_maskz_compress_pd(m, v)
+#define CSTORE(p, m, v) _mm512_mask_compressstoreu_pd(p, m, v)
 #define STOREU(p, v) _mm512_storeu_pd(p, v)
 #define PERM(i, v) _mm512_permutexvar_pd(i, v)
 #define BLEND(m, a, b) _mm512_mask_blend_pd(m, a, b)
@@ -126,6 +139,7 @@ static int depth_limit(int64_t n)
 #undef MLOADU
 #undef MSTOREU
 #undef COMPRESS
+#undef CSTORE
 #undef STOREU
 #undef PERM
 #undef BLEND
@@ -150,6 +164,7 @@ static int depth_limit(int64_t n)
 #define MLOADU(s, m, p) _mm512_mask_loadu_epi32(s, m, p)
 #define MSTOREU(p, m, v) _mm512_mask_storeu_epi32(p, m, v)
 #define COMPRESS(m, v) _mm512_maskz_compress_epi32(m, v)
+#define CSTORE(p, m, v) _mm512_mask_compressstoreu_epi32(p, m, v)
 #define STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
 #define PERM(i, v) _mm512_permutexvar_epi32(i, v)
 #define BLEND(m, a, b) _mm512_mask_blend_epi32(m, a, b)
@@ -198,6 +213,7 @@ static int depth_limit(int64_t n)
 #undef MLOADU
 #undef MSTOREU
 #undef COMPRESS
+#undef CSTORE
 #undef STOREU
 #undef PERM
 #undef BLEND
@@ -210,6 +226,7 @@ static int depth_limit(int64_t n)
 #define MLOADU(s, m, p) _mm512_mask_loadu_ps(s, m, p)
 #define MSTOREU(p, m, v) _mm512_mask_storeu_ps(p, m, v)
 #define COMPRESS(m, v) _mm512_maskz_compress_ps(m, v)
+#define CSTORE(p, m, v) _mm512_mask_compressstoreu_ps(p, m, v)
 #define STOREU(p, v) _mm512_storeu_ps(p, v)
 #define PERM(i, v) _mm512_permutexvar_ps(i, v)
 #define BLEND(m, a, b) _mm512_mask_blend_ps(m, a, b)
@@ -222,12 +239,27 @@ static int depth_limit(int64_t n)
 #define NEXT(x) nextafterf(x, INFINITY)
 #include "sort_simd_impl.h"
 
-void kj_sort_simd_f64(double *a, int64_t n) { qsort_f64(a, n, depth_limit(n)); }
-void kj_sort_simd_f32(float *a, int64_t n) { qsort_f32(a, n, depth_limit(n)); }
-void kj_sort_simd_i64(int64_t *a, int64_t n) { qsort_i64(a, n, depth_limit(n)); }
-void kj_sort_simd_i32(int32_t *a, int64_t n) { qsort_i32(a, n, depth_limit(n)); }
-void kj_sort_simd_u64(uint64_t *a, int64_t n) { qsort_u64(a, n, depth_limit(n)); }
-void kj_sort_simd_u32(uint32_t *a, int64_t n) { qsort_u32(a, n, depth_limit(n)); }
+/* Whether compress-stores to memory are fast here: on Intel's cores they
+ * are; AMD's Zen 4 microcodes them (a third of the speed). */
+static bool compress_store_fast(void)
+{
+    __builtin_cpu_init();
+    return !__builtin_cpu_is("amd");
+}
+
+#define SORT_FNS(F, T)                                                                   \
+    void kj_sort_simd##F##_by(T *a, int64_t n, kj_sort_part how)                         \
+    {                                                                                    \
+        bool cs = how == KJ_SORT_PART_AUTO ? compress_store_fast() : how == KJ_SORT_PART_CSTORE; \
+        qsort##F(a, n, depth_limit(n), cs);                                              \
+    }                                                                                    \
+    void kj_sort_simd##F(T *a, int64_t n) { kj_sort_simd##F##_by(a, n, KJ_SORT_PART_AUTO); }
+SORT_FNS(_f64, double)
+SORT_FNS(_f32, float)
+SORT_FNS(_i64, int64_t)
+SORT_FNS(_i32, int32_t)
+SORT_FNS(_u64, uint64_t)
+SORT_FNS(_u32, uint32_t)
 
 #else /* not x86-64: no AVX-512; the callers sort another way */
 
@@ -254,5 +286,11 @@ void kj_sort_simd_i64(int64_t *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cm
 void kj_sort_simd_i32(int32_t *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_i32); }
 void kj_sort_simd_u64(uint64_t *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_u64); }
 void kj_sort_simd_u32(uint32_t *a, int64_t n) { qsort(a, (size_t)n, sizeof *a, cmp_u32); }
+void kj_sort_simd_f64_by(double *a, int64_t n, kj_sort_part how) { (void)how, kj_sort_simd_f64(a, n); }
+void kj_sort_simd_f32_by(float *a, int64_t n, kj_sort_part how) { (void)how, kj_sort_simd_f32(a, n); }
+void kj_sort_simd_i64_by(int64_t *a, int64_t n, kj_sort_part how) { (void)how, kj_sort_simd_i64(a, n); }
+void kj_sort_simd_i32_by(int32_t *a, int64_t n, kj_sort_part how) { (void)how, kj_sort_simd_i32(a, n); }
+void kj_sort_simd_u64_by(uint64_t *a, int64_t n, kj_sort_part how) { (void)how, kj_sort_simd_u64(a, n); }
+void kj_sort_simd_u32_by(uint32_t *a, int64_t n, kj_sort_part how) { (void)how, kj_sort_simd_u32(a, n); }
 
 #endif

@@ -14,6 +14,15 @@
 bool kj_sort_simd_available(void);
 
 void kj_sort_simd_f64(double *a, int64_t n);
+/* The same with the partitions' form chosen (sort_simd_part.h): AUTO asks
+ * the CPU, as the plain names do; tests run both forms on any AVX-512 CPU. */
+typedef enum { KJ_SORT_PART_AUTO, KJ_SORT_PART_REGISTER, KJ_SORT_PART_CSTORE } kj_sort_part;
+void kj_sort_simd_f64_by(double *a, int64_t n, kj_sort_part how);
+void kj_sort_simd_f32_by(float *a, int64_t n, kj_sort_part how);
+void kj_sort_simd_i64_by(int64_t *a, int64_t n, kj_sort_part how);
+void kj_sort_simd_i32_by(int32_t *a, int64_t n, kj_sort_part how);
+void kj_sort_simd_u64_by(uint64_t *a, int64_t n, kj_sort_part how);
+void kj_sort_simd_u32_by(uint32_t *a, int64_t n, kj_sort_part how);
 void kj_sort_simd_f32(float *a, int64_t n);
 void kj_sort_simd_i64(int64_t *a, int64_t n);
 void kj_sort_simd_i32(int32_t *a, int64_t n);

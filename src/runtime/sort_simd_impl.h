@@ -9,15 +9,17 @@
  *   RMIN(v), RMAX(v) (reductions), TOP (the type's largest value: the
  *   padding of a short block), NEXT(x) (the next larger value; only for
  *   x below some element), IDX (the integer vector of lane indices' type),
- *   ISET(i, vals) builds it; KJ_SORT_UNROLL (vectors a partition step).
+ *   ISET(i, vals) builds it, CSTORE(p, m, v) (compress-store to memory);
+ *   KJ_SORT_UNROLL and KJ_SORT_UNROLL_CS (vectors a partition step of each
+ *   form: sort_simd_part.h), KJ_SORT_BLOCK_NV (the largest block's vectors).
  * No NaN reaches these functions (sort_fast.c moves NaNs aside first), so
  * <, min and max are a total order on T.
  *
  * The design is Bramas' (2017) and x86-simd-sort's, written afresh:
- * blocks of at most 8 vectors sort in registers with a bitonic network;
- * larger ranges are partitioned in place around a sampled pivot by
- * compressing (the elements below the pivot written to the left free
- * space, the rest to the right one, two vectors read ahead so the writes
+ * blocks of at most KJ_SORT_BLOCK_NV vectors sort in registers with a
+ * bitonic network; larger ranges are partitioned in place around a sampled
+ * pivot by compressing (the elements below the pivot written to the left
+ * free space, the rest to the right one, vectors read ahead so the writes
  * never overtake the reads); a depth limit (2 log2 n) hands a badly split
  * range to heapsort, so the worst case stays O(n log n). */
 
@@ -96,7 +98,7 @@ static KJ_SIMD_INLINE void FN(network)(V *r, int nv)
 
 static KJ_SIMD_INLINE void FN(block_nv)(T *a, int64_t n, int nv)
 {
-    V r[8];
+    V r[KJ_SORT_BLOCK_NV];
     KJ_UNROLL
     for (int v = 0; v < nv; v++) {
         int64_t c = n - (int64_t)v * L;
@@ -118,7 +120,10 @@ static KJ_SIMD void FN(block)(T *a, int64_t n)
     if (n <= L) FN(block_nv)(a, n, 1);
     else if (n <= 2 * L) FN(block_nv)(a, n, 2);
     else if (n <= 4 * L) FN(block_nv)(a, n, 4);
-    else FN(block_nv)(a, n, 8);
+#if KJ_SORT_BLOCK_NV > 8
+    else if (n <= 8 * L) FN(block_nv)(a, n, 8);
+#endif
+    else FN(block_nv)(a, n, KJ_SORT_BLOCK_NV);
 }
 
 static void FN(sift)(T *a, int64_t i, int64_t n)
@@ -164,138 +169,36 @@ static KJ_SIMD T FN(pivot)(const T *a, int64_t n)
     return s[8];
 }
 
-/* Partition one vector: the elements below the pivot to a[ls..], the rest
- * to the end of a[..re); returns how many went right. */
-static KJ_SIMD_INLINE int FN(part_vec)(T *a, int64_t ls, int64_t re, V x, V pv, V *mn, V *mx)
+#define PFN(name) FN(name)
+#define KJ_PART_CSTORE 0
+#define KJ_PART_UNROLL KJ_SORT_UNROLL
+#include "sort_simd_part.h"
+#undef PFN
+#undef KJ_PART_CSTORE
+#undef KJ_PART_UNROLL
+#define PFN(name) FN(CAT(name, _cs))
+#define KJ_PART_CSTORE 1
+#define KJ_PART_UNROLL KJ_SORT_UNROLL_CS
+#include "sort_simd_part.h"
+#undef PFN
+#undef KJ_PART_CSTORE
+#undef KJ_PART_UNROLL
+
+/* cs: partition by compress-stores (sort_simd_part.h). */
+static KJ_SIMD void FN(qsort)(T *a, int64_t n, int depth, bool cs)
 {
-    M ge = CMPGE(x, pv);
-    int nge = __builtin_popcount((unsigned)ge);
-    /* Compress in registers, then plain stores: a compress-store to memory
-     * is microcoded and slow on AMD's Zen 4. The left store writes a whole
-     * vector (its tail is free space: partition keeps at least L free slots
-     * each side, or one gap of L that the right store then fills). */
-    STOREU(a + ls, COMPRESS((M)~ge, x));
-    MSTOREU(a + re - nge, (M)((1u << nge) - 1), COMPRESS(ge, x));
-    *mn = VMIN(*mn, x);
-    *mx = VMAX(*mx, x);
-    return nge;
-}
-
-/* Partition a[0..n-1] (n > 8 L) around `pivot`: the elements below it
- * first; returns their count, and the smallest and largest element. */
-static KJ_SIMD int64_t FN(partition_unrolled)(T *a, int64_t n, T pivot, T *smallest, T *biggest);
-
-static KJ_SIMD int64_t FN(partition)(T *a, int64_t n, T pivot, T *smallest, T *biggest)
-{
-    if (n >= 3 * KJ_SORT_UNROLL * L) return FN(partition_unrolled)(a, n, pivot, smallest, biggest);
-    int64_t left = 0, right = n;
-    T sm = a[0], bg = a[0];
-    for (int64_t i = n % L; i > 0; i--) { /* make the rest a whole number of vectors */
-        T x = a[left];
-        sm = x < sm ? x : sm;
-        bg = x > bg ? x : bg;
-        if (x < pivot) {
-            left++;
-        } else {
-            a[left] = a[--right];
-            a[right] = x;
-        }
-    }
-    V pv = SET1(pivot), mn = SET1(sm), mx = SET1(bg);
-    V vl = LOADU(a + left), vr = LOADU(a + right - L);
-    int64_t ls = left, rs = right - L; /* the next writes: a[ls..], a[..rs + L) */
-    left += L;
-    right -= L;
-    while (left < right) {
-        V x;
-        if ((rs + L) - right < left - ls) {
-            right -= L;
-            x = LOADU(a + right);
-        } else {
-            x = LOADU(a + left);
-            left += L;
-        }
-        int nge = FN(part_vec)(a, ls, rs + L, x, pv, &mn, &mx);
-        rs -= nge;
-        ls += L - nge;
-    }
-    int nge = FN(part_vec)(a, ls, rs + L, vl, pv, &mn, &mx);
-    ls += L - nge;
-    nge = FN(part_vec)(a, ls, ls + L, vr, pv, &mn, &mx);
-    ls += L - nge;
-    *smallest = RMIN(mn);
-    *biggest = RMAX(mx);
-    return ls;
-}
-
-
-/* partition() for n >= 3 UNROLL L: UNROLL vectors read a step, so the
- * branch that picks the side to read is taken a quarter as often. */
-static KJ_SIMD int64_t FN(partition_unrolled)(T *a, int64_t n, T pivot, T *smallest, T *biggest)
-{
-    enum { U = KJ_SORT_UNROLL, UL = KJ_SORT_UNROLL * L };
-    int64_t left = 0, right = n;
-    T sm = a[0], bg = a[0];
-    for (int64_t i = n % UL; i > 0; i--) {
-        T x = a[left];
-        sm = x < sm ? x : sm;
-        bg = x > bg ? x : bg;
-        if (x < pivot) {
-            left++;
-        } else {
-            a[left] = a[--right];
-            a[right] = x;
-        }
-    }
-    V pv = SET1(pivot), mn = SET1(sm), mx = SET1(bg), vl[U], vr[U];
-    for (int u = 0; u < U; u++) {
-        vl[u] = LOADU(a + left + u * L);
-        vr[u] = LOADU(a + right - UL + u * L);
-    }
-    int64_t ls = left, re = right; /* the next writes: a[ls..], a[..re) */
-    left += UL;
-    right -= UL;
-    while (left < right) {
-        V x[U];
-        const T *src;
-        if (re - right < left - ls) {
-            right -= UL;
-            src = a + right;
-        } else {
-            src = a + left;
-            left += UL;
-        }
-        for (int u = 0; u < U; u++) x[u] = LOADU(src + u * L);
-        for (int u = 0; u < U; u++) {
-            int nge = FN(part_vec)(a, ls, re, x[u], pv, &mn, &mx);
-            re -= nge;
-            ls += L - nge;
-        }
-    }
-    for (int u = 0; u < 2 * U; u++) {
-        int nge = FN(part_vec)(a, ls, re, u < U ? vl[u] : vr[u - U], pv, &mn, &mx);
-        re -= nge;
-        ls += L - nge;
-    }
-    *smallest = RMIN(mn);
-    *biggest = RMAX(mx);
-    return ls;
-}
-
-static KJ_SIMD void FN(qsort)(T *a, int64_t n, int depth)
-{
-    while (n > 8 * L) {
+    while (n > KJ_SORT_BLOCK_NV * L) {
         if (depth-- == 0) {
             FN(heapsort)(a, n);
             return;
         }
         T pivot = FN(pivot)(a, n), sm, bg;
-        int64_t p = FN(partition)(a, n, pivot, &sm, &bg);
+        int64_t p = cs ? FN(partition_cs)(a, n, pivot, &sm, &bg) : FN(partition)(a, n, pivot, &sm, &bg);
         if (!(sm < bg)) return; /* all equal */
         if (p == 0) {
             /* Nothing below the pivot: it is the smallest element. The
              * elements equal to it go first, and stay there. */
-            p = FN(partition)(a, n, NEXT(pivot), &sm, &bg);
+            p = cs ? FN(partition_cs)(a, n, NEXT(pivot), &sm, &bg) : FN(partition)(a, n, NEXT(pivot), &sm, &bg);
             a += p;
             n -= p;
             continue;
@@ -305,11 +208,11 @@ static KJ_SIMD void FN(qsort)(T *a, int64_t n, int depth)
             continue;
         }
         if (p < n - p) { /* recurse into the smaller part, loop on the larger */
-            FN(qsort)(a, p, depth);
+            FN(qsort)(a, p, depth, cs);
             a += p;
             n -= p;
         } else {
-            FN(qsort)(a + p, n - p, depth);
+            FN(qsort)(a + p, n - p, depth, cs);
             n = p;
         }
     }

@@ -99,16 +99,17 @@ static int (*cmp_of(kj_dtype dt))(const void *, const void *)
     }
 }
 
-/* The kernel of dt on n elements of v (no NaN). */
-static void simd_sort(void *v, kj_dtype dt, int64_t n)
+/* The kernel of dt on n elements of v (no NaN), its partitions of form
+ * `how`. */
+static void simd_sort(void *v, kj_dtype dt, int64_t n, kj_sort_part how)
 {
     switch (dt) {
-    case KJ_DT_FLOAT64: kj_sort_simd_f64(v, n); break;
-    case KJ_DT_FLOAT32: kj_sort_simd_f32(v, n); break;
-    case KJ_DT_INT64: kj_sort_simd_i64(v, n); break;
-    case KJ_DT_UINT64: kj_sort_simd_u64(v, n); break;
-    case KJ_DT_INT32: kj_sort_simd_i32(v, n); break;
-    default: kj_sort_simd_u32(v, n); break;
+    case KJ_DT_FLOAT64: kj_sort_simd_f64_by(v, n, how); break;
+    case KJ_DT_FLOAT32: kj_sort_simd_f32_by(v, n, how); break;
+    case KJ_DT_INT64: kj_sort_simd_i64_by(v, n, how); break;
+    case KJ_DT_UINT64: kj_sort_simd_u64_by(v, n, how); break;
+    case KJ_DT_INT32: kj_sort_simd_i32_by(v, n, how); break;
+    default: kj_sort_simd_u32_by(v, n, how); break;
     }
 }
 
@@ -133,19 +134,25 @@ static int64_t kernel_input(void *v, kj_dtype dt, int64_t n)
 
 static void check_kernel(kj_dtype dt, int pat, int64_t n, uint64_t seed)
 {
-    size_t isz = kj_dtype_size(dt);
-    char *a = malloc((size_t)(n ? n : 1) * isz), *b = malloc((size_t)(n ? n : 1) * isz);
+    size_t isz = kj_dtype_size(dt), sz = (size_t)(n ? n : 1) * isz;
+    char *a = malloc(sz), *b = malloc(sz), *c = malloc(sz);
     assert_non_null(a);
     assert_non_null(b);
+    assert_non_null(c);
     fill(a, dt, pat, n, seed);
     int64_t m = kernel_input(a, dt, n);
     memcpy(b, a, (size_t)m * isz);
-    simd_sort(a, dt, m);
     qsort(b, (size_t)m, isz, cmp_of(dt));
-    if (memcmp(a, b, (size_t)m * isz) != 0)
-        fail_msg("dtype %d, pattern %d, n %lld: the kernel's order differs from qsort's", (int)dt, pat, (long long)n);
+    for (kj_sort_part how = KJ_SORT_PART_REGISTER; how <= KJ_SORT_PART_CSTORE; how++) {
+        memcpy(c, a, (size_t)m * isz);
+        simd_sort(c, dt, m, how);
+        if (memcmp(c, b, (size_t)m * isz) != 0)
+            fail_msg("dtype %d, pattern %d, n %lld, partition form %d: the kernel's order differs from qsort's",
+                     (int)dt, pat, (long long)n, (int)how);
+    }
     free(a);
     free(b);
+    free(c);
 }
 
 static void each_size(void (*check)(kj_dtype, int, int64_t, uint64_t))
