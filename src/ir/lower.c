@@ -223,186 +223,6 @@ static int32_t var_local(lctx *lc, const kj_expr *e)
     return v ? lc->local[v - lc->sp->vars.v] : -1;
 }
 
-/* ---- array indexing ---- */
-
-/* Index v (int64) of dimension `dim`: wrapped unless known non-negative,
- * and checked when boundscheck is on (is_unsigned: v holds a uint64,
- * shown as such when it fails). */
-static kir_ref checked_index(lctx *lc, kir_ref arr, kir_ref v, bool nonneg, bool is_unsigned, kj_span sp,
-                             uint32_t dim)
-{
-    if (nonneg && !lc->boundscheck) return v;
-    const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
-    kir_ref ext = emit(lc, KIR_ARRAY_DIM, i64t, sp);
-    kir_at(lc->f, ext)->a = arr;
-    kir_at(lc->f, ext)->i = dim;
-    if (!nonneg) v = emit2(lc, KIR_WRAP_INDEX, i64t, sp, v, ext);
-    if (lc->boundscheck) {
-        kir_ref c = emit2(lc, KIR_BOUNDS_CHECK, NULL, sp, v, ext);
-        kir_at(lc->f, c)->i = dim;
-        kir_at(lc->f, c)->aux = is_unsigned;
-    }
-    return v;
-}
-
-/* One index of dimension `dim` as int64, wrapped when it may be negative and
- * checked when boundscheck is on. */
-static kir_ref lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t dim)
-{
-    kir_ref v = lower_as(lc, ix, kj_t_int(lc->s->types, 64, true));
-    /* an unsigned index is never negative: no wrapping, and a uint64 of
-     * 2**63 or more (negative as int64) fails the check, shown unsigned */
-    const kj_type *it = EI(lc, ix)->type;
-    bool is_unsigned = it && it->kind == KJ_T_INT && !it->is_signed;
-    return checked_index(lc, arr, v, EI(lc, ix)->nonneg || is_unsigned, is_unsigned, ix->span, dim);
-}
-
-/* The items of a subscript: a[i, j] has two, a[i] one. */
-static uint32_t index_items(const kj_expr *const *index, const kj_expr *const **items)
-{
-    const kj_expr *ix = *index;
-    if (ix->kind == KJ_E_TUPLE) {
-        *items = (const kj_expr *const *)ix->seq.v;
-        return ix->seq.n;
-    }
-    *items = index;
-    return 1;
-}
-
-static kir_ref slice_part(lctx *lc, const kj_expr *p)
-{
-    if (!p || EI(lc, p)->type->kind == KJ_T_NONE) return 0;
-    return lower_as(lc, p, kj_t_int(lc->s->types, 64, true));
-}
-
-/* a[...] as an element (all integer indices) or a view. `idx` receives the
- * element indices when the result is an element. */
-static kir_ref lower_subscript_parts(lctx *lc, const kj_expr *e, kir_ref arr, kir_ref *idx,
-                                     uint32_t *nidx, bool *is_view)
-{
-    const kj_expr *const *items;
-    uint32_t n = index_items((const kj_expr *const *)&e->sub.index, &items);
-    const kj_type *rt = strong(lc, EI(lc, e)->type);
-    *is_view = rt->kind == KJ_T_ARRAY;
-    if (!*is_view) {
-        for (uint32_t i = 0; i < n; i++) idx[i] = lower_index(lc, arr, items[i], i);
-        *nidx = n;
-        return 0;
-    }
-    kir_ref *parts = KJ_NEWN(lc->s->a, kir_ref, n + 1);
-    for (uint32_t i = 0; i < n; i++) {
-        const kj_expr *it = items[i];
-        if (it->kind != KJ_E_SLICE) {
-            parts[i] = lower_index(lc, arr, it, i);
-            continue;
-        }
-        kir_ref lo = slice_part(lc, it->slice.lo), hi = slice_part(lc, it->slice.hi);
-        kir_ref st = slice_part(lc, it->slice.step);
-        kir_ref r = emit(lc, KIR_SLICE, kj_t_opaque(lc->s->types, "slice"), it->span);
-        kir_at(lc->f, r)->a = lo;
-        kir_at(lc->f, r)->b = hi;
-        kir_at(lc->f, r)->c = st;
-        parts[i] = r;
-    }
-    kir_ref v = emit_args(lc, KIR_ARRAY_VIEW, rt, e->span, parts, n);
-    kir_at(lc->f, v)->a = arr;
-    return v;
-}
-
-enum { MAX_INDEX_DIMS = 4 }; /* arrays have at most 4 dimensions */
-
-/* a[...] with index arrays (infer_index.c typed it): the arguments of
- * INDEX_GET / INDEX_SET into args (room for 1 + a's ndim), their count
- * returned: a view of arr with the subscript's slices (the indexed axes
- * taken whole), then per axis of the view the index there, or 0. An index
- * array of bools covers as many axes as it has dimensions (the first holds
- * it); an integer is an index of its axis (NumPy makes it a 0-d array). */
-static uint32_t lower_index_arrays(lctx *lc, const kj_expr *e, kir_ref arr, kir_ref *args)
-{
-    const kj_expr *const *items;
-    uint32_t n = index_items((const kj_expr *const *)&e->sub.index, &items);
-    const kj_type *at = type_of(lc, arr);
-    kir_ref slice[MAX_INDEX_DIMS][3] = {{0}}; /* per axis of the view: start, stop, step */
-    uint32_t ax = 0;
-    bool sliced = false;
-    memset(args, 0, (1 + at->ndim) * sizeof *args);
-    for (uint32_t i = 0; i < n; i++) {
-        const kj_expr *it = items[i];
-        const kj_type *t = EI(lc, it)->type;
-        if (it->kind == KJ_E_SLICE) {
-            slice[ax][0] = slice_part(lc, it->slice.lo);
-            slice[ax][1] = slice_part(lc, it->slice.hi);
-            slice[ax++][2] = slice_part(lc, it->slice.step);
-            sliced = true;
-        } else if (t->kind == KJ_T_ARRAY) {
-            args[1 + ax] = lower_expr(lc, it);
-            ax += t->elem->kind == KJ_T_BOOL ? t->ndim : 1;
-        } else {
-            args[1 + ax++] = lower_as(lc, it, kj_t_int(lc->s->types, 64, true));
-        }
-    }
-    args[0] = arr;
-    if (!sliced) return 1 + at->ndim;
-    kir_ref parts[MAX_INDEX_DIMS];
-    for (uint32_t d = 0; d < ax; d++) {
-        parts[d] = emit(lc, KIR_SLICE, kj_t_opaque(lc->s->types, "slice"), e->span);
-        kir_at(lc->f, parts[d])->a = slice[d][0];
-        kir_at(lc->f, parts[d])->b = slice[d][1];
-        kir_at(lc->f, parts[d])->c = slice[d][2];
-    }
-    const kj_type *vt = kj_t_array(lc->s->types, at->elem, at->ndim, KJ_LAYOUT_A);
-    args[0] = emit_args(lc, KIR_ARRAY_VIEW, vt, e->span, parts, ax);
-    kir_at(lc->f, args[0])->a = arr;
-    return 1 + at->ndim;
-}
-
-static bool index_array(lctx *lc, const kj_expr *e) { return kj_is_index_array_subscript(lc->sp, e); }
-
-static kir_ref lower_subscript(lctx *lc, const kj_expr *e)
-{
-    kj_einfo *ei = EI(lc, e);
-    const kj_type *ot = strong(lc, EI(lc, e->sub.obj)->type);
-    if (ot->kind == KJ_T_LIST) return kj_lower_list_item(lc, e, 0, e->span); /* lower_list.c */
-    if (ot->kind == KJ_T_DICT) return kj_lower_dict_item(lc, e, 0, e->span); /* lower_dict.c */
-    if (ot->kind == KJ_T_RANGE) return kj_lower_range_item(lc, e);          /* lower_range.c */
-    if (kj_lsd_class(ot)) return kj_lower_lsd_item(lc, e); /* lower_lsd.c */
-    if (kj_is_record_subscript(lc->sp, e)) return kj_lower_record_item(lc, e); /* lower_record.c */
-    if (ot->kind == KJ_T_OPAQUE && !strcmp(ot->name, "gpus")) return kj_lower_gpus_item(lc, e); /* lower_with.c */
-    if (ot->kind == KJ_T_STR) return kj_lower_str_item(lc, e);                /* lower_str.c */
-    if (kj_npshape_wrapper(ot) == KJ_NPW_FLAT) return kj_lower_flat_item(lc, e, 0, e->span); /* lower_npshape.c */
-    if (ot->kind == KJ_T_TUPLE) {
-        if (ei->is_const) return const_as(lc, &ei->cval, strong(lc, ei->type), e->span);
-        if (e->sub.index->kind == KJ_E_SLICE) return kj_lower_tuple_slice(lc, e); /* lower_tuple_ops.c */
-        if (!EI(lc, e->sub.index)->is_const) /* t[i], i known when it runs: lower_tuple.c */
-            return kj_lower_tuple_index(lc, e, lower_expr(lc, e->sub.obj), ot);
-        int64_t i = EI(lc, e->sub.index)->cval.i;
-        if (i < 0) i += ot->n;
-        kir_ref t = lower_expr(lc, e->sub.obj);
-        kir_ref r = emit(lc, KIR_TUPLE_GET, ot->elems[i], e->span);
-        kir_at(lc->f, r)->a = t;
-        kir_at(lc->f, r)->i = i;
-        return r;
-    }
-    kir_ref arr = lower_expr(lc, e->sub.obj);
-    if (index_array(lc, e)) {
-        kir_ref args[2 + MAX_INDEX_DIMS];
-        uint32_t n = lower_index_arrays(lc, e, arr, args);
-        kir_ref r = emit_args(lc, KIR_BUILTIN, strong(lc, ei->type), e->span, args, n);
-        kir_at(lc->f, r)->aux = KJ_B_INDEX_GET;
-        return r;
-    }
-    kir_ref idx[8];
-    uint32_t n = 0;
-    bool view;
-    kir_ref v = lower_subscript_parts(lc, e, arr, idx, &n, &view);
-    if (view) return v;
-    kir_ref r = emit_args(lc, KIR_ARRAY_LOAD, ot->elem, e->span, idx, n);
-    kir_at(lc->f, r)->a = arr;
-    return r;
-}
-
-/* ---- operators ---- */
-
 static const kir_op BINOP_KIR[] = {
     [KJ_OP_ADD] = KIR_ADD, [KJ_OP_SUB] = KIR_SUB, [KJ_OP_MUL] = KIR_MUL, [KJ_OP_DIV] = KIR_DIV,
     [KJ_OP_FLOORDIV] = KIR_FLOORDIV, [KJ_OP_MOD] = KIR_MOD, [KJ_OP_POW] = KIR_POW,
@@ -784,19 +604,19 @@ static bool is_atomic(int b)
 static kir_ref lower_atomic_index(lctx *lc, kir_ref arr, const kj_expr *ix, const kj_type *conv)
 {
     const kj_type *i64t = kj_t_int(lc->s->types, 64, true);
-    if (conv->kind != KJ_T_TUPLE) return lower_index(lc, arr, ix, 0);
+    if (conv->kind != KJ_T_TUPLE) return kj_lower_index(lc, arr, ix, 0);
     kir_ref *el = KJ_NEWN(lc->s->a, kir_ref, conv->n + 1);
     bool literal = ix->kind == KJ_E_TUPLE || ix->kind == KJ_E_LIST;
     kir_ref tup = literal ? 0 : lower_as(lc, ix, conv);
     for (uint32_t k = 0; k < conv->n; k++) {
         if (literal) {
-            el[k] = lower_index(lc, arr, ix->seq.v[k], k);
+            el[k] = kj_lower_index(lc, arr, ix->seq.v[k], k);
             continue;
         }
         kir_ref g = emit(lc, KIR_TUPLE_GET, i64t, ix->span);
         kir_at(lc->f, g)->a = tup;
         kir_at(lc->f, g)->i = k;
-        el[k] = checked_index(lc, arr, g, false, false, ix->span, k);
+        el[k] = kj_lower_checked_index(lc, arr, g, false, false, ix->span, k);
     }
     return emit_args(lc, KIR_TUPLE, conv, ix->span, el, conv->n);
 }
@@ -846,7 +666,7 @@ static kir_ref lower_builtin(lctx *lc, const kj_expr *e, kj_einfo *ei)
     kir_ref gen = kj_lower_gen_builtin(lc, b, args, (uint32_t)ei->nbound, e->span); /* lower_pygen.c */
     if (gen) return gen;
     if (b == KJ_B_ATOMIC_CAS2 && lc->boundscheck) /* it acts on arr[0] */
-        checked_index(lc, args[0], i64(lc, 0, e->span), true, false, e->span, 0);
+        kj_lower_checked_index(lc, args[0], i64(lc, 0, e->span), true, false, e->span, 0);
     if (b == KJ_B_NP_ANY || b == KJ_B_NP_ALL || b == KJ_B_NP_COUNT_NONZERO || b == KJ_B_ARR_ANY ||
         b == KJ_B_ARR_ALL)
         return lower_truth(lc, e, b, t, args[0], ei->nbound > 1 ? args[1] : 0);
@@ -1053,7 +873,7 @@ static kir_ref lower_expr_value(lctx *lc, const kj_expr *e)
         return r;
     }
     case KJ_E_CALL: return lower_call(lc, e);
-    case KJ_E_SUBSCRIPT: return lower_subscript(lc, e);
+    case KJ_E_SUBSCRIPT: return kj_lower_subscript(lc, e);
     case KJ_E_TUPLE: return lower_tuple(lc, e);
     case KJ_E_LIST: return lower_builtin_arg(lc, e, NULL);
     case KJ_E_DICT: case KJ_E_SET: return kj_lower_dict_literal(lc, e); /* lower_dict.c */
@@ -1112,9 +932,9 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
             return;
         }
         kir_ref arr = lower_expr(lc, t->sub.obj);
-        if (index_array(lc, t)) { /* a[mask] = v, a[idx] = v, a[:, idx] = v */
-            kir_ref args[2 + MAX_INDEX_DIMS];
-            uint32_t n = lower_index_arrays(lc, t, arr, args);
+        if (kj_lower_is_index_array(lc, t)) { /* a[mask] = v, a[idx] = v, a[:, idx] = v */
+            kir_ref args[2 + KJ_MAX_INDEX_DIMS];
+            uint32_t n = kj_lower_index_arrays(lc, t, arr, args);
             if (type_of(lc, v)->kind != KJ_T_ARRAY) v = cast(lc, v, type_of(lc, arr)->elem, sp);
             args[n] = v;
             kir_at(lc->f, emit_args(lc, KIR_BUILTIN, NULL, sp, args, n + 1))->aux = KJ_B_INDEX_SET;
@@ -1123,7 +943,7 @@ static void store_target(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp)
         kir_ref idx[8];
         uint32_t n = 0;
         bool view;
-        kir_ref dst = lower_subscript_parts(lc, t, arr, idx, &n, &view);
+        kir_ref dst = kj_lower_subscript_parts(lc, t, arr, idx, &n, &view);
         const kj_type *at = type_of(lc, arr);
         kir_ref r;
         if (view) { /* slice assignment: fill or copy into the view */
@@ -1190,8 +1010,8 @@ static void lower_aug_array(lctx *lc, const kj_stmt *st)
 static void lower_index_aug(lctx *lc, const kj_stmt *st, kir_ref arr, const kj_type *opt)
 {
     const kj_expr *t = st->aug.target, *value = st->aug.value;
-    kir_ref args[2 + MAX_INDEX_DIMS];
-    uint32_t n = lower_index_arrays(lc, t, arr, args);
+    kir_ref args[2 + KJ_MAX_INDEX_DIMS];
+    uint32_t n = kj_lower_index_arrays(lc, t, arr, args);
     const kj_type *cur_t = strong(lc, EI(lc, t)->type), *vt = EI(lc, value)->type;
     kir_ref cur = emit_args(lc, KIR_BUILTIN, cur_t, t->span, args, n);
     kir_at(lc->f, cur)->aux = KJ_B_INDEX_GET;
@@ -1208,7 +1028,7 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     kj_binop op = st->aug.op;
     if (kj_lower_str_augassign(lc, st)) return; /* lower_pybuiltin.c */
     if (kj_lower_list_iadd(lc, st)) return;     /* lower_list.c */
-    if (EI(lc, t)->type && EI(lc, t)->type->kind == KJ_T_ARRAY && !index_array(lc, t)) {
+    if (EI(lc, t)->type && EI(lc, t)->type->kind == KJ_T_ARRAY && !kj_lower_is_index_array(lc, t)) {
         lower_aug_array(lc, st);
         return;
     }
@@ -1236,14 +1056,14 @@ static void lower_augassign(lctx *lc, const kj_stmt *st)
     }
     /* a[i] op= v: the array and indices are evaluated once. */
     kir_ref arr = lower_expr(lc, t->sub.obj);
-    if (index_array(lc, t)) {
+    if (kj_lower_is_index_array(lc, t)) {
         lower_index_aug(lc, st, arr, opt);
         return;
     }
     kir_ref idx[8];
     uint32_t n = 0;
     bool view;
-    lower_subscript_parts(lc, t, arr, idx, &n, &view);
+    kj_lower_subscript_parts(lc, t, arr, idx, &n, &view);
     const kj_type *el = type_of(lc, arr)->elem;
     kir_ref cur = emit_args(lc, KIR_ARRAY_LOAD, el, st->span, idx, n);
     kir_at(lc->f, cur)->a = arr;
@@ -1552,3 +1372,4 @@ kir_ref kj_lw_get(lctx *lc, uint32_t l, kj_span sp) { return get_local(lc, l, sp
 void kj_lw_set(lctx *lc, uint32_t l, kir_ref v, kj_span sp) { set_local(lc, l, v, sp); }
 void kj_lw_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp) { store_target(lc, t, v, sp); }
 void kj_lw_block(lctx *lc, const kj_block *b) { lower_block(lc, b); }
+kir_ref kj_lw_const_as(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span sp) { return const_as(lc, cv, t, sp); }

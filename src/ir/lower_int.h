@@ -50,6 +50,20 @@ kir_ref kj_lw_get(lctx *lc, uint32_t l, kj_span sp);
 void kj_lw_set(lctx *lc, uint32_t l, kir_ref v, kj_span sp);
 void kj_lw_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp);
 void kj_lw_block(lctx *lc, const kj_block *b);
+enum { KJ_MAX_INDEX_DIMS = 4 }; /* arrays have at most 4 dimensions: index operands a[...] takes */
+kir_ref kj_lw_const_as(lctx *lc, const kj_cval *cv, const kj_type *t, kj_span sp); /* a constant as type t */
+/* lower_subscript.c: a[...] read; for assignments and atomics: index v of
+ * axis `dim` wrapped and checked, an index expression of axis `dim`, the
+ * parts of a[...] (element indices or a view), whether a[...] takes index
+ * arrays and their arguments (a view, then an index per axis or 0) */
+kir_ref kj_lower_subscript(lctx *lc, const kj_expr *e);
+kir_ref kj_lower_checked_index(lctx *lc, kir_ref arr, kir_ref v, bool nonneg, bool is_unsigned, kj_span sp,
+                               uint32_t dim);
+kir_ref kj_lower_index(lctx *lc, kir_ref arr, const kj_expr *ix, uint32_t dim);
+kir_ref kj_lower_subscript_parts(lctx *lc, const kj_expr *e, kir_ref arr, kir_ref *idx, uint32_t *nidx,
+                                 bool *is_view);
+bool kj_lower_is_index_array(lctx *lc, const kj_expr *e);
+uint32_t kj_lower_index_arrays(lctx *lc, const kj_expr *e, kir_ref arr, kir_ref *args);
 /* resolve_modslot.c: after <module>'s `name = value`, the slot of a name functions read */
 void kj_lower_modslot_set(lctx *lc, const kj_stmt *st);
 bool kj_lower_modslot_store(lctx *lc, const kj_expr *t, kir_ref v, kj_span sp); /* global NAME in host code */
