@@ -108,7 +108,6 @@ KNOWN_GAPS = {
     'parallel_pystd_heapq': "TypingError: parallel_pystd_heapq.k:13:5: error: unknown name 'heapq'",
     'parallel_pystd_random': "TypingError: parallel_pystd_random.k:16:5: error: unknown name 'random'",
     'parallel_random_generator_dists': 'TypingError: a numpy.random._generator.Generator argument cannot be passed',
-    'pybuiltins': "TypingError: unknown name 'type' (type(x)(7) in the @njit function 'typed')",
     'pyops_operator': "TypingError: pyops_operator.k:9:9: error: unknown name 'operator'",
     'pyops_operator_kernel': "TypingError: pyops_operator_kernel.k:10:18: error: unknown name 'operator'",
     'random_generator_pick': 'TypingError: a numpy Generator cannot be passed yet',
