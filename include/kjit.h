@@ -425,7 +425,7 @@ static inline kjit_value kjit_value_set(kjit_list *l)
 void kjit_value_release(kjit_value *v);
 
 /* "int64", "float32", "bool", "str", "array(float32, 1d)", "(int64, float64)",
- * "none" */
+ * "none"; since 0.5 "list(int64)", "set(str)" (an empty list's items: "undefined") */
 const char *kjit_value_type_name(const kjit_value *v, char *buf, size_t cap);
 
 /* Since 0.5: a module-level value given by the host, for programs whose
