@@ -62,3 +62,8 @@ def test_numba_errors():
     with pytest.raises(TypeError, match=r"cannot reflect element of reflected container: "
                                         r"reflected list\(reflected list\(int64\)<iv=None>\)<iv=None>"):
         lf.total([[1], [2]])
+
+
+def test_signatures_name_the_reflected_list():
+    lf.total([1, 2])
+    assert ("reflected list(int64)<iv=None>",) in lf.total.signatures
