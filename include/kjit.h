@@ -288,9 +288,43 @@ typedef enum kjit_value_kind {
     KJIT_VALUE_ARRAY,
     KJIT_VALUE_TUPLE, /* since 0.3: v.t; an argument's is the caller's (borrowed); a result's
                          is malloc'd, the caller's to release with kjit_value_release */
+    KJIT_VALUE_LIST = 8, /* since 0.5: v.l, Numba's reflected list (kjit_list below) */
+    KJIT_VALUE_SET = 9,  /* since 0.5: v.l, Numba's reflected set: the items in no particular order */
 } kjit_value_kind;
 
 struct kjit_value;
+
+/* Since 0.5: the items of a list or set value (KJIT_VALUE_LIST, KJIT_VALUE_SET),
+ * all of one type (the same kind, dtype, array rank and layout, tuple shape),
+ * as Numba's reflected list and set.
+ *
+ * An argument: the caller's list, with `owned` false and items the caller's
+ * (borrowed, as a tuple's); it must not be empty (Numba cannot type an empty
+ * list: KJIT_ERR_USAGE). Reflection: when the call changed the list (append,
+ * pop, sort, an item stored, +=; for a set add, remove, ...), also when it
+ * raised, kjit writes the new contents back into this struct: `items` then
+ * points to a new array of `n` values that kjit allocated (result values,
+ * each as kjit_value_release knows them) and `owned` becomes true. The items
+ * array the caller had is left as it was (kjit never frees the caller's
+ * memory); kjit_list_release frees what kjit wrote. A list that was only read
+ * is not touched. A list passed again after a reflection may have been
+ * reflected into: kjit frees the owned items it replaces. Lists inside a tuple
+ * argument are passed but not reflected (as Numba); lists of lists are passed,
+ * the outer list reflected with copies of the inner ones.
+ *
+ * A result: a new malloc'd struct, `owned` true, released (with its items) by
+ * kjit_value_release. `from_arg` is k + 1 when the function returned argument
+ * k's own list (Numba returns that Python object itself), 0 otherwise. */
+typedef struct kjit_list {
+    int64_t n;
+    struct kjit_value *items;
+    bool owned;
+    int from_arg;
+} kjit_list;
+
+/* Frees what kjit wrote into argument list `l` by reflection (its owned items) and
+ * empties it (n 0, items NULL, owned false). Nothing when `owned` is false. */
+void kjit_list_release(kjit_list *l);
 
 /* The items of a tuple value, in order. */
 typedef struct kjit_tuple {
@@ -312,6 +346,7 @@ typedef struct kjit_value {
         const char *s;
         kjit_array *a; /* arguments: borrowed; results: the caller's, to kjit_array_free */
         kjit_tuple *t;
+        kjit_list *l; /* since 0.5: KJIT_VALUE_LIST, KJIT_VALUE_SET */
     } v;
 } kjit_value;
 
@@ -368,13 +403,29 @@ static inline kjit_value kjit_value_tuple(kjit_tuple *t)
     return x;
 }
 
+/* Since 0.5: a list or set argument over the caller's kjit_list (n > 0 items of one
+ * type; see kjit_list for reflection): kjit_list l = {3, items, false, 0};
+ * kjit_value_list(&l). */
+static inline kjit_value kjit_value_list(kjit_list *l)
+{
+    kjit_value x = {KJIT_VALUE_LIST, KJIT_BOOL, {0}};
+    x.v.l = l;
+    return x;
+}
+static inline kjit_value kjit_value_set(kjit_list *l)
+{
+    kjit_value x = {KJIT_VALUE_SET, KJIT_BOOL, {0}};
+    x.v.l = l;
+    return x;
+}
+
 /* Release what a result of kjit_call owns: an array (kjit_array_free), a
- * tuple's items (each released) and storage. Nothing for other kinds. `v`
+ * tuple's items (each released) and storage, a list's or set's items and struct. Nothing for other kinds. `v`
  * becomes a none value. Only for results: arguments are the caller's. */
 void kjit_value_release(kjit_value *v);
 
 /* "int64", "float32", "bool", "str", "array(float32, 1d)", "(int64, float64)",
- * "none" */
+ * "none"; since 0.5 "list(int64)", "set(str)" (an empty list's items: "undefined") */
 const char *kjit_value_type_name(const kjit_value *v, char *buf, size_t cap);
 
 /* Since 0.5: a module-level value given by the host, for programs whose

@@ -17,6 +17,7 @@ from ._lib import lib, take_string
 from ._source import SourceError, build_unit, function_piece, _names, Piece
 from . import _readonly
 from ._values import Args, to_python, runtime_exception
+from . import _values_list
 from .errors import TypingError, UnsupportedError, KjitUsageError
 
 _lock = threading.RLock()
@@ -343,6 +344,8 @@ def _type_name(a):
         return str(a.dtype)
     if isinstance(a, tuple):
         return "(" + ", ".join(_type_name(x) for x in a) + ")"
+    if isinstance(a, (list, set)):
+        return _values_list.numba_name(a)  # "reflected list(int64)<iv=None>", as Numba
     return {bool: "bool", int: "int64", float: "float64", str: "unicode_type"}.get(type(a), type(a).__name__)
 
 

@@ -1,11 +1,12 @@
 """Python objects to kjit_value arguments and kjit_value results back (no copies)."""
 
+import ast
 import builtins
 import ctypes
 
 import numpy as np
 
-from . import _lib
+from . import _lib, _values_list
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
 
@@ -78,17 +79,19 @@ class Args:
         self.shared = []    # device arrays shared with other libraries, their host copies made current
         self.for_kernel = for_kernel
         self.ctx = ctx
+        self.lists = []  # (index, list or set, kjit_list) of list and set arguments (_values_list.py)
+        self.arrays_by_ptr = {}  # kjit_array address -> the ndarray it wraps
         n = len(objs)
         self.values = (Value * max(n, 1))()
         try:
             for i, o in enumerate(objs):
-                self._set(self.values[i], o, i)
+                self._set(self.values[i], o, i, True)
         except BaseException:
             self.free()
             raise
         self.n = n
 
-    def _set(self, v, o, i):
+    def _set(self, v, o, i, top=False):
         if o is None:
             v.kind = _lib.VALUE_NONE
         elif isinstance(o, (bool, np.bool_)):
@@ -119,6 +122,8 @@ class Args:
             d = as_cuda_array(o)
             self.keep.append(d)
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(d)
+        elif isinstance(o, (list, set)):
+            _values_list.set_value(self, v, o, i, top)
         elif isinstance(o, tuple):
             items = (Value * max(len(o), 1))()
             for j, x in enumerate(o):
@@ -154,6 +159,7 @@ class Args:
             raise TypingError(f"argument {i}: {err.message.decode()}")
         self.keep.append(a)
         self.wrapped.append(p)
+        self.arrays_by_ptr[p] = a
         if self.for_kernel:
             self.host_arrays.append(p)
         return p
@@ -173,6 +179,9 @@ class Args:
             lib.kjit_array_data(p)
 
     def free(self):
+        if self.lists:
+            lists, self.lists = self.lists, []
+            _values_list.reflect(self, lists)
         for p in self.wrapped:
             lib.kjit_array_free(p)
         self.wrapped = []
@@ -205,6 +214,8 @@ def to_python(v, args=()):
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
         return tuple(to_python(t.items[j], args) for j in range(t.n))
+    if k in (_lib.VALUE_LIST, _lib.VALUE_SET):
+        return _values_list.to_python(v, args)
     return None
 
 
@@ -212,6 +223,11 @@ def runtime_exception(message):
     """The Python exception an error raised in compiled code stands for ("IndexError: ...")."""
     name, sep, rest = message.partition(": ")
     cls = getattr(builtins, name, None) if sep else None
+    if cls is KeyError:  # the key itself, as Python raises it: str() shows its repr ('(3, 0.5)', "'a'")
+        try:
+            return KeyError(ast.literal_eval(rest))
+        except (ValueError, SyntaxError):
+            return KeyError(rest)
     if isinstance(cls, type) and issubclass(cls, BaseException):
         return cls(rest)
     return RuntimeError(message)

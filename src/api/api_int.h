@@ -235,8 +235,8 @@ bool kj_api_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *ou
 /* call.c, for prepared calls (call_plan.c): kjit_call's checks and its
  * specialisation for args; and a run of it on marshalled arguments */
 int kj_api_call_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
-int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *ret, kjit_value *result,
-                      kjit_error *err);
+int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, const kjit_value *args, void **argv, void *ret,
+                      kjit_value *result, kjit_error *err);
 int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
 size_t kj_api_args_bytes(const kj_api_spec *sp);
 int kj_api_marshal_all(const kj_api_spec *sp, const kjit_value *args, void **argv, char *mem, kjit_error *err);
@@ -353,6 +353,16 @@ size_t kj_api_item_offset(const kj_type *t, uint32_t k); /* of item k of tuple t
 #define KJ_API_STR_OWNED KJIT_UINT8
 bool kj_api_type_has_str(const kj_type *t);
 kj_rt_kind kj_api_run_entry(kj_rt *rt, kj_entry_fn fn, const kj_type *ret_type, void **argv, void *ret);
+/* values_list.c: lists and sets (KJIT_VALUE_LIST, KJIT_VALUE_SET), built in the run from the caller's items,
+ * reflected back, and results converted into malloc'd kjit_lists before the run frees its own */
+bool kj_api_is_container(const kj_type *t);
+bool kj_api_type_has_container(const kj_type *t);
+bool kj_api_container_returnable(const kj_type *t, bool (*item_ok)(const kj_type *));
+int kj_api_check_container(const kjit_fn *f, const kjit_value *v, int k, kjit_error *err);
+void kj_api_own_container(const kj_type *t, void *mem);
+void kj_api_list_value_release(kjit_value *v);
+bool kj_api_spec_has_containers(const kj_api_spec *sp);
+kj_rt_kind kj_api_run_containers(kj_rt *rt, const kj_api_spec *sp, const kjit_value *args, void **argv, void *ret);
 
 /* array.c */
 kj_dtype kj_api_dtype(kjit_dtype dt);

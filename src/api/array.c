@@ -165,6 +165,14 @@ static const char *type_name(const kjit_value *v, char *buf, size_t cap, int dep
     case KJIT_VALUE_FLOAT: snprintf(buf, cap, "%s", kjit_dtype_name(v->dtype)); break;
     case KJIT_VALUE_STR: snprintf(buf, cap, "str"); break;
     case KJIT_VALUE_TUPLE: tuple_type_name(v->v.t, buf, cap, depth); break;
+    case KJIT_VALUE_LIST:
+    case KJIT_VALUE_SET: { /* "list(int64)", as kjit names the type; an empty one's items are unknown */
+        char item[128] = "undefined";
+        if (v->v.l && v->v.l->n > 0 && v->v.l->items && depth < 16)
+            type_name(&v->v.l->items[0], item, sizeof item, depth + 1);
+        snprintf(buf, cap, "%s(%s)", v->kind == KJIT_VALUE_LIST ? "list" : "set", item);
+        break;
+    }
     case KJIT_VALUE_ARRAY:
         if (v->v.a)
             snprintf(buf, cap, "array(%s, %dd)", kjit_dtype_name(kjit_array_dtype(v->v.a)),

@@ -189,6 +189,13 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
         return KJIT_OK;
     }
     case KJIT_VALUE_NONE: return KJIT_OK; /* Numba's `none` type (an omitted optional argument) */
+    case KJIT_VALUE_LIST:
+    case KJIT_VALUE_SET: { /* values_list.c */
+        int rc = depth >= KJ_API_MAX_NESTING ? kj_api_usage(err, "argument %d: nested too deep", k + 1)
+                                             : kj_api_check_container(f, v, k, err);
+        for (int64_t i = 0; !rc && i < v->v.l->n; i++) rc = check_value(f, &v->v.l->items[i], k, depth + 1, err);
+        return rc;
+    }
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -252,6 +259,8 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
         for (uint32_t k = 0; k < n; k++) items[k] = value_type(t, &v->v.t->items[k]);
         return kj_t_tuple(t, items, n);
     }
+    case KJIT_VALUE_LIST: return kj_t_list(t, value_type(t, &v->v.l->items[0])); /* checked: not empty */
+    case KJIT_VALUE_SET: return kj_t_set(t, value_type(t, &v->v.l->items[0]));
     case KJIT_VALUE_NONE: break;
     }
     return kj_t_none(t);
@@ -280,6 +289,7 @@ static bool returnable(const kj_type *t)
         return true;
     }
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
+    if (kj_api_is_container(t)) return kj_api_container_returnable(t, returnable); /* values_list.c */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
@@ -461,8 +471,8 @@ static int runtime_failed(const kj_rt *rt, kjit_error *err)
 
 /* Run specialisation sp on marshalled arguments, its result in `ret`
  * (kj_api_mem_size of its type), converted into *result (may be NULL). */
-int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *ret, kjit_value *result,
-                      kjit_error *err)
+int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, const kjit_value *args, void **argv, void *ret,
+                      kjit_value *result, kjit_error *err)
 {
     int rc = KJIT_OK;
     {
@@ -476,7 +486,9 @@ int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *
         rt.pool = m->pool;
         rt.sink = &m->events.sink;
         rt.code = m->gpu_code;
-        kj_rt_kind kind = kj_api_run_entry(&rt, sp->entry, ret_type, argv, ret); /* str results: copied */
+        kj_rt_kind kind = args && kj_api_spec_has_containers(sp) /* lists, sets: values_list.c */
+                              ? kj_api_run_containers(&rt, sp, args, argv, ret)
+                              : kj_api_run_entry(&rt, sp->entry, ret_type, argv, ret); /* str results: copied */
         if (kind != KJ_RT_OK) {
             kj_mpi_note_failure(m->mpi); /* the other ranks must not wait for this one */
             rc = runtime_failed(&rt, err);
@@ -504,7 +516,7 @@ static int invoke(kjit_module *m, const kj_api_spec *sp, const kjit_value *args,
     }
     if (!rc) {
         void *ret = mem_for(sp->kf->ret);
-        rc = kj_api_call_entry(m, sp, argv, ret, result, err);
+        rc = kj_api_call_entry(m, sp, args, argv, ret, result, err);
         free(ret);
     }
     for (uint32_t k = 0; k < n; k++) free(argv[k]);

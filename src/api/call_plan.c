@@ -37,7 +37,7 @@ static int plannable(const kjit_fn *f, const kjit_value *args, int nargs, kjit_e
 {
     for (int k = 0; k < nargs; k++) {
         kjit_value_kind kd = args[k].kind;
-        if (kd == KJIT_VALUE_STR || kd == KJIT_VALUE_TUPLE)
+        if (kd == KJIT_VALUE_STR || kd == KJIT_VALUE_TUPLE || kd == KJIT_VALUE_LIST || kd == KJIT_VALUE_SET)
             return kj_api_usage(err, "argument %d of '%s': a prepared call takes numbers, bools and arrays "
                                 "(call with kjit_call)", k + 1, f->name);
     }
@@ -88,5 +88,5 @@ int kjit_call_prepared(kjit_call_plan *p, const kjit_value *args, kjit_value *re
                                 k + 1, p->f->name);
     }
     memset(p->ret, 0, p->ret_bytes);
-    return kj_api_call_entry(p->f->m, &p->sp, p->argv, p->ret, result, err);
+    return kj_api_call_entry(p->f->m, &p->sp, NULL, p->argv, p->ret, result, err);
 }

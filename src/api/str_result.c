@@ -16,7 +16,7 @@
 
 bool kj_api_type_has_str(const kj_type *t)
 {
-    if (t->kind == KJ_T_STR) return true;
+    if (t->kind == KJ_T_STR || kj_api_is_container(t)) return true; /* lists, sets: values_list.c */
     if (t->kind == KJ_T_OPTIONAL) return kj_api_type_has_str(t->elem);
     if (t->kind != KJ_T_TUPLE) return false;
     for (uint32_t k = 0; k < t->n; k++)
@@ -35,6 +35,8 @@ static void own_strs(const kj_type *t, char *mem)
         memcpy(mem, &copy, sizeof copy);
     } else if (t->kind == KJ_T_TUPLE) {
         for (uint32_t k = 0; k < t->n; k++) own_strs(t->elems[k], mem + kj_api_item_offset(t, k));
+    } else if (kj_api_is_container(t)) {
+        kj_api_own_container(t, mem); /* a kjit_list of copies (values_list.c) */
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* { valid byte, value } (values.c) */
         own_strs(t->elem, mem + kj_api_mem_align(t));
     }

@@ -114,6 +114,8 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
             if (!kj_api_to_mem(t->elems[k], &v->v.t->items[k], (char *)out + item_offset(t, k))) return false;
         return true;
     }
+    if (kj_api_is_container(t)) /* made in the run (values_list.c) */
+        return v->kind == (t->kind == KJ_T_LIST ? KJIT_VALUE_LIST : KJIT_VALUE_SET);
     return !t || t->kind == KJ_T_NONE; /* nothing to store */
 }
 
@@ -173,6 +175,9 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
         r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
     } else if (t->kind == KJ_T_TUPLE) {
         r = kjit_value_tuple(tuple_result(t, mem));
+    } else if (kj_api_is_container(t)) { /* a kjit_list the run's trampoline made (values_list.c) */
+        r.kind = t->kind == KJ_T_LIST ? KJIT_VALUE_LIST : KJIT_VALUE_SET;
+        memcpy(&r.v.l, mem, sizeof r.v.l);
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
         r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
     }
@@ -184,6 +189,7 @@ void kjit_value_release(kjit_value *v)
     if (!v) return;
     if (v->kind == KJIT_VALUE_ARRAY) kjit_array_free(v->v.a);
     if (v->kind == KJIT_VALUE_STR && v->dtype == KJ_API_STR_OWNED) free((char *)v->v.s);
+    if (v->kind == KJIT_VALUE_LIST || v->kind == KJIT_VALUE_SET) kj_api_list_value_release(v);
     if (v->kind == KJIT_VALUE_TUPLE && v->v.t) {
         for (int k = 0; k < v->v.t->n; k++) kjit_value_release(&v->v.t->items[k]);
         free(v->v.t->items);

@@ -94,7 +94,7 @@ static void check_expr(nctx *c, const kj_expr *e)
             check_expr(c, e->call.args[0]);
             break;
         }
-        if (kj_is_tuple_call(e)) { /* the tuple constructor */
+        if (kj_is_tuple_call(e) || kj_is_static_builtin_call(e)) { /* the tuple constructor; type(x), hasattr */
             check_list(c, e->call.args, e->call.nargs);
             break;
         }
