@@ -32,31 +32,59 @@ def _jump_slow(s0, s1):
     return a0, a1
 
 
-_TABLES = []
+def _tables_of(cols):
+    """Look-up tables of the GF(2)-linear map whose image of bit b of the 128-bit state (s0 | s1 << 64) is cols[b]:
+    for each byte k of the state and each of its 256 values, the image of that byte alone."""
+    out = []
+    for k in range(16):
+        t = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            t[v] = t[v ^ low] ^ cols[8 * k + low.bit_length() - 1]
+        out.append(t)
+    return out
 
 
-def _tables():
-    """The jump is linear over GF(2): for each byte k of the 128-bit state (s0 | s1 << 64) and each of its 256
-    values, the jumped state of that byte alone; a jump is then the XOR of 16 look-ups."""
-    if not _TABLES:
+def _apply(tables, s):
+    out = 0
+    for k, t in enumerate(tables):
+        out ^= t[(s >> (8 * k)) & 0xFF]
+    return out
+
+
+_POWERS = []  # _POWERS[k]: the tables of the jump applied 2**k times
+
+
+def _power(k):
+    """The jump is linear over GF(2): the tables of jump**(2**k), made by squaring."""
+    if not _POWERS:
         cols = []
         for b in range(128):
             a0, a1 = _jump_slow((1 << b) & _M64, (1 << b) >> 64)
             cols.append(a0 | a1 << 64)
-        for k in range(16):
-            t = [0] * 256
-            for v in range(1, 256):
-                low = v & -v
-                t[v] = t[v ^ low] ^ cols[8 * k + low.bit_length() - 1]
-            _TABLES.append(t)
-    return _TABLES
+        _POWERS.append(_tables_of(cols))
+    while len(_POWERS) <= k:
+        t = _POWERS[-1]
+        _POWERS.append(_tables_of([_apply(t, _apply(t, 1 << b)) for b in range(128)]))
+    return _POWERS[k]
 
 
-def _jump(s):
-    out = 0
-    for k, t in enumerate(_tables()):
-        out ^= t[(s >> (8 * k)) & 0xFF]
-    return out
+_SPLIT = {}  # id of a _POWERS entry -> its tables as two (16, 256) uint64 arrays (s0 and s1 words)
+
+
+def _apply_all(tables, lo, hi):
+    """The map of `tables` (a _POWERS entry) applied to many states at once (lo, hi: their s0 and s1 words)."""
+    if id(tables) not in _SPLIT:
+        _SPLIT[id(tables)] = (np.array([[x & _M64 for x in t] for t in tables], dtype=np.uint64),
+                              np.array([[x >> 64 for x in t] for t in tables], dtype=np.uint64))
+    t_lo, t_hi = _SPLIT[id(tables)]
+    out_lo, out_hi = np.zeros_like(lo), np.zeros_like(hi)
+    for k in range(16):
+        byte = ((lo if k < 8 else hi) >> np.uint64(8 * (k % 8))) & np.uint64(0xFF)
+        byte = byte.astype(np.intp)
+        out_lo ^= t_lo[k][byte]
+        out_hi ^= t_hi[k][byte]
+    return out_lo, out_hi
 
 
 def _seed_state(seed):
@@ -68,20 +96,26 @@ def _seed_state(seed):
 
 
 def _fill(words, seed, subsequence_start):
+    """State i is state 0 jumped i times: states [m, 2m) are states [0, m) jumped m times, a map applied to all
+    of them at once (log2(n) rounds of NumPy look-ups)."""
     n = words.shape[0]
+    subsequence_start = int(subsequence_start)
     if subsequence_start < 0:
         raise OverflowError(f"can't convert negative subsequence_start {subsequence_start} to uint64")
     if n < 1:
         return
     s = _seed_state(int(seed) & _M64)
-    for _ in range(int(subsequence_start)):
-        s = _jump(s)
-    flat = [0] * (2 * n)
-    for i in range(n):
-        if i:
-            s = _jump(s)
-        flat[2 * i], flat[2 * i + 1] = s & _M64, s >> 64
-    words[...] = np.array(flat, dtype=np.uint64).reshape(n, 2)
+    for k in range(min(subsequence_start, _M64).bit_length()):  # subsequence_start jumps
+        if subsequence_start >> k & 1:
+            s = _apply(_power(k), s)
+    lo, hi = np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64)
+    lo[0], hi[0] = s & _M64, s >> 64
+    m, k = 1, 0
+    while m < n:
+        c = min(m, n - m)
+        lo[m:m + c], hi[m:m + c] = _apply_all(_power(k), lo[:c], hi[:c])
+        m, k = 2 * m, k + 1
+    words[:, 0], words[:, 1] = lo, hi
 
 
 def _states_array(shape):

@@ -42,6 +42,30 @@ def strided_zeros(shape, dtype, strides):
     return np.ndarray(shape, dtype, buffer=np.zeros(max(span, 1), np.uint8), strides=strides)
 
 
+def c_strides(shape, itemsize):
+    out, s = [], itemsize
+    for n in reversed(shape):
+        out.append(s)
+        s *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def _known_shape(newshape, size):
+    """newshape with its one -1 worked out (numba-cuda's wording for what does not fit)."""
+    unknown = [i for i, n in enumerate(newshape) if n < 0]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    known = int(np.prod([n for n in newshape if n >= 0], dtype=np.int64))
+    if unknown:
+        if known == 0 or size % known:
+            raise ValueError("cannot infer valid shape for unknown dimension")
+        i = unknown[0]
+        newshape = newshape[:i] + (size // known,) + newshape[i + 1:]
+    elif known != size:
+        raise ValueError("reshape changes the size of the array")
+    return newshape
+
+
 class _HostWindow:
     """The host memory of a view on the cpu targets: NumPy arrays made from it keep the viewed array alive."""
 
@@ -79,20 +103,26 @@ class DeviceViews:
         return self._dummy()[0].flags
 
     def reshape(self, *newshape, order="C"):
+        """numba-cuda's reshape (dummyarray.py): a contiguous array's memory read again in C (or F) order of the
+        new shape; another layout is NotImplementedError, as there, even where NumPy would make a view."""
         if len(newshape) == 1 and isinstance(newshape[0], (tuple, list)):
             newshape = newshape[0]
-        d, base = self._dummy()
-        try:
-            r = d.view()
-            if order == "F":
-                r = r.T
-                r.shape = tuple(newshape)[::-1]
-                r = r.T
-            else:
-                r.shape = newshape
-        except AttributeError:
-            raise NotImplementedError("operation requires copying") from None
-        return self._view_of(r, base)
+        shape, dtype, strides, c, f = self._meta
+        newshape = tuple(int(n) for n in newshape)
+        if newshape == shape:
+            return self._view(shape, dtype, strides, 0)
+        if order == "A":
+            order = "F" if f else "C"
+        if order not in ("C", "F"):
+            raise ValueError("order not C|F|A")
+        newshape = _known_shape(newshape, int(np.prod(shape, dtype=np.int64)))
+        if not (c or f):
+            raise NotImplementedError("operation requires copying")
+        if order == "C":
+            st = c_strides(newshape, dtype.itemsize)
+        else:
+            st = c_strides(newshape[::-1], dtype.itemsize)[::-1]
+        return self._view(newshape, dtype, st, 0)
 
     def ravel(self, order="C", stream=0):
         return self.reshape(-1, order=order)

@@ -355,9 +355,9 @@ class DeviceNDArray(_cuda_views.DeviceViews):
         self._owner = _cai.DeviceOwner(_cai.wrap(_context_ptr(), shape, dtype, strides, ptr), obj)
         self._ptr = self._owner._ptr
         self._host = None  # made at the first host access, which copies the device's bytes back
-        c = strides is None or strides == _c_strides(shape, dtype.itemsize)
-        f = c if len(shape) <= 1 else strides == _c_strides(shape[::-1], dtype.itemsize)[::-1]
-        self._meta = (shape, dtype, strides if strides is not None else _c_strides(shape, dtype.itemsize), c, f)
+        strides = tuple(strides) if strides is not None else _c_strides(shape, dtype.itemsize)
+        flags = _cuda_views.dummy(shape, dtype, strides)[0].flags  # NumPy's, as a host array of this layout
+        self._meta = (tuple(shape), dtype, strides, flags.c_contiguous, flags.f_contiguous)
         self._shared = True
         self._readonly = readonly  # the exporter's flag, given again by this array's own interface
         return self
