@@ -166,6 +166,18 @@ class DeviceViews:
             end = min(begin + section, n)
             yield self._view((end - begin,), dtype, strides, begin * dtype.itemsize)
 
+    def getitem(self, item, stream=0):
+        """numba-cuda's d.getitem(item, stream): d[item] (kjit orders everything on its one stream)."""
+        return self[item]
+
+    def setitem(self, key, value, stream=0):
+        self[key] = value
+
+    def bind(self, stream=0):
+        """numba-cuda's d.bind(stream): the array again (a view of all of it) for that stream."""
+        shape, dtype, strides, _, _ = self._meta
+        return self._view(shape, dtype, strides, 0)
+
     def _getitem_view(self, idx):
         """A view for an index of integers, slices, None and `...` that selects an array; None for an element or
         an index NumPy answers with a copy (lists, arrays: the caller indexes the host copy)."""

@@ -84,6 +84,9 @@ def test_view_split_flags_squeeze():
         list(cuda.device_array((2, 2)).split(1))
     # an element is read, not viewed; an index NumPy answers with a copy gives a copy
     assert d[3] == 3 and list(d[[1, 2]].copy_to_host()) == [1, 2]
+    d.setitem(slice(0, 2), 7, stream=0)
+    assert list(d.getitem(slice(0, 3)).copy_to_host()) == [7, 7, 2]
+    assert data_ptr(d.bind(0)._host) == data_ptr(d._host)
 
 
 def test_strides_and_strided_copies():
