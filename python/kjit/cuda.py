@@ -510,7 +510,7 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 
 def device_array_like(ary, stream=0):
-    return DeviceNDArray(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and ary.ndim > 1 else "C")
+    return device_array(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and ary.ndim > 1 else "C")
 
 
 def _on_gpu():
@@ -686,11 +686,13 @@ def __getattr__(name):
 
 
 def _device_uuid(i):
-    """cuDeviceGetUuid of device i, through the driver kjit itself loads."""
-    cu = ctypes.CDLL("libcuda.so.1")
+    """cuDeviceGetUuid of device i, through the driver kjit itself loads ($KJIT_LIBCUDA, else libcuda.so.1)."""
+    import os
+    cu = ctypes.CDLL(os.environ.get("KJIT_LIBCUDA") or "libcuda.so.1")
     dev, out = ctypes.c_int(), ctypes.create_string_buffer(16)
-    if cu.cuInit(0) or cu.cuDeviceGet(ctypes.byref(dev), i) or cu.cuDeviceGetUuid(out, dev):
-        raise RuntimeError(f"cuDeviceGetUuid failed for device {i}")
+    get = getattr(cu, "cuDeviceGetUuid", None)
+    if get is None or cu.cuInit(0) or cu.cuDeviceGet(ctypes.byref(dev), i) or get(out, dev):
+        raise RuntimeError(f"kjit: cuDeviceGetUuid failed for device {i}")
     return out.raw
 
 

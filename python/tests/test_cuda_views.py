@@ -109,6 +109,8 @@ def test_random_states():
     b = cuda.device_array(5, dtype=r.xoroshiro128p_dtype)
     r.init_xoroshiro128p_states(b, seed=7)
     assert np.array_equal(a._host, b._host)
+    like = cuda.device_array_like(a)
+    assert like.shape == (5,) and like.dtype == r.xoroshiro128p_dtype and not like._host.any()
     # the first state is SplitMix64 of the seed jumped 0 times; the next one it jumped once (slow reference)
     s0, s1 = int(a._host[0, 0]), int(a._host[0, 1])
     assert (s0, s1) == (r._seed_state(7) & r._M64, r._seed_state(7) >> 64)
