@@ -515,6 +515,8 @@ typedef struct kjit_dim3 {
 /* Launch a kernel over `grid` blocks of `block` threads on the context's
  * target (the GPU for cuda, the calling thread's CPU otherwise), on the
  * caller's arrays; specialised for the arguments' types like kjit_call.
+ * Since 0.5 arguments may be tuples (nested, of numbers and arrays): each
+ * passes as its leaves (kjit_launch_prepare refuses them).
  * On the GPU the launch is asynchronous, as cuLaunchKernel is: it returns
  * once the kernel is queued (a kernel that can raise, e.g. compiled with
  * boundscheck, is waited for, so that its error is this call's); kjit_sync

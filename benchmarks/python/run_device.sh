@@ -58,8 +58,9 @@ status=$?
 # 3. the GPU interop tests (without pytest: the module's own runner)
 echo "== GPU interop (python/tests/test_gpu_interop.py)"
 if "$py" -c 'import pytest' 2>/dev/null; then
-    "$py" -m pytest -q -p no:cacheprovider -rs python/tests/test_gpu_interop.py || status=1
+    "$py" -m pytest -q -p no:cacheprovider -rs python/tests/test_gpu_interop.py python/tests/test_gpu_devarrays.py || status=1
 else
     "$py" python/tests/test_gpu_interop.py || status=1
+    "$py" python/tests/test_gpu_devarrays.py || status=1
 fi
 exit $status

@@ -11,7 +11,7 @@ def alias_numba():
     """Make `import numba`, `numba.cuda`, `numba.types`, `numba.typed` give kjit's modules."""
     import kjit
     for name, mod in (("numba", kjit), ("numba.cuda", kjit.cuda), ("numba.types", kjit.types),
-                      ("numba.typed", kjit.typed), ("numba.core.errors", kjit.errors),
+                      ("numba.typed", kjit.typed), ("numba.cuda.random", kjit.cuda.random), ("numba.core.errors", kjit.errors),
                       ("numba.config", kjit.config)):
         sys.modules[name] = mod
 

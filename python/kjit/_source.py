@@ -273,7 +273,8 @@ def build_unit(root, is_dispatcher):
             # A module bound otherwise (inside an `if`, by an assignment): import it under that name.
             value = g[name]
             if isinstance(value, pytypes.ModuleType):
-                real = {"kjit": "numba", "kjit.cuda": "numba.cuda", "kjit.types": "numba.types"}.get(
+                real = {"kjit": "numba", "kjit.cuda": "numba.cuda", "kjit.types": "numba.types",
+                        "kjit._cuda_random": "numba.cuda.random"}.get(
                     value.__name__, value.__name__)
                 if real.split(".")[0] in KNOWN_MODULES:
                     text = f"import {real} as {name}\n" if "." not in real else \

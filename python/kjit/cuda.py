@@ -12,7 +12,8 @@ import time
 
 import numpy as np
 
-from . import _cai, _dispatch, _dlpack, _lib, _readonly
+from . import _cai, _cuda_views, _dispatch, _dlpack, _lib, _readonly
+from . import _cuda_random as random  # numba.cuda.random (kjit.cuda.random; __main__ aliases it)
 from ._dispatch import Dispatcher, check_options, _bind
 from ._source import Piece
 from ._lib import lib
@@ -314,7 +315,7 @@ def _context_ptr():
     return _context()
 
 
-class DeviceNDArray:
+class DeviceNDArray(_cuda_views.DeviceViews):
     """An array on the device: host memory of its own and a kjit_array that kjit keeps on the GPU between
     launches (on the cpu target the two are the same memory). Values go in and out through
     copy_to_device / copy_to_host, as with Numba. `__cuda_array_interface__` (v3) exports its device copy;
@@ -322,13 +323,16 @@ class DeviceNDArray:
 
     _shared = False  # the device copy is seen outside kjit: host accesses hand it back current
 
-    def __init__(self, shape, dtype, strides=None, order="C", _host=None):
+    def __init__(self, shape, dtype, strides=None, order="C", _host=None, _meta=None):
         if _host is None:
-            _host = np.zeros(shape, dtype=dtype, order=order)
+            _host = np.zeros(shape, dtype=dtype, order=order) if strides is None else \
+                _cuda_views.strided_zeros(shape, dtype, strides)
         if _host.dtype not in _DTYPE_CODE:
             raise TypingError(f"kjit: device arrays of dtype {_host.dtype} are not supported")
         self._host = _host
-        self._meta = (_host.shape, _host.dtype, _host.strides, _host.flags.c_contiguous, _host.flags.f_contiguous)
+        # _meta: what the array shows, where it is not its host array's (random states: (n,) records)
+        self._meta = _meta or (_host.shape, _host.dtype, _host.strides, _host.flags.c_contiguous,
+                               _host.flags.f_contiguous)
         self._args = Args([_host], _context_ptr())
         self._ptr = self._args.wrapped[0]
 
@@ -351,9 +355,9 @@ class DeviceNDArray:
         self._owner = _cai.DeviceOwner(_cai.wrap(_context_ptr(), shape, dtype, strides, ptr), obj)
         self._ptr = self._owner._ptr
         self._host = None  # made at the first host access, which copies the device's bytes back
-        c = strides is None or strides == _c_strides(shape, dtype.itemsize)
-        f = c if len(shape) <= 1 else strides == _c_strides(shape[::-1], dtype.itemsize)[::-1]
-        self._meta = (shape, dtype, strides if strides is not None else _c_strides(shape, dtype.itemsize), c, f)
+        strides = tuple(strides) if strides is not None else _c_strides(shape, dtype.itemsize)
+        flags = _cuda_views.dummy(shape, dtype, strides)[0].flags  # NumPy's, as a host array of this layout
+        self._meta = (tuple(shape), dtype, strides, flags.c_contiguous, flags.f_contiguous)
         self._shared = True
         self._readonly = readonly  # the exporter's flag, given again by this array's own interface
         return self
@@ -416,7 +420,7 @@ class DeviceNDArray:
 
     def copy_to_host(self, ary=None, stream=0):
         h = self._sync_host()
-        out = h.copy() if ary is None else ary
+        out = _cuda_views.strided_copy(h) if ary is None else ary  # its strides kept, as numba-cuda
         if ary is not None:
             ary[...] = h
         self._release_host()
@@ -434,6 +438,9 @@ class DeviceNDArray:
         return self._meta[4]
 
     def __getitem__(self, idx):
+        v = self._getitem_view(idx)  # a view of the same memory (_cuda_views.py)
+        if v is not None:
+            return v
         r = self._sync_host()[idx]
         out = r if not isinstance(r, np.ndarray) else DeviceNDArray(None, None, _host=r)
         self._release_host()
@@ -497,11 +504,18 @@ def to_device(obj, stream=0, copy=True, to=None):
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
-    return DeviceNDArray(shape, dtype, order=order)
+    if np.dtype(dtype) == random.xoroshiro128p_dtype:
+        return random._states_array(shape)
+    return DeviceNDArray(shape, dtype, strides=strides, order=order)
 
 
 def device_array_like(ary, stream=0):
-    return DeviceNDArray(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and ary.ndim > 1 else "C")
+    return device_array(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and ary.ndim > 1 else "C")
+
+
+def _on_gpu():
+    """Do device arrays live on the GPU (kernels launch there)? Else their host memory is their memory."""
+    return _target_name() in ("cuda", "auto") and is_available()
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
@@ -629,9 +643,27 @@ def detect():
 
 
 class _Device:
+    """numba-cuda's Device (cudadrv/driver.py): id, name, compute_capability, uuid."""
+
     def __init__(self, i, desc):
         self.id = i
-        self.name = desc
+        self.name = desc.split(", compute capability")[0]
+        m = __import__("re").search(r"compute capability (\d+)\.(\d+)", desc)
+        self.compute_capability = (int(m.group(1)), int(m.group(2))) if m else None
+        self._uuid = None
+
+    @property
+    def uuid(self):
+        """As numba-cuda formats cuDeviceGetUuid's 16 bytes: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (all zeros
+        for the cpu target's device 0, as Numba's simulator)."""
+        if self._uuid is None:
+            b = _device_uuid(self.id) if self.compute_capability else bytes(16)
+            h = b.hex()
+            self._uuid = f"GPU-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+        return self._uuid
+
+    def __repr__(self):
+        return f"<CUDA device {self.id} '{self.name}'>"
 
     def __enter__(self):
         return self
@@ -651,6 +683,35 @@ def __getattr__(name):
     if name == "gpus":  # without a GPU: device 0, the cpu target, as compiled code's cuda.gpus (docs/cuda.md)
         return _Gpus([_Device(int(k[4:]), v) for k, v in _gpu_lines()] or [_Device(0, "cpu target")])
     raise AttributeError(f"module 'kjit.cuda' has no attribute '{name}'")
+
+
+def _device_uuid(i):
+    """cuDeviceGetUuid of device i, through the driver kjit itself loads ($KJIT_LIBCUDA, else libcuda.so.1)."""
+    import os
+    cu = ctypes.CDLL(os.environ.get("KJIT_LIBCUDA") or "libcuda.so.1")
+    dev, out = ctypes.c_int(), ctypes.create_string_buffer(16)
+    get = getattr(cu, "cuDeviceGetUuid", None)
+    if get is None or cu.cuInit(0) or cu.cuDeviceGet(ctypes.byref(dev), i) or get(out, dev):
+        raise RuntimeError(f"kjit: cuDeviceGetUuid failed for device {i}")
+    return out.raw
+
+
+class _Context:
+    """numba-cuda's Context, as far as host code reads it: its device; synchronize()."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def synchronize(self):
+        synchronize()
+
+
+def current_context(devnum=None):
+    return _Context(get_current_device())
+
+
+def get_context(devnum=None):
+    return current_context(devnum)
 
 
 def select_device(i):
@@ -748,3 +809,7 @@ def compile_all(pyfunc, sig, **kwargs):
     """numba.cuda.compile_all: ([code], return type); output='ptx' (kjit makes no LTO-IR)."""
     code, resty = _compile("compile_all", pyfunc, sig, kwargs)
     return [code], resty  # kjit's host code returns the one PTX (kjit_call returns no list yet)
+
+
+import sys as _sys  # noqa: E402
+_sys.modules.setdefault("kjit.cuda.random", random)

@@ -237,6 +237,11 @@ bool kj_api_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *ou
 int kj_api_call_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
 int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, const kjit_value *args, void **argv, void *ret,
                       kjit_value *result, kjit_error *err);
+/* launch_tuple.c: kernels' tuple parameters pass as their leaves */
+uint32_t kj_api_kernel_leaves(kj_arena *a, const kir_func *kf, const kj_type ***leaf, uint32_t **owner);
+bool kj_api_has_tuple_arg(const kjit_value *args, int nargs);
+int kj_api_launch_tuples(kjit_module *m, const kj_api_spec *sp, kjit_dim3 grid, kjit_dim3 block,
+                         const kjit_value *args, kjit_error *err);
 int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
 size_t kj_api_args_bytes(const kj_api_spec *sp);
 int kj_api_marshal_all(const kj_api_spec *sp, const kjit_value *args, void **argv, char *mem, kjit_error *err);

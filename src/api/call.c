@@ -339,11 +339,14 @@ static int prepare(kjit_fn *f, const kjit_value *args, uint32_t n, kj_api_spec *
  * code (a launch only reads it). */
 static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn)
 {
-    kj_abi_param *p = KJ_NEWN(&m->arena, kj_abi_param, kf->nparams + 1);
-    for (uint32_t k = 0; k < kf->nparams; k++) {
-        const kj_type *t = kf->params[k];
+    const kj_type **leaf; /* a tuple parameter passes as its leaves (launch_tuple.c) */
+    uint32_t *owner, nleaf = kj_api_kernel_leaves(&m->arena, kf, &leaf, &owner);
+    kj_abi_param *p = KJ_NEWN(&m->arena, kj_abi_param, nleaf + 1);
+    for (uint32_t k = 0; k < nleaf; k++) {
+        const kj_type *t = leaf[k];
+        bool ro = t == kf->params[owner[k]] && kir_param_read_only(kf, owner[k]); /* in a tuple: written */
         p[k] = t->kind == KJ_T_ARRAY
-                   ? (kj_abi_param){kir_param_read_only(kf, k) ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY,
+                   ? (kj_abi_param){ro ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY,
                                     (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
                    : (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, (int32_t)kj_api_mem_size(t), (int32_t)kj_api_type_dtype(t)};
     }
@@ -358,18 +361,11 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
     kj_abi_block_fn block;
     memcpy(&block, &block_fn, sizeof block); /* object pointer → function pointer */
     return (kj_abi_kernel){kf->name, kj_ptx_symbol(&m->arena, kf->mangled), block_fn ? block : NULL,
-                           (int32_t)kf->nparams, kj_codegen_parallel_blocks(m->cg.target), p,
+                           (int32_t)nleaf, kj_codegen_parallel_blocks(m->cg.target), p,
                            block_fn ? kj_codegen_kernel_static_shared(kf) : 0, kj_cg_uses_grid_sync(kf),
                            kf->layout_perm, (int32_t)nslots, slots,
                            kf->index32 && !block_fn ? kj_ptx_symbol32(&m->arena, kf->mangled) : NULL,
                            kf->regroup && block_fn};
-}
-
-static bool kj_api_has_tuple_param(const kir_func *kf)
-{
-    for (uint32_t k = 0; k < kf->nparams; k++)
-        if (kf->params[k]->kind == KJ_T_TUPLE) return true;
-    return false;
 }
 
 /* A kernel's code for kj_rt_launch: its GPU code on cuda, else its block
@@ -392,12 +388,7 @@ static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uin
     kjit_module *m = f->m;
     kj_diags d = {0};
     const kir_func *kf = specialise(f, types, n, &d);
-    if (kf && f->kind == KJIT_FN_KERNEL && kj_api_has_tuple_param(kf)) {
-        /* compiled code takes a tuple as its leaves (codegen/llvm_kargs.c); marshal passes it whole */
-        kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "kernel '%s': kjit_launch cannot pass a tuple argument yet",
-                         f->name);
-        kf = NULL;
-    } else if (kf && f->kind == KJIT_FN_KERNEL) {
+    if (kf && f->kind == KJIT_FN_KERNEL) {
         if (!kernel_code(m, kf, spec, &d)) kf = NULL;
     } else if (kf && !returnable(kf->ret)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "'%s' returns %s, which kjit_call cannot return yet",
@@ -626,6 +617,7 @@ int kjit_launch(kjit_fn *f, kjit_dim3 grid, kjit_dim3 block, const kjit_value *a
     kj_api_spec sp;
     rc = kj_api_launch_spec(f, args, nargs, &sp, err);
     if (rc) return rc;
+    if (kj_api_has_tuple_arg(args, nargs)) return kj_api_launch_tuples(f->m, &sp, grid, block, args, err);
     /* the arguments in their memory form: on the stack when they fit (a
      * launch from a loop allocates nothing) */
     enum { SMALL_ARGS = 16, SMALL_BYTES = 2048 };

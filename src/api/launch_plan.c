@@ -71,6 +71,11 @@ void kjit_launch_plan_free(kjit_launch_plan *p)
 kjit_launch_plan *kjit_launch_prepare(kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
 {
     kj_api_spec sp;
+    if (args && kj_api_has_tuple_arg(args, nargs)) { /* their leaves: kjit_launch (launch_tuple.c) */
+        kj_api_usage(err, "'%s': a prepared launch takes numbers, bools and arrays (launch tuples with kjit_launch)",
+                     f ? f->name : "?");
+        return NULL;
+    }
     if (kj_api_launch_spec(f, args, nargs, &sp, err)) return NULL;
     kjit_launch_plan *p = calloc(1, sizeof *p);
     uint32_t n = sp.nargs;
