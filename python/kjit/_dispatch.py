@@ -356,8 +356,10 @@ class CPUDispatcher(Dispatcher, _CBase):
 
     def __init__(self, py_func, sigs, options):
         if _CBase is not object:
+            # *args functions take the Python path (-1 never matches an argument count): their extra
+            # arguments travel as one tuple
             self._kjit_fast_setup(self._slow_call, self._fast_convert, self._fast_raise,
-                                  py_func.__code__.co_argcount)
+                                  -1 if py_func.__code__.co_flags & 0x04 else py_func.__code__.co_argcount)
         Dispatcher.__init__(self, py_func, sigs, options)
 
     def _fast_convert(self, raw, args=()):
@@ -384,7 +386,8 @@ class CPUDispatcher(Dispatcher, _CBase):
         return (head + opts.lstrip(", ") if not sig else head + opts) + ")"
 
     def _slow_call(self, *args, **kwargs):
-        if kwargs or len(args) != self.py_func.__code__.co_argcount:
+        code = self.py_func.__code__
+        if kwargs or len(args) != code.co_argcount or code.co_flags & 0x04:  # 0x04: CO_VARARGS
             args = _bind(self.py_func, args, kwargs)  # keywords and defaults, as Python binds them
         if len(self._types_seen) < 64:
             self._note_types(args)

@@ -18,7 +18,8 @@ import types as pytypes
 import numpy as np
 
 # Modules kjit's front end knows (docs/language.md, "Imports").
-KNOWN_MODULES = {"numba", "numpy", "math", "time", "kjit", "mpi4py", "cmath"}
+KNOWN_MODULES = {"numba", "numpy", "math", "time", "kjit", "mpi4py", "cmath", "random", "heapq", "operator",
+                 "collections"}
 
 
 # Element types of the module-level arrays kjit freezes (kjit_compile_globals).
