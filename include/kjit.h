@@ -288,6 +288,8 @@ typedef enum kjit_value_kind {
     KJIT_VALUE_ARRAY,
     KJIT_VALUE_TUPLE, /* since 0.3: v.t; an argument's is the caller's (borrowed); a result's
                          is malloc'd, the caller's to release with kjit_value_release */
+    KJIT_VALUE_DTYPE = 15, /* since 0.5: a NumPy scalar type as a value (np.float32 passed, a.dtype
+                              returned): dtype says which; no payload (compiled code folds it) */
 } kjit_value_kind;
 
 struct kjit_value;

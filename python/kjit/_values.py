@@ -5,7 +5,7 @@ import ctypes
 
 import numpy as np
 
-from . import _lib
+from . import _lib, _values_dtype
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
 
@@ -126,6 +126,8 @@ class Args:
             t = Tuple(len(o), ctypes.cast(items, ctypes.POINTER(Value)))
             self.keep += [items, t]
             v.kind, v.v.p = _lib.VALUE_TUPLE, ctypes.addressof(t)
+        elif _values_dtype.is_dtype(o):
+            _values_dtype.set_value(v, o, i, _DTYPE_CODE)
         else:
             raise TypingError(f"non-precise type {type(o).__module__}.{type(o).__qualname__}: "
                               f"kjit cannot pass argument {i} of this type to compiled code")
@@ -205,6 +207,8 @@ def to_python(v, args=()):
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
         return tuple(to_python(t.items[j], args) for j in range(t.n))
+    if k == _values_dtype.VALUE_DTYPE:
+        return _values_dtype.result(v, _CODE_DTYPE)
     return None
 
 

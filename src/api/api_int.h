@@ -354,6 +354,13 @@ size_t kj_api_item_offset(const kj_type *t, uint32_t k); /* of item k of tuple t
 bool kj_api_type_has_str(const kj_type *t);
 kj_rt_kind kj_api_run_entry(kj_rt *rt, kj_entry_fn fn, const kj_type *ret_type, void **argv, void *ret);
 
+/* values_dtype.c: KJIT_VALUE_DTYPE, typed dtype(scalar) */
+bool kj_api_dtype_value_ok(kjit_dtype dt);
+const kj_type *kj_api_dtype_value_type(kj_types *t, kjit_dtype dt);
+bool kj_api_dtype_returnable(const kj_type *t);
+kjit_value kj_api_dtype_result(const kj_type *t);
+bool kj_api_dtype_to_mem(const kj_type *t, const kjit_value *v);
+
 /* array.c */
 kj_dtype kj_api_dtype(kjit_dtype dt);
 kjit_dtype kj_api_public_dtype(kj_dtype dt);

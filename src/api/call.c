@@ -189,6 +189,8 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
         return KJIT_OK;
     }
     case KJIT_VALUE_NONE: return KJIT_OK; /* Numba's `none` type (an omitted optional argument) */
+    case KJIT_VALUE_DTYPE:
+        return kj_api_dtype_value_ok(v->dtype) ? KJIT_OK : kj_api_usage(err, "argument %d: an invalid dtype", k + 1);
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -253,6 +255,7 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
         return kj_t_tuple(t, items, n);
     }
     case KJIT_VALUE_NONE: break;
+    case KJIT_VALUE_DTYPE: return kj_api_dtype_value_type(t, v->dtype);
     }
     return kj_t_none(t);
 }
@@ -280,6 +283,7 @@ static bool returnable(const kj_type *t)
         return true;
     }
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
+    if (t->kind == KJ_T_DTYPE) return kj_api_dtype_returnable(t); /* values_dtype.c */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);

@@ -114,6 +114,7 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
             if (!kj_api_to_mem(t->elems[k], &v->v.t->items[k], (char *)out + item_offset(t, k))) return false;
         return true;
     }
+    if (t && t->kind == KJ_T_DTYPE) return v->kind == KJIT_VALUE_DTYPE && kj_api_dtype_to_mem(t, v);
     return !t || t->kind == KJ_T_NONE; /* nothing to store */
 }
 
@@ -173,6 +174,8 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
         r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
     } else if (t->kind == KJ_T_TUPLE) {
         r = kjit_value_tuple(tuple_result(t, mem));
+    } else if (t->kind == KJ_T_DTYPE) {
+        r = kj_api_dtype_result(t); /* values_dtype.c */
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
         r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
     }
