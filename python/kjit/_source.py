@@ -334,7 +334,8 @@ def lambda_piece(py_func):
     found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno and
              [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params] if tree else []
     if len(found) > 1:  # several on the line: the one whose body holds the code's first position
-        cols = [p[2] for p in code.co_positions() if p[0] == code.co_firstlineno and p[2] is not None]
+        cols = [p[2] for p in code.co_positions()  # RESUME's empty (col 0, end 0) position is no one's
+                if p[0] == code.co_firstlineno and p[2] is not None and p[3] is not None and p[3] > p[2]]
         found = [n for n in found if cols and n.body.col_offset <= min(cols) and
                  (n.body.end_lineno > n.lineno or min(cols) < n.body.end_col_offset)]
     if len(found) != 1:

@@ -127,7 +127,7 @@ class Args:
             self.keep += [items, t]
             v.kind, v.v.p = _lib.VALUE_TUPLE, ctypes.addressof(t)
         elif _values_dtype.is_dtype(o):
-            _values_dtype.set_value(v, o, i, _DTYPE_CODE)
+            _values_dtype.set_value(v, o, i)
         else:
             raise TypingError(f"non-precise type {type(o).__module__}.{type(o).__qualname__}: "
                               f"kjit cannot pass argument {i} of this type to compiled code")
@@ -208,7 +208,7 @@ def to_python(v, args=()):
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
         return tuple(to_python(t.items[j], args) for j in range(t.n))
     if k == _values_dtype.VALUE_DTYPE:
-        return _values_dtype.result(v, _CODE_DTYPE)
+        return _values_dtype.result(v)
     return None
 
 
