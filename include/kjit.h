@@ -374,6 +374,12 @@ static inline kjit_value kjit_value_tuple(kjit_tuple *t)
  * tuple's items (each released) and storage. Nothing for other kinds. `v`
  * becomes a none value. Only for results: arguments are the caller's. */
 void kjit_value_release(kjit_value *v);
+/* Since 0.5: the namedtuple class name of a tuple RESULT ("Point" for a
+ * collections.namedtuple('Point', ...) instance, whose fields are the items
+ * in order; the module's string, valid while it lives), NULL for a plain
+ * tuple. Only for tuples kjit made (results and their nested tuples), never
+ * for a caller's. */
+const char *kjit_tuple_name(const kjit_tuple *t);
 
 /* "int64", "float32", "bool", "str", "array(float32, 1d)", "(int64, float64)",
  * "none" */

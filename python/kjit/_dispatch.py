@@ -392,7 +392,7 @@ class CPUDispatcher(Dispatcher, _CBase):
         code = self.py_func.__code__
         if kwargs or len(args) != code.co_argcount or code.co_flags & 0x04:  # 0x04: CO_VARARGS
             args = _bind(self.py_func, args, kwargs)  # keywords and defaults, as Python binds them
-        if _funcargs.has_function(args, is_dispatcher):
+        if _funcargs.needs_binding(args, is_dispatcher):
             return _funcargs.call(self, args, is_dispatcher, _FunctionArgsWrapper)
         if len(self._types_seen) < 64:
             self._note_types(args)

@@ -17,6 +17,8 @@ import types as pytypes
 
 import numpy as np
 
+from . import _values_namedtuple
+
 # Modules kjit's front end knows (docs/language.md, "Imports").
 KNOWN_MODULES = {"numba", "numpy", "math", "time", "kjit", "mpi4py", "cmath", "random", "heapq", "operator",
                  "collections"}
@@ -261,6 +263,8 @@ def build_unit(root, is_dispatcher):
             if is_dispatcher(value):
                 todo.append(value)
                 continue
+            if _values_namedtuple.is_class(value):
+                _values_namedtuple.register(value)  # its instances returned come back as it
             wanted.add(name)
             if isinstance(value, pytypes.ModuleType) or name in consts:
                 continue

@@ -5,7 +5,7 @@ import ctypes
 
 import numpy as np
 
-from . import _lib, _values_dtype
+from . import _lib, _values_dtype, _values_namedtuple
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
 
@@ -206,7 +206,7 @@ def to_python(v, args=()):
         return np.asarray(owner)
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
-        return tuple(to_python(t.items[j], args) for j in range(t.n))
+        return _values_namedtuple.box(v.v.p, tuple(to_python(t.items[j], args) for j in range(t.n)))
     if k == _values_dtype.VALUE_DTYPE:
         return _values_dtype.result(v)
     return None

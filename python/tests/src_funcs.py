@@ -1,6 +1,7 @@
 """Functions for test_source_values.py: what the package gathers from source (imports of modules kjit knows,
 functions passed as values, lambdas, *args, dtypes as values)."""
 import heapq
+from collections import namedtuple
 import operator
 import random
 from operator import add
@@ -87,3 +88,28 @@ def dtype_of(a):
 @kjit.vectorize(["float32(float32)", "float64(float64)"])
 def third(x):
     return x / 3
+
+
+Point = namedtuple("Point", ["x", "y"])
+
+
+@kjit.njit
+def norm2(p):
+    return p.x * p.x + p.y * p.y
+
+
+@kjit.njit
+def swap(p):
+    return Point(y=p.x, x=p.y)
+
+
+@kjit.njit
+def scaled(f, p, k):
+    return f(p.x, k), f(p.y, k)
+
+
+@kjit.cuda.jit
+def fill_line(out, p):
+    i = kjit.cuda.grid(1)
+    if i < out.size:
+        out[i] = p.x * i + p.y

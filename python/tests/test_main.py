@@ -107,7 +107,6 @@ KNOWN_GAPS = {
     'lists_methods': 'TypingError: a builtins.list argument cannot be passed',
     'lists_ops': "TypingError: 'grid' returns (list(float64), list(int64), list(int64)): not returned by kjit_...",
     'list_iadd': "TypingError: 'grow' returns (list(int64), int64), which kjit_call cannot return yet",
-    'namedtuple': "TypingError: namedtuple.k:14:14: error: (int64, int64) has no attribute 'x'",
     'nep50': 'host code only: CPython with NumPy 1.24 prints value-based casting results (0.20000000298023224); '
              'the expected output is NumPy 2\'s (NEP 50), as kjit run prints it',
     'numba_threads': "ImportError: cannot import name 'get_thread_id' from 'kjit' (no thread-pool API in the package yet)",

@@ -59,3 +59,15 @@ def test_vectorize_picks_numpy_loop():
     assert type(sf.third(1.0)) is np.float64 and sf.third(1.0) == 1.0 / 3
     assert type(sf.third(np.float32(1.0))) is np.float32
     assert type(sf.third(2)) is np.float64  # int64 casts safely to float64 only
+
+
+def test_namedtuples():
+    p = sf.Point(3, 4)
+    assert sf.norm2(p) == 25
+    r = sf.swap(p)
+    assert type(r) is sf.Point and r == (4, 3)  # comes back as its class, as Numba boxes a NamedTuple
+    assert sf.norm2(sf.Point(1.5, 2)) == 6.25  # other item types: another specialisation
+    assert sf.scaled(sf.times, p, 2) == (6, 8)  # with a function argument in the same call
+    out = np.zeros(4)
+    sf.fill_line[1, 4](out, sf.Point(x=1.5, y=2))
+    assert out.tolist() == [2.0, 3.5, 5.0, 6.5]

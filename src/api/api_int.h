@@ -354,6 +354,13 @@ size_t kj_api_item_offset(const kj_type *t, uint32_t k); /* of item k of tuple t
 bool kj_api_type_has_str(const kj_type *t);
 kj_rt_kind kj_api_run_entry(kj_rt *rt, kj_entry_fn fn, const kj_type *ret_type, void **argv, void *ret);
 
+/* values_namedtuple.c: a tuple result as kjit allocates it (freed through its first member), with the
+ * class name of a namedtuple result type (NULL for other tuples) that kjit_tuple_name reads */
+typedef struct kj_api_tuple_result {
+    kjit_tuple tuple;
+    const char *name;
+} kj_api_tuple_result;
+const char *kj_api_tuple_name(const kj_type *t);
 /* values_dtype.c: KJIT_VALUE_DTYPE, typed dtype(scalar) */
 bool kj_api_dtype_value_ok(kjit_dtype dt);
 const kj_type *kj_api_dtype_value_type(kj_types *t, kjit_dtype dt);

@@ -146,9 +146,11 @@ static kjit_array *array_result(const kj_type *t, const void *mem)
 
 static kjit_tuple *tuple_result(const kj_type *t, const char *mem)
 {
-    kjit_tuple *tup = malloc(sizeof *tup);
+    kj_api_tuple_result *res = malloc(sizeof *res); /* the tuple and its class name (values_namedtuple.c) */
     kjit_value *items = calloc(t->n + 1, sizeof *items);
-    if (!tup || !items) abort();
+    if (!res || !items) abort();
+    res->name = kj_api_tuple_name(t);
+    kjit_tuple *tup = &res->tuple;
     for (uint32_t k = 0; k < t->n; k++) items[k] = kj_api_from_mem(t->elems[k], mem + item_offset(t, k));
     tup->n = (int)t->n;
     tup->items = items;
