@@ -288,6 +288,9 @@ typedef enum kjit_value_kind {
     KJIT_VALUE_ARRAY,
     KJIT_VALUE_TUPLE, /* since 0.3: v.t; an argument's is the caller's (borrowed); a result's
                          is malloc'd, the caller's to release with kjit_value_release */
+    KJIT_VALUE_FUNCTION = 14, /* since 0.5: v.fn, a @jit function of the callee's own module passed as
+                                 a value (Numba specialises on the function: one specialisation per
+                                 function); an argument only */
     KJIT_VALUE_DTYPE = 15, /* since 0.5: a NumPy scalar type as a value (np.float32 passed, a.dtype
                               returned): dtype says which; no payload (compiled code folds it) */
 } kjit_value_kind;
@@ -312,6 +315,7 @@ typedef struct kjit_value {
         int64_t i; /* signed, and unsigned stored as their bits */
         double f;  /* float32 values too (exactly representable) */
         const char *s;
+        struct kjit_fn *fn; /* KJIT_VALUE_FUNCTION (since 0.5) */
         kjit_array *a; /* arguments: borrowed; results: the caller's, to kjit_array_free */
         kjit_tuple *t;
     } v;

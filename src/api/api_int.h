@@ -361,6 +361,9 @@ typedef struct kj_api_tuple_result {
     const char *name;
 } kj_api_tuple_result;
 const char *kj_api_tuple_name(const kj_type *t);
+/* values_function.c: KJIT_VALUE_FUNCTION, a function of the callee's module typed as that function */
+int kj_api_function_check(const kjit_fn *callee, const kjit_value *v, int k, kjit_error *err);
+const kj_type *kj_api_function_type(kj_types *t, const kjit_value *v);
 /* values_dtype.c: KJIT_VALUE_DTYPE, typed dtype(scalar) */
 bool kj_api_dtype_value_ok(kjit_dtype dt);
 const kj_type *kj_api_dtype_value_type(kj_types *t, kjit_dtype dt);

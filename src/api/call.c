@@ -191,6 +191,7 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
     case KJIT_VALUE_NONE: return KJIT_OK; /* Numba's `none` type (an omitted optional argument) */
     case KJIT_VALUE_DTYPE:
         return kj_api_dtype_value_ok(v->dtype) ? KJIT_OK : kj_api_usage(err, "argument %d: an invalid dtype", k + 1);
+    case KJIT_VALUE_FUNCTION: return kj_api_function_check(f, v, k, err); /* values_function.c */
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -256,6 +257,7 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
     }
     case KJIT_VALUE_NONE: break;
     case KJIT_VALUE_DTYPE: return kj_api_dtype_value_type(t, v->dtype);
+    case KJIT_VALUE_FUNCTION: return kj_api_function_type(t, v);
     }
     return kj_t_none(t);
 }

@@ -31,6 +31,7 @@ size_t kj_api_mem_align(const kj_type *t)
         return a;
     }
     case KJ_T_NONE:
+    case KJ_T_FUNC:
     case KJ_T_DTYPE: return 1;
     case KJ_T_OPTIONAL: return kj_api_mem_align(t->elem); /* { valid byte, value } */
     default: return sizeof(void *); /* str, array descriptors */
@@ -63,6 +64,7 @@ size_t kj_api_mem_size(const kj_type *t)
     case KJ_T_OPTIONAL: return round_up(kj_api_mem_align(t) + kj_api_mem_size(t->elem), kj_api_mem_align(t));
     case KJ_T_ARRAY: return kj_abi_array_bytes(t->ndim);
     case KJ_T_NONE:
+    case KJ_T_FUNC: /* folded when compiled, as a dtype */
     case KJ_T_DTYPE: return 0;
     default: return sizeof(void *);
     }
@@ -115,6 +117,7 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
         return true;
     }
     if (t && t->kind == KJ_T_DTYPE) return v->kind == KJIT_VALUE_DTYPE && kj_api_dtype_to_mem(t, v);
+    if (t && t->kind == KJ_T_FUNC) return v->kind == KJIT_VALUE_FUNCTION; /* values_function.c */
     return !t || t->kind == KJ_T_NONE; /* nothing to store */
 }
 
