@@ -290,6 +290,11 @@ typedef enum kjit_value_kind {
                          is malloc'd, the caller's to release with kjit_value_release */
     KJIT_VALUE_LIST = 8, /* since 0.5: v.l, Numba's reflected list (kjit_list below) */
     KJIT_VALUE_SET = 9,  /* since 0.5: v.l, Numba's reflected set: the items in no particular order */
+    KJIT_VALUE_FUNCTION = 14, /* since 0.5: v.fn, a @jit function of the callee's own module passed as
+                                 a value (Numba specialises on the function: one specialisation per
+                                 function); an argument only */
+    KJIT_VALUE_DTYPE = 15, /* since 0.5: a NumPy scalar type as a value (np.float32 passed, a.dtype
+                              returned): dtype says which; no payload (compiled code folds it) */
 } kjit_value_kind;
 
 struct kjit_value;
@@ -344,6 +349,7 @@ typedef struct kjit_value {
         int64_t i; /* signed, and unsigned stored as their bits */
         double f;  /* float32 values too (exactly representable) */
         const char *s;
+        struct kjit_fn *fn; /* KJIT_VALUE_FUNCTION (since 0.5) */
         kjit_array *a; /* arguments: borrowed; results: the caller's, to kjit_array_free */
         kjit_tuple *t;
         kjit_list *l; /* since 0.5: KJIT_VALUE_LIST, KJIT_VALUE_SET */
@@ -423,6 +429,12 @@ static inline kjit_value kjit_value_set(kjit_list *l)
  * tuple's items (each released) and storage, a list's or set's items and struct. Nothing for other kinds. `v`
  * becomes a none value. Only for results: arguments are the caller's. */
 void kjit_value_release(kjit_value *v);
+/* Since 0.5: the namedtuple class name of a tuple RESULT ("Point" for a
+ * collections.namedtuple('Point', ...) instance, whose fields are the items
+ * in order; the module's string, valid while it lives), NULL for a plain
+ * tuple. Only for tuples kjit made (results and their nested tuples), never
+ * for a caller's. */
+const char *kjit_tuple_name(const kjit_tuple *t);
 
 /* "int64", "float32", "bool", "str", "array(float32, 1d)", "(int64, float64)",
  * "none"; since 0.5 "list(int64)", "set(str)" (an empty list's items: "undefined") */

@@ -15,7 +15,7 @@ import numpy as _np
 from . import _lib, config
 from ._lib import lib, take_string
 from ._source import SourceError, build_unit, function_piece, _names, Piece
-from . import _readonly
+from . import _readonly, _funcargs
 from ._values import Args, to_python, runtime_exception
 from . import _values_list
 from .errors import TypingError, UnsupportedError, KjitUsageError
@@ -226,6 +226,9 @@ class Dispatcher:
                     return piece
         # Decorated by a call kjit cannot see (inside a function, in an expression): write the decorator.
         self._synth = True
+        if self.py_func.__name__ == "<lambda>":  # njit(lambda x: ...) inside a function: a def of its own
+            from ._source import lambda_piece
+            self.kjit_name, piece = lambda_piece(self.py_func)
         return Piece(self.decorator_text() + "\n" + piece.text, piece.filename, piece.first_line - 1,
                      piece.col_shift)
 
@@ -359,8 +362,10 @@ class CPUDispatcher(Dispatcher, _CBase):
 
     def __init__(self, py_func, sigs, options):
         if _CBase is not object:
+            # *args functions take the Python path (-1 never matches an argument count): their extra
+            # arguments travel as one tuple
             self._kjit_fast_setup(self._slow_call, self._fast_convert, self._fast_raise,
-                                  py_func.__code__.co_argcount)
+                                  -1 if py_func.__code__.co_flags & 0x04 else py_func.__code__.co_argcount)
         Dispatcher.__init__(self, py_func, sigs, options)
 
     def _fast_convert(self, raw, args=()):
@@ -387,8 +392,11 @@ class CPUDispatcher(Dispatcher, _CBase):
         return (head + opts.lstrip(", ") if not sig else head + opts) + ")"
 
     def _slow_call(self, *args, **kwargs):
-        if kwargs or len(args) != self.py_func.__code__.co_argcount:
+        code = self.py_func.__code__
+        if kwargs or len(args) != code.co_argcount or code.co_flags & 0x04:  # 0x04: CO_VARARGS
             args = _bind(self.py_func, args, kwargs)  # keywords and defaults, as Python binds them
+        if _funcargs.needs_binding(args, is_dispatcher):
+            return _funcargs.call(self, args, is_dispatcher, _FunctionArgsWrapper)
         if len(self._types_seen) < 64:
             self._note_types(args)
         c = self._compiled
@@ -407,6 +415,7 @@ class CPUDispatcher(Dispatcher, _CBase):
             if t is bytes:
                 return self._fast_convert(r, args)
             return r
+        self._ready()  # the unit's name for the function is known once its source is read (a lambda's)
         r = self._call(self.kjit_name, args)
         c = self._compiled
         if _CBase is not object and c is not None and self.__dict__.get("_fast_bound") is not c:
@@ -419,6 +428,16 @@ class CPUDispatcher(Dispatcher, _CBase):
 
 if _CBase is not object:
     _fast.enable_vectorcall(CPUDispatcher)
+
+
+class _FunctionArgsWrapper(CPUDispatcher):
+    """The wrapper that binds functions passed as arguments (_funcargs.py): its source is made, not read."""
+
+    def __init__(self, py_func, piece):
+        self._piece = piece
+        self._synth = True  # the unit imports numba as _kjit_numba for its decorator
+        CPUDispatcher.__init__(self, py_func, None, {})
+        self._piece = piece
 
 
 def _bind(py_func, args, kwargs):

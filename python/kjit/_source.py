@@ -17,8 +17,11 @@ import types as pytypes
 
 import numpy as np
 
+from . import _values_namedtuple
+
 # Modules kjit's front end knows (docs/language.md, "Imports").
-KNOWN_MODULES = {"numba", "numpy", "math", "time", "kjit", "mpi4py", "cmath"}
+KNOWN_MODULES = {"numba", "numpy", "math", "time", "kjit", "mpi4py", "cmath", "random", "heapq", "operator",
+                 "collections"}
 
 
 # Element types of the module-level arrays kjit freezes (kjit_compile_globals).
@@ -260,6 +263,8 @@ def build_unit(root, is_dispatcher):
             if is_dispatcher(value):
                 todo.append(value)
                 continue
+            if _values_namedtuple.is_class(value):
+                _values_namedtuple.register(value)  # its instances returned come back as it
             wanted.add(name)
             if isinstance(value, pytypes.ModuleType) or name in consts:
                 continue
@@ -317,3 +322,32 @@ def _freeze(name, value, module, consts, d, wanted):
                 if not isinstance(v, pytypes.ModuleType):
                     _freeze(n, v, module, consts, d, wanted)
         consts[name] = piece
+
+
+def lambda_piece(py_func):
+    """(name, Piece) of a lambda made inside a function (`njit(lambda x: x + 1)`, `cuda.reduce(lambda a, b:
+    a + b)`) written as the def kjit compiles: `def _kjit_lambda_L_C(x):\\n    return x + 1`, its return line
+    mapped to the lambda's line and its column to the lambda body's. The lambda is found in its file's
+    syntax tree by line and parameter names, and by the body's columns where a line has several."""
+    code = py_func.__code__
+    lines = linecache.getlines(code.co_filename, py_func.__globals__)
+    try:
+        tree = ast.parse("".join(lines), code.co_filename)
+    except SyntaxError:
+        tree = None
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno and
+             [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params] if tree else []
+    if len(found) > 1:  # several on the line: the one whose body holds the code's first position
+        cols = [p[2] for p in code.co_positions()  # RESUME's empty (col 0, end 0) position is no one's
+                if p[0] == code.co_firstlineno and p[2] is not None and p[3] is not None and p[3] > p[2]]
+        found = [n for n in found if cols and n.body.col_offset <= min(cols) and
+                 (n.body.end_lineno > n.lineno or min(cols) < n.body.end_col_offset)]
+    if len(found) != 1:
+        raise SourceError(f"kjit compiles from source, and the lambda at {code.co_filename}:{code.co_firstlineno} "
+                          "cannot be told apart from the others on its line: bind it to a name with def")
+    node = found[0]
+    name = f"_kjit_lambda_{node.lineno}_{node.col_offset}"
+    body = ast.get_source_segment("".join(lines), node.body) or ast.unparse(node.body)
+    text = f"def {name}({ast.unparse(node.args)}):\n    return {body}\n"
+    return name, Piece(text, code.co_filename, node.lineno - 1, node.body.col_offset - len("    return "))

@@ -6,7 +6,7 @@ import ctypes
 
 import numpy as np
 
-from . import _lib, _values_list
+from . import _lib, _values_dtype, _values_list, _values_namedtuple
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
 
@@ -131,6 +131,8 @@ class Args:
             t = Tuple(len(o), ctypes.cast(items, ctypes.POINTER(Value)))
             self.keep += [items, t]
             v.kind, v.v.p = _lib.VALUE_TUPLE, ctypes.addressof(t)
+        elif _values_dtype.is_dtype(o):
+            _values_dtype.set_value(v, o, i)
         else:
             raise TypingError(f"non-precise type {type(o).__module__}.{type(o).__qualname__}: "
                               f"kjit cannot pass argument {i} of this type to compiled code")
@@ -213,9 +215,11 @@ def to_python(v, args=()):
         return np.asarray(owner)
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
-        return tuple(to_python(t.items[j], args) for j in range(t.n))
+        return _values_namedtuple.box(v.v.p, tuple(to_python(t.items[j], args) for j in range(t.n)))
     if k in (_lib.VALUE_LIST, _lib.VALUE_SET):
         return _values_list.to_python(v, args)
+    if k == _values_dtype.VALUE_DTYPE:
+        return _values_dtype.result(v)
     return None
 
 

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from . import _cai, _cuda_views, _dispatch, _dlpack, _lib, _readonly
+from . import _cai, _cuda_views, _dispatch, _dlpack, _funcargs, _lib, _readonly
 from . import _cuda_random as random  # numba.cuda.random (kjit.cuda.random; __main__ aliases it)
 from ._dispatch import Dispatcher, check_options, _bind
 from ._source import Piece
@@ -195,6 +195,8 @@ class _Launch(_LBase):
         k = self.kernel
         if kwargs:
             args = _bind(k.py_func, args, kwargs)
+        if _funcargs.needs_binding(args, _dispatch.is_dispatcher):  # namedtuples: a launch in host code
+            return _funcargs.call(k, args, _dispatch.is_dispatcher, _dispatch._FunctionArgsWrapper, self)
         if self.shared:
             k._ready()
             k._call(f"_kjit_launch_{k.kjit_name}", (self.dims[0], self.dims[1], self.shared) + tuple(args))

@@ -369,6 +369,23 @@ void kj_api_list_value_release(kjit_value *v);
 bool kj_api_spec_has_containers(const kj_api_spec *sp);
 kj_rt_kind kj_api_run_containers(kj_rt *rt, const kj_api_spec *sp, const kjit_value *args, void **argv, void *ret);
 
+/* values_namedtuple.c: a tuple result as kjit allocates it (freed through its first member), with the
+ * class name of a namedtuple result type (NULL for other tuples) that kjit_tuple_name reads */
+typedef struct kj_api_tuple_result {
+    kjit_tuple tuple;
+    const char *name;
+} kj_api_tuple_result;
+const char *kj_api_tuple_name(const kj_type *t);
+/* values_function.c: KJIT_VALUE_FUNCTION, a function of the callee's module typed as that function */
+int kj_api_function_check(const kjit_fn *callee, const kjit_value *v, int k, kjit_error *err);
+const kj_type *kj_api_function_type(kj_types *t, const kjit_value *v);
+/* values_dtype.c: KJIT_VALUE_DTYPE, typed dtype(scalar) */
+bool kj_api_dtype_value_ok(kjit_dtype dt);
+const kj_type *kj_api_dtype_value_type(kj_types *t, kjit_dtype dt);
+bool kj_api_dtype_returnable(const kj_type *t);
+kjit_value kj_api_dtype_result(const kj_type *t);
+bool kj_api_dtype_to_mem(const kj_type *t, const kjit_value *v);
+
 /* array.c */
 kj_dtype kj_api_dtype(kjit_dtype dt);
 kjit_dtype kj_api_public_dtype(kj_dtype dt);

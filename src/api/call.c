@@ -196,6 +196,9 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
         for (int64_t i = 0; !rc && i < v->v.l->n; i++) rc = check_value(f, &v->v.l->items[i], k, depth + 1, err);
         return rc;
     }
+    case KJIT_VALUE_DTYPE:
+        return kj_api_dtype_value_ok(v->dtype) ? KJIT_OK : kj_api_usage(err, "argument %d: an invalid dtype", k + 1);
+    case KJIT_VALUE_FUNCTION: return kj_api_function_check(f, v, k, err); /* values_function.c */
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -262,6 +265,8 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
     case KJIT_VALUE_LIST: return kj_t_list(t, value_type(t, &v->v.l->items[0])); /* checked: not empty */
     case KJIT_VALUE_SET: return kj_t_set(t, value_type(t, &v->v.l->items[0]));
     case KJIT_VALUE_NONE: break;
+    case KJIT_VALUE_DTYPE: return kj_api_dtype_value_type(t, v->dtype);
+    case KJIT_VALUE_FUNCTION: return kj_api_function_type(t, v);
     }
     return kj_t_none(t);
 }
@@ -290,6 +295,7 @@ static bool returnable(const kj_type *t)
     }
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
     if (kj_api_is_container(t)) return kj_api_container_returnable(t, returnable); /* values_list.c */
+    if (t->kind == KJ_T_DTYPE) return kj_api_dtype_returnable(t); /* values_dtype.c */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);

@@ -32,12 +32,13 @@ void kjit_call_plan_free(kjit_call_plan *p)
     free(p);
 }
 
-/* Kinds a plan takes: scalars and arrays (strings and tuples: kjit_call). */
+/* Kinds a plan takes: scalars and arrays (strings, tuples, dtypes and functions: kjit_call). */
 static int plannable(const kjit_fn *f, const kjit_value *args, int nargs, kjit_error *err)
 {
     for (int k = 0; k < nargs; k++) {
         kjit_value_kind kd = args[k].kind;
-        if (kd == KJIT_VALUE_STR || kd == KJIT_VALUE_TUPLE || kd == KJIT_VALUE_LIST || kd == KJIT_VALUE_SET)
+        if (kd == KJIT_VALUE_STR || kd == KJIT_VALUE_TUPLE || kd == KJIT_VALUE_LIST || kd == KJIT_VALUE_SET ||
+            kd == KJIT_VALUE_DTYPE || kd == KJIT_VALUE_FUNCTION)
             return kj_api_usage(err, "argument %d of '%s': a prepared call takes numbers, bools and arrays "
                                 "(call with kjit_call)", k + 1, f->name);
     }

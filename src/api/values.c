@@ -31,6 +31,7 @@ size_t kj_api_mem_align(const kj_type *t)
         return a;
     }
     case KJ_T_NONE:
+    case KJ_T_FUNC:
     case KJ_T_DTYPE: return 1;
     case KJ_T_OPTIONAL: return kj_api_mem_align(t->elem); /* { valid byte, value } */
     default: return sizeof(void *); /* str, array descriptors */
@@ -63,6 +64,7 @@ size_t kj_api_mem_size(const kj_type *t)
     case KJ_T_OPTIONAL: return round_up(kj_api_mem_align(t) + kj_api_mem_size(t->elem), kj_api_mem_align(t));
     case KJ_T_ARRAY: return kj_abi_array_bytes(t->ndim);
     case KJ_T_NONE:
+    case KJ_T_FUNC: /* folded when compiled, as a dtype */
     case KJ_T_DTYPE: return 0;
     default: return sizeof(void *);
     }
@@ -116,6 +118,8 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
     }
     if (kj_api_is_container(t)) /* made in the run (values_list.c) */
         return v->kind == (t->kind == KJ_T_LIST ? KJIT_VALUE_LIST : KJIT_VALUE_SET);
+    if (t && t->kind == KJ_T_DTYPE) return v->kind == KJIT_VALUE_DTYPE && kj_api_dtype_to_mem(t, v);
+    if (t && t->kind == KJ_T_FUNC) return v->kind == KJIT_VALUE_FUNCTION; /* values_function.c */
     return !t || t->kind == KJ_T_NONE; /* nothing to store */
 }
 
@@ -147,9 +151,11 @@ static kjit_array *array_result(const kj_type *t, const void *mem)
 
 static kjit_tuple *tuple_result(const kj_type *t, const char *mem)
 {
-    kjit_tuple *tup = malloc(sizeof *tup);
+    kj_api_tuple_result *res = malloc(sizeof *res); /* the tuple and its class name (values_namedtuple.c) */
     kjit_value *items = calloc(t->n + 1, sizeof *items);
-    if (!tup || !items) abort();
+    if (!res || !items) abort();
+    res->name = kj_api_tuple_name(t);
+    kjit_tuple *tup = &res->tuple;
     for (uint32_t k = 0; k < t->n; k++) items[k] = kj_api_from_mem(t->elems[k], mem + item_offset(t, k));
     tup->n = (int)t->n;
     tup->items = items;
@@ -178,6 +184,8 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
     } else if (kj_api_is_container(t)) { /* a kjit_list the run's trampoline made (values_list.c) */
         r.kind = t->kind == KJ_T_LIST ? KJIT_VALUE_LIST : KJIT_VALUE_SET;
         memcpy(&r.v.l, mem, sizeof r.v.l);
+    } else if (t->kind == KJ_T_DTYPE) {
+        r = kj_api_dtype_result(t); /* values_dtype.c */
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
         r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
     }

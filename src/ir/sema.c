@@ -59,8 +59,15 @@ kir_func *kj_sema_specialize(kj_sema *s, const char *name, const kj_type *const 
             return NULL;
         }
         args = r.sig->params;
-    } else if (fn->nsigs) { /* ufuncs: the first signature every argument converts to */
+    } else if (fn->nsigs) {
+        /* ufuncs: the first signature every argument casts to safely (NumPy's loop selection: a float64
+         * takes a float64 loop listed after a float32 one), else the first they convert to */
         const kj_sig *sig = NULL;
+        for (uint32_t k = 0; k < fn->nsigs && !sig; k++) {
+            bool ok = true;
+            for (uint32_t i = 0; i < nargs && ok; i++) ok = kj_can_cast_safe(args[i], fn->sigs[k].params[i]);
+            if (ok) sig = &fn->sigs[k];
+        }
         for (uint32_t k = 0; k < fn->nsigs && !sig; k++) {
             bool ok = true;
             for (uint32_t i = 0; i < nargs && ok; i++) ok = kj_can_convert(args[i], fn->sigs[k].params[i]);
