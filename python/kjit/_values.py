@@ -8,6 +8,7 @@ import numpy as np
 from . import _lib
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
+from . import _values_record, _values_rng
 
 _DTYPE_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES)}
 _CODE_DTYPE = [np.dtype(n) for n in _lib.DTYPES]
@@ -76,6 +77,7 @@ class Args:
         self.wrapped = []   # kjit_array* to free after the call
         self.host_arrays = []  # (kjit_array*, ndarray) of host arrays given to a kernel
         self.shared = []    # device arrays shared with other libraries, their host copies made current
+        self.after = []     # write-backs after the call (a Generator's state: _values_rng.py)
         self.for_kernel = for_kernel
         self.ctx = ctx
         n = len(objs)
@@ -110,8 +112,16 @@ class Args:
             b = o.encode()
             self.keep.append(b)
             v.kind, v.v.s = _lib.VALUE_STR, b
+        elif isinstance(o, np.ndarray) and _values_record.is_record_dtype(o.dtype):
+            v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrapped(_values_record.wrap_array(o, i, self.ctx, self.keep))
+        elif isinstance(o, np.void) and _values_record.is_record_dtype(o.dtype):
+            v.kind, v.v.p = _lib.VALUE_RECORD, _values_record.record_value(o, i, self.keep)
+        elif _values_rng.is_generator(o):
+            v.kind, v.v.p = _lib.VALUE_RNG, _values_rng.rng_value(o, i, self.keep, self.after)
         elif isinstance(o, np.ndarray):
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrap(o, i)
+        elif hasattr(o, "_kjit_record"):  # a DeviceRecord (_cuda_record.py)
+            v.kind, v.v.p = _lib.VALUE_RECORD, _values_record.record_value(o._kjit_record(), i, self.keep)
         elif hasattr(o, "_kjit_array"):  # a kjit device array
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(o)
         elif not isinstance(o, tuple) and hasattr(o, "__cuda_array_interface__"):  # CuPy, PyTorch, Numba
@@ -158,6 +168,12 @@ class Args:
             self.host_arrays.append(p)
         return p
 
+    def _wrapped(self, p):
+        self.wrapped.append(p)
+        if self.for_kernel:
+            self.host_arrays.append(p)
+        return p
+
     def _device(self, d):
         """A device array's kjit_array. One shared with another library, given to code that runs on the host
         (a call, a kernel on the cpu target), has its host copy made current first and its device copy after
@@ -173,6 +189,9 @@ class Args:
             lib.kjit_array_data(p)
 
     def free(self):
+        after, self.after = self.after, []
+        for f in after:
+            f()
         for p in self.wrapped:
             lib.kjit_array_free(p)
         self.wrapped = []
@@ -205,6 +224,8 @@ def to_python(v, args=()):
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
         return tuple(to_python(t.items[j], args) for j in range(t.n))
+    if k == _lib.VALUE_RECORD:
+        return _values_record.record_result(v.v.p)
     return None
 
 
@@ -212,6 +233,8 @@ def runtime_exception(message):
     """The Python exception an error raised in compiled code stands for ("IndexError: ...")."""
     name, sep, rest = message.partition(": ")
     cls = getattr(builtins, name, None) if sep else None
+    if sep and name == "AxisError":  # NumPy's (np.random's Generator.permuted, axis= arguments)
+        cls = np.AxisError
     if isinstance(cls, type) and issubclass(cls, BaseException):
         return cls(rest)
     return RuntimeError(message)

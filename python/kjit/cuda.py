@@ -17,6 +17,8 @@ from ._dispatch import Dispatcher, check_options, _bind
 from ._source import Piece
 from ._lib import lib
 from ._values import Args, _DTYPE_CODE
+from . import _values_record
+from ._cuda_record import DeviceRecord
 from .errors import KjitUsageError, TypingError
 
 
@@ -325,7 +327,7 @@ class DeviceNDArray:
     def __init__(self, shape, dtype, strides=None, order="C", _host=None):
         if _host is None:
             _host = np.zeros(shape, dtype=dtype, order=order)
-        if _host.dtype not in _DTYPE_CODE:
+        if _host.dtype not in _DTYPE_CODE and not _values_record.is_record_dtype(_host.dtype):
             raise TypingError(f"kjit: device arrays of dtype {_host.dtype} are not supported")
         self._host = _host
         self._meta = (_host.shape, _host.dtype, _host.strides, _host.flags.c_contiguous, _host.flags.f_contiguous)
@@ -487,8 +489,10 @@ def _c_strides(shape, itemsize):
 
 
 def to_device(obj, stream=0, copy=True, to=None):
-    if isinstance(obj, DeviceNDArray):
+    if isinstance(obj, (DeviceNDArray, DeviceRecord)):
         return obj
+    if isinstance(obj, np.void) and obj.dtype.names is not None:  # numba-cuda's DeviceRecord
+        return DeviceRecord(obj) if to is None else (to.copy_to_device(obj) or to)
     h = np.array(obj, copy=True, order="K")
     if to is not None:
         to.copy_to_device(h)

@@ -52,8 +52,6 @@ def test_missing_script():
 
 # Programs CPython + Numba run that `python3 -m kjit` does not run yet: name -> why (the error it gives).
 KNOWN_GAPS = {
-    'err_gen_permuted_axis': 'TypingError: a numpy Generator cannot be passed yet',
-    'err_gen_permuted_out_shape': 'TypingError: a numpy Generator cannot be passed yet',
     'bytes_basic': 'TypingError: a builtins.bytes argument cannot be passed',
     'bytes_memoryview': 'TypingError: a builtins.bytearray argument cannot be passed',
     'cmath_inverse': 'TypingError: a builtins.complex argument cannot be passed',
@@ -124,17 +122,10 @@ KNOWN_GAPS = {
     'parallel_grid_sync': "AttributeError: 'DeviceNDArray' object has no attribute 'flags'",
     'parallel_pystd_heapq': "TypingError: parallel_pystd_heapq.k:13:5: error: unknown name 'heapq'",
     'parallel_pystd_random': "TypingError: parallel_pystd_random.k:16:5: error: unknown name 'random'",
-    'parallel_random_generator_dists': 'TypingError: a numpy.random._generator.Generator argument cannot be passed',
     'pybuiltins': 'TypingError: a builtins.list argument cannot be passed',
     'pyops_operator': "TypingError: pyops_operator.k:9:9: error: unknown name 'operator'",
     'pyops_operator_kernel': "TypingError: pyops_operator_kernel.k:10:18: error: unknown name 'operator'",
     'pyops_set': "TypingError: 'jitted' returns (list(int64), list(int64), list(int64), bool, bool, int64): no...",
-    'random_generator_pick': 'TypingError: a numpy Generator cannot be passed yet',
-    'random_generator_permuted': 'TypingError: a numpy Generator cannot be passed yet',
-    'record_array_display': 'TypingError: non-precise type numpy.void: records cannot be passed yet',
-    'record_basic': 'TypingError: arrays of structured dtypes cannot be passed yet',
-    'record_device': 'TypingError: device arrays of structured dtypes are not supported yet',
-    'record_kernel': 'TypingError: device arrays of structured dtypes are not supported yet',
     'set_subset': 'TypingError: a set cannot be passed yet',
     'sets_basic': "TypingError: 'build' returns set(int64): not returned by kjit_call yet",
     'sorted_key': 'TypingError: a builtins.list argument cannot be passed',

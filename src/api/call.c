@@ -153,6 +153,8 @@ static bool int_dtype(kjit_dtype dt) { return dt >= KJIT_INT8 && dt <= KJIT_UINT
  * valid value of a kind compiled code can take. */
 static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, kjit_error *err)
 {
+    int ext = kj_api_ext_check(v, k, err); /* Generators, records (values_record.c) */
+    if (ext >= 0) return ext;
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return KJIT_OK;
     case KJIT_VALUE_STR: return v->v.s ? KJIT_OK : kj_api_usage(err, "argument %d: string is NULL", k + 1);
@@ -189,6 +191,7 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
         return KJIT_OK;
     }
     case KJIT_VALUE_NONE: return KJIT_OK; /* Numba's `none` type (an omitted optional argument) */
+    case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD: break; /* kj_api_ext_check took them */
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -220,6 +223,8 @@ static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_
  * strides. Module lock held (types are interned in the module). */
 static const kj_type *value_type(kj_types *t, const kjit_value *v)
 {
+    const kj_type *ext = kj_api_ext_type(t, v); /* Generators, records, arrays of records */
+    if (ext) return ext;
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return kj_t_bool(t);
     case KJIT_VALUE_STR: return kj_t_str(t);
@@ -252,7 +257,7 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
         for (uint32_t k = 0; k < n; k++) items[k] = value_type(t, &v->v.t->items[k]);
         return kj_t_tuple(t, items, n);
     }
-    case KJIT_VALUE_NONE: break;
+    case KJIT_VALUE_NONE: case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD: break;
     }
     return kj_t_none(t);
 }
@@ -282,7 +287,8 @@ static bool returnable(const kj_type *t)
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
-           (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
+           kj_record_of(t) || /* a copy (values_record.c); arrays of records not yet */
+           (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS && !kj_record_of(t->elem));
 }
 
 /* The kir_func for these argument types. main called with the types of its
@@ -334,7 +340,8 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
         const kj_type *t = kf->params[k];
         p[k] = t->kind == KJ_T_ARRAY
                    ? (kj_abi_param){kir_param_read_only(kf, k) ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY,
-                                    (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
+                                    (int32_t)t->ndim, 0,
+                                    kj_record_of(t->elem) ? KJ_DT_UINT8 : (int32_t)kj_api_type_dtype(t->elem)}
                    : (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, (int32_t)kj_api_mem_size(t), (int32_t)kj_api_type_dtype(t)};
     }
     const kir_inst **get;
@@ -386,6 +393,8 @@ static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uin
         /* compiled code takes a tuple as its leaves (codegen/llvm_kargs.c); marshal passes it whole */
         kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "kernel '%s': kjit_launch cannot pass a tuple argument yet",
                          f->name);
+        kf = NULL;
+    } else if (kf && f->kind == KJIT_FN_KERNEL && m->gpu && kj_api_ext_gpu_refused(kf, f->name, err)) {
         kf = NULL;
     } else if (kf && f->kind == KJIT_FN_KERNEL) {
         if (!kernel_code(m, kf, spec, &d)) kf = NULL;
