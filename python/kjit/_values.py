@@ -49,13 +49,17 @@ class KjitArrayOwner:
         ndim = lib.kjit_array_ndim(ptr)
         shape = lib.kjit_array_shape(ptr)
         strides = lib.kjit_array_strides(ptr)
-        dtype = _CODE_DTYPE[lib.kjit_array_dtype(ptr)]
+        code = lib.kjit_array_dtype(ptr)
+        dtype = _values_record.dtype_of(lib.kjit_array_record(ptr).contents) if code == _lib.KJIT_RECORD \
+            else _CODE_DTYPE[code]
         data = lib.kjit_array_data(ptr) or 0
         shape = tuple(shape[i] for i in range(ndim))
         strides = tuple(strides[i] for i in range(ndim))
         self.__array_interface__ = {
             "version": 3, "typestr": dtype.str, "data": (data, False), "shape": shape, "strides": strides,
         }
+        if dtype.names is not None:  # an array of records
+            self.__array_interface__["descr"] = dtype.descr
         lo, hi = _byte_span(data, shape, strides, dtype.itemsize)
         self.args = []
         for a in _arrays_in(args) if hi > lo else ():

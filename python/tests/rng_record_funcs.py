@@ -49,3 +49,16 @@ def kern(a):
     if i < a.shape[0]:
         a[i].x = i * 0.5
         a[i].y = i * 3
+
+
+@njit
+def head(a, n):
+    return a[:n]
+
+
+@njit
+def make(n):
+    z = np.zeros(n, dtype=pt)
+    for i in range(n):
+        z[i].x = i + 0.5
+    return z

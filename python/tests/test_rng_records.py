@@ -57,3 +57,15 @@ def test_kernel_on_record_device_array():
     assert h['x'].tolist() == [0.0, 0.5, 1.0, 1.5, 2.0] and h['y'].tolist() == [0, 3, 6, 9, 12]
     rec = kjit.cuda.to_device(h[1])
     assert rec.dtype == rf.pt and rec.copy_to_host() == h[1]
+
+
+def test_record_array_results():
+    a = np.zeros(4, dtype=rf.pt)
+    a['x'] = [1.0, 2.0, 3.0, 4.0]
+    h = rf.head(a, 2)
+    assert h.dtype == rf.pt and h.shape == (2,)
+    assert h.__array_interface__["data"][0] == a.__array_interface__["data"][0]  # a view, no copy
+    h[0]['y'] = 7
+    assert a[0]['y'] == 7
+    z = rf.make(3)
+    assert z.dtype == rf.pt and z['x'].tolist() == [0.5, 1.5, 2.5] and z['y'].tolist() == [0, 0, 0]

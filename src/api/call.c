@@ -287,8 +287,8 @@ static bool returnable(const kj_type *t)
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
-           kj_record_of(t) || /* a copy (values_record.c); arrays of records not yet */
-           (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS && !kj_record_of(t->elem));
+           kj_record_of(t) || /* a copy (values_record.c) */
+           (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
 
 /* The kir_func for these argument types. main called with the types of its

@@ -256,9 +256,35 @@ int kj_api_ext_to_mem(const kj_type *t, const kjit_value *v, void *out)
     return 1;
 }
 
+/* An array-of-records result: a uint8 view (..., itemsize) of the descriptor's memory that holds the
+ * reference the entry point handed over to its owner, with the layout. */
+static kjit_array *rec_array_result(const kj_type *t, const void *mem)
+{
+    int nd = t->ndim;
+    kj_abi_array d;
+    memcpy(&d, mem, kj_abi_array_bytes(nd));
+    const kj_recdesc *r = kj_record_of(t->elem);
+    int64_t shape[KJ_ABI_MAX_DIMS + 1], strides[KJ_ABI_MAX_DIMS + 1];
+    for (int k = 0; k < nd; k++) {
+        shape[k] = kj_abi_array_shape(&d, nd, k);
+        strides[k] = kj_abi_array_stride(&d, nd, k);
+    }
+    shape[nd] = r->size, strides[nd] = 1;
+    kj_array *v = kj_array_wrap(kj_abi_array_data(&d), KJ_DT_UINT8, nd + 1, shape, strides, NULL);
+    if (!v) abort(); /* the shape came from a valid array: only memory can fail */
+    v->base = kj_abi_array_owner(&d, nd);
+    v->rec = desc_of_type(r);
+    return kj_api_pub(v);
+}
+
 /* A record result: a malloc'd copy of its bytes and layout (the memory it points to may be the run's). */
 bool kj_api_ext_from_mem(const kj_type *t, const void *mem, kjit_value *out)
 {
+    if (t->kind == KJ_T_ARRAY && kj_record_of(t->elem)) {
+        *out = kjit_value_array(rec_array_result(t, mem));
+        out->dtype = KJIT_RECORD;
+        return true;
+    }
     const kj_recdesc *r = kj_record_of(t);
     if (!r) return false;
     const void *src;

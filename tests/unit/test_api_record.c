@@ -30,6 +30,10 @@ static const char src[] = "from numba import njit\n"
                           "    return a[1]\n"
                           "\n"
                           "@njit\n"
+                          "def tail(a):\n"
+                          "    return a[1:]\n"
+                          "\n"
+                          "@njit\n"
                           "def total(a):\n"
                           "    s = 0.0\n"
                           "    for i in range(len(a)):\n"
@@ -101,6 +105,16 @@ static void fill_and_total(kjit_module *m, int64_t itemsize, bool aligned, int64
     }
     assert_int_equal(kjit_call(kjit_module_get(m, "total"), &v, 1, &r, &err), KJIT_OK);
     assert_true(r.v.f == 0 * -2 + 1.5 * -1 + 3.0 * 0 + 4.5 * 1);
+    /* an array of records returned: a view of the caller's memory with its layout */
+    assert_int_equal(kjit_call(kjit_module_get(m, "tail"), &v, 1, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_ARRAY);
+    assert_int_equal(kjit_array_dtype(r.v.a), KJIT_RECORD);
+    assert_int_equal(kjit_array_ndim(r.v.a), 1);
+    assert_int_equal(kjit_array_shape(r.v.a)[0], 3);
+    assert_int_equal(kjit_array_strides(r.v.a)[0], itemsize * step);
+    assert_ptr_equal(kjit_array_data(r.v.a), mem + itemsize * step);
+    assert_int_equal(kjit_array_record(r.v.a)->itemsize, itemsize);
+    kjit_value_release(&r);
     kjit_array_free(a);
 }
 
