@@ -430,6 +430,12 @@ static inline kjit_value kjit_value_tuple(kjit_tuple *t)
     return x;
 }
 
+/* Since 0.5: the class of a tuple value, in its kjit_value's dtype (KJIT_TUPLE_PLAIN, which
+ * kjit_value_tuple sets, for a plain tuple): KJIT_TUPLE_POLYNOMIAL is a
+ * numpy.polynomial.Polynomial, its items coef, domain and window (1-d
+ * arrays), Numba's PolynomialType. A Polynomial result comes back so. */
+enum { KJIT_TUPLE_PLAIN = 0, KJIT_TUPLE_POLYNOMIAL = 1 };
+
 /* Since 0.5: a Generator argument over the caller's state. */
 static inline kjit_value kjit_value_rng(kjit_rng *g)
 {

@@ -8,7 +8,7 @@ import numpy as np
 from . import _lib
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
-from . import _values_record, _values_rng
+from . import _values_poly, _values_record, _values_rng
 
 _DTYPE_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES)}
 _CODE_DTYPE = [np.dtype(n) for n in _lib.DTYPES]
@@ -120,6 +120,9 @@ class Args:
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrapped(_values_record.wrap_array(o, i, self.ctx, self.keep))
         elif isinstance(o, np.void) and _values_record.is_record_dtype(o.dtype):
             v.kind, v.v.p = _lib.VALUE_RECORD, _values_record.record_value(o, i, self.keep)
+        elif _values_poly.is_polynomial(o):
+            self._set(v, _values_poly.items(o), i)
+            v.dtype = _values_poly.TUPLE_POLYNOMIAL
         elif _values_rng.is_generator(o):
             v.kind, v.v.p = _lib.VALUE_RNG, _values_rng.rng_value(o, i, self.keep, self.after)
         elif isinstance(o, np.ndarray):
@@ -227,7 +230,8 @@ def to_python(v, args=()):
         return np.asarray(owner)
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
-        return tuple(to_python(t.items[j], args) for j in range(t.n))
+        r = tuple(to_python(t.items[j], args) for j in range(t.n))
+        return _values_poly.result(*r) if v.dtype == _values_poly.TUPLE_POLYNOMIAL else r
     if k == _lib.VALUE_RECORD:
         return _values_record.record_result(v.v.p)
     return None

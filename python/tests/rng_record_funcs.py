@@ -62,3 +62,13 @@ def make(n):
     for i in range(n):
         z[i].x = i + 0.5
     return z
+
+
+@njit
+def poly_parts(p):
+    return p.coef, p.domain, p.window
+
+
+@njit
+def poly_make(c):
+    return np.polynomial.polynomial.Polynomial(c)

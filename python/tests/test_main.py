@@ -116,7 +116,6 @@ KNOWN_GAPS = {
     'namedtuple': "TypingError: namedtuple.k:14:14: error: (int64, int64) has no attribute 'x'",
     'nep50': 'output differs',
     'numba_threads': "ImportError: cannot import name 'get_thread_id' from 'kjit' (no thread-pool API in the package yet)",
-    'np_polynomial_class': 'TypingError: a Polynomial cannot be passed yet',
     'objmode': 'ImportError: the package has no objmode',
     'parallel_cuda_random': "ModuleNotFoundError: No module named 'numba.cuda.random'; 'numba.cuda' is not a package",
     'parallel_grid_sync': "AttributeError: 'DeviceNDArray' object has no attribute 'flags'",

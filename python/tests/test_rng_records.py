@@ -69,3 +69,13 @@ def test_record_array_results():
     assert a[0]['y'] == 7
     z = rf.make(3)
     assert z.dtype == rf.pt and z['x'].tolist() == [0.5, 1.5, 2.5] and z['y'].tolist() == [0, 0, 0]
+
+
+def test_polynomial_in_and_out():
+    p = np.polynomial.Polynomial(np.array([1.0, 2.0, 3.0]), domain=[0.0, 2.0], window=[-1.0, 1.0])
+    c, d, w = rf.poly_parts(p)
+    assert c.tolist() == [1.0, 2.0, 3.0] and d.tolist() == [0.0, 2.0] and w.tolist() == [-1.0, 1.0]
+    assert c.__array_interface__["data"][0] == p.coef.__array_interface__["data"][0]  # no copy
+    q = rf.poly_make(np.array([1, 0, 2]))
+    assert isinstance(q, np.polynomial.Polynomial)
+    assert q.coef.tolist() == [1.0, 0.0, 2.0] and q.domain.tolist() == [-1, 1]

@@ -376,6 +376,10 @@ bool kj_api_ext_release(kjit_value *v);
 static inline int kj_api_arr_rank(const kj_array *a) { return a->rec ? a->ndim - 1 : a->ndim; }
 int64_t kj_api_rec_array_size(const kj_array *a);
 bool kj_api_ext_gpu_refused(const kir_func *kf, const char *name, kjit_error *err);
+/* values_poly.c: numpy.polynomial.Polynomial, a tuple tagged KJIT_TUPLE_POLYNOMIAL */
+int kj_api_poly_check(const kjit_value *v, int k, kjit_error *err);
+const kj_type *kj_api_poly_type(kj_types *t, const kjit_value *v, const kj_type *const *items);
+void kj_api_poly_tag(const kj_type *t, kjit_value *r);
 int kj_api_rng_check(const kjit_value *v, int k, kjit_error *err);
 const kj_type *kj_api_rng_type(kj_types *t);
 bool kj_api_is_rng_type(const kj_type *t);

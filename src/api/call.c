@@ -178,6 +178,8 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
     }
     case KJIT_VALUE_TUPLE: {
         const kjit_tuple *t = v->v.t;
+        int poly = kj_api_poly_check(v, k, err); /* a Polynomial's items (values_poly.c) */
+        if (poly >= 0) return poly;
         if (!t || t->n < 0 || (t->n > 0 && !t->items))
             return kj_api_usage(err, "argument %d: tuple is NULL or has no items", k + 1);
         if (t->n > KJ_API_MAX_TUPLE)
@@ -255,7 +257,8 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
         uint32_t n = (uint32_t)v->v.t->n;
         if (n > KJ_API_MAX_TUPLE) break; /* check_call refused it */
         for (uint32_t k = 0; k < n; k++) items[k] = value_type(t, &v->v.t->items[k]);
-        return kj_t_tuple(t, items, n);
+        const kj_type *poly = kj_api_poly_type(t, v, items);
+        return poly ? poly : kj_t_tuple(t, items, n);
     }
     case KJIT_VALUE_NONE: case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD: break;
     }

@@ -176,6 +176,7 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
         r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
     } else if (t->kind == KJ_T_TUPLE) {
         r = kjit_value_tuple(tuple_result(t, mem));
+        kj_api_poly_tag(t, &r); /* a numpy.polynomial.Polynomial (values_poly.c) */
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
         r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
     }
