@@ -56,6 +56,8 @@ def desc_of(dt, i, keep):
 def wrap_array(a, i, ctx, keep):
     """kjit_array_wrap_record over an array of records' own memory."""
     d = desc_of(a.dtype, i, keep)
+    if not a.flags.aligned:  # an align=True record's fields are read at their alignment: a copy, as _wrap does
+        a = np.ascontiguousarray(a)
     nd = a.ndim
     if nd == 0:
         raise TypingError(f"argument {i}: 0-d arrays are not supported by kjit")

@@ -78,13 +78,17 @@ static kjit_record_desc *desc_dup(const kjit_record_desc *d)
 /* The public layout of a compiled record type. */
 static kjit_record_desc *desc_of_type(const kj_recdesc *r)
 {
-    int64_t off[r->n];
-    kjit_dtype dt[r->n];
+    int64_t *off = malloc(r->n * sizeof *off);
+    kjit_dtype *dt = malloc(r->n * sizeof *dt);
+    if (!off || !dt) abort();
     for (uint32_t i = 0; i < r->n; i++) {
         off[i] = r->offsets[i];
         dt[i] = kj_api_public_dtype(kj_api_type_dtype(r->types[i]));
     }
-    return desc_copy((int)r->n, r->names, off, dt, r->size, r->aligned);
+    kjit_record_desc *d = desc_copy((int)r->n, r->names, off, dt, r->size, r->aligned);
+    free(off);
+    free(dt);
+    return d;
 }
 
 static const kj_type *scalar_type(kj_types *t, kjit_dtype dt)
