@@ -130,6 +130,36 @@ static void test_record_arrays(void **state)
     kjit_ctx_free(ctx);
 }
 
+/* a prepared call takes another array of the same layout, not one of another */
+static void test_record_prepared(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx;
+    kjit_module *m = compile(&ctx);
+    kjit_record_desc d = {2, names, offsets, dtypes, 12, false}, d16 = {2, names, offsets, dtypes, 16, true};
+    _Alignas(16) char m1[48] = {0}, m2[48] = {0};
+    int64_t shape[1] = {4};
+    kjit_error err;
+    kjit_array *a1 = kjit_array_wrap_record(NULL, m1, &d, 1, shape, NULL, &err);
+    kjit_array *a2 = kjit_array_wrap_record(NULL, m2, &d, 1, shape, NULL, &err);
+    kjit_array *a3 = kjit_array_wrap_record(NULL, m2, &d16, 1, (int64_t[]){3}, NULL, &err);
+    kjit_value v = kjit_value_array(a1), r;
+    kjit_call_plan *p = kjit_call_prepare(kjit_module_get(m, "fill"), &v, 1, &err);
+    assert_non_null(p);
+    v = kjit_value_array(a2);
+    assert_int_equal(kjit_call_prepared(p, &v, &r, &err), KJIT_OK);
+    kjit_value_release(&r);
+    assert_true(field_x(m2 + 3 * 12) == 4.5 && field_x(m1 + 3 * 12) == 0.0);
+    v = kjit_value_array(a3);
+    assert_int_equal(kjit_call_prepared(p, &v, &r, &err), KJIT_ERR_USAGE);
+    kjit_call_plan_free(p);
+    kjit_array_free(a1);
+    kjit_array_free(a2);
+    kjit_array_free(a3);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
 static void test_record_by_reference(void **state)
 {
     (void)state;
@@ -188,6 +218,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_arrays),
+        cmocka_unit_test(test_record_prepared),
         cmocka_unit_test(test_record_by_reference),
         cmocka_unit_test(test_record_bad_layouts),
     };

@@ -73,6 +73,29 @@ static void test_rng_stream_continues(void **state)
     kjit_ctx_free(ctx);
 }
 
+/* a prepared call takes another Generator of the same type, and advances that one */
+static void test_rng_prepared(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx;
+    kjit_module *m = compile(&ctx);
+    kjit_error err;
+    kjit_rng g1 = seeded(), g2 = seeded();
+    kjit_value a = kjit_value_rng(&g1), r;
+    kjit_call_plan *p = kjit_call_prepare(kjit_module_get(m, "two"), &a, 1, &err);
+    assert_non_null(p);
+    a = kjit_value_rng(&g2);
+    assert_int_equal(kjit_call_prepared(p, &a, &r, &err), KJIT_OK);
+    assert_true(r.v.t->items[0].v.f == 0.22733602246716966);
+    kjit_value_release(&r);
+    assert_true(g2.state_hi == 0x4afb265a89817b2bULL && g1.state_hi == 0x1905e0335aae9634ULL);
+    kjit_value i = kjit_value_int(3); /* not a Generator: refused, as any other type */
+    assert_int_equal(kjit_call_prepared(p, &i, &r, &err), KJIT_ERR_USAGE);
+    kjit_call_plan_free(p);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
 static void test_rng_bad_input(void **state)
 {
     (void)state;
@@ -100,6 +123,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rng_stream_continues),
+        cmocka_unit_test(test_rng_prepared),
         cmocka_unit_test(test_rng_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
