@@ -208,6 +208,8 @@ typedef enum kjit_dtype {
     KJIT_COMPLEX64,  /* two float32, real then imaginary (NumPy's complex64) */
     KJIT_COMPLEX128, /* two float64 (NumPy's complex128, Python's complex) */
     KJIT_FLOAT16,    /* IEEE binary16 (NumPy's float16) */
+    KJIT_RECORD = 16, /* since 0.5: a NumPy structured dtype (kjit_record_desc): arrays made by
+                         kjit_array_wrap_record / kjit_array_new_record, and KJIT_VALUE_RECORD */
 } kjit_dtype;
 
 enum { KJIT_MAX_DIMS = 8 }; /* arrays passed to compiled code may have 1 to 4 */
@@ -225,6 +227,32 @@ kjit_array *kjit_array_wrap(kjit_ctx *ctx, void *data, kjit_dtype dtype, int ndi
  * the caller's that only the caller holds (no view or result refers to it,
  * no GPU copy of it was made). */
 int kjit_array_rewrap(kjit_array *a, void *data, const int64_t *shape, const int64_t *strides, kjit_error *err);
+/* Since 0.5: the layout of a NumPy structured dtype (Numba's Record): its
+ * fields in order, each a name, a byte offset and a scalar dtype (bool,
+ * integers, floats, complex), the item size in bytes and NumPy's align=
+ * (an aligned record's fields are read at their natural alignment, a
+ * packed one's at any byte, as Numba's). Field ranges must lie inside the
+ * item and not overlap. kjit copies what it needs: the caller's may go
+ * after the call that took it. */
+typedef struct kjit_record_desc {
+    int nfields;
+    const char *const *names;
+    const int64_t *offsets;
+    const kjit_dtype *dtypes;
+    int64_t itemsize;
+    bool aligned;
+} kjit_record_desc;
+/* Since 0.5: kjit_array_wrap for an array of records (dtype KJIT_RECORD):
+ * `strides` in bytes, multiples of nothing in particular (NumPy's record
+ * arrays may have any strides that keep items apart); NULL = C order. */
+kjit_array *kjit_array_wrap_record(kjit_ctx *ctx, void *data, const kjit_record_desc *rec, int ndim,
+                                   const int64_t *shape, const int64_t *strides, kjit_error *err);
+/* Since 0.5: a new zero-filled C-order array of records. */
+kjit_array *kjit_array_new_record(kjit_ctx *ctx, const kjit_record_desc *rec, int ndim, const int64_t *shape,
+                                  kjit_error *err);
+/* Since 0.5: the record layout of an array of dtype KJIT_RECORD (kjit's
+ * copy, valid while the array lives), NULL for other arrays. */
+const kjit_record_desc *kjit_array_record(const kjit_array *a);
 /* A new zero-filled C-order array owning its memory. */
 kjit_array *kjit_array_new(kjit_ctx *ctx, kjit_dtype dtype, int ndim, const int64_t *shape,
                            kjit_error *err);
@@ -295,7 +323,39 @@ typedef enum kjit_value_kind {
                                  function); an argument only */
     KJIT_VALUE_DTYPE = 15, /* since 0.5: a NumPy scalar type as a value (np.float32 passed, a.dtype
                               returned): dtype says which; no payload (compiled code folds it) */
+    KJIT_VALUE_RNG = 12,    /* since 0.5: v.rng, a NumPy Generator over PCG64 (Numba's
+                               NumPyRandomGeneratorType), passed by reference: compiled code
+                               draws from the caller's state and advances it in place */
+    KJIT_VALUE_RECORD = 13, /* since 0.5: v.rec, a record (a NumPy structured scalar, Numba's
+                               Record): an argument is passed by reference (compiled code reads
+                               and writes the caller's bytes, as Numba does); a result is a
+                               malloc'd copy, the caller's to release with kjit_value_release */
 } kjit_value_kind;
+
+/* Since 0.5: the state of a NumPy PCG64 bit generator (bit_generator.state:
+ * the 128-bit state and increment, has_uint32 and uinteger), which
+ * compiled Generator methods advance exactly as NumPy's. It must be 16-byte
+ * aligned (the type says so; malloc's memory is): compiled code works on it
+ * in place, so draws after a call continue the stream. */
+#ifdef __cplusplus
+#define KJIT_ALIGN16 alignas(16)
+#else
+#define KJIT_ALIGN16 _Alignas(16)
+#endif
+typedef struct kjit_rng {
+    KJIT_ALIGN16 uint64_t state_lo; /* state = state_hi * 2**64 + state_lo */
+    uint64_t state_hi;
+    uint64_t inc_lo, inc_hi;
+    bool has_uint32;
+    uint32_t uinteger;
+} kjit_rng;
+
+/* Since 0.5: a record value: `data` its bytes (the caller's for an
+ * argument), laid out as `desc` says. */
+typedef struct kjit_record {
+    const kjit_record_desc *desc;
+    void *data;
+} kjit_record;
 
 struct kjit_value;
 
@@ -353,6 +413,8 @@ typedef struct kjit_value {
         kjit_array *a; /* arguments: borrowed; results: the caller's, to kjit_array_free */
         kjit_tuple *t;
         kjit_list *l; /* since 0.5: KJIT_VALUE_LIST, KJIT_VALUE_SET */
+        kjit_rng *rng;   /* since 0.5 */
+        kjit_record *rec; /* since 0.5 */
     } v;
 } kjit_value;
 
@@ -422,6 +484,26 @@ static inline kjit_value kjit_value_set(kjit_list *l)
 {
     kjit_value x = {KJIT_VALUE_SET, KJIT_BOOL, {0}};
     x.v.l = l;
+    return x;
+}
+/* Since 0.5: the class of a tuple value, in its kjit_value's dtype (KJIT_TUPLE_PLAIN, which
+ * kjit_value_tuple sets, for a plain tuple): KJIT_TUPLE_POLYNOMIAL is a
+ * numpy.polynomial.Polynomial, its items coef, domain and window (1-d
+ * arrays), Numba's PolynomialType. A Polynomial result comes back so. */
+enum { KJIT_TUPLE_PLAIN = 0, KJIT_TUPLE_POLYNOMIAL = 1 };
+
+/* Since 0.5: a Generator argument over the caller's state. */
+static inline kjit_value kjit_value_rng(kjit_rng *g)
+{
+    kjit_value x = {KJIT_VALUE_RNG, KJIT_BOOL, {0}};
+    x.v.rng = g;
+    return x;
+}
+/* Since 0.5: a record argument over the caller's bytes (kjit_record r = {&desc, data}). */
+static inline kjit_value kjit_value_record(kjit_record *r)
+{
+    kjit_value x = {KJIT_VALUE_RECORD, KJIT_RECORD, {0}};
+    x.v.rec = r;
     return x;
 }
 
@@ -499,7 +581,7 @@ int kjit_call(kjit_fn *f, const kjit_value *args, int nargs, kjit_value *result,
 /* Since 0.5: a prepared call, for a function called many times with
  * arguments of the same types (the Python package's dispatcher keeps one
  * per argument-type key). kjit_call_prepare checks `args` (numbers, bools
- * and arrays; a string or tuple is KJIT_ERR_USAGE) and finds (compiles)
+ * and arrays; since 0.5 Generators and records; a string or tuple is KJIT_ERR_USAGE) and finds (compiles)
  * the specialisation once; kjit_call_prepared then calls it with arguments
  * of the same kinds, dtypes, ranks and (for arrays whose code assumes it)
  * contiguity, different values allowed: no type dispatch, no lock, and no

@@ -18,6 +18,8 @@ TARGETS = {"auto": 0, "cpu": 1, "parallel": 2, "cuda": 3}
 DIAG_HUMAN, DIAG_SHORT, DIAG_JSON = range(3)
 (VALUE_NONE, VALUE_BOOL, VALUE_INT, VALUE_FLOAT, VALUE_STR, VALUE_ARRAY, VALUE_TUPLE) = range(7)
 VALUE_LIST, VALUE_SET = 8, 9  # since 0.5 (kjit_list)
+VALUE_RNG, VALUE_RECORD = 12, 13  # since 0.5 (_values_rng.py, _values_record.py)
+KJIT_RECORD = 16  # the dtype of arrays of records
 (FN_MAIN, FN_HELPER, FN_JIT, FN_KERNEL, FN_DEVICE, FN_UFUNC, FN_GUFUNC) = range(7)
 
 MAX_DIMS = 8
@@ -61,6 +63,21 @@ class Global(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("value", Value)]
 
 
+class RecordDesc(ctypes.Structure):
+    _fields_ = [("nfields", ctypes.c_int), ("names", ctypes.POINTER(ctypes.c_char_p)),
+                ("offsets", ctypes.POINTER(ctypes.c_int64)), ("dtypes", ctypes.POINTER(ctypes.c_int)),
+                ("itemsize", ctypes.c_int64), ("aligned", ctypes.c_bool)]
+
+
+class Record(ctypes.Structure):
+    _fields_ = [("desc", ctypes.POINTER(RecordDesc)), ("data", ctypes.c_void_p)]
+
+
+class Rng(ctypes.Structure):  # kjit_rng; C aligns it to 16 bytes (_values_rng.py places it so)
+    _fields_ = [("state_lo", ctypes.c_uint64), ("state_hi", ctypes.c_uint64), ("inc_lo", ctypes.c_uint64),
+                ("inc_hi", ctypes.c_uint64), ("has_uint32", ctypes.c_bool), ("uinteger", ctypes.c_uint32)]
+
+
 class Dim3(ctypes.Structure):
     _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32), ("z", ctypes.c_uint32)]
 
@@ -93,6 +110,9 @@ _SIGNATURES = {
     "kjit_module_target": (ctypes.c_int, [_P]),
     "kjit_array_wrap": (_P, [_P, _P, ctypes.c_int, ctypes.c_int, _I64P, _I64P, _ERRP]),
     "kjit_array_free": (None, [_P]),
+    "kjit_array_wrap_record": (_P, [_P, _P, ctypes.POINTER(RecordDesc), ctypes.c_int, _I64P, _I64P, _ERRP]),
+    "kjit_array_new_record": (_P, [_P, ctypes.POINTER(RecordDesc), ctypes.c_int, _I64P, _ERRP]),
+    "kjit_array_record": (ctypes.POINTER(RecordDesc), [_P]),
     "kjit_array_data": (_P, [_P]),
     "kjit_array_ndim": (ctypes.c_int, [_P]),
     "kjit_array_shape": (_I64P, [_P]),

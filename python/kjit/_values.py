@@ -9,6 +9,7 @@ import numpy as np
 from . import _lib, _values_dtype, _values_list, _values_namedtuple
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
+from . import _values_poly, _values_record, _values_rng
 
 _DTYPE_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES)}
 _CODE_DTYPE = [np.dtype(n) for n in _lib.DTYPES]
@@ -49,13 +50,17 @@ class KjitArrayOwner:
         ndim = lib.kjit_array_ndim(ptr)
         shape = lib.kjit_array_shape(ptr)
         strides = lib.kjit_array_strides(ptr)
-        dtype = _CODE_DTYPE[lib.kjit_array_dtype(ptr)]
+        code = lib.kjit_array_dtype(ptr)
+        dtype = _values_record.dtype_of(lib.kjit_array_record(ptr).contents) if code == _lib.KJIT_RECORD \
+            else _CODE_DTYPE[code]
         data = lib.kjit_array_data(ptr) or 0
         shape = tuple(shape[i] for i in range(ndim))
         strides = tuple(strides[i] for i in range(ndim))
         self.__array_interface__ = {
             "version": 3, "typestr": dtype.str, "data": (data, False), "shape": shape, "strides": strides,
         }
+        if dtype.names is not None:  # an array of records
+            self.__array_interface__["descr"] = dtype.descr
         lo, hi = _byte_span(data, shape, strides, dtype.itemsize)
         self.args = []
         for a in _arrays_in(args) if hi > lo else ():
@@ -77,6 +82,7 @@ class Args:
         self.wrapped = []   # kjit_array* to free after the call
         self.host_arrays = []  # (kjit_array*, ndarray) of host arrays given to a kernel
         self.shared = []    # device arrays shared with other libraries, their host copies made current
+        self.after = []     # write-backs after the call (a Generator's state: _values_rng.py)
         self.for_kernel = for_kernel
         self.ctx = ctx
         self.lists = []  # (index, list or set, kjit_list) of list and set arguments (_values_list.py)
@@ -113,8 +119,19 @@ class Args:
             b = o.encode()
             self.keep.append(b)
             v.kind, v.v.s = _lib.VALUE_STR, b
+        elif isinstance(o, np.ndarray) and _values_record.is_record_dtype(o.dtype):
+            v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrapped(_values_record.wrap_array(o, i, self.ctx, self.keep))
+        elif isinstance(o, np.void) and _values_record.is_record_dtype(o.dtype):
+            v.kind, v.v.p = _lib.VALUE_RECORD, _values_record.record_value(o, i, self.keep)
+        elif _values_poly.is_polynomial(o):
+            self._set(v, _values_poly.items(o), i)
+            v.dtype = _values_poly.TUPLE_POLYNOMIAL
+        elif _values_rng.is_generator(o):
+            v.kind, v.v.p = _lib.VALUE_RNG, _values_rng.rng_value(o, i, self.keep, self.after)
         elif isinstance(o, np.ndarray):
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrap(o, i)
+        elif hasattr(o, "_kjit_record"):  # a DeviceRecord (_cuda_record.py)
+            v.kind, v.v.p = _lib.VALUE_RECORD, _values_record.record_value(o._kjit_record(), i, self.keep)
         elif hasattr(o, "_kjit_array"):  # a kjit device array
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(o)
         elif not isinstance(o, tuple) and hasattr(o, "__cuda_array_interface__"):  # CuPy, PyTorch, Numba
@@ -166,6 +183,12 @@ class Args:
             self.host_arrays.append(p)
         return p
 
+    def _wrapped(self, p):
+        self.wrapped.append(p)
+        if self.for_kernel:
+            self.host_arrays.append(p)
+        return p
+
     def _device(self, d):
         """A device array's kjit_array. One shared with another library, given to code that runs on the host
         (a call, a kernel on the cpu target), has its host copy made current first and its device copy after
@@ -184,6 +207,9 @@ class Args:
         if self.lists:
             lists, self.lists = self.lists, []
             _values_list.reflect(self, lists)
+        after, self.after = self.after, []
+        for f in after:
+            f()
         for p in self.wrapped:
             lib.kjit_array_free(p)
         self.wrapped = []
@@ -215,11 +241,16 @@ def to_python(v, args=()):
         return np.asarray(owner)
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
-        return _values_namedtuple.box(v.v.p, tuple(to_python(t.items[j], args) for j in range(t.n)))
+        r = tuple(to_python(t.items[j], args) for j in range(t.n))
+        if v.dtype == _values_poly.TUPLE_POLYNOMIAL:
+            return _values_poly.result(*r)
+        return _values_namedtuple.box(v.v.p, r)
     if k in (_lib.VALUE_LIST, _lib.VALUE_SET):
         return _values_list.to_python(v, args)
     if k == _values_dtype.VALUE_DTYPE:
         return _values_dtype.result(v)
+    if k == _lib.VALUE_RECORD:
+        return _values_record.record_result(v.v.p)
     return None
 
 
@@ -232,6 +263,8 @@ def runtime_exception(message):
             return KeyError(ast.literal_eval(rest))
         except (ValueError, SyntaxError):
             return KeyError(rest)
+    if sep and name == "AxisError":  # NumPy's (np.random's Generator.permuted, axis= arguments)
+        cls = np.AxisError
     if isinstance(cls, type) and issubclass(cls, BaseException):
         return cls(rest)
     return RuntimeError(message)

@@ -18,6 +18,8 @@ from ._dispatch import Dispatcher, check_options, _bind
 from ._source import Piece
 from ._lib import lib
 from ._values import Args, _DTYPE_CODE
+from . import _values_record
+from ._cuda_record import DeviceRecord
 from .errors import KjitUsageError, TypingError
 
 
@@ -329,7 +331,7 @@ class DeviceNDArray(_cuda_views.DeviceViews):
         if _host is None:
             _host = np.zeros(shape, dtype=dtype, order=order) if strides is None else \
                 _cuda_views.strided_zeros(shape, dtype, strides)
-        if _host.dtype not in _DTYPE_CODE:
+        if _host.dtype not in _DTYPE_CODE and not _values_record.is_record_dtype(_host.dtype):
             raise TypingError(f"kjit: device arrays of dtype {_host.dtype} are not supported")
         self._host = _host
         # _meta: what the array shows, where it is not its host array's (random states: (n,) records)
@@ -496,8 +498,10 @@ def _c_strides(shape, itemsize):
 
 
 def to_device(obj, stream=0, copy=True, to=None):
-    if isinstance(obj, DeviceNDArray):
+    if isinstance(obj, (DeviceNDArray, DeviceRecord)):
         return obj
+    if isinstance(obj, np.void) and obj.dtype.names is not None:  # numba-cuda's DeviceRecord
+        return DeviceRecord(obj) if to is None else (to.copy_to_device(obj) or to)
     h = np.array(obj, copy=True, order="K")
     if to is not None:
         to.copy_to_device(h)

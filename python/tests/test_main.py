@@ -52,8 +52,6 @@ def test_missing_script():
 
 # Programs CPython + Numba run that `python3 -m kjit` does not run yet: name -> why (the error it gives).
 KNOWN_GAPS = {
-    'err_gen_permuted_axis': 'TypingError: a numpy Generator cannot be passed yet',
-    'err_gen_permuted_out_shape': 'TypingError: a numpy Generator cannot be passed yet',
     'bytes_basic': 'TypingError: a builtins.bytes argument cannot be passed',
     'bytes_memoryview': 'TypingError: a builtins.bytearray argument cannot be passed',
     'cmath_inverse': 'TypingError: a builtins.complex argument cannot be passed',
@@ -85,18 +83,10 @@ KNOWN_GAPS = {
     'listcomp': "TypingError: 'table' returns DictType[int64,float64], which kjit_call cannot return yet",
     'nep50': 'host code only: CPython with NumPy 1.24 prints value-based casting results (0.20000000298023224); '
              'the expected output is NumPy 2\'s (NEP 50), as kjit run prints it',
-    'np_polynomial_class': 'TypingError: a Polynomial cannot be passed yet',
     'numba_threads': "ImportError: cannot import name 'get_thread_id' from 'kjit' (no thread-pool API in the package yet)",
     'objmode': 'ImportError: the package has no objmode',
     'parallel_pystd_heapq': "TypingError: 'ints' returns (list(int64), int64, int64, int64, int64, list(int64)), "
                             "which kjit_call cannot return yet",
-    'parallel_random_generator_dists': 'TypingError: a numpy.random._generator.Generator argument cannot be passed',
-    'random_generator_pick': 'TypingError: a numpy Generator cannot be passed yet',
-    'random_generator_permuted': 'TypingError: a numpy Generator cannot be passed yet',
-    'record_array_display': 'TypingError: non-precise type numpy.void: records cannot be passed yet',
-    'record_basic': 'TypingError: arrays of structured dtypes cannot be passed yet',
-    'record_device': 'TypingError: device arrays of structured dtypes are not supported yet',
-    'record_kernel': 'TypingError: device arrays of structured dtypes are not supported yet',
     'typed_dict': "ModuleNotFoundError: No module named 'numba.core'",
     'typed_list': "ModuleNotFoundError: No module named 'numba.core'",
     'ufunc_accumulate_outer': "AttributeError: 'UFuncDispatcher' object has no attribute 'accumulate'",

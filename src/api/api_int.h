@@ -229,6 +229,7 @@ typedef struct kj_api_plan_arg {
     int ndim;           /* arrays: their rank */
     unsigned flags;     /* arrays: the contiguity flags their code assumes (KJ_ARR_*) */
     kj_dtype store;     /* scalars: the parameter's type */
+    const kj_type *param; /* Generators, records, arrays of records: the parameter's type (kj_api_to_mem) */
 } kj_api_plan_arg;
 kj_api_plan_arg kj_api_plan_arg_of(const kj_type *param, const kjit_value *v);
 bool kj_api_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out);
@@ -394,5 +395,27 @@ bool kj_api_dtype_valid(kjit_dtype dt);
 kj_dtype kj_api_type_dtype(const kj_type *t);
 static inline kj_array *kj_api_arr(const kjit_array *a) { return (kj_array *)(uintptr_t)a; }
 static inline kjit_array *kj_api_pub(kj_array *a) { return (kjit_array *)a; }
+
+/* values_rng.c, values_record.c (since 0.5): Generators and records. Each
+ * returns -1 for a value or type that is not of its kinds (the caller goes
+ * on as before), else its answer. */
+int kj_api_ext_check(const kjit_value *v, int k, kjit_error *err); /* KJIT_OK or a usage error */
+const kj_type *kj_api_ext_type(kj_types *t, const kjit_value *v); /* NULL: not an ext value */
+int kj_api_ext_to_mem(const kj_type *t, const kjit_value *v, void *out); /* 1 stored, 0 mismatch */
+bool kj_api_ext_from_mem(const kj_type *t, const void *mem, kjit_value *out);
+bool kj_api_ext_release(kjit_value *v);
+/* an array of records: its rank as the caller sees it, the record layout (NULL: not one) */
+static inline int kj_api_arr_rank(const kj_array *a) { return a->rec ? a->ndim - 1 : a->ndim; }
+int64_t kj_api_rec_array_size(const kj_array *a);
+bool kj_api_ext_gpu_refused(const kir_func *kf, const char *name, kjit_error *err);
+/* values_poly.c: numpy.polynomial.Polynomial, a tuple tagged KJIT_TUPLE_POLYNOMIAL */
+int kj_api_poly_check(const kjit_value *v, int k, kjit_error *err);
+const kj_type *kj_api_poly_type(kj_types *t, const kjit_value *v, const kj_type *const *items);
+void kj_api_poly_tag(const kj_type *t, kjit_value *r);
+int kj_api_rng_check(const kjit_value *v, int k, kjit_error *err);
+const kj_type *kj_api_rng_type(kj_types *t);
+bool kj_api_is_rng_type(const kj_type *t);
+int kj_api_rng_to_mem(const kj_type *t, const kjit_value *v, void *out);
+kj_layout kj_api_rec_array_layout(const kj_array *a);
 
 #endif

@@ -43,7 +43,10 @@ kj_dtype kj_api_type_dtype(const kj_type *t)
 
 size_t kjit_dtype_size(kjit_dtype dt) { return kj_api_dtype_valid(dt) ? kj_dtype_size(to_rt[dt]) : 0; }
 
-const char *kjit_dtype_name(kjit_dtype dt) { return kj_api_dtype_valid(dt) ? kj_dtype_name(to_rt[dt]) : "?"; }
+const char *kjit_dtype_name(kjit_dtype dt)
+{
+    return dt == KJIT_RECORD ? "record" : kj_api_dtype_valid(dt) ? kj_dtype_name(to_rt[dt]) : "?";
+}
 
 /* The checks common to wrap and new: dtype, ndim, shape. */
 static bool check_shape(kjit_dtype dt, int ndim, const int64_t *shape, const char *fn, kjit_error *err)
@@ -117,14 +120,17 @@ void *kjit_array_data(const kjit_array *a)
     if (!kj_gpu_host_access(kj_api_arr(a), true, &e)) fprintf(stderr, "kjit: %s: %s\n", e.exc, e.message);
     return kj_api_arr(a)->data;
 }
-int kjit_array_ndim(const kjit_array *a) { return a ? kj_api_arr(a)->ndim : 0; }
+int kjit_array_ndim(const kjit_array *a) { return a ? kj_api_arr_rank(kj_api_arr(a)) : 0; }
 const int64_t *kjit_array_shape(const kjit_array *a) { return a ? kj_api_arr(a)->shape : NULL; }
 const int64_t *kjit_array_strides(const kjit_array *a) { return a ? kj_api_arr(a)->strides : NULL; }
-int64_t kjit_array_size(const kjit_array *a) { return a ? kj_array_size(kj_api_arr(a)) : 0; }
+int64_t kjit_array_size(const kjit_array *a)
+{
+    return !a ? 0 : kj_api_arr(a)->rec ? kj_api_rec_array_size(kj_api_arr(a)) : kj_array_size(kj_api_arr(a));
+}
 
 kjit_dtype kjit_array_dtype(const kjit_array *a)
 {
-    return a ? kj_api_public_dtype(kj_api_arr(a)->dtype) : KJIT_FLOAT64;
+    return !a ? KJIT_FLOAT64 : kj_api_arr(a)->rec ? KJIT_RECORD : kj_api_public_dtype(kj_api_arr(a)->dtype);
 }
 
 static const char *type_name(const kjit_value *v, char *buf, size_t cap, int depth);
@@ -175,6 +181,8 @@ static const char *type_name(const kjit_value *v, char *buf, size_t cap, int dep
         snprintf(buf, cap, "%s(%s)", v->kind == KJIT_VALUE_LIST ? "list" : "set", item);
         break;
     }
+    case KJIT_VALUE_RNG: snprintf(buf, cap, "NumPyRandomGeneratorType"); break;
+    case KJIT_VALUE_RECORD: snprintf(buf, cap, "record"); break;
     case KJIT_VALUE_ARRAY:
         if (v->v.a)
             snprintf(buf, cap, "array(%s, %dd)", kjit_dtype_name(kjit_array_dtype(v->v.a)),
@@ -191,7 +199,7 @@ int kjit_array_rewrap(kjit_array *pa, void *data, const int64_t *shape, const in
     kj_array *a = kj_api_arr(pa);
     if (!a || !data || !shape) return kj_api_usage(err, "kjit_array_rewrap: %s is NULL", !a ? "a" : !data ? "data" : "shape");
     /* what another reference sees must not change under it; a GPU copy would be of the old memory */
-    if (a->owns_data || a->base || a->mirror || atomic_load(&a->refcount) != 1)
+    if (a->owns_data || a->base || a->mirror || a->rec || atomic_load(&a->refcount) != 1)
         return kj_api_usage(err, "kjit_array_rewrap: the array is not a wrapper that only the caller holds");
     int64_t size = (int64_t)kj_dtype_size(a->dtype), limit = INT64_MAX / size;
     for (int k = 0; k < a->ndim; k++) {

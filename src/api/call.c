@@ -153,6 +153,8 @@ static bool int_dtype(kjit_dtype dt) { return dt >= KJIT_INT8 && dt <= KJIT_UINT
  * valid value of a kind compiled code can take. */
 static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, kjit_error *err)
 {
+    int ext = kj_api_ext_check(v, k, err); /* Generators, records (values_record.c) */
+    if (ext >= 0) return ext;
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return KJIT_OK;
     case KJIT_VALUE_STR: return v->v.s ? KJIT_OK : kj_api_usage(err, "argument %d: string is NULL", k + 1);
@@ -176,6 +178,8 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
     }
     case KJIT_VALUE_TUPLE: {
         const kjit_tuple *t = v->v.t;
+        int poly = kj_api_poly_check(v, k, err); /* a Polynomial's items (values_poly.c) */
+        if (poly >= 0) return poly;
         if (!t || t->n < 0 || (t->n > 0 && !t->items))
             return kj_api_usage(err, "argument %d: tuple is NULL or has no items", k + 1);
         if (t->n > KJ_API_MAX_TUPLE)
@@ -199,6 +203,7 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
     case KJIT_VALUE_DTYPE:
         return kj_api_dtype_value_ok(v->dtype) ? KJIT_OK : kj_api_usage(err, "argument %d: an invalid dtype", k + 1);
     case KJIT_VALUE_FUNCTION: return kj_api_function_check(f, v, k, err); /* values_function.c */
+    case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD: break; /* kj_api_ext_check took them */
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -230,6 +235,8 @@ static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_
  * strides. Module lock held (types are interned in the module). */
 static const kj_type *value_type(kj_types *t, const kjit_value *v)
 {
+    const kj_type *ext = kj_api_ext_type(t, v); /* Generators, records, arrays of records */
+    if (ext) return ext;
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return kj_t_bool(t);
     case KJIT_VALUE_STR: return kj_t_str(t);
@@ -260,11 +267,12 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
         uint32_t n = (uint32_t)v->v.t->n;
         if (n > KJ_API_MAX_TUPLE) break; /* check_call refused it */
         for (uint32_t k = 0; k < n; k++) items[k] = value_type(t, &v->v.t->items[k]);
-        return kj_t_tuple(t, items, n);
+        const kj_type *poly = kj_api_poly_type(t, v, items);
+        return poly ? poly : kj_t_tuple(t, items, n);
     }
     case KJIT_VALUE_LIST: return kj_t_list(t, value_type(t, &v->v.l->items[0])); /* checked: not empty */
     case KJIT_VALUE_SET: return kj_t_set(t, value_type(t, &v->v.l->items[0]));
-    case KJIT_VALUE_NONE: break;
+    case KJIT_VALUE_NONE: case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD: break;
     case KJIT_VALUE_DTYPE: return kj_api_dtype_value_type(t, v->dtype);
     case KJIT_VALUE_FUNCTION: return kj_api_function_type(t, v);
     }
@@ -298,6 +306,7 @@ static bool returnable(const kj_type *t)
     if (t->kind == KJ_T_DTYPE) return kj_api_dtype_returnable(t); /* values_dtype.c */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
+           kj_record_of(t) || /* a copy (values_record.c) */
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
 
@@ -352,8 +361,8 @@ static kj_abi_kernel describe(kjit_module *m, const kir_func *kf, void *block_fn
         const kj_type *t = leaf[k];
         bool ro = t == kf->params[owner[k]] && kir_param_read_only(kf, owner[k]); /* in a tuple: written */
         p[k] = t->kind == KJ_T_ARRAY
-                   ? (kj_abi_param){ro ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY,
-                                    (int32_t)t->ndim, 0, (int32_t)kj_api_type_dtype(t->elem)}
+                   ? (kj_abi_param){ro ? KJ_ABI_PARAM_ARRAY_READ : KJ_ABI_PARAM_ARRAY, (int32_t)t->ndim, 0,
+                                    kj_record_of(t->elem) ? KJ_DT_UINT8 : (int32_t)kj_api_type_dtype(t->elem)}
                    : (kj_abi_param){KJ_ABI_PARAM_SCALAR, 0, (int32_t)kj_api_mem_size(t), (int32_t)kj_api_type_dtype(t)};
     }
     const kir_inst **get;
@@ -394,7 +403,9 @@ static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uin
     kjit_module *m = f->m;
     kj_diags d = {0};
     const kir_func *kf = specialise(f, types, n, &d);
-    if (kf && f->kind == KJIT_FN_KERNEL) {
+    if (kf && f->kind == KJIT_FN_KERNEL && m->gpu && kj_api_ext_gpu_refused(kf, f->name, err)) {
+        kf = NULL;
+    } else if (kf && f->kind == KJIT_FN_KERNEL) {
         if (!kernel_code(m, kf, spec, &d)) kf = NULL;
     } else if (kf && !returnable(kf->ret)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "'%s' returns %s, which kjit_call cannot return yet",

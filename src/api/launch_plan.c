@@ -47,6 +47,9 @@ static unsigned layout_flags(const kj_type *t)
 plan_arg kj_api_plan_arg_of(const kj_type *param, const kjit_value *v)
 {
     plan_arg a = {.kind = v->kind, .dtype = v->dtype, .ndim = -1};
+    if (v->kind == KJIT_VALUE_RNG || v->kind == KJIT_VALUE_RECORD ||
+        (v->kind == KJIT_VALUE_ARRAY && kj_api_arr(v->v.a)->rec)) /* written by kj_api_to_mem, which checks */
+        a.param = param;
     if (v->kind == KJIT_VALUE_ARRAY) {
         const kj_array *x = kj_api_arr(v->v.a);
         a.elem = x->dtype;
@@ -107,6 +110,11 @@ kjit_launch_plan *kjit_launch_prepare(kjit_fn *f, const kjit_value *args, int na
 bool kj_api_plan_rewrite(const plan_arg *a, const kjit_value *v, void *out)
 {
     if (v->kind != a->kind) return false;
+    if (a->param) {
+        const kj_array *r = v->kind == KJIT_VALUE_ARRAY ? kj_api_arr(v->v.a) : NULL;
+        if (r && a->param->layout != KJ_LAYOUT_A && kj_api_rec_array_layout(r) != a->param->layout) return false;
+        return kj_api_to_mem(a->param, v, out);
+    }
     if (v->kind != KJIT_VALUE_ARRAY) {
         if (v->dtype != a->dtype) return false;
         kj_api_store_scalar(out, a->store, v);

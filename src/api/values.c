@@ -92,6 +92,8 @@ void kj_api_store_scalar(void *out, kj_dtype dt, const kjit_value *v) { kj_elem_
 
 bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
 {
+    int ext = kj_api_ext_to_mem(t, v, out); /* Generators, records (values_record.c) */
+    if (ext >= 0) return ext;
     bool scalar = v->kind == KJIT_VALUE_BOOL || v->kind == KJIT_VALUE_INT || v->kind == KJIT_VALUE_FLOAT;
     if (kj_is_scalar(t) && scalar) {
         kj_elem_store(out, kj_api_type_dtype(t), value_scalar(v));
@@ -165,6 +167,7 @@ static kjit_tuple *tuple_result(const kj_type *t, const char *mem)
 kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
 {
     kjit_value r = {0};
+    if (kj_api_ext_from_mem(t, mem, &r)) return r;
     if (kj_is_scalar(t)) {
         kj_scalar s = kj_elem_load(mem, kj_api_type_dtype(t));
         if (t->kind == KJ_T_BOOL) r = kjit_value_bool(s.v.i != 0);
@@ -181,6 +184,7 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
         r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
     } else if (t->kind == KJ_T_TUPLE) {
         r = kjit_value_tuple(tuple_result(t, mem));
+        kj_api_poly_tag(t, &r); /* a numpy.polynomial.Polynomial (values_poly.c) */
     } else if (kj_api_is_container(t)) { /* a kjit_list the run's trampoline made (values_list.c) */
         r.kind = t->kind == KJ_T_LIST ? KJIT_VALUE_LIST : KJIT_VALUE_SET;
         memcpy(&r.v.l, mem, sizeof r.v.l);
@@ -194,7 +198,7 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
 
 void kjit_value_release(kjit_value *v)
 {
-    if (!v) return;
+    if (!v || kj_api_ext_release(v)) return;
     if (v->kind == KJIT_VALUE_ARRAY) kjit_array_free(v->v.a);
     if (v->kind == KJIT_VALUE_STR && v->dtype == KJ_API_STR_OWNED) free((char *)v->v.s);
     if (v->kind == KJIT_VALUE_LIST || v->kind == KJIT_VALUE_SET) kj_api_list_value_release(v);

@@ -915,6 +915,8 @@ bool kj_npshape_unprintable(const kj_barg *args, uint32_t nargs, const kj_source
 /* print() of a numpy.polynomial Polynomial: refused (builtins_polynomial.c). */
 bool kj_polynomial_unprintable(const kj_barg *args, uint32_t nargs, const kj_source *src, kj_diags *d);
 bool kj_is_polynomial(const kj_type *t);
+/* The Polynomial of (coef, domain, window) types: an argument's (api/values_poly.c). */
+const kj_type *kj_t_polynomial(kj_types *t, const kj_type *const *el);
 /* The typing rule of KJ_BUILTINS_NPOTHER (builtins_npother.c). */
 const kj_type *kj_builtin_type_npother(kj_types *t, kj_builtin id, const kj_barg *args, uint32_t nargs,
                                        kj_span call_span, const kj_source *src, kj_diags *d, const kj_type **conv);

@@ -21,6 +21,7 @@ static const char *const POLY_FIELDS[3] = {"coef", "domain", "window"};
 static const kj_ntclass POLYNOMIAL = {"Polynomial", (const char **)POLY_FIELDS, 3, false};
 
 bool kj_is_polynomial(const kj_type *t) { return kj_nt_class(t) == &POLYNOMIAL; }
+const kj_type *kj_t_polynomial(kj_types *t, const kj_type *const *el) { return kj_t_namedtuple(t, &POLYNOMIAL, el); }
 
 /* Integers and floats; NumPy's as_series refuses bools ("Coefficient
  * arrays have no common type"), and complex is not kjit's yet. */

@@ -22,6 +22,8 @@ struct kj_types {
 
 enum { INITIAL_SLOTS = 64 };
 
+kj_arena *kj_types_arena(kj_types *t) { return t->a; }
+
 kj_types *kj_types_new(kj_arena *a)
 {
     kj_types *t = KJ_NEW(a, kj_types);

@@ -73,6 +73,7 @@ typedef struct kj_ntclass {
 } kj_ntclass;
 
 kj_types *kj_types_new(kj_arena *a);
+kj_arena *kj_types_arena(kj_types *t); /* where its types live (for layouts they refer to) */
 
 const kj_type *kj_t_none(kj_types *t);
 const kj_type *kj_t_bool(kj_types *t);

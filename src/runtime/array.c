@@ -353,6 +353,7 @@ void kj_array_release(kj_array *a)
         kj_array *base = a->base;
         bool kept = a->mirror && kj_gpu_mirror_free(a->mirror, a->owns_data ? a->data : NULL);
         if (a->owns_data && !kept) free(a->data);
+        free(a->rec);
         free(a);
         a = base; /* drop the view's reference to its base, iteratively */
     }

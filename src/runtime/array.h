@@ -102,6 +102,9 @@ typedef struct kj_array {
     atomic_int refcount;
     struct kj_array *base;         /* the array this one views (holds a reference) */
     struct kj_mirror *mirror;      /* its copy on a GPU (gpu.h), on the array that owns the memory */
+    void *rec;                     /* an array of records made by the C API (api/values_record.c): its
+                                      layout (one malloc'd block, freed with the array); the array
+                                      itself is uint8 of shape (..., itemsize), as compiled code's */
 } kj_array;
 
 /* Number of elements (product of the shape; 1 for 0-d). */
