@@ -164,6 +164,8 @@ static const char *type_name(const kjit_value *v, char *buf, size_t cap, int dep
     case KJIT_VALUE_INT:
     case KJIT_VALUE_FLOAT: snprintf(buf, cap, "%s", kjit_dtype_name(v->dtype)); break;
     case KJIT_VALUE_STR: snprintf(buf, cap, "str"); break;
+    case KJIT_VALUE_DICT: snprintf(buf, cap, "dict"); break;
+    case KJIT_VALUE_GENERATOR: snprintf(buf, cap, "generator"); break;
     case KJIT_VALUE_TUPLE: tuple_type_name(v->v.t, buf, cap, depth); break;
     case KJIT_VALUE_ARRAY:
         if (v->v.a)

@@ -189,6 +189,8 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
         return KJIT_OK;
     }
     case KJIT_VALUE_NONE: return KJIT_OK; /* Numba's `none` type (an omitted optional argument) */
+    case KJIT_VALUE_DICT: return kj_api_dict_check(v, k, err);
+    case KJIT_VALUE_GENERATOR: return kj_api_usage(err, "argument %d: a generator cannot be passed to compiled code", k + 1);
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -252,6 +254,8 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
         for (uint32_t k = 0; k < n; k++) items[k] = value_type(t, &v->v.t->items[k]);
         return kj_t_tuple(t, items, n);
     }
+    case KJIT_VALUE_DICT: return kj_api_dict_type(t, v);
+    case KJIT_VALUE_GENERATOR: /* check_value refused it */
     case KJIT_VALUE_NONE: break;
     }
     return kj_t_none(t);
@@ -280,6 +284,8 @@ static bool returnable(const kj_type *t)
         return true;
     }
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
+    if (t->kind == KJ_T_DICT) return kj_api_dict_ok(t);
+    if (t->kind == KJ_T_GENERATOR) return t->elem && returnable(t->elem) && !kj_api_type_has_dict(t->elem);
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
@@ -411,6 +417,12 @@ static int make_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api
     if (!err) err = &local;
     kj_api_spec s = {.nargs = n};
     s.kf = compile_spec(f, types, n, &s, err);
+    s.has_dict = s.kf && kj_api_kf_has_dict(s.kf);
+    if (s.kf && f->kind != KJIT_FN_KERNEL && s.kf->ret->kind == KJ_T_GENERATOR &&
+        (s.has_dict ? kj_api_usage(err, "'%s' returns a generator: it cannot take a dict through kjit_call yet",
+                                   f->name) != KJIT_OK
+                    : !(s.gen_next = kj_api_gen_next_entry(m, s.kf->ret, err))))
+        s.kf = NULL;
     if (!s.kf) {
         kjit_error *e = KJ_NEW(&m->arena, kjit_error);
         *e = *err;
@@ -464,6 +476,7 @@ static int runtime_failed(const kj_rt *rt, kjit_error *err)
 int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *ret, kjit_value *result,
                       kjit_error *err)
 {
+    if (sp->gen_next) return kj_api_call_gen(m, sp, argv, ret, result, err); /* values_gen.c */
     int rc = KJIT_OK;
     {
         const kj_type *ret_type = sp->kf->ret;
@@ -476,7 +489,8 @@ int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *
         rt.pool = m->pool;
         rt.sink = &m->events.sink;
         rt.code = m->gpu_code;
-        kj_rt_kind kind = kj_api_run_entry(&rt, sp->entry, ret_type, argv, ret); /* str results: copied */
+        kj_rt_kind kind = sp->has_dict ? kj_api_run_dict_entry(&rt, sp, argv, ret)
+                                       : kj_api_run_entry(&rt, sp->entry, ret_type, argv, ret); /* str results: copied */
         if (kind != KJ_RT_OK) {
             kj_mpi_note_failure(m->mpi); /* the other ranks must not wait for this one */
             rc = runtime_failed(&rt, err);
@@ -561,6 +575,8 @@ int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spe
         return kj_api_usage(err, "kjit_launch: nargs is %d (a count of arguments, at least 0)", nargs);
     if (nargs > 0 && !args) return kj_api_usage(err, "kjit_launch: %d arguments but args is NULL", nargs);
     int rc = check_args(f, args, nargs, err);
+    for (int k = 0; k < nargs && !rc; k++)
+        if (args[k].kind == KJIT_VALUE_DICT) rc = kj_api_usage(err, "kernel '%s': argument %d: a dict cannot be passed to a kernel", f->name, k + 1);
     if (rc) return rc;
     pthread_mutex_lock(&f->m->lock);
     rc = prepare(f, args, (uint32_t)nargs, sp, err);

@@ -114,6 +114,10 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
             if (!kj_api_to_mem(t->elems[k], &v->v.t->items[k], (char *)out + item_offset(t, k))) return false;
         return true;
     }
+    if (t->kind == KJ_T_DICT && v->kind == KJIT_VALUE_DICT) { /* values_dict.c makes the run's dict of it */
+        memcpy(out, &v->v.d, sizeof v->v.d);
+        return true;
+    }
     return !t || t->kind == KJ_T_NONE; /* nothing to store */
 }
 
@@ -173,6 +177,9 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
         r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
     } else if (t->kind == KJ_T_TUPLE) {
         r = kjit_value_tuple(tuple_result(t, mem));
+    } else if (t->kind == KJ_T_DICT) { /* values_dict.c's trampoline left the kjit_dict there */
+        r.kind = KJIT_VALUE_DICT;
+        memcpy(&r.v.d, mem, sizeof r.v.d);
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
         r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
     }
@@ -183,6 +190,8 @@ void kjit_value_release(kjit_value *v)
 {
     if (!v) return;
     if (v->kind == KJIT_VALUE_ARRAY) kjit_array_free(v->v.a);
+    if (v->kind == KJIT_VALUE_DICT) kjit_dict_free(v->v.d);
+    if (v->kind == KJIT_VALUE_GENERATOR) kjit_generator_free(v->v.g);
     if (v->kind == KJIT_VALUE_STR && v->dtype == KJ_API_STR_OWNED) free((char *)v->v.s);
     if (v->kind == KJIT_VALUE_TUPLE && v->v.t) {
         for (int k = 0; k < v->v.t->n; k++) kjit_value_release(&v->v.t->items[k]);
