@@ -17,6 +17,7 @@ KJIT_OK, KJIT_ERR_COMPILE, KJIT_ERR_USAGE, KJIT_ERR_RUNTIME, KJIT_ERR_IO = range
 TARGETS = {"auto": 0, "cpu": 1, "parallel": 2, "cuda": 3}
 DIAG_HUMAN, DIAG_SHORT, DIAG_JSON = range(3)
 (VALUE_NONE, VALUE_BOOL, VALUE_INT, VALUE_FLOAT, VALUE_STR, VALUE_ARRAY, VALUE_TUPLE) = range(7)
+VALUE_DICT, VALUE_GENERATOR = 10, 11
 (FN_MAIN, FN_HELPER, FN_JIT, FN_KERNEL, FN_DEVICE, FN_UFUNC, FN_GUFUNC) = range(7)
 
 MAX_DIMS = 8
@@ -49,6 +50,14 @@ class Value(ctypes.Structure):
 
 class Tuple(ctypes.Structure):
     _fields_ = [("n", ctypes.c_int), ("items", ctypes.POINTER(Value))]
+
+
+class Dict(ctypes.Structure):
+    pass
+
+
+Dict._fields_ = [("n", ctypes.c_int64), ("keys", ctypes.POINTER(Value)), ("values", ctypes.POINTER(Value)),
+                 ("key_type", Value), ("value_type", Value), ("after", ctypes.POINTER(Dict))]
 
 
 class Global(ctypes.Structure):
@@ -93,6 +102,8 @@ _SIGNATURES = {
     "kjit_array_strides": (_I64P, [_P]),
     "kjit_array_dtype": (ctypes.c_int, [_P]),
     "kjit_value_release": (None, [_VALP]),
+    "kjit_dict_free": (None, [_P]),
+    "kjit_generator_next": (ctypes.c_int, [_VALP, _VALP, ctypes.POINTER(ctypes.c_bool), _ERRP]),
     "kjit_module_get": (_P, [_P, ctypes.c_char_p]),
     "kjit_fn_get_kind": (ctypes.c_int, [_P]),
     "kjit_fn_param_count": (ctypes.c_int, [_P]),

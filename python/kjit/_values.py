@@ -1,13 +1,15 @@
 """Python objects to kjit_value arguments and kjit_value results back (no copies)."""
 
+import ast
 import builtins
 import ctypes
 
 import numpy as np
 
-from . import _lib
+from . import _lib, _values_dict, _values_gen
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
+from .typed import Dict as _TypedDict
 
 _DTYPE_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES)}
 _CODE_DTYPE = [np.dtype(n) for n in _lib.DTYPES]
@@ -76,6 +78,7 @@ class Args:
         self.wrapped = []   # kjit_array* to free after the call
         self.host_arrays = []  # (kjit_array*, ndarray) of host arrays given to a kernel
         self.shared = []    # device arrays shared with other libraries, their host copies made current
+        self.dicts = []     # (typed.Dict, its kjit_dict): written back after the call (_values_dict.py)
         self.for_kernel = for_kernel
         self.ctx = ctx
         n = len(objs)
@@ -119,6 +122,8 @@ class Args:
             d = as_cuda_array(o)
             self.keep.append(d)
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(d)
+        elif isinstance(o, _TypedDict):
+            _values_dict.arg(self, v, o, i)
         elif isinstance(o, tuple):
             items = (Value * max(len(o), 1))()
             for j, x in enumerate(o):
@@ -173,6 +178,8 @@ class Args:
             lib.kjit_array_data(p)
 
     def free(self):
+        if self.dicts:
+            _values_dict.write_back(self, lambda x: to_python(x, self.keep))
         for p in self.wrapped:
             lib.kjit_array_free(p)
         self.wrapped = []
@@ -181,7 +188,7 @@ class Args:
         self.shared = []
 
 
-def to_python(v, args=()):
+def to_python(v, args=(), unit=None):
     """A result kjit_value as a Python object; takes ownership of arrays (the caller releases the rest).
     args: the objects the call passed (kept alive by results that view their memory)."""
     k = v.kind
@@ -202,6 +209,10 @@ def to_python(v, args=()):
         owner = KjitArrayOwner(v.v.p, args)
         v.kind = _lib.VALUE_NONE  # ours now: kjit_value_release must not free it
         return np.asarray(owner)
+    if k == _lib.VALUE_GENERATOR:  # unit: the compiled unit, whose raise_error maps the body's exceptions
+        return _values_gen.Generator(v, args, unit, lambda x: to_python(x, args))
+    if k == _lib.VALUE_DICT:
+        return _values_dict.result(v, lambda x: to_python(x, args))
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
         return tuple(to_python(t.items[j], args) for j in range(t.n))
@@ -212,6 +223,11 @@ def runtime_exception(message):
     """The Python exception an error raised in compiled code stands for ("IndexError: ...")."""
     name, sep, rest = message.partition(": ")
     cls = getattr(builtins, name, None) if sep else None
+    if cls is KeyError:  # compiled code writes the key as repr does: KeyError(7), KeyError('zz') again
+        try:
+            return KeyError(ast.literal_eval(rest))
+        except (ValueError, SyntaxError):
+            pass
     if isinstance(cls, type) and issubclass(cls, BaseException):
         return cls(rest)
     return RuntimeError(message)
