@@ -124,6 +124,8 @@ class Args:
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(d)
         elif isinstance(o, _TypedDict):
             _values_dict.arg(self, v, o, i)
+        elif isinstance(o, dict) or _values_gen.is_generator(o):
+            raise TypingError(_values_dict.untyped(o, i))
         elif isinstance(o, tuple):
             items = (Value * max(len(o), 1))()
             for j, x in enumerate(o):

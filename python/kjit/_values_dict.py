@@ -52,9 +52,8 @@ def _kjit_type(v):
 
 def arg(args, v, d, i):
     """Value v: the typed.Dict d (argument i) for Args `args`; noted for the write-back after the call."""
-    if d._kjit_types is None:
-        raise TypingError(f"non-precise type DictType[undefined,undefined]: argument {i} is an empty "
-                          f"typed.Dict whose key and value types are not known (use Dict.empty)")
+    if d._kjit_types is None:  # Numba's words for an untyped typed.Dict given to compiled code
+        raise TypeError("invalid operation on untyped dictionary")
     n = len(d)
     keys, values = (Value * max(n, 1))(), (Value * max(n, 1))()
     for j, (k, x) in enumerate(d.items()):
@@ -66,6 +65,13 @@ def arg(args, v, d, i):
     args.keep += [keys, values, s]
     args.dicts.append((d, s))
     v.kind, v.v.p = _lib.VALUE_DICT, ctypes.addressof(s)
+
+
+def untyped(o, i):
+    """Numba's TypingError for argument i, a Python dict or generator (Numba passes neither)."""
+    kind = "generator" if not isinstance(o, dict) else "dict"
+    return (f"non-precise type pyobject\nDuring: typing of argument {i}\n\nThis error may have been caused "
+            f"by the following argument(s):\n- argument {i}: Cannot determine Numba type of <class '{kind}'>")
 
 
 def _entries(s, to_python):

@@ -3,9 +3,15 @@ compiled body through kjit_generator_next; StopIteration at its end, an exceptio
 errors are (the unit's raise_error)."""
 
 import ctypes
+import types
 
 from . import _lib
 from ._lib import lib, Value
+
+
+def is_generator(o):
+    """A generator object: Python's, or one a @jit function returned."""
+    return isinstance(o, (Generator, types.GeneratorType))
 
 
 class Generator:
@@ -43,10 +49,11 @@ class Generator:
         finally:
             lib.kjit_value_release(ctypes.byref(out))
 
-    def close(self):
-        """Release the frame and what the body made (as Python's close(): the generator is done)."""
+    def close(self, release=lib.kjit_value_release, byref=ctypes.byref):
+        """Release the frame and what the body made (as Python's close(): the generator is done). The
+        functions are bound at definition: __del__ may run at interpreter exit, after module globals go."""
         if self._v is not None:
-            lib.kjit_value_release(ctypes.byref(self._v))
+            release(byref(self._v))
             self._v = None
             self._keep = None
 

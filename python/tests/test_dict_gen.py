@@ -39,8 +39,12 @@ def test_host_made_dicts_pass():
     assert e[0] == 1.0 and isinstance(e[0], float)
     f.bump(e)
     assert e[0] == 2.0
-    with pytest.raises(kjit_typing_error()):
-        f.bump(Dict())  # no types yet
+    with pytest.raises(TypeError, match="invalid operation on untyped dictionary"):
+        f.bump(Dict())  # no types yet: Numba's error
+    with pytest.raises(kjit_typing_error(), match="argument 0: Cannot determine Numba type of <class 'dict'>"):
+        f.bump({0: 1.0})  # a Python dict: Numba does not pass it either
+    with pytest.raises(kjit_typing_error(), match="<class 'generator'>"):
+        f.bump(f.count(2))
 
 
 def test_array_values_share_memory():
