@@ -36,7 +36,8 @@ def typeof(x):
         return _types.Tuple(ts)
     if isinstance(x, np.ndarray) and hasattr(_types, str(x.dtype)):
         return _types.Array(getattr(_types, str(x.dtype)), x.ndim, "C" if x.flags.c_contiguous else "A")
-    raise TypeError(f"a numba.typed.Dict cannot hold a {type(x).__name__}")
+    # anything else (a nested Dict, a list, None): stored as it is; such a dict does not pass to compiled code
+    return _types.Type(f"pyobject({type(x).__name__})")
 
 
 def cast(t, x):
