@@ -285,10 +285,17 @@ static bool returnable(const kj_type *t)
     }
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
     if (t->kind == KJ_T_DICT) return kj_api_dict_ok(t);
-    if (t->kind == KJ_T_GENERATOR) return t->elem && returnable(t->elem) && !kj_api_type_has_dict(t->elem);
+    if (t->kind == KJ_T_GENERATOR) return false; /* only as the whole result: returnable_result */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
+}
+
+/* A whole result: also a generator of returnable values (values_gen.c), not one inside a tuple. */
+static bool returnable_result(const kj_type *t)
+{
+    if (t->kind == KJ_T_GENERATOR) return t->elem && returnable(t->elem) && !kj_api_type_has_dict(t->elem);
+    return returnable(t);
 }
 
 /* The kir_func for these argument types. main called with the types of its
@@ -395,7 +402,7 @@ static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uin
         kf = NULL;
     } else if (kf && f->kind == KJIT_FN_KERNEL) {
         if (!kernel_code(m, kf, spec, &d)) kf = NULL;
-    } else if (kf && !returnable(kf->ret)) {
+    } else if (kf && !returnable_result(kf->ret)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "'%s' returns %s, which kjit_call cannot return yet",
                          f->name, kj_type_str(kf->ret));
         kf = NULL;

@@ -62,6 +62,10 @@ static const char src[] = "import numpy as np\n"
                           "        yield x * f\n"
                           "\n"
                           "@njit\n"
+                          "def pair(n):\n"
+                          "    return count(n), n\n"
+                          "\n"
+                          "@njit\n"
                           "def bad(n):\n"
                           "    yield 1\n"
                           "    if n > 0:\n"
@@ -222,6 +226,8 @@ static void test_generators(void **state)
     assert_non_null(strstr(err.message, "a generator cannot be passed"));
     kjit_value_release(&g);
     assert_int_equal(kjit_generator_next(&a, &v, &done, &err), KJIT_ERR_USAGE);
+    assert_int_equal(kjit_call(kjit_module_get(m, "pair"), &a, 1, &v, &err), KJIT_ERR_USAGE); /* only whole */
+    assert_non_null(strstr(err.message, "cannot return yet"));
     kjit_module_free(m);
     kjit_ctx_free(ctx);
 }
