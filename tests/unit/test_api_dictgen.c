@@ -195,6 +195,8 @@ static void test_generators(void **state)
 
     assert_int_equal(kjit_call(kjit_module_get(m, "words"), &a, 1, &g, &err), KJIT_OK);
     assert_int_equal(kjit_generator_next(&g, &v, &done, &err), KJIT_OK);
+    assert_string_equal(v.v.s, "w0");
+    kjit_value_release(&v);
     assert_int_equal(kjit_generator_next(&g, &v, &done, &err), KJIT_OK);
     assert_false(done);
     assert_string_equal(v.v.s, "w1");
