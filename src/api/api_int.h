@@ -363,7 +363,9 @@ int kj_api_dict_check(const kjit_value *v, int k, kjit_error *err);
 kj_rt_kind kj_api_run_dict_entry(kj_rt *rt, const kj_api_spec *sp, void **argv, void *ret);
 void kj_api_result_own(const kj_type *t, char *mem); /* a result's strings copied, dicts converted */
 /* values_gen.c: generators (KJIT_VALUE_GENERATOR) */
-kj_entry_fn kj_api_gen_next_entry(kjit_module *m, const kj_type *gt, kjit_error *err); /* module lock held */
+/* A specialisation that returns a generator gets its next() entry (module lock held); false and *err when it
+ * cannot (it also takes a dict). Others: true, untouched. */
+bool kj_api_gen_spec(kjit_module *m, const char *name, kj_api_spec *s, kjit_error *err);
 int kj_api_call_gen(kjit_module *m, const kj_api_spec *sp, void **argv, void *ret, kjit_value *result,
                     kjit_error *err);
 void kjit_generator_free(kjit_generator *g);

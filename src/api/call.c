@@ -190,7 +190,8 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
     }
     case KJIT_VALUE_NONE: return KJIT_OK; /* Numba's `none` type (an omitted optional argument) */
     case KJIT_VALUE_DICT: return kj_api_dict_check(v, k, err);
-    case KJIT_VALUE_GENERATOR: return kj_api_usage(err, "argument %d: a generator cannot be passed to compiled code", k + 1);
+    case KJIT_VALUE_GENERATOR:
+        return kj_api_usage(err, "argument %d: a generator cannot be passed to compiled code", k + 1);
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -425,11 +426,7 @@ static int make_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api
     kj_api_spec s = {.nargs = n};
     s.kf = compile_spec(f, types, n, &s, err);
     s.has_dict = s.kf && kj_api_kf_has_dict(s.kf);
-    if (s.kf && f->kind != KJIT_FN_KERNEL && s.kf->ret->kind == KJ_T_GENERATOR &&
-        (s.has_dict ? kj_api_usage(err, "'%s' returns a generator: it cannot take a dict through kjit_call yet",
-                                   f->name) != KJIT_OK
-                    : !(s.gen_next = kj_api_gen_next_entry(m, s.kf->ret, err))))
-        s.kf = NULL;
+    if (s.kf && f->kind != KJIT_FN_KERNEL && !kj_api_gen_spec(m, f->name, &s, err)) s.kf = NULL; /* values_gen.c */
     if (!s.kf) {
         kjit_error *e = KJ_NEW(&m->arena, kjit_error);
         *e = *err;
@@ -583,7 +580,8 @@ int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spe
     if (nargs > 0 && !args) return kj_api_usage(err, "kjit_launch: %d arguments but args is NULL", nargs);
     int rc = check_args(f, args, nargs, err);
     for (int k = 0; k < nargs && !rc; k++)
-        if (args[k].kind == KJIT_VALUE_DICT) rc = kj_api_usage(err, "kernel '%s': argument %d: a dict cannot be passed to a kernel", f->name, k + 1);
+        if (args[k].kind == KJIT_VALUE_DICT)
+            rc = kj_api_usage(err, "kernel '%s': argument %d: a dict cannot be passed to a kernel", f->name, k + 1);
     if (rc) return rc;
     pthread_mutex_lock(&f->m->lock);
     rc = prepare(f, args, (uint32_t)nargs, sp, err);

@@ -19,6 +19,7 @@
  * the end of the iteration. */
 #include "api_int.h"
 
+#include "runtime/fault.h"
 #include "runtime/rt.h"
 #include "runtime/str.h"
 
@@ -36,7 +37,7 @@ struct kjit_generator {
 
 /* ---- the next() function ---- */
 
-kj_entry_fn kj_api_gen_next_entry(kjit_module *m, const kj_type *gt, kjit_error *err)
+static kj_entry_fn next_entry(kjit_module *m, const kj_type *gt, kjit_error *err)
 {
     kj_arena *a = &m->arena;
     uint32_t before = m->kir->nfuncs;
@@ -74,6 +75,16 @@ kj_entry_fn kj_api_gen_next_entry(kjit_module *m, const kj_type *gt, kjit_error 
     }
     kj_diags_free(&d);
     return e;
+}
+
+bool kj_api_gen_spec(kjit_module *m, const char *name, kj_api_spec *s, kjit_error *err)
+{
+    if (s->kf->ret->kind != KJ_T_GENERATOR) return true;
+    if (s->has_dict) { /* values_dict.c's trampoline would not run: the frame would read a kjit_dict */
+        kj_api_usage(err, "'%s' returns a generator: it cannot take a dict through kjit_call yet", name);
+        return false;
+    }
+    return (s->gen_next = next_entry(m, s->kf->ret, err)) != NULL;
 }
 
 /* ---- making one ---- */
@@ -138,7 +149,9 @@ int kj_api_call_gen(kjit_module *m, const kj_api_spec *sp, void **argv, void *re
     kj_rt *rt = new_run(m);
     rt->fn_name = sp->kf->name;
     for (uint32_t k = 0; k < sp->kf->nparams; k++) hold_arg(rt, sp->kf->params[k], argv[k]);
+    kj_rt *outer = kj_fault_enter(rt); /* what kj_rt_call_entry does for a run's outermost call */
     kj_rt_kind kind = kj_rt_call_entry(rt, sp->entry, argv, ret);
+    kj_fault_leave(outer);
     if (rt->out) fflush(rt->out);
     if (kind != KJ_RT_OK) {
         int rc = failed(rt, err);
@@ -177,7 +190,9 @@ int kjit_generator_next(kjit_value *gen, kjit_value *out, bool *done, kjit_error
     if (!ret) abort();
     memset(ret, 0, bytes < sizeof small ? bytes : sizeof small);
     void *argv[1] = {&g->hdl};
+    kj_rt *outer = kj_fault_enter(g->rt);
     kj_rt_kind kind = kj_rt_call_entry(g->rt, g->next, argv, ret);
+    kj_fault_leave(outer);
     if (g->rt->out) fflush(g->rt->out);
     int rc = KJIT_OK;
     if (kind == KJ_RT_OK) {
