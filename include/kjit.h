@@ -330,6 +330,10 @@ typedef enum kjit_value_kind {
                                Record): an argument is passed by reference (compiled code reads
                                and writes the caller's bytes, as Numba does); a result is a
                                malloc'd copy, the caller's to release with kjit_value_release */
+    KJIT_VALUE_DICT = 10, /* since 0.5: v.d, a numba.typed.Dict (kjit_dict below) */
+    KJIT_VALUE_GENERATOR = 11, /* since 0.5: v.g, what calling a generator function returns (a
+                                  result only): advance it with kjit_generator_next, free it
+                                  (its frame and run) with kjit_value_release */
 } kjit_value_kind;
 
 /* Since 0.5: the state of a NumPy PCG64 bit generator (bit_generator.state:
@@ -358,6 +362,8 @@ typedef struct kjit_record {
 } kjit_record;
 
 struct kjit_value;
+struct kjit_dict;
+typedef struct kjit_generator kjit_generator; /* since 0.5: opaque */
 
 /* Since 0.5: the items of a list or set value (KJIT_VALUE_LIST, KJIT_VALUE_SET),
  * all of one type (the same kind, dtype, array rank and layout, tuple shape),
@@ -415,8 +421,46 @@ typedef struct kjit_value {
         kjit_list *l; /* since 0.5: KJIT_VALUE_LIST, KJIT_VALUE_SET */
         kjit_rng *rng;   /* since 0.5 */
         kjit_record *rec; /* since 0.5 */
+        struct kjit_dict *d; /* since 0.5 */
+        kjit_generator *g;   /* since 0.5 */
     } v;
 } kjit_value;
+
+/* Since 0.5: a numba.typed.Dict (DictType[key, value]) as a value: its n
+ * entries in insertion order, and its key and value types, each written
+ * as a type value: a kjit_value whose kind and dtype name the type
+ * (BOOL; INT and FLOAT with their dtype; STR; ARRAY with dtype the element
+ * type and v.i the rank, any layout; TUPLE with v.t's items type values).
+ * Keys: booleans, integers, floats, strings and tuples of them; values:
+ * those and arrays. Compiled code gets a dict of its own made from the
+ * entries (string keys and values and arrays are the caller's: they must
+ * live through the call) and works on it as on any typed.Dict; after the
+ * call kjit sets `after` to the dict's entries as the code left them (a
+ * kjit_dict of kjit's, for the caller to free with kjit_dict_free), so
+ * that the caller can reflect the changes, as Numba reflects a list.
+ * A result is a kjit_dict of kjit's (its strings copied, its arrays
+ * holding references), released with kjit_value_release. */
+typedef struct kjit_dict {
+    int64_t n;
+    struct kjit_value *keys, *values; /* n each */
+    struct kjit_value key_type, value_type;
+    struct kjit_dict *after; /* an argument's entries after the call, NULL before */
+} kjit_dict;
+
+/* Since 0.5: the next value of a generator that kjit_call returned (as
+ * Python's next()): KJIT_OK and *done false with the value in *out (the
+ * caller's, to kjit_value_release), or KJIT_OK and *done true when the
+ * generator is exhausted; an exception its body raises is
+ * KJIT_ERR_RUNTIME, with the class and message as kjit_call gives them.
+ * After the end or an exception it stays done. The body runs in the
+ * generator's own run context, which holds what it makes (arrays,
+ * strings) until kjit_value_release; its module must outlive it. Not
+ * for two threads at once on one generator. */
+int kjit_generator_next(struct kjit_value *gen, struct kjit_value *out, bool *done, kjit_error *err);
+
+/* Since 0.5: free a kjit_dict kjit made (a result's, an argument's
+ * `after`): its entries, and its own `after`. NULL is fine. */
+void kjit_dict_free(kjit_dict *d);
 
 static inline kjit_value kjit_value_bool(bool b)
 {
@@ -504,6 +548,13 @@ static inline kjit_value kjit_value_record(kjit_record *r)
 {
     kjit_value x = {KJIT_VALUE_RECORD, KJIT_RECORD, {0}};
     x.v.rec = r;
+    return x;
+}
+/* Since 0.5: a dict argument (the caller's kjit_dict, read during the call; kjit sets its `after`). */
+static inline kjit_value kjit_value_dict(kjit_dict *d)
+{
+    kjit_value x = {KJIT_VALUE_DICT, KJIT_BOOL, {0}};
+    x.v.d = d;
     return x;
 }
 

@@ -10,9 +10,11 @@ import types
 def alias_numba():
     """Make `import numba`, `numba.cuda`, `numba.types`, `numba.typed` give kjit's modules."""
     import kjit
+    import kjit.core  # noqa: F401  (numba.core)
     for name, mod in (("numba", kjit), ("numba.cuda", kjit.cuda), ("numba.types", kjit.types),
                       ("numba.typed", kjit.typed), ("numba.cuda.random", kjit.cuda.random), ("numba.core.errors", kjit.errors),
-                      ("numba.config", kjit.config)):
+                      ("numba.config", kjit.config), ("numba.core", kjit.core),
+                      ("numba.core.types", kjit.types), ("numba.core.config", kjit.config)):
         sys.modules[name] = mod
 
 

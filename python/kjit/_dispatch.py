@@ -330,7 +330,7 @@ class Dispatcher:
         if code:
             c.raise_error(code, err)
         try:
-            r = to_python(result, a.keep)
+            r = to_python(result, a.keep, c)
             if raw and result.kind in (_lib.VALUE_INT, _lib.VALUE_FLOAT, _lib.VALUE_BOOL):
                 return r, _np.dtype(_lib.DTYPES[result.dtype] if result.kind != _lib.VALUE_BOOL else "bool")
             return r
@@ -371,7 +371,7 @@ class CPUDispatcher(Dispatcher, _CBase):
     def _fast_convert(self, raw, args=()):
         v = _lib.Value.from_buffer_copy(raw)
         try:
-            return to_python(v, args)
+            return to_python(v, args, self._compiled)
         finally:
             lib.kjit_value_release(ctypes.byref(v))
 

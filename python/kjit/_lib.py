@@ -20,6 +20,7 @@ DIAG_HUMAN, DIAG_SHORT, DIAG_JSON = range(3)
 VALUE_LIST, VALUE_SET = 8, 9  # since 0.5 (kjit_list)
 VALUE_RNG, VALUE_RECORD = 12, 13  # since 0.5 (_values_rng.py, _values_record.py)
 KJIT_RECORD = 16  # the dtype of arrays of records
+VALUE_DICT, VALUE_GENERATOR = 10, 11
 (FN_MAIN, FN_HELPER, FN_JIT, FN_KERNEL, FN_DEVICE, FN_UFUNC, FN_GUFUNC) = range(7)
 
 MAX_DIMS = 8
@@ -57,6 +58,14 @@ class Tuple(ctypes.Structure):
 class List(ctypes.Structure):
     _fields_ = [("n", ctypes.c_int64), ("items", ctypes.POINTER(Value)), ("owned", ctypes.c_bool),
                 ("from_arg", ctypes.c_int)]
+
+
+class Dict(ctypes.Structure):
+    pass
+
+
+Dict._fields_ = [("n", ctypes.c_int64), ("keys", ctypes.POINTER(Value)), ("values", ctypes.POINTER(Value)),
+                 ("key_type", Value), ("value_type", Value), ("after", ctypes.POINTER(Dict))]
 
 
 class Global(ctypes.Structure):
@@ -120,6 +129,8 @@ _SIGNATURES = {
     "kjit_array_dtype": (ctypes.c_int, [_P]),
     "kjit_value_release": (None, [_VALP]),
     "kjit_list_release": (None, [ctypes.c_void_p]),
+    "kjit_dict_free": (None, [_P]),
+    "kjit_generator_next": (ctypes.c_int, [_VALP, _VALP, ctypes.POINTER(ctypes.c_bool), _ERRP]),
     "kjit_module_get": (_P, [_P, ctypes.c_char_p]),
     "kjit_fn_get_kind": (ctypes.c_int, [_P]),
     "kjit_fn_param_count": (ctypes.c_int, [_P]),

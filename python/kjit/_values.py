@@ -6,9 +6,10 @@ import ctypes
 
 import numpy as np
 
-from . import _lib, _values_dtype, _values_list, _values_namedtuple
+from . import _lib, _values_dict, _values_dtype, _values_gen, _values_list, _values_namedtuple
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
+from .typed import Dict as _TypedDict
 from . import _values_poly, _values_record, _values_rng
 
 _DTYPE_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES)}
@@ -83,6 +84,7 @@ class Args:
         self.host_arrays = []  # (kjit_array*, ndarray) of host arrays given to a kernel
         self.shared = []    # device arrays shared with other libraries, their host copies made current
         self.after = []     # write-backs after the call (a Generator's state: _values_rng.py)
+        self.dicts = []     # (typed.Dict, its kjit_dict): written back after the call (_values_dict.py)
         self.for_kernel = for_kernel
         self.ctx = ctx
         self.lists = []  # (index, list or set, kjit_list) of list and set arguments (_values_list.py)
@@ -141,6 +143,10 @@ class Args:
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(d)
         elif isinstance(o, (list, set)):
             _values_list.set_value(self, v, o, i, top)
+        elif isinstance(o, _TypedDict):
+            _values_dict.arg(self, v, o, i)
+        elif isinstance(o, dict) or _values_gen.is_generator(o):
+            raise TypingError(_values_dict.untyped(o, i))
         elif isinstance(o, tuple):
             items = (Value * max(len(o), 1))()
             for j, x in enumerate(o):
@@ -210,6 +216,8 @@ class Args:
         after, self.after = self.after, []
         for f in after:
             f()
+        if self.dicts:
+            _values_dict.write_back(self, lambda x: to_python(x, self.keep))
         for p in self.wrapped:
             lib.kjit_array_free(p)
         self.wrapped = []
@@ -218,7 +226,7 @@ class Args:
         self.shared = []
 
 
-def to_python(v, args=()):
+def to_python(v, args=(), unit=None):
     """A result kjit_value as a Python object; takes ownership of arrays (the caller releases the rest).
     args: the objects the call passed (kept alive by results that view their memory)."""
     k = v.kind
@@ -239,6 +247,10 @@ def to_python(v, args=()):
         owner = KjitArrayOwner(v.v.p, args)
         v.kind = _lib.VALUE_NONE  # ours now: kjit_value_release must not free it
         return np.asarray(owner)
+    if k == _lib.VALUE_GENERATOR:  # unit: the compiled unit, whose raise_error maps the body's exceptions
+        return _values_gen.Generator(v, args, unit, lambda x: to_python(x, args))
+    if k == _lib.VALUE_DICT:
+        return _values_dict.result(v, lambda x: to_python(x, args))
     if k == _lib.VALUE_TUPLE:
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
         r = tuple(to_python(t.items[j], args) for j in range(t.n))

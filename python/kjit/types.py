@@ -82,9 +82,17 @@ float_ = float32
 int_ = int64
 string = unicode_type
 
+class BaseTuple(Type):
+    """A tuple type; `types`: its items' types (typed.Dict keys and values use them)."""
+
+    def __init__(self, name, types_):
+        super().__init__(name)
+        self.types = tuple(types_)
+
+
 def UniTuple(dtype, count):
-    return Type(f"UniTuple({dtype}, {count})")
+    return BaseTuple(f"UniTuple({dtype}, {count})", [dtype] * count)
 
 
 def Tuple(types_):
-    return Type(f"Tuple({', '.join(map(str, types_))})")
+    return BaseTuple(f"Tuple({', '.join(map(str, types_))})", types_)

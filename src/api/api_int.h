@@ -148,6 +148,8 @@ typedef struct kj_api_spec {
     kj_gpu_code *code;
     kj_abi_kernel kernel; /* its launch descriptor, made once (module arena) */
     const kjit_error *failure; /* non-NULL: no entry */
+    bool has_dict; /* dicts cross: the entry runs through values_dict.c */
+    kj_entry_fn gen_next; /* it returns a generator: next()'s entry (values_gen.c) */
 } kj_api_spec;
 
 struct kjit_fn {
@@ -358,6 +360,21 @@ size_t kj_api_item_offset(const kj_type *t, uint32_t k); /* of item k of tuple t
  * kjit_value_release frees); an argument's (kjit_value_str: KJIT_BOOL) is never freed */
 #define KJ_API_STR_OWNED KJIT_UINT8
 bool kj_api_type_has_str(const kj_type *t);
+/* values_dict.c: numba.typed.Dict values (KJIT_VALUE_DICT) */
+bool kj_api_dict_ok(const kj_type *t);            /* a dict type kjit_call returns */
+bool kj_api_type_has_dict(const kj_type *t);
+bool kj_api_kf_has_dict(const kir_func *kf);     /* a parameter or the result holds a dict */
+const kj_type *kj_api_dict_type(kj_types *t, const kjit_value *v);
+int kj_api_dict_check(const kjit_value *v, int k, kjit_error *err);
+kj_rt_kind kj_api_run_dict_entry(kj_rt *rt, const kj_api_spec *sp, void **argv, void *ret);
+void kj_api_result_own(const kj_type *t, char *mem); /* a result's strings copied, dicts converted */
+/* values_gen.c: generators (KJIT_VALUE_GENERATOR) */
+/* A specialisation that returns a generator gets its next() entry (module lock held); false and *err when it
+ * cannot (it also takes a dict). Others: true, untouched. */
+bool kj_api_gen_spec(kjit_module *m, const char *name, kj_api_spec *s, kjit_error *err);
+int kj_api_call_gen(kjit_module *m, const kj_api_spec *sp, void **argv, void *ret, kjit_value *result,
+                    kjit_error *err);
+void kjit_generator_free(kjit_generator *g);
 kj_rt_kind kj_api_run_entry(kj_rt *rt, kj_entry_fn fn, const kj_type *ret_type, void **argv, void *ret);
 /* values_list.c: lists and sets (KJIT_VALUE_LIST, KJIT_VALUE_SET), built in the run from the caller's items,
  * reflected back, and results converted into malloc'd kjit_lists before the run frees its own */

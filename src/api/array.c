@@ -172,6 +172,8 @@ static const char *type_name(const kjit_value *v, char *buf, size_t cap, int dep
     case KJIT_VALUE_STR: snprintf(buf, cap, "str"); break;
     case KJIT_VALUE_DTYPE: snprintf(buf, cap, "dtype(%s)", kjit_dtype_name(v->dtype)); break;
     case KJIT_VALUE_FUNCTION: snprintf(buf, cap, "function(%s)", v->v.fn ? kjit_fn_name(v->v.fn) : "NULL"); break;
+    case KJIT_VALUE_DICT: snprintf(buf, cap, "dict"); break;
+    case KJIT_VALUE_GENERATOR: snprintf(buf, cap, "generator"); break;
     case KJIT_VALUE_TUPLE: tuple_type_name(v->v.t, buf, cap, depth); break;
     case KJIT_VALUE_LIST:
     case KJIT_VALUE_SET: { /* "list(int64)", as kjit names the type; an empty one's items are unknown */

@@ -204,6 +204,9 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
         return kj_api_dtype_value_ok(v->dtype) ? KJIT_OK : kj_api_usage(err, "argument %d: an invalid dtype", k + 1);
     case KJIT_VALUE_FUNCTION: return kj_api_function_check(f, v, k, err); /* values_function.c */
     case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD: break; /* kj_api_ext_check took them */
+    case KJIT_VALUE_DICT: return kj_api_dict_check(v, k, err);
+    case KJIT_VALUE_GENERATOR:
+        return kj_api_usage(err, "argument %d: a generator cannot be passed to compiled code", k + 1);
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -272,6 +275,8 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
     }
     case KJIT_VALUE_LIST: return kj_t_list(t, value_type(t, &v->v.l->items[0])); /* checked: not empty */
     case KJIT_VALUE_SET: return kj_t_set(t, value_type(t, &v->v.l->items[0]));
+    case KJIT_VALUE_DICT: return kj_api_dict_type(t, v);
+    case KJIT_VALUE_GENERATOR: /* check_value refused it */
     case KJIT_VALUE_NONE: case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD: break;
     case KJIT_VALUE_DTYPE: return kj_api_dtype_value_type(t, v->dtype);
     case KJIT_VALUE_FUNCTION: return kj_api_function_type(t, v);
@@ -304,10 +309,19 @@ static bool returnable(const kj_type *t)
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
     if (kj_api_is_container(t)) return kj_api_container_returnable(t, returnable); /* values_list.c */
     if (t->kind == KJ_T_DTYPE) return kj_api_dtype_returnable(t); /* values_dtype.c */
+    if (t->kind == KJ_T_DICT) return kj_api_dict_ok(t);
+    if (t->kind == KJ_T_GENERATOR) return false; /* only as the whole result: returnable_result */
     /* a complex scalar has no kjit_value (complex arrays do pass) */
     return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
            kj_record_of(t) || /* a copy (values_record.c) */
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
+}
+
+/* A whole result: also a generator of returnable values (values_gen.c), not one inside a tuple. */
+static bool returnable_result(const kj_type *t)
+{
+    if (t->kind == KJ_T_GENERATOR) return t->elem && returnable(t->elem) && !kj_api_type_has_dict(t->elem);
+    return returnable(t);
 }
 
 /* The kir_func for these argument types. main called with the types of its
@@ -407,7 +421,7 @@ static const kir_func *compile_spec(kjit_fn *f, const kj_type *const *types, uin
         kf = NULL;
     } else if (kf && f->kind == KJIT_FN_KERNEL) {
         if (!kernel_code(m, kf, spec, &d)) kf = NULL;
-    } else if (kf && !returnable(kf->ret)) {
+    } else if (kf && !returnable_result(kf->ret)) {
         kj_api_set_error(err, KJIT_ERR_USAGE, NULL, "'%s' returns %s, which kjit_call cannot return yet",
                          f->name, kj_type_str(kf->ret));
         kf = NULL;
@@ -429,6 +443,8 @@ static int make_spec(kjit_fn *f, const kj_type *const *types, uint32_t n, kj_api
     if (!err) err = &local;
     kj_api_spec s = {.nargs = n};
     s.kf = compile_spec(f, types, n, &s, err);
+    s.has_dict = s.kf && kj_api_kf_has_dict(s.kf);
+    if (s.kf && f->kind != KJIT_FN_KERNEL && !kj_api_gen_spec(m, f->name, &s, err)) s.kf = NULL; /* values_gen.c */
     if (!s.kf) {
         kjit_error *e = KJ_NEW(&m->arena, kjit_error);
         *e = *err;
@@ -482,6 +498,7 @@ static int runtime_failed(const kj_rt *rt, kjit_error *err)
 int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, const kjit_value *args, void **argv, void *ret,
                       kjit_value *result, kjit_error *err)
 {
+    if (sp->gen_next) return kj_api_call_gen(m, sp, argv, ret, result, err); /* values_gen.c */
     int rc = KJIT_OK;
     {
         const kj_type *ret_type = sp->kf->ret;
@@ -496,7 +513,8 @@ int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, const kjit_value *a
         rt.code = m->gpu_code;
         kj_rt_kind kind = args && kj_api_spec_has_containers(sp) /* lists, sets: values_list.c */
                               ? kj_api_run_containers(&rt, sp, args, argv, ret)
-                              : kj_api_run_entry(&rt, sp->entry, ret_type, argv, ret); /* str results: copied */
+                          : sp->has_dict ? kj_api_run_dict_entry(&rt, sp, argv, ret) /* dicts: values_dict.c */
+                                         : kj_api_run_entry(&rt, sp->entry, ret_type, argv, ret); /* str results: copied */
         if (kind != KJ_RT_OK) {
             kj_mpi_note_failure(m->mpi); /* the other ranks must not wait for this one */
             rc = runtime_failed(&rt, err);
@@ -581,6 +599,9 @@ int kj_api_launch_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spe
         return kj_api_usage(err, "kjit_launch: nargs is %d (a count of arguments, at least 0)", nargs);
     if (nargs > 0 && !args) return kj_api_usage(err, "kjit_launch: %d arguments but args is NULL", nargs);
     int rc = check_args(f, args, nargs, err);
+    for (int k = 0; k < nargs && !rc; k++)
+        if (args[k].kind == KJIT_VALUE_DICT)
+            rc = kj_api_usage(err, "kernel '%s': argument %d: a dict cannot be passed to a kernel", f->name, k + 1);
     if (rc) return rc;
     pthread_mutex_lock(&f->m->lock);
     rc = prepare(f, args, (uint32_t)nargs, sp, err);

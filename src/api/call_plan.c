@@ -38,7 +38,7 @@ static int plannable(const kjit_fn *f, const kjit_value *args, int nargs, kjit_e
     for (int k = 0; k < nargs; k++) {
         kjit_value_kind kd = args[k].kind;
         if (kd == KJIT_VALUE_STR || kd == KJIT_VALUE_TUPLE || kd == KJIT_VALUE_LIST || kd == KJIT_VALUE_SET ||
-            kd == KJIT_VALUE_DTYPE || kd == KJIT_VALUE_FUNCTION)
+            kd == KJIT_VALUE_DTYPE || kd == KJIT_VALUE_FUNCTION || kd == KJIT_VALUE_DICT || kd == KJIT_VALUE_GENERATOR)
             return kj_api_usage(err, "argument %d of '%s': a prepared call takes numbers, bools and arrays "
                                 "(call with kjit_call)", k + 1, f->name);
     }
@@ -53,6 +53,10 @@ kjit_call_plan *kjit_call_prepare(kjit_fn *f, const kjit_value *args, int nargs,
         return NULL;
     }
     if ((f && args && plannable(f, args, nargs, err)) || kj_api_call_spec(f, args, nargs, &sp, err)) return NULL;
+    if (sp.gen_next) { /* its arguments are held by the generator's run: the plan's reused wrappers cannot be */
+        kj_api_usage(err, "'%s' returns a generator: call it with kjit_call", f->name);
+        return NULL;
+    }
     kjit_call_plan *p = calloc(1, sizeof *p);
     uint32_t n = sp.nargs;
     size_t bytes = kj_api_args_bytes(&sp);

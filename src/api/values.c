@@ -122,6 +122,10 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
         return v->kind == (t->kind == KJ_T_LIST ? KJIT_VALUE_LIST : KJIT_VALUE_SET);
     if (t && t->kind == KJ_T_DTYPE) return v->kind == KJIT_VALUE_DTYPE && kj_api_dtype_to_mem(t, v);
     if (t && t->kind == KJ_T_FUNC) return v->kind == KJIT_VALUE_FUNCTION; /* values_function.c */
+    if (t && t->kind == KJ_T_DICT && v->kind == KJIT_VALUE_DICT) { /* values_dict.c makes the run's dict of it */
+        memcpy(out, &v->v.d, sizeof v->v.d);
+        return true;
+    }
     return !t || t->kind == KJ_T_NONE; /* nothing to store */
 }
 
@@ -190,6 +194,9 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
         memcpy(&r.v.l, mem, sizeof r.v.l);
     } else if (t->kind == KJ_T_DTYPE) {
         r = kj_api_dtype_result(t); /* values_dtype.c */
+    } else if (t->kind == KJ_T_DICT) { /* values_dict.c's trampoline left the kjit_dict there */
+        r.kind = KJIT_VALUE_DICT;
+        memcpy(&r.v.d, mem, sizeof r.v.d);
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
         r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
     }
@@ -200,6 +207,8 @@ void kjit_value_release(kjit_value *v)
 {
     if (!v || kj_api_ext_release(v)) return;
     if (v->kind == KJIT_VALUE_ARRAY) kjit_array_free(v->v.a);
+    if (v->kind == KJIT_VALUE_DICT) kjit_dict_free(v->v.d);
+    if (v->kind == KJIT_VALUE_GENERATOR) kjit_generator_free(v->v.g);
     if (v->kind == KJIT_VALUE_STR && v->dtype == KJ_API_STR_OWNED) free((char *)v->v.s);
     if (v->kind == KJIT_VALUE_LIST || v->kind == KJIT_VALUE_SET) kj_api_list_value_release(v);
     if (v->kind == KJIT_VALUE_TUPLE && v->v.t) {
