@@ -70,15 +70,11 @@ KNOWN_GAPS = {
     'err_index_mask_shape': "raises 'IndexError: boolean index did not match indexed array along dimension 0; dim...",
     'err_ufunc_at_index': 'raises "AttributeError: \'UFuncDispatcher\' object has no attribute \'at\'", CPyth...',
     'float16_atomic': 'TypingError: argument 0: arrays of dtype float16 are not supported by kjit',
-    'generators': "TypingError: 'use_list' returns list(int64), which kjit_call cannot return yet",
     'isinstance_static': 'TypingError: a builtins.complex argument cannot be passed',
-    'listcomp': "TypingError: 'table' returns DictType[int64,float64], which kjit_call cannot return yet",
     'nep50': 'host code only: CPython with NumPy 1.24 prints value-based casting results (0.20000000298023224); '
              'the expected output is NumPy 2\'s (NEP 50), as kjit run prints it',
     'numba_threads': "ImportError: cannot import name 'get_thread_id' from 'kjit' (no thread-pool API in the package yet)",
     'objmode': 'ImportError: the package has no objmode',
-    'parallel_pystd_heapq': "TypingError: 'ints' returns (list(int64), int64, int64, int64, int64, list(int64)), "
-                            "which kjit_call cannot return yet",
     'typed_list': 'TypingError: a kjit.typed.List argument cannot be passed (typed.List is a Python list)',
     'ufunc_accumulate_outer': "AttributeError: 'UFuncDispatcher' object has no attribute 'accumulate'",
     'ufunc_at': "AttributeError: 'UFuncDispatcher' object has no attribute 'at'",

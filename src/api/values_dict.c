@@ -208,6 +208,18 @@ static kj_dict *build(kj_rt *rt, const kj_type *dt, const kjit_dict *src)
     return d;
 }
 
+/* A tuple of kjit's for t's items (zeroed), laid out as a result's (values.c: its class name after it, which
+ * kjit_tuple_name reads); free()d as a kjit_tuple. */
+static kjit_tuple *new_tuple(const kj_type *t)
+{
+    kj_api_tuple_result *res = malloc(sizeof *res);
+    kjit_value *items = calloc(t->n + 1, sizeof *items);
+    if (!res || !items) abort();
+    res->tuple = (kjit_tuple){(int)t->n, items};
+    res->name = kj_api_tuple_name(t);
+    return &res->tuple;
+}
+
 /* ---- kj_dict → kjit_dict ---- */
 
 static kjit_value type_value(const kj_type *t)
@@ -224,11 +236,8 @@ static kjit_value type_value(const kj_type *t)
         v.v.i = t->ndim;
         break;
     case KJ_T_TUPLE: {
-        kjit_tuple *tp = malloc(sizeof *tp);
-        kjit_value *items = calloc(t->n + 1, sizeof *items);
-        if (!tp || !items) abort();
-        for (uint32_t k = 0; k < t->n; k++) items[k] = type_value(t->elems[k]);
-        *tp = (kjit_tuple){(int)t->n, items};
+        kjit_tuple *tp = new_tuple(t);
+        for (uint32_t k = 0; k < t->n; k++) tp->items[k] = type_value(t->elems[k]);
         v = kjit_value_tuple(tp);
         break;
     }
@@ -265,11 +274,8 @@ static kjit_value own_value(const kj_type *t, const char *mem)
         return kj_api_from_mem(t, mem);
     }
     if (t->kind == KJ_T_TUPLE) {
-        kjit_tuple *tp = malloc(sizeof *tp);
-        kjit_value *items = calloc(t->n + 1, sizeof *items);
-        if (!tp || !items) abort();
-        for (uint32_t k = 0; k < t->n; k++) items[k] = own_value(t->elems[k], mem + kj_api_item_offset(t, k));
-        *tp = (kjit_tuple){(int)t->n, items};
+        kjit_tuple *tp = new_tuple(t);
+        for (uint32_t k = 0; k < t->n; k++) tp->items[k] = own_value(t->elems[k], mem + kj_api_item_offset(t, k));
         return kjit_value_tuple(tp);
     }
     return kj_api_from_mem(t, mem);
