@@ -64,7 +64,6 @@ KNOWN_GAPS = {
     'complex_np_parts': 'TypingError: a builtins.complex argument cannot be passed',
     'complex_power': 'TypingError: a builtins.complex argument cannot be passed',
     'complex_scalars': 'TypingError: a builtins.complex argument cannot be passed',
-    'dict_str_keys': 'TypingError: a builtins.list argument cannot be passed (a list of str)',
     'except_obj': 'an exception from a @jit function reaches Python with one argument, its message: '
                   'ValueError("(\'negative\', 2)")',
     'err_index_mask_shape': "raises 'IndexError: boolean index did not match indexed array along dimension 0; dim...",
@@ -75,7 +74,8 @@ KNOWN_GAPS = {
              'the expected output is NumPy 2\'s (NEP 50), as kjit run prints it',
     'numba_threads': "ImportError: cannot import name 'get_thread_id' from 'kjit' (no thread-pool API in the package yet)",
     'objmode': 'ImportError: the package has no objmode',
-    'typed_list': 'TypingError: a kjit.typed.List argument cannot be passed (typed.List is a Python list)',
+    'typed_list': 'ValueError: cannot compute fingerprint of empty list (typed.List is a Python list, passed as a '
+                  'reflected list: an empty untyped one has no type)',
     'ufunc_accumulate_outer': "AttributeError: 'UFuncDispatcher' object has no attribute 'accumulate'",
     'ufunc_at': "AttributeError: 'UFuncDispatcher' object has no attribute 'at'",
     'ufunc_types_dynamic': 'IndexError: list index out of range',

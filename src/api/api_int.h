@@ -368,6 +368,10 @@ const kj_type *kj_api_dict_type(kj_types *t, const kjit_value *v);
 int kj_api_dict_check(const kjit_value *v, int k, kjit_error *err);
 kj_rt_kind kj_api_run_dict_entry(kj_rt *rt, const kj_api_spec *sp, void **argv, void *ret);
 void kj_api_result_own(const kj_type *t, char *mem); /* a result's strings copied, dicts converted */
+/* values_dict.c, for values_list.c's trampoline: the dict arguments built into the run before the entry;
+ * after it their entries written back (when it returned) and the state freed */
+void *kj_api_dicts_in(kj_rt *rt, const kj_api_spec *sp, void **argv);
+void kj_api_dicts_out(void *state, bool returned);
 /* values_gen.c: generators (KJIT_VALUE_GENERATOR) */
 /* A specialisation that returns a generator gets its next() entry (module lock held); false and *err when it
  * cannot (it also takes a dict). Others: true, untouched. */

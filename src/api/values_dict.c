@@ -365,19 +365,6 @@ void kj_api_result_own(const kj_type *t, char *mem)
     }
 }
 
-KJ_CALLS_JIT static void run_dicts(kj_rt *rt, void **args, void *ret)
-{
-    dict_run *r = (dict_run *)(void *)args;
-    const kir_func *kf = r->sp->kf;
-    for (uint32_t k = 0; k < kf->nparams; k++) args_in(rt, r, kf->params[k], r->argv[k]);
-    r->sp->entry(rt, r->argv, ret);
-    for (size_t k = 0; k < r->np; k++) { /* the arguments' entries as the code left them */
-        kjit_dict_free(r->p[k].src->after);
-        r->p[k].src->after = to_public(r->p[k].t, r->p[k].d);
-    }
-    kj_api_result_own(kf->ret, ret);
-}
-
 static size_t count_dicts(const kj_type *t)
 {
     if (t->kind == KJ_T_DICT) return 1;
@@ -387,13 +374,49 @@ static size_t count_dicts(const kj_type *t)
     return n;
 }
 
-kj_rt_kind kj_api_run_dict_entry(kj_rt *rt, const kj_api_spec *sp, void **argv, void *ret)
+void *kj_api_dicts_in(kj_rt *rt, const kj_api_spec *sp, void **argv)
 {
     size_t n = 0;
     for (uint32_t k = 0; k < sp->kf->nparams; k++) n += count_dicts(sp->kf->params[k]);
-    dict_run r = {sp, argv, calloc(n + 1, sizeof(pending)), 0};
-    if (!r.p) abort();
-    kj_rt_kind kind = kj_rt_call_entry(rt, run_dicts, (void **)(void *)&r, ret);
-    free(r.p);
+    dict_run *r = malloc(sizeof *r);
+    if (!r) abort();
+    *r = (dict_run){sp, argv, calloc(n + 1, sizeof(pending)), 0};
+    if (!r->p) abort();
+    for (uint32_t k = 0; k < sp->kf->nparams; k++) args_in(rt, r, sp->kf->params[k], argv[k]);
+    return r;
+}
+
+void kj_api_dicts_out(void *state, bool returned)
+{
+    dict_run *r = state;
+    for (size_t k = 0; returned && k < r->np; k++) { /* the arguments' entries as the code left them */
+        kjit_dict_free(r->p[k].src->after);
+        r->p[k].src->after = to_public(r->p[k].t, r->p[k].d);
+    }
+    free(r->p);
+    free(r);
+}
+
+typedef struct dict_call {
+    const kj_api_spec *sp;
+    void **argv;
+    void *dicts; /* kj_api_dicts_in's, freed by the caller (the entry may not return here) */
+} dict_call;
+
+KJ_CALLS_JIT static void run_dicts(kj_rt *rt, void **args, void *ret)
+{
+    dict_call *c = (dict_call *)(void *)args;
+    c->dicts = kj_api_dicts_in(rt, c->sp, c->argv);
+    c->sp->entry(rt, c->argv, ret);
+    kj_api_dicts_out(c->dicts, true);
+    c->dicts = NULL;
+    kj_api_result_own(c->sp->kf->ret, ret);
+}
+
+kj_rt_kind kj_api_run_dict_entry(kj_rt *rt, const kj_api_spec *sp, void **argv, void *ret)
+{
+    dict_call c = {sp, argv, NULL};
+    kj_rt_kind kind = kj_rt_call_entry(rt, run_dicts, (void **)(void *)&c, ret);
+    if (c.dicts) kj_api_dicts_out(c.dicts, false); /* the code raised: the dicts stay as they were */
     return kind;
 }

@@ -260,6 +260,7 @@ static void own(const kj_type *t, char *mem, bool held, void *const *args, int n
     case KJ_T_OPTIONAL:
         if (*(const unsigned char *)mem) own(t->elem, mem + kj_api_mem_align(t), held, args, nargs);
         break;
+    case KJ_T_DICT: kj_api_result_own(t, mem); break; /* a kjit_dict of its entries (values_dict.c) */
     case KJ_T_LIST:
     case KJ_T_SET: {
         void *p;
@@ -400,7 +401,9 @@ KJ_CALLS_JIT static void run_containers(kj_rt *rt, void **a, void *ret)
         build(rt, kf->params[k], &r->args[k], r->argv[k]);
         if (kj_api_is_container(kf->params[k])) memcpy(&r->made[k], r->argv[k], sizeof(void *));
     }
+    void *dicts = r->sp->has_dict ? kj_api_dicts_in(rt, r->sp, r->argv) : NULL; /* values_dict.c */
     kj_rt_kind kind = kj_rt_call_entry(rt, r->sp->entry, r->argv, ret); /* nested: the run's values stay */
+    if (dicts) kj_api_dicts_out(dicts, kind == KJ_RT_OK);
     for (uint32_t k = 0; k < r->sp->nargs; k++)
         if (r->made[k]) reflect(rt, kf->params[k], r->made[k], &r->args[k]);
     if (kind != KJ_RT_OK) {
