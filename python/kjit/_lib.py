@@ -17,12 +17,15 @@ KJIT_OK, KJIT_ERR_COMPILE, KJIT_ERR_USAGE, KJIT_ERR_RUNTIME, KJIT_ERR_IO = range
 TARGETS = {"auto": 0, "cpu": 1, "parallel": 2, "cuda": 3}
 DIAG_HUMAN, DIAG_SHORT, DIAG_JSON = range(3)
 (VALUE_NONE, VALUE_BOOL, VALUE_INT, VALUE_FLOAT, VALUE_STR, VALUE_ARRAY, VALUE_TUPLE) = range(7)
+VALUE_COMPLEX, VALUE_BYTES = 7, 16  # since 0.5
+BUFFER_BYTES, BUFFER_BYTEARRAY, BUFFER_MEMORYVIEW, BUFFER_MEMORYVIEW_RO = range(4)
 (FN_MAIN, FN_HELPER, FN_JIT, FN_KERNEL, FN_DEVICE, FN_UFUNC, FN_GUFUNC) = range(7)
 
 MAX_DIMS = 8
 # kjit_dtype, in the enum's order, by NumPy's names.
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64"]
+          "float32", "float64", "complex64", "complex128", "float16"]
+DATETIME64, TIMEDELTA64 = 14, 15  # with a unit: kjit_array_unit / kjit_array_set_unit, Value.v.dt
 
 
 class Error(ctypes.Structure):
@@ -38,9 +41,22 @@ class Options(ctypes.Structure):
                 ("progress", ctypes.c_void_p)]
 
 
+class _Complex(ctypes.Structure):
+    _fields_ = [("re", ctypes.c_double), ("im", ctypes.c_double)]
+
+
+class _Datetime(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_int64), ("unit", ctypes.c_int32)]
+
+
+class _Buffer(ctypes.Structure):
+    _fields_ = [("a", ctypes.c_void_p), ("kind", ctypes.c_int)]
+
+
 class _ValueUnion(ctypes.Union):
     _fields_ = [("b", ctypes.c_bool), ("i", ctypes.c_int64), ("f", ctypes.c_double),
-                ("s", ctypes.c_char_p), ("p", ctypes.c_void_p)]
+                ("s", ctypes.c_char_p), ("p", ctypes.c_void_p),
+                ("c", _Complex), ("dt", _Datetime), ("buf", _Buffer)]
 
 
 class Value(ctypes.Structure):
@@ -92,6 +108,8 @@ _SIGNATURES = {
     "kjit_array_shape": (_I64P, [_P]),
     "kjit_array_strides": (_I64P, [_P]),
     "kjit_array_dtype": (ctypes.c_int, [_P]),
+    "kjit_array_unit": (ctypes.c_int, [_P]),
+    "kjit_array_set_unit": (ctypes.c_int, [_P, ctypes.c_int, ctypes.c_int, _ERRP]),
     "kjit_value_release": (None, [_VALP]),
     "kjit_module_get": (_P, [_P, ctypes.c_char_p]),
     "kjit_fn_get_kind": (ctypes.c_int, [_P]),

@@ -5,13 +5,14 @@ import ctypes
 
 import numpy as np
 
-from . import _lib
+from . import _lib, _values_cplx
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
 
 _DTYPE_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES)}
 _CODE_DTYPE = [np.dtype(n) for n in _lib.DTYPES]
 _INT_KINDS = {np.dtype(n) for n in _lib.DTYPES[1:9]}
+_SCALAR_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES[:11])}  # NumPy scalars kjit_value holds
 
 
 _SHAPES = [ctypes.c_int64 * n for n in range(_lib.MAX_DIMS + 1)]
@@ -48,7 +49,7 @@ class KjitArrayOwner:
         ndim = lib.kjit_array_ndim(ptr)
         shape = lib.kjit_array_shape(ptr)
         strides = lib.kjit_array_strides(ptr)
-        dtype = _CODE_DTYPE[lib.kjit_array_dtype(ptr)]
+        dtype = _values_cplx.result_dtype(ptr) or _CODE_DTYPE[lib.kjit_array_dtype(ptr)]
         data = lib.kjit_array_data(ptr) or 0
         shape = tuple(shape[i] for i in range(ndim))
         strides = tuple(strides[i] for i in range(ndim))
@@ -99,8 +100,10 @@ class Args:
             v.kind, v.dtype, v.v.i = _lib.VALUE_INT, 4, o
         elif isinstance(o, float):
             v.kind, v.dtype, v.v.f = _lib.VALUE_FLOAT, 10, o
-        elif isinstance(o, np.generic) and o.dtype in _DTYPE_CODE:
-            code = _DTYPE_CODE[o.dtype]
+        elif _values_cplx.set_scalar(v, o, i):  # complex, datetime64, timedelta64
+            pass
+        elif isinstance(o, np.generic) and o.dtype in _SCALAR_CODE:
+            code = _SCALAR_CODE[o.dtype]
             if o.dtype in _INT_KINDS:
                 v.kind, v.dtype = _lib.VALUE_INT, code
                 v.v.i = int(o) if o.dtype.kind == "i" else int(o) - (2**64 if int(o) >= 2**63 else 0)
@@ -112,6 +115,11 @@ class Args:
             v.kind, v.v.s = _lib.VALUE_STR, b
         elif isinstance(o, np.ndarray):
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrap(o, i)
+        elif isinstance(o, (bytes, bytearray, memoryview)):
+            a, kind = _values_cplx.buffer_array(o)
+            self.keep.append(o)
+            v.kind, v.dtype, v.v.buf.kind = _lib.VALUE_BYTES, 5, kind
+            v.v.buf.a = self._wrap(a, i)
         elif hasattr(o, "_kjit_array"):  # a kjit device array
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(o)
         elif not isinstance(o, tuple) and hasattr(o, "__cuda_array_interface__"):  # CuPy, PyTorch, Numba
@@ -132,6 +140,9 @@ class Args:
 
     def _wrap(self, a, i):
         """kjit_array_wrap of the array's own buffer (a copy only when NumPy's is misaligned)."""
+        time = None
+        if a.dtype.kind in "Mm":
+            a, time = _values_cplx.time_array(a, i)
         if a.dtype not in _DTYPE_CODE:
             raise TypingError(f"argument {i}: arrays of dtype {a.dtype} are not supported by kjit")
         flags = a.flags
@@ -154,6 +165,8 @@ class Args:
             raise TypingError(f"argument {i}: {err.message.decode()}")
         self.keep.append(a)
         self.wrapped.append(p)
+        if time:
+            _values_cplx.mark_time(p, time)
         if self.for_kernel:
             self.host_arrays.append(p)
         return p
@@ -187,6 +200,9 @@ def to_python(v, args=()):
     k = v.kind
     if k == _lib.VALUE_NONE:
         return None
+    r = _values_cplx.to_python(v, lambda p: np.asarray(KjitArrayOwner(p, args)))
+    if r is not NotImplemented:
+        return r
     if k == _lib.VALUE_BOOL:
         return bool(v.v.b)
     if k == _lib.VALUE_INT:

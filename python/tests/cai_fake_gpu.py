@@ -107,7 +107,7 @@ def check_errors():
     host = np.zeros(4)
     for bad, exc, text in [
             (Exporter(host.ctypes.data, (4,)), kjit.TypingError, "is not device memory of this GPU context"),
-            (Exporter(1, (4,), typestr="<c16"), kjit.TypingError, "dtype complex128 are not supported"),
+            (Exporter(1, (4,), typestr="<M8[D]"), kjit.TypingError, "dtype datetime64[D] are not supported"),
             (Exporter(1, (4,), typestr=">f8"), kjit.TypingError, "native byte order"),
             (Exporter(1, (4,), mask=object()), NotImplementedError, "Masked arrays are not supported"),
             (Exporter(1, (4,), stream=0), ValueError, "Zero is not a valid stream"),

@@ -229,9 +229,25 @@ typedef struct kj_api_plan_arg {
     int ndim;           /* arrays: their rank */
     unsigned flags;     /* arrays: the contiguity flags their code assumes (KJ_ARR_*) */
     kj_dtype store;     /* scalars: the parameter's type */
+    int unit;           /* datetime scalars: their unit; buffers: their kjit_buffer_kind (values_cplx.c) */
+    uint8_t time;       /* arrays: their datetime mark (kj_array.api_time) */
+    bool unit_set;      /* a buffer or datetime array: values_cplx.c checks it */
 } kj_api_plan_arg;
 kj_api_plan_arg kj_api_plan_arg_of(const kj_type *param, const kjit_value *v);
 bool kj_api_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out);
+/* values_cplx.c: complex, datetime64/timedelta64 and buffer values (each "not mine": NULL, -1, false) */
+kjit_array *kj_api_time_mark(kjit_array *a, kjit_dtype dt);
+kjit_dtype kj_api_time_dtype(const kj_array *a);
+const kj_type *kj_api_cplx_value_type(kj_types *T, const kjit_value *v);
+int kj_api_cplx_check(const kjit_value *v, int k, kjit_error *err);
+int kj_api_cplx_to_mem(const kj_type *t, const kjit_value *v, void *out);
+bool kj_api_cplx_from_mem(const kj_type *t, const void *mem, kjit_value *r,
+                          kjit_array *(*array_result)(const kj_type *, const void *));
+size_t kj_api_cplx_mem_size(const kj_type *t);
+size_t kj_api_cplx_mem_align(const kj_type *t);
+void kj_api_cplx_type_name(const kjit_value *v, char *buf, size_t cap);
+bool kj_api_cplx_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out, bool *ok);
+void kj_api_cplx_plan_arg(kj_api_plan_arg *a, const kj_type *param, const kjit_value *v);
 /* call.c, for prepared calls (call_plan.c): kjit_call's checks and its
  * specialisation for args; and a run of it on marshalled arguments */
 int kj_api_call_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);

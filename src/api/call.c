@@ -153,6 +153,8 @@ static bool int_dtype(kjit_dtype dt) { return dt >= KJIT_INT8 && dt <= KJIT_UINT
  * valid value of a kind compiled code can take. */
 static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, kjit_error *err)
 {
+    int mine = kj_api_cplx_check(v, k, err); /* complex, datetime, buffers */
+    if (mine >= 0) return mine;
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return KJIT_OK;
     case KJIT_VALUE_STR: return v->v.s ? KJIT_OK : kj_api_usage(err, "argument %d: string is NULL", k + 1);
@@ -189,6 +191,8 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
         return KJIT_OK;
     }
     case KJIT_VALUE_NONE: return KJIT_OK; /* Numba's `none` type (an omitted optional argument) */
+    case KJIT_VALUE_COMPLEX:
+    case KJIT_VALUE_BYTES: break; /* kj_api_cplx_check */
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -220,6 +224,8 @@ static int check_call(const kjit_fn *f, const kjit_value *args, int nargs, kjit_
  * strides. Module lock held (types are interned in the module). */
 static const kj_type *value_type(kj_types *t, const kjit_value *v)
 {
+    const kj_type *mine = kj_api_cplx_value_type(t, v); /* complex, datetime, buffers, float16 arrays */
+    if (mine) return mine;
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return kj_t_bool(t);
     case KJIT_VALUE_STR: return kj_t_str(t);
@@ -252,7 +258,9 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
         for (uint32_t k = 0; k < n; k++) items[k] = value_type(t, &v->v.t->items[k]);
         return kj_t_tuple(t, items, n);
     }
-    case KJIT_VALUE_NONE: break;
+    case KJIT_VALUE_NONE:
+    case KJIT_VALUE_COMPLEX:
+    case KJIT_VALUE_BYTES: break; /* kj_api_cplx_value_type */
     }
     return kj_t_none(t);
 }
@@ -280,8 +288,7 @@ static bool returnable(const kj_type *t)
         return true;
     }
     if (t->kind == KJ_T_OPTIONAL) return returnable(t->elem); /* None or the value (values.c) */
-    /* a complex scalar has no kjit_value (complex arrays do pass) */
-    return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
+    return t->kind == KJ_T_NONE || kj_is_scalar(t) || kj_is_dt(t) || t->kind == KJ_T_STR ||
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
 

@@ -55,6 +55,7 @@ plan_arg kj_api_plan_arg_of(const kj_type *param, const kjit_value *v)
     } else {
         a.store = kj_api_type_dtype(param);
     }
+    kj_api_cplx_plan_arg(&a, param, v);
     return a;
 }
 
@@ -102,6 +103,8 @@ kjit_launch_plan *kjit_launch_prepare(kjit_fn *f, const kjit_value *args, int na
 bool kj_api_plan_rewrite(const plan_arg *a, const kjit_value *v, void *out)
 {
     if (v->kind != a->kind) return false;
+    bool ok;
+    if (kj_api_cplx_plan_rewrite(a, v, out, &ok)) return ok;
     if (v->kind != KJIT_VALUE_ARRAY) {
         if (v->dtype != a->dtype) return false;
         kj_api_store_scalar(out, a->store, v);

@@ -22,6 +22,7 @@ size_t kj_api_mem_align(const kj_type *t)
     case KJ_T_BOOL: return 1;
     case KJ_T_INT: return t->bits ? (size_t)t->bits / 8 : 8;
     case KJ_T_FLOAT: return (size_t)t->bits / 8;
+    case KJ_T_COMPLEX: return kj_api_cplx_mem_align(t);
     case KJ_T_TUPLE: {
         size_t a = 1;
         for (uint32_t k = 0; k < t->n; k++) {
@@ -59,6 +60,7 @@ size_t kj_api_mem_size(const kj_type *t)
     case KJ_T_BOOL:
     case KJ_T_INT:
     case KJ_T_FLOAT: return kj_api_mem_align(t);
+    case KJ_T_COMPLEX: return kj_api_cplx_mem_size(t);
     case KJ_T_TUPLE: return round_up(item_offset(t, t->n), kj_api_mem_align(t));
     case KJ_T_OPTIONAL: return round_up(kj_api_mem_align(t) + kj_api_mem_size(t->elem), kj_api_mem_align(t));
     case KJ_T_ARRAY: return kj_abi_array_bytes(t->ndim);
@@ -90,6 +92,8 @@ void kj_api_store_scalar(void *out, kj_dtype dt, const kjit_value *v) { kj_elem_
 
 bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
 {
+    int mine = t ? kj_api_cplx_to_mem(t, v, out) : -1;
+    if (mine >= 0) return mine;
     bool scalar = v->kind == KJIT_VALUE_BOOL || v->kind == KJIT_VALUE_INT || v->kind == KJIT_VALUE_FLOAT;
     if (kj_is_scalar(t) && scalar) {
         kj_elem_store(out, kj_api_type_dtype(t), value_scalar(v));
@@ -157,6 +161,7 @@ static kjit_tuple *tuple_result(const kj_type *t, const char *mem)
 kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
 {
     kjit_value r = {0};
+    if (kj_api_cplx_from_mem(t, mem, &r, array_result)) return r;
     if (kj_is_scalar(t)) {
         kj_scalar s = kj_elem_load(mem, kj_api_type_dtype(t));
         if (t->kind == KJ_T_BOOL) r = kjit_value_bool(s.v.i != 0);
@@ -182,7 +187,7 @@ kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
 void kjit_value_release(kjit_value *v)
 {
     if (!v) return;
-    if (v->kind == KJIT_VALUE_ARRAY) kjit_array_free(v->v.a);
+    if (v->kind == KJIT_VALUE_ARRAY || v->kind == KJIT_VALUE_BYTES) kjit_array_free(v->v.a);
     if (v->kind == KJIT_VALUE_STR && v->dtype == KJ_API_STR_OWNED) free((char *)v->v.s);
     if (v->kind == KJIT_VALUE_TUPLE && v->v.t) {
         for (int k = 0; k < v->v.t->n; k++) kjit_value_release(&v->v.t->items[k]);

@@ -102,6 +102,7 @@ typedef struct kj_array {
     atomic_int refcount;
     struct kj_array *base;         /* the array this one views (holds a reference) */
     struct kj_mirror *mirror;      /* its copy on a GPU (gpu.h), on the array that owns the memory */
+    uint8_t api_time;              /* the C API's datetime64/timedelta64 mark of an int64 array (api/values_cplx.c) */
 } kj_array;
 
 /* Number of elements (product of the shape; 1 for 0-d). */
