@@ -247,6 +247,13 @@ size_t kj_api_cplx_mem_size(const kj_type *t);
 size_t kj_api_cplx_mem_align(const kj_type *t);
 void kj_api_cplx_type_name(const kjit_value *v, char *buf, size_t cap);
 bool kj_api_cplx_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out, bool *ok);
+/* Is argument v of plan a one for kj_api_cplx_plan_rewrite? (inline: prepared calls of numbers and plain
+ * arrays pay a test, not a call) */
+static inline bool kj_api_plan_special(const kj_api_plan_arg *a, const kjit_value *v)
+{
+    return a->unit_set || v->kind == KJIT_VALUE_COMPLEX || v->kind == KJIT_VALUE_BYTES ||
+           (v->kind == KJIT_VALUE_INT && (a->dtype == KJIT_DATETIME64 || a->dtype == KJIT_TIMEDELTA64));
+}
 void kj_api_cplx_plan_arg(kj_api_plan_arg *a, const kj_type *param, const kjit_value *v);
 /* call.c, for prepared calls (call_plan.c): kjit_call's checks and its
  * specialisation for args; and a run of it on marshalled arguments */

@@ -168,7 +168,10 @@ static const char *type_name(const kjit_value *v, char *buf, size_t cap, int dep
     case KJIT_VALUE_NONE: snprintf(buf, cap, "none"); break;
     case KJIT_VALUE_BOOL: snprintf(buf, cap, "bool"); break;
     case KJIT_VALUE_INT:
-    case KJIT_VALUE_FLOAT: snprintf(buf, cap, "%s", kjit_dtype_name(v->dtype)); break;
+    case KJIT_VALUE_FLOAT:
+        if (v->dtype == KJIT_DATETIME64 || v->dtype == KJIT_TIMEDELTA64) kj_api_cplx_type_name(v, buf, cap);
+        else snprintf(buf, cap, "%s", kjit_dtype_name(v->dtype));
+        break;
     case KJIT_VALUE_COMPLEX:
     case KJIT_VALUE_BYTES: kj_api_cplx_type_name(v, buf, cap); break;
     case KJIT_VALUE_STR: snprintf(buf, cap, "str"); break;

@@ -104,14 +104,15 @@ bool kj_api_plan_rewrite(const plan_arg *a, const kjit_value *v, void *out)
 {
     if (v->kind != a->kind) return false;
     bool ok;
-    if (kj_api_cplx_plan_rewrite(a, v, out, &ok)) return ok;
+    if (kj_api_plan_special(a, v) && kj_api_cplx_plan_rewrite(a, v, out, &ok)) return ok;
     if (v->kind != KJIT_VALUE_ARRAY) {
         if (v->dtype != a->dtype) return false;
         kj_api_store_scalar(out, a->store, v);
         return true;
     }
     const kj_array *x = kj_api_arr(v->v.a);
-    if (!x || x->dtype != a->elem || x->ndim != a->ndim || (x->flags & a->flags) != a->flags) return false;
+    if (!x || x->dtype != a->elem || x->ndim != a->ndim || (x->flags & a->flags) != a->flags || x->api_time)
+        return false;
     kj_abi_array_pack(out, a->ndim, x->data, x->shape, x->strides, kj_api_arr(v->v.a));
     return true;
 }

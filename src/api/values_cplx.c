@@ -226,6 +226,9 @@ void kj_api_cplx_type_name(const kjit_value *v, char *buf, size_t cap)
 {
     static const char *const names[] = {"bytes", "bytearray", "memoryview", "memoryview"};
     if (v->kind == KJIT_VALUE_COMPLEX) snprintf(buf, cap, "%s", v->dtype == KJIT_COMPLEX64 ? "complex64" : "complex128");
+    else if (v->kind == KJIT_VALUE_INT) /* datetime64[D], timedelta64[h], as Numba names them */
+        snprintf(buf, cap, "%s[%s]", kjit_dtype_name(v->dtype),
+                 valid_unit(v->v.dt.unit) && v->v.dt.unit != KJ_DTU_GENERIC ? kj_dtu_name(v->v.dt.unit) : "");
     else if ((unsigned)v->v.buf.kind <= KJIT_BUFFER_MEMORYVIEW_RO) snprintf(buf, cap, "%s", names[v->v.buf.kind]);
     else snprintf(buf, cap, "buffer");
 }
@@ -244,7 +247,7 @@ bool kj_api_cplx_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, voi
         return true;
     }
     const kj_array *x = v->kind == KJIT_VALUE_BYTES || v->kind == KJIT_VALUE_ARRAY ? kj_api_arr(v->v.a) : NULL;
-    if (!x || (v->kind == KJIT_VALUE_ARRAY && !x->api_time && !a->unit_set)) return false;
+    if (!x) return false;
     *ok = x->dtype == a->elem && x->ndim == a->ndim && (x->flags & a->flags) == a->flags &&
           x->api_time == a->time && (v->kind != KJIT_VALUE_BYTES || (int)v->v.buf.kind == a->unit);
     if (*ok) store_array(out, x);

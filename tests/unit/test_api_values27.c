@@ -25,6 +25,9 @@ static const char *const SRC = "import numpy as np\n"
                                "        a[i] = a[i] + t\n"
                                "    return a[1:]\n"
                                "@njit\n"
+                               "def first(a):\n"
+                               "    return a[0]\n"
+                               "@njit\n"
                                "def total(b):\n"
                                "    s = 0\n"
                                "    for x in b:\n"
@@ -117,6 +120,8 @@ static void test_datetime_scalars(void **state)
     assert_int_equal(r.v.dt.unit, KJIT_UNIT_h);
     assert_int_equal(r.v.dt.count, 18262 * 24 + 36);
     assert_int_equal(r.v.i, 18262 * 24 + 36);
+    char name[64];
+    assert_string_equal(kjit_value_type_name(&r, name, sizeof name), "datetime64[h]");
     /* NaT propagates */
     args[0] = kjit_value_datetime(INT64_MIN, KJIT_UNIT_D, KJIT_DATETIME64);
     assert_int_equal(kjit_call(kjit_module_get(fx->m, "shift"), args, 2, &r, &err), KJIT_OK);
@@ -159,6 +164,23 @@ static void test_datetime_arrays(void **state)
     const int64_t *out = kjit_array_data(r.v.a); /* a view of days[1:], written in place */
     assert_true(out == days + 1 && days[0] == 2 && out[0] == 3 && out[1] == INT64_MIN);
     kjit_value_release(&r);
+    /* a prepared call checks the datetime mark and unit of arrays */
+    int64_t plain[1] = {5}, one_ = 1;
+    kjit_array *pa = kjit_array_wrap(fx->ctx, plain, KJIT_INT64, 1, &one_, NULL, &err);
+    kjit_value pv = kjit_value_array(pa), av = kjit_value_array(a);
+    kjit_call_plan *p = kjit_call_prepare(kjit_module_get(fx->m, "first"), &pv, 1, &err);
+    assert_non_null(p);
+    assert_int_equal(kjit_call_prepared(p, &av, &r, &err), KJIT_ERR_USAGE); /* datetime64[D] is not int64 */
+    kjit_call_plan_free(p);
+    p = kjit_call_prepare(kjit_module_get(fx->m, "first"), &av, 1, &err);
+    assert_non_null(p);
+    assert_int_equal(kjit_call_prepared(p, &pv, &r, &err), KJIT_ERR_USAGE);
+    assert_int_equal(kjit_call_prepared(p, &av, &r, &err), KJIT_OK);
+    assert_true(r.dtype == KJIT_DATETIME64 && r.v.dt.unit == KJIT_UNIT_D && r.v.dt.count == 2);
+    assert_int_equal(kjit_array_set_unit(pa, KJIT_DATETIME64, KJIT_UNIT_s, &err), KJIT_OK);
+    assert_int_equal(kjit_call_prepared(p, &pv, &r, &err), KJIT_ERR_USAGE); /* another unit */
+    kjit_call_plan_free(p);
+    kjit_array_free(pa);
     /* only int64 arrays, datetime dtypes and known units */
     double f[1];
     int64_t one = 1;
