@@ -252,6 +252,7 @@ bool kj_api_cplx_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, voi
 static inline bool kj_api_plan_special(const kj_api_plan_arg *a, const kjit_value *v)
 {
     return a->unit_set || v->kind == KJIT_VALUE_COMPLEX || v->kind == KJIT_VALUE_BYTES ||
+           (v->kind != KJIT_VALUE_ARRAY && (a->store == KJ_DT_COMPLEX64 || a->store == KJ_DT_COMPLEX128)) ||
            (v->kind == KJIT_VALUE_INT && (a->dtype == KJIT_DATETIME64 || a->dtype == KJIT_TIMEDELTA64));
 }
 void kj_api_cplx_plan_arg(kj_api_plan_arg *a, const kj_type *param, const kjit_value *v);

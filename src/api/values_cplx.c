@@ -147,8 +147,24 @@ static void store_array(void *out, const kj_array *a)
     memcpy(out, &d, kj_abi_array_bytes(a->ndim));
 }
 
+/* A bool, int or float value as a double (for a complex parameter: an explicit signature's conversion). */
+static bool real_value(const kjit_value *v, double *x)
+{
+    if (v->kind == KJIT_VALUE_BOOL) *x = v->v.b;
+    else if (v->kind == KJIT_VALUE_FLOAT) *x = v->v.f;
+    else if (v->kind == KJIT_VALUE_INT && !time_dtype(v->dtype))
+        *x = v->dtype >= KJIT_UINT8 && v->dtype <= KJIT_UINT64 ? (double)(uint64_t)v->v.i : (double)v->v.i;
+    else return false;
+    return true;
+}
+
 int kj_api_cplx_to_mem(const kj_type *t, const kjit_value *v, void *out)
 {
+    double x;
+    if (kj_is_complex(t) && real_value(v, &x)) {
+        store_complex(out, kj_api_type_dtype(t), x, 0.0);
+        return 1;
+    }
     if (v->kind == KJIT_VALUE_COMPLEX) {
         if (!kj_is_complex(t)) return 0;
         store_complex(out, kj_api_type_dtype(t), v->v.c.re, v->v.c.im);
@@ -161,7 +177,7 @@ int kj_api_cplx_to_mem(const kj_type *t, const kjit_value *v, void *out)
     }
     if (v->kind == KJIT_VALUE_BYTES) {
         const kj_array *a = kj_api_arr(v->v.buf.a);
-        if (t->kind != KJ_T_ARRAY || t->ndim != a->ndim) return 0;
+        if (t->kind != KJ_T_ARRAY || t->ndim != a->ndim || kj_api_type_dtype(t->elem) != a->dtype) return 0;
         store_array(out, a);
         return 1;
     }
@@ -236,6 +252,13 @@ void kj_api_cplx_type_name(const kjit_value *v, char *buf, size_t cap)
 /* A prepared call's argument of these kinds: true when handled (*ok: it fits and was written). */
 bool kj_api_cplx_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out, bool *ok)
 {
+    double re;
+    if ((a->store == KJ_DT_COMPLEX64 || a->store == KJ_DT_COMPLEX128) && v->kind != KJIT_VALUE_COMPLEX &&
+        real_value(v, &re)) { /* a number for a complex parameter */
+        *ok = v->dtype == a->dtype;
+        if (*ok) store_complex(out, a->store, re, 0.0);
+        return true;
+    }
     if (v->kind == KJIT_VALUE_COMPLEX) {
         *ok = v->dtype == a->dtype;
         if (*ok) store_complex(out, a->store, v->v.c.re, v->v.c.im);

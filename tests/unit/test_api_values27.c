@@ -24,6 +24,9 @@ static const char *const SRC = "import numpy as np\n"
                                "    for i in range(a.shape[0]):\n"
                                "        a[i] = a[i] + t\n"
                                "    return a[1:]\n"
+                               "@njit('complex64(complex64)')\n"
+                               "def twice(z):\n"
+                               "    return z * 2\n"
                                "@njit\n"
                                "def first(a):\n"
                                "    return a[0]\n"
@@ -101,6 +104,23 @@ static void test_complex_scalars(void **state)
     args[0] = kjit_value_complex(1, 1, KJIT_COMPLEX128);
     assert_int_equal(kjit_call_prepared(p, args, &r, &err), KJIT_ERR_USAGE);
     kjit_call_plan_free(p);
+    /* an explicit signature converts a number or a complex128 to its complex64 */
+    kjit_fn *tw = kjit_module_get(fx->m, "twice");
+    args[0] = kjit_value_float(1.5);
+    assert_int_equal(kjit_call(tw, args, 1, &r, &err), KJIT_OK);
+    assert_true(r.kind == KJIT_VALUE_COMPLEX && r.dtype == KJIT_COMPLEX64 && r.v.c.re == 3.0 && r.v.c.im == 0.0);
+    p = kjit_call_prepare(tw, args, 1, &err);
+    assert_non_null(p);
+    args[0] = kjit_value_float(-2.0);
+    assert_int_equal(kjit_call_prepared(p, args, &r, &err), KJIT_OK);
+    assert_true(r.v.c.re == -4.0 && r.v.c.im == 0.0);
+    kjit_call_plan_free(p);
+    args[0] = kjit_value_complex(0.25, 0.1, KJIT_COMPLEX128);
+    assert_int_equal(kjit_call(tw, args, 1, &r, &err), KJIT_OK);
+    assert_true(r.v.c.re == 0.5 && r.v.c.im == (double)(0.1f * 2)); /* rounded to float32 */
+    args[0] = kjit_value_int(3);
+    assert_int_equal(kjit_call(tw, args, 1, &r, &err), KJIT_OK);
+    assert_true(r.v.c.re == 6.0);
     /* a complex value of a non-complex dtype */
     args[0] = kjit_value_complex(1, 1, KJIT_FLOAT64);
     assert_int_equal(kjit_call(kjit_module_get(fx->m, "cmul"), args, 2, &r, &err), KJIT_ERR_USAGE);
