@@ -20,12 +20,13 @@ UNIT_NAMES = {v: k for k, v in UNITS.items()}
 _TIME_CODE = {"M": _lib.DATETIME64, "m": _lib.TIMEDELTA64}
 
 
-def time_unit(dtype, what):
-    """The unit code of a datetime64/timedelta64 dtype; TypingError for a multiple of a unit ('10s')."""
+def time_unit(dtype, i, cls):
+    """The unit code of a datetime64/timedelta64 dtype; for a multiple of a unit ('10s'), Numba's TypingError
+    naming argument i (of class cls)."""
     from .errors import TypingError
     unit, count = np.datetime_data(dtype)
     if count != 1 or unit not in UNITS:
-        raise TypingError(f"{what}: {dtype} (a multiple of a unit) cannot be passed")
+        raise TypingError(f"argument {i}: Cannot determine Numba type of {cls!r} ({dtype}: a multiple of a unit)")
     return UNITS[unit]
 
 
@@ -37,14 +38,14 @@ def set_scalar(v, o, i):
         return True
     if isinstance(o, (np.datetime64, np.timedelta64)):
         v.kind, v.dtype = _lib.VALUE_INT, _TIME_CODE[o.dtype.kind]
-        v.v.dt.count, v.v.dt.unit = int(o.view(np.int64)), time_unit(o.dtype, f"argument {i}")
+        v.v.dt.count, v.v.dt.unit = int(o.view(np.int64)), time_unit(o.dtype, i, type(o))
         return True
     return False
 
 
 def time_array(a, i):
     """A datetime64/timedelta64 array as the int64 array over its memory, and (dtype code, unit)."""
-    return a.view(np.int64), (_TIME_CODE[a.dtype.kind], time_unit(a.dtype, f"argument {i}"))
+    return a.view(np.int64), (_TIME_CODE[a.dtype.kind], time_unit(a.dtype, i, type(a)))
 
 
 def mark_time(p, code_unit):
