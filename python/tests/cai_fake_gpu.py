@@ -152,6 +152,9 @@ def check_dlpack():
     assert len(_dlpack._LIVE) == 0
     f = cuda.from_dlpack(cuda.to_device(np.zeros((3, 4), dtype=np.int32, order="F")))
     assert f.strides == (4, 12) and f.dtype == np.int32
+    for host in (np.array([1 - 1j, 2j], np.complex64), np.array([1 - 1j, 2j]), np.arange(3, dtype=np.float16)):
+        z = cuda.from_dlpack(cuda.to_device(host))  # kDLComplex; kDLFloat of 16 bits
+        assert z.dtype == host.dtype and z.copy_to_host().tolist() == host.tolist()
 
     class HostTensor:
         def __dlpack_device__(self):
