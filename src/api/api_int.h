@@ -247,6 +247,13 @@ size_t kj_api_cplx_mem_size(const kj_type *t);
 size_t kj_api_cplx_mem_align(const kj_type *t);
 void kj_api_cplx_type_name(const kjit_value *v, char *buf, size_t cap);
 bool kj_api_cplx_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out, bool *ok);
+/* Is v a value of values_cplx.c's kinds (inline: other calls pay tests, not a call)? */
+static inline bool kj_api_cplx_value(const kjit_value *v)
+{
+    return v->kind == KJIT_VALUE_COMPLEX || v->kind == KJIT_VALUE_BYTES ||
+           (v->kind == KJIT_VALUE_INT && (v->dtype == KJIT_DATETIME64 || v->dtype == KJIT_TIMEDELTA64)) ||
+           (v->kind == KJIT_VALUE_ARRAY && v->v.a && ((const kj_array *)(const void *)v->v.a)->api_time);
+}
 /* Is argument v of plan a one for kj_api_cplx_plan_rewrite? (inline: prepared calls of numbers and plain
  * arrays pay a test, not a call) */
 static inline bool kj_api_plan_special(const kj_api_plan_arg *a, const kjit_value *v)

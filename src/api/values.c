@@ -92,8 +92,10 @@ void kj_api_store_scalar(void *out, kj_dtype dt, const kjit_value *v) { kj_elem_
 
 bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
 {
-    int mine = t ? kj_api_cplx_to_mem(t, v, out) : -1;
-    if (mine >= 0) return mine;
+    if (t && (t->kind == KJ_T_COMPLEX || kj_api_cplx_value(v))) {
+        int mine = kj_api_cplx_to_mem(t, v, out);
+        if (mine >= 0) return mine;
+    }
     bool scalar = v->kind == KJIT_VALUE_BOOL || v->kind == KJIT_VALUE_INT || v->kind == KJIT_VALUE_FLOAT;
     if (kj_is_scalar(t) && scalar) {
         kj_elem_store(out, kj_api_type_dtype(t), value_scalar(v));
@@ -161,7 +163,8 @@ static kjit_tuple *tuple_result(const kj_type *t, const char *mem)
 kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
 {
     kjit_value r = {0};
-    if (kj_api_cplx_from_mem(t, mem, &r, array_result)) return r;
+    if ((t->kind == KJ_T_COMPLEX || kj_is_dt(t) || t->kind == KJ_T_ARRAY) && kj_api_cplx_from_mem(t, mem, &r, array_result))
+        return r;
     if (kj_is_scalar(t)) {
         kj_scalar s = kj_elem_load(mem, kj_api_type_dtype(t));
         if (t->kind == KJ_T_BOOL) r = kjit_value_bool(s.v.i != 0);
