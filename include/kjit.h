@@ -505,7 +505,8 @@ int kjit_call(kjit_fn *f, const kjit_value *args, int nargs, kjit_value *result,
 /* Since 0.5: a prepared call, for a function called many times with
  * arguments of the same types (the Python package's dispatcher keeps one
  * per argument-type key). kjit_call_prepare checks `args` (numbers, bools
- * and arrays; a string or tuple is KJIT_ERR_USAGE) and finds (compiles)
+ * and arrays; since 0.5 complex and datetime values and buffers too; a
+ * string or tuple is KJIT_ERR_USAGE) and finds (compiles)
  * the specialisation once; kjit_call_prepared then calls it with arguments
  * of the same kinds, dtypes, ranks and (for arrays whose code assumes it)
  * contiguity, different values allowed: no type dispatch, no lock, and no

@@ -241,8 +241,14 @@ kjit_dtype kj_api_time_dtype(const kj_array *a);
 const kj_type *kj_api_cplx_value_type(kj_types *T, const kjit_value *v);
 int kj_api_cplx_check(const kjit_value *v, int k, kjit_error *err);
 int kj_api_cplx_to_mem(const kj_type *t, const kjit_value *v, void *out);
-bool kj_api_cplx_from_mem(const kj_type *t, const void *mem, kjit_value *r,
-                          kjit_array *(*array_result)(const kj_type *, const void *));
+kjit_value kj_api_cplx_result(const kj_type *t, const void *mem,
+                               kjit_array *(*array_result)(const kj_type *, const void *));
+/* Is a result of type t one for kj_api_cplx_result? */
+static inline bool kj_api_cplx_result_type(const kj_type *t)
+{
+    return t->kind == KJ_T_COMPLEX || kj_is_dt(t) ||
+           (t->kind == KJ_T_ARRAY && ((t->ref && kj_buffer_kind(t)) || kj_is_dt(t->elem))); /* a buffer: a marked array */
+}
 size_t kj_api_cplx_mem_size(const kj_type *t);
 size_t kj_api_cplx_mem_align(const kj_type *t);
 void kj_api_cplx_type_name(const kjit_value *v, char *buf, size_t cap);
@@ -258,7 +264,8 @@ static inline bool kj_api_cplx_value(const kjit_value *v)
  * arrays pay a test, not a call) */
 static inline bool kj_api_plan_special(const kj_api_plan_arg *a, const kjit_value *v)
 {
-    return a->unit_set || v->kind == KJIT_VALUE_COMPLEX || v->kind == KJIT_VALUE_BYTES ||
+    if (v->kind == KJIT_VALUE_ARRAY) return a->unit_set; /* the common case first: one test */
+    return v->kind == KJIT_VALUE_COMPLEX || v->kind == KJIT_VALUE_BYTES ||
            (v->kind != KJIT_VALUE_ARRAY && (a->store == KJ_DT_COMPLEX64 || a->store == KJ_DT_COMPLEX128)) ||
            (v->kind == KJIT_VALUE_INT && (a->dtype == KJIT_DATETIME64 || a->dtype == KJIT_TIMEDELTA64));
 }
@@ -377,6 +384,7 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out);
 /* A result of type `t` read from `mem`; arrays in it take the references
  * the entry point handed over. */
 kjit_value kj_api_from_mem(const kj_type *t, const void *mem);
+void kj_api_from_mem_to(const kj_type *t, const void *mem, kjit_value *out);
 size_t kj_api_item_offset(const kj_type *t, uint32_t k); /* of item k of tuple type t in its memory form */
 /* str results (str_result.c): the strings a run made are freed as its outermost entry call returns, so
  * a result's are copied before (malloc'd; its kjit_value's dtype KJ_API_STR_OWNED, which

@@ -488,9 +488,9 @@ int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, void **argv, void *
             kj_mpi_note_failure(m->mpi); /* the other ranks must not wait for this one */
             rc = runtime_failed(&rt, err);
         } else {
-            kjit_value r = kj_api_from_mem(ret_type, ret);
-            if (result) *result = r;
-            else kjit_value_release(&r); /* arrays hold references */
+            kjit_value r;
+            kj_api_from_mem_to(ret_type, ret, result ? result : &r);
+            if (!result) kjit_value_release(&r); /* arrays hold references */
         }
         kj_rt_dispose(&rt);
     }

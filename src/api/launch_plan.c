@@ -111,7 +111,8 @@ bool kj_api_plan_rewrite(const plan_arg *a, const kjit_value *v, void *out)
         return true;
     }
     const kj_array *x = kj_api_arr(v->v.a);
-    if (!x || x->dtype != a->elem || x->ndim != a->ndim || (x->flags & a->flags) != a->flags || x->api_time)
+    if (!x || x->dtype != a->elem || x->ndim != a->ndim || (x->flags & a->flags) != a->flags ||
+        (x->dtype == KJ_DT_INT64 && x->api_time)) /* a datetime array, for a plan of int64 ones */
         return false;
     kj_abi_array_pack(out, a->ndim, x->data, x->shape, x->strides, kj_api_arr(v->v.a));
     return true;

@@ -160,30 +160,38 @@ static kjit_tuple *tuple_result(const kj_type *t, const char *mem)
     return tup;
 }
 
-kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
+/* Into *out (not returned: a kjit_value is 24 bytes, which a return passes through memory, twice). */
+void kj_api_from_mem_to(const kj_type *t, const void *mem, kjit_value *out)
 {
-    kjit_value r = {0};
-    if ((t->kind == KJ_T_COMPLEX || kj_is_dt(t) || t->kind == KJ_T_ARRAY) && kj_api_cplx_from_mem(t, mem, &r, array_result))
-        return r;
-    if (kj_is_scalar(t)) {
+    if (kj_api_cplx_result_type(t)) { /* values_cplx.c */
+        *out = kj_api_cplx_result(t, mem, array_result);
+    } else if (kj_is_scalar(t)) {
         kj_scalar s = kj_elem_load(mem, kj_api_type_dtype(t));
-        if (t->kind == KJ_T_BOOL) r = kjit_value_bool(s.v.i != 0);
+        if (t->kind == KJ_T_BOOL) *out = kjit_value_bool(s.v.i != 0);
         else if (t->kind == KJ_T_FLOAT)
-            r = t->bits == 32 ? kjit_value_float32((float)s.v.f) : kjit_value_float(s.v.f);
-        else r = kjit_value_int_as(s.v.i, kj_api_public_dtype(s.dtype));
+            *out = t->bits == 32 ? kjit_value_float32((float)s.v.f) : kjit_value_float(s.v.f);
+        else *out = kjit_value_int_as(s.v.i, kj_api_public_dtype(s.dtype));
     } else if (t->kind == KJ_T_STR) {
         const char *s;
         memcpy(&s, mem, sizeof s);
-        r = kjit_value_str(s);
-        r.dtype = KJ_API_STR_OWNED; /* a copy (str_result.c): kjit_value_release frees it */
+        *out = kjit_value_str(s);
+        out->dtype = KJ_API_STR_OWNED; /* a copy (str_result.c): kjit_value_release frees it */
     } else if (t->kind == KJ_T_ARRAY) {
-        r = kjit_value_array(array_result(t, mem));
-        r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
+        *out = kjit_value_array(array_result(t, mem));
+        out->dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
     } else if (t->kind == KJ_T_TUPLE) {
-        r = kjit_value_tuple(tuple_result(t, mem));
+        *out = kjit_value_tuple(tuple_result(t, mem));
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
-        r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
+        kj_api_from_mem_to(t->elem, (const char *)mem + kj_api_mem_align(t), out);
+    } else {
+        *out = (kjit_value){0};
     }
+}
+
+kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
+{
+    kjit_value r;
+    kj_api_from_mem_to(t, mem, &r);
     return r;
 }
 

@@ -190,9 +190,8 @@ int kj_api_cplx_to_mem(const kj_type *t, const kjit_value *v, void *out)
     return -1;
 }
 
-/* A result of a datetime, complex or buffer type into *r; false for other types. `array_result` makes
- * the kjit_array of a descriptor (values.c). */
-bool kj_api_cplx_from_mem(const kj_type *t, const void *mem, kjit_value *r, kjit_array *(*array_result)(const kj_type *, const void *))
+/* A result of a datetime, complex or buffer type into *r; false for other types. */
+static bool from_mem(const kj_type *t, const void *mem, kjit_value *r, kjit_array *(*array_result)(const kj_type *, const void *))
 {
     if (kj_is_complex(t)) {
         if (t->bits == 64) {
@@ -231,6 +230,15 @@ bool kj_api_cplx_from_mem(const kj_type *t, const void *mem, kjit_value *r, kjit
     *r = kjit_value_buffer(a, kinds[bk]);
     r->dtype = kjit_array_dtype(a);
     return true;
+}
+
+/* A result of a type kj_api_cplx_result_type takes (a none value for others). `array_result` makes the
+ * kjit_array of a descriptor (values.c). */
+kjit_value kj_api_cplx_result(const kj_type *t, const void *mem, kjit_array *(*array_result)(const kj_type *, const void *))
+{
+    kjit_value r = {0};
+    from_mem(t, mem, &r, array_result);
+    return r;
 }
 
 /* ---- sizes, names, prepared calls ---- */
