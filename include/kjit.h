@@ -208,9 +208,22 @@ typedef enum kjit_dtype {
     KJIT_COMPLEX64,  /* two float32, real then imaginary (NumPy's complex64) */
     KJIT_COMPLEX128, /* two float64 (NumPy's complex128, Python's complex) */
     KJIT_FLOAT16,    /* IEEE binary16 (NumPy's float16) */
+    /* Since 0.5: NumPy's datetime64 and timedelta64, an int64 count of a unit
+     * (NumPy's NPY_DATETIMEUNIT numbers: KJIT_UNIT_*); INT64_MIN is NaT. An
+     * array's unit: kjit_array_unit / kjit_array_set_unit; a scalar's: v.dt. */
+    KJIT_DATETIME64 = 14,
+    KJIT_TIMEDELTA64 = 15,
     KJIT_RECORD = 16, /* since 0.5: a NumPy structured dtype (kjit_record_desc): arrays made by
                          kjit_array_wrap_record / kjit_array_new_record, and KJIT_VALUE_RECORD */
 } kjit_dtype;
+
+/* Since 0.5: the units of datetime64 / timedelta64 (NumPy's NPY_DATETIMEUNIT
+ * values; 3, NumPy's removed business day, is unused). */
+enum {
+    KJIT_UNIT_Y = 0, KJIT_UNIT_M = 1, KJIT_UNIT_W = 2, KJIT_UNIT_D = 4, KJIT_UNIT_h = 5, KJIT_UNIT_m = 6,
+    KJIT_UNIT_s = 7, KJIT_UNIT_ms = 8, KJIT_UNIT_us = 9, KJIT_UNIT_ns = 10, KJIT_UNIT_ps = 11, KJIT_UNIT_fs = 12,
+    KJIT_UNIT_as = 13, KJIT_UNIT_GENERIC = 14, /* np.timedelta64(7): no unit */
+};
 
 enum { KJIT_MAX_DIMS = 8 }; /* arrays passed to compiled code may have 1 to 4 */
 
@@ -266,6 +279,14 @@ int kjit_array_ndim(const kjit_array *a);
 const int64_t *kjit_array_shape(const kjit_array *a);   /* ndim entries */
 const int64_t *kjit_array_strides(const kjit_array *a); /* ndim entries, in bytes */
 kjit_dtype kjit_array_dtype(const kjit_array *a);
+/* Since 0.5: the unit (KJIT_UNIT_*) of a datetime64 / timedelta64 array,
+ * -1 for other dtypes. kjit_array_set_unit makes an int64 array (from
+ * kjit_array_wrap or kjit_array_new) one of `dtype` KJIT_DATETIME64 or
+ * KJIT_TIMEDELTA64 in `unit` (kjit_array_wrap and kjit_array_new take those
+ * dtypes too, in the generic unit); KJIT_ERR_USAGE for another dtype or a
+ * unit out of range. */
+int kjit_array_unit(const kjit_array *a);
+int kjit_array_set_unit(kjit_array *a, kjit_dtype dtype, int unit, kjit_error *err);
 int64_t kjit_array_size(const kjit_array *a); /* number of elements */
 size_t kjit_dtype_size(kjit_dtype dtype);
 const char *kjit_dtype_name(kjit_dtype dtype); /* "float32", ... */
@@ -334,7 +355,23 @@ typedef enum kjit_value_kind {
     KJIT_VALUE_GENERATOR = 11, /* since 0.5: v.g, what calling a generator function returns (a
                                   result only): advance it with kjit_generator_next, free it
                                   (its frame and run) with kjit_value_release */
+    KJIT_VALUE_COMPLEX = 7, /* since 0.5: v.c; dtype KJIT_COMPLEX64 or KJIT_COMPLEX128 (complex64's
+                               parts are float32 values, held exactly) */
+    KJIT_VALUE_BYTES = 16,  /* since 0.5: v.buf, a Python buffer as Numba types it: bytes (read-only),
+                               bytearray (writable) or memoryview (of any array); its elements are
+                               the kjit_array v.buf.a (borrowed; an argument only, except bytes: a
+                               bytes result is a 1-d uint8 array, the caller's to release) */
 } kjit_value_kind;
+
+/* Since 0.5: which buffer a KJIT_VALUE_BYTES is (Numba's types.Bytes,
+ * ByteArray, MemoryView). bytes and bytearray are 1-d C-contiguous uint8. */
+typedef enum kjit_buffer_kind {
+    KJIT_BUFFER_BYTES = 0,
+    KJIT_BUFFER_BYTEARRAY = 1,
+    KJIT_BUFFER_MEMORYVIEW = 2,    /* over writable memory */
+    KJIT_BUFFER_MEMORYVIEW_RO = 3, /* over read-only memory (memoryview(b'..')) */
+} kjit_buffer_kind;
+
 
 /* Since 0.5: the state of a NumPy PCG64 bit generator (bit_generator.state:
  * the 128-bit state and increment, has_uint32 and uinteger), which
@@ -423,6 +460,11 @@ typedef struct kjit_value {
         kjit_record *rec; /* since 0.5 */
         struct kjit_dict *d; /* since 0.5 */
         kjit_generator *g;   /* since 0.5 */
+        /* since 0.5 (the union grew from 8 to 16 bytes then): */
+        struct { double re, im; } c;                /* COMPLEX */
+        struct { int64_t count; int32_t unit; } dt; /* INT of dtype KJIT_DATETIME64 / KJIT_TIMEDELTA64:
+                                                       count is v.i; unit a KJIT_UNIT_* */
+        struct { kjit_array *a; kjit_buffer_kind kind; } buf; /* BYTES; a is v.a */
     } v;
 } kjit_value;
 
@@ -503,6 +545,34 @@ static inline kjit_value kjit_value_array(kjit_array *a)
 {
     kjit_value x = {KJIT_VALUE_ARRAY, KJIT_BOOL, {0}};
     x.v.a = a;
+    return x;
+}
+
+/* Since 0.5: a complex number; dtype KJIT_COMPLEX128 (Python's complex) or
+ * KJIT_COMPLEX64 (np.complex64). */
+static inline kjit_value kjit_value_complex(double re, double im, kjit_dtype dtype)
+{
+    kjit_value x = {KJIT_VALUE_COMPLEX, dtype, {0}};
+    x.v.c.re = re;
+    x.v.c.im = im;
+    return x;
+}
+/* Since 0.5: np.datetime64 / np.timedelta64 (dtype KJIT_DATETIME64 or
+ * KJIT_TIMEDELTA64): `count` units (a KJIT_UNIT_*); INT64_MIN is NaT. */
+static inline kjit_value kjit_value_datetime(int64_t count, int unit, kjit_dtype dtype)
+{
+    kjit_value x = {KJIT_VALUE_INT, dtype, {0}};
+    x.v.dt.count = count;
+    x.v.dt.unit = unit;
+    return x;
+}
+/* Since 0.5: a bytes, bytearray or memoryview argument over array `a`
+ * (1-d uint8 for bytes and bytearray). */
+static inline kjit_value kjit_value_buffer(kjit_array *a, kjit_buffer_kind kind)
+{
+    kjit_value x = {KJIT_VALUE_BYTES, KJIT_UINT8, {0}};
+    x.v.buf.a = a;
+    x.v.buf.kind = kind;
     return x;
 }
 
@@ -632,7 +702,8 @@ int kjit_call(kjit_fn *f, const kjit_value *args, int nargs, kjit_value *result,
 /* Since 0.5: a prepared call, for a function called many times with
  * arguments of the same types (the Python package's dispatcher keeps one
  * per argument-type key). kjit_call_prepare checks `args` (numbers, bools
- * and arrays; since 0.5 Generators and records; a string or tuple is KJIT_ERR_USAGE) and finds (compiles)
+ * and arrays; since 0.5 Generators, records, complex and datetime values and buffers
+ * too; a string or tuple is KJIT_ERR_USAGE) and finds (compiles)
  * the specialisation once; kjit_call_prepared then calls it with arguments
  * of the same kinds, dtypes, ranks and (for arrays whose code assumes it)
  * contiguity, different values allowed: no type dispatch, no lock, and no

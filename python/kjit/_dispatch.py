@@ -331,7 +331,7 @@ class Dispatcher:
             c.raise_error(code, err)
         try:
             r = to_python(result, a.keep, c)
-            if raw and result.kind in (_lib.VALUE_INT, _lib.VALUE_FLOAT, _lib.VALUE_BOOL):
+            if raw and result.kind in (_lib.VALUE_INT, _lib.VALUE_FLOAT, _lib.VALUE_BOOL) and result.dtype < 11:
                 return r, _np.dtype(_lib.DTYPES[result.dtype] if result.kind != _lib.VALUE_BOOL else "bool")
             return r
         finally:

@@ -10,7 +10,7 @@ import numpy as np
 from .errors import TypingError
 
 KDL_CPU, KDL_CUDA = 1, 2
-_CODES = {0: "int", 1: "uint", 2: "float", 6: "bool"}  # kDLInt, kDLUInt, kDLFloat, kDLBool
+_CODES = {0: "int", 1: "uint", 2: "float", 5: "complex", 6: "bool"}  # kDLInt, kDLUInt, kDLFloat, kDLComplex, kDLBool
 
 
 class DLDevice(ctypes.Structure):
@@ -111,7 +111,7 @@ def _capsule_gone(cap):
         _LIVE.pop(m, None)
 
 
-_CODE_OF = {"i": 0, "u": 1, "f": 2, "b": 6}
+_CODE_OF = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
 
 
 def export_tensor(array, ptr, shape, dtype, strides):

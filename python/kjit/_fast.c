@@ -184,6 +184,7 @@ static PyObject *result_object(const kjit_value *r)
     case KJIT_VALUE_NONE: Py_RETURN_NONE;
     case KJIT_VALUE_BOOL: return PyBool_FromLong(r->v.b);
     case KJIT_VALUE_INT:
+        if (r->dtype > KJIT_UINT64) return NULL; /* datetime64 / timedelta64: converted in Python */
         return r->dtype >= KJIT_UINT8 && r->dtype <= KJIT_UINT64 ? PyLong_FromUnsignedLongLong((uint64_t)r->v.i)
                                                                  : PyLong_FromLongLong(r->v.i);
     case KJIT_VALUE_FLOAT: return PyFloat_FromDouble(r->v.f);

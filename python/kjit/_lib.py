@@ -21,12 +21,15 @@ VALUE_LIST, VALUE_SET = 8, 9  # since 0.5 (kjit_list)
 VALUE_RNG, VALUE_RECORD = 12, 13  # since 0.5 (_values_rng.py, _values_record.py)
 KJIT_RECORD = 16  # the dtype of arrays of records
 VALUE_DICT, VALUE_GENERATOR = 10, 11
+VALUE_COMPLEX, VALUE_BYTES = 7, 16  # since 0.5
+BUFFER_BYTES, BUFFER_BYTEARRAY, BUFFER_MEMORYVIEW, BUFFER_MEMORYVIEW_RO = range(4)
 (FN_MAIN, FN_HELPER, FN_JIT, FN_KERNEL, FN_DEVICE, FN_UFUNC, FN_GUFUNC) = range(7)
 
 MAX_DIMS = 8
 # kjit_dtype, in the enum's order, by NumPy's names.
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64"]
+          "float32", "float64", "complex64", "complex128", "float16"]
+DATETIME64, TIMEDELTA64 = 14, 15  # with a unit: kjit_array_unit / kjit_array_set_unit, Value.v.dt
 
 
 class Error(ctypes.Structure):
@@ -42,9 +45,22 @@ class Options(ctypes.Structure):
                 ("progress", ctypes.c_void_p)]
 
 
+class _Complex(ctypes.Structure):
+    _fields_ = [("re", ctypes.c_double), ("im", ctypes.c_double)]
+
+
+class _Datetime(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_int64), ("unit", ctypes.c_int32)]
+
+
+class _Buffer(ctypes.Structure):
+    _fields_ = [("a", ctypes.c_void_p), ("kind", ctypes.c_int)]
+
+
 class _ValueUnion(ctypes.Union):
     _fields_ = [("b", ctypes.c_bool), ("i", ctypes.c_int64), ("f", ctypes.c_double),
-                ("s", ctypes.c_char_p), ("p", ctypes.c_void_p)]
+                ("s", ctypes.c_char_p), ("p", ctypes.c_void_p),
+                ("c", _Complex), ("dt", _Datetime), ("buf", _Buffer)]
 
 
 class Value(ctypes.Structure):
@@ -127,6 +143,8 @@ _SIGNATURES = {
     "kjit_array_shape": (_I64P, [_P]),
     "kjit_array_strides": (_I64P, [_P]),
     "kjit_array_dtype": (ctypes.c_int, [_P]),
+    "kjit_array_unit": (ctypes.c_int, [_P]),
+    "kjit_array_set_unit": (ctypes.c_int, [_P, ctypes.c_int, ctypes.c_int, _ERRP]),
     "kjit_value_release": (None, [_VALP]),
     "kjit_list_release": (None, [ctypes.c_void_p]),
     "kjit_dict_free": (None, [_P]),

@@ -6,7 +6,7 @@ import ctypes
 
 import numpy as np
 
-from . import _lib, _values_dict, _values_dtype, _values_gen, _values_list, _values_namedtuple
+from . import _lib, _values_cplx, _values_dict, _values_dtype, _values_gen, _values_list, _values_namedtuple
 from ._lib import lib, Value, Tuple
 from .errors import TypingError
 from .typed import Dict as _TypedDict
@@ -15,6 +15,7 @@ from . import _values_poly, _values_record, _values_rng
 _DTYPE_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES)}
 _CODE_DTYPE = [np.dtype(n) for n in _lib.DTYPES]
 _INT_KINDS = {np.dtype(n) for n in _lib.DTYPES[1:9]}
+_SCALAR_CODE = {np.dtype(n): i for i, n in enumerate(_lib.DTYPES[:11])}  # NumPy scalars kjit_value holds
 
 
 _SHAPES = [ctypes.c_int64 * n for n in range(_lib.MAX_DIMS + 1)]
@@ -53,7 +54,7 @@ class KjitArrayOwner:
         strides = lib.kjit_array_strides(ptr)
         code = lib.kjit_array_dtype(ptr)
         dtype = _values_record.dtype_of(lib.kjit_array_record(ptr).contents) if code == _lib.KJIT_RECORD \
-            else _CODE_DTYPE[code]
+            else _values_cplx.result_dtype(ptr) or _CODE_DTYPE[code]
         data = lib.kjit_array_data(ptr) or 0
         shape = tuple(shape[i] for i in range(ndim))
         strides = tuple(strides[i] for i in range(ndim))
@@ -110,8 +111,10 @@ class Args:
             v.kind, v.dtype, v.v.i = _lib.VALUE_INT, 4, o
         elif isinstance(o, float):
             v.kind, v.dtype, v.v.f = _lib.VALUE_FLOAT, 10, o
-        elif isinstance(o, np.generic) and o.dtype in _DTYPE_CODE:
-            code = _DTYPE_CODE[o.dtype]
+        elif _values_cplx.set_scalar(v, o, i):  # complex, datetime64, timedelta64
+            pass
+        elif isinstance(o, np.generic) and o.dtype in _SCALAR_CODE:
+            code = _SCALAR_CODE[o.dtype]
             if o.dtype in _INT_KINDS:
                 v.kind, v.dtype = _lib.VALUE_INT, code
                 v.v.i = int(o) if o.dtype.kind == "i" else int(o) - (2**64 if int(o) >= 2**63 else 0)
@@ -134,6 +137,11 @@ class Args:
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._wrap(o, i)
         elif hasattr(o, "_kjit_record"):  # a DeviceRecord (_cuda_record.py)
             v.kind, v.v.p = _lib.VALUE_RECORD, _values_record.record_value(o._kjit_record(), i, self.keep)
+        elif isinstance(o, (bytes, bytearray, memoryview)):
+            a, kind = _values_cplx.buffer_array(o)
+            self.keep.append(o)
+            v.kind, v.dtype, v.v.buf.kind = _lib.VALUE_BYTES, 5, kind
+            v.v.buf.a = self._wrap(a, i)
         elif hasattr(o, "_kjit_array"):  # a kjit device array
             v.kind, v.v.p = _lib.VALUE_ARRAY, self._device(o)
         elif not isinstance(o, tuple) and hasattr(o, "__cuda_array_interface__"):  # CuPy, PyTorch, Numba
@@ -162,6 +170,9 @@ class Args:
 
     def _wrap(self, a, i):
         """kjit_array_wrap of the array's own buffer (a copy only when NumPy's is misaligned)."""
+        time = None
+        if a.dtype.kind in "Mm":
+            a, time = _values_cplx.time_array(a, i)
         if a.dtype not in _DTYPE_CODE:
             raise TypingError(f"argument {i}: arrays of dtype {a.dtype} are not supported by kjit")
         flags = a.flags
@@ -184,6 +195,8 @@ class Args:
             raise TypingError(f"argument {i}: {err.message.decode()}")
         self.keep.append(a)
         self.wrapped.append(p)
+        if time:
+            _values_cplx.mark_time(p, time)
         self.arrays_by_ptr[p] = a
         if self.for_kernel:
             self.host_arrays.append(p)
@@ -232,6 +245,9 @@ def to_python(v, args=(), unit=None):
     k = v.kind
     if k == _lib.VALUE_NONE:
         return None
+    r = _values_cplx.to_python(v, lambda p: np.asarray(KjitArrayOwner(p, args)))
+    if r is not NotImplemented:
+        return r
     if k == _lib.VALUE_BOOL:
         return bool(v.v.b)
     if k == _lib.VALUE_INT:

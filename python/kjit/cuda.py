@@ -482,7 +482,7 @@ def _init_fast_launch():
     addr = lambda f: ctypes.cast(f, ctypes.c_void_p).value  # noqa: E731
     fast.init_launch(addr(lib.kjit_launch_prepare), addr(lib.kjit_launch_prepared), addr(lib.kjit_launch_plan_free),
                      addr(lib.kjit_array_ndim), addr(lib.kjit_array_shape), addr(lib.kjit_array_strides),
-                     addr(lib.kjit_array_dtype), DeviceNDArray, tuple(np.dtype(n).type for n in _lib.DTYPES),
+                     addr(lib.kjit_array_dtype), DeviceNDArray, tuple(np.dtype(n).type for n in _lib.DTYPES[:11]),
                      addr(lib.kjit_array_wrap_device))
 
 

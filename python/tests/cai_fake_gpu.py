@@ -107,7 +107,7 @@ def check_errors():
     host = np.zeros(4)
     for bad, exc, text in [
             (Exporter(host.ctypes.data, (4,)), kjit.TypingError, "is not device memory of this GPU context"),
-            (Exporter(1, (4,), typestr="<c16"), kjit.TypingError, "dtype complex128 are not supported"),
+            (Exporter(1, (4,), typestr="<M8[D]"), kjit.TypingError, "dtype datetime64[D] are not supported"),
             (Exporter(1, (4,), typestr=">f8"), kjit.TypingError, "native byte order"),
             (Exporter(1, (4,), mask=object()), NotImplementedError, "Masked arrays are not supported"),
             (Exporter(1, (4,), stream=0), ValueError, "Zero is not a valid stream"),
@@ -152,6 +152,9 @@ def check_dlpack():
     assert len(_dlpack._LIVE) == 0
     f = cuda.from_dlpack(cuda.to_device(np.zeros((3, 4), dtype=np.int32, order="F")))
     assert f.strides == (4, 12) and f.dtype == np.int32
+    for host in (np.array([1 - 1j, 2j], np.complex64), np.array([1 - 1j, 2j]), np.arange(3, dtype=np.float16)):
+        z = cuda.from_dlpack(cuda.to_device(host))  # kDLComplex; kDLFloat of 16 bits
+        assert z.dtype == host.dtype and z.copy_to_host().tolist() == host.tolist()
 
     class HostTensor:
         def __dlpack_device__(self):

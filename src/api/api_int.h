@@ -232,9 +232,47 @@ typedef struct kj_api_plan_arg {
     unsigned flags;     /* arrays: the contiguity flags their code assumes (KJ_ARR_*) */
     kj_dtype store;     /* scalars: the parameter's type */
     const kj_type *param; /* Generators, records, arrays of records: the parameter's type (kj_api_to_mem) */
+    int unit;           /* datetime scalars: their unit; buffers: their kjit_buffer_kind (values_cplx.c) */
+    uint8_t time;       /* arrays: their datetime mark (kj_array.api_time) */
+    bool unit_set;      /* a buffer or datetime array: values_cplx.c checks it */
 } kj_api_plan_arg;
 kj_api_plan_arg kj_api_plan_arg_of(const kj_type *param, const kjit_value *v);
 bool kj_api_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out);
+/* values_cplx.c: complex, datetime64/timedelta64 and buffer values (each "not mine": NULL, -1, false) */
+kjit_array *kj_api_time_mark(kjit_array *a, kjit_dtype dt);
+kjit_dtype kj_api_time_dtype(const kj_array *a);
+const kj_type *kj_api_cplx_value_type(kj_types *T, const kjit_value *v);
+int kj_api_cplx_check(const kjit_value *v, int k, kjit_error *err);
+int kj_api_cplx_to_mem(const kj_type *t, const kjit_value *v, void *out);
+kjit_value kj_api_cplx_result(const kj_type *t, const void *mem,
+                               kjit_array *(*array_result)(const kj_type *, const void *));
+/* Is a result of type t one for kj_api_cplx_result? */
+static inline bool kj_api_cplx_result_type(const kj_type *t)
+{
+    return t->kind == KJ_T_COMPLEX || kj_is_dt(t) ||
+           (t->kind == KJ_T_ARRAY && ((t->ref && kj_buffer_kind(t)) || kj_is_dt(t->elem))); /* a buffer: a marked array */
+}
+size_t kj_api_cplx_mem_size(const kj_type *t);
+size_t kj_api_cplx_mem_align(const kj_type *t);
+void kj_api_cplx_type_name(const kjit_value *v, char *buf, size_t cap);
+bool kj_api_cplx_plan_rewrite(const kj_api_plan_arg *a, const kjit_value *v, void *out, bool *ok);
+/* Is v a value of values_cplx.c's kinds (inline: other calls pay tests, not a call)? */
+static inline bool kj_api_cplx_value(const kjit_value *v)
+{
+    return v->kind == KJIT_VALUE_COMPLEX || v->kind == KJIT_VALUE_BYTES ||
+           (v->kind == KJIT_VALUE_INT && (v->dtype == KJIT_DATETIME64 || v->dtype == KJIT_TIMEDELTA64)) ||
+           (v->kind == KJIT_VALUE_ARRAY && v->v.a && ((const kj_array *)(const void *)v->v.a)->api_time);
+}
+/* Is argument v of plan a one for kj_api_cplx_plan_rewrite? (inline: prepared calls of numbers and plain
+ * arrays pay a test, not a call) */
+static inline bool kj_api_plan_special(const kj_api_plan_arg *a, const kjit_value *v)
+{
+    if (v->kind == KJIT_VALUE_ARRAY) return a->unit_set; /* the common case first: one test */
+    return v->kind == KJIT_VALUE_COMPLEX || v->kind == KJIT_VALUE_BYTES ||
+           (v->kind != KJIT_VALUE_ARRAY && (a->store == KJ_DT_COMPLEX64 || a->store == KJ_DT_COMPLEX128)) ||
+           (v->kind == KJIT_VALUE_INT && (a->dtype == KJIT_DATETIME64 || a->dtype == KJIT_TIMEDELTA64));
+}
+void kj_api_cplx_plan_arg(kj_api_plan_arg *a, const kj_type *param, const kjit_value *v);
 /* call.c, for prepared calls (call_plan.c): kjit_call's checks and its
  * specialisation for args; and a run of it on marshalled arguments */
 int kj_api_call_spec(kjit_fn *f, const kjit_value *args, int nargs, kj_api_spec *sp, kjit_error *err);
@@ -354,6 +392,7 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out);
 /* A result of type `t` read from `mem`; arrays in it take the references
  * the entry point handed over. */
 kjit_value kj_api_from_mem(const kj_type *t, const void *mem);
+void kj_api_from_mem_to(const kj_type *t, const void *mem, kjit_value *out);
 size_t kj_api_item_offset(const kj_type *t, uint32_t k); /* of item k of tuple type t in its memory form */
 /* str results (str_result.c): the strings a run made are freed as its outermost entry call returns, so
  * a result's are copied before (malloc'd; its kjit_value's dtype KJ_API_STR_OWNED, which

@@ -15,9 +15,10 @@ static const kj_dtype to_rt[] = {
     [KJIT_UINT16] = KJ_DT_UINT16,   [KJIT_UINT32] = KJ_DT_UINT32,   [KJIT_UINT64] = KJ_DT_UINT64,
     [KJIT_FLOAT32] = KJ_DT_FLOAT32, [KJIT_FLOAT64] = KJ_DT_FLOAT64, [KJIT_COMPLEX64] = KJ_DT_COMPLEX64,
     [KJIT_COMPLEX128] = KJ_DT_COMPLEX128, [KJIT_FLOAT16] = KJ_DT_FLOAT16,
+    [KJIT_DATETIME64] = KJ_DT_INT64,      [KJIT_TIMEDELTA64] = KJ_DT_INT64, /* marked: values_cplx.c */
 };
 
-bool kj_api_dtype_valid(kjit_dtype dt) { return (unsigned)dt <= KJIT_FLOAT16; }
+bool kj_api_dtype_valid(kjit_dtype dt) { return (unsigned)dt <= KJIT_TIMEDELTA64; }
 
 kj_dtype kj_api_dtype(kjit_dtype dt) { return to_rt[dt]; }
 
@@ -45,6 +46,7 @@ size_t kjit_dtype_size(kjit_dtype dt) { return kj_api_dtype_valid(dt) ? kj_dtype
 
 const char *kjit_dtype_name(kjit_dtype dt)
 {
+    if (dt == KJIT_DATETIME64 || dt == KJIT_TIMEDELTA64) return dt == KJIT_DATETIME64 ? "datetime64" : "timedelta64";
     return dt == KJIT_RECORD ? "record" : kj_api_dtype_valid(dt) ? kj_dtype_name(to_rt[dt]) : "?";
 }
 
@@ -98,7 +100,7 @@ kjit_array *kjit_array_wrap(kjit_ctx *ctx, void *data, kjit_dtype dt, int ndim, 
         return NULL;
     }
     kj_rt_error e = {0};
-    return checked(kj_array_wrap(data, to_rt[dt], ndim, shape, strides, &e), &e, err);
+    return kj_api_time_mark(checked(kj_array_wrap(data, to_rt[dt], ndim, shape, strides, &e), &e, err), dt);
 }
 
 kjit_array *kjit_array_new(kjit_ctx *ctx, kjit_dtype dt, int ndim, const int64_t *shape, kjit_error *err)
@@ -106,7 +108,7 @@ kjit_array *kjit_array_new(kjit_ctx *ctx, kjit_dtype dt, int ndim, const int64_t
     (void)ctx;
     if (!check_shape(dt, ndim, shape, "kjit_array_new", err)) return NULL;
     kj_rt_error e = {0};
-    return checked(kj_array_zeros(to_rt[dt], ndim, shape, &e), &e, err);
+    return kj_api_time_mark(checked(kj_array_zeros(to_rt[dt], ndim, shape, &e), &e, err), dt);
 }
 
 void kjit_array_free(kjit_array *a) { kj_array_release(kj_api_arr(a)); }
@@ -130,6 +132,7 @@ int64_t kjit_array_size(const kjit_array *a)
 
 kjit_dtype kjit_array_dtype(const kjit_array *a)
 {
+    if (a && kj_api_arr(a)->api_time) return kj_api_time_dtype(kj_api_arr(a));
     return !a ? KJIT_FLOAT64 : kj_api_arr(a)->rec ? KJIT_RECORD : kj_api_public_dtype(kj_api_arr(a)->dtype);
 }
 
@@ -168,7 +171,12 @@ static const char *type_name(const kjit_value *v, char *buf, size_t cap, int dep
     case KJIT_VALUE_NONE: snprintf(buf, cap, "none"); break;
     case KJIT_VALUE_BOOL: snprintf(buf, cap, "bool"); break;
     case KJIT_VALUE_INT:
-    case KJIT_VALUE_FLOAT: snprintf(buf, cap, "%s", kjit_dtype_name(v->dtype)); break;
+    case KJIT_VALUE_FLOAT:
+        if (v->dtype == KJIT_DATETIME64 || v->dtype == KJIT_TIMEDELTA64) kj_api_cplx_type_name(v, buf, cap);
+        else snprintf(buf, cap, "%s", kjit_dtype_name(v->dtype));
+        break;
+    case KJIT_VALUE_COMPLEX:
+    case KJIT_VALUE_BYTES: kj_api_cplx_type_name(v, buf, cap); break;
     case KJIT_VALUE_STR: snprintf(buf, cap, "str"); break;
     case KJIT_VALUE_DTYPE: snprintf(buf, cap, "dtype(%s)", kjit_dtype_name(v->dtype)); break;
     case KJIT_VALUE_FUNCTION: snprintf(buf, cap, "function(%s)", v->v.fn ? kjit_fn_name(v->v.fn) : "NULL"); break;

@@ -155,6 +155,8 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
 {
     int ext = kj_api_ext_check(v, k, err); /* Generators, records (values_record.c) */
     if (ext >= 0) return ext;
+    int mine = kj_api_cplx_check(v, k, err); /* complex, datetime, buffers */
+    if (mine >= 0) return mine;
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return KJIT_OK;
     case KJIT_VALUE_STR: return v->v.s ? KJIT_OK : kj_api_usage(err, "argument %d: string is NULL", k + 1);
@@ -207,6 +209,8 @@ static int check_value(const kjit_fn *f, const kjit_value *v, int k, int depth, 
     case KJIT_VALUE_DICT: return kj_api_dict_check(v, k, err);
     case KJIT_VALUE_GENERATOR:
         return kj_api_usage(err, "argument %d: a generator cannot be passed to compiled code", k + 1);
+    case KJIT_VALUE_COMPLEX:
+    case KJIT_VALUE_BYTES: break; /* kj_api_cplx_check */
     }
     return kj_api_usage(err, "argument %d: invalid value kind %d", k + 1, (int)v->kind);
 }
@@ -240,6 +244,8 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
 {
     const kj_type *ext = kj_api_ext_type(t, v); /* Generators, records, arrays of records */
     if (ext) return ext;
+    const kj_type *mine = kj_api_cplx_value_type(t, v); /* complex, datetime, buffers, float16 arrays */
+    if (mine) return mine;
     switch (v->kind) {
     case KJIT_VALUE_BOOL: return kj_t_bool(t);
     case KJIT_VALUE_STR: return kj_t_str(t);
@@ -277,7 +283,8 @@ static const kj_type *value_type(kj_types *t, const kjit_value *v)
     case KJIT_VALUE_SET: return kj_t_set(t, value_type(t, &v->v.l->items[0]));
     case KJIT_VALUE_DICT: return kj_api_dict_type(t, v);
     case KJIT_VALUE_GENERATOR: /* check_value refused it */
-    case KJIT_VALUE_NONE: case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD: break;
+    case KJIT_VALUE_NONE: case KJIT_VALUE_RNG: case KJIT_VALUE_RECORD:
+    case KJIT_VALUE_COMPLEX: case KJIT_VALUE_BYTES: break; /* kj_api_ext_type, kj_api_cplx_value_type */
     case KJIT_VALUE_DTYPE: return kj_api_dtype_value_type(t, v->dtype);
     case KJIT_VALUE_FUNCTION: return kj_api_function_type(t, v);
     }
@@ -311,8 +318,7 @@ static bool returnable(const kj_type *t)
     if (t->kind == KJ_T_DTYPE) return kj_api_dtype_returnable(t); /* values_dtype.c */
     if (t->kind == KJ_T_DICT) return kj_api_dict_ok(t);
     if (t->kind == KJ_T_GENERATOR) return false; /* only as the whole result: returnable_result */
-    /* a complex scalar has no kjit_value (complex arrays do pass) */
-    return t->kind == KJ_T_NONE || (kj_is_scalar(t) && !kj_is_complex(t)) || t->kind == KJ_T_STR ||
+    return t->kind == KJ_T_NONE || kj_is_scalar(t) || kj_is_dt(t) || t->kind == KJ_T_STR ||
            kj_record_of(t) || /* a copy (values_record.c) */
            (t->kind == KJ_T_ARRAY && t->ndim <= KJ_ABI_MAX_DIMS);
 }
@@ -519,9 +525,9 @@ int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, const kjit_value *a
             kj_mpi_note_failure(m->mpi); /* the other ranks must not wait for this one */
             rc = runtime_failed(&rt, err);
         } else {
-            kjit_value r = kj_api_from_mem(ret_type, ret);
-            if (result) *result = r;
-            else kjit_value_release(&r); /* arrays hold references */
+            kjit_value r;
+            kj_api_from_mem_to(ret_type, ret, result ? result : &r);
+            if (!result) kjit_value_release(&r); /* arrays hold references */
         }
         kj_rt_dispose(&rt);
     }

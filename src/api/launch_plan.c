@@ -58,6 +58,7 @@ plan_arg kj_api_plan_arg_of(const kj_type *param, const kjit_value *v)
     } else {
         a.store = kj_api_type_dtype(param);
     }
+    kj_api_cplx_plan_arg(&a, param, v);
     return a;
 }
 
@@ -115,13 +116,17 @@ bool kj_api_plan_rewrite(const plan_arg *a, const kjit_value *v, void *out)
         if (r && a->param->layout != KJ_LAYOUT_A && kj_api_rec_array_layout(r) != a->param->layout) return false;
         return kj_api_to_mem(a->param, v, out);
     }
+    bool ok;
+    if (kj_api_plan_special(a, v) && kj_api_cplx_plan_rewrite(a, v, out, &ok)) return ok;
     if (v->kind != KJIT_VALUE_ARRAY) {
         if (v->dtype != a->dtype) return false;
         kj_api_store_scalar(out, a->store, v);
         return true;
     }
     const kj_array *x = kj_api_arr(v->v.a);
-    if (!x || x->dtype != a->elem || x->ndim != a->ndim || (x->flags & a->flags) != a->flags) return false;
+    if (!x || x->dtype != a->elem || x->ndim != a->ndim || (x->flags & a->flags) != a->flags ||
+        (x->dtype == KJ_DT_INT64 && x->api_time)) /* a datetime array, for a plan of int64 ones */
+        return false;
     kj_abi_array_pack(out, a->ndim, x->data, x->shape, x->strides, kj_api_arr(v->v.a));
     return true;
 }

@@ -22,6 +22,7 @@ size_t kj_api_mem_align(const kj_type *t)
     case KJ_T_BOOL: return 1;
     case KJ_T_INT: return t->bits ? (size_t)t->bits / 8 : 8;
     case KJ_T_FLOAT: return (size_t)t->bits / 8;
+    case KJ_T_COMPLEX: return kj_api_cplx_mem_align(t);
     case KJ_T_TUPLE: {
         size_t a = 1;
         for (uint32_t k = 0; k < t->n; k++) {
@@ -60,6 +61,7 @@ size_t kj_api_mem_size(const kj_type *t)
     case KJ_T_BOOL:
     case KJ_T_INT:
     case KJ_T_FLOAT: return kj_api_mem_align(t);
+    case KJ_T_COMPLEX: return kj_api_cplx_mem_size(t);
     case KJ_T_TUPLE: return round_up(item_offset(t, t->n), kj_api_mem_align(t));
     case KJ_T_OPTIONAL: return round_up(kj_api_mem_align(t) + kj_api_mem_size(t->elem), kj_api_mem_align(t));
     case KJ_T_ARRAY: return kj_abi_array_bytes(t->ndim);
@@ -94,6 +96,10 @@ bool kj_api_to_mem(const kj_type *t, const kjit_value *v, void *out)
 {
     int ext = kj_api_ext_to_mem(t, v, out); /* Generators, records (values_record.c) */
     if (ext >= 0) return ext;
+    if (t && (t->kind == KJ_T_COMPLEX || kj_api_cplx_value(v))) {
+        int mine = kj_api_cplx_to_mem(t, v, out);
+        if (mine >= 0) return mine;
+    }
     bool scalar = v->kind == KJIT_VALUE_BOOL || v->kind == KJIT_VALUE_INT || v->kind == KJIT_VALUE_FLOAT;
     if (kj_is_scalar(t) && scalar) {
         kj_elem_store(out, kj_api_type_dtype(t), value_scalar(v));
@@ -168,45 +174,56 @@ static kjit_tuple *tuple_result(const kj_type *t, const char *mem)
     return tup;
 }
 
-kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
+/* Into *out (not returned: a kjit_value is 24 bytes, which a return passes through memory, twice). */
+void kj_api_from_mem_to(const kj_type *t, const void *mem, kjit_value *out)
 {
-    kjit_value r = {0};
-    if (kj_api_ext_from_mem(t, mem, &r)) return r;
-    if (kj_is_scalar(t)) {
+    *out = (kjit_value){0};
+    if (kj_api_ext_from_mem(t, mem, out)) return;
+    if (kj_api_cplx_result_type(t)) { /* values_cplx.c */
+        *out = kj_api_cplx_result(t, mem, array_result);
+    } else if (kj_is_scalar(t)) {
         kj_scalar s = kj_elem_load(mem, kj_api_type_dtype(t));
-        if (t->kind == KJ_T_BOOL) r = kjit_value_bool(s.v.i != 0);
+        if (t->kind == KJ_T_BOOL) *out = kjit_value_bool(s.v.i != 0);
         else if (t->kind == KJ_T_FLOAT)
-            r = t->bits == 32 ? kjit_value_float32((float)s.v.f) : kjit_value_float(s.v.f);
-        else r = kjit_value_int_as(s.v.i, kj_api_public_dtype(s.dtype));
+            *out = t->bits == 32 ? kjit_value_float32((float)s.v.f) : kjit_value_float(s.v.f);
+        else *out = kjit_value_int_as(s.v.i, kj_api_public_dtype(s.dtype));
     } else if (t->kind == KJ_T_STR) {
         const char *s;
         memcpy(&s, mem, sizeof s);
-        r = kjit_value_str(s);
-        r.dtype = KJ_API_STR_OWNED; /* a copy (str_result.c): kjit_value_release frees it */
+        *out = kjit_value_str(s);
+        out->dtype = KJ_API_STR_OWNED; /* a copy (str_result.c): kjit_value_release frees it */
     } else if (t->kind == KJ_T_ARRAY) {
-        r = kjit_value_array(array_result(t, mem));
-        r.dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
+        *out = kjit_value_array(array_result(t, mem));
+        out->dtype = kj_api_public_dtype(kj_api_type_dtype(t->elem));
     } else if (t->kind == KJ_T_TUPLE) {
-        r = kjit_value_tuple(tuple_result(t, mem));
-        kj_api_poly_tag(t, &r); /* a numpy.polynomial.Polynomial (values_poly.c) */
+        *out = kjit_value_tuple(tuple_result(t, mem));
+        kj_api_poly_tag(t, out); /* a numpy.polynomial.Polynomial (values_poly.c) */
     } else if (kj_api_is_container(t)) { /* a kjit_list the run's trampoline made (values_list.c) */
-        r.kind = t->kind == KJ_T_LIST ? KJIT_VALUE_LIST : KJIT_VALUE_SET;
-        memcpy(&r.v.l, mem, sizeof r.v.l);
+        out->kind = t->kind == KJ_T_LIST ? KJIT_VALUE_LIST : KJIT_VALUE_SET;
+        memcpy(&out->v.l, mem, sizeof out->v.l);
     } else if (t->kind == KJ_T_DTYPE) {
-        r = kj_api_dtype_result(t); /* values_dtype.c */
+        *out = kj_api_dtype_result(t); /* values_dtype.c */
     } else if (t->kind == KJ_T_DICT) { /* values_dict.c's trampoline left the kjit_dict there */
-        r.kind = KJIT_VALUE_DICT;
-        memcpy(&r.v.d, mem, sizeof r.v.d);
+        out->kind = KJIT_VALUE_DICT;
+        memcpy(&out->v.d, mem, sizeof out->v.d);
     } else if (t->kind == KJ_T_OPTIONAL && *(const unsigned char *)mem) { /* Numba's Optional: None or the value */
-        r = kj_api_from_mem(t->elem, (const char *)mem + kj_api_mem_align(t));
+        kj_api_from_mem_to(t->elem, (const char *)mem + kj_api_mem_align(t), out);
+    } else {
+        *out = (kjit_value){0};
     }
+}
+
+kjit_value kj_api_from_mem(const kj_type *t, const void *mem)
+{
+    kjit_value r;
+    kj_api_from_mem_to(t, mem, &r);
     return r;
 }
 
 void kjit_value_release(kjit_value *v)
 {
     if (!v || kj_api_ext_release(v)) return;
-    if (v->kind == KJIT_VALUE_ARRAY) kjit_array_free(v->v.a);
+    if (v->kind == KJIT_VALUE_ARRAY || v->kind == KJIT_VALUE_BYTES) kjit_array_free(v->v.a);
     if (v->kind == KJIT_VALUE_DICT) kjit_dict_free(v->v.d);
     if (v->kind == KJIT_VALUE_GENERATOR) kjit_generator_free(v->v.g);
     if (v->kind == KJIT_VALUE_STR && v->dtype == KJ_API_STR_OWNED) free((char *)v->v.s);

@@ -105,6 +105,7 @@ typedef struct kj_array {
     void *rec;                     /* an array of records made by the C API (api/values_record.c): its
                                       layout (one malloc'd block, freed with the array); the array
                                       itself is uint8 of shape (..., itemsize), as compiled code's */
+    uint8_t api_time;              /* the C API's datetime64/timedelta64 mark of an int64 array (api/values_cplx.c) */
 } kj_array;
 
 /* Number of elements (product of the shape; 1 for 0-d). */
