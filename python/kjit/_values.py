@@ -1,6 +1,5 @@
 """Python objects to kjit_value arguments and kjit_value results back (no copies)."""
 
-import builtins
 import ctypes
 
 import numpy as np
@@ -206,12 +205,3 @@ def to_python(v, args=()):
         t = ctypes.cast(v.v.p, ctypes.POINTER(Tuple)).contents
         return tuple(to_python(t.items[j], args) for j in range(t.n))
     return None
-
-
-def runtime_exception(message):
-    """The Python exception an error raised in compiled code stands for ("IndexError: ...")."""
-    name, sep, rest = message.partition(": ")
-    cls = getattr(builtins, name, None) if sep else None
-    if isinstance(cls, type) and issubclass(cls, BaseException):
-        return cls(rest)
-    return RuntimeError(message)
