@@ -38,10 +38,10 @@ void kj_api_threads_release(kj_api_threads *t)
     if (t && atomic_fetch_sub(&t->refs, 1) == 1) free(t);
 }
 
-void kj_api_threads_enter(const kj_api_threads *t, kj_rt *rt, kj_api_threads_seen *seen)
+void kj_api_threads_enter(kj_api_threads *t, kj_rt *rt, kj_api_threads_seen *seen)
 {
-    seen->num_threads = t ? atomic_load(&((kj_api_threads *)(uintptr_t)t)->num_threads) : 0;
-    seen->chunksize = t ? atomic_load(&((kj_api_threads *)(uintptr_t)t)->chunksize) : 0;
+    seen->num_threads = t ? atomic_load(&t->num_threads) : 0;
+    seen->chunksize = t ? atomic_load(&t->chunksize) : 0;
     rt->num_threads = seen->num_threads;
     rt->chunksize = seen->chunksize;
 }

@@ -21,7 +21,7 @@ typedef struct kj_api_threads_seen {
     int32_t num_threads;
     int64_t chunksize;
 } kj_api_threads_seen;
-void kj_api_threads_enter(const kj_api_threads *t, struct kj_rt *rt, kj_api_threads_seen *seen);
+void kj_api_threads_enter(kj_api_threads *t, struct kj_rt *rt, kj_api_threads_seen *seen);
 void kj_api_threads_leave(kj_api_threads *t, const struct kj_rt *rt, const kj_api_threads_seen *seen);
 
 #endif
