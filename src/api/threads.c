@@ -8,16 +8,8 @@
 
 #include "api_int.h"
 #include "runtime/pool.h"
-#include "runtime/rt.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
-
-struct kj_api_threads {
-    atomic_int refs;
-    atomic_int num_threads;   /* 0: all of the pool's */
-    _Atomic int64_t chunksize; /* 0: kjit's schedule */
-};
 
 kj_api_threads *kj_api_threads_new(void)
 {
@@ -36,22 +28,6 @@ kj_api_threads *kj_api_threads_retain(kj_api_threads *t)
 void kj_api_threads_release(kj_api_threads *t)
 {
     if (t && atomic_fetch_sub(&t->refs, 1) == 1) free(t);
-}
-
-void kj_api_threads_enter(kj_api_threads *t, kj_rt *rt, kj_api_threads_seen *seen)
-{
-    seen->num_threads = t ? atomic_load(&t->num_threads) : 0;
-    seen->chunksize = t ? atomic_load(&t->chunksize) : 0;
-    rt->num_threads = seen->num_threads;
-    rt->chunksize = seen->chunksize;
-}
-
-void kj_api_threads_leave(kj_api_threads *t, const kj_rt *rt, const kj_api_threads_seen *seen)
-{
-    if (!t) return;
-    /* only what the call changed: a call on another thread may have set the other */
-    if (rt->num_threads != seen->num_threads) atomic_store(&t->num_threads, rt->num_threads);
-    if (rt->chunksize != seen->chunksize) atomic_store(&t->chunksize, rt->chunksize);
 }
 
 /* The pool's size: the context's pool, else what the environment asks for. */
