@@ -814,6 +814,52 @@ int kjit_cache_info_get(const char *dir, kjit_cache_info *info, kjit_error *err)
  * miss and recompile. KJIT_ERR_USAGE when no directory can be named. */
 int kjit_cache_clear(const char *dir, uint64_t *removed, kjit_error *err);
 
+/* ---- Numba's thread-pool settings (since 0.5) ---- */
+
+/* numba.set_num_threads / set_parallel_chunksize as the application's code
+ * calls them outside compiled code (Numba's user/threading-layer.rst,
+ * user/parallel.rst "Scheduling"). A context holds them: every call of its
+ * modules starts with them, and what compiled code sets through
+ * numba.set_num_threads / set_parallel_chunksize stays set for later calls.
+ * (Numba keeps them per thread; kjit per context: two threads calling one
+ * context's modules share them.) */
+typedef enum kjit_threads_setting {
+    KJIT_THREADS_NUM = 0,       /* numba.get/set_num_threads: 1..KJIT_THREADS_MAX */
+    KJIT_THREADS_CHUNKSIZE = 1, /* numba.get/set_parallel_chunksize: >= 0 (0: kjit's schedule) */
+    KJIT_THREADS_MAX = 2,       /* read only: numba.config.NUMBA_NUM_THREADS, the pool's size
+                                   (KJIT_NUM_THREADS, else NUMBA_NUM_THREADS, else the CPUs) */
+    KJIT_THREADS_CPUS = 3,      /* read only: numba.config.NUMBA_DEFAULT_NUM_THREADS */
+} kjit_threads_setting;
+
+/* The setting's value; -1 for an unknown `which`, or for KJIT_THREADS_MAX
+ * when the environment's thread count is bad. `ctx` may be NULL for
+ * KJIT_THREADS_MAX and KJIT_THREADS_CPUS. */
+int64_t kjit_ctx_threads_get(kjit_ctx *ctx, kjit_threads_setting which);
+/* Set KJIT_THREADS_NUM or KJIT_THREADS_CHUNKSIZE; KJIT_ERR_USAGE with
+ * Numba's ValueError message for a value out of range ("The number of
+ * threads must be between 1 and 8", "chunksize must be greater than or
+ * equal to zero"). */
+kjit_status kjit_ctx_threads_set(kjit_ctx *ctx, kjit_threads_setting which, int64_t value, kjit_error *err);
+
+/* Since 0.5: how a run-time error's exception (KJIT_ERR_RUNTIME) took its
+ * arguments, so that a host language can make the same exception object:
+ * the message after "Name: " is str() of the exception, and
+ *   KJIT_EXC_ARGS_NONE   no arguments (`raise ValueError`);
+ *   KJIT_EXC_ARGS_STR    one string, the message;
+ *   KJIT_EXC_ARGS_REPR   one value whose repr() the message is (a number, a
+ *                        KeyError's key: "KeyError: 'missing'");
+ *   KJIT_EXC_ARGS_TUPLE  several: the message is the tuple's repr()
+ *                        (`raise ValueError("negative", 2)`);
+ *   KJIT_EXC_ARGS_UNKNOWN  not a run-time error of kjit_call, or not known. */
+typedef enum kjit_exc_args {
+    KJIT_EXC_ARGS_UNKNOWN = 0,
+    KJIT_EXC_ARGS_NONE = 1,
+    KJIT_EXC_ARGS_STR = 2,
+    KJIT_EXC_ARGS_REPR = 3,
+    KJIT_EXC_ARGS_TUPLE = 4,
+} kjit_exc_args;
+kjit_exc_args kjit_error_exc_args(const kjit_error *err);
+
 /* ---- what kjit finds on this machine (since 0.5; kjit sysinfo) ---- */
 
 typedef struct kjit_sysinfo_line {

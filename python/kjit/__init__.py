@@ -9,6 +9,7 @@ CPython. `python3 -m kjit script.py` runs an unmodified Numba program with `numb
 
 from . import config, cuda, errors, typed, types
 from ._dispatch import CPUDispatcher, Dispatcher, check_options
+from ._objmode import objmode
 from ._lib import lib as _lib_handle
 from ._ufunc import GUFuncDispatcher, UFuncDispatcher
 from .errors import KjitError, NumbaError, TypingError, UnsupportedError
@@ -79,11 +80,7 @@ def stencil(*a, **k):
 prange = range
 
 
-def get_num_threads():
-    return config.NUMBA_NUM_THREADS
-
-
-def set_num_threads(n):
-    config.NUMBA_NUM_THREADS = int(n)
+from ._threads import (set_num_threads, get_num_threads, get_thread_id, set_parallel_chunksize,  # noqa: E402
+                       get_parallel_chunksize, parallel_chunksize)
 
 

@@ -15,9 +15,10 @@ import numpy as _np
 from . import _lib, config
 from ._lib import lib, take_string
 from ._source import SourceError, build_unit, function_piece, _names, Piece
-from . import _readonly, _funcargs
-from ._values import Args, to_python, runtime_exception
+from . import _readonly, _funcargs, _threads
+from ._values import Args, to_python
 from . import _values_list
+from ._exc import error_of, from_error
 from .errors import TypingError, UnsupportedError, KjitUsageError
 
 _lock = threading.RLock()
@@ -77,6 +78,7 @@ def _context():
             if not ctx:
                 raise KjitUsageError(err.message.decode())
             _contexts[key] = ctx
+            _threads.apply_to(ctx)
         return ctx
 
 
@@ -145,7 +147,7 @@ class Compiled:
         """The Python exception for a failed kjit_call / kjit_launch."""
         msg = err.message.decode("utf-8", "replace")
         if code == _lib.KJIT_ERR_RUNTIME:
-            exc = runtime_exception(msg)
+            exc = from_error(err)
             where = self.unit.locate(err.line) if err.line else None
             if where is not None and hasattr(exc, "add_note"):  # Python 3.11+
                 exc.add_note(f"raised by compiled code at {where[0]}:{where[1]}")
@@ -376,7 +378,7 @@ class CPUDispatcher(Dispatcher, _CBase):
             lib.kjit_value_release(ctypes.byref(v))
 
     def _fast_raise(self, r):
-        self._compiled.raise_error(r[0], _lib.Error(r[0], r[1], r[2], r[3], r[4]))
+        self._compiled.raise_error(r[0], error_of(r))
 
     def _bind_fast(self, c):
         """Calls with seen argument types go straight to c's function (not for units that print: their
@@ -410,7 +412,7 @@ class CPUDispatcher(Dispatcher, _CBase):
                 return self._call(self.kjit_name, args)
             t = type(r)
             if t is tuple:
-                err = _lib.Error(r[0], r[1], r[2], r[3], r[4])
+                err = error_of(r)
                 c.raise_error(r[0], err)
             if t is bytes:
                 return self._fast_convert(r, args)

@@ -262,7 +262,7 @@ static PyObject *dispatch_vectorcall(PyObject *self, PyObject *const *args, size
     if (code == KJIT_ERR_USAGE) /* not of the plan's types after all (nothing ran): the Python path says why */
         return PyObject_Vectorcall(d->slow, args, nargsf, kwnames);
     if (code != KJIT_OK) {
-        PyObject *t = Py_BuildValue("(iyyii)", code, err.message, err.file, err.line, err.col);
+        PyObject *t = Py_BuildValue("(iy#yii)", code, err.message, (Py_ssize_t)sizeof err.message, err.file, err.line, err.col);
         PyObject *r = t ? PyObject_CallOneArg(d->raise, t) : NULL;
         Py_XDECREF(t);
         return r;

@@ -194,7 +194,8 @@ static PyObject *result_object(const kjit_value *r)
 
 /* call(fn, args): the result object; NotImplemented when an argument is not for the fast path (nothing
  * was called); bytes, the kjit_value, when the result is not a scalar (for the caller to convert and
- * release); a tuple (status, message, file, line, col) when the call failed. */
+ * release); a tuple (status, message, file, line, col) when the call failed (message: the whole buffer, as
+ * kjit_error_exc_args reads a byte past its NUL). */
 static PyObject *fast_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     fast_state *st = state_of(module);
@@ -213,7 +214,7 @@ static PyObject *fast_call(PyObject *module, PyObject *const *args, Py_ssize_t n
     int code = st->call(fn, ca.values, (int)n, &result, &err);
     release_args(st, &ca);
     if (code != KJIT_OK)
-        return Py_BuildValue("(iyyii)", code, err.message, err.file, err.line, err.col);
+        return Py_BuildValue("(iy#yii)", code, err.message, (Py_ssize_t)sizeof err.message, err.file, err.line, err.col);
     PyObject *r = result_object(&result);
     if (r) return r;
     return PyBytes_FromStringAndSize((const char *)&result, sizeof result);
@@ -267,7 +268,7 @@ static PyObject *fast_launch(PyObject *module, PyObject *const *args, Py_ssize_t
         for (int i = 0; i < ca.narrays; i++) st->data(ca.arrays[i]);
     release_args(st, &ca);
     if (code != KJIT_OK)
-        return Py_BuildValue("(iyyii)", code, err.message, err.file, err.line, err.col);
+        return Py_BuildValue("(iy#yii)", code, err.message, (Py_ssize_t)sizeof err.message, err.file, err.line, err.col);
     Py_RETURN_NONE;
 }
 

@@ -385,7 +385,7 @@ static PyObject *launch_vectorcall(PyObject *self, PyObject *const *args, size_t
     if (code == KJIT_ERR_USAGE) /* not of the plan's types after all (nothing ran): the Python path says why */
         return PyObject_Vectorcall(l->slow, args, nargsf, kwnames);
     if (code != KJIT_OK) {
-        PyObject *t = Py_BuildValue("(iyyii)", code, err.message, err.file, err.line, err.col);
+        PyObject *t = Py_BuildValue("(iy#yii)", code, err.message, (Py_ssize_t)sizeof err.message, err.file, err.line, err.col);
         PyObject *r = t ? PyObject_CallOneArg(l->raise, t) : NULL;
         Py_XDECREF(t);
         return r;

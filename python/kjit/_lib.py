@@ -160,6 +160,9 @@ _SIGNATURES = {
     "kjit_array_device_ptr": (ctypes.c_int, [_P, _P, ctypes.POINTER(ctypes.c_uint64), _ERRP]),
     "kjit_array_wrap_device": (_P, [_P, ctypes.c_uint64, ctypes.c_int, ctypes.c_int, _I64P, _I64P, _ERRP]),
     "kjit_sysinfo": (ctypes.c_int, [ctypes.POINTER(SysinfoLine), ctypes.c_int]),
+    "kjit_ctx_threads_get": (ctypes.c_int64, [_P, ctypes.c_int]),
+    "kjit_ctx_threads_set": (ctypes.c_int, [_P, ctypes.c_int, ctypes.c_int64, _ERRP]),
+    "kjit_error_exc_args": (ctypes.c_int, [_ERRP]),
 }
 
 

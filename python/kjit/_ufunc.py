@@ -5,6 +5,7 @@ import inspect
 
 import numpy as np
 
+from . import _ufunc_meth
 from ._dispatch import Dispatcher
 from ._source import Piece
 
@@ -70,7 +71,7 @@ class UFuncDispatcher(Dispatcher):
         if self.nin == 2:  # reduce along each axis kjit compiles (one wrapper each: kjit's axis is a constant)
             for axis in _AXES:
                 out.append(_wrapper(n, _reduce_name(n, axis), ["a"], f"return {n}.reduce(a, axis={axis})"))
-        return out
+        return out + _ufunc_meth.pieces(n, self.nin)
 
     def decorator_text(self):
         sig = self._sig_text()
@@ -84,13 +85,40 @@ class UFuncDispatcher(Dispatcher):
 
     @property
     def types(self):
-        return [_type_chars(s) for s in (self._sigs or [])]
+        if self._sigs is None:  # dynamic: the loops its calls compiled (_ufunc_meth.loop_for)
+            return list(self.__dict__.get("_loops", ()))
+        return [_type_chars(s) for s in self._sigs]
 
     @property
     def ntypes(self):
         return len(self.types)
 
+    def at(self, a, indices, b=None):
+        return _ufunc_meth.at(self, a, indices, b)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        return _ufunc_meth.accumulate(self, array, axis, dtype, out)
+
+    def outer(self, a, b):
+        return _ufunc_meth.outer(self, a, b)
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        return _ufunc_meth.reduceat(self, array, indices, axis, dtype, out)
+
     def __call__(self, *args, **kwargs):
+        if self._sigs is not None or kwargs or len(args) != self.nin:
+            return self._apply(*args, **kwargs)
+        # dynamic (Numba's DUFunc): a loop compiled before that takes the types safely, else a new one
+        loops = self.__dict__.setdefault("_loops", [])
+        loop, args = _ufunc_meth.loop_for(loops, args, self.nin)
+        r = self._apply(*args)
+        if loop is None:
+            name = _ufunc_meth.loop_name(args, (r,))
+            if name is not None and name not in loops:
+                loops.append(name)
+        return r
+
+    def _apply(self, *args, **kwargs):
         if len(args) == self.nin + 1 and isinstance(args[-1], np.ndarray) and "out" not in kwargs:
             args, kwargs = args[:-1], dict(kwargs, out=args[-1])  # f(a, b, out): NumPy's positional output
         if kwargs.get("out") is not None and len(args) == self.nin:
@@ -145,7 +173,9 @@ class GUFuncDispatcher(Dispatcher):
 
     @property
     def types(self):
-        return [_type_chars(s, self.nin) for s in (self._sigs or [])]
+        if self._sigs is None:  # dynamic: the loops its calls compiled
+            return list(self.__dict__.get("_loops", ()))
+        return [_type_chars(s, self.nin) for s in self._sigs]
 
     @property
     def ntypes(self):
@@ -158,6 +188,21 @@ class GUFuncDispatcher(Dispatcher):
         return f"@_kjit_numba.guvectorize({sig + ', ' if sig else ''}{self.layout!r})"
 
     def __call__(self, *args):
+        if self._sigs is not None or len(args) not in (self.nin, self.nargs):
+            return self._apply(*args)
+        loops = self.__dict__.setdefault("_loops", [])
+        loop, cast = _ufunc_meth.loop_for(loops, args, self.nin)
+        if loop is not None and len(args) == self.nin:
+            args = cast  # outputs given: kjit writes them in their own types, the inputs as they are
+        r = self._apply(*args)
+        if loop is None:
+            name = _ufunc_meth.loop_name(args[:self.nin], args[self.nin:] if len(args) == self.nargs else
+                                         (r if isinstance(r, tuple) else (r,)))
+            if name is not None and name not in loops:
+                loops.append(name)
+        return r
+
+    def _apply(self, *args):
         self._ready()
         if len(args) == self.nargs:
             self._call(f"_kjit_apply_{self.kjit_name}", args)

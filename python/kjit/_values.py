@@ -1,7 +1,5 @@
 """Python objects to kjit_value arguments and kjit_value results back (no copies)."""
 
-import ast
-import builtins
 import ctypes
 
 import numpy as np
@@ -280,19 +278,3 @@ def to_python(v, args=(), unit=None):
     if k == _lib.VALUE_RECORD:
         return _values_record.record_result(v.v.p)
     return None
-
-
-def runtime_exception(message):
-    """The Python exception an error raised in compiled code stands for ("IndexError: ...")."""
-    name, sep, rest = message.partition(": ")
-    cls = getattr(builtins, name, None) if sep else None
-    if cls is KeyError:  # the key itself, as Python raises it: str() shows its repr ('(3, 0.5)', "'a'")
-        try:
-            return KeyError(ast.literal_eval(rest))
-        except (ValueError, SyntaxError):
-            return KeyError(rest)
-    if sep and name == "AxisError":  # NumPy's (np.random's Generator.permuted, axis= arguments)
-        cls = np.AxisError
-    if isinstance(cls, type) and issubclass(cls, BaseException):
-        return cls(rest)
-    return RuntimeError(message)

@@ -39,8 +39,8 @@ class Generator:
             self.close()
             if self._unit is not None:
                 self._unit.raise_error(code, err)
-            from ._values import runtime_exception
-            raise runtime_exception(err.message.decode("utf-8", "replace"))
+            from ._exc import from_error
+            raise from_error(err)
         if done.value:
             self.close()
             raise StopIteration

@@ -7,6 +7,8 @@ default ($KJIT_CACHE_DIR). Change them before the first call of the functions th
 
 import os
 
+from . import _threads
+
 
 def _env_bool(*names):
     for n in names:
@@ -22,6 +24,6 @@ BOUNDSCHECK = _env_bool("NUMBA_BOUNDSCHECK")
 CACHE_DIR = None
 # Numba names some programs read; kjit's compiled code does not depend on them.
 DISABLE_JIT = False
-NUMBA_NUM_THREADS = os.cpu_count() or 1
-NUMBA_DEFAULT_NUM_THREADS = NUMBA_NUM_THREADS
+# the thread pool's size and the CPUs, as libkjit counts them (_threads.py)
+NUMBA_NUM_THREADS, NUMBA_DEFAULT_NUM_THREADS = _threads.config_threads()
 ENABLE_CUDASIM = False

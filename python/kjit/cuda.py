@@ -15,6 +15,7 @@ import numpy as np
 from . import _cai, _cuda_views, _dispatch, _dlpack, _funcargs, _lib, _readonly
 from . import _cuda_random as random  # numba.cuda.random (kjit.cuda.random; __main__ aliases it)
 from ._dispatch import Dispatcher, check_options, _bind
+from ._exc import error_of
 from ._source import Piece
 from ._lib import lib
 from ._values import Args, _DTYPE_CODE
@@ -178,7 +179,7 @@ class _Launch(_LBase):
                                     (g.x, g.y, g.z), (b.x, b.y, b.z))
 
     def _fast_raise(self, r):
-        self._bound[0].raise_error(r[0], _lib.Error(r[0], r[1], r[2], r[3], r[4]))
+        self._bound[0].raise_error(r[0], error_of(r))
 
     def _bind_fast(self, c, on_gpu):
         """Launches with seen argument types go straight to c's kernel through a prepared launch (not for
@@ -223,7 +224,7 @@ class _Launch(_LBase):
             if r is None:
                 return
             if r is not NotImplemented:
-                c.raise_error(r[0], _lib.Error(r[0], r[1], r[2], r[3], r[4]))
+                c.raise_error(r[0], error_of(r))
         f = c.fn(k.kjit_name)
         a = Args(args, None, for_kernel=on_gpu)
         err = _lib.Error()

@@ -17,7 +17,8 @@ for py in /usr/bin/python3 python3; do
     if "$py" -c 'import numpy, pytest' 2>/dev/null; then
         export KJIT_LIBRARY=$lib
         # the calls again through the ctypes path alone (without the C fast path, kjit/_fast.c)
-        KJIT_NO_FAST=1 "$py" -m pytest -q -p no:cacheprovider "$here/test_package.py" "$here/test_views_readonly.py"
+        KJIT_NO_FAST=1 "$py" -m pytest -q -p no:cacheprovider "$here/test_package.py" "$here/test_views_readonly.py" \
+            "$here/test_numba_api.py"
         exec "$py" -m pytest -q -p no:cacheprovider "$here"
     fi
 done

@@ -132,6 +132,7 @@ struct kjit_ctx {
      * first compile that needs it (kj_api_pool); modules hold references. */
     kj_pool *pool;
     kj_api_stats *stats; /* KJIT_STATS (a reference), else NULL */
+    struct kj_api_threads *threads; /* numba.set_num_threads ... (threads.c) */
 };
 
 /* One specialisation a kjit_fn has been called with: argument types
@@ -203,6 +204,7 @@ struct kjit_module {
     char *llvm_ir, *asm_text; /* generated again on request when not kept (malloc'd) */
     KJ_VEC(kjit_fn *) fns;
     kj_api_stats *stats; /* the context's (a reference), else NULL */
+    struct kj_api_threads *threads; /* the context's settings (a reference; threads.c) */
     pthread_mutex_t lock;
 };
 

@@ -16,6 +16,8 @@
  * call itself runs unlocked with its own kj_rt, so threads call compiled
  * code concurrently. */
 #include "api_int.h"
+#include "exc_args.h"
+#include "threads.h"
 
 
 #include "abi/abi.h"
@@ -492,6 +494,7 @@ static int runtime_failed(const kj_rt *rt, kjit_error *err)
     const char *name = kj_rt_kind_name(rt->kind);
     if (rt->message[0]) kj_api_set_error(err, KJIT_ERR_RUNTIME, rt->file, "%s: %s", name, rt->message);
     else kj_api_set_error(err, KJIT_ERR_RUNTIME, rt->file, "%s", name);
+    kj_api_error_set_exc_args(err, (int)rt->kind, rt->exc_form, rt->message);
     if (err) {
         err->line = rt->line;
         err->col = rt->col;
@@ -517,10 +520,13 @@ int kj_api_call_entry(kjit_module *m, const kj_api_spec *sp, const kjit_value *a
         rt.pool = m->pool;
         rt.sink = &m->events.sink;
         rt.code = m->gpu_code;
+        kj_api_threads_seen seen;
+        kj_api_threads_enter(m->threads, &rt, &seen);
         kj_rt_kind kind = args && kj_api_spec_has_containers(sp) /* lists, sets: values_list.c */
                               ? kj_api_run_containers(&rt, sp, args, argv, ret)
                           : sp->has_dict ? kj_api_run_dict_entry(&rt, sp, argv, ret) /* dicts: values_dict.c */
                                          : kj_api_run_entry(&rt, sp->entry, ret_type, argv, ret); /* str results: copied */
+        kj_api_threads_leave(m->threads, &rt, &seen);
         if (kind != KJ_RT_OK) {
             kj_mpi_note_failure(m->mpi); /* the other ranks must not wait for this one */
             rc = runtime_failed(&rt, err);

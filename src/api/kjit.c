@@ -10,6 +10,7 @@
  * contexts are independent, so distinct contexts may compile on different
  * threads at once. */
 #include "api_int.h"
+#include "threads.h"
 
 #include "frontend/parser.h"
 #include "runtime/fault.h"
@@ -181,6 +182,7 @@ kjit_ctx *kjit_ctx_new(const kjit_options *opt, kjit_error *err)
     ctx->opt = o;
     kj_api_events_init(&ctx->events, &o);
     ctx->stats = kj_api_stats_new();
+    ctx->threads = kj_api_threads_new();
     pthread_mutex_init(&ctx->lock, NULL);
     kj_api_clear_error(err);
     return ctx;
@@ -205,6 +207,7 @@ void kjit_ctx_free(kjit_ctx *ctx)
     kj_mpi_release(ctx->mpi); /* after the modules: MPI_Finalize, when kjit initialised MPI */
     kj_pool_release(ctx->pool); /* joins its threads unless a module still holds it */
     kj_api_stats_release(ctx->stats);
+    kj_api_threads_release(ctx->threads);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->arch);
     free(ctx->cache_dir);
@@ -256,6 +259,7 @@ void kjit_module_free(kjit_module *m)
     kj_api_free_code(m);
     kj_pool_release(m->pool);
     kj_api_stats_release(m->stats);
+    kj_api_threads_release(m->threads);
     pthread_mutex_destroy(&m->lock);
     kj_arena_free(&m->arena);
     free(m);
@@ -285,6 +289,7 @@ static kjit_module *module_new(const kjit_ctx *ctx, const char *source, size_t l
     m->out = ctx->opt.out;
     kj_api_events_init(&m->events, &ctx->opt);
     m->stats = kj_api_stats_retain(ctx->stats);
+    m->threads = kj_api_threads_retain(ctx->threads);
     m->check_only = ctx->opt.check_only != 0;
     m->fuse = !kj_api_env_flag("KJIT_NO_FUSE", false);
     m->specialise = !kj_api_env_flag("KJIT_NO_SPECIALISE", false);

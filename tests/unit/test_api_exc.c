@@ -37,7 +37,17 @@ static const char src[] = "from numba import jit\n"
                           "def lookup(k):\n"
                           "    if k > 1:\n"
                           "        raise KeyError(\"missing\")\n"
-                          "    return k\n";
+                          "    return k\n"
+                          "\n"
+                          "\n"
+                          "@jit\n"
+                          "def pair(k):\n"
+                          "    if k == 1:\n"
+                          "        raise ValueError(\"negative\", 1)\n"
+                          "    if k == 2:\n"
+                          "        raise ValueError(2)\n"
+                          "    a = [0, 0]\n"
+                          "    return a[k]\n";
 
 typedef struct fixture {
     kjit_ctx *ctx;
@@ -99,6 +109,33 @@ static void test_raise_reaches_api(void **state)
     assert_int_equal(r.v.i, 8);
 }
 
+/* kjit_error_exc_args: how each exception took its arguments (since 0.5) */
+static void test_exc_args(void **state)
+{
+    fixture *f = *state;
+    kjit_value r;
+    kjit_error err;
+    assert_int_equal(call1(f, "check", -3, &r, &err), KJIT_ERR_RUNTIME);
+    assert_int_equal(kjit_error_exc_args(&err), KJIT_EXC_ARGS_STR);
+    assert_int_equal(call1(f, "check", 0, &r, &err), KJIT_ERR_RUNTIME);
+    assert_int_equal(kjit_error_exc_args(&err), KJIT_EXC_ARGS_NONE);
+    assert_int_equal(call1(f, "lookup", 5, &r, &err), KJIT_ERR_RUNTIME);
+    assert_int_equal(kjit_error_exc_args(&err), KJIT_EXC_ARGS_REPR);
+    assert_int_equal(call1(f, "pair", 1, &r, &err), KJIT_ERR_RUNTIME);
+    assert_string_equal(err.message, "ValueError: ('negative', 1)");
+    assert_int_equal(kjit_error_exc_args(&err), KJIT_EXC_ARGS_TUPLE);
+    assert_int_equal(call1(f, "pair", 2, &r, &err), KJIT_ERR_RUNTIME);
+    assert_string_equal(err.message, "ValueError: 2");
+    assert_int_equal(kjit_error_exc_args(&err), KJIT_EXC_ARGS_REPR);
+    assert_int_equal(call1(f, "pair", 3, &r, &err), KJIT_ERR_RUNTIME); /* the runtime's own: the message */
+    assert_string_equal(err.message, "IndexError: list index out of range");
+    assert_int_equal(kjit_error_exc_args(&err), KJIT_EXC_ARGS_STR);
+    /* no run-time error, no exception */
+    assert_int_equal(call1(f, "check", 2, &r, &err), KJIT_OK);
+    assert_int_equal(kjit_error_exc_args(&err), KJIT_EXC_ARGS_UNKNOWN);
+    assert_int_equal(kjit_error_exc_args(NULL), KJIT_EXC_ARGS_UNKNOWN);
+}
+
 static void test_caught_exception_is_no_error(void **state)
 {
     fixture *f = *state;
@@ -118,6 +155,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_raise_reaches_api),
         cmocka_unit_test(test_caught_exception_is_no_error),
+        cmocka_unit_test(test_exc_args),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
