@@ -57,8 +57,6 @@ KNOWN_GAPS = {
              'NumPy 1.24 here promotes by value (np.float32(0.1) * 2.0 is float64)',
     'typed_list': 'ValueError: cannot compute fingerprint of empty list (typed.List is a Python list, passed as a '
                   'reflected list: an empty untyped one has no type)',
-    'ufunc_types_dynamic': 'TypingError: non-precise type builtins.complex: kjit cannot pass argument 0 ... '
-                           '(half(1 + 2j): the C API has no complex values yet; the rest matches)',
 }
 
 # err_ programs whose exception CPython words differently under NumPy 1 (NAME.stderr holds NumPy 2's, as kjit
