@@ -407,8 +407,10 @@ typedef struct kjit_generator kjit_generator; /* since 0.5: opaque */
  * as Numba's reflected list and set.
  *
  * An argument: the caller's list, with `owned` false and items the caller's
- * (borrowed, as a tuple's); it must not be empty (Numba cannot type an empty
- * list: KJIT_ERR_USAGE). Reflection: when the call changed the list (append,
+ * (borrowed, as a tuple's). An empty one (n 0) is typed by items[0], an
+ * example item of its type (a numba.typed.List knows its item type when
+ * empty); with `items` NULL it cannot be typed (Numba cannot type an empty
+ * reflected list: KJIT_ERR_USAGE). Reflection: when the call changed the list (append,
  * pop, sort, an item stored, +=; for a set add, remove, ...), also when it
  * raised, kjit writes the new contents back into this struct: `items` then
  * points to a new array of `n` values that kjit allocated (result values,

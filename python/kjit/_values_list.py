@@ -62,13 +62,27 @@ def check(o):
                             else "can't unbox heterogeneous set")
 
 
+# an example item of a numba type's kind, for an empty typed.List (the C API types an empty list by items[0])
+_EXAMPLES = {"int64": 0, "float64": 0.0, "boolean": False, "bool": False, "unicode_type": ""}
+
+
+def _example(o):
+    t = getattr(o, "item_type", None) if not o else None
+    return _EXAMPLES.get(str(t)) if t is not None else None
+
+
 def set_value(args, v, o, i, top):
-    """Fill kjit_value v with list or set o (argument i); a top-level one is noted for reflection."""
-    check(o)
+    """Fill kjit_value v with list or set o (argument i); a top-level one is noted for reflection. An empty
+    typed.List of a known item type passes with an example item (n 0)."""
+    example = _example(o)
+    if example is None:
+        check(o)
     seq = list(o)
-    items = (Value * len(seq))()
+    items = (Value * max(len(seq), 1))()
     for j, x in enumerate(seq):
         args._set(items[j], x, i)
+    if example is not None:
+        args._set(items[0], example, i)
     lst = List(len(seq), ctypes.cast(items, ctypes.POINTER(Value)), False, 0)
     args.keep += [items, lst, seq]
     v.kind = _lib.VALUE_LIST if isinstance(o, list) else _lib.VALUE_SET

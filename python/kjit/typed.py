@@ -4,7 +4,7 @@ Dict is a numba.typed.Dict: a dict with a key and a value type (given to Dict.em
 entry), which converts what is stored to them and prints as Numba prints it ({a: 1}). It passes to compiled
 code, which works on a dict of its own made of the entries; the entries the code leaves are written back into
 this one after the call (_values_dict.py), so that the caller sees the code's changes, as with Numba. A dict
-compiled code returns is one of these. List is still a Python list that kjit cannot pass."""
+compiled code returns is one of these. List is a Python list with an item type (List below)."""
 
 import numpy as np
 
@@ -12,9 +12,55 @@ from . import types as _types
 
 
 class List(list):
+    """numba.typed.List: a list with an item type (given to empty_list, else that of its first item), which
+    converts what is stored to it (2 appended to a float64 list is 2.0), as Numba's typed list does. It passes
+    to compiled code as a list of that type, an empty one too (_values_list.py), and takes the code's changes
+    back in place."""
+
+    def __init__(self, iterable=()):
+        super().__init__()
+        self._item_type = None
+        self.extend(iterable)
+
     @classmethod
     def empty_list(cls, item_type=None, allocated=0):
-        return cls()
+        lst = cls()
+        lst._item_type = item_type
+        return lst
+
+    @property
+    def item_type(self):
+        return self._item_type
+
+    def _conv(self, x):
+        if self._item_type is None:
+            self._item_type = typeof(x)
+        return cast(self._item_type, x)
+
+    def append(self, x):
+        super().append(self._conv(x))
+
+    def insert(self, i, x):
+        super().insert(i, self._conv(x))
+
+    def extend(self, iterable):
+        for x in list(iterable):
+            self.append(x)
+
+    def __setitem__(self, i, x):
+        if isinstance(i, slice):
+            super().__setitem__(i, [self._conv(y) for y in x])
+        else:
+            super().__setitem__(i, self._conv(x))
+
+    def __iadd__(self, other):
+        self.extend(other)
+        return self
+
+    def copy(self):
+        c = List.empty_list(self._item_type)
+        c.extend(self)
+        return c
 
 
 def typeof(x):

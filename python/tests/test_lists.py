@@ -67,3 +67,16 @@ def test_numba_errors():
 def test_signatures_name_the_reflected_list():
     lf.total([1, 2])
     assert ("reflected list(int64)<iv=None>",) in lf.total.signatures
+
+
+def test_typed_list_item_type_and_empty_argument():
+    """typed.List converts what it stores to its item type, and an empty one passes by that type."""
+    from kjit.typed import List
+    from kjit import types
+    c = List.empty_list(types.float64)
+    c.append(3)
+    assert c == [3.0] and isinstance(c[0], float)
+    a = List()
+    a.append(42)
+    a.pop()
+    assert lf.grow(a, 3) == 3 and a == [0, 10, 20]

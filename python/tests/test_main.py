@@ -55,8 +55,6 @@ def test_missing_script():
 KNOWN_GAPS = {
     'nep50': 'host code only (nothing compiled): its .expected is NumPy 2\'s (NEP 50 promotion); CPython\'s '
              'NumPy 1.24 here promotes by value (np.float32(0.1) * 2.0 is float64)',
-    'typed_list': 'ValueError: cannot compute fingerprint of empty list (typed.List is a Python list, passed as a '
-                  'reflected list: an empty untyped one has no type)',
 }
 
 # err_ programs whose exception CPython words differently under NumPy 1 (NAME.stderr holds NumPy 2's, as kjit

@@ -97,8 +97,9 @@ int kj_api_check_container(const kjit_fn *f, const kjit_value *v, int k, kjit_er
     if (f->kind == KJIT_FN_KERNEL || f->kind == KJIT_FN_UFUNC || f->kind == KJIT_FN_DEVICE)
         return kj_api_usage(err, "argument %d: a %s cannot be passed to '%s' (kjit_call of a @jit function takes "
                             "lists and sets)", k + 1, what, f->name);
-    if (l->n == 0) /* Numba: "cannot compute fingerprint of empty list" */
+    if (l->n == 0 && !l->items) /* Numba: "cannot compute fingerprint of empty list" */
         return kj_api_usage(err, "argument %d: cannot type an empty %s (its items' type is unknown)", k + 1, what);
+    if (l->n == 0) return KJIT_OK; /* typed by the example items[0] (a typed.List's item type) */
     char a[96], b[96];
     for (int64_t i = 1; i < l->n; i++)
         if (!same_type(&l->items[0], &l->items[i]))

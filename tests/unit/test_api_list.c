@@ -101,6 +101,14 @@ static void test_list_arguments(void **state)
     assert_int_equal(l.items[6].v.i, 10);
     kjit_list_release(&l);
     assert_true(l.n == 0 && !l.items && !l.owned);
+    /* an empty list typed by its example item (a typed.List's item type): grown, reflected */
+    kjit_value example = kjit_value_int(0);
+    kjit_list typed_empty = {0, &example, false, 0};
+    kjit_value te[2] = {kjit_value_list(&typed_empty), kjit_value_int(3)};
+    assert_int_equal(kjit_call(kjit_module_get(m, "grow"), te, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.v.i, 3);
+    assert_true(typed_empty.owned && typed_empty.n == 3 && typed_empty.items[2].v.i == 20);
+    kjit_list_release(&typed_empty);
     /* errors: an empty list, mixed items, a kernel */
     kjit_list empty = {0, NULL, false, 0};
     kjit_value e = kjit_value_list(&empty);
