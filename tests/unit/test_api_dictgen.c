@@ -14,6 +14,8 @@
 
 #include <kjit.h>
 
+#include "api_fixture.h"
+
 #include <string.h>
 
 static const char src[] = "import numpy as np\n"
@@ -72,18 +74,7 @@ static const char src[] = "import numpy as np\n"
                           "        raise ValueError('bad n')\n"
                           "    yield 2\n";
 
-static kjit_module *compile(kjit_ctx **ctx)
-{
-    kjit_options o;
-    kjit_options_init(&o);
-    o.target = KJIT_TARGET_CPU;
-    kjit_error err;
-    *ctx = kjit_ctx_new(&o, &err);
-    assert_non_null(*ctx);
-    kjit_module *m = kjit_compile(*ctx, src, strlen(src), "dictgen.py", &err);
-    assert_non_null(m);
-    return m;
-}
+static kjit_module *compile(kjit_ctx **ctx) { return api_compile_cpu(ctx, src, "dictgen.py"); }
 
 static void test_dict_results(void **state)
 {

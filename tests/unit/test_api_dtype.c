@@ -11,6 +11,8 @@
 
 #include <kjit.h>
 
+#include "api_fixture.h"
+
 #include <string.h>
 
 static const char src[] = "import numpy as np\n"
@@ -28,18 +30,7 @@ static const char src[] = "import numpy as np\n"
                           "def of(a):\n"
                           "    return a.dtype, a.size\n";
 
-static kjit_module *compile(kjit_ctx **ctx)
-{
-    kjit_options o;
-    kjit_options_init(&o);
-    o.target = KJIT_TARGET_CPU;
-    kjit_error err;
-    *ctx = kjit_ctx_new(&o, &err);
-    assert_non_null(*ctx);
-    kjit_module *m = kjit_compile(*ctx, src, strlen(src), "dtypes.py", &err);
-    assert_non_null(m);
-    return m;
-}
+static kjit_module *compile(kjit_ctx **ctx) { return api_compile_cpu(ctx, src, "dtypes.py"); }
 
 static kjit_value dtype_value(kjit_dtype dt)
 {

@@ -12,6 +12,8 @@
 
 #include <kjit.h>
 
+#include "api_fixture.h"
+
 #include <string.h>
 
 static const char src[] = "from numba import njit\n"
@@ -44,18 +46,7 @@ static const char *const names[] = {"x", "y"};
 static const kjit_dtype dtypes[] = {KJIT_FLOAT64, KJIT_INT32};
 static const int64_t offsets[] = {0, 8};
 
-static kjit_module *compile(kjit_ctx **ctx)
-{
-    kjit_options o;
-    kjit_options_init(&o);
-    o.target = KJIT_TARGET_CPU;
-    kjit_error err;
-    *ctx = kjit_ctx_new(&o, &err);
-    assert_non_null(*ctx);
-    kjit_module *m = kjit_compile(*ctx, src, strlen(src), "rec.py", &err);
-    assert_non_null(m);
-    return m;
-}
+static kjit_module *compile(kjit_ctx **ctx) { return api_compile_cpu(ctx, src, "rec.py"); }
 
 static double field_x(const char *item)
 {

@@ -11,6 +11,8 @@
 
 #include <kjit.h>
 
+#include "api_fixture.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,18 +35,7 @@ static kjit_rng seeded(void)
     return g;
 }
 
-static kjit_module *compile(kjit_ctx **ctx)
-{
-    kjit_options o;
-    kjit_options_init(&o);
-    o.target = KJIT_TARGET_CPU;
-    kjit_error err;
-    *ctx = kjit_ctx_new(&o, &err);
-    assert_non_null(*ctx);
-    kjit_module *m = kjit_compile(*ctx, src, strlen(src), "rng.py", &err);
-    assert_non_null(m);
-    return m;
-}
+static kjit_module *compile(kjit_ctx **ctx) { return api_compile_cpu(ctx, src, "rng.py"); }
 
 static void test_rng_stream_continues(void **state)
 {

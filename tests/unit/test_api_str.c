@@ -13,6 +13,8 @@
 
 #include <kjit.h>
 
+#include "api_fixture.h"
+
 #include <string.h>
 
 static const char src[] = "from numba import njit\n"
@@ -42,18 +44,7 @@ static const char src[] = "from numba import njit\n"
                           "        s = 'pos' + str(x)\n"
                           "    return s\n";
 
-static kjit_module *compile(kjit_ctx **ctx)
-{
-    kjit_options o;
-    kjit_options_init(&o);
-    o.target = KJIT_TARGET_CPU;
-    kjit_error err;
-    *ctx = kjit_ctx_new(&o, &err);
-    assert_non_null(*ctx);
-    kjit_module *m = kjit_compile(*ctx, src, strlen(src), "strs.py", &err);
-    assert_non_null(m);
-    return m;
-}
+static kjit_module *compile(kjit_ctx **ctx) { return api_compile_cpu(ctx, src, "strs.py"); }
 
 static void test_str_results(void **state)
 {
