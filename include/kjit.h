@@ -337,13 +337,14 @@ typedef enum kjit_value_kind {
     KJIT_VALUE_ARRAY,
     KJIT_VALUE_TUPLE, /* since 0.3: v.t; an argument's is the caller's (borrowed); a result's
                          is malloc'd, the caller's to release with kjit_value_release */
+    KJIT_VALUE_COMPLEX = 7, /* since 0.5: v.c; dtype KJIT_COMPLEX64 or KJIT_COMPLEX128 (complex64's
+                               parts are float32 values, held exactly) */
     KJIT_VALUE_LIST = 8, /* since 0.5: v.l, Numba's reflected list (kjit_list below) */
     KJIT_VALUE_SET = 9,  /* since 0.5: v.l, Numba's reflected set: the items in no particular order */
-    KJIT_VALUE_FUNCTION = 14, /* since 0.5: v.fn, a @jit function of the callee's own module passed as
-                                 a value (Numba specialises on the function: one specialisation per
-                                 function); an argument only */
-    KJIT_VALUE_DTYPE = 15, /* since 0.5: a NumPy scalar type as a value (np.float32 passed, a.dtype
-                              returned): dtype says which; no payload (compiled code folds it) */
+    KJIT_VALUE_DICT = 10, /* since 0.5: v.d, a numba.typed.Dict (kjit_dict below) */
+    KJIT_VALUE_GENERATOR = 11, /* since 0.5: v.g, what calling a generator function returns (a
+                                  result only): advance it with kjit_generator_next, free it
+                                  (its frame and run) with kjit_value_release */
     KJIT_VALUE_RNG = 12,    /* since 0.5: v.rng, a NumPy Generator over PCG64 (Numba's
                                NumPyRandomGeneratorType), passed by reference: compiled code
                                draws from the caller's state and advances it in place */
@@ -351,12 +352,11 @@ typedef enum kjit_value_kind {
                                Record): an argument is passed by reference (compiled code reads
                                and writes the caller's bytes, as Numba does); a result is a
                                malloc'd copy, the caller's to release with kjit_value_release */
-    KJIT_VALUE_DICT = 10, /* since 0.5: v.d, a numba.typed.Dict (kjit_dict below) */
-    KJIT_VALUE_GENERATOR = 11, /* since 0.5: v.g, what calling a generator function returns (a
-                                  result only): advance it with kjit_generator_next, free it
-                                  (its frame and run) with kjit_value_release */
-    KJIT_VALUE_COMPLEX = 7, /* since 0.5: v.c; dtype KJIT_COMPLEX64 or KJIT_COMPLEX128 (complex64's
-                               parts are float32 values, held exactly) */
+    KJIT_VALUE_FUNCTION = 14, /* since 0.5: v.fn, a @jit function of the callee's own module passed as
+                                 a value (Numba specialises on the function: one specialisation per
+                                 function); an argument only */
+    KJIT_VALUE_DTYPE = 15, /* since 0.5: a NumPy scalar type as a value (np.float32 passed, a.dtype
+                              returned): dtype says which; no payload (compiled code folds it) */
     KJIT_VALUE_BYTES = 16,  /* since 0.5: v.buf, a Python buffer as Numba types it: bytes (read-only),
                                bytearray (writable) or memoryview (of any array); its elements are
                                the kjit_array v.buf.a (borrowed; an argument only, except bytes: a
