@@ -68,6 +68,15 @@ static const char src[] = "import numpy as np\n"
                           "    return count(n), n\n"
                           "\n"
                           "@njit\n"
+                          "def tally(ws, d):\n"
+                          "    c = {}\n"
+                          "    for w in ws:\n"
+                          "        c[w] = len(w) + len(c)\n"
+                          "        d[len(w)] = 1.0\n"
+                          "    ws.append('end')\n"
+                          "    return c\n"
+                          "\n"
+                          "@njit\n"
                           "def bad(n):\n"
                           "    yield 1\n"
                           "    if n > 0:\n"
@@ -225,11 +234,43 @@ static void test_generators(void **state)
     kjit_ctx_free(ctx);
 }
 
+/* A list argument and dicts in one call (values_list.c's trampoline builds the dict arguments, writes them
+ * back and converts the dict result): the list reflected, the dict argument's `after`, a dict result. */
+static void test_lists_and_dicts(void **state)
+{
+    (void)state;
+    kjit_ctx *ctx;
+    kjit_module *m = compile(&ctx);
+    kjit_error err;
+    kjit_value words[3] = {kjit_value_str("to"), kjit_value_str("be"), kjit_value_str("to")};
+    kjit_list ws = {3, words, false, 0};
+    kjit_value keys[1] = {kjit_value_int(7)}, vals[1] = {kjit_value_float(0.5)};
+    kjit_dict d = {1, keys, vals, kjit_value_int(0), kjit_value_float(0), NULL};
+    kjit_value args[2] = {kjit_value_list(&ws), kjit_value_dict(&d)}, r;
+    assert_int_equal(kjit_call(kjit_module_get(m, "tally"), args, 2, &r, &err), KJIT_OK);
+    assert_int_equal(r.kind, KJIT_VALUE_DICT);
+    assert_int_equal(r.v.d->n, 2); /* to: 2 + 2, be: 2 + 1 */
+    assert_string_equal(r.v.d->keys[0].v.s, "to");
+    assert_int_equal(r.v.d->values[0].v.i, 4);
+    assert_int_equal(r.v.d->values[1].v.i, 3);
+    kjit_value_release(&r);
+    assert_true(ws.owned && ws.n == 4);
+    assert_string_equal(ws.items[3].v.s, "end");
+    kjit_list_release(&ws);
+    assert_non_null(d.after); /* 7: 0.5, 2: 1.0 */
+    assert_int_equal(d.after->n, 2);
+    assert_int_equal(d.after->keys[1].v.i, 2);
+    kjit_dict_free(d.after);
+    kjit_module_free(m);
+    kjit_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dict_results),
         cmocka_unit_test(test_dict_args),
+        cmocka_unit_test(test_lists_and_dicts),
         cmocka_unit_test(test_generators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
