@@ -169,6 +169,24 @@ static KJ_SIMD T FN(pivot)(const T *a, int64_t n)
     return s[8];
 }
 
+/* Partition the first k elements of a[left..right) one by one (k < L: each
+ * a branch to mispredict, so only to make the rest whole vectors), tracking
+ * the smallest and largest. */
+static KJ_SIMD_INLINE void FN(part_scalar)(T *a, int64_t k, T pivot, int64_t *left, int64_t *right, T *sm, T *bg)
+{
+    for (; k > 0; k--) {
+        T x = a[*left];
+        *sm = x < *sm ? x : *sm;
+        *bg = x > *bg ? x : *bg;
+        if (x < pivot) {
+            ++*left;
+        } else {
+            a[*left] = a[--*right];
+            a[*right] = x;
+        }
+    }
+}
+
 #define PFN(name) FN(name)
 #define KJ_PART_CSTORE 0
 #define KJ_PART_UNROLL KJ_SORT_UNROLL

@@ -38,17 +38,7 @@ static KJ_SIMD int64_t PFN(partition)(T *a, int64_t n, T pivot, T *smallest, T *
     if (n >= 3 * KJ_PART_UNROLL * L) return PFN(partition_unrolled)(a, n, pivot, smallest, biggest);
     int64_t left = 0, right = n;
     T sm = a[0], bg = a[0];
-    for (int64_t i = n % L; i > 0; i--) { /* make the rest a whole number of vectors */
-        T x = a[left];
-        sm = x < sm ? x : sm;
-        bg = x > bg ? x : bg;
-        if (x < pivot) {
-            left++;
-        } else {
-            a[left] = a[--right];
-            a[right] = x;
-        }
-    }
+    FN(part_scalar)(a, n % L, pivot, &left, &right, &sm, &bg); /* the rest: whole vectors */
     V pv = SET1(pivot), mn = SET1(sm), mx = SET1(bg);
     V vl = LOADU(a + left), vr = LOADU(a + right - L);
     int64_t ls = left, rs = right - L; /* the next writes: a[ls..], a[..rs + L) */
@@ -84,17 +74,7 @@ static KJ_SIMD int64_t PFN(partition_unrolled)(T *a, int64_t n, T pivot, T *smal
     enum { U = KJ_PART_UNROLL, UL = KJ_PART_UNROLL * L };
     int64_t left = 0, right = n;
     T sm = a[0], bg = a[0];
-    for (int64_t i = n % L; i > 0; i--) { /* scalar: fewer than L, each a guess */
-        T x = a[left];
-        sm = x < sm ? x : sm;
-        bg = x > bg ? x : bg;
-        if (x < pivot) {
-            left++;
-        } else {
-            a[left] = a[--right];
-            a[right] = x;
-        }
-    }
+    FN(part_scalar)(a, n % L, pivot, &left, &right, &sm, &bg); /* the rest: whole vectors */
     /* The vectors beyond a multiple of U are held in registers and
      * partitioned last, as are the first and last U read. */
     int extra = (int)((right - left) / L % U);
