@@ -73,17 +73,10 @@ static int depth_limit(int64_t n)
 #define TOP INT64_MAX
 #define NEXT(x) ((x) + 1)
 #include "sort_simd_impl.h"
-#undef T
-#undef F
-#undef VMIN
-#undef VMAX
-#undef CMPGE
-#undef RMIN
-#undef RMAX
-#undef TOP
 
 #define T uint64_t
 #define F _u64
+#define NEXT(x) ((x) + 1)
 #define VMIN _mm512_min_epu64
 #define VMAX _mm512_max_epu64
 #define CMPGE(a, b) _mm512_cmpge_epu64_mask(a, b)
@@ -91,15 +84,6 @@ static int depth_limit(int64_t n)
 #define RMAX _mm512_reduce_max_epu64
 #define TOP UINT64_MAX
 #include "sort_simd_impl.h"
-#undef T
-#undef F
-#undef VMIN
-#undef VMAX
-#undef CMPGE
-#undef RMIN
-#undef RMAX
-#undef TOP
-#undef NEXT
 #undef SET1
 #undef V
 #undef LOADU
@@ -131,8 +115,6 @@ static int depth_limit(int64_t n)
 #define TOP INFINITY
 #define NEXT(x) nextafter(x, INFINITY)
 #include "sort_simd_impl.h"
-#undef T
-#undef F
 #undef V
 #undef SET1
 #undef LOADU
@@ -143,13 +125,6 @@ static int depth_limit(int64_t n)
 #undef STOREU
 #undef PERM
 #undef BLEND
-#undef VMIN
-#undef VMAX
-#undef CMPGE
-#undef RMIN
-#undef RMAX
-#undef TOP
-#undef NEXT
 #undef L
 #undef M
 #undef ISET
@@ -180,17 +155,10 @@ static int depth_limit(int64_t n)
 #define TOP INT32_MAX
 #define NEXT(x) ((x) + 1)
 #include "sort_simd_impl.h"
-#undef T
-#undef F
-#undef VMIN
-#undef VMAX
-#undef CMPGE
-#undef RMIN
-#undef RMAX
-#undef TOP
 
 #define T uint32_t
 #define F _u32
+#define NEXT(x) ((x) + 1)
 #define VMIN _mm512_min_epu32
 #define VMAX _mm512_max_epu32
 #define CMPGE(a, b) _mm512_cmpge_epu32_mask(a, b)
@@ -198,15 +166,6 @@ static int depth_limit(int64_t n)
 #define RMAX _mm512_reduce_max_epu32
 #define TOP UINT32_MAX
 #include "sort_simd_impl.h"
-#undef T
-#undef F
-#undef VMIN
-#undef VMAX
-#undef CMPGE
-#undef RMIN
-#undef RMAX
-#undef TOP
-#undef NEXT
 #undef SET1
 #undef V
 #undef LOADU

@@ -12,6 +12,8 @@
  *   ISET(i, vals) builds it, CSTORE(p, m, v) (compress-store to memory);
  *   KJ_SORT_UNROLL and KJ_SORT_UNROLL_CS (vectors a partition step of each
  *   form: sort_simd_part.h), KJ_SORT_BLOCK_NV (the largest block's vectors).
+ * It undefines the element type's own (T, F, VMIN, VMAX, CMPGE, RMIN, RMAX,
+ * TOP, NEXT) at its end; the vector ones stay for the next type of a width.
  * No NaN reaches these functions (sort_fast.c moves NaNs aside first), so
  * <, min and max are a total order on T.
  *
@@ -240,3 +242,13 @@ static KJ_SIMD void FN(qsort)(T *a, int64_t n, int depth, bool cs)
 #undef FN
 #undef CAT
 #undef CAT_
+/* The element type's parameters are consumed: the next instance defines its own. */
+#undef T
+#undef F
+#undef VMIN
+#undef VMAX
+#undef CMPGE
+#undef RMIN
+#undef RMAX
+#undef TOP
+#undef NEXT
