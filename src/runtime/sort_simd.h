@@ -28,6 +28,27 @@ void kj_sort_simd_i64(int64_t *a, int64_t n);
 void kj_sort_simd_i32(int32_t *a, int64_t n);
 void kj_sort_simd_u64(uint64_t *a, int64_t n);
 void kj_sort_simd_u32(uint32_t *a, int64_t n);
+/* Sort a copy of src[0..n-1] into dst, the first partition done in the
+ * pass that copies (sort_simd_impl.h's qsort_from). False when it does
+ * not: n too small for it to pay (dst untouched), or a NaN or -0.0 in src
+ * (dst then holds part of src): the caller copies and sorts another way. */
+bool kj_sort_simd_f64_from(double *dst, const double *src, int64_t n);
+bool kj_sort_simd_f32_from(float *dst, const float *src, int64_t n);
+bool kj_sort_simd_i64_from(int64_t *dst, const int64_t *src, int64_t n);
+bool kj_sort_simd_i32_from(int32_t *dst, const int32_t *src, int64_t n);
+bool kj_sort_simd_u64_from(uint64_t *dst, const uint64_t *src, int64_t n);
+bool kj_sort_simd_u32_from(uint32_t *dst, const uint32_t *src, int64_t n);
+bool kj_sort_simd_f64_from_by(double *dst, const double *src, int64_t n, kj_sort_part how);
+bool kj_sort_simd_f32_from_by(float *dst, const float *src, int64_t n, kj_sort_part how);
+bool kj_sort_simd_i64_from_by(int64_t *dst, const int64_t *src, int64_t n, kj_sort_part how);
+bool kj_sort_simd_i32_from_by(int32_t *dst, const int32_t *src, int64_t n, kj_sort_part how);
+bool kj_sort_simd_u64_from_by(uint64_t *dst, const uint64_t *src, int64_t n, kj_sort_part how);
+bool kj_sort_simd_u32_from_by(uint32_t *dst, const uint32_t *src, int64_t n, kj_sort_part how);
+/* The pass before a float sort: counts the NaNs of src[0..m-1] into
+ * *nnan, copying the elements to dst unless it is NULL; whether one of
+ * them is -0.0. */
+bool kj_sort_simd_scan_f64(double *dst, const double *src, int64_t m, int64_t *nnan);
+bool kj_sort_simd_scan_f32(float *dst, const float *src, int64_t m, int64_t *nnan);
 /* np.argsort's: sorts the n keys k (none UINT64_MAX) and moves the
  * indices ix with them; equal keys keep their indices ascending (the
  * stable order, when ix starts ascending). sort_simd_kv.c. */

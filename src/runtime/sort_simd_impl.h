@@ -9,7 +9,9 @@
  *   RMIN(v), RMAX(v) (reductions), TOP (the type's largest value: the
  *   padding of a short block), NEXT(x) (the next larger value; only for
  *   x below some element), IDX (the integer vector of lane indices' type),
- *   ISET(i, vals) builds it, CSTORE(p, m, v) (compress-store to memory);
+ *   ISET(i, vals) builds it, CSTORE(p, m, v) (compress-store to memory),
+ *   XPERM(v, x, &p) (an immediate shuffle, sort_simd.c), SPECIAL(k, x)
+ *   (the lanes of k holding NaN or -0.0; none for integers);
  *   KJ_SORT_UNROLL and KJ_SORT_UNROLL_CS (vectors a partition step of each
  *   form: sort_simd_part.h), KJ_SORT_BLOCK_NV (the largest block's vectors).
  * It undefines the element type's own (T, F, VMIN, VMAX, CMPGE, RMIN, RMAX,
@@ -29,9 +31,13 @@
 #define CAT(a, b) CAT_(a, b)
 #define FN(name) CAT(name, F)
 
-/* The lane permutation l -> l ^ x. */
+/* The lane permutation l -> l ^ x: the element type's immediate shuffles
+ * where it has them (XPERM(v, x, &p) is false otherwise), a permutation by an
+ * index vector for the rest. */
 static KJ_SIMD_INLINE V FN(xor_perm)(V v, int x)
 {
+    V p;
+    if (XPERM(v, x, &p)) return p;
     int idx[16];
     KJ_UNROLL
     for (int l = 0; l < 16; l++) idx[l] = l ^ x;
@@ -56,46 +62,73 @@ static KJ_SIMD_INLINE M FN(lanes_with)(int b)
     return (M)m;
 }
 
-/* Sort the nv * L elements of r[0..nv-1] (nv a power of two, at most 8;
- * the calls pass constants, so the loops unroll): the bitonic network in
- * the form whose comparators all point one way, a "flip" of each 2k block
- * followed by half-cleaners. */
-static KJ_SIMD_INLINE void FN(network)(V *r, int nv)
+/* The smaller of a and b to a, the larger to b, in every lane. */
+#define COEX(a, b)                \
+    do {                          \
+        V lo_ = VMIN(a, b);       \
+        (b) = VMAX(a, b);         \
+        (a) = lo_;                \
+    } while (0)
+
+/* Sort every column (lane l of r[0..nv-1]) by Batcher's odd-even merge
+ * sort across the registers: minima and maxima only, no shuffles. Its
+ * stages (p, k) = (2^lp, 2^lk) compare e with e + k where e - k % p is in
+ * the lower half of its run of 2k and e, e + k lie in one run of 2p. Every
+ * loop counts by one to a bound that is constant once nv is (GCC unrolls
+ * those completely, not loops that double or halve). */
+static KJ_SIMD_INLINE void FN(columns)(V *r, int nv)
 {
+    int log_nv = __builtin_ctz((unsigned)nv);
     KJ_UNROLL
-    for (int k = 2; k <= nv * L; k *= 2) {
-        if (k <= L) {
-            KJ_UNROLL
-            for (int v = 0; v < nv; v++) r[v] = FN(xchg_in)(r[v], k - 1, FN(lanes_with)(k / 2));
-        } else {
-            int kv = k / L;
-            KJ_UNROLL
-            for (int v = 0; v < nv; v++) {
-                if (v & (kv / 2)) continue;
-                int u = v ^ (kv - 1);
-                V rev = FN(xor_perm)(r[u], L - 1);
-                V lo = VMIN(r[v], rev), hi = VMAX(r[v], rev);
-                r[v] = lo;
-                r[u] = FN(xor_perm)(hi, L - 1);
-            }
-        }
+    for (int lp = 0; lp < log_nv; lp++) {
         KJ_UNROLL
-        for (int j = k / 4; j >= 1; j /= 2) {
-            if (j >= L) {
-                int jv = j / L;
-                KJ_UNROLL
-            for (int v = 0; v < nv; v++) {
-                    if (v & jv) continue;
-                    V lo = VMIN(r[v], r[v | jv]), hi = VMAX(r[v], r[v | jv]);
-                    r[v] = lo;
-                    r[v | jv] = hi;
-                }
-            } else {
-                KJ_UNROLL
-            for (int v = 0; v < nv; v++) r[v] = FN(xchg_in)(r[v], j, FN(lanes_with)(j));
-            }
+        for (int lk = lp; lk >= 0; lk--) {
+            int p = 1 << lp, k = 1 << lk, o = k % p;
+            KJ_UNROLL
+            for (int e = 0; e < nv; e++)
+                if (e >= o && (e - o) % (2 * k) < k && e + k < nv && e / (2 * p) == (e + k) / (2 * p))
+                    COEX(r[e], r[e + k]);
         }
     }
+}
+
+/* One merge step at scale s (runs of s/2 lanes become runs of s): across
+ * the registers, each block of m registers (m = nv, nv/2, .., 2) has the
+ * lanes of its upper half reversed in groups of s and its i-th register
+ * compare-exchanged with its (m-1-i)-th; then inside each register, the
+ * halving compare-exchanges of a bitonic merge of s lanes. */
+static KJ_SIMD_INLINE void FN(merge_step)(V *r, int nv, int log_s)
+{
+    int s = 1 << log_s;
+    KJ_UNROLL
+    for (int lm = __builtin_ctz((unsigned)nv); lm >= 1; lm--) {
+        int m = 1 << lm;
+        KJ_UNROLL
+        for (int v = 0; v < nv; v++)
+            if ((v & (m - 1)) >= m / 2) r[v] = FN(xor_perm)(r[v], s - 1);
+        KJ_UNROLL
+        for (int v = 0; v < nv; v++) {
+            int i = v & (m - 1);
+            if (i < m / 2) COEX(r[v], r[v - i + m - 1 - i]);
+        }
+    }
+    KJ_UNROLL
+    for (int lt = log_s; lt >= 1; lt--) {
+        int t = 1 << lt;
+        KJ_UNROLL
+        for (int v = 0; v < nv; v++) r[v] = FN(xchg_in)(r[v], t == s ? s - 1 : t / 2, FN(lanes_with)(t / 2));
+    }
+}
+
+/* Sort the nv * L elements of r[0..nv-1] (nv a power of two; the calls
+ * pass constants, so the loops unroll and r stays in registers), in
+ * register order: the columns first, then merge steps of scale 2, 4, ..,
+ * L. The form of x86-simd-sort's networks (Intel), written afresh. */
+static KJ_SIMD_INLINE void FN(network)(V *r, int nv)
+{
+    FN(columns)(r, nv);
+    KJ_UNROLL
+    for (int ls = 1; ls <= __builtin_ctz(L); ls++) FN(merge_step)(r, nv, ls);
 }
 
 static KJ_SIMD_INLINE void FN(block_nv)(T *a, int64_t n, int nv)
@@ -116,14 +149,16 @@ static KJ_SIMD_INLINE void FN(block_nv)(T *a, int64_t n, int nv)
     }
 }
 
-/* Sort a block of n <= 8 L elements in registers (padded with TOP). */
+/* Sort a block of n <= KJ_SORT_BLOCK_NV L elements in registers (padded
+ * with TOP). */
 static KJ_SIMD void FN(block)(T *a, int64_t n)
 {
     if (n <= L) FN(block_nv)(a, n, 1);
     else if (n <= 2 * L) FN(block_nv)(a, n, 2);
     else if (n <= 4 * L) FN(block_nv)(a, n, 4);
-#if KJ_SORT_BLOCK_NV > 8
     else if (n <= 8 * L) FN(block_nv)(a, n, 8);
+#if KJ_SORT_BLOCK_NV > 16
+    else if (n <= 16 * L) FN(block_nv)(a, n, 16);
 #endif
     else FN(block_nv)(a, n, KJ_SORT_BLOCK_NV);
 }
@@ -154,21 +189,21 @@ static void FN(heapsort)(T *a, int64_t n)
     }
 }
 
-/* The median of 16 elements spread over a[0..n-1] (n > 8 L), sorted by
- * the network: no branch to mispredict, which a scalar sort of the samples
- * at every partition costs. */
+/* The median of 4 vectors read at spread places of a[0..n-1] (n > 4 L),
+ * sorted by the network: no branch to mispredict, which a scalar sort of
+ * the samples at every partition costs. */
 static KJ_SIMD T FN(pivot)(const T *a, int64_t n)
 {
-    T s[16];
-    int64_t step = n / 16;
-    for (int i = 0; i < 16; i++) s[i] = a[i * step];
-    V r[16 / L];
+    enum { NV = 4 };
+    int64_t step = (n - L) / NV;
+    V r[NV];
     KJ_UNROLL
-    for (int v = 0; v < 16 / L; v++) r[v] = LOADU(s + v * L);
-    FN(network)(r, 16 / L);
+    for (int v = 0; v < NV; v++) r[v] = LOADU(a + v * step);
+    FN(network)(r, NV);
+    T s[NV * L];
     KJ_UNROLL
-    for (int v = 0; v < 16 / L; v++) STOREU(s + v * L, r[v]);
-    return s[8];
+    for (int v = 0; v < NV; v++) STOREU(s + v * L, r[v]);
+    return s[NV * L / 2];
 }
 
 /* Partition the first k elements of a[left..right) one by one (k < L: each
@@ -239,12 +274,53 @@ static KJ_SIMD void FN(qsort)(T *a, int64_t n, int depth, bool cs)
     FN(block)(a, n);
 }
 
+/* Sort a copy: src[0..n-1] (n > KJ_SORT_BLOCK_NV L) partitioned into dst
+ * around a pivot sampled from src, in the pass that copies it, then the
+ * two parts sorted in place (np.sort reads and writes its data once less
+ * than a copy followed by a sort). False, dst holding a part of src, when
+ * an element is one the caller sets aside first (SPECIAL: NaN or -0.0). */
+static KJ_SIMD bool FN(qsort_from)(T *dst, const T *src, int64_t n, int depth, bool cs)
+{
+    T pivot = FN(pivot)(src, n);
+    V pv = SET1(pivot), mn = pv, mx = pv;
+    int64_t ls = 0, re = n;
+    unsigned special = 0;
+    for (int64_t i = 0; i < n; i += L) {
+        M k = n - i >= L ? (M)~(M)0 : (M)((1u << (n - i)) - 1);
+        V x = n - i >= L ? LOADU(src + i) : MLOADU(pv, k, src + i); /* lanes past the end: the pivot, stored nowhere */
+        __builtin_prefetch(src + i + 8 * L);
+        special |= (unsigned)SPECIAL(k, x);
+        M ge = (M)(CMPGE(x, pv) & k), lt = (M)(~ge & k);
+        int nge = __builtin_popcount((unsigned)ge), nlt = __builtin_popcount((unsigned)lt);
+        if (cs) {
+            CSTORE(dst + ls, lt, x);
+            CSTORE(dst + re - nge, ge, x);
+        } else {
+            MSTOREU(dst + ls, (M)((1u << nlt) - 1), COMPRESS(lt, x));
+            MSTOREU(dst + re - nge, (M)((1u << nge) - 1), COMPRESS(ge, x));
+        }
+        ls += nlt;
+        re -= nge;
+        mn = VMIN(mn, x);
+        mx = VMAX(mx, x);
+    }
+    if (special) return false;
+    if (!(RMIN(mn) < RMAX(mx))) return true; /* all equal */
+    /* ls == 0 (the pivot is the smallest) sorts dst whole: its partition
+     * sets the elements equal to the pivot first */
+    FN(qsort)(dst, ls, depth - 1, cs);
+    FN(qsort)(dst + ls, n - ls, depth - 1, cs);
+    return true;
+}
+
+#undef COEX
 #undef FN
 #undef CAT
 #undef CAT_
 /* The element type's parameters are consumed: the next instance defines its own. */
 #undef T
 #undef F
+#undef SPECIAL
 #undef VMIN
 #undef VMAX
 #undef CMPGE
