@@ -243,18 +243,23 @@ static void sort_row(char *p, int64_t m, kj_dtype dt, size_t isz, scratch *s)
     for (int64_t i = 0; i < m; i++) memcpy(p + i * (int64_t)isz, s->row + s->pairs[i].i * (int64_t)isz, isz);
 }
 
-/* Sort every row (last axis) of the C-contiguous array r in place. */
-static bool sort_rows(kj_array *r, kj_rt_error *err)
+/* Sort every row (last axis) of the C-contiguous array r in place; or,
+ * src not NULL (the contiguous data of an array of r's shape and dtype,
+ * and the fast path enabled), copy src to r as the rows are sorted. */
+static bool sort_rows(kj_array *r, const char *src, kj_rt_error *err)
 {
     if (kj_dtype_info[r->dtype].kind == 'c') return kj_array_cpx_sort_rows(r, err); /* array_sort_cpx.c */
     int64_t m = r->ndim ? r->shape[r->ndim - 1] : 1, n = kj_array_size(r);
-    if (n == 0 || m <= 1) return true;
     size_t isz = kj_array_itemsize(r);
+    if (src && (n == 0 || m <= 1)) memcpy(r->data, src, (size_t)n * isz);
+    if (n == 0 || m <= 1) return true;
     scratch s;
     bool fast = kj_sort_fast_enabled(), have = false; /* sort_fast.h; the plain path's scratch when needed */
     for (int64_t off = 0; off < n; off += m) {
         char *row = r->data + off * (int64_t)isz;
-        if (fast && kj_sort_fast_row(row, m, r->dtype)) continue;
+        if (src ? kj_sort_fast_row_from(row, src + off * (int64_t)isz, m, r->dtype) /* copies the row */
+                : fast && kj_sort_fast_row(row, m, r->dtype))
+            continue;
         if (!have && !scratch_init(&s, m, isz, true, err)) return false;
         have = true;
         sort_row(row, m, r->dtype, isz, &s);
@@ -263,10 +268,17 @@ static bool sort_rows(kj_array *r, kj_rt_error *err)
     return true;
 }
 
+bool kj_array_sorted_into(kj_array *r, const kj_array *a, kj_rt_error *err)
+{
+    if (kj_array_is_c_contiguous(a) && kj_dtype_info[a->dtype].kind != 'c' && kj_sort_fast_enabled())
+        return sort_rows(r, a->data, err);
+    return kj_array_assign(r, a, err) && sort_rows(r, NULL, err);
+}
+
 kj_array *kj_array_sorted(const kj_array *a, kj_rt_error *err)
 {
-    kj_array *r = kj_array_copy(a, err);
-    if (r && !sort_rows(r, err)) {
+    kj_array *r = kj_array_empty(a->dtype, a->ndim, a->shape, err);
+    if (r && !kj_array_sorted_into(r, a, err)) {
         kj_array_release(r);
         return NULL;
     }
@@ -275,7 +287,7 @@ kj_array *kj_array_sorted(const kj_array *a, kj_rt_error *err)
 
 bool kj_array_sort_inplace(kj_array *a, kj_rt_error *err)
 {
-    if (kj_array_is_c_contiguous(a)) return sort_rows(a, err);
+    if (kj_array_is_c_contiguous(a)) return sort_rows(a, NULL, err);
     kj_array *r = kj_array_sorted(a, err);
     bool ok = r && kj_array_assign(a, r, err);
     kj_array_release(r);
@@ -377,7 +389,7 @@ kj_array *kj_array_unique(const kj_array *a, kj_rt_error *err)
     s->shape[0] = n;
     s->strides[0] = (int64_t)kj_array_itemsize(s);
     kj_array_update_flags(s);
-    if (!sort_rows(s, err)) {
+    if (!sort_rows(s, NULL, err)) {
         kj_array_release(s);
         return NULL;
     }
@@ -710,7 +722,7 @@ static kj_array *merge_sets(const kj_array *a, const kj_array *b, kj_setop op, k
         size_t isz = kj_array_itemsize(all);
         memcpy(all->data, ua->data, (size_t)na * isz);
         memcpy(all->data + na * (int64_t)isz, ub->data, (size_t)nb * isz);
-        if (sort_rows(all, err)) {
+        if (sort_rows(all, NULL, err)) {
             for (int64_t i = 0; i < n; i++) {
                 uint64_t k = key_at(all, i);
                 bool nan = is_nan_key(k, dt);

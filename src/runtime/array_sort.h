@@ -12,6 +12,9 @@
 
 /* np.sort(a) along the last axis (a copy). */
 kj_array *kj_array_sorted(const kj_array *a, kj_rt_error *err);
+/* The same into r, a C-ordered array of a's shape and dtype that the
+ * caller made (np.sort's result in memory it already has). */
+bool kj_array_sorted_into(kj_array *r, const kj_array *a, kj_rt_error *err);
 /* a.sort(): sorts `a` in place along its last axis. */
 bool kj_array_sort_inplace(kj_array *a, kj_rt_error *err);
 /* np.argsort(a) along the last axis: int64 indices (stable). */

@@ -65,7 +65,17 @@ static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, cons
         kj_array_release(h);
         return e;
     }
-    case KJ_NPS_SORT: return kj_array_sorted(a, err);
+    case KJ_NPS_SORT: {
+        /* into the memory of a dropped result of this size when rt kept
+         * one (kj_rt_spare_array): fresh pages cost as much as the sort */
+        kj_array *r = kj_rt_spare_array(rt, a->dtype, a->ndim, a->shape);
+        if (!r) return kj_array_sorted(a, err);
+        if (!kj_array_sorted_into(r, a, err)) {
+            kj_array_release(r);
+            return NULL;
+        }
+        return r;
+    }
     case KJ_NPS_SORT_INPLACE: {
         if (!kj_array_sort_inplace(a, err)) return NULL;
         return kj_array_from_scalar(kj_scalar_i64(0));

@@ -2,8 +2,9 @@
 /* The fast paths of np.sort and np.unique (sort_fast.h).
  *
  * Rows: the AVX-512 quicksorts of sort_simd.c sort values of one type
- * with < as the order, so floats first go through one read-only pass that
- * counts NaNs and looks for -0.0. A -0.0 sends the row to the plain
+ * with < as the order, so floats first go through one pass that counts
+ * NaNs and looks for -0.0 (np.sort's copy of its argument, when it has
+ * one). A -0.0 sends the row to the plain
  * (stable) path; NaNs are moved aside in their order, the rest sorted, the
  * NaNs appended: the same result as the plain path's, bit for bit.
  *
@@ -31,25 +32,6 @@ bool kj_sort_fast_enabled(void) { return !kj_sort_plain_forced() && kj_sort_simd
 
 /* ---- rows ---- */
 
-/* Count the NaNs of v[0..m-1]; whether one element is -0.0. One branch-free
- * pass (it vectorises). */
-#define SCAN_FN(name, T, U, NEGZ)                                          \
-    static bool name(const T *v, int64_t m, int64_t *nnan)                 \
-    {                                                                      \
-        int64_t nan = 0;                                                   \
-        unsigned negz = 0;                                                 \
-        for (int64_t i = 0; i < m; i++) {                                  \
-            U b;                                                           \
-            memcpy(&b, &v[i], sizeof b);                                   \
-            nan += v[i] != v[i];                                           \
-            negz |= b == (NEGZ);                                           \
-        }                                                                  \
-        *nnan = nan;                                                       \
-        return negz != 0;                                                  \
-    }
-SCAN_FN(scan_f64, double, uint64_t, UINT64_C(1) << 63)
-SCAN_FN(scan_f32, float, uint32_t, UINT32_C(1) << 31)
-
 /* Move the nnan NaNs of v[0..m-1] to `aside` in order, the rest to the
  * front of v in order. */
 #define COMPACT_FN(name, T)                                                \
@@ -65,12 +47,13 @@ SCAN_FN(scan_f32, float, uint32_t, UINT32_C(1) << 31)
 COMPACT_FN(compact_f64, double)
 COMPACT_FN(compact_f32, float)
 
-/* A float row: NaNs aside, sort, NaNs back at the end. */
+/* A float row: NaNs aside, sort, NaNs back at the end; src (not NULL)
+ * is copied to v first, in the pass that looks at every element. */
 #define FLOAT_ROW_FN(name, T, SCAN, COMPACT, SORT)                         \
-    static bool name(T *v, int64_t m)                                      \
+    static bool name(T *v, const T *src, int64_t m)                        \
     {                                                                      \
         int64_t nnan;                                                      \
-        if (SCAN(v, m, &nnan)) return false;                               \
+        if (SCAN(src ? v : NULL, src ? src : v, m, &nnan)) return false;   \
         if (nnan == 0) {                                                   \
             SORT(v, m);                                                    \
             return true;                                                   \
@@ -83,14 +66,34 @@ COMPACT_FN(compact_f32, float)
         free(aside);                                                       \
         return true;                                                       \
     }
-FLOAT_ROW_FN(row_f64, double, scan_f64, compact_f64, kj_sort_simd_f64)
-FLOAT_ROW_FN(row_f32, float, scan_f32, compact_f32, kj_sort_simd_f32)
+FLOAT_ROW_FN(row_f64, double, kj_sort_simd_scan_f64, compact_f64, kj_sort_simd_f64)
+FLOAT_ROW_FN(row_f32, float, kj_sort_simd_scan_f32, compact_f32, kj_sort_simd_f32)
 
-bool kj_sort_fast_row(char *p, int64_t m, kj_dtype dt)
+/* Sort row p into p from src (not NULL) with the first partition in the
+ * copying pass (sort_simd.h); false when that path does not take it. */
+static bool row_from(char *p, const char *src, int64_t m, kj_dtype dt)
 {
+#define FROM(F, T) kj_sort_simd##F##_from((T *)(void *)p, (const T *)(const void *)src, m)
     switch (dt) {
-    case KJ_DT_FLOAT64: return row_f64((double *)(void *)p, m);
-    case KJ_DT_FLOAT32: return row_f32((float *)(void *)p, m);
+    case KJ_DT_FLOAT64: return FROM(_f64, double);
+    case KJ_DT_FLOAT32: return FROM(_f32, float);
+    case KJ_DT_INT64: return FROM(_i64, int64_t);
+    case KJ_DT_UINT64: return FROM(_u64, uint64_t);
+    case KJ_DT_INT32: return FROM(_i32, int32_t);
+    case KJ_DT_UINT32: return FROM(_u32, uint32_t);
+    default: return false;
+    }
+#undef FROM
+}
+
+/* Sort row p, first copied from src unless src is NULL. */
+static bool fast_row(char *p, const char *src, int64_t m, kj_dtype dt)
+{
+    if (src && row_from(p, src, m, dt)) return true;
+    if (src && dt != KJ_DT_FLOAT64 && dt != KJ_DT_FLOAT32) memcpy(p, src, (size_t)m * kj_dtype_size(dt));
+    switch (dt) {
+    case KJ_DT_FLOAT64: return row_f64((double *)(void *)p, (const double *)(const void *)src, m);
+    case KJ_DT_FLOAT32: return row_f32((float *)(void *)p, (const float *)(const void *)src, m);
     case KJ_DT_INT64: kj_sort_simd_i64((int64_t *)(void *)p, m); return true;
     case KJ_DT_UINT64: kj_sort_simd_u64((uint64_t *)(void *)p, m); return true;
     case KJ_DT_INT32: kj_sort_simd_i32((int32_t *)(void *)p, m); return true;
@@ -98,6 +101,10 @@ bool kj_sort_fast_row(char *p, int64_t m, kj_dtype dt)
     default: return false;
     }
 }
+
+bool kj_sort_fast_row(char *p, int64_t m, kj_dtype dt) { return fast_row(p, NULL, m, dt); }
+
+bool kj_sort_fast_row_from(char *dst, const char *src, int64_t m, kj_dtype dt) { return fast_row(dst, src, m, dt); }
 
 /* ---- np.unique by hashing ---- */
 

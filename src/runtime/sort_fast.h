@@ -22,6 +22,11 @@ bool kj_sort_plain_forced(void);
  * and 0.0 is what NumPy's small sorts print), or no memory to set NaNs
  * aside. NaNs go last in their order, as the plain path leaves them. */
 bool kj_sort_fast_row(char *p, int64_t m, kj_dtype dt);
+/* kj_sort_fast_row of a copy: the m elements of the contiguous row src
+ * copied to dst (always) and sorted there when the fast path takes the
+ * row. For floats the copy is the pass that counts NaNs and looks for
+ * -0.0, so np.sort reads its argument once before sorting. */
+bool kj_sort_fast_row_from(char *dst, const char *src, int64_t m, kj_dtype dt);
 
 /* np.argsort of the contiguous row p of m elements of dt into out (call
  * only when kj_sort_fast_enabled()): the stable order, as the plain path's.
