@@ -15,13 +15,14 @@
  *   KJ_SORT_UNROLL and KJ_SORT_UNROLL_CS (vectors a partition step of each
  *   form: sort_simd_part.h), KJ_SORT_BLOCK_NV (the largest block's vectors).
  * It undefines the element type's own (T, F, VMIN, VMAX, CMPGE, RMIN, RMAX,
- * TOP, NEXT) at its end; the vector ones stay for the next type of a width.
- * No NaN reaches these functions (sort_fast.c moves NaNs aside first), so
- * <, min and max are a total order on T.
+ * TOP, NEXT, SPECIAL) at its end; the vector ones stay for the next type of
+ * a width. No NaN reaches these functions (sort_fast.c moves NaNs aside
+ * first; qsort_from gives up on one), so <, min and max are a total order
+ * on T.
  *
  * The design is Bramas' (2017) and x86-simd-sort's, written afresh:
  * blocks of at most KJ_SORT_BLOCK_NV vectors sort in registers with a
- * bitonic network; larger ranges are partitioned in place around a sampled
+ * sorting network; larger ranges are partitioned in place around a sampled
  * pivot by compressing (the elements below the pivot written to the left
  * free space, the rest to the right one, vectors read ahead so the writes
  * never overtake the reads); a depth limit (2 log2 n) hands a badly split
