@@ -92,9 +92,11 @@ typedef struct kj_rt {
                                kjit_sync, as with CUDA's launches) and prints nothing */
     const struct kj_ev_sink *sink; /* events.h: each launch reported and timed; NULL: none */
     /* The memory of large arrays the run dropped (kj_rt_collect), kept for
-     * the next ufunc result of the same size (kj_rt_spare_array): a fresh
-     * block pays its page faults again, which cost as much as a cheap loop
-     * over it. Freed with the arrays. */
+     * the next result of the same size made where the run is at hand
+     * (kj_rt_spare_array: ufuncs, fused expressions, fancy indexing,
+     * random draws, copies, np.sort): a fresh block pays its page faults
+     * again, which cost as much as a cheap loop over it. Freed with the
+     * arrays. */
     struct kj_rt_spare {
         void *data;
         size_t bytes;

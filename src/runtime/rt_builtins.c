@@ -219,7 +219,17 @@ void kj_rt_copy(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t t
     kj_array h;
     kj_rt_header(&h, a, ndim, dtype);
     kj_rt_error err = {0};
-    kj_rt_result(rt, kj_array_astype(&h, (kj_dtype)to, &err), &err, out, ndim, line, col);
+    /* into the memory of a dropped result of this size when rt kept one
+     * (kj_rt_spare_array): `c = a.copy()` in a loop then writes warm pages,
+     * not fresh ones whose faults cost more than the copy */
+    kj_array *r = kj_rt_spare_array(rt, (kj_dtype)to, ndim, h.shape);
+    if (!r) {
+        r = kj_array_astype(&h, (kj_dtype)to, &err);
+    } else if (!kj_array_assign(r, &h, &err)) { /* kj_array_astype's work, in r */
+        kj_array_release(r);
+        r = NULL;
+    }
+    kj_rt_result(rt, r, &err, out, ndim, line, col);
 }
 
 void kj_rt_cumulate(kj_rt *rt, const void *a, int32_t ndim, int32_t dtype, int32_t prod, void *out, int32_t line,
