@@ -199,8 +199,8 @@ static void declare_entry(kj_cg *cg, const kir_func *f, const char *symbol)
         if (t->kind == KJ_T_ARRAY) {
             p[np++] = cg->t_ptr;
             for (unsigned d = 0; d < 2 * t->ndim; d++) p[np++] = cg->t_i64;
-        } else if (t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT || t->kind == KJ_T_BOOL) {
-            p[np++] = kj_cg_memtype(cg, t);
+        } else if (t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT || t->kind == KJ_T_BOOL || t->kind == KJ_T_COMPLEX) {
+            p[np++] = kj_cg_memtype(cg, t); /* a complex: {re, im}, a .param of 8 or 16 bytes */
         } else {
             kj_cg_fail(cg, f->span, "kernel '%s': a parameter of type %s cannot be passed to the GPU yet", f->name,
                        kj_type_str(t));
