@@ -100,18 +100,20 @@ static KJ_SIMD_INLINE bool xperm_ps(__m512 v, int x, __m512 *p)
     }
 }
 
-/* The lanes of k where x holds a NaN or -0.0 (bits compared: as floats
- * -0.0 == 0.0). */
-static KJ_SIMD_INLINE __mmask8 special_pd(__mmask8 k, __m512d x)
+/* The lanes of k where x holds a NaN, and where it holds -0.0 (bits
+ * compared: as floats -0.0 == 0.0): the float types' ISNAN and NEGZ. */
+static KJ_SIMD_INLINE __mmask8 nan_pd(__mmask8 k, __m512d x) { return _mm512_mask_cmp_pd_mask(k, x, x, _CMP_UNORD_Q); }
+
+static KJ_SIMD_INLINE __mmask8 negz_pd(__mmask8 k, __m512d x)
 {
-    const __m512i negz = _mm512_set1_epi64((long long)(UINT64_C(1) << 63));
-    return _mm512_mask_cmp_pd_mask(k, x, x, _CMP_UNORD_Q) | _mm512_mask_cmpeq_epi64_mask(k, _mm512_castpd_si512(x), negz);
+    return _mm512_mask_cmpeq_epi64_mask(k, _mm512_castpd_si512(x), _mm512_set1_epi64((long long)(UINT64_C(1) << 63)));
 }
 
-static KJ_SIMD_INLINE __mmask16 special_ps(__mmask16 k, __m512 x)
+static KJ_SIMD_INLINE __mmask16 nan_ps(__mmask16 k, __m512 x) { return _mm512_mask_cmp_ps_mask(k, x, x, _CMP_UNORD_Q); }
+
+static KJ_SIMD_INLINE __mmask16 negz_ps(__mmask16 k, __m512 x)
 {
-    const __m512i negz = _mm512_set1_epi32((int)(UINT32_C(1) << 31));
-    return _mm512_mask_cmp_ps_mask(k, x, x, _CMP_UNORD_Q) | _mm512_mask_cmpeq_epi32_mask(k, _mm512_castps_si512(x), negz);
+    return _mm512_mask_cmpeq_epi32_mask(k, _mm512_castps_si512(x), _mm512_set1_epi32((int)(UINT32_C(1) << 31)));
 }
 
 /* ---- 64-bit lanes ---- */
@@ -131,7 +133,6 @@ static KJ_SIMD_INLINE __mmask16 special_ps(__mmask16 k, __m512 x)
 
 #define T int64_t
 #define F _i64
-#define SPECIAL(k, x) 0
 #define SET1(x) _mm512_set1_epi64(x)
 #define VMIN _mm512_min_epi64
 #define VMAX _mm512_max_epi64
@@ -144,7 +145,6 @@ static KJ_SIMD_INLINE __mmask16 special_ps(__mmask16 k, __m512 x)
 
 #define T uint64_t
 #define F _u64
-#define SPECIAL(k, x) 0
 #define NEXT(x) ((x) + 1)
 #define VMIN _mm512_min_epu64
 #define VMAX _mm512_max_epu64
@@ -167,7 +167,8 @@ static KJ_SIMD_INLINE __mmask16 special_ps(__mmask16 k, __m512 x)
 
 #define T double
 #define F _f64
-#define SPECIAL(k, x) special_pd(k, x)
+#define ISNAN nan_pd
+#define NEGZ negz_pd
 #define V __m512d
 #define SET1(x) _mm512_set1_pd(x)
 #define LOADU(p) _mm512_loadu_pd(p)
@@ -221,7 +222,6 @@ static KJ_SIMD_INLINE __mmask16 special_ps(__mmask16 k, __m512 x)
 
 #define T int32_t
 #define F _i32
-#define SPECIAL(k, x) 0
 #define VMIN _mm512_min_epi32
 #define VMAX _mm512_max_epi32
 #define CMPGE(a, b) _mm512_cmpge_epi32_mask(a, b)
@@ -233,7 +233,6 @@ static KJ_SIMD_INLINE __mmask16 special_ps(__mmask16 k, __m512 x)
 
 #define T uint32_t
 #define F _u32
-#define SPECIAL(k, x) 0
 #define NEXT(x) ((x) + 1)
 #define VMIN _mm512_min_epu32
 #define VMAX _mm512_max_epu32
@@ -256,7 +255,8 @@ static KJ_SIMD_INLINE __mmask16 special_ps(__mmask16 k, __m512 x)
 
 #define T float
 #define F _f32
-#define SPECIAL(k, x) special_ps(k, x)
+#define ISNAN nan_ps
+#define NEGZ negz_ps
 #define V __m512
 #define SET1(x) _mm512_set1_ps(x)
 #define LOADU(p) _mm512_loadu_ps(p)
@@ -276,40 +276,6 @@ static KJ_SIMD_INLINE __mmask16 special_ps(__mmask16 k, __m512 x)
 #define TOP INFINITY
 #define NEXT(x) nextafterf(x, INFINITY)
 #include "sort_simd_impl.h"
-
-/* kj_sort_simd_scan_*: a vector at a time, the tail by a masked load. The
- * -0.0 test compares bits (as floats -0.0 == 0.0). */
-KJ_SIMD bool kj_sort_simd_scan_f64(double *dst, const double *src, int64_t m, int64_t *nnan)
-{
-    const __m512i negz_bits = _mm512_set1_epi64((long long)(UINT64_C(1) << 63));
-    int64_t nan = 0;
-    unsigned negz = 0;
-    for (int64_t i = 0; i < m; i += 8) {
-        __mmask8 k = m - i >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (m - i)) - 1);
-        __m512d x = _mm512_maskz_loadu_pd(k, src + i);
-        if (dst) _mm512_mask_storeu_pd(dst + i, k, x);
-        nan += __builtin_popcount(_mm512_mask_cmp_pd_mask(k, x, x, _CMP_UNORD_Q));
-        negz |= _mm512_mask_cmpeq_epi64_mask(k, _mm512_castpd_si512(x), negz_bits);
-    }
-    *nnan = nan;
-    return negz != 0;
-}
-
-KJ_SIMD bool kj_sort_simd_scan_f32(float *dst, const float *src, int64_t m, int64_t *nnan)
-{
-    const __m512i negz_bits = _mm512_set1_epi32((int)(UINT32_C(1) << 31));
-    int64_t nan = 0;
-    unsigned negz = 0;
-    for (int64_t i = 0; i < m; i += 16) {
-        __mmask16 k = m - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (m - i)) - 1);
-        __m512 x = _mm512_maskz_loadu_ps(k, src + i);
-        if (dst) _mm512_mask_storeu_ps(dst + i, k, x);
-        nan += __builtin_popcount(_mm512_mask_cmp_ps_mask(k, x, x, _CMP_UNORD_Q));
-        negz |= _mm512_mask_cmpeq_epi32_mask(k, _mm512_castps_si512(x), negz_bits);
-    }
-    *nnan = nan;
-    return negz != 0;
-}
 
 /* Whether compress-stores to memory are fast here: on Intel's cores they
  * are; AMD's Zen 4 microcodes them (a third of the speed). */

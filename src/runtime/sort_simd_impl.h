@@ -10,12 +10,12 @@
  *   padding of a short block), NEXT(x) (the next larger value; only for
  *   x below some element), IDX (the integer vector of lane indices' type),
  *   ISET(i, vals) builds it, CSTORE(p, m, v) (compress-store to memory),
- *   XPERM(v, x, &p) (an immediate shuffle, sort_simd.c), SPECIAL(k, x)
- *   (the lanes of k holding NaN or -0.0; none for integers);
+ *   XPERM(v, x, &p) (an immediate shuffle, sort_simd.c); for floats only,
+ *   ISNAN(k, x) and NEGZ(k, x) (the lanes of k holding NaN, -0.0);
  *   KJ_SORT_UNROLL and KJ_SORT_UNROLL_CS (vectors a partition step of each
  *   form: sort_simd_part.h), KJ_SORT_BLOCK_NV (the largest block's vectors).
  * It undefines the element type's own (T, F, VMIN, VMAX, CMPGE, RMIN, RMAX,
- * TOP, NEXT, SPECIAL) at its end; the vector ones stay for the next type of
+ * TOP, NEXT, ISNAN, NEGZ) at its end; the vector ones stay for the next type of
  * a width. No NaN reaches these functions (sort_fast.c moves NaNs aside
  * first; qsort_from gives up on one), so <, min and max are a total order
  * on T.
@@ -275,6 +275,30 @@ static KJ_SIMD void FN(qsort)(T *a, int64_t n, int depth, bool cs)
     FN(block)(a, n);
 }
 
+#ifdef ISNAN
+/* The lanes of k that the float sorts set aside first (sort_fast.c). */
+#define SPECIAL(k, x) (ISNAN(k, x) | NEGZ(k, x))
+
+/* kj_sort_simd_scan_* (sort_simd.h): a vector at a time, the tail by a
+ * masked load. */
+KJ_SIMD bool CAT(kj_sort_simd_scan, F)(T *dst, const T *src, int64_t m, int64_t *nnan)
+{
+    int64_t nan = 0;
+    unsigned negz = 0;
+    for (int64_t i = 0; i < m; i += L) {
+        M k = m - i >= L ? (M)~(M)0 : (M)((1u << (m - i)) - 1);
+        V x = MLOADU(SET1(0), k, src + i);
+        if (dst) MSTOREU(dst + i, k, x);
+        nan += __builtin_popcount((unsigned)ISNAN(k, x));
+        negz |= (unsigned)NEGZ(k, x);
+    }
+    *nnan = nan;
+    return negz != 0;
+}
+#else
+#define SPECIAL(k, x) 0 /* integers: none */
+#endif
+
 /* Sort a copy: src[0..n-1] (n > KJ_SORT_BLOCK_NV L) partitioned into dst
  * around a pivot sampled from src, in the pass that copies it, then the
  * two parts sorted in place (np.sort reads and writes its data once less
@@ -322,6 +346,8 @@ static KJ_SIMD bool FN(qsort_from)(T *dst, const T *src, int64_t n, int depth, b
 #undef T
 #undef F
 #undef SPECIAL
+#undef ISNAN
+#undef NEGZ
 #undef VMIN
 #undef VMAX
 #undef CMPGE
