@@ -313,7 +313,7 @@ static KJ_SIMD bool FN(qsort_from)(T *dst, const T *src, int64_t n, int depth, b
     for (int64_t i = 0; i < n; i += L) {
         M k = n - i >= L ? (M)~(M)0 : (M)((1u << (n - i)) - 1);
         V x = n - i >= L ? LOADU(src + i) : MLOADU(pv, k, src + i); /* lanes past the end: the pivot, stored nowhere */
-        __builtin_prefetch(src + i + 8 * L);
+        __builtin_prefetch(src + (n - i > 8 * L ? i + 8 * L : i)); /* 8 vectors ahead, inside src */
         special |= (unsigned)SPECIAL(k, x);
         M ge = (M)(CMPGE(x, pv) & k), lt = (M)(~ge & k);
         int nge = __builtin_popcount((unsigned)ge), nlt = __builtin_popcount((unsigned)lt);

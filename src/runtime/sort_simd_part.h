@@ -61,23 +61,23 @@ static KJ_SIMD int64_t PFN(partition)(T *a, int64_t n, T pivot, T *smallest, T *
     right -= UL;
     while (left < right) {
         V x[U];
-        const T *src, *next; /* next: where this side reads the step after */
+        int64_t at, next; /* this step's first element, the side's next step's */
         if (re - right < left - ls) {
             right -= UL;
-            src = a + right;
-            next = src - UL;
+            at = right;
+            next = right >= UL ? right - UL : 0;
         } else {
-            src = a + left;
+            at = left;
             left += UL;
-            next = src + UL;
+            next = left; /* at most right: inside the array */
         }
         KJ_UNROLL
-        for (int u = 0; u < U; u++) x[u] = LOADU(src + u * L);
+        for (int u = 0; u < U; u++) x[u] = LOADU(a + at + u * L);
         /* Asked for early: the hardware's prefetcher follows the downward
          * reads too late (without this, 8 vectors a step ran at half the
-         * speed of 4). Beyond the array it is a no-op. */
+         * speed of 4). */
         KJ_UNROLL
-        for (int u = 0; u < U; u++) __builtin_prefetch(next + u * L);
+        for (int u = 0; u < U; u++) __builtin_prefetch(a + next + u * L);
         KJ_UNROLL
         for (int u = 0; u < U; u++) {
             int nge = PFN(part_vec)(a, ls, re, x[u], pv, &mn, &mx);

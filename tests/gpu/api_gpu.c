@@ -111,9 +111,10 @@ int main(void)
     size_t before = device_free();
     for (int k = 0; k < 1000; k++) cycle(ctx, 1000 + k);
     size_t after = device_free();
+    /* a leak leaves less free memory; more is another process on the GPU
+     * (the suite's shards run side by side) freeing its own */
     long long drift = (long long)before - (long long)after;
-    CHECK(before && (drift < 0 ? -drift : drift) <= (1 << 20), "device memory: %zu free before, %zu after",
-          before, after);
+    CHECK(before && drift <= (1 << 20), "device memory: %zu free before, %zu after", before, after);
     printf("api_gpu: 1000 cycles: free device memory %zu -> %zu bytes\n", before, after);
 
     /* an error raised in a kernel: reported, and the context goes on */
