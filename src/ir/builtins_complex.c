@@ -187,6 +187,7 @@ bool kj_complex_arrays_ok(kj_builtin id, const kj_barg *args, uint32_t nargs, co
     case KJ_B_NP_ONES_LIKE: case KJ_B_NP_FULL_LIKE: case KJ_B_ARR_FILL: case KJ_B_ARR_COPY: case KJ_B_NP_COPY:
     case KJ_B_ARR_RESHAPE: case KJ_B_ARR_RAVEL: case KJ_B_NP_RAVEL: case KJ_B_ARR_FLATTEN: case KJ_B_NP_CONCATENATE:
     case KJ_B_NP_WHERE: case KJ_B_NP_FLIP: case KJ_B_NP_CONJ: case KJ_B_NP_ANGLE: case KJ_B_ABS:
+    case KJ_B_NP_ARANGE: /* real bounds, a complex dtype: kj_rt_arange_* */
         return true;
     case KJ_B_EXP: case KJ_B_LOG: case KJ_B_LOG10: case KJ_B_SQRT: case KJ_B_SIN: case KJ_B_COS: case KJ_B_TAN:
     case KJ_B_SINH: case KJ_B_COSH: case KJ_B_TANH: case KJ_B_ASIN: case KJ_B_ACOS: case KJ_B_ATAN:

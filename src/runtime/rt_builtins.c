@@ -73,11 +73,28 @@ void kj_rt_alloc(kj_rt *rt, int32_t dtype, int32_t ndim, const int64_t *shape, c
     kj_rt_result(rt, a, &err, out, ndim, line, col);
 }
 
+/* np.arange(..., dtype=complex64/complex128) of real bounds: NumPy's
+ * complex fill (start + i * delta) has a zero imaginary part, so its real
+ * parts are the real arange's in the part's type. */
+static kj_dtype arange_part(kj_dtype dt)
+{
+    return dt == KJ_DT_COMPLEX64 ? KJ_DT_FLOAT32 : dt == KJ_DT_COMPLEX128 ? KJ_DT_FLOAT64 : dt;
+}
+
+static kj_array *arange_as(kj_array *a, kj_dtype dt, kj_rt_error *err)
+{
+    if (!a || a->dtype == dt) return a;
+    kj_array *c = kj_array_astype(a, dt, err);
+    kj_array_release(a);
+    return c;
+}
+
 void kj_rt_arange_i(kj_rt *rt, int64_t start, int64_t stop, int64_t step, int32_t dtype, void *out,
                     int32_t line, int32_t col)
 {
     kj_rt_error err = {0};
-    kj_array *a = kj_array_arange_i64(start, stop, step, (kj_dtype)dtype, &err);
+    kj_dtype dt = (kj_dtype)dtype;
+    kj_array *a = arange_as(kj_array_arange_i64(start, stop, step, arange_part(dt), &err), dt, &err);
     kj_rt_result(rt, a, &err, out, 1, line, col);
 }
 
@@ -85,7 +102,8 @@ void kj_rt_arange_f(kj_rt *rt, double start, double stop, double step, int32_t d
                     int32_t line, int32_t col)
 {
     kj_rt_error err = {0};
-    kj_array *a = kj_array_arange(start, stop, step, (kj_dtype)dtype, &err);
+    kj_dtype dt = (kj_dtype)dtype;
+    kj_array *a = arange_as(kj_array_arange(start, stop, step, arange_part(dt), &err), dt, &err);
     kj_rt_result(rt, a, &err, out, 1, line, col);
 }
 
