@@ -31,7 +31,7 @@ np.dot(np.ones((2, 2)), np.ones((2, 2)))
 import os
 libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.split()[-1]})
 print(" ".join(os.path.realpath(x) for x in libs))')
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores); OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset}"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores); OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset}"
 echo "kjit: $("$kjit" --version); numpy: $("$py" -c 'import numpy; print(numpy.__version__)') on $blas"
 case "$blas" in
 *openblas*) ;;

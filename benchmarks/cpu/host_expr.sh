@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 sed -e "s/^N = .*/N = $n/" -e "s/^M = .*/M = $m/" -e "s/^R = .*/R = $r/" "$here/host_expr.k" >"$tmp/host_expr.k"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 KJIT_NUM_THREADS=1
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores)"
 echo "kjit: $("$kjit" --version); numpy: $("$py" -c 'import numpy; print(numpy.__version__)')"
 echo "sizes: expression and stencil ${n}x${n} float32, reductions ${m}x${m} float32, best of $r"
 KJIT_NO_CACHE=1 "$kjit" run --target cpu "$tmp/host_expr.k" >"$tmp/kjit.txt"

@@ -60,7 +60,7 @@ libs = sorted({os.path.realpath(l.split()[-1]) for l in open("/proc/self/maps") 
 print(name + " ".join("/".join(x.split("/")[-2:]) for x in libs) or "unknown")')
 kblas=$(ldconfig -p 2>/dev/null | sed -n 's/.*libopenblas\.so\.0 .*=> //p' | head -n 1)
 
-echo "issue 25 goals, $(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "issue 25 goals, $(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu | sed -n 's/^Model name: *//p') ($(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "kjit $("$kjit" --version | head -n 1) (BLAS: ${kblas:-no libopenblas.so.0}); NumPy $("$py" -c 'import numpy; print(numpy.__version__)') (BLAS: $npblas)"
 echo "medians of $r runs and of $rounds alternating rounds; sort/stat/random on one thread, dot on all cores"
 

@@ -20,7 +20,7 @@ check() {
 check stencil_kernel stencil_loop
 check saxpy_stride_kernel saxpy_loop
 check saxpy_kernel saxpy_loop
-echo "machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')); one thread; n=$n, s=$s, best of $reps"
+echo "machine: $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')); one thread; n=$n, s=$s, best of $reps"
 row() {
     k=$(field "$1" 2)
     l=$(field "$2" 2)

@@ -18,7 +18,7 @@ for k in naive_16x16 naive_32x8 coalesced_32x8; do
         [ "$(field "$o" $k 3)" = "$(field "$o" loop 3)" ] || { echo "$k: result $(field "$o" $k 3) differs from the loop's $(field "$o" loop 3)" >&2; exit 1; }
     done
 done
-echo "machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')); one thread; n=$n, best of $reps"
+echo "machine: $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')); one thread; n=$n, best of $reps"
 for k in naive_16x16 naive_32x8 coalesced_32x8; do
     awk -v name="$k" -v a="$(field "$on" $k 2)" -v b="$(field "$off" $k 2)" -v la="$(field "$on" loop 2)" \
         -v lb="$(field "$off" loop 2)" 'BEGIN {

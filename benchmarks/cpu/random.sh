@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 sed -e "s/^N = .*/N = $n/" -e "s/^R = .*/R = $r/" "$here/random.k" >"$tmp/random.k"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 KJIT_NUM_THREADS=1
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores)"
 echo "kjit: $("$kjit" --version); numpy: $("$py" -c 'import numpy; print(numpy.__version__)')"
 echo "draws: $n, median of $r, median of $rounds rounds"
 : >"$tmp/kjit.txt"

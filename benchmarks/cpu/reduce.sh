@@ -31,7 +31,7 @@ target=${TARGET:-cpu}
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 [ "$target" = parallel ] || export KJIT_NUM_THREADS=1
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores)"
 echo "kjit: $("$kjit" --version); numpy: $("$py" -c 'import numpy; print(numpy.__version__)')"
 echo "array: ${m}x${m} float32, median of $r, median of $rounds rounds; kjit --target $target"
 : >"$tmp/kjit.txt"

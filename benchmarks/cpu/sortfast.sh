@@ -27,7 +27,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-sortfast.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 KJIT_NUM_THREADS=1
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores; $(grep -q avx512f /proc/cpuinfo && echo AVX-512F || echo no AVX-512F)), $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores; $(grep -q avx512f /proc/cpuinfo && echo AVX-512F || echo no AVX-512F)), $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "kjit: $("$kjit" --version | head -n 1); numpy: $("$py" -c 'import numpy; print(numpy.__version__)')"
 echo "median of $r, median of $rounds rounds; kjit --target cpu"
 printf '%-14s %9s %10s %10s %10s %7s %7s %s\n' case size "kjit ms" "plain ms" "numpy ms" plain/k numpy/k same

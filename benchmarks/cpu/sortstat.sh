@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 sed -e "s/^N = .*/N = $n/" -e "s/^R = .*/R = $r/" "$here/sortstat.k" >"$tmp/sortstat.k"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 KJIT_NUM_THREADS=1
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores), $(date -u +%Y-%m-%d)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores), $(date -u +%Y-%m-%d)"
 echo "kjit: $("$kjit" --version); numpy: $("$py" -c 'import numpy; print(numpy.__version__)')"
 echo "data: $n float64, median of $r, median of $rounds rounds; kjit --target cpu"
 echo

@@ -17,7 +17,7 @@ reps=${3:-10}
 py=${PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjit-vecmath.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-cores=$(nproc)
+cores=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 KJIT_NUM_THREADS=1 NUMBA_NUM_THREADS=1
 
 KJIT_NO_CACHE=1 "$kjit" run --target cpu "$here/vecmath.k" n="$n" reps="$reps" > "$tmp/kjit"
