@@ -294,24 +294,21 @@ bool kj_array_sort_inplace(kj_array *a, kj_rt_error *err)
     return ok;
 }
 
-kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
+bool kj_array_argsort_into(kj_array *r, const kj_array *a, kj_rt_error *err)
 {
-    if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_cpx_argsort(a, err); /* array_sort_cpx.c */
     kj_array *copy = kj_array_is_c_contiguous(a) ? NULL : kj_array_copy(a, err); /* read a itself when it can */
-    if (!copy && !kj_array_is_c_contiguous(a)) return NULL;
+    if (!copy && !kj_array_is_c_contiguous(a)) return false;
     const kj_array *c = copy ? copy : a;
-    kj_array *r = kj_array_empty(KJ_DT_INT64, c->ndim, c->shape, err);
     int64_t m = c->ndim ? c->shape[c->ndim - 1] : 1, n = kj_array_size(c);
     size_t isz = kj_array_itemsize(c);
     scratch s;
-    bool fast = kj_sort_fast_enabled(), have = false; /* sort_fast.h; the plain path's scratch when needed */
-    int64_t *out = r ? (int64_t *)(void *)r->data : NULL;
+    bool fast = kj_sort_fast_enabled(), have = false, ok = true; /* sort_fast.h; the plain path's scratch when needed */
+    int64_t *out = (int64_t *)(void *)r->data;
     bool exact = true;
-    for (int64_t off = 0; r && off < n; off += m) {
+    for (int64_t off = 0; off < n; off += m) {
         if (fast && kj_argsort_fast_row(c->data + off * (int64_t)isz, m, c->dtype, out + off)) continue;
         if (!have && !scratch_init(&s, m, isz, false, err)) {
-            kj_array_release(r);
-            r = NULL;
+            ok = false;
             break;
         }
         have = true;
@@ -321,6 +318,17 @@ kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
     }
     if (have) scratch_free(&s);
     kj_array_release(copy);
+    return ok;
+}
+
+kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err)
+{
+    if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_cpx_argsort(a, err); /* array_sort_cpx.c */
+    kj_array *r = kj_array_empty(KJ_DT_INT64, a->ndim, a->shape, err);
+    if (r && !kj_array_argsort_into(r, a, err)) {
+        kj_array_release(r);
+        return NULL;
+    }
     return r;
 }
 

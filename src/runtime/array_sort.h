@@ -19,6 +19,9 @@ bool kj_array_sorted_into(kj_array *r, const kj_array *a, kj_rt_error *err);
 bool kj_array_sort_inplace(kj_array *a, kj_rt_error *err);
 /* np.argsort(a) along the last axis: int64 indices (stable). */
 kj_array *kj_array_argsort(const kj_array *a, kj_rt_error *err);
+/* The same into r, a C-ordered int64 array of a's shape that the caller
+ * made; a not complex. */
+bool kj_array_argsort_into(kj_array *r, const kj_array *a, kj_rt_error *err);
 /* np.searchsorted(a, v, side): a is 1-d and sorted; int64 of v's shape
  * (0-d for a scalar v). */
 kj_array *kj_array_searchsorted(const kj_array *a, const kj_array *v, bool right, kj_rt_error *err);

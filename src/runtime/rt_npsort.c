@@ -44,6 +44,22 @@ static kj_array *quantile(const kj_array *a, const kj_array *q, bool skip_nan, b
     return r;
 }
 
+/* np.sort / np.argsort of a (result dtype dt, a's shape): into the memory
+ * of a dropped result of that size when rt kept one (kj_rt_spare_array),
+ * since fresh pages cost as much as the sort; else a new array. */
+static kj_array *into_spare(kj_rt *rt, const kj_array *a, kj_dtype dt,
+                            bool (*into)(kj_array *, const kj_array *, kj_rt_error *),
+                            kj_array *(*fresh)(const kj_array *, kj_rt_error *), kj_rt_error *err)
+{
+    kj_array *r = kj_rt_spare_array(rt, dt, a->ndim, a->shape);
+    if (!r) return fresh(a, err);
+    if (!into(r, a, err)) {
+        kj_array_release(r);
+        return NULL;
+    }
+    return r;
+}
+
 static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, const kj_array *c, int64_t i0,
                      int64_t i1, double f0, double f1, void *out2, int32_t line, int32_t col, kj_rt_error *err)
 {
@@ -65,22 +81,14 @@ static kj_array *run(kj_rt *rt, int32_t op, kj_array *a, const kj_array *b, cons
         kj_array_release(h);
         return e;
     }
-    case KJ_NPS_SORT: {
-        /* into the memory of a dropped result of this size when rt kept
-         * one (kj_rt_spare_array): fresh pages cost as much as the sort */
-        kj_array *r = kj_rt_spare_array(rt, a->dtype, a->ndim, a->shape);
-        if (!r) return kj_array_sorted(a, err);
-        if (!kj_array_sorted_into(r, a, err)) {
-            kj_array_release(r);
-            return NULL;
-        }
-        return r;
-    }
+    case KJ_NPS_SORT: return into_spare(rt, a, a->dtype, kj_array_sorted_into, kj_array_sorted, err);
     case KJ_NPS_SORT_INPLACE: {
         if (!kj_array_sort_inplace(a, err)) return NULL;
         return kj_array_from_scalar(kj_scalar_i64(0));
     }
-    case KJ_NPS_ARGSORT: return kj_array_argsort(a, err);
+    case KJ_NPS_ARGSORT:
+        if (kj_dtype_info[a->dtype].kind == 'c') return kj_array_argsort(a, err); /* array_sort_cpx.c */
+        return into_spare(rt, a, KJ_DT_INT64, kj_array_argsort_into, kj_array_argsort, err);
     case KJ_NPS_SEARCHSORTED: return kj_array_searchsorted(a, b, i0 != 0, err);
     case KJ_NPS_UNIQUE: return kj_array_unique(a, err);
     case KJ_NPS_MEDIAN: return kj_array_median(a, i0 != 0, err);

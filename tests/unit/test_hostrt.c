@@ -316,7 +316,7 @@ static void *drop_block(kj_rt *rt, const int64_t *big)
     return mem;
 }
 
-/* Copies (a.copy(), astype) and np.sort write their result into the spare
+/* Copies (a.copy(), astype), np.sort and np.argsort write their result into the spare
  * block of their size (fresh pages cost more than either), with the same
  * values: here a transposed (strided) copy and a sort along rows. */
 static void test_spare_copy_sort(void **state)
@@ -353,6 +353,15 @@ static void test_spare_copy_sort(void **state)
     double sum_in = 0, sum_out = 0; /* integers: exact */
     for (int64_t i = 0; i < 512 * 1024; i++) sum_in += ad[i], sum_out += srt[i];
     assert_true(sum_in == sum_out);
+
+    mem = drop_block(&rt, big); /* int64 indices: float64's size */
+    kj_rt_npsort(&rt, KJ_NPS_ARGSORT, &in, 2, KJ_DT_FLOAT64, NULL, 0, 0, NULL, 0, 0, 0, 0, 0.0, 0.0, KJ_DT_INT64, &out,
+                 2, NULL, 1, 1);
+    assert_ptr_equal(kj_abi_array_data(&out), mem);
+    const int64_t *ix = kj_abi_array_data(&out);
+    for (int64_t r = 0; r < 512; r++)
+        for (int64_t j = 1; j < 1024; j++)
+            assert_true(ad[r * 1024 + ix[r * 1024 + j - 1]] <= ad[r * 1024 + ix[r * 1024 + j]]);
     kj_rt_dispose(&rt);
     kj_array_release(a);
 }
