@@ -94,9 +94,9 @@ typedef struct kj_rt {
     /* The memory of large arrays the run dropped (kj_rt_collect), kept for
      * the next result of the same size made where the run is at hand
      * (kj_rt_spare_array: ufuncs, fused expressions, fancy indexing,
-     * random draws, copies, np.sort, np.argsort): a fresh block pays its page faults
-     * again, which cost as much as a cheap loop over it. Freed with the
-     * arrays. */
+     * random draws, copies, np.sort, np.argsort): a fresh block pays its
+     * page faults again, which cost as much as a cheap loop over it. Freed
+     * with the arrays. */
     struct kj_rt_spare {
         void *data;
         size_t bytes;
