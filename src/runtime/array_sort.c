@@ -302,7 +302,8 @@ bool kj_array_argsort_into(kj_array *r, const kj_array *a, kj_rt_error *err)
     int64_t m = c->ndim ? c->shape[c->ndim - 1] : 1, n = kj_array_size(c);
     size_t isz = kj_array_itemsize(c);
     scratch s;
-    bool fast = kj_sort_fast_enabled(), have = false, ok = true; /* sort_fast.h; the plain path's scratch when needed */
+    bool fast = kj_sort_fast_enabled(), ok = true;
+    bool have = false; /* the plain path's scratch, made when needed */
     int64_t *out = (int64_t *)(void *)r->data;
     bool exact = true;
     for (int64_t off = 0; off < n; off += m) {

@@ -11,8 +11,8 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-/* Vectors partition_unrolled() reads a step: fewer mispredicted choices of
- * the side to read. Measured on 10^7 float64 (session 17): 6 the best of
+/* Vectors partition() reads a step: fewer mispredicted choices of the
+ * side to read. Measured on 10^7 float64 (session 17): 6 the best of
  * 4/6/8 on AMD's Zen 4 (register form); 8 on the GPU machine's Xeon
  * (compress-store form), as x86-simd-sort has it. */
 #ifndef KJ_SORT_UNROLL
@@ -22,12 +22,13 @@
 #ifndef KJ_SORT_UNROLL_CS
 #define KJ_SORT_UNROLL_CS 8
 #endif
-/* Vectors of the largest block the bitonic network sorts in registers. */
+/* Vectors of the largest block the network sorts in registers. */
 #ifndef KJ_SORT_BLOCK_NV
 #define KJ_SORT_BLOCK_NV 32
 #endif
 /* The network's loops have constant bounds once inlined: unrolled fully,
- * its vectors stay in registers (GCC's -O2 alone leaves them in memory). */
+ * its vectors stay in registers (GCC's -O2 alone leaves them in memory;
+ * a 32-vector block's loops run up to 32 times, hence 64). */
 #if KJ_ASAN /* clang's sanitizers on the unrolled networks compile for an hour */
 #define KJ_UNROLL
 #else
@@ -365,7 +366,10 @@ void kj_sort_simd_u32_by(uint32_t *a, int64_t n, kj_sort_part how) { (void)how, 
         (void)dst, (void)src, (void)n, (void)how;                                              \
         return false;                                                                          \
     }                                                                                          \
-    bool kj_sort_simd##F##_from(T *dst, const T *src, int64_t n) { return kj_sort_simd##F##_from_by(dst, src, n, KJ_SORT_PART_AUTO); }
+    bool kj_sort_simd##F##_from(T *dst, const T *src, int64_t n)                               \
+    {                                                                                          \
+        return kj_sort_simd##F##_from_by(dst, src, n, KJ_SORT_PART_AUTO);                      \
+    }
 FROM_FN(_f64, double)
 FROM_FN(_f32, float)
 FROM_FN(_i64, int64_t)
