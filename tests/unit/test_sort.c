@@ -113,6 +113,20 @@ static void simd_sort(void *v, kj_dtype dt, int64_t n, kj_sort_part how)
     }
 }
 
+/* The copying kernel of dt: src's n elements sorted into dst, the first
+ * partition in the copy (false: n too small for it). */
+static bool simd_sort_from(void *dst, const void *src, kj_dtype dt, int64_t n, kj_sort_part how)
+{
+    switch (dt) {
+    case KJ_DT_FLOAT64: return kj_sort_simd_f64_from_by(dst, src, n, how);
+    case KJ_DT_FLOAT32: return kj_sort_simd_f32_from_by(dst, src, n, how);
+    case KJ_DT_INT64: return kj_sort_simd_i64_from_by(dst, src, n, how);
+    case KJ_DT_UINT64: return kj_sort_simd_u64_from_by(dst, src, n, how);
+    case KJ_DT_INT32: return kj_sort_simd_i32_from_by(dst, src, n, how);
+    default: return kj_sort_simd_u32_from_by(dst, src, n, how);
+    }
+}
+
 /* Drop NaNs and make -0.0 +0.0 (the kernels' contract: no NaN; qsort's
  * order of -0.0 and 0.0 is not theirs). */
 static int64_t kernel_input(void *v, kj_dtype dt, int64_t n)
@@ -149,6 +163,10 @@ static void check_kernel(kj_dtype dt, int pat, int64_t n, uint64_t seed)
         if (memcmp(c, b, (size_t)m * isz) != 0)
             fail_msg("dtype %d, pattern %d, n %lld, partition form %d: the kernel's order differs from qsort's",
                      (int)dt, pat, (long long)n, (int)how);
+        memset(c, 0xa5, (size_t)m * isz); /* poisoned: every element must be written */
+        if (simd_sort_from(c, a, dt, m, how) && memcmp(c, b, (size_t)m * isz) != 0)
+            fail_msg("dtype %d, pattern %d, n %lld, partition form %d: the copying kernel's order differs from "
+                     "qsort's", (int)dt, pat, (long long)n, (int)how);
     }
     free(a);
     free(b);
