@@ -360,7 +360,7 @@ class DeviceNDArray(_cuda_views.DeviceViews):
         self._owner = _cai.DeviceOwner(_cai.wrap(_context_ptr(), shape, dtype, strides, ptr), obj)
         self._ptr = self._owner._ptr
         self._host = None  # made at the first host access, which copies the device's bytes back
-        strides = tuple(strides) if strides is not None else _c_strides(shape, dtype.itemsize)
+        strides = tuple(strides) if strides is not None else _cuda_views.c_strides(shape, dtype.itemsize)
         flags = _cuda_views.dummy(shape, dtype, strides)[0].flags  # NumPy's, as a host array of this layout
         self._meta = (tuple(shape), dtype, strides, flags.c_contiguous, flags.f_contiguous)
         self._shared = True
@@ -488,14 +488,6 @@ def _init_fast_launch():
 
 
 _init_fast_launch()
-
-
-def _c_strides(shape, itemsize):
-    out, s = [], itemsize
-    for n in reversed(shape):
-        out.append(s)
-        s *= max(n, 1)
-    return tuple(reversed(out))
 
 
 def to_device(obj, stream=0, copy=True, to=None):
